@@ -1,0 +1,270 @@
+//! The vocabulary of a hand: rule sets, bids, contracts, conversation words and
+//! outcomes.
+
+use crate::card::Seat;
+use std::fmt;
+
+/// A named rule set (RULES.md section 12). The engine plays `Tresillo`; the others
+/// are listed in RULES.md and are added one at a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+pub enum RuleSet {
+    /// Modern Spanish Tresillo, the default.
+    #[default]
+    Tresillo,
+}
+
+impl RuleSet {
+    /// Every rule set the engine knows.
+    pub const ALL: [RuleSet; 1] = [RuleSet::Tresillo];
+
+    /// The rule set's name in files and flags.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            RuleSet::Tresillo => "tresillo",
+        }
+    }
+
+    /// The highest bid level of the auction.
+    #[must_use]
+    pub const fn max_level(self) -> u8 {
+        3
+    }
+}
+
+impl fmt::Display for RuleSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for RuleSet {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        RuleSet::ALL.iter().copied().find(|r| r.name() == s).ok_or_else(|| {
+            let names: Vec<_> = RuleSet::ALL.iter().map(|r| r.name()).collect();
+            format!("unknown rule set `{s}` (known: {})", names.join(", "))
+        })
+    }
+}
+
+/// A contract (RULES.md section 3), low to high.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum Contract {
+    /// Declarer names trumps and exchanges.
+    Entrada,
+    /// The heap's top card is turned for trumps; declarer exchanges, drawing it first.
+    Vuelta,
+    /// Declarer names trumps and does not exchange.
+    Solo,
+}
+
+impl Contract {
+    /// All contracts, low to high.
+    pub const ALL: [Contract; 3] = [Contract::Entrada, Contract::Vuelta, Contract::Solo];
+
+    /// Bid level: entrada 1, vuelta 2, solo 3.
+    #[must_use]
+    pub const fn level(self) -> u8 {
+        match self {
+            Contract::Entrada => 1,
+            Contract::Vuelta => 2,
+            Contract::Solo => 3,
+        }
+    }
+
+    /// Whether the declarer names the trump suit.
+    #[must_use]
+    pub const fn names_trump(self) -> bool {
+        !matches!(self, Contract::Vuelta)
+    }
+
+    /// Whether the declarer exchanges.
+    #[must_use]
+    pub const fn declarer_exchanges(self) -> bool {
+        !matches!(self, Contract::Solo)
+    }
+
+    /// Whether the declarer may give up before the fourth trick.
+    #[must_use]
+    pub const fn may_surrender(self) -> bool {
+        !matches!(self, Contract::Solo)
+    }
+
+    /// Lower-case Spanish name.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Contract::Entrada => "entrada",
+            Contract::Vuelta => "vuelta",
+            Contract::Solo => "solo",
+        }
+    }
+}
+
+impl fmt::Display for Contract {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A call in the auction: pass (*paso*) or a bid level (1 *juego*, 2 and 3 *juego
+/// más*). The contract is named only when the auction is won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum Bid {
+    /// *Paso*: final, the player leaves the auction.
+    Paso,
+    /// A bid at this level (1..=3).
+    Level(u8),
+}
+
+impl fmt::Display for Bid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Bid::Paso => f.write_str("paso"),
+            Bid::Level(1) => f.write_str("juego"),
+            Bid::Level(l) => write!(f, "juego más ({l})"),
+        }
+    }
+}
+
+/// A statement in the opponents' conversation on who goes first (section 4.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+pub enum Word {
+    /// *Vienen*: I go first.
+    Vienen,
+    /// *Como quiera*: either.
+    ComoQuiera,
+    /// *Van*: you go first.
+    Van,
+}
+
+impl Word {
+    /// All three words.
+    pub const ALL: [Word; 3] = [Word::Vienen, Word::ComoQuiera, Word::Van];
+
+    /// The Spanish phrase.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Word::Vienen => "vienen",
+            Word::ComoQuiera => "como quiera",
+            Word::Van => "van",
+        }
+    }
+
+    /// With the two speakers' latest words, who goes first if they agree: `Some(true)`
+    /// for the speaker of `a`, `Some(false)` for the speaker of `b`, `None` if they
+    /// do not agree yet.
+    #[must_use]
+    pub const fn agreement(a: Word, b: Word) -> Option<bool> {
+        use Word::*;
+        match (a, b) {
+            (Vienen, Van) | (Vienen, ComoQuiera) | (ComoQuiera, Van) => Some(true),
+            (Van, Vienen) | (ComoQuiera, Vienen) | (Van, ComoQuiera) => Some(false),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Word {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The kind of a drawn result (section 7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum PuestaKind {
+    /// Any other draw, such as 4-4-1.
+    Plain,
+    /// 3-3-3, *puesta sabia*.
+    Sabia,
+    /// Declarer 1, opponents 4 and 4: *puesta real*.
+    Real,
+    /// The declarer gave up and nobody took over.
+    Surrendered,
+}
+
+/// How a hand ended (section 7), from the point of view of the final declarer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase", tag = "result"))]
+pub enum Outcome {
+    /// Nobody played (all passed and the espada was in the heap).
+    Cancelled,
+    /// *Sacado*: the declarer won.
+    Sacado,
+    /// *Puesta*: drawn, paid as a loss.
+    Puesta {
+        /// Which kind of draw.
+        kind: PuestaKind,
+    },
+    /// *Codillo*: an opponent won.
+    Codillo {
+        /// The opponent with the most tricks.
+        winner: Seat,
+    },
+}
+
+impl Outcome {
+    /// Classifies trick counts (section 7): `declarer` and the `opponents`.
+    #[must_use]
+    pub fn from_tricks(declarer: u8, opponents: &[(Seat, u8)]) -> Outcome {
+        if opponents.iter().all(|&(_, t)| declarer > t) {
+            return Outcome::Sacado;
+        }
+        for &(s, t) in opponents {
+            if t > declarer && opponents.iter().all(|&(o, u)| o == s || t > u) {
+                return Outcome::Codillo { winner: s };
+            }
+        }
+        let kind = if declarer == 3 && opponents.iter().all(|&(_, t)| t == 3) {
+            PuestaKind::Sabia
+        } else if declarer == 1 && opponents.len() == 2 && opponents.iter().all(|&(_, t)| t == 4) {
+            PuestaKind::Real
+        } else {
+            PuestaKind::Plain
+        };
+        Outcome::Puesta { kind }
+    }
+
+    /// `sacado`, `puesta`, `codillo` or `cancelled`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Outcome::Cancelled => "cancelled",
+            Outcome::Sacado => "sacado",
+            Outcome::Puesta { .. } => "puesta",
+            Outcome::Codillo { .. } => "codillo",
+        }
+    }
+
+    /// Whether the declarer won.
+    #[must_use]
+    pub const fn is_won(self) -> bool {
+        matches!(self, Outcome::Sacado)
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Puesta { kind: PuestaKind::Sabia } => f.write_str("puesta (sabia)"),
+            Outcome::Puesta { kind: PuestaKind::Real } => f.write_str("puesta (real)"),
+            Outcome::Puesta { kind: PuestaKind::Surrendered } => f.write_str("puesta (given up)"),
+            Outcome::Codillo { winner } => write!(f, "codillo (seat {winner} wins)"),
+            o => f.write_str(o.name()),
+        }
+    }
+}

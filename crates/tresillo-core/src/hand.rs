@@ -1,0 +1,1016 @@
+//! The hand of Tresillo as a state machine driven by decisions.
+//!
+//! [`Hand::request`] says whose decision it is and of what kind, with the legal
+//! choices; [`Hand::apply`] takes a [`Decision`] and either advances the hand or
+//! rejects it with a [`HandError`], leaving the state unchanged.
+//!
+//! The state is split in two: [`PublicState`], everything every player may see
+//! (RULES.md section 9), and the hidden part (hands, discards, the heap), private to
+//! this module. A [`PlayerView`] is a copy of the public part plus one seat's own
+//! cards, so it cannot hold anyone else's.
+
+use crate::card::{BySeat, Card, Seat, Suit};
+use crate::cardset::CardSet;
+use crate::game::{Bid, Contract, Outcome, PuestaKind, RuleSet, Word};
+use crate::notation::{Deal, Heap};
+use crate::play::{legal_moves, trick_winner, PlayState};
+use crate::result::{HandResult, SurrenderRecord};
+use crate::tables::table;
+use crate::view::PlayerView;
+
+/// The most calls an auction can take (each call passes or raises, or equals once
+/// per raise).
+pub const MAX_BIDS: usize = 24;
+/// The most statements of the first-opponent conversation (three rounds).
+pub const MAX_WORDS: usize = 6;
+/// Cards played in a three-player hand.
+pub const MAX_PLAYS: usize = 27;
+
+/// A call of the auction with its seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct BidEntry {
+    /// Who spoke.
+    pub seat: Seat,
+    /// What they said.
+    pub bid: Bid,
+}
+
+/// A statement of the first-opponent conversation with its seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct WordEntry {
+    /// Who spoke.
+    pub seat: Seat,
+    /// What they said.
+    pub word: Word,
+}
+
+/// The phase of the hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Bidding.
+    Auction,
+    /// The declarer names the contract and trumps.
+    Declare,
+    /// The declarer discards and draws.
+    DeclarerExchange,
+    /// The opponents decide who is first opponent.
+    Conversation,
+    /// The first opponent exchanges.
+    FirstOpponentExchange,
+    /// The second opponent exchanges.
+    SecondOpponentExchange,
+    /// Tricks.
+    Play,
+    /// The declarer may give up (after the third trick).
+    Surrender,
+    /// An opponent may take over (*yo sigo*).
+    TakeOver,
+    /// The declarer, having won five straight tricks, stops or plays for bola.
+    Bola,
+    /// The hand is over.
+    Done,
+}
+
+/// The decision the hand waits for, with what is legal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Request {
+    /// Bid or pass. Legal: [`Bid::Paso`], or a level in `min_level..=max_level`
+    /// (none when `min_level > max_level`).
+    Bid {
+        /// Who speaks.
+        seat: Seat,
+        /// The lowest level this seat may bid.
+        min_level: u8,
+        /// The highest level of the rule set.
+        max_level: u8,
+    },
+    /// Name the contract (level at least `min_level`) and, for entrada and solo, the
+    /// trump suit. When `forced`, only entrada is allowed.
+    Declare {
+        /// The declarer.
+        seat: Seat,
+        /// The level that won the auction.
+        min_level: u8,
+        /// Espada forzada: all passed and this seat holds the espada.
+        forced: bool,
+    },
+    /// Discard between `min` and `max` cards of the hand (then draw as many).
+    Discard {
+        /// Who exchanges.
+        seat: Seat,
+        /// Fewest cards.
+        min: u8,
+        /// Most cards.
+        max: u8,
+    },
+    /// Say *vienen*, *como quiera* or *van*.
+    Word {
+        /// Who speaks.
+        seat: Seat,
+    },
+    /// Play one of the `legal` cards.
+    Play {
+        /// Who plays.
+        seat: Seat,
+        /// The legal cards.
+        legal: CardSet,
+    },
+    /// Give up (`true`) or play on.
+    Surrender {
+        /// The declarer.
+        seat: Seat,
+    },
+    /// Take over as declarer (*yo sigo*, `true`) or not.
+    TakeOver {
+        /// The opponent asked.
+        seat: Seat,
+    },
+    /// Play on for bola (`true`) or stop with primeras.
+    Bola {
+        /// The declarer.
+        seat: Seat,
+    },
+    /// No decision: the hand is over.
+    Done,
+}
+
+/// The kind of a request or a decision, for error messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DecisionKind {
+    /// A bid.
+    Bid,
+    /// Contract and trump.
+    Declare,
+    /// Discards.
+    Discard,
+    /// A conversation word.
+    Word,
+    /// A card.
+    Play,
+    /// Give up or not.
+    Surrender,
+    /// Take over or not.
+    TakeOver,
+    /// Bola or not.
+    Bola,
+    /// Nothing (the hand is over).
+    Done,
+}
+
+/// A player's answer to a [`Request`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Decision {
+    /// A call of the auction.
+    Bid(Bid),
+    /// The contract and, for entrada and solo, the trump suit (`None` for vuelta).
+    Declare(Contract, Option<Suit>),
+    /// The cards to discard.
+    Discard(CardSet),
+    /// A conversation word.
+    Word(Word),
+    /// A card.
+    Play(Card),
+    /// Give up?
+    Surrender(bool),
+    /// Take over?
+    TakeOver(bool),
+    /// Play on for bola?
+    Bola(bool),
+}
+
+impl Decision {
+    /// The kind of this decision.
+    #[must_use]
+    pub const fn kind(&self) -> DecisionKind {
+        match self {
+            Decision::Bid(_) => DecisionKind::Bid,
+            Decision::Declare(..) => DecisionKind::Declare,
+            Decision::Discard(_) => DecisionKind::Discard,
+            Decision::Word(_) => DecisionKind::Word,
+            Decision::Play(_) => DecisionKind::Play,
+            Decision::Surrender(_) => DecisionKind::Surrender,
+            Decision::TakeOver(_) => DecisionKind::TakeOver,
+            Decision::Bola(_) => DecisionKind::Bola,
+        }
+    }
+}
+
+/// Why a hand could not be created or a decision was rejected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HandError {
+    /// The hand is over.
+    #[error("the hand is over")]
+    Finished,
+    /// The decision is of another kind than the one requested.
+    #[error("expected a {expected:?} decision, got {got:?}")]
+    WrongKind {
+        /// Requested.
+        expected: DecisionKind,
+        /// Given.
+        got: DecisionKind,
+    },
+    /// An illegal bid.
+    #[error("illegal bid {bid}: legal levels are {min_level}..={max_level} or paso")]
+    IllegalBid {
+        /// The bid.
+        bid: Bid,
+        /// Lowest legal level.
+        min_level: u8,
+        /// Highest legal level.
+        max_level: u8,
+    },
+    /// An illegal contract or trump choice.
+    #[error("illegal contract: {0}")]
+    IllegalContract(String),
+    /// An illegal set of discards.
+    #[error("illegal discard: {0}")]
+    IllegalDiscard(String),
+    /// A card that may not be played.
+    #[error("illegal card {card}: legal cards are {legal}")]
+    IllegalCard {
+        /// The card.
+        card: Card,
+        /// The legal cards.
+        legal: CardSet,
+    },
+    /// A deal that cannot start a hand.
+    #[error("invalid deal: {0}")]
+    InvalidDeal(String),
+    /// A table size the rule set does not support.
+    #[error("rule set {rules} with {players} players is not supported (three players only)")]
+    Unsupported {
+        /// The rule set.
+        rules: RuleSet,
+        /// Players requested.
+        players: u8,
+    },
+}
+
+impl Request {
+    /// Whose decision it is.
+    #[must_use]
+    pub const fn seat(&self) -> Option<Seat> {
+        match *self {
+            Request::Bid { seat, .. }
+            | Request::Declare { seat, .. }
+            | Request::Discard { seat, .. }
+            | Request::Word { seat }
+            | Request::Play { seat, .. }
+            | Request::Surrender { seat }
+            | Request::TakeOver { seat }
+            | Request::Bola { seat } => Some(seat),
+            Request::Done => None,
+        }
+    }
+
+    /// The kind of decision requested.
+    #[must_use]
+    pub const fn kind(&self) -> DecisionKind {
+        match self {
+            Request::Bid { .. } => DecisionKind::Bid,
+            Request::Declare { .. } => DecisionKind::Declare,
+            Request::Discard { .. } => DecisionKind::Discard,
+            Request::Word { .. } => DecisionKind::Word,
+            Request::Play { .. } => DecisionKind::Play,
+            Request::Surrender { .. } => DecisionKind::Surrender,
+            Request::TakeOver { .. } => DecisionKind::TakeOver,
+            Request::Bola { .. } => DecisionKind::Bola,
+            Request::Done => DecisionKind::Done,
+        }
+    }
+
+    /// Checks `d` against this request for a player holding `hand`.
+    pub fn check(&self, d: &Decision, hand: CardSet) -> Result<(), HandError> {
+        if let Request::Done = self {
+            return Err(HandError::Finished);
+        }
+        if self.kind() != d.kind() {
+            return Err(HandError::WrongKind { expected: self.kind(), got: d.kind() });
+        }
+        match (*self, *d) {
+            (Request::Bid { min_level, max_level, .. }, Decision::Bid(b)) => match b {
+                Bid::Paso => Ok(()),
+                Bid::Level(l) if l >= min_level && l <= max_level => Ok(()),
+                bid => Err(HandError::IllegalBid { bid, min_level, max_level }),
+            },
+            (Request::Declare { min_level, forced, .. }, Decision::Declare(c, t)) => {
+                if forced && c != Contract::Entrada {
+                    return Err(HandError::IllegalContract(format!(
+                        "espada forzada must be an entrada, not {c}"
+                    )));
+                }
+                if c.level() < min_level {
+                    return Err(HandError::IllegalContract(format!(
+                        "{c} is below the level won ({min_level})"
+                    )));
+                }
+                match (c.names_trump(), t) {
+                    (true, None) => {
+                        Err(HandError::IllegalContract(format!("{c} needs a trump suit")))
+                    }
+                    (false, Some(_)) => Err(HandError::IllegalContract(
+                        "in vuelta the turned card sets trumps; name no suit".into(),
+                    )),
+                    _ => Ok(()),
+                }
+            }
+            (Request::Discard { min, max, .. }, Decision::Discard(set)) => {
+                if !hand.is_superset(set) {
+                    return Err(HandError::IllegalDiscard(format!(
+                        "{} not in hand",
+                        set - hand
+                    )));
+                }
+                let k = set.len() as u8;
+                if k < min || k > max {
+                    return Err(HandError::IllegalDiscard(format!(
+                        "{k} cards; must discard {min} to {max}"
+                    )));
+                }
+                Ok(())
+            }
+            (Request::Play { legal, .. }, Decision::Play(c)) => {
+                if legal.contains(c) {
+                    Ok(())
+                } else {
+                    Err(HandError::IllegalCard { card: c, legal })
+                }
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Every legal decision for a player holding `hand`. For discards this
+    /// enumerates every allowed subset (at most 512).
+    #[must_use]
+    pub fn legal_decisions(&self, hand: CardSet) -> Vec<Decision> {
+        match *self {
+            Request::Bid { min_level, max_level, .. } => std::iter::once(Decision::Bid(Bid::Paso))
+                .chain((min_level..=max_level).map(|l| Decision::Bid(Bid::Level(l))))
+                .collect(),
+            Request::Declare { min_level, forced, .. } => {
+                let mut v = Vec::new();
+                for c in Contract::ALL {
+                    if c.level() < min_level || (forced && c != Contract::Entrada) {
+                        continue;
+                    }
+                    if c.names_trump() {
+                        v.extend(Suit::ALL.iter().map(|s| Decision::Declare(c, Some(*s))));
+                    } else {
+                        v.push(Decision::Declare(c, None));
+                    }
+                }
+                v
+            }
+            Request::Discard { min, max, .. } => hand
+                .subsets()
+                .filter(|s| (min..=max).contains(&(s.len() as u8)))
+                .map(Decision::Discard)
+                .collect(),
+            Request::Word { .. } => Word::ALL.iter().map(|w| Decision::Word(*w)).collect(),
+            Request::Play { legal, .. } => legal.iter().map(Decision::Play).collect(),
+            Request::Surrender { .. } => vec![Decision::Surrender(false), Decision::Surrender(true)],
+            Request::TakeOver { .. } => vec![Decision::TakeOver(false), Decision::TakeOver(true)],
+            Request::Bola { .. } => vec![Decision::Bola(false), Decision::Bola(true)],
+            Request::Done => Vec::new(),
+        }
+    }
+}
+
+/// Everything about a hand that every player may know (RULES.md section 9). It holds
+/// no card of any hand, discard pile or the heap, except cards that were made public:
+/// cards played, and the turned vuelta card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PublicState {
+    /// The rule set.
+    pub rules: RuleSet,
+    /// Seats at the table.
+    pub players: u8,
+    /// The dealer.
+    pub dealer: Seat,
+    /// The phase.
+    pub phase: Phase,
+    bids: [BidEntry; MAX_BIDS],
+    num_bids: u8,
+    /// Seats that have passed, as a bit mask.
+    pub passed: u8,
+    /// The standing bid: level and holder.
+    pub standing: Option<(u8, Seat)>,
+    /// Who speaks next in the auction.
+    pub to_speak: Seat,
+    /// The declarer now (after a takeover, the new one).
+    pub declarer: Option<Seat>,
+    /// The declarer who won the auction.
+    pub original_declarer: Option<Seat>,
+    /// The level that won the auction.
+    pub level: u8,
+    /// The contract named.
+    pub contract: Option<Contract>,
+    /// Trumps.
+    pub trump: Option<Suit>,
+    /// Espada forzada (all passed).
+    pub forced: bool,
+    /// The card turned up in vuelta.
+    pub turned: Option<Card>,
+    /// Cards exchanged per seat (`None`: not yet, or not allowed).
+    pub exchanged: BySeat<Option<u8>>,
+    /// Cards left in the heap.
+    pub heap_left: u8,
+    words: [WordEntry; MAX_WORDS],
+    num_words: u8,
+    /// The first opponent, once agreed.
+    pub first_opponent: Option<Seat>,
+    plays: [Card; MAX_PLAYS],
+    num_plays: u8,
+    leaders: [Seat; 9],
+    winners: [Seat; 9],
+    /// Tricks won per seat.
+    pub tricks: BySeat<u8>,
+    /// Completed tricks.
+    pub tricks_done: u8,
+    /// The surrender decision, once asked.
+    pub surrendered: Option<bool>,
+    /// Who took over, if anyone did.
+    pub took_over: Option<Seat>,
+    /// Opponents who declined to take over, as a bit mask.
+    pub declined: u8,
+    /// The bola decision: `Some(true)` played on, `Some(false)` stopped (primeras).
+    pub bola: Option<bool>,
+}
+
+impl PublicState {
+    /// The calls of the auction, in order.
+    #[must_use]
+    pub fn bids(&self) -> &[BidEntry] {
+        &self.bids[..self.num_bids as usize]
+    }
+
+    /// The conversation, in order.
+    #[must_use]
+    pub fn words(&self) -> &[WordEntry] {
+        &self.words[..self.num_words as usize]
+    }
+
+    /// Every card played, in order.
+    #[must_use]
+    pub fn plays(&self) -> &[Card] {
+        &self.plays[..self.num_plays as usize]
+    }
+
+    /// The set of cards played so far.
+    #[must_use]
+    pub fn played(&self) -> CardSet {
+        self.plays().iter().copied().collect()
+    }
+
+    /// The seats that led each trick so far (the current one included).
+    #[must_use]
+    pub fn trick_leaders(&self) -> &[Seat] {
+        let n = (self.tricks_done as usize + usize::from(self.phase != Phase::Done)).min(9);
+        &self.leaders[..n.max(self.tricks_done as usize)]
+    }
+
+    /// The winners of the completed tricks.
+    #[must_use]
+    pub fn trick_winners(&self) -> &[Seat] {
+        &self.winners[..self.tricks_done as usize]
+    }
+
+    /// The cards of completed trick `i`, in play order, with their seats.
+    #[must_use]
+    pub fn trick(&self, i: usize) -> [(Seat, Card); 3] {
+        let mut s = self.leaders[i];
+        let mut out = [(s, Card::ESPADA); 3];
+        for (k, o) in out.iter_mut().enumerate() {
+            *o = (s, self.plays[i * 3 + k]);
+            s = s.next(self.players);
+        }
+        out
+    }
+
+    /// Every play in order with its seat.
+    #[must_use]
+    pub fn plays_with_seats(&self) -> Vec<(Seat, Card)> {
+        let mut v = Vec::with_capacity(self.num_plays as usize);
+        for (i, &c) in self.plays().iter().enumerate() {
+            let t = i / 3;
+            v.push((self.leaders[t].plus((i % 3) as u8, self.players), c));
+        }
+        v
+    }
+
+    /// The cards of the trick in progress, in play order.
+    #[must_use]
+    pub fn current_trick(&self) -> &[Card] {
+        let start = (self.tricks_done as usize * 3).min(self.num_plays as usize);
+        &self.plays[start..self.num_plays as usize]
+    }
+
+    /// The seat that leads (or led) the trick in progress.
+    #[must_use]
+    pub fn current_leader(&self) -> Seat {
+        self.leaders[(self.tricks_done as usize).min(8)]
+    }
+
+    /// The card led to the trick in progress.
+    #[must_use]
+    pub fn led(&self) -> Option<Card> {
+        self.current_trick().first().copied()
+    }
+
+    /// Mano: the player after the dealer.
+    #[must_use]
+    pub fn mano(&self) -> Seat {
+        self.dealer.next(self.players)
+    }
+
+    /// Position in priority order (mano 0, medio 1, postre 2).
+    #[must_use]
+    pub fn priority(&self, s: Seat) -> u8 {
+        (s.0 + self.players - self.mano().0) % self.players
+    }
+
+    /// The two opponents of the current declarer, in turn order from the declarer.
+    #[must_use]
+    pub fn opponents(&self) -> Option<[Seat; 2]> {
+        let d = self.declarer?;
+        Some([d.next(self.players), d.plus(2, self.players)])
+    }
+
+    /// Whether `s` is an opponent of the current declarer.
+    #[must_use]
+    pub fn is_opponent(&self, s: Seat) -> bool {
+        self.declarer.is_some_and(|d| d != s)
+    }
+}
+
+/// The hidden part: hands, discards and the heap. Never leaves this module.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Hidden {
+    hands: BySeat<CardSet>,
+    discards: BySeat<CardSet>,
+    heap: Heap,
+    heap_pos: u8,
+    deal: Deal,
+    hands_at_play: BySeat<CardSet>,
+}
+
+/// A hand of Tresillo from the deal to the outcome. `Copy`, about 400 bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Hand {
+    public: PublicState,
+    hidden: Hidden,
+}
+
+impl Hand {
+    /// Starts a hand of `rules` at a table of `players` from a full deal (9 cards
+    /// each, 13 in the heap), `dealer` dealing.
+    pub fn new(rules: RuleSet, players: u8, deal: Deal, dealer: Seat) -> Result<Hand, HandError> {
+        if players != 3 {
+            return Err(HandError::Unsupported { rules, players });
+        }
+        if dealer.0 >= players {
+            return Err(HandError::InvalidDeal(format!("dealer seat {dealer} out of range")));
+        }
+        for s in 0..3 {
+            if deal.hands.0[s].len() != 9 {
+                return Err(HandError::InvalidDeal(format!("hand {s} does not hold 9 cards")));
+            }
+        }
+        if deal.heap.len() != 13 || deal.all_cards() != CardSet::FULL {
+            return Err(HandError::InvalidDeal("the deal must hold all 40 cards, 13 in the heap".into()));
+        }
+        let mano = dealer.next(players);
+        let public = PublicState {
+            rules,
+            players,
+            dealer,
+            phase: Phase::Auction,
+            bids: [BidEntry { seat: Seat(0), bid: Bid::Paso }; MAX_BIDS],
+            num_bids: 0,
+            passed: 0,
+            standing: None,
+            to_speak: mano,
+            declarer: None,
+            original_declarer: None,
+            level: 0,
+            contract: None,
+            trump: None,
+            forced: false,
+            turned: None,
+            exchanged: BySeat::default(),
+            heap_left: 13,
+            words: [WordEntry { seat: Seat(0), word: Word::Van }; MAX_WORDS],
+            num_words: 0,
+            first_opponent: None,
+            plays: [Card::ESPADA; MAX_PLAYS],
+            num_plays: 0,
+            leaders: [mano; 9],
+            winners: [Seat(0); 9],
+            tricks: BySeat::default(),
+            tricks_done: 0,
+            surrendered: None,
+            took_over: None,
+            declined: 0,
+            bola: None,
+        };
+        let hidden = Hidden {
+            hands: deal.hands,
+            discards: BySeat::default(),
+            heap: deal.heap,
+            heap_pos: 0,
+            deal,
+            hands_at_play: BySeat::default(),
+        };
+        Ok(Hand { public, hidden })
+    }
+
+    /// The public part of the state.
+    #[must_use]
+    pub fn public(&self) -> &PublicState {
+        &self.public
+    }
+
+    /// The phase.
+    #[must_use]
+    pub fn phase(&self) -> Phase {
+        self.public.phase
+    }
+
+    /// Whether the hand is over.
+    #[must_use]
+    pub fn is_done(&self) -> bool {
+        self.public.phase == Phase::Done
+    }
+
+    /// The cards `seat` holds now. Only for the table itself (the CLI's narration,
+    /// the cheat wrapper, tests): agents get a [`PlayerView`].
+    #[must_use]
+    pub fn hand_of(&self, seat: Seat) -> CardSet {
+        self.hidden.hands[seat]
+    }
+
+    /// The cards `seat` discarded (hidden from the others).
+    #[must_use]
+    pub fn discards_of(&self, seat: Seat) -> CardSet {
+        self.hidden.discards[seat]
+    }
+
+    /// The cards still in the heap (hidden from everyone).
+    #[must_use]
+    pub fn heap_remaining(&self) -> CardSet {
+        self.heap_slice().iter().copied().collect()
+    }
+
+    fn heap_slice(&self) -> &[Card] {
+        &self.hidden.heap.cards()[self.hidden.heap_pos as usize..]
+    }
+
+    /// The deal the hand started from.
+    #[must_use]
+    pub fn deal(&self) -> &Deal {
+        &self.hidden.deal
+    }
+
+    /// The view of `seat`: the public state and that seat's own cards.
+    #[must_use]
+    pub fn view(&self, seat: Seat) -> PlayerView {
+        let req = self.request();
+        let request = if req.seat() == Some(seat) { req } else { Request::Done };
+        PlayerView::new(seat, self.hidden.hands[seat], self.hidden.discards[seat], self.public, request)
+    }
+
+    /// The position of the play phase (a full world: every hand). `None` before
+    /// play begins.
+    #[must_use]
+    pub fn play_state(&self) -> Option<PlayState> {
+        if !matches!(self.public.phase, Phase::Play | Phase::Surrender | Phase::TakeOver | Phase::Bola) {
+            return None;
+        }
+        let p = &self.public;
+        let mut ps = PlayState::new(
+            [self.hidden.hands.0[0], self.hidden.hands.0[1], self.hidden.hands.0[2]],
+            p.trump,
+            p.current_leader(),
+        );
+        let cur = p.current_trick();
+        for (i, c) in cur.iter().enumerate() {
+            ps.trick[i] = *c;
+        }
+        ps.trick_len = cur.len() as u8;
+        ps.to_move = p.current_leader().plus(cur.len() as u8, p.players);
+        ps.tricks = p.tricks.0;
+        ps.tricks_done = p.tricks_done;
+        Some(ps)
+    }
+
+    /// The decision the hand waits for.
+    #[must_use]
+    pub fn request(&self) -> Request {
+        let p = &self.public;
+        match p.phase {
+            Phase::Auction => {
+                let s = p.to_speak;
+                let min_level = match p.standing {
+                    None => 1,
+                    Some((l, h)) if p.priority(s) < p.priority(h) => l,
+                    Some((l, _)) => l + 1,
+                };
+                Request::Bid { seat: s, min_level, max_level: p.rules.max_level() }
+            }
+            Phase::Declare => Request::Declare {
+                seat: p.declarer.expect("declarer"),
+                min_level: p.level,
+                forced: p.forced,
+            },
+            Phase::DeclarerExchange => {
+                let min = u8::from(p.contract == Some(Contract::Vuelta));
+                Request::Discard { seat: p.declarer.expect("declarer"), min, max: p.heap_left.min(9) }
+            }
+            Phase::Conversation => Request::Word { seat: self.next_speaker() },
+            Phase::FirstOpponentExchange | Phase::SecondOpponentExchange => {
+                let fo = p.first_opponent.expect("first opponent");
+                let seat = if p.phase == Phase::FirstOpponentExchange { fo } else { self.other_opponent(fo) };
+                Request::Discard { seat, min: 0, max: p.heap_left.min(9) }
+            }
+            Phase::Play => {
+                let seat = self.to_move();
+                Request::Play { seat, legal: legal_moves(self.hidden.hands[seat], p.trump, p.led()) }
+            }
+            Phase::Surrender => Request::Surrender { seat: p.declarer.expect("declarer") },
+            Phase::TakeOver => Request::TakeOver { seat: self.next_takeover().expect("an opponent is asked") },
+            Phase::Bola => Request::Bola { seat: p.declarer.expect("declarer") },
+            Phase::Done => Request::Done,
+        }
+    }
+
+    fn to_move(&self) -> Seat {
+        let p = &self.public;
+        p.current_leader().plus(p.current_trick().len() as u8, p.players)
+    }
+
+    fn other_opponent(&self, o: Seat) -> Seat {
+        let [a, b] = self.public.opponents().expect("declarer");
+        if a == o { b } else { a }
+    }
+
+    fn next_speaker(&self) -> Seat {
+        let [first, second] = self.public.opponents().expect("declarer");
+        if self.public.num_words % 2 == 0 { first } else { second }
+    }
+
+    fn next_takeover(&self) -> Option<Seat> {
+        let opp = self.public.opponents()?;
+        opp.into_iter().find(|o| self.public.declined & (1 << o.0) == 0)
+    }
+
+    /// Applies a decision of the player whose turn it is. An illegal decision is
+    /// rejected with the state unchanged.
+    pub fn apply(&mut self, d: Decision) -> Result<(), HandError> {
+        let req = self.request();
+        let seat = req.seat().ok_or(HandError::Finished)?;
+        req.check(&d, self.hidden.hands[seat])?;
+        self.apply_checked(seat, d);
+        Ok(())
+    }
+
+    /// Applies a decision known to be legal (fast path). An illegal decision leaves
+    /// the hand in an unspecified (but memory-safe) state.
+    pub fn apply_unchecked(&mut self, d: Decision) {
+        if let Some(seat) = self.request().seat() {
+            self.apply_checked(seat, d);
+        }
+    }
+
+    fn apply_checked(&mut self, seat: Seat, d: Decision) {
+        match d {
+            Decision::Bid(b) => self.do_bid(seat, b),
+            Decision::Declare(c, t) => self.do_declare(c, t),
+            Decision::Discard(set) => self.do_discard(seat, set),
+            Decision::Word(w) => self.do_word(seat, w),
+            Decision::Play(c) => self.do_play(seat, c),
+            Decision::Surrender(give_up) => {
+                self.public.surrendered = Some(give_up);
+                self.public.phase = if give_up { Phase::TakeOver } else { Phase::Play };
+            }
+            Decision::TakeOver(yes) => {
+                if yes {
+                    self.public.took_over = Some(seat);
+                    self.public.declarer = Some(seat);
+                    self.public.phase = Phase::Play;
+                } else {
+                    self.public.declined |= 1 << seat.0;
+                    if self.next_takeover().is_none() {
+                        self.public.phase = Phase::Done;
+                    }
+                }
+            }
+            Decision::Bola(on) => {
+                self.public.bola = Some(on);
+                self.public.phase = if on { Phase::Play } else { Phase::Done };
+            }
+        }
+    }
+
+    fn do_bid(&mut self, seat: Seat, b: Bid) {
+        let p = &mut self.public;
+        p.bids[p.num_bids as usize] = BidEntry { seat, bid: b };
+        p.num_bids += 1;
+        match b {
+            Bid::Paso => p.passed |= 1 << seat.0,
+            Bid::Level(l) => p.standing = Some((l, seat)),
+        }
+        let all = (1u8 << p.players) - 1;
+        let active = all & !p.passed;
+        if active == 0 {
+            // All passed: espada forzada, or a cancelled hand when it is in the heap.
+            let holder = (0..p.players).map(Seat).find(|s| self.hidden.hands[*s].contains(Card::ESPADA));
+            match holder {
+                Some(h) => {
+                    p.forced = true;
+                    p.declarer = Some(h);
+                    p.original_declarer = Some(h);
+                    p.level = 1;
+                    p.phase = Phase::Declare;
+                }
+                None => p.phase = Phase::Done,
+            }
+            return;
+        }
+        if active.count_ones() == 1 {
+            if let Some((l, h)) = p.standing {
+                if active == 1 << h.0 {
+                    p.declarer = Some(h);
+                    p.original_declarer = Some(h);
+                    p.level = l;
+                    p.phase = Phase::Declare;
+                    return;
+                }
+            }
+        }
+        let mut next = seat.next(p.players);
+        while p.passed & (1 << next.0) != 0 {
+            next = next.next(p.players);
+        }
+        p.to_speak = next;
+    }
+
+    fn do_declare(&mut self, c: Contract, t: Option<Suit>) {
+        let p = &mut self.public;
+        p.contract = Some(c);
+        match c {
+            Contract::Vuelta => {
+                let top = self.hidden.heap.cards()[self.hidden.heap_pos as usize];
+                p.turned = Some(top);
+                p.trump = Some(top.suit());
+            }
+            _ => p.trump = t,
+        }
+        p.phase = if c.declarer_exchanges() { Phase::DeclarerExchange } else { Phase::Conversation };
+    }
+
+    fn do_discard(&mut self, seat: Seat, set: CardSet) {
+        let k = set.len() as u8;
+        let h = &mut self.hidden;
+        h.hands[seat] = h.hands[seat] - set;
+        h.discards[seat] |= set;
+        for _ in 0..k {
+            let c = h.heap.cards()[h.heap_pos as usize];
+            h.hands[seat].insert(c);
+            h.heap_pos += 1;
+        }
+        let p = &mut self.public;
+        p.exchanged[seat] = Some(k);
+        p.heap_left -= k;
+        p.phase = match p.phase {
+            Phase::DeclarerExchange => Phase::Conversation,
+            Phase::FirstOpponentExchange => Phase::SecondOpponentExchange,
+            _ => {
+                self.begin_play();
+                return;
+            }
+        };
+    }
+
+    fn do_word(&mut self, seat: Seat, w: Word) {
+        let [first, second] = self.public.opponents().expect("declarer");
+        let p = &mut self.public;
+        p.words[p.num_words as usize] = WordEntry { seat, word: w };
+        p.num_words += 1;
+        if p.num_words >= 2 {
+            let latest = |s: Seat| p.words().iter().rev().find(|e| e.seat == s).map(|e| e.word).expect("spoke");
+            let agreed = Word::agreement(latest(first), latest(second));
+            let fo = match agreed {
+                Some(true) => Some(first),
+                Some(false) => Some(second),
+                None if p.num_words as usize == MAX_WORDS => Some(first),
+                None => None,
+            };
+            if let Some(fo) = fo {
+                p.first_opponent = Some(fo);
+                p.phase = Phase::FirstOpponentExchange;
+            }
+        }
+    }
+
+    fn begin_play(&mut self) {
+        self.hidden.hands_at_play = self.hidden.hands;
+        let p = &mut self.public;
+        p.phase = Phase::Play;
+        p.leaders[0] = p.mano();
+    }
+
+    fn do_play(&mut self, seat: Seat, c: Card) {
+        self.hidden.hands[seat].take(c);
+        let p = &mut self.public;
+        p.plays[p.num_plays as usize] = c;
+        p.num_plays += 1;
+        if p.current_trick().len() < 3 {
+            return;
+        }
+        let t = p.tricks_done as usize;
+        let w = trick_winner(&p.plays[t * 3..t * 3 + 3], p.trump);
+        let ws = p.leaders[t].plus(w as u8, p.players);
+        p.winners[t] = ws;
+        p.tricks[ws] += 1;
+        p.tricks_done += 1;
+        if t + 1 < 9 {
+            p.leaders[t + 1] = ws;
+        }
+        let d = p.declarer.expect("declarer");
+        p.phase = if p.tricks_done == 9 {
+            Phase::Done
+        } else if p.tricks_done == 3
+            && p.surrendered.is_none()
+            && p.contract.is_some_and(|c| c.may_surrender())
+        {
+            Phase::Surrender
+        } else if p.tricks_done == 5 && p.tricks[d] == 5 && p.bola.is_none() {
+            Phase::Bola
+        } else {
+            Phase::Play
+        };
+    }
+
+    /// The result, once the hand is over.
+    #[must_use]
+    pub fn result(&self) -> Option<HandResult> {
+        if !self.is_done() {
+            return None;
+        }
+        let p = &self.public;
+        let mut exchanged = BySeat::default();
+        for s in 0..p.players as usize {
+            exchanged.0[s] = p.exchanged.0[s].unwrap_or(0);
+        }
+        let outcome = match p.declarer {
+            None => Outcome::Cancelled,
+            Some(_) if p.surrendered == Some(true) && p.took_over.is_none() => {
+                Outcome::Puesta { kind: PuestaKind::Surrendered }
+            }
+            Some(d) => {
+                let opp: Vec<(Seat, u8)> =
+                    p.opponents().expect("declarer").iter().map(|o| (*o, p.tricks[*o])).collect();
+                Outcome::from_tricks(p.tricks[d], &opp)
+            }
+        };
+        let estuche = table(p.trump).estuche;
+        let held = |s: Option<Seat>| {
+            s.is_some_and(|s| !estuche.is_empty() && self.hidden.hands_at_play[s].is_superset(estuche))
+        };
+        let primeras = p.bola == Some(false);
+        let bola_attempted = p.bola == Some(true);
+        let bola_made = bola_attempted && p.declarer.is_some_and(|d| p.tricks[d] == 9);
+        Some(HandResult {
+            rules: p.rules,
+            players: p.players,
+            dealer: p.dealer,
+            bids: p.bids().to_vec(),
+            declarer: p.original_declarer,
+            contract: p.contract,
+            trump: p.trump,
+            turned: p.turned,
+            forced: p.forced,
+            penetro: false,
+            exchanged,
+            conversation: p.words().to_vec(),
+            first_opponent: p.first_opponent,
+            tricks: p.tricks,
+            trick_winners: p.trick_winners().to_vec(),
+            outcome,
+            estuche: held(p.original_declarer),
+            final_estuche: held(p.declarer),
+            primeras,
+            bola_attempted,
+            bola_made,
+            surrender: match (p.surrendered, p.original_declarer) {
+                (Some(true), Some(by)) => Some(SurrenderRecord { by, took_over: p.took_over }),
+                _ => None,
+            },
+            deal: Some(self.hidden.deal.to_string()),
+            hands_at_play: if p.declarer.is_some() { Some(self.hidden.hands_at_play) } else { None },
+        })
+    }
+}

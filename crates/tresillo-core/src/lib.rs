@@ -1,0 +1,43 @@
+//! The core of `tresillo`: cards and the [`CardSet`] bitboard, the rules of
+//! Tresillo as tables, legal moves and the trick winner, the hand as a state machine
+//! ([`Hand`]), what each player may see ([`PlayerView`]), the [`HandResult`], and the
+//! card notation. No I/O, no randomness.
+//!
+//! ```
+//! use tresillo_core::{legal_moves, parse_card, parse_hand, Suit};
+//!
+//! // Copas are trumps; the mala (7C) is led. The espada is never forced, so a
+//! // player holding only the espada among trumps may play anything.
+//! let hand = parse_hand("1E 12O 3B").unwrap();
+//! let led = parse_card("7C").unwrap();
+//! assert_eq!(legal_moves(hand, Some(Suit::Copas), Some(led)), hand);
+//!
+//! // With the basto as well, the mala forces the basto: a trump must be played.
+//! let hand = parse_hand("1E 1B 12O").unwrap();
+//! assert_eq!(legal_moves(hand, Some(Suit::Copas), Some(led)).to_string(), "1E 1B");
+//! ```
+#![deny(missing_docs)]
+
+mod card;
+mod cardset;
+mod game;
+mod hand;
+mod notation;
+mod play;
+mod result;
+mod scoring;
+pub mod tables;
+mod view;
+
+pub use card::{BySeat, Card, Rank, Seat, Suit};
+pub use cardset::{CardSet, Iter as CardSetIter, Subsets};
+pub use game::{Bid, Contract, Outcome, PuestaKind, RuleSet, Word};
+pub use hand::{
+    BidEntry, Decision, DecisionKind, Hand, HandError, MAX_BIDS, MAX_PLAYS, MAX_WORDS, Phase,
+    PublicState, Request, WordEntry,
+};
+pub use notation::{Deal, Heap, NotationError, parse_card, parse_hand, parse_suit};
+pub use play::{PlayState, Undo, legal_moves, legal_moves_in, trick_winner, trick_winner_in};
+pub use result::{HandResult, SurrenderRecord};
+pub use view::PlayerView;
+pub use scoring::*;

@@ -1,0 +1,285 @@
+//! Card play: legal moves as a mask, the trick winner, and [`PlayState`], a small
+//! `Copy` position of the play phase with `play` / `undo`, used by perft, playouts,
+//! and (later) the solver.
+
+use crate::card::{Card, Seat, Suit};
+use crate::cardset::CardSet;
+use crate::tables::{TRUMP_SUIT, TrumpTable, table};
+
+/// The legal cards for a player holding `hand` when `led` was led to the trick
+/// (`None`: the player leads). Only bit operations on two table entries.
+///
+/// RULES.md section 5: follow the effective suit led; when a trump is led, a
+/// player whose only trumps are estuche cards that the led card cannot force may
+/// play any card.
+#[must_use]
+#[inline]
+pub fn legal_moves(hand: CardSet, trump: Option<Suit>, led: Option<Card>) -> CardSet {
+    match led {
+        None => hand,
+        Some(c) => legal_moves_in(table(trump), hand, c),
+    }
+}
+
+/// [`legal_moves`] with the table already looked up and a card led.
+#[must_use]
+#[inline]
+pub fn legal_moves_in(t: &TrumpTable, hand: CardSet, led: Card) -> CardSet {
+    let b = led.bit() as usize;
+    if hand.0 & t.force[b].0 != 0 { CardSet(hand.0 & t.follow[b].0) } else { hand }
+}
+
+/// The index (into `cards`, the first being the card led) of the card that wins
+/// the trick: the highest trump, else the highest card of the suit led.
+#[must_use]
+#[inline]
+pub fn trick_winner(cards: &[Card], trump: Option<Suit>) -> usize {
+    trick_winner_in(table(trump), cards)
+}
+
+/// [`trick_winner`] with the table already looked up.
+#[must_use]
+#[inline]
+pub fn trick_winner_in(t: &TrumpTable, cards: &[Card]) -> usize {
+    let led_suit = t.eff_suit[cards[0].bit() as usize];
+    let key = |c: Card| {
+        let b = c.bit() as usize;
+        let s = t.eff_suit[b];
+        if s == TRUMP_SUIT || s == led_suit { t.power[b] } else { 0 }
+    };
+    let mut best = 0;
+    let mut best_key = key(cards[0]);
+    for (i, &c) in cards.iter().enumerate().skip(1) {
+        let k = key(c);
+        if k > best_key {
+            best = i;
+            best_key = k;
+        }
+    }
+    best
+}
+
+/// What [`PlayState::play_unchecked`] changed, for [`PlayState::undo`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Undo {
+    card: Card,
+    seat: Seat,
+    prev_leader: Seat,
+    /// The seat that won the trick this card completed, if it completed one.
+    pub trick_won_by: Option<Seat>,
+}
+
+/// A position of the play phase: the hands, the trick in progress, the tricks won.
+///
+/// Small and `Copy` (about 80 bytes). It knows every hand, so it is a *world*:
+/// agents never receive one, only samplers, solvers and the hand state machine build
+/// them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PlayState {
+    /// Each seat's cards.
+    pub hands: [CardSet; 4],
+    /// The trump suit (`None`: no trump).
+    pub trump: Option<Suit>,
+    /// Seats at the table taking part in play, as a bit mask.
+    pub active: u8,
+    /// Seats at the table (3 or 4).
+    pub n: u8,
+    /// The seat that led the current trick.
+    pub leader: Seat,
+    /// Whose turn it is.
+    pub to_move: Seat,
+    /// Cards of the current trick in play order.
+    pub trick: [Card; 4],
+    /// How many cards the current trick holds.
+    pub trick_len: u8,
+    /// Tricks won per seat.
+    pub tricks: [u8; 4],
+    /// Completed tricks.
+    pub tricks_done: u8,
+}
+
+impl PlayState {
+    /// A position at the start of a trick, `leader` to lead, with three active seats
+    /// `0..3` (a three-player table).
+    #[must_use]
+    pub fn new(hands: [CardSet; 3], trump: Option<Suit>, leader: Seat) -> PlayState {
+        PlayState {
+            hands: [hands[0], hands[1], hands[2], CardSet::EMPTY],
+            trump,
+            active: 0b111,
+            n: 3,
+            leader,
+            to_move: leader,
+            trick: [Card::ESPADA; 4],
+            trick_len: 0,
+            tricks: [0; 4],
+            tricks_done: 0,
+        }
+    }
+
+    /// Number of active seats (cards per trick).
+    #[must_use]
+    #[inline]
+    pub fn players(&self) -> u8 {
+        self.active.count_ones() as u8
+    }
+
+    /// The next active seat after `s`.
+    #[must_use]
+    #[inline]
+    pub fn next_active(&self, s: Seat) -> Seat {
+        let mut x = s.next(self.n);
+        while self.active & (1 << x.0) == 0 {
+            x = x.next(self.n);
+        }
+        x
+    }
+
+    /// The card led to the current trick, if any.
+    #[must_use]
+    #[inline]
+    pub fn led(&self) -> Option<Card> {
+        if self.trick_len == 0 { None } else { Some(self.trick[0]) }
+    }
+
+    /// Whether every card has been played.
+    #[must_use]
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.hands[self.to_move.index()].is_empty() && self.trick_len == 0
+    }
+
+    /// The legal cards of the player to move.
+    #[must_use]
+    #[inline]
+    pub fn legal_moves(&self) -> CardSet {
+        let hand = self.hands[self.to_move.index()];
+        match self.led() {
+            None => hand,
+            Some(c) => legal_moves_in(table(self.trump), hand, c),
+        }
+    }
+
+    /// Plays `c` for the player to move without checking legality. Resolves the
+    /// trick when it completes (the winner leads next).
+    #[inline]
+    pub fn play_unchecked(&mut self, c: Card) -> Undo {
+        let seat = self.to_move;
+        let prev_leader = self.leader;
+        self.hands[seat.index()].take(c);
+        self.trick[self.trick_len as usize] = c;
+        self.trick_len += 1;
+        let mut won = None;
+        if self.trick_len == self.players() {
+            let w = trick_winner_in(table(self.trump), &self.trick[..self.trick_len as usize]);
+            let mut ws = self.leader;
+            for _ in 0..w {
+                ws = self.next_active(ws);
+            }
+            self.tricks[ws.index()] += 1;
+            self.tricks_done += 1;
+            self.trick_len = 0;
+            self.leader = ws;
+            self.to_move = ws;
+            won = Some(ws);
+        } else {
+            self.to_move = self.next_active(seat);
+        }
+        Undo { card: c, seat, prev_leader, trick_won_by: won }
+    }
+
+    /// Plays `c` if it is legal; otherwise returns the position unchanged.
+    pub fn try_play(&mut self, c: Card) -> Result<Undo, Card> {
+        if self.legal_moves().contains(c) { Ok(self.play_unchecked(c)) } else { Err(c) }
+    }
+
+    /// Takes back the play that returned `u`.
+    #[inline]
+    pub fn undo(&mut self, u: Undo) {
+        if let Some(w) = u.trick_won_by {
+            self.tricks[w.index()] -= 1;
+            self.tricks_done -= 1;
+            self.trick_len = self.players();
+            self.leader = u.prev_leader;
+        }
+        self.trick_len -= 1;
+        self.to_move = u.seat;
+        self.hands[u.seat.index()].insert(u.card);
+    }
+
+    /// The number of legal play sequences of `depth` plies from here (tricks are
+    /// resolved and the winner leads the next). Stops early at the end of play.
+    #[must_use]
+    pub fn perft(&mut self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let moves = self.legal_moves();
+        if moves.is_empty() {
+            return 1;
+        }
+        if depth == 1 {
+            return u64::from(moves.len());
+        }
+        let mut n = 0;
+        for c in moves {
+            let u = self.play_unchecked(c);
+            n += self.perft(depth - 1);
+            self.undo(u);
+        }
+        n
+    }
+
+    /// [`PlayState::perft`] for each legal first card.
+    #[must_use]
+    pub fn perft_divide(&mut self, depth: u32) -> Vec<(Card, u64)> {
+        let mut out = Vec::new();
+        if depth == 0 {
+            return out;
+        }
+        for c in self.legal_moves() {
+            let u = self.play_unchecked(c);
+            out.push((c, self.perft(depth - 1)));
+            self.undo(u);
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_hand;
+
+    fn cs(s: &str) -> CardSet {
+        parse_hand(s).unwrap()
+    }
+
+    #[test]
+    fn play_and_undo_restore_the_position() {
+        let mut p = PlayState::new(
+            [cs("1E 2E 12C"), cs("3E 5C 7O"), cs("1B 11C 4O")],
+            Some(Suit::Espadas),
+            Seat(0),
+        );
+        let start = p;
+        let mut undos = Vec::new();
+        while !p.is_over() {
+            let c = p.legal_moves().first().unwrap();
+            undos.push(p.play_unchecked(c));
+        }
+        assert_eq!(p.tricks.iter().sum::<u8>(), 3);
+        while let Some(u) = undos.pop() {
+            p.undo(u);
+        }
+        assert_eq!(p, start);
+    }
+
+    #[test]
+    fn try_play_rejects_and_keeps_position() {
+        let mut p = PlayState::new([cs("12C"), cs("3C"), cs("4O")], Some(Suit::Espadas), Seat(1));
+        let before = p;
+        assert!(p.try_play(crate::Card::new(Suit::Copas, crate::Rank::REY)).is_err());
+        assert_eq!(p, before);
+    }
+}

@@ -1,0 +1,1 @@
+//! Scoring: the puesta system of RULES.md section 8 (the `Ledger`). Being written.
