@@ -1,1 +1,109 @@
-//! placeholder
+//! Agents for `tresillo`: the [`Agent`] trait, the agents, and [`play_hand`], which
+//! runs one hand with one agent per seat.
+//!
+//! An agent sees only a [`PlayerView`]: it cannot reach another player's cards.
+//!
+//! ```
+//! use tresillo_agents::{play_hand, AgentRng, RandomAgent, Agent, seat_rngs};
+//! use tresillo_core::{Deal, Hand, RuleSet, Seat};
+//!
+//! let deal = Deal::parse("1E 2E 3E 4E 5E 6E 7E 10E 11E / 12E 1B 2B 3B 4B 5B 6B 7B 10B / \
+//!     11B 12B 1C 2C 3C 4C 5C 6C 7C / 10C 11C 12C 1O 2O 3O 4O 5O 6O 7O 10O 11O 12O").unwrap();
+//! let mut hand = Hand::new(RuleSet::Tresillo, 3, deal, Seat(0)).unwrap();
+//! let mut agents: Vec<Box<dyn Agent>> = (0..3).map(|_| Box::new(RandomAgent) as Box<dyn Agent>).collect();
+//! let mut rngs = seat_rngs(42);
+//! let result = play_hand(&mut hand, &mut agents, &mut rngs).unwrap();
+//! assert!(hand.is_done());
+//! # let _ = result;
+//! ```
+#![deny(missing_docs)]
+
+mod random;
+mod registry;
+mod rng;
+
+pub use random::RandomAgent;
+pub use registry::{AgentInfo, ParamInfo, SpecError, agent_infos, build_agent};
+pub use rng::{AgentRng, below, rng_from_seed, seat_rngs, splitmix64};
+
+use tresillo_core::{Decision, Hand, HandError, HandResult, PlayerView};
+
+/// A player. Given its seat's view (whose [`PlayerView::request`] says what is
+/// asked) and a seeded generator, it returns a legal decision.
+///
+/// Agents are `Send` and cheap to create, one per seat per thread. An agent may keep
+/// memory between the decisions of one hand; [`Agent::new_hand`] is called before
+/// every hand and must clear it, so nothing leaks across deals.
+pub trait Agent: Send {
+    /// The agent's spec name (for example `random`).
+    fn name(&self) -> &str;
+
+    /// Called before each hand: forget everything about the previous one.
+    fn new_hand(&mut self) {}
+
+    /// Answers the request in `view`. Must return a legal decision.
+    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision;
+}
+
+impl<A: Agent + ?Sized> Agent for Box<A> {
+    fn name(&self) -> &str {
+        (**self).name()
+    }
+    fn new_hand(&mut self) {
+        (**self).new_hand();
+    }
+    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
+        (**self).decide(view, rng)
+    }
+}
+
+/// An agent returned an illegal decision.
+#[derive(Debug, thiserror::Error)]
+#[error("agent `{agent}` at seat {seat} made an illegal decision {decision:?}: {source}")]
+pub struct AgentError {
+    /// The agent's name.
+    pub agent: String,
+    /// Its seat.
+    pub seat: u8,
+    /// What it decided.
+    pub decision: Decision,
+    /// Why the hand refused it.
+    #[source]
+    pub source: HandError,
+}
+
+/// Plays `hand` to the end, asking `agents[seat]` for each decision with
+/// `rngs[seat]`. Calls [`Agent::new_hand`] on every agent first.
+pub fn play_hand<A: Agent>(
+    hand: &mut Hand,
+    agents: &mut [A],
+    rngs: &mut [AgentRng],
+) -> Result<HandResult, AgentError> {
+    play_hand_with(hand, agents, rngs, |_, _| {})
+}
+
+/// [`play_hand`] that also reports each applied decision to `observe` (the hand
+/// before the decision, and the decision), for narration and records.
+pub fn play_hand_with<A: Agent>(
+    hand: &mut Hand,
+    agents: &mut [A],
+    rngs: &mut [AgentRng],
+    mut observe: impl FnMut(&Hand, &Decision),
+) -> Result<HandResult, AgentError> {
+    for a in agents.iter_mut() {
+        a.new_hand();
+    }
+    while let Some(seat) = hand.request().seat() {
+        let view = hand.view(seat);
+        let i = seat.index();
+        let d = agents[i].decide(&view, &mut rngs[i]);
+        observe(hand, &d);
+        hand.apply(d).map_err(|source| AgentError {
+            agent: agents[i].name().to_string(),
+            seat: seat.0,
+            decision: d,
+            source,
+        })?;
+    }
+    Ok(hand.result().expect("the hand is over"))
+}

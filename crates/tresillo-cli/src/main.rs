@@ -1,1 +1,77 @@
-fn main() {}
+//! The `tresillo` command-line tool. Only this crate does I/O.
+
+mod bench;
+mod narrate;
+mod perft;
+mod score;
+
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand};
+use std::io::Write;
+use std::process::ExitCode;
+
+/// Simulation and AI research toolkit for Tresillo (Hombre, L'Hombre).
+#[derive(Parser)]
+#[command(name = "tresillo", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print the deal for a seed (hands in seat order, then the heap from its top).
+    Deal {
+        /// The deal seed.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
+    /// Count legal card-play sequences from a deal (tricks resolved).
+    Perft(perft::PerftArgs),
+    /// Play one hand with the given agents and print it.
+    Play(narrate::PlayArgs),
+    /// Measure the engine's speed.
+    Bench(bench::BenchArgs),
+    /// Keep the score of a session from a JSON Lines log.
+    Score(score::ScoreArgs),
+    /// List every agent with its parameters.
+    Agents,
+}
+
+fn run(cli: Cli) -> Result<()> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    match cli.command {
+        Command::Deal { seed } => {
+            writeln!(out, "{}", tresillo_sim::deal_for_seed(seed))?;
+        }
+        Command::Perft(a) => perft::run(&a, &mut out)?,
+        Command::Play(a) => narrate::run(&a, &mut out)?,
+        Command::Bench(a) => bench::run(&a, &mut out)?,
+        Command::Score(a) => score::run(&a)?,
+        Command::Agents => {
+            for a in tresillo_agents::agent_infos() {
+                writeln!(out, "{:<10} {}", a.name, a.help)?;
+                for p in a.params {
+                    writeln!(out, "    {:<14} default {:<8} {}", p.name, p.default, p.help)?;
+                }
+            }
+        }
+    }
+    out.flush().context("writing output")?;
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            // A closed pipe (`tresillo ... | head`) is not an error.
+            if e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,46 @@
+//! `tresillo perft`.
+
+use anyhow::{Context, Result, bail};
+use std::io::Write;
+use tresillo_core::{Deal, PlayState, Seat, parse_suit};
+
+/// Arguments of `tresillo perft`.
+#[derive(clap::Args)]
+pub struct PerftArgs {
+    /// The deal: `h0 / h1 / h2 [/ heap]`; hands may hold fewer than nine cards (all equal).
+    #[arg(long)]
+    deal: String,
+    /// Trumps: espadas, bastos, copas or oros.
+    #[arg(long)]
+    trump: String,
+    /// The seat that leads the first trick.
+    #[arg(long, default_value_t = 1)]
+    leader: u8,
+    /// Plies (cards) to count.
+    #[arg(long)]
+    depth: u32,
+    /// Print each first card with its count.
+    #[arg(long)]
+    divide: bool,
+}
+
+/// Runs `tresillo perft`.
+pub fn run(a: &PerftArgs, out: &mut impl Write) -> Result<()> {
+    let deal = Deal::parse_partial(&a.deal).context("bad --deal")?;
+    let trump = parse_suit(&a.trump).context("bad --trump")?;
+    if a.leader > 2 {
+        bail!("bad --leader {}: seats are 0, 1 and 2", a.leader);
+    }
+    let mut pos = PlayState::new([deal.hands.0[0], deal.hands.0[1], deal.hands.0[2]], Some(trump), Seat(a.leader));
+    if a.divide {
+        let mut total = 0;
+        for (c, n) in pos.perft_divide(a.depth) {
+            writeln!(out, "{c}: {n}")?;
+            total += n;
+        }
+        writeln!(out, "{}", if a.depth == 0 { 1 } else { total })?;
+    } else {
+        writeln!(out, "{}", pos.perft(a.depth))?;
+    }
+    Ok(())
+}
