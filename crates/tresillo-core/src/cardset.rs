@@ -148,11 +148,26 @@ impl CardSet {
     #[must_use]
     #[inline]
     pub fn nth(self, n: u32) -> Option<Card> {
-        let mut b = self.0;
-        for _ in 0..n {
-            b &= b.wrapping_sub(1);
+        if n >= 64 {
+            return None;
         }
-        CardSet(b).first()
+        #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+        {
+            // PDEP deposits the single bit `1 << n` at the n-th set bit of the set.
+            #[allow(unsafe_code)]
+            // SAFETY: this code is compiled only when the build enables BMI2 for the
+            // whole crate (`target_feature = "bmi2"`), so the instruction exists.
+            let b = unsafe { std::arch::x86_64::_pdep_u64(1 << n, self.0) };
+            CardSet(b).first()
+        }
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+        {
+            let mut b = self.0;
+            for _ in 0..n {
+                b &= b.wrapping_sub(1);
+            }
+            CardSet(b).first()
+        }
     }
 
     /// The cards of the set that belong to the printed suit `s`.

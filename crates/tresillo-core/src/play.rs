@@ -42,21 +42,18 @@ pub fn trick_winner(cards: &[Card], trump: Option<Suit>) -> usize {
 #[inline]
 pub fn trick_winner_in(t: &TrumpTable, cards: &[Card]) -> usize {
     let led_suit = t.eff_suit[cards[0].bit() as usize];
-    let key = |c: Card| {
+    // Each card's key is its power if it is a trump or of the suit led, else 0; the
+    // led card's key is never 0, so the maximum is unique. Packing the index into the
+    // low bits lets `max` pick it without data-dependent branches.
+    let mut best = 0u16;
+    for (i, &c) in cards.iter().enumerate() {
         let b = c.bit() as usize;
         let s = t.eff_suit[b];
-        if s == TRUMP_SUIT || s == led_suit { t.power[b] } else { 0 }
-    };
-    let mut best = 0;
-    let mut best_key = key(cards[0]);
-    for (i, &c) in cards.iter().enumerate().skip(1) {
-        let k = key(c);
-        if k > best_key {
-            best = i;
-            best_key = k;
-        }
+        let counts = (s == TRUMP_SUIT) | (s == led_suit);
+        let key = (u16::from(t.power[b]) * u16::from(counts)) << 2 | i as u16;
+        best = best.max(key);
     }
-    best
+    (best & 3) as usize
 }
 
 /// What [`PlayState::play_unchecked`] changed, for [`PlayState::undo`].
@@ -80,10 +77,10 @@ pub struct PlayState {
     pub hands: [CardSet; 4],
     /// The trump suit (`None`: no trump).
     pub trump: Option<Suit>,
-    /// Seats at the table taking part in play, as a bit mask.
-    pub active: u8,
-    /// Seats at the table (3 or 4).
-    pub n: u8,
+    /// The next active seat after each seat, in turn order (inactive seats skipped).
+    pub next: [Seat; 4],
+    /// Cards per trick (active seats).
+    pub per_trick: u8,
     /// The seat that led the current trick.
     pub leader: Seat,
     /// Whose turn it is.
@@ -106,8 +103,8 @@ impl PlayState {
         PlayState {
             hands: [hands[0], hands[1], hands[2], CardSet::EMPTY],
             trump,
-            active: 0b111,
-            n: 3,
+            next: [Seat(1), Seat(2), Seat(0), Seat(0)],
+            per_trick: 3,
             leader,
             to_move: leader,
             trick: [Card::ESPADA; 4],
@@ -121,18 +118,14 @@ impl PlayState {
     #[must_use]
     #[inline]
     pub fn players(&self) -> u8 {
-        self.active.count_ones() as u8
+        self.per_trick
     }
 
     /// The next active seat after `s`.
     #[must_use]
     #[inline]
     pub fn next_active(&self, s: Seat) -> Seat {
-        let mut x = s.next(self.n);
-        while self.active & (1 << x.0) == 0 {
-            x = x.next(self.n);
-        }
-        x
+        self.next[s.index()]
     }
 
     /// The card led to the current trick, if any.
@@ -170,7 +163,7 @@ impl PlayState {
         self.trick[self.trick_len as usize] = c;
         self.trick_len += 1;
         let mut won = None;
-        if self.trick_len == self.players() {
+        if self.trick_len == self.per_trick {
             let w = trick_winner_in(table(self.trump), &self.trick[..self.trick_len as usize]);
             let mut ws = self.leader;
             for _ in 0..w {
@@ -199,7 +192,7 @@ impl PlayState {
         if let Some(w) = u.trick_won_by {
             self.tricks[w.index()] -= 1;
             self.tricks_done -= 1;
-            self.trick_len = self.players();
+            self.trick_len = self.per_trick;
             self.leader = u.prev_leader;
         }
         self.trick_len -= 1;

@@ -1,0 +1,449 @@
+//! The [`Ledger`]: bowls, plato, pajaritos and paper, one hand at a time.
+
+use super::validate::{Checked, check};
+use super::{
+    AipCase, Debt, HandScore, LedgerConfig, ScoringError, ScoringMode, Settlement, condiciones,
+    contract_condicion,
+};
+use crate::card::{BySeat, Seat};
+use crate::game::Outcome;
+use crate::result::HandResult;
+
+/// The score of a Tresillo session (RULES.md section 8): every bowl, the plato, the
+/// pajaritos dish and the paper.
+///
+/// Tokens are conserved: [`Ledger::tokens`] (bowls + plato + pajaritos) never
+/// changes; the paper holds promises, not tokens. Creating a ledger does not
+/// allocate; the paper allocates when the first debt is written.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Ledger {
+    config: LedgerConfig,
+    bowls: BySeat<i64>,
+    plato: i64,
+    plato_failure: bool,
+    pajaritos: i64,
+    paper: Vec<Debt>,
+    hands: u32,
+    last_dealer: Option<Seat>,
+}
+
+/// Where a payment comes from or goes to within one hand.
+#[derive(Clone, Copy)]
+enum Book {
+    Pool,
+    Condiciones,
+}
+
+impl Ledger {
+    /// A ledger at the start of a session: each player has put one pajarito of their
+    /// starting bowl into the dish; the plato and the paper are empty.
+    pub fn new(config: LedgerConfig) -> Result<Ledger, ScoringError> {
+        let n = config.players;
+        if n != 3 && n != 4 {
+            return Err(ScoringError::Players(n));
+        }
+        let mut bowls = BySeat::default();
+        for b in &mut bowls.0[..n as usize] {
+            *b = config.start_bowl - config.pajarito;
+        }
+        Ok(Ledger {
+            config,
+            bowls,
+            plato: 0,
+            plato_failure: false,
+            pajaritos: config.pajarito * i64::from(n),
+            paper: Vec::new(),
+            hands: 0,
+            last_dealer: None,
+        })
+    }
+
+    /// The configuration.
+    #[must_use]
+    pub fn config(&self) -> &LedgerConfig {
+        &self.config
+    }
+
+    /// Players at the table.
+    #[must_use]
+    pub fn players(&self) -> u8 {
+        self.config.players
+    }
+
+    fn seats(&self) -> impl Iterator<Item = Seat> + use<> {
+        (0..self.config.players).map(Seat)
+    }
+
+    /// Every bowl, in seat order (one per player; bowls may be negative).
+    #[must_use]
+    pub fn bowls(&self) -> &[i64] {
+        &self.bowls.0[..self.config.players as usize]
+    }
+
+    /// The bowl of `seat`.
+    #[must_use]
+    pub fn bowl(&self, seat: Seat) -> i64 {
+        self.bowls[seat]
+    }
+
+    /// The plato.
+    #[must_use]
+    pub fn plato(&self) -> i64 {
+        self.plato
+    }
+
+    /// Whether the plato holds a failure payment (a puesta paid into it since it was
+    /// last won). A plato that only holds pajaritos and the dealers' tantos does not.
+    #[must_use]
+    pub fn plato_has_failure(&self) -> bool {
+        self.plato_failure
+    }
+
+    /// The pajaritos dish.
+    #[must_use]
+    pub fn pajaritos(&self) -> i64 {
+        self.pajaritos
+    }
+
+    /// The paper: every debt not yet crossed out, in the order written.
+    #[must_use]
+    pub fn paper(&self) -> &[Debt] {
+        &self.paper
+    }
+
+    /// What `seat` owes on the paper.
+    #[must_use]
+    pub fn owed_by(&self, seat: Seat) -> i64 {
+        self.paper.iter().filter(|d| d.owner == seat).map(|d| d.amount).sum()
+    }
+
+    /// Bowls + plato + pajaritos: constant over a session.
+    #[must_use]
+    pub fn tokens(&self) -> i64 {
+        self.bowls().iter().sum::<i64>() + self.plato + self.pajaritos
+    }
+
+    /// Hands scored so far.
+    #[must_use]
+    pub fn hands(&self) -> u32 {
+        self.hands
+    }
+
+    /// The dealer of the last hand scored.
+    #[must_use]
+    pub fn last_dealer(&self) -> Option<Seat> {
+        self.last_dealer
+    }
+
+    /// The seat that must deal the next hand, once a hand has been scored.
+    #[must_use]
+    pub fn next_dealer(&self) -> Option<Seat> {
+        self.last_dealer.map(|d| d.next(self.config.players))
+    }
+
+    /// The index in [`Ledger::paper`] of the debt played for in case 3: the largest,
+    /// the last written among equals.
+    #[must_use]
+    pub fn largest_debt(&self) -> Option<usize> {
+        let mut best: Option<usize> = None;
+        for (i, d) in self.paper.iter().enumerate() {
+            if best.is_none_or(|b| d.amount >= self.paper[b].amount) {
+                best = Some(i);
+            }
+        }
+        best
+    }
+
+    /// The plato of the next hand after the dealer's moves.
+    fn plato_after_deal(&self) -> i64 {
+        let pajarito = if self.plato == 0 && self.paper.is_empty() { self.config.pajarito } else { 0 };
+        self.plato + pajarito + 1
+    }
+
+    fn aip_with_plato(&self, plato: i64) -> (AipCase, i64, Option<usize>) {
+        let n = i64::from(self.config.players);
+        if self.plato_failure {
+            (AipCase::PuestaInPlato, plato + n, None)
+        } else if let Some(i) = self.largest_debt() {
+            (AipCase::Reserved, self.paper[i].amount + plato, Some(i))
+        } else {
+            (AipCase::FirstPuesta, plato + n, None)
+        }
+    }
+
+    /// The case of the next hand.
+    #[must_use]
+    pub fn next_case(&self) -> AipCase {
+        self.aip_with_plato(0).0
+    }
+
+    /// The amount in play of the next hand, counting the dealer's tanto and the
+    /// pajarito it will bring.
+    #[must_use]
+    pub fn next_aip(&self) -> i64 {
+        self.aip_with_plato(self.plato_after_deal()).1
+    }
+
+    /// Scores one hand: the dealer's moves before the deal, the hand's payments and
+    /// the condiciones. An invalid result is rejected and the ledger left unchanged.
+    pub fn apply(&mut self, r: &HandResult) -> Result<HandScore, ScoringError> {
+        let checked = check(&self.config, self.last_dealer, r)?;
+        let hand = self.hands + 1;
+        let mut s = HandScore {
+            hand,
+            dealer: r.dealer,
+            case: AipCase::FirstPuesta,
+            aip: 0,
+            played_for: None,
+            pool: BySeat::default(),
+            condiciones: BySeat::default(),
+            debts: BySeat::default(),
+            crossed_out: None,
+            written: [None; 2],
+        };
+        self.deal(r.dealer, &mut s);
+        let (case, aip, played) = self.aip_with_plato(self.plato);
+        s.case = case;
+        s.aip = aip;
+        s.played_for = played.map(|i| self.paper[i]);
+        if let Checked::Played { declarer: d, surrendered, takeover } = checked {
+            match (surrendered, takeover) {
+                (false, _) => match r.outcome {
+                    Outcome::Sacado => self.sacado(d, played, &mut s),
+                    Outcome::Puesta { .. } => self.puesta(d, &mut s),
+                    Outcome::Codillo { winner } => {
+                        self.puesta(d, &mut s);
+                        self.pay(d, winner, aip, Book::Pool, &mut s);
+                    }
+                    Outcome::Cancelled => unreachable!("checked"),
+                },
+                (true, None) => self.puesta(d, &mut s),
+                (true, Some(o)) => match r.outcome {
+                    Outcome::Sacado => self.pay(d, o, aip, Book::Pool, &mut s),
+                    Outcome::Puesta { .. } => self.twin(d, o, &mut s),
+                    Outcome::Codillo { winner } => {
+                        self.twin(d, o, &mut s);
+                        self.pay(o, winner, aip, Book::Pool, &mut s);
+                    }
+                    Outcome::Cancelled => unreachable!("checked"),
+                },
+            }
+            let per = condiciones_per_player(r, surrendered);
+            for other in self.seats().filter(|&x| x != d) {
+                self.pay(other, d, per, Book::Condiciones, &mut s);
+            }
+        }
+        self.hands = hand;
+        self.last_dealer = Some(r.dealer);
+        Ok(s)
+    }
+
+    /// Before the deal: a pajarito when the plato and paper are empty (refilling the
+    /// dish at once when it empties), then the dealer's tanto.
+    fn deal(&mut self, dealer: Seat, s: &mut HandScore) {
+        let p = self.config.pajarito;
+        if self.plato == 0 && self.paper.is_empty() {
+            self.pajaritos -= p;
+            self.plato += p;
+            if self.pajaritos <= 0 {
+                for x in self.seats() {
+                    self.bowls[x] -= p;
+                    s.pool[x] -= p;
+                    self.pajaritos += p;
+                }
+            }
+        }
+        self.bowls[dealer] -= 1;
+        s.pool[dealer] -= 1;
+        self.plato += 1;
+    }
+
+    fn pay(&mut self, from: Seat, to: Seat, amount: i64, book: Book, s: &mut HandScore) {
+        self.bowls[from] -= amount;
+        self.bowls[to] += amount;
+        let b = match book {
+            Book::Pool => &mut s.pool,
+            Book::Condiciones => &mut s.condiciones,
+        };
+        b[from] -= amount;
+        b[to] += amount;
+    }
+
+    fn take_plato(&mut self, d: Seat, s: &mut HandScore) {
+        self.bowls[d] += self.plato;
+        s.pool[d] += self.plato;
+        self.plato = 0;
+        self.plato_failure = false;
+    }
+
+    fn into_plato(&mut self, d: Seat, amount: i64, s: &mut HandScore) {
+        self.bowls[d] -= amount;
+        s.pool[d] -= amount;
+        self.plato += amount;
+        self.plato_failure = true;
+    }
+
+    fn write(&mut self, owner: Seat, amount: i64, s: &mut HandScore) {
+        let debt = Debt { owner, amount, hand: s.hand };
+        self.paper.push(debt);
+        s.debts[owner] += amount;
+        let slot = usize::from(s.written[0].is_some());
+        s.written[slot] = Some(debt);
+    }
+
+    fn sacado(&mut self, d: Seat, played: Option<usize>, s: &mut HandScore) {
+        self.take_plato(d, s);
+        match (s.case, played) {
+            (AipCase::Reserved, Some(i)) => {
+                let debt = self.paper.remove(i);
+                if debt.owner != d {
+                    self.pay(debt.owner, d, debt.amount, Book::Pool, s);
+                }
+                s.debts[debt.owner] -= debt.amount;
+                s.crossed_out = Some(debt);
+            }
+            _ => {
+                for x in self.seats().filter(|&x| x != d) {
+                    self.pay(x, d, 1, Book::Pool, s);
+                }
+            }
+        }
+    }
+
+    fn puesta(&mut self, d: Seat, s: &mut HandScore) {
+        match s.case {
+            AipCase::FirstPuesta => self.into_plato(d, s.aip, s),
+            _ => self.write(d, s.aip, s),
+        }
+    }
+
+    fn twin(&mut self, d: Seat, o: Seat, s: &mut HandScore) {
+        match s.case {
+            AipCase::FirstPuesta => {
+                self.into_plato(d, s.aip, s);
+                self.into_plato(o, s.aip, s);
+            }
+            _ => {
+                self.write(d, s.aip, s);
+                self.write(o, s.aip, s);
+            }
+        }
+    }
+
+    /// The end-of-session settlement of the ledger as it stands (the ledger is not
+    /// changed).
+    #[must_use]
+    pub fn settle(&self) -> Settlement {
+        let n = self.config.players;
+        let mut debts_paid = BySeat::default();
+        for d in &self.paper {
+            debts_paid[d.owner] += d.amount;
+        }
+        let mut after = self.bowls;
+        for x in self.seats() {
+            after[x] -= debts_paid[x];
+        }
+        let fund = self.plato + self.pajaritos + debts_paid.0.iter().sum::<i64>();
+        let share = fund.div_euclid(i64::from(n));
+        let rem = fund.rem_euclid(i64::from(n)) as usize;
+        // Turn order starting after the last dealer; a stable sort keeps it for ties.
+        let first = self.last_dealer.map_or(Seat(0), |d| d.next(n));
+        let mut order: [Seat; 4] = std::array::from_fn(|k| first.plus(k as u8, n));
+        order[..n as usize].sort_by_key(|&x| after[x]);
+        let mut remainder = BySeat::default();
+        for &x in &order[..rem] {
+            remainder[x] = true;
+        }
+        let mut final_bowls = BySeat::default();
+        let mut results = BySeat::default();
+        for x in self.seats() {
+            final_bowls[x] = after[x] + share + i64::from(remainder[x]);
+            results[x] = final_bowls[x] - self.config.start_bowl;
+        }
+        Settlement {
+            players: n,
+            plato: self.plato,
+            pajaritos: self.pajaritos,
+            debts_paid,
+            fund,
+            share,
+            remainder,
+            final_bowls,
+            results,
+        }
+    }
+}
+
+/// What each other player pays the declarer in condiciones (negative: what the
+/// declarer pays each of them).
+fn condiciones_per_player(r: &HandResult, surrendered: bool) -> i64 {
+    let base = r.contract.map_or(0, contract_condicion) + if r.penetro { condiciones::PENETRO } else { 0 };
+    if surrendered || !r.outcome.is_won() {
+        // A declarer who gives up pays as for a puesta, even when another player
+        // took over and won: the new declarer neither pays nor receives.
+        return -base;
+    }
+    let mut per = base;
+    if r.estuche {
+        per += condiciones::ESTUCHE;
+    }
+    if r.primeras {
+        per += condiciones::PRIMERAS;
+    }
+    if r.bola_attempted {
+        per += if r.bola_made { condiciones::BOLA } else { -condiciones::BOLA };
+    }
+    per
+}
+
+/// Scores `r` in [`ScoringMode::Deal`]: from a fresh ledger of `config`.
+pub fn score_deal(config: LedgerConfig, r: &HandResult) -> Result<HandScore, ScoringError> {
+    Ledger::new(config)?.apply(r)
+}
+
+/// Scores hands one after another in either [`ScoringMode`]: `Session` carries one
+/// ledger across the hands; `Deal` scores every hand from a fresh ledger (then
+/// [`Scorer::ledger`] is the ledger of the last hand alone).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scorer {
+    mode: ScoringMode,
+    ledger: Ledger,
+}
+
+impl Scorer {
+    /// A scorer for a table of `config`.
+    pub fn new(mode: ScoringMode, config: LedgerConfig) -> Result<Scorer, ScoringError> {
+        Ok(Scorer { mode, ledger: Ledger::new(config)? })
+    }
+
+    /// The mode.
+    #[must_use]
+    pub fn mode(&self) -> ScoringMode {
+        self.mode
+    }
+
+    /// The ledger (in `Deal` mode, that of the last hand scored).
+    #[must_use]
+    pub fn ledger(&self) -> &Ledger {
+        &self.ledger
+    }
+
+    /// Scores one hand. On error nothing changes.
+    pub fn apply(&mut self, r: &HandResult) -> Result<HandScore, ScoringError> {
+        match self.mode {
+            ScoringMode::Session => self.ledger.apply(r),
+            ScoringMode::Deal => {
+                let mut fresh = Ledger::new(self.ledger.config)?;
+                let s = fresh.apply(r)?;
+                self.ledger = fresh;
+                Ok(s)
+            }
+        }
+    }
+
+    /// The settlement of the current ledger.
+    #[must_use]
+    pub fn settle(&self) -> Settlement {
+        self.ledger.settle()
+    }
+}

@@ -1,0 +1,234 @@
+//! Checks a [`HandResult`] before it is scored: the seats, the dealer's turn, the
+//! trick counts, the outcome and the flags must hold together.
+
+use super::{LedgerConfig, ScoringError, is_active, outcome_of, same_result};
+use crate::card::Seat;
+use crate::game::{Contract, Outcome, PuestaKind};
+use crate::result::HandResult;
+
+/// A result that passed the checks, reduced to what scoring needs.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Checked {
+    /// Nobody played.
+    Cancelled,
+    /// A hand with a declarer.
+    Played {
+        /// The declarer who won the auction (or penetró, or was forced).
+        declarer: Seat,
+        /// The declarer gave up.
+        surrendered: bool,
+        /// Who took over after the surrender.
+        takeover: Option<Seat>,
+    },
+}
+
+fn inconsistent(msg: &'static str) -> ScoringError {
+    ScoringError::Inconsistent(msg)
+}
+
+pub(super) fn check(
+    cfg: &LedgerConfig,
+    last_dealer: Option<Seat>,
+    r: &HandResult,
+) -> Result<Checked, ScoringError> {
+    let n = cfg.players;
+    if r.players != n {
+        return Err(ScoringError::WrongTable { expected: n, got: r.players });
+    }
+    if r.rules != cfg.rules {
+        return Err(ScoringError::WrongRules { expected: cfg.rules, got: r.rules });
+    }
+    let seat = |role: &'static str, s: Seat| {
+        if s.0 < n { Ok(s) } else { Err(ScoringError::UnknownSeat { role, seat: s, last: n - 1 }) }
+    };
+    let dealer = seat("dealer", r.dealer)?;
+    if let Some(last) = last_dealer {
+        let expected = last.next(n);
+        if dealer != expected {
+            return Err(ScoringError::DealerOutOfTurn { expected, got: dealer });
+        }
+    }
+    for (i, &t) in r.tricks.0.iter().enumerate() {
+        if t > 0 {
+            seat("trick winner", Seat(i as u8))?;
+        }
+    }
+    for &w in &r.trick_winners {
+        seat("trick winner", w)?;
+    }
+    if let Some(sr) = r.surrender {
+        seat("player who gave up", sr.by)?;
+        if let Some(o) = sr.took_over {
+            seat("player who took over", o)?;
+        }
+    }
+    if let Outcome::Codillo { winner } = r.outcome {
+        seat("codillo winner", winner)?;
+    }
+    let total: u32 = r.tricks.0.iter().map(|&t| u32::from(t)).sum();
+    let recorded = total > 0;
+
+    let Some(d) = r.declarer else {
+        if !matches!(r.outcome, Outcome::Cancelled) {
+            return Err(inconsistent("a hand without a declarer must be cancelled"));
+        }
+        if n == 4 {
+            return Err(inconsistent(
+                "a four-player hand is never cancelled: when all pass and nobody holds the espada, the dealer penetra",
+            ));
+        }
+        if r.contract.is_some()
+            || recorded
+            || r.surrender.is_some()
+            || r.penetro
+            || r.forced
+            || r.primeras
+            || r.bola_attempted
+            || r.bola_made
+        {
+            return Err(inconsistent(
+                "a cancelled hand has no contract, tricks, surrender, penetro, primeras or bola",
+            ));
+        }
+        return Ok(Checked::Cancelled);
+    };
+    seat("declarer", d)?;
+    if matches!(r.outcome, Outcome::Cancelled) {
+        return Err(inconsistent("a cancelled hand has no declarer"));
+    }
+
+    // Penetro and the inactive dealer.
+    let active = |s: Seat| is_active(n, dealer, r.penetro, s);
+    if r.penetro {
+        if n != 4 {
+            return Err(inconsistent("a penetro is played only at a table of four"));
+        }
+        if d != dealer {
+            return Err(inconsistent("in a penetro the dealer is the declarer"));
+        }
+        if !matches!(r.contract, None | Some(Contract::Entrada)) {
+            return Err(inconsistent("a penetro is played as an entrada: the dealer names trumps"));
+        }
+        if r.forced {
+            return Err(inconsistent("a penetro is not an espada forzada"));
+        }
+    } else {
+        if !active(d) {
+            return Err(ScoringError::InactiveDealer { seat: d, role: "declarer" });
+        }
+        if r.contract.is_none() {
+            return Err(inconsistent("a hand with a declarer needs its contract"));
+        }
+        if r.forced && r.contract != Some(Contract::Entrada) {
+            return Err(inconsistent("an espada forzada is an entrada"));
+        }
+    }
+    if recorded {
+        for s in (0..n).map(Seat) {
+            if r.tricks[s] > 0 && !active(s) {
+                return Err(ScoringError::InactiveDealer { seat: s, role: "winner of a trick" });
+            }
+        }
+    }
+
+    // Surrender and takeover.
+    let (surrendered, takeover) = match r.surrender {
+        None => (false, None),
+        Some(sr) => {
+            if sr.by != d {
+                return Err(inconsistent("only the declarer can give up"));
+            }
+            if r.contract == Some(Contract::Solo) {
+                return Err(inconsistent("a solo cannot be given up"));
+            }
+            if let Some(o) = sr.took_over {
+                if r.penetro {
+                    return Err(inconsistent(
+                        "a penetro can be given up only at once, before play, and nobody takes it over",
+                    ));
+                }
+                if o == d {
+                    return Err(inconsistent("the declarer cannot take over their own hand"));
+                }
+                if !active(o) {
+                    return Err(ScoringError::InactiveDealer { seat: o, role: "player who took over" });
+                }
+            }
+            (true, sr.took_over)
+        }
+    };
+    let fin = takeover.unwrap_or(d);
+    let gave_up = surrendered && takeover.is_none();
+
+    // Trick counts.
+    let expected_total = if gave_up && r.penetro {
+        0
+    } else if gave_up {
+        3
+    } else if r.primeras {
+        5
+    } else {
+        9
+    };
+    if recorded && total != u32::from(expected_total) {
+        return Err(ScoringError::TrickTotal { got: total, expected: expected_total });
+    }
+    if !r.trick_winners.is_empty() {
+        let mut count = [0u8; 4];
+        for w in &r.trick_winners {
+            count[w.index()] += 1;
+        }
+        if count != r.tricks.0 {
+            return Err(inconsistent("the winners of the tricks do not match the trick counts"));
+        }
+    }
+
+    // Primeras and bola.
+    if r.primeras && r.bola_attempted {
+        return Err(inconsistent("primeras (stop after five) and bola (play on) exclude each other"));
+    }
+    if r.bola_made && !r.bola_attempted {
+        return Err(inconsistent("bola made without playing on for it"));
+    }
+    if (r.primeras || r.bola_attempted) && !matches!(r.outcome, Outcome::Sacado) {
+        return Err(inconsistent("primeras and bola need the first five tricks, a won hand"));
+    }
+    if recorded {
+        if (r.primeras || r.bola_attempted) && r.tricks[fin] < 5 {
+            return Err(inconsistent("primeras and bola need the declarer's first five tricks"));
+        }
+        if r.bola_attempted && r.bola_made != (r.tricks[fin] == 9) {
+            return Err(inconsistent("a bola is made exactly when the declarer takes all nine tricks"));
+        }
+    }
+
+    // The outcome.
+    let surrendered_puesta = Outcome::Puesta { kind: PuestaKind::Surrendered };
+    if gave_up {
+        if r.outcome != surrendered_puesta {
+            return Err(ScoringError::OutcomeMismatch { given: r.outcome, expected: surrendered_puesta });
+        }
+    } else {
+        if let Outcome::Codillo { winner } = r.outcome {
+            if winner == fin {
+                return Err(inconsistent("the codillo winner must be an opponent of the declarer"));
+            }
+            if !active(winner) {
+                return Err(ScoringError::InactiveDealer { seat: winner, role: "codillo winner" });
+            }
+        }
+        if recorded {
+            let expected = outcome_of(n, dealer, fin, r.penetro, &r.tricks);
+            let agrees =
+                if r.penetro { same_result(r.outcome, expected) } else { r.outcome == expected };
+            if !agrees {
+                return Err(ScoringError::OutcomeMismatch { given: r.outcome, expected });
+            }
+        } else if r.outcome == surrendered_puesta {
+            return Err(inconsistent(
+                "a puesta is `surrendered` only when the declarer gave up and nobody took over",
+            ));
+        }
+    }
+    Ok(Checked::Played { declarer: d, surrendered, takeover })
+}
