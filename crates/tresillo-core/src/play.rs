@@ -62,6 +62,9 @@ pub struct Undo {
     card: Card,
     seat: Seat,
     prev_leader: Seat,
+    /// The card this play overwrote in the trick array (a card of an earlier,
+    /// completed trick that undoing must bring back).
+    prev_slot: Card,
     /// The seat that won the trick this card completed, if it completed one.
     pub trick_won_by: Option<Seat>,
 }
@@ -70,8 +73,8 @@ pub struct Undo {
 ///
 /// Small and `Copy` (about 80 bytes). It knows every hand, so it is a *world*:
 /// agents never receive one, only samplers, solvers and the hand state machine build
-/// them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// them. Equality and hashing look only at the live part of the trick array.
+#[derive(Clone, Copy, Debug)]
 pub struct PlayState {
     /// Each seat's cards.
     pub hands: [CardSet; 4],
@@ -93,6 +96,36 @@ pub struct PlayState {
     pub tricks: [u8; 4],
     /// Completed tricks.
     pub tricks_done: u8,
+}
+
+impl PlayState {
+    fn key(&self) -> ([CardSet; 4], Option<Suit>, [Seat; 4], u8, Seat, Seat, &[Card], [u8; 4], u8) {
+        (
+            self.hands,
+            self.trump,
+            self.next,
+            self.per_trick,
+            self.leader,
+            self.to_move,
+            &self.trick[..self.trick_len as usize],
+            self.tricks,
+            self.tricks_done,
+        )
+    }
+}
+
+impl PartialEq for PlayState {
+    fn eq(&self, o: &PlayState) -> bool {
+        self.key() == o.key()
+    }
+}
+
+impl Eq for PlayState {}
+
+impl std::hash::Hash for PlayState {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.key().hash(h);
+    }
 }
 
 impl PlayState {
@@ -160,6 +193,7 @@ impl PlayState {
         let seat = self.to_move;
         let prev_leader = self.leader;
         self.hands[seat.index()].take(c);
+        let prev_slot = self.trick[self.trick_len as usize];
         self.trick[self.trick_len as usize] = c;
         self.trick_len += 1;
         let mut won = None;
@@ -178,7 +212,7 @@ impl PlayState {
         } else {
             self.to_move = self.next_active(seat);
         }
-        Undo { card: c, seat, prev_leader, trick_won_by: won }
+        Undo { card: c, seat, prev_leader, prev_slot, trick_won_by: won }
     }
 
     /// Plays `c` if it is legal; otherwise returns the position unchanged.
@@ -196,6 +230,7 @@ impl PlayState {
             self.leader = u.prev_leader;
         }
         self.trick_len -= 1;
+        self.trick[self.trick_len as usize] = u.prev_slot;
         self.to_move = u.seat;
         self.hands[u.seat.index()].insert(u.card);
     }
