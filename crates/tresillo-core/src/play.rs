@@ -198,7 +198,7 @@ impl PlayState {
         self.trick_len += 1;
         let mut won = None;
         if self.trick_len == self.per_trick {
-            let w = trick_winner_in(table(self.trump), &self.trick[..self.trick_len as usize]);
+            let w = self.current_winner();
             let mut ws = self.leader;
             for _ in 0..w {
                 ws = self.next_active(ws);
@@ -213,6 +213,22 @@ impl PlayState {
             self.to_move = self.next_active(seat);
         }
         Undo { card: c, seat, prev_leader, prev_slot, trick_won_by: won }
+    }
+
+    /// Index of the winning card of the full trick in the trick array: the branchless
+    /// form of [`trick_winner_in`] over all four slots, unused slots masked out.
+    #[inline]
+    fn current_winner(&self) -> usize {
+        let t = table(self.trump);
+        let led_suit = t.eff_suit[self.trick[0].bit() as usize];
+        let mut best = 0u16;
+        for i in 0..4 {
+            let b = self.trick[i].bit() as usize;
+            let s = t.eff_suit[b];
+            let counts = ((s == TRUMP_SUIT) | (s == led_suit)) & (i < self.per_trick as usize);
+            best = best.max((u16::from(t.power[b]) * u16::from(counts)) << 2 | i as u16);
+        }
+        (best & 3) as usize
     }
 
     /// Plays `c` if it is legal; otherwise returns the position unchanged.

@@ -1,7 +1,14 @@
-//! Simulation for `tresillo`: seeds and deals. (Tournaments, duplicate deals,
-//! records and statistics build on these.)
+//! Simulation for `tresillo`: seeds and deals, the parallel tournament runner with
+//! duplicate seatings, statistics merged as counts and sums, and parameter tuning.
+//! No I/O: the CLI writes the files.
 #![deny(missing_docs)]
 
+mod config;
+mod runner;
 mod seeds;
+mod stats;
 
+pub use config::{ConfigError, SEATINGS, Scoring, Shard, TournamentConfig};
+pub use runner::{DealRow, SimError, Tournament, UnitOutput, simple_config};
 pub use seeds::{deal_for_seed, deal_seed, shuffled_pack};
+pub use stats::{AgentStats, Moments, OutcomeCounts, Stats, SummaryRow};

@@ -1,0 +1,225 @@
+//! Tournament configuration: agents, deal range, seed, scoring, duplicate, shards.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+use tresillo_agents::{SpecError, build_agent};
+use tresillo_core::{RuleSet, ScoringMode};
+
+/// A bad configuration.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    /// An agent spec the registry refuses.
+    #[error(transparent)]
+    Agent(#[from] SpecError),
+    /// Not three agents.
+    #[error("a tournament needs 3 agents (one per seat), got {0}")]
+    AgentCount(usize),
+    /// A malformed `--shard`.
+    #[error("bad shard `{0}`: expected K/N with 0 <= K < N, for example 0/4")]
+    Shard(String),
+    /// A malformed `--scoring`.
+    #[error("bad scoring `{0}`: expected `deal` or `session:K` with K >= 1 (deals per session)")]
+    Scoring(String),
+    /// Zero deals, or deals not a multiple of the session length.
+    #[error("{0}")]
+    Deals(String),
+}
+
+/// How hands are scored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Scoring {
+    /// Every hand from a fresh ledger.
+    Deal,
+    /// Sessions of `K` consecutive deals, one ledger each.
+    Session(u32),
+}
+
+impl Scoring {
+    /// Deals per scoring unit (1 for `deal`).
+    #[must_use]
+    pub fn unit_len(self) -> u64 {
+        match self {
+            Scoring::Deal => 1,
+            Scoring::Session(k) => u64::from(k),
+        }
+    }
+
+    /// The core's scoring mode.
+    #[must_use]
+    pub fn mode(self) -> ScoringMode {
+        match self {
+            Scoring::Deal => ScoringMode::Deal,
+            Scoring::Session(_) => ScoringMode::Session,
+        }
+    }
+}
+
+impl FromStr for Scoring {
+    type Err = ConfigError;
+    fn from_str(s: &str) -> Result<Self, ConfigError> {
+        let bad = || ConfigError::Scoring(s.to_string());
+        match s.trim() {
+            "deal" => Ok(Scoring::Deal),
+            t => {
+                let k = t.strip_prefix("session:").ok_or_else(bad)?;
+                let k: u32 = k.parse().map_err(|_| bad())?;
+                if k == 0 { Err(bad()) } else { Ok(Scoring::Session(k)) }
+            }
+        }
+    }
+}
+
+impl fmt::Display for Scoring {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Scoring::Deal => f.write_str("deal"),
+            Scoring::Session(k) => write!(f, "session:{k}"),
+        }
+    }
+}
+
+/// Shard `index` of `count`: a contiguous share of the scoring units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Shard {
+    /// This shard (0-based).
+    pub index: u64,
+    /// How many shards.
+    pub count: u64,
+}
+
+impl Shard {
+    /// The whole run.
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    /// The units `[start, end)` of this shard out of `units`.
+    #[must_use]
+    pub fn range(self, units: u64) -> (u64, u64) {
+        let at = |k: u64| ((u128::from(units) * u128::from(k)) / u128::from(self.count)) as u64;
+        (at(self.index), at(self.index + 1))
+    }
+}
+
+impl FromStr for Shard {
+    type Err = ConfigError;
+    fn from_str(s: &str) -> Result<Self, ConfigError> {
+        let bad = || ConfigError::Shard(s.to_string());
+        let (k, n) = s.trim().split_once('/').ok_or_else(bad)?;
+        let index: u64 = k.trim().parse().map_err(|_| bad())?;
+        let count: u64 = n.trim().parse().map_err(|_| bad())?;
+        if count == 0 || index >= count { Err(bad()) } else { Ok(Shard { index, count }) }
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// Everything that determines a tournament's output.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentConfig {
+    /// One agent spec per agent slot (three).
+    pub agents: Vec<String>,
+    /// Deals in the whole run (all shards).
+    pub deals: u64,
+    /// The master seed.
+    pub seed: u64,
+    /// The rule set.
+    pub rules: RuleSet,
+    /// Scoring.
+    pub scoring: Scoring,
+    /// Play every deal under all six seatings.
+    pub duplicate: bool,
+    /// Which share of the run this is.
+    pub shard: Shard,
+}
+
+impl TournamentConfig {
+    /// Checks the agents and the counts.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if self.agents.len() != 3 {
+            return Err(ConfigError::AgentCount(self.agents.len()));
+        }
+        for a in &self.agents {
+            build_agent(a)?;
+        }
+        if self.deals == 0 {
+            return Err(ConfigError::Deals("--deals must be at least 1".into()));
+        }
+        if self.deals % self.scoring.unit_len() != 0 {
+            return Err(ConfigError::Deals(format!(
+                "--deals {} is not a multiple of the session length {}",
+                self.deals,
+                self.scoring.unit_len()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Scoring units in the whole run.
+    #[must_use]
+    pub fn units(&self) -> u64 {
+        self.deals / self.scoring.unit_len()
+    }
+
+    /// The units of this shard.
+    #[must_use]
+    pub fn unit_range(&self) -> (u64, u64) {
+        self.shard.range(self.units())
+    }
+
+    /// The deals of this shard, `[start, end)`.
+    #[must_use]
+    pub fn deal_range(&self) -> (u64, u64) {
+        let (a, b) = self.unit_range();
+        (a * self.scoring.unit_len(), b * self.scoring.unit_len())
+    }
+
+    /// The configuration of the whole run this shard belongs to.
+    #[must_use]
+    pub fn whole(&self) -> TournamentConfig {
+        TournamentConfig { shard: Shard::WHOLE, ..self.clone() }
+    }
+
+    /// The seatings played per deal: agent slot per seat.
+    #[must_use]
+    pub fn seatings(&self) -> &'static [[u8; 3]] {
+        if self.duplicate { &SEATINGS } else { &SEATINGS[..1] }
+    }
+}
+
+/// The six seatings of duplicate play: `SEATINGS[k][seat]` is the agent slot in that
+/// seat. The first is the identity.
+pub const SEATINGS: [[u8; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_partition_the_units() {
+        for n in 1..7 {
+            let mut next = 0;
+            for k in 0..n {
+                let (a, b) = Shard { index: k, count: n }.range(103);
+                assert_eq!(a, next);
+                next = b;
+            }
+            assert_eq!(next, 103);
+        }
+        assert!("3/3".parse::<Shard>().is_err());
+        assert!("x".parse::<Shard>().is_err());
+        assert!("1/0".parse::<Shard>().is_err());
+        assert_eq!("2/5".parse::<Shard>().unwrap(), Shard { index: 2, count: 5 });
+    }
+
+    #[test]
+    fn scoring_parses() {
+        assert_eq!("deal".parse::<Scoring>().unwrap(), Scoring::Deal);
+        assert_eq!("session:12".parse::<Scoring>().unwrap(), Scoring::Session(12));
+        assert!("session:0".parse::<Scoring>().is_err());
+        assert!("sessions".parse::<Scoring>().is_err());
+    }
+}

@@ -1,0 +1,423 @@
+//! The tournament runner: plays scoring units (a deal, or a session of deals) under
+//! every seating, in parallel with rayon, and returns rows and statistics in deal
+//! order. It does no I/O: the caller writes what it gets.
+
+use crate::config::{ConfigError, SEATINGS, Scoring, TournamentConfig};
+use crate::seeds::{deal_for_seed, deal_seed};
+use crate::stats::Stats;
+use rayon::prelude::*;
+use std::ops::Range;
+use tresillo_agents::{Agent, AgentError, build_agent, play_hand, seat_rngs, splitmix64};
+use tresillo_core::{
+    Bid, Contract, Hand, HandError, HandResult, HandScore, LedgerConfig, Outcome, PuestaKind, Scorer,
+    ScoringError, Seat,
+};
+
+/// Why a tournament stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    /// A bad configuration.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// An agent made an illegal decision.
+    #[error("deal {deal}: {source}")]
+    Agent {
+        /// The deal index.
+        deal: u64,
+        /// What went wrong.
+        #[source]
+        source: AgentError,
+    },
+    /// A hand could not be set up.
+    #[error("deal {deal}: {source}")]
+    Hand {
+        /// The deal index.
+        deal: u64,
+        /// What went wrong.
+        #[source]
+        source: HandError,
+    },
+    /// A result the ledger refused (an engine bug).
+    #[error("deal {deal}: {source}")]
+    Scoring {
+        /// The deal index.
+        deal: u64,
+        /// What went wrong.
+        #[source]
+        source: ScoringError,
+    },
+}
+
+/// One row of `deals.csv`: one deal under one seating. Seats are 0, 1, 2; agent
+/// slots are the positions in the `--agents` list.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct DealRow<'a> {
+    /// Deal index in the run.
+    pub deal: u64,
+    /// The deal's seed (`tresillo deal --seed` prints the deal).
+    pub deal_seed: u64,
+    /// The seating: the agent slot of seats 0, 1, 2 (for example `120`).
+    pub seating: &'static str,
+    /// The rule set.
+    pub rules: &'static str,
+    /// Agent spec in seat 0.
+    pub agent0: &'a str,
+    /// Agent spec in seat 1.
+    pub agent1: &'a str,
+    /// Agent spec in seat 2.
+    pub agent2: &'a str,
+    /// The dealer.
+    pub dealer: u8,
+    /// The auction: `seat:call` in order, `P` for paso, the level otherwise.
+    pub bids: String,
+    /// `entrada`, `vuelta`, `solo`, or empty when cancelled.
+    pub contract: &'static str,
+    /// Trumps, or empty.
+    pub trump: &'static str,
+    /// The declarer who won the auction, or empty.
+    pub declarer: Option<u8>,
+    /// Its agent spec.
+    pub declarer_agent: &'a str,
+    /// 1 for espada forzada.
+    pub forced: u8,
+    /// Cards exchanged by seat 0.
+    pub exchanged0: u8,
+    /// Cards exchanged by seat 1.
+    pub exchanged1: u8,
+    /// Cards exchanged by seat 2.
+    pub exchanged2: u8,
+    /// The first opponent.
+    pub first_opponent: Option<u8>,
+    /// Tricks of seat 0.
+    pub tricks0: u8,
+    /// Tricks of seat 1.
+    pub tricks1: u8,
+    /// Tricks of seat 2.
+    pub tricks2: u8,
+    /// `sacado`, `puesta`, `codillo` or `cancelled`, for the final declarer.
+    pub outcome: &'static str,
+    /// For a puesta: `plain`, `sabia`, `real` or `surrendered`.
+    pub puesta_kind: &'static str,
+    /// The codillo winner.
+    pub codillo_winner: Option<u8>,
+    /// The declarer who gave up, if one did.
+    pub surrendered: Option<u8>,
+    /// The opponent who took over (*yo sigo*).
+    pub took_over: Option<u8>,
+    /// 1 when the declarer stopped with primeras.
+    pub primeras: u8,
+    /// `made`, `failed`, or empty.
+    pub bola: &'static str,
+    /// 1 when the declarer held the estuche when play began.
+    pub estuche: u8,
+    /// The amount in play.
+    pub aip: i64,
+    /// Seat 0's change through the plato and payments between players.
+    pub pool0: i64,
+    /// Seat 0's condiciones.
+    pub cond0: i64,
+    /// Seat 1's pool change.
+    pub pool1: i64,
+    /// Seat 1's condiciones.
+    pub cond1: i64,
+    /// Seat 2's pool change.
+    pub pool2: i64,
+    /// Seat 2's condiciones.
+    pub cond2: i64,
+    /// Debts written on the paper against seat 0 (session scoring).
+    pub debt0: i64,
+    /// Debts against seat 1.
+    pub debt1: i64,
+    /// Debts against seat 2.
+    pub debt2: i64,
+}
+
+/// What one scoring unit produced.
+#[derive(Debug)]
+pub struct UnitOutput<'a> {
+    /// The unit index.
+    pub unit: u64,
+    /// Its rows, in deal order then seating order.
+    pub rows: Vec<DealRow<'a>>,
+    /// Its statistics.
+    pub stats: Stats,
+}
+
+const SEATING_NAMES: [&str; 6] = ["012", "021", "102", "120", "201", "210"];
+
+/// A configured tournament.
+#[derive(Clone, Debug)]
+pub struct Tournament {
+    config: TournamentConfig,
+}
+
+impl Tournament {
+    /// Checks the configuration and prepares the run.
+    pub fn new(config: TournamentConfig) -> Result<Tournament, SimError> {
+        config.validate()?;
+        Ok(Tournament { config })
+    }
+
+    /// The configuration.
+    #[must_use]
+    pub fn config(&self) -> &TournamentConfig {
+        &self.config
+    }
+
+    /// Rows each agent slot plays per scoring unit.
+    #[must_use]
+    pub fn rows_per_unit(&self) -> u64 {
+        self.config.scoring.unit_len() * self.config.seatings().len() as u64
+    }
+
+    fn build_agents(&self) -> Vec<Box<dyn Agent>> {
+        self.config.agents.iter().map(|s| build_agent(s).expect("validated")).collect()
+    }
+
+    /// Plays scoring units `units` in parallel and maps each output with `f` (also
+    /// in parallel); the results come back in unit order whatever the thread count.
+    pub fn run<T: Send>(
+        &self,
+        units: Range<u64>,
+        f: impl Fn(UnitOutput<'_>) -> T + Sync,
+    ) -> Result<Vec<T>, SimError> {
+        units
+            .into_par_iter()
+            .map_init(|| self.build_agents(), |agents, u| self.play_unit(u, agents).map(&f))
+            .collect()
+    }
+
+    /// Plays one scoring unit with `agents` (one per slot, as built from the specs).
+    pub fn play_unit(&self, unit: u64, agents: &mut Vec<Box<dyn Agent>>) -> Result<UnitOutput<'_>, SimError> {
+        let c = &self.config;
+        let len = c.scoring.unit_len();
+        let seatings = c.seatings();
+        let mut rows = Vec::with_capacity((len as usize) * seatings.len());
+        let mut stats = Stats { deals: len, ..Stats::default() };
+        let mut unit_tantos = [0i64; 3];
+        for (si, seating) in seatings.iter().enumerate() {
+            let mut scorer = Scorer::new(c.scoring.mode(), LedgerConfig::new(3)).expect("3 players");
+            for i in unit * len..(unit + 1) * len {
+                let seed = deal_seed(c.seed, i);
+                let deal = deal_for_seed(seed);
+                let dealer = Seat((i % 3) as u8);
+                let mut hand = Hand::new(c.rules, 3, deal, dealer).map_err(|source| SimError::Hand { deal: i, source })?;
+                let mut rngs = seat_rngs(splitmix64(seed ^ (si as u64 + 1).wrapping_mul(0x2545_F491_4F6C_DD1D)));
+                permute(agents, seating);
+                let played = play_hand(&mut hand, agents, &mut rngs);
+                unpermute(agents, seating);
+                let r = played.map_err(|source| SimError::Agent { deal: i, source })?;
+                let score = scorer.apply(&r).map_err(|source| SimError::Scoring { deal: i, source })?;
+                record(&mut stats, &r, &score, seating, &mut unit_tantos);
+                rows.push(self.row(i, seed, si, seating, &r, &score));
+            }
+        }
+        for (slot, t) in unit_tantos.iter().enumerate() {
+            stats.agents[slot].units.add(*t);
+        }
+        Ok(UnitOutput { unit, rows, stats })
+    }
+
+    fn row(&self, i: u64, seed: u64, si: usize, seating: &[u8; 3], r: &HandResult, s: &HandScore) -> DealRow<'_> {
+        let spec = |seat: usize| self.config.agents[seating[seat] as usize].as_str();
+        let t = r.tricks.0;
+        let mut bids = String::with_capacity(32);
+        for (k, b) in r.bids.iter().enumerate() {
+            if k > 0 {
+                bids.push(' ');
+            }
+            bids.push(char::from(b'0' + b.seat.0));
+            bids.push(':');
+            match b.bid {
+                Bid::Paso => bids.push('P'),
+                Bid::Level(l) => bids.push(char::from(b'0' + l)),
+            }
+        }
+        let (puesta_kind, codillo_winner) = match r.outcome {
+            Outcome::Puesta { kind } => (
+                match kind {
+                    PuestaKind::Plain => "plain",
+                    PuestaKind::Sabia => "sabia",
+                    PuestaKind::Real => "real",
+                    PuestaKind::Surrendered => "surrendered",
+                },
+                None,
+            ),
+            Outcome::Codillo { winner } => ("", Some(winner.0)),
+            _ => ("", None),
+        };
+        DealRow {
+            deal: i,
+            deal_seed: seed,
+            seating: SEATING_NAMES[SEATINGS.iter().position(|x| x == seating).unwrap_or(si)],
+            rules: r.rules.name(),
+            agent0: spec(0),
+            agent1: spec(1),
+            agent2: spec(2),
+            dealer: r.dealer.0,
+            bids,
+            contract: r.contract.map_or("", Contract::name),
+            trump: r.trump.map_or("", |x| x.name()),
+            declarer: r.declarer.map(|d| d.0),
+            declarer_agent: r.declarer.map_or("", |d| spec(d.index())),
+            forced: u8::from(r.forced),
+            exchanged0: r.exchanged.0[0],
+            exchanged1: r.exchanged.0[1],
+            exchanged2: r.exchanged.0[2],
+            first_opponent: r.first_opponent.map(|s| s.0),
+            tricks0: t[0],
+            tricks1: t[1],
+            tricks2: t[2],
+            outcome: r.outcome.name(),
+            puesta_kind,
+            codillo_winner,
+            surrendered: r.surrender.map(|x| x.by.0),
+            took_over: r.surrender.and_then(|x| x.took_over).map(|x| x.0),
+            primeras: u8::from(r.primeras),
+            bola: match (r.bola_attempted, r.bola_made) {
+                (true, true) => "made",
+                (true, false) => "failed",
+                _ => "",
+            },
+            estuche: u8::from(r.estuche),
+            aip: s.aip,
+            pool0: s.pool.0[0],
+            cond0: s.condiciones.0[0],
+            pool1: s.pool.0[1],
+            cond1: s.condiciones.0[1],
+            pool2: s.pool.0[2],
+            cond2: s.condiciones.0[2],
+            debt0: s.debts.0[0],
+            debt1: s.debts.0[1],
+            debt2: s.debts.0[2],
+        }
+    }
+}
+
+/// Reorders the per-slot agents into seat order for `seating` (seat -> slot).
+fn permute(agents: &mut [Box<dyn Agent>], seating: &[u8; 3]) {
+    // The six seatings are the identity, three transpositions and two 3-cycles.
+    match seating {
+        [0, 1, 2] => {}
+        [0, 2, 1] => agents.swap(1, 2),
+        [1, 0, 2] => agents.swap(0, 1),
+        [2, 1, 0] => agents.swap(0, 2),
+        [1, 2, 0] => agents.rotate_left(1),
+        [2, 0, 1] => agents.rotate_right(1),
+        _ => unreachable!("not a seating"),
+    }
+}
+
+/// Undoes [`permute`].
+fn unpermute(agents: &mut [Box<dyn Agent>], seating: &[u8; 3]) {
+    match seating {
+        [1, 2, 0] => agents.rotate_right(1),
+        [2, 0, 1] => agents.rotate_left(1),
+        s => permute(agents, s),
+    }
+}
+
+fn record(stats: &mut Stats, r: &HandResult, s: &HandScore, seating: &[u8; 3], unit: &mut [i64; 3]) {
+    stats.rows += 1;
+    if r.is_cancelled() {
+        stats.cancelled += 1;
+    }
+    let contract = r.contract.map(|c| c.level() as usize - 1);
+    let oc = match r.outcome {
+        Outcome::Sacado => Some(0),
+        Outcome::Puesta { .. } => Some(1),
+        Outcome::Codillo { .. } => Some(2),
+        Outcome::Cancelled => None,
+    };
+    if let (Some(c), Some(o)) = (contract, oc) {
+        stats.outcomes[c][o] += 1;
+    }
+    for seat in 0..3 {
+        let slot = seating[seat] as usize;
+        let a = &mut stats.agents[slot];
+        let total = s.pool.0[seat] + s.condiciones.0[seat];
+        a.rows += 1;
+        a.tantos.add(total);
+        unit[slot] += total;
+        match r.declarer {
+            Some(d) if d.index() == seat => {
+                a.declared += 1;
+                a.forced += u64::from(r.forced);
+                a.declarer.add(total);
+                if let (Some(c), Some(o)) = (contract, oc) {
+                    a.contracts[c] += 1;
+                    // The declarer succeeds when the hand was won without a takeover.
+                    let own = r.final_declarer() == r.declarer;
+                    if own && o == 0 {
+                        a.won[c] += 1;
+                    }
+                    a.outcomes[c][if own { o } else { 1 }] += 1;
+                }
+            }
+            Some(_) => a.opponent.add(total),
+            None => {}
+        }
+    }
+}
+
+/// The configuration of a tournament scored by the deal, for quick use in tests
+/// and tuning.
+#[must_use]
+pub fn simple_config(agents: [&str; 3], deals: u64, seed: u64, duplicate: bool) -> TournamentConfig {
+    TournamentConfig {
+        agents: agents.iter().map(|s| s.to_string()).collect(),
+        deals,
+        seed,
+        rules: tresillo_core::RuleSet::Tresillo,
+        scoring: Scoring::Deal,
+        duplicate,
+        shard: crate::config::Shard::WHOLE,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn permute_and_unpermute_are_inverse() {
+        for s in &SEATINGS {
+            let mut v: Vec<Box<dyn Agent>> =
+                vec![build_agent("random").unwrap(), build_agent("random").unwrap(), build_agent("random").unwrap()];
+            let ptrs: Vec<*const dyn Agent> = v.iter().map(|b| &**b as *const dyn Agent).collect();
+            permute(&mut v, s);
+            for seat in 0..3 {
+                assert!(std::ptr::addr_eq(&*v[seat] as *const dyn Agent, ptrs[s[seat] as usize]));
+            }
+            unpermute(&mut v, s);
+            for k in 0..3 {
+                assert!(std::ptr::addr_eq(&*v[k] as *const dyn Agent, ptrs[k]));
+            }
+        }
+    }
+
+    #[test]
+    fn runs_are_identical_whatever_the_thread_count() {
+        let t = Tournament::new(simple_config(["random"; 3], 60, 9, true)).unwrap();
+        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let a = one.install(|| t.run(0..60, |u| (u.rows.iter().map(|r| format!("{r:?}")).collect::<Vec<_>>(), u.stats)));
+        let b = two.install(|| t.run(0..60, |u| (u.rows.iter().map(|r| format!("{r:?}")).collect::<Vec<_>>(), u.stats)));
+        assert_eq!(a.unwrap(), b.unwrap());
+    }
+
+    #[test]
+    fn duplicate_plays_six_seatings() {
+        let t = Tournament::new(simple_config(["random"; 3], 10, 3, true)).unwrap();
+        let outs = t.run(0..10, |u| u.stats).unwrap();
+        let mut s = Stats::default();
+        for o in &outs {
+            s.merge(o);
+        }
+        assert_eq!(s.rows, 60);
+        assert_eq!(s.deals, 10);
+        for a in &s.agents {
+            assert_eq!(a.rows, 60);
+        }
+    }
+}

@@ -1,0 +1,324 @@
+//! Statistics as counts and sums, mergeable in any order (integers only), and the
+//! summary computed from them.
+
+use serde::{Deserialize, Serialize};
+
+/// Sums for a mean and its confidence interval: count, sum, sum of squares.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Moments {
+    /// Observations.
+    pub n: u64,
+    /// Their sum.
+    pub sum: i64,
+    /// The sum of their squares.
+    pub sum_sq: u64,
+}
+
+impl Moments {
+    /// Adds one observation.
+    pub fn add(&mut self, x: i64) {
+        self.n += 1;
+        self.sum += x;
+        self.sum_sq += x.unsigned_abs() * x.unsigned_abs();
+    }
+
+    /// Adds another set of sums.
+    pub fn merge(&mut self, o: &Moments) {
+        self.n += o.n;
+        self.sum += o.sum;
+        self.sum_sq += o.sum_sq;
+    }
+
+    /// Mean and the half-width of its 95% confidence interval (normal
+    /// approximation), each divided by `scale`.
+    #[must_use]
+    pub fn mean_ci(&self, scale: f64) -> Option<(f64, f64)> {
+        if self.n == 0 {
+            return None;
+        }
+        let n = self.n as f64;
+        let mean = self.sum as f64 / n;
+        let half = if self.n > 1 {
+            let var = (self.sum_sq as f64 - n * mean * mean) / (n - 1.0);
+            1.96 * (var.max(0.0) / n).sqrt()
+        } else {
+            f64::NAN
+        };
+        Some((mean / scale, half / scale))
+    }
+}
+
+/// Per contract (entrada, vuelta, solo) and outcome (sacado, puesta, codillo).
+pub type OutcomeCounts = [[u64; 3]; 3];
+
+/// The statistics of one agent slot.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AgentStats {
+    /// Seat-deals played (rows).
+    pub rows: u64,
+    /// Hands it declared (won the auction or was forced).
+    pub declared: u64,
+    /// Of which forced (espada forzada).
+    pub forced: u64,
+    /// Hands declared per contract.
+    pub contracts: [u64; 3],
+    /// Hands declared and won per contract.
+    pub won: [u64; 3],
+    /// Outcomes of the hands it declared, per contract.
+    pub outcomes: OutcomeCounts,
+    /// Tantos per row (all roles).
+    pub tantos: Moments,
+    /// Tantos per row as declarer.
+    pub declarer: Moments,
+    /// Tantos per row as opponent (cancelled hands count in neither role).
+    pub opponent: Moments,
+    /// Tantos per scoring unit (a deal, or a session; summed over the duplicate
+    /// seatings): the paired observations behind the main confidence interval.
+    pub units: Moments,
+}
+
+impl AgentStats {
+    /// Adds another slot's sums.
+    pub fn merge(&mut self, o: &AgentStats) {
+        self.rows += o.rows;
+        self.declared += o.declared;
+        self.forced += o.forced;
+        for i in 0..3 {
+            self.contracts[i] += o.contracts[i];
+            self.won[i] += o.won[i];
+            for j in 0..3 {
+                self.outcomes[i][j] += o.outcomes[i][j];
+            }
+        }
+        self.tantos.merge(&o.tantos);
+        self.declarer.merge(&o.declarer);
+        self.opponent.merge(&o.opponent);
+        self.units.merge(&o.units);
+    }
+}
+
+/// The statistics of a run (or a part of it): one entry per agent slot.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stats {
+    /// Deals played.
+    pub deals: u64,
+    /// Rows (deals times seatings).
+    pub rows: u64,
+    /// Cancelled rows.
+    pub cancelled: u64,
+    /// Per agent slot.
+    pub agents: [AgentStats; 3],
+    /// Outcomes over all rows per contract.
+    pub outcomes: OutcomeCounts,
+}
+
+impl Stats {
+    /// Adds another part's sums.
+    pub fn merge(&mut self, o: &Stats) {
+        self.deals += o.deals;
+        self.rows += o.rows;
+        self.cancelled += o.cancelled;
+        for (a, b) in self.agents.iter_mut().zip(&o.agents) {
+            a.merge(b);
+        }
+        for i in 0..3 {
+            for j in 0..3 {
+                self.outcomes[i][j] += o.outcomes[i][j];
+            }
+        }
+    }
+
+    /// The summary table: per agent (role `all`, `declarer`, `opponent`), then one
+    /// row `all` for the whole run. `rows_per_unit` is how many rows each agent slot
+    /// plays per scoring unit (deals per unit times seatings).
+    #[must_use]
+    pub fn summary(&self, specs: &[String], rows_per_unit: u64) -> Vec<SummaryRow> {
+        let mut out = Vec::new();
+        for (i, a) in self.agents.iter().enumerate() {
+            let name = format!("{i}:{}", specs.get(i).map_or("?", String::as_str));
+            let base = |role: &str, m: &Moments, scale: f64| {
+                let mut r = SummaryRow::empty(&name, role);
+                r.deals = m.n;
+                if let Some((mean, half)) = m.mean_ci(scale) {
+                    r.mean_tantos = fmt(mean);
+                    r.ci95_low = fmt(mean - half);
+                    r.ci95_high = fmt(mean + half);
+                }
+                r
+            };
+            let mut all = base("all", &a.units, rows_per_unit as f64);
+            all.deals = a.rows;
+            all.declared = a.declared.to_string();
+            all.declare_rate = ratio(a.declared, a.rows);
+            all.forced = a.forced.to_string();
+            for c in 0..3 {
+                all.contracts[c] = a.contracts[c].to_string();
+                all.success[c] = ratio(a.won[c], a.contracts[c]);
+            }
+            all.outcomes = counts(&a.outcomes);
+            out.push(all);
+            out.push(base("declarer", &a.declarer, 1.0));
+            out.push(base("opponent", &a.opponent, 1.0));
+        }
+        let mut total = SummaryRow::empty("all", "all");
+        total.deals = self.rows;
+        total.declared = (self.rows - self.cancelled).to_string();
+        total.declare_rate = ratio(self.rows - self.cancelled, self.rows);
+        total.cancelled = self.cancelled.to_string();
+        let mut decl = [0u64; 3];
+        for c in 0..3 {
+            decl[c] = self.outcomes[c].iter().sum();
+            total.contracts[c] = decl[c].to_string();
+            total.success[c] = ratio(self.outcomes[c][0], decl[c]);
+        }
+        total.forced = self.agents.iter().map(|a| a.forced).sum::<u64>().to_string();
+        total.outcomes = counts(&self.outcomes);
+        out.push(total);
+        out
+    }
+}
+
+fn fmt(x: f64) -> String {
+    if x.is_finite() { format!("{x:.4}") } else { String::new() }
+}
+
+fn ratio(a: u64, b: u64) -> String {
+    if b == 0 { String::new() } else { format!("{:.4}", a as f64 / b as f64) }
+}
+
+fn counts(o: &OutcomeCounts) -> [String; 9] {
+    std::array::from_fn(|k| o[k / 3][k % 3].to_string())
+}
+
+/// One row of `summary.csv`. Empty strings mean "not applicable".
+#[derive(Clone, Debug, PartialEq)]
+pub struct SummaryRow {
+    /// `slot:spec`, or `all`.
+    pub agent: String,
+    /// `all`, `declarer` or `opponent`.
+    pub role: String,
+    /// Seat-deals in this role.
+    pub deals: u64,
+    /// Hands declared.
+    pub declared: String,
+    /// Declared / deals.
+    pub declare_rate: String,
+    /// Of which espada forzada.
+    pub forced: String,
+    /// Entrada, vuelta, solo declared.
+    pub contracts: [String; 3],
+    /// Success rate per contract.
+    pub success: [String; 3],
+    /// Outcome counts per contract.
+    pub outcomes: [String; 9],
+    /// Cancelled hands (the `all` row only).
+    pub cancelled: String,
+    /// Mean tantos per deal.
+    pub mean_tantos: String,
+    /// 95% confidence interval, low end.
+    pub ci95_low: String,
+    /// 95% confidence interval, high end.
+    pub ci95_high: String,
+}
+
+impl SummaryRow {
+    fn empty(agent: &str, role: &str) -> SummaryRow {
+        SummaryRow {
+            agent: agent.to_string(),
+            role: role.to_string(),
+            deals: 0,
+            declared: String::new(),
+            declare_rate: String::new(),
+            forced: String::new(),
+            contracts: Default::default(),
+            success: Default::default(),
+            outcomes: Default::default(),
+            cancelled: String::new(),
+            mean_tantos: String::new(),
+            ci95_low: String::new(),
+            ci95_high: String::new(),
+        }
+    }
+
+    /// The column names, in order.
+    #[must_use]
+    pub fn header() -> Vec<&'static str> {
+        vec![
+            "agent",
+            "role",
+            "deals",
+            "declared",
+            "declare_rate",
+            "forced",
+            "entrada",
+            "vuelta",
+            "solo",
+            "entrada_success",
+            "vuelta_success",
+            "solo_success",
+            "entrada_sacado",
+            "entrada_puesta",
+            "entrada_codillo",
+            "vuelta_sacado",
+            "vuelta_puesta",
+            "vuelta_codillo",
+            "solo_sacado",
+            "solo_puesta",
+            "solo_codillo",
+            "cancelled",
+            "mean_tantos",
+            "ci95_low",
+            "ci95_high",
+        ]
+    }
+
+    /// The fields, in the order of [`SummaryRow::header`].
+    #[must_use]
+    pub fn fields(&self) -> Vec<String> {
+        let mut v = vec![
+            self.agent.clone(),
+            self.role.clone(),
+            self.deals.to_string(),
+            self.declared.clone(),
+            self.declare_rate.clone(),
+            self.forced.clone(),
+        ];
+        v.extend(self.contracts.iter().cloned());
+        v.extend(self.success.iter().cloned());
+        v.extend(self.outcomes.iter().cloned());
+        v.extend([self.cancelled.clone(), self.mean_tantos.clone(), self.ci95_low.clone(), self.ci95_high.clone()]);
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moments_mean_and_ci() {
+        let mut m = Moments::default();
+        for x in [1, 2, 3, 4, 5] {
+            m.add(x);
+        }
+        let (mean, half) = m.mean_ci(1.0).unwrap();
+        assert!((mean - 3.0).abs() < 1e-12);
+        // sd = sqrt(2.5), se = sqrt(0.5)
+        assert!((half - 1.96 * 0.5f64.sqrt()).abs() < 1e-12);
+        let (m2, h2) = m.mean_ci(2.0).unwrap();
+        assert!((m2 - 1.5).abs() < 1e-12 && (h2 - half / 2.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn merge_is_order_independent() {
+        let mut a = Moments::default();
+        let mut b = Moments::default();
+        a.add(3);
+        b.add(-7);
+        let mut x = a;
+        x.merge(&b);
+        let mut y = b;
+        y.merge(&a);
+        assert_eq!(x, y);
+    }
+}
