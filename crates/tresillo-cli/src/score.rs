@@ -1,8 +1,651 @@
-//! `tresillo score` (being written).
+//! `tresillo score`: a scorekeeper for the puesta system (RULES.md section 8).
+//!
+//! It reads a session log in JSON Lines (documented in docs/SCORING.md): a header
+//! naming the players, the rule set and the starting bowl, then one hand result per
+//! line. Every hand is scored by a [`Ledger`]; the ledger after every hand and the
+//! settlement are printed as a table or as JSON Lines. The whole log is scored before
+//! anything is printed, so a bad line gives an error naming it and no output.
+
+use anyhow::{Context, Result, anyhow, bail};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use std::fmt::Write as _;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use tresillo_core::{
+    Debt, HandResult, HandScore, Ledger, LedgerConfig, Outcome, PuestaKind, RuleSet, Seat, Settlement,
+    outcome_of,
+};
+
 /// Arguments of `tresillo score`.
-#[derive(clap::Args)]
-pub struct ScoreArgs {}
+#[derive(clap::Args, Debug)]
+pub struct ScoreArgs {
+    /// The session log in JSON Lines (see docs/SCORING.md); `-` reads standard input.
+    pub file: PathBuf,
+    /// Print the ledger after every hand as a table, or as JSON Lines.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+}
+
+/// The output format of `tresillo score`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// A readable table after every hand, then the settlement.
+    Table,
+    /// One JSON object per line: the session, every hand, the settlement.
+    Json,
+}
+
 /// Runs `tresillo score`.
-pub fn run(_a: &ScoreArgs) -> anyhow::Result<()> {
-    anyhow::bail!("not yet")
+pub fn run(args: &ScoreArgs) -> Result<()> {
+    let stdin = args.file.as_os_str() == "-";
+    let name = if stdin { "standard input".to_string() } else { args.file.display().to_string() };
+    let mut text = String::new();
+    if stdin {
+        std::io::stdin().read_to_string(&mut text).context("reading standard input")?;
+    } else {
+        text = std::fs::read_to_string(&args.file).with_context(|| format!("reading {name}"))?;
+    }
+    let session = score_log(&text).with_context(|| format!("scoring {name}"))?;
+    let out = match args.format {
+        Format::Table => render_table(&session),
+        Format::Json => render_json(&session),
+    };
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(out.as_bytes())?;
+    stdout.flush()?;
+    Ok(())
+}
+
+/// The session header: the first line of the log.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawHeader {
+    players: Players,
+    #[serde(default)]
+    rules: RuleSet,
+    #[serde(default)]
+    start_bowl: Option<i64>,
+    #[serde(default)]
+    pajarito: Option<i64>,
+    #[serde(default)]
+    first_dealer: Option<Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Players {
+    Count(u8),
+    Names(Vec<String>),
+}
+
+/// The header, checked.
+#[derive(Debug)]
+pub struct Header {
+    /// The players' names in seat order.
+    pub names: Vec<String>,
+    /// The ledger's configuration.
+    pub config: LedgerConfig,
+    /// Who deals the first hand when its line does not say.
+    pub first_dealer: Seat,
+}
+
+/// One scored hand.
+#[derive(Debug)]
+pub struct ScoredHand {
+    /// Its line in the log (1-based).
+    pub line: usize,
+    /// The text after `note`, if any.
+    pub note: Option<String>,
+    /// The result as read (with defaults filled in).
+    pub result: HandResult,
+    /// What it changed.
+    pub score: HandScore,
+    /// The ledger after it.
+    pub ledger: Ledger,
+}
+
+/// A scored session.
+#[derive(Debug)]
+pub struct Session {
+    /// The header.
+    pub header: Header,
+    /// Every hand in order.
+    pub hands: Vec<ScoredHand>,
+    /// The settlement after the last hand.
+    pub settlement: Settlement,
+    /// The ledger after the last hand.
+    pub ledger: Ledger,
+}
+
+/// Scores a whole log. The error names the line.
+pub fn score_log(text: &str) -> Result<Session> {
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'));
+    let (hline, htext) =
+        lines.next().ok_or_else(|| anyhow!("the log is empty: its first line must name the players"))?;
+    let header = parse_header(htext).with_context(|| format!("line {hline}: bad session header"))?;
+    let mut ledger = Ledger::new(header.config).with_context(|| format!("line {hline}"))?;
+    let mut hands = Vec::new();
+    for (line, text) in lines {
+        let dealer = ledger.next_dealer().unwrap_or(header.first_dealer);
+        let (result, note) = parse_hand(text, &header, dealer).with_context(|| format!("line {line}"))?;
+        let score = ledger.apply(&result).with_context(|| format!("line {line}"))?;
+        hands.push(ScoredHand { line, note, result, score, ledger: ledger.clone() });
+    }
+    Ok(Session { header, hands, settlement: ledger.settle(), ledger })
+}
+
+fn parse_header(text: &str) -> Result<Header> {
+    let raw: RawHeader = serde_json::from_str(text).map_err(json_error)?;
+    let names = match raw.players {
+        Players::Count(n) => (0..n).map(|s| format!("seat {s}")).collect(),
+        Players::Names(v) => v,
+    };
+    let n = names.len();
+    if n != 3 && n != 4 {
+        bail!("{n} players: a table has 3 players, or 4 with an inactive dealer");
+    }
+    for (i, a) in names.iter().enumerate() {
+        if a.trim().is_empty() {
+            bail!("player {i} has an empty name");
+        }
+        if names[..i].iter().any(|b| b.to_lowercase() == a.to_lowercase()) {
+            bail!("the name `{a}` is given twice");
+        }
+    }
+    let mut config = LedgerConfig::new(n as u8);
+    config.rules = raw.rules;
+    if let Some(b) = raw.start_bowl {
+        config.start_bowl = b;
+    }
+    if let Some(p) = raw.pajarito {
+        if p <= 0 {
+            bail!("the pajarito must be positive, not {p}");
+        }
+        config.pajarito = p;
+    }
+    let mut header = Header { names, config, first_dealer: Seat(0) };
+    if let Some(mut d) = raw.first_dealer {
+        resolve_seat(&mut d, "first_dealer", &header.names)?;
+        header.first_dealer =
+            Seat(d.as_u64().and_then(|x| u8::try_from(x).ok()).ok_or_else(|| {
+                anyhow!("`first_dealer` must be a seat number or a player's name, not {d}")
+            })?);
+    }
+    Ok(header)
+}
+
+/// A JSON error of one line, located by column (the line is named by the caller).
+fn json_error(e: serde_json::Error) -> anyhow::Error {
+    let msg = e.to_string();
+    let msg = msg.rfind(" at line ").map_or(msg.as_str(), |i| &msg[..i]);
+    match e.classify() {
+        serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
+            anyhow!("malformed JSON at column {}: {msg}", e.column())
+        }
+        _ => anyhow!("{msg} (at column {})", e.column()),
+    }
+}
+
+/// The fields of a hand line: those of the serde form of [`HandResult`], and `note`.
+const HAND_FIELDS: [&str; 25] = [
+    "rules",
+    "players",
+    "dealer",
+    "bids",
+    "declarer",
+    "contract",
+    "trump",
+    "turned",
+    "forced",
+    "penetro",
+    "exchanged",
+    "conversation",
+    "first_opponent",
+    "tricks",
+    "trick_winners",
+    "outcome",
+    "estuche",
+    "final_estuche",
+    "primeras",
+    "bola_attempted",
+    "bola_made",
+    "surrender",
+    "deal",
+    "hands_at_play",
+    "note",
+];
+
+/// Replaces a player's name by its seat number and checks a seat number.
+fn resolve_seat(v: &mut Value, field: &str, names: &[String]) -> Result<()> {
+    let n = names.len();
+    let list = || names.join(", ");
+    match v {
+        Value::String(s) => {
+            let lower = s.to_lowercase();
+            let i = names
+                .iter()
+                .position(|x| x.to_lowercase() == lower)
+                .ok_or_else(|| anyhow!("unknown seat `{s}` in `{field}` (the players are {})", list()))?;
+            *v = Value::from(i);
+        }
+        Value::Number(x) => match x.as_u64() {
+            Some(i) if (i as usize) < n => {}
+            _ => bail!("unknown seat {x} in `{field}` (seats are 0 to {}: {})", n - 1, list()),
+        },
+        _ => {}
+    }
+    Ok(())
+}
+
+fn resolve_in(obj: &mut Map<String, Value>, key: &str, field: &str, names: &[String]) -> Result<()> {
+    if let Some(v) = obj.get_mut(key) {
+        resolve_seat(v, field, names)?;
+    }
+    Ok(())
+}
+
+/// A per-seat array (`tricks`, `exchanged`): a list in seat order or an object keyed
+/// by name or seat, padded to four entries.
+fn per_seat(v: &mut Value, field: &str, names: &[String]) -> Result<()> {
+    let n = names.len();
+    let mut out = vec![Value::from(0); 4];
+    match v {
+        Value::Array(a) => {
+            if a.len() > n {
+                bail!("`{field}` has {} entries for {n} players: there is no seat {n}", a.len());
+            }
+            for (i, x) in a.iter().enumerate() {
+                out[i] = x.clone();
+            }
+        }
+        Value::Object(m) => {
+            for (k, x) in m.iter() {
+                let mut key = match k.parse::<u64>() {
+                    Ok(i) => Value::from(i),
+                    Err(_) => Value::from(k.as_str()),
+                };
+                resolve_seat(&mut key, field, names)?;
+                out[key.as_u64().expect("resolved") as usize] = x.clone();
+            }
+        }
+        _ => bail!("`{field}` must be a list in seat order or an object by player, not {v}"),
+    }
+    *v = Value::Array(out);
+    Ok(())
+}
+
+/// How the outcome of a hand line is completed after reading.
+enum Fill {
+    Given,
+    InferOutcome,
+    InferKind,
+}
+
+/// Reads one hand line into a [`HandResult`], filling in what a line typed at a real
+/// table may leave out.
+fn parse_hand(text: &str, header: &Header, dealer: Seat) -> Result<(HandResult, Option<String>)> {
+    let value: Value = serde_json::from_str(text).map_err(json_error)?;
+    let Value::Object(mut obj) = value else {
+        bail!("a hand is a JSON object, not `{value}`");
+    };
+    if let Some(k) = obj.keys().find(|k| !HAND_FIELDS.contains(&k.as_str())) {
+        bail!("unknown field `{k}` (known: {})", HAND_FIELDS.join(", "));
+    }
+    let names = &header.names;
+    let note = match obj.remove("note") {
+        None => None,
+        Some(Value::String(s)) => Some(s),
+        Some(v) => bail!("`note` must be a string, not {v}"),
+    };
+    obj.entry("rules").or_insert_with(|| json!(header.config.rules));
+    obj.entry("players").or_insert_with(|| json!(header.config.players));
+    obj.entry("dealer").or_insert_with(|| json!(dealer.0));
+    obj.entry("bids").or_insert_with(|| json!([]));
+    for key in ["dealer", "declarer", "first_opponent"] {
+        resolve_in(&mut obj, key, key, names)?;
+    }
+    for key in ["tricks", "exchanged"] {
+        if let Some(v) = obj.get_mut(key) {
+            per_seat(v, key, names)?;
+        }
+    }
+    obj.entry("tricks").or_insert_with(|| json!([0, 0, 0, 0]));
+    if let Some(Value::Array(a)) = obj.get_mut("trick_winners") {
+        for v in a {
+            resolve_seat(v, "trick_winners", names)?;
+        }
+    }
+    for key in ["bids", "conversation"] {
+        if let Some(Value::Array(a)) = obj.get_mut(key) {
+            for e in a {
+                if let Value::Object(e) = e {
+                    resolve_in(e, "seat", key, names)?;
+                }
+            }
+        }
+    }
+    let declarer = obj.get("declarer").cloned().unwrap_or(Value::Null);
+    match obj.get_mut("surrender") {
+        Some(Value::Bool(true)) => {
+            obj.insert("surrender".into(), json!({ "by": declarer, "took_over": null }));
+        }
+        Some(Value::Bool(false)) => {
+            obj.insert("surrender".into(), Value::Null);
+        }
+        Some(Value::Object(s)) => {
+            s.entry("by").or_insert(declarer);
+            resolve_in(s, "by", "surrender.by", names)?;
+            resolve_in(s, "took_over", "surrender.took_over", names)?;
+        }
+        _ => {}
+    }
+    let fill = match obj.get_mut("outcome") {
+        None => {
+            obj.insert("outcome".into(), json!({ "result": "cancelled" }));
+            Fill::InferOutcome
+        }
+        Some(o) => {
+            if let Value::String(s) = o {
+                *o = match s.as_str() {
+                    "codillo" => bail!(
+                        "a codillo needs its winner: \"outcome\": {{\"result\": \"codillo\", \"winner\": SEAT}}"
+                    ),
+                    other => json!({ "result": other }),
+                };
+            }
+            match o {
+                Value::Object(m) => {
+                    resolve_in(m, "winner", "outcome.winner", names)?;
+                    if m.get("result").and_then(Value::as_str) == Some("puesta") && !m.contains_key("kind") {
+                        m.insert("kind".into(), json!("plain"));
+                        Fill::InferKind
+                    } else {
+                        Fill::Given
+                    }
+                }
+                _ => Fill::Given,
+            }
+        }
+    };
+    let mut r: HandResult = serde_json::from_value(Value::Object(obj)).map_err(|e| anyhow!("{e}"))?;
+    let gave_up = r.surrender.is_some_and(|s| s.took_over.is_none());
+    let from_tricks = || {
+        let fin = r.final_declarer()?;
+        (r.tricks.0.iter().any(|&t| t > 0))
+            .then(|| outcome_of(r.players, r.dealer, fin, r.penetro, &r.tricks))
+    };
+    match fill {
+        Fill::Given => {}
+        Fill::InferOutcome => {
+            r.outcome = if r.declarer.is_none() {
+                Outcome::Cancelled
+            } else if gave_up {
+                Outcome::Puesta { kind: PuestaKind::Surrendered }
+            } else {
+                from_tricks()
+                    .ok_or_else(|| anyhow!("give the trick counts (`tricks`) or the `outcome` of the hand"))?
+            };
+        }
+        Fill::InferKind => {
+            let kind = if gave_up {
+                PuestaKind::Surrendered
+            } else {
+                match from_tricks() {
+                    Some(Outcome::Puesta { kind }) => kind,
+                    _ => PuestaKind::Plain,
+                }
+            };
+            r.outcome = Outcome::Puesta { kind };
+        }
+    }
+    Ok((r, note))
+}
+
+// ------------------------------------------------------------------ output
+
+fn signed(x: i64) -> String {
+    if x > 0 { format!("+{x}") } else { x.to_string() }
+}
+
+fn outcome_text(o: Outcome, names: &[String]) -> String {
+    match o {
+        Outcome::Cancelled => "cancelled".into(),
+        Outcome::Sacado => "sacado (won)".into(),
+        Outcome::Puesta { kind: PuestaKind::Sabia } => "puesta sabia (drawn, paid as lost)".into(),
+        Outcome::Puesta { kind: PuestaKind::Real } => "puesta real (drawn, paid as lost)".into(),
+        Outcome::Puesta { .. } => "puesta (paid as lost)".into(),
+        Outcome::Codillo { winner } => format!("codillo (lost), {} wins", names[winner.index()]),
+    }
+}
+
+fn describe(r: &HandResult, names: &[String]) -> String {
+    let name = |s: Seat| names[s.index()].as_str();
+    let mut t = format!("{} deals. ", name(r.dealer));
+    let Some(d) = r.declarer else {
+        t.push_str("Everybody passes and the espada is in the heap: cancelled.");
+        return t;
+    };
+    if r.penetro {
+        let _ = write!(t, "{} penetra", name(d));
+    } else {
+        let contract = r.contract.map_or("?", |c| c.name());
+        let _ = write!(t, "{} plays {contract}", name(d));
+        if r.forced {
+            t.push_str(" (espada forzada)");
+        }
+    }
+    match r.surrender {
+        Some(s) if r.penetro && s.took_over.is_none() => t.push_str(" and gives up at once"),
+        Some(s) => {
+            t.push_str(", gives up after three tricks");
+            match s.took_over {
+                Some(o) => {
+                    let _ = write!(t, "; {} takes over (yo sigo)", name(o));
+                }
+                None => t.push_str(" and nobody takes over"),
+            }
+        }
+        None => {}
+    }
+    let _ = write!(t, ": {}", outcome_text(r.outcome, names));
+    let n = r.players as usize;
+    if r.tricks.0.iter().any(|&x| x > 0) {
+        let tr: Vec<String> = r.tricks.0[..n].iter().map(u8::to_string).collect();
+        let _ = write!(t, ", tricks {}", tr.join("-"));
+    }
+    let mut extras = Vec::new();
+    if r.estuche && r.outcome.is_won() && r.surrender.is_none() {
+        extras.push("estuche");
+    }
+    if r.primeras {
+        extras.push("primeras");
+    }
+    if r.bola_attempted {
+        extras.push(if r.bola_made { "bola made" } else { "bola failed" });
+    }
+    if !extras.is_empty() {
+        let _ = write!(t, "; {}", extras.join(", "));
+    }
+    t.push('.');
+    t
+}
+
+fn debt_text(d: &Debt, names: &[String]) -> String {
+    format!("{} {} (hand {})", names[d.owner.index()], d.amount, d.hand)
+}
+
+fn ledger_line(l: &Ledger, names: &[String]) -> String {
+    let paper = if l.paper().is_empty() {
+        "empty".to_string()
+    } else {
+        l.paper().iter().map(|d| debt_text(d, names)).collect::<Vec<_>>().join(", ")
+    };
+    format!(
+        "plato {}{} · pajaritos {} · paper: {paper} · next hand: {}, amount in play {}",
+        l.plato(),
+        if l.plato_has_failure() { " (holds a failure payment)" } else { "" },
+        l.pajaritos(),
+        l.next_case(),
+        l.next_aip()
+    )
+}
+
+/// The table output.
+pub fn render_table(s: &Session) -> String {
+    let names = &s.header.names;
+    let cfg = &s.header.config;
+    let n = names.len();
+    let w = names.iter().map(|x| x.chars().count()).max().unwrap_or(0).max(6);
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "Session: rule set {}, {} players, starting bowl {}, pajaritos of {}",
+        cfg.rules, n, cfg.start_bowl, cfg.pajarito
+    );
+    let seats: Vec<String> = names.iter().enumerate().map(|(i, x)| format!("{i} {x}")).collect();
+    let _ = writeln!(o, "Seats: {}", seats.join(", "));
+    let fresh = Ledger::new(*cfg).expect("checked");
+    let _ = writeln!(o, "Start: bowls {} each; {}", fresh.bowl(Seat(0)), ledger_line(&fresh, names));
+    for h in &s.hands {
+        let _ = writeln!(o);
+        let _ = writeln!(o, "Hand {} (line {}): {}", h.score.hand, h.line, describe(&h.result, names));
+        if let Some(note) = &h.note {
+            let _ = writeln!(o, "  note: {note}");
+        }
+        let sc = &h.score;
+        let _ = write!(o, "  {}, amount in play {}", sc.case, sc.aip);
+        if let Some(d) = sc.played_for {
+            let _ = write!(o, " (the debt of {})", debt_text(&d, names));
+        }
+        let _ = writeln!(o);
+        if let Some(d) = sc.crossed_out {
+            let _ = writeln!(o, "  crossed out: {}", debt_text(&d, names));
+        }
+        let written: Vec<String> = sc.written().map(|d| debt_text(&d, names)).collect();
+        if !written.is_empty() {
+            let _ = writeln!(o, "  written on the paper: {}", written.join(", "));
+        }
+        let _ = writeln!(
+            o,
+            "  {:>4}  {:<w$}  {:>6}  {:>6}  {:>6}  {:>6}  {:>6}",
+            "seat", "player", "pool", "cond.", "total", "bowl", "owes"
+        );
+        for (i, name) in names.iter().enumerate() {
+            let x = Seat(i as u8);
+            let _ = writeln!(
+                o,
+                "  {:>4}  {:<w$}  {:>6}  {:>6}  {:>6}  {:>6}  {:>6}",
+                i,
+                name,
+                signed(sc.pool[x]),
+                signed(sc.condiciones[x]),
+                signed(sc.total(x)),
+                h.ledger.bowl(x),
+                h.ledger.owed_by(x)
+            );
+        }
+        let _ = writeln!(o, "  {}", ledger_line(&h.ledger, names));
+    }
+    let st = &s.settlement;
+    let debts: i64 = st.debts_paid.0.iter().sum();
+    let rem = st.remainder.0.iter().filter(|&&b| b).count();
+    let _ = writeln!(o);
+    let _ =
+        writeln!(o, "Settlement after {} hand{}", s.hands.len(), if s.hands.len() == 1 { "" } else { "s" });
+    let _ = writeln!(
+        o,
+        "  fund {} = plato {} + pajaritos {} + debts {}; {} each, {} left over to the lowest bowls",
+        st.fund, st.plato, st.pajaritos, debts, st.share, rem
+    );
+    let _ = writeln!(
+        o,
+        "  {:>4}  {:<w$}  {:>6}  {:>6}  {:>6}  {:>6}  {:>6}",
+        "seat", "player", "bowl", "debts", "share", "final", "result"
+    );
+    for (i, name) in names.iter().enumerate() {
+        let x = Seat(i as u8);
+        let _ = writeln!(
+            o,
+            "  {:>4}  {:<w$}  {:>6}  {:>6}  {:>6}  {:>6}  {:>6}",
+            i,
+            name,
+            s.ledger.bowl(x),
+            -st.debts_paid[x],
+            st.share + i64::from(st.remainder[x]),
+            st.final_bowls[x],
+            signed(st.results[x])
+        );
+    }
+    o
+}
+
+/// The JSON Lines output: the session, every hand, the settlement.
+pub fn render_json(s: &Session) -> String {
+    let names = &s.header.names;
+    let cfg = &s.header.config;
+    let n = names.len();
+    let mut o = String::new();
+    let session = json!({ "session": {
+        "players": names,
+        "rules": cfg.rules,
+        "start_bowl": cfg.start_bowl,
+        "pajarito": cfg.pajarito,
+    }});
+    let _ = writeln!(o, "{session}");
+    for h in &s.hands {
+        let sc = &h.score;
+        let l = &h.ledger;
+        let r = &h.result;
+        let v = json!({
+            "hand": sc.hand,
+            "line": h.line,
+            "note": h.note,
+            "dealer": r.dealer,
+            "declarer": r.declarer,
+            "final_declarer": r.final_declarer(),
+            "contract": r.contract,
+            "penetro": r.penetro,
+            "surrender": r.surrender,
+            "outcome": r.outcome,
+            "tricks": &r.tricks.0[..n],
+            "case": sc.case,
+            "aip": sc.aip,
+            "played_for": sc.played_for,
+            "pool": &sc.pool.0[..n],
+            "condiciones": &sc.condiciones.0[..n],
+            "total": &sc.totals().0[..n],
+            "debts": &sc.debts.0[..n],
+            "crossed_out": sc.crossed_out,
+            "written": sc.written().collect::<Vec<_>>(),
+            "ledger": {
+                "bowls": l.bowls(),
+                "plato": l.plato(),
+                "plato_has_failure": l.plato_has_failure(),
+                "pajaritos": l.pajaritos(),
+                "paper": l.paper(),
+                "next_case": l.next_case(),
+                "next_aip": l.next_aip(),
+                "next_dealer": l.next_dealer(),
+            },
+        });
+        let _ = writeln!(o, "{v}");
+    }
+    let st = &s.settlement;
+    let v = json!({ "settlement": {
+        "plato": st.plato,
+        "pajaritos": st.pajaritos,
+        "debts_paid": &st.debts_paid.0[..n],
+        "fund": st.fund,
+        "share": st.share,
+        "remainder": &st.remainder.0[..n],
+        "final_bowls": &st.final_bowls.0[..n],
+        "results": &st.results.0[..n],
+    }});
+    let _ = writeln!(o, "{v}");
+    o
 }

@@ -1,70 +1,11 @@
 //! Scoring: the puesta system of RULES.md section 8 for the `tresillo` rule set, at
 //! a table of three or four players.
 //!
-//! A [`Ledger`] holds every bowl, the plato (and whether it holds a failure payment),
-//! the pajaritos dish and the paper (the reserved puestas, each with its owner, in the
-//! order written). [`Ledger::apply`] scores one [`HandResult`] at a time: first the
-//! dealer's moves before the deal (a pajarito when the plato and the paper are empty,
-//! then the dealer's tanto), then the payments of the hand, then the condiciones. A
-//! result that does not hold together is rejected with a [`ScoringError`] and the
-//! ledger is left unchanged. [`Ledger::settle`] computes the end-of-session
-//! settlement.
-//!
-//! ```
-//! use tresillo_core::{table_result, Contract, Ledger, LedgerConfig, Seat};
-//!
-//! let mut ledger = Ledger::new(LedgerConfig::default())?;
-//! assert_eq!((ledger.bowls(), ledger.pajaritos()), (&[155, 155, 155][..], 15));
-//!
-//! // Seat 0 deals: a pajarito (5) goes to the plato, and the dealer's tanto.
-//! // Seat 1 plays an entrada and makes 5 tricks to 2 and 2: sacado.
-//! let score = ledger.apply(&table_result(3, Seat(0), Seat(1), Contract::Entrada, &[2, 5, 2]))?;
-//! assert_eq!(score.aip, 6 + 3); // first puesta: plato + n
-//! assert_eq!(score.totals().0[..3], [-2, 8, -1]); // the plato (6) and 1 from each
-//! assert_eq!(ledger.plato(), 0);
-//!
-//! // Seat 1 deals, seat 2 plays a solo and makes only 4 tricks to 4 and 1: puesta.
-//! let score = ledger.apply(&table_result(3, Seat(1), Seat(2), Contract::Solo, &[4, 1, 4]))?;
-//! assert_eq!(score.aip, 6 + 3);
-//! assert_eq!(score.pool.0[2], -9); // into the plato, which now holds a failure
-//! assert_eq!(score.condiciones.0[..3], [2, 2, -4]); // solo: 2 to each
-//! assert!(ledger.plato_has_failure());
-//! assert_eq!(ledger.next_aip(), 15 + 1 + 3);
-//! # Ok::<(), tresillo_core::ScoringError>(())
-//! ```
-//!
-//! # Choices where RULES.md is silent
-//!
-//! - **Trick counts not recorded.** A result whose trick counts are all zero (typed
-//!   in from a real table with only its outcome) is taken at its word: the outcome
-//!   is checked against the seats, not against the tricks. The engine never produces
-//!   such a result for a hand that was played.
-//! - **The deal rotates.** Once a ledger has scored a hand, the next result must be
-//!   dealt by the next seat in turn order ([`ScoringError::DealerOutOfTurn`]). The
-//!   first hand of a ledger may be dealt by anyone.
-//! - **Penetro** (four players, section 12.2). The dealer is the declarer; the
-//!   contract is an entrada (or none when the dealer gives up at once), so the
-//!   condiciones are the penetro's 1 plus the entrada's 0, plus estuche, primeras and
-//!   bola on a win. Giving up at once is recorded as a surrender by the dealer with
-//!   nobody taking over and no tricks; it is paid as a puesta plus the penetro
-//!   condición. The player who dropped out is not recorded: like the inactive
-//!   dealer of an ordinary hand, they pay and receive condiciones and the sacado
-//!   tanto ("every other player"). A four-player hand is never cancelled.
-//! - **Failed bola.** The contract is paid as won (contract, estuche), and the bola's
-//!   8 is paid by the declarer to each other player; the two are netted in the
-//!   condiciones of the hand.
-//! - **Takeover.** The player who took over neither pays nor receives any condición
-//!   (estuche, primeras and bola included); the original declarer pays each other
-//!   player the condiciones of a lost contract. A codillo after a takeover may be won
-//!   by the original declarer, who is then paid the amount in play by the new one.
-//! - **Refilling the dish.** "At once" means in the same step: the pajarito that
-//!   empties the dish is followed by every player's 5 before the dealer's tanto.
-//! - **Settlement order.** With no hand scored yet, the remainder goes in turn order
-//!   from seat 0.
-//! - **Per-hand split.** [`HandScore::pool`] is every change of a bowl that is not a
-//!   condición: the dealer's tanto, pajarito refills, what is taken from or paid into
-//!   the plato, the sacado tantos, payments of reserved puestas and the amounts paid
-//!   to a codillo winner or to a player who took over.
+//! A [`Ledger`] scores one [`HandResult`] at a time and can tell at any moment every
+//! bowl, the plato, the pajaritos dish, the paper and the amount in play of the next
+//! hand; [`Ledger::settle`] computes the end-of-session settlement. [`Scorer`] and
+//! [`score_deal`] give the two [`ScoringMode`]s of simulations. See [`Ledger`] for
+//! an example and for the choices made where RULES.md is silent.
 
 mod ledger;
 mod validate;
@@ -375,7 +316,13 @@ pub enum ScoringError {
 /// all zero when not recorded). The outcome follows from the tricks (section 7).
 /// Set the other fields (surrender, estuche, primeras, bola, penetro) as needed.
 #[must_use]
-pub fn table_result(players: u8, dealer: Seat, declarer: Seat, contract: Contract, tricks: &[u8]) -> HandResult {
+pub fn table_result(
+    players: u8,
+    dealer: Seat,
+    declarer: Seat,
+    contract: Contract,
+    tricks: &[u8],
+) -> HandResult {
     let mut t = BySeat::default();
     for (i, &k) in tricks.iter().take(Seat::MAX).enumerate() {
         t.0[i] = k;
@@ -422,13 +369,14 @@ pub fn cancelled_result(players: u8, dealer: Seat) -> HandResult {
 
 /// The outcome (section 7) of `tricks` for `declarer`, against every other seat that
 /// plays: at four players all but the inactive dealer, or all three others in a
-/// penetro (a player who dropped out has no tricks).
+/// penetro (a player who dropped out has no tricks). Seats past the fourth are
+/// ignored.
 #[must_use]
 pub fn outcome_of(players: u8, dealer: Seat, declarer: Seat, penetro: bool, tricks: &BySeat<u8>) -> Outcome {
     let mut opp = [(Seat(0), 0u8); 3];
     let mut k = 0;
-    for s in (0..players).map(Seat) {
-        if s != declarer && is_active(players, dealer, penetro, s) {
+    for s in (0..players.min(4)).map(Seat) {
+        if k < 3 && s != declarer && is_active(players, dealer, penetro, s) {
             opp[k] = (s, tricks[s]);
             k += 1;
         }
@@ -440,7 +388,7 @@ pub fn outcome_of(players: u8, dealer: Seat, declarer: Seat, penetro: bool, tric
         opp = [stayed.next().expect("two"), stayed.next().expect("two"), (Seat(0), 0)];
         k = 2;
     }
-    Outcome::from_tricks(tricks[declarer], &opp[..k])
+    Outcome::from_tricks(tricks.0.get(declarer.index()).copied().unwrap_or(0), &opp[..k])
 }
 
 /// Whether `s` may play a hand: every seat at three players; at four, all but the

@@ -298,6 +298,53 @@ fn equal_debts_the_last_written_is_played_first() {
     assert_eq!((s.aip, s.played_for), (19 + 1, Some(debt(2, 19, 2))));
 }
 
+#[test]
+fn four_players_through_the_three_cases_and_the_settlement() {
+    let mut l = ledger(4);
+    // Case 1, puesta: 10 into the plato.
+    let s = apply(&mut l, &hand(4, 0, 1, Entrada, &[0, 4, 4, 1]));
+    assert_eq!((s.case, s.aip, seats(s.pool, 4)), (AipCase::FirstPuesta, 10, vec![-1, -10, 0, 0]));
+    // Case 2, puesta: written; the solo is paid to the inactive dealer too.
+    let s = apply(&mut l, &hand(4, 1, 2, Solo, &[4, 0, 1, 4]));
+    assert_eq!((s.case, s.aip), (AipCase::PuestaInPlato, 17 + 4));
+    assert_eq!(seats(s.condiciones, 4), [2, 2, -6, 2]);
+    // Case 2, codillo: written and paid to the winner.
+    let s = apply(&mut l, &hand(4, 2, 3, Vuelta, &[5, 1, 0, 3]));
+    assert_eq!((s.aip, seats(s.pool, 4)), (22, vec![22, 0, -1, -22]));
+    assert_eq!(l.paper(), &[debt(2, 21, 2), debt(3, 22, 3)]);
+    // Case 2, sacado: the plato and 1 from each of three, the inactive dealer too.
+    let s = apply(&mut l, &hand(4, 3, 0, Entrada, &[5, 2, 2, 0]));
+    assert_eq!(seats(s.pool, 4), [19 + 3, -1, -1, -1 - 1]);
+    assert_eq!((l.plato(), l.plato_has_failure()), (0, false));
+    // Case 3: for the largest debt (seat 3's 22) plus the plato.
+    let s = apply(&mut l, &hand(4, 0, 2, Entrada, &[0, 2, 5, 2]));
+    assert_eq!((s.case, s.aip, s.crossed_out), (AipCase::Reserved, 23, Some(debt(3, 22, 3))));
+    assert_eq!(seats(s.pool, 4), [-1, 0, 1 + 22, -22]);
+    // Case 3, given up without takeover: written.
+    let s = apply(&mut l, &surrender(hand(4, 1, 3, Entrada, &[1, 0, 1, 1]), None));
+    assert_eq!((s.aip, seats(s.pool, 4)), (21 + 1, vec![0, -1, 0, 0]));
+    assert_eq!(l.paper(), &[debt(2, 21, 2), debt(3, 22, 6)]);
+    assert_eq!((l.bowls(), l.plato(), l.pajaritos()), (&[200, 145, 171, 108][..], 1, 15));
+    let st = l.settle();
+    assert_eq!((st.fund, st.share), (1 + 15 + 43, 14));
+    assert_eq!(seats(st.remainder, 4), [false, true, true, true]);
+    assert_eq!(seats(st.final_bowls, 4), [214, 160, 165, 101]);
+    assert_eq!(seats(st.results, 4), [54, 0, 5, -59]);
+}
+
+#[test]
+fn four_players_twin_puestas_and_the_tie_rule() {
+    let mut l = ledger(4);
+    apply(&mut l, &hand(4, 0, 1, Entrada, &[0, 4, 4, 1]));
+    let s = apply(&mut l, &surrender(hand(4, 1, 2, Vuelta, &[4, 0, 1, 4]), Some(3)));
+    assert_eq!(s.written().collect::<Vec<_>>(), [debt(2, 21, 2), debt(3, 21, 2)]);
+    assert_eq!(seats(s.condiciones, 4), [1, 1, -3, 1]);
+    apply(&mut l, &hand(4, 2, 3, Entrada, &[2, 2, 0, 5]));
+    let s = apply(&mut l, &hand(4, 3, 1, Entrada, &[2, 5, 2, 0]));
+    assert_eq!((s.aip, s.played_for), (22, Some(debt(3, 21, 2))));
+    assert_eq!(seats(s.pool, 4), [0, 22, 0, -1 - 21]);
+}
+
 // ---------------------------------------------------------------- condiciones
 
 fn condiciones(r: &HandResult) -> Vec<i64> {

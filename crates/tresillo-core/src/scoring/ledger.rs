@@ -9,8 +9,72 @@ use crate::card::{BySeat, Seat};
 use crate::game::Outcome;
 use crate::result::HandResult;
 
-/// The score of a Tresillo session (RULES.md section 8): every bowl, the plato, the
-/// pajaritos dish and the paper.
+/// The score of a Tresillo session under the puesta system (RULES.md section 8):
+/// every bowl, the plato (and whether it holds a failure payment), the pajaritos dish
+/// and the paper (the reserved puestas, each with its owner, in the order written).
+///
+/// [`Ledger::apply`] scores one [`HandResult`] at a time: first the
+/// dealer's moves before the deal (a pajarito when the plato and the paper are empty,
+/// then the dealer's tanto), then the payments of the hand, then the condiciones. A
+/// result that does not hold together is rejected with a [`ScoringError`] and the
+/// ledger is left unchanged. [`Ledger::settle`] computes the end-of-session
+/// settlement.
+///
+/// ```
+/// use tresillo_core::{table_result, Contract, Ledger, LedgerConfig, Seat};
+///
+/// let mut ledger = Ledger::new(LedgerConfig::default())?;
+/// assert_eq!((ledger.bowls(), ledger.pajaritos()), (&[155, 155, 155][..], 15));
+///
+/// // Seat 0 deals: a pajarito (5) goes to the plato, and the dealer's tanto.
+/// // Seat 1 plays an entrada and makes 5 tricks to 2 and 2: sacado.
+/// let score = ledger.apply(&table_result(3, Seat(0), Seat(1), Contract::Entrada, &[2, 5, 2]))?;
+/// assert_eq!(score.aip, 6 + 3); // first puesta: plato + n
+/// assert_eq!(score.totals().0[..3], [-2, 8, -1]); // the plato (6) and 1 from each
+/// assert_eq!(ledger.plato(), 0);
+///
+/// // Seat 1 deals, seat 2 plays a solo and makes only 4 tricks to 4 and 1: puesta.
+/// let score = ledger.apply(&table_result(3, Seat(1), Seat(2), Contract::Solo, &[4, 1, 4]))?;
+/// assert_eq!(score.aip, 6 + 3);
+/// assert_eq!(score.pool.0[2], -9); // into the plato, which now holds a failure
+/// assert_eq!(score.condiciones.0[..3], [2, 2, -4]); // solo: 2 to each
+/// assert!(ledger.plato_has_failure());
+/// assert_eq!(ledger.next_aip(), 15 + 1 + 3);
+/// # Ok::<(), tresillo_core::ScoringError>(())
+/// ```
+///
+/// # Choices where RULES.md is silent
+///
+/// - **Trick counts not recorded.** A result whose trick counts are all zero (typed
+///   in from a real table with only its outcome) is taken at its word: the outcome
+///   is checked against the seats, not against the tricks. The engine never produces
+///   such a result for a hand that was played.
+/// - **The deal rotates.** Once a ledger has scored a hand, the next result must be
+///   dealt by the next seat in turn order ([`ScoringError::DealerOutOfTurn`]). The
+///   first hand of a ledger may be dealt by anyone.
+/// - **Penetro** (four players, section 12.2). The dealer is the declarer; the
+///   contract is an entrada (or none when the dealer gives up at once), so the
+///   condiciones are the penetro's 1 plus the entrada's 0, plus estuche, primeras and
+///   bola on a win. Giving up at once is recorded as a surrender by the dealer with
+///   nobody taking over and no tricks; it is paid as a puesta plus the penetro
+///   condición. The player who dropped out is not recorded: like the inactive
+///   dealer of an ordinary hand, they pay and receive condiciones and the sacado
+///   tanto ("every other player"). A four-player hand is never cancelled.
+/// - **Failed bola.** The contract is paid as won (contract, estuche), and the bola's
+///   8 is paid by the declarer to each other player; the two are netted in the
+///   condiciones of the hand.
+/// - **Takeover.** The player who took over neither pays nor receives any condición
+///   (estuche, primeras and bola included); the original declarer pays each other
+///   player the condiciones of a lost contract. A codillo after a takeover may be won
+///   by the original declarer, who is then paid the amount in play by the new one.
+/// - **Refilling the dish.** "At once" means in the same step: the pajarito that
+///   empties the dish is followed by every player's 5 before the dealer's tanto.
+/// - **Settlement order.** With no hand scored yet, the remainder goes in turn order
+///   from seat 0.
+/// - **Per-hand split.** [`HandScore::pool`] is every change of a bowl that is not a
+///   condición: the dealer's tanto, pajarito refills, what is taken from or paid into
+///   the plato, the sacado tantos, payments of reserved puestas and the amounts paid
+///   to a codillo winner or to a player who took over.
 ///
 /// Tokens are conserved: [`Ledger::tokens`] (bowls + plato + pajaritos) never
 /// changes; the paper holds promises, not tokens. Creating a ledger does not
@@ -276,7 +340,7 @@ impl Ledger {
         self.plato_failure = false;
     }
 
-    fn into_plato(&mut self, d: Seat, amount: i64, s: &mut HandScore) {
+    fn pay_into_plato(&mut self, d: Seat, amount: i64, s: &mut HandScore) {
         self.bowls[d] -= amount;
         s.pool[d] -= amount;
         self.plato += amount;
@@ -312,7 +376,7 @@ impl Ledger {
 
     fn puesta(&mut self, d: Seat, s: &mut HandScore) {
         match s.case {
-            AipCase::FirstPuesta => self.into_plato(d, s.aip, s),
+            AipCase::FirstPuesta => self.pay_into_plato(d, s.aip, s),
             _ => self.write(d, s.aip, s),
         }
     }
@@ -320,8 +384,8 @@ impl Ledger {
     fn twin(&mut self, d: Seat, o: Seat, s: &mut HandScore) {
         match s.case {
             AipCase::FirstPuesta => {
-                self.into_plato(d, s.aip, s);
-                self.into_plato(o, s.aip, s);
+                self.pay_into_plato(d, s.aip, s);
+                self.pay_into_plato(o, s.aip, s);
             }
             _ => {
                 self.write(d, s.aip, s);

@@ -219,8 +219,7 @@ pub(super) fn check(
         }
         if recorded {
             let expected = outcome_of(n, dealer, fin, r.penetro, &r.tricks);
-            let agrees =
-                if r.penetro { same_result(r.outcome, expected) } else { r.outcome == expected };
+            let agrees = if r.penetro { same_result(r.outcome, expected) } else { r.outcome == expected };
             if !agrees {
                 return Err(ScoringError::OutcomeMismatch { given: r.outcome, expected });
             }

@@ -1,0 +1,208 @@
+//! `tresillo score`: the example sessions, and bad logs.
+
+use serde_json::Value;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn example(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples").join(name)
+}
+
+fn score(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tresillo"))
+        .arg("score")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run tresillo");
+    let mut pipe = child.stdin.take().expect("stdin");
+    pipe.write_all(stdin.unwrap_or("").as_bytes()).expect("write stdin");
+    drop(pipe);
+    child.wait_with_output().expect("wait")
+}
+
+fn json_lines(out: &Output) -> Vec<Value> {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout.clone())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+fn ints(v: &Value) -> Vec<i64> {
+    v.as_array().unwrap().iter().map(|x| x.as_i64().unwrap()).collect()
+}
+
+#[test]
+fn the_example_session_scores_as_documented() {
+    let path = example("session.jsonl");
+    let lines = json_lines(&score(&["--format", "json", path.to_str().unwrap()], None));
+    assert_eq!(lines.len(), 1 + 12 + 1);
+    assert_eq!(lines[0]["session"]["players"], serde_json::json!(["Ana", "Blas", "Carmen"]));
+    let hands = &lines[1..13];
+    for h in hands {
+        let l = &h["ledger"];
+        let tokens: i64 = ints(&l["bowls"]).iter().sum::<i64>()
+            + l["plato"].as_i64().unwrap()
+            + l["pajaritos"].as_i64().unwrap();
+        assert_eq!(tokens, 480, "tokens are conserved");
+    }
+    // Hand 2: a puesta in case 1, into the plato.
+    assert_eq!(ints(&hands[1]["pool"]), [0, -1, -9]);
+    assert_eq!(hands[1]["ledger"]["plato"], 15);
+    // Hand 3: a codillo in case 2 (typed in with its winner only): written and paid.
+    assert_eq!(hands[2]["case"], "puesta-in-plato");
+    assert_eq!(ints(&hands[2]["pool"]), [-19, 19, -1]);
+    assert_eq!(hands[2]["ledger"]["paper"], serde_json::json!([{"owner": 0, "amount": 19, "hand": 3}]));
+    // Hand 4: a surrender with takeover, won: the AIP straight to the taker.
+    assert_eq!(ints(&hands[3]["pool"]), [-1, -20, 20]);
+    // Hand 6: a reserved puesta (case 3), lost again; hand 7 wins it back.
+    assert_eq!((hands[5]["case"].as_str(), hands[5]["aip"].as_i64()), (Some("reserved"), Some(20)));
+    assert_eq!(hands[6]["crossed_out"], serde_json::json!({"owner": 1, "amount": 20, "hand": 6}));
+    assert_eq!(ints(&hands[6]["total"]), [23, -21, -1]);
+    // Hand 11: twin puestas after a takeover.
+    assert_eq!(hands[10]["written"].as_array().unwrap().len(), 2);
+    let st = &lines[13]["settlement"];
+    assert_eq!(st["fund"], 57);
+    assert_eq!(ints(&st["final_bowls"]), [156, 124, 200]);
+    assert_eq!(ints(&st["results"]), [-4, -36, 40]);
+}
+
+#[test]
+fn the_example_session_as_a_table() {
+    let path = example("session.jsonl");
+    let out = score(&[path.to_str().unwrap()], None);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains(
+        "Hand 4 (line 5): Ana deals. Blas plays entrada, gives up after three tricks; Carmen takes over"
+    ));
+    assert!(text.contains("written on the paper: Blas 21 (hand 11), Carmen 21 (hand 11)"));
+    assert!(text.contains("Settlement after 12 hands"));
+    let last: Vec<&str> = text.lines().last().unwrap().split_whitespace().collect();
+    assert_eq!(last, ["2", "Carmen", "202", "-21", "19", "200", "+40"]);
+}
+
+#[test]
+fn the_four_player_example_with_penetros() {
+    let path = example("session-four.jsonl");
+    let lines = json_lines(&score(&["--format", "json", path.to_str().unwrap()], None));
+    assert_eq!(ints(&lines[2]["condiciones"]), [-1, 3, -1, -1]);
+    assert_eq!(ints(&lines[3]["total"]), [1, 1, -14, 1]);
+    assert_eq!(lines[3]["outcome"], serde_json::json!({"result": "puesta", "kind": "surrendered"}));
+    let st = &lines[6]["settlement"];
+    assert_eq!(ints(&st["results"]), [-29, 28, 4, -3]);
+    assert_eq!(st["remainder"], serde_json::json!([true, false, false, true]));
+}
+
+#[test]
+fn standard_input_and_short_forms() {
+    let log = r#"{"players": 3}
+# a comment line
+
+{"declarer": 1, "contract": "vuelta", "tricks": {"0": 1, "1": 5, "2": 3}}
+{"declarer": 2, "contract": "entrada", "outcome": "puesta", "surrender": true}
+"#;
+    let lines = json_lines(&score(&["--format", "json", "-"], Some(log)));
+    assert_eq!(lines[1]["line"], 4);
+    assert_eq!(ints(&lines[1]["total"]), [-1 - 1 - 1, 6 + 2 + 2, -1 - 1]);
+    assert_eq!(lines[2]["outcome"]["kind"], "surrendered");
+    assert_eq!(lines[2]["dealer"], 1);
+}
+
+/// Runs a bad log: it must fail, print nothing on stdout, and say `expected`.
+fn fails(log: &str, expected: &[&str]) {
+    let out = score(&["-"], Some(log));
+    assert!(!out.status.success(), "must fail: {log}");
+    assert!(out.stdout.is_empty(), "no partial ledger: {}", String::from_utf8_lossy(&out.stdout));
+    let err = String::from_utf8(out.stderr).unwrap();
+    for e in expected {
+        assert!(err.contains(e), "`{e}` not in: {err}");
+    }
+}
+
+const HEADER: &str = r#"{"players": ["Ana", "Blas", "Carmen"]}"#;
+const GOOD: &str = r#"{"declarer": "Blas", "contract": "entrada", "tricks": [2, 5, 2]}"#;
+
+#[test]
+fn a_malformed_line() {
+    fails(&format!("{HEADER}\n{GOOD}\n{{\"declarer\": \"Ana\", \n"), &["line 3", "malformed JSON"]);
+    fails(&format!("{HEADER}\n[1, 2]\n"), &["line 2", "JSON object"]);
+    fails(&format!("{HEADER}\n{{\"declarer\": 1, \"contract\": \"entradas\"}}\n"), &["line 2", "`entradas`"]);
+    fails(
+        &format!("{HEADER}\n{{\"declarer\": 1, \"trick\": [2, 5, 2]}}\n"),
+        &["line 2", "unknown field `trick`"],
+    );
+    fails("{\"players\": [\"Ana\", \"Blas\"]}\n", &["line 1", "2 players"]);
+    fails("{\"player\": 3}\n", &["line 1", "unknown field `player`"]);
+    fails("\n\n", &["empty"]);
+}
+
+#[test]
+fn an_unknown_seat() {
+    fails(
+        &format!("{HEADER}\n{GOOD}\n{}\n", GOOD.replace("Blas", "Dora")),
+        &["line 3", "unknown seat `Dora`"],
+    );
+    fails(&format!("{HEADER}\n{}\n", GOOD.replace("\"Blas\"", "3")), &["line 2", "unknown seat 3"]);
+    fails(&format!("{HEADER}\n{}\n", GOOD.replace("[2, 5, 2]", "[2, 5, 2, 0]")), &["line 2", "no seat 3"]);
+    let codillo = r#"{"declarer": 1, "contract": "solo", "outcome": {"result": "codillo", "winner": "Eva"}}"#;
+    fails(&format!("{HEADER}\n{codillo}\n"), &["line 2", "`Eva`", "outcome.winner"]);
+}
+
+#[test]
+fn trick_counts_that_do_not_add_up() {
+    fails(
+        &format!("{HEADER}\n{}\n", GOOD.replace("[2, 5, 2]", "[2, 5, 3]")),
+        &["line 2", "add up to 10, not 9"],
+    );
+    let given_up = r#"{"declarer": 1, "contract": "entrada", "surrender": true, "tricks": [2, 5, 2]}"#;
+    fails(&format!("{HEADER}\n{given_up}\n"), &["line 2", "add up to 9, not 3"]);
+}
+
+#[test]
+fn an_outcome_that_contradicts_the_tricks() {
+    let bad = GOOD.replace("}", r#", "outcome": {"result": "codillo", "winner": "Ana"}}"#);
+    fails(&format!("{HEADER}\n{bad}\n"), &["line 2", "contradicts the trick counts", "sacado"]);
+    let bad = r#"{"declarer": 1, "contract": "entrada", "outcome": "codillo"}"#;
+    fails(&format!("{HEADER}\n{bad}\n"), &["line 2", "needs its winner"]);
+}
+
+#[test]
+fn a_result_for_the_inactive_dealer() {
+    let header = r#"{"players": ["Ana", "Blas", "Carmen", "Dora"]}"#;
+    let bad = r#"{"declarer": "Ana", "contract": "entrada", "tricks": [5, 2, 2, 0]}"#;
+    fails(&format!("{header}\n{bad}\n"), &["line 2", "inactive dealer"]);
+    let bad = r#"{"declarer": "Blas", "contract": "entrada", "tricks": [1, 5, 2, 1]}"#;
+    fails(&format!("{header}\n{bad}\n"), &["line 2", "inactive dealer", "winner of a trick"]);
+    let bad = r#"{"dealer": 1, "declarer": "Blas", "contract": "entrada", "tricks": [1, 5, 2, 1]}"#;
+    fails(&format!("{header}\n{bad}\n"), &["line 2", "inactive dealer", "declarer"]);
+}
+
+#[test]
+fn a_dealer_out_of_turn() {
+    let bad = GOOD.replace("{", r#"{"dealer": "Carmen", "#);
+    fails(&format!("{HEADER}\n{GOOD}\n{bad}\n"), &["line 3", "seat 1 deals this hand, not seat 2"]);
+}
+
+#[test]
+fn docs_show_the_example_and_its_output_as_they_are() {
+    let docs = std::fs::read_to_string(example("../docs/SCORING.md")).unwrap();
+    let log = std::fs::read_to_string(example("session.jsonl")).unwrap();
+    assert!(docs.contains(&format!("```json\n{log}```")), "docs/SCORING.md must show examples/session.jsonl");
+    let four = std::fs::read_to_string(example("session-four.jsonl")).unwrap();
+    assert!(
+        docs.contains(&format!("```json\n{four}```")),
+        "docs/SCORING.md must show examples/session-four.jsonl"
+    );
+    let out = score(&[example("session.jsonl").to_str().unwrap()], None);
+    let table = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        docs.contains(&format!("```\n{table}```")),
+        "docs/SCORING.md must show the output of the example"
+    );
+}
