@@ -4,6 +4,7 @@ mod bench;
 mod narrate;
 mod perft;
 mod score;
+mod tournament;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
@@ -36,6 +37,10 @@ enum Command {
     Score(score::ScoreArgs),
     /// List every agent with its parameters.
     Agents,
+    /// Play many deals in parallel; write deals.csv, summary.csv and manifest.json.
+    Tournament(tournament::TournamentArgs),
+    /// Merge finished shards of one run into a single run directory.
+    Merge(tournament::MergeArgs),
 }
 
 fn run(cli: Cli) -> Result<()> {
@@ -49,6 +54,14 @@ fn run(cli: Cli) -> Result<()> {
         Command::Play(a) => narrate::run(&a, &mut out)?,
         Command::Bench(a) => bench::run(&a, &mut out)?,
         Command::Score(a) => score::run(&a)?,
+        Command::Tournament(a) => {
+            let table = tournament::run(&a, std::env::args().collect())?;
+            write!(out, "{table}")?;
+        }
+        Command::Merge(a) => {
+            let table = tournament::merge(&a, std::env::args().collect())?;
+            write!(out, "{table}")?;
+        }
         Command::Agents => {
             for a in tresillo_agents::agent_infos() {
                 writeln!(out, "{:<10} {}", a.name, a.help)?;

@@ -50,7 +50,7 @@ pub enum SimError {
 
 /// One row of `deals.csv`: one deal under one seating. Seats are 0, 1, 2; agent
 /// slots are the positions in the `--agents` list.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct DealRow<'a> {
     /// Deal index in the run.
     pub deal: u64,
@@ -329,9 +329,6 @@ fn record(stats: &mut Stats, r: &HandResult, s: &HandScore, seating: &[u8; 3], u
         Outcome::Codillo { .. } => Some(2),
         Outcome::Cancelled => None,
     };
-    if let (Some(c), Some(o)) = (contract, oc) {
-        stats.outcomes[c][o] += 1;
-    }
     for seat in 0..3 {
         let slot = seating[seat] as usize;
         let a = &mut stats.agents[slot];

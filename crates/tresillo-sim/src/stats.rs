@@ -64,7 +64,8 @@ pub struct AgentStats {
     pub contracts: [u64; 3],
     /// Hands declared and won per contract.
     pub won: [u64; 3],
-    /// Outcomes of the hands it declared, per contract.
+    /// Outcomes of the hands it declared, per contract, for this declarer (a hand
+    /// given up and taken over counts as its puesta).
     pub outcomes: OutcomeCounts,
     /// Tantos per row (all roles).
     pub tantos: Moments,
@@ -108,8 +109,6 @@ pub struct Stats {
     pub cancelled: u64,
     /// Per agent slot.
     pub agents: [AgentStats; 3],
-    /// Outcomes over all rows per contract.
-    pub outcomes: OutcomeCounts,
 }
 
 impl Stats {
@@ -120,11 +119,6 @@ impl Stats {
         self.cancelled += o.cancelled;
         for (a, b) in self.agents.iter_mut().zip(&o.agents) {
             a.merge(b);
-        }
-        for i in 0..3 {
-            for j in 0..3 {
-                self.outcomes[i][j] += o.outcomes[i][j];
-            }
         }
     }
 
@@ -160,19 +154,22 @@ impl Stats {
             out.push(base("declarer", &a.declarer, 1.0));
             out.push(base("opponent", &a.opponent, 1.0));
         }
+        // The whole run: the agents' sums (every hand has one original declarer).
+        let mut sum = AgentStats::default();
+        for a in &self.agents {
+            sum.merge(a);
+        }
         let mut total = SummaryRow::empty("all", "all");
         total.deals = self.rows;
-        total.declared = (self.rows - self.cancelled).to_string();
-        total.declare_rate = ratio(self.rows - self.cancelled, self.rows);
+        total.declared = sum.declared.to_string();
+        total.declare_rate = ratio(sum.declared, self.rows);
+        total.forced = sum.forced.to_string();
         total.cancelled = self.cancelled.to_string();
-        let mut decl = [0u64; 3];
         for c in 0..3 {
-            decl[c] = self.outcomes[c].iter().sum();
-            total.contracts[c] = decl[c].to_string();
-            total.success[c] = ratio(self.outcomes[c][0], decl[c]);
+            total.contracts[c] = sum.contracts[c].to_string();
+            total.success[c] = ratio(sum.won[c], sum.contracts[c]);
         }
-        total.forced = self.agents.iter().map(|a| a.forced).sum::<u64>().to_string();
-        total.outcomes = counts(&self.outcomes);
+        total.outcomes = counts(&sum.outcomes);
         out.push(total);
         out
     }
