@@ -80,18 +80,8 @@ impl Rank {
     /// Number of ranks in a suit.
     pub const NUM: usize = 10;
     /// The ranks in index order.
-    pub const ALL: [Rank; 10] = [
-        Rank(1),
-        Rank(2),
-        Rank(3),
-        Rank(4),
-        Rank(5),
-        Rank(6),
-        Rank(7),
-        Rank(10),
-        Rank(11),
-        Rank(12),
-    ];
+    pub const ALL: [Rank; 10] =
+        [Rank(1), Rank(2), Rank(3), Rank(4), Rank(5), Rank(6), Rank(7), Rank(10), Rank(11), Rank(12)];
     /// The ace.
     pub const ACE: Rank = Rank(1);
     /// The sota (jack).
@@ -187,7 +177,6 @@ impl Card {
     }
 
     /// All 40 cards in sort order.
-    #[must_use]
     pub fn all() -> impl Iterator<Item = Card> + Clone {
         (0..40).map(|i| Card::try_index(i).expect("in range"))
     }

@@ -13,7 +13,7 @@ use crate::card::{BySeat, Card, Seat, Suit};
 use crate::cardset::CardSet;
 use crate::game::{Bid, Contract, Outcome, PuestaKind, RuleSet, Word};
 use crate::notation::{Deal, Heap};
-use crate::play::{legal_moves, trick_winner, PlayState};
+use crate::play::{PlayState, legal_moves, trick_winner};
 use crate::result::{HandResult, SurrenderRecord};
 use crate::tables::table;
 use crate::view::PlayerView;
@@ -307,9 +307,7 @@ impl Request {
                     )));
                 }
                 match (c.names_trump(), t) {
-                    (true, None) => {
-                        Err(HandError::IllegalContract(format!("{c} needs a trump suit")))
-                    }
+                    (true, None) => Err(HandError::IllegalContract(format!("{c} needs a trump suit"))),
                     (false, Some(_)) => Err(HandError::IllegalContract(
                         "in vuelta the turned card sets trumps; name no suit".into(),
                     )),
@@ -318,16 +316,11 @@ impl Request {
             }
             (Request::Discard { min, max, .. }, Decision::Discard(set)) => {
                 if !hand.is_superset(set) {
-                    return Err(HandError::IllegalDiscard(format!(
-                        "{} not in hand",
-                        set - hand
-                    )));
+                    return Err(HandError::IllegalDiscard(format!("{} not in hand", set - hand)));
                 }
                 let k = set.len() as u8;
                 if k < min || k > max {
-                    return Err(HandError::IllegalDiscard(format!(
-                        "{k} cards; must discard {min} to {max}"
-                    )));
+                    return Err(HandError::IllegalDiscard(format!("{k} cards; must discard {min} to {max}")));
                 }
                 Ok(())
             }
@@ -720,11 +713,9 @@ impl Hand {
                 };
                 Request::Bid { seat: s, min_level, max_level: p.rules.max_level() }
             }
-            Phase::Declare => Request::Declare {
-                seat: p.declarer.expect("declarer"),
-                min_level: p.level,
-                forced: p.forced,
-            },
+            Phase::Declare => {
+                Request::Declare { seat: p.declarer.expect("declarer"), min_level: p.level, forced: p.forced }
+            }
             Phase::DeclarerExchange => {
                 let min = u8::from(p.contract == Some(Contract::Vuelta));
                 Request::Discard { seat: p.declarer.expect("declarer"), min, max: p.heap_left.min(9) }
@@ -736,17 +727,19 @@ impl Hand {
                 Request::Discard { seat, min: 0, max: p.heap_left.min(9) }
             }
             Phase::Play => {
-                let seat = self.to_move();
+                let seat = self.seat_to_play();
                 Request::Play { seat, legal: legal_moves(self.hidden.hands[seat], p.trump, p.led()) }
             }
             Phase::Surrender => Request::Surrender { seat: p.declarer.expect("declarer") },
-            Phase::TakeOver => Request::TakeOver { seat: self.next_takeover().expect("an opponent is asked") },
+            Phase::TakeOver => {
+                Request::TakeOver { seat: self.next_takeover().expect("an opponent is asked") }
+            }
             Phase::Bola => Request::Bola { seat: p.declarer.expect("declarer") },
             Phase::Done => Request::Done,
         }
     }
 
-    fn to_move(&self) -> Seat {
+    fn seat_to_play(&self) -> Seat {
         let p = &self.public;
         p.current_leader().plus(p.current_trick().len() as u8, p.players)
     }
@@ -758,7 +751,7 @@ impl Hand {
 
     fn next_speaker(&self) -> Seat {
         let [first, second] = self.public.opponents().expect("declarer");
-        if self.public.num_words % 2 == 0 { first } else { second }
+        if self.public.num_words.is_multiple_of(2) { first } else { second }
     }
 
     fn next_takeover(&self) -> Option<Seat> {
@@ -839,16 +832,15 @@ impl Hand {
             }
             return;
         }
-        if active.count_ones() == 1 {
-            if let Some((l, h)) = p.standing {
-                if active == 1 << h.0 {
-                    p.declarer = Some(h);
-                    p.original_declarer = Some(h);
-                    p.level = l;
-                    p.phase = Phase::Declare;
-                    return;
-                }
-            }
+        if let Some((l, h)) = p.standing
+            && active == 1 << h.0
+        {
+            // Everyone else has passed: the holder of the standing bid declares.
+            p.declarer = Some(h);
+            p.original_declarer = Some(h);
+            p.level = l;
+            p.phase = Phase::Declare;
+            return;
         }
         let mut next = seat.next(p.players);
         while p.passed & (1 << next.0) != 0 {
@@ -900,7 +892,8 @@ impl Hand {
         p.words[p.num_words as usize] = WordEntry { seat, word: w };
         p.num_words += 1;
         if p.num_words >= 2 {
-            let latest = |s: Seat| p.words().iter().rev().find(|e| e.seat == s).map(|e| e.word).expect("spoke");
+            let latest =
+                |s: Seat| p.words().iter().rev().find(|e| e.seat == s).map(|e| e.word).expect("spoke");
             let agreed = Word::agreement(latest(first), latest(second));
             let fo = match agreed {
                 Some(true) => Some(first),

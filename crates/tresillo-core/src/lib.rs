@@ -33,11 +33,11 @@ pub use card::{BySeat, Card, Rank, Seat, Suit};
 pub use cardset::{CardSet, Iter as CardSetIter, Subsets};
 pub use game::{Bid, Contract, Outcome, PuestaKind, RuleSet, Word};
 pub use hand::{
-    BidEntry, Decision, DecisionKind, Hand, HandError, MAX_BIDS, MAX_PLAYS, MAX_WORDS, Phase,
-    PublicState, Request, WordEntry,
+    BidEntry, Decision, DecisionKind, Hand, HandError, MAX_BIDS, MAX_PLAYS, MAX_WORDS, Phase, PublicState,
+    Request, WordEntry,
 };
 pub use notation::{Deal, Heap, NotationError, parse_card, parse_hand, parse_suit};
 pub use play::{PlayState, Undo, legal_moves, legal_moves_in, trick_winner, trick_winner_in};
 pub use result::{HandResult, SurrenderRecord};
-pub use view::PlayerView;
 pub use scoring::*;
+pub use view::PlayerView;

@@ -67,11 +67,7 @@ pub fn parse_card(tok: &str) -> Result<Card, NotationError> {
     let v: u8 = num.parse().map_err(|_| bad())?;
     let rank = Rank::new(v).ok_or_else(bad)?;
     let suit = Suit::from_letter(last).ok_or_else(|| {
-        if last.is_ascii_alphabetic() {
-            NotationError::UnknownSuitLetter(tok.to_string())
-        } else {
-            bad()
-        }
+        if last.is_ascii_alphabetic() { NotationError::UnknownSuitLetter(tok.to_string()) } else { bad() }
     })?;
     Ok(Card::new(suit, rank))
 }
@@ -208,7 +204,11 @@ impl Deal {
             }
         }
         if d.heap.len() != 13 {
-            return Err(NotationError::WrongSize { what: "the heap".into(), got: d.heap.len(), expected: 13 });
+            return Err(NotationError::WrongSize {
+                what: "the heap".into(),
+                got: d.heap.len(),
+                expected: 13,
+            });
         }
         Ok(d)
     }
@@ -250,7 +250,11 @@ impl Deal {
                 heap.push(c);
             }
             if heap.len() > 13 {
-                return Err(NotationError::WrongSize { what: "the heap".into(), got: heap.len(), expected: 13 });
+                return Err(NotationError::WrongSize {
+                    what: "the heap".into(),
+                    got: heap.len(),
+                    expected: 13,
+                });
             }
         }
         Ok(Deal { hands, heap: Heap::from_cards(&heap) })
@@ -324,7 +328,10 @@ mod tests {
         let d = Deal::parse(s).unwrap();
         assert_eq!(d.to_string(), s);
         assert_eq!(d.all_cards(), CardSet::FULL);
-        assert!(matches!(Deal::parse_partial("1E / 2E 3E / 4E"), Err(NotationError::UnequalHands { seat: 1, .. })));
+        assert!(matches!(
+            Deal::parse_partial("1E / 2E 3E / 4E"),
+            Err(NotationError::UnequalHands { seat: 1, .. })
+        ));
         assert_eq!(Deal::parse_partial("1E / 1E / 4E"), Err(NotationError::Duplicate(Card::ESPADA)));
         assert!(matches!(Deal::parse_partial("1E / 2E"), Err(NotationError::WrongParts(2))));
         assert!(matches!(Deal::parse("1E / 2E / 3E"), Err(NotationError::WrongSize { .. })));

@@ -98,8 +98,11 @@ pub struct PlayState {
     pub tricks_done: u8,
 }
 
+/// The fields that identify a position (the live part of the trick only).
+type PositionKey<'a> = ([CardSet; 4], Option<Suit>, [Seat; 4], u8, Seat, Seat, &'a [Card], [u8; 4], u8);
+
 impl PlayState {
-    fn key(&self) -> ([CardSet; 4], Option<Suit>, [Seat; 4], u8, Seat, Seat, &[Card], [u8; 4], u8) {
+    fn key(&self) -> PositionKey<'_> {
         (
             self.hands,
             self.trump,
@@ -301,11 +304,8 @@ mod tests {
 
     #[test]
     fn play_and_undo_restore_the_position() {
-        let mut p = PlayState::new(
-            [cs("1E 2E 12C"), cs("3E 5C 7O"), cs("1B 11C 4O")],
-            Some(Suit::Espadas),
-            Seat(0),
-        );
+        let mut p =
+            PlayState::new([cs("1E 2E 12C"), cs("3E 5C 7O"), cs("1B 11C 4O")], Some(Suit::Espadas), Seat(0));
         let start = p;
         let mut undos = Vec::new();
         while !p.is_over() {

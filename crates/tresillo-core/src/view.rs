@@ -21,7 +21,13 @@ pub struct PlayerView {
 }
 
 impl PlayerView {
-    pub(crate) fn new(seat: Seat, hand: CardSet, discards: CardSet, public: PublicState, request: Request) -> Self {
+    pub(crate) fn new(
+        seat: Seat,
+        hand: CardSet,
+        discards: CardSet,
+        public: PublicState,
+        request: Request,
+    ) -> Self {
         PlayerView { seat, hand, discards, public, request }
     }
 

@@ -6,7 +6,7 @@ use rand_pcg::Pcg64Mcg;
 use tresillo_core::*;
 
 fn any_trump() -> impl Strategy<Value = Option<Suit>> {
-    prop_oneof![Just(None), (0usize..4).prop_map(|i| Suit::try_index(i))]
+    prop_oneof![Just(None), (0usize..4).prop_map(Suit::try_index)]
 }
 
 fn shuffled(seed: u64) -> [Card; 40] {
@@ -133,7 +133,8 @@ fn check_random_hand(seed: u64) -> Result<(), TestCaseError> {
     let r = h.result().unwrap();
     let played = r.trick_winners.len();
     prop_assert_eq!(r.tricks.0.iter().map(|t| *t as usize).sum::<usize>(), played);
-    let cut_short = r.primeras || r.is_cancelled() || r.outcome == Outcome::Puesta { kind: PuestaKind::Surrendered };
+    let cut_short =
+        r.primeras || r.is_cancelled() || r.outcome == Outcome::Puesta { kind: PuestaKind::Surrendered };
     if cut_short {
         prop_assert!(played < 9);
     } else {

@@ -148,7 +148,7 @@ impl TournamentConfig {
         if self.deals == 0 {
             return Err(ConfigError::Deals("--deals must be at least 1".into()));
         }
-        if self.deals % self.scoring.unit_len() != 0 {
+        if !self.deals.is_multiple_of(self.scoring.unit_len()) {
             return Err(ConfigError::Deals(format!(
                 "--deals {} is not a multiple of the session length {}",
                 self.deals,

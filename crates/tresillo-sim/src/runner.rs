@@ -201,8 +201,10 @@ impl Tournament {
                 let seed = deal_seed(c.seed, i);
                 let deal = deal_for_seed(seed);
                 let dealer = Seat((i % 3) as u8);
-                let mut hand = Hand::new(c.rules, 3, deal, dealer).map_err(|source| SimError::Hand { deal: i, source })?;
-                let mut rngs = seat_rngs(splitmix64(seed ^ (si as u64 + 1).wrapping_mul(0x2545_F491_4F6C_DD1D)));
+                let mut hand = Hand::new(c.rules, 3, deal, dealer)
+                    .map_err(|source| SimError::Hand { deal: i, source })?;
+                let mut rngs =
+                    seat_rngs(splitmix64(seed ^ (si as u64 + 1).wrapping_mul(0x2545_F491_4F6C_DD1D)));
                 permute(agents, seating);
                 let played = play_hand(&mut hand, agents, &mut rngs);
                 unpermute(agents, seating);
@@ -218,7 +220,15 @@ impl Tournament {
         Ok(UnitOutput { unit, rows, stats })
     }
 
-    fn row(&self, i: u64, seed: u64, si: usize, seating: &[u8; 3], r: &HandResult, s: &HandScore) -> DealRow<'_> {
+    fn row(
+        &self,
+        i: u64,
+        seed: u64,
+        si: usize,
+        seating: &[u8; 3],
+        r: &HandResult,
+        s: &HandScore,
+    ) -> DealRow<'_> {
         let spec = |seat: usize| self.config.agents[seating[seat] as usize].as_str();
         let t = r.tricks.0;
         let mut bids = String::with_capacity(32);
@@ -329,8 +339,8 @@ fn record(stats: &mut Stats, r: &HandResult, s: &HandScore, seating: &[u8; 3], u
         Outcome::Codillo { .. } => Some(2),
         Outcome::Cancelled => None,
     };
-    for seat in 0..3 {
-        let slot = seating[seat] as usize;
+    for (seat, &slot) in seating.iter().enumerate() {
+        let slot = slot as usize;
         let a = &mut stats.agents[slot];
         let total = s.pool.0[seat] + s.condiciones.0[seat];
         a.rows += 1;
@@ -379,8 +389,11 @@ mod tests {
     #[test]
     fn permute_and_unpermute_are_inverse() {
         for s in &SEATINGS {
-            let mut v: Vec<Box<dyn Agent>> =
-                vec![build_agent("random").unwrap(), build_agent("random").unwrap(), build_agent("random").unwrap()];
+            let mut v: Vec<Box<dyn Agent>> = vec![
+                build_agent("random").unwrap(),
+                build_agent("random").unwrap(),
+                build_agent("random").unwrap(),
+            ];
             let ptrs: Vec<*const dyn Agent> = v.iter().map(|b| &**b as *const dyn Agent).collect();
             permute(&mut v, s);
             for seat in 0..3 {
@@ -398,8 +411,12 @@ mod tests {
         let t = Tournament::new(simple_config(["random"; 3], 60, 9, true)).unwrap();
         let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
         let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
-        let a = one.install(|| t.run(0..60, |u| (u.rows.iter().map(|r| format!("{r:?}")).collect::<Vec<_>>(), u.stats)));
-        let b = two.install(|| t.run(0..60, |u| (u.rows.iter().map(|r| format!("{r:?}")).collect::<Vec<_>>(), u.stats)));
+        let a = one.install(|| {
+            t.run(0..60, |u| (u.rows.iter().map(|r| format!("{r:?}")).collect::<Vec<_>>(), u.stats))
+        });
+        let b = two.install(|| {
+            t.run(0..60, |u| (u.rows.iter().map(|r| format!("{r:?}")).collect::<Vec<_>>(), u.stats))
+        });
         assert_eq!(a.unwrap(), b.unwrap());
     }
 

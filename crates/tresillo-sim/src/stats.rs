@@ -283,7 +283,12 @@ impl SummaryRow {
         v.extend(self.contracts.iter().cloned());
         v.extend(self.success.iter().cloned());
         v.extend(self.outcomes.iter().cloned());
-        v.extend([self.cancelled.clone(), self.mean_tantos.clone(), self.ci95_low.clone(), self.ci95_high.clone()]);
+        v.extend([
+            self.cancelled.clone(),
+            self.mean_tantos.clone(),
+            self.ci95_low.clone(),
+            self.ci95_high.clone(),
+        ]);
         v
     }
 }

@@ -3,10 +3,12 @@
 
 use tresillo_core::*;
 
+/// A hand from notation.
 pub fn cs(s: &str) -> CardSet {
     parse_hand(s).unwrap()
 }
 
+/// A card from notation.
 pub fn card(s: &str) -> Card {
     parse_card(s).unwrap()
 }
@@ -34,6 +36,7 @@ pub const STRONG: &str = "3B 4B 5B 6B 7B 10B 11B 12B 2C / 1E 2E 1B 12E 11E 10E 7
 /// A generic shuffled-looking deal (seed-free, fixed).
 pub const MIXED: &str = "1E 5E 7E 12E 6B 7B 1C 4C 4O / 2E 6E 10E 4B 2C 3C 7C 1O 2O / 3B 5B 10B 11B 6C 10C 11C 3O 11O / 12C 12O 6O 12B 11E 5O 1B 5C 7O 4E 10O 3E 2B";
 
+/// A new hand of `tresillo` from a full deal string.
 pub fn hand(deal: &str, dealer: u8) -> Hand {
     Hand::new(RuleSet::Tresillo, 3, Deal::parse(deal).unwrap(), Seat(dealer)).unwrap()
 }
@@ -56,7 +59,13 @@ pub fn auto_until(h: &mut Hand, stop: impl Fn(&Hand) -> bool) {
 
 /// Slow reference perft from the text of the rules (no tables, no bitboards).
 pub fn reference_perft(hands: [Vec<Card>; 3], trump: Suit, leader: usize, depth: u32) -> u64 {
-    fn go(hands: &mut [Vec<Card>; 3], trump: Suit, trick: &mut Vec<(usize, Card)>, to_move: usize, depth: u32) -> u64 {
+    fn go(
+        hands: &mut [Vec<Card>; 3],
+        trump: Suit,
+        trick: &mut Vec<(usize, Card)>,
+        to_move: usize,
+        depth: u32,
+    ) -> u64 {
         if depth == 0 || hands[to_move].is_empty() {
             return 1;
         }
