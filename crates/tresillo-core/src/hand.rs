@@ -1002,7 +1002,7 @@ impl Hand {
                 (Some(true), Some(by)) => Some(SurrenderRecord { by, took_over: p.took_over }),
                 _ => None,
             },
-            deal: Some(self.hidden.deal.to_string()),
+            deal: Some(self.hidden.deal),
             hands_at_play: if p.declarer.is_some() { Some(self.hidden.hands_at_play) } else { None },
         })
     }

@@ -77,9 +77,9 @@ pub struct HandResult {
     /// A surrender, with the takeover if any.
     #[cfg_attr(feature = "serde", serde(default))]
     pub surrender: Option<SurrenderRecord>,
-    /// The deal in notation (absent in results typed in from a real table).
+    /// The deal (absent in results typed in from a real table); in notation in JSON.
     #[cfg_attr(feature = "serde", serde(default))]
-    pub deal: Option<String>,
+    pub deal: Option<crate::notation::Deal>,
     /// Every hand when play began (after the exchange), for analysis.
     #[cfg_attr(feature = "serde", serde(default, with = "hands_serde"))]
     pub hands_at_play: Option<BySeat<CardSet>>,
@@ -143,6 +143,19 @@ mod card_serde {
         fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Card, D::Error> {
             let s = String::deserialize(d)?;
             crate::notation::parse_card(&s).map_err(serde::de::Error::custom)
+        }
+    }
+
+    impl Serialize for crate::notation::Deal {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.collect_str(self)
+        }
+    }
+
+    impl<'de> Deserialize<'de> for crate::notation::Deal {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<crate::notation::Deal, D::Error> {
+            let s = String::deserialize(d)?;
+            crate::notation::Deal::parse_partial(&s).map_err(serde::de::Error::custom)
         }
     }
 
