@@ -50,6 +50,22 @@ fn playouts(c: &mut Criterion) {
             p.tricks[0]
         })
     });
+    g.throughput(Throughput::Elements(4));
+    g.bench_function("4 random playouts interleaved", |b| {
+        b.iter(|| {
+            let mut ps = [black_box(start); 4];
+            PlayState::playouts(&mut ps, |n| below(&mut rng, n));
+            ps[0].tricks[0] + ps[3].tricks[0]
+        })
+    });
+    g.throughput(Throughput::Elements(8));
+    g.bench_function("8 random playouts interleaved", |b| {
+        b.iter(|| {
+            let mut ps = [black_box(start); 8];
+            PlayState::playouts(&mut ps, |n| below(&mut rng, n));
+            ps[0].tricks[0] + ps[7].tricks[0]
+        })
+    });
     g.finish();
 }
 

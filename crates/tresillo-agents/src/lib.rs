@@ -3,6 +3,16 @@
 //!
 //! An agent sees only a [`PlayerView`]: it cannot reach another player's cards.
 //!
+//! - [`RandomAgent`] (`random`): uniform over the legal choices.
+//! - [`RuleAgent`] (`rule`): club-player heuristics with tunable thresholds
+//!   ([`RuleParams`]); no memory, no allocation.
+//! - [`Sampler`]: worlds (the hidden hands, discards and heap) drawn exactly
+//!   uniformly among those consistent with a view, for agents that search.
+//! - [`cheat`]: an agent handed the full state, for upper-bound experiments only,
+//!   behind its own trait so that no fair agent can reach hidden cards.
+//! - [`build_agent`] / [`build_seated`]: the registry, specs `name[:key=value]*`
+//!   (for example `rule:entrada=44:vuelta=48`); [`agent_infos`] lists them.
+//!
 //! ```
 //! use tresillo_agents::{play_hand, AgentRng, RandomAgent, Agent, seat_rngs};
 //! use tresillo_core::{Deal, Hand, RuleSet, Seat};
@@ -18,13 +28,20 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod cheat;
+mod infer;
 mod random;
 mod registry;
 mod rng;
+mod rule;
+mod sampler;
 
+pub use infer::Inference;
 pub use random::RandomAgent;
-pub use registry::{AgentInfo, ParamInfo, SpecError, agent_infos, build_agent};
+pub use registry::{AgentInfo, ParamInfo, SpecError, agent_infos, build_agent, build_seated};
 pub use rng::{AgentRng, below, rng_from_seed, seat_rngs, splitmix64};
+pub use rule::{RuleAgent, RuleParams, evaluate, evaluate_vuelta, keep_set};
+pub use sampler::{NoWorld, Sampler, World};
 
 use tresillo_core::{Decision, Hand, HandError, HandResult, PlayerView};
 

@@ -1,7 +1,7 @@
 //! The `random` agent: uniform over the legal choices.
 
-use crate::rng::{AgentRng, below};
 use crate::Agent;
+use crate::rng::{AgentRng, below};
 use rand_core::RngCore;
 use tresillo_core::{CardSet, Decision, PlayerView, Request};
 

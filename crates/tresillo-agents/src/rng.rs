@@ -29,7 +29,9 @@ pub fn rng_from_seed(seed: u64) -> AgentRng {
 /// agent consuming more random numbers does not change another seat's stream.
 #[must_use]
 pub fn seat_rngs(seed: u64) -> [AgentRng; 4] {
-    std::array::from_fn(|i| rng_from_seed(splitmix64(seed ^ (0xA076_1D64_78BD_642F_u64.wrapping_mul(i as u64 + 1)))))
+    std::array::from_fn(|i| {
+        rng_from_seed(splitmix64(seed ^ (0xA076_1D64_78BD_642F_u64.wrapping_mul(i as u64 + 1))))
+    })
 }
 
 /// A uniform integer in `0..n` (`n > 0`), by Lemire's multiply-and-reject method.

@@ -5,8 +5,8 @@ use anyhow::Result;
 use std::hint::black_box;
 use std::io::Write;
 use std::time::Instant;
-use tresillo_agents::{below, rng_from_seed};
-use tresillo_core::{Card, CardSet, PlayState, Seat, Suit, legal_moves};
+use tresillo_agents::{Agent, RuleAgent, RuleParams, Sampler, below, rng_from_seed, seat_rngs};
+use tresillo_core::{Card, CardSet, Hand, PlayState, PlayerView, Request, RuleSet, Seat, Suit, legal_moves};
 
 /// Arguments of `tresillo bench`.
 #[derive(clap::Args)]
@@ -29,6 +29,62 @@ enum Target {
         #[arg(long, default_value_t = 5_000_000)]
         n: u64,
     },
+    /// Microseconds per sampled world at trick 1 and at trick 6 (the sampler of
+    /// `tresillo-agents`, from the view of the player to move).
+    Sampler {
+        /// Worlds to draw at each of the two points.
+        #[arg(long, default_value_t = 1_000_000)]
+        n: u64,
+    },
+}
+
+/// Views of the player to move at the first card of trick `trick` (1-based) in
+/// hands of `rule` agents, from the deals of seeds `0..`; hands that end earlier
+/// are skipped.
+pub fn sampler_views(trick: u8, count: usize) -> Vec<PlayerView> {
+    let mut out = Vec::with_capacity(count);
+    let mut agent = RuleAgent::new(RuleParams::default());
+    let mut seed = 0u64;
+    while out.len() < count {
+        let mut hand =
+            Hand::new(RuleSet::Tresillo, 3, tresillo_sim::deal_for_seed(seed), Seat((seed % 3) as u8))
+                .expect("a full deal");
+        let mut rngs = seat_rngs(seed);
+        seed += 1;
+        while let Some(seat) = hand.request().seat() {
+            let view = hand.view(seat);
+            if let Request::Play { .. } = view.request() {
+                let p = view.public();
+                if p.tricks_done + 1 == trick && p.current_trick().is_empty() {
+                    out.push(view);
+                    break;
+                }
+            }
+            let d = agent.decide(&view, &mut rngs[seat.index()]);
+            hand.apply(d).expect("the rule agent is legal");
+        }
+    }
+    out
+}
+
+/// Mean microseconds per world drawn from the views (the sampler built once per
+/// view, as a player would for one decision) and per sampler built.
+fn time_sampler(views: &[PlayerView], n: u64) -> (f64, f64) {
+    let mut rng = rng_from_seed(11);
+    let t = Instant::now();
+    let samplers: Vec<Sampler> = views.iter().map(|v| Sampler::new(v).expect("a real view")).collect();
+    let build = t.elapsed().as_secs_f64() * 1e6 / views.len() as f64;
+    let per = n.div_ceil(samplers.len() as u64);
+    let t = Instant::now();
+    let mut acc = 0u64;
+    for s in &samplers {
+        for _ in 0..per {
+            acc ^= black_box(s.sample(&mut rng)).heap.bits();
+        }
+    }
+    black_box(acc);
+    let sample = t.elapsed().as_secs_f64() * 1e6 / (per * samplers.len() as u64) as f64;
+    (sample, build)
 }
 
 /// Positions for the movegen benchmark: (hand, trump, card led), from random deals.
@@ -95,6 +151,18 @@ pub fn run(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
             let secs = t.elapsed().as_secs_f64();
             writeln!(out, "playouts: {n} random play-phase playouts (27 cards each) on one thread")?;
             writeln!(out, "{:.0} playouts per second", n as f64 / secs)?;
+        }
+        Target::Sampler { n } => {
+            let t1 = sampler_views(1, 200);
+            let t6 = sampler_views(6, 200);
+            let (s1, b1) = time_sampler(&t1, n);
+            let (s6, b6) = time_sampler(&t6, n);
+            writeln!(
+                out,
+                "sampler: {n} worlds at each point, from 200 views of rule-agent hands, one thread"
+            )?;
+            writeln!(out, "building a sampler: {b1:.2} us at trick 1, {b6:.2} us at trick 6")?;
+            writeln!(out, "{s1:.3} us per sample at trick 1, {s6:.3} us per sample at trick 6")?;
         }
     }
     Ok(())

@@ -691,6 +691,7 @@ impl Hand {
         let cur = p.current_trick();
         for (i, c) in cur.iter().enumerate() {
             ps.trick[i] = *c;
+            ps.trick_seats[i] = p.current_leader().plus(i as u8, p.players);
         }
         ps.trick_len = cur.len() as u8;
         ps.to_move = p.current_leader().plus(cur.len() as u8, p.players);

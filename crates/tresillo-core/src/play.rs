@@ -26,7 +26,9 @@ pub fn legal_moves(hand: CardSet, trump: Option<Suit>, led: Option<Card>) -> Car
 #[inline]
 pub fn legal_moves_in(t: &TrumpTable, hand: CardSet, led: Card) -> CardSet {
     let b = led.bit() as usize;
-    if hand.0 & t.force[b].0 != 0 { CardSet(hand.0 & t.follow[b].0) } else { hand }
+    // Branchless: all ones when the hand holds a forcing card, else zero.
+    let obliged = u64::from(hand.0 & t.force[b].0 != 0).wrapping_neg();
+    CardSet(hand.0 & (t.follow[b].0 | !obliged))
 }
 
 /// The index (into `cards`, the first being the card led) of the card that wins
@@ -90,6 +92,8 @@ pub struct PlayState {
     pub to_move: Seat,
     /// Cards of the current trick in play order.
     pub trick: [Card; 4],
+    /// Who played each card of `trick`.
+    pub trick_seats: [Seat; 4],
     /// How many cards the current trick holds.
     pub trick_len: u8,
     /// Tricks won per seat.
@@ -144,6 +148,7 @@ impl PlayState {
             leader,
             to_move: leader,
             trick: [Card::ESPADA; 4],
+            trick_seats: [Seat(0); 4],
             trick_len: 0,
             tricks: [0; 4],
             tricks_done: 0,
@@ -182,7 +187,7 @@ impl PlayState {
     #[must_use]
     #[inline]
     pub fn legal_moves(&self) -> CardSet {
-        let hand = self.hands[self.to_move.index()];
+        let hand = self.hands[self.to_move.index() & 3];
         match self.led() {
             None => hand,
             Some(c) => legal_moves_in(table(self.trump), hand, c),
@@ -195,25 +200,23 @@ impl PlayState {
     pub fn play_unchecked(&mut self, c: Card) -> Undo {
         let seat = self.to_move;
         let prev_leader = self.leader;
-        self.hands[seat.index()].take(c);
-        let prev_slot = self.trick[self.trick_len as usize];
-        self.trick[self.trick_len as usize] = c;
+        let slot = (self.trick_len & 3) as usize;
+        self.hands[seat.index() & 3].0 &= !(1u64 << c.bit());
+        let prev_slot = self.trick[slot];
+        self.trick[slot] = c;
+        self.trick_seats[slot] = seat;
         self.trick_len += 1;
         let mut won = None;
         if self.trick_len == self.per_trick {
-            let w = self.current_winner();
-            let mut ws = self.leader;
-            for _ in 0..w {
-                ws = self.next_active(ws);
-            }
-            self.tricks[ws.index()] += 1;
+            let ws = self.trick_seats[self.current_winner() & 3];
+            self.tricks[ws.index() & 3] += 1;
             self.tricks_done += 1;
             self.trick_len = 0;
             self.leader = ws;
             self.to_move = ws;
             won = Some(ws);
         } else {
-            self.to_move = self.next_active(seat);
+            self.to_move = self.next[seat.index() & 3];
         }
         Undo { card: c, seat, prev_leader, prev_slot, trick_won_by: won }
     }
@@ -232,6 +235,35 @@ impl PlayState {
             best = best.max((u16::from(t.power[b]) * u16::from(counts)) << 2 | i as u16);
         }
         (best & 3) as usize
+    }
+
+    /// Plays the position to the end, choosing each card as the `pick(n)`-th
+    /// (`0..n`) of the `n` legal cards in sort order. With a uniform `pick` this is a
+    /// random playout; `pick` is the caller's, so the core stays free of randomness.
+    #[inline]
+    pub fn playout(&mut self, mut pick: impl FnMut(u32) -> u32) {
+        while !self.is_over() {
+            let l = self.legal_moves();
+            let c = l.nth(pick(l.len())).expect("pick returns an index below n");
+            self.play_unchecked(c);
+        }
+    }
+
+    /// [`PlayState::playout`] for `K` positions at once, interleaved card by card so
+    /// that the processor works on independent positions in parallel (several times
+    /// the throughput of one playout at a time on one core). The positions must hold
+    /// the same number of cards; `pick` is called in position order at every ply.
+    #[inline]
+    pub fn playouts<const K: usize>(states: &mut [PlayState; K], mut pick: impl FnMut(u32) -> u32) {
+        let plies = states.iter().map(|s| s.hands.iter().map(|h| h.len()).sum::<u32>()).max().unwrap_or(0);
+        for _ in 0..plies {
+            for s in states.iter_mut() {
+                let l = s.legal_moves();
+                if let Some(c) = l.nth(pick(l.len().max(1))) {
+                    s.play_unchecked(c);
+                }
+            }
+        }
     }
 
     /// Plays `c` if it is legal; otherwise returns the position unchanged.

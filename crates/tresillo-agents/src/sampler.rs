@@ -1,0 +1,694 @@
+//! The card sampler: from a [`PlayerView`], complete worlds (the other hands, the
+//! others' discards, the heap remainder) drawn exactly uniformly over every world
+//! consistent with the view.
+//!
+//! # What a world must respect
+//!
+//! The unseen cards are the complement of [`PlayerView::known_cards`]. They go to
+//! five places whose sizes the view shows: the two other hands (nine less the cards
+//! each has played), their discard piles (the count each exchanged), and the heap
+//! remainder (`heap_left`). Constraints (RULES.md section 10):
+//!
+//! - a hand holds no card of a plain suit its owner did not follow, and no trump
+//!   that a trump lead it did not answer with a trump could force
+//!   ([`Inference::excluded`]); discards and the heap are not constrained (a card
+//!   discarded was not in the hand at play time);
+//! - the turned vuelta card is at the top of the heap until the declarer exchanges,
+//!   then in the original declarer's hand until played;
+//! - after an all-pass auction the espada was dealt where the rules say: to the
+//!   forced declarer (espada forzada), so an unseen espada is in the declarer's hand
+//!   or discards - only in the discards when the declarer exchanged all nine cards
+//!   (every card of the hand at play was drawn) - or, when the hand was cancelled,
+//!   in the heap.
+//!
+//! Bids, words and the other decisions are choices, not constraints, and are
+//! ignored.
+//!
+//! # Method (exact)
+//!
+//! Cards whose allowed places are the same are interchangeable: they form a
+//! *class*. With the two hidden hands `A` and `B`, the classes are: cards allowed
+//! in both hands, only in `A`, only in `B`, in neither; the discard piles and the
+//! heap (the *pool*) accept any card. A world is fixed by how many cards of each
+//! class go to each place and then which ones. [`Sampler::new`] counts, with exact
+//! integers, the worlds for each split `(a, b)` (cards of class "only A" that go to
+//! `A`, of "only B" to `B`; the class "both" fills the rest) and for each place of
+//! the espada when it is constrained; [`Sampler::sample`] draws a split with
+//! probability proportional to its count, then deals each class uniformly (random
+//! subsets of exact sizes), then splits the pool uniformly. Every world therefore
+//! has the same probability. A sample costs a few random numbers per card and
+//! allocates nothing.
+//!
+//! When [`Sampler::count`] is small, [`Sampler::for_each_world`] visits every world
+//! once instead (exact expectations at the end of a hand).
+
+use crate::infer::{Inference, turned_location};
+use crate::rng::{AgentRng, below};
+use rand_core::RngCore;
+use tresillo_core::{
+    BySeat, Card, CardSet, Contract, Deal, Decision, Hand, Heap, Phase, PlayState, PlayerView, Request, Seat,
+};
+
+/// A complete deal state as one seat might imagine it: every hand, every discard
+/// pile and the heap remainder. Together with the cards played they hold the 40
+/// cards once each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct World {
+    /// Each seat's hand now.
+    pub hands: BySeat<CardSet>,
+    /// Each seat's discards.
+    pub discards: BySeat<CardSet>,
+    /// The cards left in the heap (the turned vuelta card included while it is
+    /// still there). Its order is unknown to every player; any order is as likely.
+    pub heap: CardSet,
+}
+
+impl World {
+    /// The position of the play phase in this world: the hands, the trick in
+    /// progress, the tricks won. `None` before play begins.
+    #[must_use]
+    pub fn play_state(&self, view: &PlayerView) -> Option<PlayState> {
+        let p = view.public();
+        if !matches!(p.phase, Phase::Play | Phase::Surrender | Phase::TakeOver | Phase::Bola) {
+            return None;
+        }
+        let h = self.hands.0;
+        let mut ps = PlayState::new([h[0], h[1], h[2]], p.trump, p.current_leader());
+        let cur = p.current_trick();
+        for (i, c) in cur.iter().enumerate() {
+            ps.trick[i] = *c;
+        }
+        ps.trick_len = cur.len() as u8;
+        ps.to_move = p.current_leader().plus(cur.len() as u8, p.players);
+        ps.tricks = p.tricks.0;
+        ps.tricks_done = p.tricks_done;
+        Some(ps)
+    }
+
+    /// Every card the world places (hands, discards, heap).
+    #[must_use]
+    pub fn placed(&self) -> CardSet {
+        let mut s = self.heap;
+        for i in 0..4 {
+            s |= self.hands.0[i] | self.discards.0[i];
+        }
+        s
+    }
+}
+
+impl World {
+    /// A deal that, with the public decisions of `view`, leads to this world: the
+    /// hands as dealt and the heap in an order that gives every exchange the cards
+    /// the world says were drawn. Which cards of a hand were drawn is not visible to
+    /// anyone, so any choice does; this one draws the turned vuelta card first and
+    /// never the espada of an espada forzada.
+    pub fn to_deal(&self, view: &PlayerView) -> Result<Deal, NoWorld> {
+        let p = view.public();
+        let inf = Inference::from_view(view);
+        let mut hands = BySeat::<CardSet>::default();
+        for s in 0..3 {
+            hands.0[s] = self.hands.0[s] | inf.played_by.0[s];
+        }
+        let mut heap = [Card::ESPADA; 13];
+        let mut n = 0;
+        let order = match (p.original_declarer, p.first_opponent) {
+            (Some(d), Some(fo)) => {
+                [Some(d), Some(fo), Some(if fo == d.next(3) { d.plus(2, 3) } else { d.next(3) })]
+            }
+            (Some(d), None) => [Some(d), None, None],
+            _ => [None, None, None],
+        };
+        for s in order.into_iter().flatten() {
+            let k = p.exchanged[s].unwrap_or(0) as usize;
+            if k == 0 {
+                continue;
+            }
+            let at_play = hands[s];
+            let mut rest = at_play;
+            let is_decl = Some(s) == p.original_declarer;
+            if is_decl && p.forced {
+                rest.take(Card::ESPADA);
+            }
+            let mut drawn = CardSet::EMPTY;
+            if is_decl && p.contract == Some(Contract::Vuelta) {
+                let t = p.turned.ok_or_else(|| NoWorld("a vuelta without a turned card".into()))?;
+                if !rest.take(t) {
+                    return Err(NoWorld(format!("the turned card {t} is not in the declarer's hand")));
+                }
+                heap[n] = t;
+                n += 1;
+                drawn.insert(t);
+            }
+            for c in rest {
+                if drawn.len() as usize == k {
+                    break;
+                }
+                if n == 13 {
+                    return Err(NoWorld("more cards drawn than the heap holds".into()));
+                }
+                heap[n] = c;
+                n += 1;
+                drawn.insert(c);
+            }
+            if drawn.len() as usize != k {
+                return Err(NoWorld(format!("seat {s} cannot have drawn {k} cards")));
+            }
+            hands[s] = (at_play - drawn) | self.discards[s];
+        }
+        let mut left = self.heap;
+        if let Some(t) = p.turned.filter(|t| left.contains(*t)) {
+            left.take(t);
+            heap[n] = t;
+            n += 1;
+        }
+        for c in left {
+            if n == 13 {
+                return Err(NoWorld("the heap holds more than 13 cards".into()));
+            }
+            heap[n] = c;
+            n += 1;
+        }
+        Ok(Deal { hands, heap: Heap::from_cards(&heap[..n]) })
+    }
+
+    /// A [`Hand`] in this world, at the point `view` was taken: the deal of
+    /// [`World::to_deal`] with every public decision of the view replayed (and the
+    /// world's discards for the exchanges). The rules check every decision, so this
+    /// also proves the world consistent; the hand's view of the viewer's seat equals
+    /// `view`.
+    pub fn replay(&self, view: &PlayerView) -> Result<Hand, NoWorld> {
+        let p = view.public();
+        let deal = self.to_deal(view)?;
+        let mut hand = Hand::new(p.rules, p.players, deal, p.dealer).map_err(|e| NoWorld(e.to_string()))?;
+        let (mut nb, mut nw, mut np) = (0, 0, 0);
+        while hand.public() != p {
+            let d = match hand.request() {
+                Request::Bid { .. } => {
+                    let b = p.bids().get(nb).ok_or_else(|| NoWorld("auction diverged".into()))?;
+                    nb += 1;
+                    Decision::Bid(b.bid)
+                }
+                Request::Declare { .. } => {
+                    let c = p.contract.ok_or_else(|| NoWorld("no contract in the view".into()))?;
+                    Decision::Declare(c, if c.names_trump() { p.trump } else { None })
+                }
+                Request::Discard { seat, .. } => Decision::Discard(self.discards[seat]),
+                Request::Word { .. } => {
+                    let w = p.words().get(nw).ok_or_else(|| NoWorld("conversation diverged".into()))?;
+                    nw += 1;
+                    Decision::Word(w.word)
+                }
+                Request::Play { .. } => {
+                    let c = p.plays().get(np).ok_or_else(|| NoWorld("play diverged".into()))?;
+                    np += 1;
+                    Decision::Play(*c)
+                }
+                Request::Surrender { .. } => Decision::Surrender(p.surrendered == Some(true)),
+                Request::TakeOver { seat } => Decision::TakeOver(p.took_over == Some(seat)),
+                Request::Bola { .. } => Decision::Bola(p.bola == Some(true)),
+                Request::Done => return Err(NoWorld("the replayed hand ended early".into())),
+            };
+            hand.apply(d).map_err(|e| NoWorld(format!("replaying {d:?}: {e}")))?;
+        }
+        Ok(hand)
+    }
+}
+
+/// No world is consistent with the view (a view no real hand produces).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("no world is consistent with the view: {0}")]
+pub struct NoWorld(pub String);
+
+/// Where the constrained espada goes in one case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SpecialIn {
+    /// No constrained card.
+    Nowhere,
+    /// In the hand of hidden seat 0 or 1.
+    Hand(usize),
+    /// In the discards of hidden seat 0 or 1.
+    Discards(usize),
+    /// In the heap.
+    Heap,
+}
+
+/// Sizes of the hidden places in one case.
+#[derive(Clone, Copy, Debug)]
+struct Case {
+    special: SpecialIn,
+    /// Hidden room in hands A and B.
+    h: [u8; 2],
+    /// Hidden room in discards A and B.
+    x: [u8; 2],
+    /// Hidden room in the heap.
+    heap: u8,
+}
+
+/// One split with the cumulative count of worlds up to and including it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Cell {
+    cum: u128,
+    case: u8,
+    a: u8,
+    b: u8,
+}
+
+const MAX_CELLS: usize = 2 * 10 * 10;
+
+/// Draws worlds consistent with one view, exactly uniformly. Build it once per
+/// decision ([`Sampler::new`], a few microseconds), then draw as many worlds as
+/// needed ([`Sampler::sample`], a fraction of a microsecond, no allocation).
+///
+/// **Constraints** (RULES.md section 10): the unseen cards fill the two other
+/// hands (nine less the cards each has played), their discard piles (the counts
+/// exchanged) and the heap remainder. A hand holds no card of a plain suit its owner
+/// failed to follow and no trump that a trump lead it did not answer with a trump
+/// could force ([`Inference::excluded`](crate::Inference)); discards and the heap are
+/// unconstrained. The turned vuelta card is at the top of the heap until the
+/// declarer exchanges, then in the original declarer's hand until played. After an
+/// all-pass auction the espada is with the forced declarer (hand or discards; only
+/// the discards if all nine cards were exchanged) or, for a cancelled hand, in the
+/// heap. Bids, words and other choices are not constraints.
+///
+/// **Method** (exact): cards with the same allowed places form a class (allowed in
+/// both other hands, in one only, in neither); the discards and the heap take any
+/// card. For each split - how many cards of each one-hand class go to that hand,
+/// and where a constrained espada goes - the number of worlds is a product of
+/// binomials, counted in `u128`. A sample picks a split with probability
+/// proportional to its count, then deals each class by uniform random subsets of
+/// the exact sizes, and splits the rest uniformly among the discard piles and the
+/// heap: every consistent world has the same probability. [`Sampler::count`] gives
+/// the number of worlds and [`Sampler::for_each_world`] enumerates them (for when
+/// few cards remain).
+#[derive(Clone, Debug)]
+pub struct Sampler {
+    /// Known placements: the viewer's hand and discards, the turned card.
+    base: World,
+    /// The two hidden seats.
+    others: [Seat; 2],
+    /// Classes: allowed in both hands, only in A, only in B, in neither.
+    both: CardSet,
+    only: [CardSet; 2],
+    none: CardSet,
+    /// The constrained card (the espada after an all-pass auction).
+    special: Option<Card>,
+    cases: [Case; 2],
+    cells: [Cell; MAX_CELLS],
+    ncells: usize,
+    total: u128,
+}
+
+/// `BINOM[n][k]` = n choose k, for n up to 40.
+static BINOM: [[u64; 41]; 41] = {
+    let mut t = [[0u64; 41]; 41];
+    let mut n = 0;
+    while n <= 40 {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0 };
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+#[inline]
+fn binom(n: u32, k: u32) -> u128 {
+    if k > n { 0 } else { u128::from(BINOM[n as usize][k as usize]) }
+}
+
+impl Sampler {
+    /// Reads the constraints of `view` and counts the consistent worlds.
+    pub fn new(view: &PlayerView) -> Result<Sampler, NoWorld> {
+        let p = view.public();
+        if p.players != 3 {
+            return Err(NoWorld(format!("only three-player tables are supported, not {}", p.players)));
+        }
+        let me = view.seat();
+        let others = [me.next(3), me.plus(2, 3)];
+        let inf = Inference::from_view(view);
+        let mut base = World::default();
+        base.hands[me] = view.hand();
+        base.discards[me] = view.discards();
+        let mut unseen = view.unseen_cards();
+
+        let mut h = [0u8; 2];
+        let mut x = [0u8; 2];
+        for (i, &s) in others.iter().enumerate() {
+            h[i] = inf.hand_size(s) as u8;
+            x[i] = p.exchanged[s].unwrap_or(0);
+        }
+        let mut heap = p.heap_left;
+        match turned_location(view, inf.played) {
+            Some((c, Some(d))) if d != me => {
+                let i = usize::from(d != others[0]);
+                if h[i] == 0 {
+                    return Err(NoWorld("the turned card's holder has no card left".into()));
+                }
+                h[i] -= 1;
+                base.hands[d].insert(c);
+            }
+            Some((c, None)) => {
+                if heap == 0 {
+                    return Err(NoWorld("the turned card should be in an empty heap".into()));
+                }
+                heap -= 1;
+                base.heap.insert(c);
+            }
+            _ => {}
+        }
+        let room = u32::from(h[0]) + u32::from(h[1]) + u32::from(x[0]) + u32::from(x[1]) + u32::from(heap);
+        if room != unseen.len() {
+            return Err(NoWorld(format!("{} unseen cards for {room} hidden places", unseen.len())));
+        }
+
+        // After an all-pass auction the espada is where the auction says: dealt to
+        // the forced declarer (espada forzada), or in the heap (a cancelled hand).
+        let all_passed = p.bids().len() >= 3 && p.passed == (1 << p.players) - 1;
+        let mut places: [Option<SpecialIn>; 2] = [None, None];
+        if all_passed && unseen.contains(Card::ESPADA) {
+            match p.original_declarer {
+                Some(d) if p.forced && d != me => {
+                    let i = usize::from(d != others[0]);
+                    // Every card of the hand at play was drawn when nine were
+                    // exchanged; the espada can then only be among the discards.
+                    if p.exchanged[d] != Some(9) {
+                        places[0] = Some(SpecialIn::Hand(i));
+                    }
+                    places[1] = Some(SpecialIn::Discards(i));
+                }
+                None => places[0] = Some(SpecialIn::Heap),
+                _ => {}
+            }
+        }
+        let special = if places.iter().any(Option::is_some) { Some(Card::ESPADA) } else { None };
+        if special.is_some() {
+            unseen.take(Card::ESPADA);
+        }
+
+        let ex = [inf.excluded[others[0]], inf.excluded[others[1]]];
+        let in_a = unseen - ex[0];
+        let in_b = unseen - ex[1];
+        let both = in_a & in_b;
+        let only = [in_a - in_b, in_b - in_a];
+        let none = unseen - in_a - in_b;
+
+        let plain = Case { special: SpecialIn::Nowhere, h, x, heap };
+        let mut cases = [plain; 2];
+        let mut ncases = 0;
+        if special.is_none() {
+            ncases = 1;
+        }
+        for place in places.into_iter().flatten() {
+            let mut k = plain;
+            k.special = place;
+            let ok = match place {
+                SpecialIn::Hand(i) => {
+                    let fits = k.h[i] > 0 && !ex[i].contains(Card::ESPADA);
+                    k.h[i] = k.h[i].saturating_sub(1);
+                    fits
+                }
+                SpecialIn::Discards(i) => {
+                    let fits = k.x[i] > 0;
+                    k.x[i] = k.x[i].saturating_sub(1);
+                    fits
+                }
+                SpecialIn::Heap => {
+                    let fits = k.heap > 0;
+                    k.heap = k.heap.saturating_sub(1);
+                    fits
+                }
+                SpecialIn::Nowhere => true,
+            };
+            if ok {
+                cases[ncases] = k;
+                ncases += 1;
+            }
+        }
+
+        let mut s = Sampler {
+            base,
+            others,
+            both,
+            only,
+            none,
+            special,
+            cases,
+            cells: [Cell::default(); MAX_CELLS],
+            ncells: 0,
+            total: 0,
+        };
+        let (na, nb, nab) = (only[0].len(), only[1].len(), both.len());
+        for ci in 0..ncases {
+            let k = s.cases[ci];
+            let (ha, hb) = (u32::from(k.h[0]), u32::from(k.h[1]));
+            let pool = binom(u32::from(k.x[0] + k.x[1] + k.heap), u32::from(k.x[0]))
+                * binom(u32::from(k.x[1] + k.heap), u32::from(k.x[1]));
+            for a in 0..=na.min(ha) {
+                for b in 0..=nb.min(hb) {
+                    let (ra, rb) = (ha - a, hb - b);
+                    if ra + rb > nab {
+                        continue;
+                    }
+                    let w = binom(na, a) * binom(nb, b) * binom(nab, ra) * binom(nab - ra, rb) * pool;
+                    if w == 0 {
+                        continue;
+                    }
+                    s.total += w;
+                    s.cells[s.ncells] = Cell { cum: s.total, case: ci as u8, a: a as u8, b: b as u8 };
+                    s.ncells += 1;
+                }
+            }
+        }
+        if s.total == 0 {
+            return Err(NoWorld("the constraints leave no world".into()));
+        }
+        Ok(s)
+    }
+
+    /// The number of consistent worlds.
+    #[must_use]
+    pub fn count(&self) -> u128 {
+        self.total
+    }
+
+    /// The two seats whose hands are hidden, in turn order after the viewer.
+    #[must_use]
+    pub fn hidden_seats(&self) -> [Seat; 2] {
+        self.others
+    }
+
+    /// One world, uniform over the consistent worlds.
+    pub fn sample(&self, rng: &mut AgentRng) -> World {
+        let r = below_u128(rng, self.total);
+        let cells = &self.cells[..self.ncells];
+        let i = cells.partition_point(|c| c.cum <= r);
+        let cell = cells[i];
+        let k = self.cases[cell.case as usize];
+        let mut w = self.base;
+        let [sa, sb] = self.others;
+        let mut pool = self.none;
+        self.place_special(&mut w, k.special);
+        // Class "only A": `a` cards to A, the rest to the pool.
+        let ta = random_subset(self.only[0], u32::from(cell.a), rng);
+        w.hands[sa] |= ta;
+        pool |= self.only[0] - ta;
+        let tb = random_subset(self.only[1], u32::from(cell.b), rng);
+        w.hands[sb] |= tb;
+        pool |= self.only[1] - tb;
+        // Class "both": fill A, then B, the rest to the pool.
+        let ra = u32::from(k.h[0] - cell.a);
+        let rb = u32::from(k.h[1] - cell.b);
+        let fa = random_subset(self.both, ra, rng);
+        let fb = random_subset(self.both - fa, rb, rng);
+        w.hands[sa] |= fa;
+        w.hands[sb] |= fb;
+        pool |= self.both - fa - fb;
+        // The pool: discards A, discards B, heap.
+        let da = random_subset(pool, u32::from(k.x[0]), rng);
+        let db = random_subset(pool - da, u32::from(k.x[1]), rng);
+        w.discards[sa] |= da;
+        w.discards[sb] |= db;
+        w.heap |= pool - da - db;
+        w
+    }
+
+    fn place_special(&self, w: &mut World, at: SpecialIn) {
+        if let Some(c) = self.special {
+            match at {
+                SpecialIn::Hand(i) => w.hands[self.others[i]].insert(c),
+                SpecialIn::Discards(i) => w.discards[self.others[i]].insert(c),
+                SpecialIn::Heap => w.heap.insert(c),
+                SpecialIn::Nowhere => false,
+            };
+        }
+    }
+
+    /// Calls `f` once with every consistent world (in no particular order). Use it
+    /// when [`Sampler::count`] is small: the number of calls is exactly the count.
+    pub fn for_each_world(&self, mut f: impl FnMut(&World)) {
+        let [sa, sb] = self.others;
+        for cell in &self.cells[..self.ncells] {
+            let k = self.cases[cell.case as usize];
+            let mut w0 = self.base;
+            self.place_special(&mut w0, k.special);
+            let ra = u32::from(k.h[0] - cell.a);
+            let rb = u32::from(k.h[1] - cell.b);
+            for_each_subset(self.only[0], u32::from(cell.a), |ta| {
+                for_each_subset(self.only[1], u32::from(cell.b), |tb| {
+                    for_each_subset(self.both, ra, |fa| {
+                        for_each_subset(self.both - fa, rb, |fb| {
+                            let pool =
+                                self.none | (self.only[0] - ta) | (self.only[1] - tb) | (self.both - fa - fb);
+                            for_each_subset(pool, u32::from(k.x[0]), |da| {
+                                for_each_subset(pool - da, u32::from(k.x[1]), |db| {
+                                    let mut w = w0;
+                                    w.hands[sa] |= ta | fa;
+                                    w.hands[sb] |= tb | fb;
+                                    w.discards[sa] |= da;
+                                    w.discards[sb] |= db;
+                                    w.heap |= pool - da - db;
+                                    f(&w);
+                                });
+                            });
+                        });
+                    });
+                });
+            });
+        }
+    }
+}
+
+/// A uniform integer in `0..n` (`n > 0`), exactly: rejection on the smallest
+/// power of two above `n`.
+fn below_u128(rng: &mut AgentRng, n: u128) -> u128 {
+    debug_assert!(n > 0);
+    if n <= u128::from(u32::MAX) {
+        return u128::from(below(rng, n as u32));
+    }
+    let bits = 128 - (n - 1).leading_zeros();
+    loop {
+        let r = if bits <= 64 {
+            u128::from(rng.next_u64() >> (64 - bits))
+        } else {
+            ((u128::from(rng.next_u64()) << 64) | u128::from(rng.next_u64())) >> (128 - bits)
+        };
+        if r < n {
+            return r;
+        }
+    }
+}
+
+/// A uniformly random subset of `set` with exactly `k` cards (`k <= set.len()`):
+/// a partial Fisher-Yates shuffle on the smaller side.
+pub(crate) fn random_subset(set: CardSet, k: u32, rng: &mut AgentRng) -> CardSet {
+    let n = set.len();
+    debug_assert!(k <= n);
+    if k == 0 {
+        return CardSet::EMPTY;
+    }
+    if k >= n {
+        return set;
+    }
+    let (pick, complement) = if 2 * k > n { (n - k, true) } else { (k, false) };
+    let mut bits = [0u8; 40];
+    let mut m = set.bits();
+    let mut len = 0;
+    while m != 0 {
+        bits[len] = m.trailing_zeros() as u8;
+        m &= m - 1;
+        len += 1;
+    }
+    let mut out = 0u64;
+    for i in 0..pick as usize {
+        let j = i + below(rng, (len - i) as u32) as usize;
+        bits.swap(i, j);
+        out |= 1 << bits[i];
+    }
+    if complement { set - CardSet(out) } else { CardSet(out) }
+}
+
+/// Calls `f` with every subset of `set` holding exactly `k` cards (Gosper's hack on
+/// card positions).
+pub(crate) fn for_each_subset(set: CardSet, k: u32, mut f: impl FnMut(CardSet)) {
+    let n = set.len();
+    if k > n {
+        return;
+    }
+    if k == 0 {
+        f(CardSet::EMPTY);
+        return;
+    }
+    let mut bits = [0u8; 40];
+    let mut m = set.bits();
+    let mut len = 0;
+    while m != 0 {
+        bits[len] = m.trailing_zeros() as u8;
+        m &= m - 1;
+        len += 1;
+    }
+    let mut comb: u64 = (1u64 << k) - 1;
+    let limit: u64 = 1u64 << n;
+    while comb < limit {
+        let mut s = 0u64;
+        let mut c = comb;
+        while c != 0 {
+            s |= 1 << bits[c.trailing_zeros() as usize];
+            c &= c - 1;
+        }
+        f(CardSet(s));
+        let lowest = comb & comb.wrapping_neg();
+        let ripple = comb + lowest;
+        comb = (((ripple ^ comb) >> 2) / lowest) | ripple;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::rng_from_seed;
+
+    #[test]
+    fn subsets_of_size_are_all_visited_once() {
+        let set: CardSet = Card::all().step_by(4).collect();
+        for k in 0..=set.len() {
+            let mut seen = std::collections::HashSet::new();
+            for_each_subset(set, k, |s| {
+                assert_eq!(s.len(), k);
+                assert!(set.is_superset(s));
+                assert!(seen.insert(s));
+            });
+            assert_eq!(seen.len() as u128, binom(set.len(), k));
+        }
+    }
+
+    #[test]
+    fn random_subsets_have_the_size_asked() {
+        let mut rng = rng_from_seed(5);
+        let set: CardSet = Card::all().step_by(3).collect();
+        for k in 0..=set.len() {
+            let s = random_subset(set, k, &mut rng);
+            assert_eq!(s.len(), k);
+            assert!(set.is_superset(s));
+        }
+    }
+
+    #[test]
+    fn binomials() {
+        assert_eq!(binom(40, 20), 137_846_528_820);
+        assert_eq!(binom(5, 2), 10);
+        assert_eq!(binom(3, 4), 0);
+    }
+
+    #[test]
+    fn below_u128_is_in_range() {
+        let mut rng = rng_from_seed(9);
+        for n in [1u128, 2, 7, 1 << 40, (1 << 100) + 3] {
+            for _ in 0..100 {
+                assert!(below_u128(&mut rng, n) < n);
+            }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+//! The rule agent decides, and the sampler samples, without allocating (a counting
+//! global allocator).
+
+mod common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use tresillo_agents::{Agent, RuleAgent, Sampler, rng_from_seed, seat_rngs};
+
+struct Counting;
+
+static ALLOCS: AtomicUsize = AtomicUsize::new(0);
+thread_local! {
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+}
+
+// SAFETY: forwards every call to the system allocator unchanged.
+#[allow(unsafe_code)]
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if COUNTING.with(Cell::get) {
+            ALLOCS.fetch_add(1, Ordering::Relaxed);
+        }
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[test]
+fn rule_agent_and_sampler_do_not_allocate() {
+    let mut agent = RuleAgent::default();
+    let mut views = Vec::new();
+    for seed in 0..300u64 {
+        let mut hand = common::hand(seed);
+        let mut rngs = seat_rngs(seed);
+        while let Some(seat) = hand.request().seat() {
+            let v = hand.view(seat);
+            views.push(v);
+            let d = agent.decide(&v, &mut rngs[seat.index()]);
+            hand.apply(d).expect("legal");
+        }
+    }
+    let mut rng = rng_from_seed(0);
+    // Warm up lazily built tables before counting.
+    for v in views.iter().take(50) {
+        let _ = agent.decide(v, &mut rng);
+    }
+    COUNTING.with(|c| c.set(true));
+    for v in &views {
+        std::hint::black_box(agent.decide(v, &mut rng));
+    }
+    for v in views.iter().step_by(7) {
+        let s = Sampler::new(v).expect("a real view");
+        for _ in 0..4 {
+            std::hint::black_box(s.sample(&mut rng));
+        }
+    }
+    COUNTING.with(|c| c.set(false));
+    assert_eq!(ALLOCS.load(Ordering::Relaxed), 0, "allocations in {} decisions", views.len());
+    // The counter does count.
+    COUNTING.with(|c| c.set(true));
+    std::hint::black_box(Vec::<u8>::with_capacity(8));
+    COUNTING.with(|c| c.set(false));
+    assert_eq!(ALLOCS.load(Ordering::Relaxed), 1);
+}

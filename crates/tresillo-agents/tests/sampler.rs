@@ -1,0 +1,290 @@
+//! The sampler against brute force: on small constructed positions every
+//! consistent world is found, counted and drawn equally often (chi-square), and
+//! every world drawn anywhere is consistent and reproduces the viewer's view.
+
+mod common;
+
+use common::{advance, brute_force, check_world, hand, raw_assignments};
+use proptest::prelude::*;
+use std::collections::{HashMap, HashSet};
+use tresillo_agents::{Agent, RandomAgent, RuleAgent, Sampler, World, below, rng_from_seed, seat_rngs};
+use tresillo_core::{
+    Bid, Card, CardSet, Contract, Decision, Hand, Phase, PlayerView, Request, Seat, Suit, Word,
+};
+
+/// How a constructed hand goes: the contract (`None`: everyone passes, espada
+/// forzada), the cards the declarer and the first opponent exchange, and how many
+/// cards are played (randomly, legally) before the view is taken.
+struct Script {
+    seed: u64,
+    contract: Option<(Contract, Option<Suit>)>,
+    declarer_discards: u8,
+    first_discards: u8,
+    plies: usize,
+}
+
+/// Plays the script; `None` if the deal does not fit it (espada in the heap when
+/// everyone passes, or the hand ends too early).
+fn scripted(s: &Script) -> Option<Hand> {
+    let mut h = hand(s.seed);
+    let mut rng = rng_from_seed(s.seed ^ 0x5EED);
+    let mut plies = 0;
+    loop {
+        let d = match h.request() {
+            Request::Bid { seat, .. } => {
+                let mano = h.public().mano();
+                Decision::Bid(if s.contract.is_some() && seat == mano { Bid::Level(1) } else { Bid::Paso })
+            }
+            Request::Declare { .. } => match s.contract {
+                Some((c, t)) => Decision::Declare(c, t),
+                None => Decision::Declare(Contract::Entrada, Some(Suit::Oros)),
+            },
+            Request::Discard { seat, min, max } => {
+                let k = if Some(seat) == h.public().declarer {
+                    s.declarer_discards
+                } else if h.public().phase == Phase::FirstOpponentExchange {
+                    s.first_discards
+                } else {
+                    0
+                };
+                let k = k.clamp(min, max);
+                // The first k cards in sort order (the espada first, if held).
+                let mut set = CardSet::EMPTY;
+                for c in h.hand_of(seat).iter().take(k as usize) {
+                    set.insert(c);
+                }
+                Decision::Discard(set)
+            }
+            Request::Word { .. } => {
+                Decision::Word(if h.public().words().is_empty() { Word::Vienen } else { Word::Van })
+            }
+            Request::Play { legal, .. } => {
+                if plies == s.plies {
+                    return Some(h);
+                }
+                plies += 1;
+                Decision::Play(legal.nth(below(&mut rng, legal.len())).expect("a card"))
+            }
+            Request::Surrender { .. } => Decision::Surrender(false),
+            Request::TakeOver { .. } => Decision::TakeOver(false),
+            Request::Bola { .. } => Decision::Bola(true),
+            Request::Done => return None,
+        };
+        h.apply(d).expect("the script is legal");
+    }
+}
+
+/// Wilson-Hilferty: the standard normal deviate of a chi-square statistic.
+fn chi_square_z(stat: f64, df: f64) -> f64 {
+    let m = 1.0 - 2.0 / (9.0 * df);
+    ((stat / df).powf(1.0 / 3.0) - m) / (2.0 / (9.0 * df)).sqrt()
+}
+
+/// Brute force vs sampler on one view: same set, same count, uniform frequencies.
+fn compare(view: &PlayerView, label: &str, seed: u64) {
+    let (worlds, tried) = brute_force(view);
+    let set: HashSet<World> = worlds.iter().copied().collect();
+    assert_eq!(set.len(), worlds.len(), "{label}: brute force found duplicates");
+    let s = Sampler::new(view).unwrap_or_else(|e| panic!("{label}: {e}"));
+    assert_eq!(s.count(), worlds.len() as u128, "{label}: count vs brute force ({tried} assignments tried)");
+    let mut visited = HashSet::new();
+    s.for_each_world(|w| {
+        assert!(set.contains(w), "{label}: enumerated an inconsistent world {w:?}");
+        assert!(visited.insert(*w), "{label}: enumerated a world twice");
+    });
+    assert_eq!(visited.len(), set.len(), "{label}: enumeration missed worlds");
+    let k = set.len();
+    if k < 2 {
+        return;
+    }
+    let per = 30usize;
+    let n = (per * k).max(30_000);
+    let mut freq: HashMap<World, u64> = HashMap::with_capacity(k);
+    let mut rng = rng_from_seed(seed);
+    for _ in 0..n {
+        let w = s.sample(&mut rng);
+        assert!(set.contains(&w), "{label}: sampled an inconsistent world {w:?}");
+        *freq.entry(w).or_default() += 1;
+    }
+    let e = n as f64 / k as f64;
+    let stat: f64 = set.iter().map(|w| (*freq.get(w).unwrap_or(&0) as f64 - e).powi(2) / e).sum();
+    let z = chi_square_z(stat, (k - 1) as f64);
+    assert!(z < 4.5, "{label}: chi-square {stat:.1} with {} degrees of freedom (z = {z:.2})", k - 1);
+    eprintln!(
+        "{label}: {k} worlds of {tried} assignments, {n} samples, chi-square {stat:.1} / df {} (z {z:.2})",
+        k - 1
+    );
+}
+
+/// Views of every seat at a scripted position.
+fn views(h: &Hand) -> [PlayerView; 3] {
+    [h.view(Seat(0)), h.view(Seat(1)), h.view(Seat(2))]
+}
+
+#[test]
+fn uniform_over_consistent_worlds_on_small_positions() {
+    let mut checked = 0;
+    let scripts = [
+        // Entrada, the heap emptied by the exchange; late in the hand.
+        (Some((Contract::Entrada, Some(Suit::Copas))), 8, 5, 18),
+        (Some((Contract::Entrada, Some(Suit::Espadas))), 8, 5, 19),
+        (Some((Contract::Entrada, Some(Suit::Oros))), 8, 5, 20),
+        (Some((Contract::Entrada, Some(Suit::Bastos))), 8, 5, 21),
+        (Some((Contract::Entrada, Some(Suit::Copas))), 9, 4, 22),
+        // Vuelta: the turned card sits in the declarer's hand until played.
+        (Some((Contract::Vuelta, None)), 8, 5, 21),
+        (Some((Contract::Vuelta, None)), 9, 4, 19),
+        // Espada forzada: the declarer was dealt the espada (the script discards
+        // the lowest cards first, so the espada may be among the discards).
+        (None, 8, 5, 21),
+        (None, 4, 9, 20),
+        (None, 9, 4, 22),
+    ];
+    for (i, &(contract, dk, fk, plies)) in scripts.iter().enumerate() {
+        let mut found = 0;
+        for seed in 0..40u64 {
+            let s = Script {
+                seed: seed * 31 + i as u64,
+                contract,
+                declarer_discards: dk,
+                first_discards: fk,
+                plies,
+            };
+            let Some(h) = scripted(&s) else { continue };
+            for v in views(&h) {
+                let raw = raw_assignments(&v);
+                if !(3..=40_000).contains(&raw) {
+                    continue;
+                }
+                compare(&v, &format!("script {i} seed {} seat {}", s.seed, v.seat()), seed);
+                found += 1;
+                checked += 1;
+            }
+            if found >= 2 {
+                break;
+            }
+        }
+        assert!(found > 0, "script {i}: no position small enough");
+    }
+    assert!(checked >= 10);
+}
+
+/// A hand played by random and rule agents to decision `steps`.
+fn random_position(seed: u64, steps: usize, rule_mask: u8) -> Hand {
+    let mut h = hand(seed);
+    let mut agents: Vec<Box<dyn Agent>> = (0..3)
+        .map(|i| {
+            if rule_mask >> i & 1 == 1 {
+                Box::new(RuleAgent::default()) as Box<dyn Agent>
+            } else {
+                Box::new(RandomAgent)
+            }
+        })
+        .collect();
+    let mut rngs = seat_rngs(seed);
+    advance(&mut h, &mut agents, &mut rngs, steps);
+    h
+}
+
+/// The true hidden state of a hand as a world.
+fn true_world(h: &Hand) -> World {
+    let mut w = World::default();
+    for s in 0..3u8 {
+        w.hands[Seat(s)] = h.hand_of(Seat(s));
+        w.discards[Seat(s)] = h.discards_of(Seat(s));
+    }
+    w.heap = h.heap_remaining();
+    w
+}
+
+#[test]
+fn late_random_positions_match_brute_force() {
+    // Positions reached by agents (rather than a script), small enough to enumerate.
+    let mut done = 0;
+    for seed in 0..400u64 {
+        let h = random_position(seed, 60, (seed % 8) as u8);
+        for v in views(&h) {
+            let raw = raw_assignments(&v);
+            if (3..=20_000).contains(&raw) {
+                compare(&v, &format!("random seed {seed} seat {}", v.seat()), seed);
+                done += 1;
+            }
+        }
+        if done >= 6 {
+            break;
+        }
+    }
+    assert!(done > 0, "no small position found");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, .. ProptestConfig::default() })]
+
+    /// Any view, at any point of any hand: the true world is consistent (a check of
+    /// the checker), the sampler accepts the view, and every world it draws is
+    /// consistent and reproduces the viewer's view exactly when replayed.
+    #[test]
+    fn sampled_worlds_reproduce_the_view(seed in any::<u64>(), steps in 0usize..50, seat in 0u8..3, mask in 0u8..8) {
+        let h = random_position(seed, steps, mask);
+        let view = h.view(Seat(seat));
+        let truth = true_world(&h);
+        prop_assert_eq!(check_world(&view, &truth), Ok(()));
+        prop_assert_eq!(truth.play_state(&view), h.play_state());
+        let s = Sampler::new(&view).expect("a real view has worlds");
+        prop_assert!(s.count() >= 1);
+        let mut rng = rng_from_seed(seed ^ 1);
+        for _ in 0..6 {
+            let w = s.sample(&mut rng);
+            prop_assert_eq!(check_world(&view, &w), Ok(()));
+            if let (Some(a), Some(b)) = (w.play_state(&view), h.play_state()) {
+                prop_assert_eq!(a.hands[seat as usize], b.hands[seat as usize]);
+                prop_assert_eq!((a.to_move, a.trick_len, a.tricks, a.tricks_done), (b.to_move, b.trick_len, b.tricks, b.tricks_done));
+                prop_assert_eq!(a.legal_moves().is_empty(), b.legal_moves().is_empty());
+            }
+        }
+    }
+}
+
+#[test]
+fn turned_card_and_forced_espada_are_placed() {
+    // Vuelta before the declarer exchanges: the turned card is the heap's top.
+    for seed in 0..30u64 {
+        let s = Script {
+            seed,
+            contract: Some((Contract::Vuelta, None)),
+            declarer_discards: 3,
+            first_discards: 2,
+            plies: 4,
+        };
+        let Some(h) = scripted(&s) else { continue };
+        let p = *h.public();
+        let turned: Card = p.turned.expect("vuelta");
+        let d = p.declarer.expect("declarer");
+        for v in views(&h) {
+            let sm = Sampler::new(&v).expect("worlds");
+            let mut rng = rng_from_seed(seed);
+            for _ in 0..20 {
+                let w = sm.sample(&mut rng);
+                if !p.played().contains(turned) {
+                    assert!(w.hands[d].contains(turned));
+                }
+            }
+        }
+    }
+    for seed in 0..60u64 {
+        let s = Script { seed, contract: None, declarer_discards: 2, first_discards: 2, plies: 0 };
+        let Some(h) = scripted(&s) else { continue };
+        let d = h.public().declarer.expect("declarer");
+        for v in views(&h) {
+            if v.seat() == d {
+                continue;
+            }
+            let sm = Sampler::new(&v).expect("worlds");
+            let mut rng = rng_from_seed(seed);
+            for _ in 0..20 {
+                let w = sm.sample(&mut rng);
+                assert!((w.hands[d] | w.discards[d]).contains(Card::ESPADA));
+            }
+        }
+    }
+}
