@@ -3,7 +3,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
-use tresillo_agents::{below, rng_from_seed};
+use tresillo_agents::{HalfDraws, below, rng_from_seed};
 use tresillo_core::{Card, CardSet, PlayState, Seat, Suit, legal_moves};
 
 fn positions() -> Vec<(CardSet, Option<Suit>, Option<Card>)> {
@@ -43,10 +43,8 @@ fn playouts(c: &mut Criterion) {
     g.bench_function("random playout (27 cards)", |b| {
         b.iter(|| {
             let mut p = black_box(start);
-            for _ in 0..27 {
-                let l = p.legal_moves();
-                p.play_unchecked(l.nth(below(&mut rng, l.len())).expect("legal"));
-            }
+            let mut d = HalfDraws::new(&mut rng);
+            p.playout(|n| d.below(n));
             p.tricks[0]
         })
     });
@@ -54,7 +52,8 @@ fn playouts(c: &mut Criterion) {
     g.bench_function("4 random playouts interleaved", |b| {
         b.iter(|| {
             let mut ps = [black_box(start); 4];
-            PlayState::playouts(&mut ps, |n| below(&mut rng, n));
+            let mut d = HalfDraws::new(&mut rng);
+            PlayState::playouts(&mut ps, |n| d.below(n));
             ps[0].tricks[0] + ps[3].tricks[0]
         })
     });
@@ -62,7 +61,8 @@ fn playouts(c: &mut Criterion) {
     g.bench_function("8 random playouts interleaved", |b| {
         b.iter(|| {
             let mut ps = [black_box(start); 8];
-            PlayState::playouts(&mut ps, |n| below(&mut rng, n));
+            let mut d = HalfDraws::new(&mut rng);
+            PlayState::playouts(&mut ps, |n| d.below(n));
             ps[0].tricks[0] + ps[7].tricks[0]
         })
     });

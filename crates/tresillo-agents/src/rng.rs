@@ -50,6 +50,50 @@ pub fn below<R: RngCore + ?Sized>(rng: &mut R, n: u32) -> u32 {
     (m >> 32) as u32
 }
 
+/// Bounded draws that use both 32-bit halves of each 64-bit output of the
+/// generator: half the generator calls of [`below`], the same exact uniformity.
+/// For hot loops such as random playouts.
+#[derive(Debug)]
+pub struct HalfDraws<'a, R: RngCore + ?Sized> {
+    rng: &'a mut R,
+    spare: Option<u32>,
+}
+
+impl<'a, R: RngCore + ?Sized> HalfDraws<'a, R> {
+    /// Draws from `rng`.
+    pub fn new(rng: &'a mut R) -> Self {
+        HalfDraws { rng, spare: None }
+    }
+
+    #[inline]
+    fn next_u32(&mut self) -> u32 {
+        match self.spare.take() {
+            Some(x) => x,
+            None => {
+                let r = self.rng.next_u64();
+                self.spare = Some((r >> 32) as u32);
+                r as u32
+            }
+        }
+    }
+
+    /// A uniform integer in `0..n` (`n > 0`), Lemire's method as in [`below`].
+    #[inline]
+    pub fn below(&mut self, n: u32) -> u32 {
+        debug_assert!(n > 0);
+        let mut m = u64::from(self.next_u32()) * u64::from(n);
+        let mut low = m as u32;
+        if low < n {
+            let t = n.wrapping_neg() % n;
+            while low < t {
+                m = u64::from(self.next_u32()) * u64::from(n);
+                low = m as u32;
+            }
+        }
+        (m >> 32) as u32
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -62,6 +106,17 @@ mod tests {
             seen[below(&mut r, 7) as usize] += 1;
         }
         assert!(seen.iter().all(|&c| c > 800 && c < 1200), "{seen:?}");
+    }
+
+    #[test]
+    fn half_draws_are_uniform() {
+        let mut r = rng_from_seed(5);
+        let mut d = HalfDraws::new(&mut r);
+        let mut seen = [0u32; 9];
+        for _ in 0..9000 {
+            seen[d.below(9) as usize] += 1;
+        }
+        assert!(seen.iter().all(|&c| c > 850 && c < 1150), "{seen:?}");
     }
 
     #[test]

@@ -5,7 +5,7 @@ use anyhow::Result;
 use std::hint::black_box;
 use std::io::Write;
 use std::time::Instant;
-use tresillo_agents::{Agent, RuleAgent, RuleParams, Sampler, below, rng_from_seed, seat_rngs};
+use tresillo_agents::{Agent, HalfDraws, RuleAgent, RuleParams, Sampler, below, rng_from_seed, seat_rngs};
 use tresillo_core::{Card, CardSet, Hand, PlayState, PlayerView, Request, RuleSet, Seat, Suit, legal_moves};
 
 /// Arguments of `tresillo bench`.
@@ -27,6 +27,15 @@ enum Target {
     Playouts {
         /// Playouts to time.
         #[arg(long, default_value_t = 5_000_000)]
+        n: u64,
+    },
+    /// Deals per second of a tournament (no files written), on one thread and on all.
+    Deals {
+        /// Three agent specs, comma-separated.
+        #[arg(long, default_value = "rule,rule,rule")]
+        agents: String,
+        /// Deals to time on each setting.
+        #[arg(long, default_value_t = 200_000)]
         n: u64,
     },
     /// Microseconds per sampled world at trick 1 and at trick 6 (the sampler of
@@ -105,11 +114,8 @@ pub fn movegen_positions(count: usize, seed: u64) -> Vec<(CardSet, Option<Suit>,
 #[inline]
 pub fn playout(start: &PlayState, rng: &mut tresillo_agents::AgentRng) -> u8 {
     let mut p = *start;
-    for _ in 0..27 {
-        let legal = p.legal_moves();
-        let c = legal.nth(below(rng, legal.len())).expect("legal card");
-        p.play_unchecked(c);
-    }
+    let mut d = HalfDraws::new(rng);
+    p.playout(|n| d.below(n));
     p.tricks[0]
 }
 
@@ -148,9 +154,45 @@ pub fn run(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
                 acc += u64::from(playout(&start, &mut rng));
             }
             black_box(acc);
-            let secs = t.elapsed().as_secs_f64();
+            let one = n as f64 / t.elapsed().as_secs_f64();
+            let t = Instant::now();
+            for _ in 0..n / 4 {
+                let mut ps = [start; 4];
+                let mut d = HalfDraws::new(&mut rng);
+                PlayState::playouts(&mut ps, |k| d.below(k));
+                acc += u64::from(ps[0].tricks[0]);
+            }
+            black_box(acc);
+            let four = (n / 4 * 4) as f64 / t.elapsed().as_secs_f64();
             writeln!(out, "playouts: {n} random play-phase playouts (27 cards each) on one thread")?;
-            writeln!(out, "{:.0} playouts per second", n as f64 / secs)?;
+            writeln!(out, "{one:.0} playouts per second, one at a time")?;
+            writeln!(out, "{four:.0} playouts per second, four interleaved")?;
+        }
+        Target::Deals { ref agents, n } => {
+            let specs: Vec<&str> = agents.split(',').map(str::trim).collect();
+            anyhow::ensure!(specs.len() == 3, "--agents needs three agent specs");
+            let t = tresillo_sim::Tournament::new(tresillo_sim::simple_config(
+                [specs[0], specs[1], specs[2]],
+                n,
+                1,
+                false,
+            ))?;
+            let mut rates = Vec::new();
+            for threads in [1, rayon::current_num_threads()] {
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+                let start = Instant::now();
+                let rows: u64 = pool.install(|| t.run(0..n, |u| u.stats.rows))?.iter().sum();
+                black_box(rows);
+                rates.push((threads, n as f64 / start.elapsed().as_secs_f64()));
+            }
+            writeln!(out, "deals: {n} deals of {agents}, scored, no files written")?;
+            let (t1, r1) = rates[0];
+            let (tn, rn) = rates[1];
+            writeln!(
+                out,
+                "{r1:.0} deals per second on {t1} thread, {rn:.0} on {tn} threads ({:.2}x)",
+                rn / r1
+            )?;
         }
         Target::Sampler { n } => {
             let t1 = sampler_views(1, 200);

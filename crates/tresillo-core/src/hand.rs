@@ -458,11 +458,11 @@ impl PublicState {
         self.plays().iter().copied().collect()
     }
 
-    /// The seats that led each trick so far (the current one included).
+    /// The seats that led each completed trick, then the seat that leads (or led)
+    /// the trick in progress.
     #[must_use]
     pub fn trick_leaders(&self) -> &[Seat] {
-        let n = (self.tricks_done as usize + usize::from(self.phase != Phase::Done)).min(9);
-        &self.leaders[..n.max(self.tricks_done as usize)]
+        &self.leaders[..(self.tricks_done as usize + 1).min(9)]
     }
 
     /// The winners of the completed tricks.
@@ -481,17 +481,6 @@ impl PublicState {
             s = s.next(self.players);
         }
         out
-    }
-
-    /// Every play in order with its seat.
-    #[must_use]
-    pub fn plays_with_seats(&self) -> Vec<(Seat, Card)> {
-        let mut v = Vec::with_capacity(self.num_plays as usize);
-        for (i, &c) in self.plays().iter().enumerate() {
-            let t = i / 3;
-            v.push((self.leaders[t].plus((i % 3) as u8, self.players), c));
-        }
-        v
     }
 
     /// The cards of the trick in progress, in play order.

@@ -1,12 +1,14 @@
 //! [`PlayerView`]: what one seat may know (RULES.md section 9).
 
-use crate::card::{Card, Seat, Suit};
+use crate::card::{Seat, Suit};
 use crate::cardset::CardSet;
 use crate::hand::{PublicState, Request};
-use crate::tables::table;
 
 /// One seat's view of a hand: the public state, the seat's own hand and own
 /// discards, and the decision asked of it (if it is this seat's turn).
+///
+/// The inferences of RULES.md section 10 (voids, no forced trump) are drawn from
+/// the public play history by `tresillo_agents::Inference`.
 ///
 /// It has no field that could hold another player's cards, another player's
 /// discards or the heap: the only card sets in it are the seat's own, and the
@@ -82,48 +84,5 @@ impl PlayerView {
     #[must_use]
     pub fn unseen_cards(&self) -> CardSet {
         self.known_cards().complement()
-    }
-
-    /// The suits each seat is known to hold no card of (section 10), derived from the
-    /// play: a player who did not follow a plain suit holds none of it. Bit `i` of
-    /// entry `s` is suit `i`; bit 4 means "holds no trump that can be forced by the
-    /// current rules", which is recorded per estuche state in
-    /// [`PlayerView::no_forced_trump`].
-    #[must_use]
-    pub fn void_suits(&self) -> [u8; 4] {
-        let mut voids = [0u8; 4];
-        let Some(tr) = self.public.trump.or(None) else { return voids };
-        let t = table(Some(tr));
-        for (i, (seat, c)) in self.public.plays_with_seats().into_iter().enumerate() {
-            if i % 3 == 0 {
-                continue;
-            }
-            let led = self.public.plays()[i - i % 3];
-            let ls = t.eff_suit[led.bit() as usize];
-            if ls != crate::tables::TRUMP_SUIT && t.eff_suit[c.bit() as usize] != ls {
-                voids[seat.index()] |= 1 << ls;
-            }
-        }
-        voids
-    }
-
-    /// For each seat, the union of trump sets it is known not to hold any card of:
-    /// a player who did not play a trump to a trump lead held none of the trumps that
-    /// lead could force (section 10), though it may still hold estuche cards.
-    #[must_use]
-    pub fn no_forced_trump(&self) -> [CardSet; 4] {
-        let mut out = [CardSet::EMPTY; 4];
-        let Some(tr) = self.public.trump else { return out };
-        let t = table(Some(tr));
-        for (i, (seat, c)) in self.public.plays_with_seats().into_iter().enumerate() {
-            if i % 3 == 0 {
-                continue;
-            }
-            let led: Card = self.public.plays()[i - i % 3];
-            if t.trumps.contains(led) && !t.trumps.contains(c) {
-                out[seat.index()] |= t.force[led.bit() as usize];
-            }
-        }
-        out
     }
 }
