@@ -67,6 +67,8 @@ pub struct Undo {
     /// The card this play overwrote in the trick array (a card of an earlier,
     /// completed trick that undoing must bring back).
     prev_slot: Card,
+    /// Who played `prev_slot`.
+    prev_slot_seat: Seat,
     /// The seat that won the trick this card completed, if it completed one.
     pub trick_won_by: Option<Seat>,
 }
@@ -103,7 +105,8 @@ pub struct PlayState {
 }
 
 /// The fields that identify a position (the live part of the trick only).
-type PositionKey<'a> = ([CardSet; 4], Option<Suit>, [Seat; 4], u8, Seat, Seat, &'a [Card], [u8; 4], u8);
+type PositionKey<'a> =
+    ([CardSet; 4], Option<Suit>, [Seat; 4], u8, Seat, Seat, &'a [Card], &'a [Seat], [u8; 4], u8);
 
 impl PlayState {
     fn key(&self) -> PositionKey<'_> {
@@ -115,6 +118,7 @@ impl PlayState {
             self.leader,
             self.to_move,
             &self.trick[..self.trick_len as usize],
+            &self.trick_seats[..self.trick_len as usize],
             self.tricks,
             self.tricks_done,
         )
@@ -203,6 +207,7 @@ impl PlayState {
         let slot = (self.trick_len & 3) as usize;
         self.hands[seat.index() & 3].0 &= !(1u64 << c.bit());
         let prev_slot = self.trick[slot];
+        let prev_slot_seat = self.trick_seats[slot];
         self.trick[slot] = c;
         self.trick_seats[slot] = seat;
         self.trick_len += 1;
@@ -218,7 +223,7 @@ impl PlayState {
         } else {
             self.to_move = self.next[seat.index() & 3];
         }
-        Undo { card: c, seat, prev_leader, prev_slot, trick_won_by: won }
+        Undo { card: c, seat, prev_leader, prev_slot, prev_slot_seat, trick_won_by: won }
     }
 
     /// Index of the winning card of the full trick in the trick array: the branchless
@@ -282,6 +287,7 @@ impl PlayState {
         }
         self.trick_len -= 1;
         self.trick[self.trick_len as usize] = u.prev_slot;
+        self.trick_seats[self.trick_len as usize] = u.prev_slot_seat;
         self.to_move = u.seat;
         self.hands[u.seat.index()].insert(u.card);
     }
