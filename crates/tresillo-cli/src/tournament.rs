@@ -171,11 +171,23 @@ fn write_summary(dir: &Path, config: &TournamentConfig, stats: &Stats, rows_per_
 pub fn table(rows: &[SummaryRow]) -> String {
     let mut s = format!(
         "{:<28} {:<9} {:>9} {:>8} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>10} {:>21}\n",
-        "agent", "role", "deals", "declare", "entr", "vuel", "solo", "entr%", "vuel%", "solo%", "tantos", "95% CI"
+        "agent",
+        "role",
+        "deals",
+        "declare",
+        "entr",
+        "vuel",
+        "solo",
+        "entr%",
+        "vuel%",
+        "solo%",
+        "tantos",
+        "95% CI"
     );
     let pct = |x: &str| x.parse::<f64>().map_or(String::from("-"), |v| format!("{:.1}", v * 100.0));
     for r in rows {
-        let ci = if r.ci95_low.is_empty() { String::new() } else { format!("[{}, {}]", r.ci95_low, r.ci95_high) };
+        let ci =
+            if r.ci95_low.is_empty() { String::new() } else { format!("[{}, {}]", r.ci95_low, r.ci95_high) };
         s.push_str(&format!(
             "{:<28} {:<9} {:>9} {:>8} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>10} {:>21}\n",
             truncate(&r.agent, 28),
@@ -264,7 +276,8 @@ pub fn run(a: &TournamentArgs, command_line: Vec<String>) -> Result<String> {
         ProgressBar::hidden()
     };
     let workers = pool(a.threads)?;
-    let mut csv_file = OpenOptions::new().append(true).open(dir.join("deals.csv")).context("opening deals.csv")?;
+    let mut csv_file =
+        OpenOptions::new().append(true).open(dir.join("deals.csv")).context("opening deals.csv")?;
     csv_file.seek(SeekFrom::End(0))?;
     let started = Instant::now();
     let mut next = u0 + manifest.units_completed;
@@ -272,7 +285,9 @@ pub fn run(a: &TournamentArgs, command_line: Vec<String>) -> Result<String> {
         let end = (next + batch).min(u1);
         let outs = workers.install(|| {
             t.run(next..end, |u| {
-                let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::with_capacity(256 * u.rows.len()));
+                let mut w = csv::WriterBuilder::new()
+                    .has_headers(false)
+                    .from_writer(Vec::with_capacity(256 * u.rows.len()));
                 for r in &u.rows {
                     w.serialize(r).expect("rows serialize");
                 }
@@ -362,7 +377,8 @@ pub fn merge(a: &MergeArgs, command_line: Vec<String>) -> Result<String> {
     w.write_all(&header)?;
     let mut stats = Stats::default();
     for (_, d) in &parts {
-        let text = fs::read(d.join("deals.csv")).with_context(|| format!("reading {}", d.join("deals.csv").display()))?;
+        let text = fs::read(d.join("deals.csv"))
+            .with_context(|| format!("reading {}", d.join("deals.csv").display()))?;
         ensure!(text.starts_with(&header), "{}: unexpected deals.csv header", d.display());
         w.write_all(&text[header.len()..])?;
         stats.merge(&read_stats(d)?);

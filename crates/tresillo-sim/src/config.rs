@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
-use tresillo_agents::{SpecError, build_agent};
+use tresillo_agents::{SpecError, build_seated};
 use tresillo_core::{RuleSet, ScoringMode};
 
 /// A bad configuration.
@@ -143,7 +143,7 @@ impl TournamentConfig {
             return Err(ConfigError::AgentCount(self.agents.len()));
         }
         for a in &self.agents {
-            build_agent(a)?;
+            build_seated(a)?;
         }
         if self.deals == 0 {
             return Err(ConfigError::Deals("--deals must be at least 1".into()));

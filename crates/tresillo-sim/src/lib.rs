@@ -7,8 +7,13 @@ mod config;
 mod runner;
 mod seeds;
 mod stats;
+mod tune;
 
 pub use config::{ConfigError, SEATINGS, Scoring, Shard, TournamentConfig};
 pub use runner::{DealRow, SimError, Tournament, UnitOutput, simple_config};
 pub use seeds::{deal_for_seed, deal_seed, shuffled_pack};
 pub use stats::{AgentStats, Moments, OutcomeCounts, Stats, SummaryRow};
+pub use tune::{
+    Evaluation, MAX_RANGE_VALUES, Method, ParamRange, Record, SearchPlan, Space, TuneError, TuneResult,
+    TuneSetup,
+};

@@ -7,7 +7,8 @@ use crate::seeds::{deal_for_seed, deal_seed};
 use crate::stats::Stats;
 use rayon::prelude::*;
 use std::ops::Range;
-use tresillo_agents::{Agent, AgentError, build_agent, play_hand, seat_rngs, splitmix64};
+use tresillo_agents::cheat::{Seated, play_hand_seated};
+use tresillo_agents::{AgentError, build_seated, seat_rngs, splitmix64};
 use tresillo_core::{
     Bid, Contract, Hand, HandError, HandResult, HandScore, LedgerConfig, Outcome, PuestaKind, Scorer,
     ScoringError, Seat,
@@ -170,8 +171,11 @@ impl Tournament {
         self.config.scoring.unit_len() * self.config.seatings().len() as u64
     }
 
-    fn build_agents(&self) -> Vec<Box<dyn Agent>> {
-        self.config.agents.iter().map(|s| build_agent(s).expect("validated")).collect()
+    /// The agents of the configuration, one per slot (the `cheat` agent included:
+    /// tournaments may measure upper bounds).
+    #[must_use]
+    pub fn build_agents(&self) -> Vec<Seated> {
+        self.config.agents.iter().map(|s| build_seated(s).expect("validated")).collect()
     }
 
     /// Plays scoring units `units` in parallel and maps each output with `f` (also
@@ -188,7 +192,7 @@ impl Tournament {
     }
 
     /// Plays one scoring unit with `agents` (one per slot, as built from the specs).
-    pub fn play_unit(&self, unit: u64, agents: &mut Vec<Box<dyn Agent>>) -> Result<UnitOutput<'_>, SimError> {
+    pub fn play_unit(&self, unit: u64, agents: &mut [Seated]) -> Result<UnitOutput<'_>, SimError> {
         let c = &self.config;
         let len = c.scoring.unit_len();
         let seatings = c.seatings();
@@ -206,7 +210,7 @@ impl Tournament {
                 let mut rngs =
                     seat_rngs(splitmix64(seed ^ (si as u64 + 1).wrapping_mul(0x2545_F491_4F6C_DD1D)));
                 permute(agents, seating);
-                let played = play_hand(&mut hand, agents, &mut rngs);
+                let played = play_hand_seated(&mut hand, agents, &mut rngs);
                 unpermute(agents, seating);
                 let r = played.map_err(|source| SimError::Agent { deal: i, source })?;
                 let score = scorer.apply(&r).map_err(|source| SimError::Scoring { deal: i, source })?;
@@ -305,7 +309,7 @@ impl Tournament {
 }
 
 /// Reorders the per-slot agents into seat order for `seating` (seat -> slot).
-fn permute(agents: &mut [Box<dyn Agent>], seating: &[u8; 3]) {
+fn permute<T>(agents: &mut [T], seating: &[u8; 3]) {
     // The six seatings are the identity, three transpositions and two 3-cycles.
     match seating {
         [0, 1, 2] => {}
@@ -319,7 +323,7 @@ fn permute(agents: &mut [Box<dyn Agent>], seating: &[u8; 3]) {
 }
 
 /// Undoes [`permute`].
-fn unpermute(agents: &mut [Box<dyn Agent>], seating: &[u8; 3]) {
+fn unpermute<T>(agents: &mut [T], seating: &[u8; 3]) {
     match seating {
         [1, 2, 0] => agents.rotate_right(1),
         [2, 0, 1] => agents.rotate_left(1),
@@ -389,20 +393,11 @@ mod tests {
     #[test]
     fn permute_and_unpermute_are_inverse() {
         for s in &SEATINGS {
-            let mut v: Vec<Box<dyn Agent>> = vec![
-                build_agent("random").unwrap(),
-                build_agent("random").unwrap(),
-                build_agent("random").unwrap(),
-            ];
-            let ptrs: Vec<*const dyn Agent> = v.iter().map(|b| &**b as *const dyn Agent).collect();
+            let mut v = vec![0u8, 1, 2];
             permute(&mut v, s);
-            for seat in 0..3 {
-                assert!(std::ptr::addr_eq(&*v[seat] as *const dyn Agent, ptrs[s[seat] as usize]));
-            }
+            assert_eq!(v, s.to_vec(), "seat -> slot");
             unpermute(&mut v, s);
-            for k in 0..3 {
-                assert!(std::ptr::addr_eq(&*v[k] as *const dyn Agent, ptrs[k]));
-            }
+            assert_eq!(v, vec![0, 1, 2]);
         }
     }
 
@@ -418,6 +413,13 @@ mod tests {
             t.run(0..60, |u| (u.rows.iter().map(|r| format!("{r:?}")).collect::<Vec<_>>(), u.stats))
         });
         assert_eq!(a.unwrap(), b.unwrap());
+    }
+
+    #[test]
+    fn the_cheat_can_sit_in_a_tournament() {
+        let t = Tournament::new(simple_config(["cheat:rollouts=2", "rule", "random"], 4, 1, false)).unwrap();
+        let out = t.run(0..4, |u| u.stats.rows).unwrap();
+        assert_eq!(out.iter().sum::<u64>(), 4);
     }
 
     #[test]
