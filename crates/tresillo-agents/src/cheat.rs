@@ -128,6 +128,26 @@ impl Seated {
     }
 }
 
+impl crate::TablePlayer for Seated {
+    fn player_name(&self) -> &str {
+        self.name()
+    }
+
+    fn begin_hand(&mut self) {
+        match self {
+            Seated::Fair(a) => a.new_hand(),
+            Seated::Cheat(a) => a.new_hand(),
+        }
+    }
+
+    fn decide_at(&mut self, hand: &Hand, seat: Seat, rng: &mut AgentRng) -> Decision {
+        match self {
+            Seated::Fair(a) => a.decide(&hand.view(seat), rng),
+            Seated::Cheat(a) => a.decide(hand, seat, rng),
+        }
+    }
+}
+
 /// [`play_hand`](crate::play_hand) for a table where some seats may cheat: fair
 /// seats get their view, cheats the hand.
 pub fn play_hand_seated(
@@ -135,24 +155,5 @@ pub fn play_hand_seated(
     agents: &mut [Seated],
     rngs: &mut [AgentRng],
 ) -> Result<HandResult, AgentError> {
-    for a in agents.iter_mut() {
-        match a {
-            Seated::Fair(a) => a.new_hand(),
-            Seated::Cheat(a) => a.new_hand(),
-        }
-    }
-    while let Some(seat) = hand.request().seat() {
-        let i = seat.index();
-        let d = match &mut agents[i] {
-            Seated::Fair(a) => a.decide(&hand.view(seat), &mut rngs[i]),
-            Seated::Cheat(a) => a.decide(hand, seat, &mut rngs[i]),
-        };
-        hand.apply(d).map_err(|source| AgentError {
-            agent: agents[i].name().to_string(),
-            seat: seat.0,
-            decision: d,
-            source,
-        })?;
-    }
-    Ok(hand.result().expect("the hand is over"))
+    crate::play_hand(hand, agents, rngs)
 }

@@ -43,7 +43,7 @@ pub use rng::{AgentRng, HalfDraws, below, rng_from_seed, seat_rngs, splitmix64};
 pub use rule::{RuleAgent, RuleParams, evaluate, evaluate_vuelta, keep_set};
 pub use sampler::{NoWorld, Sampler, World};
 
-use tresillo_core::{Decision, Hand, HandError, HandResult, PlayerView};
+use tresillo_core::{Decision, Hand, HandError, HandResult, PlayerView, Seat};
 
 /// A player. Given its seat's view (whose [`PlayerView::request`] says what is
 /// asked) and a seeded generator, it returns a legal decision.
@@ -89,11 +89,36 @@ pub struct AgentError {
     pub source: HandError,
 }
 
+/// Whoever sits in a seat, as the table sees it: it is handed the table's [`Hand`]
+/// and its seat. Every [`Agent`] is one, and sees only `hand.view(seat)`; the
+/// experiments-only cheat of [`cheat`] is the other kind.
+pub trait TablePlayer {
+    /// The spec name.
+    fn player_name(&self) -> &str;
+    /// Called before each hand.
+    fn begin_hand(&mut self);
+    /// Decides for `seat`, whose turn it is.
+    fn decide_at(&mut self, hand: &Hand, seat: Seat, rng: &mut AgentRng) -> Decision;
+}
+
+impl<A: Agent + ?Sized> TablePlayer for A {
+    fn player_name(&self) -> &str {
+        self.name()
+    }
+    fn begin_hand(&mut self) {
+        self.new_hand();
+    }
+    #[inline]
+    fn decide_at(&mut self, hand: &Hand, seat: Seat, rng: &mut AgentRng) -> Decision {
+        self.decide(&hand.view(seat), rng)
+    }
+}
+
 /// Plays `hand` to the end, asking `agents[seat]` for each decision with
-/// `rngs[seat]`. Calls [`Agent::new_hand`] on every agent first.
-pub fn play_hand<A: Agent>(
+/// `rngs[seat]`. Calls `new_hand` on every agent first.
+pub fn play_hand<P: TablePlayer>(
     hand: &mut Hand,
-    agents: &mut [A],
+    agents: &mut [P],
     rngs: &mut [AgentRng],
 ) -> Result<HandResult, AgentError> {
     play_hand_with(hand, agents, rngs, |_, _| {})
@@ -101,22 +126,21 @@ pub fn play_hand<A: Agent>(
 
 /// [`play_hand`] that also reports each applied decision to `observe` (the hand
 /// before the decision, and the decision), for narration and records.
-pub fn play_hand_with<A: Agent>(
+pub fn play_hand_with<P: TablePlayer>(
     hand: &mut Hand,
-    agents: &mut [A],
+    agents: &mut [P],
     rngs: &mut [AgentRng],
     mut observe: impl FnMut(&Hand, &Decision),
 ) -> Result<HandResult, AgentError> {
     for a in agents.iter_mut() {
-        a.new_hand();
+        a.begin_hand();
     }
     while let Some(seat) = hand.request().seat() {
-        let view = hand.view(seat);
         let i = seat.index();
-        let d = agents[i].decide(&view, &mut rngs[i]);
+        let d = agents[i].decide_at(hand, seat, &mut rngs[i]);
         observe(hand, &d);
         hand.apply(d).map_err(|source| AgentError {
-            agent: agents[i].name().to_string(),
+            agent: agents[i].player_name().to_string(),
             seat: seat.0,
             decision: d,
             source,

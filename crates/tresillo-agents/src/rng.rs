@@ -37,13 +37,20 @@ pub fn seat_rngs(seed: u64) -> [AgentRng; 4] {
 /// A uniform integer in `0..n` (`n > 0`), by Lemire's multiply-and-reject method.
 #[inline]
 pub fn below<R: RngCore + ?Sized>(rng: &mut R, n: u32) -> u32 {
+    lemire(n, || rng.next_u32())
+}
+
+/// Lemire's method over a source of uniform 32-bit words: exact, and almost always
+/// one word per draw.
+#[inline]
+fn lemire(n: u32, mut word: impl FnMut() -> u32) -> u32 {
     debug_assert!(n > 0);
-    let mut m = u64::from(rng.next_u32()) * u64::from(n);
+    let mut m = u64::from(word()) * u64::from(n);
     let mut low = m as u32;
     if low < n {
         let t = n.wrapping_neg() % n;
         while low < t {
-            m = u64::from(rng.next_u32()) * u64::from(n);
+            m = u64::from(word()) * u64::from(n);
             low = m as u32;
         }
     }
@@ -80,17 +87,7 @@ impl<'a, R: RngCore + ?Sized> HalfDraws<'a, R> {
     /// A uniform integer in `0..n` (`n > 0`), Lemire's method as in [`below`].
     #[inline]
     pub fn below(&mut self, n: u32) -> u32 {
-        debug_assert!(n > 0);
-        let mut m = u64::from(self.next_u32()) * u64::from(n);
-        let mut low = m as u32;
-        if low < n {
-            let t = n.wrapping_neg() % n;
-            while low < t {
-                m = u64::from(self.next_u32()) * u64::from(n);
-                low = m as u32;
-            }
-        }
-        (m >> 32) as u32
+        lemire(n, || self.next_u32())
     }
 }
 

@@ -46,7 +46,7 @@ use crate::infer::{Inference, turned_location};
 use crate::rng::{AgentRng, below};
 use rand_core::RngCore;
 use tresillo_core::{
-    BySeat, Card, CardSet, Contract, Deal, Decision, Hand, Heap, Phase, PlayState, PlayerView, Request, Seat,
+    BySeat, Card, CardSet, Contract, Deal, Decision, Hand, Heap, PlayState, PlayerView, Request, Seat,
 };
 
 /// A complete deal state as one seat might imagine it: every hand, every discard
@@ -68,21 +68,7 @@ impl World {
     /// progress, the tricks won. `None` before play begins.
     #[must_use]
     pub fn play_state(&self, view: &PlayerView) -> Option<PlayState> {
-        let p = view.public();
-        if !matches!(p.phase, Phase::Play | Phase::Surrender | Phase::TakeOver | Phase::Bola) {
-            return None;
-        }
-        let h = self.hands.0;
-        let mut ps = PlayState::new([h[0], h[1], h[2]], p.trump, p.current_leader());
-        let cur = p.current_trick();
-        for (i, c) in cur.iter().enumerate() {
-            ps.trick[i] = *c;
-        }
-        ps.trick_len = cur.len() as u8;
-        ps.to_move = p.current_leader().plus(cur.len() as u8, p.players);
-        ps.tricks = p.tricks.0;
-        ps.tricks_done = p.tricks_done;
-        Some(ps)
+        view.public().play_state(self.hands)
     }
 
     /// Every card the world places (hands, discards, heap).

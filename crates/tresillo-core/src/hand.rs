@@ -521,6 +521,28 @@ impl PublicState {
         Some([d.next(self.players), d.plus(2, self.players)])
     }
 
+    /// The position of the play phase with these `hands` (the true ones, or a
+    /// sampled world's): the trick in progress, trick counts and turn from this
+    /// public state. `None` before play begins.
+    #[must_use]
+    pub fn play_state(&self, hands: BySeat<CardSet>) -> Option<PlayState> {
+        if !matches!(self.phase, Phase::Play | Phase::Surrender | Phase::TakeOver | Phase::Bola) {
+            return None;
+        }
+        let leader = self.current_leader();
+        let mut ps = PlayState::new([hands.0[0], hands.0[1], hands.0[2]], self.trump, leader);
+        let cur = self.current_trick();
+        for (i, c) in cur.iter().enumerate() {
+            ps.trick[i] = *c;
+            ps.trick_seats[i] = leader.plus(i as u8, self.players);
+        }
+        ps.trick_len = cur.len() as u8;
+        ps.to_move = leader.plus(cur.len() as u8, self.players);
+        ps.tricks = self.tricks.0;
+        ps.tricks_done = self.tricks_done;
+        Some(ps)
+    }
+
     /// Whether `s` is an opponent of the current declarer.
     #[must_use]
     pub fn is_opponent(&self, s: Seat) -> bool {
@@ -668,25 +690,7 @@ impl Hand {
     /// play begins.
     #[must_use]
     pub fn play_state(&self) -> Option<PlayState> {
-        if !matches!(self.public.phase, Phase::Play | Phase::Surrender | Phase::TakeOver | Phase::Bola) {
-            return None;
-        }
-        let p = &self.public;
-        let mut ps = PlayState::new(
-            [self.hidden.hands.0[0], self.hidden.hands.0[1], self.hidden.hands.0[2]],
-            p.trump,
-            p.current_leader(),
-        );
-        let cur = p.current_trick();
-        for (i, c) in cur.iter().enumerate() {
-            ps.trick[i] = *c;
-            ps.trick_seats[i] = p.current_leader().plus(i as u8, p.players);
-        }
-        ps.trick_len = cur.len() as u8;
-        ps.to_move = p.current_leader().plus(cur.len() as u8, p.players);
-        ps.tricks = p.tricks.0;
-        ps.tricks_done = p.tricks_done;
-        Some(ps)
+        self.public.play_state(self.hidden.hands)
     }
 
     /// The decision the hand waits for.
