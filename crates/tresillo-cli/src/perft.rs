@@ -31,7 +31,8 @@ pub fn run(a: &PerftArgs, out: &mut impl Write) -> Result<()> {
     if a.leader > 2 {
         bail!("bad --leader {}: seats are 0, 1 and 2", a.leader);
     }
-    let mut pos = PlayState::new([deal.hands.0[0], deal.hands.0[1], deal.hands.0[2]], Some(trump), Seat(a.leader));
+    let mut pos =
+        PlayState::new([deal.hands.0[0], deal.hands.0[1], deal.hands.0[2]], Some(trump), Seat(a.leader));
     if a.divide {
         let mut total = 0;
         for (c, n) in pos.perft_divide(a.depth) {

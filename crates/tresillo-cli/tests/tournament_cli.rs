@@ -32,7 +32,8 @@ fn read(p: &Path) -> Vec<u8> {
     std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
-const BASE: [&str; 8] = ["tournament", "--agents", "rule,random,rule", "--seed", "5", "--duplicate", "--deals", "120"];
+const BASE: [&str; 8] =
+    ["tournament", "--agents", "rule,random,rule", "--seed", "5", "--duplicate", "--deals", "120"];
 
 fn tournament(out: &Path, extra: &[&str]) {
     let mut a: Vec<&str> = BASE.to_vec();
@@ -70,7 +71,12 @@ fn shards_merge_into_the_unsplit_run() {
         assert_eq!(read(&whole.join(f)), read(&merged.join(f)), "{f}");
     }
     // A missing shard is refused.
-    let e = fails(&["merge", tmp("merged2").to_str().unwrap(), shards[0].to_str().unwrap(), shards[1].to_str().unwrap()]);
+    let e = fails(&[
+        "merge",
+        tmp("merged2").to_str().unwrap(),
+        shards[0].to_str().unwrap(),
+        shards[1].to_str().unwrap(),
+    ]);
     assert!(e.contains("shard"), "{e}");
 }
 
