@@ -2,7 +2,8 @@
 
 use anyhow::{Context, Result};
 use std::io::Write;
-use tresillo_agents::{Agent, build_agent, play_hand_with, seat_rngs};
+use tresillo_agents::cheat::Seated;
+use tresillo_agents::{build_seated, play_hand_with, seat_rngs};
 use tresillo_core::{Deal, Decision, Hand, Outcome, Request, RuleSet, Seat};
 
 /// Arguments of `tresillo play`.
@@ -22,13 +23,13 @@ pub struct PlayArgs {
     agents: String,
 }
 
-/// Splits and builds `a,b,c` into three agents.
-pub fn parse_agents(spec: &str) -> Result<Vec<Box<dyn Agent>>> {
+/// Splits and builds `a,b,c` into three agents (the `cheat` agent included).
+pub fn parse_agents(spec: &str) -> Result<Vec<Seated>> {
     let specs: Vec<&str> = spec.split(',').collect();
     if specs.len() != 3 {
         anyhow::bail!("--agents needs three agent specs separated by commas, got {}", specs.len());
     }
-    specs.iter().map(|s| build_agent(s).map_err(anyhow::Error::from)).collect()
+    specs.iter().map(|s| build_seated(s).map_err(anyhow::Error::from)).collect()
 }
 
 /// Runs `tresillo play`.
