@@ -7,7 +7,8 @@ fn tresillo(args: &[&str]) -> (bool, String, String) {
     (o.status.success(), String::from_utf8_lossy(&o.stdout).into(), String::from_utf8_lossy(&o.stderr).into())
 }
 
-const DEAL: &str = "5E 1B 2B 11B 4C 11C 2O 5O 10O / 1E 4E 7E 10E 1C 2C 7C 10C 6O / 11E 3B 4B 5B 7B 10B 5C 11O 12O";
+const DEAL: &str =
+    "5E 1B 2B 11B 4C 11C 2O 5O 10O / 1E 4E 7E 10E 1C 2C 7C 10C 6O / 11E 3B 4B 5B 7B 10B 5C 11O 12O";
 
 #[test]
 fn deal_prints_the_seed_deal() {
@@ -19,15 +20,18 @@ fn deal_prints_the_seed_deal() {
 #[test]
 fn perft_prints_the_count_alone_on_the_last_line() {
     // Counts from crates/tresillo-core/tests/data/perft.txt.
-    let (ok, out, err) = tresillo(&["perft", "--deal", DEAL, "--trump", "espadas", "--leader", "0", "--depth", "6"]);
+    let (ok, out, err) =
+        tresillo(&["perft", "--deal", DEAL, "--trump", "espadas", "--leader", "0", "--depth", "6"]);
     assert!(ok, "{err}");
     assert_eq!(out.lines().last(), Some("6096"));
-    let (ok, out, _) =
-        tresillo(&["perft", "--deal", DEAL, "--trump", "espadas", "--leader", "0", "--depth", "6", "--divide"]);
+    let (ok, out, _) = tresillo(&[
+        "perft", "--deal", DEAL, "--trump", "espadas", "--leader", "0", "--depth", "6", "--divide",
+    ]);
     assert!(ok);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.last(), Some(&"6096"));
-    let sum: u64 = lines[..lines.len() - 1].iter().map(|l| l.split(": ").nth(1).unwrap().parse::<u64>().unwrap()).sum();
+    let sum: u64 =
+        lines[..lines.len() - 1].iter().map(|l| l.split(": ").nth(1).unwrap().parse::<u64>().unwrap()).sum();
     assert_eq!(sum, 6096);
     // An endgame with the heap part given.
     let (ok, out, _) = tresillo(&[
