@@ -1,10 +1,12 @@
 //! The `tresillo` command-line tool. Only this crate does I/O.
 
 mod bench;
+mod experiment;
 mod narrate;
 mod perft;
 mod score;
 mod tournament;
+mod tune;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
@@ -41,6 +43,11 @@ enum Command {
     Tournament(tournament::TournamentArgs),
     /// Merge finished shards of one run into a single run directory.
     Merge(tournament::MergeArgs),
+    /// Search an agent's numeric parameters for the best mean tantos against fixed
+    /// opponents; write every candidate to a CSV and print the best spec last.
+    Tune(tune::TuneArgs),
+    /// Run an experiment described in a TOML file (a tournament or a tune).
+    Run(experiment::RunArgs),
 }
 
 fn run(cli: Cli) -> Result<()> {
@@ -62,6 +69,14 @@ fn run(cli: Cli) -> Result<()> {
             let table = tournament::merge(&a, std::env::args().collect())?;
             write!(out, "{table}")?;
         }
+        Command::Tune(a) => {
+            let report = tune::run(&a, std::env::args().collect())?;
+            write!(out, "{report}")?;
+        }
+        Command::Run(a) => {
+            let report = experiment::run(&a, std::env::args().collect())?;
+            write!(out, "{report}")?;
+        }
         Command::Agents => {
             for a in tresillo_agents::agent_infos() {
                 writeln!(out, "{:<10} {}", a.name, a.help)?;
@@ -80,7 +95,10 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             // A closed pipe (`tresillo ... | head`) is not an error.
-            if e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)) {
+            if e.chain().any(|c| {
+                c.downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            }) {
                 return ExitCode::SUCCESS;
             }
             eprintln!("error: {e:#}");

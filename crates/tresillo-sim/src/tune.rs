@@ -2,52 +2,7 @@
 //! agent's bidding thresholds) for the best mean tantos per deal against fixed
 //! opponents. No I/O: the caller writes the candidates.
 //!
-//! # How a candidate is scored
-//!
-//! A candidate is an agent spec such as `rule:entrada=40:vuelta=47:solo=55`. It
-//! plays a tournament in agent slot 0 against the two fixed opponents
-//! ([`TuneSetup`]) with **common random numbers** and **duplicate seating**: every
-//! candidate plays the same deals (the same master seed), each deal under all six
-//! seatings, so the candidate holds every hand of every deal once per seating pair.
-//! Differences between candidates then come from their decisions, not from the cards
-//! they were dealt. The score is the candidate's mean tantos per deal with a 95%
-//! confidence interval over the deals ([`Evaluation::mean_ci`]); each candidate is
-//! also compared with the starting point **paired by deal**
-//! ([`Evaluation::paired_diff`]), which cancels the shared card luck and gives a much
-//! narrower interval than the two means.
-//!
-//! # The searches ([`Method`])
-//!
-//! - **grid**: the cartesian product of the parameter ranges, the first parameter
-//!   outermost (the last one changes fastest). `1 + product of the range sizes`
-//!   evaluations (the start first, as the reference).
-//! - **coordinate**: start at the agent's defaults, or at a given start spec. For
-//!   each parameter in turn, try every value of its range with the other parameters
-//!   fixed, and move to the best value if it is strictly better than the current
-//!   point (ties keep the current point). A round is one pass over the parameters;
-//!   rounds repeat until one changes nothing or `max_rounds` is reached. Evaluated
-//!   specs are cached, so no point is played twice: at most
-//!   `1 + max_rounds * (sum of the range sizes)` evaluations, against the product
-//!   for the grid. It finds a local optimum along the axes, which suits thresholds
-//!   that interact weakly; a grid over two or three short ranges checks the
-//!   interactions.
-//!
-//! The best of many noisy candidates is biased upwards (the winner's curse): confirm
-//! a tuned spec with a tournament on a fresh seed before relying on it.
-//!
-//! # Example
-//!
-//! ```
-//! use tresillo_sim::{Method, SearchPlan, Space, TuneError, TuneSetup};
-//!
-//! let space = Space::new("rule", vec!["entrada=40,50".parse()?], None)?;
-//! let setup = TuneSetup::new(["random", "random"], 12, 7);
-//! let plan = SearchPlan { method: Method::Grid, ..SearchPlan::default() };
-//! let result = space.search(&plan, |spec| Ok::<_, TuneError>(setup.evaluate(spec)?), |_| Ok(()))?;
-//! assert_eq!(result.records.len(), 3); // the defaults, entrada=40, entrada=50
-//! println!("best: {}", result.best().spec);
-//! # Ok::<(), TuneError>(())
-//! ```
+//! The method is documented on [`Space`], the public entry point.
 
 use crate::config::{ConfigError, Scoring, Shard, TournamentConfig};
 use crate::runner::{SimError, Tournament};
@@ -55,7 +10,7 @@ use crate::stats::{Moments, Stats};
 use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
-use tresillo_agents::{SpecError, agent_infos, build_agent};
+use tresillo_agents::{SpecError, agent_infos, build_seated};
 use tresillo_core::RuleSet;
 
 /// Most values one range may expand to.
@@ -253,7 +208,7 @@ impl fmt::Display for ParamRange {
     }
 }
 
-/// A search method (see the [module docs](self)).
+/// A search method (see [`Space`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Method {
     /// Every combination of the ranges.
@@ -300,7 +255,56 @@ impl Default for SearchPlan {
 }
 
 /// The search space: a base agent spec (its fixed parameters included), the tuned
-/// parameters with their ranges, and the start point.
+/// parameters with their ranges, and the start point; [`Space::search`] runs the
+/// search.
+///
+/// # How a candidate is scored
+///
+/// A candidate is an agent spec such as `rule:entrada=40:vuelta=47:solo=55`. It
+/// plays a tournament in agent slot 0 against the two fixed opponents
+/// ([`TuneSetup`]) with **common random numbers** and **duplicate seating**: every
+/// candidate plays the same deals (the same master seed), each deal under all six
+/// seatings, so the candidate holds every hand of every deal (each seat twice).
+/// Differences between candidates then come from their decisions, not from the cards
+/// they were dealt. The score is the candidate's mean tantos per deal with a 95%
+/// confidence interval over the deals ([`Evaluation::mean_ci`]); each candidate is
+/// also compared with the starting point **paired by deal**
+/// ([`Evaluation::paired_diff`]), which cancels the shared card luck and gives a much
+/// narrower interval than the two means.
+///
+/// # The searches ([`Method`])
+///
+/// - **grid**: the cartesian product of the parameter ranges, the first parameter
+///   outermost (the last one changes fastest). `1 + product of the range sizes`
+///   evaluations (the start first, as the reference).
+/// - **coordinate**: start at the agent's defaults, or at a given start spec. For
+///   each parameter in turn, try every value of its range with the other parameters
+///   fixed, and move to the best value if it is strictly better than the current
+///   point (ties keep the current point). A round is one pass over the parameters;
+///   rounds repeat until one changes nothing or `max_rounds` is reached. Evaluated
+///   specs are cached, so no point is played twice: at most
+///   `1 + max_rounds * (sum of the range sizes)` evaluations, against the product
+///   for the grid. It finds a local optimum along the axes, which suits thresholds
+///   that interact weakly; a grid over two or three short ranges checks the
+///   interactions.
+///
+/// The best of many noisy candidates is biased upwards (the winner's curse): confirm
+/// a tuned spec on a fresh seed before relying on it, for example with a grid of one
+/// point (the tuned values) whose start is the defaults, which scores the two paired.
+///
+/// # Example
+///
+/// ```
+/// use tresillo_sim::{Method, SearchPlan, Space, TuneError, TuneSetup};
+///
+/// let space = Space::new("rule", vec!["entrada=40,50".parse()?], None)?;
+/// let setup = TuneSetup::new(["random", "random"], 12, 7);
+/// let plan = SearchPlan { method: Method::Grid, ..SearchPlan::default() };
+/// let result = space.search(&plan, |spec| Ok::<_, TuneError>(setup.evaluate(spec)?), |_| Ok(()))?;
+/// assert_eq!(result.records.len(), 3); // the defaults, entrada=40, entrada=50
+/// println!("best: {}", result.best().spec);
+/// # Ok::<(), TuneError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Space {
     base: String,
@@ -321,9 +325,10 @@ impl Space {
     /// `params`, starting at the agent's defaults or at `start` (a spec of the same
     /// agent setting some of the tuned parameters, for example
     /// `rule:entrada=40:vuelta=50`). Every value of every range is checked with the
-    /// registry.
+    /// registry. Any agent a tournament seats can be tuned, the experiments-only
+    /// `cheat` included.
     pub fn new(base: &str, params: Vec<ParamRange>, start: Option<&str>) -> Result<Space, TuneError> {
-        build_agent(base)?;
+        build_seated(base)?;
         let base = base.trim().to_string();
         let (agent, fixed) = split_spec(&base);
         let info = agent_infos().into_iter().find(|a| a.name == agent).expect("a built agent is registered");
@@ -374,12 +379,12 @@ impl Space {
             }
         }
         let space = Space { base, params, start: start_values };
-        build_agent(&space.spec(&space.start))?;
+        build_seated(&space.spec(&space.start))?;
         for (i, p) in space.params.iter().enumerate() {
             for v in &p.values {
                 let mut values = space.start.clone();
                 values[i] = v.clone();
-                build_agent(&space.spec(&values))?;
+                build_seated(&space.spec(&values))?;
             }
         }
         Ok(space)
@@ -828,6 +833,9 @@ mod tests {
             Space::new("rule:solo=50", ranges(&["solo=1"]), None),
             Err(TuneError::FixedAndTuned(p)) if p == "solo"
         ));
+        // The cheat agent seats in tournaments, so it can be tuned too.
+        let s = Space::new("cheat", ranges(&["rollouts=4,8"]), None).unwrap();
+        assert!(s.spec(s.start()).starts_with("cheat:rollouts="));
         // Values are checked by the registry: the rule agent's are integers.
         assert!(matches!(Space::new("rule", ranges(&["solo=0.5"]), None), Err(TuneError::Spec(_))));
         // A start spec sets tuned parameters only.

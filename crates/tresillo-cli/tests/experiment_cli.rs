@@ -1,0 +1,255 @@
+//! `tresillo run`: experiments in TOML run as the equivalent commands; bad files are
+//! refused with the file (and line) named, and nothing is overwritten.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A fresh directory under the system temp dir, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let p = std::env::temp_dir().join(format!("tresillo-experiment-cli-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&p);
+        fs::create_dir_all(&p).unwrap();
+        TempDir(p)
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    /// Writes an experiment file and returns its path.
+    fn write(&self, name: &str, text: &str) -> PathBuf {
+        let p = self.path(name);
+        fs::write(&p, text).unwrap();
+        p
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+fn tresillo(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tresillo")).args(args).output().expect("run tresillo")
+}
+
+fn ok(out: &Output) -> String {
+    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+fn failed(out: &Output) -> String {
+    assert!(!out.status.success(), "unexpected success: {}", String::from_utf8_lossy(&out.stdout));
+    String::from_utf8(out.stderr.clone()).unwrap()
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// TOML string literal for a path (literal strings take backslashes as they are).
+fn lit(p: &Path) -> String {
+    format!("'{}'", p.display())
+}
+
+fn tournament_toml(out: &Path) -> String {
+    format!(
+        "description = \"a tiny tournament\"\n\n[tournament]\nagents = [\"rule\", \"random\", \"random\"]\n\
+         deals = 30\nseed = 5\nduplicate = true\nscoring = \"deal\"\nout = {}\nthreads = 2\n",
+        lit(out)
+    )
+}
+
+#[test]
+fn a_tournament_experiment_is_the_tournament_command() {
+    let d = TempDir::new("tournament");
+    let exp = d.write("t.toml", &tournament_toml(&d.path("a")));
+    let table = ok(&tresillo(&["run", s(&exp)]));
+    assert!(table.contains("0:rule"), "{table}");
+    let b = d.path("b");
+    ok(&tresillo(&[
+        "tournament",
+        "--agents",
+        "rule,random,random",
+        "--deals",
+        "30",
+        "--seed",
+        "5",
+        "--duplicate",
+        "--threads",
+        "1",
+        "--out",
+        s(&b),
+    ]));
+    for f in ["deals.csv", "summary.csv", "stats.json"] {
+        assert_eq!(fs::read(d.path("a").join(f)).unwrap(), fs::read(b.join(f)).unwrap(), "{f}");
+    }
+    let m: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(d.path("a/manifest.json")).unwrap()).unwrap();
+    assert_eq!(m["complete"], true);
+    assert_eq!(m["command_line"][1], "run");
+    // Running it again is refused without --force, and allowed with it.
+    let err = failed(&tresillo(&["run", s(&exp)]));
+    assert!(err.contains("--force"), "{err}");
+    ok(&tresillo(&["run", s(&exp), "--force", "--threads", "1"]));
+    // --resume of a finished run changes nothing.
+    ok(&tresillo(&["run", s(&exp), "--resume"]));
+    assert_eq!(fs::read(d.path("a/deals.csv")).unwrap(), fs::read(b.join("deals.csv")).unwrap());
+}
+
+#[test]
+fn dry_run_prints_the_equivalent_command_and_writes_nothing() {
+    let d = TempDir::new("dry");
+    let exp = d.write("t.toml", &tournament_toml(&d.path("a")));
+    let cmd = ok(&tresillo(&["run", s(&exp), "--dry-run"]));
+    assert_eq!(
+        cmd.trim_end(),
+        format!(
+            "tresillo tournament --agents rule,random,random --deals 30 --seed 5 --rules tresillo \
+             --scoring deal --duplicate --out {} --threads 2",
+            d.path("a").display()
+        )
+    );
+    assert!(!d.path("a").exists());
+    let tune = d.write(
+        "u.toml",
+        &format!(
+            "[tune]\nagent = \"rule\"\nparams = [\"entrada=40,50\"]\nopponents = [\"random\", \"random\"]\n\
+             deals = 10\nseed = 1\nout = {}\n",
+            lit(&d.path("u/c.csv"))
+        ),
+    );
+    let cmd = ok(&tresillo(&["run", s(&tune), "--dry-run"]));
+    assert!(
+        cmd.starts_with(
+            "tresillo tune --agent rule --param entrada=40,50 --opponents random,random --deals 10 --seed 1 \
+             --method coordinate --rounds 4"
+        ),
+        "{cmd}"
+    );
+    assert!(!d.path("u").exists());
+}
+
+#[test]
+fn a_tune_experiment_writes_its_candidates_and_prints_the_best_spec() {
+    let d = TempDir::new("tune");
+    let out = d.path("tune/candidates.csv");
+    let exp = d.write(
+        "tune.toml",
+        &format!(
+            "[tune]\nagent = \"rule\"\nparams = [\"entrada=40..50:5\", \"solo=45,55\"]\n\
+             opponents = [\"random\", \"random\"]\ndeals = 12\nseed = 2\nmethod = \"coordinate\"\nrounds = 2\n\
+             out = {}\n",
+            lit(&out)
+        ),
+    );
+    let stdout = ok(&tresillo(&["run", s(&exp)]));
+    let best = stdout.lines().last().unwrap();
+    assert!(best.starts_with("rule:entrada="), "{stdout}");
+    let csv = fs::read_to_string(&out).unwrap();
+    assert!(csv.starts_with("spec,entrada,solo,mean_tantos,ci95_low,ci95_high,deals,"));
+    assert!(csv.lines().any(|l| l.starts_with(&format!("{best},"))));
+    // The same search from the command line gives the same CSV.
+    let out2 = d.path("cli/candidates.csv");
+    let cli = ok(&tresillo(&[
+        "tune",
+        "--param",
+        "entrada=40..50:5",
+        "--param",
+        "solo=45,55",
+        "--opponents",
+        "random,random",
+        "--deals",
+        "12",
+        "--seed",
+        "2",
+        "--rounds",
+        "2",
+        "--out",
+        s(&out2),
+    ]));
+    assert_eq!(fs::read_to_string(&out2).unwrap(), csv);
+    assert_eq!(cli.lines().last(), Some(best));
+    let err = failed(&tresillo(&["run", s(&exp), "--resume"]));
+    assert!(err.contains("tournaments"), "{err}");
+}
+
+#[test]
+fn bad_experiment_files_name_the_file_and_line_and_overwrite_nothing() {
+    let d = TempDir::new("bad");
+    let out = d.path("results");
+    // A finished run that no bad file may touch.
+    let good = d.write("good.toml", &tournament_toml(&out));
+    ok(&tresillo(&["run", s(&good)]));
+    let before = fs::read(out.join("summary.csv")).unwrap();
+    let base = tournament_toml(&out);
+    let cases: Vec<(&str, String, Vec<&str>)> = vec![
+        ("syntax.toml", base.replace("deals = 30", "deals = = 30"), vec!["syntax.toml", "line 5"]),
+        (
+            "unknown.toml",
+            base.replace("seed = 5", "seed = 5\nseeds = 6"),
+            vec!["unknown.toml", "line 7", "seeds"],
+        ),
+        ("type.toml", base.replace("deals = 30", "deals = \"many\""), vec!["type.toml", "line 5"]),
+        ("missing.toml", base.replace("seed = 5\n", ""), vec!["missing.toml", "seed"]),
+        ("top.toml", format!("colour = 1\n{base}"), vec!["top.toml", "line 1", "colour"]),
+        (
+            "both.toml",
+            format!(
+                "{base}\n[tune]\nagent = \"rule\"\nparams = []\nopponents = []\ndeals = 1\nseed = 1\nout = 'x'\n"
+            ),
+            vec!["both.toml", "both [tournament] and [tune]"],
+        ),
+        ("neither.toml", "description = \"nothing\"\n".into(), vec!["neither.toml", "neither"]),
+        (
+            "agent.toml",
+            base.replace("\"random\", \"random\"]", "\"random\", \"robot\"]"),
+            vec!["agent.toml", "robot", "known agents"],
+        ),
+        ("threads.toml", base.replace("threads = 2", "threads = 0"), vec!["threads.toml", "at least 1"]),
+        (
+            "count.toml",
+            base.replace("\"random\", \"random\"]", "\"random\"]"),
+            vec!["count.toml", "3 agents"],
+        ),
+        (
+            "scoring.toml",
+            base.replace("scoring = \"deal\"", "scoring = \"sessions\""),
+            vec!["scoring.toml", "sessions"],
+        ),
+        (
+            "tune.toml",
+            format!(
+                "[tune]\nagent = \"rule\"\nparams = [\"entrada=40\", \"bogus=1\"]\nopponents = [\"rule\", \"rule\"]\n\
+                 deals = 10\nseed = 1\nout = {}\n",
+                lit(&out.join("candidates.csv"))
+            ),
+            vec!["tune.toml", "bogus", "entrada, vuelta, solo"],
+        ),
+        (
+            "range.toml",
+            format!(
+                "[tune]\nagent = \"rule\"\nparams = [\"entrada=40..30\"]\nopponents = [\"rule\", \"rule\"]\n\
+                 deals = 10\nseed = 1\nout = {}\n",
+                lit(&out.join("candidates.csv"))
+            ),
+            vec!["range.toml", "entrada=40..30"],
+        ),
+    ];
+    for (name, text, needles) in &cases {
+        let f = d.write(name, text);
+        let err = failed(&tresillo(&["run", s(&f), "--force"]));
+        for n in needles {
+            assert!(err.contains(n), "{name}: `{n}` not in:\n{err}");
+        }
+        assert_eq!(fs::read(out.join("summary.csv")).unwrap(), before, "{name} touched the results");
+        assert!(!out.join("candidates.csv").exists(), "{name} wrote candidates");
+    }
+    let err = failed(&tresillo(&["run", s(&d.path("absent.toml"))]));
+    assert!(err.contains("absent.toml"), "{err}");
+}
