@@ -58,6 +58,49 @@ pub fn trick_winner_in(t: &TrumpTable, cards: &[Card]) -> usize {
     (best & 3) as usize
 }
 
+/// A three-player position between tricks held in registers: the hands in play
+/// order from the leader, their seats, and the tricks each seat won here.
+#[derive(Clone, Copy, Debug)]
+struct Registers {
+    hands: [u64; 3],
+    seats: [u8; 3],
+    won: [u8; 4],
+    last: [Card; 4],
+}
+
+impl Registers {
+    /// Plays one whole trick with cards chosen by `pick`, and turns to the winner.
+    #[inline(always)]
+    fn trick(&mut self, t: &TrumpTable, pick: &mut impl FnMut(u32) -> u32) {
+        let [a, b, c] = self.hands;
+        let ca = CardSet(a).nth(pick(a.count_ones())).expect("a card");
+        let lb = legal_moves_in(t, CardSet(b), ca);
+        let cb = lb.nth(pick(lb.len())).expect("a card");
+        let lc = legal_moves_in(t, CardSet(c), ca);
+        let cc = lc.nth(pick(lc.len())).expect("a card");
+        let (a, b, c) = (a & !(1u64 << ca.bit()), b & !(1u64 << cb.bit()), c & !(1u64 << cc.bit()));
+        self.last = [ca, cb, cc, self.last[3]];
+        let w = trick_winner_in(t, &self.last[..3]);
+        // Rotate hands and seats so that the winner comes first.
+        self.won[self.seats[w] as usize & 3] += 1;
+        self.hands = rotate3([a, b, c], w);
+        self.seats = rotate3(self.seats, w);
+    }
+}
+
+/// `[x[w], x[w + 1], x[w + 2]]` (indices mod 3) with selects, not indexing, so that
+/// the compiler can keep everything in registers.
+#[inline(always)]
+#[rustfmt::skip]
+fn rotate3<T: Copy>([a, b, c]: [T; 3], w: usize) -> [T; 3] {
+    let (r1, r2) = (w == 1, w == 2);
+    [
+        if r1 { b } else if r2 { c } else { a },
+        if r1 { c } else if r2 { a } else { b },
+        if r1 { a } else if r2 { b } else { c },
+    ]
+}
+
 /// What [`PlayState::play_unchecked`] changed, for [`PlayState::undo`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Undo {
@@ -245,29 +288,94 @@ impl PlayState {
     /// Plays the position to the end, choosing each card as the `pick(n)`-th
     /// (`0..n`) of the `n` legal cards in sort order. With a uniform `pick` this is a
     /// random playout; `pick` is the caller's, so the core stays free of randomness.
+    ///
+    /// With three players it runs trick by trick on three registers holding the
+    /// hands in play order from the leader (no memory round trip per card); the
+    /// result is the same as [`PlayState::playout_reference`] for the same `pick`.
     #[inline]
     pub fn playout(&mut self, mut pick: impl FnMut(u32) -> u32) {
-        while !self.is_over() {
+        let Some(mut r) = self.registers(&mut pick) else { return };
+        let t = table(self.trump);
+        while r.hands[0] != 0 {
+            r.trick(t, &mut pick);
+        }
+        self.store(&r);
+    }
+
+    /// [`PlayState::playout`] for `K` positions at once, interleaved trick by trick so
+    /// that the processor works on independent positions in parallel (several times
+    /// the throughput of one playout at a time on one core). `pick` is called for
+    /// position 0's trick, then position 1's, and so on.
+    #[inline]
+    pub fn playouts<const K: usize>(states: &mut [PlayState; K], mut pick: impl FnMut(u32) -> u32) {
+        let regs: [Option<Registers>; K] = std::array::from_fn(|k| states[k].registers(&mut pick));
+        let tricks = regs[0].map_or(0, |r| r.hands[0].count_ones());
+        let same = regs.iter().all(|r| r.is_some_and(|r| r.hands[0].count_ones() == tricks));
+        if !same {
+            // Positions of different lengths (or tables of four): one after another.
+            for s in states.iter_mut() {
+                s.playout(&mut pick);
+            }
+            return;
+        }
+        let mut regs = regs.map(|r| r.expect("checked"));
+        let tables: [&TrumpTable; K] = std::array::from_fn(|k| table(states[k].trump));
+        for _ in 0..tricks {
+            for k in 0..K {
+                regs[k].trick(tables[k], &mut pick);
+            }
+        }
+        for (s, r) in states.iter_mut().zip(&regs) {
+            s.store(r);
+        }
+    }
+
+    /// Finishes the trick in progress card by card, then loads the hands into
+    /// [`Registers`]; `None` (after playing everything card by card) at a table that
+    /// is not of three.
+    #[inline]
+    fn registers(&mut self, pick: &mut impl FnMut(u32) -> u32) -> Option<Registers> {
+        while self.trick_len != 0 || (self.per_trick != 3 && !self.is_over()) {
             let l = self.legal_moves();
             let c = l.nth(pick(l.len())).expect("pick returns an index below n");
             self.play_unchecked(c);
         }
+        if self.per_trick != 3 {
+            return None;
+        }
+        let s1 = self.next[self.leader.index() & 3];
+        let s2 = self.next[s1.index() & 3];
+        let seats = [self.leader.0, s1.0, s2.0];
+        Some(Registers {
+            hands: seats.map(|s| self.hands[s as usize & 3].0),
+            seats,
+            won: [0; 4],
+            last: self.trick,
+        })
     }
 
-    /// [`PlayState::playout`] for `K` positions at once, interleaved card by card so
-    /// that the processor works on independent positions in parallel (several times
-    /// the throughput of one playout at a time on one core). The positions must hold
-    /// the same number of cards; `pick` is called in position order at every ply.
     #[inline]
-    pub fn playouts<const K: usize>(states: &mut [PlayState; K], mut pick: impl FnMut(u32) -> u32) {
-        let plies = states.iter().map(|s| s.hands.iter().map(|h| h.len()).sum::<u32>()).max().unwrap_or(0);
-        for _ in 0..plies {
-            for s in states.iter_mut() {
-                let l = s.legal_moves();
-                if let Some(c) = l.nth(pick(l.len().max(1))) {
-                    s.play_unchecked(c);
-                }
-            }
+    fn store(&mut self, r: &Registers) {
+        for k in 0..3 {
+            self.hands[r.seats[k] as usize & 3] = CardSet(r.hands[k]);
+        }
+        for s in 0..4 {
+            self.tricks[s] += r.won[s];
+            self.tricks_done += r.won[s];
+        }
+        self.leader = Seat(r.seats[0]);
+        self.to_move = self.leader;
+        self.trick = r.last;
+        self.trick_seats = [Seat(r.seats[0]), Seat(r.seats[1]), Seat(r.seats[2]), self.trick_seats[3]];
+    }
+
+    /// [`PlayState::playout`] one [`PlayState::play_unchecked`] at a time: the slow,
+    /// obviously correct form the tests compare it with.
+    pub fn playout_reference(&mut self, mut pick: impl FnMut(u32) -> u32) {
+        while !self.is_over() {
+            let l = self.legal_moves();
+            let c = l.nth(pick(l.len())).expect("pick returns an index below n");
+            self.play_unchecked(c);
         }
     }
 
