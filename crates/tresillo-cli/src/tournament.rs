@@ -100,14 +100,29 @@ pub struct Manifest {
 }
 
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_replacing(path, bytes, true)
+}
+
+/// Writes `bytes` to a temporary file and renames it over `path`, so that readers
+/// see the old or the new content, never a mix; `sync` also flushes it to disk.
+fn write_replacing(path: &Path, bytes: &[u8], sync: bool) -> Result<()> {
     let tmp = path.with_extension("tmp");
     {
         let mut f = File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
         f.write_all(bytes)?;
-        f.sync_all()?;
+        if sync {
+            f.sync_all()?;
+        }
     }
     fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
     Ok(())
+}
+
+/// Records progress: `stats.json`, then `manifest.json` (which names the rows of
+/// `deals.csv` that are finished).
+fn checkpoint(dir: &Path, stats: &Stats, manifest: &Manifest, sync: bool) -> Result<()> {
+    write_replacing(&dir.join("stats.json"), serde_json::to_string(stats)?.as_bytes(), sync)?;
+    write_replacing(&dir.join("manifest.json"), serde_json::to_string_pretty(manifest)?.as_bytes(), sync)
 }
 
 fn read_manifest(dir: &Path) -> Result<Manifest> {
@@ -238,6 +253,15 @@ pub fn run(a: &TournamentArgs, command_line: Vec<String>) -> Result<String> {
         }
         let s = read_stats(dir)?;
         let f = OpenOptions::new().write(true).open(dir.join("deals.csv")).context("opening deals.csv")?;
+        let len = f.metadata()?.len();
+        if len < m.csv_bytes {
+            bail!(
+                "{}: deals.csv holds {len} bytes but its checkpoint counts {} (was the machine \
+                 restarted?); start the run again with --force",
+                dir.display(),
+                m.csv_bytes
+            );
+        }
         f.set_len(m.csv_bytes).context("truncating deals.csv to its last checkpoint")?;
         (Manifest { command_line: command_line.clone(), ..m }, s)
     } else {
@@ -280,36 +304,54 @@ pub fn run(a: &TournamentArgs, command_line: Vec<String>) -> Result<String> {
         OpenOptions::new().append(true).open(dir.join("deals.csv")).context("opening deals.csv")?;
     csv_file.seek(SeekFrom::End(0))?;
     let started = Instant::now();
-    let mut next = u0 + manifest.units_completed;
-    while next < u1 {
-        let end = (next + batch).min(u1);
-        let outs = workers.install(|| {
-            t.run(next..end, |u| {
-                let mut w = csv::WriterBuilder::new()
-                    .has_headers(false)
-                    .from_writer(Vec::with_capacity(256 * u.rows.len()));
-                for r in &u.rows {
-                    w.serialize(r).expect("rows serialize");
+    let first = u0 + manifest.units_completed;
+    // The workers play batch after batch; a writer thread appends each finished
+    // batch and checkpoints it while the next one is being played.
+    let (tx, rx) = std::sync::mpsc::sync_channel::<(u64, Vec<(Vec<u8>, Stats)>)>(1);
+    let (mut manifest, stats) = std::thread::scope(|scope| -> Result<(Manifest, Stats)> {
+        let writer = scope.spawn(|| -> Result<(Manifest, Stats)> {
+            for (units, outs) in rx {
+                for (bytes, s) in &outs {
+                    csv_file.write_all(bytes)?;
+                    manifest.csv_bytes += bytes.len() as u64;
+                    stats.merge(s);
                 }
-                (w.into_inner().expect("in memory"), u.stats)
-            })
-        })?;
-        for (bytes, s) in &outs {
-            csv_file.write_all(bytes)?;
-            manifest.csv_bytes += bytes.len() as u64;
-            stats.merge(s);
+                manifest.units_completed += units;
+                manifest.deals_completed = manifest.units_completed * unit_len;
+                // The rows are in the file before the manifest counts them, so a
+                // killed process loses nothing that was written. (No fsync per batch:
+                // it would protect only against the machine itself going down, at a
+                // large cost; resume refuses a deals.csv shorter than its checkpoint.)
+                checkpoint(dir, &stats, &manifest, false)?;
+                bar.set_position(manifest.deals_completed);
+            }
+            Ok((manifest, stats))
+        });
+        let mut next = first;
+        while next < u1 {
+            let end = (next + batch).min(u1);
+            let outs = workers.install(|| {
+                t.run(next..end, |u| {
+                    let mut w = csv::WriterBuilder::new()
+                        .has_headers(false)
+                        .from_writer(Vec::with_capacity(256 * u.rows.len()));
+                    for r in &u.rows {
+                        w.serialize(r).expect("rows serialize");
+                    }
+                    (w.into_inner().expect("in memory"), u.stats)
+                })
+            })?;
+            if tx.send((end - next, outs)).is_err() {
+                break; // the writer failed; its error is reported below
+            }
+            next = end;
         }
-        csv_file.sync_data()?;
-        manifest.units_completed += end - next;
-        manifest.deals_completed = manifest.units_completed * unit_len;
-        write_atomic(&dir.join("stats.json"), serde_json::to_string(&stats)?.as_bytes())?;
-        write_atomic(&dir.join("manifest.json"), serde_json::to_string_pretty(&manifest)?.as_bytes())?;
-        bar.set_position(manifest.deals_completed);
-        next = end;
-    }
+        drop(tx);
+        writer.join().map_err(|_| anyhow::anyhow!("the writer thread panicked"))?
+    })?;
     bar.finish_and_clear();
     manifest.complete = true;
-    write_atomic(&dir.join("manifest.json"), serde_json::to_string_pretty(&manifest)?.as_bytes())?;
+    checkpoint(dir, &stats, &manifest, true)?;
     let secs = started.elapsed().as_secs_f64();
     let table = write_summary(dir, &config, &stats, rows_per_unit)?;
     let played = (u1 - u0) * unit_len;
