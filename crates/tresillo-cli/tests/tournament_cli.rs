@@ -186,3 +186,19 @@ fn session_scoring_runs_and_is_sharded_by_whole_sessions() {
     assert_eq!(read(&whole.join("deals.csv")), read(&m.join("deals.csv")));
     assert_eq!(read(&whole.join("summary.csv")), read(&m.join("summary.csv")));
 }
+
+#[test]
+fn resume_refuses_rows_missing_before_the_checkpoint() {
+    let d = tmp("short");
+    tournament(&d, &[]);
+    let m = String::from_utf8(read(&d.join("manifest.json")))
+        .unwrap()
+        .replace("\"complete\": true", "\"complete\": false");
+    std::fs::write(d.join("manifest.json"), m).unwrap();
+    let csv = read(&d.join("deals.csv"));
+    std::fs::write(d.join("deals.csv"), &csv[..csv.len() / 2]).unwrap();
+    let mut a: Vec<&str> = BASE.to_vec();
+    a.extend(["--out", d.to_str().unwrap(), "--resume"]);
+    let e = fails(&a);
+    assert!(e.contains("shorter") || e.contains("checkpoint"), "{e}");
+}
