@@ -16,19 +16,12 @@
 
 use std::time::Instant;
 use tresillo_agents::{
-    Agent, AgentRng, RuleAgent, RuleParams, below, build_agent, build_seated, rng_from_seed, seat_rngs,
-    splitmix64,
+    Agent, RuleAgent, RuleParams, build_agent, build_seated, rng_from_seed, seat_rngs, splitmix64,
 };
-use tresillo_core::{Card, Contract, Deal, Hand, HandResult, Outcome, RuleSet, Seat};
+use tresillo_core::{Contract, Deal, Hand, HandResult, Outcome, RuleSet, Seat};
 
 fn deal(seed: u64) -> Deal {
-    let mut pack: [Card; 40] = std::array::from_fn(|i| Card::try_index(i).expect("40 cards"));
-    let mut rng: AgentRng = rng_from_seed(seed);
-    for i in (1..40).rev() {
-        let j = below(&mut rng, i as u32 + 1) as usize;
-        pack.swap(i, j);
-    }
-    Deal::from_pack(&pack).expect("a permutation")
+    tresillo_agents::deal_for_seed(seed)
 }
 
 /// Zero-sum proxy points per seat.

@@ -40,6 +40,27 @@ pub fn below<R: RngCore + ?Sized>(rng: &mut R, n: u32) -> u32 {
     lemire(n, || rng.next_u32())
 }
 
+/// The 40 cards in the order a Fisher-Yates shuffle seeded by `seed` leaves them
+/// (our own shuffle over our own PCG stream: a `rand` upgrade cannot change it).
+#[must_use]
+pub fn shuffled_pack(seed: u64) -> [tresillo_core::Card; 40] {
+    let mut pack: [tresillo_core::Card; 40] =
+        std::array::from_fn(|i| tresillo_core::Card::try_index(i).expect("40 cards"));
+    let mut rng = rng_from_seed(seed);
+    for i in (1..40).rev() {
+        let j = below(&mut rng, i as u32 + 1) as usize;
+        pack.swap(i, j);
+    }
+    pack
+}
+
+/// The deal for `seed`: [`shuffled_pack`] dealt nine cards to each seat in seat
+/// order, the last 13 forming the heap, top first.
+#[must_use]
+pub fn deal_for_seed(seed: u64) -> tresillo_core::Deal {
+    tresillo_core::Deal::from_pack(&shuffled_pack(seed)).expect("a permutation of the pack")
+}
+
 /// Lemire's method over a source of uniform 32-bit words: exact, and almost always
 /// one word per draw.
 #[inline]

@@ -579,14 +579,7 @@ pub(crate) fn random_subset(set: CardSet, k: u32, rng: &mut AgentRng) -> CardSet
         return set;
     }
     let (pick, complement) = if 2 * k > n { (n - k, true) } else { (k, false) };
-    let mut bits = [0u8; 40];
-    let mut m = set.bits();
-    let mut len = 0;
-    while m != 0 {
-        bits[len] = m.trailing_zeros() as u8;
-        m &= m - 1;
-        len += 1;
-    }
+    let (mut bits, len) = bit_positions(set);
     let mut out = 0u64;
     for i in 0..pick as usize {
         let j = i + below(rng, (len - i) as u32) as usize;
@@ -594,6 +587,17 @@ pub(crate) fn random_subset(set: CardSet, k: u32, rng: &mut AgentRng) -> CardSet
         out |= 1 << bits[i];
     }
     if complement { set - CardSet(out) } else { CardSet(out) }
+}
+
+/// The bit positions of the cards of `set`, lowest first, and how many there are.
+fn bit_positions(set: CardSet) -> ([u8; 40], usize) {
+    let mut bits = [0u8; 40];
+    let mut len = 0;
+    for c in set {
+        bits[len] = c.bit() as u8;
+        len += 1;
+    }
+    (bits, len)
 }
 
 /// Calls `f` with every subset of `set` holding exactly `k` cards (Gosper's hack on
@@ -607,14 +611,7 @@ pub(crate) fn for_each_subset(set: CardSet, k: u32, mut f: impl FnMut(CardSet)) 
         f(CardSet::EMPTY);
         return;
     }
-    let mut bits = [0u8; 40];
-    let mut m = set.bits();
-    let mut len = 0;
-    while m != 0 {
-        bits[len] = m.trailing_zeros() as u8;
-        m &= m - 1;
-        len += 1;
-    }
+    let (bits, _) = bit_positions(set);
     let mut comb: u64 = (1u64 << k) - 1;
     let limit: u64 = 1u64 << n;
     while comb < limit {

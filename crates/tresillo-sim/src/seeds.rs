@@ -3,32 +3,13 @@
 //! Fisher-Yates over a PCG generator seeded by our own code, so neither the thread
 //! count, the shard split, nor a `rand` upgrade can change it.
 
-use tresillo_agents::{below, rng_from_seed, splitmix64};
-use tresillo_core::{Card, Deal};
+use tresillo_agents::splitmix64;
+pub use tresillo_agents::{deal_for_seed, shuffled_pack};
 
 /// The seed of deal `index` in a run with master seed `master`.
 #[must_use]
 pub const fn deal_seed(master: u64, index: u64) -> u64 {
     splitmix64(splitmix64(master) ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15))
-}
-
-/// The 40 cards in the order a Fisher-Yates shuffle seeded by `seed` leaves them.
-#[must_use]
-pub fn shuffled_pack(seed: u64) -> [Card; 40] {
-    let mut pack: [Card; 40] = std::array::from_fn(|i| Card::try_index(i).expect("40 cards"));
-    let mut rng = rng_from_seed(seed);
-    for i in (1..40).rev() {
-        let j = below(&mut rng, i as u32 + 1) as usize;
-        pack.swap(i, j);
-    }
-    pack
-}
-
-/// The deal for `seed`: [`shuffled_pack`] dealt nine cards to each seat in seat
-/// order, the last 13 forming the heap, top first.
-#[must_use]
-pub fn deal_for_seed(seed: u64) -> Deal {
-    Deal::from_pack(&shuffled_pack(seed)).expect("a permutation of the pack")
 }
 
 #[cfg(test)]

@@ -1,18 +1,12 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
-use tresillo_agents::{Agent, AgentRng, World, below, rng_from_seed};
+use tresillo_agents::{Agent, AgentRng, World};
 use tresillo_core::{BySeat, Card, CardSet, Deal, Hand, PlayerView, RuleSet, Seat};
 
 /// A deal from a seeded Fisher-Yates shuffle (the same recipe as `tresillo-sim`).
 pub fn deal(seed: u64) -> Deal {
-    let mut pack: [Card; 40] = std::array::from_fn(|i| Card::try_index(i).expect("40 cards"));
-    let mut rng: AgentRng = rng_from_seed(seed);
-    for i in (1..40).rev() {
-        let j = below(&mut rng, i as u32 + 1) as usize;
-        pack.swap(i, j);
-    }
-    Deal::from_pack(&pack).expect("a permutation")
+    tresillo_agents::deal_for_seed(seed)
 }
 
 /// A new hand of the deal of `seed`, dealer rotating with the seed.
