@@ -155,11 +155,16 @@ pub fn run(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
             }
             black_box(acc);
             let one = n as f64 / t.elapsed().as_secs_f64();
+            let mut rngs: [tresillo_agents::AgentRng; 4] =
+                std::array::from_fn(|k| rng_from_seed(10 + k as u64));
             let t = Instant::now();
             for _ in 0..n / 4 {
                 let mut ps = [start; 4];
-                let mut d = HalfDraws::new(&mut rng);
-                PlayState::playouts(&mut ps, |k| d.below(k));
+                let mut picks = rngs.each_mut().map(|r| {
+                    let mut d = HalfDraws::new(r);
+                    move |k| d.below(k)
+                });
+                PlayState::playouts(&mut ps, &mut picks);
                 acc += u64::from(ps[0].tricks[0]);
             }
             black_box(acc);

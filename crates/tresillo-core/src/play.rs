@@ -303,26 +303,26 @@ impl PlayState {
     }
 
     /// [`PlayState::playout`] for `K` positions at once, interleaved trick by trick so
-    /// that the processor works on independent positions in parallel (several times
-    /// the throughput of one playout at a time on one core). `pick` is called for
-    /// position 0's trick, then position 1's, and so on.
+    /// that the processor works on independent positions in parallel. Position `k`
+    /// chooses its cards with `picks[k]` (its own random stream), so each position
+    /// ends exactly as `states[k].playout(&mut picks[k])` would.
     #[inline]
-    pub fn playouts<const K: usize>(states: &mut [PlayState; K], mut pick: impl FnMut(u32) -> u32) {
-        let regs: [Option<Registers>; K] = std::array::from_fn(|k| states[k].registers(&mut pick));
+    pub fn playouts<const K: usize, P: FnMut(u32) -> u32>(states: &mut [PlayState; K], picks: &mut [P; K]) {
+        let regs: [Option<Registers>; K] = std::array::from_fn(|k| states[k].registers(&mut picks[k]));
         let tricks = regs[0].map_or(0, |r| r.hands[0].count_ones());
         let same = regs.iter().all(|r| r.is_some_and(|r| r.hands[0].count_ones() == tricks));
         if !same {
             // Positions of different lengths (or tables of four): one after another.
-            for s in states.iter_mut() {
-                s.playout(&mut pick);
+            for (s, p) in states.iter_mut().zip(picks.iter_mut()) {
+                s.playout(p);
             }
             return;
         }
         let mut regs = regs.map(|r| r.expect("checked"));
         let tables: [&TrumpTable; K] = std::array::from_fn(|k| table(states[k].trump));
         for _ in 0..tricks {
-            for k in 0..K {
-                regs[k].trick(tables[k], &mut pick);
+            for ((r, t), p) in regs.iter_mut().zip(&tables).zip(picks.iter_mut()) {
+                r.trick(t, p);
             }
         }
         for (s, r) in states.iter_mut().zip(&regs) {
