@@ -3,7 +3,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
-use tresillo_agents::{AgentRng, HalfDraws, below, rng_from_seed};
+use tresillo_agents::{Draws, below, rng_from_seed};
 use tresillo_core::{Card, CardSet, PlayState, Seat, Suit, legal_moves};
 
 fn positions() -> Vec<(CardSet, Option<Suit>, Option<Card>)> {
@@ -43,35 +43,9 @@ fn playouts(c: &mut Criterion) {
     g.bench_function("random playout (27 cards)", |b| {
         b.iter(|| {
             let mut p = black_box(start);
-            let mut d = HalfDraws::new(&mut rng);
+            let mut d = Draws::new(&mut rng);
             p.playout(|n| d.below(n));
             p.tricks[0]
-        })
-    });
-    let mut rngs: [AgentRng; 8] = std::array::from_fn(|k| rng_from_seed(10 + k as u64));
-    g.throughput(Throughput::Elements(4));
-    g.bench_function("4 random playouts interleaved", |b| {
-        b.iter(|| {
-            let mut ps = [black_box(start); 4];
-            let (four, _) = rngs.split_at_mut(4);
-            let mut picks = <&mut [AgentRng; 4]>::try_from(four).expect("4").each_mut().map(|r| {
-                let mut d = HalfDraws::new(r);
-                move |n| d.below(n)
-            });
-            PlayState::playouts(&mut ps, &mut picks);
-            ps[0].tricks[0] + ps[3].tricks[0]
-        })
-    });
-    g.throughput(Throughput::Elements(8));
-    g.bench_function("8 random playouts interleaved", |b| {
-        b.iter(|| {
-            let mut ps = [black_box(start); 8];
-            let mut picks = rngs.each_mut().map(|r| {
-                let mut d = HalfDraws::new(r);
-                move |n| d.below(n)
-            });
-            PlayState::playouts(&mut ps, &mut picks);
-            ps[0].tricks[0] + ps[7].tricks[0]
         })
     });
     g.finish();

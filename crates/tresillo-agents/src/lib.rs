@@ -39,9 +39,7 @@ mod sampler;
 pub use infer::Inference;
 pub use random::RandomAgent;
 pub use registry::{AgentInfo, ParamInfo, SpecError, agent_infos, build_agent, build_seated};
-pub use rng::{
-    AgentRng, HalfDraws, below, deal_for_seed, rng_from_seed, seat_rngs, shuffled_pack, splitmix64,
-};
+pub use rng::{AgentRng, Draws, below, deal_for_seed, rng_from_seed, seat_rngs, shuffled_pack, splitmix64};
 pub use rule::{RuleAgent, RuleParams, evaluate, evaluate_vuelta, keep_set};
 pub use sampler::{NoWorld, Sampler, World};
 

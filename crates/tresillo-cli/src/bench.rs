@@ -5,7 +5,7 @@ use anyhow::Result;
 use std::hint::black_box;
 use std::io::Write;
 use std::time::Instant;
-use tresillo_agents::{Agent, HalfDraws, RuleAgent, RuleParams, Sampler, below, rng_from_seed, seat_rngs};
+use tresillo_agents::{Agent, Draws, RuleAgent, RuleParams, Sampler, below, rng_from_seed, seat_rngs};
 use tresillo_core::{Card, CardSet, Hand, PlayState, PlayerView, Request, RuleSet, Seat, Suit, legal_moves};
 
 /// Arguments of `tresillo bench`.
@@ -114,7 +114,7 @@ pub fn movegen_positions(count: usize, seed: u64) -> Vec<(CardSet, Option<Suit>,
 #[inline]
 pub fn playout(start: &PlayState, rng: &mut tresillo_agents::AgentRng) -> u8 {
     let mut p = *start;
-    let mut d = HalfDraws::new(rng);
+    let mut d = Draws::new(rng);
     p.playout(|n| d.below(n));
     p.tricks[0]
 }
@@ -155,22 +155,7 @@ pub fn run(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
             }
             black_box(acc);
             let one = n as f64 / t.elapsed().as_secs_f64();
-            let mut rngs: [tresillo_agents::AgentRng; 4] =
-                std::array::from_fn(|k| rng_from_seed(10 + k as u64));
-            let t = Instant::now();
-            for _ in 0..n / 4 {
-                let mut ps = [start; 4];
-                let mut picks = rngs.each_mut().map(|r| {
-                    let mut d = HalfDraws::new(r);
-                    move |k| d.below(k)
-                });
-                PlayState::playouts(&mut ps, &mut picks);
-                acc += u64::from(ps[0].tricks[0]);
-            }
-            black_box(acc);
-            let four = (n / 4 * 4) as f64 / t.elapsed().as_secs_f64();
             writeln!(out, "playouts: {n} random play-phase playouts (27 cards each) on one thread")?;
-            writeln!(out, "{four:.0} playouts per second with four positions interleaved")?;
             writeln!(out, "{one:.0} playouts per second")?;
         }
         Target::Deals { ref agents, n } => {

@@ -4,7 +4,7 @@
 
 use crate::card::{Card, Seat, Suit};
 use crate::cardset::CardSet;
-use crate::tables::{TRUMP_SUIT, TrumpTable, table};
+use crate::tables::{TrumpTable, table};
 
 /// The legal cards for a player holding `hand` when `led` was led to the trick
 /// (`None`: the player leads). Only bit operations on two table entries.
@@ -43,17 +43,13 @@ pub fn trick_winner(cards: &[Card], trump: Option<Suit>) -> usize {
 #[must_use]
 #[inline]
 pub fn trick_winner_in(t: &TrumpTable, cards: &[Card]) -> usize {
-    let led_suit = t.eff_suit[cards[0].bit() as usize];
-    // Each card's key is its power if it is a trump or of the suit led, else 0; the
-    // led card's key is never 0, so the maximum is unique. Packing the index into the
-    // low bits lets `max` pick it without data-dependent branches.
+    // Each card's strength by the suit led (0 off-suit; never 0 for the led card, so
+    // the maximum is unique). Packing the index into the low bits lets `max` pick it
+    // without data-dependent branches.
+    let key = &t.key[usize::from(t.eff_suit[cards[0].bit() as usize]).min(4)];
     let mut best = 0u16;
     for (i, &c) in cards.iter().enumerate() {
-        let b = c.bit() as usize;
-        let s = t.eff_suit[b];
-        let counts = (s == TRUMP_SUIT) | (s == led_suit);
-        let key = (u16::from(t.power[b]) * u16::from(counts)) << 2 | i as u16;
-        best = best.max(key);
+        best = best.max(u16::from(key[c.bit() as usize & 63]) << 2 | i as u16);
     }
     (best & 3) as usize
 }
@@ -73,14 +69,19 @@ impl Registers {
     #[inline(always)]
     fn trick(&mut self, t: &TrumpTable, pick: &mut impl FnMut(u32) -> u32) {
         let [a, b, c] = self.hands;
-        let ca = CardSet(a).nth(pick(a.count_ones())).expect("a card");
+        let ca = CardSet(a).select(pick(a.count_ones()));
         let lb = legal_moves_in(t, CardSet(b), ca);
-        let cb = lb.nth(pick(lb.len())).expect("a card");
+        let cb = lb.select(pick(lb.len()));
         let lc = legal_moves_in(t, CardSet(c), ca);
-        let cc = lc.nth(pick(lc.len())).expect("a card");
+        let cc = lc.select(pick(lc.len()));
         let (a, b, c) = (a & !(1u64 << ca.bit()), b & !(1u64 << cb.bit()), c & !(1u64 << cc.bit()));
         self.last = [ca, cb, cc, self.last[3]];
-        let w = trick_winner_in(t, &self.last[..3]);
+        // Strengths by the suit led (the led card's is never 0, so one wins).
+        let key = &t.key[usize::from(t.eff_suit[ca.bit() as usize]).min(4)];
+        let (ka, kb, kc) =
+            (key[ca.bit() as usize & 63], key[cb.bit() as usize & 63], key[cc.bit() as usize & 63]);
+        let w1 = usize::from(kb > ka);
+        let w = if kc > ka.max(kb) { 2 } else { w1 };
         // Rotate hands and seats so that the winner comes first.
         self.won[self.seats[w] as usize & 3] += 1;
         self.hands = rotate3([a, b, c], w);
@@ -274,13 +275,12 @@ impl PlayState {
     #[inline]
     fn current_winner(&self) -> usize {
         let t = table(self.trump);
-        let led_suit = t.eff_suit[self.trick[0].bit() as usize];
+        let key = &t.key[usize::from(t.eff_suit[self.trick[0].bit() as usize]).min(4)];
         let mut best = 0u16;
         for i in 0..4 {
-            let b = self.trick[i].bit() as usize;
-            let s = t.eff_suit[b];
-            let counts = ((s == TRUMP_SUIT) | (s == led_suit)) & (i < self.per_trick as usize);
-            best = best.max((u16::from(t.power[b]) * u16::from(counts)) << 2 | i as u16);
+            let k =
+                u16::from(key[self.trick[i].bit() as usize & 63]) * u16::from(i < self.per_trick as usize);
+            best = best.max(k << 2 | i as u16);
         }
         (best & 3) as usize
     }
@@ -300,34 +300,6 @@ impl PlayState {
             r.trick(t, &mut pick);
         }
         self.store(&r);
-    }
-
-    /// [`PlayState::playout`] for `K` positions at once, interleaved trick by trick so
-    /// that the processor works on independent positions in parallel. Position `k`
-    /// chooses its cards with `picks[k]` (its own random stream), so each position
-    /// ends exactly as `states[k].playout(&mut picks[k])` would.
-    #[inline]
-    pub fn playouts<const K: usize, P: FnMut(u32) -> u32>(states: &mut [PlayState; K], picks: &mut [P; K]) {
-        let regs: [Option<Registers>; K] = std::array::from_fn(|k| states[k].registers(&mut picks[k]));
-        let tricks = regs[0].map_or(0, |r| r.hands[0].count_ones());
-        let same = regs.iter().all(|r| r.is_some_and(|r| r.hands[0].count_ones() == tricks));
-        if !same {
-            // Positions of different lengths (or tables of four): one after another.
-            for (s, p) in states.iter_mut().zip(picks.iter_mut()) {
-                s.playout(p);
-            }
-            return;
-        }
-        let mut regs = regs.map(|r| r.expect("checked"));
-        let tables: [&TrumpTable; K] = std::array::from_fn(|k| table(states[k].trump));
-        for _ in 0..tricks {
-            for ((r, t), p) in regs.iter_mut().zip(&tables).zip(picks.iter_mut()) {
-                r.trick(t, p);
-            }
-        }
-        for (s, r) in states.iter_mut().zip(&regs) {
-            s.store(r);
-        }
     }
 
     /// Finishes the trick in progress card by card, then loads the hands into

@@ -51,6 +51,9 @@ pub struct TrumpTable {
     /// plain card the same as `follow`; for a trump, the trumps that can be forced
     /// (section 5: non-estuche trumps, plus estuche cards below an estuche led).
     pub force: [CardSet; 64],
+    /// `key[s][card]`: with a card of effective suit `s` led, the card's strength in
+    /// the trick (its power if it is a trump or of suit `s`, else 0).
+    pub key: [[u8; 64]; 5],
 }
 
 const fn card(s: Suit, v: u8) -> Card {
@@ -103,6 +106,7 @@ const fn build(mode: Option<Suit>) -> TrumpTable {
         suit_mask: [CardSet::EMPTY; 5],
         follow: [CardSet::EMPTY; 64],
         force: [CardSet::EMPTY; 64],
+        key: [[0; 64]; 5],
     };
     // Plain suits.
     let mut si = 0;
@@ -158,6 +162,19 @@ const fn build(mode: Option<Suit>) -> TrumpTable {
             i += 1;
         }
         t.suit_mask[4] = t.trumps;
+    }
+    // Strength in a trick, by the effective suit led.
+    let mut ls = 0;
+    while ls < 5 {
+        let mut b = 0;
+        while b < 64 {
+            let es = t.eff_suit[b] as usize;
+            if t.power[b] > 0 && (es == TRUMP_SUIT as usize || es == ls) {
+                t.key[ls][b] = t.power[b];
+            }
+            b += 1;
+        }
+        ls += 1;
     }
     // Following masks.
     let mut b = 0;
