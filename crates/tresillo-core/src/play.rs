@@ -55,12 +55,15 @@ pub fn trick_winner_in(t: &TrumpTable, cards: &[Card]) -> usize {
 }
 
 /// A three-player position between tricks held in registers: the hands in play
-/// order from the leader, their seats, and the tricks each seat won here.
+/// order from the leader, their seats packed one byte each (leader lowest), and the
+/// tricks each seat won here packed one byte per seat. Everything that depends on
+/// the (random) trick winner is computed with masks and shifts, not branches or
+/// indexing, so that no mispredicted branch sits in the playout's dependency chain.
 #[derive(Clone, Copy, Debug)]
 struct Registers {
     hands: [u64; 3],
-    seats: [u8; 3],
-    won: [u8; 4],
+    seats: u32,
+    won: u32,
     last: [Card; 4],
 }
 
@@ -80,26 +83,24 @@ impl Registers {
         let key = &t.key[usize::from(t.eff_suit[ca.bit() as usize]).min(4)];
         let (ka, kb, kc) =
             (key[ca.bit() as usize & 63], key[cb.bit() as usize & 63], key[cc.bit() as usize & 63]);
-        let w1 = usize::from(kb > ka);
-        let w = if kc > ka.max(kb) { 2 } else { w1 };
+        let m1 = u64::from(kb > ka && kb > kc).wrapping_neg(); // all ones when b wins
+        let m2 = u64::from(kc > ka && kc > kb).wrapping_neg(); // all ones when c wins
+        let w = (m1 & 1) as u32 + (m2 & 2) as u32;
         // Rotate hands and seats so that the winner comes first.
-        self.won[self.seats[w] as usize & 3] += 1;
-        self.hands = rotate3([a, b, c], w);
-        self.seats = rotate3(self.seats, w);
+        let m0 = !(m1 | m2);
+        self.hands =
+            [(a & m0) | (b & m1) | (c & m2), (b & m0) | (c & m1) | (a & m2), (c & m0) | (a & m1) | (b & m2)];
+        let shift = 8 * w;
+        let winner = (self.seats >> shift) & 0xFF;
+        self.won += 1 << (8 * winner);
+        self.seats = ((self.seats >> shift) | (self.seats << (24 - shift))) & 0xFF_FFFF;
     }
-}
 
-/// `[x[w], x[w + 1], x[w + 2]]` (indices mod 3) with selects, not indexing, so that
-/// the compiler can keep everything in registers.
-#[inline(always)]
-#[rustfmt::skip]
-fn rotate3<T: Copy>([a, b, c]: [T; 3], w: usize) -> [T; 3] {
-    let (r1, r2) = (w == 1, w == 2);
-    [
-        if r1 { b } else if r2 { c } else { a },
-        if r1 { c } else if r2 { a } else { b },
-        if r1 { a } else if r2 { b } else { c },
-    ]
+    /// The seat `k` places after the leader (0 = the leader).
+    #[inline]
+    fn seat(&self, k: usize) -> u8 {
+        (self.seats >> (8 * k)) as u8
+    }
 }
 
 /// What [`PlayState::play_unchecked`] changed, for [`PlayState::undo`].
@@ -320,8 +321,8 @@ impl PlayState {
         let seats = [self.leader.0, s1.0, s2.0];
         Some(Registers {
             hands: seats.map(|s| self.hands[s as usize & 3].0),
-            seats,
-            won: [0; 4],
+            seats: u32::from(seats[0]) | u32::from(seats[1]) << 8 | u32::from(seats[2]) << 16,
+            won: 0,
             last: self.trick,
         })
     }
@@ -329,16 +330,17 @@ impl PlayState {
     #[inline]
     fn store(&mut self, r: &Registers) {
         for k in 0..3 {
-            self.hands[r.seats[k] as usize & 3] = CardSet(r.hands[k]);
+            self.hands[r.seat(k) as usize & 3] = CardSet(r.hands[k]);
         }
         for s in 0..4 {
-            self.tricks[s] += r.won[s];
-            self.tricks_done += r.won[s];
+            let won = (r.won >> (8 * s)) as u8;
+            self.tricks[s] += won;
+            self.tricks_done += won;
         }
-        self.leader = Seat(r.seats[0]);
+        self.leader = Seat(r.seat(0));
         self.to_move = self.leader;
         self.trick = r.last;
-        self.trick_seats = [Seat(r.seats[0]), Seat(r.seats[1]), Seat(r.seats[2]), self.trick_seats[3]];
+        self.trick_seats = [Seat(r.seat(0)), Seat(r.seat(1)), Seat(r.seat(2)), self.trick_seats[3]];
     }
 
     /// [`PlayState::playout`] one [`PlayState::play_unchecked`] at a time: the slow,
