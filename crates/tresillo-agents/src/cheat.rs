@@ -81,11 +81,7 @@ impl CheatAgent for Cheat {
 
 /// Plays random legal cards to the end of the hand.
 fn random_playout(p: &mut PlayState, rng: &mut AgentRng) {
-    while !p.is_over() {
-        let legal = p.legal_moves();
-        let c = legal.nth(below(rng, legal.len())).expect("a legal card");
-        p.play_unchecked(c);
-    }
+    p.playout(|n| below(rng, n));
 }
 
 /// How good the finished play `p` is for `me` with `d` declaring: the declarer's
