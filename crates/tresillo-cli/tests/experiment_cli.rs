@@ -2,51 +2,10 @@
 //! refused with the file (and line) named, and nothing is overwritten.
 
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
-/// A fresh directory under the system temp dir, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let p = std::env::temp_dir().join(format!("tresillo-experiment-cli-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&p);
-        fs::create_dir_all(&p).unwrap();
-        TempDir(p)
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-
-    /// Writes an experiment file and returns its path.
-    fn write(&self, name: &str, text: &str) -> PathBuf {
-        let p = self.path(name);
-        fs::write(&p, text).unwrap();
-        p
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
-fn tresillo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tresillo")).args(args).output().expect("run tresillo")
-}
-
-fn ok(out: &Output) -> String {
-    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
-
-fn failed(out: &Output) -> String {
-    assert!(!out.status.success(), "unexpected success: {}", String::from_utf8_lossy(&out.stdout));
-    String::from_utf8(out.stderr.clone()).unwrap()
-}
+mod common;
+use common::{TempDir, failed, ok, tresillo};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -67,7 +26,7 @@ fn tournament_toml(out: &Path) -> String {
 
 #[test]
 fn a_tournament_experiment_is_the_tournament_command() {
-    let d = TempDir::new("tournament");
+    let d = TempDir::new("experiment-cli", "tournament");
     let exp = d.write("t.toml", &tournament_toml(&d.path("a")));
     let table = ok(&tresillo(&["run", s(&exp)]));
     assert!(table.contains("0:rule"), "{table}");
@@ -104,7 +63,7 @@ fn a_tournament_experiment_is_the_tournament_command() {
 
 #[test]
 fn dry_run_prints_the_equivalent_command_and_writes_nothing() {
-    let d = TempDir::new("dry");
+    let d = TempDir::new("experiment-cli", "dry");
     let exp = d.write("t.toml", &tournament_toml(&d.path("a")));
     let cmd = ok(&tresillo(&["run", s(&exp), "--dry-run"]));
     assert_eq!(
@@ -137,7 +96,7 @@ fn dry_run_prints_the_equivalent_command_and_writes_nothing() {
 
 #[test]
 fn a_tune_experiment_writes_its_candidates_and_prints_the_best_spec() {
-    let d = TempDir::new("tune");
+    let d = TempDir::new("experiment-cli", "tune");
     let out = d.path("tune/candidates.csv");
     let exp = d.write(
         "tune.toml",
@@ -181,7 +140,7 @@ fn a_tune_experiment_writes_its_candidates_and_prints_the_best_spec() {
 
 #[test]
 fn bad_experiment_files_name_the_file_and_line_and_overwrite_nothing() {
-    let d = TempDir::new("bad");
+    let d = TempDir::new("experiment-cli", "bad");
     let out = d.path("results");
     // A finished run that no bad file may touch.
     let good = d.write("good.toml", &tournament_toml(&out));

@@ -1,40 +1,11 @@
 //! `tresillo tune`: the candidates CSV, the best spec, determinism, bad input.
 
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Output;
 
-/// A fresh directory under the system temp dir, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let p = std::env::temp_dir().join(format!("tresillo-tune-cli-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&p);
-        fs::create_dir_all(&p).unwrap();
-        TempDir(p)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
-fn tresillo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tresillo")).args(args).output().expect("run tresillo")
-}
-
-fn ok(out: &Output) -> String {
-    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
-
-fn failed(out: &Output) -> String {
-    assert!(!out.status.success(), "unexpected success: {}", String::from_utf8_lossy(&out.stdout));
-    String::from_utf8(out.stderr.clone()).unwrap()
-}
+mod common;
+use common::{TempDir, failed, ok, tresillo};
 
 /// The CSV as a header and rows of fields (no field here holds a comma).
 fn read_csv(p: &Path) -> (Vec<String>, Vec<Vec<String>>) {
@@ -58,7 +29,7 @@ fn tune(dir: &Path, extra: &[&str]) -> Output {
 
 #[test]
 fn a_grid_writes_every_candidate_and_prints_the_best_spec_last() {
-    let d = TempDir::new("grid");
+    let d = TempDir::new("tune-cli", "grid");
     let stdout =
         ok(&tune(&d.0, &["--method", "grid", "--param", "entrada=40,50", "--param", "vuelta=40..50:10"]));
     let (header, rows) = read_csv(&d.0.join("candidates.csv"));
@@ -115,7 +86,7 @@ fn a_grid_writes_every_candidate_and_prints_the_best_spec_last() {
 
 #[test]
 fn coordinate_search_is_the_same_whatever_the_thread_count() {
-    let d = TempDir::new("threads");
+    let d = TempDir::new("tune-cli", "threads");
     let one = d.0.join("one");
     let two = d.0.join("two");
     let args = ["--param", "entrada=35..55:10", "--param", "solo=45,55", "--rounds", "3"];
@@ -143,7 +114,7 @@ fn coordinate_search_is_the_same_whatever_the_thread_count() {
 
 #[test]
 fn a_start_spec_and_fixed_parameters_shape_the_candidates() {
-    let d = TempDir::new("start");
+    let d = TempDir::new("tune-cli", "start");
     let stdout = ok(&tune(
         &d.0,
         &[
@@ -165,7 +136,7 @@ fn a_start_spec_and_fixed_parameters_shape_the_candidates() {
 
 #[test]
 fn bad_input_is_refused_before_anything_is_written() {
-    let d = TempDir::new("bad");
+    let d = TempDir::new("tune-cli", "bad");
     let csv = d.0.join("candidates.csv");
     let cases: &[(&[&str], &[&str])] = &[
         (

@@ -1,0 +1,54 @@
+//! Helpers shared by the CLI integration tests (included with `mod common;`).
+#![allow(dead_code)]
+
+use std::fs;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// A fresh directory under the system temp dir, removed when dropped.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    /// A directory named after the test binary's `prefix`, the process and `name`.
+    pub fn new(prefix: &str, name: &str) -> TempDir {
+        let p = std::env::temp_dir().join(format!("tresillo-{prefix}-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&p);
+        fs::create_dir_all(&p).unwrap();
+        TempDir(p)
+    }
+
+    /// A path inside the directory.
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    /// Writes a file and returns its path.
+    pub fn write(&self, name: &str, text: &str) -> PathBuf {
+        let p = self.path(name);
+        fs::write(&p, text).unwrap();
+        p
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Runs the `tresillo` binary.
+pub fn tresillo(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tresillo")).args(args).output().expect("run tresillo")
+}
+
+/// The standard output of a run that must succeed.
+pub fn ok(out: &Output) -> String {
+    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+/// The standard error of a run that must fail.
+pub fn failed(out: &Output) -> String {
+    assert!(!out.status.success(), "unexpected success: {}", String::from_utf8_lossy(&out.stdout));
+    String::from_utf8(out.stderr.clone()).unwrap()
+}
