@@ -348,7 +348,6 @@ fn record(stats: &mut Stats, r: &HandResult, s: &HandScore, seating: &[u8; 3], u
         let a = &mut stats.agents[slot];
         let total = s.pool.0[seat] + s.condiciones.0[seat];
         a.rows += 1;
-        a.tantos.add(total);
         unit[slot] += total;
         match r.declarer {
             Some(d) if d.index() == seat => {

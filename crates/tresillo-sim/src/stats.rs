@@ -67,8 +67,6 @@ pub struct AgentStats {
     /// Outcomes of the hands it declared, per contract, for this declarer (a hand
     /// given up and taken over counts as its puesta).
     pub outcomes: OutcomeCounts,
-    /// Tantos per row (all roles).
-    pub tantos: Moments,
     /// Tantos per row as declarer.
     pub declarer: Moments,
     /// Tantos per row as opponent (cancelled hands count in neither role).
@@ -91,7 +89,6 @@ impl AgentStats {
                 self.outcomes[i][j] += o.outcomes[i][j];
             }
         }
-        self.tantos.merge(&o.tantos);
         self.declarer.merge(&o.declarer);
         self.opponent.merge(&o.opponent);
         self.units.merge(&o.units);
@@ -188,7 +185,7 @@ fn counts(o: &OutcomeCounts) -> [String; 9] {
 }
 
 /// One row of `summary.csv`. Empty strings mean "not applicable".
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct SummaryRow {
     /// `slot:spec`, or `all`.
     pub agent: String,
@@ -220,21 +217,7 @@ pub struct SummaryRow {
 
 impl SummaryRow {
     fn empty(agent: &str, role: &str) -> SummaryRow {
-        SummaryRow {
-            agent: agent.to_string(),
-            role: role.to_string(),
-            deals: 0,
-            declared: String::new(),
-            declare_rate: String::new(),
-            forced: String::new(),
-            contracts: Default::default(),
-            success: Default::default(),
-            outcomes: Default::default(),
-            cancelled: String::new(),
-            mean_tantos: String::new(),
-            ci95_low: String::new(),
-            ci95_high: String::new(),
-        }
+        SummaryRow { agent: agent.to_string(), role: role.to_string(), ..SummaryRow::default() }
     }
 
     /// The column names, in order.
