@@ -82,7 +82,7 @@ fn run_table(
         let s = splitmix64(seed ^ i);
         let mut hand = Hand::new(RuleSet::Tresillo, 3, deal(s), Seat((i % 3) as u8)).expect("hand");
         let mut rngs = seat_rngs(s);
-        let r = tresillo_agents::cheat::play_hand_seated(&mut hand, &mut agents, &mut rngs).expect("legal");
+        let r = tresillo_agents::play_hand(&mut hand, &mut agents, &mut rngs).expect("legal");
         let pts = points(&r);
         for seat in 0..3 {
             let t = tallies.entry(specs[seat].to_string()).or_default();

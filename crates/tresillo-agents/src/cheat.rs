@@ -5,7 +5,7 @@
 //! It is kept apart on purpose. A normal [`Agent`] receives only a
 //! [`PlayerView`](tresillo_core::PlayerView) and has no way to reach hidden cards;
 //! a [`CheatAgent`] is a different trait whose `decide` takes the [`Hand`] itself,
-//! and it can only be seated through [`Seated::Cheat`] and [`play_hand_seated`].
+//! and it can only be seated through [`Seated::Cheat`] (played by [`crate::play_hand`]).
 //! [`build_agent`](crate::build_agent) refuses to build it, so no subcommand that
 //! plays fair agents can use it by accident; [`build_seated`](crate::build_seated)
 //! builds it for experiments.
@@ -16,10 +16,10 @@
 //! (auction, exchange, conversation, surrender, takeover, bola) is the rule agent's,
 //! made from the fair view.
 
+use crate::Agent;
 use crate::rng::{AgentRng, below};
 use crate::rule::{RuleAgent, RuleParams};
-use crate::{Agent, AgentError};
-use tresillo_core::{Decision, Hand, HandResult, Outcome, PlayState, Request, Seat};
+use tresillo_core::{Decision, Hand, Outcome, PlayState, Request, Seat};
 
 /// An agent that sees the whole hand. Only for upper-bound experiments: see the
 /// module documentation.
@@ -142,14 +142,4 @@ impl crate::TablePlayer for Seated {
             Seated::Cheat(a) => a.decide(hand, seat, rng),
         }
     }
-}
-
-/// [`play_hand`](crate::play_hand) for a table where some seats may cheat: fair
-/// seats get their view, cheats the hand.
-pub fn play_hand_seated(
-    hand: &mut Hand,
-    agents: &mut [Seated],
-    rngs: &mut [AgentRng],
-) -> Result<HandResult, AgentError> {
-    crate::play_hand(hand, agents, rngs)
 }

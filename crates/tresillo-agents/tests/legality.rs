@@ -7,7 +7,8 @@
 
 mod common;
 
-use tresillo_agents::cheat::{Seated, play_hand_seated};
+use tresillo_agents::cheat::Seated;
+use tresillo_agents::play_hand;
 use tresillo_agents::{build_seated, seat_rngs, splitmix64};
 use tresillo_core::Outcome;
 
@@ -25,7 +26,7 @@ fn play(specs: [&str; 3], n: u64, salt: u64) -> (u64, u64, u64) {
         let seed = splitmix64(salt ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let mut hand = common::hand(seed);
         let mut rngs = seat_rngs(seed);
-        let r = play_hand_seated(&mut hand, &mut agents, &mut rngs)
+        let r = play_hand(&mut hand, &mut agents, &mut rngs)
             .unwrap_or_else(|e| panic!("{specs:?}, deal seed {seed}: {e}"));
         assert!(hand.is_done());
         if r.outcome != Outcome::Cancelled {

@@ -7,7 +7,7 @@ use crate::seeds::{deal_for_seed, deal_seed};
 use crate::stats::Stats;
 use rayon::prelude::*;
 use std::ops::Range;
-use tresillo_agents::cheat::{Seated, play_hand_seated};
+use tresillo_agents::cheat::Seated;
 use tresillo_agents::{AgentError, build_seated, seat_rngs, splitmix64};
 use tresillo_core::{
     Bid, Contract, Hand, HandError, HandResult, HandScore, LedgerConfig, Outcome, PuestaKind, Scorer,
@@ -210,7 +210,7 @@ impl Tournament {
                 let mut rngs =
                     seat_rngs(splitmix64(seed ^ (si as u64 + 1).wrapping_mul(0x2545_F491_4F6C_DD1D)));
                 permute(agents, seating);
-                let played = play_hand_seated(&mut hand, agents, &mut rngs);
+                let played = tresillo_agents::play_hand(&mut hand, agents, &mut rngs);
                 unpermute(agents, seating);
                 let r = played.map_err(|source| SimError::Agent { deal: i, source })?;
                 let score = scorer.apply(&r).map_err(|source| SimError::Scoring { deal: i, source })?;
