@@ -23,7 +23,7 @@ impl Agent for RandomAgent {
             }
             Request::Discard { min, max, .. } => Decision::Discard(random_subset(view.hand(), min, max, rng)),
             _ => {
-                let all = req.legal_decisions(view.hand());
+                let all = view.legal_decisions();
                 all[below(rng, all.len() as u32) as usize]
             }
         }

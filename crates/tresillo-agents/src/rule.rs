@@ -403,9 +403,32 @@ impl RuleAgent {
     /// `vuelta`, else entrada if its best exchange evaluation reaches `entrada`.
     fn max_level(&self, view: &PlayerView) -> u8 {
         let (hand, unseen) = (view.hand(), view.unseen_cards());
+        let rules = view.public().game_rules();
+        if let Some(f) = rules.options.palo_de_favor {
+            return self.max_level_a_favor(hand, unseen, f);
+        }
         if best_suit(hand, unseen, false).1 >= self.params.solo {
             3
         } else if evaluate_vuelta(hand, unseen) >= self.params.vuelta {
+            2
+        } else if best_suit(hand, unseen, true).1 >= self.params.entrada {
+            1
+        } else {
+            0
+        }
+    }
+
+    /// [`RuleAgent::max_level`] with a favoured suit `f` (levels 1 entrada, 2
+    /// entrada a favor, 3 vuelta, 4 solo, 5 solo a favor): the highest level among
+    /// the contracts the hand supports.
+    fn max_level_a_favor(&self, hand: CardSet, unseen: CardSet, f: Suit) -> u8 {
+        if evaluate(hand, unseen, f, false) >= self.params.solo {
+            5
+        } else if best_suit(hand, unseen, false).1 >= self.params.solo {
+            4
+        } else if evaluate_vuelta(hand, unseen) >= self.params.vuelta {
+            3
+        } else if evaluate(hand, unseen, f, true) >= self.params.entrada {
             2
         } else if best_suit(hand, unseen, true).1 >= self.params.entrada {
             1
@@ -429,12 +452,42 @@ impl RuleAgent {
     /// exchange, or vuelta). Espada forzada: entrada in the best suit.
     fn declare(&self, view: &PlayerView, min_level: u8, forced: bool) -> Decision {
         let (hand, unseen) = (view.hand(), view.unseen_cards());
+        if forced && view.public().exchanged[view.seat()].is_some() {
+            // A forced entrada of `tresillo-house` names trumps after its exchange.
+            return Decision::Declare(Contract::Entrada, Some(best_suit(hand, unseen, false).0));
+        }
+        if let Some(f) = view.public().game_rules().options.palo_de_favor {
+            return self.declare_a_favor(hand, unseen, min_level, forced, f);
+        }
         let (solo_suit, solo_v) = best_suit(hand, unseen, false);
         if !forced && (solo_v >= self.params.solo || min_level >= 3) {
             return Decision::Declare(Contract::Solo, Some(solo_suit));
         }
         if forced || min_level <= 1 {
             return Decision::Declare(Contract::Entrada, Some(best_suit(hand, unseen, true).0));
+        }
+        Decision::Declare(Contract::Vuelta, None)
+    }
+
+    /// [`RuleAgent::declare`] with a favoured suit `f`: the contract of the highest
+    /// level the hand supports, but never below the level won.
+    fn declare_a_favor(&self, hand: CardSet, unseen: CardSet, min_level: u8, forced: bool, f: Suit) -> Decision {
+        if forced {
+            return Decision::Declare(Contract::Entrada, Some(best_suit(hand, unseen, true).0));
+        }
+        let (solo_suit, solo_v) = best_suit(hand, unseen, false);
+        let solo_f = evaluate(hand, unseen, f, false);
+        if min_level == 5 || (solo_f >= self.params.solo && solo_f >= solo_v) {
+            return Decision::Declare(Contract::Solo, Some(f));
+        }
+        if min_level == 4 || solo_v >= self.params.solo {
+            return Decision::Declare(Contract::Solo, Some(solo_suit));
+        }
+        if min_level <= 1 {
+            return Decision::Declare(Contract::Entrada, Some(best_suit(hand, unseen, true).0));
+        }
+        if min_level == 2 && evaluate(hand, unseen, f, true) >= self.params.entrada {
+            return Decision::Declare(Contract::Entrada, Some(f));
         }
         Decision::Declare(Contract::Vuelta, None)
     }
@@ -485,13 +538,16 @@ impl RuleAgent {
 /// Discards (declarer and opponents alike): everything outside [`keep_set`], as
 /// many as allowed; when more are allowed than that, nothing more (fresh cards are
 /// not better than a trump or a king); when at least `min` must go (vuelta), the
-/// weakest kept cards make up the number. Before trumps are known (never in this
-/// rule set) the kings are kept.
+/// weakest kept cards make up the number. Before trumps are known (the forced
+/// entrada of `tresillo-house`, which names trumps after exchanging) the cards kept
+/// are those [`keep_set`] keeps for the best trump suit with the exchange; that
+/// suit is then usually named.
 fn discards(view: &PlayerView, min: u8, max: u8) -> CardSet {
     let hand = view.hand();
     let Some(tr) = view.trump() else {
-        let kings: CardSet = Suit::ALL.iter().map(|s| card(*s, 12)).collect();
-        return take_weakest(hand - kings, hand, u32::from(min), u32::from(max), table(None));
+        let (best, _) = best_suit(hand, view.unseen_cards(), true);
+        let t = table(Some(best));
+        return take_weakest(hand - keep_set(hand, best), hand, u32::from(min), u32::from(max), t);
     };
     let t = table(Some(tr));
     let out = hand - keep_set(hand, tr);

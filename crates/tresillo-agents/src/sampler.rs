@@ -19,7 +19,10 @@
 //!   forced declarer (espada forzada), so an unseen espada is in the declarer's hand
 //!   or discards - only in the discards when the declarer exchanged all nine cards
 //!   (every card of the hand at play was drawn) - or, when the hand was cancelled,
-//!   in the heap.
+//!   in the heap;
+//! - after the forced entrada of `tresillo-house` (all passed) the declarer was
+//!   dealt the espada, else the basto, else nobody was dealt either and the
+//!   declarer is mano: applied by rejection (see [`Sampler::has_rejection`]).
 //!
 //! Bids, words and the other decisions are choices, not constraints, and are
 //! ignored.
@@ -46,7 +49,8 @@ use crate::infer::{Inference, turned_location};
 use crate::rng::{AgentRng, below};
 use rand_core::RngCore;
 use tresillo_core::{
-    BySeat, Card, CardSet, Contract, Deal, Decision, Hand, Heap, PlayState, PlayerView, Request, Seat,
+    AllPass, BySeat, Card, CardSet, Contract, Deal, Decision, Hand, Heap, PlayState, PlayerView, Request, Rules,
+    Seat,
 };
 
 /// A complete deal state as one seat might imagine it: every hand, every discard
@@ -112,8 +116,21 @@ impl World {
             let at_play = hands[s];
             let mut rest = at_play;
             let is_decl = Some(s) == p.original_declarer;
-            if is_decl && p.forced {
+            let house = p.forced && p.game_rules().spec().all_pass == AllPass::ForcedEntrada;
+            if is_decl && p.forced && !house {
                 rest.take(Card::ESPADA);
+            }
+            // The forced entrada of `tresillo-house`: the declarer was dealt the
+            // espada, else the basto; the others were dealt neither (they drew them).
+            let mut first = CardSet::EMPTY;
+            if house && is_decl {
+                for c in [Card::ESPADA, Card::BASTO] {
+                    if rest.contains(c) && rest.len() as usize > k {
+                        rest.take(c);
+                    }
+                }
+            } else if house {
+                first = rest & CardSet::from_iter([Card::ESPADA, Card::BASTO]);
             }
             let mut drawn = CardSet::EMPTY;
             if is_decl && p.contract == Some(Contract::Vuelta) {
@@ -125,7 +142,8 @@ impl World {
                 n += 1;
                 drawn.insert(t);
             }
-            for c in rest {
+            let ordered = first.iter().chain((rest - first).iter());
+            for c in ordered {
                 if drawn.len() as usize == k {
                     break;
                 }
@@ -165,7 +183,8 @@ impl World {
     pub fn replay(&self, view: &PlayerView) -> Result<Hand, NoWorld> {
         let p = view.public();
         let deal = self.to_deal(view)?;
-        let mut hand = Hand::new(p.rules, p.players, deal, p.dealer).map_err(|e| NoWorld(e.to_string()))?;
+        let mut hand =
+            Hand::with_rules(p.game_rules(), p.players, deal, p.dealer).map_err(|e| NoWorld(e.to_string()))?;
         let (mut nb, mut nw, mut np) = (0, 0, 0);
         while hand.public() != p {
             let d = match hand.request() {
@@ -278,10 +297,41 @@ pub struct Sampler {
     none: CardSet,
     /// The constrained card (the espada after an all-pass auction).
     special: Option<Card>,
+    /// The all-pass constraint of `tresillo-house`, applied by rejection.
+    forced: Option<ForcedCheck>,
     cases: [Case; 2],
     cells: [Cell; MAX_CELLS],
     ncells: usize,
     total: u128,
+}
+
+/// The forced entrada of `tresillo-house` (RULES.md section 12.1) as a constraint
+/// on the deal: the declarer was dealt the espada, else nobody was and the
+/// declarer was dealt the basto, else nobody was dealt either and the declarer is
+/// mano. Where a card was dealt is not a property of a world (a card in a hand at
+/// play may have been drawn), so [`Sampler::sample`] draws a world without this
+/// constraint, then which cards each player drew (uniformly, as the deal would
+/// have it), and keeps the world when that deal puts the forced entrada on the
+/// declarer: exactly uniform over the deals consistent with the view.
+#[derive(Clone, Copy, Debug)]
+struct ForcedCheck {
+    rules: Rules,
+    declarer: Seat,
+    mano: Seat,
+    played_by: BySeat<CardSet>,
+    exchanged: BySeat<u8>,
+}
+
+impl ForcedCheck {
+    fn accepts(&self, w: &World, rng: &mut AgentRng) -> bool {
+        let mut dealt = [CardSet::EMPTY; 3];
+        for (s, d) in dealt.iter_mut().enumerate() {
+            let at_play = w.hands.0[s] | self.played_by.0[s];
+            let drawn = random_subset(at_play, u32::from(self.exchanged.0[s]), rng);
+            *d = (at_play - drawn) | w.discards.0[s];
+        }
+        self.rules.all_pass_declarer(&dealt, self.mano) == Some(self.declarer)
+    }
 }
 
 /// `BINOM[n][k]` = n choose k, for n up to 40.
@@ -353,8 +403,19 @@ impl Sampler {
         // After an all-pass auction the espada is where the auction says: dealt to
         // the forced declarer (espada forzada), or in the heap (a cancelled hand).
         let all_passed = p.bids().len() >= 3 && p.passed == (1 << p.players) - 1;
+        let house = p.game_rules().spec().all_pass == AllPass::ForcedEntrada;
+        let forced = match p.original_declarer {
+            Some(declarer) if all_passed && house => Some(ForcedCheck {
+                rules: p.game_rules(),
+                declarer,
+                mano: p.mano(),
+                played_by: inf.played_by,
+                exchanged: BySeat(std::array::from_fn(|s| p.exchanged.0[s].unwrap_or(0))),
+            }),
+            _ => None,
+        };
         let mut places: [Option<SpecialIn>; 2] = [None, None];
-        if all_passed && unseen.contains(Card::ESPADA) {
+        if all_passed && !house && unseen.contains(Card::ESPADA) {
             match p.original_declarer {
                 Some(d) if p.forced && d != me => {
                     let i = usize::from(d != others[0]);
@@ -421,6 +482,7 @@ impl Sampler {
             only,
             none,
             special,
+            forced,
             cases,
             cells: [Cell::default(); MAX_CELLS],
             ncells: 0,
@@ -454,7 +516,10 @@ impl Sampler {
         Ok(s)
     }
 
-    /// The number of consistent worlds.
+    /// The number of consistent worlds. After the forced entrada of
+    /// `tresillo-house` (all passed), the worlds before the constraint on who was
+    /// dealt the espada and the basto, which [`Sampler::sample`] applies by
+    /// rejection (see [`Sampler::has_rejection`]).
     #[must_use]
     pub fn count(&self) -> u128 {
         self.total
@@ -466,8 +531,26 @@ impl Sampler {
         self.others
     }
 
+    /// Whether [`Sampler::sample`] rejects worlds (the all-pass constraint of
+    /// `tresillo-house`): then [`Sampler::count`] and [`Sampler::for_each_world`]
+    /// cover the worlds before that constraint, not the consistent ones only.
+    #[must_use]
+    pub fn has_rejection(&self) -> bool {
+        self.forced.is_some()
+    }
+
     /// One world, uniform over the consistent worlds.
     pub fn sample(&self, rng: &mut AgentRng) -> World {
+        let Some(check) = self.forced else { return self.sample_unconstrained(rng) };
+        loop {
+            let w = self.sample_unconstrained(rng);
+            if check.accepts(&w, rng) {
+                return w;
+            }
+        }
+    }
+
+    fn sample_unconstrained(&self, rng: &mut AgentRng) -> World {
         let r = below_u128(rng, self.total);
         let cells = &self.cells[..self.ncells];
         let i = cells.partition_point(|c| c.cum <= r);

@@ -10,7 +10,8 @@
 //! deals = 100000
 //! seed = 1
 //! duplicate = true                       # default false
-//! rules = "tresillo"                     # default
+//! rules = "tresillo"                     # default; with options a table:
+//! # rules = { name = "tresillo-house", palo_de_favor = "oros", codillo_old = true }
 //! scoring = "deal"                       # default; or "session:K"
 //! out = "results/rule-vs-random"         # relative to the current directory
 //! threads = 2                            # optional; the output does not depend on it
@@ -36,7 +37,9 @@
 //! Unknown keys are refused. Every check (TOML syntax, keys, agents, parameters,
 //! ranges) runs before anything is written, and errors name the file.
 
+use crate::rules::RulesArgs;
 use crate::tournament::{self, TournamentArgs};
+use tresillo_core::Rules;
 use crate::tune::{self, TuneArgs};
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
@@ -78,8 +81,8 @@ struct TournamentSection {
     agents: Vec<String>,
     deals: u64,
     seed: u64,
-    #[serde(default = "default_rules")]
-    rules: String,
+    #[serde(default)]
+    rules: Rules,
     #[serde(default = "default_scoring")]
     scoring: String,
     #[serde(default)]
@@ -102,17 +105,13 @@ struct TuneSection {
     rounds: Option<u32>,
     start: Option<String>,
     max_evaluations: Option<usize>,
-    #[serde(default = "default_rules")]
-    rules: String,
+    #[serde(default)]
+    rules: Rules,
     #[serde(default = "default_scoring")]
     scoring: String,
     out: PathBuf,
     threads: Option<usize>,
     bidding: Option<String>,
-}
-
-fn default_rules() -> String {
-    "tresillo".into()
 }
 
 fn default_scoring() -> String {
@@ -153,7 +152,7 @@ pub fn load(a: &RunArgs) -> Result<Experiment> {
                 threads: a.threads.or(t.threads),
                 duplicate: t.duplicate,
                 scoring: t.scoring,
-                rules: t.rules,
+                rules: RulesArgs::from_rules(&t.rules),
                 shard: None,
                 resume: a.resume,
                 force: a.force,
@@ -174,7 +173,7 @@ pub fn load(a: &RunArgs) -> Result<Experiment> {
                 rounds: 4,
                 start: t.start,
                 max_evaluations: 1000,
-                rules: t.rules,
+                rules: RulesArgs::from_rules(&t.rules),
                 scoring: t.scoring,
                 out: t.out,
                 threads: a.threads.or(t.threads),
@@ -237,7 +236,7 @@ pub fn command(e: &Experiment) -> Vec<String> {
             flag(&mut c, "--agents", &t.agents);
             flag(&mut c, "--deals", t.deals.to_string());
             flag(&mut c, "--seed", t.seed.to_string());
-            flag(&mut c, "--rules", &t.rules);
+            c.extend(t.rules.words());
             flag(&mut c, "--scoring", &t.scoring);
             if t.duplicate {
                 c.push("--duplicate".into());
@@ -268,7 +267,7 @@ pub fn command(e: &Experiment) -> Vec<String> {
                 flag(&mut c, "--start", s);
             }
             flag(&mut c, "--max-evaluations", t.max_evaluations.to_string());
-            flag(&mut c, "--rules", &t.rules);
+            c.extend(t.rules.words());
             flag(&mut c, "--scoring", &t.scoring);
             flag(&mut c, "--out", path_str(&t.out));
             if let Some(n) = t.threads {

@@ -4,6 +4,7 @@ mod bench;
 mod experiment;
 mod narrate;
 mod perft;
+mod rules;
 mod score;
 mod tournament;
 mod tune;
@@ -39,6 +40,9 @@ enum Command {
     Score(score::ScoreArgs),
     /// List every agent with its parameters.
     Agents,
+    /// List every rule set with its options, their defaults and the section of
+    /// RULES.md each implements.
+    Rules,
     /// Play many deals in parallel; write deals.csv, summary.csv and manifest.json.
     Tournament(tournament::TournamentArgs),
     /// Merge finished shards of one run into a single run directory.
@@ -90,6 +94,7 @@ fn run(cli: Cli) -> Result<()> {
             let report = experiment::run(&a, command_line())?;
             write!(out, "{report}")?;
         }
+        Command::Rules => rules::list(&mut out)?,
         Command::Agents => {
             for a in tresillo_agents::agent_infos() {
                 writeln!(out, "{:<10} {}", a.name, a.help)?;

@@ -4,7 +4,7 @@ use anyhow::{Context, Result};
 use std::io::Write;
 use tresillo_agents::cheat::Seated;
 use tresillo_agents::{build_seated, play_hand_with, seat_rngs};
-use tresillo_core::{Deal, Decision, Hand, Outcome, Request, RuleSet, Seat};
+use tresillo_core::{AllPass, Deal, Decision, Hand, Outcome, Request, Seat};
 
 /// Arguments of `tresillo play`.
 #[derive(clap::Args)]
@@ -21,6 +21,9 @@ pub struct PlayArgs {
     /// One agent spec per seat, comma-separated (see `tresillo agents`).
     #[arg(long, default_value = "random,random,random")]
     agents: String,
+    /// The rule set and its options.
+    #[command(flatten)]
+    rules: crate::rules::RulesArgs,
 }
 
 /// Splits and builds `a,b,c` into three agents (the `cheat` agent included).
@@ -40,7 +43,8 @@ pub fn run(a: &PlayArgs, out: &mut impl Write) -> Result<()> {
     };
     anyhow::ensure!(a.dealer < 3, "bad --dealer {}: seats are 0, 1 and 2", a.dealer);
     let mut agents = parse_agents(&a.agents)?;
-    let mut hand = Hand::new(RuleSet::Tresillo, 3, deal, Seat(a.dealer))?;
+    let rules = a.rules.parse()?;
+    let mut hand = Hand::with_rules(rules, 3, deal, Seat(a.dealer))?;
     writeln!(out, "deal: {deal}")?;
     let p = *hand.public();
     writeln!(out, "dealer: seat {}; mano: seat {}", p.dealer, p.mano())?;
@@ -87,7 +91,12 @@ fn narrate(h: &Hand, d: &Decision) -> Option<String> {
                 (None, Some(top)) => format!("turns up {top}: trumps {}", top.suit()),
                 (None, None) => String::new(),
             };
-            format!("seat {seat} {}plays {c}, {trump}", if forced { "(espada forzada) " } else { "" })
+            let label = match (forced, p.game_rules().spec().all_pass) {
+                (false, _) => "",
+                (true, AllPass::EspadaForzada) => "(espada forzada) ",
+                (true, AllPass::ForcedEntrada) => "(forced entrada) ",
+            };
+            format!("seat {seat} {label}plays {c}, {trump}")
         }
         (Decision::Discard(set), _) => {
             let k = set.len() as usize;

@@ -22,10 +22,15 @@ pub struct PerftArgs {
     /// Print each first card with its count.
     #[arg(long)]
     divide: bool,
+    /// The rule set and its options (every rule set implemented so far plays its
+    /// cards by section 5, so the counts do not depend on it; bad names are refused).
+    #[command(flatten)]
+    rules: crate::rules::RulesArgs,
 }
 
 /// Runs `tresillo perft`.
 pub fn run(a: &PerftArgs, out: &mut impl Write) -> Result<()> {
+    a.rules.parse()?;
     let deal = Deal::parse_partial(&a.deal).context("bad --deal")?;
     let trump = parse_suit(&a.trump).context("bad --trump")?;
     if a.leader > 2 {

@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use tresillo_core::{
-    Debt, HandResult, HandScore, Ledger, LedgerConfig, Outcome, PuestaKind, RuleSet, Seat, Settlement,
+    AllPass, Debt, HandResult, HandScore, Ledger, LedgerConfig, Outcome, PuestaKind, Rules, Seat, Settlement,
     outcome_of,
 };
 
@@ -63,7 +63,7 @@ pub fn run(args: &ScoreArgs) -> Result<()> {
 struct RawHeader {
     players: Players,
     #[serde(default)]
-    rules: RuleSet,
+    rules: Rules,
     #[serde(default)]
     start_bowl: Option<i64>,
     #[serde(default)]
@@ -157,8 +157,8 @@ fn parse_header(text: &str) -> Result<Header> {
             bail!("the name `{a}` is given twice");
         }
     }
-    let mut config = LedgerConfig::new(n as u8);
-    config.rules = raw.rules;
+    raw.rules.check_players(n as u8)?;
+    let mut config = LedgerConfig::with_rules(raw.rules, n as u8);
     if let Some(b) = raw.start_bowl {
         config.start_bowl = b;
     }
@@ -192,8 +192,11 @@ fn json_error(e: serde_json::Error) -> anyhow::Error {
 }
 
 /// The fields of a hand line: those of the serde form of [`HandResult`], and `note`.
-const HAND_FIELDS: [&str; 25] = [
+const HAND_FIELDS: [&str; 28] = [
     "rules",
+    "options",
+    "contra_estuche",
+    "final_contra_estuche",
     "players",
     "dealer",
     "bids",
@@ -303,6 +306,9 @@ fn parse_hand(text: &str, header: &Header, dealer: Seat) -> Result<(HandResult, 
         Some(v) => bail!("`note` must be a string, not {v}"),
     };
     obj.entry("rules").or_insert_with(|| json!(header.config.rules));
+    if !header.config.options.is_default() {
+        obj.entry("options").or_insert_with(|| json!(header.config.options));
+    }
     obj.entry("players").or_insert_with(|| json!(header.config.players));
     obj.entry("dealer").or_insert_with(|| json!(dealer.0));
     obj.entry("bids").or_insert_with(|| json!([]));
@@ -435,7 +441,9 @@ fn describe(r: &HandResult, names: &[String]) -> String {
     } else {
         let contract = r.contract.map_or("?", |c| c.name());
         let _ = write!(t, "{} plays {contract}", name(d));
-        if r.forced {
+        if r.forced && r.game_rules().spec().all_pass == AllPass::ForcedEntrada {
+            t.push_str(" (forced entrada)");
+        } else if r.forced {
             t.push_str(" (espada forzada)");
         }
     }
@@ -505,7 +513,10 @@ pub fn render_table(s: &Session) -> String {
     let _ = writeln!(
         o,
         "Session: rule set {}, {} players, starting bowl {}, pajaritos of {}",
-        cfg.rules, n, cfg.start_bowl, cfg.pajarito
+        Rules { set: cfg.rules, options: cfg.options },
+        n,
+        cfg.start_bowl,
+        cfg.pajarito
     );
     let seats: Vec<String> = names.iter().enumerate().map(|(i, x)| format!("{i} {x}")).collect();
     let _ = writeln!(o, "Seats: {}", seats.join(", "));
@@ -592,7 +603,7 @@ pub fn render_json(s: &Session) -> String {
     let mut o = String::new();
     let session = json!({ "session": {
         "players": names,
-        "rules": cfg.rules,
+        "rules": Rules { set: cfg.rules, options: cfg.options },
         "start_bowl": cfg.start_bowl,
         "pajarito": cfg.pajarito,
     }});

@@ -14,7 +14,6 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{IsTerminal, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use tresillo_core::RuleSet;
 use tresillo_sim::{Scoring, Shard, Stats, SummaryRow, Tournament, TournamentConfig};
 
 /// Arguments of `tresillo tournament`.
@@ -41,9 +40,9 @@ pub struct TournamentArgs {
     /// `deal` (a fresh ledger per hand) or `session:K` (K consecutive deals per ledger).
     #[arg(long, default_value = "deal")]
     pub scoring: String,
-    /// The rule set.
-    #[arg(long, default_value = "tresillo")]
-    pub rules: String,
+    /// The rule set and its options.
+    #[command(flatten)]
+    pub rules: crate::rules::RulesArgs,
     /// Play only shard K of N (`K/N`); merge the shards with `tresillo merge`.
     #[arg(long)]
     pub shard: Option<String>,
@@ -68,7 +67,7 @@ impl TournamentArgs {
             agents,
             deals: self.deals,
             seed: self.seed,
-            rules: self.rules.parse::<RuleSet>().map_err(anyhow::Error::msg)?,
+            rules: self.rules.parse()?,
             scoring: self.scoring.parse::<Scoring>()?,
             duplicate: self.duplicate,
             shard: match &self.shard {

@@ -21,7 +21,6 @@ use std::fs::{self, File};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use tresillo_core::RuleSet;
 use tresillo_sim::{Method, ParamRange, Record, Scoring, SearchPlan, Space, TuneResult, TuneSetup};
 
 /// Arguments of `tresillo tune`.
@@ -59,9 +58,9 @@ pub struct TuneArgs {
     /// Refuse a search that may need more candidate evaluations than this.
     #[arg(long, default_value_t = 1000)]
     pub max_evaluations: usize,
-    /// The rule set.
-    #[arg(long, default_value = "tresillo")]
-    pub rules: String,
+    /// The rule set and its options.
+    #[command(flatten)]
+    pub rules: crate::rules::RulesArgs,
     /// `deal` or `session:K`.
     #[arg(long, default_value = "deal")]
     pub scoring: String,
@@ -97,7 +96,7 @@ impl TuneArgs {
             bail!("--opponents needs two agent specs, comma-separated (got {})", opponents.len());
         };
         let setup = TuneSetup {
-            rules: self.rules.parse::<RuleSet>().map_err(anyhow::Error::msg)?,
+            rules: self.rules.parse()?,
             scoring: self.scoring.parse::<Scoring>()?,
             bidding: self.bidding.as_deref().map(|b| b.trim().to_string()),
             ..TuneSetup::new([a, b], self.deals, self.seed)
@@ -140,7 +139,7 @@ struct Manifest<'a> {
     opponents: &'a [String; 2],
     deals: u64,
     seed: u64,
-    rules: &'static str,
+    rules: tresillo_core::Rules,
     scoring: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     bidding: Option<&'a str>,
@@ -320,7 +319,7 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
         opponents: &setup.opponents,
         deals: setup.deals,
         seed: setup.seed,
-        rules: setup.rules.name(),
+        rules: setup.rules,
         scoring: setup.scoring.to_string(),
         bidding: setup.bidding.as_deref(),
         duplicate: true,

@@ -4,8 +4,8 @@
 use crate::card::Seat;
 use std::fmt;
 
-/// A named rule set (RULES.md section 12). The engine plays `Tresillo`; the others
-/// are listed in RULES.md and are added one at a time.
+/// A named rule set (RULES.md section 12). What each one changes is its table,
+/// [`RuleSet::spec`](crate::RuleSpec); with its options it is a [`Rules`](crate::Rules).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
@@ -13,21 +13,25 @@ pub enum RuleSet {
     /// Modern Spanish Tresillo, the default.
     #[default]
     Tresillo,
+    /// A club's house rules (section 12.1).
+    TresilloHouse,
 }
 
 impl RuleSet {
     /// Every rule set the engine knows.
-    pub const ALL: [RuleSet; 1] = [RuleSet::Tresillo];
+    pub const ALL: [RuleSet; 2] = [RuleSet::Tresillo, RuleSet::TresilloHouse];
 
     /// The rule set's name in files and flags.
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             RuleSet::Tresillo => "tresillo",
+            RuleSet::TresilloHouse => "tresillo-house",
         }
     }
 
-    /// The highest bid level of the auction.
+    /// The highest bid level of the auction without options
+    /// ([`Rules::max_level`](crate::Rules::max_level) counts `palo_de_favor`).
     #[must_use]
     pub const fn max_level(self) -> u8 {
         3

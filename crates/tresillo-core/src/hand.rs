@@ -12,9 +12,11 @@
 use crate::card::{BySeat, Card, Seat, Suit};
 use crate::cardset::CardSet;
 use crate::game::{Bid, Contract, Outcome, PuestaKind, RuleSet, Word};
+use crate::rules::AllPass;
 use crate::notation::{Deal, Heap};
 use crate::play::{PlayState, legal_moves, trick_winner};
 use crate::result::{HandResult, SurrenderRecord};
+use crate::rules::{RuleOptions, Rules};
 use crate::tables::table;
 use crate::view::PlayerView;
 
@@ -281,8 +283,15 @@ impl Request {
         }
     }
 
-    /// Checks `d` against this request for a player holding `hand`.
+    /// Checks `d` against this request for a player holding `hand`, under the
+    /// rules of `tresillo` without options (see [`Request::check_in`]).
     pub fn check(&self, d: &Decision, hand: CardSet) -> Result<(), HandError> {
+        self.check_in(&Rules::default(), d, hand)
+    }
+
+    /// Checks `d` against this request for a player holding `hand` under `rules`
+    /// (which contracts fulfil a bid level depends on `palo_de_favor`).
+    pub fn check_in(&self, rules: &Rules, d: &Decision, hand: CardSet) -> Result<(), HandError> {
         if let Request::Done = self {
             return Err(HandError::Finished);
         }
@@ -301,7 +310,7 @@ impl Request {
                         "espada forzada must be an entrada, not {c}"
                     )));
                 }
-                if c.level() < min_level {
+                if rules.contract_level(c, t) < min_level {
                     return Err(HandError::IllegalContract(format!(
                         "{c} is below the level won ({min_level})"
                     )));
@@ -335,10 +344,18 @@ impl Request {
         }
     }
 
-    /// Every legal decision for a player holding `hand`. For discards this
-    /// enumerates every allowed subset (at most 512).
+    /// Every legal decision for a player holding `hand`, under the rules of
+    /// `tresillo` without options (see [`Request::legal_decisions_in`]). For
+    /// discards this enumerates every allowed subset (at most 512).
     #[must_use]
     pub fn legal_decisions(&self, hand: CardSet) -> Vec<Decision> {
+        self.legal_decisions_in(&Rules::default(), hand)
+    }
+
+    /// Every legal decision for a player holding `hand` under `rules`, in a fixed
+    /// order (contracts low to high, suits in sort order).
+    #[must_use]
+    pub fn legal_decisions_in(&self, rules: &Rules, hand: CardSet) -> Vec<Decision> {
         match *self {
             Request::Bid { min_level, max_level, .. } => std::iter::once(Decision::Bid(Bid::Paso))
                 .chain((min_level..=max_level).map(|l| Decision::Bid(Bid::Level(l))))
@@ -346,12 +363,17 @@ impl Request {
             Request::Declare { min_level, forced, .. } => {
                 let mut v = Vec::new();
                 for c in Contract::ALL {
-                    if c.level() < min_level || (forced && c != Contract::Entrada) {
+                    if forced && c != Contract::Entrada {
                         continue;
                     }
                     if c.names_trump() {
-                        v.extend(Suit::ALL.iter().map(|s| Decision::Declare(c, Some(*s))));
-                    } else {
+                        v.extend(
+                            Suit::ALL
+                                .iter()
+                                .filter(|s| rules.contract_level(c, Some(**s)) >= min_level)
+                                .map(|s| Decision::Declare(c, Some(*s))),
+                        );
+                    } else if rules.contract_level(c, None) >= min_level {
                         v.push(Decision::Declare(c, None));
                     }
                 }
@@ -379,6 +401,8 @@ impl Request {
 pub struct PublicState {
     /// The rule set.
     pub rules: RuleSet,
+    /// The rule set's options.
+    pub options: RuleOptions,
     /// Seats at the table.
     pub players: u8,
     /// The dealer.
@@ -403,7 +427,8 @@ pub struct PublicState {
     pub contract: Option<Contract>,
     /// Trumps.
     pub trump: Option<Suit>,
-    /// Espada forzada (all passed).
+    /// All passed and this declarer must play: espada forzada (`tresillo`), or the
+    /// forced entrada of `tresillo-house` (which exchanges before naming trumps).
     pub forced: bool,
     /// The card turned up in vuelta.
     pub turned: Option<Card>,
@@ -434,6 +459,12 @@ pub struct PublicState {
 }
 
 impl PublicState {
+    /// The rule set with its options.
+    #[must_use]
+    pub fn game_rules(&self) -> Rules {
+        Rules { set: self.rules, options: self.options }
+    }
+
     /// The calls of the auction, in order.
     #[must_use]
     pub fn bids(&self) -> &[BidEntry] {
@@ -569,10 +600,16 @@ pub struct Hand {
 }
 
 impl Hand {
-    /// Starts a hand of `rules` at a table of `players` from a full deal (9 cards
-    /// each, 13 in the heap), `dealer` dealing.
+    /// Starts a hand of `rules` (without options) at a table of `players` from a
+    /// full deal (9 cards each, 13 in the heap), `dealer` dealing.
     pub fn new(rules: RuleSet, players: u8, deal: Deal, dealer: Seat) -> Result<Hand, HandError> {
-        if players != 3 {
+        Hand::with_rules(Rules::from(rules), players, deal, dealer)
+    }
+
+    /// Starts a hand of a rule set with its options (see [`Hand::new`]).
+    pub fn with_rules(game: Rules, players: u8, deal: Deal, dealer: Seat) -> Result<Hand, HandError> {
+        let rules = game.set;
+        if players != 3 || game.check_players(players).is_err() {
             return Err(HandError::Unsupported { rules, players });
         }
         if dealer.0 >= players {
@@ -589,6 +626,7 @@ impl Hand {
         let mano = dealer.next(players);
         let public = PublicState {
             rules,
+            options: game.options,
             players,
             dealer,
             phase: Phase::Auction,
@@ -705,14 +743,16 @@ impl Hand {
                     Some((l, h)) if p.priority(s) < p.priority(h) => l,
                     Some((l, _)) => l + 1,
                 };
-                Request::Bid { seat: s, min_level, max_level: p.rules.max_level() }
+                Request::Bid { seat: s, min_level, max_level: p.game_rules().max_level() }
             }
             Phase::Declare => {
                 Request::Declare { seat: p.declarer.expect("declarer"), min_level: p.level, forced: p.forced }
             }
             Phase::DeclarerExchange => {
                 let min = u8::from(p.contract == Some(Contract::Vuelta));
-                Request::Discard { seat: p.declarer.expect("declarer"), min, max: p.heap_left.min(9) }
+                // Before the contract is named only a forced entrada exchanges.
+                let most = if p.contract.is_none() { p.game_rules().spec().forced_max_discard } else { 9 };
+                Request::Discard { seat: p.declarer.expect("declarer"), min, max: p.heap_left.min(most) }
             }
             Phase::Conversation => Request::Word { seat: self.next_speaker() },
             Phase::FirstOpponentExchange | Phase::SecondOpponentExchange => {
@@ -758,7 +798,7 @@ impl Hand {
     pub fn apply(&mut self, d: Decision) -> Result<(), HandError> {
         let req = self.request();
         let seat = req.seat().ok_or(HandError::Finished)?;
-        req.check(&d, self.hidden.hands[seat])?;
+        req.check_in(&self.public.game_rules(), &d, self.hidden.hands[seat])?;
         self.apply_checked(seat, d);
         Ok(())
     }
@@ -779,8 +819,14 @@ impl Hand {
             Decision::Word(w) => self.do_word(seat, w),
             Decision::Play(c) => self.do_play(seat, c),
             Decision::Surrender(give_up) => {
-                self.public.surrendered = Some(give_up);
-                self.public.phase = if give_up { Phase::TakeOver } else { Phase::Play };
+                let p = &mut self.public;
+                p.surrendered = Some(give_up);
+                let takeover = p.contract.is_some_and(|c| p.game_rules().takeover_allowed(c));
+                p.phase = match (give_up, takeover) {
+                    (false, _) => Phase::Play,
+                    (true, true) => Phase::TakeOver,
+                    (true, false) => Phase::Done,
+                };
             }
             Decision::TakeOver(yes) => {
                 if yes {
@@ -812,15 +858,20 @@ impl Hand {
         let all = (1u8 << p.players) - 1;
         let active = all & !p.passed;
         if active == 0 {
-            // All passed: espada forzada, or a cancelled hand when it is in the heap.
-            let holder = (0..p.players).map(Seat).find(|s| self.hidden.hands[*s].contains(Card::ESPADA));
+            // All passed: the rule set says who must play (espada forzada, or the
+            // house's forced entrada), or the hand is cancelled.
+            let rules = p.game_rules();
+            let holder = rules.all_pass_declarer(&self.hidden.hands.0[..p.players as usize], p.mano());
             match holder {
                 Some(h) => {
                     p.forced = true;
                     p.declarer = Some(h);
                     p.original_declarer = Some(h);
                     p.level = 1;
-                    p.phase = Phase::Declare;
+                    p.phase = match rules.spec().all_pass {
+                        AllPass::EspadaForzada => Phase::Declare,
+                        AllPass::ForcedEntrada => Phase::DeclarerExchange,
+                    };
                 }
                 None => p.phase = Phase::Done,
             }
@@ -854,7 +905,9 @@ impl Hand {
             }
             _ => p.trump = t,
         }
-        p.phase = if c.declarer_exchanges() { Phase::DeclarerExchange } else { Phase::Conversation };
+        let exchanged = p.declarer.is_some_and(|d| p.exchanged[d].is_some());
+        p.phase =
+            if c.declarer_exchanges() && !exchanged { Phase::DeclarerExchange } else { Phase::Conversation };
     }
 
     fn do_discard(&mut self, seat: Seat, set: CardSet) {
@@ -871,6 +924,8 @@ impl Hand {
         p.exchanged[seat] = Some(k);
         p.heap_left -= k;
         p.phase = match p.phase {
+            // A forced entrada names trumps after its exchange.
+            Phase::DeclarerExchange if p.contract.is_none() => Phase::Declare,
             Phase::DeclarerExchange => Phase::Conversation,
             Phase::FirstOpponentExchange => Phase::SecondOpponentExchange,
             _ => {
@@ -967,11 +1022,15 @@ impl Hand {
         let held = |s: Option<Seat>| {
             s.is_some_and(|s| !estuche.is_empty() && self.hidden.hands_at_play[s].is_superset(estuche))
         };
+        let held_none = |s: Option<Seat>| {
+            s.is_some_and(|s| !estuche.is_empty() && (self.hidden.hands_at_play[s] & estuche).is_empty())
+        };
         let primeras = p.bola == Some(false);
         let bola_attempted = p.bola == Some(true);
         let bola_made = bola_attempted && p.declarer.is_some_and(|d| p.tricks[d] == 9);
         Some(HandResult {
             rules: p.rules,
+            options: p.options,
             players: p.players,
             dealer: p.dealer,
             bids: p.bids().to_vec(),
@@ -989,6 +1048,8 @@ impl Hand {
             outcome,
             estuche: held(p.original_declarer),
             final_estuche: held(p.declarer),
+            contra_estuche: held_none(p.original_declarer),
+            final_contra_estuche: held_none(p.declarer),
             primeras,
             bola_attempted,
             bola_made,

@@ -25,6 +25,7 @@ mod hand;
 mod notation;
 mod play;
 mod result;
+mod rules;
 mod scoring;
 pub mod tables;
 mod view;
@@ -39,5 +40,8 @@ pub use hand::{
 pub use notation::{Deal, Heap, NotationError, parse_card, parse_hand, parse_suit};
 pub use play::{PlayState, Undo, legal_moves, legal_moves_in, trick_winner, trick_winner_in};
 pub use result::{HandResult, SurrenderRecord};
+pub use rules::{
+    AllPass, CODILLO_OLD, Condiciones, OptionInfo, PALO_DE_FAVOR, RuleOptions, RuleSpec, Rules, RulesError,
+};
 pub use scoring::*;
 pub use view::PlayerView;

@@ -4,6 +4,7 @@
 use crate::card::{BySeat, Card, Seat, Suit};
 use crate::cardset::CardSet;
 use crate::game::{Contract, Outcome, RuleSet};
+use crate::rules::{RuleOptions, Rules};
 use crate::hand::{BidEntry, WordEntry};
 
 /// A surrender (section 6): who gave up and who took over, if anyone.
@@ -22,6 +23,9 @@ pub struct SurrenderRecord {
 pub struct HandResult {
     /// The rule set.
     pub rules: RuleSet,
+    /// The rule set's options (absent from JSON when all are at their defaults).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "RuleOptions::is_default"))]
+    pub options: RuleOptions,
     /// Seats at the table (3 or 4).
     pub players: u8,
     /// The dealer.
@@ -65,6 +69,13 @@ pub struct HandResult {
     /// The final declarer held espada, mala and basto when play began.
     #[cfg_attr(feature = "serde", serde(default))]
     pub final_estuche: bool,
+    /// The original declarer held none of espada, mala and basto when play began
+    /// (the contra-estuche of `tresillo-house`, section 12.1).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub contra_estuche: bool,
+    /// The final declarer held none of espada, mala and basto when play began.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub final_contra_estuche: bool,
     /// The declarer won the first five tricks and stopped.
     #[cfg_attr(feature = "serde", serde(default))]
     pub primeras: bool,
@@ -98,7 +109,13 @@ impl HandResult {
         matches!(self.outcome, Outcome::Cancelled)
     }
 
-    /// The contract's bid level.
+    /// The rule set with its options.
+    #[must_use]
+    pub fn game_rules(&self) -> Rules {
+        Rules { set: self.rules, options: self.options }
+    }
+
+    /// The contract's bid level (without a favoured suit).
     #[must_use]
     pub fn level(&self) -> Option<u8> {
         self.contract.map(Contract::level)

@@ -15,6 +15,7 @@ pub use ledger::{Ledger, Scorer, score_deal};
 use crate::card::{BySeat, Seat};
 use crate::game::{Contract, Outcome, PuestaKind, RuleSet};
 use crate::result::HandResult;
+use crate::rules::{RuleOptions, Rules};
 use std::fmt;
 
 /// The starting bowl of each player by default, before the first pajarito.
@@ -45,8 +46,11 @@ pub mod condiciones {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LedgerConfig {
-    /// The rule set (only `tresillo` has the puesta system so far).
+    /// The rule set (a Spanish rule set: the puesta system).
     pub rules: RuleSet,
+    /// The rule set's options.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "RuleOptions::is_default"))]
+    pub options: RuleOptions,
     /// Players at the table: 3, or 4 with an inactive dealer.
     pub players: u8,
     /// Each player's bowl before the first pajarito (160 by default).
@@ -62,10 +66,19 @@ impl LedgerConfig {
     pub const fn new(players: u8) -> LedgerConfig {
         LedgerConfig {
             rules: RuleSet::Tresillo,
+            options: RuleOptions { palo_de_favor: None, codillo_old: false },
             players,
             start_bowl: DEFAULT_START_BOWL,
             pajarito: DEFAULT_PAJARITO,
         }
+    }
+}
+
+impl LedgerConfig {
+    /// The default configuration of a table of `players` playing `rules`.
+    #[must_use]
+    pub const fn with_rules(rules: Rules, players: u8) -> LedgerConfig {
+        LedgerConfig { rules: rules.set, options: rules.options, ..LedgerConfig::new(players) }
     }
 }
 
@@ -341,6 +354,7 @@ pub fn table_result(
 pub fn cancelled_result(players: u8, dealer: Seat) -> HandResult {
     HandResult {
         rules: RuleSet::Tresillo,
+        options: RuleOptions::default(),
         players,
         dealer,
         bids: Vec::new(),
@@ -358,6 +372,8 @@ pub fn cancelled_result(players: u8, dealer: Seat) -> HandResult {
         outcome: Outcome::Cancelled,
         estuche: false,
         final_estuche: false,
+        contra_estuche: false,
+        final_contra_estuche: false,
         primeras: false,
         bola_attempted: false,
         bola_made: false,
@@ -397,7 +413,8 @@ pub(crate) fn is_active(players: u8, dealer: Seat, penetro: bool, s: Seat) -> bo
     s.0 < players && (players == 3 || penetro || s != dealer)
 }
 
-/// The condición of a contract (entrada 0, vuelta 1, solo 2).
+/// The condición of a contract in `tresillo` (entrada 0, vuelta 1, solo 2); other
+/// rule sets: [`Condiciones::contract`](crate::Condiciones::contract).
 #[must_use]
 pub const fn contract_condicion(c: Contract) -> i64 {
     match c {

@@ -63,6 +63,13 @@ impl PlayerView {
         self.request
     }
 
+    /// Every legal answer to [`PlayerView::request`] under the hand's rule set and
+    /// options (see [`Request::legal_decisions_in`]).
+    #[must_use]
+    pub fn legal_decisions(&self) -> Vec<crate::hand::Decision> {
+        self.request.legal_decisions_in(&self.public.game_rules(), self.hand)
+    }
+
     /// Trumps, once known.
     #[must_use]
     pub fn trump(&self) -> Option<Suit> {

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 use tresillo_agents::{Registry, SpecError};
-use tresillo_core::{RuleSet, ScoringMode};
+use tresillo_core::{Rules, ScoringMode};
 
 /// A bad configuration.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -126,8 +126,9 @@ pub struct TournamentConfig {
     pub deals: u64,
     /// The master seed.
     pub seed: u64,
-    /// The rule set.
-    pub rules: RuleSet,
+    /// The rule set with its options (in files: its name, or a table
+    /// `{ name = "...", key = value }` when an option is set).
+    pub rules: Rules,
     /// Scoring.
     pub scoring: Scoring,
     /// Play every deal under all six seatings.

@@ -223,12 +223,12 @@ impl Tournament {
         let mut stats = Stats { deals: len, ..Stats::default() };
         let mut unit_tantos = [0i64; 3];
         for (si, seating) in seatings.iter().enumerate() {
-            let mut scorer = Scorer::new(c.scoring.mode(), LedgerConfig::new(3)).expect("3 players");
+            let mut scorer = Scorer::new(c.scoring.mode(), LedgerConfig::with_rules(c.rules, 3)).expect("3 players");
             for i in unit * len..(unit + 1) * len {
                 let seed = deal_seed(c.seed, i);
                 let deal = deal_for_seed(seed);
                 let dealer = Seat((i % 3) as u8);
-                let mut hand = Hand::new(c.rules, 3, deal, dealer)
+                let mut hand = Hand::with_rules(c.rules, 3, deal, dealer)
                     .map_err(|source| SimError::Hand { deal: i, source })?;
                 let mut rngs =
                     seat_rngs(splitmix64(seed ^ (si as u64 + 1).wrapping_mul(0x2545_F491_4F6C_DD1D)));
@@ -401,7 +401,7 @@ pub fn simple_config(agents: [&str; 3], deals: u64, seed: u64, duplicate: bool) 
         agents: agents.iter().map(|s| s.to_string()).collect(),
         deals,
         seed,
-        rules: tresillo_core::RuleSet::Tresillo,
+        rules: tresillo_core::Rules::default(),
         scoring: Scoring::Deal,
         duplicate,
         shard: crate::config::Shard::WHOLE,

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 use tresillo_agents::{Registry, SpecError};
-use tresillo_core::RuleSet;
+use tresillo_core::Rules;
 
 /// Most values one range may expand to.
 pub const MAX_RANGE_VALUES: usize = 10_000;
@@ -697,8 +697,8 @@ pub struct TuneSetup {
     pub deals: u64,
     /// The master seed, the same for every candidate (common random numbers).
     pub seed: u64,
-    /// The rule set.
-    pub rules: RuleSet,
+    /// The rule set with its options.
+    pub rules: Rules,
     /// Scoring.
     pub scoring: Scoring,
     /// The agent that makes every seat's bidding-phase decisions, if any
@@ -714,7 +714,7 @@ impl TuneSetup {
             opponents: opponents.map(str::to_string),
             deals,
             seed,
-            rules: RuleSet::Tresillo,
+            rules: Rules::default(),
             scoring: Scoring::Deal,
             bidding: None,
         }

@@ -1,13 +1,11 @@
 //! The [`Ledger`]: bowls, plato, pajaritos and paper, one hand at a time.
 
 use super::validate::{Checked, check};
-use super::{
-    AipCase, Debt, HandScore, LedgerConfig, ScoringError, ScoringMode, Settlement, condiciones,
-    contract_condicion,
-};
+use super::{AipCase, Debt, HandScore, LedgerConfig, ScoringError, ScoringMode, Settlement};
 use crate::card::{BySeat, Seat};
 use crate::game::Outcome;
 use crate::result::HandResult;
+use crate::rules::Rules;
 
 /// The score of a Tresillo session under the puesta system (RULES.md section 8):
 /// every bowl, the plato (and whether it holds a failure payment), the pajaritos dish
@@ -71,6 +69,18 @@ use crate::result::HandResult;
 ///   empties the dish is followed by every player's 5 before the dealer's tanto.
 /// - **Settlement order.** With no hand scored yet, the remainder goes in turn order
 ///   from seat 0.
+/// - **Rule sets and options** (sections 12.1 and 12.5). What a rule set changes
+///   (the `+n`, the sacado tanto, the condiciones, takeover condiciones) comes from
+///   its [`RuleSpec`](crate::RuleSpec). `palo_de_favor` doubles, when the favoured
+///   suit is trumps, the condiciones, the `+n` and the sacado tanto *of the rule
+///   set* (so under `tresillo-house`, which has neither `+n` nor sacado tanto, only
+///   the condiciones). `codillo_old`: a codillo pays the amount in play to the
+///   winner and nothing to the plato or the paper; after a takeover the one who
+///   gave up still makes the puesta of the surrender, and the one who took over
+///   pays the winner only.
+/// - **House takeover condiciones** (12.1). The original declarer pays the
+///   contract's condición as for a puesta; the one who took over, when they win, is
+///   paid estuche, contra-estuche, primeras and a made bola by every other player.
 /// - **Per-hand split.** [`HandScore::pool`] is every change of a bowl that is not a
 ///   condición: the dealer's tanto, pajarito refills, what is taken from or paid into
 ///   the plato, the sacado tantos, payments of reserved puestas and the amounts paid
@@ -224,8 +234,23 @@ impl Ledger {
         self.plato + pajarito + 1
     }
 
+    fn rules(&self) -> Rules {
+        Rules { set: self.config.rules, options: self.config.options }
+    }
+
+    /// The `+n` of the first-puesta and puesta-in-the-plato cases: n, doubled in
+    /// the favoured suit; 0 in rule sets without it.
+    fn plus_n(&self, favoured: bool) -> i64 {
+        let spec = self.rules().spec();
+        if spec.aip_plus_n { i64::from(self.config.players) * (1 + i64::from(favoured)) } else { 0 }
+    }
+
     fn aip_with_plato(&self, plato: i64) -> (AipCase, i64, Option<usize>) {
-        let n = i64::from(self.config.players);
+        self.aip_for(plato, false)
+    }
+
+    fn aip_for(&self, plato: i64, favoured: bool) -> (AipCase, i64, Option<usize>) {
+        let n = self.plus_n(favoured);
         if self.plato_failure {
             (AipCase::PuestaInPlato, plato + n, None)
         } else if let Some(i) = self.largest_debt() {
@@ -242,7 +267,7 @@ impl Ledger {
     }
 
     /// The amount in play of the next hand, counting the dealer's tanto and the
-    /// pajarito it will bring.
+    /// pajarito it will bring (outside the favoured suit of `palo_de_favor`).
     #[must_use]
     pub fn next_aip(&self) -> i64 {
         self.aip_with_plato(self.plato_after_deal()).1
@@ -266,17 +291,21 @@ impl Ledger {
             written: [None; 2],
         };
         self.deal(r.dealer, &mut s);
-        let (case, aip, played) = self.aip_with_plato(self.plato);
+        let rules = self.rules();
+        let favoured = rules.favoured(r.trump);
+        let (case, aip, played) = self.aip_for(self.plato, favoured);
         s.case = case;
         s.aip = aip;
         s.played_for = played.map(|i| self.paper[i]);
         if let Checked::Played { declarer: d, surrendered, takeover } = checked {
             match (surrendered, takeover) {
                 (false, _) => match r.outcome {
-                    Outcome::Sacado => self.sacado(d, played, &mut s),
+                    Outcome::Sacado => self.sacado(d, played, favoured, &mut s),
                     Outcome::Puesta { .. } => self.puesta(d, &mut s),
                     Outcome::Codillo { winner } => {
-                        self.puesta(d, &mut s);
+                        if !rules.options.codillo_old {
+                            self.puesta(d, &mut s);
+                        }
                         self.pay(d, winner, aip, Book::Pool, &mut s);
                     }
                     Outcome::Cancelled => unreachable!("checked"),
@@ -286,15 +315,28 @@ impl Ledger {
                     Outcome::Sacado => self.pay(d, o, aip, Book::Pool, &mut s),
                     Outcome::Puesta { .. } => self.twin(d, o, &mut s),
                     Outcome::Codillo { winner } => {
-                        self.twin(d, o, &mut s);
+                        if rules.options.codillo_old {
+                            self.puesta(d, &mut s);
+                        } else {
+                            self.twin(d, o, &mut s);
+                        }
                         self.pay(o, winner, aip, Book::Pool, &mut s);
                     }
                     Outcome::Cancelled => unreachable!("checked"),
                 },
             }
-            let per = condiciones_per_player(r, surrendered);
+            let per = condiciones_per_player(&rules, r, surrendered);
             for other in self.seats().filter(|&x| x != d) {
                 self.pay(other, d, per, Book::Condiciones, &mut s);
+            }
+            if let Some(o) = takeover
+                && rules.spec().takeover_condiciones
+                && r.outcome.is_won()
+            {
+                let bonus = takeover_bonus(&rules, r);
+                for other in self.seats().filter(|&x| x != o) {
+                    self.pay(other, o, bonus, Book::Condiciones, &mut s);
+                }
             }
         }
         self.hands = hand;
@@ -355,7 +397,7 @@ impl Ledger {
         s.written[slot] = Some(debt);
     }
 
-    fn sacado(&mut self, d: Seat, played: Option<usize>, s: &mut HandScore) {
+    fn sacado(&mut self, d: Seat, played: Option<usize>, favoured: bool, s: &mut HandScore) {
         self.take_plato(d, s);
         match (s.case, played) {
             (AipCase::Reserved, Some(i)) => {
@@ -367,8 +409,11 @@ impl Ledger {
                 s.crossed_out = Some(debt);
             }
             _ => {
-                for x in self.seats().filter(|&x| x != d) {
-                    self.pay(x, d, 1, Book::Pool, s);
+                if self.rules().spec().sacado_tanto {
+                    let tanto = 1 + i64::from(favoured);
+                    for x in self.seats().filter(|&x| x != d) {
+                        self.pay(x, d, tanto, Book::Pool, s);
+                    }
                 }
             }
         }
@@ -439,25 +484,51 @@ impl Ledger {
 }
 
 /// What each other player pays the declarer in condiciones (negative: what the
-/// declarer pays each of them).
-fn condiciones_per_player(r: &HandResult, surrendered: bool) -> i64 {
-    let base = r.contract.map_or(0, contract_condicion) + if r.penetro { condiciones::PENETRO } else { 0 };
+/// declarer pays each of them), from the rule set's table, doubled in the
+/// favoured suit of `palo_de_favor`.
+fn condiciones_per_player(rules: &Rules, r: &HandResult, surrendered: bool) -> i64 {
+    let c = &rules.spec().condiciones;
+    let double = 1 + i64::from(rules.favoured(r.trump));
+    let base = r.contract.map_or(0, |k| c.contract(k)) + if r.penetro { c.penetro } else { 0 };
     if surrendered || !r.outcome.is_won() {
         // A declarer who gives up pays as for a puesta, even when another player
-        // took over and won: the new declarer neither pays nor receives.
-        return -base;
+        // took over and won.
+        return -base * double;
     }
     let mut per = base;
     if r.estuche {
-        per += condiciones::ESTUCHE;
+        per += c.estuche;
+    }
+    if r.contra_estuche {
+        per += c.contra_estuche;
     }
     if r.primeras {
-        per += condiciones::PRIMERAS;
+        per += c.primeras;
     }
     if r.bola_attempted {
-        per += if r.bola_made { condiciones::BOLA } else { -condiciones::BOLA };
+        per += if r.bola_made { c.bola } else { -c.bola };
     }
-    per
+    per * double
+}
+
+/// Under `tresillo-house`, what every other player pays one who took over and won:
+/// estuche, contra-estuche, primeras and a made bola (a failed bola costs nothing).
+fn takeover_bonus(rules: &Rules, r: &HandResult) -> i64 {
+    let c = &rules.spec().condiciones;
+    let mut per = 0;
+    if r.final_estuche {
+        per += c.estuche;
+    }
+    if r.final_contra_estuche {
+        per += c.contra_estuche;
+    }
+    if r.primeras {
+        per += c.primeras;
+    }
+    if r.bola_made {
+        per += c.bola;
+    }
+    per * (1 + i64::from(rules.favoured(r.trump)))
 }
 
 /// Scores `r` in [`ScoringMode::Deal`]: from a fresh ledger of `config`.

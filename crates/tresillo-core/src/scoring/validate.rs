@@ -5,6 +5,7 @@ use super::{LedgerConfig, ScoringError, is_active, outcome_of, same_result};
 use crate::card::Seat;
 use crate::game::{Contract, Outcome, PuestaKind};
 use crate::result::HandResult;
+use crate::rules::{AllPass, Rules};
 
 /// A result that passed the checks, reduced to what scoring needs.
 #[derive(Clone, Copy, Debug)]
@@ -37,6 +38,9 @@ pub(super) fn check(
     }
     if r.rules != cfg.rules {
         return Err(ScoringError::WrongRules { expected: cfg.rules, got: r.rules });
+    }
+    if r.options != cfg.options {
+        return Err(inconsistent("the result was played with other rule options than the ledger's"));
     }
     let seat = |role: &'static str, s: Seat| {
         if s.0 < n { Ok(s) } else { Err(ScoringError::UnknownSeat { role, seat: s, last: n - 1 }) }
@@ -75,6 +79,11 @@ pub(super) fn check(
         if n == 4 {
             return Err(inconsistent(
                 "a four-player hand is never cancelled: when all pass and nobody holds the espada, the dealer penetra",
+            ));
+        }
+        if cfg.rules.spec().all_pass == AllPass::ForcedEntrada {
+            return Err(inconsistent(
+                "a hand of this rule set is never cancelled: when all pass somebody must play an entrada",
             ));
         }
         if r.contract.is_some()
@@ -150,6 +159,10 @@ pub(super) fn check(
                 if o == d {
                     return Err(inconsistent("the declarer cannot take over their own hand"));
                 }
+                let rules = Rules { set: cfg.rules, options: cfg.options };
+                if r.contract.is_some_and(|c| !rules.takeover_allowed(c)) {
+                    return Err(inconsistent("this rule set allows no takeover of this contract"));
+                }
                 if !active(o) {
                     return Err(ScoringError::InactiveDealer { seat: o, role: "player who took over" });
                 }
@@ -181,6 +194,10 @@ pub(super) fn check(
         if count != r.tricks.0 {
             return Err(inconsistent("the winners of the tricks do not match the trick counts"));
         }
+    }
+
+    if (r.estuche && r.contra_estuche) || (r.final_estuche && r.final_contra_estuche) {
+        return Err(inconsistent("a declarer cannot hold all and none of the estuche"));
     }
 
     // Primeras and bola.

@@ -1,0 +1,75 @@
+//! `--rules NAME --rule-option key=value`, shared by the subcommands, and
+//! `tresillo rules`, the list of rule sets and their options.
+
+use anyhow::Result;
+use std::io::Write;
+use tresillo_core::{RuleSet, Rules};
+
+/// The flags that choose a rule set and its options.
+#[derive(clap::Args, Clone, Debug)]
+pub struct RulesArgs {
+    /// The rule set (see `tresillo rules`).
+    #[arg(long, default_value = "tresillo")]
+    pub rules: String,
+    /// A rule-set option as key=value (repeatable; see `tresillo rules`).
+    #[arg(long = "rule-option", value_name = "KEY=VALUE")]
+    pub rule_option: Vec<String>,
+}
+
+impl Default for RulesArgs {
+    fn default() -> Self {
+        RulesArgs { rules: RuleSet::Tresillo.name().into(), rule_option: Vec::new() }
+    }
+}
+
+impl RulesArgs {
+    /// The flags for `rules` (the inverse of [`RulesArgs::parse`]).
+    pub fn from_rules(rules: &Rules) -> RulesArgs {
+        RulesArgs {
+            rules: rules.set.name().into(),
+            rule_option: rules.options.set_options().into_iter().map(|(k, v)| format!("{k}={v}")).collect(),
+        }
+    }
+
+    /// The rule set and options the flags name; unknown names, options that do not
+    /// apply and bad values are one-line errors.
+    pub fn parse(&self) -> Result<Rules> {
+        let pairs = self.rule_option.iter().map(|o| Rules::split_option(o)).collect::<Result<Vec<_>, _>>()?;
+        Ok(Rules::parse(self.rules.trim(), &pairs)?)
+    }
+
+    /// The flags as words of a command line.
+    pub fn words(&self) -> Vec<String> {
+        let mut w = vec!["--rules".to_string(), self.rules.clone()];
+        for o in &self.rule_option {
+            w.push("--rule-option".into());
+            w.push(o.clone());
+        }
+        w
+    }
+}
+
+/// Prints `tresillo rules`: every rule set with its section, table sizes and
+/// options (default and values).
+pub fn list(out: &mut impl Write) -> Result<()> {
+    for r in RuleSet::ALL {
+        let spec = r.spec();
+        let players: Vec<String> = spec.players.iter().map(u8::to_string).collect();
+        writeln!(
+            out,
+            "{:<16} RULES.md section {:<5} {} players: {}",
+            r.name(),
+            spec.section,
+            players.join(" or "),
+            spec.summary
+        )?;
+        for o in spec.options {
+            writeln!(
+                out,
+                "    {:<14} default {:<6} section {:<5} values: {}; {}",
+                o.name, o.default, o.section, o.values, o.help
+            )?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,530 @@
+//! Rule sets and their options (RULES.md section 12) as one value, [`Rules`], and
+//! the table each rule set is: a [`RuleSpec`] that the state machine, the views
+//! and the ledger consult instead of testing the rule set's name.
+//!
+//! Everything a rule set changes lives in its `RuleSpec` constant below (one place
+//! per rule set); everything an option changes lives in the methods of [`Rules`].
+//!
+//! ```
+//! use tresillo_core::{Contract, RuleSet, Rules, Suit};
+//!
+//! let rules = Rules::parse("tresillo", &[("palo_de_favor", "oros")])?;
+//! assert_eq!(rules.set, RuleSet::Tresillo);
+//! assert_eq!(rules.max_level(), 5);
+//! assert_eq!(rules.contract_level(Contract::Entrada, Some(Suit::Oros)), 2);
+//! assert_eq!(rules.to_string(), "tresillo palo_de_favor=oros");
+//!
+//! // An option of another rule set, or an unknown one, is refused.
+//! assert!(Rules::parse("tresillo", &[("show_heap", "true")]).is_err());
+//! # Ok::<(), tresillo_core::RulesError>(())
+//! ```
+
+use crate::card::{Card, Seat, Suit};
+use crate::cardset::CardSet;
+use crate::game::{Contract, RuleSet};
+use std::fmt;
+
+/// What happens when every player passes (RULES.md sections 3 and 12.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AllPass {
+    /// `tresillo`: the holder of the espada must play an entrada (*espada
+    /// forzada*), naming trumps before exchanging; with the espada in the heap the
+    /// hand is cancelled.
+    EspadaForzada,
+    /// `tresillo-house`: a **forced entrada** by the holder of the espada, else of
+    /// the basto, else mano; the forced declarer discards up to
+    /// [`RuleSpec::forced_max_discard`] cards, draws, and only then names trumps.
+    /// Never cancelled.
+    ForcedEntrada,
+}
+
+/// Condiciones in tantos, from or to each other player (RULES.md sections 8 and
+/// 12.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Condiciones {
+    /// An entrada.
+    pub entrada: i64,
+    /// A vuelta.
+    pub vuelta: i64,
+    /// A solo.
+    pub solo: i64,
+    /// A four-player penetro, on top of its contract.
+    pub penetro: i64,
+    /// The declarer held espada, mala and basto when play began, and won.
+    pub estuche: i64,
+    /// The declarer held none of espada, mala and basto when play began, and won
+    /// (0: the rule set has no contra-estuche).
+    pub contra_estuche: i64,
+    /// The declarer won the first five tricks and stopped.
+    pub primeras: i64,
+    /// Bola made (from each) or failed (to each).
+    pub bola: i64,
+}
+
+impl Condiciones {
+    /// The condición of a contract.
+    #[must_use]
+    pub const fn contract(&self, c: Contract) -> i64 {
+        match c {
+            Contract::Entrada => self.entrada,
+            Contract::Vuelta => self.vuelta,
+            Contract::Solo => self.solo,
+        }
+    }
+}
+
+/// A rule-set option: its name in flags and files, its default, the values it
+/// takes and the section of RULES.md it implements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OptionInfo {
+    /// The key of `--rule-option key=value`.
+    pub name: &'static str,
+    /// The default value, as typed.
+    pub default: &'static str,
+    /// The values it accepts.
+    pub values: &'static str,
+    /// The section of RULES.md.
+    pub section: &'static str,
+    /// One line of help.
+    pub help: &'static str,
+}
+
+/// `palo_de_favor` (RULES.md section 12.5).
+pub const PALO_DE_FAVOR: OptionInfo = OptionInfo {
+    name: "palo_de_favor",
+    default: "none",
+    values: "none, espadas, bastos, copas, oros",
+    section: "12.5",
+    help: "a favoured suit: levels entrada, entrada a favor, vuelta, solo, solo a favor; doubled payments in it",
+};
+
+/// `codillo_old` (RULES.md section 12.5).
+pub const CODILLO_OLD: OptionInfo = OptionInfo {
+    name: "codillo_old",
+    default: "false",
+    values: "true, false",
+    section: "12.5",
+    help: "a codillo is paid to the winner only (nothing to the plato or the paper)",
+};
+
+/// Everything a rule set fixes, as data (RULES.md section 12): the table the state
+/// machine, the views and the ledger consult.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RuleSpec {
+    /// The rule set.
+    pub set: RuleSet,
+    /// The section of RULES.md it implements.
+    pub section: &'static str,
+    /// One line describing it.
+    pub summary: &'static str,
+    /// The table sizes it is played at (the state machine plays three-player
+    /// tables so far; the ledger scores four-player `tresillo`).
+    pub players: &'static [u8],
+    /// Its options.
+    pub options: &'static [OptionInfo],
+    /// What happens when all pass.
+    pub all_pass: AllPass,
+    /// Under [`AllPass::ForcedEntrada`], the most cards the forced declarer discards.
+    pub forced_max_discard: u8,
+    /// The contracts in which an opponent may take over after a surrender; in the
+    /// others a surrender ends the hand as a puesta.
+    pub takeover_in: &'static [Contract],
+    /// In the first-puesta and puesta-in-the-plato cases the amount in play is the
+    /// plato plus n (`true`) or the plato alone.
+    pub aip_plus_n: bool,
+    /// Outside reserved puestas, a sacado takes 1 tanto from every other player as
+    /// well as the plato (`true`) or the plato alone.
+    pub sacado_tanto: bool,
+    /// The condiciones.
+    pub condiciones: Condiciones,
+    /// After a takeover the new declarer is paid estuche, contra-estuche, primeras
+    /// and a successful bola by each of their opponents (`false`: they neither pay
+    /// nor receive any condición).
+    pub takeover_condiciones: bool,
+}
+
+/// `tresillo` (RULES.md sections 1-8).
+const TRESILLO: RuleSpec = RuleSpec {
+    set: RuleSet::Tresillo,
+    section: "1-8",
+    summary: "modern Spanish Tresillo, the puesta system",
+    players: &[3, 4],
+    options: &[PALO_DE_FAVOR, CODILLO_OLD],
+    all_pass: AllPass::EspadaForzada,
+    forced_max_discard: 9,
+    takeover_in: &[Contract::Entrada, Contract::Vuelta],
+    aip_plus_n: true,
+    sacado_tanto: true,
+    condiciones: Condiciones {
+        entrada: 0,
+        vuelta: 1,
+        solo: 2,
+        penetro: 1,
+        estuche: 1,
+        contra_estuche: 0,
+        primeras: 1,
+        bola: 8,
+    },
+    takeover_condiciones: false,
+};
+
+/// `tresillo-house` (RULES.md section 12.1).
+const TRESILLO_HOUSE: RuleSpec = RuleSpec {
+    set: RuleSet::TresilloHouse,
+    section: "12.1",
+    summary: "a club's house rules: forced entrada, plato-only amounts, larger condiciones",
+    players: &[3],
+    options: &[PALO_DE_FAVOR, CODILLO_OLD],
+    all_pass: AllPass::ForcedEntrada,
+    forced_max_discard: 8,
+    takeover_in: &[Contract::Entrada],
+    aip_plus_n: false,
+    sacado_tanto: false,
+    condiciones: Condiciones {
+        entrada: 1,
+        vuelta: 3,
+        solo: 5,
+        penetro: 0,
+        estuche: 1,
+        contra_estuche: 3,
+        primeras: 1,
+        bola: 10,
+    },
+    takeover_condiciones: true,
+};
+
+impl RuleSet {
+    /// The rule set's table.
+    #[must_use]
+    pub const fn spec(self) -> &'static RuleSpec {
+        match self {
+            RuleSet::Tresillo => &TRESILLO,
+            RuleSet::TresilloHouse => &TRESILLO_HOUSE,
+        }
+    }
+}
+
+/// The options of a rule set (RULES.md section 12.5). The default is no option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct RuleOptions {
+    /// `palo_de_favor`: the favoured suit, if any.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub palo_de_favor: Option<Suit>,
+    /// `codillo_old`: a codillo is paid to the winner only.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub codillo_old: bool,
+}
+
+impl RuleOptions {
+    /// Whether every option has its default.
+    #[must_use]
+    pub fn is_default(&self) -> bool {
+        *self == RuleOptions::default()
+    }
+
+    /// Every option that differs from its default, as `(key, value)`, in the order
+    /// of the rule set's option list.
+    #[must_use]
+    pub fn set_options(&self) -> Vec<(&'static str, String)> {
+        let mut v = Vec::new();
+        if let Some(s) = self.palo_de_favor {
+            v.push((PALO_DE_FAVOR.name, s.name().to_string()));
+        }
+        if self.codillo_old {
+            v.push((CODILLO_OLD.name, "true".to_string()));
+        }
+        v
+    }
+}
+
+/// A bad rule set, option or table size.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RulesError {
+    /// No rule set of that name.
+    #[error("unknown rule set `{name}` (known: {known})")]
+    UnknownRuleSet {
+        /// The name given.
+        name: String,
+        /// The known names.
+        known: String,
+    },
+    /// No option of that name in any rule set.
+    #[error("unknown rule option `{option}` (options of {rules}: {known})")]
+    UnknownOption {
+        /// The key given.
+        option: String,
+        /// The rule set.
+        rules: RuleSet,
+        /// The rule set's options.
+        known: String,
+    },
+    /// An option of another rule set.
+    #[error("rule option `{option}` does not apply to rule set {rules} (its options: {known})")]
+    NotApplicable {
+        /// The key given.
+        option: String,
+        /// The rule set.
+        rules: RuleSet,
+        /// The rule set's options.
+        known: String,
+    },
+    /// A value the option does not take.
+    #[error("bad value `{value}` for rule option `{option}` (expected one of: {expected})")]
+    BadValue {
+        /// The key.
+        option: &'static str,
+        /// The value given.
+        value: String,
+        /// What it accepts.
+        expected: &'static str,
+    },
+    /// A malformed `key=value`.
+    #[error("bad rule option `{0}`: expected key=value, for example palo_de_favor=oros")]
+    Malformed(String),
+    /// The same option twice.
+    #[error("rule option `{0}` given twice")]
+    Duplicate(String),
+    /// A table size the rule set is not played at.
+    #[error("rule set {rules} is played by {allowed} players, not {players}")]
+    Players {
+        /// The rule set.
+        rules: RuleSet,
+        /// The size asked for.
+        players: u8,
+        /// The sizes it supports.
+        allowed: String,
+    },
+}
+
+/// Every option key any rule set knows (for telling "unknown" from "does not apply").
+const ALL_OPTIONS: [&str; 2] = [PALO_DE_FAVOR.name, CODILLO_OLD.name];
+
+/// A rule set with its options: one value that says which game is played.
+///
+/// `Rules::default()` is `tresillo` without options; `Rules::from(RuleSet)` is that
+/// rule set without options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Rules {
+    /// The rule set.
+    pub set: RuleSet,
+    /// Its options.
+    pub options: RuleOptions,
+}
+
+impl From<RuleSet> for Rules {
+    fn from(set: RuleSet) -> Rules {
+        Rules { set, options: RuleOptions::default() }
+    }
+}
+
+fn option_names(set: RuleSet) -> String {
+    let o: Vec<&str> = set.spec().options.iter().map(|o| o.name).collect();
+    if o.is_empty() { "none".into() } else { o.join(", ") }
+}
+
+impl Rules {
+    /// The rule set `name` with `options` as `(key, value)` pairs. Unknown rule sets
+    /// and options, options of other rule sets, bad values and repeated keys are
+    /// errors.
+    pub fn parse(name: &str, options: &[(&str, &str)]) -> Result<Rules, RulesError> {
+        let set: RuleSet = name.parse().map_err(|_| RulesError::UnknownRuleSet {
+            name: name.to_string(),
+            known: RuleSet::ALL.iter().map(|r| r.name()).collect::<Vec<_>>().join(", "),
+        })?;
+        let mut rules = Rules::from(set);
+        let mut seen: Vec<&str> = Vec::new();
+        for &(k, v) in options {
+            if seen.contains(&k) {
+                return Err(RulesError::Duplicate(k.to_string()));
+            }
+            seen.push(k);
+            rules.set_option(k, v)?;
+        }
+        Ok(rules)
+    }
+
+    /// Sets one option from its key and value as typed.
+    pub fn set_option(&mut self, key: &str, value: &str) -> Result<(), RulesError> {
+        let spec = self.set.spec();
+        let Some(info) = spec.options.iter().find(|o| o.name == key) else {
+            let (option, rules, known) = (key.to_string(), self.set, option_names(self.set));
+            return Err(if ALL_OPTIONS.contains(&key) {
+                RulesError::NotApplicable { option, rules, known }
+            } else {
+                RulesError::UnknownOption { option, rules, known }
+            });
+        };
+        let bad = || RulesError::BadValue { option: info.name, value: value.to_string(), expected: info.values };
+        match info.name {
+            "palo_de_favor" => {
+                self.options.palo_de_favor = match value {
+                    "none" => None,
+                    s => Some(Suit::ALL.into_iter().find(|x| x.name() == s).ok_or_else(bad)?),
+                };
+            }
+            "codillo_old" => {
+                self.options.codillo_old = match value {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(bad()),
+                };
+            }
+            _ => unreachable!("every listed option is handled"),
+        }
+        Ok(())
+    }
+
+    /// Parses `key=value`.
+    pub fn split_option(s: &str) -> Result<(&str, &str), RulesError> {
+        match s.split_once('=') {
+            Some((k, v)) if !k.trim().is_empty() && !v.trim().is_empty() => Ok((k.trim(), v.trim())),
+            _ => Err(RulesError::Malformed(s.to_string())),
+        }
+    }
+
+    /// The rule set's table.
+    #[must_use]
+    pub const fn spec(&self) -> &'static RuleSpec {
+        self.set.spec()
+    }
+
+    /// Checks that the rule set is played at a table of `players`.
+    pub fn check_players(&self, players: u8) -> Result<(), RulesError> {
+        let allowed = self.spec().players;
+        if allowed.contains(&players) {
+            return Ok(());
+        }
+        Err(RulesError::Players {
+            rules: self.set,
+            players,
+            allowed: allowed.iter().map(u8::to_string).collect::<Vec<_>>().join(" or "),
+        })
+    }
+
+    /// The highest bid level: 3, or 5 with `palo_de_favor`.
+    #[must_use]
+    pub const fn max_level(&self) -> u8 {
+        if self.options.palo_de_favor.is_some() { 5 } else { 3 }
+    }
+
+    /// The bid level a contract with these trumps fulfils (`None` for a vuelta,
+    /// whose suit is turned later). Without a favoured suit: entrada 1, vuelta 2,
+    /// solo 3. With `palo_de_favor`: entrada 1, entrada a favor 2, vuelta 3, solo
+    /// 4, solo a favor 5.
+    #[must_use]
+    pub const fn contract_level(&self, c: Contract, trump: Option<Suit>) -> u8 {
+        let Some(f) = self.options.palo_de_favor else { return c.level() };
+        let favoured = matches!(trump, Some(t) if t as u8 == f as u8);
+        match c {
+            Contract::Entrada => 1 + favoured as u8,
+            Contract::Vuelta => 3,
+            Contract::Solo => 4 + favoured as u8,
+        }
+    }
+
+    /// Whether `trump` is the favoured suit (condiciones doubled, +2n).
+    #[must_use]
+    pub fn favoured(&self, trump: Option<Suit>) -> bool {
+        self.options.palo_de_favor.is_some() && self.options.palo_de_favor == trump
+    }
+
+    /// Whether an opponent may take over a surrendered `contract`.
+    #[must_use]
+    pub fn takeover_allowed(&self, contract: Contract) -> bool {
+        self.spec().takeover_in.contains(&contract)
+    }
+
+    /// Who must play when every player passed, with these dealt `hands` and `mano`;
+    /// `None` when the hand is cancelled.
+    #[must_use]
+    pub fn all_pass_declarer(&self, hands: &[CardSet], mano: Seat) -> Option<Seat> {
+        let holder = |c: Card| hands.iter().position(|h| h.contains(c)).map(|i| Seat(i as u8));
+        match self.spec().all_pass {
+            AllPass::EspadaForzada => holder(Card::ESPADA),
+            AllPass::ForcedEntrada => holder(Card::ESPADA).or_else(|| holder(Card::BASTO)).or(Some(mano)),
+        }
+    }
+}
+
+impl fmt::Display for Rules {
+    /// The name, then each option that is not at its default as `key=value`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.set.name())?;
+        for (k, v) in self.options.set_options() {
+            write!(f, " {k}={v}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(feature = "serde")]
+mod rules_serde {
+    //! In files a [`Rules`] without options is its name (`rules = "tresillo"`), so
+    //! that existing manifests and experiment files keep their form; with options
+    //! it is a table `{ name = "...", key = value, ... }`.
+    use super::Rules;
+    use serde::de::Error as _;
+    use serde::ser::SerializeMap;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::collections::BTreeMap;
+
+    impl Serialize for Rules {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let opts = self.options.set_options();
+            if opts.is_empty() {
+                return s.serialize_str(self.set.name());
+            }
+            let mut m = s.serialize_map(Some(opts.len() + 1))?;
+            m.serialize_entry("name", self.set.name())?;
+            for (k, v) in opts {
+                if v == "true" {
+                    m.serialize_entry(k, &true)?;
+                } else {
+                    m.serialize_entry(k, &v)?;
+                }
+            }
+            m.end()
+        }
+    }
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Value {
+        Bool(bool),
+        Str(String),
+    }
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Raw {
+        Name(String),
+        Table(BTreeMap<String, Value>),
+    }
+
+    impl<'de> Deserialize<'de> for Rules {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Rules, D::Error> {
+            match Raw::deserialize(d)? {
+                Raw::Name(n) => Rules::parse(&n, &[]).map_err(D::Error::custom),
+                Raw::Table(mut t) => {
+                    let name = match t.remove("name") {
+                        Some(Value::Str(n)) => n,
+                        _ => return Err(D::Error::custom("a rules table needs `name = \"...\"`")),
+                    };
+                    let vals: Vec<(String, String)> = t
+                        .into_iter()
+                        .map(|(k, v)| {
+                            let v = match v {
+                                Value::Bool(b) => b.to_string(),
+                                Value::Str(s) => s,
+                            };
+                            (k, v)
+                        })
+                        .collect();
+                    let pairs: Vec<(&str, &str)> = vals.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+                    Rules::parse(&name, &pairs).map_err(D::Error::custom)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,491 @@
+//! The rule sets and options of RULES.md section 12 implemented so far:
+//! `tresillo-house` (12.1), `palo_de_favor` and `codillo_old` (12.5). One test per
+//! rule, named after it; payments computed by hand. Then properties over random
+//! hands of every rule set and option.
+
+mod common;
+
+use common::*;
+use proptest::prelude::*;
+use tresillo_core::*;
+
+use Contract::{Entrada, Solo, Vuelta};
+
+const HOUSE: RuleSet = RuleSet::TresilloHouse;
+
+fn rules(name: &str, opts: &[(&str, &str)]) -> Rules {
+    Rules::parse(name, opts).unwrap()
+}
+
+fn hand_of(r: Rules, deal: &str, dealer: u8) -> Hand {
+    Hand::with_rules(r, 3, Deal::parse(deal).unwrap(), Seat(dealer)).unwrap()
+}
+
+fn all_pass(h: &mut Hand) {
+    for _ in 0..3 {
+        ok(h, Decision::Bid(Bid::Paso));
+    }
+}
+
+/// The espada in the heap, the basto with seat 2.
+const BASTO_IN_2: &str = "3E 5E 7E 12E 6B 7B 1C 4C 4O / 2E 6E 10E 4B 2C 3C 7C 1O 2O / 1B 5B 10B 11B 6C 10C 11C 3O 11O / 12C 12O 6O 12B 11E 5O 3B 5C 7O 4E 10O 1E 2B";
+/// The espada and the basto in the heap.
+const BOTH_IN_HEAP: &str = "3E 5E 7E 12E 6B 7B 1C 4C 4O / 2E 6E 10E 4B 2C 3C 7C 1O 2O / 3B 5B 10B 11B 6C 10C 11C 3O 11O / 12C 12O 6O 12B 11E 5O 1B 5C 7O 4E 10O 1E 2B";
+
+// ------------------------------------------------------------ rule sets as values
+
+#[test]
+fn rule_sets_and_options_parse_and_print() {
+    let r = rules("tresillo-house", &[("palo_de_favor", "copas"), ("codillo_old", "true")]);
+    assert_eq!(r.set, HOUSE);
+    assert_eq!(r.options.palo_de_favor, Some(Suit::Copas));
+    assert!(r.options.codillo_old);
+    assert_eq!(r.to_string(), "tresillo-house palo_de_favor=copas codillo_old=true");
+    assert_eq!(Rules::default(), Rules::from(RuleSet::Tresillo));
+    assert_eq!(Rules::default().to_string(), "tresillo");
+    assert_eq!(rules("tresillo", &[("palo_de_favor", "none")]), Rules::default());
+}
+
+#[test]
+fn unknown_rule_sets_options_and_bad_values_are_refused() {
+    let e = Rules::parse("poker", &[]).unwrap_err();
+    assert_eq!(e.to_string(), "unknown rule set `poker` (known: tresillo, tresillo-house)");
+    let e = Rules::parse("tresillo", &[("penetro_all_play", "true")]).unwrap_err();
+    assert!(matches!(e, RulesError::UnknownOption { .. }), "{e}");
+    assert!(e.to_string().contains("palo_de_favor, codillo_old"), "{e}");
+    let e = Rules::parse("tresillo", &[("palo_de_favor", "hearts")]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "bad value `hearts` for rule option `palo_de_favor` (expected one of: none, espadas, bastos, copas, oros)"
+    );
+    let e = Rules::parse("tresillo", &[("codillo_old", "yes")]).unwrap_err();
+    assert!(matches!(e, RulesError::BadValue { option: "codillo_old", .. }));
+    let e = Rules::parse("tresillo", &[("codillo_old", "true"), ("codillo_old", "false")]).unwrap_err();
+    assert_eq!(e, RulesError::Duplicate("codillo_old".into()));
+    assert!(Rules::split_option("codillo_old").is_err());
+    assert!(Rules::split_option("=true").is_err());
+    assert_eq!(Rules::split_option(" codillo_old = true ").unwrap(), ("codillo_old", "true"));
+}
+
+#[test]
+fn tresillo_house_is_played_by_three_players_only() {
+    let r = Rules::from(HOUSE);
+    assert_eq!(r.check_players(3), Ok(()));
+    let e = r.check_players(4).unwrap_err();
+    assert_eq!(e.to_string(), "rule set tresillo-house is played by 3 players, not 4");
+    assert!(Rules::default().check_players(4).is_ok()); // the ledger scores four-player tresillo
+    assert!(Ledger::new(LedgerConfig::with_rules(r, 3)).is_ok());
+    let deal = Deal::parse(MIXED).unwrap();
+    assert!(matches!(Hand::with_rules(r, 4, deal, Seat(0)), Err(HandError::Unsupported { players: 4, .. })));
+}
+
+// ------------------------------------------------------------ 12.1 the house hand
+
+#[test]
+fn house_all_pass_forced_entrada_by_the_espada_holder_exchanges_before_naming_trumps() {
+    let mut h = hand_of(HOUSE.into(), MIXED, 0); // the espada is with seat 0
+    all_pass(&mut h);
+    assert!(h.public().forced);
+    assert_eq!(h.public().declarer, Some(Seat(0)));
+    // Discards first, up to 8, before any contract or trump.
+    assert_eq!(h.request(), Request::Discard { seat: Seat(0), min: 0, max: 8 });
+    assert_eq!(h.public().contract, None);
+    let nine = h.hand_of(Seat(0));
+    assert!(matches!(rejected(&mut h, Decision::Discard(nine)), HandError::IllegalDiscard(_)));
+    let out = cs("6B 7B 4C");
+    ok(&mut h, Decision::Discard(out));
+    assert_eq!(h.public().exchanged[Seat(0)], Some(3));
+    // Then trumps: an entrada only.
+    assert_eq!(h.request(), Request::Declare { seat: Seat(0), min_level: 1, forced: true });
+    rejected(&mut h, Decision::Declare(Solo, Some(Suit::Espadas)));
+    rejected(&mut h, Decision::Declare(Vuelta, None));
+    ok(&mut h, Decision::Declare(Entrada, Some(Suit::Espadas)));
+    // No second exchange for the declarer: the opponents' conversation comes next.
+    assert!(matches!(h.request(), Request::Word { .. }));
+    auto_until(&mut h, |_| false);
+    let r = h.result().unwrap();
+    assert!(r.forced);
+    assert_eq!((r.declarer, r.contract, r.exchanged[Seat(0)]), (Some(Seat(0)), Some(Entrada), 3));
+    assert!(Ledger::new(LedgerConfig::with_rules(HOUSE.into(), 3)).unwrap().apply(&r).is_ok());
+}
+
+#[test]
+fn house_all_pass_forced_entrada_by_the_basto_holder_when_the_espada_is_in_the_heap() {
+    let mut h = hand_of(HOUSE.into(), BASTO_IN_2, 0);
+    all_pass(&mut h);
+    assert_eq!(h.request(), Request::Discard { seat: Seat(2), min: 0, max: 8 });
+    // The same deal under `tresillo` is cancelled.
+    let mut t = hand_of(Rules::default(), BASTO_IN_2, 0);
+    all_pass(&mut t);
+    assert_eq!(t.result().unwrap().outcome, Outcome::Cancelled);
+}
+
+#[test]
+fn house_all_pass_forced_entrada_by_mano_when_neither_espada_nor_basto_is_dealt() {
+    let mut h = hand_of(HOUSE.into(), BOTH_IN_HEAP, 1); // seat 1 deals: mano is seat 2
+    all_pass(&mut h);
+    assert_eq!(h.request(), Request::Discard { seat: Seat(2), min: 0, max: 8 });
+    ok(&mut h, Decision::Discard(CardSet::EMPTY));
+    ok(&mut h, Decision::Declare(Entrada, Some(Suit::Copas)));
+    auto_until(&mut h, |_| false);
+    assert!(!h.result().unwrap().is_cancelled());
+}
+
+/// Seat 1 (mano, seat 0 deals) plays `c` in `trump` with no exchange, and the
+/// opponents exchange nothing; the hand stops at the surrender decision.
+fn to_surrender(r: Rules, c: Contract, trump: Option<Suit>) -> Hand {
+    let mut h = hand_of(r, MIXED, 0);
+    ok(&mut h, Decision::Bid(Bid::Level(c.level())));
+    ok(&mut h, Decision::Bid(Bid::Paso));
+    ok(&mut h, Decision::Bid(Bid::Paso));
+    ok(&mut h, Decision::Declare(c, trump));
+    auto_until(&mut h, |h| matches!(h.request(), Request::Surrender { .. }));
+    assert!(matches!(h.request(), Request::Surrender { seat: Seat(1) }));
+    h
+}
+
+#[test]
+fn house_surrender_in_vuelta_ends_the_hand_as_a_puesta_without_takeover() {
+    let mut h = to_surrender(HOUSE.into(), Vuelta, None);
+    ok(&mut h, Decision::Surrender(true));
+    assert!(h.is_done());
+    let r = h.result().unwrap();
+    assert_eq!(r.outcome, Outcome::Puesta { kind: PuestaKind::Surrendered });
+    assert_eq!(r.surrender, Some(SurrenderRecord { by: Seat(1), took_over: None }));
+    // Under `tresillo` the opponents are asked.
+    let mut t = to_surrender(Rules::default(), Vuelta, None);
+    ok(&mut t, Decision::Surrender(true));
+    assert!(matches!(t.request(), Request::TakeOver { seat: Seat(2) }));
+}
+
+#[test]
+fn house_takeover_only_in_entrada() {
+    let mut h = to_surrender(HOUSE.into(), Entrada, Some(Suit::Oros));
+    ok(&mut h, Decision::Surrender(true));
+    assert!(matches!(h.request(), Request::TakeOver { seat: Seat(2) }));
+    ok(&mut h, Decision::TakeOver(true));
+    assert_eq!(h.public().declarer, Some(Seat(2)));
+}
+
+#[test]
+fn house_contra_estuche_is_recorded_when_the_declarer_held_none_of_the_estuche() {
+    // Seat 1 (mano) holds 2E 6E 10E 4B 2C 3C 7C 1O 2O.
+    let mut h = hand_of(HOUSE.into(), MIXED, 0);
+    ok(&mut h, Decision::Bid(Bid::Level(3)));
+    ok(&mut h, Decision::Bid(Bid::Paso));
+    ok(&mut h, Decision::Bid(Bid::Paso));
+    ok(&mut h, Decision::Declare(Solo, Some(Suit::Bastos))); // estuche 1E 2B 1B: 2B and 1B in the heap
+    auto_until(&mut h, |_| false);
+    let r = h.result().unwrap();
+    assert!(r.contra_estuche && r.final_contra_estuche && !r.estuche);
+    let mut h = hand_of(HOUSE.into(), MIXED, 0);
+    ok(&mut h, Decision::Bid(Bid::Level(3)));
+    ok(&mut h, Decision::Bid(Bid::Paso));
+    ok(&mut h, Decision::Bid(Bid::Paso));
+    ok(&mut h, Decision::Declare(Solo, Some(Suit::Copas))); // seat 1 holds the mala 7C
+    auto_until(&mut h, |_| false);
+    assert!(!h.result().unwrap().contra_estuche);
+}
+
+// ------------------------------------------------------------ 12.1 house scoring
+
+fn house_ledger() -> Ledger {
+    Ledger::new(LedgerConfig::with_rules(HOUSE.into(), 3)).unwrap()
+}
+
+fn house(declarer: u8, c: Contract, tricks: &[u8]) -> HandResult {
+    let mut r = table_result(3, Seat(0), Seat(declarer), c, tricks);
+    r.rules = HOUSE;
+    r
+}
+
+fn apply(l: &mut Ledger, r: &HandResult) -> HandScore {
+    let before = l.tokens();
+    let s = l.apply(r).unwrap_or_else(|e| panic!("{e}: {r:?}"));
+    assert_eq!(l.tokens(), before, "tokens are conserved");
+    s
+}
+
+#[test]
+fn house_amount_in_play_is_the_plato_alone_and_a_sacado_takes_the_plato_alone() {
+    let mut l = house_ledger();
+    assert_eq!(l.next_aip(), 6); // pajarito 5 + dealer's 1, no +n
+    let s = apply(&mut l, &house(1, Entrada, &[2, 5, 2]));
+    assert_eq!(s.aip, 6);
+    assert_eq!(s.pool.0[..3], [-1, 6, 0]); // the plato only: no tanto from each
+    assert_eq!(s.condiciones.0[..3], [-1, 2, -1]); // entrada 1
+    assert_eq!(s.totals().0[..3], [-2, 8, -1]);
+}
+
+#[test]
+fn house_first_puesta_pays_the_plato_alone_into_the_plato() {
+    let mut l = house_ledger();
+    let s = apply(&mut l, &house(1, Vuelta, &[4, 1, 4]));
+    assert_eq!(s.aip, 6);
+    assert_eq!(s.pool.0[..3], [-1, -6, 0]);
+    assert_eq!(s.condiciones.0[..3], [3, -6, 3]); // vuelta 3 to each
+    assert_eq!(l.plato(), 12);
+    assert!(l.plato_has_failure());
+    assert_eq!(l.next_aip(), 13); // the plato (12 + next dealer's 1), no +n
+}
+
+#[test]
+fn house_condiciones_solo_estuche_contra_estuche_primeras_bola() {
+    let mut r = house(1, Solo, &[0, 5, 0]);
+    r.primeras = true;
+    r.estuche = true;
+    let s = apply(&mut house_ledger(), &r);
+    assert_eq!(s.condiciones.0[..3], [-7, 14, -7]); // solo 5 + estuche 1 + primeras 1
+    let mut r = house(1, Entrada, &[2, 5, 2]);
+    r.contra_estuche = true;
+    let s = apply(&mut house_ledger(), &r);
+    assert_eq!(s.condiciones.0[..3], [-4, 8, -4]); // entrada 1 + contra-estuche 3
+    let mut r = house(1, Vuelta, &[0, 9, 0]);
+    r.bola_attempted = true;
+    r.bola_made = true;
+    let s = apply(&mut house_ledger(), &r);
+    assert_eq!(s.condiciones.0[..3], [-13, 26, -13]); // vuelta 3 + bola 10
+    let mut r = house(1, Vuelta, &[1, 8, 0]);
+    r.bola_attempted = true;
+    let s = apply(&mut house_ledger(), &r);
+    assert_eq!(s.condiciones.0[..3], [7, -14, 7]); // vuelta 3 - failed bola 10
+}
+
+#[test]
+fn house_takeover_pays_the_new_declarer_estuche_contra_estuche_primeras_and_bola() {
+    // Seat 1 gives up an entrada; seat 2 takes over, held the estuche, and wins.
+    let mut r = house(1, Entrada, &[2, 2, 5]);
+    r.surrender = Some(SurrenderRecord { by: Seat(1), took_over: Some(Seat(2)) });
+    r.outcome = Outcome::Sacado;
+    r.final_estuche = true;
+    let s = apply(&mut house_ledger(), &r);
+    assert_eq!(s.pool.0[..3], [-1, -6, 6]); // the AIP from the one who gave up
+    // Seat 1 pays entrada 1 to each as for a puesta; seat 2 is paid estuche 1 by
+    // seats 0 and 1.
+    assert_eq!(s.condiciones.0[..3], [1 - 1, -2 - 1, 1 + 2]);
+    // A failed bola after a takeover costs the new declarer nothing.
+    let mut r = house(1, Entrada, &[0, 1, 8]);
+    r.surrender = Some(SurrenderRecord { by: Seat(1), took_over: Some(Seat(2)) });
+    r.outcome = Outcome::Sacado;
+    r.bola_attempted = true;
+    let s = apply(&mut house_ledger(), &r);
+    assert_eq!(s.condiciones.0[..3], [1, -2, 1]);
+}
+
+#[test]
+fn house_refuses_a_takeover_of_a_vuelta_and_a_cancelled_hand() {
+    let mut r = house(1, Vuelta, &[2, 2, 5]);
+    r.surrender = Some(SurrenderRecord { by: Seat(1), took_over: Some(Seat(2)) });
+    r.outcome = Outcome::Sacado;
+    assert!(house_ledger().apply(&r).is_err());
+    let mut c = cancelled_result(3, Seat(0));
+    c.rules = HOUSE;
+    let e = house_ledger().apply(&c).unwrap_err();
+    assert!(e.to_string().contains("never cancelled"), "{e}");
+}
+
+// ------------------------------------------------------------ 12.5 palo de favor
+
+fn favor() -> Rules {
+    rules("tresillo", &[("palo_de_favor", "oros")])
+}
+
+#[test]
+fn palo_de_favor_bid_levels_run_to_five() {
+    let mut h = hand_of(favor(), MIXED, 0);
+    assert_eq!(h.request(), Request::Bid { seat: Seat(1), min_level: 1, max_level: 5 });
+    ok(&mut h, Decision::Bid(Bid::Level(2)));
+    ok(&mut h, Decision::Bid(Bid::Paso));
+    ok(&mut h, Decision::Bid(Bid::Paso));
+    // Level 2: entrada in the favoured suit, vuelta or solo; not another entrada.
+    rejected(&mut h, Decision::Declare(Entrada, Some(Suit::Copas)));
+    let legal = h.view(Seat(1)).legal_decisions();
+    assert_eq!(legal.iter().filter(|d| matches!(d, Decision::Declare(Entrada, _))).count(), 1);
+    assert!(legal.contains(&Decision::Declare(Entrada, Some(Suit::Oros))));
+    assert!(legal.contains(&Decision::Declare(Vuelta, None)));
+    assert_eq!(legal.len(), 1 + 1 + 4);
+    ok(&mut h, Decision::Declare(Entrada, Some(Suit::Oros)));
+}
+
+#[test]
+fn palo_de_favor_level_five_is_only_solo_a_favor() {
+    let mut h = hand_of(favor(), MIXED, 0);
+    ok(&mut h, Decision::Bid(Bid::Level(5)));
+    ok(&mut h, Decision::Bid(Bid::Paso));
+    ok(&mut h, Decision::Bid(Bid::Paso));
+    assert_eq!(h.view(Seat(1)).legal_decisions(), vec![Decision::Declare(Solo, Some(Suit::Oros))]);
+    rejected(&mut h, Decision::Declare(Solo, Some(Suit::Copas)));
+    let r = favor();
+    let levels: Vec<u8> = [
+        (Entrada, Some(Suit::Copas)),
+        (Entrada, Some(Suit::Oros)),
+        (Vuelta, None),
+        (Solo, Some(Suit::Copas)),
+        (Solo, Some(Suit::Oros)),
+    ]
+    .iter()
+    .map(|&(c, t)| r.contract_level(c, t))
+    .collect();
+    assert_eq!(levels, [1, 2, 3, 4, 5]);
+}
+
+fn favor_ledger(r: Rules) -> Ledger {
+    Ledger::new(LedgerConfig::with_rules(r, 3)).unwrap()
+}
+
+fn with_trump(mut r: HandResult, rules: Rules, t: Suit) -> HandResult {
+    r.options = rules.options;
+    r.rules = rules.set;
+    r.trump = Some(t);
+    r
+}
+
+#[test]
+fn palo_de_favor_doubles_the_n_the_sacado_tanto_and_the_condiciones_in_the_favoured_suit() {
+    let f = favor();
+    let r = with_trump(table_result(3, Seat(0), Seat(1), Vuelta, &[2, 5, 2]), f, Suit::Oros);
+    let s = apply(&mut favor_ledger(f), &r);
+    assert_eq!(s.aip, 6 + 6); // plato + 2n
+    assert_eq!(s.pool.0[..3], [-1 - 2, 6 + 4, -2]); // the plato and 2 from each
+    assert_eq!(s.condiciones.0[..3], [-2, 4, -2]); // vuelta 1, doubled
+    // Puesta in the favoured suit: the doubled AIP into the plato, condiciones doubled.
+    let r = with_trump(table_result(3, Seat(0), Seat(1), Solo, &[4, 1, 4]), f, Suit::Oros);
+    let s = apply(&mut favor_ledger(f), &r);
+    assert_eq!(s.aip, 12);
+    assert_eq!(s.pool.0[..3], [-1, -12, 0]);
+    assert_eq!(s.condiciones.0[..3], [4, -8, 4]); // solo 2, doubled
+    // Another suit: as without the option.
+    let r = with_trump(table_result(3, Seat(0), Seat(1), Vuelta, &[2, 5, 2]), f, Suit::Copas);
+    let s = apply(&mut favor_ledger(f), &r);
+    assert_eq!((s.aip, s.totals().0[..3].to_vec()), (9, vec![-1 - 1 - 1, 6 + 2 + 2, -1 - 1]));
+}
+
+#[test]
+fn palo_de_favor_leaves_reserved_puestas_unaffected() {
+    let f = favor();
+    let mut l = favor_ledger(f);
+    let res = |d: u8, dl: u8, c: Contract, t: &[u8], s: Suit| {
+        with_trump(table_result(3, Seat(d), Seat(dl), c, t), f, s)
+    };
+    apply(&mut l, &res(0, 1, Solo, &[4, 1, 4], Suit::Copas)); // first puesta: 9 into the plato (15)
+    let s = apply(&mut l, &res(1, 2, Solo, &[4, 4, 1], Suit::Oros)); // puesta in the plato, favoured
+    assert_eq!((s.case, s.aip), (AipCase::PuestaInPlato, 16 + 6));
+    apply(&mut l, &res(2, 0, Entrada, &[5, 2, 2], Suit::Copas)); // sacado: the plato is won
+    assert_eq!(l.paper().len(), 1);
+    let s = apply(&mut l, &res(0, 1, Entrada, &[2, 5, 2], Suit::Oros)); // reserved, favoured
+    assert_eq!((s.case, s.aip), (AipCase::Reserved, 22 + 1));
+    assert_eq!(s.pool.0[..3], [-1, 1 + 22, -22]); // the plato and the debt; no 2 from each
+}
+
+// ------------------------------------------------------------ 12.5 codillo old
+
+#[test]
+fn codillo_old_pays_the_amount_in_play_to_the_winner_only() {
+    let old = rules("tresillo", &[("codillo_old", "true")]);
+    let mut r = table_result(3, Seat(0), Seat(1), Entrada, &[5, 2, 2]);
+    r.options = old.options;
+    let mut l = favor_ledger(old);
+    let s = apply(&mut l, &r);
+    assert_eq!(r.outcome, Outcome::Codillo { winner: Seat(0) });
+    assert_eq!(s.pool.0[..3], [-1 + 9, -9, 0]);
+    assert_eq!((l.plato(), l.plato_has_failure(), l.paper().len()), (6, false, 0));
+    // Without the option the declarer also pays the plato.
+    let mut l = favor_ledger(Rules::default());
+    let s = apply(&mut l, &table_result(3, Seat(0), Seat(1), Entrada, &[5, 2, 2]));
+    assert_eq!(s.pool.0[..3], [-1 + 9, -18, 0]);
+    assert!(l.plato_has_failure());
+}
+
+#[test]
+fn codillo_old_after_a_takeover_keeps_only_the_surrender_puesta() {
+    let old = rules("tresillo", &[("codillo_old", "true")]);
+    let mut r = table_result(3, Seat(0), Seat(1), Entrada, &[5, 2, 2]);
+    r.options = old.options;
+    r.surrender = Some(SurrenderRecord { by: Seat(1), took_over: Some(Seat(2)) });
+    r.outcome = Outcome::Codillo { winner: Seat(0) };
+    let s = apply(&mut favor_ledger(old), &r);
+    // Seat 1's puesta into the plato (9); seat 2 pays 9 to the winner; no twin puesta.
+    assert_eq!(s.pool.0[..3], [-1 + 9, -9, -9]);
+}
+
+#[test]
+fn a_result_of_other_options_is_refused() {
+    let r = table_result(3, Seat(0), Seat(1), Entrada, &[2, 5, 2]);
+    assert!(favor_ledger(favor()).apply(&r).is_err());
+}
+
+// ------------------------------------------------------------ properties
+
+fn every_rules() -> Vec<Rules> {
+    let mut v = Vec::new();
+    for set in RuleSet::ALL {
+        for favor in [None, Some(Suit::Oros), Some(Suit::Espadas)] {
+            for old in [false, true] {
+                v.push(Rules { set, options: RuleOptions { palo_de_favor: favor, codillo_old: old } });
+            }
+        }
+    }
+    v
+}
+
+/// A full deal from a permutation index (a simple deterministic shuffle).
+fn deal_from(seed: u64) -> Deal {
+    let mut cards: Vec<Card> = Card::all().collect();
+    let mut x = seed | 1;
+    for i in (1..cards.len()).rev() {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        cards.swap(i, (x % (i as u64 + 1)) as usize);
+    }
+    let hands = BySeat([
+        cards[0..9].iter().copied().collect(),
+        cards[9..18].iter().copied().collect(),
+        cards[18..27].iter().copied().collect(),
+        CardSet::EMPTY,
+    ]);
+    Deal { hands, heap: Heap::from_cards(&cards[27..]) }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Any sequence of legal decisions ends a hand of every rule set and option in
+    /// at most a few dozen decisions; every legal decision is accepted, the view
+    /// never holds another seat's cards, and the ledger of the rule set scores the
+    /// result with tokens conserved.
+    #[test]
+    fn every_rule_set_plays_to_a_scored_result(seed in any::<u64>(), picks in proptest::collection::vec(any::<u16>(), 80), ri in 0usize..12) {
+        let r = every_rules()[ri];
+        let mut h = Hand::with_rules(r, 3, deal_from(seed), Seat((seed % 3) as u8)).unwrap();
+        let mut k = 0;
+        while !h.is_done() {
+            let seat = h.request().seat().unwrap();
+            let view = h.view(seat);
+            prop_assert!(view.hand() == h.hand_of(seat));
+            let legal = view.legal_decisions();
+            prop_assert!(!legal.is_empty());
+            let d = legal[picks[k % picks.len()] as usize % legal.len()];
+            prop_assert!(h.apply(d).is_ok(), "{:?} rejected", d);
+            k += 1;
+        }
+        let res = h.result().unwrap();
+        prop_assert_eq!(res.game_rules(), r);
+        if r.spec().all_pass == AllPass::ForcedEntrada {
+            prop_assert!(!res.is_cancelled());
+        }
+        let mut l = Ledger::new(LedgerConfig::with_rules(r, 3)).unwrap();
+        let before = l.tokens();
+        let s = l.apply(&res);
+        prop_assert!(s.is_ok(), "{:?}", s);
+        prop_assert_eq!(l.tokens(), before);
+        let won = res.bids.iter().filter_map(|b| match b.bid {
+            Bid::Level(l) => Some(l),
+            Bid::Paso => None,
+        });
+        if let (Some(c), Some(level)) = (res.contract, won.max()) {
+            let trump = if c == Vuelta { None } else { res.trump };
+            prop_assert!(r.contract_level(c, trump) >= level, "{} {:?} below level {}", c, trump, level);
+        }
+    }
+}
