@@ -1,0 +1,129 @@
+//! The agents and the sampler under every rule set and option implemented so far
+//! (RULES.md section 12): `random` and `rule` make only legal decisions, and every
+//! world the sampler draws after a `tresillo-house` forced entrada replays to the
+//! same view (so the forced declarer is the one the deal designates).
+
+mod common;
+
+use common::{check_world, deal};
+use tresillo_agents::{Agent, RandomAgent, RuleAgent, RuleParams, Sampler, play_hand, rng_from_seed, seat_rngs};
+use tresillo_core::{
+    AllPass, Bid, Decision, Hand, Request, RuleOptions, RuleSet, Rules, Seat, Suit,
+};
+
+fn every_rules() -> Vec<Rules> {
+    let mut v = Vec::new();
+    for set in RuleSet::ALL {
+        for favor in [None, Some(Suit::Copas)] {
+            for old in [false, true] {
+                v.push(Rules { set, options: RuleOptions { palo_de_favor: favor, codillo_old: old } });
+            }
+        }
+    }
+    v
+}
+
+#[test]
+fn random_and_rule_play_every_rule_set_legally() {
+    for r in every_rules() {
+        let mut forced = 0;
+        for seed in 0..150u64 {
+            let mut h = Hand::with_rules(r, 3, deal(seed), Seat((seed % 3) as u8)).unwrap();
+            let mut agents: Vec<Box<dyn Agent>> = vec![
+                Box::new(RuleAgent::new(RuleParams::default())),
+                Box::new(RandomAgent),
+                Box::new(RuleAgent::new(RuleParams::default())),
+            ];
+            let mut rngs = seat_rngs(seed);
+            let res = play_hand(&mut h, &mut agents, &mut rngs).unwrap_or_else(|e| panic!("{r}, seed {seed}: {e}"));
+            forced += usize::from(res.forced);
+            if r.spec().all_pass == AllPass::ForcedEntrada {
+                assert!(!res.is_cancelled(), "{r}: a house hand is never cancelled");
+            }
+        }
+        assert!(forced > 0, "{r}: some all-pass hands in 150 deals");
+    }
+}
+
+#[test]
+fn rule_opens_at_the_lowest_level_with_a_favoured_suit() {
+    let r = Rules::parse("tresillo", &[("palo_de_favor", "oros")]).unwrap();
+    let mut levels = [0u32; 6];
+    for seed in 0..400u64 {
+        let h = Hand::with_rules(r, 3, deal(seed), Seat((seed % 3) as u8)).unwrap();
+        let seat = h.request().seat().unwrap();
+        let mut a = RuleAgent::new(RuleParams::default());
+        match a.decide(&h.view(seat), &mut rng_from_seed(seed)) {
+            Decision::Bid(Bid::Level(l)) => levels[l as usize] += 1,
+            Decision::Bid(Bid::Paso) => levels[0] += 1,
+            d => panic!("{d:?} is not a bid"),
+        }
+    }
+    assert!(levels[1] > 0 && levels[2..].iter().all(|&n| n == 0), "{levels:?}");
+}
+
+#[test]
+fn rule_declares_a_legal_contract_at_every_level_of_palo_de_favor() {
+    let r = Rules::parse("tresillo", &[("palo_de_favor", "copas")]).unwrap();
+    let mut contracts = std::collections::HashSet::new();
+    for level in 1..=5u8 {
+        for seed in 0..60u64 {
+            let mut h = Hand::with_rules(r, 3, deal(seed), Seat((seed % 3) as u8)).unwrap();
+            h.apply(Decision::Bid(Bid::Level(level))).unwrap();
+            h.apply(Decision::Bid(Bid::Paso)).unwrap();
+            h.apply(Decision::Bid(Bid::Paso)).unwrap();
+            let seat = h.request().seat().unwrap();
+            let d = RuleAgent::new(RuleParams::default()).decide(&h.view(seat), &mut rng_from_seed(seed));
+            h.apply(d).unwrap_or_else(|e| panic!("level {level}, seed {seed}: {d:?}: {e}"));
+            if let Decision::Declare(c, t) = d {
+                contracts.insert(r.contract_level(c, t));
+            }
+        }
+    }
+    assert_eq!(contracts.len(), 5, "every level is declared: {contracts:?}");
+}
+
+/// Plays a `tresillo-house` hand where everybody passes with `random` agents,
+/// stopping after `steps` decisions of the exchange and play.
+fn house_forced(seed: u64, steps: usize) -> Option<Hand> {
+    let r = Rules::from(RuleSet::TresilloHouse);
+    let mut h = Hand::with_rules(r, 3, deal(seed), Seat((seed % 3) as u8)).unwrap();
+    for _ in 0..3 {
+        h.apply(Decision::Bid(Bid::Paso)).unwrap();
+    }
+    let mut rng = rng_from_seed(seed);
+    for _ in 0..steps {
+        let seat = h.request().seat()?;
+        let d = RandomAgent.decide(&h.view(seat), &mut rng);
+        h.apply(d).unwrap();
+    }
+    (h.request() != Request::Done).then_some(h)
+}
+
+#[test]
+fn sampled_worlds_after_a_house_forced_entrada_replay_to_the_same_view() {
+    let mut checked = 0;
+    for seed in 0..40u64 {
+        for steps in [0, 1, 2, 6, 12, 20] {
+            let Some(h) = house_forced(seed, steps) else { continue };
+            for s in 0..3 {
+                let view = h.view(Seat(s));
+                let sampler = Sampler::new(&view).unwrap();
+                assert!(sampler.has_rejection());
+                let mut rng = rng_from_seed(seed * 31 + s as u64);
+                for _ in 0..20 {
+                    let w = sampler.sample(&mut rng);
+                    check_world(&view, &w).unwrap_or_else(|e| panic!("seed {seed}, steps {steps}, seat {s}: {e}"));
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 5_000, "{checked}");
+}
+
+#[test]
+fn the_tresillo_sampler_does_not_reject() {
+    let h = Hand::with_rules(Rules::default(), 3, deal(1), Seat(1)).unwrap();
+    assert!(!Sampler::new(&h.view(Seat(0))).unwrap().has_rejection());
+}

@@ -1,0 +1,135 @@
+//! `--rules`, `--rule-option`, the TOML `rules` table and `tresillo rules`
+//! (RULES.md section 12), end to end: every subcommand that plays or scores takes
+//! them, bad names and options are one-line errors, and a run of each rule set
+//! records its options in the manifest.
+
+mod common;
+
+use common::{TempDir, failed, ok, tresillo};
+
+#[test]
+fn rules_lists_every_rule_set_with_its_section_and_options() {
+    let out = ok(&tresillo(&["rules"]));
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("tresillo ") && lines[0].contains("section 1-8"), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("tresillo-house ") && l.contains("section 12.1")), "{out}");
+    for o in ["palo_de_favor  default none", "codillo_old    default false"] {
+        assert_eq!(out.lines().filter(|l| l.trim_start().starts_with(o)).count(), 2, "{o}: {out}");
+    }
+}
+
+#[test]
+fn bad_rule_sets_and_options_are_one_line_errors() {
+    let d = TempDir::new("rules", "bad");
+    let out = d.path("t");
+    let out = out.to_str().unwrap();
+    for (args, msg) in [
+        (vec!["--rules", "whist"], "error: unknown rule set `whist` (known: tresillo, tresillo-house)"),
+        (
+            vec!["--rule-option", "penetro_all_play=true"],
+            "error: unknown rule option `penetro_all_play` (options of tresillo: palo_de_favor, codillo_old)",
+        ),
+        (vec!["--rule-option", "codillo_old"], "error: bad rule option `codillo_old`: expected key=value"),
+        (vec!["--rule-option", "palo_de_favor=hearts"], "error: bad value `hearts` for rule option `palo_de_favor`"),
+        (
+            vec!["--rule-option", "codillo_old=true", "--rule-option", "codillo_old=false"],
+            "error: rule option `codillo_old` given twice",
+        ),
+    ] {
+        let mut a = vec!["tournament", "--deals", "3", "--out", out];
+        a.extend(&args);
+        let err = failed(&tresillo(&a));
+        assert!(err.starts_with(msg), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        let mut p = vec!["play"];
+        p.extend(&args);
+        assert!(failed(&tresillo(&p)).starts_with(msg));
+    }
+    assert!(!d.path("t").exists(), "nothing is written for a bad rule set");
+    let err = failed(&tresillo(&["perft", "--deal", "1E / 2E / 3E", "--trump", "oros", "--depth", "1", "--rules", "x"]));
+    assert!(err.starts_with("error: unknown rule set `x`"), "{err}");
+}
+
+#[test]
+fn play_narrates_a_house_forced_entrada() {
+    // Seed 3: everybody passes, the espada is in the heap and seat 2 holds the basto.
+    let out = ok(&tresillo(&["play", "--seed", "3", "--agents", "rule,rule,rule", "--rules", "tresillo-house"]));
+    assert!(out.contains("exchange: seat 2 discards"), "{out}");
+    assert!(out.contains("seat 2 (forced entrada) plays entrada"), "{out}");
+    let ex = out.find("exchange: seat 2").unwrap();
+    assert!(ex < out.find("(forced entrada)").unwrap(), "the exchange comes before trumps: {out}");
+    let plain = ok(&tresillo(&["play", "--seed", "3", "--agents", "rule,rule,rule"]));
+    assert!(plain.contains("outcome: cancelled"), "{plain}");
+}
+
+#[test]
+fn tournaments_of_each_rule_set_record_the_options_and_resume() {
+    let d = TempDir::new("rules", "tournament");
+    let run = d.path("run");
+    let run_s = run.to_str().unwrap();
+    let args = [
+        "tournament", "--agents", "rule,random,random", "--deals", "60", "--duplicate", "--rules",
+        "tresillo-house", "--rule-option", "palo_de_favor=oros", "--rule-option", "codillo_old=true", "--out",
+        run_s, "--threads", "2",
+    ];
+    ok(&tresillo(&args));
+    let manifest = std::fs::read_to_string(run.join("manifest.json")).unwrap();
+    let m: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+    assert_eq!(
+        m["config"]["rules"],
+        serde_json::json!({ "name": "tresillo-house", "palo_de_favor": "oros", "codillo_old": true })
+    );
+    let csv = std::fs::read_to_string(run.join("deals.csv")).unwrap();
+    assert!(csv.lines().nth(1).unwrap().contains("tresillo-house"), "{csv}");
+    // Resuming a finished run reads the rules back from the manifest.
+    let mut resume = args.to_vec();
+    resume.push("--resume");
+    ok(&tresillo(&resume));
+    assert_eq!(std::fs::read_to_string(run.join("deals.csv")).unwrap(), csv);
+    // The default rule set keeps its plain form.
+    let plain = d.path("plain");
+    ok(&tresillo(&["tournament", "--deals", "6", "--out", plain.to_str().unwrap()]));
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(plain.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(m["config"]["rules"], "tresillo");
+}
+
+#[test]
+fn experiment_files_take_a_rules_table() {
+    let d = TempDir::new("rules", "experiment");
+    let out = d.path("out");
+    let toml = format!(
+        "[tournament]\nagents = [\"rule\", \"random\", \"random\"]\ndeals = 30\nseed = 4\n\
+         rules = {{ name = \"tresillo\", palo_de_favor = \"copas\" }}\nout = \"{}\"\n",
+        out.display()
+    );
+    let f = d.write("e.toml", &toml);
+    let dry = ok(&tresillo(&["run", f.to_str().unwrap(), "--dry-run"]));
+    assert!(dry.contains("--rules tresillo --rule-option palo_de_favor=copas "), "{dry}");
+    ok(&tresillo(&["run", f.to_str().unwrap()]));
+    assert!(out.join("deals.csv").exists());
+    let bad = d.write("bad.toml", &toml.replace("palo_de_favor = \"copas\"", "show_heap = true"));
+    let err = failed(&tresillo(&["run", bad.to_str().unwrap()]));
+    assert!(err.contains("unknown rule option `show_heap`"), "{err}");
+}
+
+#[test]
+fn score_keeps_a_house_session() {
+    let d = TempDir::new("rules", "score");
+    let log = d.write(
+        "s.jsonl",
+        "{\"players\": [\"ana\", \"bea\", \"carla\"], \"rules\": \"tresillo-house\"}\n\
+         {\"declarer\": \"bea\", \"contract\": \"entrada\", \"tricks\": [2, 5, 2]}\n\
+         {\"declarer\": \"carla\", \"contract\": \"vuelta\", \"tricks\": [4, 4, 1], \"contra_estuche\": false}\n",
+    );
+    let out = ok(&tresillo(&["score", log.to_str().unwrap(), "--format", "json"]));
+    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines[0]["session"]["rules"], "tresillo-house");
+    let text = ok(&tresillo(&["score", log.to_str().unwrap()]));
+    assert!(text.contains("Session: rule set tresillo-house"), "{text}");
+    // Hand 1: the plato alone (6) and entrada 1 from each: bea +8.
+    assert!(lines[1].to_string().contains("\"aip\":6"), "{}", lines[1]);
+    let four = d.write("four.jsonl", "{\"players\": 4, \"rules\": \"tresillo-house\"}\n");
+    let err = failed(&tresillo(&["score", four.to_str().unwrap()]));
+    assert!(err.contains("rule set tresillo-house is played by 3 players, not 4"), "{err}");
+}
