@@ -486,8 +486,10 @@ trait Goal: Copy {
     const KIND: u128;
     /// Whether final counts (by role: declarer, next, other) meet the goal.
     fn met(&self, counts: [u8; 3]) -> bool;
-    /// A decision from sure-trick lower bounds `lb` (by role) with `r` tricks left.
-    fn quick(&self, counts: [u8; 3], lb: [u8; 3], r: u8) -> Option<bool>;
+    /// A decision from sure-trick lower bounds (by role) with `r` tricks left:
+    /// `for_decl` are tricks the declarer's side can make sure of, `for_opps`
+    /// those the opponents' side can (see [`Search::sure`]).
+    fn quick(&self, counts: [u8; 3], for_decl: [u8; 3], for_opps: [u8; 3], r: u8) -> Option<bool>;
     /// The counts as the table key holds them.
     fn key_counts(&self, counts: [u8; 3]) -> u128;
     /// The scalar's threshold here.
@@ -510,7 +512,8 @@ impl Goal for ClassGoal {
     }
 
     #[inline]
-    fn quick(&self, c: [u8; 3], lb: [u8; 3], r: u8) -> Option<bool> {
+    fn quick(&self, c: [u8; 3], for_decl: [u8; 3], for_opps: [u8; 3], r: u8) -> Option<bool> {
+        let lb = for_opps;
         let (d, a, b) = (c[0] + lb[0], c[1] + lb[1], c[2] + lb[2]);
         let free = r - lb[0] - lb[1] - lb[2];
         // Best case. A sacado is best helped by giving every free trick to the
@@ -529,6 +532,9 @@ impl Goal for ClassGoal {
         if (best as u8) < self.0 {
             return Some(false);
         }
+        let lb = for_decl;
+        let (d, a, b) = (c[0] + lb[0], c[1] + lb[1], c[2] + lb[2]);
+        let free = r - lb[0] - lb[1] - lb[2];
         // Worst case: every free trick to one opponent (both a codillo and a
         // tie with the declarer are best helped by concentrating tricks).
         let worst = Class::of_counts(d, a + free, b).min(Class::of_counts(d, a, b + free));
@@ -561,10 +567,10 @@ impl Goal for TricksGoal {
     }
 
     #[inline]
-    fn quick(&self, c: [u8; 3], lb: [u8; 3], r: u8) -> Option<bool> {
-        if c[0] + lb[0] >= self.0 {
+    fn quick(&self, c: [u8; 3], for_decl: [u8; 3], for_opps: [u8; 3], r: u8) -> Option<bool> {
+        if c[0] + for_decl[0] >= self.0 {
             Some(true)
-        } else if c[0] + r - lb[1] - lb[2] < self.0 {
+        } else if c[0] + r - for_opps[1] - for_opps[2] < self.0 {
             Some(false)
         } else {
             None
@@ -635,7 +641,7 @@ impl SolverContext {
     /// A context with a table of 2^16 entries (1.5 MB).
     #[must_use]
     pub fn new() -> SolverContext {
-        SolverContext::with_table_bits(16)
+        SolverContext::with_table_bits(18)
     }
 
     /// A context with a table of 2^`bits` entries (`bits` clamped to 8..=24).
@@ -934,21 +940,62 @@ impl Search<'_> {
         m
     }
 
-    /// Sure tricks by role: the holder of the top trumps out in an unbroken
-    /// sequence wins a trick with each.
+    /// Sure tricks by role, for the declarer's side and for the opponents'.
+    ///
+    /// - Forced, in both: the holder of the top trumps out in an unbroken sequence
+    ///   wins a trick with each, whatever anyone does (only its own cards are
+    ///   higher, and each must be played some time).
+    /// - The leader can *choose* to cash: leading the top cards of a plain suit in
+    ///   sequence, it wins as many tricks as both others must follow (their length
+    ///   in the suit), or all of them when neither holds a trump; it stays on lead
+    ///   and the others' other suits are untouched, so the suits add up. With no
+    ///   trump in the others' hands, each of its trumps wins too. A choice is a
+    ///   bound only for the leader's own side: the opponents may prefer another
+    ///   split of the tricks, so an opponent's cashing proves nothing for the
+    ///   declarer, and the declarer's proves nothing against it.
+    ///
+    /// Returns (bounds the declarer can make sure of, bounds the opponents can).
     #[inline]
-    fn sure(&self, rem: u64) -> [u8; 3] {
-        let mut lb = [0u8; 3];
-        let t = rem & TRUMP_LANE;
-        if t == 0 {
-            return lb;
+    fn sure(&self, rem: u64) -> ([u8; 3], [u8; 3]) {
+        #[inline]
+        fn top_run(hand: u64, m: u64) -> u32 {
+            let n = m.count_ones();
+            if n == 0 {
+                return 0;
+            }
+            (!(pext(hand, m) << (64 - n))).leading_zeros()
         }
-        let top = 63 - t.leading_zeros();
-        let h = (0..3).find(|&r| self.hands[r] >> top & 1 == 1).unwrap_or(0);
-        let n = t.count_ones();
-        let cx = pext(self.hands[h], t) << (64 - n);
-        lb[h] = (!cx).leading_zeros() as u8;
-        lb
+        let mut forced = [0u8; 3];
+        let t = rem & TRUMP_LANE;
+        let x = self.leader as usize;
+        let (y, z) = ((x + 1) % 3, (x + 2) % 3);
+        let others_trumps = (self.hands[y] | self.hands[z]) & TRUMP_LANE != 0;
+        if t != 0 {
+            let top = 63 - t.leading_zeros();
+            let h = (0..3).find(|&r| self.hands[r] >> top & 1 == 1).unwrap_or(0);
+            forced[h] = top_run(self.hands[h], t) as u8;
+        }
+        let mut cash = if others_trumps { 0 } else { (self.hands[x] & TRUMP_LANE).count_ones() };
+        for l in 0..3 {
+            let m = rem & (LANE << (16 * l));
+            let k = top_run(self.hands[x], m);
+            if k == 0 {
+                continue;
+            }
+            cash += if others_trumps {
+                k.min((self.hands[y] & m).count_ones()).min((self.hands[z] & m).count_ones())
+            } else {
+                k
+            };
+        }
+        let mut chosen = forced;
+        if others_trumps {
+            chosen[x] += cash as u8;
+        } else {
+            // Every trump is the leader's: its forced count is among `cash`.
+            chosen[x] = cash as u8;
+        }
+        if x == 0 { (chosen, forced) } else { (forced, chosen) }
     }
 
     fn key<G: Goal>(&self, g: &G, rem: u64) -> u128 {
@@ -984,7 +1031,8 @@ impl Search<'_> {
             return g.met(self.counts);
         }
         let rem = self.hands[0] | self.hands[1] | self.hands[2];
-        if let Some(b) = g.quick(self.counts, self.sure(rem), r) {
+        let (for_decl, for_opps) = self.sure(rem);
+        if let Some(b) = g.quick(self.counts, for_decl, for_opps, r) {
             return b;
         }
         let key = self.key(&g, rem);
