@@ -471,7 +471,14 @@ impl RuleAgent {
 
     /// [`RuleAgent::declare`] with a favoured suit `f`: the contract of the highest
     /// level the hand supports, but never below the level won.
-    fn declare_a_favor(&self, hand: CardSet, unseen: CardSet, min_level: u8, forced: bool, f: Suit) -> Decision {
+    fn declare_a_favor(
+        &self,
+        hand: CardSet,
+        unseen: CardSet,
+        min_level: u8,
+        forced: bool,
+        f: Suit,
+    ) -> Decision {
         if forced {
             return Decision::Declare(Contract::Entrada, Some(best_suit(hand, unseen, true).0));
         }

@@ -49,8 +49,8 @@ use crate::infer::{Inference, turned_location};
 use crate::rng::{AgentRng, below};
 use rand_core::RngCore;
 use tresillo_core::{
-    AllPass, BySeat, Card, CardSet, Contract, Deal, Decision, Hand, Heap, PlayState, PlayerView, Request, Rules,
-    Seat,
+    AllPass, BySeat, Card, CardSet, Contract, Deal, Decision, Hand, Heap, PlayState, PlayerView, Request,
+    Rules, Seat,
 };
 
 /// A complete deal state as one seat might imagine it: every hand, every discard
@@ -183,8 +183,8 @@ impl World {
     pub fn replay(&self, view: &PlayerView) -> Result<Hand, NoWorld> {
         let p = view.public();
         let deal = self.to_deal(view)?;
-        let mut hand =
-            Hand::with_rules(p.game_rules(), p.players, deal, p.dealer).map_err(|e| NoWorld(e.to_string()))?;
+        let mut hand = Hand::with_rules(p.game_rules(), p.players, deal, p.dealer)
+            .map_err(|e| NoWorld(e.to_string()))?;
         let (mut nb, mut nw, mut np) = (0, 0, 0);
         while hand.public() != p {
             let d = match hand.request() {

@@ -6,10 +6,10 @@
 mod common;
 
 use common::{check_world, deal};
-use tresillo_agents::{Agent, RandomAgent, RuleAgent, RuleParams, Sampler, play_hand, rng_from_seed, seat_rngs};
-use tresillo_core::{
-    AllPass, Bid, Decision, Hand, Request, RuleOptions, RuleSet, Rules, Seat, Suit,
+use tresillo_agents::{
+    Agent, RandomAgent, RuleAgent, RuleParams, Sampler, play_hand, rng_from_seed, seat_rngs,
 };
+use tresillo_core::{AllPass, Bid, Decision, Hand, Request, RuleOptions, RuleSet, Rules, Seat, Suit};
 
 fn every_rules() -> Vec<Rules> {
     let mut v = Vec::new();
@@ -35,7 +35,8 @@ fn random_and_rule_play_every_rule_set_legally() {
                 Box::new(RuleAgent::new(RuleParams::default())),
             ];
             let mut rngs = seat_rngs(seed);
-            let res = play_hand(&mut h, &mut agents, &mut rngs).unwrap_or_else(|e| panic!("{r}, seed {seed}: {e}"));
+            let res =
+                play_hand(&mut h, &mut agents, &mut rngs).unwrap_or_else(|e| panic!("{r}, seed {seed}: {e}"));
             forced += usize::from(res.forced);
             if r.spec().all_pass == AllPass::ForcedEntrada {
                 assert!(!res.is_cancelled(), "{r}: a house hand is never cancelled");
@@ -113,7 +114,8 @@ fn sampled_worlds_after_a_house_forced_entrada_replay_to_the_same_view() {
                 let mut rng = rng_from_seed(seed * 31 + s as u64);
                 for _ in 0..20 {
                     let w = sampler.sample(&mut rng);
-                    check_world(&view, &w).unwrap_or_else(|e| panic!("seed {seed}, steps {steps}, seat {s}: {e}"));
+                    check_world(&view, &w)
+                        .unwrap_or_else(|e| panic!("seed {seed}, steps {steps}, seat {s}: {e}"));
                     checked += 1;
                 }
             }

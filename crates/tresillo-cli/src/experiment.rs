@@ -39,11 +39,11 @@
 
 use crate::rules::RulesArgs;
 use crate::tournament::{self, TournamentArgs};
-use tresillo_core::Rules;
 use crate::tune::{self, TuneArgs};
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
+use tresillo_core::Rules;
 
 /// Arguments of `tresillo run`.
 #[derive(clap::Args, Clone)]

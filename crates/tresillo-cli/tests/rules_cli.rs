@@ -30,7 +30,10 @@ fn bad_rule_sets_and_options_are_one_line_errors() {
             "error: unknown rule option `penetro_all_play` (options of tresillo: palo_de_favor, codillo_old)",
         ),
         (vec!["--rule-option", "codillo_old"], "error: bad rule option `codillo_old`: expected key=value"),
-        (vec!["--rule-option", "palo_de_favor=hearts"], "error: bad value `hearts` for rule option `palo_de_favor`"),
+        (
+            vec!["--rule-option", "palo_de_favor=hearts"],
+            "error: bad value `hearts` for rule option `palo_de_favor`",
+        ),
         (
             vec!["--rule-option", "codillo_old=true", "--rule-option", "codillo_old=false"],
             "error: rule option `codillo_old` given twice",
@@ -46,14 +49,25 @@ fn bad_rule_sets_and_options_are_one_line_errors() {
         assert!(failed(&tresillo(&p)).starts_with(msg));
     }
     assert!(!d.path("t").exists(), "nothing is written for a bad rule set");
-    let err = failed(&tresillo(&["perft", "--deal", "1E / 2E / 3E", "--trump", "oros", "--depth", "1", "--rules", "x"]));
+    let err = failed(&tresillo(&[
+        "perft",
+        "--deal",
+        "1E / 2E / 3E",
+        "--trump",
+        "oros",
+        "--depth",
+        "1",
+        "--rules",
+        "x",
+    ]));
     assert!(err.starts_with("error: unknown rule set `x`"), "{err}");
 }
 
 #[test]
 fn play_narrates_a_house_forced_entrada() {
     // Seed 3: everybody passes, the espada is in the heap and seat 2 holds the basto.
-    let out = ok(&tresillo(&["play", "--seed", "3", "--agents", "rule,rule,rule", "--rules", "tresillo-house"]));
+    let out =
+        ok(&tresillo(&["play", "--seed", "3", "--agents", "rule,rule,rule", "--rules", "tresillo-house"]));
     assert!(out.contains("exchange: seat 2 discards"), "{out}");
     assert!(out.contains("seat 2 (forced entrada) plays entrada"), "{out}");
     let ex = out.find("exchange: seat 2").unwrap();
@@ -68,9 +82,22 @@ fn tournaments_of_each_rule_set_record_the_options_and_resume() {
     let run = d.path("run");
     let run_s = run.to_str().unwrap();
     let args = [
-        "tournament", "--agents", "rule,random,random", "--deals", "60", "--duplicate", "--rules",
-        "tresillo-house", "--rule-option", "palo_de_favor=oros", "--rule-option", "codillo_old=true", "--out",
-        run_s, "--threads", "2",
+        "tournament",
+        "--agents",
+        "rule,random,random",
+        "--deals",
+        "60",
+        "--duplicate",
+        "--rules",
+        "tresillo-house",
+        "--rule-option",
+        "palo_de_favor=oros",
+        "--rule-option",
+        "codillo_old=true",
+        "--out",
+        run_s,
+        "--threads",
+        "2",
     ];
     ok(&tresillo(&args));
     let manifest = std::fs::read_to_string(run.join("manifest.json")).unwrap();
@@ -108,6 +135,13 @@ fn experiment_files_take_a_rules_table() {
     assert!(dry.contains("--rules tresillo --rule-option palo_de_favor=copas "), "{dry}");
     ok(&tresillo(&["run", f.to_str().unwrap()]));
     assert!(out.join("deals.csv").exists());
+    let tune = d.write(
+        "tune.toml",
+        "[tune]\nagent = \"rule\"\nparams = [\"entrada=40..50:5\"]\nopponents = [\"rule\", \"random\"]\n\
+         deals = 6\nseed = 2\nrules = { name = \"tresillo-house\", codillo_old = true }\nout = \"x.csv\"\n",
+    );
+    let dry = ok(&tresillo(&["run", tune.to_str().unwrap(), "--dry-run"]));
+    assert!(dry.contains("--rules tresillo-house --rule-option codillo_old=true "), "{dry}");
     let bad = d.write("bad.toml", &toml.replace("palo_de_favor = \"copas\"", "show_heap = true"));
     let err = failed(&tresillo(&["run", bad.to_str().unwrap()]));
     assert!(err.contains("unknown rule option `show_heap`"), "{err}");

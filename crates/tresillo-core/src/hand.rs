@@ -12,10 +12,10 @@
 use crate::card::{BySeat, Card, Seat, Suit};
 use crate::cardset::CardSet;
 use crate::game::{Bid, Contract, Outcome, PuestaKind, RuleSet, Word};
-use crate::rules::AllPass;
 use crate::notation::{Deal, Heap};
 use crate::play::{PlayState, legal_moves, trick_winner};
 use crate::result::{HandResult, SurrenderRecord};
+use crate::rules::AllPass;
 use crate::rules::{RuleOptions, Rules};
 use crate::tables::table;
 use crate::view::PlayerView;

@@ -355,7 +355,8 @@ impl Rules {
                 RulesError::UnknownOption { option, rules, known }
             });
         };
-        let bad = || RulesError::BadValue { option: info.name, value: value.to_string(), expected: info.values };
+        let bad =
+            || RulesError::BadValue { option: info.name, value: value.to_string(), expected: info.values };
         match info.name {
             "palo_de_favor" => {
                 self.options.palo_de_favor = match value {
@@ -521,7 +522,8 @@ mod rules_serde {
                             (k, v)
                         })
                         .collect();
-                    let pairs: Vec<(&str, &str)> = vals.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+                    let pairs: Vec<(&str, &str)> =
+                        vals.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
                     Rules::parse(&name, &pairs).map_err(D::Error::custom)
                 }
             }

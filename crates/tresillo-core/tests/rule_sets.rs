@@ -489,3 +489,35 @@ proptest! {
         }
     }
 }
+
+/// The card play of every rule set implemented so far is that of section 5: from
+/// the first trick of a `tresillo-house` forced entrada and of a `palo_de_favor`
+/// solo a favor, the fast perft equals the reference perft written from the rule
+/// text.
+#[test]
+fn perft_from_house_and_palo_de_favor_hands_matches_the_reference() {
+    let mut house = hand_of(HOUSE.into(), MIXED, 0);
+    all_pass(&mut house);
+    ok(&mut house, Decision::Discard(cs("6B 7B 4C 4O")));
+    ok(&mut house, Decision::Declare(Entrada, Some(Suit::Espadas)));
+    auto_until(&mut house, |h| matches!(h.request(), Request::Play { .. }));
+    let mut favor = hand_of(favor(), MIXED, 0);
+    ok(&mut favor, Decision::Bid(Bid::Level(5)));
+    ok(&mut favor, Decision::Bid(Bid::Paso));
+    ok(&mut favor, Decision::Bid(Bid::Paso));
+    ok(&mut favor, Decision::Declare(Solo, Some(Suit::Oros)));
+    auto_until(&mut favor, |h| matches!(h.request(), Request::Play { .. }));
+    for h in [house, favor] {
+        let mut ps = h.play_state().unwrap();
+        let p = h.public();
+        let hands: [Vec<Card>; 3] = std::array::from_fn(|s| h.hand_of(Seat(s as u8)).iter().collect());
+        let leader = p.current_leader().index();
+        for depth in 1..=5 {
+            assert_eq!(
+                ps.perft(depth),
+                reference_perft(hands.clone(), p.trump.unwrap(), leader, depth),
+                "{depth}"
+            );
+        }
+    }
+}

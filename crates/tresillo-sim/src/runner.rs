@@ -223,7 +223,8 @@ impl Tournament {
         let mut stats = Stats { deals: len, ..Stats::default() };
         let mut unit_tantos = [0i64; 3];
         for (si, seating) in seatings.iter().enumerate() {
-            let mut scorer = Scorer::new(c.scoring.mode(), LedgerConfig::with_rules(c.rules, 3)).expect("3 players");
+            let mut scorer =
+                Scorer::new(c.scoring.mode(), LedgerConfig::with_rules(c.rules, 3)).expect("3 players");
             for i in unit * len..(unit + 1) * len {
                 let seed = deal_seed(c.seed, i);
                 let deal = deal_for_seed(seed);

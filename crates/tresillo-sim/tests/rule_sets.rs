@@ -6,7 +6,8 @@ use tresillo_core::{RuleOptions, RuleSet, Rules, Suit};
 use tresillo_sim::{Scoring, Stats, Tournament, TournamentConfig, simple_config};
 
 fn run(rules: Rules, scoring: Scoring, threads: usize) -> (Vec<String>, Stats) {
-    let config = TournamentConfig { rules, scoring, ..simple_config(["rule", "random", "random"], 120, 5, true) };
+    let config =
+        TournamentConfig { rules, scoring, ..simple_config(["rule", "random", "random"], 120, 5, true) };
     let t = Tournament::new(config).unwrap();
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
     let (u0, u1) = t.config().unit_range();
@@ -40,7 +41,13 @@ fn every_rule_set_and_option_plays_a_duplicate_tournament_where_rule_beats_rando
                     assert_eq!(stats.cancelled, 0, "{rules}: never cancelled");
                 }
                 let mean = |i: usize| stats.agents[i].units.mean_ci(1.0).unwrap().0;
-                assert!(mean(0) > mean(1) && mean(0) > mean(2), "{rules} {scoring}: rule {} random {} {}", mean(0), mean(1), mean(2));
+                assert!(
+                    mean(0) > mean(1) && mean(0) > mean(2),
+                    "{rules} {scoring}: rule {} random {} {}",
+                    mean(0),
+                    mean(1),
+                    mean(2)
+                );
             }
         }
     }
