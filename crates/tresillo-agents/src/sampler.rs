@@ -309,10 +309,12 @@ pub struct Sampler {
 /// on the deal: the declarer was dealt the espada, else nobody was and the
 /// declarer was dealt the basto, else nobody was dealt either and the declarer is
 /// mano. Where a card was dealt is not a property of a world (a card in a hand at
-/// play may have been drawn), so [`Sampler::sample`] draws a world without this
-/// constraint, then which cards each player drew (uniformly, as the deal would
-/// have it), and keeps the world when that deal puts the forced entrada on the
-/// declarer: exactly uniform over the deals consistent with the view.
+/// play may have been drawn), so a world is consistent when *some* way of drawing
+/// the exchanged cards satisfies the constraint: the declarer's espada and basto
+/// taken as dealt when the exchange leaves room, the others' as drawn when they
+/// drew enough (the reconstruction [`World::to_deal`] makes). [`Sampler::sample`]
+/// draws worlds without the constraint and keeps the consistent ones: uniform over
+/// the consistent worlds, as everywhere else.
 #[derive(Clone, Copy, Debug)]
 struct ForcedCheck {
     rules: Rules,
@@ -323,12 +325,33 @@ struct ForcedCheck {
 }
 
 impl ForcedCheck {
-    fn accepts(&self, w: &World, rng: &mut AgentRng) -> bool {
+    /// Whether the espada and the basto can have been dealt so that the all-pass
+    /// rule designates the declarer.
+    fn accepts(&self, w: &World) -> bool {
+        let specials = CardSet::from_iter([Card::ESPADA, Card::BASTO]);
         let mut dealt = [CardSet::EMPTY; 3];
         for (s, d) in dealt.iter_mut().enumerate() {
             let at_play = w.hands.0[s] | self.played_by.0[s];
-            let drawn = random_subset(at_play, u32::from(self.exchanged.0[s]), rng);
-            *d = (at_play - drawn) | w.discards.0[s];
+            let k = u32::from(self.exchanged.0[s]);
+            *d = w.discards.0[s] & specials;
+            if Seat(s as u8) == self.declarer {
+                // Kept as dealt while the cards not reserved can make up the draw.
+                let mut free = at_play.len();
+                for c in [Card::ESPADA, Card::BASTO] {
+                    if at_play.contains(c) && free > k {
+                        d.insert(c);
+                        free -= 1;
+                    }
+                }
+            } else {
+                // Drawn first; dealt only when fewer cards were drawn than held.
+                let held = at_play & specials;
+                if held.len() > k {
+                    for c in held.iter().skip(k as usize) {
+                        d.insert(c);
+                    }
+                }
+            }
         }
         self.rules.all_pass_declarer(&dealt, self.mano) == Some(self.declarer)
     }
@@ -517,9 +540,10 @@ impl Sampler {
     }
 
     /// The number of consistent worlds. After the forced entrada of
-    /// `tresillo-house` (all passed), the worlds before the constraint on who was
-    /// dealt the espada and the basto, which [`Sampler::sample`] applies by
-    /// rejection (see [`Sampler::has_rejection`]).
+    /// `tresillo-house` (all passed), an upper bound: the worlds before the
+    /// constraint on who was dealt the espada and the basto, which
+    /// [`Sampler::sample`] and [`Sampler::for_each_world`] apply by rejection (see
+    /// [`Sampler::has_rejection`]).
     #[must_use]
     pub fn count(&self) -> u128 {
         self.total
@@ -532,8 +556,8 @@ impl Sampler {
     }
 
     /// Whether [`Sampler::sample`] rejects worlds (the all-pass constraint of
-    /// `tresillo-house`): then [`Sampler::count`] and [`Sampler::for_each_world`]
-    /// cover the worlds before that constraint, not the consistent ones only.
+    /// `tresillo-house`): then [`Sampler::count`] is an upper bound, and
+    /// [`Sampler::for_each_world`] calls its function fewer times.
     #[must_use]
     pub fn has_rejection(&self) -> bool {
         self.forced.is_some()
@@ -544,7 +568,7 @@ impl Sampler {
         let Some(check) = self.forced else { return self.sample_unconstrained(rng) };
         loop {
             let w = self.sample_unconstrained(rng);
-            if check.accepts(&w, rng) {
+            if check.accepts(&w) {
                 return w;
             }
         }
@@ -596,7 +620,8 @@ impl Sampler {
     }
 
     /// Calls `f` once with every consistent world (in no particular order). Use it
-    /// when [`Sampler::count`] is small: the number of calls is exactly the count.
+    /// when [`Sampler::count`] is small: the number of calls is exactly the count
+    /// (at most the count when [`Sampler::has_rejection`]).
     pub fn for_each_world(&self, mut f: impl FnMut(&World)) {
         let [sa, sb] = self.others;
         for cell in &self.cells[..self.ncells] {
@@ -619,7 +644,9 @@ impl Sampler {
                                     w.discards[sa] |= da;
                                     w.discards[sb] |= db;
                                     w.heap |= pool - da - db;
-                                    f(&w);
+                                    if self.forced.is_none_or(|c| c.accepts(&w)) {
+                                        f(&w);
+                                    }
                                 });
                             });
                         });

@@ -1,15 +1,20 @@
 //! The agents and the sampler under every rule set and option implemented so far
-//! (RULES.md section 12): `random` and `rule` make only legal decisions, and every
-//! world the sampler draws after a `tresillo-house` forced entrada replays to the
-//! same view (so the forced declarer is the one the deal designates).
+//! (RULES.md section 12): `random` and `rule` make only legal decisions; after a
+//! `tresillo-house` forced entrada every world the sampler draws replays to the
+//! same view (so the forced declarer is the one the deal designates), and on small
+//! positions the sampler is uniform over the worlds brute force finds.
 
 mod common;
 
-use common::{check_world, deal};
+use common::{brute_force, check_world, deal, raw_assignments};
+use std::collections::{HashMap, HashSet};
 use tresillo_agents::{
-    Agent, RandomAgent, RuleAgent, RuleParams, Sampler, play_hand, rng_from_seed, seat_rngs,
+    Agent, RandomAgent, RuleAgent, RuleParams, Sampler, World, below, play_hand, rng_from_seed, seat_rngs,
 };
-use tresillo_core::{AllPass, Bid, Decision, Hand, Request, RuleOptions, RuleSet, Rules, Seat, Suit};
+use tresillo_core::{
+    AllPass, Bid, CardSet, Contract, Decision, Hand, Phase, Request, RuleOptions, RuleSet, Rules, Seat, Suit,
+    Word,
+};
 
 fn every_rules() -> Vec<Rules> {
     let mut v = Vec::new();
@@ -128,4 +133,106 @@ fn sampled_worlds_after_a_house_forced_entrada_replay_to_the_same_view() {
 fn the_tresillo_sampler_does_not_reject() {
     let h = Hand::with_rules(Rules::default(), 3, deal(1), Seat(1)).unwrap();
     assert!(!Sampler::new(&h.view(Seat(0))).unwrap().has_rejection());
+}
+
+/// A `tresillo-house` hand where everybody passes: the forced declarer discards
+/// its first `dk` cards in sort order (the espada and basto first, when held), the
+/// first opponent `fk`, and `plies` cards are played at random.
+fn house_scripted(seed: u64, dk: u8, fk: u8, plies: usize) -> Option<Hand> {
+    let r = Rules::from(RuleSet::TresilloHouse);
+    let mut h = Hand::with_rules(r, 3, deal(seed), Seat((seed % 3) as u8)).unwrap();
+    let mut rng = rng_from_seed(seed ^ 0x5EED);
+    let mut played = 0;
+    loop {
+        let d = match h.request() {
+            Request::Bid { .. } => Decision::Bid(Bid::Paso),
+            Request::Declare { .. } => Decision::Declare(Contract::Entrada, Some(Suit::Oros)),
+            Request::Discard { seat, min, max } => {
+                let k = if Some(seat) == h.public().declarer {
+                    dk
+                } else if h.public().phase == Phase::FirstOpponentExchange {
+                    fk
+                } else {
+                    0
+                };
+                Decision::Discard(
+                    h.hand_of(seat).iter().take(k.clamp(min, max) as usize).collect::<CardSet>(),
+                )
+            }
+            Request::Word { .. } => {
+                Decision::Word(if h.public().words().is_empty() { Word::Vienen } else { Word::Van })
+            }
+            Request::Play { legal, .. } => {
+                if played == plies {
+                    return Some(h);
+                }
+                played += 1;
+                Decision::Play(legal.nth(below(&mut rng, legal.len())).unwrap())
+            }
+            Request::Surrender { .. } => Decision::Surrender(false),
+            Request::TakeOver { .. } => Decision::TakeOver(false),
+            Request::Bola { .. } => Decision::Bola(true),
+            Request::Done => return None,
+        };
+        h.apply(d).unwrap();
+    }
+}
+
+/// Wilson-Hilferty: the standard normal deviate of a chi-square statistic.
+fn chi_square_z(stat: f64, df: f64) -> f64 {
+    let m = 1.0 - 2.0 / (9.0 * df);
+    ((stat / df).powf(1.0 / 3.0) - m) / (2.0 / (9.0 * df)).sqrt()
+}
+
+#[test]
+fn after_a_house_forced_entrada_the_sampler_is_uniform_over_the_consistent_worlds() {
+    let mut checked = 0;
+    let mut constrained = 0;
+    for (dk, fk, plies) in [(8, 5, 21), (8, 5, 20), (4, 9, 21), (1, 9, 22), (8, 5, 22)] {
+        for seed in 0..60u64 {
+            let Some(h) = house_scripted(seed, dk, fk, plies) else { continue };
+            for s in 0..3 {
+                let view = h.view(Seat(s));
+                let raw = raw_assignments(&view);
+                if !(3..=20_000).contains(&raw) {
+                    continue;
+                }
+                let label = format!("seed {seed} ({dk}, {fk}, {plies}) seat {s}");
+                let (worlds, _) = brute_force(&view);
+                let set: HashSet<World> = worlds.iter().copied().collect();
+                let sampler = Sampler::new(&view).unwrap();
+                assert!(sampler.has_rejection());
+                let mut visited = HashSet::new();
+                sampler.for_each_world(|w| {
+                    assert!(set.contains(w), "{label}: enumerated an inconsistent world");
+                    assert!(visited.insert(*w), "{label}: twice");
+                });
+                assert_eq!(visited.len(), set.len(), "{label}: enumeration vs brute force");
+                assert!(sampler.count() >= set.len() as u128);
+                constrained += usize::from(sampler.count() > set.len() as u128);
+                let k = set.len();
+                if k < 2 {
+                    continue;
+                }
+                let n = (30 * k).max(20_000);
+                let mut freq: HashMap<World, u64> = HashMap::new();
+                let mut rng = rng_from_seed(seed);
+                for _ in 0..n {
+                    let w = sampler.sample(&mut rng);
+                    assert!(set.contains(&w), "{label}: sampled an inconsistent world");
+                    *freq.entry(w).or_default() += 1;
+                }
+                let e = n as f64 / k as f64;
+                let stat: f64 = set.iter().map(|w| (*freq.get(w).unwrap_or(&0) as f64 - e).powi(2) / e).sum();
+                let z = chi_square_z(stat, (k - 1) as f64);
+                assert!(z < 4.5, "{label}: chi-square {stat:.1}, df {} (z {z:.2})", k - 1);
+                checked += 1;
+            }
+            if checked >= 12 {
+                break;
+            }
+        }
+    }
+    assert!(checked >= 8, "{checked} positions");
+    assert!(constrained >= 1, "the constraint removed worlds somewhere");
 }

@@ -249,19 +249,9 @@ pub enum RulesError {
         /// The known names.
         known: String,
     },
-    /// No option of that name in any rule set.
+    /// An option the rule set does not have.
     #[error("unknown rule option `{option}` (options of {rules}: {known})")]
     UnknownOption {
-        /// The key given.
-        option: String,
-        /// The rule set.
-        rules: RuleSet,
-        /// The rule set's options.
-        known: String,
-    },
-    /// An option of another rule set.
-    #[error("rule option `{option}` does not apply to rule set {rules} (its options: {known})")]
-    NotApplicable {
         /// The key given.
         option: String,
         /// The rule set.
@@ -296,9 +286,6 @@ pub enum RulesError {
         allowed: String,
     },
 }
-
-/// Every option key any rule set knows (for telling "unknown" from "does not apply").
-const ALL_OPTIONS: [&str; 2] = [PALO_DE_FAVOR.name, CODILLO_OLD.name];
 
 /// A rule set with its options: one value that says which game is played.
 ///
@@ -344,15 +331,15 @@ impl Rules {
         Ok(rules)
     }
 
-    /// Sets one option from its key and value as typed.
+    /// Sets one option from its key and value as typed; an option the rule set
+    /// does not have is refused.
     pub fn set_option(&mut self, key: &str, value: &str) -> Result<(), RulesError> {
         let spec = self.set.spec();
         let Some(info) = spec.options.iter().find(|o| o.name == key) else {
-            let (option, rules, known) = (key.to_string(), self.set, option_names(self.set));
-            return Err(if ALL_OPTIONS.contains(&key) {
-                RulesError::NotApplicable { option, rules, known }
-            } else {
-                RulesError::UnknownOption { option, rules, known }
+            return Err(RulesError::UnknownOption {
+                option: key.to_string(),
+                rules: self.set,
+                known: option_names(self.set),
             });
         };
         let bad =
