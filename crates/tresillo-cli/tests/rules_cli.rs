@@ -167,3 +167,21 @@ fn score_keeps_a_house_session() {
     let err = failed(&tresillo(&["score", four.to_str().unwrap()]));
     assert!(err.contains("rule set tresillo-house is played by 3 players, not 4"), "{err}");
 }
+
+#[test]
+fn score_keeps_a_palo_de_favor_session() {
+    let d = TempDir::new("rules", "score-favor");
+    let log = d.write(
+        "s.jsonl",
+        "{\"players\": 3, \"rules\": {\"name\": \"tresillo\", \"palo_de_favor\": \"oros\"}}\n\
+         {\"declarer\": 1, \"contract\": \"vuelta\", \"trump\": \"oros\", \"tricks\": [2, 5, 2]}\n",
+    );
+    let out = ok(&tresillo(&["score", log.to_str().unwrap(), "--format", "json"]));
+    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines[0]["session"]["rules"], serde_json::json!({"name": "tresillo", "palo_de_favor": "oros"}));
+    // The plato (6) plus 2n: 12; the plato and 2 from each, vuelta 1 doubled.
+    let hand = lines[1].to_string();
+    assert!(hand.contains("\"aip\":12"), "{hand}");
+    let text = ok(&tresillo(&["score", log.to_str().unwrap()]));
+    assert!(text.contains("Session: rule set tresillo palo_de_favor=oros"), "{text}");
+}
