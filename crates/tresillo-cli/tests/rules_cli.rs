@@ -178,7 +178,10 @@ fn score_keeps_a_palo_de_favor_session() {
     );
     let out = ok(&tresillo(&["score", log.to_str().unwrap(), "--format", "json"]));
     let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    assert_eq!(lines[0]["session"]["rules"], serde_json::json!({"name": "tresillo", "palo_de_favor": "oros"}));
+    assert_eq!(
+        lines[0]["session"]["rules"],
+        serde_json::json!({"name": "tresillo", "palo_de_favor": "oros"})
+    );
     // The plato (6) plus 2n: 12; the plato and 2 from each, vuelta 1 doubled.
     let hand = lines[1].to_string();
     assert!(hand.contains("\"aip\":12"), "{hand}");

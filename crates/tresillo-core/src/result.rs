@@ -41,7 +41,8 @@ pub struct HandResult {
     /// The turned vuelta card.
     #[cfg_attr(feature = "serde", serde(default))]
     pub turned: Option<Card>,
-    /// Espada forzada: everyone passed and the holder of the espada had to play.
+    /// Everyone passed and the declarer had to play: espada forzada (`tresillo`),
+    /// or the forced entrada of `tresillo-house`.
     #[cfg_attr(feature = "serde", serde(default))]
     pub forced: bool,
     /// A four-player penetro by the dealer (section 12.2).
