@@ -521,3 +521,34 @@ fn perft_from_house_and_palo_de_favor_hands_matches_the_reference() {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// A session of consecutive hands of every rule set and option, each played by
+    /// random legal decisions with the dealer rotating, scored by one ledger:
+    /// tokens are conserved after every hand and the settlement's results sum to
+    /// zero.
+    #[test]
+    fn every_rule_set_keeps_a_session_ledger_balanced(seed in any::<u64>(), ri in 0usize..12) {
+        let r = every_rules()[ri];
+        let mut l = Ledger::new(LedgerConfig::with_rules(r, 3)).unwrap();
+        let tokens = l.tokens();
+        let mut x = seed;
+        for i in 0..25u64 {
+            let mut h = Hand::with_rules(r, 3, deal_from(seed.wrapping_add(i)), Seat((i % 3) as u8)).unwrap();
+            while !h.is_done() {
+                let seat = h.request().seat().unwrap();
+                let legal = h.view(seat).legal_decisions();
+                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                h.apply(legal[(x >> 33) as usize % legal.len()]).unwrap();
+            }
+            let res = h.result().unwrap();
+            let s = l.apply(&res);
+            prop_assert!(s.is_ok(), "{}: hand {}: {:?}", r, i, s);
+            prop_assert_eq!(l.tokens(), tokens);
+        }
+        let st = l.settle();
+        prop_assert_eq!(st.results.0.iter().sum::<i64>(), 0);
+    }
+}
