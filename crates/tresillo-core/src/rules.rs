@@ -455,7 +455,7 @@ mod rules_serde {
     use serde::de::Error as _;
     use serde::ser::SerializeMap;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
-    use std::collections::BTreeMap;
+    use std::fmt;
 
     impl Serialize for Rules {
         fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -476,44 +476,58 @@ mod rules_serde {
         }
     }
 
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Value {
-        Bool(bool),
-        Str(String),
-    }
+    /// An option's value in a table: a string or a boolean.
+    struct OptionValue(String);
 
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Raw {
-        Name(String),
-        Table(BTreeMap<String, Value>),
+    impl<'de> Deserialize<'de> for OptionValue {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<OptionValue, D::Error> {
+            struct V;
+            impl serde::de::Visitor<'_> for V {
+                type Value = OptionValue;
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("a rule option value: a string or true/false")
+                }
+                fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<OptionValue, E> {
+                    Ok(OptionValue(v.to_string()))
+                }
+                fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<OptionValue, E> {
+                    Ok(OptionValue(v.to_string()))
+                }
+            }
+            d.deserialize_any(V)
+        }
     }
 
     impl<'de> Deserialize<'de> for Rules {
         fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Rules, D::Error> {
-            match Raw::deserialize(d)? {
-                Raw::Name(n) => Rules::parse(&n, &[]).map_err(D::Error::custom),
-                Raw::Table(mut t) => {
-                    let name = match t.remove("name") {
-                        Some(Value::Str(n)) => n,
-                        _ => return Err(D::Error::custom("a rules table needs `name = \"...\"`")),
-                    };
-                    let vals: Vec<(String, String)> = t
-                        .into_iter()
-                        .map(|(k, v)| {
-                            let v = match v {
-                                Value::Bool(b) => b.to_string(),
-                                Value::Str(s) => s,
-                            };
-                            (k, v)
-                        })
-                        .collect();
+            struct V;
+            impl<'de> serde::de::Visitor<'de> for V {
+                type Value = Rules;
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("a rule set: its name, or a table { name = \"...\", option = value, ... }")
+                }
+                fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Rules, E> {
+                    Rules::parse(v, &[]).map_err(E::custom)
+                }
+                fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<Rules, A::Error> {
+                    let mut name = None;
+                    let mut options: Vec<(String, String)> = Vec::new();
+                    while let Some(k) = m.next_key::<String>()? {
+                        let OptionValue(v) = m.next_value()?;
+                        if k == "name" {
+                            name = Some(v);
+                        } else {
+                            options.push((k, v));
+                        }
+                    }
+                    let name =
+                        name.ok_or_else(|| A::Error::custom("a rules table needs `name = \"...\"`"))?;
                     let pairs: Vec<(&str, &str)> =
-                        vals.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-                    Rules::parse(&name, &pairs).map_err(D::Error::custom)
+                        options.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+                    Rules::parse(&name, &pairs).map_err(A::Error::custom)
                 }
             }
+            d.deserialize_any(V)
         }
     }
 }
