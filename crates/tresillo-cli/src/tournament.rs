@@ -3,9 +3,10 @@
 //! A run directory holds `deals.csv` (rows in deal order), `stats.json` (the counts
 //! and sums so far), `manifest.json` (configuration and progress) and, once
 //! complete, `summary.csv`. After every batch the rows are appended and synced, then
-//! `stats.json` and `manifest.json` are replaced atomically, so an interrupted run
-//! loses at most the batch in flight; `--resume` truncates `deals.csv` to the length
-//! the manifest records and carries on.
+//! the statistics (first as `stats.next.json`) and `manifest.json` are replaced
+//! atomically, so an interrupted run loses at most the batch in flight; `--resume`
+//! truncates `deals.csv` to the length the manifest records, takes the statistics
+//! of exactly the deals it counts, and carries on.
 
 use anyhow::{Context, Result, bail, ensure};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -123,12 +124,21 @@ fn write_replacing(path: &Path, bytes: &[u8], sync: bool) -> Result<()> {
     Ok(())
 }
 
-/// Records progress: `stats.json`, then `manifest.json` (which names the rows of
-/// `deals.csv` that are finished).
+/// Records progress: the new statistics as `stats.next.json`, then `manifest.json`
+/// (which names the rows of `deals.csv` that are finished), then `stats.next.json`
+/// renamed over `stats.json`. A run killed at any point leaves, in one of the two
+/// statistics files, the statistics of exactly the deals the manifest counts
+/// ([`read_stats`] picks that one), never those of a batch the manifest does not.
 fn checkpoint(dir: &Path, stats: &Stats, manifest: &Manifest, sync: bool) -> Result<()> {
-    write_replacing(&dir.join("stats.json"), serde_json::to_string(stats)?.as_bytes(), sync)?;
-    write_replacing(&dir.join("manifest.json"), serde_json::to_string_pretty(manifest)?.as_bytes(), sync)
+    let next = dir.join(STATS_NEXT);
+    write_replacing(&next, serde_json::to_string(stats)?.as_bytes(), sync)?;
+    write_replacing(&dir.join("manifest.json"), serde_json::to_string_pretty(manifest)?.as_bytes(), sync)?;
+    fs::rename(&next, dir.join("stats.json"))
+        .with_context(|| format!("writing {}", dir.join("stats.json").display()))
 }
+
+/// The statistics written before the manifest that counts them (see [`checkpoint`]).
+const STATS_NEXT: &str = "stats.next.json";
 
 fn read_manifest(dir: &Path) -> Result<Manifest> {
     let p = dir.join("manifest.json");
@@ -136,13 +146,35 @@ fn read_manifest(dir: &Path) -> Result<Manifest> {
     serde_json::from_str(&text).with_context(|| format!("{}: not a tresillo manifest", p.display()))
 }
 
-fn read_stats(dir: &Path) -> Result<Stats> {
-    let p = dir.join("stats.json");
-    let text = fs::read_to_string(&p).with_context(|| format!("reading {}", p.display()))?;
+fn read_stats_file(p: &Path) -> Result<Stats> {
+    let text = fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
     serde_json::from_str(&text).with_context(|| format!("{}: malformed statistics", p.display()))
 }
 
-const RUN_FILES: [&str; 4] = ["manifest.json", "deals.csv", "stats.json", "summary.csv"];
+/// The statistics of the deals `deals_completed` counts: `stats.json`, or
+/// `stats.next.json` when the run was killed between writing the manifest and
+/// renaming it (see [`checkpoint`]).
+fn read_stats(dir: &Path, deals_completed: u64) -> Result<Stats> {
+    let s = read_stats_file(&dir.join("stats.json"))?;
+    if s.deals == deals_completed {
+        return Ok(s);
+    }
+    let next = dir.join(STATS_NEXT);
+    if next.exists() {
+        let n = read_stats_file(&next)?;
+        if n.deals == deals_completed {
+            return Ok(n);
+        }
+    }
+    bail!(
+        "{}: the statistics count {} deals but the manifest {}; start the run again with --force",
+        dir.display(),
+        s.deals,
+        deals_completed
+    )
+}
+
+const RUN_FILES: [&str; 5] = ["manifest.json", "deals.csv", "stats.json", "summary.csv", STATS_NEXT];
 
 /// Refuses to touch a directory holding another run unless `force`; with `force`,
 /// removes that run's files.
@@ -256,7 +288,7 @@ pub fn run(a: &TournamentArgs, command_line: Vec<String>) -> Result<String> {
                 m.config
             );
         }
-        let s = read_stats(dir)?;
+        let s = read_stats(dir, m.deals_completed)?;
         let f = OpenOptions::new().write(true).open(dir.join("deals.csv")).context("opening deals.csv")?;
         let len = f.metadata()?.len();
         if len < m.csv_bytes {
@@ -423,12 +455,12 @@ pub fn merge(a: &MergeArgs, command_line: Vec<String>) -> Result<String> {
     let mut w = std::io::BufWriter::new(File::create(&tmp)?);
     w.write_all(&header)?;
     let mut stats = Stats::default();
-    for (_, d) in &parts {
+    for (m, d) in &parts {
         let text = fs::read(d.join("deals.csv"))
             .with_context(|| format!("reading {}", d.join("deals.csv").display()))?;
         ensure!(text.starts_with(&header), "{}: unexpected deals.csv header", d.display());
         w.write_all(&text[header.len()..])?;
-        stats.merge(&read_stats(d)?);
+        stats.merge(&read_stats(d, m.deals_completed)?);
     }
     let mut f = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
     f.flush()?;

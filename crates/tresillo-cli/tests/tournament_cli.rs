@@ -123,6 +123,27 @@ fn resume_after_a_kill_gives_the_uninterrupted_result() {
 }
 
 #[test]
+fn resume_takes_the_statistics_the_manifest_counts() {
+    // A kill between writing the manifest and renaming `stats.next.json` over
+    // `stats.json` leaves the new statistics in `stats.next.json`.
+    let d = tmp("statsnext");
+    tournament(&d, &[]);
+    let summary = read(&d.join("summary.csv"));
+    std::fs::rename(d.join("stats.json"), d.join("stats.next.json")).unwrap();
+    let stale: serde_json::Value = serde_json::to_value(tresillo_sim::Stats::default()).unwrap();
+    std::fs::write(d.join("stats.json"), stale.to_string()).unwrap();
+    let mut a: Vec<&str> = BASE.to_vec();
+    a.extend(["--out", d.to_str().unwrap(), "--resume"]);
+    run(&a);
+    assert_eq!(read(&d.join("summary.csv")), summary);
+    assert!(!d.join("stats.next.json").exists());
+    // Statistics that match neither are refused, not double counted.
+    std::fs::write(d.join("stats.json"), stale.to_string()).unwrap();
+    let e = fails(&a);
+    assert!(e.contains("the statistics count 0 deals but the manifest 120"), "{e}");
+}
+
+#[test]
 fn an_existing_run_is_not_overwritten_without_force() {
     let d = tmp("existing");
     tournament(&d, &[]);
