@@ -20,13 +20,13 @@ enum Target {
     /// Nanoseconds per legal-move call.
     Movegen {
         /// Calls to time.
-        #[arg(long, default_value_t = 50_000_000)]
+        #[arg(long, default_value_t = 50_000_000, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
         n: u64,
     },
     /// Random play-phase playouts per second on one thread.
     Playouts {
         /// Playouts to time.
-        #[arg(long, default_value_t = 5_000_000)]
+        #[arg(long, default_value_t = 5_000_000, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
         n: u64,
     },
     /// Deals per second of a tournament (no files written), on one thread and on all.
@@ -35,14 +35,14 @@ enum Target {
         #[arg(long, default_value = "rule,rule,rule")]
         agents: String,
         /// Deals to time on each setting.
-        #[arg(long, default_value_t = 200_000)]
+        #[arg(long, default_value_t = 200_000, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
         n: u64,
     },
     /// Microseconds per sampled world at trick 1 and at trick 6 (the sampler of
     /// `tresillo-agents`, from the view of the player to move).
     Sampler {
         /// Worlds to draw at each of the two points.
-        #[arg(long, default_value_t = 1_000_000)]
+        #[arg(long, default_value_t = 1_000_000, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
         n: u64,
     },
 }

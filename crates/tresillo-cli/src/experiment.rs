@@ -54,7 +54,7 @@ pub struct RunArgs {
     #[arg(long)]
     pub resume: bool,
     /// Worker threads, overriding the file's `threads`.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::args::threads)]
     pub threads: Option<usize>,
     /// Print the equivalent `tresillo tournament` or `tresillo tune` command and stop.
     #[arg(long)]
@@ -199,7 +199,9 @@ fn check(e: &Experiment) -> Result<()> {
     match e {
         Experiment::Tournament(t) => {
             t.config()?;
-            anyhow::ensure!(t.threads != Some(0), "threads must be at least 1");
+            if let Some(n) = t.threads {
+                crate::args::check_threads(n, "threads").map_err(anyhow::Error::msg)?;
+            }
         }
         Experiment::Tune(t) => {
             t.check()?;

@@ -1,5 +1,6 @@
 //! The `tresillo` command-line tool. Only this crate does I/O.
 
+mod args;
 mod bench;
 mod experiment;
 mod narrate;
@@ -26,7 +27,7 @@ enum Command {
     /// Print the deal for a seed (hands in seat order, then the heap from its top).
     Deal {
         /// The deal seed.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
         seed: u64,
     },
     /// Count legal card-play sequences from a deal (tricks resolved).

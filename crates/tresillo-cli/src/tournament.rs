@@ -24,16 +24,16 @@ pub struct TournamentArgs {
     #[arg(long, default_value = "rule,rule,random")]
     pub agents: String,
     /// Deals to play (the whole run, all shards).
-    #[arg(long, default_value_t = 100_000)]
+    #[arg(long, default_value_t = 100_000, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
     pub deals: u64,
     /// The master seed: deal i is a pure function of (seed, i).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
     pub seed: u64,
     /// The output directory.
     #[arg(long, default_value = "out/tournament")]
     pub out: PathBuf,
     /// Worker threads (default: all cores). The output does not depend on it.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::args::threads)]
     pub threads: Option<usize>,
     /// Play every deal under all six seatings of the three agents.
     #[arg(long)]
@@ -229,7 +229,7 @@ fn truncate(s: &str, n: usize) -> String {
 fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     let mut b = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {
-        ensure!(t >= 1, "--threads must be at least 1");
+        crate::args::check_threads(t, "threads").map_err(anyhow::Error::msg)?;
         b = b.num_threads(t);
     }
     Ok(b.build()?)

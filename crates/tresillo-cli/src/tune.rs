@@ -40,16 +40,16 @@ pub struct TuneArgs {
     #[arg(long, default_value = "rule,rule")]
     pub opponents: String,
     /// Deals per candidate (each played under all six seatings).
-    #[arg(long, default_value_t = 20_000)]
+    #[arg(long, default_value_t = 20_000, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
     pub deals: u64,
     /// The master seed, the same for every candidate (common random numbers).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
     pub seed: u64,
     /// `coordinate` (one parameter at a time, in rounds) or `grid` (every combination).
     #[arg(long, default_value = "coordinate")]
     pub method: String,
     /// Coordinate search: the most rounds.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 4, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u32>)]
     pub rounds: u32,
     /// Start here instead of the agent's defaults (a spec of the same agent setting
     /// tuned parameters, e.g. `rule:entrada=40`): coordinate search climbs from it,
@@ -57,7 +57,7 @@ pub struct TuneArgs {
     #[arg(long)]
     pub start: Option<String>,
     /// Refuse a search that may need more candidate evaluations than this.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, allow_negative_numbers = true, value_parser = crate::args::non_negative::<usize>)]
     pub max_evaluations: usize,
     /// The rule set.
     #[arg(long, default_value = "tresillo")]
@@ -69,7 +69,7 @@ pub struct TuneArgs {
     #[arg(long, default_value = "out/tune/candidates.csv")]
     pub out: PathBuf,
     /// Worker threads (default: all cores). The results do not depend on it.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::args::threads)]
     pub threads: Option<usize>,
     /// Overwrite existing output files.
     #[arg(long)]
@@ -90,7 +90,7 @@ impl TuneArgs {
         let space = Space::new(&self.agent, params, self.start.as_deref())?;
         let opponents: Vec<&str> = self.opponents.split(',').map(str::trim).collect();
         let [a, b] = opponents[..] else {
-            bail!("--opponents needs two agent specs, comma-separated (got {})", opponents.len());
+            bail!("two opponents are needed, as two agent specs (got {})", opponents.len());
         };
         let setup = TuneSetup {
             rules: self.rules.parse::<RuleSet>().map_err(anyhow::Error::msg)?,
@@ -98,11 +98,11 @@ impl TuneArgs {
             ..TuneSetup::new([a, b], self.deals, self.seed)
         };
         setup.validate(&space.spec(space.start()))?;
-        ensure!(self.rounds >= 1, "--rounds must be at least 1");
+        ensure!(self.rounds >= 1, "rounds must be at least 1");
         let plan = SearchPlan { method, max_rounds: self.rounds, max_evaluations: self.max_evaluations };
         space.check(&plan)?;
         if let Some(t) = self.threads {
-            ensure!(t >= 1, "--threads must be at least 1");
+            crate::args::check_threads(t, "threads").map_err(anyhow::Error::msg)?;
         }
         Ok(Plan { space, setup, plan })
     }
