@@ -289,7 +289,7 @@ pub fn run(a: &RunArgs, command_line: Vec<String>) -> Result<String> {
     }
     let what = || format!("experiment {}", a.file.display());
     match &e {
-        Experiment::Tournament(t) => tournament::run(t, command_line).with_context(what),
+        Experiment::Tournament(t) => tournament::run_experiment(t, command_line).with_context(what),
         Experiment::Tune(t) => tune::run(t, command_line).with_context(what),
     }
 }

@@ -52,13 +52,52 @@ fn a_tournament_experiment_is_the_tournament_command() {
         serde_json::from_str(&fs::read_to_string(d.path("a/manifest.json")).unwrap()).unwrap();
     assert_eq!(m["complete"], true);
     assert_eq!(m["command_line"][1], "run");
-    // Running it again is refused without --force, and allowed with it.
-    let err = failed(&tresillo(&["run", s(&exp)]));
-    assert!(err.contains("--force"), "{err}");
+    // Running it again reproduces it in place, with or without --force; so does a
+    // run where only the committed files are kept (a fresh clone: no deals.csv).
+    let summary = fs::read(d.path("a/summary.csv")).unwrap();
+    ok(&tresillo(&["run", s(&exp)]));
     ok(&tresillo(&["run", s(&exp), "--force", "--threads", "1"]));
+    fs::remove_file(d.path("a/deals.csv")).unwrap();
+    ok(&tresillo(&["run", s(&exp)]));
+    assert_eq!(fs::read(d.path("a/summary.csv")).unwrap(), summary);
+    assert!(!d.path("a.partial").exists());
     // --resume of a finished run changes nothing.
-    ok(&tresillo(&["run", s(&exp), "--resume"]));
+    let out = ok(&tresillo(&["run", s(&exp), "--resume"]));
+    assert!(out.contains("already complete"), "{out}");
     assert_eq!(fs::read(d.path("a/deals.csv")).unwrap(), fs::read(b.join("deals.csv")).unwrap());
+}
+
+#[test]
+fn an_unfinished_experiment_keeps_the_earlier_results_until_it_completes() {
+    let d = TempDir::new("experiment-cli", "partial");
+    let exp = d.write("t.toml", &tournament_toml(&d.path("a")));
+    ok(&tresillo(&["run", s(&exp)]));
+    let before = fs::read(d.path("a/summary.csv")).unwrap();
+    // An interrupted run of the same experiment: its files are in a.partial.
+    let p = d.path("a.partial");
+    ok(&tresillo(&[
+        "tournament",
+        "--agents",
+        "rule,random,random",
+        "--deals",
+        "30",
+        "--seed",
+        "5",
+        "--duplicate",
+        "--out",
+        s(&p),
+    ]));
+    let m = fs::read_to_string(p.join("manifest.json"))
+        .unwrap()
+        .replace("\"complete\": true", "\"complete\": false");
+    fs::write(p.join("manifest.json"), m).unwrap();
+    fs::remove_file(p.join("summary.csv")).unwrap();
+    let err = failed(&tresillo(&["run", s(&exp)]));
+    assert!(err.contains("a.partial") && err.contains("--resume"), "{err}");
+    assert_eq!(fs::read(d.path("a/summary.csv")).unwrap(), before);
+    ok(&tresillo(&["run", s(&exp), "--resume"]));
+    assert_eq!(fs::read(d.path("a/summary.csv")).unwrap(), before);
+    assert!(!p.exists());
 }
 
 #[test]
