@@ -67,10 +67,8 @@ fn a_second_writer_on_a_running_directory_is_refused() {
         std::thread::sleep(Duration::from_millis(50));
     }
     let pid = first.id().to_string();
-    let mut seconds: Vec<Vec<&str>> = Vec::new();
-    seconds.push([&args[..], &["--resume"]].concat());
-    seconds.push([&args[..], &["--force"]].concat());
-    seconds.push(args.to_vec());
+    let seconds: Vec<Vec<&str>> =
+        vec![[&args[..], &["--resume"]].concat(), [&args[..], &["--force"]].concat(), args.to_vec()];
     for a in &seconds {
         let err = failed(&tresillo(a));
         let err = one_line(&err);
