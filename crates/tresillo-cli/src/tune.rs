@@ -1,10 +1,11 @@
 //! `tresillo tune`: search an agent's numeric parameters for the best mean tantos
 //! against fixed opponents (the search itself is `tresillo_sim::Space::search`).
 //!
-//! Writes every evaluated candidate to the `--out` CSV as soon as it is scored, and
-//! a manifest (`<stem>.manifest.json` beside it) with the configuration and the best
-//! spec once the search ends; an interrupted search leaves the candidates scored so
-//! far and no manifest. Progress lines go to stderr; stdout gets the summary, its
+//! Writes every evaluated candidate, as soon as it is scored, to `<out>.partial`,
+//! renamed to the `--out` CSV when the search ends, and then a manifest
+//! (`<stem>.manifest.json` beside it) with the configuration and the best spec; an
+//! interrupted search leaves the candidates scored so far in `<out>.partial` and
+//! any earlier output as it was. Progress lines go to stderr; stdout gets the summary, its
 //! last line the best spec alone. Nothing is written before every argument has been
 //! checked, and existing files are kept unless `--force`.
 //!
@@ -238,6 +239,13 @@ fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     Ok(b.build()?)
 }
 
+/// `candidates.csv` -> `candidates.csv.partial`.
+fn partial_path(out: &Path) -> PathBuf {
+    let mut name = out.file_name().unwrap_or_default().to_os_string();
+    name.push(".partial");
+    out.with_file_name(name)
+}
+
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let tmp = path.with_extension("tmp");
     fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
@@ -256,11 +264,10 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
     if let Some(dir) = a.out.parent().filter(|d| !d.as_os_str().is_empty()) {
         fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
-    if manifest_path.exists() {
-        // A stale manifest must not describe the new, unfinished CSV.
-        fs::remove_file(&manifest_path).with_context(|| format!("removing {}", manifest_path.display()))?;
-    }
-    let file = File::create(&a.out).with_context(|| format!("creating {}", a.out.display()))?;
+    // The candidates go to a temporary name, renamed over the output only when the
+    // search is complete: until then any earlier output stays as it was.
+    let partial = partial_path(&a.out);
+    let file = File::create(&partial).with_context(|| format!("creating {}", partial.display()))?;
     let mut csv = csv::Writer::from_writer(BufWriter::new(file));
     csv.write_record(header(&space))?;
     csv.flush()?;
@@ -299,6 +306,7 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
     )?;
     let mut file = csv.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
     file.flush()?;
+    drop(file);
     let best = result.best();
     let start = result.start();
     let manifest = Manifest {
@@ -322,6 +330,11 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
         best: ManifestCandidate::new(best),
         start_result: ManifestCandidate::new(start),
     };
+    // The old manifest goes first: it must never describe the new CSV.
+    if manifest_path.exists() {
+        fs::remove_file(&manifest_path).with_context(|| format!("removing {}", manifest_path.display()))?;
+    }
+    fs::rename(&partial, &a.out).with_context(|| format!("writing {}", a.out.display()))?;
     write_atomic(&manifest_path, serde_json::to_string_pretty(&manifest)?.as_bytes())?;
     let mut out = String::new();
     let stop = match (plan.method, result.converged) {
