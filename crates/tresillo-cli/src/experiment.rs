@@ -95,6 +95,7 @@ struct TournamentSection {
     duplicate: bool,
     out: PathBuf,
     threads: Option<usize>,
+    bidding: Option<String>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -116,6 +117,7 @@ struct TuneSection {
     scoring: String,
     out: PathBuf,
     threads: Option<usize>,
+    bidding: Option<String>,
 }
 
 fn default_rules() -> String {
@@ -132,7 +134,7 @@ fn default_method() -> String {
 
 /// The keys of each table: (key, required).
 const TOP_KEYS: [(&str, bool); 3] = [("description", false), ("tournament", false), ("tune", false)];
-const TOURNAMENT_KEYS: [(&str, bool); 8] = [
+const TOURNAMENT_KEYS: [(&str, bool); 9] = [
     ("agents", true),
     ("deals", true),
     ("seed", true),
@@ -141,8 +143,9 @@ const TOURNAMENT_KEYS: [(&str, bool); 8] = [
     ("duplicate", false),
     ("out", true),
     ("threads", false),
+    ("bidding", false),
 ];
-const TUNE_KEYS: [(&str, bool); 13] = [
+const TUNE_KEYS: [(&str, bool); 14] = [
     ("agent", true),
     ("params", true),
     ("opponents", true),
@@ -156,6 +159,7 @@ const TUNE_KEYS: [(&str, bool); 13] = [
     ("scoring", false),
     ("out", true),
     ("threads", false),
+    ("bidding", false),
 ];
 
 /// `line L, column C` of a byte offset.
@@ -281,6 +285,7 @@ pub fn load(a: &RunArgs) -> Result<Experiment> {
                 shard: None,
                 resume: a.resume,
                 force: a.force,
+                bidding: t.bidding,
             })
         }
         (None, Some(t)) => {
@@ -302,6 +307,7 @@ pub fn load(a: &RunArgs) -> Result<Experiment> {
                 out: t.out,
                 threads: a.threads.or(t.threads),
                 force: a.force,
+                bidding: t.bidding,
             };
             if let Some(r) = t.rounds {
                 args.rounds = r;
@@ -419,6 +425,38 @@ pub fn run(a: &RunArgs, command_line: Vec<String>) -> Result<String> {
         // An experiment replaces its own earlier results (renamed over them at the end).
         Experiment::Tune(t) => {
             tune::run(&TuneArgs { force: true, ..t.clone() }, command_line).with_context(what)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fields serde knows for a section: those its unknown-field error lists.
+    fn serde_fields<T: serde::de::DeserializeOwned + std::fmt::Debug>() -> Vec<String> {
+        let err = toml::from_str::<T>("probe_not_a_field = 1").unwrap_err().to_string();
+        let list = &err[err.find("expected one of").expect(&err)..];
+        list.split('`').skip(1).step_by(2).map(String::from).collect()
+    }
+
+    #[test]
+    fn the_key_lists_are_the_sections_fields() {
+        let keys = |k: &[(&str, bool)]| k.iter().map(|(k, _)| k.to_string()).collect::<Vec<_>>();
+        assert_eq!(serde_fields::<TournamentSection>(), keys(&TOURNAMENT_KEYS));
+        assert_eq!(serde_fields::<TuneSection>(), keys(&TUNE_KEYS));
+        assert_eq!(serde_fields::<ExperimentFile>(), keys(&TOP_KEYS));
+        // The required keys alone make a section that parses.
+        let minimal = "[tournament]\nagents = []\ndeals = 1\nseed = 1\nout = 'o'\n";
+        toml::from_str::<ExperimentFile>(minimal).unwrap();
+        let minimal = "[tune]\nagent = 'rule'\nparams = []\nopponents = []\ndeals = 1\nseed = 1\nout = 'o'\n";
+        toml::from_str::<ExperimentFile>(minimal).unwrap();
+        for (k, required) in TOURNAMENT_KEYS.iter().chain(&TUNE_KEYS) {
+            assert_eq!(
+                *required,
+                ["agents", "agent", "params", "opponents", "deals", "seed", "out"].contains(k),
+                "{k}"
+            );
         }
     }
 }
