@@ -122,6 +122,8 @@ fn negative_numbers_are_called_negative_on_every_integer_flag() {
         (vec!["bench", "playouts", "--n", "-5"], "--n"),
         (vec!["bench", "deals", "--n", "-5"], "--n"),
         (vec!["bench", "sampler", "--n", "-5"], "--n"),
+        (vec!["bench", "solver", "--n", "-5"], "--n"),
+        (vec!["bench", "solver", "--seed", "-5"], "--seed"),
     ];
     for (args, flag) in &cases {
         let e = first_line(args);
@@ -133,6 +135,8 @@ fn negative_numbers_are_called_negative_on_every_integer_flag() {
     assert!(e.contains("must be a non-negative integer"), "{e}");
     let e = first_line(&["perft", "--deal", HANDS, "--trump", "espadas", "--depth", "99999999999"]);
     assert!(e.contains("at most"), "{e}");
+    let e = first_line(&["bench", "solver", "--n", "18446744073709551615"]);
+    assert!(e.contains("--n") && e.contains("at most"), "{e}");
     assert!(!d.path("o").exists());
 }
 
