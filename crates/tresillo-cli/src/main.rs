@@ -4,6 +4,7 @@ mod bench;
 mod experiment;
 mod narrate;
 mod perft;
+mod report;
 mod score;
 mod tournament;
 mod tune;
@@ -48,6 +49,9 @@ enum Command {
     Tune(tune::TuneArgs),
     /// Run an experiment described in a TOML file (a tournament or a tune).
     Run(experiment::RunArgs),
+    /// Draw tournament directories and tuning runs as one self-contained HTML page
+    /// with charts.
+    Report(report::ReportArgs),
 }
 
 fn run(cli: Cli) -> Result<()> {
@@ -76,6 +80,10 @@ fn run(cli: Cli) -> Result<()> {
         Command::Run(a) => {
             let report = experiment::run(&a, std::env::args().collect())?;
             write!(out, "{report}")?;
+        }
+        Command::Report(a) => {
+            let line = report::run(&a)?;
+            write!(out, "{line}")?;
         }
         Command::Agents => {
             for a in tresillo_agents::agent_infos() {
