@@ -87,7 +87,7 @@ pub fn color(i: usize) -> RGBColor {
 pub const HIGHLIGHT: RGBColor = RGBColor(213, 94, 0);
 
 const HEIGHT: u32 = 400;
-const LEGEND_WIDTH: u32 = 250;
+const LEGEND_WIDTH: u32 = 280;
 const FONT: &str = "sans-serif";
 
 /// Shortens `s` to at most `n` characters, marking the cut with an ellipsis.
@@ -208,10 +208,10 @@ pub fn render(c: &Chart) -> Result<String> {
         let (lo, hi) = y_range(c);
         let x = Categories::new(n);
         let mut chart = ChartBuilder::on(&plot)
-            .caption(&c.title, (FONT, 19))
+            .caption(&c.title, (FONT, 24))
             .margin(12)
-            .x_label_area_size(46)
-            .y_label_area_size(78)
+            .x_label_area_size(52)
+            .y_label_area_size(92)
             .build_cartesian_2d(x, lo..hi)
             .map_err(&err)?;
         let labels = &c.categories;
@@ -225,8 +225,8 @@ pub fn render(c: &Chart) -> Result<String> {
             .y_labels(8)
             .x_desc(c.x_desc.as_str())
             .y_desc(c.y_desc.as_str())
-            .label_style((FONT, 13))
-            .axis_desc_style((FONT, 14))
+            .label_style((FONT, 16))
+            .axis_desc_style((FONT, 17))
             .x_label_formatter(&|v: &f64| {
                 let i = v.round();
                 if (v - i).abs() < 1e-9 && i >= 0.0 {
@@ -276,8 +276,12 @@ pub fn render(c: &Chart) -> Result<String> {
                 }
             }
             Kind::Points => {
+                // Side by side only where several series have a point in one category.
+                let dodge = (0..n).any(|k| {
+                    c.series.iter().filter(|s| s.values.get(k).copied().flatten().is_some()).count() > 1
+                });
                 for (j, s) in c.series.iter().enumerate() {
-                    let dx = if m > 1.0 { -group / 2.0 + (j as f64 + 0.5) * slot } else { 0.0 };
+                    let dx = if dodge { -group / 2.0 + (j as f64 + 0.5) * slot } else { 0.0 };
                     let bars = s.ci.iter().enumerate().filter_map(|(k, ci)| {
                         let (a, b) = (*ci)?;
                         let v = s.values.get(k).copied().flatten()?;
@@ -291,17 +295,17 @@ pub fn render(c: &Chart) -> Result<String> {
                             .draw_series(points.map(|p| Circle::new(p, 5, s.color.filled())))
                             .map_err(&err)?,
                         Marker::Triangle => chart
-                            .draw_series(points.map(|p| TriangleMarker::new(p, 9, s.color.filled())))
+                            .draw_series(points.map(|p| TriangleMarker::new(p, 12, s.color.filled())))
                             .map_err(&err)?,
                     };
                 }
             }
         }
         if legend {
-            side.draw(&Text::new("Legend", (8, 40), (FONT, 14).into_font().style(FontStyle::Bold)))
+            side.draw(&Text::new("Legend", (8, 44), (FONT, 17).into_font().style(FontStyle::Bold)))
                 .map_err(&err)?;
             for (j, s) in c.series.iter().enumerate() {
-                let y = 66 + 24 * j as i32;
+                let y = 72 + 28 * j as i32;
                 match (c.kind, s.marker) {
                     (Kind::Points, Marker::Circle) => {
                         side.draw(&Circle::new((16, y + 7), 5, s.color.filled()))
@@ -312,7 +316,7 @@ pub fn render(c: &Chart) -> Result<String> {
                     _ => side.draw(&Rectangle::new([(9, y), (23, y + 14)], s.color.filled())),
                 }
                 .map_err(&err)?;
-                side.draw(&Text::new(shorten(&s.name, 32), (30, y), (FONT, 13))).map_err(&err)?;
+                side.draw(&Text::new(shorten(&s.name, 30), (30, y - 1), (FONT, 16))).map_err(&err)?;
             }
         }
         root.present().map_err(&err)?;
