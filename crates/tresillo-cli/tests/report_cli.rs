@@ -175,7 +175,8 @@ fn a_tournament_report_shows_the_summary_and_is_self_contained() {
 fn without_deals_csv_the_page_says_what_is_missing() {
     let dir = TempDir::new("report", "nodeals");
     let a = dir.path("a");
-    let b = dir.path("b");
+    // A name with markup in it: escaped everywhere it is shown (headings, tables, SVG).
+    let b = dir.path("b&<1>");
     for (d, agents) in [(&a, "rule,rule,random"), (&b, "random,rule,rule")] {
         ok(&tresillo(&["tournament", "--agents", agents, "--deals", "20", "--out", d.to_str().unwrap()]));
         fs::remove_file(d.join("deals.csv")).unwrap();
@@ -193,7 +194,8 @@ fn without_deals_csv_the_page_says_what_is_missing() {
     assert_eq!(across.len(), 6);
     let (head, summary) = csv_rows(&b.join("summary.csv"));
     let want = pick(&head, &summary[0], &["agent", "deals", "mean_tantos", "ci95_low", "ci95_high"]);
-    assert_eq!(across[3][0], "b");
+    assert_eq!(across[3][0], "b&<1>");
+    assert!(!text.contains("b&<1>") && text.contains("b&amp;&lt;1&gt;"));
     assert_eq!(across[3][1..], want[..]);
 }
 
@@ -223,9 +225,19 @@ fn a_tuning_report_shows_every_candidate_and_marks_the_best() {
         assert_self_contained(&text, &doc);
         let (_, rows) = csv_rows(&out);
         assert_eq!(table(&doc, "run1-candidates"), rows);
-        // One chart per parameter: the two values, the other parameter at the best's.
+        // Two charts per parameter (means, and paired differences from the start):
+        // the two values, the other parameter at the best's.
+        assert_eq!(doc.descendants().filter(|n| n.has_tag_name("figure")).count(), 4);
         for p in 0..2 {
-            assert_eq!(table(&doc, &format!("run1-param{p}-table")).len(), 2);
+            let means = table(&doc, &format!("run1-param{p}-table"));
+            let paired = table(&doc, &format!("run1-param{p}-paired-table"));
+            assert_eq!(means.len(), 2);
+            assert_eq!(paired.len(), 2);
+            for (m, d) in means.iter().zip(&paired) {
+                let row = rows.iter().find(|r| r[0] == m[1]).expect("a candidate of the CSV");
+                assert_eq!(m[2..5], row[3..6], "mean and interval of {}", m[1]);
+                assert_eq!(d[2..5], row[7..10], "paired difference of {}", m[1]);
+            }
         }
         let manifest: serde_json::Value =
             serde_json::from_str(&fs::read_to_string(dir.path("tune/cands.manifest.json")).unwrap()).unwrap();

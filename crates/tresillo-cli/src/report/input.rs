@@ -253,7 +253,7 @@ pub struct TournamentRun {
     /// `summary.csv`, row by row.
     pub summary: Vec<Summary>,
     /// From `deals.csv`, when the directory has it.
-    pub deals: Option<[SlotDeals; 3]>,
+    pub deals: Option<Box<[SlotDeals; 3]>>,
 }
 
 impl TournamentRun {
@@ -280,7 +280,7 @@ impl TournamentRun {
             3 * agents.len() + 1
         );
         let dp = dir.join("deals.csv");
-        let deals = if dp.is_file() && manifest.complete { Some(read_deals(&dp)?) } else { None };
+        let deals = if dp.is_file() && manifest.complete { Some(Box::new(read_deals(&dp)?)) } else { None };
         Ok(TournamentRun { path: dir.to_path_buf(), label: label_of(dir), manifest, summary, deals })
     }
 
