@@ -249,6 +249,27 @@ fn a_tuning_report_shows_every_candidate_and_marks_the_best() {
 }
 
 #[test]
+fn a_confirmation_run_is_one_chart_of_every_candidate() {
+    let dir = TempDir::new("report", "confirm");
+    let out = dir.path("cands.csv");
+    let args =
+        ["tune", "--param", "entrada=42", "--param", "takeover=40", "--method", "grid", "--deals", "10"];
+    ok(&tresillo(&[&args[..], &["--out", out.to_str().unwrap()]].concat()));
+    let page = dir.path("page.html");
+    ok(&tresillo(&["report", out.to_str().unwrap(), "--out", page.to_str().unwrap()]));
+    let text = fs::read_to_string(&page).unwrap();
+    let doc = parse(&text);
+    assert_eq!(doc.descendants().filter(|n| n.has_tag_name("figure")).count(), 1);
+    let (_, rows) = csv_rows(&out);
+    let shown = table(&doc, "run1-candidates-chart-table");
+    assert_eq!(shown.len(), rows.len());
+    for (s, r) in shown.iter().zip(&rows) {
+        assert_eq!(s[1], r[0]);
+        assert_eq!(s[2..], [&r[3..6], &r[7..10]].concat()[..]);
+    }
+}
+
+#[test]
 fn bad_inputs_are_one_line_errors_naming_the_file_and_line() {
     let dir = TempDir::new("report", "bad");
     let page = dir.path("page.html");

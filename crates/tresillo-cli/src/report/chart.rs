@@ -192,7 +192,9 @@ fn draw_err<E: std::fmt::Display>(title: &str) -> impl Fn(E) -> anyhow::Error + 
 /// Draws the chart and returns its SVG markup.
 pub fn render(c: &Chart) -> Result<String> {
     let n = c.categories.len().max(1);
-    let legend = c.series.len() > 1;
+    // The legend lists the series that draw something, when there are several.
+    let shown: Vec<&Series> = c.series.iter().filter(|s| s.values.iter().any(Option::is_some)).collect();
+    let legend = shown.len() > 1;
     let per_category = match c.kind {
         Kind::Stacked => 110,
         _ => 30 + 24 * c.series.len() as u32,
@@ -304,7 +306,7 @@ pub fn render(c: &Chart) -> Result<String> {
         if legend {
             side.draw(&Text::new("Legend", (8, 44), (FONT, 17).into_font().style(FontStyle::Bold)))
                 .map_err(&err)?;
-            for (j, s) in c.series.iter().enumerate() {
+            for (j, s) in shown.iter().enumerate() {
                 let y = 72 + 28 * j as i32;
                 match (c.kind, s.marker) {
                     (Kind::Points, Marker::Circle) => {
@@ -360,6 +362,18 @@ mod tests {
         let s = vec![Series::new("only", 0, vec![Some(1.0), Some(-2.0)])];
         let svg = render(&chart(Kind::Bars, s)).unwrap();
         assert!(!svg.contains("Legend") && !svg.contains("only"));
+    }
+
+    #[test]
+    fn the_legend_leaves_out_series_without_values() {
+        let s =
+            vec![Series::new("drawn", 0, vec![Some(1.0), None]), Series::new("empty", 1, vec![None, None])];
+        let svg = render(&chart(Kind::Points, s)).unwrap();
+        assert!(!svg.contains("Legend") && !svg.contains("empty"));
+        let s =
+            vec![Series::new("one", 0, vec![Some(1.0), None]), Series::new("two", 1, vec![None, Some(2.0)])];
+        let svg = render(&chart(Kind::Points, s)).unwrap();
+        assert!(svg.contains("Legend") && svg.contains("two"));
     }
 
     #[test]

@@ -578,10 +578,15 @@ fn tune(body: &mut Body, t: &TuneRun, id: &str) -> Result<()> {
     let k = m.params.len();
     let extra: Vec<usize> =
         ["deals", "round"].iter().filter_map(|c| t.header.iter().position(|h| h == c)).collect();
+    let mut drawn = 0;
     for (p, param) in m.params.iter().enumerate() {
         // The candidates that differ from the best in this parameter alone.
         let slice: Vec<&input::Candidate> =
             t.candidates.iter().filter(|c| (0..k).all(|q| q == p || c.values[q] == best.values[q])).collect();
+        if slice.len() < 2 {
+            continue; // one point says nothing about this parameter
+        }
+        drawn += 1;
         let mut values = param.values.clone();
         for c in &slice {
             if !values.contains(&c.values[p]) {
@@ -638,6 +643,9 @@ fn tune(body: &mut Body, t: &TuneRun, id: &str) -> Result<()> {
         if let Some(vs) = t.header.iter().position(|h| h == "vs_start") {
             paired(body, t, id, p, &values, &slice, vs)?;
         }
+    }
+    if drawn == 0 {
+        candidates_chart(body, t, id)?;
     }
     let head: Vec<&str> = t.header.iter().map(String::as_str).collect();
     let mut all = Table::new(&format!("{id}-candidates"), &head);
@@ -707,6 +715,51 @@ fn paired(
             "The same candidates as above, each minus the start ({}) on the same deals: above zero is better \
              than the start.",
             m.start
+        ),
+        &table,
+    )
+}
+
+/// Every candidate side by side, for a run whose parameters were not varied around
+/// the best (a confirmation run: the start against one spec).
+fn candidates_chart(body: &mut Body, t: &TuneRun, id: &str) -> Result<()> {
+    let best = t.best();
+    let vs = t.header.iter().position(|h| h == "vs_start");
+    let num = |c: &input::Candidate, i: usize| c.fields.get(i).and_then(|x| x.parse::<f64>().ok());
+    let mut head = vec!["candidate", "spec", "mean_tantos", "ci95_low", "ci95_high"];
+    if vs.is_some() {
+        head.extend(["vs_start", "vs_start_ci95_low", "vs_start_ci95_high"]);
+    }
+    let mut table = Table::new(&format!("{id}-candidates-chart-table"), &head);
+    let mut means = Series::new("mean tantos per deal", 0, Vec::new());
+    let mut diffs = Series::new("vs the start (paired)", 2, Vec::new());
+    let k = t.manifest.params.len();
+    for (i, c) in t.candidates.iter().enumerate() {
+        means.values.push(Some(c.mean));
+        means.ci.push(Some((c.low, c.high)));
+        let d = vs.and_then(|v| Some((num(c, v)?, (num(c, v + 1)?, num(c, v + 2)?))));
+        diffs.values.push(d.map(|x| x.0));
+        diffs.ci.push(d.map(|x| x.1));
+        let mut cells = vec![format!("#{}", i + 1), c.fields[0].clone()];
+        cells.extend(c.fields[k + 1..k + 4].iter().cloned());
+        if let Some(v) = vs {
+            cells.extend((v..v + 3).map(|j| c.fields.get(j).cloned().unwrap_or_default()));
+        }
+        table.row(cells);
+    }
+    body.chart(
+        &format!("{id}-candidates-chart"),
+        &Chart {
+            title: format!("Every candidate against {}", t.manifest.opponents.join(", ")),
+            x_desc: "candidate, in the order evaluated (specs in the table)".into(),
+            y_desc: "tantos per deal (95% CI)".into(),
+            categories: (1..=t.candidates.len()).map(|i| format!("#{i}")).collect(),
+            series: vec![means, diffs],
+            kind: Kind::Points,
+        },
+        &format!(
+            "Each candidate's mean, and its difference from the start ({}) on the same deals; the best is {}.",
+            t.manifest.start, best.fields[0]
         ),
         &table,
     )
