@@ -185,6 +185,13 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
             ("tool version", format!("{} {}", m.tool, m.version)),
             ("agents (slot: spec)", agents.join("; ")),
             (
+                "bidding",
+                match &c.bidding {
+                    Some(b) => format!("every seat's auction, contract, exchange and conversation by {b}"),
+                    None => "each agent bids for itself".into(),
+                },
+            ),
+            (
                 "deals",
                 format!(
                     "{} (deals {}..{}, shard {}); {} seat-deals per agent slot",
