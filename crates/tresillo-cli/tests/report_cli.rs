@@ -174,7 +174,7 @@ fn a_tournament_report_shows_the_summary_and_is_self_contained() {
 #[test]
 fn without_deals_csv_the_page_says_what_is_missing() {
     let dir = TempDir::new("report", "nodeals");
-    let a = dir.path("a");
+    let a = dir.path("a/run");
     // A name with markup in it: escaped everywhere it is shown (headings, tables, SVG).
     let b = dir.path("b&<1>");
     for (d, agents) in [(&a, "rule,rule,random"), (&b, "random,rule,rule")] {
@@ -194,6 +194,7 @@ fn without_deals_csv_the_page_says_what_is_missing() {
     assert_eq!(across.len(), 6);
     let (head, summary) = csv_rows(&b.join("summary.csv"));
     let want = pick(&head, &summary[0], &["agent", "deals", "mean_tantos", "ci95_low", "ci95_high"]);
+    assert_eq!(across[0][0], "run");
     assert_eq!(across[3][0], "b&<1>");
     assert!(!text.contains("b&<1>") && text.contains("b&amp;&lt;1&gt;"));
     assert_eq!(across[3][1..], want[..]);
@@ -275,6 +276,46 @@ fn bad_inputs_are_one_line_errors_naming_the_file_and_line() {
     let page = dir.path("page.html");
     let page = page.to_str().unwrap();
     let one_line = |err: &str| assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+
+    // Two runs of one name are told apart by their paths.
+    let twice = [dir.path("x/run"), dir.path("y/run")];
+    for d in &twice {
+        ok(&tresillo(&["tournament", "--deals", "5", "--out", d.to_str().unwrap()]));
+    }
+    ok(&tresillo(&["report", twice[0].to_str().unwrap(), twice[1].to_str().unwrap(), "--out", page]));
+    let text = fs::read_to_string(page).unwrap();
+    let across = table(&parse(&text), "across-table");
+    assert_eq!(across[0][0], twice[0].display().to_string());
+    assert_eq!(across[3][0], twice[1].display().to_string());
+    fs::remove_file(page).unwrap();
+
+    let tune = dir.path("t/cands.csv");
+    ok(&tresillo(&[
+        "tune",
+        "--param",
+        "entrada=42,45",
+        "--method",
+        "grid",
+        "--deals",
+        "5",
+        "--out",
+        tune.to_str().unwrap(),
+    ]));
+    let good = fs::read_to_string(&tune).unwrap();
+    let mut lines: Vec<String> = good.lines().map(String::from).collect();
+    let mut fields: Vec<&str> = lines[1].split(',').collect();
+    fields[2] = "x";
+    lines[1] = fields.join(",");
+    fs::write(&tune, lines.join("\n") + "\n").unwrap();
+    let err = failed(&tresillo(&["report", tune.to_str().unwrap(), "--out", page]));
+    assert!(err.contains("cands.csv line 2: column mean_tantos: \"x\" is not a number"), "{err}");
+    one_line(&err);
+    fs::write(&tune, &good).unwrap();
+    fs::remove_file(dir.path("t/cands.manifest.json")).unwrap();
+    let err = failed(&tresillo(&["report", tune.to_str().unwrap(), "--out", page]));
+    assert!(err.contains("cands.manifest.json is missing"), "{err}");
+    one_line(&err);
+    fs::remove_dir_all(dir.path("t")).unwrap();
 
     let err = failed(&tresillo(&["report", dir.0.to_str().unwrap(), "--out", page]));
     assert!(err.contains("not a run directory"), "{err}");

@@ -18,6 +18,29 @@ pub enum Run {
     Tune(TuneRun),
 }
 
+impl Run {
+    /// Its short name.
+    pub fn label(&self) -> &str {
+        match self {
+            Run::Tournament(t) => &t.label,
+            Run::Tune(t) => &t.label,
+        }
+    }
+
+    /// Names runs that share a short name by their paths instead.
+    pub fn disambiguate(runs: &mut [Run]) {
+        let labels: Vec<String> = runs.iter().map(|r| r.label().to_string()).collect();
+        for r in runs.iter_mut() {
+            if labels.iter().filter(|l| l.as_str() == r.label()).count() > 1 {
+                match r {
+                    Run::Tournament(t) => t.label = t.path.display().to_string(),
+                    Run::Tune(t) => t.label = t.path.display().to_string(),
+                }
+            }
+        }
+    }
+}
+
 /// Finds and reads the run at `path`: a tournament directory, a directory holding
 /// one tuning run, or a tuning run's CSV.
 pub fn load(path: &Path) -> Result<Run> {

@@ -35,7 +35,8 @@ pub struct ReportArgs {
 
 /// Runs `tresillo report`; returns the line to print.
 pub fn run(a: &ReportArgs) -> Result<String> {
-    let runs = a.dirs.iter().map(|d| input::load(d)).collect::<Result<Vec<_>>>()?;
+    let mut runs = a.dirs.iter().map(|d| input::load(d)).collect::<Result<Vec<_>>>()?;
+    Run::disambiguate(&mut runs);
     let page = render(&runs)?;
     if let Some(dir) = a.out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
