@@ -78,13 +78,15 @@ def load(run):
     scoring = config["scoring"]
     unit_len = 1 if scoring == "Deal" else int(scoring["Session"])
     seatings = 6 if config["duplicate"] else 1
+    # Text columns keep "" for "none"; the optional seats are nullable integers.
+    seats = ["declarer", "took_over", "surrendered"]
     deals = pd.read_csv(
         run / "deals.csv",
         keep_default_na=False,
-        dtype={"seating": str, "contract": str, "outcome": str, "puesta_kind": str, "bola": str},
+        na_values={c: [""] for c in seats},
+        dtype={"seating": str, "contract": str, "outcome": str, "puesta_kind": str, "bola": str}
+        | {c: "Int64" for c in seats},
     )
-    for col in ["declarer", "took_over", "surrendered"]:
-        deals[col] = pd.to_numeric(deals[col].replace("", None)).astype("Int64")
     return config["agents"], unit_len, seatings, deals
 
 
