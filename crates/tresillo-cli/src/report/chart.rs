@@ -185,6 +185,19 @@ fn y_label(v: f64, span: f64) -> String {
     }
 }
 
+/// The label of the category at `v`: at most about 20 labels on an axis (every
+/// k-th beyond that), numbers with a minus sign.
+fn category_label(labels: &[String], v: f64) -> String {
+    let i = v.round();
+    let step = labels.len().div_ceil(20).max(1);
+    if (v - i).abs() > 1e-9 || i < 0.0 || (i as usize) % step != 0 {
+        return String::new();
+    }
+    labels.get(i as usize).map_or_else(String::new, |s| {
+        if s.parse::<f64>().is_ok() { s.replacen('-', "\u{2212}", 1) } else { shorten(s, 16) }
+    })
+}
+
 fn draw_err<E: std::fmt::Display>(title: &str) -> impl Fn(E) -> anyhow::Error + '_ {
     move |e| anyhow!("drawing the chart \"{title}\": {e}")
 }
@@ -229,14 +242,7 @@ pub fn render(c: &Chart) -> Result<String> {
             .y_desc(c.y_desc.as_str())
             .label_style((FONT, 16))
             .axis_desc_style((FONT, 17))
-            .x_label_formatter(&|v: &f64| {
-                let i = v.round();
-                if (v - i).abs() < 1e-9 && i >= 0.0 {
-                    labels.get(i as usize).map_or_else(String::new, |s| shorten(s, 16))
-                } else {
-                    String::new()
-                }
-            })
+            .x_label_formatter(&|v: &f64| category_label(labels, *v))
             .y_label_formatter(&|v: &f64| y_label(*v, span))
             .draw()
             .map_err(&err)?;
@@ -390,6 +396,17 @@ mod tests {
         ];
         let (_, hi) = y_range(&chart(Kind::Stacked, stacked));
         assert!(hi >= 1.0);
+    }
+
+    #[test]
+    fn category_labels_thin_out_and_use_a_minus_sign() {
+        let few: Vec<String> = ["-4", "0", "a long agent specification"].map(String::from).to_vec();
+        assert_eq!(category_label(&few, 0.0), "\u{2212}4");
+        assert_eq!(category_label(&few, 2.0), "a long agent sp\u{2026}");
+        assert_eq!(category_label(&few, 0.5), "");
+        let many: Vec<String> = (0..45).map(|i| i.to_string()).collect();
+        let shown = (0..45).filter(|i| !category_label(&many, *i as f64).is_empty()).count();
+        assert_eq!(shown, 15);
     }
 
     #[test]

@@ -166,7 +166,8 @@ fn across(body: &mut Body, runs: &[&TournamentRun]) -> Result<()> {
         "across-chart",
         &c,
         "Each point is one agent slot of one run (role all: the interval is computed on paired scoring \
-         units); the table names the agent in each slot.",
+         units); the table names the agent in each slot. An interval narrower than its marker is hidden \
+         behind it: the table gives its ends.",
         &table,
     )?;
     body.html.push_str("</section>\n");
@@ -260,7 +261,8 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
             kind: Kind::Points,
         },
         "Role all: tantos per seat-deal, the interval computed on paired scoring units (each deal's sum over \
-         the seatings). Declarer and opponent: per hand played in that role, each hand one observation.",
+         the seatings). Declarer and opponent: per hand played in that role, each hand one observation. An interval narrower than its marker is \
+         hidden behind it: the table gives its ends.",
         &table,
     )?;
 
