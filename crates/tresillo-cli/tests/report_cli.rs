@@ -355,3 +355,16 @@ fn bad_inputs_are_one_line_errors_naming_the_file_and_line() {
     one_line(&err);
     assert!(!Path::new(page).exists(), "nothing written after an error");
 }
+
+#[test]
+fn a_shard_is_reported_as_one() {
+    let dir = TempDir::new("report", "shard");
+    let run = dir.path("s1");
+    ok(&tresillo(&["tournament", "--deals", "20", "--shard", "1/2", "--out", run.to_str().unwrap()]));
+    let page = dir.path("page.html");
+    ok(&tresillo(&["report", run.to_str().unwrap(), "--out", page.to_str().unwrap()]));
+    let text = fs::read_to_string(&page).unwrap();
+    let facts = table(&parse(&text), "run1-manifest");
+    let deals = &facts.iter().find(|r| r[0] == "deals").unwrap()[1];
+    assert!(deals.starts_with("10 (deal indices 10 to 19, shard 1/2 of the run)"), "{deals}");
+}

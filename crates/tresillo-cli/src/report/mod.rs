@@ -196,11 +196,11 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
             (
                 "deals",
                 format!(
-                    "{} (deals {}..{}, shard {}); {} seat-deals per agent slot",
+                    "{} (deal indices {} to {}{}); {} seat-deals per agent slot",
                     m.deals_completed,
                     m.deal_range[0],
-                    m.deal_range[1],
-                    c.shard,
+                    m.deal_range[1].saturating_sub(1),
+                    if c.shard.count > 1 { format!(", shard {} of the run", c.shard) } else { String::new() },
                     total.get("deals")
                 ),
             ),
