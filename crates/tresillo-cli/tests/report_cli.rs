@@ -319,6 +319,11 @@ fn bad_inputs_are_one_line_errors_naming_the_file_and_line() {
 
     let err = failed(&tresillo(&["report", dir.0.to_str().unwrap(), "--out", page]));
     assert!(err.contains("not a run directory"), "{err}");
+    let csv = twice[0].join("summary.csv");
+    let before = fs::read(&csv).unwrap();
+    let err = failed(&tresillo(&["report", twice[0].to_str().unwrap(), "--out", csv.to_str().unwrap()]));
+    assert!(err.contains("name a file ending in .html"), "{err}");
+    assert_eq!(fs::read(&csv).unwrap(), before, "the CSV is untouched");
     one_line(&err);
     let err = failed(&tresillo(&["report", dir.path("nowhere").to_str().unwrap(), "--out", page]));
     assert!(err.contains("nowhere: no such file or directory"), "{err}");

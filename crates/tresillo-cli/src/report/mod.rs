@@ -28,13 +28,20 @@ pub struct ReportArgs {
     /// `*.manifest.json`, or the candidates CSV itself).
     #[arg(required = true, value_name = "DIR")]
     pub dirs: Vec<PathBuf>,
-    /// The HTML file to write.
+    /// The HTML file to write (an earlier page there is replaced).
     #[arg(long, default_value = "out/report.html")]
     pub out: PathBuf,
 }
 
 /// Runs `tresillo report`; returns the line to print.
 pub fn run(a: &ReportArgs) -> Result<String> {
+    // The page replaces an earlier page; refusing other names keeps a slip from
+    // overwriting a run's CSV or JSON.
+    anyhow::ensure!(
+        a.out.extension().is_some_and(|e| e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm")),
+        "--out {}: the report is HTML; name a file ending in .html",
+        a.out.display()
+    );
     let mut runs = a.dirs.iter().map(|d| input::load(d)).collect::<Result<Vec<_>>>()?;
     Run::disambiguate(&mut runs);
     let page = render(&runs)?;
