@@ -190,7 +190,7 @@ fn y_label(v: f64, span: f64) -> String {
 fn category_label(labels: &[String], v: f64) -> String {
     let i = v.round();
     let step = labels.len().div_ceil(20).max(1);
-    if (v - i).abs() > 1e-9 || i < 0.0 || (i as usize) % step != 0 {
+    if (v - i).abs() > 1e-9 || i < 0.0 || !(i as usize).is_multiple_of(step) {
         return String::new();
     }
     labels.get(i as usize).map_or_else(String::new, |s| {
