@@ -124,12 +124,14 @@ fn resume_after_a_kill_gives_the_uninterrupted_result() {
 
 #[test]
 fn resume_takes_the_statistics_the_manifest_counts() {
-    // A kill between writing the manifest and renaming `stats.next.json` over
-    // `stats.json` leaves the new statistics in `stats.next.json`.
+    // A kill between writing the (last) manifest and renaming `stats.next.json`
+    // over `stats.json` leaves the new statistics in `stats.next.json` and no
+    // summary.
     let d = tmp("statsnext");
     tournament(&d, &[]);
     let summary = read(&d.join("summary.csv"));
     std::fs::rename(d.join("stats.json"), d.join("stats.next.json")).unwrap();
+    std::fs::remove_file(d.join("summary.csv")).unwrap();
     let stale: serde_json::Value = serde_json::to_value(tresillo_sim::Stats::default()).unwrap();
     std::fs::write(d.join("stats.json"), stale.to_string()).unwrap();
     let mut a: Vec<&str> = BASE.to_vec();
