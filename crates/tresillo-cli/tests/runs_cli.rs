@@ -205,3 +205,47 @@ fn resume_with_another_configuration_names_the_fields_that_differ() {
     assert!(err.contains("agents: rule,random,rule") && err.contains("rule,rule,random"), "{err}");
     assert!(!err.contains("seed") && !err.contains("TournamentConfig") && !err.contains('{'), "{err}");
 }
+
+#[test]
+fn force_keeps_the_old_run_whole_until_the_new_one_is_complete() {
+    let d = TempDir::new("runs-cli", "replace");
+    let dir = d.path("r");
+    let partial = d.path("r.partial");
+    ok(&tournament(&dir, &[]));
+    let files = ["deals.csv", "manifest.json", "stats.json", "summary.csv"];
+    let before: Vec<Vec<u8>> = files.iter().map(|f| fs::read(dir.join(f)).unwrap()).collect();
+    // A long --force run, killed part-way: it played in r.partial.
+    let mut long = Command::new(env!("CARGO_BIN_EXE_tresillo"))
+        .args([
+            "tournament",
+            "--agents",
+            "rule,rule,random",
+            "--deals",
+            "200000",
+            "--duplicate",
+            "--seed",
+            "11",
+        ])
+        .args(["--threads", "1", "--force", "--out", s(&dir)])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    while !(partial.join("manifest.json").exists() && checkpointed(&partial) > 2000) {
+        assert!(t0.elapsed() < Duration::from_secs(120), "the replacing run never checkpointed");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    long.kill().unwrap();
+    long.wait().unwrap();
+    let after: Vec<Vec<u8>> = files.iter().map(|f| fs::read(dir.join(f)).unwrap()).collect();
+    assert!(before == after, "the old run was touched before the new one was complete");
+    // --resume continues the replacement in r.partial (here: another configuration).
+    let err = failed(&tournament(&dir, &["--resume"]));
+    assert!(one_line(&err).contains("r.partial") && err.contains("another configuration"), "{err}");
+    // --force again replaces the run once complete, and leaves no r.partial.
+    ok(&tournament(&dir, &["--force"]));
+    let again: Vec<Vec<u8>> = files.iter().map(|f| fs::read(dir.join(f)).unwrap()).collect();
+    assert!(before[0] == again[0] && before[3] == again[3]);
+    assert!(!partial.exists());
+}
