@@ -509,7 +509,9 @@ fn play(
         f.set_len(m.csv_bytes).context("truncating deals.csv to its last checkpoint")?;
         (Manifest { command_line: command_line.clone(), ..m }, s)
     } else {
-        claim_dir(dir, a.force)?;
+        // With --resume and no manifest, any run files are those of a start killed
+        // before its first checkpoint (the manifest is written last): start over.
+        claim_dir(dir, a.force || a.resume)?;
         let header = csv_header()?;
         write_atomic(&dir.join("deals.csv"), &header)?;
         let m = Manifest {

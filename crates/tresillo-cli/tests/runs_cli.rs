@@ -188,6 +188,15 @@ fn resume_of_a_missing_directory_starts_the_run_and_says_so() {
     let fresh = d.path("fresh");
     ok(&tournament(&fresh, &[]));
     assert_eq!(fs::read(dir.join("deals.csv")).unwrap(), fs::read(fresh.join("deals.csv")).unwrap());
+    // A start killed before its first checkpoint left rows but no manifest: resumed
+    // from the beginning.
+    let torn = d.path("torn");
+    fs::create_dir_all(&torn).unwrap();
+    fs::write(torn.join("deals.csv"), "deal,deal_seed\n1,").unwrap();
+    let o = tournament(&torn, &["--resume"]);
+    ok(&o);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("starting"));
+    assert_eq!(fs::read(torn.join("deals.csv")).unwrap(), fs::read(fresh.join("deals.csv")).unwrap());
 }
 
 #[test]
