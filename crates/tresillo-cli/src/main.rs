@@ -5,6 +5,7 @@ mod bench;
 mod experiment;
 mod narrate;
 mod perft;
+mod report;
 mod score;
 mod tournament;
 mod tune;
@@ -49,6 +50,9 @@ enum Command {
     Tune(tune::TuneArgs),
     /// Run an experiment described in a TOML file (a tournament or a tune).
     Run(experiment::RunArgs),
+    /// Draw tournament directories and tuning runs as one self-contained HTML page
+    /// with charts.
+    Report(report::ReportArgs),
 }
 
 /// The command line as typed, with the program named by its file name only
@@ -90,6 +94,10 @@ fn run(cli: Cli) -> Result<()> {
         Command::Run(a) => {
             let report = experiment::run(&a, command_line())?;
             write!(out, "{report}")?;
+        }
+        Command::Report(a) => {
+            let line = report::run(&a)?;
+            write!(out, "{line}")?;
         }
         Command::Agents => {
             for a in tresillo_agents::agent_infos() {
