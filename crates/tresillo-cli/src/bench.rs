@@ -127,8 +127,9 @@ pub fn solver_positions(count: usize, seed: u64) -> Vec<Position> {
         .collect()
 }
 
-/// Times `f` on every position with one context; returns sorted microseconds.
-fn time_positions(pos: &[Position], mut f: impl FnMut(&mut SolverContext, &Position)) -> Vec<f64> {
+/// Times `f` on every position with one context; returns sorted microseconds and
+/// the mean search nodes per position.
+fn time_positions(pos: &[Position], mut f: impl FnMut(&mut SolverContext, &Position)) -> (Vec<f64>, f64) {
     let mut ctx = SolverContext::new();
     let mut us: Vec<f64> = pos
         .iter()
@@ -139,7 +140,7 @@ fn time_positions(pos: &[Position], mut f: impl FnMut(&mut SolverContext, &Posit
         })
         .collect();
     us.sort_by(f64::total_cmp);
-    us
+    (us, ctx.nodes() as f64 / pos.len() as f64)
 }
 
 /// `median M us, p90 .., p99 .., worst ..` of sorted microseconds.
@@ -255,8 +256,8 @@ pub fn run(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
                 out,
                 "solver: {n} fresh deals at the first trick (seeds {seed}..), one thread, one context"
             )?;
-            writeln!(out, "every card of the leader: {}", percentiles(&cards))?;
-            writeln!(out, "value: {}", percentiles(&value))?;
+            writeln!(out, "every card of the leader: {}; {:.0} nodes", percentiles(&cards.0), cards.1)?;
+            writeln!(out, "value: {}; {:.0} nodes", percentiles(&value.0), value.1)?;
         }
         Target::Sampler { n } => {
             let t1 = sampler_views(1, 200);
