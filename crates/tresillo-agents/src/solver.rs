@@ -600,6 +600,8 @@ struct Entry {
     /// The leader's card (power-ordered bit + 1; 0 none) that last decided the
     /// search here, tried first next time.
     best: u8,
+    /// Tricks left in the position.
+    left: u8,
 }
 
 /// An exact key is never zero (the lane sizes of a non-empty position are not).
@@ -794,7 +796,11 @@ impl SolverContext {
         }
         debug_assert_eq!(
             Some(value),
-            if decl_moves { sol.cards().iter().map(|x| x.1).max() } else { sol.cards().iter().map(|x| x.1).min() }
+            if decl_moves {
+                sol.cards().iter().map(|x| x.1).max()
+            } else {
+                sol.cards().iter().map(|x| x.1).min()
+            }
         );
         sol
     }
@@ -949,8 +955,16 @@ impl Search<'_> {
             let r = self.leader as usize + wi;
             if r >= 3 { r - 3 } else { r }
         };
-        let partner_wins = p != 0 && wrole != 0;
-        let beat = cand & Self::beaters(w, self.trick[0] >> 4);
+        let beaters = Self::beaters(w, self.trick[0] >> 4);
+        let beat = cand & beaters;
+        // Second to play after the declarer: leave the trick to a partner who
+        // can beat the card (the search knows every hand).
+        let partner_can = self.tlen == 1 && p != 0 && wrole == 0 && {
+            let n = if p == 2 { 0 } else { p + 1 };
+            let ph = self.hands[n];
+            self.legal(ph) & beaters != 0
+        };
+        let partner_wins = (p != 0 && wrole != 0) || partner_can;
         if partner_wins {
             m.push_all(cand & !beat);
             m.push_all(beat);
@@ -1048,7 +1062,25 @@ impl Search<'_> {
             return self.expand(g);
         }
         let r = self.hands[self.leader as usize].count_ones() as u8;
-        if r == 0 {
+        if r <= 1 {
+            if r == 1 {
+                // One card each: the last trick plays itself.
+                let l = self.leader as usize;
+                let order = [l, (l + 1) % 3, (l + 2) % 3];
+                let q = order.map(|x| self.hands[x].trailing_zeros());
+                let ok = (LANE << (16 * (q[0] >> 4))) | TRUMP_LANE;
+                let key = q.map(|x| if ok >> x & 1 == 1 { x + 1 } else { 0 });
+                let w = if key[1] > key[0] && key[1] > key[2] {
+                    1
+                } else if key[2] > key[0] && key[2] > key[1] {
+                    2
+                } else {
+                    0
+                };
+                let mut c = self.counts;
+                c[order[w]] += 1;
+                return g.met(c);
+            }
             return g.met(self.counts);
         }
         let rem = self.hands[0] | self.hands[1] | self.hands[2];
@@ -1058,7 +1090,16 @@ impl Search<'_> {
         }
         let key = self.key(&g, rem);
         let need = g.need(self.counts);
-        let i = self.slot(key);
+        // Two entries per bucket: the one holding this key, else the one with
+        // fewer tricks left (cheaper to search again) is replaced.
+        let b = self.slot(key) & !1;
+        let i = if self.table[b + 1].key == key
+            || (self.table[b].key != key && self.table[b + 1].left < self.table[b].left)
+        {
+            b + 1
+        } else {
+            b
+        };
         let e = self.table[i];
         let (mut lo, mut hi) = G::INIT;
         let mut hint = 0;
@@ -1079,7 +1120,7 @@ impl Search<'_> {
             hi = hi.min(need - 1);
         }
         debug_assert!(key != EMPTY_KEY);
-        self.table[i] = Entry { key, lo, hi, best: self.best };
+        self.table[i] = Entry { key, lo, hi, best: self.best, left: r };
         res
     }
 
