@@ -10,6 +10,9 @@
 //!   uniformly among those consistent with a view, for agents that search.
 //! - [`solver`]: the exact card-play solver ([`SolverContext`]): the outcome
 //!   class the declarer can force in a complete position, per legal card.
+//! - [`PimcAgent`] (`pimc`): Perfect Information Monte Carlo, sampled worlds solved
+//!   exactly; [`Oracle`] (`oracle`, experiments only) makes the same decisions on
+//!   the true world ([`pimc`]).
 //! - [`cheat`]: an agent handed the full state, for upper-bound experiments only,
 //!   behind its own trait so that no fair agent can reach hidden cards.
 //! - [`Registry`]: agents built from specs `name[:key=value]*` (for example
@@ -37,6 +40,7 @@
 
 pub mod cheat;
 mod infer;
+pub mod pimc;
 mod random;
 mod registry;
 mod rng;
@@ -45,6 +49,7 @@ mod sampler;
 pub mod solver;
 
 pub use infer::Inference;
+pub use pimc::{Oracle, PimcAgent, PimcParams, declarer_utility};
 pub use random::RandomAgent;
 pub use registry::{
     AgentInfo, ParamInfo, Params, Registry, SpecError, agent_infos, build_agent, build_seated,
