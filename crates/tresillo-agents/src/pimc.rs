@@ -30,9 +30,21 @@
 //! - **Primeras or bola**: the share `p` of worlds in which the declarer can take
 //!   every remaining trick; a bola pays 8 from each of two opponents, a failed one
 //!   8 to each, primeras 1 from each: play on when `16 p - 16 (1 - p) > 2`.
-//! - **Auction, contract and trumps, exchange, conversation**: as the rule agent
-//!   with the `rule` parameters given (the Monte Carlo bidding of issue 8 is not
-//!   built yet).
+//! - **Auction, contract and trumps** by Monte Carlo, once per hand: `bid_worlds`
+//!   worlds are drawn from the sampler (the other hands and the heap); for each
+//!   trump suit the hand is solved as a **solo** (as dealt) and as an **entrada**
+//!   (the rule agent's discards, [`keep_set`], replaced by as many cards drawn at
+//!   random from the world's heap; the opponents keep their hands, a
+//!   simplification that flatters the declarer, which `bid_margin` pays for),
+//!   with this seat declaring and mano leading. The mean utility of each
+//!   (contract, trump) is its value. The agent is willing to play solo when the
+//!   best solo is worth more than `bid_margin` (hundredths of an AIP), else
+//!   entrada when the best entrada is; it bids the lowest level allowed up to
+//!   that (a vuelta-level bid only on the way to solo), else passes. Named
+//!   contract: the better of entrada and solo among those allowed, in its best
+//!   suit (entrada when forced); vuelta only when it must be at least vuelta and
+//!   no solo is worth `bid_margin`.
+//! - **Exchange and conversation**: as the rule agent with the `rule` parameters.
 //!
 //! When the view admits no world (it cannot happen in a real hand) the agent falls
 //! back on the rule agent's decision.
@@ -40,10 +52,13 @@
 use crate::Agent;
 use crate::cheat::CheatAgent;
 use crate::rng::AgentRng;
-use crate::rule::{RuleAgent, RuleParams};
+use crate::rng::below;
+use crate::rule::{RuleAgent, RuleParams, keep_set};
 use crate::sampler::Sampler;
 use crate::solver::{Class, Position, SolverContext};
-use tresillo_core::{Card, CardSet, Decision, Hand, PlayState, PlayerView, Request, Seat};
+use tresillo_core::{
+    Bid, Card, CardSet, Contract, Decision, Hand, PlayState, PlayerView, Request, Seat, Suit,
+};
 
 /// Utility of a class for the declarer's side, in units of the amount in play.
 #[must_use]
@@ -65,13 +80,17 @@ pub struct PimcParams {
     pub worlds: u32,
     /// Stop drawing once no remaining world could change the card chosen.
     pub adaptive: bool,
+    /// Worlds drawn for the auction and the contract (once per hand).
+    pub bid_worlds: u32,
+    /// Least mean utility (hundredths of an AIP) for which the agent declares.
+    pub bid_margin: i32,
     /// The rule agent's thresholds, for the decisions made as the rule agent.
     pub rule: RuleParams,
 }
 
 impl Default for PimcParams {
     fn default() -> Self {
-        PimcParams { worlds: 64, adaptive: true, rule: RuleParams::default() }
+        PimcParams { worlds: 64, adaptive: true, bid_worlds: 16, bid_margin: 0, rule: RuleParams::default() }
     }
 }
 
@@ -196,13 +215,95 @@ pub struct PimcAgent {
     params: PimcParams,
     rule: RuleAgent,
     solving: Solving,
+    /// This hand's contract values (entrada, solo) by trump suit, once computed.
+    values: Option<[[f64; 4]; 2]>,
 }
 
 impl PimcAgent {
     /// A PIMC agent with these parameters.
     #[must_use]
     pub fn new(params: PimcParams) -> PimcAgent {
-        PimcAgent { params, rule: RuleAgent::new(params.rule), solving: Solving::default() }
+        PimcAgent { params, rule: RuleAgent::new(params.rule), solving: Solving::default(), values: None }
+    }
+
+    /// The mean utility of declaring entrada (`[0]`) and solo (`[1]`) in each trump
+    /// suit, computed once per hand (see the module documentation).
+    fn contract_values(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Option<[[f64; 4]; 2]> {
+        if let Some(v) = self.values {
+            return Some(v);
+        }
+        let sampler = Sampler::new(view).ok()?;
+        let me = view.seat();
+        let mano = view.public().mano();
+        let hand = view.hand();
+        let mut sums = [[0.0; 4]; 2];
+        let n = self.params.bid_worlds;
+        for _ in 0..n {
+            let w = sampler.sample(rng);
+            for s in Suit::ALL {
+                let keep = keep_set(hand, s);
+                let mut heap = w.heap;
+                let mut drawn = CardSet::EMPTY;
+                for _ in 0..(hand - keep).len().min(heap.len()) {
+                    let c = heap.nth(below(rng, heap.len())).expect("a heap card");
+                    heap.take(c);
+                    drawn.insert(c);
+                }
+                for (k, mine) in [(0, keep | drawn), (1, hand)] {
+                    let mut hands = [w.hands.0[0], w.hands.0[1], w.hands.0[2]];
+                    hands[me.index()] = mine;
+                    let pos = Position::new(hands, s, me, mano, &[], [0, 0, 0]).ok()?;
+                    sums[k][s.index()] += f64::from(declarer_utility(self.solving.ctx().value(&pos)));
+                }
+            }
+        }
+        let v = sums.map(|row| row.map(|x| x / f64::from(n.max(1))));
+        self.values = Some(v);
+        Some(v)
+    }
+
+    /// The best trump suit and its value for contract row `k` (0 entrada, 1 solo).
+    fn best(v: &[[f64; 4]; 2], k: usize) -> (Suit, f64) {
+        let mut best = (Suit::Espadas, f64::NEG_INFINITY);
+        for s in Suit::ALL {
+            if v[k][s.index()] > best.1 {
+                best = (s, v[k][s.index()]);
+            }
+        }
+        best
+    }
+
+    fn bid(&mut self, view: &PlayerView, rng: &mut AgentRng, min_level: u8) -> Option<Decision> {
+        let v = self.contract_values(view, rng)?;
+        let margin = f64::from(self.params.bid_margin) / 100.0;
+        let most = if Self::best(&v, 1).1 > margin {
+            3
+        } else if Self::best(&v, 0).1 > margin {
+            1
+        } else {
+            0
+        };
+        Some(Decision::Bid(if min_level <= most { Bid::Level(min_level) } else { Bid::Paso }))
+    }
+
+    fn declare(
+        &mut self,
+        view: &PlayerView,
+        rng: &mut AgentRng,
+        min_level: u8,
+        forced: bool,
+    ) -> Option<Decision> {
+        let v = self.contract_values(view, rng)?;
+        let (es, ev) = Self::best(&v, 0);
+        let (ss, sv) = Self::best(&v, 1);
+        let margin = f64::from(self.params.bid_margin) / 100.0;
+        Some(if forced || (min_level <= 1 && ev >= sv) {
+            Decision::Declare(Contract::Entrada, Some(es))
+        } else if min_level == 2 && sv <= margin {
+            Decision::Declare(Contract::Vuelta, None)
+        } else {
+            Decision::Declare(Contract::Solo, Some(ss))
+        })
     }
 
     /// Its parameters.
@@ -217,7 +318,21 @@ impl Agent for PimcAgent {
         "pimc"
     }
 
+    fn new_hand(&mut self) {
+        self.values = None;
+    }
+
     fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
+        let mc = match view.request() {
+            Request::Bid { min_level, max_level, .. } if min_level <= max_level => {
+                self.bid(view, rng, min_level)
+            }
+            Request::Declare { min_level, forced, .. } => self.declare(view, rng, min_level, forced),
+            _ => None,
+        };
+        if let Some(d) = mc {
+            return d;
+        }
         let solvable = matches!(
             view.request(),
             Request::Play { legal, .. } if legal.len() > 1

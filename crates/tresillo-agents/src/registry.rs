@@ -266,6 +266,16 @@ impl Registry {
                 default: u8::from(d.adaptive).to_string(),
                 help: "1: stop drawing once no remaining world could change the card; 0: always all",
             },
+            ParamInfo {
+                name: "bid_worlds",
+                default: d.bid_worlds.to_string(),
+                help: "worlds drawn (once per hand) to value each contract and trump for the auction",
+            },
+            ParamInfo {
+                name: "bid_margin",
+                default: d.bid_margin.to_string(),
+                help: "least mean utility (hundredths of an AIP) of a contract for bidding it",
+            },
         ];
         pimc_params.extend(rule_param_infos());
         r.register(
@@ -273,7 +283,8 @@ impl Registry {
                 name: "pimc",
                 help: "Perfect Information Monte Carlo: card play, surrender, takeover and bola by \
                        solving worlds from the exact sampler (utility sacado +1, puesta -1, codillo -2 \
-                       for the declarer's side); auction, trumps, exchange and conversation as rule",
+                       for the declarer's side); auction and trumps by solving sampled deals as \
+                       entrada and solo in each suit; exchange and conversation as rule",
                 params: pimc_params,
             },
             |p| {
@@ -283,6 +294,12 @@ impl Registry {
                 }
                 if let Some(a) = p.int("adaptive", 0, 1)? {
                     q.adaptive = a == 1;
+                }
+                if let Some(n) = p.int("bid_worlds", 1, 10_000)? {
+                    q.bid_worlds = n as u32;
+                }
+                if let Some(m) = p.int("bid_margin", -300, 300)? {
+                    q.bid_margin = m as i32;
                 }
                 Ok(Box::new(PimcAgent::new(q)))
             },
@@ -467,6 +484,8 @@ mod tests {
         assert_eq!(build_agent("pimc:worlds=8:adaptive=0:entrada=40").unwrap().name(), "pimc");
         assert!(matches!(build_agent("pimc:worlds=0"), Err(SpecError::BadValue { .. })));
         assert!(matches!(build_agent("pimc:adaptive=2"), Err(SpecError::BadValue { .. })));
+        assert!(matches!(build_agent("pimc:bid_worlds=0"), Err(SpecError::BadValue { .. })));
+        assert_eq!(build_agent("pimc:bid_margin=-20").unwrap().name(), "pimc");
         assert!(matches!(build_agent("pimc:rollouts=2"), Err(SpecError::UnknownParam { .. })));
         assert!(matches!(build_agent("oracle"), Err(SpecError::FullState(_))));
         assert_eq!(build_seated("oracle:entrada=40").unwrap().name(), "oracle");

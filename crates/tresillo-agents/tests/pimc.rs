@@ -53,3 +53,25 @@ fn oracle_plays_a_card_of_the_best_class() {
     }
     assert!(checked > 20, "{checked}");
 }
+
+/// A hand where seat 0 (mano, dealer 2) holds `mine`; the other cards in order.
+fn deal_with(mine: &str) -> Hand {
+    let m = tresillo_core::parse_hand(mine).unwrap();
+    let rest: Vec<String> = (m.complement()).iter().map(|c| c.to_string()).collect();
+    let text =
+        format!("{} / {} / {} / {}", m, rest[..9].join(" "), rest[9..18].join(" "), rest[18..].join(" "));
+    Hand::new(RuleSet::Tresillo, 3, tresillo_core::Deal::parse(&text).unwrap(), Seat(2)).unwrap()
+}
+
+#[test]
+fn pimc_bids_a_strong_hand_and_passes_a_weak_one() {
+    let mut rngs = seat_rngs(3);
+    for (mine, bids) in [("1E 2E 1B 12E 11E 10E 7E 12C 12O", true), ("2C 3C 4C 5C 2O 3O 4O 5O 3B", false)] {
+        let h = deal_with(mine);
+        assert_eq!(h.request().seat(), Some(Seat(0)));
+        let mut a = tresillo_agents::build_agent("pimc:bid_worlds=8").unwrap();
+        a.new_hand();
+        let d = a.decide(&h.view(Seat(0)), &mut rngs[0]);
+        assert_eq!(d != Decision::Bid(tresillo_core::Bid::Paso), bids, "{mine}: {d:?}");
+    }
+}

@@ -51,6 +51,17 @@ enum Target {
         #[arg(long, default_value_t = 0)]
         seed: u64,
     },
+    /// The pimc agent: milliseconds per card decision at the first card of the
+    /// hand (views from rule-agent hands), and per bidding decision (the first
+    /// call of the auction).
+    Pimc {
+        /// Decisions to time of each kind.
+        #[arg(long, default_value_t = 200)]
+        n: usize,
+        /// The pimc spec.
+        #[arg(long, default_value = "pimc")]
+        spec: String,
+    },
     /// Microseconds per sampled world at trick 1 and at trick 6 (the sampler of
     /// `tresillo-agents`, from the view of the player to move).
     Sampler {
@@ -153,6 +164,31 @@ fn percentiles(us: &[f64]) -> String {
         at(0.99),
         us[us.len() - 1]
     )
+}
+
+/// `median M ms, p90 .., p99 .., worst ..` of sorted milliseconds.
+fn percentiles_ms(ms: &[f64]) -> String {
+    let at = |q: f64| ms[((ms.len() as f64 * q) as usize).min(ms.len() - 1)];
+    format!(
+        "median {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, worst {:.2} ms",
+        at(0.5),
+        at(0.9),
+        at(0.99),
+        ms[ms.len() - 1]
+    )
+}
+
+/// Views of the first speaker of the auction, from the deals of seeds `0..count`.
+pub fn bid_views(count: usize) -> Vec<PlayerView> {
+    (0..count as u64)
+        .map(|seed| {
+            let hand =
+                Hand::new(RuleSet::Tresillo, 3, tresillo_sim::deal_for_seed(seed), Seat((seed % 3) as u8))
+                    .expect("a full deal");
+            let seat = hand.request().seat().expect("the auction's first call");
+            hand.view(seat)
+        })
+        .collect()
 }
 
 /// Positions for the movegen benchmark: (hand, trump, card led), from random deals.
@@ -258,6 +294,31 @@ pub fn run(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
             )?;
             writeln!(out, "every card of the leader: {}; {:.0} nodes", percentiles(&cards.0), cards.1)?;
             writeln!(out, "value: {}; {:.0} nodes", percentiles(&value.0), value.1)?;
+        }
+        Target::Pimc { n, ref spec } => {
+            anyhow::ensure!(n > 0, "--n must be at least 1");
+            let mut agent = tresillo_agents::build_agent(spec)?;
+            let cards = sampler_views(1, n);
+            let bids = bid_views(n);
+            let mut rng = rng_from_seed(5);
+            let mut time = |views: &[PlayerView]| {
+                let mut ms: Vec<f64> = views
+                    .iter()
+                    .map(|v| {
+                        agent.new_hand();
+                        let t = Instant::now();
+                        black_box(agent.decide(black_box(v), &mut rng));
+                        t.elapsed().as_secs_f64() * 1e3
+                    })
+                    .collect();
+                ms.sort_by(f64::total_cmp);
+                ms
+            };
+            let c = time(&cards);
+            let b = time(&bids);
+            writeln!(out, "pimc: {spec}, {n} decisions of each kind, one thread")?;
+            writeln!(out, "card decision at the first card: {}", percentiles_ms(&c))?;
+            writeln!(out, "bidding decision (first call): {}", percentiles_ms(&b))?;
         }
         Target::Sampler { n } => {
             let t1 = sampler_views(1, 200);
