@@ -645,10 +645,10 @@ struct Search<'a> {
 }
 
 impl SolverContext {
-    /// A context with a table of 2^16 entries (1.5 MB).
+    /// A context with a table of 2^16 entries (2 MB).
     #[must_use]
     pub fn new() -> SolverContext {
-        SolverContext::with_table_bits(18)
+        SolverContext::with_table_bits(16)
     }
 
     /// A context with a table of 2^`bits` entries (`bits` clamped to 8..=24).
