@@ -8,6 +8,9 @@
 //!   ([`RuleParams`]); no memory, no allocation.
 //! - [`Sampler`]: worlds (the hidden hands, discards and heap) drawn exactly
 //!   uniformly among those consistent with a view, for agents that search.
+//! - [`Ismcts`] (`ismcts`, `ismcts:mo=1`): Information Set Monte Carlo Tree Search
+//!   over the play-phase decisions (cards, surrender, takeover, bola) on sampled
+//!   worlds, single- or multiple-observer; the other decisions as `rule`.
 //! - [`cheat`]: an agent handed the full state, for upper-bound experiments only,
 //!   behind its own trait so that no fair agent can reach hidden cards.
 //! - [`build_agent`] / [`build_seated`]: the registry, specs `name[:key=value]*`
@@ -30,6 +33,7 @@
 
 pub mod cheat;
 mod infer;
+mod ismcts;
 mod random;
 mod registry;
 mod rng;
@@ -37,6 +41,7 @@ mod rule;
 mod sampler;
 
 pub use infer::Inference;
+pub use ismcts::{Budget, HandEnd, Ismcts, IsmctsParams, NODE_BYTES, Playout, hand_tantos, rewards};
 pub use random::RandomAgent;
 pub use registry::{AgentInfo, ParamInfo, SpecError, agent_infos, build_agent, build_seated};
 pub use rng::{AgentRng, Draws, below, deal_for_seed, rng_from_seed, seat_rngs, shuffled_pack, splitmix64};
