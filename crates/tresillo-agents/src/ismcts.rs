@@ -59,12 +59,19 @@
 //!
 //! # Memory
 //!
-//! A node is [`NODE_BYTES`] bytes (reward sum, visits, availability, first child,
-//! next sibling, the mask of moves with a child, the move and its seat); an
-//! iteration adds at most one node per tree, so 100,000 iterations take at most
-//! 100,001 nodes: 4.0 MB for `ismcts`, three times that for `mo=1` (one tree per
-//! seat). The arenas are kept between decisions and only grow: after the first
-//! search of its size an agent allocates nothing, and a playout never allocates.
+//! A node is [`NODE_BYTES`] (32) bytes: the mean reward and `1 / sqrt(visits)`
+//! (`f32` each, so that selection does no division or square root), the mask of
+//! moves with a child, visits, availability, the first slot of its children's
+//! block, the move and its seat. A node's children sit together in one block with a
+//! slot for every move that may ever be legal there (the searcher's own cards, or
+//! the cards another seat may hold), so the child of a move is found by a popcount
+//! and selection reads adjacent memory; the block is reserved when the first child
+//! is made. An iteration makes at most one node per tree; with the empty slots of
+//! the blocks, 100,000 iterations at the first card of a hand use about 470,000
+//! slots (15 MB) for `ismcts`, three times that for `mo=1` (`tresillo bench ismcts`
+//! prints the counts). The arenas are kept between decisions and only grow: after
+//! the first search of its size an agent allocates nothing, and a playout never
+//! allocates.
 //!
 //! # Multiple observers (`mo=1`)
 //!
@@ -75,10 +82,10 @@
 //! numbers (a test checks it); the two differ where moves are hidden (discards),
 //! which this search leaves to the rule agent.
 
-use crate::Agent;
 use crate::rng::{AgentRng, Draws, below};
 use crate::rule::{RuleAgent, RuleParams};
 use crate::sampler::{Sampler, World};
+use crate::{Agent, SpecError};
 use std::time::{Duration, Instant};
 use tresillo_core::tables::table;
 use tresillo_core::{Card, Decision, Hand, Outcome, PlayState, PlayerView, Request, Seat};
@@ -200,6 +207,59 @@ impl IsmctsParams {
     }
 }
 
+impl IsmctsParams {
+    /// The parameters of `key=value` pairs: the search parameters of
+    /// [`IsmctsParams::INFO`] and the rule agent's thresholds (for the decisions
+    /// not searched). A bad value or an unknown key is a [`SpecError`] naming it.
+    pub fn from_pairs(agent: &str, pairs: &[(&str, &str)]) -> Result<IsmctsParams, SpecError> {
+        let mut p = IsmctsParams::default();
+        for &(k, v) in pairs {
+            let bad = |why: String| SpecError::BadValue {
+                agent: agent.into(),
+                param: k.into(),
+                value: v.into(),
+                why,
+            };
+            if p.set(k, v).map_err(bad)? {
+                continue;
+            }
+            if p.rule.get(k).is_none() {
+                let mut known: Vec<&str> = IsmctsParams::INFO.iter().map(|(n, _)| *n).collect();
+                known.extend(RuleParams::INFO.iter().map(|(n, _)| *n));
+                return Err(SpecError::UnknownParam {
+                    agent: agent.into(),
+                    param: k.into(),
+                    known: known.join(", "),
+                });
+            }
+            let x: i64 = v.parse().map_err(|_| bad("expected an integer".into()))?;
+            if !(-1000..=1000).contains(&x) {
+                return Err(bad("must be between -1000 and 1000".into()));
+            }
+            p.rule.set(k, x as i32);
+        }
+        Ok(p)
+    }
+}
+
+impl Ismcts {
+    /// The agent of a spec `ismcts[:key=value]*` (the concrete type, for
+    /// benchmarks and tests; the registry builds it the same way).
+    pub fn from_spec(spec: &str) -> Result<Ismcts, SpecError> {
+        let mut parts = spec.trim().split(':');
+        let name = parts.next().unwrap_or("").trim();
+        if name != "ismcts" {
+            return Err(SpecError::UnknownAgent { name: name.into(), known: "ismcts".into() });
+        }
+        let mut pairs = Vec::new();
+        for part in parts {
+            let (k, v) = part.split_once('=').ok_or_else(|| SpecError::Malformed(part.to_string()))?;
+            pairs.push((k.trim(), v.trim()));
+        }
+        Ok(Ismcts::new(IsmctsParams::from_pairs(name, &pairs)?))
+    }
+}
+
 /// Bytes per tree node.
 pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
 
@@ -242,6 +302,13 @@ impl Ismcts {
     /// Nodes in the trees after the last search (all trees together).
     #[must_use]
     pub fn last_nodes(&self) -> usize {
+        self.trees.iter().map(|t| t.made).sum()
+    }
+
+    /// Node slots the trees use after the last search (made nodes and the empty
+    /// slots of children's blocks): the memory is this times [`NODE_BYTES`].
+    #[must_use]
+    pub fn last_slots(&self) -> usize {
         self.trees.iter().map(|t| t.nodes.len()).sum()
     }
 
@@ -275,7 +342,13 @@ impl Ismcts {
         }
         let estuche = table(root.ps.trump).estuche;
         let played_by = crate::Inference::from_view(view).played_by;
-        let c = self.params.c;
+        let x = Ctx {
+            c: self.params.c as f32,
+            kind: self.params.playout,
+            rule: &self.rule,
+            view,
+            moves: Moves::new(view),
+        };
         let mut it = 0u64;
         while it < iters {
             if let Some(d) = deadline
@@ -294,14 +367,14 @@ impl Ismcts {
             let held = world.hands[sim.original] | played_by[sim.original];
             sim.estuche = !estuche.is_empty() && held.is_superset(estuche);
             if self.trees.len() == 1 {
-                iterate_so(&mut self.trees[0], sim, c, self.params.playout, &self.rule, view, &world, rng);
+                iterate_so(&mut self.trees[0], sim, &x, &world, rng);
             } else {
-                iterate_mo(&mut self.trees, sim, c, self.params.playout, &self.rule, view, &world, rng);
+                iterate_mo(&mut self.trees, sim, &x, &world, rng);
             }
         }
         self.last_iterations = it;
         let tree = &self.trees[if self.trees.len() == 1 { 0 } else { me.index() }];
-        let mv = tree.most_visited(0)?;
+        let mv = tree.most_visited(Moves::new(view).possible(&root))?;
         Some(root.decision(mv))
     }
 }
@@ -667,22 +740,26 @@ fn hand_end(hand: &Hand, condicion: i32, estuche: bool) -> HandEnd {
 // The tree
 // ---------------------------------------------------------------------------
 
-/// "No node" in a link.
+/// "No block": a node without children yet.
 const NIL: u32 = u32::MAX;
 
 /// A node: the statistics of the move that leads to it, from the point of view
-/// of the seat that made it.
+/// of the seat that made it, and where its children are.
 #[derive(Clone, Copy, Debug)]
 struct Node {
-    /// Sum of the rewards of `seat`.
-    total: f64,
+    /// Mean reward of `seat` (updated incrementally).
+    mean: f32,
+    /// `1 / sqrt(visits)`, kept so that selection does no division or root.
+    rsv: f32,
     /// Mask of the moves that have a child.
     expanded: u64,
     visits: u32,
     /// Times the move was available when this node's parent was passed through.
     avail: u32,
-    first_child: u32,
-    next_sibling: u32,
+    /// The first slot of the children's block: one slot per move that may ever be
+    /// legal here ([`Moves::possible`]), in move order, so the child of a move is at
+    /// `block + rank of the move`; `NIL` until the first child.
+    block: u32,
     /// The move (a card's bit, or `NO` / `YES`).
     mv: u8,
     /// The seat that made it.
@@ -690,22 +767,112 @@ struct Node {
 }
 
 impl Node {
-    const ROOT: Node = Node {
-        total: 0.0,
-        expanded: 0,
-        visits: 0,
-        avail: 0,
-        first_child: NIL,
-        next_sibling: NIL,
-        mv: 0,
-        seat: 0,
-    };
+    const EMPTY: Node =
+        Node { mean: 0.0, rsv: 0.0, expanded: 0, visits: 0, avail: 0, block: NIL, mv: 0, seat: 0 };
+}
+
+/// The moves that may ever be legal at a node, whatever the world: the searching
+/// seat's own cards, or for another seat every card that is neither the searcher's,
+/// nor played (before the search or on the path), nor excluded by that seat's play
+/// (RULES.md section 10); `NO` and `YES` for the questions. A node's children sit in
+/// a block with one slot per such move.
+#[derive(Clone, Copy, Debug)]
+struct Moves {
+    /// Per seat, at the root.
+    base: [u64; 3],
+    /// Cards played on the path from the root.
+    path: u64,
+}
+
+impl Moves {
+    fn new(view: &PlayerView) -> Moves {
+        let inf = crate::Inference::from_view(view);
+        let me = view.seat();
+        let mine = view.hand().bits();
+        let gone = mine | view.discards().bits() | inf.played.bits();
+        let full = tresillo_core::CardSet::FULL.bits();
+        let base = std::array::from_fn(|s| {
+            if s == me.index() { mine } else { full & !gone & !inf.excluded.0[s].bits() }
+        });
+        Moves { base, path: 0 }
+    }
+
+    #[inline]
+    fn possible(&self, sim: &Sim) -> u64 {
+        match sim.phase {
+            Phase::Play | Phase::Done => self.base[sim.mover().index()] & !self.path,
+            _ => 0b11,
+        }
+    }
+
+    /// Records a move made at `sim` (before it is applied).
+    #[inline]
+    fn record(&mut self, sim: &Sim, mv: u8) {
+        if sim.phase == Phase::Play {
+            self.path |= 1 << mv;
+        }
+    }
+}
+
+/// The natural logarithm of `n > 0` to about 1e-5: the exponent of `n` as an
+/// `f32` and a series for the mantissa (a `const fn`, for [`SQRT_LN`]).
+const fn ln(n: u32) -> f64 {
+    let bits = (n as f32).to_bits();
+    let e = ((bits >> 23) & 0xFF) as i32 - 127;
+    // The mantissa m in [1, 2); ln m = 2 atanh(t) with t = (m - 1) / (m + 1) in [0, 1/3).
+    let m = f32::from_bits((bits & 0x007F_FFFF) | 0x3F80_0000) as f64;
+    let t = (m - 1.0) / (m + 1.0);
+    let t2 = t * t;
+    let series = t * (2.0 + t2 * (2.0 / 3.0 + t2 * (2.0 / 5.0 + t2 * (2.0 / 7.0 + t2 * (2.0 / 9.0)))));
+    e as f64 * std::f64::consts::LN_2 + series
+}
+
+/// `sqrt(x)` for `x >= 0` by Newton's method (a `const fn`).
+const fn sqrt_const(x: f64) -> f64 {
+    if x <= 0.0 {
+        return 0.0;
+    }
+    let mut g = if x > 1.0 { x } else { 1.0 };
+    let mut i = 0;
+    while i < 64 {
+        g = 0.5 * (g + x / g);
+        i += 1;
+    }
+    g
+}
+
+/// Availability counts below this take `sqrt(ln(n))` from [`SQRT_LN`].
+const SQRT_LN_LEN: usize = 4096;
+
+/// `sqrt(ln(n))` for `n < SQRT_LN_LEN`, computed at compile time.
+static SQRT_LN: [f32; SQRT_LN_LEN] = {
+    let mut t = [0f32; SQRT_LN_LEN];
+    let mut n = 1;
+    while n < SQRT_LN_LEN {
+        t[n] = sqrt_const(ln(n as u32)) as f32;
+        n += 1;
+    }
+    t
+};
+
+/// `sqrt(ln(n))`, the availability part of the exploration term.
+#[inline]
+fn sqrt_ln(n: u32) -> f32 {
+    if (n as usize) < SQRT_LN_LEN { SQRT_LN[n as usize] } else { (ln(n) as f32).sqrt() }
+}
+
+/// The rank of `mv` among `possible` (its slot in a block).
+#[inline]
+fn rank(possible: u64, mv: u8) -> u32 {
+    (possible & ((1u64 << mv) - 1)).count_ones()
 }
 
 /// An arena of nodes, node 0 the root. Cleared (capacity kept) for every search.
 #[derive(Clone, Debug, Default)]
 struct Tree {
     nodes: Vec<Node>,
+    /// Nodes made (slots used), for the statistics.
+    made: usize,
 }
 
 /// The deepest path: 27 cards and four questions, and the root.
@@ -715,63 +882,61 @@ impl Tree {
     fn reset(&mut self, reserve: usize) {
         self.nodes.clear();
         self.nodes.reserve(reserve);
-        self.nodes.push(Node::ROOT);
+        self.nodes.push(Node::EMPTY);
+        self.made = 1;
     }
 
-    /// Adds a child of `parent` for `mv` made by `seat`.
+    /// The child of `parent` for `mv` (`possible`: the node's possible moves), made
+    /// if it does not exist yet by `seat`.
     #[inline]
-    fn add_child(&mut self, parent: u32, mv: u8, seat: Seat) -> u32 {
-        let id = self.nodes.len() as u32;
-        let p = &mut self.nodes[parent as usize];
-        let next = p.first_child;
-        p.first_child = id;
-        p.expanded |= 1 << mv;
-        self.nodes.push(Node {
-            first_child: NIL,
-            next_sibling: next,
-            mv,
-            seat: seat.0,
-            avail: 1,
-            ..Node::ROOT
-        });
-        id
-    }
-
-    /// The child of `parent` for `mv`, if any.
-    #[inline]
-    fn child(&self, parent: u32, mv: u8) -> Option<u32> {
-        let mut c = self.nodes[parent as usize].first_child;
-        while c != NIL {
-            let n = &self.nodes[c as usize];
-            if n.mv == mv {
-                return Some(c);
-            }
-            c = n.next_sibling;
+    fn child_or_add(&mut self, parent: u32, possible: u64, mv: u8, seat: Seat) -> u32 {
+        debug_assert!(possible & (1 << mv) != 0, "a move outside the possible ones");
+        let mut block = self.nodes[parent as usize].block;
+        if block == NIL {
+            block = self.nodes.len() as u32;
+            self.nodes[parent as usize].block = block;
+            let n = self.nodes.len() + possible.count_ones() as usize;
+            self.nodes.resize(n, Node::EMPTY);
         }
-        None
+        let id = block + rank(possible, mv);
+        let p = &mut self.nodes[parent as usize];
+        if p.expanded & (1 << mv) == 0 {
+            p.expanded |= 1 << mv;
+            self.nodes[id as usize] = Node { mv, seat: seat.0, avail: 1, ..Node::EMPTY };
+            self.made += 1;
+        }
+        id
     }
 
     /// One step of selection at `parent` with the moves `legal` of this world: the
     /// available children's availability goes up, then either a move without a
     /// child (chosen uniformly; `Err(mv)`, to expand) or the UCB child (`Ok`).
     #[inline]
-    fn step(&mut self, parent: u32, legal: u64, c: f64, rng: &mut AgentRng) -> Result<u32, u8> {
-        let untried = legal & !self.nodes[parent as usize].expanded;
-        let mut best = (f64::NEG_INFINITY, NIL);
-        let mut k = self.nodes[parent as usize].first_child;
-        while k != NIL {
-            let n = &mut self.nodes[k as usize];
-            if legal & (1 << n.mv) != 0 {
-                n.avail += 1;
-                if untried == 0 {
-                    let v = f64::from(n.visits);
-                    let score = n.total / v + c * (f64::from(n.avail).ln() / v).sqrt();
-                    if score > best.0 {
-                        best = (score, k);
-                    }
+    fn step(
+        &mut self,
+        parent: u32,
+        legal: u64,
+        possible: u64,
+        c: f32,
+        rng: &mut AgentRng,
+    ) -> Result<u32, u8> {
+        debug_assert!(legal & !possible == 0, "a legal move outside the possible ones");
+        let p = self.nodes[parent as usize];
+        let untried = legal & !p.expanded;
+        let mut avail = legal & p.expanded;
+        let mut best = (f32::NEG_INFINITY, NIL);
+        while avail != 0 {
+            let mv = avail.trailing_zeros() as u8;
+            avail &= avail - 1;
+            let id = p.block + rank(possible, mv);
+            let n = &mut self.nodes[id as usize];
+            n.avail += 1;
+            if untried == 0 {
+                let score = n.mean + c * sqrt_ln(n.avail) * n.rsv;
+                if score > best.0 {
+                    best = (score, id);
                 }
             }
-            k = n.next_sibling;
         }
         if untried != 0 {
             let i = below(rng, untried.count_ones());
@@ -787,26 +952,30 @@ impl Tree {
         for &id in path {
             let n = &mut self.nodes[id as usize];
             n.visits += 1;
-            n.total += r[n.seat as usize];
+            let v = n.visits as f32;
+            n.mean += (r[n.seat as usize] as f32 - n.mean) / v;
+            n.rsv = 1.0 / v.sqrt();
         }
     }
 
-    /// The most visited child move of `parent` (ties: the better mean, then the
-    /// lower move).
-    fn most_visited(&self, parent: u32) -> Option<u8> {
-        let mut best: Option<(u32, f64, u8)> = None;
-        let mut k = self.nodes[parent as usize].first_child;
-        while k != NIL {
-            let n = &self.nodes[k as usize];
-            let mean = if n.visits > 0 { n.total / f64::from(n.visits) } else { 0.0 };
+    /// The most visited child move of the root (ties: the better mean, then the
+    /// lower move); `possible`: the root's possible moves.
+    fn most_visited(&self, possible: u64) -> Option<u8> {
+        let root = self.nodes[0];
+        let mut best: Option<(u32, f32, u8)> = None;
+        let mut moves = root.expanded;
+        while moves != 0 {
+            let mv = moves.trailing_zeros() as u8;
+            moves &= moves - 1;
+            let n = &self.nodes[(root.block + rank(possible, mv)) as usize];
+            let mean = n.mean;
             let better = match best {
                 None => true,
-                Some((v, m, mv)) => n.visits > v || (n.visits == v && (mean > m || (mean == m && n.mv < mv))),
+                Some((v, m, _)) => n.visits > v || (n.visits == v && mean > m),
             };
             if better {
-                best = Some((n.visits, mean, n.mv));
+                best = Some((n.visits, mean, mv));
             }
-            k = n.next_sibling;
         }
         best.map(|b| b.2)
     }
@@ -853,94 +1022,79 @@ fn playout(
     }
 }
 
-/// One SO-ISMCTS iteration on `tree` in the world already placed in `sim`.
-#[allow(clippy::too_many_arguments)]
-#[inline]
-fn iterate_so(
-    tree: &mut Tree,
-    mut sim: Sim,
-    c: f64,
+/// What every iteration of one search shares.
+struct Ctx<'a> {
+    c: f32,
     kind: Playout,
-    rule: &RuleAgent,
-    view: &PlayerView,
-    world: &World,
-    rng: &mut AgentRng,
-) {
+    rule: &'a RuleAgent,
+    view: &'a PlayerView,
+    moves: Moves,
+}
+
+/// One SO-ISMCTS iteration on `tree` in the world already placed in `sim`.
+#[inline]
+fn iterate_so(tree: &mut Tree, mut sim: Sim, x: &Ctx<'_>, world: &World, rng: &mut AgentRng) {
     let root = sim;
+    let mut moves = x.moves;
     let mut path = [0u32; MAX_PATH];
-    let mut moves = [0u8; MAX_PATH];
+    let mut made = [0u8; MAX_PATH];
     let mut len = 0;
     let mut node = 0u32;
     while sim.phase != Phase::Done {
         let legal = sim.legal();
-        let seat = sim.mover();
-        match tree.step(node, legal, c, rng) {
-            Ok(child) => {
-                let mv = tree.nodes[child as usize].mv;
-                sim.apply(mv);
-                node = child;
-                path[len] = child;
-                moves[len] = mv;
-                len += 1;
-            }
-            Err(mv) => {
-                let child = tree.add_child(node, mv, seat);
-                sim.apply(mv);
-                path[len] = child;
-                moves[len] = mv;
-                len += 1;
-                break;
-            }
-        }
-    }
-    let r = playout(sim, &root, kind, rule, view, world, &moves[..len], rng);
-    tree.backprop(&path[..len], &r);
-}
-
-/// One MO-ISMCTS iteration: each seat selects in its own tree; every tree follows
-/// the move as its owner observes it (all moves of the play phase are public).
-#[allow(clippy::too_many_arguments)]
-#[inline]
-fn iterate_mo(
-    trees: &mut [Tree],
-    mut sim: Sim,
-    c: f64,
-    kind: Playout,
-    rule: &RuleAgent,
-    view: &PlayerView,
-    world: &World,
-    rng: &mut AgentRng,
-) {
-    let root = sim;
-    let mut path = [[0u32; MAX_PATH]; 3];
-    let mut moves = [0u8; MAX_PATH];
-    let mut len = 0;
-    let mut node = [0u32; 3];
-    while sim.phase != Phase::Done {
-        let legal = sim.legal();
-        let seat = sim.mover();
-        let owner = seat.index();
-        let (mv, expanded) = match trees[owner].step(node[owner], legal, c, rng) {
-            Ok(child) => (trees[owner].nodes[child as usize].mv, false),
-            Err(mv) => (mv, true),
+        let possible = moves.possible(&sim);
+        let (id, mv, expanded) = match tree.step(node, legal, possible, x.c, rng) {
+            Ok(child) => (child, tree.nodes[child as usize].mv, false),
+            Err(mv) => (tree.child_or_add(node, possible, mv, sim.mover()), mv, true),
         };
-        for (k, t) in trees.iter_mut().enumerate() {
-            // Every move is public: each observer sees `mv` itself.
-            let child = match t.child(node[k], mv) {
-                Some(ch) => ch,
-                None => t.add_child(node[k], mv, seat),
-            };
-            node[k] = child;
-            path[k][len] = child;
-        }
+        moves.record(&sim, mv);
         sim.apply(mv);
-        moves[len] = mv;
+        node = id;
+        path[len] = id;
+        made[len] = mv;
         len += 1;
         if expanded {
             break;
         }
     }
-    let r = playout(sim, &root, kind, rule, view, world, &moves[..len], rng);
+    let r = playout(sim, &root, x.kind, x.rule, x.view, world, &made[..len], rng);
+    tree.backprop(&path[..len], &r);
+}
+
+/// One MO-ISMCTS iteration: each seat selects in its own tree; every tree follows
+/// the move as its owner observes it (all moves of the play phase are public, so
+/// each observer sees the move itself).
+#[inline]
+fn iterate_mo(trees: &mut [Tree], mut sim: Sim, x: &Ctx<'_>, world: &World, rng: &mut AgentRng) {
+    let root = sim;
+    let mut moves = x.moves;
+    let mut path = [[0u32; MAX_PATH]; 3];
+    let mut made = [0u8; MAX_PATH];
+    let mut len = 0;
+    let mut node = [0u32; 3];
+    while sim.phase != Phase::Done {
+        let legal = sim.legal();
+        let possible = moves.possible(&sim);
+        let seat = sim.mover();
+        let owner = seat.index();
+        let (mv, expanded) = match trees[owner].step(node[owner], legal, possible, x.c, rng) {
+            Ok(child) => (trees[owner].nodes[child as usize].mv, false),
+            Err(mv) => (mv, true),
+        };
+        for (k, t) in trees.iter_mut().enumerate() {
+            let child = t.child_or_add(node[k], possible, mv, seat);
+            node[k] = child;
+            path[k][len] = child;
+        }
+        moves.record(&sim, mv);
+        sim.apply(mv);
+        made[len] = mv;
+        len += 1;
+        if expanded {
+            break;
+        }
+    }
+    let r = playout(sim, &root, x.kind, x.rule, x.view, world, &made[..len], rng);
     for (k, t) in trees.iter_mut().enumerate() {
         t.backprop(&path[k][..len], &r);
     }
@@ -1125,6 +1279,16 @@ mod tests {
 
     #[test]
     fn node_is_compact() {
-        assert_eq!(NODE_BYTES, 40);
+        assert_eq!(NODE_BYTES, 32);
+    }
+
+    #[test]
+    fn fast_ln_is_close() {
+        for n in (1..100_000u32).step_by(7).chain([1, 2, 3, 4095, 4096, 1 << 20, u32::MAX]) {
+            let (a, b) = (ln(n), f64::from(n).ln());
+            assert!((a - b).abs() < 1e-4 * b.max(1.0), "{n}: {a} vs {b}");
+            let (a, b) = (f64::from(sqrt_ln(n)), b.sqrt());
+            assert!((a - b).abs() < 1e-4 * b.max(1.0), "{n}: {a} vs {b}");
+        }
     }
 }

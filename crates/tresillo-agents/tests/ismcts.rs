@@ -135,7 +135,7 @@ fn iterations_and_memory_are_as_documented() {
     assert_eq!(a.last_iterations(), 2000);
     // One node per iteration at most, plus the root.
     assert!(a.last_nodes() <= 2001 && a.last_nodes() > 100, "{}", a.last_nodes());
-    assert_eq!(tresillo_agents::NODE_BYTES, 40);
+    assert_eq!(tresillo_agents::NODE_BYTES, 32);
 }
 
 #[test]
