@@ -5,8 +5,8 @@
 mod common;
 
 use tresillo_agents::{
-    Agent, Budget, Ismcts, IsmctsParams, Playout, RuleAgent, Sampler, play_hand, rng_from_seed, seat_rngs,
-    splitmix64,
+    Agent, Budget, Ismcts, IsmctsParams, Playout, RuleAgent, Sampler, build_agent, play_hand, rng_from_seed,
+    seat_rngs, splitmix64,
 };
 use tresillo_core::{Decision, Hand, Request};
 
@@ -151,4 +151,16 @@ fn bad_parameters_are_refused_with_the_parameter_named() {
     assert_eq!(p.c, 1.5);
     assert_eq!(p.set("ms", "20"), Ok(true));
     assert_eq!(p.budget, Budget::Millis(20));
+    // Through the registry: one line naming the parameter.
+    for (spec, param) in [
+        ("ismcts:iters=0", "`iters`"),
+        ("ismcts:c=-1", "`c`"),
+        ("ismcts:playout=greedy", "`playout`"),
+        ("ismcts:mo=yes", "`mo`"),
+        ("ismcts:depth=3", "`depth`"),
+    ] {
+        let e = build_agent(spec).map(|a| a.name().to_string()).unwrap_err().to_string();
+        assert!(e.contains(param) && !e.contains('\n'), "{spec}: {e}");
+    }
+    assert_eq!(build_agent("ismcts:iters=50:c=1.2:playout=rule:mo=1:entrada=40").unwrap().name(), "ismcts");
 }

@@ -53,6 +53,11 @@ pub struct TournamentArgs {
     /// Overwrite a run already in the output directory.
     #[arg(long)]
     pub force: bool,
+    /// An agent spec that makes every seat's auction, contract/trump, exchange and
+    /// conversation decisions, so the seated agents differ only in card play,
+    /// surrender, takeover and bola (for example `--bidding rule`).
+    #[arg(long)]
+    pub bidding: Option<String>,
 }
 
 impl TournamentArgs {
@@ -70,6 +75,7 @@ impl TournamentArgs {
                 Some(s) => s.parse::<Shard>()?,
                 None => Shard::WHOLE,
             },
+            bidding: self.bidding.as_deref().map(|b| b.trim().to_string()),
         };
         config.validate()?;
         Ok(config)

@@ -10,7 +10,7 @@ mod stats;
 mod tune;
 
 pub use config::{ConfigError, SEATINGS, Scoring, Shard, TournamentConfig};
-pub use runner::{DealRow, SimError, Tournament, UnitOutput, simple_config};
+pub use runner::{DealRow, SeatPlayer, SimError, Tournament, UnitOutput, simple_config};
 pub use seeds::{deal_for_seed, deal_seed, shuffled_pack};
 pub use stats::{AgentStats, Moments, OutcomeCounts, Stats, SummaryRow};
 pub use tune::{
