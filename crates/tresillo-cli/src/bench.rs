@@ -291,8 +291,8 @@ pub fn run(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
 }
 
 /// `tresillo bench ismcts`: whole searches at the first card of hands of rule
-/// agents (the player to move at trick 1), one line per search size; then the
-/// parts of an iteration timed alone on the same views.
+/// agents (the player to move at trick 1), one line per search size; then (random
+/// playouts) the parts of an iteration timed alone on the same views.
 fn bench_ismcts(spec: &str, n: u64, sizes: &[u32], out: &mut impl Write) -> Result<()> {
     let sizes = if sizes.is_empty() { vec![1_000, 10_000, 100_000] } else { sizes.to_vec() };
     let views = sampler_views(1, 64);
@@ -319,6 +319,9 @@ fn bench_ismcts(spec: &str, n: u64, sizes: &[u32], out: &mut impl Write) -> Resu
             agent.last_slots()
         )?;
         last = rate;
+    }
+    if tresillo_agents::Ismcts::from_spec(spec)?.params().playout != tresillo_agents::Playout::Random {
+        return Ok(());
     }
     // The parts alone: a world drawn, and a random playout of it from the root.
     let samplers: Vec<Sampler> = views.iter().map(|v| Sampler::new(v).expect("a real view")).collect();
