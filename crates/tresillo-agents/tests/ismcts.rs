@@ -164,3 +164,13 @@ fn bad_parameters_are_refused_with_the_parameter_named() {
     }
     assert_eq!(build_agent("ismcts:iters=50:c=1.2:playout=rule:mo=1:entrada=40").unwrap().name(), "ismcts");
 }
+
+#[test]
+fn a_time_budget_searches_until_the_time_is_up() {
+    let hand = first_card(5);
+    let seat = hand.request().seat().expect("play begins");
+    let mut a = Ismcts::new(IsmctsParams { budget: Budget::Millis(20), ..IsmctsParams::default() });
+    let d = a.decide(&hand.view(seat), &mut rng_from_seed(2));
+    hand.request().check(&d, hand.hand_of(seat)).expect("a legal card");
+    assert!(a.last_iterations() >= 32, "{}", a.last_iterations());
+}
