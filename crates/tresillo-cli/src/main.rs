@@ -1,9 +1,11 @@
 //! The `tresillo` command-line tool. Only this crate does I/O.
 
+mod args;
 mod bench;
 mod experiment;
 mod narrate;
 mod perft;
+mod report;
 mod score;
 mod tournament;
 mod tune;
@@ -26,7 +28,7 @@ enum Command {
     /// Print the deal for a seed (hands in seat order, then the heap from its top).
     Deal {
         /// The deal seed.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
         seed: u64,
     },
     /// Count legal card-play sequences from a deal (tricks resolved).
@@ -48,6 +50,9 @@ enum Command {
     Tune(tune::TuneArgs),
     /// Run an experiment described in a TOML file (a tournament or a tune).
     Run(experiment::RunArgs),
+    /// Draw tournament directories and tuning runs as one self-contained HTML page
+    /// with charts.
+    Report(report::ReportArgs),
 }
 
 /// The command line as typed, with the program named by its file name only
@@ -89,6 +94,10 @@ fn run(cli: Cli) -> Result<()> {
         Command::Run(a) => {
             let report = experiment::run(&a, command_line())?;
             write!(out, "{report}")?;
+        }
+        Command::Report(a) => {
+            let line = report::run(&a)?;
+            write!(out, "{line}")?;
         }
         Command::Agents => {
             for a in tresillo_agents::agent_infos() {

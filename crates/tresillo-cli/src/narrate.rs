@@ -10,13 +10,13 @@ use tresillo_core::{Deal, Decision, Hand, Outcome, Request, RuleSet, Seat};
 #[derive(clap::Args)]
 pub struct PlayArgs {
     /// The deal seed (also seeds the agents' choices).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
     seed: u64,
     /// Play this deal (`h0 / h1 / h2 / heap`) instead of the seed's.
     #[arg(long)]
     deal: Option<String>,
     /// The dealer's seat.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u8>)]
     dealer: u8,
     /// One agent spec per seat, comma-separated (see `tresillo agents`).
     #[arg(long, default_value = "random,random,random")]
