@@ -146,7 +146,7 @@ impl IsmctsParams {
     /// The search parameters with their help, for `tresillo agents` (the rule
     /// parameters are listed as the rule agent's).
     pub const INFO: [(&'static str, &'static str); 5] = [
-        ("iters", "iterations per decision (one determinization each)"),
+        ("iters", "iterations per decision (one determinization each; at most 10,000,000, about 1.5 GB)"),
         ("ms", "time per decision in milliseconds instead of `iters` (not reproducible)"),
         ("c", "UCB exploration constant (at least 0)"),
         ("playout", "playout policy: random (uniform cards) or rule (the rule agent)"),
@@ -182,7 +182,7 @@ impl IsmctsParams {
             Ok(x as u32)
         };
         match key {
-            "iters" => self.budget = Budget::Iterations(int(1, 100_000_000)?),
+            "iters" => self.budget = Budget::Iterations(int(1, 10_000_000)?),
             "ms" => {
                 let ms = int(0, 3_600_000)?;
                 if ms > 0 {
@@ -339,7 +339,8 @@ impl Ismcts {
         let reserve = match self.params.budget {
             // Slots per iteration measured at the first card: 6.6 at 1,000
             // iterations, 4.7 at 100,000 (the empty slots of children's blocks).
-            Budget::Iterations(n) => n as usize * 8 + 64,
+            // Capped at 4 million slots (128 MB); larger searches grow as needed.
+            Budget::Iterations(n) => (n as usize * 8 + 64).min(4_000_000),
             Budget::Millis(_) => 1,
         };
         for t in &mut self.trees {

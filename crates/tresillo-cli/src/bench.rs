@@ -315,7 +315,7 @@ fn bench_ismcts(spec: &str, n: u64, sizes: &[u32], out: &mut impl Write) -> Resu
         let rate = total as f64 / t.elapsed().as_secs_f64();
         writeln!(
             out,
-            "{iters} iterations: {rate:.0} it/s ({searches} searches, {:.1} ms each, {} nodes in {} slots)",
+            "{iters} iterations: {rate:.0} it/s ({searches} searches, {:.2} ms each, {} nodes in {} slots)",
             t.elapsed().as_secs_f64() * 1e3 / searches as f64,
             agent.last_nodes(),
             agent.last_slots()
