@@ -1213,6 +1213,11 @@ mod tests {
                             if bola.is_some() && tr[d.index()] < 5 {
                                 continue;
                             }
+                            if bola.is_none() && tr[d.index()] == 9 {
+                                // Nine tricks were a bola played for (the question
+                                // comes after five straight tricks).
+                                continue;
+                            }
                             if bola == Some(false) {
                                 // Stopped with primeras: five tricks, all the declarer's.
                                 if tr[d.index()] != 5 {
@@ -1248,6 +1253,9 @@ mod tests {
                                 r.surrender = Some(SurrenderRecord { by: d, took_over: o });
                                 // Given up after three tricks: only those were played.
                                 let tr = if o.is_none() { [1, 1, 1] } else { tr };
+                                if o.is_some_and(|f| tr[f.index()] == 9) {
+                                    continue; // a bola played for: another question
+                                }
                                 r.tricks = BySeat([tr[0], tr[1], tr[2], 0]);
                                 let f = o.unwrap_or(d);
                                 r.outcome = match o {
