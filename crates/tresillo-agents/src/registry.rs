@@ -40,6 +40,7 @@
 //! ```
 
 use crate::cheat::{Cheat, CheatAgent, Seated};
+use crate::ismcts::{Ismcts, IsmctsParams};
 use crate::pimc::{Oracle, PimcAgent, PimcParams};
 use crate::rule::{RuleAgent, RuleParams};
 use crate::{Agent, RandomAgent};
@@ -220,8 +221,8 @@ impl Registry {
         Registry::default()
     }
 
-    /// The agents of this crate: `random`, `rule`, `pimc` and the experiments-only
-    /// `cheat` and `oracle`.
+    /// The agents of this crate: `random`, `rule`, `pimc`, `ismcts` and the
+    /// experiments-only `cheat` and `oracle`.
     #[must_use]
     pub fn builtin() -> Registry {
         let mut r = Registry::empty();
@@ -238,6 +239,27 @@ impl Registry {
                 params: rule_param_infos(),
             },
             |p| Ok(Box::new(RuleAgent::new(rule_params(p)?))),
+        )
+        .expect("a new name");
+        let mut ismcts_params: Vec<ParamInfo> = IsmctsParams::INFO
+            .iter()
+            .map(|(name, help)| ParamInfo {
+                name,
+                default: IsmctsParams::default_of(name).expect("a search parameter"),
+                help,
+            })
+            .collect();
+        ismcts_params.extend(rule_param_infos());
+        r.register(
+            AgentInfo {
+                name: "ismcts",
+                help: "Information Set MCTS over card play, surrender, takeover and bola (one \
+                       exactly sampled world per iteration, availability-count UCB, random or \
+                       rule playouts; mo=1: one tree per seat); auction, contract, exchange and \
+                       conversation as rule with the rule parameters given",
+                params: ismcts_params,
+            },
+            |p| Ok(Box::new(Ismcts::new(IsmctsParams::from_pairs(p.agent(), p.pairs())?))),
         )
         .expect("a new name");
         let mut cheat_params = vec![ParamInfo {
