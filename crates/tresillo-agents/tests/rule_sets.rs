@@ -236,3 +236,29 @@ fn after_a_house_forced_entrada_the_sampler_is_uniform_over_the_consistent_world
     assert!(checked >= 8, "{checked} positions");
     assert!(constrained >= 1, "the constraint removed worlds somewhere");
 }
+
+#[test]
+fn pimc_plays_every_rule_set_legally() {
+    for r in every_rules() {
+        for seed in 0..4u64 {
+            let mut h = Hand::with_rules(r, 3, deal(seed), Seat((seed % 3) as u8)).unwrap();
+            let mut agents: Vec<Box<dyn Agent>> = vec![
+                tresillo_agents::build_agent("pimc:worlds=4:bid_worlds=4").unwrap(),
+                Box::new(RandomAgent),
+                tresillo_agents::build_agent("pimc:worlds=4:bid_worlds=4").unwrap(),
+            ];
+            let mut rngs = seat_rngs(seed);
+            play_hand(&mut h, &mut agents, &mut rngs).unwrap_or_else(|e| panic!("{r}, seed {seed}: {e}"));
+        }
+    }
+}
+
+#[test]
+fn ismcts_refuses_other_rule_sets() {
+    assert!(tresillo_agents::check_rules("ismcts:iterations=10", &Rules::default()).is_ok());
+    let house = Rules::from(RuleSet::TresilloHouse);
+    assert!(tresillo_agents::check_rules("ismcts", &house).is_err());
+    for a in ["random", "rule", "pimc", "cheat"] {
+        assert!(tresillo_agents::check_rules(a, &house).is_ok(), "{a}");
+    }
+}

@@ -44,6 +44,9 @@ pub fn run(a: &PlayArgs, out: &mut impl Write) -> Result<()> {
     anyhow::ensure!(a.dealer < 3, "bad --dealer {}: seats are 0, 1 and 2", a.dealer);
     let mut agents = parse_agents(&a.agents)?;
     let rules = a.rules.parse()?;
+    for spec in a.agents.split(',') {
+        tresillo_agents::check_rules(spec, &rules).map_err(anyhow::Error::msg)?;
+    }
     let mut hand = Hand::with_rules(rules, 3, deal, Seat(a.dealer))?;
     writeln!(out, "deal: {deal}")?;
     let p = *hand.public();

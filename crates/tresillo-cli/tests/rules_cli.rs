@@ -188,3 +188,28 @@ fn score_keeps_a_palo_de_favor_session() {
     let text = ok(&tresillo(&["score", log.to_str().unwrap()]));
     assert!(text.contains("Session: rule set tresillo palo_de_favor=oros"), "{text}");
 }
+
+#[test]
+fn ismcts_refuses_other_rule_sets_and_options() {
+    let d = TempDir::new("rules", "ismcts");
+    let out = d.path("t");
+    let err = failed(&tresillo(&[
+        "tournament",
+        "--agents",
+        "ismcts,rule,rule",
+        "--deals",
+        "3",
+        "--rules",
+        "tresillo-house",
+        "--out",
+        out.to_str().unwrap(),
+    ]));
+    assert!(
+        err.starts_with("error: agent `ismcts` plays only the rule set tresillo without options"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1);
+    let err =
+        failed(&tresillo(&["play", "--agents", "rule,ismcts,rule", "--rule-option", "codillo_old=true"]));
+    assert!(err.contains("not tresillo codillo_old=true"), "{err}");
+}

@@ -27,6 +27,9 @@ pub enum ConfigError {
     /// Zero deals, or deals not a multiple of the session length.
     #[error("{0}")]
     Deals(String),
+    /// An agent that does not play the rule set.
+    #[error("{0}")]
+    Rules(String),
 }
 
 /// How hands are scored.
@@ -162,6 +165,7 @@ impl TournamentConfig {
         }
         for a in self.agents.iter().chain(&self.bidding) {
             registry.build_seated(a)?;
+            tresillo_agents::check_rules(a, &self.rules).map_err(ConfigError::Rules)?;
         }
         if self.deals == 0 {
             return Err(ConfigError::Deals("deals must be at least 1".into()));
