@@ -155,6 +155,7 @@ pub fn load(a: &RunArgs) -> Result<Experiment> {
                 shard: None,
                 resume: a.resume,
                 force: a.force,
+                record: None,
             })
         }
         (None, Some(t)) => {

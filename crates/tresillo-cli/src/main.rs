@@ -3,7 +3,9 @@
 mod bench;
 mod experiment;
 mod narrate;
+mod human;
 mod perft;
+mod replay;
 mod score;
 mod tournament;
 mod tune;
@@ -48,6 +50,9 @@ enum Command {
     Tune(tune::TuneArgs),
     /// Run an experiment described in a TOML file (a tournament or a tune).
     Run(experiment::RunArgs),
+    /// Print recorded hands trick by trick (checking them), or play again the hand
+    /// of a deals.csv row from its seeds.
+    Replay(replay::ReplayArgs),
 }
 
 fn run(cli: Cli) -> Result<()> {
@@ -77,6 +82,7 @@ fn run(cli: Cli) -> Result<()> {
             let report = experiment::run(&a, std::env::args().collect())?;
             write!(out, "{report}")?;
         }
+        Command::Replay(a) => replay::run(&a, &mut out)?,
         Command::Agents => {
             for a in tresillo_agents::agent_infos() {
                 writeln!(out, "{:<10} {}", a.name, a.help)?;
