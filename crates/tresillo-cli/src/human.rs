@@ -276,6 +276,9 @@ impl Table {
 /// The question a request asks.
 fn question(req: &Request) -> &'static str {
     match req {
+        Request::Declare { forced: true, .. } => {
+            "everybody passed and you hold the espada: you must play an entrada (espada forzada)"
+        }
         Request::Bid { .. } => "your call in the auction",
         Request::Declare { .. } => "you won the auction: name the contract",
         Request::Word { .. } => "who goes first among the opponents",
@@ -390,8 +393,15 @@ fn power_order(hand: CardSet, trump: Option<Suit>) -> Vec<Card> {
     let mut v: Vec<Card> = hand.iter().collect();
     v.sort_by_key(|c| {
         let i = c.bit() as usize;
-        let group = if t.eff_suit[i] == TRUMP_SUIT { 0 } else { 1 + t.eff_suit[i] };
-        (group, std::cmp::Reverse(t.power[i]))
+        // Before trumps are named the espada and the basto are already trumps.
+        let permanent = trump.is_none() && (*c == Card::ESPADA || *c == Card::BASTO);
+        let group = if t.eff_suit[i] == TRUMP_SUIT || permanent { 0 } else { 1 + t.eff_suit[i] };
+        let power = match (permanent, *c == Card::ESPADA) {
+            (true, true) => u8::MAX,
+            (true, false) => u8::MAX - 1,
+            _ => t.power[i],
+        };
+        (group, std::cmp::Reverse(power))
     });
     v
 }
@@ -494,7 +504,9 @@ mod tests {
         let h = tresillo_core::parse_hand("7C 1E 12O 1B 3C 2C 12C").unwrap();
         // Copas trumps: espada, mala (7C), basto, then copas 12 2 3; then oros.
         assert_eq!(sorted_hand(h, Some(Suit::Copas)), "1E 7C 1B 12C 2C 3C | 12O");
-        // Before trumps: suits in order, each high to low.
+        // Before trumps: the espada and the basto, then suits in order, each high to low.
         assert_eq!(sorted_hand(h, None), "1E 1B 12C 2C 3C 7C 12O");
+        let h = tresillo_core::parse_hand("7E 10E 1E 3B 1B 1O 12O").unwrap();
+        assert_eq!(sorted_hand(h, None), "1E 1B 10E 7E 3B 12O 1O");
     }
 }

@@ -1,0 +1,218 @@
+//! End-to-end tests of game records: `play --record`, `tournament --record`,
+//! `tresillo replay FILE` (checked before anything is printed) and the replay of a
+//! deals.csv row from its seeds.
+
+mod common;
+
+use common::{TempDir, failed, ok, tresillo};
+use std::fs;
+use std::path::Path;
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn play_and_replay_print_the_same_hand() {
+    let d = TempDir::new("records", "play");
+    let rec = d.path("hand.jsonl");
+    for seed in ["7", "12", "31"] {
+        let played = ok(&tresillo(&["play", "--seed", seed, "--agents", "rule,random,rule", "--record", s(&rec)]));
+        let replayed = ok(&tresillo(&["replay", s(&rec)]));
+        assert_eq!(played, replayed, "seed {seed}");
+        assert!(replayed.lines().last().unwrap().starts_with("outcome: "), "{replayed}");
+        let text = fs::read_to_string(&rec).unwrap();
+        assert_eq!(text.lines().count(), 1);
+        let v: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+        for key in ["format", "rules", "options", "seed", "deal", "dealer", "agents", "decisions", "result"] {
+            assert!(v.get(key).is_some(), "{key} missing from {text}");
+        }
+        assert_eq!(v["format"], 1);
+        assert_eq!(v["seed"].as_u64().unwrap().to_string(), seed);
+    }
+}
+
+/// Lines of a record file, each with a changed copy.
+fn corrupt(dir: &TempDir, name: &str, text: &str) -> std::path::PathBuf {
+    dir.write(name, text)
+}
+
+#[test]
+fn bad_records_are_one_error_naming_the_line_and_print_nothing() {
+    let d = TempDir::new("records", "bad");
+    let rec = d.path("two.jsonl");
+    ok(&tresillo(&["tournament", "--agents", "rule,rule,random", "--deals", "2", "--out", s(&d.path("run")), "--record", s(&rec)]));
+    let good = fs::read_to_string(&rec).unwrap();
+    let lines: Vec<&str> = good.lines().collect();
+    assert_eq!(lines.len(), 2);
+    let check = |name: &str, text: String, needle: &str| {
+        let p = corrupt(&d, name, &text);
+        let out = tresillo(&["replay", s(&p)]);
+        let err = failed(&out);
+        assert!(out.stdout.is_empty(), "{name}: printed {}", String::from_utf8_lossy(&out.stdout));
+        assert_eq!(err.trim().lines().count(), 1, "{name}: {err}");
+        assert!(err.contains(&format!("{}:2:", p.display())), "{name}: {err}");
+        assert!(err.contains(needle), "{name}: {err}");
+    };
+    // A truncated last line.
+    check("truncated.jsonl", format!("{}\n{}", lines[0], &lines[1][..lines[1].len() / 2]), "malformed record");
+    // A stored result that the decisions do not give.
+    let mut v: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
+    let t = v["result"]["tricks"][0].as_u64().unwrap();
+    v["result"]["tricks"][0] = serde_json::json!(t + 1);
+    check("result.jsonl", format!("{}\n{}\n", lines[0], v), "disagrees with the replay in: tricks");
+    // An illegal decision: a bid level the rule set does not have.
+    let mut v: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
+    v["decisions"][0] = serde_json::json!({"seat": v["decisions"][0]["seat"], "bid": {"level": 7}});
+    check("illegal.jsonl", format!("{}\n{}\n", lines[0], v), "decision 1");
+    // Decisions missing at the end.
+    let mut v: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
+    v["decisions"].as_array_mut().unwrap().pop();
+    check("short.jsonl", format!("{}\n{}\n", lines[0], v), "not over");
+    // Garbage and an empty line.
+    check("garbage.jsonl", format!("{}\nnot json\n", lines[0]), "malformed record");
+    check("empty.jsonl", format!("{}\n\n{}\n", lines[0], lines[1]), "empty line");
+    // The good file prints both hands; --hand picks one; a hand out of range is refused.
+    let both = ok(&tresillo(&["replay", s(&rec)]));
+    assert!(both.contains("== hand 1 ==") && both.contains("== hand 2 =="), "{both}");
+    let second = ok(&tresillo(&["replay", s(&rec), "--hand", "2"]));
+    assert!(both.ends_with(&second), "{second}");
+    let err = failed(&tresillo(&["replay", s(&rec), "--hand", "3"]));
+    assert!(err.contains("hands 1 to 2"), "{err}");
+    let err = failed(&tresillo(&["replay", s(&d.path("missing.jsonl"))]));
+    assert!(err.contains("missing.jsonl"), "{err}");
+}
+
+/// The columns of deals.csv by name.
+fn rows(csv: &str) -> Vec<std::collections::HashMap<String, String>> {
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    lines
+        .map(|l| header.iter().zip(l.split(',')).map(|(h, v)| (h.to_string(), v.to_string())).collect())
+        .collect()
+}
+
+#[test]
+fn tournament_records_match_deals_csv_and_replay_from_the_row() {
+    let d = TempDir::new("records", "tour");
+    let (r1, r2) = (d.path("t1.jsonl"), d.path("t2.jsonl"));
+    let base = ["tournament", "--agents", "rule,random,rule:entrada=40", "--seed", "3", "--deals", "5", "--duplicate"];
+    let run = |out: &str, rec: &Path, threads: &str| {
+        let mut a = base.to_vec();
+        a.extend(["--out", out, "--record", s(rec), "--threads", threads]);
+        ok(&tresillo(&a));
+    };
+    run(s(&d.path("a")), &r1, "1");
+    run(s(&d.path("b")), &r2, "2");
+    let text = fs::read_to_string(&r1).unwrap();
+    assert_eq!(text, fs::read_to_string(&r2).unwrap(), "records depend on the thread count");
+    let csv = fs::read_to_string(d.path("a").join("deals.csv")).unwrap();
+    let rows = rows(&csv);
+    assert_eq!(rows.len(), 30);
+    assert_eq!(text.lines().count(), 30, "one record per row");
+    for (i, (row, line)) in rows.iter().zip(text.lines()).enumerate() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["seed"].as_u64().unwrap().to_string(), row["deal_seed"], "row {i}");
+        assert_eq!(v["tournament"]["seating"], row["seating"].as_str(), "row {i}");
+        assert_eq!(v["dealer"].as_u64().unwrap().to_string(), row["dealer"], "row {i}");
+        for k in 0..3 {
+            assert_eq!(v["agents"][k], row[&format!("agent{k}")].as_str(), "row {i}");
+            assert_eq!(v["result"]["tricks"][k].as_u64().unwrap().to_string(), row[&format!("tricks{k}")]);
+        }
+        // The row alone reproduces the hand: deal seed, dealer, seating, agents.
+        let agents = format!("{},{},{}", row["agent0"], row["agent1"], row["agent2"]);
+        let from_row = ok(&tresillo(&[
+            "replay",
+            "--deal-seed",
+            &row["deal_seed"],
+            "--dealer",
+            &row["dealer"],
+            "--seating",
+            &row["seating"],
+            "--agents",
+            &agents,
+        ]));
+        let hand = (i + 1).to_string();
+        let from_record = ok(&tresillo(&["replay", s(&r1), "--hand", &hand]));
+        assert_eq!(from_row, from_record, "row {i}");
+        // So do the tournament's coordinates; and the record written is the line.
+        let one = d.path("one.jsonl");
+        ok(&tresillo(&[
+            "replay", "--deal", &row["deal"], "--seed", "3", "--seating", &row["seating"], "--agents", &agents,
+            "--record", s(&one),
+        ]));
+        assert_eq!(fs::read_to_string(&one).unwrap().trim_end(), line, "row {i}");
+    }
+}
+
+#[test]
+fn shards_records_concatenate_to_the_unsplit_records() {
+    let d = TempDir::new("records", "shards");
+    let base = ["tournament", "--agents", "rule,rule,random", "--seed", "9", "--deals", "7"];
+    let run = |out: &str, rec: &Path, extra: &[&str]| {
+        let mut a = base.to_vec();
+        a.extend(["--out", out, "--record", s(rec)]);
+        a.extend(extra);
+        ok(&tresillo(&a));
+    };
+    run(s(&d.path("w")), &d.path("w.jsonl"), &[]);
+    run(s(&d.path("s0")), &d.path("s0.jsonl"), &["--shard", "0/2"]);
+    run(s(&d.path("s1")), &d.path("s1.jsonl"), &["--shard", "1/2"]);
+    let joined = fs::read_to_string(d.path("s0.jsonl")).unwrap() + &fs::read_to_string(d.path("s1.jsonl")).unwrap();
+    assert_eq!(joined, fs::read_to_string(d.path("w.jsonl")).unwrap());
+}
+
+#[test]
+fn resume_continues_the_record_file_from_its_checkpoint() {
+    let d = TempDir::new("records", "resume");
+    let args = ["tournament", "--agents", "rule,rule,random", "--seed", "4", "--deals", "4000"];
+    let (full, full_dir, cut_dir, late) = (d.path("full.jsonl"), d.path("full"), d.path("cut"), d.path("late.jsonl"));
+    let mut a = args.to_vec();
+    a.extend(["--out", s(&full_dir), "--record", s(&full)]);
+    ok(&tresillo(&a));
+    let cut = d.path("cut.jsonl");
+    let mut a = args.to_vec();
+    a.extend(["--out", s(&cut_dir), "--record", s(&cut), "--threads", "1"]);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tresillo")).args(&a).spawn().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let _ = child.kill();
+    let _ = child.wait();
+    // A torn write after the last checkpoint.
+    {
+        use std::io::Write;
+        let mut f = fs::OpenOptions::new().append(true).create(true).open(&cut).unwrap();
+        f.write_all(b"{\"format\":1,\"rul").unwrap();
+    }
+    // Resuming needs the same record file.
+    let mut a = args.to_vec();
+    a.extend(["--out", s(&cut_dir), "--resume"]);
+    if d.path("cut").join("manifest.json").exists() {
+        let err = failed(&tresillo(&a));
+        assert!(err.contains("--record"), "{err}");
+    }
+    a.extend(["--record", s(&cut)]);
+    ok(&tresillo(&a));
+    assert!(fs::read(&full).unwrap() == fs::read(&cut).unwrap(), "the resumed record differs");
+    // A run started without --record cannot record halfway.
+    let plain = d.path("plain");
+    let mut a = args.to_vec();
+    a[args.len() - 1] = "10";
+    a.extend(["--out", s(&plain)]);
+    ok(&tresillo(&a));
+    a.extend(["--resume", "--record", s(&late)]);
+    let err = failed(&tresillo(&a));
+    assert!(err.contains("without --record"), "{err}");
+}
+
+#[test]
+fn replay_of_a_row_checks_its_flags() {
+    let err = failed(&tresillo(&["replay", "--deal-seed", "5", "--dealer", "0", "--seating", "999", "--agents", "rule,rule,rule"]));
+    assert!(err.contains("--seating"), "{err}");
+    let err = failed(&tresillo(&["replay", "--deal-seed", "5", "--dealer", "4", "--agents", "rule,rule,rule"]));
+    assert!(err.contains("--dealer"), "{err}");
+    let err = failed(&tresillo(&["replay", "--deal-seed", "5", "--dealer", "0", "--agents", "rule,rule"]));
+    assert!(err.contains("three"), "{err}");
+    let err = failed(&tresillo(&["replay", "--deal-seed", "5", "--dealer", "0", "--agents", "rule,nope,rule"]));
+    assert!(err.contains("nope"), "{err}");
+    failed(&tresillo(&["replay"]));
+}
