@@ -10,8 +10,13 @@
 //!   uniformly among those consistent with a view, for agents that search.
 //! - [`cheat`]: an agent handed the full state, for upper-bound experiments only,
 //!   behind its own trait so that no fair agent can reach hidden cards.
-//! - [`build_agent`] / [`build_seated`]: the registry, specs `name[:key=value]*`
-//!   (for example `rule:entrada=44:vuelta=48`); [`agent_infos`] lists them.
+//! - [`Registry`]: agents built from specs `name[:key=value]*` (for example
+//!   `rule:entrada=44:vuelta=48`); callers register their own agents beside the
+//!   built-in ones. [`build_agent`] / [`build_seated`] / [`agent_infos`] use the
+//!   built-in registry.
+//! - [`SplitPlayer`]: a seat whose bidding-phase decisions (auction, contract and
+//!   trump, exchange, conversation) are made by another player, so that experiments
+//!   can compare card play alone.
 //!
 //! ```
 //! use tresillo_agents::{play_hand, AgentRng, RandomAgent, Agent, seat_rngs};
@@ -38,7 +43,9 @@ mod sampler;
 
 pub use infer::Inference;
 pub use random::RandomAgent;
-pub use registry::{AgentInfo, ParamInfo, SpecError, agent_infos, build_agent, build_seated};
+pub use registry::{
+    AgentInfo, ParamInfo, Params, Registry, SpecError, agent_infos, build_agent, build_seated,
+};
 pub use rng::{AgentRng, Draws, below, deal_for_seed, rng_from_seed, seat_rngs, shuffled_pack, splitmix64};
 pub use rule::{RuleAgent, RuleParams, evaluate, evaluate_vuelta, keep_set};
 pub use sampler::{NoWorld, Sampler, World};
@@ -147,4 +154,50 @@ pub fn play_hand_with<P: TablePlayer>(
         })?;
     }
     Ok(hand.result().expect("the hand is over"))
+}
+
+/// Whether `request` belongs to the bidding phase: the auction, the contract and
+/// trump, the exchange and the conversation (everything before the first card, bar
+/// nothing). Card play, surrender, takeover and the primeras/bola choice are not.
+#[must_use]
+pub fn is_bidding_request(request: &tresillo_core::Request) -> bool {
+    use tresillo_core::Request;
+    matches!(
+        request,
+        Request::Bid { .. } | Request::Declare { .. } | Request::Discard { .. } | Request::Word { .. }
+    )
+}
+
+/// One seat played by two players: `bidding`, when present, makes the bidding-phase
+/// decisions ([`is_bidding_request`]), `play` makes all the others (card play,
+/// surrender, takeover, bola). Both draw from the seat's one generator, so the
+/// split is as deterministic as a single agent. The seat's name is `play`'s.
+#[derive(Debug)]
+pub struct SplitPlayer<P> {
+    /// Decides card play, surrender, takeover and bola (and everything when
+    /// `bidding` is `None`).
+    pub play: P,
+    /// Decides the auction, contract and trump, exchange and conversation.
+    pub bidding: Option<P>,
+}
+
+impl<P: TablePlayer> TablePlayer for SplitPlayer<P> {
+    fn player_name(&self) -> &str {
+        self.play.player_name()
+    }
+
+    fn begin_hand(&mut self) {
+        self.play.begin_hand();
+        if let Some(b) = &mut self.bidding {
+            b.begin_hand();
+        }
+    }
+
+    #[inline]
+    fn decide_at(&mut self, hand: &Hand, seat: Seat, rng: &mut AgentRng) -> Decision {
+        match &mut self.bidding {
+            Some(b) if is_bidding_request(&hand.request()) => b.decide_at(hand, seat, rng),
+            _ => self.play.decide_at(hand, seat, rng),
+        }
+    }
 }

@@ -1,12 +1,51 @@
-//! The agent registry: every agent built from a spec string `name[:key=value]*`,
-//! for example `rule:entrada=44:vuelta=50`. Every subcommand builds its agents
-//! here; [`agent_infos`] lists them for `tresillo agents`.
+//! The agent registry: every agent is built from a spec string `name[:key=value]*`,
+//! for example `rule:entrada=44:vuelta=50`.
+//!
+//! A [`Registry`] maps agent names to their description ([`AgentInfo`]) and a
+//! builder. [`Registry::builtin`] holds the agents of this crate (`random`, `rule`,
+//! and the experiments-only `cheat`), registered through the same
+//! [`Registry::register`] / [`Registry::register_cheat`] calls that code outside the
+//! workspace uses for its own agents; the tournament runner and the tuner take any
+//! registry. [`build_agent`], [`build_seated`] and [`agent_infos`] are shorthands for
+//! the built-in registry.
+//!
+//! ```
+//! use tresillo_agents::{Agent, AgentInfo, AgentRng, ParamInfo, Registry, RuleAgent, RuleParams};
+//! use tresillo_core::{Decision, PlayerView, Request};
+//!
+//! /// Plays the lowest legal card; every other decision as the rule agent.
+//! struct Lowest(RuleAgent);
+//! impl Agent for Lowest {
+//!     fn name(&self) -> &str { "lowest" }
+//!     fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
+//!         match view.request() {
+//!             Request::Play { legal, .. } => Decision::Play(legal.first().expect("a legal card")),
+//!             _ => self.0.decide(view, rng),
+//!         }
+//!     }
+//! }
+//!
+//! let mut registry = Registry::builtin();
+//! let info = AgentInfo { name: "lowest", help: "lowest legal card", params: vec![
+//!     ParamInfo { name: "entrada", default: "45".into(), help: "the rule agent's entrada threshold" },
+//! ]};
+//! registry.register(info, |p| {
+//!     let mut rule = RuleParams::default();
+//!     if let Some(e) = p.int("entrada", -1000, 1000)? { rule.entrada = e as i32; }
+//!     Ok(Box::new(Lowest(RuleAgent::new(rule))))
+//! })?;
+//! assert_eq!(registry.build_agent("lowest:entrada=50")?.name(), "lowest");
+//! assert!(registry.build_agent("lowest:solo=3").is_err()); // not a declared parameter
+//! # Ok::<(), tresillo_agents::SpecError>(())
+//! ```
 
-use crate::cheat::{Cheat, Seated};
+use crate::cheat::{Cheat, CheatAgent, Seated};
 use crate::rule::{RuleAgent, RuleParams};
 use crate::{Agent, RandomAgent};
+use std::fmt;
+use std::sync::Arc;
 
-/// A bad agent spec.
+/// A bad agent spec, or a registration the registry refuses.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SpecError {
     /// No agent of that name.
@@ -48,9 +87,12 @@ pub enum SpecError {
          it cannot be seated as a fair agent (use build_seated)"
     )]
     FullState(String),
+    /// A name registered twice.
+    #[error("an agent named `{0}` is already registered")]
+    Duplicate(String),
 }
 
-/// One parameter of an agent, for `tresillo agents`.
+/// One parameter of an agent, for `tresillo agents` and for checking specs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ParamInfo {
     /// Its key.
@@ -61,7 +103,8 @@ pub struct ParamInfo {
     pub help: &'static str,
 }
 
-/// One agent of the registry, for `tresillo agents`.
+/// One agent of a registry: its name, what it does, and its parameters. A spec may
+/// set only the parameters listed here.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AgentInfo {
     /// Its spec name.
@@ -72,41 +115,267 @@ pub struct AgentInfo {
     pub params: Vec<ParamInfo>,
 }
 
-/// Every agent the registry can build.
+/// The parameters of one spec, handed to a builder. Every key is one of the agent's
+/// declared parameters (the registry checks that first), and none is repeated.
+#[derive(Clone, Debug)]
+pub struct Params<'a> {
+    agent: &'a str,
+    pairs: Vec<(&'a str, &'a str)>,
+}
+
+impl<'a> Params<'a> {
+    /// The agent's name.
+    #[must_use]
+    pub fn agent(&self) -> &'a str {
+        self.agent
+    }
+
+    /// The `key=value` pairs in spec order.
+    #[must_use]
+    pub fn pairs(&self) -> &[(&'a str, &'a str)] {
+        &self.pairs
+    }
+
+    /// The value given for `key`, if any.
+    #[must_use]
+    pub fn get(&self, key: &str) -> Option<&'a str> {
+        self.pairs.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
+    }
+
+    /// The error for a bad `value` of `key`.
+    #[must_use]
+    pub fn bad_value(&self, key: &str, value: &str, why: impl Into<String>) -> SpecError {
+        SpecError::BadValue {
+            agent: self.agent.into(),
+            param: key.into(),
+            value: value.into(),
+            why: why.into(),
+        }
+    }
+
+    /// `key` as an integer in `min..=max`, if given.
+    pub fn int(&self, key: &str, min: i64, max: i64) -> Result<Option<i64>, SpecError> {
+        let Some(v) = self.get(key) else { return Ok(None) };
+        let x: i64 = v.parse().map_err(|_| self.bad_value(key, v, "expected an integer"))?;
+        if x < min || x > max {
+            return Err(self.bad_value(key, v, format!("must be between {min} and {max}")));
+        }
+        Ok(Some(x))
+    }
+
+    /// `key` as a finite number in `min..=max`, if given.
+    pub fn float(&self, key: &str, min: f64, max: f64) -> Result<Option<f64>, SpecError> {
+        let Some(v) = self.get(key) else { return Ok(None) };
+        let x: f64 = v.parse().map_err(|_| self.bad_value(key, v, "expected a number"))?;
+        if !x.is_finite() || x < min || x > max {
+            return Err(self.bad_value(key, v, format!("must be between {min} and {max}")));
+        }
+        Ok(Some(x))
+    }
+}
+
+/// Builds a fair agent from checked parameters.
+type FairBuilder = dyn Fn(&Params<'_>) -> Result<Box<dyn Agent>, SpecError> + Send + Sync;
+/// Builds an experiments-only agent that sees the whole hand.
+type CheatBuilder = dyn Fn(&Params<'_>) -> Result<Box<dyn CheatAgent>, SpecError> + Send + Sync;
+
+#[derive(Clone)]
+enum Builder {
+    Fair(Arc<FairBuilder>),
+    Cheat(Arc<CheatBuilder>),
+}
+
+#[derive(Clone)]
+struct Entry {
+    info: AgentInfo,
+    builder: Builder,
+}
+
+/// Agent names mapped to builders. Cheap to clone (builders are shared), `Send` and
+/// `Sync`, so one registry serves every worker thread of a tournament.
+#[derive(Clone, Default)]
+pub struct Registry {
+    entries: Vec<Entry>,
+}
+
+impl fmt::Debug for Registry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.entries.iter().map(|e| e.info.name)).finish()
+    }
+}
+
+impl Registry {
+    /// A registry with no agents.
+    #[must_use]
+    pub fn empty() -> Registry {
+        Registry::default()
+    }
+
+    /// The agents of this crate: `random`, `rule` and the experiments-only `cheat`.
+    #[must_use]
+    pub fn builtin() -> Registry {
+        let mut r = Registry::empty();
+        r.register(
+            AgentInfo { name: "random", help: "uniform over the legal choices", params: vec![] },
+            |_| Ok(Box::new(RandomAgent)),
+        )
+        .expect("a new name");
+        r.register(
+            AgentInfo {
+                name: "rule",
+                help: "club-player heuristics: hand evaluation against per-contract thresholds, \
+                       trump drawing, cooperating opponents (no search, no memory)",
+                params: rule_param_infos(),
+            },
+            |p| Ok(Box::new(RuleAgent::new(rule_params(p)?))),
+        )
+        .expect("a new name");
+        let mut cheat_params = vec![ParamInfo {
+            name: "rollouts",
+            default: Cheat::default().rollouts.to_string(),
+            help: "random playouts of the true deal per legal card",
+        }];
+        cheat_params.extend(rule_param_infos());
+        r.register_cheat(
+            AgentInfo {
+                name: "cheat",
+                help: "EXPERIMENTS ONLY: sees every hand; card play by playouts of the true deal, \
+                       the rest as rule (cannot be seated as a fair agent)",
+                params: cheat_params,
+            },
+            |p| {
+                let mut c = Cheat { rule: RuleAgent::new(rule_params(p)?), ..Cheat::default() };
+                if let Some(n) = p.int("rollouts", 1, 1_000_000)? {
+                    c.rollouts = n as u32;
+                }
+                Ok(Box::new(c))
+            },
+        )
+        .expect("a new name");
+        r
+    }
+
+    fn add(&mut self, info: AgentInfo, builder: Builder) -> Result<(), SpecError> {
+        if self.entries.iter().any(|e| e.info.name == info.name) {
+            return Err(SpecError::Duplicate(info.name.to_string()));
+        }
+        self.entries.push(Entry { info, builder });
+        Ok(())
+    }
+
+    /// Registers a fair agent: `build` receives the spec's parameters, already
+    /// checked against `info.params`, and returns the agent. Refused when the name
+    /// is taken.
+    pub fn register<F>(&mut self, info: AgentInfo, build: F) -> Result<(), SpecError>
+    where
+        F: Fn(&Params<'_>) -> Result<Box<dyn Agent>, SpecError> + Send + Sync + 'static,
+    {
+        self.add(info, Builder::Fair(Arc::new(build)))
+    }
+
+    /// Registers an agent that sees the whole hand, for upper-bound experiments
+    /// only: [`Registry::build_seated`] builds it, [`Registry::build_agent`] refuses it.
+    pub fn register_cheat<F>(&mut self, info: AgentInfo, build: F) -> Result<(), SpecError>
+    where
+        F: Fn(&Params<'_>) -> Result<Box<dyn CheatAgent>, SpecError> + Send + Sync + 'static,
+    {
+        self.add(info, Builder::Cheat(Arc::new(build)))
+    }
+
+    /// Every registered agent, in registration order.
+    #[must_use]
+    pub fn infos(&self) -> Vec<AgentInfo> {
+        self.entries.iter().map(|e| e.info.clone()).collect()
+    }
+
+    /// The agent named `name`, if registered.
+    #[must_use]
+    pub fn info(&self, name: &str) -> Option<&AgentInfo> {
+        self.entries.iter().find(|e| e.info.name == name).map(|e| &e.info)
+    }
+
+    /// Parses `spec` and checks its parameters against the agent's declared ones.
+    fn lookup<'s>(&self, spec: &'s str) -> Result<(&Entry, Params<'s>), SpecError> {
+        let (name, pairs) = split_spec(spec)?;
+        let Some(entry) = self.entries.iter().find(|e| e.info.name == name) else {
+            return Err(SpecError::UnknownAgent {
+                name: name.to_string(),
+                known: self.entries.iter().map(|e| e.info.name).collect::<Vec<_>>().join(", "),
+            });
+        };
+        for (k, _) in &pairs {
+            if !entry.info.params.iter().any(|p| p.name == *k) {
+                let names: Vec<&str> = entry.info.params.iter().map(|p| p.name).collect();
+                return Err(SpecError::UnknownParam {
+                    agent: name.into(),
+                    param: (*k).into(),
+                    known: if names.is_empty() { "(none)".into() } else { names.join(", ") },
+                });
+            }
+        }
+        Ok((entry, Params { agent: name, pairs }))
+    }
+
+    /// Builds a fair agent from its spec, `name[:key=value]*`. Fair agents see only
+    /// their seat's view; an agent registered with [`Registry::register_cheat`] is
+    /// refused ([`SpecError::FullState`]).
+    pub fn build_agent(&self, spec: &str) -> Result<Box<dyn Agent>, SpecError> {
+        let (entry, params) = self.lookup(spec)?;
+        match &entry.builder {
+            Builder::Fair(b) => b(&params),
+            Builder::Cheat(_) => Err(SpecError::FullState(params.agent.into())),
+        }
+    }
+
+    /// Builds any registered agent, cheats included, for experiments ([`Seated`]).
+    pub fn build_seated(&self, spec: &str) -> Result<Seated, SpecError> {
+        let (entry, params) = self.lookup(spec)?;
+        match &entry.builder {
+            Builder::Fair(b) => b(&params).map(Seated::Fair),
+            Builder::Cheat(b) => b(&params).map(Seated::Cheat),
+        }
+    }
+}
+
+/// Every agent of the built-in registry.
 #[must_use]
 pub fn agent_infos() -> Vec<AgentInfo> {
-    let rule_params = || {
-        let d = RuleParams::default();
-        RuleParams::INFO
-            .iter()
-            .map(|(name, help)| ParamInfo {
-                name,
-                default: d.get(name).expect("a rule parameter").to_string(),
-                help,
-            })
-            .collect::<Vec<_>>()
-    };
-    let mut cheat_params = vec![ParamInfo {
-        name: "rollouts",
-        default: Cheat::default().rollouts.to_string(),
-        help: "random playouts of the true deal per legal card",
-    }];
-    cheat_params.extend(rule_params());
-    vec![
-        AgentInfo { name: "random", help: "uniform over the legal choices", params: vec![] },
-        AgentInfo {
-            name: "rule",
-            help: "club-player heuristics: hand evaluation against per-contract thresholds, \
-                   trump drawing, cooperating opponents (no search, no memory)",
-            params: rule_params(),
-        },
-        AgentInfo {
-            name: "cheat",
-            help: "EXPERIMENTS ONLY: sees every hand; card play by playouts of the true deal, \
-                   the rest as rule (cannot be seated as a fair agent)",
-            params: cheat_params,
-        },
-    ]
+    Registry::builtin().infos()
+}
+
+/// Builds a fair agent of the built-in registry ([`Registry::build_agent`]).
+pub fn build_agent(spec: &str) -> Result<Box<dyn Agent>, SpecError> {
+    Registry::builtin().build_agent(spec)
+}
+
+/// Builds any agent of the built-in registry, cheats included, for experiments
+/// ([`Registry::build_seated`]).
+pub fn build_seated(spec: &str) -> Result<Seated, SpecError> {
+    Registry::builtin().build_seated(spec)
+}
+
+/// The rule agent's parameters with their defaults.
+fn rule_param_infos() -> Vec<ParamInfo> {
+    let d = RuleParams::default();
+    RuleParams::INFO
+        .iter()
+        .map(|(name, help)| ParamInfo {
+            name,
+            default: d.get(name).expect("a rule parameter").to_string(),
+            help,
+        })
+        .collect()
+}
+
+/// The rule parameters a spec sets (other keys are left to the caller).
+fn rule_params(p: &Params<'_>) -> Result<RuleParams, SpecError> {
+    let mut r = RuleParams::default();
+    for (name, _) in RuleParams::INFO {
+        if let Some(x) = p.int(name, -1000, 1000)? {
+            r.set(name, x as i32);
+        }
+    }
+    Ok(r)
 }
 
 /// The `key=value` pairs of a spec.
@@ -123,90 +392,6 @@ fn split_spec(spec: &str) -> Result<(&str, Pairs<'_>), SpecError> {
     }
     Ok((name, kv))
 }
-
-fn known_params(name: &str) -> String {
-    let names: Vec<&str> = agent_infos()
-        .into_iter()
-        .find(|a| a.name == name)
-        .map(|a| a.params.iter().map(|p| p.name).collect())
-        .unwrap_or_default();
-    if names.is_empty() { "(none)".into() } else { names.join(", ") }
-}
-
-fn unknown_param(agent: &str, param: &str) -> SpecError {
-    SpecError::UnknownParam { agent: agent.into(), param: param.into(), known: known_params(agent) }
-}
-
-fn parse_int(agent: &str, k: &str, v: &str, min: i64, max: i64) -> Result<i64, SpecError> {
-    let bad =
-        |why: String| SpecError::BadValue { agent: agent.into(), param: k.into(), value: v.into(), why };
-    let x: i64 = v.parse().map_err(|_| bad("expected an integer".into()))?;
-    if x < min || x > max {
-        return Err(bad(format!("must be between {min} and {max}")));
-    }
-    Ok(x)
-}
-
-/// Rule parameters from `key=value` pairs (keys other than `extra` must be rule
-/// parameters); the `extra` keys are returned.
-fn rule_params<'a>(
-    agent: &str,
-    kv: &[(&'a str, &'a str)],
-    extra: &[&str],
-) -> Result<(RuleParams, Pairs<'a>), SpecError> {
-    let mut p = RuleParams::default();
-    let mut rest = Vec::new();
-    for &(k, v) in kv {
-        if extra.contains(&k) {
-            rest.push((k, v));
-        } else if p.get(k).is_some() {
-            let x = parse_int(agent, k, v, -1000, 1000)?;
-            p.set(k, x as i32);
-        } else {
-            return Err(unknown_param(agent, k));
-        }
-    }
-    Ok((p, rest))
-}
-
-/// Builds a fair agent from its spec, `name[:key=value]*`. Fair agents see only
-/// their seat's view; the `cheat` agent is refused ([`SpecError::FullState`]).
-pub fn build_agent(spec: &str) -> Result<Box<dyn Agent>, SpecError> {
-    let (name, kv) = split_spec(spec)?;
-    match name {
-        "random" => {
-            if let Some((k, _)) = kv.first() {
-                return Err(unknown_param(name, k));
-            }
-            Ok(Box::new(RandomAgent))
-        }
-        "rule" => {
-            let (p, _) = rule_params(name, &kv, &[])?;
-            Ok(Box::new(RuleAgent::new(p)))
-        }
-        "cheat" => Err(SpecError::FullState(name.into())),
-        _ => Err(SpecError::UnknownAgent {
-            name: name.to_string(),
-            known: agent_infos().iter().map(|a| a.name).collect::<Vec<_>>().join(", "),
-        }),
-    }
-}
-
-/// Builds any agent, cheats included, for experiments ([`Seated`]): the fair agents
-/// as [`build_agent`] does, and `cheat[:rollouts=N][:rule parameters]`.
-pub fn build_seated(spec: &str) -> Result<Seated, SpecError> {
-    let (name, kv) = split_spec(spec)?;
-    if name == "cheat" {
-        let (rule, rest) = rule_params(name, &kv, &["rollouts"])?;
-        let mut c = Cheat { rule: RuleAgent::new(rule), ..Cheat::default() };
-        for (k, v) in rest {
-            c.rollouts = parse_int(name, k, v, 1, 1_000_000)? as u32;
-        }
-        return Ok(Seated::Cheat(Box::new(c)));
-    }
-    build_agent(spec).map(Seated::Fair)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -245,5 +430,28 @@ mod tests {
                 build_seated(&format!("{}:{}={}", a.name, p.name, p.default)).unwrap();
             }
         }
+    }
+
+    #[test]
+    fn callers_extend_a_registry_and_names_stay_unique() {
+        let mut r = Registry::builtin();
+        let info = AgentInfo {
+            name: "mine",
+            help: "random under another name",
+            params: vec![ParamInfo { name: "k", default: "1".into(), help: "a number" }],
+        };
+        r.register(info.clone(), |p| {
+            p.int("k", 0, 9)?;
+            Ok(Box::new(RandomAgent))
+        })
+        .unwrap();
+        assert!(r.build_agent("mine:k=3").is_ok());
+        assert!(matches!(r.build_agent("mine:k=10"), Err(SpecError::BadValue { .. })));
+        assert!(matches!(r.build_agent("mine:j=1"), Err(SpecError::UnknownParam { .. })));
+        assert_eq!(r.register(info, |_| Ok(Box::new(RandomAgent))), Err(SpecError::Duplicate("mine".into())));
+        assert!(r.info("mine").is_some() && r.infos().len() == 4);
+        // The built-in shorthands do not see it.
+        assert!(matches!(build_agent("mine"), Err(SpecError::UnknownAgent { .. })));
+        assert!(matches!(Registry::empty().build_agent("rule"), Err(SpecError::UnknownAgent { .. })));
     }
 }

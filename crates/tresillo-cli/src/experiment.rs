@@ -86,6 +86,7 @@ struct TournamentSection {
     duplicate: bool,
     out: PathBuf,
     threads: Option<usize>,
+    bidding: Option<String>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -107,6 +108,7 @@ struct TuneSection {
     scoring: String,
     out: PathBuf,
     threads: Option<usize>,
+    bidding: Option<String>,
 }
 
 fn default_rules() -> String {
@@ -156,6 +158,7 @@ pub fn load(a: &RunArgs) -> Result<Experiment> {
                 resume: a.resume,
                 force: a.force,
                 record: None,
+                bidding: t.bidding,
             })
         }
         (None, Some(t)) => {
@@ -177,6 +180,7 @@ pub fn load(a: &RunArgs) -> Result<Experiment> {
                 out: t.out,
                 threads: a.threads.or(t.threads),
                 force: a.force,
+                bidding: t.bidding,
             };
             if let Some(r) = t.rounds {
                 args.rounds = r;

@@ -137,7 +137,11 @@ pub fn run(s: &Session, input: &mut impl BufRead, out: &mut impl Write) -> Resul
             table.hand.apply(d).map_err(|e| anyhow::anyhow!("seat {seat} ({}): {e}", names[seat.index()]))?;
             steps.push(Step { seat, act: Act::from(d) });
             if matches!(d, Decision::Declare(..)) && table.hand.public().trump.is_some() {
-                writeln!(out, "your hand: {}", sorted_hand(table.hand.hand_of(me), table.hand.public().trump))?;
+                writeln!(
+                    out,
+                    "your hand: {}",
+                    sorted_hand(table.hand.hand_of(me), table.hand.public().trump)
+                )?;
             }
         };
         if !finished {
@@ -240,8 +244,11 @@ impl Table {
             Request::Play { .. } => {
                 let trick = p.current_trick();
                 let leader = p.current_leader();
-                let table: Vec<String> =
-                    trick.iter().enumerate().map(|(i, c)| format!("seat {} {c}", leader.plus(i as u8, 3))).collect();
+                let table: Vec<String> = trick
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| format!("seat {} {c}", leader.plus(i as u8, 3)))
+                    .collect();
                 writeln!(
                     out,
                     "trick {} (trumps {}); tricks so far {}-{}-{}; on the table: {}",

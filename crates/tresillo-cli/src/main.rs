@@ -2,8 +2,8 @@
 
 mod bench;
 mod experiment;
-mod narrate;
 mod human;
+mod narrate;
 mod perft;
 mod replay;
 mod score;
@@ -55,6 +55,19 @@ enum Command {
     Replay(replay::ReplayArgs),
 }
 
+/// The command line as typed, with the program named by its file name only
+/// (`tresillo`, not `/home/me/.cargo/bin/tresillo` or `target/release/tresillo`), so
+/// that manifests do not depend on where the binary is.
+fn command_line() -> Vec<String> {
+    let mut args: Vec<String> = std::env::args().collect();
+    if let Some(first) = args.first_mut()
+        && let Some(name) = std::path::Path::new(first.as_str()).file_stem()
+    {
+        *first = name.to_string_lossy().into_owned();
+    }
+    args
+}
+
 fn run(cli: Cli) -> Result<()> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -67,19 +80,19 @@ fn run(cli: Cli) -> Result<()> {
         Command::Bench(a) => bench::run(&a, &mut out)?,
         Command::Score(a) => score::run(&a)?,
         Command::Tournament(a) => {
-            let table = tournament::run(&a, std::env::args().collect())?;
+            let table = tournament::run(&a, command_line())?;
             write!(out, "{table}")?;
         }
         Command::Merge(a) => {
-            let table = tournament::merge(&a, std::env::args().collect())?;
+            let table = tournament::merge(&a, command_line())?;
             write!(out, "{table}")?;
         }
         Command::Tune(a) => {
-            let report = tune::run(&a, std::env::args().collect())?;
+            let report = tune::run(&a, command_line())?;
             write!(out, "{report}")?;
         }
         Command::Run(a) => {
-            let report = experiment::run(&a, std::env::args().collect())?;
+            let report = experiment::run(&a, command_line())?;
             write!(out, "{report}")?;
         }
         Command::Replay(a) => replay::run(&a, &mut out)?,

@@ -10,11 +10,10 @@ use anyhow::{Context, Result, bail, ensure};
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use tresillo_agents::{build_seated, seat_rngs};
+use tresillo_agents::{SplitPlayer, build_seated, seat_rngs};
 use tresillo_core::{Hand, RuleSet, Seat};
 use tresillo_sim::{
-    HandRecord, TournamentOrigin, deal_for_seed, deal_seed, play_recorded, seating_index,
-    seating_rng_seed,
+    HandRecord, TournamentOrigin, deal_for_seed, deal_seed, play_recorded, seating_index, seating_rng_seed,
 };
 
 /// Arguments of `tresillo replay`.
@@ -47,6 +46,9 @@ pub struct ReplayArgs {
     /// random streams.
     #[arg(long, default_value = "012", conflicts_with = "file")]
     seating: String,
+    /// The tournament's `--bidding` agent, if it had one (in its manifest.json).
+    #[arg(long, value_name = "AGENT", conflicts_with = "file")]
+    bidding: Option<String>,
     /// The rule set (the `rules` column).
     #[arg(long, default_value = "tresillo", conflicts_with = "file")]
     rules: String,
@@ -137,10 +139,22 @@ fn replay_row(a: &ReplayArgs) -> Result<HandRecord> {
         ),
         _ => bail!("give a record FILE, or --deal-seed SEED --dealer D, or --deal N --seed MASTER"),
     };
-    let specs: Vec<String> =
-        a.agents.as_deref().context("--agents is required")?.split(',').map(|s| s.trim().to_string()).collect();
+    let specs: Vec<String> = a
+        .agents
+        .as_deref()
+        .context("--agents is required")?
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .collect();
     ensure!(specs.len() == 3, "--agents needs three agent specs in seat order, got {}", specs.len());
-    let mut agents = specs.iter().map(|s| build_seated(s)).collect::<Result<Vec<_>, _>>()?;
+    let mut agents = Vec::new();
+    for s in &specs {
+        let bidding = match &a.bidding {
+            Some(b) => Some(build_seated(b)?),
+            None => None,
+        };
+        agents.push(SplitPlayer { play: build_seated(s)?, bidding });
+    }
     let deal = deal_for_seed(seed);
     let mut hand = Hand::new(rules, 3, deal, Seat(dealer))?;
     let rng_seed = seating_rng_seed(seed, si);
@@ -149,5 +163,6 @@ fn replay_row(a: &ReplayArgs) -> Result<HandRecord> {
     rec.seed = Some(seed);
     rec.rng_seed = Some(rng_seed);
     rec.tournament = origin;
+    rec.bidding.clone_from(&a.bidding);
     Ok(rec)
 }

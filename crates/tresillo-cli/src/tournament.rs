@@ -53,6 +53,11 @@ pub struct TournamentArgs {
     /// Overwrite a run already in the output directory.
     #[arg(long)]
     pub force: bool,
+    /// An agent spec that makes every seat's auction, contract/trump, exchange and
+    /// conversation decisions, so the seated agents differ only in card play,
+    /// surrender, takeover and bola (for example `--bidding rule`).
+    #[arg(long)]
+    pub bidding: Option<String>,
     /// Also write every hand played to FILE as JSON Lines (docs/RECORDS.md), in
     /// deal order then seating order, like deals.csv.
     #[arg(long, value_name = "FILE")]
@@ -74,6 +79,7 @@ impl TournamentArgs {
                 Some(s) => s.parse::<Shard>()?,
                 None => Shard::WHOLE,
             },
+            bidding: self.bidding.as_deref().map(|b| b.trim().to_string()),
         };
         config.validate()?;
         Ok(config)

@@ -74,6 +74,10 @@ pub struct TuneArgs {
     /// Overwrite existing output files.
     #[arg(long)]
     pub force: bool,
+    /// An agent spec that makes every seat's bidding-phase decisions (see
+    /// `tournament --bidding`), to tune card-play parameters alone.
+    #[arg(long)]
+    pub bidding: Option<String>,
 }
 
 /// A checked tuning run.
@@ -95,6 +99,7 @@ impl TuneArgs {
         let setup = TuneSetup {
             rules: self.rules.parse::<RuleSet>().map_err(anyhow::Error::msg)?,
             scoring: self.scoring.parse::<Scoring>()?,
+            bidding: self.bidding.as_deref().map(|b| b.trim().to_string()),
             ..TuneSetup::new([a, b], self.deals, self.seed)
         };
         setup.validate(&space.spec(space.start()))?;
@@ -137,6 +142,8 @@ struct Manifest<'a> {
     seed: u64,
     rules: &'static str,
     scoring: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bidding: Option<&'a str>,
     duplicate: bool,
     evaluations: usize,
     rounds: u32,
@@ -315,6 +322,7 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
         seed: setup.seed,
         rules: setup.rules.name(),
         scoring: setup.scoring.to_string(),
+        bidding: setup.bidding.as_deref(),
         duplicate: true,
         evaluations: result.records.len(),
         rounds: result.rounds,

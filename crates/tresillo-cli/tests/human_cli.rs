@@ -31,7 +31,19 @@ fn a_session_plays_to_the_end_with_mistakes_help_and_hints() {
     let rec = d.path("s.jsonl");
     let input = format!("hello\n0\n99\n\nhelp\nhint\nhint random\nhint nope\nhand\n{}", ones(300));
     let out = with_input(
-        &["play", "--human", "0", "--agents", "rule,rule", "--seed", "3", "--hands", "3", "--record", rec.to_str().unwrap()],
+        &[
+            "play",
+            "--human",
+            "0",
+            "--agents",
+            "rule,rule",
+            "--seed",
+            "3",
+            "--hands",
+            "3",
+            "--record",
+            rec.to_str().unwrap(),
+        ],
         &input,
     );
     let text = ok(&out);
@@ -84,8 +96,7 @@ fn quit_leaves_cleanly_and_keeps_finished_hands() {
     // Play the first hand through with `1`s, then quit at the first prompt of the second.
     let first = with_input(&["play", "--human", "2", "--seed", "8", "--hands", "2"], &ones(200));
     let first = ok(&first);
-    let prompts_in_hand_1 =
-        first.split("=== hand 2 of 2 ===").next().unwrap().matches("> ").count();
+    let prompts_in_hand_1 = first.split("=== hand 2 of 2 ===").next().unwrap().matches("> ").count();
     let input = format!("{}quit\n", ones(prompts_in_hand_1));
     let out = with_input(
         &["play", "--human", "2", "--seed", "8", "--hands", "2", "--record", rec.to_str().unwrap()],

@@ -7,10 +7,7 @@ use std::process::Command;
 
 /// The cards listed in `  N) play CARD` lines of a screen.
 fn offered(screen: &str) -> Vec<String> {
-    screen
-        .lines()
-        .filter_map(|l| l.trim().split_once(") play ").map(|(_, c)| c.trim().to_string()))
-        .collect()
+    screen.lines().filter_map(|l| l.trim().split_once(") play ").map(|(_, c)| c.trim().to_string())).collect()
 }
 
 /// The cards of the last `your hand:` line of a screen.

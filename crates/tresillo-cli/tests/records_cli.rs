@@ -17,7 +17,8 @@ fn play_and_replay_print_the_same_hand() {
     let d = TempDir::new("records", "play");
     let rec = d.path("hand.jsonl");
     for seed in ["7", "12", "31"] {
-        let played = ok(&tresillo(&["play", "--seed", seed, "--agents", "rule,random,rule", "--record", s(&rec)]));
+        let played =
+            ok(&tresillo(&["play", "--seed", seed, "--agents", "rule,random,rule", "--record", s(&rec)]));
         let replayed = ok(&tresillo(&["replay", s(&rec)]));
         assert_eq!(played, replayed, "seed {seed}");
         assert!(replayed.lines().last().unwrap().starts_with("outcome: "), "{replayed}");
@@ -41,7 +42,17 @@ fn corrupt(dir: &TempDir, name: &str, text: &str) -> std::path::PathBuf {
 fn bad_records_are_one_error_naming_the_line_and_print_nothing() {
     let d = TempDir::new("records", "bad");
     let rec = d.path("two.jsonl");
-    ok(&tresillo(&["tournament", "--agents", "rule,rule,random", "--deals", "2", "--out", s(&d.path("run")), "--record", s(&rec)]));
+    ok(&tresillo(&[
+        "tournament",
+        "--agents",
+        "rule,rule,random",
+        "--deals",
+        "2",
+        "--out",
+        s(&d.path("run")),
+        "--record",
+        s(&rec),
+    ]));
     let good = fs::read_to_string(&rec).unwrap();
     let lines: Vec<&str> = good.lines().collect();
     assert_eq!(lines.len(), 2);
@@ -55,7 +66,11 @@ fn bad_records_are_one_error_naming_the_line_and_print_nothing() {
         assert!(err.contains(needle), "{name}: {err}");
     };
     // A truncated last line.
-    check("truncated.jsonl", format!("{}\n{}", lines[0], &lines[1][..lines[1].len() / 2]), "malformed record");
+    check(
+        "truncated.jsonl",
+        format!("{}\n{}", lines[0], &lines[1][..lines[1].len() / 2]),
+        "malformed record",
+    );
     // A stored result that the decisions do not give.
     let mut v: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
     let t = v["result"]["tricks"][0].as_u64().unwrap();
@@ -96,7 +111,16 @@ fn rows(csv: &str) -> Vec<std::collections::HashMap<String, String>> {
 fn tournament_records_match_deals_csv_and_replay_from_the_row() {
     let d = TempDir::new("records", "tour");
     let (r1, r2) = (d.path("t1.jsonl"), d.path("t2.jsonl"));
-    let base = ["tournament", "--agents", "rule,random,rule:entrada=40", "--seed", "3", "--deals", "5", "--duplicate"];
+    let base = [
+        "tournament",
+        "--agents",
+        "rule,random,rule:entrada=40",
+        "--seed",
+        "3",
+        "--deals",
+        "5",
+        "--duplicate",
+    ];
     let run = |out: &str, rec: &Path, threads: &str| {
         let mut a = base.to_vec();
         a.extend(["--out", out, "--record", s(rec), "--threads", threads]);
@@ -138,8 +162,17 @@ fn tournament_records_match_deals_csv_and_replay_from_the_row() {
         // So do the tournament's coordinates; and the record written is the line.
         let one = d.path("one.jsonl");
         ok(&tresillo(&[
-            "replay", "--deal", &row["deal"], "--seed", "3", "--seating", &row["seating"], "--agents", &agents,
-            "--record", s(&one),
+            "replay",
+            "--deal",
+            &row["deal"],
+            "--seed",
+            "3",
+            "--seating",
+            &row["seating"],
+            "--agents",
+            &agents,
+            "--record",
+            s(&one),
         ]));
         assert_eq!(fs::read_to_string(&one).unwrap().trim_end(), line, "row {i}");
     }
@@ -158,7 +191,8 @@ fn shards_records_concatenate_to_the_unsplit_records() {
     run(s(&d.path("w")), &d.path("w.jsonl"), &[]);
     run(s(&d.path("s0")), &d.path("s0.jsonl"), &["--shard", "0/2"]);
     run(s(&d.path("s1")), &d.path("s1.jsonl"), &["--shard", "1/2"]);
-    let joined = fs::read_to_string(d.path("s0.jsonl")).unwrap() + &fs::read_to_string(d.path("s1.jsonl")).unwrap();
+    let joined =
+        fs::read_to_string(d.path("s0.jsonl")).unwrap() + &fs::read_to_string(d.path("s1.jsonl")).unwrap();
     assert_eq!(joined, fs::read_to_string(d.path("w.jsonl")).unwrap());
 }
 
@@ -166,7 +200,8 @@ fn shards_records_concatenate_to_the_unsplit_records() {
 fn resume_continues_the_record_file_from_its_checkpoint() {
     let d = TempDir::new("records", "resume");
     let args = ["tournament", "--agents", "rule,rule,random", "--seed", "4", "--deals", "4000"];
-    let (full, full_dir, cut_dir, late) = (d.path("full.jsonl"), d.path("full"), d.path("cut"), d.path("late.jsonl"));
+    let (full, full_dir, cut_dir, late) =
+        (d.path("full.jsonl"), d.path("full"), d.path("cut"), d.path("late.jsonl"));
     let mut a = args.to_vec();
     a.extend(["--out", s(&full_dir), "--record", s(&full)]);
     ok(&tresillo(&a));
@@ -206,13 +241,78 @@ fn resume_continues_the_record_file_from_its_checkpoint() {
 
 #[test]
 fn replay_of_a_row_checks_its_flags() {
-    let err = failed(&tresillo(&["replay", "--deal-seed", "5", "--dealer", "0", "--seating", "999", "--agents", "rule,rule,rule"]));
+    let err = failed(&tresillo(&[
+        "replay",
+        "--deal-seed",
+        "5",
+        "--dealer",
+        "0",
+        "--seating",
+        "999",
+        "--agents",
+        "rule,rule,rule",
+    ]));
     assert!(err.contains("--seating"), "{err}");
-    let err = failed(&tresillo(&["replay", "--deal-seed", "5", "--dealer", "4", "--agents", "rule,rule,rule"]));
+    let err =
+        failed(&tresillo(&["replay", "--deal-seed", "5", "--dealer", "4", "--agents", "rule,rule,rule"]));
     assert!(err.contains("--dealer"), "{err}");
     let err = failed(&tresillo(&["replay", "--deal-seed", "5", "--dealer", "0", "--agents", "rule,rule"]));
     assert!(err.contains("three"), "{err}");
-    let err = failed(&tresillo(&["replay", "--deal-seed", "5", "--dealer", "0", "--agents", "rule,nope,rule"]));
+    let err =
+        failed(&tresillo(&["replay", "--deal-seed", "5", "--dealer", "0", "--agents", "rule,nope,rule"]));
     assert!(err.contains("nope"), "{err}");
     failed(&tresillo(&["replay"]));
+}
+
+#[test]
+fn rows_of_a_tournament_with_a_bidding_agent_replay_with_it() {
+    let d = TempDir::new("records", "bidding");
+    let rec = d.path("b.jsonl");
+    let out = d.path("run");
+    ok(&tresillo(&[
+        "tournament",
+        "--agents",
+        "random,rule,random",
+        "--bidding",
+        "rule",
+        "--seed",
+        "8",
+        "--deals",
+        "3",
+        "--duplicate",
+        "--out",
+        s(&out),
+        "--record",
+        s(&rec),
+    ]));
+    let csv = fs::read_to_string(out.join("deals.csv")).unwrap();
+    let mut differs = 0;
+    for (i, row) in rows(&csv).iter().enumerate() {
+        let agents = format!("{},{},{}", row["agent0"], row["agent1"], row["agent2"]);
+        let args = |bidding: bool| {
+            let mut a = vec![
+                "replay".to_string(),
+                "--deal-seed".into(),
+                row["deal_seed"].clone(),
+                "--dealer".into(),
+                row["dealer"].clone(),
+                "--seating".into(),
+                row["seating"].clone(),
+                "--agents".into(),
+                agents.clone(),
+            ];
+            if bidding {
+                a.extend(["--bidding".into(), "rule".into()]);
+            }
+            a
+        };
+        let with = |b: bool| {
+            let a = args(b);
+            ok(&tresillo(&a.iter().map(String::as_str).collect::<Vec<_>>()))
+        };
+        let from_record = ok(&tresillo(&["replay", s(&rec), "--hand", &(i + 1).to_string()]));
+        assert_eq!(with(true), from_record, "row {i}");
+        differs += usize::from(with(false) != from_record);
+    }
+    assert!(differs > 0, "--bidding never mattered");
 }

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
-use tresillo_agents::{SpecError, build_seated};
+use tresillo_agents::{Registry, SpecError};
 use tresillo_core::{RuleSet, ScoringMode};
 
 /// A bad configuration.
@@ -134,16 +134,27 @@ pub struct TournamentConfig {
     pub duplicate: bool,
     /// Which share of the run this is.
     pub shard: Shard,
+    /// An agent spec that makes every seat's bidding-phase decisions (auction,
+    /// contract and trump, exchange, conversation), so that the seated agents
+    /// decide only card play, surrender, takeover and bola; `None`: each agent
+    /// decides everything. Absent from manifests when `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bidding: Option<String>,
 }
 
 impl TournamentConfig {
-    /// Checks the agents and the counts.
+    /// Checks the agents (with the built-in registry) and the counts.
     pub fn validate(&self) -> Result<(), ConfigError> {
+        self.validate_with(&Registry::builtin())
+    }
+
+    /// Checks the agents against `registry`, and the counts.
+    pub fn validate_with(&self, registry: &Registry) -> Result<(), ConfigError> {
         if self.agents.len() != 3 {
             return Err(ConfigError::AgentCount(self.agents.len()));
         }
-        for a in &self.agents {
-            build_seated(a)?;
+        for a in self.agents.iter().chain(&self.bidding) {
+            registry.build_seated(a)?;
         }
         if self.deals == 0 {
             return Err(ConfigError::Deals("--deals must be at least 1".into()));

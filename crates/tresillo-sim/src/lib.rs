@@ -11,8 +11,12 @@ mod stats;
 mod tune;
 
 pub use config::{ConfigError, SEATINGS, Scoring, Shard, TournamentConfig};
-pub use record::{Act, HandRecord, RECORD_FORMAT, RecordError, Step, TournamentOrigin, play_recorded, seating_rng_seed};
-pub use runner::{DealRow, SimError, Tournament, UnitOutput, seating_index, seating_name, simple_config};
+pub use record::{
+    Act, HandRecord, RECORD_FORMAT, RecordError, Step, TournamentOrigin, play_recorded, seating_rng_seed,
+};
+pub use runner::{
+    DealRow, SeatPlayer, SimError, Tournament, UnitOutput, seating_index, seating_name, simple_config,
+};
 pub use seeds::{deal_for_seed, deal_seed, shuffled_pack};
 pub use stats::{AgentStats, Moments, OutcomeCounts, Stats, SummaryRow};
 pub use tune::{

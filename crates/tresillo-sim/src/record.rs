@@ -11,7 +11,9 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use tresillo_agents::{AgentError, AgentRng, TablePlayer, play_hand_with, splitmix64};
-use tresillo_core::{Bid, Card, CardSet, Contract, Deal, Decision, Hand, HandError, HandResult, RuleSet, Seat, Suit, Word};
+use tresillo_core::{
+    Bid, Card, CardSet, Contract, Deal, Decision, Hand, HandError, HandResult, RuleSet, Seat, Suit, Word,
+};
 
 /// The format version written in every record. A reader refuses other versions.
 pub const RECORD_FORMAT: u32 = 1;
@@ -122,6 +124,10 @@ pub struct HandRecord {
     pub tournament: Option<TournamentOrigin>,
     /// Who sat in each seat: an agent spec, or `human`.
     pub agents: Vec<String>,
+    /// The agent that made every seat's bidding-phase decisions (tournament
+    /// `--bidding`), if one did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bidding: Option<String>,
     /// The deal, in notation.
     pub deal: Deal,
     /// The dealer.
@@ -206,6 +212,7 @@ impl HandRecord {
             rng_seed: None,
             tournament: None,
             agents,
+            bidding: None,
             deal,
             dealer,
             decisions,
@@ -330,8 +337,14 @@ mod tests {
         let mut hand = Hand::new(RuleSet::Tresillo, 3, deal, Seat((seed % 3) as u8)).unwrap();
         let mut agents: Vec<_> = specs.iter().map(|s| build_seated(s).unwrap()).collect();
         let (r, steps) = play_recorded(&mut hand, &mut agents, &mut seat_rngs(seed)).unwrap();
-        let mut rec =
-            HandRecord::new(RuleSet::Tresillo, deal, hand.public().dealer, specs.map(String::from).to_vec(), steps, r);
+        let mut rec = HandRecord::new(
+            RuleSet::Tresillo,
+            deal,
+            hand.public().dealer,
+            specs.map(String::from).to_vec(),
+            steps,
+            r,
+        );
         rec.seed = Some(seed);
         rec
     }
@@ -356,7 +369,10 @@ mod tests {
         assert_eq!(s.act, Act::Declare { contract: Contract::Vuelta, trump: None });
         let s: Step = serde_json::from_str(r#"{"seat":1,"bid":{"level":2}}"#).unwrap();
         assert_eq!(s.act, Act::Bid(Bid::Level(2)));
-        assert_eq!(serde_json::to_string(&Step { seat: Seat(1), act: Act::Bid(Bid::Paso) }).unwrap(), r#"{"seat":1,"bid":"paso"}"#);
+        assert_eq!(
+            serde_json::to_string(&Step { seat: Seat(1), act: Act::Bid(Bid::Paso) }).unwrap(),
+            r#"{"seat":1,"bid":"paso"}"#
+        );
         assert_eq!(
             serde_json::to_string(&Step { seat: Seat(0), act: Act::Discard(CardSet::EMPTY) }).unwrap(),
             r#"{"seat":0,"discard":""}"#

@@ -3,13 +3,13 @@
 //! order. It does no I/O: the caller writes what it gets.
 
 use crate::config::{ConfigError, SEATINGS, Scoring, TournamentConfig};
+use crate::record::{HandRecord, TournamentOrigin, play_recorded, seating_rng_seed};
 use crate::seeds::{deal_for_seed, deal_seed};
 use crate::stats::Stats;
 use rayon::prelude::*;
 use std::ops::Range;
 use tresillo_agents::cheat::Seated;
-use crate::record::{HandRecord, TournamentOrigin, play_recorded, seating_rng_seed};
-use tresillo_agents::{AgentError, build_seated, seat_rngs};
+use tresillo_agents::{AgentError, Registry, SplitPlayer, seat_rngs};
 use tresillo_core::{
     Bid, Contract, Hand, HandError, HandResult, HandScore, LedgerConfig, Outcome, PuestaKind, Scorer,
     ScoringError, Seat,
@@ -154,14 +154,26 @@ const SEATING_NAMES: [&str; 6] = ["012", "021", "102", "120", "201", "210"];
 #[derive(Clone, Debug)]
 pub struct Tournament {
     config: TournamentConfig,
+    registry: Registry,
     record: bool,
 }
 
+/// What sits in a seat during a tournament: the slot's agent, and the bidding agent
+/// of [`TournamentConfig::bidding`] when there is one.
+pub type SeatPlayer = SplitPlayer<Seated>;
+
 impl Tournament {
-    /// Checks the configuration and prepares the run.
+    /// Checks the configuration and prepares the run, with the built-in agents.
     pub fn new(config: TournamentConfig) -> Result<Tournament, SimError> {
-        config.validate()?;
-        Ok(Tournament { config, record: false })
+        Tournament::with_registry(config, Registry::builtin())
+    }
+
+    /// Checks the configuration and prepares the run; the agent specs are built by
+    /// `registry`, so agents defined outside this workspace play exactly as the
+    /// built-in ones do (same seeds, same outputs).
+    pub fn with_registry(config: TournamentConfig, registry: Registry) -> Result<Tournament, SimError> {
+        config.validate_with(&registry)?;
+        Ok(Tournament { config, registry, record: false })
     }
 
     /// Also returns a [`HandRecord`] of every hand played (in
@@ -184,11 +196,22 @@ impl Tournament {
         self.config.scoring.unit_len() * self.config.seatings().len() as u64
     }
 
-    /// The agents of the configuration, one per slot (the `cheat` agent included:
-    /// tournaments may measure upper bounds).
+    /// The registry that builds the agents.
     #[must_use]
-    pub fn build_agents(&self) -> Vec<Seated> {
-        self.config.agents.iter().map(|s| build_seated(s).expect("validated")).collect()
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// The agents of the configuration, one per slot (cheats included: tournaments
+    /// may measure upper bounds), each with the bidding agent when there is one.
+    #[must_use]
+    pub fn build_agents(&self) -> Vec<SeatPlayer> {
+        let build = |s: &str| self.registry.build_seated(s).expect("validated");
+        self.config
+            .agents
+            .iter()
+            .map(|s| SplitPlayer { play: build(s), bidding: self.config.bidding.as_deref().map(build) })
+            .collect()
     }
 
     /// Plays scoring units `units` in parallel and maps each output with `f` (also
@@ -205,7 +228,7 @@ impl Tournament {
     }
 
     /// Plays one scoring unit with `agents` (one per slot, as built from the specs).
-    pub fn play_unit(&self, unit: u64, agents: &mut [Seated]) -> Result<UnitOutput<'_>, SimError> {
+    pub fn play_unit(&self, unit: u64, agents: &mut [SeatPlayer]) -> Result<UnitOutput<'_>, SimError> {
         let c = &self.config;
         let len = c.scoring.unit_len();
         let seatings = c.seatings();
@@ -236,6 +259,7 @@ impl Tournament {
                     let mut rec = HandRecord::new(c.rules, deal, dealer, names, steps, r.clone());
                     rec.seed = Some(seed);
                     rec.rng_seed = Some(rng_seed);
+                    rec.bidding.clone_from(&c.bidding);
                     rec.tournament = Some(TournamentOrigin {
                         master_seed: c.seed,
                         deal: i,
@@ -254,14 +278,7 @@ impl Tournament {
         Ok(UnitOutput { unit, rows, stats, records })
     }
 
-    fn row(
-        &self,
-        i: u64,
-        seed: u64,
-        seating: &[u8; 3],
-        r: &HandResult,
-        s: &HandScore,
-    ) -> DealRow<'_> {
+    fn row(&self, i: u64, seed: u64, seating: &[u8; 3], r: &HandResult, s: &HandScore) -> DealRow<'_> {
         let spec = |seat: usize| self.config.agents[seating[seat] as usize].as_str();
         let t = r.tricks.0;
         let mut bids = String::with_capacity(32);
@@ -424,6 +441,7 @@ pub fn simple_config(agents: [&str; 3], deals: u64, seed: u64, duplicate: bool) 
         scoring: Scoring::Deal,
         duplicate,
         shard: crate::config::Shard::WHOLE,
+        bidding: None,
     }
 }
 

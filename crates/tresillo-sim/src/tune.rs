@@ -10,7 +10,7 @@ use crate::stats::{Moments, Stats};
 use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
-use tresillo_agents::{SpecError, agent_infos, build_seated};
+use tresillo_agents::{Registry, SpecError};
 use tresillo_core::RuleSet;
 
 /// Most values one range may expand to.
@@ -328,10 +328,22 @@ impl Space {
     /// registry. Any agent a tournament seats can be tuned, the experiments-only
     /// `cheat` included.
     pub fn new(base: &str, params: Vec<ParamRange>, start: Option<&str>) -> Result<Space, TuneError> {
+        Space::with_registry(&Registry::builtin(), base, params, start)
+    }
+
+    /// [`Space::new`] for an agent of `registry` (which may hold agents defined
+    /// outside this workspace).
+    pub fn with_registry(
+        registry: &Registry,
+        base: &str,
+        params: Vec<ParamRange>,
+        start: Option<&str>,
+    ) -> Result<Space, TuneError> {
+        let build_seated = |spec: &str| registry.build_seated(spec);
         build_seated(base)?;
         let base = base.trim().to_string();
         let (agent, fixed) = split_spec(&base);
-        let info = agent_infos().into_iter().find(|a| a.name == agent).expect("a built agent is registered");
+        let info = registry.info(agent).cloned().expect("a built agent is registered");
         let known = || {
             let names: Vec<&str> = info.params.iter().map(|p| p.name).collect();
             if names.is_empty() { "(none)".to_string() } else { names.join(", ") }
@@ -689,6 +701,9 @@ pub struct TuneSetup {
     pub rules: RuleSet,
     /// Scoring.
     pub scoring: Scoring,
+    /// The agent that makes every seat's bidding-phase decisions, if any
+    /// ([`TournamentConfig::bidding`]).
+    pub bidding: Option<String>,
 }
 
 impl TuneSetup {
@@ -701,6 +716,7 @@ impl TuneSetup {
             seed,
             rules: RuleSet::Tresillo,
             scoring: Scoring::Deal,
+            bidding: None,
         }
     }
 
@@ -715,6 +731,7 @@ impl TuneSetup {
             scoring: self.scoring,
             duplicate: true,
             shard: Shard::WHOLE,
+            bidding: self.bidding.clone(),
         }
     }
 
@@ -726,7 +743,12 @@ impl TuneSetup {
     /// Plays `candidate`'s tournament (in parallel, on the current rayon pool) and
     /// merges its statistics.
     pub fn evaluate(&self, candidate: &str) -> Result<Evaluation, SimError> {
-        let t = Tournament::new(self.config(candidate))?;
+        self.evaluate_with(&Registry::builtin(), candidate)
+    }
+
+    /// [`TuneSetup::evaluate`] with the agents of `registry`.
+    pub fn evaluate_with(&self, registry: &Registry, candidate: &str) -> Result<Evaluation, SimError> {
+        let t = Tournament::with_registry(self.config(candidate), registry.clone())?;
         let (u0, u1) = t.config().unit_range();
         let mut stats = Stats::default();
         let mut units = Vec::with_capacity((u1 - u0) as usize);
