@@ -316,3 +316,11 @@ fn rows_of_a_tournament_with_a_bidding_agent_replay_with_it() {
     }
     assert!(differs > 0, "--bidding never mattered");
 }
+
+#[test]
+fn the_committed_example_record_replays() {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/hand.jsonl");
+    let out = ok(&tresillo(&["replay", s(&p)]));
+    assert!(out.lines().last().unwrap().starts_with("outcome: sacado"), "{out}");
+    assert_eq!(out, ok(&tresillo(&["play", "--seed", "1", "--agents", "rule,rule,rule"])));
+}
