@@ -100,7 +100,7 @@ pub fn run(s: &Session, input: &mut impl BufRead, out: &mut impl Write) -> Resul
             hand: Hand::new(RuleSet::Tresillo, 3, deal, dealer)?,
             me,
             rngs: seat_rngs(rng_seed),
-            hint_rng: rng_from_seed(rng_seed ^ 0x5EED_0F_41A7),
+            hint_rng: rng_from_seed(rng_seed ^ 0x5EED_0F41_A7C3),
             hint: s.hint.clone(),
         };
         for b in bots.iter_mut().flatten() {
