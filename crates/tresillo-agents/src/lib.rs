@@ -8,6 +8,8 @@
 //!   ([`RuleParams`]); no memory, no allocation.
 //! - [`Sampler`]: worlds (the hidden hands, discards and heap) drawn exactly
 //!   uniformly among those consistent with a view, for agents that search.
+//! - [`solver`]: the exact card-play solver ([`SolverContext`]): the outcome
+//!   class the declarer can force in a complete position, per legal card.
 //! - [`cheat`]: an agent handed the full state, for upper-bound experiments only,
 //!   behind its own trait so that no fair agent can reach hidden cards.
 //! - [`Registry`]: agents built from specs `name[:key=value]*` (for example
@@ -40,6 +42,7 @@ mod registry;
 mod rng;
 mod rule;
 mod sampler;
+pub mod solver;
 
 pub use infer::Inference;
 pub use random::RandomAgent;
@@ -49,6 +52,7 @@ pub use registry::{
 pub use rng::{AgentRng, Draws, below, deal_for_seed, rng_from_seed, seat_rngs, shuffled_pack, splitmix64};
 pub use rule::{RuleAgent, RuleParams, evaluate, evaluate_vuelta, keep_set};
 pub use sampler::{NoWorld, Sampler, World};
+pub use solver::{Class, Position, PositionError, Solution, SolverContext};
 
 use tresillo_core::{Decision, Hand, HandError, HandResult, PlayerView, Seat};
 

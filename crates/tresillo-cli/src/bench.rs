@@ -5,7 +5,9 @@ use anyhow::Result;
 use std::hint::black_box;
 use std::io::Write;
 use std::time::Instant;
-use tresillo_agents::{Agent, Draws, RuleAgent, RuleParams, Sampler, below, rng_from_seed, seat_rngs};
+use tresillo_agents::{
+    Agent, Draws, Position, RuleAgent, RuleParams, Sampler, SolverContext, below, rng_from_seed, seat_rngs,
+};
 use tresillo_core::{Card, CardSet, Hand, PlayState, PlayerView, Request, RuleSet, Seat, Suit, legal_moves};
 
 /// Arguments of `tresillo bench`.
@@ -37,6 +39,17 @@ enum Target {
         /// Deals to time on each setting.
         #[arg(long, default_value_t = 200_000)]
         n: u64,
+    },
+    /// The exact solver at the first trick of fresh deals (random trump, declarer
+    /// and leader): the value, then the class of every card of the leader; median,
+    /// 90th and 99th percentile and worst time per position.
+    Solver {
+        /// Deals to solve.
+        #[arg(long, default_value_t = 1000)]
+        n: usize,
+        /// First deal seed.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
     },
     /// Microseconds per sampled world at trick 1 and at trick 6 (the sampler of
     /// `tresillo-agents`, from the view of the player to move).
@@ -94,6 +107,51 @@ fn time_sampler(views: &[PlayerView], n: u64) -> (f64, f64) {
     black_box(acc);
     let sample = t.elapsed().as_secs_f64() * 1e6 / (per * samplers.len() as u64) as f64;
     (sample, build)
+}
+
+/// First-trick positions of fresh deals: the hands of the deal of seed `seed + i`,
+/// with trump, declarer and leader drawn from the seed.
+pub fn solver_positions(count: usize, seed: u64) -> Vec<Position> {
+    (0..count as u64)
+        .map(|i| {
+            let s = seed + i;
+            let deal = tresillo_sim::deal_for_seed(s);
+            let mut rng = rng_from_seed(s ^ 0xB0B);
+            let trump = Suit::ALL[below(&mut rng, 4) as usize];
+            let declarer = Seat(below(&mut rng, 3) as u8);
+            let leader = Seat(below(&mut rng, 3) as u8);
+            let h = deal.hands.0;
+            Position::new([h[0], h[1], h[2]], trump, declarer, leader, &[], [0, 0, 0])
+                .expect("a fresh deal is a position")
+        })
+        .collect()
+}
+
+/// Times `f` on every position with one context; returns sorted microseconds.
+fn time_positions(pos: &[Position], mut f: impl FnMut(&mut SolverContext, &Position)) -> Vec<f64> {
+    let mut ctx = SolverContext::new();
+    let mut us: Vec<f64> = pos
+        .iter()
+        .map(|p| {
+            let t = Instant::now();
+            f(&mut ctx, p);
+            t.elapsed().as_secs_f64() * 1e6
+        })
+        .collect();
+    us.sort_by(f64::total_cmp);
+    us
+}
+
+/// `median M us, p90 .., p99 .., worst ..` of sorted microseconds.
+fn percentiles(us: &[f64]) -> String {
+    let at = |q: f64| us[((us.len() as f64 * q) as usize).min(us.len() - 1)];
+    format!(
+        "median {:.1} us, p90 {:.1} us, p99 {:.1} us, worst {:.1} us",
+        at(0.5),
+        at(0.9),
+        at(0.99),
+        us[us.len() - 1]
+    )
 }
 
 /// Positions for the movegen benchmark: (hand, trump, card led), from random deals.
@@ -183,6 +241,22 @@ pub fn run(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
                 "{r1:.0} deals per second on {t1} thread, {rn:.0} on {tn} threads ({:.2}x)",
                 rn / r1
             )?;
+        }
+        Target::Solver { n, seed } => {
+            anyhow::ensure!(n > 0, "--n must be at least 1");
+            let pos = solver_positions(n, seed);
+            let cards = time_positions(&pos, |c, p| {
+                black_box(c.solve(black_box(p)));
+            });
+            let value = time_positions(&pos, |c, p| {
+                black_box(c.value(black_box(p)));
+            });
+            writeln!(
+                out,
+                "solver: {n} fresh deals at the first trick (seeds {seed}..), one thread, one context"
+            )?;
+            writeln!(out, "every card of the leader: {}", percentiles(&cards))?;
+            writeln!(out, "value: {}", percentiles(&value))?;
         }
         Target::Sampler { n } => {
             let t1 = sampler_views(1, 200);

@@ -1,0 +1,1188 @@
+//! The exact card-play solver: with every hand known, the outcome class the
+//! declarer can force (RULES.md section 7), the class of every legal card, and
+//! the cheap questions "can the declarer take every remaining trick?" (bola) and
+//! "can the declarer reach `k` tricks?".
+//!
+//! # What is solved
+//!
+//! A [`Position`] is a complete play position of a three-player hand: the three
+//! hands, the trumps, the declarer, the trick in progress and the tricks each seat
+//! has won. The declarer plays to maximize the class (sacado > puesta > codillo);
+//! the two opponents are a coalition that minimizes it.
+//!
+//! The class is **not** a function of the declarer's trick count: with two
+//! opponents the split between them matters (4-3-2 is a sacado, 4-4-1 a puesta;
+//! 3-4-2 is a codillo, 3-3-3 a puesta). So the searches are not "at least `k`
+//! tricks" searches: each asks "does the final triple of counts reach class `t`?"
+//! for `t` = puesta (no codillo) or `t` = sacado, and the state they search
+//! carries all three counts. [`Class`] is found with at most two such zero-window
+//! (true/false) searches. Bola and [`SolverContext::can_reach`] are searches on the
+//! declarer's count alone.
+//!
+//! # Techniques
+//!
+//! - **Power-ordered bits.** Inside a solve each hand is a `u64` in which every
+//!   effective suit is a 16-bit lane (the three plain suits in lanes 0-2, the
+//!   trumps in lane 3), a card's bit within its lane being its trick-taking power.
+//!   Following is a lane mask, the trick winner the highest bit among the cards of
+//!   the led lane and the trump lane.
+//! - **Zero-window searches**, AND/OR: the declarer needs one card that reaches the
+//!   target, the coalition one card that refutes it.
+//! - **Transposition table at trick boundaries**, keyed by the normalized position:
+//!   played cards are squeezed out of every lane (bit extract by the remaining
+//!   cards), so positions that differ only in which cards were played share an
+//!   entry; the key keeps the lane sizes, how many estuche cards remain, the seat
+//!   to lead (relative to the declarer) and the trick counts (less their minimum,
+//!   which does not change any comparison). Keys are stored whole, so a hit is
+//!   never a collision. Entries hold lower and upper bounds on the class (or on
+//!   the declarer's future tricks for the trick-count searches) and stay valid
+//!   between solves.
+//! - **One card per run of equivalent cards**: cards of one hand adjacent in power
+//!   among the cards still out (the trick in progress included) in the same lane
+//!   are interchangeable; estuche cards are never merged (their forcing rules
+//!   differ).
+//! - **Sure-trick bounds** at trick boundaries: the holder of the highest trumps
+//!   out in an unbroken sequence wins one trick with each of them, whoever leads.
+//!   With these lower bounds the class's best and worst cases are checked before
+//!   searching.
+//! - **Move ordering**: following, a card that beats the trick so far (the lowest
+//!   first) unless a partner is winning, then low cards; leading, the masters
+//!   first, then low cards.
+//!
+//! A [`SolverContext`] owns its table and is reused between solves by one thread;
+//! there is no global state and no lock.
+//!
+//! ```
+//! use tresillo_agents::solver::{Class, Position, SolverContext};
+//! use tresillo_core::{parse_hand, Seat, Suit};
+//!
+//! // Oros trumps, seat 0 declares and leads with the espada and two kings.
+//! let pos = Position::new(
+//!     [parse_hand("1E 12C 12E").unwrap(), parse_hand("3C 4C 5B").unwrap(), parse_hand("2C 6C 7B").unwrap()],
+//!     tresillo_core::Suit::Oros,
+//!     Seat(0),
+//!     Seat(0),
+//!     &[],
+//!     [3, 2, 1],
+//! ).unwrap();
+//! let mut ctx = SolverContext::new();
+//! assert_eq!(ctx.value(&pos), Class::Sacado);
+//! assert!(ctx.can_take_all(&pos));
+//! # let _ = Suit::Oros;
+//! ```
+
+use tresillo_core::tables::{TRUMP_SUIT, table};
+use tresillo_core::{Card, CardSet, Outcome, PlayState, Seat, Suit};
+
+/// Tricks in a hand.
+pub const TOTAL_TRICKS: u8 = 9;
+
+/// An outcome class (RULES.md section 7), ordered from the declarer's point of
+/// view: `Codillo < Puesta < Sacado`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Class {
+    /// An opponent has strictly more tricks than each other player.
+    Codillo = 0,
+    /// Neither a sacado nor a codillo (a draw, paid as a loss).
+    Puesta = 1,
+    /// The declarer has strictly more tricks than each opponent.
+    Sacado = 2,
+}
+
+impl Class {
+    /// All classes, worst first.
+    pub const ALL: [Class; 3] = [Class::Codillo, Class::Puesta, Class::Sacado];
+
+    /// `sacado`, `puesta` or `codillo`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Class::Codillo => "codillo",
+            Class::Puesta => "puesta",
+            Class::Sacado => "sacado",
+        }
+    }
+
+    /// The class of final trick counts: the declarer's `d` and the opponents' `a`
+    /// and `b` (section 7).
+    #[must_use]
+    #[inline]
+    pub const fn of_counts(d: u8, a: u8, b: u8) -> Class {
+        if d > a && d > b {
+            Class::Sacado
+        } else if (a > d && a > b) || (b > d && b > a) {
+            Class::Codillo
+        } else {
+            Class::Puesta
+        }
+    }
+
+    /// The class of an [`Outcome`] (`None` for a cancelled hand).
+    #[must_use]
+    pub const fn of_outcome(o: Outcome) -> Option<Class> {
+        match o {
+            Outcome::Cancelled => None,
+            Outcome::Sacado => Some(Class::Sacado),
+            Outcome::Puesta { .. } => Some(Class::Puesta),
+            Outcome::Codillo { .. } => Some(Class::Codillo),
+        }
+    }
+}
+
+impl std::fmt::Display for Class {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A position the solver cannot take: one that no hand of Tresillo reaches.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// The same card twice (in two hands, or in a hand and the trick).
+    #[error("card {0} appears twice")]
+    Duplicate(Card),
+    /// Hand sizes that do not fit the trick in progress.
+    #[error("hand sizes {sizes:?} do not fit a trick with {played} card(s) played from seat {leader}")]
+    HandSizes {
+        /// The sizes, by seat.
+        sizes: [u32; 3],
+        /// Cards of the trick in progress.
+        played: usize,
+        /// Its leader.
+        leader: u8,
+    },
+    /// Tricks won plus tricks left is not nine.
+    #[error("tricks won {won:?} and {left} trick(s) left do not make nine")]
+    TrickCount {
+        /// The tricks won, by seat.
+        won: [u8; 3],
+        /// Tricks left to play (the one in progress included).
+        left: u32,
+    },
+    /// A trick in progress of three or more cards.
+    #[error("a trick in progress holds {0} cards (at most 2)")]
+    TrickTooLong(usize),
+    /// A card of the trick in progress that its player could not have played.
+    #[error("card {card} of the trick in progress breaks the rules of following (RULES.md section 5)")]
+    Illegal {
+        /// The card.
+        card: Card,
+    },
+    /// A seat outside `0..3`.
+    #[error("seat {0} is not one of 0, 1, 2")]
+    BadSeat(u8),
+    /// A position that is not of a three-player trump contract.
+    #[error("{0}")]
+    Unsupported(String),
+}
+
+/// A complete play position of a three-player hand, as the solver takes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    hands: [CardSet; 3],
+    trump: Suit,
+    declarer: Seat,
+    leader: Seat,
+    trick: [Card; 2],
+    trick_len: u8,
+    won: [u8; 3],
+}
+
+impl Position {
+    /// A checked position: `hands` by seat, the trump suit, the declarer, the
+    /// seat that led (or leads) the current trick, the cards of the trick in
+    /// progress in play order (at most two) and the tricks won by each seat.
+    ///
+    /// Errors when a card appears twice, the hand sizes do not fit the trick, the
+    /// tricks won and left do not make nine, or a card of the trick could not have
+    /// been played (its player held a card that had to be played instead).
+    pub fn new(
+        hands: [CardSet; 3],
+        trump: Suit,
+        declarer: Seat,
+        leader: Seat,
+        trick: &[Card],
+        won: [u8; 3],
+    ) -> Result<Position, PositionError> {
+        for s in [declarer, leader] {
+            if s.0 > 2 {
+                return Err(PositionError::BadSeat(s.0));
+            }
+        }
+        if trick.len() > 2 {
+            return Err(PositionError::TrickTooLong(trick.len()));
+        }
+        let mut seen = CardSet::EMPTY;
+        for h in hands {
+            for c in h {
+                if !seen.insert(c) {
+                    return Err(PositionError::Duplicate(c));
+                }
+            }
+            if !h.is_valid() {
+                return Err(PositionError::Unsupported("a hand holds bits that are not cards".into()));
+            }
+        }
+        for &c in trick {
+            if !seen.insert(c) {
+                return Err(PositionError::Duplicate(c));
+            }
+        }
+        let sizes = hands.map(CardSet::len);
+        let n = sizes[leader.index()] + u32::from(!trick.is_empty());
+        for k in 0..3u8 {
+            let s = leader.plus(k, 3);
+            let expect = if usize::from(k) < trick.len() { n - 1 } else { n };
+            if sizes[s.index()] != expect {
+                return Err(PositionError::HandSizes { sizes, played: trick.len(), leader: leader.0 });
+            }
+        }
+        if u32::from(won.iter().sum::<u8>()) + n != u32::from(TOTAL_TRICKS) {
+            return Err(PositionError::TrickCount { won, left: n });
+        }
+        if trick.len() == 2 {
+            let s = leader.next(3);
+            let held = hands[s.index()].with(trick[1]);
+            if !tresillo_core::legal_moves(held, Some(trump), Some(trick[0])).contains(trick[1]) {
+                return Err(PositionError::Illegal { card: trick[1] });
+            }
+        }
+        let mut t = [Card::ESPADA; 2];
+        t[..trick.len()].copy_from_slice(trick);
+        Ok(Position { hands, trump, declarer, leader, trick: t, trick_len: trick.len() as u8, won })
+    }
+
+    /// The position of a three-player [`PlayState`] with `declarer` declaring.
+    pub fn from_play_state(p: &PlayState, declarer: Seat) -> Result<Position, PositionError> {
+        if p.per_trick != 3 {
+            return Err(PositionError::Unsupported(format!(
+                "the solver takes three-player positions, not {}",
+                p.per_trick
+            )));
+        }
+        let Some(trump) = p.trump else {
+            return Err(PositionError::Unsupported("the solver takes trump contracts only".into()));
+        };
+        let won = [p.tricks[0], p.tricks[1], p.tricks[2]];
+        Position::new(
+            [p.hands[0], p.hands[1], p.hands[2]],
+            trump,
+            declarer,
+            p.leader,
+            &p.trick[..p.trick_len as usize],
+            won,
+        )
+    }
+
+    /// Each seat's cards.
+    #[must_use]
+    pub fn hands(&self) -> [CardSet; 3] {
+        self.hands
+    }
+
+    /// The trump suit.
+    #[must_use]
+    pub fn trump(&self) -> Suit {
+        self.trump
+    }
+
+    /// The declarer.
+    #[must_use]
+    pub fn declarer(&self) -> Seat {
+        self.declarer
+    }
+
+    /// The seat that led the current trick (or leads it, if no card is down).
+    #[must_use]
+    pub fn leader(&self) -> Seat {
+        self.leader
+    }
+
+    /// The cards of the trick in progress, in play order.
+    #[must_use]
+    pub fn trick(&self) -> &[Card] {
+        &self.trick[..self.trick_len as usize]
+    }
+
+    /// Tricks won so far, by seat.
+    #[must_use]
+    pub fn won(&self) -> [u8; 3] {
+        self.won
+    }
+
+    /// The seat to play.
+    #[must_use]
+    pub fn to_move(&self) -> Seat {
+        self.leader.plus(self.trick_len, 3)
+    }
+
+    /// Tricks left to play (the one in progress included).
+    #[must_use]
+    pub fn tricks_left(&self) -> u8 {
+        self.hands[self.to_move().index()].len() as u8
+    }
+
+    /// The legal cards of the player to move (RULES.md section 5).
+    #[must_use]
+    pub fn legal(&self) -> CardSet {
+        let led = if self.trick_len == 0 { None } else { Some(self.trick[0]) };
+        tresillo_core::legal_moves(self.hands[self.to_move().index()], Some(self.trump), led)
+    }
+}
+
+/// The class of every legal card of the player to move, and the class of the
+/// position (the best for the declarer's side over them, the worst when an
+/// opponent is to move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// What the declarer can force.
+    pub value: Class,
+    cards: [(Card, Class); 10],
+    len: u8,
+}
+
+impl Solution {
+    /// `(card, class)` for each legal card, in the engine's sort order.
+    #[must_use]
+    pub fn cards(&self) -> &[(Card, Class)] {
+        &self.cards[..self.len as usize]
+    }
+
+    /// The class of `c`, if it is a legal card.
+    #[must_use]
+    pub fn class_of(&self, c: Card) -> Option<Class> {
+        self.cards().iter().find(|(x, _)| *x == c).map(|(_, v)| *v)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Power-ordered layout
+// ---------------------------------------------------------------------------
+
+const LANE: u64 = 0xFFFF;
+const TRUMP_LANE: u64 = LANE << 48;
+
+/// A trump suit's mapping between cards and power-ordered bits.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    /// Card bit -> power-ordered bit (255 for non-card bits).
+    to_p: [u8; 64],
+    /// Power-ordered bit -> card bit.
+    from_p: [u8; 64],
+    /// The estuche cards.
+    estuche: u64,
+    /// Trumps a trump led at each trump lane position forces (section 5).
+    force: [u64; 16],
+}
+
+impl Layout {
+    fn new(trump: Suit) -> Layout {
+        let t = table(Some(trump));
+        let mut l = Layout { to_p: [255; 64], from_p: [0; 64], estuche: 0, force: [0; 16] };
+        for c in Card::all() {
+            let b = c.bit() as usize;
+            let p = if t.eff_suit[b] == TRUMP_SUIT {
+                48 + (t.power[b] - 101)
+            } else {
+                let s = c.suit().index();
+                let lane = if s < trump.index() { s } else { s - 1 };
+                (16 * lane) as u8 + (t.power[b] - 1)
+            };
+            l.to_p[b] = p;
+            l.from_p[p as usize] = b as u8;
+        }
+        let n = t.num_trumps;
+        let top = 48 + u32::from(n);
+        l.estuche = (0b111u64 << (top - 3)) & TRUMP_LANE;
+        let plain_trumps = TRUMP_LANE & !l.estuche & ((1u64 << top) - 1);
+        for i in 0..16u32 {
+            let q = 48 + i;
+            let mut f = plain_trumps;
+            if l.estuche >> q & 1 == 1 {
+                f |= l.estuche & ((1u64 << q) - 1);
+            }
+            l.force[i as usize] = f;
+        }
+        l
+    }
+
+    #[inline]
+    fn bits_of(&self, s: CardSet) -> u64 {
+        let mut out = 0;
+        for c in s {
+            out |= 1u64 << self.to_p[c.bit() as usize];
+        }
+        out
+    }
+
+    #[inline]
+    fn card(&self, q: u32) -> Card {
+        Card::from_bit(u32::from(self.from_p[q as usize])).expect("a card bit")
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Bit extract / deposit
+// ---------------------------------------------------------------------------
+
+#[inline]
+fn pext(x: u64, m: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        #[allow(unsafe_code)]
+        // SAFETY: compiled only when the build enables BMI2 for the whole crate.
+        unsafe {
+            std::arch::x86_64::_pext_u64(x, m)
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        let (mut m, mut out, mut k) = (m, 0u64, 0);
+        while m != 0 {
+            let b = m & m.wrapping_neg();
+            if x & b != 0 {
+                out |= 1 << k;
+            }
+            k += 1;
+            m &= m - 1;
+        }
+        out
+    }
+}
+
+#[inline]
+fn pdep(x: u64, m: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        #[allow(unsafe_code)]
+        // SAFETY: compiled only when the build enables BMI2 for the whole crate.
+        unsafe {
+            std::arch::x86_64::_pdep_u64(x, m)
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        let (mut m, mut out, mut k) = (m, 0u64, 0);
+        while m != 0 {
+            let b = m & m.wrapping_neg();
+            if x >> k & 1 != 0 {
+                out |= b;
+            }
+            k += 1;
+            m &= m - 1;
+        }
+        out
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Goals
+// ---------------------------------------------------------------------------
+
+/// What a zero-window search asks. The table stores bounds on a scalar (the
+/// class, or the declarer's future tricks); the goal is "scalar >= need".
+trait Goal: Copy {
+    /// Distinguishes the table entries of the goals' scalars.
+    const KIND: u128;
+    /// Whether final counts (by role: declarer, next, other) meet the goal.
+    fn met(&self, counts: [u8; 3]) -> bool;
+    /// A decision from sure-trick lower bounds (by role) with `r` tricks left:
+    /// `for_decl` are tricks the declarer's side can make sure of, `for_opps`
+    /// those the opponents' side can (see [`Search::sure`]).
+    fn quick(&self, counts: [u8; 3], for_decl: [u8; 3], for_opps: [u8; 3], r: u8) -> Option<bool>;
+    /// The counts as the table key holds them.
+    fn key_counts(&self, counts: [u8; 3]) -> u128;
+    /// The scalar's threshold here.
+    fn need(&self, counts: [u8; 3]) -> u8;
+    /// The scalar's widest bounds.
+    const INIT: (u8, u8);
+}
+
+/// The final class is at least `self.0`.
+#[derive(Clone, Copy, Debug)]
+struct ClassGoal(u8);
+
+impl Goal for ClassGoal {
+    const KIND: u128 = 0;
+    const INIT: (u8, u8) = (0, 2);
+
+    #[inline]
+    fn met(&self, c: [u8; 3]) -> bool {
+        Class::of_counts(c[0], c[1], c[2]) as u8 >= self.0
+    }
+
+    #[inline]
+    fn quick(&self, c: [u8; 3], for_decl: [u8; 3], for_opps: [u8; 3], r: u8) -> Option<bool> {
+        let lb = for_opps;
+        let (d, a, b) = (c[0] + lb[0], c[1] + lb[1], c[2] + lb[2]);
+        let free = r - lb[0] - lb[1] - lb[2];
+        // Best case. A sacado is best helped by giving every free trick to the
+        // declarer; avoiding a codillo may instead need tricks given to the
+        // opponent who is behind (1-4-4 is a puesta, 2-4-3 a codillo), so that
+        // question looks at every split.
+        let best = if Class::of_counts(d + free, a, b) == Class::Sacado {
+            Class::Sacado
+        } else if (0..=free).any(|x| {
+            (0..=free - x).any(|y| Class::of_counts(d + x, a + y, b + free - x - y) != Class::Codillo)
+        }) {
+            Class::Puesta
+        } else {
+            Class::Codillo
+        };
+        if (best as u8) < self.0 {
+            return Some(false);
+        }
+        let lb = for_decl;
+        let (d, a, b) = (c[0] + lb[0], c[1] + lb[1], c[2] + lb[2]);
+        let free = r - lb[0] - lb[1] - lb[2];
+        // Worst case: every free trick to one opponent (both a codillo and a
+        // tie with the declarer are best helped by concentrating tricks).
+        let worst = Class::of_counts(d, a + free, b).min(Class::of_counts(d, a, b + free));
+        if worst as u8 >= self.0 { Some(true) } else { None }
+    }
+
+    #[inline]
+    fn key_counts(&self, c: [u8; 3]) -> u128 {
+        let m = c[0].min(c[1]).min(c[2]);
+        u128::from(c[0] - m) | u128::from(c[1] - m) << 4 | u128::from(c[2] - m) << 8
+    }
+
+    #[inline]
+    fn need(&self, _: [u8; 3]) -> u8 {
+        self.0
+    }
+}
+
+/// The declarer ends with at least `self.0` tricks.
+#[derive(Clone, Copy, Debug)]
+struct TricksGoal(u8);
+
+impl Goal for TricksGoal {
+    const KIND: u128 = 1;
+    const INIT: (u8, u8) = (0, TOTAL_TRICKS);
+
+    #[inline]
+    fn met(&self, c: [u8; 3]) -> bool {
+        c[0] >= self.0
+    }
+
+    #[inline]
+    fn quick(&self, c: [u8; 3], for_decl: [u8; 3], for_opps: [u8; 3], r: u8) -> Option<bool> {
+        if c[0] + for_decl[0] >= self.0 {
+            Some(true)
+        } else if c[0] + r - for_opps[1] - for_opps[2] < self.0 {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    fn key_counts(&self, _: [u8; 3]) -> u128 {
+        0
+    }
+
+    #[inline]
+    fn need(&self, c: [u8; 3]) -> u8 {
+        self.0.saturating_sub(c[0])
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Transposition table
+// ---------------------------------------------------------------------------
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    key: u128,
+    lo: u8,
+    hi: u8,
+}
+
+/// An exact key is never zero (the lane sizes of a non-empty position are not).
+const EMPTY_KEY: u128 = 0;
+
+// ---------------------------------------------------------------------------
+// The context
+// ---------------------------------------------------------------------------
+
+/// One thread's solver: its transposition table and counters, reused between
+/// solves (the table's entries are exact positions, valid for any later solve).
+/// Create one per thread; it is `Send` but not shared.
+#[derive(Clone, Debug)]
+pub struct SolverContext {
+    table: Vec<Entry>,
+    mask: usize,
+    layouts: [Layout; 4],
+    nodes: u64,
+}
+
+impl Default for SolverContext {
+    fn default() -> Self {
+        SolverContext::new()
+    }
+}
+
+/// The search state: hands by role (0 the declarer, 1 the seat after it, 2 the
+/// other), in power-ordered bits.
+struct Search<'a> {
+    table: &'a mut [Entry],
+    mask: usize,
+    lay: &'a Layout,
+    hands: [u64; 3],
+    trick: [u32; 3],
+    tlen: u8,
+    leader: u8,
+    counts: [u8; 3],
+    nodes: u64,
+}
+
+impl SolverContext {
+    /// A context with a table of 2^16 entries (1.5 MB).
+    #[must_use]
+    pub fn new() -> SolverContext {
+        SolverContext::with_table_bits(18)
+    }
+
+    /// A context with a table of 2^`bits` entries (`bits` clamped to 8..=24).
+    #[must_use]
+    pub fn with_table_bits(bits: u32) -> SolverContext {
+        let n = 1usize << bits.clamp(8, 24);
+        SolverContext {
+            table: vec![Entry::default(); n],
+            mask: n - 1,
+            layouts: Suit::ALL.map(Layout::new),
+            nodes: 0,
+        }
+    }
+
+    /// Forgets every table entry (answers never depend on it; only speed does).
+    pub fn clear(&mut self) {
+        self.table.fill(Entry::default());
+    }
+
+    /// Search nodes visited since the context was made (a measure of work).
+    #[must_use]
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn search(&mut self, pos: &Position) -> Search<'_> {
+        let lay = &self.layouts[pos.trump.index()];
+        let d = pos.declarer;
+        let role = |s: Seat| (s.0 + 3 - d.0) % 3;
+        let mut hands = [0u64; 3];
+        let mut counts = [0u8; 3];
+        for r in 0..3u8 {
+            let s = d.plus(r, 3);
+            hands[r as usize] = lay.bits_of(pos.hands[s.index()]);
+            counts[r as usize] = pos.won[s.index()];
+        }
+        let mut trick = [0u32; 3];
+        for (i, c) in pos.trick().iter().enumerate() {
+            trick[i] = u32::from(lay.to_p[c.bit() as usize]);
+        }
+        Search {
+            table: &mut self.table,
+            mask: self.mask,
+            lay,
+            hands,
+            trick,
+            tlen: pos.trick_len,
+            leader: role(pos.leader),
+            counts,
+            nodes: 0,
+        }
+    }
+
+    fn run<G: Goal>(&mut self, pos: &Position, g: G) -> bool {
+        let mut s = self.search(pos);
+        let r = s.node(g);
+        let n = s.nodes;
+        self.nodes += n;
+        r
+    }
+
+    /// The class the declarer can force from `pos`.
+    pub fn value(&mut self, pos: &Position) -> Class {
+        if self.run(pos, ClassGoal(Class::Sacado as u8)) {
+            Class::Sacado
+        } else if self.run(pos, ClassGoal(Class::Puesta as u8)) {
+            Class::Puesta
+        } else {
+            Class::Codillo
+        }
+    }
+
+    /// Whether the declarer can force at least class `c` (one zero-window search).
+    pub fn at_least(&mut self, pos: &Position, c: Class) -> bool {
+        c == Class::Codillo || self.run(pos, ClassGoal(c as u8))
+    }
+
+    /// Whether the declarer can take every remaining trick (bola).
+    pub fn can_take_all(&mut self, pos: &Position) -> bool {
+        let k = pos.won[pos.declarer.index()] + pos.tricks_left();
+        self.run(pos, TricksGoal(k))
+    }
+
+    /// Whether the declarer can end the hand with at least `k` tricks in all
+    /// (the tricks already won included).
+    pub fn can_reach(&mut self, pos: &Position, k: u8) -> bool {
+        self.run(pos, TricksGoal(k))
+    }
+
+    /// The class of every legal card of the player to move, and the value.
+    pub fn solve(&mut self, pos: &Position) -> Solution {
+        let legal = pos.legal();
+        let mut sol = Solution { value: Class::Codillo, cards: [(Card::ESPADA, Class::Codillo); 10], len: 0 };
+        let decl_moves = pos.to_move() == pos.declarer;
+        let mut best: Option<Class> = None;
+        // Classes of the run representatives, by power-ordered bit.
+        let lay = self.layouts[pos.trump.index()];
+        let (reps, runs) = {
+            let s = self.search(pos);
+            let p = s.to_move();
+            let rem = s.hands[0] | s.hands[1] | s.hands[2] | s.trick_bits();
+            (s.representatives(s.hands[p], rem), rem)
+        };
+        let mut rep_class = [Class::Codillo; 64];
+        for q in bits(reps & lay.bits_of(legal)) {
+            let c = lay.card(q);
+            let mut child = *pos;
+            child.play(c);
+            rep_class[q as usize] = self.value(&child);
+        }
+        for c in legal {
+            // A card's class is its run representative's: the lowest card of its
+            // hand's run, found by walking down the cards still out.
+            let mut q = u32::from(lay.to_p[c.bit() as usize]);
+            let hand = lay.bits_of(pos.hands[pos.to_move().index()]);
+            while reps >> q & 1 == 0 {
+                q = 63 - (runs & ((1u64 << q) - 1)).leading_zeros();
+                debug_assert!(hand >> q & 1 == 1);
+            }
+            let v = rep_class[q as usize];
+            sol.cards[sol.len as usize] = (c, v);
+            sol.len += 1;
+            best = Some(match best {
+                None => v,
+                Some(b) if decl_moves => b.max(v),
+                Some(b) => b.min(v),
+            });
+        }
+        sol.value = best.unwrap_or_else(|| {
+            let w = pos.won;
+            let d = pos.declarer;
+            Class::of_counts(w[d.index()], w[d.next(3).index()], w[d.plus(2, 3).index()])
+        });
+        sol
+    }
+}
+
+impl Position {
+    /// Plays `c` (legal, of the player to move) in place.
+    fn play(&mut self, c: Card) {
+        let s = self.to_move();
+        self.hands[s.index()].take(c);
+        if self.trick_len < 2 {
+            self.trick[self.trick_len as usize] = c;
+            self.trick_len += 1;
+            return;
+        }
+        let cards = [self.trick[0], self.trick[1], c];
+        let w = tresillo_core::trick_winner(&cards, Some(self.trump));
+        let ws = self.leader.plus(w as u8, 3);
+        self.won[ws.index()] += 1;
+        self.leader = ws;
+        self.trick_len = 0;
+    }
+}
+
+/// Iterates over the set bits of `x`, lowest first.
+#[inline]
+fn bits(mut x: u64) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        if x == 0 {
+            None
+        } else {
+            let q = x.trailing_zeros();
+            x &= x - 1;
+            Some(q)
+        }
+    })
+}
+
+/// Up to ten moves in search order.
+struct Moves {
+    q: [u8; 12],
+    n: usize,
+}
+
+impl Moves {
+    #[inline]
+    fn push_all(&mut self, x: u64) {
+        let mut x = x;
+        while x != 0 {
+            self.q[self.n] = x.trailing_zeros() as u8;
+            self.n += 1;
+            x &= x - 1;
+        }
+    }
+
+    #[inline]
+    fn push_all_desc(&mut self, x: u64) {
+        let mut x = x;
+        while x != 0 {
+            let q = 63 - x.leading_zeros();
+            self.q[self.n] = q as u8;
+            self.n += 1;
+            x &= !(1u64 << q);
+        }
+    }
+}
+
+impl Search<'_> {
+    #[inline]
+    fn to_move(&self) -> usize {
+        let p = self.leader + self.tlen;
+        (if p >= 3 { p - 3 } else { p }) as usize
+    }
+
+    #[inline]
+    fn trick_bits(&self) -> u64 {
+        let mut b = 0;
+        for i in 0..self.tlen as usize {
+            b |= 1u64 << self.trick[i];
+        }
+        b
+    }
+
+    /// The lowest card of each run of equivalent cards of `hand` (`rem`: every
+    /// card still out, the trick in progress included).
+    #[inline]
+    fn representatives(&self, hand: u64, rem: u64) -> u64 {
+        let mut bnd = rem & self.lay.estuche;
+        for l in 0..4 {
+            let x = rem & (LANE << (16 * l));
+            bnd |= x & x.wrapping_neg();
+        }
+        let cx = pext(hand, rem);
+        let cb = pext(bnd, rem);
+        let starts = cx & (!(cx << 1) | cb);
+        pdep(starts, rem)
+    }
+
+    /// Legal moves of the player to move.
+    #[inline]
+    fn legal(&self, hand: u64) -> u64 {
+        if self.tlen == 0 {
+            return hand;
+        }
+        let led = self.trick[0];
+        let lane = led >> 4;
+        let follow = LANE << (16 * lane);
+        let force = if lane == 3 { self.lay.force[(led & 15) as usize] } else { follow };
+        if hand & force != 0 { hand & follow } else { hand }
+    }
+
+    /// The index in the trick of the card winning it so far.
+    #[inline]
+    fn winning(&self) -> usize {
+        let lane = self.trick[0] >> 4;
+        let ok = (LANE << (16 * lane)) | TRUMP_LANE;
+        let mut best = 0;
+        for i in 1..self.tlen as usize {
+            let q = self.trick[i];
+            if ok >> q & 1 == 1 && q > self.trick[best] {
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// The cards that beat `w` with lane `led_lane` led.
+    #[inline]
+    fn beaters(w: u32, led_lane: u32) -> u64 {
+        let above = !((2u64 << w) - 1);
+        if w >> 4 == 3 { TRUMP_LANE & above } else { ((LANE << (16 * led_lane)) & above) | TRUMP_LANE }
+    }
+
+    fn order(&self, p: usize, cand: u64, rem: u64) -> Moves {
+        let mut m = Moves { q: [0; 12], n: 0 };
+        if self.tlen == 0 {
+            let mut masters = 0;
+            for l in 0..4 {
+                let x = rem & (LANE << (16 * l));
+                if x != 0 {
+                    masters |= 1u64 << (63 - x.leading_zeros());
+                }
+            }
+            let top = cand & masters;
+            m.push_all_desc(top);
+            m.push_all(cand & !top);
+            return m;
+        }
+        let wi = self.winning();
+        let w = self.trick[wi];
+        let wrole = {
+            let r = self.leader as usize + wi;
+            if r >= 3 { r - 3 } else { r }
+        };
+        let partner_wins = p != 0 && wrole != 0;
+        let beat = cand & Self::beaters(w, self.trick[0] >> 4);
+        if partner_wins {
+            m.push_all(cand & !beat);
+            m.push_all(beat);
+        } else {
+            m.push_all(beat);
+            m.push_all(cand & !beat);
+        }
+        m
+    }
+
+    /// Sure tricks by role, for the declarer's side and for the opponents'.
+    ///
+    /// - Forced, in both: the holder of the top trumps out in an unbroken sequence
+    ///   wins a trick with each, whatever anyone does (only its own cards are
+    ///   higher, and each must be played some time).
+    /// - The leader can *choose* to cash: leading the top cards of a plain suit in
+    ///   sequence, it wins as many tricks as both others must follow (their length
+    ///   in the suit), or all of them when neither holds a trump; it stays on lead
+    ///   and the others' other suits are untouched, so the suits add up. With no
+    ///   trump in the others' hands, each of its trumps wins too. A choice is a
+    ///   bound only for the leader's own side: the opponents may prefer another
+    ///   split of the tricks, so an opponent's cashing proves nothing for the
+    ///   declarer, and the declarer's proves nothing against it.
+    ///
+    /// Returns (bounds the declarer can make sure of, bounds the opponents can).
+    #[inline]
+    fn sure(&self, rem: u64) -> ([u8; 3], [u8; 3]) {
+        #[inline]
+        fn top_run(hand: u64, m: u64) -> u32 {
+            let n = m.count_ones();
+            if n == 0 {
+                return 0;
+            }
+            (!(pext(hand, m) << (64 - n))).leading_zeros()
+        }
+        let mut forced = [0u8; 3];
+        let t = rem & TRUMP_LANE;
+        let x = self.leader as usize;
+        let (y, z) = ((x + 1) % 3, (x + 2) % 3);
+        let others_trumps = (self.hands[y] | self.hands[z]) & TRUMP_LANE != 0;
+        if t != 0 {
+            let top = 63 - t.leading_zeros();
+            let h = (0..3).find(|&r| self.hands[r] >> top & 1 == 1).unwrap_or(0);
+            forced[h] = top_run(self.hands[h], t) as u8;
+        }
+        let mut cash = if others_trumps { 0 } else { (self.hands[x] & TRUMP_LANE).count_ones() };
+        for l in 0..3 {
+            let m = rem & (LANE << (16 * l));
+            let k = top_run(self.hands[x], m);
+            if k == 0 {
+                continue;
+            }
+            cash += if others_trumps {
+                k.min((self.hands[y] & m).count_ones()).min((self.hands[z] & m).count_ones())
+            } else {
+                k
+            };
+        }
+        let mut chosen = forced;
+        if others_trumps {
+            chosen[x] += cash as u8;
+        } else {
+            // Every trump is the leader's: its forced count is among `cash`.
+            chosen[x] = cash as u8;
+        }
+        if x == 0 { (chosen, forced) } else { (forced, chosen) }
+    }
+
+    fn key<G: Goal>(&self, g: &G, rem: u64) -> u128 {
+        let c0 = pext(self.hands[0], rem);
+        let c1 = pext(self.hands[1], rem);
+        let mut shape = 0u128;
+        for l in 0..4 {
+            shape |= u128::from((rem & (LANE << (16 * l))).count_ones()) << (4 * l);
+        }
+        shape |= u128::from((rem & self.lay.estuche).count_ones()) << 16;
+        u128::from(c0)
+            | u128::from(c1) << 28
+            | shape << 56
+            | u128::from(self.leader) << 74
+            | g.key_counts(self.counts) << 76
+            | G::KIND << 88
+    }
+
+    #[inline]
+    fn slot(&self, key: u128) -> usize {
+        let h = (key as u64 ^ (key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h >> 40) as usize & self.mask
+    }
+
+    fn node<G: Goal>(&mut self, g: G) -> bool {
+        self.nodes += 1;
+
+        if self.tlen != 0 {
+            return self.expand(g);
+        }
+        let r = self.hands[self.leader as usize].count_ones() as u8;
+        if r == 0 {
+            return g.met(self.counts);
+        }
+        let rem = self.hands[0] | self.hands[1] | self.hands[2];
+        let (for_decl, for_opps) = self.sure(rem);
+        if let Some(b) = g.quick(self.counts, for_decl, for_opps, r) {
+            return b;
+        }
+        let key = self.key(&g, rem);
+        let need = g.need(self.counts);
+        let i = self.slot(key);
+        let e = self.table[i];
+        let (mut lo, mut hi) = G::INIT;
+        if e.key == key {
+            if e.lo >= need {
+                return true;
+            }
+            if e.hi < need {
+                return false;
+            }
+            (lo, hi) = (e.lo, e.hi);
+        }
+        let res = self.expand(g);
+        if res {
+            lo = lo.max(need);
+        } else {
+            hi = hi.min(need - 1);
+        }
+        debug_assert!(key != EMPTY_KEY);
+        self.table[i] = Entry { key, lo, hi };
+        res
+    }
+
+    fn expand<G: Goal>(&mut self, g: G) -> bool {
+        let p = self.to_move();
+        let hand = self.hands[p];
+        let legal = self.legal(hand);
+        let rem = self.hands[0] | self.hands[1] | self.hands[2] | self.trick_bits();
+        let cand = self.representatives(hand, rem) & legal;
+        let moves = self.order(p, cand, rem);
+        for &q in &moves.q[..moves.n] {
+            let q = u32::from(q);
+            let res = if self.tlen < 2 {
+                self.hands[p] &= !(1u64 << q);
+                self.trick[self.tlen as usize] = q;
+                self.tlen += 1;
+                let r = self.node(g);
+                self.tlen -= 1;
+                self.hands[p] |= 1u64 << q;
+                r
+            } else {
+                self.trick[2] = q;
+                self.tlen = 3;
+                let wi = self.winning();
+                let w = {
+                    let r = self.leader as usize + wi;
+                    if r >= 3 { r - 3 } else { r }
+                };
+                let (prev_leader, prev_trick) = (self.leader, self.trick);
+                self.hands[p] &= !(1u64 << q);
+                self.counts[w] += 1;
+                self.leader = w as u8;
+                self.tlen = 0;
+                let r = self.node(g);
+                self.tlen = 2;
+                self.leader = prev_leader;
+                self.trick = prev_trick;
+                self.counts[w] -= 1;
+                self.hands[p] |= 1u64 << q;
+                r
+            };
+            if (p == 0) == res {
+                return res;
+            }
+        }
+        p != 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tresillo_core::parse_hand;
+
+    fn cs(s: &str) -> CardSet {
+        parse_hand(s).unwrap()
+    }
+
+    #[test]
+    fn class_of_counts_follows_section_7() {
+        assert_eq!(Class::of_counts(4, 3, 2), Class::Sacado);
+        assert_eq!(Class::of_counts(4, 4, 1), Class::Puesta);
+        assert_eq!(Class::of_counts(3, 3, 3), Class::Puesta);
+        assert_eq!(Class::of_counts(1, 4, 4), Class::Puesta);
+        assert_eq!(Class::of_counts(3, 4, 2), Class::Codillo);
+        assert_eq!(Class::of_counts(2, 2, 5), Class::Codillo);
+        for d in 0..=9u8 {
+            for a in 0..=9 - d {
+                let b = 9 - d - a;
+                let o = Outcome::from_tricks(d, &[(Seat(1), a), (Seat(2), b)]);
+                assert_eq!(Class::of_outcome(o), Some(Class::of_counts(d, a, b)));
+            }
+        }
+    }
+
+    #[test]
+    fn layout_orders_by_power() {
+        for s in Suit::ALL {
+            let l = Layout::new(s);
+            let t = table(Some(s));
+            for a in Card::all() {
+                for b in Card::all() {
+                    let (pa, pb) = (l.to_p[a.bit() as usize], l.to_p[b.bit() as usize]);
+                    assert_eq!(l.card(u32::from(pa)), a);
+                    let same = t.eff_suit[a.bit() as usize] == t.eff_suit[b.bit() as usize];
+                    assert_eq!(same, pa >> 4 == pb >> 4, "{a} {b} {s}");
+                    if same {
+                        assert_eq!(t.power[a.bit() as usize] > t.power[b.bit() as usize], pa > pb);
+                    }
+                }
+            }
+            assert_eq!(l.estuche.count_ones(), 3);
+        }
+    }
+
+    #[test]
+    fn bad_positions_are_refused() {
+        let h = [cs("1E 2E"), cs("3E 4E"), cs("5E 6E")];
+        let ok = Position::new(h, Suit::Oros, Seat(0), Seat(0), &[], [3, 2, 2]);
+        assert!(ok.is_ok());
+        assert!(matches!(
+            Position::new(h, Suit::Oros, Seat(0), Seat(0), &[], [3, 2, 1]),
+            Err(PositionError::TrickCount { .. })
+        ));
+        let dup = [cs("1E 2E"), cs("1E 4E"), cs("5E 6E")];
+        assert!(matches!(
+            Position::new(dup, Suit::Oros, Seat(0), Seat(0), &[], [3, 2, 2]),
+            Err(PositionError::Duplicate(_))
+        ));
+        assert!(matches!(
+            Position::new(
+                h,
+                Suit::Oros,
+                Seat(0),
+                Seat(1),
+                &[tresillo_core::parse_card("7E").unwrap()],
+                [3, 2, 2]
+            ),
+            Err(PositionError::HandSizes { .. })
+        ));
+        // Seat 1 led the 7 of espadas; seat 2 played a coin holding espadas.
+        let h2 = [cs("1E 2E"), cs("3E"), cs("5E")];
+        let trick = [tresillo_core::parse_card("7E").unwrap(), tresillo_core::parse_card("4O").unwrap()];
+        assert!(matches!(
+            Position::new(h2, Suit::Copas, Seat(0), Seat(1), &trick, [3, 2, 2]),
+            Err(PositionError::Illegal { .. })
+        ));
+    }
+}
