@@ -1,5 +1,6 @@
 //! The `tresillo` command-line tool. Only this crate does I/O.
 
+mod analyze;
 mod bench;
 mod experiment;
 mod human;
@@ -53,6 +54,9 @@ enum Command {
     /// Print recorded hands trick by trick (checking them), or play again the hand
     /// of a deals.csv row from its seeds.
     Replay(replay::ReplayArgs),
+    /// Judge every card decision of recorded hands with the exact solver (and PIMC):
+    /// which cards changed the outcome, and what would have kept it.
+    Analyze(analyze::AnalyzeArgs),
 }
 
 /// The command line as typed, with the program named by its file name only
@@ -96,6 +100,7 @@ fn run(cli: Cli) -> Result<()> {
             write!(out, "{report}")?;
         }
         Command::Replay(a) => replay::run(&a, &mut out)?,
+        Command::Analyze(a) => analyze::run(&a, &mut out)?,
         Command::Agents => {
             for a in tresillo_agents::agent_infos() {
                 writeln!(out, "{:<10} {}", a.name, a.help)?;

@@ -3,6 +3,7 @@
 //! No I/O: the CLI writes the files.
 #![deny(missing_docs)]
 
+mod analysis;
 mod config;
 mod record;
 mod runner;
@@ -10,6 +11,7 @@ mod seeds;
 mod stats;
 mod tune;
 
+pub use analysis::{CardAnalysis, HandAnalysis, PimcCard, PimcConfig, analyze};
 pub use config::{ConfigError, SEATINGS, Scoring, Shard, TournamentConfig};
 pub use record::{
     Act, HandRecord, RECORD_FORMAT, RecordError, Step, TournamentOrigin, play_recorded, seating_rng_seed,
