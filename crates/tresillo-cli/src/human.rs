@@ -206,10 +206,12 @@ impl Table {
         loop {
             write!(out, "> ")?;
             out.flush()?;
-            let mut line = String::new();
-            if input.read_line(&mut line).context("reading your answer")? == 0 {
+            let mut bytes = Vec::new();
+            if input.read_until(b'\n', &mut bytes).context("reading your answer")? == 0 {
                 return Ok(Answer::EndOfInput);
             }
+            // Bytes that are not UTF-8 are a typing mistake like any other.
+            let line = String::from_utf8_lossy(&bytes);
             let text = line.trim();
             let lower = text.to_ascii_lowercase();
             let mut words = lower.split_whitespace();

@@ -8,6 +8,11 @@ use std::process::{Command, Output, Stdio};
 
 /// Runs `tresillo ARGS` with `input` on its standard input.
 fn with_input(args: &[&str], input: &str) -> Output {
+    with_bytes(args, input.as_bytes())
+}
+
+/// Runs `tresillo ARGS` with `input` on its standard input.
+fn with_bytes(args: &[&str], input: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tresillo"))
         .args(args)
         .stdin(Stdio::piped())
@@ -16,7 +21,7 @@ fn with_input(args: &[&str], input: &str) -> Output {
         .spawn()
         .unwrap();
     // The session may end (quit) before reading everything: ignore a closed pipe.
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    let _ = child.stdin.take().unwrap().write_all(input);
     child.wait_with_output().unwrap()
 }
 
@@ -118,4 +123,13 @@ fn bad_arguments_are_one_line_errors() {
     assert!(err.contains("--hint"), "{err}");
     let err = failed(&with_input(&["play", "--hands", "2"], ""));
     assert!(err.contains("--human"), "{err}");
+}
+
+#[test]
+fn bytes_that_are_not_text_re_prompt() {
+    let mut input = b"\xff\xfe\x00garbage\n".to_vec();
+    input.extend(ones(100).as_bytes());
+    let text = ok(&with_bytes(&["play", "--human", "1", "--seed", "4"], &input));
+    assert!(text.contains("not understood"), "{text}");
+    assert!(text.contains("1 hand(s) played."), "{text}");
 }
