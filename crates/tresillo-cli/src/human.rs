@@ -218,7 +218,7 @@ impl Table {
             match words.next() {
                 None => {}
                 Some("quit" | "q" | "exit") => return Ok(Answer::Quit),
-                Some("help" | "?") => writeln!(out, "{}", help(&view))?,
+                Some("help" | "?") => writeln!(out, "{}", wrap(&help(&view), 78))?,
                 Some("hand") => self.show(&view, &choices, out)?,
                 Some("hint") => {
                     let spec = words.next().unwrap_or(&self.hint).to_string();
@@ -429,6 +429,25 @@ fn numbered_hand(hand: CardSet, trump: Option<Suit>) -> String {
     v.iter().enumerate().map(|(i, c)| format!("{}:{c}", i + 1)).collect::<Vec<_>>().join(" ")
 }
 
+/// `text` broken into lines of at most `width` characters at spaces.
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut len = 0;
+    for word in text.split_whitespace() {
+        let n = word.chars().count();
+        if len > 0 && len + 1 + n > width {
+            out.push('\n');
+            len = 0;
+        } else if len > 0 {
+            out.push(' ');
+            len += 1;
+        }
+        out.push_str(word);
+        len += n;
+    }
+    out
+}
+
 /// The rule that applies to the decision asked now (RULES.md sections 3 to 6).
 fn help(view: &PlayerView) -> String {
     let p = view.public();
@@ -507,6 +526,13 @@ fn help(view: &PlayerView) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn help_is_wrapped_at_word_boundaries() {
+        let w = wrap("aa bbb cc d eeeeeeeeee f", 6);
+        assert_eq!(w, "aa bbb\ncc d\neeeeeeeeee\nf");
+        assert!(w.lines().all(|l| l.len() <= 6 || !l.contains(' ')));
+    }
 
     #[test]
     fn hands_sort_by_trick_power() {

@@ -35,6 +35,12 @@ fn a_person_plays_a_hand_on_a_terminal() {
         assert!(prompts < 400, "the session does not end");
         let cards = offered(&screen);
         if screen.contains("your card:") && !cards.is_empty() {
+            if typed_cards == 0 {
+                // `help` explains the rule of following that applies now.
+                p.send_line("help").unwrap();
+                let (msg, _) = p.exp_any(vec![prompt()]).unwrap();
+                assert!(msg.contains("Play (section 5)") && msg.contains("Legal now"), "{msg}");
+            }
             let hand = held(&screen);
             if let Some(bad) = hand.iter().find(|c| !cards.contains(c)) {
                 p.send_line(bad).unwrap();
