@@ -128,7 +128,7 @@ fn analyze_card(
     let sol = ctx.solve(&pos);
     let classes: Vec<(Card, Class)> = sol.cards().to_vec();
     let after = sol.class_of(played)?;
-    let pimc = pimc.map(|(cfg, rng)| pimc_estimate(hand, seat, declarer, cfg.worlds, rng, ctx));
+    let pimc = pimc.and_then(|(cfg, rng)| pimc_estimate(hand, seat, declarer, cfg.worlds, rng, ctx));
     Some(CardAnalysis {
         index,
         trick: p.tricks_done + 1,
@@ -144,6 +144,7 @@ fn analyze_card(
 
 /// Samples `worlds` worlds from `seat`'s view (exactly uniform among those
 /// consistent with it) and solves each: the class counts of each legal card.
+/// `None` if no world can be built from the view (never for a legal hand).
 fn pimc_estimate(
     hand: &Hand,
     seat: Seat,
@@ -151,18 +152,14 @@ fn pimc_estimate(
     worlds: u32,
     rng: &mut AgentRng,
     ctx: &mut SolverContext,
-) -> Vec<PimcCard> {
+) -> Option<Vec<PimcCard>> {
     let view = hand.view(seat);
-    let legal = match view.request() {
-        tresillo_core::Request::Play { legal, .. } => legal,
-        _ => return Vec::new(),
-    };
+    let tresillo_core::Request::Play { legal, .. } = view.request() else { return None };
     let mut out: Vec<PimcCard> = legal.iter().map(|card| PimcCard { card, counts: [0; 3] }).collect();
-    let Ok(sampler) = Sampler::new(&view) else { return out };
+    let sampler = Sampler::new(&view).ok()?;
     for _ in 0..worlds {
         let w = sampler.sample(rng);
-        let Some(ps) = w.play_state(&view) else { continue };
-        let Ok(pos) = Position::from_play_state(&ps, declarer) else { continue };
+        let pos = Position::from_play_state(&w.play_state(&view)?, declarer).ok()?;
         let sol = ctx.solve(&pos);
         for pc in &mut out {
             if let Some(c) = sol.class_of(pc.card) {
@@ -170,7 +167,7 @@ fn pimc_estimate(
             }
         }
     }
-    out
+    Some(out)
 }
 
 #[cfg(test)]
