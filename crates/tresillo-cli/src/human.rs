@@ -107,7 +107,9 @@ pub fn run(s: &Session, input: &mut impl BufRead, out: &mut impl Write) -> Resul
             b.begin_hand();
         }
         writeln!(out, "dealer: seat {dealer}; mano: seat {}", dealer.next(3))?;
-        writeln!(out, "your hand: {}", sorted_hand(table.hand.hand_of(me), None))?;
+        if table.hand.request().seat() != Some(me) {
+            writeln!(out, "your hand: {}", sorted_hand(table.hand.hand_of(me), None))?;
+        }
         let mut steps = Vec::new();
         let finished = loop {
             let req = table.hand.request();
@@ -136,7 +138,8 @@ pub fn run(s: &Session, input: &mut impl BufRead, out: &mut impl Write) -> Resul
             }
             table.hand.apply(d).map_err(|e| anyhow::anyhow!("seat {seat} ({}): {e}", names[seat.index()]))?;
             steps.push(Step { seat, act: Act::from(d) });
-            if matches!(d, Decision::Declare(..)) && table.hand.public().trump.is_some() {
+            // Trumps named: the hand in its new order (at once, unless a prompt shows it).
+            if matches!(d, Decision::Declare(..)) && table.hand.request().seat() != Some(me) {
                 writeln!(
                     out,
                     "your hand: {}",
