@@ -34,7 +34,8 @@ enum Command {
     },
     /// Count legal card-play sequences from a deal (tricks resolved).
     Perft(perft::PerftArgs),
-    /// Play one hand with the given agents and print it.
+    /// Play one hand with the given agents and print it, or sit at the table
+    /// yourself against two of them (`--human SEAT`).
     Play(narrate::PlayArgs),
     /// Measure the engine's speed.
     Bench(bench::BenchArgs),

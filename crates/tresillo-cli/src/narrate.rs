@@ -12,8 +12,8 @@ use tresillo_sim::{HandRecord, play_recorded};
 /// Arguments of `tresillo play`.
 #[derive(clap::Args)]
 pub struct PlayArgs {
-    /// The deal seed (also seeds the agents' choices). With `--hands N`, hand k
-    /// (0-based) is deal `k` of master seed SEED, as in a tournament.
+    /// The deal seed (also seeds the agents' choices). With `--human`, hand k
+    /// (0-based) of the session is deal k of master seed SEED, as in a tournament.
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Play this deal (`h0 / h1 / h2 / heap`) instead of the seed's.
