@@ -9,8 +9,8 @@
 #   scripts/parallel-shards.sh 4 results/big \
 #       --agents rule,rule,rule --deals 1000000 --seed 1 --duplicate
 #
-# Shard k of N runs `tresillo tournament ... --shard k/N --out OUT/shards/k`; then
-# `tresillo merge OUT OUT/shards/*` writes deals.csv, summary.csv, stats.json and
+# Shard k of N runs `tresillo tournament ... --shard k/N --out OUT.shards/k`; then
+# `tresillo merge OUT OUT.shards/*` writes deals.csv, summary.csv, stats.json and
 # manifest.json into OUT. The tournament options are those of `tresillo tournament`
 # except --out and --shard, which this script sets.
 #
@@ -39,10 +39,10 @@ if [[ "${1:-}" == __shard ]]; then
     shift 3
     mode=--resume
     [[ "${FORCE:-0}" == 1 ]] && mode=--force
-    mkdir -p "$out/shards"
-    echo "shard $k/$n -> $out/shards/$k" >&2
-    "$TRESILLO" tournament "$@" --shard "$k/$n" --out "$out/shards/$k" --threads "$THREADS" "$mode" \
-        >"$out/shards/$k.log"
+    mkdir -p "$out.shards"
+    echo "shard $k/$n -> $out.shards/$k" >&2
+    "$TRESILLO" tournament "$@" --shard "$k/$n" --out "$out.shards/$k" --threads "$THREADS" "$mode" \
+        >"$out.shards/$k.log"
     exit 0
 fi
 
@@ -76,7 +76,7 @@ elif [[ -e "$out/manifest.json" ]]; then
     echo "error: $out already holds a merged run; FORCE=1 to redo it" >&2
     exit 2
 fi
-mkdir -p "$out/shards"
+mkdir -p "$out.shards"
 
 if command -v parallel >/dev/null && [[ "${NO_GNU_PARALLEL:-0}" != 1 ]]; then
     echo "running $n shards with GNU parallel, $JOBS at once, $THREADS threads each" >&2
@@ -88,5 +88,5 @@ else
 fi
 
 shards=()
-for ((k = 0; k < n; k++)); do shards+=("$out/shards/$k"); done
+for ((k = 0; k < n; k++)); do shards+=("$out.shards/$k"); done
 "$TRESILLO" merge "$out" "${shards[@]}" ${merge_flags[@]+"${merge_flags[@]}"}

@@ -19,16 +19,16 @@
 #
 # This submits
 #   1. an array job 0..N-1: task k runs
-#        tresillo tournament ... --shard k/N --out OUT/shards/k --resume
+#        tresillo tournament ... --shard k/N --out OUT.shards/k --resume
 #      with --threads set to the task's CPUs (SLURM_CPUS_PER_TASK);
 #   2. a merge job with --dependency=afterok on the array:
-#        tresillo merge OUT OUT/shards/0 ... OUT/shards/N-1
+#        tresillo merge OUT OUT.shards/0 ... OUT.shards/N-1
 # and prints both job ids. A task that is preempted or requeued resumes its shard
 # from the last checkpoint (--resume), so no finished deal is played twice. If the
 # merge job never starts because a task failed, fix the cause, resubmit the failed
 # tasks (`sbatch --array=K ...`, or run this script again: finished shards return at
 # once) and merge by hand:
-#   tresillo merge OUT OUT/shards/*        # add --force to replace a merged run
+#   tresillo merge OUT OUT.shards/*        # add --force to replace a merged run
 #
 # Environment:
 #   TRESILLO     the binary (default: target/release/tresillo if built, else
@@ -50,16 +50,16 @@ if [[ "$mode" == __task ]]; then
     shift 2
     k=${SLURM_ARRAY_TASK_ID:?not inside a SLURM array task}
     threads=${SLURM_CPUS_PER_TASK:-1}
-    echo "shard $k/$n on $(hostname) with $threads threads -> $out/shards/$k" >&2
-    mkdir -p "$out/shards"
-    exec "$TRESILLO" tournament "$@" --shard "$k/$n" --out "$out/shards/$k" --threads "$threads" --resume
+    echo "shard $k/$n on $(hostname) with $threads threads -> $out.shards/$k" >&2
+    mkdir -p "$out.shards"
+    exec "$TRESILLO" tournament "$@" --shard "$k/$n" --out "$out.shards/$k" --threads "$threads" --resume
 fi
 
 if [[ "$mode" == __merge ]]; then
     # The dependent merge job.
     n=$2 out=$3
     shards=()
-    for ((k = 0; k < n; k++)); do shards+=("$out/shards/$k"); done
+    for ((k = 0; k < n; k++)); do shards+=("$out.shards/$k"); done
     exec "$TRESILLO" merge "$out" "${shards[@]}"
 fi
 
@@ -86,7 +86,7 @@ TRESILLO=$(command -v "$TRESILLO") || { echo "error: tresillo binary not found (
 [[ "$TRESILLO" == /* ]] || TRESILLO="$PWD/$TRESILLO"
 export TRESILLO
 [[ -e "$out/manifest.json" ]] && { echo "error: $out already holds a merged run" >&2; exit 2; }
-mkdir -p "$out/shards"
+mkdir -p "$out" "$out.shards"
 out=$(cd "$out" && pwd)
 SBATCH=${SBATCH:-sbatch}
 # shellcheck disable=SC2206 # SBATCH_OPTS is a list of words on purpose
@@ -98,4 +98,4 @@ array=${array%%;*}
 merge=$("$SBATCH" --parsable ${opts[@]+"${opts[@]}"} --dependency="afterok:$array" --job-name=tresillo-merge \
     --cpus-per-task=1 --output="$out/merge-%j.out" "$0" __merge "$n" "$out")
 merge=${merge%%;*}
-echo "submitted array job $array ($n shards into $out/shards) and merge job $merge (afterok:$array)"
+echo "submitted array job $array ($n shards into $out.shards) and merge job $merge (afterok:$array)"

@@ -81,6 +81,14 @@ pub enum SpecError {
     /// A `key=value` part without `=`.
     #[error("malformed agent spec part `{0}` (expected key=value)")]
     Malformed(String),
+    /// A parameter given twice in one spec (`rule:entrada=40:entrada=50`).
+    #[error("agent `{agent}`: parameter `{param}` is given twice")]
+    RepeatedParam {
+        /// The agent.
+        agent: String,
+        /// The parameter.
+        param: String,
+    },
     /// An agent that sees the full state, asked for where only fair agents play.
     #[error(
         "agent `{0}` sees every hand and is only for upper-bound experiments; \
@@ -388,7 +396,11 @@ fn split_spec(spec: &str) -> Result<(&str, Pairs<'_>), SpecError> {
     let mut kv = Vec::new();
     for p in parts {
         let (k, v) = p.split_once('=').ok_or_else(|| SpecError::Malformed(p.to_string()))?;
-        kv.push((k.trim(), v.trim()));
+        let k = k.trim();
+        if kv.iter().any(|&(seen, _)| seen == k) {
+            return Err(SpecError::RepeatedParam { agent: name.to_string(), param: k.to_string() });
+        }
+        kv.push((k, v.trim()));
     }
     Ok((name, kv))
 }
@@ -408,6 +420,14 @@ mod tests {
         }
         assert!(matches!(build_agent("rule:entrada=x"), Err(SpecError::BadValue { .. })));
         assert!(matches!(build_agent("rule:entrada"), Err(SpecError::Malformed(_))));
+        assert_eq!(
+            build_agent("rule:entrada=40:solo=50:entrada=50").err(),
+            Some(SpecError::RepeatedParam { agent: "rule".into(), param: "entrada".into() })
+        );
+        assert!(matches!(
+            build_seated("cheat:rollouts=2: rollouts =3"),
+            Err(SpecError::RepeatedParam { .. })
+        ));
         match build_agent("nope") {
             Err(SpecError::UnknownAgent { known, .. }) => {
                 assert!(known.contains("rule") && known.contains("random"))

@@ -22,13 +22,13 @@ enum Target {
     /// Nanoseconds per legal-move call.
     Movegen {
         /// Calls to time.
-        #[arg(long, default_value_t = 50_000_000)]
+        #[arg(long, default_value_t = 50_000_000, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
         n: u64,
     },
     /// Random play-phase playouts per second on one thread.
     Playouts {
         /// Playouts to time.
-        #[arg(long, default_value_t = 5_000_000)]
+        #[arg(long, default_value_t = 5_000_000, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
         n: u64,
     },
     /// Deals per second of a tournament (no files written), on one thread and on all.
@@ -37,7 +37,7 @@ enum Target {
         #[arg(long, default_value = "rule,rule,rule")]
         agents: String,
         /// Deals to time on each setting.
-        #[arg(long, default_value_t = 200_000)]
+        #[arg(long, default_value_t = 200_000, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
         n: u64,
     },
     /// The exact solver at the first trick of fresh deals (random trump, declarer
@@ -45,17 +45,17 @@ enum Target {
     /// 90th and 99th percentile and worst time per position.
     Solver {
         /// Deals to solve.
-        #[arg(long, default_value_t = 1000)]
+        #[arg(long, default_value_t = 1000, allow_negative_numbers = true, value_parser = crate::args::non_negative::<usize>)]
         n: usize,
         /// First deal seed.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
         seed: u64,
     },
     /// Microseconds per sampled world at trick 1 and at trick 6 (the sampler of
     /// `tresillo-agents`, from the view of the player to move).
     Sampler {
         /// Worlds to draw at each of the two points.
-        #[arg(long, default_value_t = 1_000_000)]
+        #[arg(long, default_value_t = 1_000_000, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
         n: u64,
     },
 }
@@ -114,7 +114,7 @@ fn time_sampler(views: &[PlayerView], n: u64) -> (f64, f64) {
 pub fn solver_positions(count: usize, seed: u64) -> Vec<Position> {
     (0..count as u64)
         .map(|i| {
-            let s = seed + i;
+            let s = seed.wrapping_add(i);
             let deal = tresillo_sim::deal_for_seed(s);
             let mut rng = rng_from_seed(s ^ 0xB0B);
             let trump = Suit::ALL[below(&mut rng, 4) as usize];
@@ -244,6 +244,8 @@ pub fn run(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
         }
         Target::Solver { n, seed } => {
             anyhow::ensure!(n > 0, "--n must be at least 1");
+            // Every position and its times are held in memory.
+            anyhow::ensure!(n <= 1_000_000, "--n {n} is too many: at most 1000000 positions");
             let pos = solver_positions(n, seed);
             let cards = time_positions(&pos, |c, p| {
                 black_box(c.solve(black_box(p)));

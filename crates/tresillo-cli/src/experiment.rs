@@ -33,8 +33,17 @@
 //! threads = 2                            # optional
 //! ```
 //!
-//! Unknown keys are refused. Every check (TOML syntax, keys, agents, parameters,
-//! ranges) runs before anything is written, and errors name the file.
+//! `agents`/`agent`, `params`, `opponents`, `deals`, `seed` and `out` are required:
+//! the seed has no default, so that a results file always says which deals it
+//! played and two experiments never share deals by accident. Unknown keys are
+//! refused. Every check (TOML syntax, keys, agents, parameters, ranges) runs before
+//! anything is written; an error is one line naming the file, the line where there
+//! is one, and every missing or unknown key at once.
+//!
+//! An experiment owns its outputs: running it again replaces them, but only once
+//! the new run is complete. A tournament plays in `OUT.partial` (continued by
+//! `--resume`, started over by `--force`) and its files are then moved into `OUT`;
+//! a tune writes its CSV under a temporary name and renames it at the end.
 
 use crate::tournament::{self, TournamentArgs};
 use crate::tune::{self, TuneArgs};
@@ -54,7 +63,7 @@ pub struct RunArgs {
     #[arg(long)]
     pub resume: bool,
     /// Worker threads, overriding the file's `threads`.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::args::threads)]
     pub threads: Option<usize>,
     /// Print the equivalent `tresillo tournament` or `tresillo tune` command and stop.
     #[arg(long)]
@@ -123,6 +132,127 @@ fn default_method() -> String {
     "coordinate".into()
 }
 
+/// The keys of each table: (key, required).
+const TOP_KEYS: [(&str, bool); 3] = [("description", false), ("tournament", false), ("tune", false)];
+const TOURNAMENT_KEYS: [(&str, bool); 9] = [
+    ("agents", true),
+    ("deals", true),
+    ("seed", true),
+    ("rules", false),
+    ("scoring", false),
+    ("duplicate", false),
+    ("out", true),
+    ("threads", false),
+    ("bidding", false),
+];
+const TUNE_KEYS: [(&str, bool); 14] = [
+    ("agent", true),
+    ("params", true),
+    ("opponents", true),
+    ("deals", true),
+    ("seed", true),
+    ("method", false),
+    ("rounds", false),
+    ("start", false),
+    ("max_evaluations", false),
+    ("rules", false),
+    ("scoring", false),
+    ("out", true),
+    ("threads", false),
+    ("bidding", false),
+];
+
+/// `line L, column C` of a byte offset.
+fn position(text: &str, at: usize) -> String {
+    let before = &text[..at.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    format!("line {line}, column {column}")
+}
+
+/// The line of `key = ...` in `table` (`""` for the top level), if it is found.
+fn key_line(text: &str, table: &str, key: &str) -> Option<usize> {
+    let mut current = "";
+    for (i, l) in text.lines().enumerate() {
+        let l = l.trim();
+        if let Some(name) = l.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+            current = name.trim();
+        } else if current == table {
+            let k = l.split('=').next().unwrap_or("").trim().trim_matches('"');
+            if l.contains('=') && k == key {
+                return Some(i + 1);
+            }
+        }
+    }
+    None
+}
+
+/// Every unknown and missing key of a table, in one phrase.
+fn key_problems(text: &str, name: &str, t: &toml::Table, keys: &[(&str, bool)]) -> Vec<String> {
+    let mut out = Vec::new();
+    let label = if name.is_empty() { "the top level".to_string() } else { format!("[{name}]") };
+    let unknown: Vec<String> = t
+        .keys()
+        .filter(|k| !keys.iter().any(|(x, _)| x == k))
+        .map(|k| match key_line(text, name, k) {
+            Some(l) => format!("`{k}` (line {l})"),
+            None => format!("`{k}`"),
+        })
+        .collect();
+    if !unknown.is_empty() {
+        let known: Vec<&str> = keys.iter().map(|(k, _)| *k).collect();
+        out.push(format!(
+            "unknown field{} {} in {label} (known: {})",
+            if unknown.len() == 1 { "" } else { "s" },
+            unknown.join(", "),
+            known.join(", ")
+        ));
+    }
+    let missing: Vec<String> =
+        keys.iter().filter(|(k, req)| *req && !t.contains_key(*k)).map(|(k, _)| format!("`{k}`")).collect();
+    if !missing.is_empty() {
+        out.push(format!(
+            "missing field{} {} in {label}",
+            if missing.len() == 1 { "" } else { "s" },
+            missing.join(", ")
+        ));
+    }
+    out
+}
+
+/// Parses an experiment file; every error is one line (the caller names the file).
+fn parse(text: &str) -> Result<ExperimentFile> {
+    let one_line = |e: toml::de::Error| {
+        let at = e.span().map(|s| format!("{}: ", position(text, s.start))).unwrap_or_default();
+        anyhow::anyhow!("{at}{}", e.message().trim().replace('\n', "; "))
+    };
+    let table: toml::Table = toml::from_str(text).map_err(one_line)?;
+    let mut problems = key_problems(text, "", &table, &TOP_KEYS);
+    for (name, keys) in [("tournament", &TOURNAMENT_KEYS[..]), ("tune", &TUNE_KEYS[..])] {
+        match table.get(name) {
+            Some(toml::Value::Table(t)) => problems.extend(key_problems(text, name, t, keys)),
+            Some(_) => problems.push(format!("`{name}` must be a table: [{name}]")),
+            None => {}
+        }
+    }
+    if !problems.is_empty() {
+        bail!("{}", problems.join("; "));
+    }
+    // The keys are right: what is left are wrong values, located by toml.
+    toml::from_str(text).map_err(|e| {
+        let key = e
+            .span()
+            .and_then(|s| text[..s.start.min(text.len())].lines().last().map(str::to_string))
+            .and_then(|l| l.split('=').next().map(|k| k.trim().to_string()))
+            .filter(|k| !k.is_empty() && !k.starts_with('['));
+        let e = one_line(e);
+        match key {
+            Some(k) => anyhow::anyhow!("{e} (`{k}`)"),
+            None => e,
+        }
+    })
+}
+
 /// What an experiment file asks for.
 #[derive(Clone)]
 pub enum Experiment {
@@ -137,9 +267,7 @@ pub fn load(a: &RunArgs) -> Result<Experiment> {
     let path = a.file.as_path();
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading experiment {}", path.display()))?;
-    // toml's message names the line and column and shows the offending text.
-    let file: ExperimentFile = toml::from_str(&text)
-        .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.to_string().trim_end()))?;
+    let file = parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let e = match (file.tournament, file.tune) {
         (Some(t), None) => {
             if a.resume && a.force {
@@ -204,7 +332,9 @@ fn check(e: &Experiment) -> Result<()> {
     match e {
         Experiment::Tournament(t) => {
             t.config()?;
-            anyhow::ensure!(t.threads != Some(0), "threads must be at least 1");
+            if let Some(n) = t.threads {
+                crate::args::check_threads(n, "threads").map_err(anyhow::Error::msg)?;
+            }
         }
         Experiment::Tune(t) => {
             t.check()?;
@@ -292,7 +422,42 @@ pub fn run(a: &RunArgs, command_line: Vec<String>) -> Result<String> {
     }
     let what = || format!("experiment {}", a.file.display());
     match &e {
-        Experiment::Tournament(t) => tournament::run(t, command_line).with_context(what),
-        Experiment::Tune(t) => tune::run(t, command_line).with_context(what),
+        Experiment::Tournament(t) => tournament::run_experiment(t, command_line).with_context(what),
+        // An experiment replaces its own earlier results (renamed over them at the end).
+        Experiment::Tune(t) => {
+            tune::run(&TuneArgs { force: true, ..t.clone() }, command_line).with_context(what)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fields serde knows for a section: those its unknown-field error lists.
+    fn serde_fields<T: serde::de::DeserializeOwned + std::fmt::Debug>() -> Vec<String> {
+        let err = toml::from_str::<T>("probe_not_a_field = 1").unwrap_err().to_string();
+        let list = &err[err.find("expected one of").expect(&err)..];
+        list.split('`').skip(1).step_by(2).map(String::from).collect()
+    }
+
+    #[test]
+    fn the_key_lists_are_the_sections_fields() {
+        let keys = |k: &[(&str, bool)]| k.iter().map(|(k, _)| k.to_string()).collect::<Vec<_>>();
+        assert_eq!(serde_fields::<TournamentSection>(), keys(&TOURNAMENT_KEYS));
+        assert_eq!(serde_fields::<TuneSection>(), keys(&TUNE_KEYS));
+        assert_eq!(serde_fields::<ExperimentFile>(), keys(&TOP_KEYS));
+        // The required keys alone make a section that parses.
+        let minimal = "[tournament]\nagents = []\ndeals = 1\nseed = 1\nout = 'o'\n";
+        toml::from_str::<ExperimentFile>(minimal).unwrap();
+        let minimal = "[tune]\nagent = 'rule'\nparams = []\nopponents = []\ndeals = 1\nseed = 1\nout = 'o'\n";
+        toml::from_str::<ExperimentFile>(minimal).unwrap();
+        for (k, required) in TOURNAMENT_KEYS.iter().chain(&TUNE_KEYS) {
+            assert_eq!(
+                *required,
+                ["agents", "agent", "params", "opponents", "deals", "seed", "out"].contains(k),
+                "{k}"
+            );
+        }
     }
 }

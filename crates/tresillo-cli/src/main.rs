@@ -1,12 +1,14 @@
 //! The `tresillo` command-line tool. Only this crate does I/O.
 
 mod analyze;
+mod args;
 mod bench;
 mod experiment;
 mod human;
 mod narrate;
 mod perft;
 mod replay;
+mod report;
 mod score;
 mod tournament;
 mod tune;
@@ -29,7 +31,7 @@ enum Command {
     /// Print the deal for a seed (hands in seat order, then the heap from its top).
     Deal {
         /// The deal seed.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
         seed: u64,
     },
     /// Count legal card-play sequences from a deal (tricks resolved).
@@ -58,6 +60,9 @@ enum Command {
     /// Judge every card decision of recorded hands with the exact solver (and PIMC):
     /// which cards changed the outcome, and what would have kept it.
     Analyze(analyze::AnalyzeArgs),
+    /// Draw tournament directories and tuning runs as one self-contained HTML page
+    /// with charts.
+    Report(report::ReportArgs),
 }
 
 /// The command line as typed, with the program named by its file name only
@@ -102,6 +107,10 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Replay(a) => replay::run(&a, &mut out)?,
         Command::Analyze(a) => analyze::run(&a, &mut out)?,
+        Command::Report(a) => {
+            let line = report::run(&a)?;
+            write!(out, "{line}")?;
+        }
         Command::Agents => {
             for a in tresillo_agents::agent_infos() {
                 writeln!(out, "{:<10} {}", a.name, a.help)?;

@@ -14,13 +14,13 @@ use tresillo_sim::{HandRecord, play_recorded};
 pub struct PlayArgs {
     /// The deal seed (also seeds the agents' choices). With `--human`, hand k
     /// (0-based) of the session is deal k of master seed SEED, as in a tournament.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
     seed: u64,
     /// Play this deal (`h0 / h1 / h2 / heap`) instead of the seed's.
     #[arg(long)]
     deal: Option<String>,
     /// The dealer's seat (with `--hands`, of the first hand).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u8>)]
     dealer: u8,
     /// One agent spec per seat, comma-separated (see `tresillo agents`); with
     /// `--human`, the two bots in seat order after the human's seat.

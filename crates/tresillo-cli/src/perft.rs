@@ -14,10 +14,10 @@ pub struct PerftArgs {
     #[arg(long)]
     trump: String,
     /// The seat that leads the first trick.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u8>)]
     leader: u8,
     /// Plies (cards) to count.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u32>)]
     depth: u32,
     /// Print each first card with its count.
     #[arg(long)]
@@ -27,6 +27,13 @@ pub struct PerftArgs {
 /// Runs `tresillo perft`.
 pub fn run(a: &PerftArgs, out: &mut impl Write) -> Result<()> {
     let deal = Deal::parse_partial(&a.deal).context("bad --deal")?;
+    let cards: u32 = deal.hands.0[..3].iter().map(|h| h.len()).sum();
+    if cards == 0 {
+        bail!("bad --deal: the hands are empty (give each hand at least one card)");
+    }
+    if a.depth > cards {
+        bail!("--depth {} is more than the {cards} plies the hands hold", a.depth);
+    }
     let trump = parse_suit(&a.trump).context("bad --trump")?;
     if a.leader > 2 {
         bail!("bad --leader {}: seats are 0, 1 and 2", a.leader);

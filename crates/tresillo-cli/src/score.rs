@@ -70,6 +70,8 @@ struct RawHeader {
     pajarito: Option<i64>,
     #[serde(default)]
     first_dealer: Option<Value>,
+    #[serde(default)]
+    penetro_all_play: bool,
 }
 
 #[derive(Deserialize)]
@@ -156,9 +158,18 @@ fn parse_header(text: &str) -> Result<Header> {
         if names[..i].iter().any(|b| b.to_lowercase() == a.to_lowercase()) {
             bail!("the name `{a}` is given twice");
         }
+        if a.trim().bytes().all(|b| b.is_ascii_digit()) {
+            bail!(
+                "the name `{a}` could be read as a seat number: give the player a name with a letter in it"
+            );
+        }
     }
     let mut config = LedgerConfig::new(n as u8);
     config.rules = raw.rules;
+    config.penetro_all_play = raw.penetro_all_play;
+    if raw.penetro_all_play && n != 4 {
+        bail!("`penetro_all_play` is an option of the four-player table");
+    }
     if let Some(b) = raw.start_bowl {
         config.start_bowl = b;
     }
@@ -168,6 +179,7 @@ fn parse_header(text: &str) -> Result<Header> {
         }
         config.pajarito = p;
     }
+    Ledger::new(config)?;
     let mut header = Header { names, config, first_dealer: Seat(0) };
     if let Some(mut d) = raw.first_dealer {
         resolve_seat(&mut d, "first_dealer", &header.names)?;
@@ -226,11 +238,16 @@ fn resolve_seat(v: &mut Value, field: &str, names: &[String]) -> Result<()> {
     let list = || names.join(", ");
     match v {
         Value::String(s) => {
-            let lower = s.to_lowercase();
-            let i = names
-                .iter()
-                .position(|x| x.to_lowercase() == lower)
-                .ok_or_else(|| anyhow!("unknown seat `{s}` in `{field}` (the players are {})", list()))?;
+            // Names first; a string of digits that is no name is a seat number (names
+            // are never all digits: the header refuses them).
+            let lower = s.trim().to_lowercase();
+            let i = match names.iter().position(|x| x.to_lowercase() == lower) {
+                Some(i) => i,
+                None => match lower.parse::<usize>() {
+                    Ok(i) if i < n && lower.bytes().all(|b| b.is_ascii_digit()) => i,
+                    _ => bail!("unknown seat `{s}` in `{field}` (the players are {})", list()),
+                },
+            };
             *v = Value::from(i);
         }
         Value::Number(x) => match x.as_u64() {
@@ -265,10 +282,8 @@ fn per_seat(v: &mut Value, field: &str, names: &[String]) -> Result<()> {
         }
         Value::Object(m) => {
             for (k, x) in m.iter() {
-                let mut key = match k.parse::<u64>() {
-                    Ok(i) => Value::from(i),
-                    Err(_) => Value::from(k.as_str()),
-                };
+                // A key is read as `declarer` is: a name, or else a seat number.
+                let mut key = Value::from(k.as_str());
                 resolve_seat(&mut key, field, names)?;
                 out[key.as_u64().expect("resolved") as usize] = x.clone();
             }
@@ -372,7 +387,18 @@ fn parse_hand(text: &str, header: &Header, dealer: Seat) -> Result<(HandResult, 
             }
         }
     };
+    let bola_given = obj.contains_key("bola_attempted") || obj.contains_key("bola_made");
     let mut r: HandResult = serde_json::from_value(Value::Object(obj)).map_err(|e| anyhow!("{e}"))?;
+    // Nine tricks for the (final) declarer can only be a bola made (RULES.md section
+    // 6: the first five won, then played on): a typed line may leave the flags out.
+    if !bola_given
+        && r.surrender.is_none_or(|s| s.took_over.is_some())
+        && let Some(fin) = r.final_declarer()
+        && r.tricks[fin] == 9
+    {
+        r.bola_attempted = true;
+        r.bola_made = true;
+    }
     let gave_up = r.surrender.is_some_and(|s| s.took_over.is_none());
     let from_tricks = || {
         let fin = r.final_declarer()?;

@@ -6,12 +6,19 @@
 //! `stats.json` and `manifest.json` are replaced atomically, so an interrupted run
 //! loses at most the batch in flight; `--resume` truncates `deals.csv` to the length
 //! the manifest records and carries on.
+//!
+//! One process writes a run directory at a time: a writer holds an exclusive
+//! advisory lock on `DIR/run.lock` (which names its pid) for the whole run, released
+//! by the operating system however the process ends; `merge` holds a shared lock on
+//! each input, so no writer starts while it reads. Merged outputs, and the results
+//! of `tresillo run`, are written under temporary names and renamed into place only
+//! when complete.
 
 use anyhow::{Context, Result, bail, ensure};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 use std::fs::{self, File, OpenOptions};
-use std::io::{IsTerminal, Seek, SeekFrom, Write};
+use std::io::{IsTerminal, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tresillo_core::RuleSet;
@@ -24,16 +31,16 @@ pub struct TournamentArgs {
     #[arg(long, default_value = "rule,rule,random")]
     pub agents: String,
     /// Deals to play (the whole run, all shards).
-    #[arg(long, default_value_t = 100_000)]
+    #[arg(long, default_value_t = 100_000, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
     pub deals: u64,
     /// The master seed: deal i is a pure function of (seed, i).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
     pub seed: u64,
     /// The output directory.
     #[arg(long, default_value = "out/tournament")]
     pub out: PathBuf,
     /// Worker threads (default: all cores). The output does not depend on it.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::args::threads)]
     pub threads: Option<usize>,
     /// Play every deal under all six seatings of the three agents.
     #[arg(long)]
@@ -67,6 +74,9 @@ pub struct TournamentArgs {
 impl TournamentArgs {
     /// The tournament configuration these arguments describe.
     pub fn config(&self) -> Result<TournamentConfig> {
+        if self.resume && self.force {
+            bail!("--resume and --force exclude each other: --resume continues the run, --force replaces it");
+        }
         let agents: Vec<String> = self.agents.split(',').map(|s| s.trim().to_string()).collect();
         let config = TournamentConfig {
             agents,
@@ -214,8 +224,8 @@ fn csv_header() -> Result<Vec<u8>> {
     Ok(bytes[..end].to_vec())
 }
 
-/// Writes `summary.csv` in `dir` and returns the printable table.
-fn write_summary(dir: &Path, config: &TournamentConfig, stats: &Stats, rows_per_unit: u64) -> Result<String> {
+/// The bytes of `summary.csv` and the printable table.
+fn summary(config: &TournamentConfig, stats: &Stats, rows_per_unit: u64) -> Result<(Vec<u8>, String)> {
     let rows = stats.summary(&config.agents, rows_per_unit);
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(SummaryRow::header())?;
@@ -223,8 +233,14 @@ fn write_summary(dir: &Path, config: &TournamentConfig, stats: &Stats, rows_per_
         w.write_record(r.fields())?;
     }
     let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
+    Ok((bytes, table(&rows)))
+}
+
+/// Writes `summary.csv` in `dir` and returns the printable table.
+fn write_summary(dir: &Path, config: &TournamentConfig, stats: &Stats, rows_per_unit: u64) -> Result<String> {
+    let (bytes, table) = summary(config, stats, rows_per_unit)?;
     write_atomic(&dir.join("summary.csv"), &bytes)?;
-    Ok(table(&rows))
+    Ok(table)
 }
 
 /// A readable table of the summary rows.
@@ -274,28 +290,216 @@ fn truncate(s: &str, n: usize) -> String {
 fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     let mut b = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {
-        ensure!(t >= 1, "--threads must be at least 1");
+        crate::args::check_threads(t, "threads").map_err(anyhow::Error::msg)?;
         b = b.num_threads(t);
     }
     Ok(b.build()?)
+}
+
+/// The lock file of a run directory: it holds the pid of the process writing the run.
+pub const LOCK_FILE: &str = "run.lock";
+
+/// An advisory lock on a run directory, held until it is dropped or the process
+/// ends (the operating system releases it however the process ends).
+pub struct DirLock {
+    _file: File,
+}
+
+/// The pid written in a lock file, if it can be read.
+fn holder(path: &Path) -> String {
+    // The holder writes its pid just after taking the lock: give it a moment.
+    for _ in 0..20 {
+        if let Ok(text) = fs::read_to_string(path) {
+            let pid = text.trim();
+            if !pid.is_empty() {
+                return pid.to_string();
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    "unknown".into()
+}
+
+fn in_use(dir: &Path, path: &Path) -> anyhow::Error {
+    anyhow::anyhow!(
+        "{} is in use by another tresillo process (pid {}): one process at a time may write a run \
+         directory; wait for it to finish, or stop it",
+        dir.display(),
+        holder(path)
+    )
+}
+
+/// Creates `dir` if needed and takes the exclusive lock of its writer, writing this
+/// process's pid into the lock file; refuses with the holder's pid when another
+/// process has it.
+pub fn lock_dir(dir: &Path) -> Result<DirLock> {
+    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let path = dir.join(LOCK_FILE);
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&path)
+        .with_context(|| format!("opening {}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => {
+            file.set_len(0)?;
+            file.write_all(format!("{}\n", std::process::id()).as_bytes())?;
+            file.flush()?;
+            Ok(DirLock { _file: file })
+        }
+        Err(fs::TryLockError::WouldBlock) => Err(in_use(dir, &path)),
+        Err(fs::TryLockError::Error(e)) => Err(e).with_context(|| format!("locking {}", path.display())),
+    }
+}
+
+/// Takes a shared lock on a directory that is only read, so that no writer holds
+/// it or starts while it is read; refuses with the writer's pid when one holds it.
+/// A directory without a lock file has never had a writer that locks.
+fn lock_input(dir: &Path) -> Result<Option<DirLock>> {
+    let path = dir.join(LOCK_FILE);
+    let Ok(file) = File::open(&path) else { return Ok(None) };
+    match file.try_lock_shared() {
+        Ok(()) => Ok(Some(DirLock { _file: file })),
+        Err(fs::TryLockError::WouldBlock) => Err(in_use(dir, &path)),
+        Err(fs::TryLockError::Error(e)) => Err(e).with_context(|| format!("locking {}", path.display())),
+    }
+}
+
+/// A field of a configuration, for a message.
+fn show_field(c: &TournamentConfig, key: &str, v: &serde_json::Value) -> String {
+    use serde_json::Value;
+    match (key, v) {
+        ("scoring", _) => c.scoring.to_string(),
+        ("shard", _) => c.shard.to_string(),
+        ("rules", _) => c.rules.to_string(),
+        (_, Value::String(s)) => s.clone(),
+        (_, Value::Null) => "none".into(),
+        (_, Value::Array(xs)) => xs
+            .iter()
+            .map(|x| if let Value::String(s) = x { s.clone() } else { x.to_string() })
+            .collect::<Vec<_>>()
+            .join(","),
+        (_, other) => other.to_string(),
+    }
+}
+
+/// The fields in which two configurations differ, each with both values.
+fn config_diff(stored: &TournamentConfig, given: &TournamentConfig) -> String {
+    let as_map = |c: &TournamentConfig| match serde_json::to_value(c) {
+        Ok(serde_json::Value::Object(m)) => m,
+        _ => serde_json::Map::new(),
+    };
+    let (a, b) = (as_map(stored), as_map(given));
+    let mut keys: Vec<&String> = a.keys().collect();
+    keys.extend(b.keys().filter(|k| !a.contains_key(*k)));
+    let null = serde_json::Value::Null;
+    let diffs: Vec<String> = keys
+        .into_iter()
+        .filter_map(|k| {
+            let (x, y) = (a.get(k).unwrap_or(&null), b.get(k).unwrap_or(&null));
+            (x != y).then(|| {
+                format!(
+                    "{k}: {} in the directory, {} given",
+                    show_field(stored, k, x),
+                    show_field(given, k, y)
+                )
+            })
+        })
+        .collect();
+    diffs.join("; ")
 }
 
 /// Runs `tresillo tournament`; returns the printed summary table.
 pub fn run(a: &TournamentArgs, command_line: Vec<String>) -> Result<String> {
     let config = a.config()?;
     let dir = a.out.as_path();
+    let _lock = lock_dir(dir)?;
+    play(a, &config, dir, dir, command_line)
+}
+
+/// Runs the tournament of an experiment (`tresillo run`): it plays in the sibling
+/// directory `OUT.partial` and, once complete, moves its files into `OUT`, replacing
+/// the results of an earlier run, which stay in place until then. `--resume`
+/// continues `OUT.partial`; `--force` starts it over.
+pub fn run_experiment(a: &TournamentArgs, command_line: Vec<String>) -> Result<String> {
+    let config = a.config()?;
+    let out = a.out.as_path();
+    let _lock = lock_dir(out)?;
+    let partial = partial_dir(out)?;
+    if a.resume && !partial.join("manifest.json").exists() && out.join("manifest.json").exists() {
+        let m = read_manifest(out)?;
+        if m.complete && m.config == config {
+            return Ok(already_complete(out, &m));
+        }
+    }
+    let _partial_lock = lock_dir(&partial)?;
+    let table = play(a, &config, &partial, out, command_line)?;
+    let moves: Vec<(PathBuf, PathBuf)> = RUN_FILES.iter().map(|f| (partial.join(f), out.join(f))).collect();
+    publish(&moves)?;
+    fs::remove_file(partial.join(LOCK_FILE)).with_context(|| format!("removing {}", partial.display()))?;
+    fs::remove_dir(&partial).with_context(|| format!("removing {}", partial.display()))?;
+    Ok(table)
+}
+
+/// `DIR.partial`, beside `DIR`.
+fn partial_dir(dir: &Path) -> Result<PathBuf> {
+    let name = dir
+        .file_name()
+        .ok_or_else(|| anyhow::anyhow!("{}: the output needs a directory name", dir.display()))?;
+    Ok(dir.with_file_name(format!("{}.partial", name.to_string_lossy())))
+}
+
+/// Moves finished files into place (each rename replaces its target atomically),
+/// the manifest last; a target whose source was not produced is removed first, so
+/// that no file of an older run is left beside the new ones.
+fn publish(moves: &[(PathBuf, PathBuf)]) -> Result<()> {
+    for (from, to) in moves {
+        if !from.exists() && to.exists() {
+            fs::remove_file(to).with_context(|| format!("removing {}", to.display()))?;
+        }
+    }
+    let (last, rest): (Vec<_>, Vec<_>) =
+        moves.iter().filter(|(f, _)| f.exists()).partition(|(f, _)| f.ends_with("manifest.json"));
+    for (from, to) in rest.into_iter().chain(last) {
+        fs::rename(from, to).with_context(|| format!("moving {} to {}", from.display(), to.display()))?;
+    }
+    Ok(())
+}
+
+fn already_complete(dir: &Path, m: &Manifest) -> String {
+    format!("{}: the run is already complete ({} deals); nothing to do\n", dir.display(), m.deals_completed)
+}
+
+/// Plays (or continues) the run in `dir`, which the caller has locked; `shown` is
+/// the directory named in the last printed line.
+fn play(
+    a: &TournamentArgs,
+    config: &TournamentConfig,
+    dir: &Path,
+    shown: &Path,
+    command_line: Vec<String>,
+) -> Result<String> {
+    let config = config.clone();
     let t = Tournament::new(config.clone())?;
     let (u0, u1) = config.unit_range();
     let (d0, d1) = config.deal_range();
-    let resumed = a.resume && dir.join("manifest.json").exists();
-    let (mut manifest, mut stats) = if resumed {
+    let resuming = a.resume && dir.join("manifest.json").exists();
+    if a.resume && !resuming {
+        eprintln!("{}: no run to resume there; starting it", dir.display());
+    }
+    let (mut manifest, mut stats) = if resuming {
         let m = read_manifest(dir)?;
         if m.config != config {
             bail!(
-                "{} holds a run with another configuration ({:?}); use --force to overwrite it",
+                "{} holds a run with another configuration ({}); use --force to overwrite it",
                 dir.display(),
-                m.config
+                config_diff(&m.config, &config)
             );
+        }
+        if m.complete {
+            return Ok(already_complete(dir, &m));
         }
         let s = read_stats(dir)?;
         let f = OpenOptions::new().write(true).open(dir.join("deals.csv")).context("opening deals.csv")?;
@@ -360,7 +564,7 @@ pub fn run(a: &TournamentArgs, command_line: Vec<String>) -> Result<String> {
         ProgressBar::hidden()
     };
     let mut record_file = match &manifest.record {
-        Some(r) => Some(open_record(r, !resumed)?),
+        Some(r) => Some(open_record(r, !resuming)?),
         None => None,
     };
     let t = t.recording(record_file.is_some());
@@ -428,16 +632,17 @@ pub fn run(a: &TournamentArgs, command_line: Vec<String>) -> Result<String> {
     checkpoint(dir, &stats, &manifest, true)?;
     let secs = started.elapsed().as_secs_f64();
     let table = write_summary(dir, &config, &stats, rows_per_unit)?;
-    let played = (u1 - u0) * unit_len;
+    // Only the deals this process played count toward its speed.
+    let played = (u1 - first) * unit_len;
     let mut out = table;
     if secs > 0.0 && played > 0 {
         out.push_str(&format!(
-            "{} deals ({} rows) in {:.2} s: {:.0} deals/s; output in {}\n",
+            "{} deals played in {:.2} s ({} rows in all): {:.0} deals/s; output in {}\n",
             played,
-            stats.rows,
             secs,
+            stats.rows,
             played as f64 / secs,
-            dir.display()
+            shown.display()
         ));
     }
     Ok(out)
@@ -456,12 +661,75 @@ pub struct MergeArgs {
     pub force: bool,
 }
 
+/// `p` made absolute with its symbolic links resolved; a path that does not exist
+/// yet is resolved through its nearest existing ancestor.
+fn resolved(p: &Path) -> Result<PathBuf> {
+    let abs = if p.is_absolute() { p.to_path_buf() } else { std::env::current_dir()?.join(p) };
+    let mut tail = Vec::new();
+    let mut base = abs.as_path();
+    loop {
+        if let Ok(c) = fs::canonicalize(base) {
+            let mut out = c;
+            for part in tail.iter().rev() {
+                match part {
+                    std::path::Component::ParentDir => {
+                        out.pop();
+                    }
+                    std::path::Component::Normal(x) => out.push(x),
+                    _ => {}
+                }
+            }
+            return Ok(out);
+        }
+        let mut parts = base.components();
+        let Some(last) = parts.next_back() else { bail!("{}: no such directory", p.display()) };
+        tail.push(last);
+        base = parts.as_path();
+    }
+}
+
+/// Removes the temporary files of an unfinished merge when dropped.
+struct Partial(Vec<PathBuf>);
+
+impl Drop for Partial {
+    fn drop(&mut self) {
+        for p in &self.0 {
+            let _ = fs::remove_file(p);
+        }
+    }
+}
+
 /// Runs `tresillo merge`; returns the printed summary table.
 pub fn merge(a: &MergeArgs, command_line: Vec<String>) -> Result<String> {
-    let mut parts = Vec::new();
+    let out = a.out.as_path();
+    // Before anything is touched: the output must be apart from every input.
+    let out_at = resolved(out)?;
     for d in &a.dirs {
+        let at = fs::canonicalize(d).with_context(|| format!("reading the input {}", d.display()))?;
+        if out_at.starts_with(&at) || at.starts_with(&out_at) {
+            bail!(
+                "the output {} is, contains or is inside the input {}: merge into a directory apart \
+                 from the shards",
+                out.display(),
+                d.display()
+            );
+        }
+    }
+    let mut parts = Vec::new();
+    let mut input_locks = Vec::new();
+    for d in &a.dirs {
+        input_locks.push(lock_input(d)?);
         let m = read_manifest(d)?;
         ensure!(m.complete, "{} is not a finished shard (run it again with --resume)", d.display());
+        let csv = d.join("deals.csv");
+        let len = fs::metadata(&csv).with_context(|| format!("reading {}", csv.display()))?.len();
+        ensure!(
+            len == m.csv_bytes,
+            "{}: deals.csv holds {len} bytes but its checkpoint counts {}: the shard was changed or is \
+             incomplete; run it again",
+            d.display(),
+            m.csv_bytes
+        );
         parts.push((m, d.clone()));
     }
     let whole = parts[0].0.config.whole();
@@ -485,26 +753,35 @@ pub fn merge(a: &MergeArgs, command_line: Vec<String>) -> Result<String> {
         );
     }
     ensure!(parts.len() as u64 == count, "{} of {count} shards given", parts.len());
-    let out = a.out.as_path();
-    claim_dir(out, a.force)?;
+    let _lock = lock_dir(out)?;
+    let existing: Vec<&str> = RUN_FILES.iter().copied().filter(|f| out.join(f).exists()).collect();
+    if !existing.is_empty() && !a.force {
+        bail!("{} already holds a run ({}); use --force to overwrite it", out.display(), existing.join(", "));
+    }
+    // Everything is written under temporary names, renamed into place at the end.
+    let tmp_of = |f: &str| out.join(format!("{f}.partial"));
+    let partial = Partial(RUN_FILES.iter().map(|f| tmp_of(f)).collect());
     let header = csv_header()?;
-    let tmp = out.join("deals.csv.tmp");
-    let mut w = std::io::BufWriter::new(File::create(&tmp)?);
+    let tmp = tmp_of("deals.csv");
+    let mut w =
+        std::io::BufWriter::new(File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?);
     w.write_all(&header)?;
     let mut stats = Stats::default();
     for (_, d) in &parts {
-        let text = fs::read(d.join("deals.csv"))
-            .with_context(|| format!("reading {}", d.join("deals.csv").display()))?;
-        ensure!(text.starts_with(&header), "{}: unexpected deals.csv header", d.display());
-        w.write_all(&text[header.len()..])?;
+        // Streamed: a shard's rows are never all in memory.
+        let p = d.join("deals.csv");
+        let mut r = File::open(&p).with_context(|| format!("reading {}", p.display()))?;
+        let mut head = vec![0; header.len()];
+        let same = r.read_exact(&mut head).is_ok() && head == header;
+        ensure!(same, "{}: unexpected deals.csv header", d.display());
+        std::io::copy(&mut r, &mut w).with_context(|| format!("copying {}", p.display()))?;
         stats.merge(&read_stats(d)?);
     }
     let mut f = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
     f.flush()?;
     f.sync_all()?;
     let csv_bytes = f.metadata()?.len();
-    fs::rename(&tmp, out.join("deals.csv"))?;
-    write_atomic(&out.join("stats.json"), serde_json::to_string(&stats)?.as_bytes())?;
+    write_atomic(&tmp_of("stats.json"), serde_json::to_string(&stats)?.as_bytes())?;
     let t = Tournament::new(whole.clone())?;
     let m = Manifest {
         tool: "tresillo".into(),
@@ -518,6 +795,12 @@ pub fn merge(a: &MergeArgs, command_line: Vec<String>) -> Result<String> {
         complete: true,
         record: None,
     };
-    write_atomic(&out.join("manifest.json"), serde_json::to_string_pretty(&m)?.as_bytes())?;
-    write_summary(out, &whole, &stats, t.rows_per_unit())
+    write_atomic(&tmp_of("manifest.json"), serde_json::to_string_pretty(&m)?.as_bytes())?;
+    let (bytes, table) = summary(&whole, &stats, t.rows_per_unit())?;
+    write_atomic(&tmp_of("summary.csv"), &bytes)?;
+    let moves: Vec<(PathBuf, PathBuf)> = RUN_FILES.iter().map(|f| (tmp_of(f), out.join(f))).collect();
+    publish(&moves)?;
+    drop(partial);
+    drop(input_locks);
+    Ok(table)
 }

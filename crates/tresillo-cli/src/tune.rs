@@ -1,10 +1,11 @@
 //! `tresillo tune`: search an agent's numeric parameters for the best mean tantos
 //! against fixed opponents (the search itself is `tresillo_sim::Space::search`).
 //!
-//! Writes every evaluated candidate to the `--out` CSV as soon as it is scored, and
-//! a manifest (`<stem>.manifest.json` beside it) with the configuration and the best
-//! spec once the search ends; an interrupted search leaves the candidates scored so
-//! far and no manifest. Progress lines go to stderr; stdout gets the summary, its
+//! Writes every evaluated candidate, as soon as it is scored, to `<out>.partial`,
+//! renamed to the `--out` CSV when the search ends, and then a manifest
+//! (`<stem>.manifest.json` beside it) with the configuration and the best spec; an
+//! interrupted search leaves the candidates scored so far in `<out>.partial` and
+//! any earlier output as it was. Progress lines go to stderr; stdout gets the summary, its
 //! last line the best spec alone. Nothing is written before every argument has been
 //! checked, and existing files are kept unless `--force`.
 //!
@@ -40,16 +41,16 @@ pub struct TuneArgs {
     #[arg(long, default_value = "rule,rule")]
     pub opponents: String,
     /// Deals per candidate (each played under all six seatings).
-    #[arg(long, default_value_t = 20_000)]
+    #[arg(long, default_value_t = 20_000, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
     pub deals: u64,
     /// The master seed, the same for every candidate (common random numbers).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
     pub seed: u64,
     /// `coordinate` (one parameter at a time, in rounds) or `grid` (every combination).
     #[arg(long, default_value = "coordinate")]
     pub method: String,
     /// Coordinate search: the most rounds.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 4, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u32>)]
     pub rounds: u32,
     /// Start here instead of the agent's defaults (a spec of the same agent setting
     /// tuned parameters, e.g. `rule:entrada=40`): coordinate search climbs from it,
@@ -57,7 +58,7 @@ pub struct TuneArgs {
     #[arg(long)]
     pub start: Option<String>,
     /// Refuse a search that may need more candidate evaluations than this.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, allow_negative_numbers = true, value_parser = crate::args::non_negative::<usize>)]
     pub max_evaluations: usize,
     /// The rule set.
     #[arg(long, default_value = "tresillo")]
@@ -69,7 +70,7 @@ pub struct TuneArgs {
     #[arg(long, default_value = "out/tune/candidates.csv")]
     pub out: PathBuf,
     /// Worker threads (default: all cores). The results do not depend on it.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::args::threads)]
     pub threads: Option<usize>,
     /// Overwrite existing output files.
     #[arg(long)]
@@ -94,7 +95,7 @@ impl TuneArgs {
         let space = Space::new(&self.agent, params, self.start.as_deref())?;
         let opponents: Vec<&str> = self.opponents.split(',').map(str::trim).collect();
         let [a, b] = opponents[..] else {
-            bail!("--opponents needs two agent specs, comma-separated (got {})", opponents.len());
+            bail!("two opponents are needed, as two agent specs (got {})", opponents.len());
         };
         let setup = TuneSetup {
             rules: self.rules.parse::<RuleSet>().map_err(anyhow::Error::msg)?,
@@ -103,11 +104,11 @@ impl TuneArgs {
             ..TuneSetup::new([a, b], self.deals, self.seed)
         };
         setup.validate(&space.spec(space.start()))?;
-        ensure!(self.rounds >= 1, "--rounds must be at least 1");
+        ensure!(self.rounds >= 1, "rounds must be at least 1");
         let plan = SearchPlan { method, max_rounds: self.rounds, max_evaluations: self.max_evaluations };
         space.check(&plan)?;
         if let Some(t) = self.threads {
-            ensure!(t >= 1, "--threads must be at least 1");
+            crate::args::check_threads(t, "threads").map_err(anyhow::Error::msg)?;
         }
         Ok(Plan { space, setup, plan })
     }
@@ -245,6 +246,13 @@ fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     Ok(b.build()?)
 }
 
+/// `candidates.csv` -> `candidates.csv.partial`.
+fn partial_path(out: &Path) -> PathBuf {
+    let mut name = out.file_name().unwrap_or_default().to_os_string();
+    name.push(".partial");
+    out.with_file_name(name)
+}
+
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let tmp = path.with_extension("tmp");
     fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
@@ -263,11 +271,10 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
     if let Some(dir) = a.out.parent().filter(|d| !d.as_os_str().is_empty()) {
         fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
-    if manifest_path.exists() {
-        // A stale manifest must not describe the new, unfinished CSV.
-        fs::remove_file(&manifest_path).with_context(|| format!("removing {}", manifest_path.display()))?;
-    }
-    let file = File::create(&a.out).with_context(|| format!("creating {}", a.out.display()))?;
+    // The candidates go to a temporary name, renamed over the output only when the
+    // search is complete: until then any earlier output stays as it was.
+    let partial = partial_path(&a.out);
+    let file = File::create(&partial).with_context(|| format!("creating {}", partial.display()))?;
     let mut csv = csv::Writer::from_writer(BufWriter::new(file));
     csv.write_record(header(&space))?;
     csv.flush()?;
@@ -306,6 +313,7 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
     )?;
     let mut file = csv.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
     file.flush()?;
+    drop(file);
     let best = result.best();
     let start = result.start();
     let manifest = Manifest {
@@ -330,6 +338,11 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
         best: ManifestCandidate::new(best),
         start_result: ManifestCandidate::new(start),
     };
+    // The old manifest goes first: it must never describe the new CSV.
+    if manifest_path.exists() {
+        fs::remove_file(&manifest_path).with_context(|| format!("removing {}", manifest_path.display()))?;
+    }
+    fs::rename(&partial, &a.out).with_context(|| format!("writing {}", a.out.display()))?;
     write_atomic(&manifest_path, serde_json::to_string_pretty(&manifest)?.as_bytes())?;
     let mut out = String::new();
     let stop = match (plan.method, result.converged) {

@@ -52,13 +52,52 @@ fn a_tournament_experiment_is_the_tournament_command() {
         serde_json::from_str(&fs::read_to_string(d.path("a/manifest.json")).unwrap()).unwrap();
     assert_eq!(m["complete"], true);
     assert_eq!(m["command_line"][1], "run");
-    // Running it again is refused without --force, and allowed with it.
-    let err = failed(&tresillo(&["run", s(&exp)]));
-    assert!(err.contains("--force"), "{err}");
+    // Running it again reproduces it in place, with or without --force; so does a
+    // run where only the committed files are kept (a fresh clone: no deals.csv).
+    let summary = fs::read(d.path("a/summary.csv")).unwrap();
+    ok(&tresillo(&["run", s(&exp)]));
     ok(&tresillo(&["run", s(&exp), "--force", "--threads", "1"]));
+    fs::remove_file(d.path("a/deals.csv")).unwrap();
+    ok(&tresillo(&["run", s(&exp)]));
+    assert_eq!(fs::read(d.path("a/summary.csv")).unwrap(), summary);
+    assert!(!d.path("a.partial").exists());
     // --resume of a finished run changes nothing.
-    ok(&tresillo(&["run", s(&exp), "--resume"]));
+    let out = ok(&tresillo(&["run", s(&exp), "--resume"]));
+    assert!(out.contains("already complete"), "{out}");
     assert_eq!(fs::read(d.path("a/deals.csv")).unwrap(), fs::read(b.join("deals.csv")).unwrap());
+}
+
+#[test]
+fn an_unfinished_experiment_keeps_the_earlier_results_until_it_completes() {
+    let d = TempDir::new("experiment-cli", "partial");
+    let exp = d.write("t.toml", &tournament_toml(&d.path("a")));
+    ok(&tresillo(&["run", s(&exp)]));
+    let before = fs::read(d.path("a/summary.csv")).unwrap();
+    // An interrupted run of the same experiment: its files are in a.partial.
+    let p = d.path("a.partial");
+    ok(&tresillo(&[
+        "tournament",
+        "--agents",
+        "rule,random,random",
+        "--deals",
+        "30",
+        "--seed",
+        "5",
+        "--duplicate",
+        "--out",
+        s(&p),
+    ]));
+    let m = fs::read_to_string(p.join("manifest.json"))
+        .unwrap()
+        .replace("\"complete\": true", "\"complete\": false");
+    fs::write(p.join("manifest.json"), m).unwrap();
+    fs::remove_file(p.join("summary.csv")).unwrap();
+    let err = failed(&tresillo(&["run", s(&exp)]));
+    assert!(err.contains("a.partial") && err.contains("--resume"), "{err}");
+    assert_eq!(fs::read(d.path("a/summary.csv")).unwrap(), before);
+    ok(&tresillo(&["run", s(&exp), "--resume"]));
+    assert_eq!(fs::read(d.path("a/summary.csv")).unwrap(), before);
+    assert!(!p.exists());
 }
 
 #[test]
@@ -134,6 +173,11 @@ fn a_tune_experiment_writes_its_candidates_and_prints_the_best_spec() {
     ]));
     assert_eq!(fs::read_to_string(&out2).unwrap(), csv);
     assert_eq!(cli.lines().last(), Some(best));
+    // Running the experiment again replaces its results (the same ones) without --force.
+    let again = ok(&tresillo(&["run", s(&exp)]));
+    assert_eq!(again.lines().last(), Some(best));
+    assert_eq!(fs::read_to_string(&out).unwrap(), csv);
+    assert!(!d.path("tune/candidates.csv.partial").exists());
     let err = failed(&tresillo(&["run", s(&exp), "--resume"]));
     assert!(err.contains("tournaments"), "{err}");
 }
@@ -211,4 +255,48 @@ fn bad_experiment_files_name_the_file_and_line_and_overwrite_nothing() {
     }
     let err = failed(&tresillo(&["run", s(&d.path("absent.toml"))]));
     assert!(err.contains("absent.toml"), "{err}");
+}
+
+#[test]
+fn experiment_errors_are_one_line_naming_every_missing_and_unknown_field() {
+    let d = TempDir::new("experiment-cli", "oneline");
+    let out = d.path("results");
+    let base = tournament_toml(&out);
+    let one = |name: &str, text: &str| -> String {
+        let f = d.write(name, text);
+        let err = failed(&tresillo(&["run", s(&f)]));
+        assert_eq!(err.trim_end().lines().count(), 1, "{name}: not one line:\n{err}");
+        assert!(err.contains(name), "{name}: {err}");
+        assert!(!err.contains("--"), "{name}: an experiment error names keys, not flags: {err}");
+        err
+    };
+    // Every missing and every unknown field at once.
+    let text = base.replace("seed = 5\n", "seeds = 5\nagent = \"rule\"\n").replace("deals = 30\n", "");
+    let text = text.replace(&format!("out = {}\n", lit(&out)), "");
+    let err = one("fields.toml", &format!("colour = 1\n{text}"));
+    for needle in ["`seed`", "`deals`", "`out`", "`seeds`", "`agent`", "`colour`"] {
+        assert!(err.contains(needle), "`{needle}` not in: {err}");
+    }
+    let err = one("syntax.toml", &base.replace("deals = 30", "deals = = 30"));
+    assert!(err.contains("line 5"), "{err}");
+    let err = one("type.toml", &base.replace("deals = 30", "deals = \"many\""));
+    assert!(err.contains("line 5") && err.contains("deals"), "{err}");
+    let err = one("negative.toml", &base.replace("deals = 30", "deals = -30"));
+    assert!(err.contains("line 5") && err.contains("deals"), "{err}");
+    let err = one("zero.toml", &base.replace("deals = 30", "deals = 0"));
+    assert!(err.contains("deals must be at least 1"), "{err}");
+    let tune = |extra: &str, opponents: &str| {
+        format!(
+            "[tune]\nagent = \"rule\"\nparams = [\"entrada=40\"]\nopponents = {opponents}\ndeals = 10\nseed = 1\n\
+             out = {}\n{extra}",
+            lit(&out.join("candidates.csv"))
+        )
+    };
+    let err = one("rounds.toml", &tune("rounds = 0\n", "[\"rule\", \"rule\"]"));
+    assert!(err.contains("rounds"), "{err}");
+    let err = one("opponents.toml", &tune("", "[\"rule\"]"));
+    assert!(err.contains("opponents"), "{err}");
+    let err = one("tunefields.toml", &tune("round = 2\n", "[\"rule\", \"rule\"]").replace("seed = 1\n", ""));
+    assert!(err.contains("`round`") && err.contains("`seed`"), "{err}");
+    assert!(!out.exists());
 }

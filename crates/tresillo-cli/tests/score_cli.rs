@@ -206,3 +206,63 @@ fn docs_show_the_example_and_its_output_as_they_are() {
         "docs/SCORING.md must show the output of the example"
     );
 }
+
+/// Issue 13, item 11: nine tricks for the declarer are a bola made (RULES.md
+/// section 6): a typed line without the flags is scored so, a line that denies it
+/// is refused.
+#[test]
+fn nine_tricks_are_a_bola_made() {
+    let plain = r#"{"declarer": "Blas", "contract": "entrada", "tricks": [0, 9, 0]}"#;
+    let flagged = r#"{"declarer": "Blas", "contract": "entrada", "tricks": [0, 9, 0], "bola_attempted": true, "bola_made": true}"#;
+    let a = json_lines(&score(&["--format", "json", "-"], Some(&format!("{HEADER}\n{plain}\n"))));
+    let b = json_lines(&score(&["--format", "json", "-"], Some(&format!("{HEADER}\n{flagged}\n"))));
+    assert_eq!(a, b);
+    assert_eq!(ints(&a[1]["condiciones"]), [-8, 16, -8]);
+    let denied = plain.replace("}", r#", "bola_attempted": false}"#);
+    fails(&format!("{HEADER}\n{denied}\n"), &["line 2", "bola", "section 6"]);
+}
+
+#[test]
+fn a_bola_needs_the_first_five_tricks_in_the_trick_winners() {
+    let lost_second = r#"{"declarer": "Blas", "contract": "entrada", "tricks": [1, 8, 0], "trick_winners": [1, 0, 1, 1, 1, 1, 1, 1, 1], "bola_attempted": true}"#;
+    fails(&format!("{HEADER}\n{lost_second}\n"), &["line 2", "first five"]);
+    let primeras = r#"{"declarer": "Blas", "contract": "entrada", "tricks": [1, 4, 0], "trick_winners": [1, 1, 0, 1, 1], "primeras": true}"#;
+    fails(&format!("{HEADER}\n{primeras}\n"), &["line 2"]);
+    let failed_bola = r#"{"declarer": "Blas", "contract": "entrada", "tricks": [1, 8, 0], "trick_winners": [1, 1, 1, 1, 1, 1, 0, 1, 1], "bola_attempted": true}"#;
+    let ok = json_lines(&score(&["--format", "json", "-"], Some(&format!("{HEADER}\n{failed_bola}\n"))));
+    assert_eq!(ints(&ok[1]["condiciones"]), [8, -16, 8]);
+}
+
+#[test]
+fn absurd_bowls_and_stakes_are_refused() {
+    for header in [
+        r#"{"players": 3, "start_bowl": -5}"#,
+        r#"{"players": 3, "start_bowl": 9223372036854775807}"#,
+        r#"{"players": 3, "pajarito": 9223372036854775807}"#,
+        r#"{"players": 3, "start_bowl": 100, "pajarito": 101}"#,
+    ] {
+        fails(&format!("{header}\n{}\n", GOOD.replace("\"Blas\"", "1")), &["line 1"]);
+    }
+}
+
+#[test]
+fn a_penetro_against_three_needs_the_header_to_say_so() {
+    let four = r#"{"players": ["Ana", "Blas", "Carmen", "Dora"], "first_dealer": "Ana"}"#;
+    let all =
+        r#"{"players": ["Ana", "Blas", "Carmen", "Dora"], "first_dealer": "Ana", "penetro_all_play": true}"#;
+    let hand = r#"{"declarer": "Ana", "penetro": true, "contract": "entrada", "tricks": [5, 2, 1, 1]}"#;
+    fails(&format!("{four}\n{hand}\n"), &["line 2", "penetro_all_play"]);
+    let lines = json_lines(&score(&["--format", "json", "-"], Some(&format!("{all}\n{hand}\n"))));
+    assert_eq!(lines[1]["outcome"]["result"], "sacado");
+}
+
+#[test]
+fn a_digit_is_a_seat_number_everywhere_and_never_a_name() {
+    // `declarer` and the keys of `tricks` read a digit the same way: a seat number.
+    let by_digit = r#"{"declarer": "1", "contract": "entrada", "tricks": {"0": 2, "1": 5, "Carmen": 2}}"#;
+    let a = json_lines(&score(&["--format", "json", "-"], Some(&format!("{HEADER}\n{by_digit}\n"))));
+    let b = json_lines(&score(&["--format", "json", "-"], Some(&format!("{HEADER}\n{GOOD}\n"))));
+    assert_eq!(a[1]["total"], b[1]["total"]);
+    // A name that is a number would be ambiguous: refused.
+    fails(&format!("{}\n{GOOD}\n", r#"{"players": ["2", "Blas", "Carmen"]}"#), &["line 1", "`2`"]);
+}

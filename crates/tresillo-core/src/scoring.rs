@@ -53,9 +53,19 @@ pub struct LedgerConfig {
     pub start_bowl: i64,
     /// Each player's stake in the pajaritos dish (5).
     pub pajarito: i64,
+    /// Four players: in a penetro nobody drops out and the dealer plays against the
+    /// three others (RULES.md section 12.2); otherwise a penetro with three
+    /// opponents holding tricks is refused.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub penetro_all_play: bool,
 }
 
 impl LedgerConfig {
+    /// The largest starting bowl.
+    pub const MAX_BOWL: i64 = 1_000_000;
+    /// The largest pajarito.
+    pub const MAX_PAJARITO: i64 = 10_000;
+
     /// The default configuration for a table of `players`: rule set `tresillo`,
     /// bowls of 160, pajaritos of 5.
     #[must_use]
@@ -65,6 +75,7 @@ impl LedgerConfig {
             players,
             start_bowl: DEFAULT_START_BOWL,
             pajarito: DEFAULT_PAJARITO,
+            penetro_all_play: false,
         }
     }
 }
@@ -248,6 +259,20 @@ pub enum ScoringError {
     /// A table size other than 3 or 4.
     #[error("a table of {0} players is not supported (3, or 4 with an inactive dealer)")]
     Players(u8),
+    /// A starting bowl or pajarito out of range (amounts are bounded so that no sum
+    /// of a session can overflow).
+    #[error(
+        "the starting bowl must be between the pajarito and {max} and the pajarito between 1 and {max_p} \
+         (got start_bowl {start_bowl}, pajarito {pajarito})",
+        max = LedgerConfig::MAX_BOWL,
+        max_p = LedgerConfig::MAX_PAJARITO
+    )]
+    Stakes {
+        /// The starting bowl given.
+        start_bowl: i64,
+        /// The pajarito given.
+        pajarito: i64,
+    },
     /// A result for another table size than the ledger's.
     #[error("the result is for {got} players but the ledger's table has {expected}")]
     WrongTable {

@@ -769,6 +769,8 @@ fn random_result(n: u8, dealer: u8, kind: u8, x: [u8; 6]) -> HandResult {
             } else {
                 let o = others[x[2] as usize % 2];
                 r.tricks = BySeat(deal_tricks(o, &x[3..]));
+                // All nine tricks are a bola made (section 6), after a takeover too.
+                (r.bola_attempted, r.bola_made) = (r.tricks[Seat(o)] == 9, r.tricks[Seat(o)] == 9);
                 surrender(r, Some(o))
             }
         }
@@ -808,11 +810,13 @@ fn random_result(n: u8, dealer: u8, kind: u8, x: [u8; 6]) -> HandResult {
             }
             r.tricks = BySeat(t);
             r.outcome = outcome_of(4, Seat(dealer), Seat(dealer), true, &r.tricks);
+            (r.bola_attempted, r.bola_made) = (a == 9, a == 9);
             r
         }
         _ => {
             let mut r = hand(n, dealer, d, contract, &deal_tricks(d, &x[2..]));
             r.estuche = matches!(x[4] % 3, 0);
+            (r.bola_attempted, r.bola_made) = (r.tricks[Seat(d)] == 9, r.tricks[Seat(d)] == 9);
             r.outcome = outcome_of(n, Seat(dealer), Seat(d), false, &r.tricks);
             r
         }
@@ -910,4 +914,39 @@ proptest! {
             prop_assert_eq!(l.tokens(), before.tokens());
         }
     }
+}
+
+/// Issue 13: results that would change the score against RULES.md sections 6, 8
+/// and 12.2 are refused, and so are stakes that could overflow.
+#[test]
+fn bola_penetro_and_stakes_are_checked() {
+    let l = after_first_puesta();
+    // Nine tricks without the bola flags (section 6: that is a bola made).
+    let nine = hand(3, 1, 2, Entrada, &[0, 0, 9]);
+    assert!(matches!(rejects(&l, &nine), ScoringError::Inconsistent(m) if m.contains("bola")));
+    let mut made = nine.clone();
+    (made.bola_attempted, made.bola_made) = (true, true);
+    l.clone().apply(&made).unwrap();
+    // A bola (or primeras) whose trick winners give one of the first five away.
+    let mut r = hand(3, 1, 2, Entrada, &[1, 0, 8]);
+    r.bola_attempted = true;
+    r.trick_winners = [2, 0, 2, 2, 2, 2, 2, 2, 2].map(Seat).to_vec();
+    assert!(matches!(rejects(&l, &r), ScoringError::Inconsistent(m) if m.contains("first five")));
+    r.trick_winners = [2, 2, 2, 2, 2, 0, 2, 2, 2].map(Seat).to_vec();
+    l.clone().apply(&r).unwrap();
+    // A penetro against three only when the table plays penetro_all_play.
+    let mut p = hand(4, 0, 0, Entrada, &[5, 2, 1, 1]);
+    p.penetro = true;
+    p.outcome = Outcome::Sacado;
+    assert!(
+        matches!(ledger(4).apply(&p), Err(ScoringError::Inconsistent(m)) if m.contains("penetro_all_play"))
+    );
+    let all_play = LedgerConfig { penetro_all_play: true, ..LedgerConfig::new(4) };
+    Ledger::new(all_play).unwrap().apply(&p).unwrap();
+    // Stakes out of range.
+    for (start_bowl, pajarito) in [(-5, 5), (i64::MAX, 5), (160, i64::MAX), (160, 0), (4, 5)] {
+        let cfg = LedgerConfig { start_bowl, pajarito, ..LedgerConfig::new(3) };
+        assert_eq!(Ledger::new(cfg), Err(ScoringError::Stakes { start_bowl, pajarito }));
+    }
+    Ledger::new(LedgerConfig { start_bowl: LedgerConfig::MAX_BOWL, ..LedgerConfig::new(3) }).unwrap();
 }

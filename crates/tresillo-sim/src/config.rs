@@ -19,7 +19,10 @@ pub enum ConfigError {
     #[error("bad shard `{0}`: expected K/N with 0 <= K < N, for example 0/4")]
     Shard(String),
     /// A malformed `--scoring`.
-    #[error("bad scoring `{0}`: expected `deal` or `session:K` with K >= 1 (deals per session)")]
+    #[error(
+        "bad scoring `{0}`: expected `deal` or `session:K` with 1 <= K <= {max} (deals per session)",
+        max = Scoring::MAX_SESSION
+    )]
     Scoring(String),
     /// Zero deals, or deals not a multiple of the session length.
     #[error("{0}")]
@@ -36,6 +39,9 @@ pub enum Scoring {
 }
 
 impl Scoring {
+    /// The longest session: a session's rows are held in memory until it ends.
+    pub const MAX_SESSION: u32 = 10_000;
+
     /// Deals per scoring unit (1 for `deal`).
     #[must_use]
     pub fn unit_len(self) -> u64 {
@@ -64,7 +70,7 @@ impl FromStr for Scoring {
             t => {
                 let k = t.strip_prefix("session:").ok_or_else(bad)?;
                 let k: u32 = k.parse().map_err(|_| bad())?;
-                if k == 0 { Err(bad()) } else { Ok(Scoring::Session(k)) }
+                if k == 0 || k > Scoring::MAX_SESSION { Err(bad()) } else { Ok(Scoring::Session(k)) }
             }
         }
     }
@@ -157,11 +163,11 @@ impl TournamentConfig {
             registry.build_seated(a)?;
         }
         if self.deals == 0 {
-            return Err(ConfigError::Deals("--deals must be at least 1".into()));
+            return Err(ConfigError::Deals("deals must be at least 1".into()));
         }
         if !self.deals.is_multiple_of(self.scoring.unit_len()) {
             return Err(ConfigError::Deals(format!(
-                "--deals {} is not a multiple of the session length {}",
+                "deals {} is not a multiple of the session length {}",
                 self.deals,
                 self.scoring.unit_len()
             )));

@@ -25,3 +25,8 @@ pub use tune::{
     Evaluation, MAX_RANGE_VALUES, Method, ParamRange, Record, SearchPlan, Space, TuneError, TuneResult,
     TuneSetup,
 };
+
+/// The README, so that `cargo test` compiles and runs its Rust example.
+#[doc = include_str!("../../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

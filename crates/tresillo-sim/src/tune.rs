@@ -79,6 +79,13 @@ pub enum TuneError {
     /// A bad opponent or deal count.
     #[error(transparent)]
     Config(#[from] ConfigError),
+    /// More deals per candidate than a candidate's results may hold in memory.
+    #[error(
+        "{0} deals per candidate is more than the limit of {max}: a candidate keeps one number per \
+         scoring unit for its paired comparison; split the question into smaller runs",
+        max = TuneSetup::MAX_DEALS
+    )]
+    TooManyDeals(u64),
     /// An evaluation failed.
     #[error(transparent)]
     Sim(#[from] SimError),
@@ -735,8 +742,15 @@ impl TuneSetup {
         }
     }
 
+    /// The most deals per candidate: a candidate keeps one number per scoring unit
+    /// (80 MB at this bound) for its paired comparisons.
+    pub const MAX_DEALS: u64 = 10_000_000;
+
     /// Checks the opponents and the deal count (with `candidate` in slot 0).
     pub fn validate(&self, candidate: &str) -> Result<(), TuneError> {
+        if self.deals > Self::MAX_DEALS {
+            return Err(TuneError::TooManyDeals(self.deals));
+        }
         Ok(self.config(candidate).validate()?)
     }
 

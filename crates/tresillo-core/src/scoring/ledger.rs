@@ -106,6 +106,12 @@ impl Ledger {
         if n != 3 && n != 4 {
             return Err(ScoringError::Players(n));
         }
+        let (start_bowl, pajarito) = (config.start_bowl, config.pajarito);
+        if !(1..=LedgerConfig::MAX_PAJARITO).contains(&pajarito)
+            || !(pajarito..=LedgerConfig::MAX_BOWL).contains(&start_bowl)
+        {
+            return Err(ScoringError::Stakes { start_bowl, pajarito });
+        }
         let mut bowls = BySeat::default();
         for b in &mut bowls.0[..n as usize] {
             *b = config.start_bowl - config.pajarito;

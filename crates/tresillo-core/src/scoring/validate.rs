@@ -129,6 +129,13 @@ pub(super) fn check(
                 return Err(ScoringError::InactiveDealer { seat: s, role: "winner of a trick" });
             }
         }
+        let opponents_with_tricks = (0..n).map(Seat).filter(|&s| s != d && r.tricks[s] > 0).count();
+        if r.penetro && opponents_with_tricks == 3 && !cfg.penetro_all_play {
+            return Err(inconsistent(
+                "three opponents hold tricks in a penetro, but one drops out unless the session \
+                 declares penetro_all_play (RULES.md section 12.2)",
+            ));
+        }
     }
 
     // Surrender and takeover.
@@ -200,6 +207,21 @@ pub(super) fn check(
         if r.bola_attempted && r.bola_made != (r.tricks[fin] == 9) {
             return Err(inconsistent("a bola is made exactly when the declarer takes all nine tricks"));
         }
+        if !gave_up && r.tricks[fin] == 9 && !r.bola_attempted {
+            return Err(inconsistent(
+                "nine tricks for the declarer are a bola made (RULES.md section 6: the first five won, \
+                 then played on): set bola_attempted and bola_made",
+            ));
+        }
+    }
+    if (r.primeras || r.bola_attempted)
+        && r.trick_winners.len() >= 5
+        && r.trick_winners[..5].iter().any(|&w| w != fin)
+    {
+        return Err(inconsistent(
+            "primeras and bola need the declarer's first five tricks, and trick_winners gives one of them \
+             to another player",
+        ));
     }
 
     // The outcome.

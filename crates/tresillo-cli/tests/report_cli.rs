@@ -1,0 +1,375 @@
+//! `tresillo report`: the page's tables against the run's own files, well-formed
+//! markup that references nothing outside itself, and one-line errors.
+
+mod common;
+
+use common::{TempDir, failed, ok, tresillo};
+use std::fs;
+use std::path::Path;
+
+/// Parses the page as XML (it is XHTML-compatible HTML5).
+fn parse(text: &str) -> roxmltree::Document<'_> {
+    let opts = roxmltree::ParsingOptions { allow_dtd: true, ..roxmltree::ParsingOptions::default() };
+    roxmltree::Document::parse_with_options(text, opts).expect("the report is well-formed")
+}
+
+/// The body rows of the table with this id, as cell texts.
+fn table(doc: &roxmltree::Document<'_>, id: &str) -> Vec<Vec<String>> {
+    let t = doc
+        .descendants()
+        .find(|n| n.has_tag_name("table") && n.attribute("id") == Some(id))
+        .unwrap_or_else(|| panic!("no table {id}"));
+    let body = t.children().find(|n| n.has_tag_name("tbody")).expect("tbody");
+    body.children()
+        .filter(|n| n.has_tag_name("tr"))
+        .map(|tr| {
+            tr.children().filter(|c| c.is_element()).map(|c| c.text().unwrap_or("").to_string()).collect()
+        })
+        .collect()
+}
+
+fn csv_rows(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut r = csv::Reader::from_path(path).unwrap();
+    let head = r.headers().unwrap().iter().map(String::from).collect();
+    let rows = r.records().map(|x| x.unwrap().iter().map(String::from).collect()).collect();
+    (head, rows)
+}
+
+fn pick(head: &[String], row: &[String], cols: &[&str]) -> Vec<String> {
+    cols.iter()
+        .map(|c| row[head.iter().position(|h| h == c).unwrap_or_else(|| panic!("{c}"))].clone())
+        .collect()
+}
+
+/// Nothing the page loads: no scripts, images, links or frames, no `src`, no
+/// `href` but in-page anchors, no `url(` or `@import` in styles, and `http` only in
+/// the SVG namespace declarations (which name a namespace, and load nothing).
+fn assert_self_contained(text: &str, doc: &roxmltree::Document<'_>) {
+    for n in doc.descendants().filter(|n| n.is_element()) {
+        let tag = n.tag_name().name();
+        assert!(
+            !["script", "img", "link", "iframe", "object", "embed", "image", "use"].contains(&tag),
+            "<{tag}>"
+        );
+        for a in n.attributes() {
+            assert!(a.name() != "src", "src= on <{tag}>");
+            if a.name() == "href" {
+                assert!(a.value().starts_with('#'), "href {} on <{tag}>", a.value());
+            }
+            assert!(!a.value().contains("url("), "url( in an attribute of <{tag}>");
+        }
+    }
+    for style in doc.descendants().filter(|n| n.has_tag_name("style")) {
+        let css = style.text().unwrap_or("");
+        assert!(!css.contains("url(") && !css.contains("@import"), "the style loads something");
+    }
+    let mut rest = text;
+    while let Some(i) = rest.find("http") {
+        assert!(
+            rest[..i].ends_with("xmlns=\""),
+            "http outside a namespace declaration: {}",
+            &rest[i..i + 40]
+        );
+        rest = &rest[i + 4..];
+    }
+}
+
+#[test]
+fn a_tournament_report_shows_the_summary_and_is_self_contained() {
+    let dir = TempDir::new("report", "tournament");
+    let run = dir.path("run");
+    ok(&tresillo(&[
+        "tournament",
+        "--agents",
+        "rule,rule:takeover=40,random",
+        "--deals",
+        "60",
+        "--seed",
+        "5",
+        "--duplicate",
+        "--threads",
+        "2",
+        "--out",
+        run.to_str().unwrap(),
+    ]));
+    let page = dir.path("page.html");
+    let printed = ok(&tresillo(&["report", run.to_str().unwrap(), "--out", page.to_str().unwrap()]));
+    assert!(printed.contains("7 charts from 1 runs"), "{printed}");
+    let text = fs::read_to_string(&page).unwrap();
+    let doc = parse(&text);
+    assert_self_contained(&text, &doc);
+
+    let (head, summary) = csv_rows(&run.join("summary.csv"));
+    let agents: Vec<&Vec<String>> = summary.iter().filter(|r| r[1] == "all" && r[0] != "all").collect();
+    assert_eq!(agents.len(), 3);
+
+    // Mean tantos: every agent row of summary.csv, field for field.
+    let cols = ["agent", "role", "deals", "mean_tantos", "ci95_low", "ci95_high"];
+    let want: Vec<Vec<String>> =
+        summary.iter().filter(|r| r[0] != "all").map(|r| pick(&head, r, &cols)).collect();
+    assert_eq!(table(&doc, "run1-tantos-table"), want);
+
+    // Declaring and success: the agents and the whole-run row.
+    let cols = ["agent", "deals", "declared", "declare_rate", "forced", "entrada", "vuelta", "solo"];
+    let want: Vec<Vec<String>> =
+        summary.iter().filter(|r| r[1] == "all").map(|r| pick(&head, r, &cols)).collect();
+    assert_eq!(table(&doc, "run1-declare-table"), want);
+    let cols = ["agent", "entrada", "entrada_success", "vuelta", "vuelta_success", "solo", "solo_success"];
+    let want: Vec<Vec<String>> =
+        summary.iter().filter(|r| r[1] == "all").map(|r| pick(&head, r, &cols)).collect();
+    assert_eq!(table(&doc, "run1-success-table"), want);
+
+    // Outcomes: one row per agent and contract declared; the kinds of puesta
+    // counted from deals.csv add up to the summary's puestas.
+    let outcomes = table(&doc, "run1-outcomes-table");
+    let mut k = 0;
+    for a in &agents {
+        for c in ["entrada", "vuelta", "solo"] {
+            let n = pick(&head, a, &[c])[0].clone();
+            if n == "0" {
+                continue;
+            }
+            let row = &outcomes[k];
+            k += 1;
+            let want = pick(&head, a, &["agent"]);
+            assert_eq!(row[0], want[0]);
+            assert_eq!(row[1], c);
+            let counts =
+                pick(&head, a, &[c, &format!("{c}_sacado"), &format!("{c}_puesta"), &format!("{c}_codillo")]);
+            assert_eq!(row[2..6], counts[..], "{} {c}", row[0]);
+            let kinds: u64 = row[6..11].iter().map(|x| x.parse::<u64>().unwrap()).sum();
+            assert_eq!(kinds.to_string(), row[4], "puesta kinds of {} {c}", row[0]);
+        }
+    }
+    assert_eq!(k, outcomes.len());
+
+    // The declarer's tricks: one count per hand declared and played.
+    let tricks = table(&doc, "run1-tricks-table");
+    assert_eq!(tricks.len(), 10);
+    for (s, a) in agents.iter().enumerate() {
+        let hands: u64 = tricks.iter().map(|r| r[s + 1].parse::<u64>().unwrap()).sum();
+        let declared: u64 =
+            pick(&head, a, &["entrada", "vuelta", "solo"]).iter().map(|x| x.parse::<u64>().unwrap()).sum();
+        assert_eq!(hands, declared, "slot {s}");
+    }
+    for id in ["run1-primeras-table", "run1-surrender-table"] {
+        assert_eq!(table(&doc, id).len(), 3, "{id}");
+    }
+
+    // Every chart: an SVG with its title and axis descriptions, then its table.
+    let figures: Vec<_> = doc.descendants().filter(|n| n.has_tag_name("figure")).collect();
+    assert_eq!(figures.len(), 7);
+    for f in &figures {
+        let svg = f.descendants().find(|n| n.has_tag_name("svg")).expect("an svg");
+        let texts: Vec<&str> = svg.descendants().filter_map(|n| n.text()).map(str::trim).collect();
+        assert!(texts.iter().any(|t| t.contains('%') || t.contains("tantos")), "a y axis with its unit");
+        assert!(f.descendants().any(|n| n.has_tag_name("table")));
+    }
+    // The manifest at the top.
+    let manifest = table(&doc, "run1-manifest");
+    assert!(manifest.iter().any(|r| r[0] == "seed" && r[1] == "5"));
+    assert!(manifest.iter().any(|r| r[0] == "command" && r[1].contains("tournament --agents")));
+}
+
+#[test]
+fn without_deals_csv_the_page_says_what_is_missing() {
+    let dir = TempDir::new("report", "nodeals");
+    let a = dir.path("a/run");
+    // A name with markup in it: escaped everywhere it is shown (headings, tables, SVG).
+    let b = dir.path("b&<1>");
+    for (d, agents) in [(&a, "rule,rule,random"), (&b, "random,rule,rule")] {
+        ok(&tresillo(&["tournament", "--agents", agents, "--deals", "20", "--out", d.to_str().unwrap()]));
+        fs::remove_file(d.join("deals.csv")).unwrap();
+    }
+    let page = dir.path("page.html");
+    let printed =
+        ok(&tresillo(&["report", a.to_str().unwrap(), b.to_str().unwrap(), "--out", page.to_str().unwrap()]));
+    // Four charts per run and one across them.
+    assert!(printed.contains("9 charts from 2 runs"), "{printed}");
+    let text = fs::read_to_string(&page).unwrap();
+    let doc = parse(&text);
+    assert_self_contained(&text, &doc);
+    assert_eq!(text.matches("has no deals.csv").count(), 2);
+    let across = table(&doc, "across-table");
+    assert_eq!(across.len(), 6);
+    let (head, summary) = csv_rows(&b.join("summary.csv"));
+    let want = pick(&head, &summary[0], &["agent", "deals", "mean_tantos", "ci95_low", "ci95_high"]);
+    assert_eq!(across[0][0], "run");
+    assert_eq!(across[3][0], "b&<1>");
+    assert!(!text.contains("b&<1>") && text.contains("b&amp;&lt;1&gt;"));
+    assert_eq!(across[3][1..], want[..]);
+}
+
+#[test]
+fn a_tuning_report_shows_every_candidate_and_marks_the_best() {
+    let dir = TempDir::new("report", "tune");
+    let out = dir.path("tune/cands.csv");
+    ok(&tresillo(&[
+        "tune",
+        "--param",
+        "entrada=42,45",
+        "--param",
+        "takeover=40,60",
+        "--method",
+        "grid",
+        "--deals",
+        "10",
+        "--out",
+        out.to_str().unwrap(),
+    ]));
+    let page = dir.path("page.html");
+    // The directory and the CSV itself both name the run.
+    for input in [dir.path("tune"), out.clone()] {
+        ok(&tresillo(&["report", input.to_str().unwrap(), "--out", page.to_str().unwrap()]));
+        let text = fs::read_to_string(&page).unwrap();
+        let doc = parse(&text);
+        assert_self_contained(&text, &doc);
+        let (_, rows) = csv_rows(&out);
+        assert_eq!(table(&doc, "run1-candidates"), rows);
+        // Two charts per parameter (means, and paired differences from the start):
+        // the two values, the other parameter at the best's.
+        assert_eq!(doc.descendants().filter(|n| n.has_tag_name("figure")).count(), 4);
+        for p in 0..2 {
+            let means = table(&doc, &format!("run1-param{p}-table"));
+            let paired = table(&doc, &format!("run1-param{p}-paired-table"));
+            assert_eq!(means.len(), 2);
+            assert_eq!(paired.len(), 2);
+            for (m, d) in means.iter().zip(&paired) {
+                let row = rows.iter().find(|r| r[0] == m[1]).expect("a candidate of the CSV");
+                assert_eq!(m[2..5], row[3..6], "mean and interval of {}", m[1]);
+                assert_eq!(d[2..5], row[7..10], "paired difference of {}", m[1]);
+            }
+        }
+        let manifest: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(dir.path("tune/cands.manifest.json")).unwrap()).unwrap();
+        let best = manifest["best"]["spec"].as_str().unwrap();
+        let facts = table(&doc, "run1-manifest");
+        assert!(facts.iter().any(|r| r[0] == "best" && r[1].starts_with(best)));
+        assert!(text.contains(">\nbest\n</text>"), "the legend names the best point");
+    }
+}
+
+#[test]
+fn a_confirmation_run_is_one_chart_of_every_candidate() {
+    let dir = TempDir::new("report", "confirm");
+    let out = dir.path("cands.csv");
+    let args =
+        ["tune", "--param", "entrada=42", "--param", "takeover=40", "--method", "grid", "--deals", "10"];
+    ok(&tresillo(&[&args[..], &["--out", out.to_str().unwrap()]].concat()));
+    let page = dir.path("page.html");
+    ok(&tresillo(&["report", out.to_str().unwrap(), "--out", page.to_str().unwrap()]));
+    let text = fs::read_to_string(&page).unwrap();
+    let doc = parse(&text);
+    assert_eq!(doc.descendants().filter(|n| n.has_tag_name("figure")).count(), 1);
+    let (_, rows) = csv_rows(&out);
+    let shown = table(&doc, "run1-candidates-chart-table");
+    assert_eq!(shown.len(), rows.len());
+    for (s, r) in shown.iter().zip(&rows) {
+        assert_eq!(s[1], r[0]);
+        assert_eq!(s[2..], [&r[3..6], &r[7..10]].concat()[..]);
+    }
+}
+
+#[test]
+fn bad_inputs_are_one_line_errors_naming_the_file_and_line() {
+    let dir = TempDir::new("report", "bad");
+    let page = dir.path("page.html");
+    let page = page.to_str().unwrap();
+    let one_line = |err: &str| assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+
+    // Two runs of one name are told apart by their paths.
+    let twice = [dir.path("x/run"), dir.path("y/run")];
+    for d in &twice {
+        ok(&tresillo(&["tournament", "--deals", "5", "--out", d.to_str().unwrap()]));
+    }
+    ok(&tresillo(&["report", twice[0].to_str().unwrap(), twice[1].to_str().unwrap(), "--out", page]));
+    let text = fs::read_to_string(page).unwrap();
+    let across = table(&parse(&text), "across-table");
+    assert_eq!(across[0][0], twice[0].display().to_string());
+    assert_eq!(across[3][0], twice[1].display().to_string());
+    fs::remove_file(page).unwrap();
+
+    let tune = dir.path("t/cands.csv");
+    ok(&tresillo(&[
+        "tune",
+        "--param",
+        "entrada=42,45",
+        "--method",
+        "grid",
+        "--deals",
+        "5",
+        "--out",
+        tune.to_str().unwrap(),
+    ]));
+    let good = fs::read_to_string(&tune).unwrap();
+    let mut lines: Vec<String> = good.lines().map(String::from).collect();
+    let mut fields: Vec<&str> = lines[1].split(',').collect();
+    fields[2] = "x";
+    lines[1] = fields.join(",");
+    fs::write(&tune, lines.join("\n") + "\n").unwrap();
+    let err = failed(&tresillo(&["report", tune.to_str().unwrap(), "--out", page]));
+    assert!(err.contains("cands.csv line 2: column mean_tantos: \"x\" is not a number"), "{err}");
+    one_line(&err);
+    fs::write(&tune, &good).unwrap();
+    fs::remove_file(dir.path("t/cands.manifest.json")).unwrap();
+    let err = failed(&tresillo(&["report", tune.to_str().unwrap(), "--out", page]));
+    assert!(err.contains("cands.manifest.json is missing"), "{err}");
+    one_line(&err);
+    fs::remove_dir_all(dir.path("t")).unwrap();
+
+    let err = failed(&tresillo(&["report", dir.0.to_str().unwrap(), "--out", page]));
+    assert!(err.contains("not a run directory"), "{err}");
+    let csv = twice[0].join("summary.csv");
+    let before = fs::read(&csv).unwrap();
+    let err = failed(&tresillo(&["report", twice[0].to_str().unwrap(), "--out", csv.to_str().unwrap()]));
+    assert!(err.contains("name a file ending in .html"), "{err}");
+    assert_eq!(fs::read(&csv).unwrap(), before, "the CSV is untouched");
+    one_line(&err);
+    let err = failed(&tresillo(&["report", dir.path("nowhere").to_str().unwrap(), "--out", page]));
+    assert!(err.contains("nowhere: no such file or directory"), "{err}");
+
+    let run = dir.path("run");
+    ok(&tresillo(&["tournament", "--deals", "10", "--out", run.to_str().unwrap()]));
+    let summary = run.join("summary.csv");
+    let good = fs::read_to_string(&summary).unwrap();
+    let mut lines: Vec<String> = good.lines().map(String::from).collect();
+    lines[1] = lines[1].replacen(",10,", ",ten,", 1);
+    fs::write(&summary, lines.join("\n") + "\n").unwrap();
+    let err = failed(&tresillo(&["report", run.to_str().unwrap(), "--out", page]));
+    assert!(err.contains("summary.csv line 2: column deals: \"ten\" is not a number"), "{err}");
+    one_line(&err);
+    fs::write(&summary, good.replacen("agent,role", "agent,rank", 1)).unwrap();
+    let err = failed(&tresillo(&["report", run.to_str().unwrap(), "--out", page]));
+    assert!(err.contains("summary.csv line 1: not the header"), "{err}");
+    one_line(&err);
+    fs::write(&summary, &good).unwrap();
+
+    let deals = run.join("deals.csv");
+    let text = fs::read_to_string(&deals).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    lines[4] = lines[4].split(',').take(5).collect::<Vec<_>>().join(",");
+    fs::write(&deals, lines.join("\n") + "\n").unwrap();
+    let err = failed(&tresillo(&["report", run.to_str().unwrap(), "--out", page]));
+    assert!(err.contains("deals.csv line 5:"), "{err}");
+    one_line(&err);
+    fs::remove_file(&deals).unwrap();
+
+    fs::write(run.join("manifest.json"), "{\"tool\": 1").unwrap();
+    let err = failed(&tresillo(&["report", run.to_str().unwrap(), "--out", page]));
+    assert!(err.contains("manifest.json: not a tresillo manifest"), "{err}");
+    one_line(&err);
+    assert!(!Path::new(page).exists(), "nothing written after an error");
+}
+
+#[test]
+fn a_shard_is_reported_as_one() {
+    let dir = TempDir::new("report", "shard");
+    let run = dir.path("s1");
+    ok(&tresillo(&["tournament", "--deals", "20", "--shard", "1/2", "--out", run.to_str().unwrap()]));
+    let page = dir.path("page.html");
+    ok(&tresillo(&["report", run.to_str().unwrap(), "--out", page.to_str().unwrap()]));
+    let text = fs::read_to_string(&page).unwrap();
+    let facts = table(&parse(&text), "run1-manifest");
+    let deals = &facts.iter().find(|r| r[0] == "deals").unwrap()[1];
+    assert!(deals.starts_with("10 (deal indices 10 to 19, shard 1/2 of the run)"), "{deals}");
+}

@@ -1,0 +1,207 @@
+//! Issue 13, items 1, 2, 3 and 9: one writer per run directory (two real processes),
+//! a merge that never touches its inputs and never leaves less than there was, and
+//! `--resume` that changes nothing on a finished run and explains a changed
+//! configuration field by field.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+mod common;
+use common::{TempDir, failed, ok, tresillo};
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+const BASE: [&str; 8] =
+    ["tournament", "--agents", "rule,random,rule", "--seed", "5", "--duplicate", "--deals", "60"];
+
+fn tournament(out: &Path, extra: &[&str]) -> std::process::Output {
+    let mut a: Vec<&str> = BASE.to_vec();
+    a.extend(["--out", s(out)]);
+    a.extend(extra);
+    tresillo(&a)
+}
+
+fn one_line(err: &str) -> &str {
+    assert_eq!(err.trim().lines().count(), 1, "one clear line: {err}");
+    err.trim()
+}
+
+fn checkpointed(dir: &Path) -> u64 {
+    let m: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    m["csv_bytes"].as_u64().unwrap()
+}
+
+#[test]
+fn a_second_writer_on_a_running_directory_is_refused() {
+    let d = TempDir::new("runs-cli", "conc");
+    let dir = d.path("conc");
+    let args = [
+        "tournament",
+        "--agents",
+        "rule,rule,random",
+        "--deals",
+        "200000",
+        "--duplicate",
+        "--seed",
+        "11",
+        "--threads",
+        "1",
+        "--out",
+        s(&dir),
+    ];
+    let mut first = Command::new(env!("CARGO_BIN_EXE_tresillo"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait for its first checkpoint: the run is under way.
+    let t0 = Instant::now();
+    while !(dir.join("manifest.json").exists() && checkpointed(&dir) > 2000) {
+        assert!(t0.elapsed() < Duration::from_secs(120), "the first run never checkpointed");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let pid = first.id().to_string();
+    let seconds: Vec<Vec<&str>> =
+        vec![[&args[..], &["--resume"]].concat(), [&args[..], &["--force"]].concat(), args.to_vec()];
+    for a in &seconds {
+        let err = failed(&tresillo(a));
+        let err = one_line(&err);
+        assert!(err.contains(s(&dir)) && err.contains(&pid), "{a:?}: {err}");
+    }
+    // A running directory is not a mergeable shard either.
+    let err = failed(&tresillo(&["merge", s(&d.path("m")), s(&dir)]));
+    assert!(one_line(&err).contains(&pid), "{err}");
+    // The first run's files are still there and consistent: nothing else wrote.
+    assert!(dir.join("deals.csv").exists() && dir.join("stats.json").exists());
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let len = fs::metadata(dir.join("deals.csv")).unwrap().len();
+    let at = checkpointed(&dir);
+    assert!(len >= at, "deals.csv {len} shorter than its checkpoint {at}");
+    // The lock died with its holder: the run can now be taken over (and refused
+    // again only for what it is: an unfinished run).
+    let err = failed(&tresillo(&args));
+    assert!(one_line(&err).contains("--resume"), "{err}");
+}
+
+#[test]
+fn merge_refuses_a_shard_whose_rows_disagree_with_its_checkpoint() {
+    let d = TempDir::new("runs-cli", "torn");
+    let (a, b) = (d.path("s0"), d.path("s1"));
+    ok(&tournament(&a, &["--shard", "0/2"]));
+    ok(&tournament(&b, &["--shard", "1/2"]));
+    let csv = fs::read(b.join("deals.csv")).unwrap();
+    fs::write(b.join("deals.csv"), [&csv[..], b"9999,1,012\n"].concat()).unwrap();
+    let out = d.path("m");
+    let err = failed(&tresillo(&["merge", s(&out), s(&a), s(&b)]));
+    let err = one_line(&err);
+    assert!(err.contains(s(&b)) && err.contains("checkpoint"), "{err}");
+    assert!(!out.join("deals.csv").exists());
+}
+
+#[test]
+fn merge_never_writes_into_its_inputs_and_keeps_the_old_output_until_done() {
+    let d = TempDir::new("runs-cli", "mergeio");
+    let (a, b) = (d.path("s0"), d.path("s1"));
+    ok(&tournament(&a, &["--shard", "0/2"]));
+    ok(&tournament(&b, &["--shard", "1/2"]));
+    let before: Vec<Vec<u8>> = ["deals.csv", "manifest.json", "stats.json", "summary.csv"]
+        .iter()
+        .map(|f| fs::read(a.join(f)).unwrap())
+        .collect();
+    let a_sub = a.join("merged");
+    let a_deep = a.join("x/y");
+    let outs = [a.clone(), a_sub, a_deep, d.0.clone(), d.path("s0/../s0")];
+    for out in &outs {
+        let err = failed(&tresillo(&["merge", s(out), s(&a), s(&a), s(&b), "--force"]));
+        assert!(one_line(&err).contains("input"), "{}: {err}", out.display());
+        let err = failed(&tresillo(&["merge", s(out), s(&a), s(&b), "--force"]));
+        assert!(one_line(&err).contains("input"), "{}: {err}", out.display());
+    }
+    let after: Vec<Vec<u8>> = ["deals.csv", "manifest.json", "stats.json", "summary.csv"]
+        .iter()
+        .map(|f| fs::read(a.join(f)).unwrap())
+        .collect();
+    assert!(before == after, "an input was touched");
+    assert!(!a.join("merged").exists() && !a.join("x").exists());
+    // A merge that fails half-way leaves the earlier output as it was.
+    let out = d.path("m");
+    ok(&tresillo(&["merge", s(&out), s(&a), s(&b)]));
+    let good = fs::read(out.join("deals.csv")).unwrap();
+    let csv = fs::read(b.join("deals.csv")).unwrap();
+    let mut bad = csv.clone();
+    bad[0] = b'X'; // same size, broken header: found while copying the second shard
+    fs::write(b.join("deals.csv"), &bad).unwrap();
+    let err = failed(&tresillo(&["merge", s(&out), s(&a), s(&b), "--force"]));
+    assert!(one_line(&err).contains("header"), "{err}");
+    assert_eq!(fs::read(out.join("deals.csv")).unwrap(), good);
+    assert!(out.join("summary.csv").exists() && out.join("manifest.json").exists());
+    let leftovers: Vec<String> = fs::read_dir(&d.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !["s0", "s1", "m"].contains(&n.as_str()))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+    let mut inside: Vec<String> =
+        fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    inside.sort();
+    assert_eq!(inside, ["deals.csv", "manifest.json", "run.lock", "stats.json", "summary.csv"]);
+    // With the input repaired, --force replaces the output.
+    fs::write(b.join("deals.csv"), &csv).unwrap();
+    ok(&tresillo(&["merge", s(&out), s(&a), s(&b), "--force"]));
+    assert_eq!(fs::read(out.join("deals.csv")).unwrap(), good);
+}
+
+#[test]
+fn resume_of_a_finished_run_changes_nothing() {
+    let d = TempDir::new("runs-cli", "finished");
+    let dir = d.path("r");
+    ok(&tournament(&dir, &[]));
+    let files = ["deals.csv", "manifest.json", "stats.json", "summary.csv"];
+    let before: Vec<Vec<u8>> = files.iter().map(|f| fs::read(dir.join(f)).unwrap()).collect();
+    let out = ok(&tournament(&dir, &["--resume", "--threads", "2"]));
+    assert!(out.contains("already complete"), "{out}");
+    assert!(!out.contains("deals/s"), "{out}");
+    let after: Vec<Vec<u8>> = files.iter().map(|f| fs::read(dir.join(f)).unwrap()).collect();
+    assert!(before == after, "a finished run was rewritten");
+    // --resume with --force is a contradiction.
+    let err = failed(&tournament(&dir, &["--resume", "--force"]));
+    assert!(one_line(&err).contains("--resume") && err.contains("--force"), "{err}");
+    let after: Vec<Vec<u8>> = files.iter().map(|f| fs::read(dir.join(f)).unwrap()).collect();
+    assert!(before == after);
+}
+
+#[test]
+fn resume_of_a_missing_directory_starts_the_run_and_says_so() {
+    let d = TempDir::new("runs-cli", "missing");
+    let dir = d.path("new");
+    let o = tournament(&dir, &["--resume"]);
+    ok(&o);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("starting") && err.contains(s(&dir)), "{err}");
+    let fresh = d.path("fresh");
+    ok(&tournament(&fresh, &[]));
+    assert_eq!(fs::read(dir.join("deals.csv")).unwrap(), fs::read(fresh.join("deals.csv")).unwrap());
+}
+
+#[test]
+fn resume_with_another_configuration_names_the_fields_that_differ() {
+    let d = TempDir::new("runs-cli", "differ");
+    let dir = d.path("r");
+    ok(&tournament(&dir, &[]));
+    let mut a: Vec<&str> = BASE.to_vec();
+    a[2] = "rule,rule,random";
+    a[7] = "30";
+    a.extend(["--out", s(&dir), "--resume"]);
+    let err = failed(&tresillo(&a));
+    let err = one_line(&err);
+    assert!(err.contains("deals: 60") && err.contains("30"), "{err}");
+    assert!(err.contains("agents: rule,random,rule") && err.contains("rule,rule,random"), "{err}");
+    assert!(!err.contains("seed") && !err.contains("TournamentConfig") && !err.contains('{'), "{err}");
+}

@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""Recompute a tournament's summary.csv from its deals.csv with pandas.
+
+An example for users who analyse the CSV themselves: every figure of summary.csv
+(declaring, contracts, success, outcomes, mean tantos and their 95% confidence
+intervals) derived from the per-deal rows and the run's manifest.json.
+
+    pip install -r scripts/requirements.txt
+    python3 scripts/analyze.py out/tournament            # print the summary as CSV
+    python3 scripts/analyze.py out/tournament --check    # compare with summary.csv
+
+The rules it follows (README, "summary.csv columns"):
+- a seat's tantos in a row are pool + cond for that seat;
+- role `all`: the observations are scoring units (a deal, or a session of K deals),
+  each the agent slot's tantos summed over every row of the unit (all seatings),
+  so with duplicate seating the card luck cancels; the mean and interval are then
+  divided by the rows per unit (deals per unit times seatings) to give tantos per
+  deal;
+- roles `declarer` and `opponent`: each row is one observation;
+- the interval is mean +/- 1.96 * sqrt(sample variance / n);
+- success and outcomes are from the original declarer's side: a hand taken over
+  (`took_over` set) is its puesta, never its success.
+"""
+
+import argparse
+import csv
+import json
+import math
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+CONTRACTS = ["entrada", "vuelta", "solo"]
+OUTCOMES = ["sacado", "puesta", "codillo"]
+HEADER = (
+    ["agent", "role", "deals", "declared", "declare_rate", "forced"]
+    + CONTRACTS
+    + [f"{c}_success" for c in CONTRACTS]
+    + [f"{c}_{o}" for c in CONTRACTS for o in OUTCOMES]
+    + ["cancelled", "mean_tantos", "ci95_low", "ci95_high"]
+)
+
+
+def fmt(x):
+    """Four decimals, as the Rust code writes them; empty when undefined."""
+    return f"{x:.4f}" if math.isfinite(x) else ""
+
+
+def ratio(a, b):
+    return "" if b == 0 else fmt(a / b)
+
+
+def mean_ci(values, scale=1.0):
+    """Mean and 95% half-width of integer observations, each divided by `scale`.
+
+    Computed from the count, sum and sum of squares in the same order of floating
+    point operations as the Rust code, so the rounded figures agree to the digit.
+    """
+    n = len(values)
+    if n == 0:
+        return None
+    total = int(values.sum())
+    sum_sq = int((values.astype("int64") ** 2).sum())
+    nf = float(n)
+    mean = total / nf
+    if n > 1:
+        var = (float(sum_sq) - nf * mean * mean) / (nf - 1.0)
+        half = 1.96 * math.sqrt(max(var, 0.0) / nf)
+    else:
+        half = float("nan")
+    return mean / scale, half / scale
+
+
+def load(run):
+    manifest = json.loads((run / "manifest.json").read_text())
+    config = manifest["config"]
+    scoring = config["scoring"]
+    unit_len = 1 if scoring == "Deal" else int(scoring["Session"])
+    seatings = 6 if config["duplicate"] else 1
+    # Text columns keep "" for "none"; the optional seats are nullable integers.
+    seats = ["declarer", "took_over", "surrendered"]
+    deals = pd.read_csv(
+        run / "deals.csv",
+        keep_default_na=False,
+        na_values={c: [""] for c in seats},
+        dtype={"seating": str, "contract": str, "outcome": str, "puesta_kind": str, "bola": str}
+        | {c: "Int64" for c in seats},
+    )
+    return config["agents"], unit_len, seatings, deals
+
+
+def seat_rows(deals, unit_len):
+    """One row per deal row and seat: the agent slot in it and its tantos."""
+    parts = []
+    for s in range(3):
+        part = pd.DataFrame(
+            {
+                "unit": deals["deal"] // unit_len,
+                "slot": deals["seating"].str[s].astype(int),
+                "tantos": deals[f"pool{s}"] + deals[f"cond{s}"],
+                "declares": deals["declarer"].eq(s).fillna(False).astype(bool),
+                "defends": (deals["declarer"].notna() & deals["declarer"].ne(s)).fillna(False).astype(bool),
+                "forced": deals["forced"],
+                "contract": deals["contract"],
+                "outcome": deals["outcome"],
+                "own": deals["took_over"].isna(),
+            }
+        )
+        parts.append(part)
+    return pd.concat(parts, ignore_index=True)
+
+
+def summarize(agents, unit_len, seatings, deals):
+    rows_per_unit = unit_len * seatings
+    seats = seat_rows(deals, unit_len)
+    out = []
+    totals = {"declared": 0, "forced": 0, "contracts": [0] * 3, "won": [0] * 3, "outcomes": [[0] * 3 for _ in range(3)]}
+
+    def row(agent, role):
+        r = dict.fromkeys(HEADER, "")
+        r["agent"], r["role"] = agent, role
+        return r
+
+    def with_mean(r, values, scale):
+        r["deals"] = str(len(values))
+        m = mean_ci(values, scale)
+        if m is not None:
+            mean, half = m
+            r["mean_tantos"], r["ci95_low"], r["ci95_high"] = fmt(mean), fmt(mean - half), fmt(mean + half)
+        return r
+
+    def contract_figures(r, declared, forced, contracts, won, outcomes, rows):
+        r["declared"] = str(declared)
+        r["declare_rate"] = ratio(declared, rows)
+        r["forced"] = str(forced)
+        for c, name in enumerate(CONTRACTS):
+            r[name] = str(contracts[c])
+            r[f"{name}_success"] = ratio(won[c], contracts[c])
+            for o, oname in enumerate(OUTCOMES):
+                r[f"{name}_{oname}"] = str(outcomes[c][o])
+
+    for slot, spec in enumerate(agents):
+        mine = seats[seats["slot"] == slot]
+        decl = mine[mine["declares"]]
+        played = decl[(decl["contract"] != "") & (decl["outcome"] != "cancelled")]
+        contracts, won, outcomes = [0] * 3, [0] * 3, [[0] * 3 for _ in range(3)]
+        for c, name in enumerate(CONTRACTS):
+            hands = played[played["contract"] == name]
+            contracts[c] = len(hands)
+            own = hands[hands["own"]]
+            won[c] = int((own["outcome"] == "sacado").sum())
+            outcomes[c][0] = won[c]
+            outcomes[c][2] = int((own["outcome"] == "codillo").sum())
+            outcomes[c][1] = contracts[c] - outcomes[c][0] - outcomes[c][2]
+        declared, forced = len(decl), int(decl["forced"].sum())
+        name = f"{slot}:{spec}"
+        units = mine.groupby("unit")["tantos"].sum()
+        r = with_mean(row(name, "all"), units, float(rows_per_unit))
+        r["deals"] = str(len(mine))
+        contract_figures(r, declared, forced, contracts, won, outcomes, len(mine))
+        out.append(r)
+        out.append(with_mean(row(name, "declarer"), decl["tantos"], 1.0))
+        out.append(with_mean(row(name, "opponent"), mine[mine["defends"]]["tantos"], 1.0))
+        totals["declared"] += declared
+        totals["forced"] += forced
+        for c in range(3):
+            totals["contracts"][c] += contracts[c]
+            totals["won"][c] += won[c]
+            for o in range(3):
+                totals["outcomes"][c][o] += outcomes[c][o]
+    r = row("all", "all")
+    r["deals"] = str(len(deals))
+    contract_figures(
+        r, totals["declared"], totals["forced"], totals["contracts"], totals["won"], totals["outcomes"], len(deals)
+    )
+    r["cancelled"] = str(int((deals["outcome"] == "cancelled").sum()))
+    out.append(r)
+    return out
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("run", type=Path, help="a tournament directory holding deals.csv and manifest.json")
+    p.add_argument("--check", action="store_true", help="compare with the directory's summary.csv")
+    a = p.parse_args()
+    for f in ["manifest.json", "deals.csv"]:
+        if not (a.run / f).is_file():
+            sys.exit(f"error: {a.run / f}: missing")
+    rows = summarize(*load(a.run))
+    if not a.check:
+        w = csv.DictWriter(sys.stdout, HEADER, lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+        return
+    with open(a.run / "summary.csv", newline="") as f:
+        want = list(csv.DictReader(f))
+    bad = 0
+    if len(want) != len(rows):
+        print(f"summary.csv has {len(want)} rows, the recomputed summary {len(rows)}")
+        bad += 1
+    for i, (w, r) in enumerate(zip(want, rows)):
+        for col in HEADER:
+            if w.get(col) != r[col]:
+                print(f"summary.csv line {i + 2}, {col}: {w.get(col)!r} written, {r[col]!r} recomputed")
+                bad += 1
+    if bad:
+        sys.exit(f"{bad} differences from {a.run / 'summary.csv'}")
+    print(f"all {len(rows)} rows of {a.run / 'summary.csv'} recomputed from deals.csv, field for field")
+
+
+if __name__ == "__main__":
+    main()
