@@ -15,17 +15,17 @@ pub struct AnalyzeArgs {
     #[arg(value_name = "FILE")]
     file: PathBuf,
     /// Analyze only hand N (1-based: the hand on line N).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::args::non_negative::<usize>)]
     hand: Option<usize>,
     /// Also estimate each legal card as PIMC would from the player's view: worlds
     /// sampled from what they saw, each solved exactly.
     #[arg(long)]
     pimc: bool,
     /// Worlds per decision for `--pimc`.
-    #[arg(long, default_value_t = 32, requires = "pimc")]
+    #[arg(long, default_value_t = 32, requires = "pimc", allow_negative_numbers = true, value_parser = crate::args::non_negative::<u32>)]
     worlds: u32,
     /// Seed of the `--pimc` sampling.
-    #[arg(long, default_value_t = 1, requires = "pimc")]
+    #[arg(long, default_value_t = 1, requires = "pimc", allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
     seed: u64,
 }
 

@@ -31,10 +31,10 @@ pub struct PlayArgs {
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
     /// Sit at the table yourself in seat SEAT (0, 1 or 2), against two bots.
-    #[arg(long, value_name = "SEAT")]
+    #[arg(long, value_name = "SEAT", allow_negative_numbers = true, value_parser = crate::args::non_negative::<u8>)]
     human: Option<u8>,
     /// With `--human`: hands in the session (one ledger; the dealer rotates).
-    #[arg(long, default_value_t = 1, requires = "human")]
+    #[arg(long, default_value_t = 1, requires = "human", allow_negative_numbers = true, value_parser = crate::args::non_negative::<u32>)]
     hands: u32,
     /// With `--human`: the agent `hint` asks by default.
     #[arg(long, default_value = "rule", requires = "human")]

@@ -23,21 +23,21 @@ pub struct ReplayArgs {
     #[arg(value_name = "FILE", required_unless_present_any = ["deal_seed", "deal"])]
     file: Option<PathBuf>,
     /// Print only hand N of FILE (1-based: the hand on line N).
-    #[arg(long, value_name = "N", requires = "file")]
+    #[arg(long, value_name = "N", requires = "file", allow_negative_numbers = true, value_parser = crate::args::non_negative::<usize>)]
     hand: Option<usize>,
     /// Play again a tournament hand from its deal seed (the `deal_seed` column of
     /// deals.csv); needs `--dealer` and `--agents`.
-    #[arg(long, value_name = "SEED", conflicts_with_all = ["file", "deal"], requires_all = ["dealer", "agents"])]
+    #[arg(long, value_name = "SEED", conflicts_with_all = ["file", "deal"], requires_all = ["dealer", "agents"], allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
     deal_seed: Option<u64>,
     /// The dealer's seat (the `dealer` column).
-    #[arg(long, value_name = "SEAT", requires = "deal_seed")]
+    #[arg(long, value_name = "SEAT", requires = "deal_seed", allow_negative_numbers = true, value_parser = crate::args::non_negative::<u8>)]
     dealer: Option<u8>,
     /// Play again deal N of the tournament with master seed `--seed` (the `deal`
     /// column); the deal seed and the dealer (N mod 3) follow from them.
-    #[arg(long, value_name = "N", conflicts_with = "file", requires_all = ["seed", "agents"])]
+    #[arg(long, value_name = "N", conflicts_with = "file", requires_all = ["seed", "agents"], allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
     deal: Option<u64>,
     /// The tournament's master seed (with `--deal`).
-    #[arg(long, value_name = "MASTER", requires = "deal")]
+    #[arg(long, value_name = "MASTER", requires = "deal", allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
     seed: Option<u64>,
     /// The agent specs in seat order: the `agent0`, `agent1`, `agent2` columns.
     #[arg(long, value_name = "A,B,C", conflicts_with = "file")]

@@ -262,6 +262,14 @@ fn replay_of_a_row_checks_its_flags() {
         failed(&tresillo(&["replay", "--deal-seed", "5", "--dealer", "0", "--agents", "rule,nope,rule"]));
     assert!(err.contains("nope"), "{err}");
     failed(&tresillo(&["replay"]));
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/hand.jsonl");
+    for bad in [
+        vec!["replay", s(&example), "--hand", "-3"],
+        vec!["analyze", s(&example), "--pimc", "--worlds", "-1"],
+    ] {
+        let err = failed(&tresillo(&bad));
+        assert!(err.contains("must be a non-negative integer"), "{err}");
+    }
 }
 
 #[test]
