@@ -501,18 +501,6 @@ fn play(
         if m.complete {
             return Ok(already_complete(dir, &m));
         }
-        let s = read_stats(dir)?;
-        let f = OpenOptions::new().write(true).open(dir.join("deals.csv")).context("opening deals.csv")?;
-        let len = f.metadata()?.len();
-        if len < m.csv_bytes {
-            bail!(
-                "{}: deals.csv holds {len} bytes but its checkpoint counts {} (was the machine \
-                 restarted?); start the run again with --force",
-                dir.display(),
-                m.csv_bytes
-            );
-        }
-        f.set_len(m.csv_bytes).context("truncating deals.csv to its last checkpoint")?;
         match (&m.record, &a.record) {
             (Some(r), Some(p)) if r.path == *p => {}
             (Some(r), _) => bail!(
@@ -526,6 +514,18 @@ fn play(
             }
             (None, None) => {}
         }
+        let s = read_stats(dir)?;
+        let f = OpenOptions::new().write(true).open(dir.join("deals.csv")).context("opening deals.csv")?;
+        let len = f.metadata()?.len();
+        if len < m.csv_bytes {
+            bail!(
+                "{}: deals.csv holds {len} bytes but its checkpoint counts {} (was the machine \
+                 restarted?); start the run again with --force",
+                dir.display(),
+                m.csv_bytes
+            );
+        }
+        f.set_len(m.csv_bytes).context("truncating deals.csv to its last checkpoint")?;
         (Manifest { command_line: command_line.clone(), ..m }, s)
     } else {
         claim_dir(dir, a.force)?;

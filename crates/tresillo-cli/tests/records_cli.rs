@@ -198,44 +198,62 @@ fn shards_records_concatenate_to_the_unsplit_records() {
 
 #[test]
 fn resume_continues_the_record_file_from_its_checkpoint() {
+    // An interrupted run is made exactly: the files of a finished run of 300 deals,
+    // with its manifest put back to a checkpoint after 100 deals (the statistics of
+    // a 100-deal run of the same seed are those of its first 100 deals), and rows and
+    // records written after the checkpoint, the last one torn.
     let d = TempDir::new("records", "resume");
-    let args = ["tournament", "--agents", "rule,rule,random", "--seed", "4", "--deals", "4000"];
-    let (full, full_dir, cut_dir, late) =
-        (d.path("full.jsonl"), d.path("full"), d.path("cut"), d.path("late.jsonl"));
-    let mut a = args.to_vec();
-    a.extend(["--out", s(&full_dir), "--record", s(&full)]);
-    ok(&tresillo(&a));
-    let cut = d.path("cut.jsonl");
-    let mut a = args.to_vec();
-    a.extend(["--out", s(&cut_dir), "--record", s(&cut), "--threads", "1"]);
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tresillo")).args(&a).spawn().unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    let _ = child.kill();
-    let _ = child.wait();
-    // A torn write after the last checkpoint.
-    {
-        use std::io::Write;
-        let mut f = fs::OpenOptions::new().append(true).create(true).open(&cut).unwrap();
-        f.write_all(b"{\"format\":1,\"rul").unwrap();
-    }
+    let base = ["tournament", "--agents", "rule,rule,random", "--seed", "4"];
+    let (full, full_rec, part, cut, cut_rec) =
+        (d.path("full"), d.path("full.jsonl"), d.path("part"), d.path("cut"), d.path("cut.jsonl"));
+    let run = |deals: &str, out: &Path, extra: &[&str]| {
+        let mut a = base.to_vec();
+        a.extend(["--deals", deals, "--out", s(out)]);
+        a.extend(extra);
+        tresillo(&a)
+    };
+    ok(&run("300", &full, &["--record", s(&full_rec)]));
+    ok(&run("100", &part, &[]));
+    fs::create_dir_all(&cut).unwrap();
+    let csv = fs::read(full.join("deals.csv")).unwrap();
+    let records = fs::read(&full_rec).unwrap();
+    let end_of_line = |bytes: &[u8], lines: usize| {
+        bytes.iter().enumerate().filter(|(_, b)| **b == b'\n').nth(lines - 1).unwrap().0 + 1
+    };
+    let mut torn = csv.clone();
+    torn.extend(b"301,12345,01");
+    fs::write(cut.join("deals.csv"), &torn).unwrap();
+    let mut torn = records.clone();
+    torn.extend(b"{\"format\":1,\"ru");
+    fs::write(&cut_rec, &torn).unwrap();
+    fs::copy(part.join("stats.json"), cut.join("stats.json")).unwrap();
+    let mut m: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(full.join("manifest.json")).unwrap()).unwrap();
+    m["complete"] = false.into();
+    m["units_completed"] = 100.into();
+    m["deals_completed"] = 100.into();
+    m["csv_bytes"] = end_of_line(&csv, 101).into(); // the header and 100 rows
+    m["record"] = serde_json::json!({"path": s(&cut_rec), "bytes": end_of_line(&records, 100)});
+    fs::write(cut.join("manifest.json"), serde_json::to_string_pretty(&m).unwrap()).unwrap();
     // Resuming needs the same record file.
-    let mut a = args.to_vec();
-    a.extend(["--out", s(&cut_dir), "--resume"]);
-    if d.path("cut").join("manifest.json").exists() {
-        let err = failed(&tresillo(&a));
-        assert!(err.contains("--record"), "{err}");
+    let err = failed(&run("300", &cut, &["--resume"]));
+    assert!(err.contains("--record"), "{err}");
+    let err = failed(&run("300", &cut, &["--resume", "--record", s(&d.path("other.jsonl"))]));
+    assert!(err.contains("--record"), "{err}");
+    ok(&run("300", &cut, &["--resume", "--record", s(&cut_rec)]));
+    assert!(fs::read(&full_rec).unwrap() == fs::read(&cut_rec).unwrap(), "the resumed record differs");
+    for f in ["deals.csv", "summary.csv", "stats.json"] {
+        assert!(fs::read(full.join(f)).unwrap() == fs::read(cut.join(f)).unwrap(), "{f} differs");
     }
-    a.extend(["--record", s(&cut)]);
-    ok(&tresillo(&a));
-    assert!(fs::read(&full).unwrap() == fs::read(&cut).unwrap(), "the resumed record differs");
     // A run started without --record cannot record halfway.
-    let plain = d.path("plain");
-    let mut a = args.to_vec();
-    a[args.len() - 1] = "10";
-    a.extend(["--out", s(&plain)]);
-    ok(&tresillo(&a));
-    a.extend(["--resume", "--record", s(&late)]);
-    let err = failed(&tresillo(&a));
+    fs::write(part.join("manifest.json"), {
+        let mut m: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(part.join("manifest.json")).unwrap()).unwrap();
+        m["complete"] = false.into();
+        serde_json::to_string_pretty(&m).unwrap()
+    })
+    .unwrap();
+    let err = failed(&run("100", &part, &["--resume", "--record", s(&d.path("late.jsonl"))]));
     assert!(err.contains("without --record"), "{err}");
 }
 
