@@ -412,11 +412,27 @@ fn config_diff(stored: &TournamentConfig, given: &TournamentConfig) -> String {
 }
 
 /// Runs `tresillo tournament`; returns the printed summary table.
+///
+/// A run that replaces another (`--force` on a directory holding a run), or that
+/// continues such a replacement (`--resume` when `DIR.partial` holds a run), plays in
+/// `DIR.partial` and moves its files into `DIR` once complete: until then the old
+/// run stays whole.
 pub fn run(a: &TournamentArgs, command_line: Vec<String>) -> Result<String> {
     let config = a.config()?;
     let dir = a.out.as_path();
     let _lock = lock_dir(dir)?;
-    play(a, &config, dir, dir, command_line)
+    let holds_run = |d: &Path| RUN_FILES.iter().any(|f| d.join(f).exists());
+    let replacing = if a.force && holds_run(dir) {
+        Some(partial_dir(dir)?)
+    } else if a.resume {
+        partial_dir(dir).ok().filter(|p| p.join("manifest.json").exists())
+    } else {
+        None
+    };
+    match replacing {
+        Some(partial) => replace(a, &config, dir, &partial, command_line),
+        None => play(a, &config, dir, dir, command_line),
+    }
 }
 
 /// Runs the tournament of an experiment (`tresillo run`): it plays in the sibling
@@ -434,17 +450,34 @@ pub fn run_experiment(a: &TournamentArgs, command_line: Vec<String>) -> Result<S
             return Ok(already_complete(out, &m));
         }
     }
-    let _partial_lock = lock_dir(&partial)?;
-    let table = play(a, &config, &partial, out, command_line)?;
+    replace(a, &config, out, &partial, command_line)
+}
+
+/// Plays the run in `partial` (locked here; `out` is locked by the caller) and, once
+/// it is complete, moves its files into `out` and removes `partial`.
+fn replace(
+    a: &TournamentArgs,
+    config: &TournamentConfig,
+    out: &Path,
+    partial: &Path,
+    command_line: Vec<String>,
+) -> Result<String> {
+    let partial_lock = lock_dir(partial)?;
+    let table = play(a, config, partial, out, command_line)?;
     let moves: Vec<(PathBuf, PathBuf)> = RUN_FILES.iter().map(|f| (partial.join(f), out.join(f))).collect();
     publish(&moves)?;
     fs::remove_file(partial.join(LOCK_FILE)).with_context(|| format!("removing {}", partial.display()))?;
-    fs::remove_dir(&partial).with_context(|| format!("removing {}", partial.display()))?;
+    drop(partial_lock);
+    fs::remove_dir(partial).with_context(|| format!("removing {}", partial.display()))?;
     Ok(table)
 }
 
 /// `DIR.partial`, beside `DIR`.
 fn partial_dir(dir: &Path) -> Result<PathBuf> {
+    let dir = match dir.file_name() {
+        Some(_) => dir.to_path_buf(),
+        None => resolved(dir)?, // `.`, `..`, `/`: name it
+    };
     let name = dir
         .file_name()
         .ok_or_else(|| anyhow::anyhow!("{}: the output needs a directory name", dir.display()))?;
@@ -528,7 +561,9 @@ fn play(
         f.set_len(m.csv_bytes).context("truncating deals.csv to its last checkpoint")?;
         (Manifest { command_line: command_line.clone(), ..m }, s)
     } else {
-        claim_dir(dir, a.force)?;
+        // With --resume and no manifest, any run files are those of a start killed
+        // before its first checkpoint (the manifest is written last): start over.
+        claim_dir(dir, a.force || a.resume)?;
         let header = csv_header()?;
         write_atomic(&dir.join("deals.csv"), &header)?;
         let m = Manifest {

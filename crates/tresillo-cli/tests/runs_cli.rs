@@ -30,6 +30,17 @@ fn one_line(err: &str) -> &str {
     err.trim()
 }
 
+/// A child process killed when dropped, so that a failed assertion leaves no run
+/// going on in the background.
+struct Running(std::process::Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 fn checkpointed(dir: &Path) -> u64 {
     let m: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
@@ -54,19 +65,21 @@ fn a_second_writer_on_a_running_directory_is_refused() {
         "--out",
         s(&dir),
     ];
-    let mut first = Command::new(env!("CARGO_BIN_EXE_tresillo"))
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut first = Running(
+        Command::new(env!("CARGO_BIN_EXE_tresillo"))
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
     // Wait for its first checkpoint: the run is under way.
     let t0 = Instant::now();
     while !(dir.join("manifest.json").exists() && checkpointed(&dir) > 2000) {
         assert!(t0.elapsed() < Duration::from_secs(120), "the first run never checkpointed");
         std::thread::sleep(Duration::from_millis(50));
     }
-    let pid = first.id().to_string();
+    let pid = first.0.id().to_string();
     let seconds: Vec<Vec<&str>> =
         vec![[&args[..], &["--resume"]].concat(), [&args[..], &["--force"]].concat(), args.to_vec()];
     for a in &seconds {
@@ -79,8 +92,8 @@ fn a_second_writer_on_a_running_directory_is_refused() {
     assert!(one_line(&err).contains(&pid), "{err}");
     // The first run's files are still there and consistent: nothing else wrote.
     assert!(dir.join("deals.csv").exists() && dir.join("stats.json").exists());
-    first.kill().unwrap();
-    first.wait().unwrap();
+    first.0.kill().unwrap();
+    first.0.wait().unwrap();
     let len = fs::metadata(dir.join("deals.csv")).unwrap().len();
     let at = checkpointed(&dir);
     assert!(len >= at, "deals.csv {len} shorter than its checkpoint {at}");
@@ -188,6 +201,15 @@ fn resume_of_a_missing_directory_starts_the_run_and_says_so() {
     let fresh = d.path("fresh");
     ok(&tournament(&fresh, &[]));
     assert_eq!(fs::read(dir.join("deals.csv")).unwrap(), fs::read(fresh.join("deals.csv")).unwrap());
+    // A start killed before its first checkpoint left rows but no manifest: resumed
+    // from the beginning.
+    let torn = d.path("torn");
+    fs::create_dir_all(&torn).unwrap();
+    fs::write(torn.join("deals.csv"), "deal,deal_seed\n1,").unwrap();
+    let o = tournament(&torn, &["--resume"]);
+    ok(&o);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("starting"));
+    assert_eq!(fs::read(torn.join("deals.csv")).unwrap(), fs::read(fresh.join("deals.csv")).unwrap());
 }
 
 #[test]
@@ -204,4 +226,50 @@ fn resume_with_another_configuration_names_the_fields_that_differ() {
     assert!(err.contains("deals: 60") && err.contains("30"), "{err}");
     assert!(err.contains("agents: rule,random,rule") && err.contains("rule,rule,random"), "{err}");
     assert!(!err.contains("seed") && !err.contains("TournamentConfig") && !err.contains('{'), "{err}");
+}
+
+#[test]
+fn force_keeps_the_old_run_whole_until_the_new_one_is_complete() {
+    let d = TempDir::new("runs-cli", "replace");
+    let dir = d.path("r");
+    let partial = d.path("r.partial");
+    ok(&tournament(&dir, &[]));
+    let files = ["deals.csv", "manifest.json", "stats.json", "summary.csv"];
+    let before: Vec<Vec<u8>> = files.iter().map(|f| fs::read(dir.join(f)).unwrap()).collect();
+    // A long --force run, killed part-way: it played in r.partial.
+    let mut long = Running(
+        Command::new(env!("CARGO_BIN_EXE_tresillo"))
+            .args([
+                "tournament",
+                "--agents",
+                "rule,rule,random",
+                "--deals",
+                "200000",
+                "--duplicate",
+                "--seed",
+                "11",
+            ])
+            .args(["--threads", "1", "--force", "--out", s(&dir)])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let t0 = Instant::now();
+    while !(partial.join("manifest.json").exists() && checkpointed(&partial) > 2000) {
+        assert!(t0.elapsed() < Duration::from_secs(120), "the replacing run never checkpointed");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    long.0.kill().unwrap();
+    long.0.wait().unwrap();
+    let after: Vec<Vec<u8>> = files.iter().map(|f| fs::read(dir.join(f)).unwrap()).collect();
+    assert!(before == after, "the old run was touched before the new one was complete");
+    // --resume continues the replacement in r.partial (here: another configuration).
+    let err = failed(&tournament(&dir, &["--resume"]));
+    assert!(one_line(&err).contains("r.partial") && err.contains("another configuration"), "{err}");
+    // --force again replaces the run once complete, and leaves no r.partial.
+    ok(&tournament(&dir, &["--force"]));
+    let again: Vec<Vec<u8>> = files.iter().map(|f| fs::read(dir.join(f)).unwrap()).collect();
+    assert!(before[0] == again[0] && before[3] == again[3]);
+    assert!(!partial.exists());
 }
