@@ -8,8 +8,14 @@
 //!   ([`RuleParams`]); no memory, no allocation.
 //! - [`Sampler`]: worlds (the hidden hands, discards and heap) drawn exactly
 //!   uniformly among those consistent with a view, for agents that search.
+//! - [`Ismcts`] (`ismcts`, `ismcts:mo=1`): Information Set Monte Carlo Tree Search
+//!   over the play-phase decisions (cards, surrender, takeover, bola) on sampled
+//!   worlds, single- or multiple-observer; the other decisions as `rule`.
 //! - [`solver`]: the exact card-play solver ([`SolverContext`]): the outcome
 //!   class the declarer can force in a complete position, per legal card.
+//! - [`PimcAgent`] (`pimc`): Perfect Information Monte Carlo, sampled worlds solved
+//!   exactly; [`Oracle`] (`oracle`, experiments only) makes the same decisions on
+//!   the true world ([`pimc`]).
 //! - [`cheat`]: an agent handed the full state, for upper-bound experiments only,
 //!   behind its own trait so that no fair agent can reach hidden cards.
 //! - [`Registry`]: agents built from specs `name[:key=value]*` (for example
@@ -37,6 +43,8 @@
 
 pub mod cheat;
 mod infer;
+mod ismcts;
+pub mod pimc;
 mod random;
 mod registry;
 mod rng;
@@ -45,6 +53,8 @@ mod sampler;
 pub mod solver;
 
 pub use infer::Inference;
+pub use ismcts::{Budget, HandEnd, Ismcts, IsmctsParams, NODE_BYTES, Playout, hand_tantos, rewards};
+pub use pimc::{Oracle, PimcAgent, PimcParams, declarer_utility};
 pub use random::RandomAgent;
 pub use registry::{
     AgentInfo, ParamInfo, Params, Registry, SpecError, agent_infos, build_agent, build_seated,

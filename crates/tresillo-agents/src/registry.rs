@@ -3,7 +3,7 @@
 //!
 //! A [`Registry`] maps agent names to their description ([`AgentInfo`]) and a
 //! builder. [`Registry::builtin`] holds the agents of this crate (`random`, `rule`,
-//! and the experiments-only `cheat`), registered through the same
+//! `pimc`, and the experiments-only `cheat` and `oracle`), registered through the same
 //! [`Registry::register`] / [`Registry::register_cheat`] calls that code outside the
 //! workspace uses for its own agents; the tournament runner and the tuner take any
 //! registry. [`build_agent`], [`build_seated`] and [`agent_infos`] are shorthands for
@@ -40,6 +40,8 @@
 //! ```
 
 use crate::cheat::{Cheat, CheatAgent, Seated};
+use crate::ismcts::{Ismcts, IsmctsParams};
+use crate::pimc::{Oracle, PimcAgent, PimcParams};
 use crate::rule::{RuleAgent, RuleParams};
 use crate::{Agent, RandomAgent};
 use std::fmt;
@@ -219,7 +221,8 @@ impl Registry {
         Registry::default()
     }
 
-    /// The agents of this crate: `random`, `rule` and the experiments-only `cheat`.
+    /// The agents of this crate: `random`, `rule`, `pimc`, `ismcts` and the
+    /// experiments-only `cheat` and `oracle`.
     #[must_use]
     pub fn builtin() -> Registry {
         let mut r = Registry::empty();
@@ -236,6 +239,27 @@ impl Registry {
                 params: rule_param_infos(),
             },
             |p| Ok(Box::new(RuleAgent::new(rule_params(p)?))),
+        )
+        .expect("a new name");
+        let mut ismcts_params: Vec<ParamInfo> = IsmctsParams::INFO
+            .iter()
+            .map(|(name, help)| ParamInfo {
+                name,
+                default: IsmctsParams::default_of(name).expect("a search parameter"),
+                help,
+            })
+            .collect();
+        ismcts_params.extend(rule_param_infos());
+        r.register(
+            AgentInfo {
+                name: "ismcts",
+                help: "Information Set MCTS over card play, surrender, takeover and bola (one \
+                       exactly sampled world per iteration, availability-count UCB, random or \
+                       rule playouts; mo=1: one tree per seat); auction, contract, exchange and \
+                       conversation as rule with the rule parameters given",
+                params: ismcts_params,
+            },
+            |p| Ok(Box::new(Ismcts::new(IsmctsParams::from_pairs(p.agent(), p.pairs())?))),
         )
         .expect("a new name");
         let mut cheat_params = vec![ParamInfo {
@@ -258,6 +282,67 @@ impl Registry {
                 }
                 Ok(Box::new(c))
             },
+        )
+        .expect("a new name");
+        let d = PimcParams::default();
+        let mut pimc_params = vec![
+            ParamInfo {
+                name: "worlds",
+                default: d.worlds.to_string(),
+                help: "worlds drawn from the exact sampler and solved per decision (at least 1)",
+            },
+            ParamInfo {
+                name: "adaptive",
+                default: u8::from(d.adaptive).to_string(),
+                help: "1: stop drawing once no remaining world could change the card; 0: always all",
+            },
+            ParamInfo {
+                name: "bid_worlds",
+                default: d.bid_worlds.to_string(),
+                help: "worlds drawn (once per hand) to value each contract and trump for the auction",
+            },
+            ParamInfo {
+                name: "bid_margin",
+                default: d.bid_margin.to_string(),
+                help: "least mean utility (hundredths of an AIP) of a contract for bidding it",
+            },
+        ];
+        pimc_params.extend(rule_param_infos());
+        r.register(
+            AgentInfo {
+                name: "pimc",
+                help: "Perfect Information Monte Carlo: card play, surrender, takeover and bola by \
+                       solving worlds from the exact sampler (utility sacado +1, puesta -1, codillo -2 \
+                       for the declarer's side); auction and trumps by solving sampled deals as \
+                       entrada and solo in each suit; exchange and conversation as rule",
+                params: pimc_params,
+            },
+            |p| {
+                let mut q = PimcParams { rule: rule_params(p)?, ..PimcParams::default() };
+                if let Some(n) = p.int("worlds", 1, 100_000)? {
+                    q.worlds = n as u32;
+                }
+                if let Some(a) = p.int("adaptive", 0, 1)? {
+                    q.adaptive = a == 1;
+                }
+                if let Some(n) = p.int("bid_worlds", 1, 10_000)? {
+                    q.bid_worlds = n as u32;
+                }
+                if let Some(m) = p.int("bid_margin", -300, 300)? {
+                    q.bid_margin = m as i32;
+                }
+                Ok(Box::new(PimcAgent::new(q)))
+            },
+        )
+        .expect("a new name");
+        r.register_cheat(
+            AgentInfo {
+                name: "oracle",
+                help: "EXPERIMENTS ONLY: sees every hand; pimc's decisions solved on the true world \
+                       (exact card play, surrender, takeover, bola), the rest as rule: the upper bound",
+                params: rule_param_infos(),
+            },
+            |p| Ok(Box::new(Oracle::new(rule_params(p)?))),
         )
         .expect("a new name");
         r
@@ -438,6 +523,14 @@ mod tests {
         assert!(matches!(build_agent("cheat"), Err(SpecError::FullState(_))));
         assert_eq!(build_seated("cheat:rollouts=4:entrada=40").unwrap().name(), "cheat");
         assert!(matches!(build_seated("cheat:rollouts=0"), Err(SpecError::BadValue { .. })));
+        assert_eq!(build_agent("pimc:worlds=8:adaptive=0:entrada=40").unwrap().name(), "pimc");
+        assert!(matches!(build_agent("pimc:worlds=0"), Err(SpecError::BadValue { .. })));
+        assert!(matches!(build_agent("pimc:adaptive=2"), Err(SpecError::BadValue { .. })));
+        assert!(matches!(build_agent("pimc:bid_worlds=0"), Err(SpecError::BadValue { .. })));
+        assert_eq!(build_agent("pimc:bid_margin=-20").unwrap().name(), "pimc");
+        assert!(matches!(build_agent("pimc:rollouts=2"), Err(SpecError::UnknownParam { .. })));
+        assert!(matches!(build_agent("oracle"), Err(SpecError::FullState(_))));
+        assert_eq!(build_seated("oracle:entrada=40").unwrap().name(), "oracle");
         assert_eq!(build_seated("rule").unwrap().name(), "rule");
     }
 
@@ -469,7 +562,7 @@ mod tests {
         assert!(matches!(r.build_agent("mine:k=10"), Err(SpecError::BadValue { .. })));
         assert!(matches!(r.build_agent("mine:j=1"), Err(SpecError::UnknownParam { .. })));
         assert_eq!(r.register(info, |_| Ok(Box::new(RandomAgent))), Err(SpecError::Duplicate("mine".into())));
-        assert!(r.info("mine").is_some() && r.infos().len() == 4);
+        assert!(r.info("mine").is_some() && r.infos().len() == Registry::builtin().infos().len() + 1);
         // The built-in shorthands do not see it.
         assert!(matches!(build_agent("mine"), Err(SpecError::UnknownAgent { .. })));
         assert!(matches!(Registry::empty().build_agent("rule"), Err(SpecError::UnknownAgent { .. })));

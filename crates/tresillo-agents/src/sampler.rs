@@ -43,7 +43,7 @@
 //! once instead (exact expectations at the end of a hand).
 
 use crate::infer::{Inference, turned_location};
-use crate::rng::{AgentRng, below};
+use crate::rng::{AgentRng, Draws, below};
 use rand_core::RngCore;
 use tresillo_core::{
     BySeat, Card, CardSet, Contract, Deal, Decision, Hand, Heap, PlayState, PlayerView, Request, Seat,
@@ -468,33 +468,57 @@ impl Sampler {
 
     /// One world, uniform over the consistent worlds.
     pub fn sample(&self, rng: &mut AgentRng) -> World {
+        let cell = self.draw_cell(rng);
+        self.fill(cell, |set, k| random_subset(set, k, rng))
+    }
+
+    /// One world from the same distribution as [`Sampler::sample`] (uniform over the
+    /// consistent worlds), drawn with fewer random bits: each card of a subset is
+    /// the `i`-th remaining card (one PDEP) for `i` uniform from 21-bit words
+    /// ([`Draws`]), three per generator call. The worlds differ from `sample`'s for
+    /// the same generator state; the search agents use this one.
+    pub fn sample_fast(&self, rng: &mut AgentRng) -> World {
+        let cell = self.draw_cell(rng);
+        let mut d = Draws::new(rng);
+        self.fill(cell, |set, k| subset_by_draws(set, k, &mut d))
+    }
+
+    /// The split of one world, with probability proportional to its count.
+    #[inline]
+    fn draw_cell(&self, rng: &mut AgentRng) -> Cell {
         let r = below_u128(rng, self.total);
         let cells = &self.cells[..self.ncells];
         let i = cells.partition_point(|c| c.cum <= r);
-        let cell = cells[i];
+        cells[i]
+    }
+
+    /// The world of split `cell`, each class dealt by `subset(set, k)`, a uniform
+    /// `k`-subset of `set`.
+    #[inline]
+    fn fill(&self, cell: Cell, mut subset: impl FnMut(CardSet, u32) -> CardSet) -> World {
         let k = self.cases[cell.case as usize];
         let mut w = self.base;
         let [sa, sb] = self.others;
         let mut pool = self.none;
         self.place_special(&mut w, k.special);
         // Class "only A": `a` cards to A, the rest to the pool.
-        let ta = random_subset(self.only[0], u32::from(cell.a), rng);
+        let ta = subset(self.only[0], u32::from(cell.a));
         w.hands[sa] |= ta;
         pool |= self.only[0] - ta;
-        let tb = random_subset(self.only[1], u32::from(cell.b), rng);
+        let tb = subset(self.only[1], u32::from(cell.b));
         w.hands[sb] |= tb;
         pool |= self.only[1] - tb;
         // Class "both": fill A, then B, the rest to the pool.
         let ra = u32::from(k.h[0] - cell.a);
         let rb = u32::from(k.h[1] - cell.b);
-        let fa = random_subset(self.both, ra, rng);
-        let fb = random_subset(self.both - fa, rb, rng);
+        let fa = subset(self.both, ra);
+        let fb = subset(self.both - fa, rb);
         w.hands[sa] |= fa;
         w.hands[sb] |= fb;
         pool |= self.both - fa - fb;
         // The pool: discards A, discards B, heap.
-        let da = random_subset(pool, u32::from(k.x[0]), rng);
-        let db = random_subset(pool - da, u32::from(k.x[1]), rng);
+        let da = subset(pool, u32::from(k.x[0]));
+        let db = subset(pool - da, u32::from(k.x[1]));
         w.discards[sa] |= da;
         w.discards[sb] |= db;
         w.heap |= pool - da - db;
@@ -587,6 +611,30 @@ pub(crate) fn random_subset(set: CardSet, k: u32, rng: &mut AgentRng) -> CardSet
         out |= 1 << bits[i];
     }
     if complement { set - CardSet(out) } else { CardSet(out) }
+}
+
+/// A uniformly random subset of `set` with exactly `k` cards (`k <= set.len()`),
+/// one card at a time: the `i`-th of the cards left, `i` uniform (sequential
+/// sampling without replacement), on the smaller side.
+#[inline]
+fn subset_by_draws(set: CardSet, k: u32, d: &mut Draws<'_, AgentRng>) -> CardSet {
+    let n = set.len();
+    debug_assert!(k <= n);
+    if k == 0 {
+        return CardSet::EMPTY;
+    }
+    if k >= n {
+        return set;
+    }
+    let (pick, complement) = if 2 * k > n { (n - k, true) } else { (k, false) };
+    let mut left = set;
+    let mut out = CardSet::EMPTY;
+    for i in 0..pick {
+        let c = left.nth(d.below(n - i)).expect("an index below the cards left");
+        left.take(c);
+        out.insert(c);
+    }
+    if complement { set - out } else { out }
 }
 
 /// The bit positions of the cards of `set`, lowest first, and how many there are.

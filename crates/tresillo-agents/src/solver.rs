@@ -597,6 +597,11 @@ struct Entry {
     key: u128,
     lo: u8,
     hi: u8,
+    /// The leader's card (power-ordered bit + 1; 0 none) that last decided the
+    /// search here, tried first next time.
+    best: u8,
+    /// Tricks left in the position.
+    left: u8,
 }
 
 /// An exact key is never zero (the lane sizes of a non-empty position are not).
@@ -635,13 +640,15 @@ struct Search<'a> {
     leader: u8,
     counts: [u8; 3],
     nodes: u64,
+    /// The move hint into a trick-boundary node, and its deciding move out.
+    best: u8,
 }
 
 impl SolverContext {
-    /// A context with a table of 2^16 entries (1.5 MB).
+    /// A context with a table of 2^16 entries (2 MB).
     #[must_use]
     pub fn new() -> SolverContext {
-        SolverContext::with_table_bits(18)
+        SolverContext::with_table_bits(16)
     }
 
     /// A context with a table of 2^`bits` entries (`bits` clamped to 8..=24).
@@ -692,6 +699,7 @@ impl SolverContext {
             leader: role(pos.leader),
             counts,
             nodes: 0,
+            best: 0,
         }
     }
 
@@ -732,11 +740,23 @@ impl SolverContext {
     }
 
     /// The class of every legal card of the player to move, and the value.
+    ///
+    /// The value is found first (at most two searches); then each card needs
+    /// usually one search: a declarer's card is at most the value, so it is
+    /// tested from the value down, an opponent's card at least the value, tested
+    /// from the value up. One card of each run of equivalent cards is searched.
     pub fn solve(&mut self, pos: &Position) -> Solution {
         let legal = pos.legal();
         let mut sol = Solution { value: Class::Codillo, cards: [(Card::ESPADA, Class::Codillo); 10], len: 0 };
+        if legal.is_empty() {
+            let w = pos.won;
+            let d = pos.declarer;
+            sol.value = Class::of_counts(w[d.index()], w[d.next(3).index()], w[d.plus(2, 3).index()]);
+            return sol;
+        }
+        let value = self.value(pos);
+        sol.value = value;
         let decl_moves = pos.to_move() == pos.declarer;
-        let mut best: Option<Class> = None;
         // Classes of the run representatives, by power-ordered bit.
         let lay = self.layouts[pos.trump.index()];
         let (reps, runs) = {
@@ -750,31 +770,38 @@ impl SolverContext {
             let c = lay.card(q);
             let mut child = *pos;
             child.play(c);
-            rep_class[q as usize] = self.value(&child);
+            let mut v = value;
+            if decl_moves {
+                while v > Class::Codillo && !self.run(&child, ClassGoal(v as u8)) {
+                    v = Class::ALL[v as usize - 1];
+                }
+            } else {
+                while v < Class::Sacado && self.run(&child, ClassGoal(v as u8 + 1)) {
+                    v = Class::ALL[v as usize + 1];
+                }
+            }
+            rep_class[q as usize] = v;
         }
+        let hand = lay.bits_of(pos.hands[pos.to_move().index()]);
         for c in legal {
             // A card's class is its run representative's: the lowest card of its
             // hand's run, found by walking down the cards still out.
             let mut q = u32::from(lay.to_p[c.bit() as usize]);
-            let hand = lay.bits_of(pos.hands[pos.to_move().index()]);
             while reps >> q & 1 == 0 {
                 q = 63 - (runs & ((1u64 << q) - 1)).leading_zeros();
                 debug_assert!(hand >> q & 1 == 1);
             }
-            let v = rep_class[q as usize];
-            sol.cards[sol.len as usize] = (c, v);
+            sol.cards[sol.len as usize] = (c, rep_class[q as usize]);
             sol.len += 1;
-            best = Some(match best {
-                None => v,
-                Some(b) if decl_moves => b.max(v),
-                Some(b) => b.min(v),
-            });
         }
-        sol.value = best.unwrap_or_else(|| {
-            let w = pos.won;
-            let d = pos.declarer;
-            Class::of_counts(w[d.index()], w[d.next(3).index()], w[d.plus(2, 3).index()])
-        });
+        debug_assert_eq!(
+            Some(value),
+            if decl_moves {
+                sol.cards().iter().map(|x| x.1).max()
+            } else {
+                sol.cards().iter().map(|x| x.1).min()
+            }
+        );
         sol
     }
 }
@@ -928,8 +955,16 @@ impl Search<'_> {
             let r = self.leader as usize + wi;
             if r >= 3 { r - 3 } else { r }
         };
-        let partner_wins = p != 0 && wrole != 0;
-        let beat = cand & Self::beaters(w, self.trick[0] >> 4);
+        let beaters = Self::beaters(w, self.trick[0] >> 4);
+        let beat = cand & beaters;
+        // Second to play after the declarer: leave the trick to a partner who
+        // can beat the card (the search knows every hand).
+        let partner_can = self.tlen == 1 && p != 0 && wrole == 0 && {
+            let n = if p == 2 { 0 } else { p + 1 };
+            let ph = self.hands[n];
+            self.legal(ph) & beaters != 0
+        };
+        let partner_wins = (p != 0 && wrole != 0) || partner_can;
         if partner_wins {
             m.push_all(cand & !beat);
             m.push_all(beat);
@@ -1027,7 +1062,25 @@ impl Search<'_> {
             return self.expand(g);
         }
         let r = self.hands[self.leader as usize].count_ones() as u8;
-        if r == 0 {
+        if r <= 1 {
+            if r == 1 {
+                // One card each: the last trick plays itself.
+                let l = self.leader as usize;
+                let order = [l, (l + 1) % 3, (l + 2) % 3];
+                let q = order.map(|x| self.hands[x].trailing_zeros());
+                let ok = (LANE << (16 * (q[0] >> 4))) | TRUMP_LANE;
+                let key = q.map(|x| if ok >> x & 1 == 1 { x + 1 } else { 0 });
+                let w = if key[1] > key[0] && key[1] > key[2] {
+                    1
+                } else if key[2] > key[0] && key[2] > key[1] {
+                    2
+                } else {
+                    0
+                };
+                let mut c = self.counts;
+                c[order[w]] += 1;
+                return g.met(c);
+            }
             return g.met(self.counts);
         }
         let rem = self.hands[0] | self.hands[1] | self.hands[2];
@@ -1037,9 +1090,19 @@ impl Search<'_> {
         }
         let key = self.key(&g, rem);
         let need = g.need(self.counts);
-        let i = self.slot(key);
+        // Two entries per bucket: the one holding this key, else the one with
+        // fewer tricks left (cheaper to search again) is replaced.
+        let b = self.slot(key) & !1;
+        let i = if self.table[b + 1].key == key
+            || (self.table[b].key != key && self.table[b + 1].left < self.table[b].left)
+        {
+            b + 1
+        } else {
+            b
+        };
         let e = self.table[i];
         let (mut lo, mut hi) = G::INIT;
+        let mut hint = 0;
         if e.key == key {
             if e.lo >= need {
                 return true;
@@ -1047,8 +1110,9 @@ impl Search<'_> {
             if e.hi < need {
                 return false;
             }
-            (lo, hi) = (e.lo, e.hi);
+            (lo, hi, hint) = (e.lo, e.hi, e.best);
         }
+        self.best = hint;
         let res = self.expand(g);
         if res {
             lo = lo.max(need);
@@ -1056,7 +1120,7 @@ impl Search<'_> {
             hi = hi.min(need - 1);
         }
         debug_assert!(key != EMPTY_KEY);
-        self.table[i] = Entry { key, lo, hi };
+        self.table[i] = Entry { key, lo, hi, best: self.best, left: r };
         res
     }
 
@@ -1066,7 +1130,14 @@ impl Search<'_> {
         let legal = self.legal(hand);
         let rem = self.hands[0] | self.hands[1] | self.hands[2] | self.trick_bits();
         let cand = self.representatives(hand, rem) & legal;
-        let moves = self.order(p, cand, rem);
+        let mut moves = self.order(p, cand, rem);
+        let at_boundary = self.tlen == 0;
+        if at_boundary && self.best != 0 {
+            let h = self.best - 1;
+            if let Some(i) = moves.q[..moves.n].iter().position(|&x| x == h) {
+                moves.q[..=i].rotate_right(1);
+            }
+        }
         for &q in &moves.q[..moves.n] {
             let q = u32::from(q);
             let res = if self.tlen < 2 {
@@ -1099,8 +1170,14 @@ impl Search<'_> {
                 r
             };
             if (p == 0) == res {
+                if at_boundary {
+                    self.best = q as u8 + 1;
+                }
                 return res;
             }
+        }
+        if at_boundary {
+            self.best = 0;
         }
         p != 0
     }

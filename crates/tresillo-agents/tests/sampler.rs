@@ -99,21 +99,28 @@ fn compare(view: &PlayerView, label: &str, seed: u64) {
     }
     let per = 30usize;
     let n = (per * k).max(30_000);
-    let mut freq: HashMap<World, u64> = HashMap::with_capacity(k);
-    let mut rng = rng_from_seed(seed);
-    for _ in 0..n {
-        let w = s.sample(&mut rng);
-        assert!(set.contains(&w), "{label}: sampled an inconsistent world {w:?}");
-        *freq.entry(w).or_default() += 1;
+    // Both ways of drawing: `sample` and `sample_fast` (the same distribution).
+    for fast in [false, true] {
+        let mut freq: HashMap<World, u64> = HashMap::with_capacity(k);
+        let mut rng = rng_from_seed(seed);
+        for _ in 0..n {
+            let w = if fast { s.sample_fast(&mut rng) } else { s.sample(&mut rng) };
+            assert!(set.contains(&w), "{label}: sampled an inconsistent world {w:?} (fast: {fast})");
+            *freq.entry(w).or_default() += 1;
+        }
+        let e = n as f64 / k as f64;
+        let stat: f64 = set.iter().map(|w| (*freq.get(w).unwrap_or(&0) as f64 - e).powi(2) / e).sum();
+        let z = chi_square_z(stat, (k - 1) as f64);
+        assert!(
+            z < 4.5,
+            "{label}: chi-square {stat:.1} with {} degrees of freedom (z = {z:.2}, fast: {fast})",
+            k - 1
+        );
+        eprintln!(
+            "{label}: {k} worlds of {tried} assignments, {n} samples, chi-square {stat:.1} / df {} (z {z:.2}, fast: {fast})",
+            k - 1
+        );
     }
-    let e = n as f64 / k as f64;
-    let stat: f64 = set.iter().map(|w| (*freq.get(w).unwrap_or(&0) as f64 - e).powi(2) / e).sum();
-    let z = chi_square_z(stat, (k - 1) as f64);
-    assert!(z < 4.5, "{label}: chi-square {stat:.1} with {} degrees of freedom (z = {z:.2})", k - 1);
-    eprintln!(
-        "{label}: {k} worlds of {tried} assignments, {n} samples, chi-square {stat:.1} / df {} (z {z:.2})",
-        k - 1
-    );
 }
 
 /// Views of every seat at a scripted position.
@@ -233,8 +240,8 @@ proptest! {
         let s = Sampler::new(&view).expect("a real view has worlds");
         prop_assert!(s.count() >= 1);
         let mut rng = rng_from_seed(seed ^ 1);
-        for _ in 0..6 {
-            let w = s.sample(&mut rng);
+        for i in 0..6 {
+            let w = if i % 2 == 0 { s.sample(&mut rng) } else { s.sample_fast(&mut rng) };
             prop_assert_eq!(check_world(&view, &w), Ok(()));
             if let (Some(a), Some(b)) = (w.play_state(&view), h.play_state()) {
                 prop_assert_eq!(a.hands[seat as usize], b.hands[seat as usize]);

@@ -40,6 +40,21 @@ enum Target {
         #[arg(long, default_value_t = 200_000, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
         n: u64,
     },
+    /// ISMCTS iterations per second on one thread at the first card of a hand, for
+    /// 1,000, 10,000 and 100,000 iterations per search, and where an iteration's
+    /// time goes.
+    Ismcts {
+        /// The agent spec (an `ismcts` spec; its `iters` is replaced by each count).
+        #[arg(long, default_value = "ismcts")]
+        agent: String,
+        /// Iterations per count to time (searches of that size are repeated over
+        /// different deals until this many iterations have run).
+        #[arg(long, default_value_t = 1_000_000)]
+        n: u64,
+        /// Only these search sizes (comma-separated), instead of 1000,10000,100000.
+        #[arg(long, value_delimiter = ',')]
+        iters: Vec<u32>,
+    },
     /// The exact solver at the first trick of fresh deals (random trump, declarer
     /// and leader): the value, then the class of every card of the leader; median,
     /// 90th and 99th percentile and worst time per position.
@@ -50,6 +65,17 @@ enum Target {
         /// First deal seed.
         #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
         seed: u64,
+    },
+    /// The pimc agent: milliseconds per card decision at the first card of the
+    /// hand (views from rule-agent hands), and per bidding decision (the first
+    /// call of the auction).
+    Pimc {
+        /// Decisions to time of each kind.
+        #[arg(long, default_value_t = 200)]
+        n: usize,
+        /// The pimc spec.
+        #[arg(long, default_value = "pimc")]
+        spec: String,
     },
     /// Microseconds per sampled world at trick 1 and at trick 6 (the sampler of
     /// `tresillo-agents`, from the view of the player to move).
@@ -127,8 +153,9 @@ pub fn solver_positions(count: usize, seed: u64) -> Vec<Position> {
         .collect()
 }
 
-/// Times `f` on every position with one context; returns sorted microseconds.
-fn time_positions(pos: &[Position], mut f: impl FnMut(&mut SolverContext, &Position)) -> Vec<f64> {
+/// Times `f` on every position with one context; returns sorted microseconds and
+/// the mean search nodes per position.
+fn time_positions(pos: &[Position], mut f: impl FnMut(&mut SolverContext, &Position)) -> (Vec<f64>, f64) {
     let mut ctx = SolverContext::new();
     let mut us: Vec<f64> = pos
         .iter()
@@ -139,7 +166,7 @@ fn time_positions(pos: &[Position], mut f: impl FnMut(&mut SolverContext, &Posit
         })
         .collect();
     us.sort_by(f64::total_cmp);
-    us
+    (us, ctx.nodes() as f64 / pos.len() as f64)
 }
 
 /// `median M us, p90 .., p99 .., worst ..` of sorted microseconds.
@@ -152,6 +179,31 @@ fn percentiles(us: &[f64]) -> String {
         at(0.99),
         us[us.len() - 1]
     )
+}
+
+/// `median M ms, p90 .., p99 .., worst ..` of sorted milliseconds.
+fn percentiles_ms(ms: &[f64]) -> String {
+    let at = |q: f64| ms[((ms.len() as f64 * q) as usize).min(ms.len() - 1)];
+    format!(
+        "median {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, worst {:.2} ms",
+        at(0.5),
+        at(0.9),
+        at(0.99),
+        ms[ms.len() - 1]
+    )
+}
+
+/// Views of the first speaker of the auction, from the deals of seeds `0..count`.
+pub fn bid_views(count: usize) -> Vec<PlayerView> {
+    (0..count as u64)
+        .map(|seed| {
+            let hand =
+                Hand::new(RuleSet::Tresillo, 3, tresillo_sim::deal_for_seed(seed), Seat((seed % 3) as u8))
+                    .expect("a full deal");
+            let seat = hand.request().seat().expect("the auction's first call");
+            hand.view(seat)
+        })
+        .collect()
 }
 
 /// Positions for the movegen benchmark: (hand, trump, card led), from random deals.
@@ -242,6 +294,7 @@ pub fn run(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
                 rn / r1
             )?;
         }
+        Target::Ismcts { ref agent, n, ref iters } => bench_ismcts(agent, n, iters, out)?,
         Target::Solver { n, seed } => {
             anyhow::ensure!(n > 0, "--n must be at least 1");
             // Every position and its times are held in memory.
@@ -257,8 +310,33 @@ pub fn run(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
                 out,
                 "solver: {n} fresh deals at the first trick (seeds {seed}..), one thread, one context"
             )?;
-            writeln!(out, "every card of the leader: {}", percentiles(&cards))?;
-            writeln!(out, "value: {}", percentiles(&value))?;
+            writeln!(out, "every card of the leader: {}; {:.0} nodes", percentiles(&cards.0), cards.1)?;
+            writeln!(out, "value: {}; {:.0} nodes", percentiles(&value.0), value.1)?;
+        }
+        Target::Pimc { n, ref spec } => {
+            anyhow::ensure!(n > 0, "--n must be at least 1");
+            let mut agent = tresillo_agents::build_agent(spec)?;
+            let cards = sampler_views(1, n);
+            let bids = bid_views(n);
+            let mut rng = rng_from_seed(5);
+            let mut time = |views: &[PlayerView]| {
+                let mut ms: Vec<f64> = views
+                    .iter()
+                    .map(|v| {
+                        agent.new_hand();
+                        let t = Instant::now();
+                        black_box(agent.decide(black_box(v), &mut rng));
+                        t.elapsed().as_secs_f64() * 1e3
+                    })
+                    .collect();
+                ms.sort_by(f64::total_cmp);
+                ms
+            };
+            let c = time(&cards);
+            let b = time(&bids);
+            writeln!(out, "pimc: {spec}, {n} decisions of each kind, one thread")?;
+            writeln!(out, "card decision at the first card: {}", percentiles_ms(&c))?;
+            writeln!(out, "bidding decision (first call): {}", percentiles_ms(&b))?;
         }
         Target::Sampler { n } => {
             let t1 = sampler_views(1, 200);
@@ -273,5 +351,75 @@ pub fn run(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
             writeln!(out, "{s1:.3} us per sample at trick 1, {s6:.3} us per sample at trick 6")?;
         }
     }
+    Ok(())
+}
+
+/// `tresillo bench ismcts`: whole searches at the first card of hands of rule
+/// agents (the player to move at trick 1), one line per search size; then (random
+/// playouts) the parts of an iteration timed alone on the same views.
+fn bench_ismcts(spec: &str, n: u64, sizes: &[u32], out: &mut impl Write) -> Result<()> {
+    let sizes = if sizes.is_empty() { vec![1_000, 10_000, 100_000] } else { sizes.to_vec() };
+    let views = sampler_views(1, 64);
+    writeln!(out, "ismcts: `{spec}` at the first card of a hand (views of rule-agent deals), one thread")?;
+    let mut last = 0.0;
+    for &iters in &sizes {
+        let mut agent = tresillo_agents::Ismcts::from_spec(&format!("{spec}:iters={iters}"))?;
+        let searches = n.div_ceil(u64::from(iters)).max(2);
+        let mut rng = rng_from_seed(5);
+        // One search first: the arena grows to the budget once.
+        let _ = agent.decide(&views[0], &mut rng);
+        let t = Instant::now();
+        let mut total = 0u64;
+        for k in 0..searches {
+            black_box(agent.decide(&views[k as usize % views.len()], &mut rng));
+            total += agent.last_iterations();
+        }
+        let rate = total as f64 / t.elapsed().as_secs_f64();
+        writeln!(
+            out,
+            "{iters} iterations: {rate:.0} it/s ({searches} searches, {:.2} ms each, {} nodes in {} slots)",
+            t.elapsed().as_secs_f64() * 1e3 / searches as f64,
+            agent.last_nodes(),
+            agent.last_slots()
+        )?;
+        last = rate;
+    }
+    if tresillo_agents::Ismcts::from_spec(spec)?.params().playout != tresillo_agents::Playout::Random {
+        return Ok(());
+    }
+    // The parts alone: a world drawn, and a random playout of it from the root.
+    let samplers: Vec<Sampler> = views.iter().map(|v| Sampler::new(v).expect("a real view")).collect();
+    let starts: Vec<PlayState> =
+        views.iter().map(|v| v.public().play_state(Default::default()).expect("play")).collect();
+    let mut rng = rng_from_seed(6);
+    let reps = 200_000usize;
+    let t = Instant::now();
+    let mut acc = 0u64;
+    for k in 0..reps {
+        acc ^= black_box(samplers[k % samplers.len()].sample_fast(&mut rng)).heap.bits();
+    }
+    let sample_ns = t.elapsed().as_nanos() as f64 / reps as f64;
+    let worlds: Vec<_> = (0..samplers.len()).map(|k| samplers[k].sample(&mut rng)).collect();
+    let t = Instant::now();
+    for k in 0..reps {
+        let mut p = starts[k % starts.len()];
+        let w = &worlds[k % worlds.len()];
+        for s in 0..3 {
+            p.hands[s] = w.hands.0[s];
+        }
+        let mut d = Draws::new(&mut rng);
+        p.playout(|m| d.below(m));
+        acc += u64::from(p.tricks[0]);
+    }
+    black_box(acc);
+    let playout_ns = t.elapsed().as_nanos() as f64 / reps as f64;
+    let iter_ns = 1e9 / last;
+    writeln!(
+        out,
+        "per iteration ({} iterations): {iter_ns:.0} ns = sampling {sample_ns:.0} + playout {playout_ns:.0} \
+         + selection, expansion and backpropagation {:.0}",
+        sizes.last().expect("a size"),
+        (iter_ns - sample_ns - playout_ns).max(0.0)
+    )?;
     Ok(())
 }

@@ -373,6 +373,9 @@ pub fn command(e: &Experiment) -> Vec<String> {
             if t.duplicate {
                 c.push("--duplicate".into());
             }
+            if let Some(b) = &t.bidding {
+                flag(&mut c, "--bidding", b);
+            }
             flag(&mut c, "--out", path_str(&t.out));
             if let Some(n) = t.threads {
                 flag(&mut c, "--threads", n.to_string());
@@ -391,6 +394,9 @@ pub fn command(e: &Experiment) -> Vec<String> {
                 flag(&mut c, "--param", p);
             }
             flag(&mut c, "--opponents", &t.opponents);
+            if let Some(b) = &t.bidding {
+                flag(&mut c, "--bidding", b);
+            }
             flag(&mut c, "--deals", t.deals.to_string());
             flag(&mut c, "--seed", t.seed.to_string());
             flag(&mut c, "--method", &t.method);

@@ -10,6 +10,7 @@ mod perft;
 mod replay;
 mod report;
 mod score;
+mod solve;
 mod tournament;
 mod tune;
 
@@ -39,6 +40,9 @@ enum Command {
     /// Play one hand with the given agents and print it, or sit at the table
     /// yourself against two of them (`--human SEAT`).
     Play(narrate::PlayArgs),
+    /// Solve a card-play position exactly: the class (sacado, puesta, codillo)
+    /// each legal card of the leader leads to, then the value the declarer can force.
+    Solve(solve::SolveArgs),
     /// Measure the engine's speed.
     Bench(bench::BenchArgs),
     /// Keep the score of a session from a JSON Lines log.
@@ -87,6 +91,7 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Perft(a) => perft::run(&a, &mut out)?,
         Command::Play(a) => narrate::run(&a, &mut out)?,
+        Command::Solve(a) => solve::run(&a, &mut out)?,
         Command::Bench(a) => bench::run(&a, &mut out)?,
         Command::Score(a) => score::run(&a)?,
         Command::Tournament(a) => {

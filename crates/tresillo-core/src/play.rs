@@ -303,6 +303,26 @@ impl PlayState {
         self.store(&r);
     }
 
+    /// [`PlayState::playout`] that stops once `tricks` tricks are complete (the
+    /// trick in progress is finished first; nothing is played when `tricks_done`
+    /// already reaches `tricks`). Searches that must stop at a decision point of the
+    /// hand (the bola decision after the fifth trick) use it; the cards chosen are
+    /// those [`PlayState::playout_reference`] chooses with the same `pick`.
+    #[inline]
+    pub fn playout_until(&mut self, tricks: u8, mut pick: impl FnMut(u32) -> u32) {
+        if self.tricks_done >= tricks {
+            return;
+        }
+        let Some(mut r) = self.registers(&mut pick) else { return };
+        let t = table(self.trump);
+        let mut left = tricks.saturating_sub(self.tricks_done);
+        while r.hands[0] != 0 && left > 0 {
+            r.trick(t, &mut pick);
+            left -= 1;
+        }
+        self.store(&r);
+    }
+
     /// Finishes the trick in progress card by card, then loads the hands into
     /// [`Registers`]; `None` (after playing everything card by card) at a table that
     /// is not of three.
@@ -437,6 +457,40 @@ mod tests {
             p.undo(u);
         }
         assert_eq!(p, start);
+    }
+
+    #[test]
+    fn playout_until_stops_at_the_trick_asked_and_agrees_with_the_reference() {
+        let hands = [cs("1E 2E 3E 4E 5C 6C"), cs("5E 6E 7C 10C 1O 2O"), cs("7E 10E 11C 12C 3O 4O")];
+        for stop in 0..=7u8 {
+            for seed in 0..20u32 {
+                let mut p = PlayState::new(hands, Some(Suit::Oros), Seat(1));
+                p.play_unchecked(p.legal_moves().first().unwrap());
+                let mut q = p;
+                let mut k = seed;
+                let mut pick = |n: u32| {
+                    k = k.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                    (k >> 16) % n
+                };
+                p.playout_until(stop, &mut pick);
+                assert_eq!(p.tricks_done, stop.min(6), "stop {stop}");
+                if stop == 0 {
+                    // The trick in progress is left as it was.
+                    assert_eq!(p.trick_len, 1);
+                    continue;
+                }
+                let mut k = seed;
+                let mut pick = |n: u32| {
+                    k = k.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                    (k >> 16) % n
+                };
+                while q.tricks_done < stop && !q.is_over() {
+                    let l = q.legal_moves();
+                    q.play_unchecked(l.nth(pick(l.len())).unwrap());
+                }
+                assert_eq!(p, q, "stop {stop} seed {seed}");
+            }
+        }
     }
 
     #[test]
