@@ -284,6 +284,7 @@ pub fn load(a: &RunArgs) -> Result<Experiment> {
                 shard: None,
                 resume: a.resume,
                 force: a.force,
+                record: None,
                 bidding: t.bidding,
             })
         }

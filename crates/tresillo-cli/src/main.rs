@@ -1,10 +1,13 @@
 //! The `tresillo` command-line tool. Only this crate does I/O.
 
+mod analyze;
 mod args;
 mod bench;
 mod experiment;
+mod human;
 mod narrate;
 mod perft;
+mod replay;
 mod report;
 mod rules;
 mod score;
@@ -35,7 +38,8 @@ enum Command {
     },
     /// Count legal card-play sequences from a deal (tricks resolved).
     Perft(perft::PerftArgs),
-    /// Play one hand with the given agents and print it.
+    /// Play one hand with the given agents and print it, or sit at the table
+    /// yourself against two of them (`--human SEAT`).
     Play(narrate::PlayArgs),
     /// Solve a card-play position exactly: the class (sacado, puesta, codillo)
     /// each legal card of the leader leads to, then the value the declarer can force.
@@ -58,6 +62,12 @@ enum Command {
     Tune(tune::TuneArgs),
     /// Run an experiment described in a TOML file (a tournament or a tune).
     Run(experiment::RunArgs),
+    /// Print recorded hands trick by trick (checking them), or play again the hand
+    /// of a deals.csv row from its seeds.
+    Replay(replay::ReplayArgs),
+    /// Judge every card decision of recorded hands with the exact solver (and PIMC):
+    /// which cards changed the outcome, and what would have kept it.
+    Analyze(analyze::AnalyzeArgs),
     /// Draw tournament directories and tuning runs as one self-contained HTML page
     /// with charts.
     Report(report::ReportArgs),
@@ -105,6 +115,8 @@ fn run(cli: Cli) -> Result<()> {
             write!(out, "{report}")?;
         }
         Command::Rules => rules::list(&mut out)?,
+        Command::Replay(a) => replay::run(&a, &mut out)?,
+        Command::Analyze(a) => analyze::run(&a, &mut out)?,
         Command::Report(a) => {
             let line = report::run(&a)?;
             write!(out, "{line}")?;

@@ -1,27 +1,45 @@
-//! `tresillo play`: one hand, narrated.
+//! `tresillo play`: one hand, narrated; the narrative shared with `replay` and the
+//! human table.
 
 use anyhow::{Context, Result};
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use tresillo_agents::cheat::Seated;
-use tresillo_agents::{build_seated, play_hand_with, seat_rngs};
-use tresillo_core::{AllPass, Deal, Decision, Hand, Outcome, Request, Seat};
+use tresillo_agents::{build_seated, seat_rngs};
+use tresillo_core::{AllPass, Deal, Decision, Hand, HandResult, Outcome, Request, Rules, Seat};
+use tresillo_sim::{HandRecord, play_recorded};
 
 /// Arguments of `tresillo play`.
 #[derive(clap::Args)]
 pub struct PlayArgs {
-    /// The deal seed (also seeds the agents' choices).
+    /// The deal seed (also seeds the agents' choices). With `--human`, hand k
+    /// (0-based) of the session is deal k of master seed SEED, as in a tournament.
     #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
     seed: u64,
     /// Play this deal (`h0 / h1 / h2 / heap`) instead of the seed's.
     #[arg(long)]
     deal: Option<String>,
-    /// The dealer's seat.
+    /// The dealer's seat (with `--hands`, of the first hand).
     #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u8>)]
     dealer: u8,
-    /// One agent spec per seat, comma-separated (see `tresillo agents`).
-    #[arg(long, default_value = "random,random,random")]
-    agents: String,
-    /// The rule set and its options.
+    /// One agent spec per seat, comma-separated (see `tresillo agents`); with
+    /// `--human`, the two bots in seat order after the human's seat.
+    #[arg(long)]
+    agents: Option<String>,
+    /// Write the hand (every hand of a `--human` session) to FILE as JSON Lines
+    /// (docs/RECORDS.md); an existing file is replaced.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+    /// Sit at the table yourself in seat SEAT (0, 1 or 2), against two bots.
+    #[arg(long, value_name = "SEAT", allow_negative_numbers = true, value_parser = crate::args::non_negative::<u8>)]
+    human: Option<u8>,
+    /// With `--human`: hands in the session (one ledger; the dealer rotates).
+    #[arg(long, default_value_t = 1, requires = "human", allow_negative_numbers = true, value_parser = crate::args::non_negative::<u32>)]
+    hands: u32,
+    /// With `--human`: the agent `hint` asks by default.
+    #[arg(long, default_value = "rule", requires = "human")]
+    hint: String,
+    /// The rule set and its options (`--human` plays `tresillo` only).
     #[command(flatten)]
     rules: crate::rules::RulesArgs,
 }
@@ -32,39 +50,92 @@ pub fn parse_agents(spec: &str) -> Result<Vec<Seated>> {
     if specs.len() != 3 {
         anyhow::bail!("--agents needs three agent specs separated by commas, got {}", specs.len());
     }
-    specs.iter().map(|s| build_seated(s).map_err(anyhow::Error::from)).collect()
+    specs.iter().map(|s| build_seated(s.trim()).map_err(anyhow::Error::from)).collect()
 }
 
 /// Runs `tresillo play`.
 pub fn run(a: &PlayArgs, out: &mut impl Write) -> Result<()> {
+    anyhow::ensure!(a.dealer < 3, "bad --dealer {}: seats are 0, 1 and 2", a.dealer);
+    let rules = a.rules.parse()?;
+    if a.human.is_some() && rules != Rules::default() {
+        anyhow::bail!("--human plays the rule set tresillo without options, not {rules}");
+    }
+    if let Some(seat) = a.human {
+        let session = crate::human::Session {
+            seat,
+            agents: a.agents.clone().unwrap_or_else(|| "rule,rule".into()),
+            seed: a.seed,
+            deal: a.deal.clone(),
+            dealer: a.dealer,
+            hands: a.hands,
+            hint: a.hint.clone(),
+            record: a.record.clone(),
+        };
+        let stdin = std::io::stdin();
+        return crate::human::run(&session, &mut stdin.lock(), out);
+    }
     let deal = match &a.deal {
         Some(d) => Deal::parse(d).context("bad --deal")?,
         None => tresillo_sim::deal_for_seed(a.seed),
     };
-    anyhow::ensure!(a.dealer < 3, "bad --dealer {}: seats are 0, 1 and 2", a.dealer);
-    let mut agents = parse_agents(&a.agents)?;
-    let rules = a.rules.parse()?;
-    for spec in a.agents.split(',') {
+    let specs = a.agents.as_deref().unwrap_or("random,random,random");
+    let mut agents = parse_agents(specs)?;
+    for spec in specs.split(',') {
         tresillo_agents::check_rules(spec, &rules).map_err(anyhow::Error::msg)?;
     }
     let mut hand = Hand::with_rules(rules, 3, deal, Seat(a.dealer))?;
-    writeln!(out, "deal: {deal}")?;
-    let p = *hand.public();
-    writeln!(out, "dealer: seat {}; mano: seat {}", p.dealer, p.mano())?;
-    for s in 0..3u8 {
-        writeln!(out, "seat {s} ({}): {}", agents[s as usize].name(), deal.hands.0[s as usize])?;
+    let (result, steps) = play_recorded(&mut hand, &mut agents, &mut seat_rngs(a.seed))?;
+    let names = specs.split(',').map(|x| x.trim().to_string()).collect();
+    let mut rec = HandRecord::new(rules.set, deal, Seat(a.dealer), names, steps, result);
+    rec.set_rules(&rules);
+    rec.seed = if a.deal.is_some() { None } else { Some(a.seed) };
+    rec.rng_seed = Some(a.seed);
+    if let Some(path) = &a.record {
+        write_records(path, std::slice::from_ref(&rec))?;
     }
+    write_hand(out, &rec)
+}
+
+/// Writes `records` to `path` as JSON Lines, replacing the file.
+pub fn write_records(path: &Path, records: &[HandRecord]) -> Result<()> {
+    let mut text = String::new();
+    for r in records {
+        text.push_str(&serde_json::to_string(r)?);
+        text.push('\n');
+    }
+    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+}
+
+/// Prints a recorded hand: the deal, the seats, every decision, the outcome. The
+/// record must be valid ([`HandRecord::replay`]).
+pub fn write_hand(out: &mut impl Write, rec: &HandRecord) -> Result<()> {
+    write_header(out, &rec.deal, rec.dealer, &rec.agents)?;
     let mut lines = Vec::new();
-    let mut rngs = seat_rngs(a.seed);
-    let result = play_hand_with(&mut hand, &mut agents, &mut rngs, |h, d| lines.push(narrate(h, d)))?;
+    let hand = rec.replay_with(|h, d| lines.push(narrate(h, d)))?;
     for l in lines.into_iter().flatten() {
         writeln!(out, "{l}")?;
     }
+    writeln!(out, "{}", outcome_line(&hand.result().expect("a replayed hand is over")))?;
+    Ok(())
+}
+
+/// The lines before the first decision: the deal, the dealer and mano, each seat's
+/// player and cards.
+pub fn write_header(out: &mut impl Write, deal: &Deal, dealer: Seat, agents: &[String]) -> Result<()> {
+    writeln!(out, "deal: {deal}")?;
+    writeln!(out, "dealer: seat {dealer}; mano: seat {}", dealer.next(3))?;
+    for (s, name) in agents.iter().enumerate() {
+        writeln!(out, "seat {s} ({name}): {}", deal.hands.0[s])?;
+    }
+    Ok(())
+}
+
+/// The last line of a hand's narrative.
+pub fn outcome_line(result: &HandResult) -> String {
     let t = result.tricks.0;
     match result.outcome {
-        Outcome::Cancelled => writeln!(out, "outcome: cancelled (all passed, the espada is in the heap)")?,
-        o => writeln!(
-            out,
+        Outcome::Cancelled => "outcome: cancelled (all passed, the espada is in the heap)".into(),
+        o => format!(
             "outcome: {o} for declarer seat {}; tricks {}-{}-{}{}{}",
             result.final_declarer().expect("declarer"),
             t[0],
@@ -76,13 +147,12 @@ pub fn run(a: &PlayArgs, out: &mut impl Write) -> Result<()> {
                 (true, false) => "; bola failed",
                 _ => "",
             }
-        )?,
+        ),
     }
-    Ok(())
 }
 
 /// One line (or none) describing decision `d` taken in `h`.
-fn narrate(h: &Hand, d: &Decision) -> Option<String> {
+pub fn narrate(h: &Hand, d: &Decision) -> Option<String> {
     let req = h.request();
     let seat = req.seat()?;
     let p = h.public();

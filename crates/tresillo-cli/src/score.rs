@@ -513,7 +513,7 @@ fn debt_text(d: &Debt, names: &[String]) -> String {
     format!("{} {} (hand {})", names[d.owner.index()], d.amount, d.hand)
 }
 
-fn ledger_line(l: &Ledger, names: &[String]) -> String {
+pub(crate) fn ledger_line(l: &Ledger, names: &[String]) -> String {
     let paper = if l.paper().is_empty() {
         "empty".to_string()
     } else {

@@ -65,6 +65,10 @@ pub struct TournamentArgs {
     /// surrender, takeover and bola (for example `--bidding rule`).
     #[arg(long)]
     pub bidding: Option<String>,
+    /// Also write every hand played to FILE as JSON Lines (docs/RECORDS.md), in
+    /// deal order then seating order, like deals.csv.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
 }
 
 impl TournamentArgs {
@@ -113,6 +117,41 @@ pub struct Manifest {
     pub csv_bytes: u64,
     /// Whether the shard is finished.
     pub complete: bool,
+    /// The record file (`--record`) and how much of it holds finished hands.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub record: Option<RecordProgress>,
+}
+
+/// Where a run writes its records, and the bytes of that file that hold the hands
+/// of the finished deals (`--resume` truncates the file to them).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct RecordProgress {
+    /// The record file, as given to `--record`.
+    pub path: PathBuf,
+    /// Bytes holding finished hands.
+    pub bytes: u64,
+}
+
+/// Opens the record file of a run for appending: a new run creates (or, when
+/// `fresh`, truncates) it; a resumed one truncates it to its checkpoint.
+fn open_record(progress: &RecordProgress, fresh: bool) -> Result<File> {
+    let p = &progress.path;
+    let f = if fresh {
+        File::create(p).with_context(|| format!("creating {}", p.display()))?
+    } else {
+        let f = OpenOptions::new().write(true).open(p).with_context(|| format!("opening {}", p.display()))?;
+        let len = f.metadata()?.len();
+        ensure!(
+            len >= progress.bytes,
+            "{} holds {len} bytes but its checkpoint counts {}; start the run again with --force",
+            p.display(),
+            progress.bytes
+        );
+        f.set_len(progress.bytes).with_context(|| format!("truncating {} to its checkpoint", p.display()))?;
+        f
+    };
+    drop(f);
+    OpenOptions::new().append(true).open(p).with_context(|| format!("opening {}", p.display()))
 }
 
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
@@ -534,6 +573,19 @@ fn play(
             }
             return Ok(already_complete(dir, &m));
         }
+        match (&m.record, &a.record) {
+            (Some(r), Some(p)) if r.path == *p => {}
+            (Some(r), _) => bail!(
+                "{} was recording to {}; resume it with --record {}",
+                dir.display(),
+                r.path.display(),
+                r.path.display()
+            ),
+            (None, Some(_)) => {
+                bail!("{} was started without --record; a run cannot start recording halfway", dir.display())
+            }
+            (None, None) => {}
+        }
         let f = OpenOptions::new().write(true).open(dir.join("deals.csv")).context("opening deals.csv")?;
         let len = f.metadata()?.len();
         if len < m.csv_bytes {
@@ -562,6 +614,7 @@ fn play(
             units_completed: 0,
             csv_bytes: header.len() as u64,
             complete: false,
+            record: a.record.as_ref().map(|p| RecordProgress { path: p.clone(), bytes: 0 }),
         };
         let s = Stats::default();
         write_atomic(&dir.join("stats.json"), serde_json::to_string(&s)?.as_bytes())?;
@@ -583,6 +636,11 @@ fn play(
     } else {
         ProgressBar::hidden()
     };
+    let mut record_file = match &manifest.record {
+        Some(r) => Some(open_record(r, !resuming)?),
+        None => None,
+    };
+    let t = t.recording(record_file.is_some());
     let workers = pool(a.threads)?;
     let mut csv_file =
         OpenOptions::new().append(true).open(dir.join("deals.csv")).context("opening deals.csv")?;
@@ -591,14 +649,18 @@ fn play(
     let first = u0 + manifest.units_completed;
     // The workers play batch after batch; a writer thread appends each finished
     // batch and checkpoints it while the next one is being played.
-    let (tx, rx) = std::sync::mpsc::sync_channel::<(u64, Vec<(Vec<u8>, Stats)>)>(1);
+    let (tx, rx) = std::sync::mpsc::sync_channel::<(u64, Vec<(Vec<u8>, Stats, Vec<u8>)>)>(1);
     let (mut manifest, stats) = std::thread::scope(|scope| -> Result<(Manifest, Stats)> {
         let writer = scope.spawn(|| -> Result<(Manifest, Stats)> {
             for (units, outs) in rx {
-                for (bytes, s) in &outs {
+                for (bytes, s, recs) in &outs {
                     csv_file.write_all(bytes)?;
                     manifest.csv_bytes += bytes.len() as u64;
                     stats.merge(s);
+                    if let (Some(f), Some(r)) = (record_file.as_mut(), manifest.record.as_mut()) {
+                        f.write_all(recs)?;
+                        r.bytes += recs.len() as u64;
+                    }
                 }
                 manifest.units_completed += units;
                 manifest.deals_completed = manifest.units_completed * unit_len;
@@ -622,7 +684,12 @@ fn play(
                     for r in &u.rows {
                         w.serialize(r).expect("rows serialize");
                     }
-                    (w.into_inner().expect("in memory"), u.stats)
+                    let mut recs = Vec::new();
+                    for r in &u.records {
+                        serde_json::to_writer(&mut recs, r).expect("records serialize");
+                        recs.push(b'\n');
+                    }
+                    (w.into_inner().expect("in memory"), u.stats, recs)
                 })
             })?;
             if tx.send((end - next, outs)).is_err() {
@@ -799,6 +866,7 @@ pub fn merge(a: &MergeArgs, command_line: Vec<String>) -> Result<String> {
         units_completed: whole.units(),
         csv_bytes,
         complete: true,
+        record: None,
     };
     write_atomic(&tmp_of("manifest.json"), serde_json::to_string_pretty(&m)?.as_bytes())?;
     let (bytes, table) = summary(&whole, &stats, t.rows_per_unit())?;

@@ -3,14 +3,22 @@
 //! No I/O: the CLI writes the files.
 #![deny(missing_docs)]
 
+mod analysis;
 mod config;
+mod record;
 mod runner;
 mod seeds;
 mod stats;
 mod tune;
 
+pub use analysis::{CardAnalysis, HandAnalysis, PimcCard, PimcConfig, analyze};
 pub use config::{ConfigError, SEATINGS, Scoring, Shard, TournamentConfig};
-pub use runner::{DealRow, SeatPlayer, SimError, Tournament, UnitOutput, simple_config};
+pub use record::{
+    Act, HandRecord, RECORD_FORMAT, RecordError, Step, TournamentOrigin, play_recorded, seating_rng_seed,
+};
+pub use runner::{
+    DealRow, SeatPlayer, SimError, Tournament, UnitOutput, seating_index, seating_name, simple_config,
+};
 pub use seeds::{deal_for_seed, deal_seed, shuffled_pack};
 pub use stats::{AgentStats, Moments, OutcomeCounts, Stats, SummaryRow};
 pub use tune::{

@@ -3,12 +3,13 @@
 //! order. It does no I/O: the caller writes what it gets.
 
 use crate::config::{ConfigError, SEATINGS, Scoring, TournamentConfig};
+use crate::record::{HandRecord, TournamentOrigin, play_recorded, seating_rng_seed};
 use crate::seeds::{deal_for_seed, deal_seed};
 use crate::stats::Stats;
 use rayon::prelude::*;
 use std::ops::Range;
 use tresillo_agents::cheat::Seated;
-use tresillo_agents::{AgentError, Registry, SplitPlayer, seat_rngs, splitmix64};
+use tresillo_agents::{AgentError, Registry, SplitPlayer, seat_rngs};
 use tresillo_core::{
     Bid, Contract, Hand, HandError, HandResult, HandScore, LedgerConfig, Outcome, PuestaKind, Scorer,
     ScoringError, Seat,
@@ -142,6 +143,9 @@ pub struct UnitOutput<'a> {
     pub rows: Vec<DealRow<'a>>,
     /// Its statistics.
     pub stats: Stats,
+    /// One record per row, in the same order, when the tournament records
+    /// ([`Tournament::recording`]); empty otherwise.
+    pub records: Vec<HandRecord>,
 }
 
 const SEATING_NAMES: [&str; 6] = ["012", "021", "102", "120", "201", "210"];
@@ -151,6 +155,7 @@ const SEATING_NAMES: [&str; 6] = ["012", "021", "102", "120", "201", "210"];
 pub struct Tournament {
     config: TournamentConfig,
     registry: Registry,
+    record: bool,
 }
 
 /// What sits in a seat during a tournament: the slot's agent, and the bidding agent
@@ -168,7 +173,15 @@ impl Tournament {
     /// built-in ones do (same seeds, same outputs).
     pub fn with_registry(config: TournamentConfig, registry: Registry) -> Result<Tournament, SimError> {
         config.validate_with(&registry)?;
-        Ok(Tournament { config, registry })
+        Ok(Tournament { config, registry, record: false })
+    }
+
+    /// Also returns a [`HandRecord`] of every hand played (in
+    /// [`UnitOutput::records`]). Recording does not change what is played.
+    #[must_use]
+    pub fn recording(mut self, on: bool) -> Tournament {
+        self.record = on;
+        self
     }
 
     /// The configuration.
@@ -220,6 +233,7 @@ impl Tournament {
         let len = c.scoring.unit_len();
         let seatings = c.seatings();
         let mut rows = Vec::with_capacity((len as usize) * seatings.len());
+        let mut records = Vec::new();
         let mut stats = Stats { deals: len, ..Stats::default() };
         let mut unit_tantos = [0i64; 3];
         for (si, seating) in seatings.iter().enumerate() {
@@ -231,32 +245,42 @@ impl Tournament {
                 let dealer = Seat((i % 3) as u8);
                 let mut hand = Hand::with_rules(c.rules, 3, deal, dealer)
                     .map_err(|source| SimError::Hand { deal: i, source })?;
-                let mut rngs =
-                    seat_rngs(splitmix64(seed ^ (si as u64 + 1).wrapping_mul(0x2545_F491_4F6C_DD1D)));
+                let rng_seed = seating_rng_seed(seed, si);
+                let mut rngs = seat_rngs(rng_seed);
                 permute(agents, seating);
-                let played = tresillo_agents::play_hand(&mut hand, agents, &mut rngs);
+                let played = if self.record {
+                    play_recorded(&mut hand, agents, &mut rngs).map(|(r, steps)| (r, Some(steps)))
+                } else {
+                    tresillo_agents::play_hand(&mut hand, agents, &mut rngs).map(|r| (r, None))
+                };
                 unpermute(agents, seating);
-                let r = played.map_err(|source| SimError::Agent { deal: i, source })?;
+                let (r, steps) = played.map_err(|source| SimError::Agent { deal: i, source })?;
+                if let Some(steps) = steps {
+                    let names = (0..3).map(|s| c.agents[seating[s] as usize].clone()).collect();
+                    let mut rec = HandRecord::new(c.rules.set, deal, dealer, names, steps, r.clone());
+                    rec.set_rules(&c.rules);
+                    rec.seed = Some(seed);
+                    rec.rng_seed = Some(rng_seed);
+                    rec.bidding.clone_from(&c.bidding);
+                    rec.tournament = Some(TournamentOrigin {
+                        master_seed: c.seed,
+                        deal: i,
+                        seating: seating_name(seating).to_string(),
+                    });
+                    records.push(rec);
+                }
                 let score = scorer.apply(&r).map_err(|source| SimError::Scoring { deal: i, source })?;
                 record(&mut stats, &r, &score, seating, &mut unit_tantos);
-                rows.push(self.row(i, seed, si, seating, &r, &score));
+                rows.push(self.row(i, seed, seating, &r, &score));
             }
         }
         for (slot, t) in unit_tantos.iter().enumerate() {
             stats.agents[slot].units.add(*t);
         }
-        Ok(UnitOutput { unit, rows, stats })
+        Ok(UnitOutput { unit, rows, stats, records })
     }
 
-    fn row(
-        &self,
-        i: u64,
-        seed: u64,
-        si: usize,
-        seating: &[u8; 3],
-        r: &HandResult,
-        s: &HandScore,
-    ) -> DealRow<'_> {
+    fn row(&self, i: u64, seed: u64, seating: &[u8; 3], r: &HandResult, s: &HandScore) -> DealRow<'_> {
         let spec = |seat: usize| self.config.agents[seating[seat] as usize].as_str();
         let t = r.tricks.0;
         let mut bids = String::with_capacity(32);
@@ -287,7 +311,7 @@ impl Tournament {
         DealRow {
             deal: i,
             deal_seed: seed,
-            seating: SEATING_NAMES[SEATINGS.iter().position(|x| x == seating).unwrap_or(si)],
+            seating: seating_name(seating),
             rules: r.rules.name(),
             agent0: spec(0),
             agent1: spec(1),
@@ -330,6 +354,19 @@ impl Tournament {
             debt2: s.debts.0[2],
         }
     }
+}
+
+/// The name of a seating in `deals.csv` (`120`: slot 1 in seat 0, slot 2 in seat
+/// 1, slot 0 in seat 2).
+#[must_use]
+pub fn seating_name(seating: &[u8; 3]) -> &'static str {
+    SEATING_NAMES[SEATINGS.iter().position(|x| x == seating).expect("one of the six seatings")]
+}
+
+/// The index in [`SEATINGS`] of the seating named `name` (`012`, `120`, ...).
+#[must_use]
+pub fn seating_index(name: &str) -> Option<usize> {
+    SEATING_NAMES.iter().position(|n| *n == name)
 }
 
 /// Reorders the per-slot agents into seat order for `seating` (seat -> slot).

@@ -1,0 +1,550 @@
+//! `tresillo play --human SEAT`: a person at the table against two bots.
+//!
+//! The person's hand is shown sorted by trick power, every choice is numbered, the
+//! bids and the conversation are given in the game's words with an English gloss,
+//! and each decision of the table is printed as it happens (the narrative of
+//! `play`). Between hands of a session (`--hands N`) the ledger is printed. At any
+//! prompt: a number or a card, `hint [AGENT]`, `help`, `hand`, `quit`. A mistake
+//! re-prompts; the end of the input ends the session cleanly. With `--record` every
+//! finished hand is written (as `play` and `replay` read them).
+
+use crate::narrate::{narrate, outcome_line, write_records};
+use crate::score::ledger_line;
+use anyhow::{Context, Result, bail, ensure};
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use tresillo_agents::cheat::Seated;
+use tresillo_agents::{Agent, AgentRng, TablePlayer, build_agent, build_seated, rng_from_seed, seat_rngs};
+use tresillo_core::tables::{TRUMP_SUIT, table};
+use tresillo_core::{
+    Bid, Card, CardSet, Contract, Deal, Decision, Hand, LedgerConfig, PlayerView, Request, RuleSet, Scorer,
+    ScoringMode, Seat, Suit, Word, legal_moves, parse_card,
+};
+use tresillo_sim::{Act, HandRecord, Step, deal_for_seed, deal_seed, seating_rng_seed};
+
+/// What `play --human` was asked for.
+pub struct Session {
+    /// The person's seat.
+    pub seat: u8,
+    /// The two bots' specs, in seat order after the person's seat.
+    pub agents: String,
+    /// The master seed: hand k is deal k of it.
+    pub seed: u64,
+    /// A deal to play instead (one hand only).
+    pub deal: Option<String>,
+    /// The dealer of the first hand.
+    pub dealer: u8,
+    /// Hands in the session.
+    pub hands: u32,
+    /// The agent `hint` asks when none is named.
+    pub hint: String,
+    /// Where to write the records.
+    pub record: Option<PathBuf>,
+}
+
+/// The seat name the records give the person.
+pub const HUMAN: &str = "human";
+
+/// What the person answered.
+enum Answer {
+    Decision(Decision),
+    Quit,
+    EndOfInput,
+}
+
+/// Runs a session, reading the person's answers from `input`.
+pub fn run(s: &Session, input: &mut impl BufRead, out: &mut impl Write) -> Result<()> {
+    ensure!(s.seat < 3, "bad --human {}: seats are 0, 1 and 2", s.seat);
+    ensure!(s.hands >= 1, "--hands must be at least 1");
+    ensure!(s.deal.is_none() || s.hands == 1, "--deal plays one hand; leave out --hands");
+    let specs: Vec<String> = s.agents.split(',').map(|x| x.trim().to_string()).collect();
+    ensure!(
+        specs.len() == 2,
+        "with --human, --agents needs the two bots' specs separated by a comma (seats after yours), got {}",
+        specs.len()
+    );
+    let first_deal = match &s.deal {
+        Some(d) => Some(Deal::parse(d).context("bad --deal")?),
+        None => None,
+    };
+    build_agent(&s.hint).with_context(|| format!("bad --hint agent `{}`", s.hint))?;
+    let me = Seat(s.seat);
+    // Seat order: the person, then the two bots in turn order after them.
+    let mut names = vec![String::new(); 3];
+    names[me.index()] = HUMAN.into();
+    names[me.plus(1, 3).index()] = specs[0].clone();
+    names[me.plus(2, 3).index()] = specs[1].clone();
+    let mut bots: Vec<Option<Seated>> = Vec::new();
+    for (i, n) in names.iter().enumerate() {
+        bots.push(if i == me.index() { None } else { Some(build_seated(n)?) });
+    }
+    let mut scorer = Scorer::new(ScoringMode::Session, LedgerConfig::new(3)).expect("three players");
+    let mut records = Vec::new();
+    writeln!(
+        out,
+        "You are seat {me}. Seat {} is {}, seat {} is {}. Type the number of your choice; \
+         also `hint`, `help`, `hand` or `quit`.",
+        me.plus(1, 3),
+        names[me.plus(1, 3).index()],
+        me.plus(2, 3),
+        names[me.plus(2, 3).index()]
+    )?;
+    let mut ended_early = false;
+    for k in 0..u64::from(s.hands) {
+        let ds = deal_seed(s.seed, k);
+        let deal = first_deal.unwrap_or_else(|| deal_for_seed(ds));
+        let dealer = Seat(((u64::from(s.dealer) + k) % 3) as u8);
+        writeln!(out, "\n=== hand {} of {} ===", k + 1, s.hands)?;
+        let rng_seed = seating_rng_seed(ds, 0);
+        let mut table = Table {
+            hand: Hand::new(RuleSet::Tresillo, 3, deal, dealer)?,
+            me,
+            rngs: seat_rngs(rng_seed),
+            hint_rng: rng_from_seed(rng_seed ^ 0x5EED_0F41_A7C3),
+            hint: s.hint.clone(),
+        };
+        for b in bots.iter_mut().flatten() {
+            b.begin_hand();
+        }
+        writeln!(out, "dealer: seat {dealer}; mano: seat {}", dealer.next(3))?;
+        if table.hand.request().seat() != Some(me) {
+            writeln!(out, "your hand: {}", sorted_hand(table.hand.hand_of(me), None))?;
+        }
+        let mut steps = Vec::new();
+        let finished = loop {
+            let req = table.hand.request();
+            let Some(seat) = req.seat() else { break true };
+            let d = if seat == me {
+                match table.ask(input, out)? {
+                    Answer::Decision(d) => d,
+                    Answer::Quit => {
+                        writeln!(out, "You leave the table; this hand is not finished and not recorded.")?;
+                        break false;
+                    }
+                    Answer::EndOfInput => {
+                        writeln!(
+                            out,
+                            "\nEnd of input: the session ends; this hand is not finished and not recorded."
+                        )?;
+                        break false;
+                    }
+                }
+            } else {
+                let bot = bots[seat.index()].as_mut().expect("a bot sits there");
+                bot.decide_at(&table.hand, seat, &mut table.rngs[seat.index()])
+            };
+            if let Some(line) = narrate(&table.hand, &d) {
+                writeln!(out, "{line}{}", gloss(&d))?;
+            }
+            table.hand.apply(d).map_err(|e| anyhow::anyhow!("seat {seat} ({}): {e}", names[seat.index()]))?;
+            steps.push(Step { seat, act: Act::from(d) });
+            // Trumps named: the hand in its new order (at once, unless a prompt shows it).
+            if matches!(d, Decision::Declare(..)) && table.hand.request().seat() != Some(me) {
+                writeln!(
+                    out,
+                    "your hand: {}",
+                    sorted_hand(table.hand.hand_of(me), table.hand.public().trump)
+                )?;
+            }
+        };
+        if !finished {
+            ended_early = true;
+            break;
+        }
+        let result = table.hand.result().expect("the hand is over");
+        writeln!(out, "{}", outcome_line(&result))?;
+        let score = scorer.apply(&result).context("scoring the hand")?;
+        let l = scorer.ledger();
+        let bowls: Vec<String> = (0..3u8)
+            .map(|i| {
+                let who = if Seat(i) == me { " (you)" } else { "" };
+                format!("seat {i}{who} {} ({:+})", l.bowl(Seat(i)), score.total(Seat(i)))
+            })
+            .collect();
+        writeln!(out, "ledger after hand {}: bowls {}", k + 1, bowls.join(", "))?;
+        let seat_names: Vec<String> = (0..3).map(|i| format!("seat {i}")).collect();
+        writeln!(out, "  {}", ledger_line(l, &seat_names))?;
+        let mut rec = HandRecord::new(RuleSet::Tresillo, deal, dealer, names.clone(), steps, result);
+        rec.seed = if first_deal.is_some() { None } else { Some(ds) };
+        rec.rng_seed = Some(rng_seed);
+        records.push(rec);
+        if let Some(p) = &s.record {
+            write_records(p, &records)?;
+        }
+    }
+    if !ended_early && s.hands > 1 {
+        let st = scorer.settle();
+        let res: Vec<String> = (0..3u8).map(|i| format!("seat {i} {:+}", st.results[Seat(i)])).collect();
+        writeln!(out, "\nsettlement: {} (you are seat {me})", res.join(", "))?;
+    }
+    writeln!(out, "{} hand(s) played.", records.len())?;
+    if let (Some(p), false) = (&s.record, records.is_empty()) {
+        writeln!(out, "record written to {}", p.display())?;
+    }
+    Ok(())
+}
+
+/// The hand at the table with what the person's prompts need.
+struct Table {
+    hand: Hand,
+    me: Seat,
+    rngs: [AgentRng; 4],
+    hint_rng: AgentRng,
+    hint: String,
+}
+
+/// A choice offered in a numbered list.
+struct Choice {
+    decision: Decision,
+    text: String,
+}
+
+impl Table {
+    /// Prompts until the person gives a legal decision, quits, or the input ends.
+    fn ask(&mut self, input: &mut impl BufRead, out: &mut impl Write) -> Result<Answer> {
+        let req = self.hand.request();
+        let view = self.hand.view(self.me);
+        let choices = choices(&view);
+        self.show(&view, &choices, out)?;
+        loop {
+            write!(out, "> ")?;
+            out.flush()?;
+            let mut bytes = Vec::new();
+            if input.read_until(b'\n', &mut bytes).context("reading your answer")? == 0 {
+                return Ok(Answer::EndOfInput);
+            }
+            // Bytes that are not UTF-8 are a typing mistake like any other.
+            let line = String::from_utf8_lossy(&bytes);
+            let text = line.trim();
+            let lower = text.to_ascii_lowercase();
+            let mut words = lower.split_whitespace();
+            match words.next() {
+                None => {}
+                Some("quit" | "q" | "exit") => return Ok(Answer::Quit),
+                Some("help" | "?") => writeln!(out, "{}", wrap(&help(&view), 78))?,
+                Some("hand") => self.show(&view, &choices, out)?,
+                Some("hint") => {
+                    let spec = words.next().unwrap_or(&self.hint).to_string();
+                    match build_agent(&spec) {
+                        Ok(mut agent) => {
+                            agent.new_hand();
+                            let d = agent.decide(&view, &mut self.hint_rng);
+                            writeln!(out, "hint ({spec}): {}", describe(&d))?;
+                        }
+                        Err(e) => writeln!(out, "no such agent for a hint: {e}")?,
+                    }
+                }
+                Some(_) => match parse_answer(text, &req, &view, &choices) {
+                    Ok(d) => return Ok(Answer::Decision(d)),
+                    Err(e) => writeln!(out, "{e}; try again (or `help`)")?,
+                },
+            }
+        }
+    }
+
+    fn show(&self, view: &PlayerView, choices: &[Choice], out: &mut impl Write) -> Result<()> {
+        let p = view.public();
+        let req = view.request();
+        match req {
+            Request::Play { .. } => {
+                let trick = p.current_trick();
+                let leader = p.current_leader();
+                let table: Vec<String> = trick
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| format!("seat {} {c}", leader.plus(i as u8, 3)))
+                    .collect();
+                writeln!(
+                    out,
+                    "trick {} (trumps {}); tricks so far {}-{}-{}; on the table: {}",
+                    p.tricks_done + 1,
+                    p.trump.map_or("none", Suit::name),
+                    p.tricks.0[0],
+                    p.tricks.0[1],
+                    p.tricks.0[2],
+                    if table.is_empty() { "nothing, you lead".into() } else { table.join(", ") }
+                )?;
+            }
+            Request::Discard { min, max, .. } => {
+                writeln!(out, "your hand: {}", numbered_hand(view.hand(), p.trump))?;
+                writeln!(
+                    out,
+                    "exchange: discard {min} to {max} cards and draw as many from the heap. Type the cards \
+                     (`2C 5O`) or their numbers (`1 4`), or `none`."
+                )?;
+                return Ok(());
+            }
+            _ => {}
+        }
+        writeln!(out, "your hand: {}", sorted_hand(view.hand(), p.trump))?;
+        writeln!(out, "{}:", question(&req))?;
+        for (i, c) in choices.iter().enumerate() {
+            writeln!(out, "  {}) {}", i + 1, c.text)?;
+        }
+        Ok(())
+    }
+}
+
+/// The question a request asks.
+fn question(req: &Request) -> &'static str {
+    match req {
+        Request::Declare { forced: true, .. } => {
+            "everybody passed and you hold the espada: you must play an entrada (espada forzada)"
+        }
+        Request::Bid { .. } => "your call in the auction",
+        Request::Declare { .. } => "you won the auction: name the contract",
+        Request::Word { .. } => "who goes first among the opponents",
+        Request::Play { .. } => "your card",
+        Request::Surrender { .. } => "three tricks played: give up or play on",
+        Request::TakeOver { .. } => "the declarer gives up: take over",
+        Request::Bola { .. } => "you won the first five tricks",
+        Request::Discard { .. } | Request::Done => "",
+    }
+}
+
+/// The numbered choices of a request (none for discards, typed as cards).
+fn choices(view: &PlayerView) -> Vec<Choice> {
+    let req = view.request();
+    let trump = view.public().trump;
+    let hand = view.hand();
+    let mut legal = req.legal_decisions(hand);
+    if let Request::Play { .. } = req {
+        let order = power_order(hand, trump);
+        legal.sort_by_key(|d| match d {
+            Decision::Play(c) => order.iter().position(|x| x == c),
+            _ => None,
+        });
+    }
+    match req {
+        Request::Discard { .. } => Vec::new(),
+        _ => legal.into_iter().map(|d| Choice { decision: d, text: describe(&d) + &gloss(&d) }).collect(),
+    }
+}
+
+/// A decision in the game's words.
+fn describe(d: &Decision) -> String {
+    match *d {
+        Decision::Bid(b) => b.to_string(),
+        Decision::Declare(c, Some(t)) => format!("{c}, trumps {t}"),
+        Decision::Declare(c, None) => c.to_string(),
+        Decision::Discard(s) if s.is_empty() => "discard nothing".into(),
+        Decision::Discard(s) => format!("discard {s}"),
+        Decision::Word(w) => w.to_string(),
+        Decision::Play(c) => format!("play {c}"),
+        Decision::Surrender(true) => "give up".into(),
+        Decision::Surrender(false) => "play on".into(),
+        Decision::TakeOver(true) => "yo sigo".into(),
+        Decision::TakeOver(false) => "do not take over".into(),
+        Decision::Bola(true) => "play on for bola".into(),
+        Decision::Bola(false) => "stop with primeras".into(),
+    }
+}
+
+/// A short English gloss of the game's words (empty for plain decisions).
+fn gloss(d: &Decision) -> String {
+    let g = match *d {
+        Decision::Bid(Bid::Paso) => "pass: out of the auction",
+        Decision::Bid(Bid::Level(1)) => "I bid: entrada or higher",
+        Decision::Bid(Bid::Level(2)) => "I bid more: vuelta or solo",
+        Decision::Bid(Bid::Level(_)) => "I bid more: solo",
+        Decision::Declare(Contract::Entrada, _) => "name trumps, exchange",
+        Decision::Declare(Contract::Vuelta, _) => "the heap's top card sets trumps, exchange",
+        Decision::Declare(Contract::Solo, _) => "name trumps, no exchange",
+        Decision::Word(Word::Vienen) => "I go first",
+        Decision::Word(Word::ComoQuiera) => "either of us",
+        Decision::Word(Word::Van) => "you go first",
+        Decision::Surrender(true) => "the hand ends as a puesta unless an opponent takes over",
+        Decision::TakeOver(true) => "I play on as declarer",
+        Decision::Bola(true) => "all nine tricks or a failed bola",
+        Decision::Bola(false) => "the hand ends, won",
+        _ => return String::new(),
+    };
+    format!(" ({g})")
+}
+
+/// Parses an answer: a choice's number, a card (card play), cards or numbers
+/// (discards).
+fn parse_answer(text: &str, req: &Request, view: &PlayerView, choices: &[Choice]) -> Result<Decision> {
+    if let Request::Discard { min, max, .. } = *req {
+        let order = power_order(view.hand(), view.public().trump);
+        let mut set = CardSet::EMPTY;
+        let lower = text.to_ascii_lowercase();
+        if !matches!(lower.as_str(), "none" | "0" | "-") {
+            for tok in text.split([' ', ',']).filter(|t| !t.is_empty()) {
+                let c = match tok.parse::<usize>() {
+                    Ok(n) if (1..=order.len()).contains(&n) => order[n - 1],
+                    Ok(n) => bail!("no card number {n} in your hand (1 to {})", order.len()),
+                    Err(_) => parse_card(tok).map_err(|e| anyhow::anyhow!("{e}"))?,
+                };
+                ensure!(view.hand().contains(c), "you do not hold {c}");
+                ensure!(set.insert(c), "{c} given twice");
+            }
+        }
+        let k = set.len() as u8;
+        ensure!(k >= min && k <= max, "discard {min} to {max} cards, not {k}");
+        return Ok(Decision::Discard(set));
+    }
+    if let Ok(n) = text.parse::<usize>() {
+        ensure!(n >= 1 && n <= choices.len(), "not a choice: {n} (choose 1 to {})", choices.len());
+        return Ok(choices[n - 1].decision);
+    }
+    if let Request::Play { legal, .. } = *req
+        && let Ok(c) = parse_card(text)
+    {
+        ensure!(view.hand().contains(c), "you do not hold {c}");
+        ensure!(legal.contains(c), "{c} may not be played now (legal: {legal}); type `help` for why");
+        return Ok(Decision::Play(c));
+    }
+    bail!("not understood: `{text}` (type the number of your choice)")
+}
+
+/// The cards of `hand`, strongest first: trumps in trump order, then each plain
+/// suit high to low (espadas, bastos, copas, oros).
+fn power_order(hand: CardSet, trump: Option<Suit>) -> Vec<Card> {
+    let t = table(trump);
+    let mut v: Vec<Card> = hand.iter().collect();
+    v.sort_by_key(|c| {
+        let i = c.bit() as usize;
+        // Before trumps are named the espada and the basto are already trumps.
+        let permanent = trump.is_none() && (*c == Card::ESPADA || *c == Card::BASTO);
+        let group = if t.eff_suit[i] == TRUMP_SUIT || permanent { 0 } else { 1 + t.eff_suit[i] };
+        let power = match (permanent, *c == Card::ESPADA) {
+            (true, true) => u8::MAX,
+            (true, false) => u8::MAX - 1,
+            _ => t.power[i],
+        };
+        (group, std::cmp::Reverse(power))
+    });
+    v
+}
+
+/// The hand sorted by trick power, with the trumps marked once known.
+fn sorted_hand(hand: CardSet, trump: Option<Suit>) -> String {
+    let v = power_order(hand, trump);
+    let n = trump.map_or(0, |_| v.iter().filter(|c| table(trump).trumps.contains(**c)).count());
+    let cards: Vec<String> = v.iter().map(ToString::to_string).collect();
+    if n > 0 { format!("{} | {}", cards[..n].join(" "), cards[n..].join(" ")) } else { cards.join(" ") }
+}
+
+/// The hand sorted by power with the numbers discards are typed with.
+fn numbered_hand(hand: CardSet, trump: Option<Suit>) -> String {
+    let v = power_order(hand, trump);
+    v.iter().enumerate().map(|(i, c)| format!("{}:{c}", i + 1)).collect::<Vec<_>>().join(" ")
+}
+
+/// `text` broken into lines of at most `width` characters at spaces.
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut len = 0;
+    for word in text.split_whitespace() {
+        let n = word.chars().count();
+        if len > 0 && len + 1 + n > width {
+            out.push('\n');
+            len = 0;
+        } else if len > 0 {
+            out.push(' ');
+            len += 1;
+        }
+        out.push_str(word);
+        len += n;
+    }
+    out
+}
+
+/// The rule that applies to the decision asked now (RULES.md sections 3 to 6).
+fn help(view: &PlayerView) -> String {
+    let p = view.public();
+    match view.request() {
+        Request::Bid { min_level, max_level, .. } => {
+            let can = if min_level > max_level {
+                "You cannot outbid the standing bid: only paso is left.".to_string()
+            } else {
+                format!("You may bid level {min_level} to {max_level} or pass.")
+            };
+            format!(
+                "Auction (RULES.md section 3): levels are 1 entrada, 2 vuelta, 3 solo. A bid must be higher than \
+                 the standing one, except that a player earlier in turn order (mano, medio, postre) may equal it. \
+                 A pass (paso) is final. The last bidder left declares; if all pass the holder of the espada must \
+                 play an entrada (espada forzada). {can}"
+            )
+        }
+        Request::Declare { min_level, forced, .. } => format!(
+            "Contract (section 3): name a contract at least as high as the level won ({min_level}){}. Entrada: \
+             you name trumps and exchange. Vuelta: the heap's top card is turned and sets trumps; you exchange, \
+             drawing it first. Solo: you name trumps and do not exchange. You must win more tricks than each \
+             opponent (sacado); a tie is a puesta, an opponent with most tricks wins codillo.",
+            if forced { "; espada forzada: entrada only" } else { "" }
+        ),
+        Request::Discard { min, max, .. } => format!(
+            "Exchange (section 4): discard face down {min} to {max} cards and draw as many from the top of the \
+             heap ({} left). The declarer exchanges first (not in solo), then the first opponent, then the \
+             second with what is left. Nobody sees your discards; everyone sees how many you changed.",
+            p.heap_left
+        ),
+        Request::Word { .. } => "Conversation (section 4.3): the opponents decide who exchanges first. Say \
+             vienen (I go first), como quiera (either) or van (you go first). You agree when one asks to go \
+             first and the other does not, or one says como quiera and the other van; after three rounds \
+             without agreement the first speaker goes first."
+            .into(),
+        Request::Play { legal, .. } => {
+            let now = match p.led() {
+                None => "You lead: any card.".to_string(),
+                Some(led) => {
+                    let t = table(p.trump);
+                    let i = led.bit() as usize;
+                    if t.eff_suit[i] == TRUMP_SUIT {
+                        let forced = legal_moves(view.hand(), p.trump, Some(led)) != view.hand();
+                        format!(
+                            "A trump ({led}) was led: you must play a trump if you hold one that can be forced \
+                             (any trump but the estuche - espada, mala, basto - and an estuche card ranked below \
+                             the card led). {}",
+                            if forced { "You hold one." } else { "You hold none, so any card is legal." }
+                        )
+                    } else {
+                        format!("{led} was led: follow its suit if you can, otherwise play any card.")
+                    }
+                }
+            };
+            format!(
+                "Play (section 5): {now} Legal now: {legal}. The highest trump wins the trick, or else the \
+                 highest card of the suit led; the winner leads next."
+            )
+        }
+        Request::Surrender { .. } => "Surrender (section 6): after the third trick the declarer of entrada or \
+             vuelta may give up. Each opponent may then say yo sigo and take over; if nobody does, the hand \
+             is your puesta."
+            .into(),
+        Request::TakeOver { .. } => "Take over (section 6): the declarer gave up. Say yo sigo to become the \
+             declarer with the same trumps (tricks taken stay where they are); otherwise the hand ends as the \
+             declarer's puesta unless the other opponent takes over."
+            .into(),
+        Request::Bola { .. } => "Primeras or bola (section 6): you won the first five tricks. Stop now and the \
+             hand is won with primeras, or play on for bola: all nine tricks, paid 8 by each other player; \
+             losing a later trick is a failed bola (you pay 8 to each) though the contract is still won."
+            .into(),
+        Request::Done => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn help_is_wrapped_at_word_boundaries() {
+        let w = wrap("aa bbb cc d eeeeeeeeee f", 6);
+        assert_eq!(w, "aa bbb\ncc d\neeeeeeeeee\nf");
+        assert!(w.lines().all(|l| l.len() <= 6 || !l.contains(' ')));
+    }
+
+    #[test]
+    fn hands_sort_by_trick_power() {
+        let h = tresillo_core::parse_hand("7C 1E 12O 1B 3C 2C 12C").unwrap();
+        // Copas trumps: espada, mala (7C), basto, then copas 12 2 3; then oros.
+        assert_eq!(sorted_hand(h, Some(Suit::Copas)), "1E 7C 1B 12C 2C 3C | 12O");
+        // Before trumps: the espada and the basto, then suits in order, each high to low.
+        assert_eq!(sorted_hand(h, None), "1E 1B 12C 2C 3C 7C 12O");
+        let h = tresillo_core::parse_hand("7E 10E 1E 3B 1B 1O 12O").unwrap();
+        assert_eq!(sorted_hand(h, None), "1E 1B 10E 7E 3B 12O 1O");
+    }
+}
