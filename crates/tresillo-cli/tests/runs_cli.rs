@@ -41,6 +41,25 @@ impl Drop for Running {
     }
 }
 
+/// Starts `tresillo args` in the background and waits until `watch` (where it
+/// writes) has checkpointed more than its header: the run is under way.
+fn start_until_checkpointed(args: &[&str], watch: &Path) -> Running {
+    let run = Running(
+        Command::new(env!("CARGO_BIN_EXE_tresillo"))
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let t0 = Instant::now();
+    while !(watch.join("manifest.json").exists() && checkpointed(watch) > 2000) {
+        assert!(t0.elapsed() < Duration::from_secs(120), "{} never checkpointed", watch.display());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    run
+}
+
 fn checkpointed(dir: &Path) -> u64 {
     let m: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
@@ -65,20 +84,8 @@ fn a_second_writer_on_a_running_directory_is_refused() {
         "--out",
         s(&dir),
     ];
-    let mut first = Running(
-        Command::new(env!("CARGO_BIN_EXE_tresillo"))
-            .args(args)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    // Wait for its first checkpoint: the run is under way.
-    let t0 = Instant::now();
-    while !(dir.join("manifest.json").exists() && checkpointed(&dir) > 2000) {
-        assert!(t0.elapsed() < Duration::from_secs(120), "the first run never checkpointed");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    // Started, and past its first checkpoint: the run is under way.
+    let mut first = start_until_checkpointed(&args, &dir);
     let pid = first.0.id().to_string();
     let seconds: Vec<Vec<&str>> =
         vec![[&args[..], &["--resume"]].concat(), [&args[..], &["--force"]].concat(), args.to_vec()];
@@ -237,29 +244,24 @@ fn force_keeps_the_old_run_whole_until_the_new_one_is_complete() {
     let files = ["deals.csv", "manifest.json", "stats.json", "summary.csv"];
     let before: Vec<Vec<u8>> = files.iter().map(|f| fs::read(dir.join(f)).unwrap()).collect();
     // A long --force run, killed part-way: it played in r.partial.
-    let mut long = Running(
-        Command::new(env!("CARGO_BIN_EXE_tresillo"))
-            .args([
-                "tournament",
-                "--agents",
-                "rule,rule,random",
-                "--deals",
-                "200000",
-                "--duplicate",
-                "--seed",
-                "11",
-            ])
-            .args(["--threads", "1", "--force", "--out", s(&dir)])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
+    let mut long = start_until_checkpointed(
+        &[
+            "tournament",
+            "--agents",
+            "rule,rule,random",
+            "--deals",
+            "200000",
+            "--duplicate",
+            "--seed",
+            "11",
+            "--threads",
+            "1",
+            "--force",
+            "--out",
+            s(&dir),
+        ],
+        &partial,
     );
-    let t0 = Instant::now();
-    while !(partial.join("manifest.json").exists() && checkpointed(&partial) > 2000) {
-        assert!(t0.elapsed() < Duration::from_secs(120), "the replacing run never checkpointed");
-        std::thread::sleep(Duration::from_millis(50));
-    }
     long.0.kill().unwrap();
     long.0.wait().unwrap();
     let after: Vec<Vec<u8>> = files.iter().map(|f| fs::read(dir.join(f)).unwrap()).collect();
