@@ -49,6 +49,7 @@ mod random;
 mod registry;
 mod rng;
 mod rule;
+mod rule_lhombre;
 mod sampler;
 pub mod solver;
 

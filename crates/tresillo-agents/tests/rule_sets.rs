@@ -21,7 +21,14 @@ fn every_rules() -> Vec<Rules> {
     for set in RuleSet::ALL {
         for favor in [None, Some(Suit::Copas)] {
             for old in [false, true] {
-                v.push(Rules { set, options: RuleOptions { palo_de_favor: favor, codillo_old: old } });
+                for redeal in [false, true] {
+                    let options =
+                        RuleOptions { palo_de_favor: favor, codillo_old: old, redeal_all_pass: redeal };
+                    let r = Rules { set, options };
+                    if r.check_options().is_ok() {
+                        v.push(r);
+                    }
+                }
             }
         }
     }
@@ -47,7 +54,11 @@ fn random_and_rule_play_every_rule_set_legally() {
                 assert!(!res.is_cancelled(), "{r}: a house hand is never cancelled");
             }
         }
-        assert!(forced > 0, "{r}: some all-pass hands in 150 deals");
+        if r.options.redeal_all_pass {
+            assert_eq!(forced, 0, "{r}: all passing brings a new deal");
+        } else {
+            assert!(forced > 0, "{r}: some all-pass hands in 150 deals");
+        }
     }
 }
 

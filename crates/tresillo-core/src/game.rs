@@ -15,11 +15,13 @@ pub enum RuleSet {
     Tresillo,
     /// A club's house rules (section 12.1).
     TresilloHouse,
+    /// Danish L'Hombre (section 12.4).
+    Lhombre,
 }
 
 impl RuleSet {
     /// Every rule set the engine knows.
-    pub const ALL: [RuleSet; 2] = [RuleSet::Tresillo, RuleSet::TresilloHouse];
+    pub const ALL: [RuleSet; 3] = [RuleSet::Tresillo, RuleSet::TresilloHouse, RuleSet::Lhombre];
 
     /// The rule set's name in files and flags.
     #[must_use]
@@ -27,6 +29,7 @@ impl RuleSet {
         match self {
             RuleSet::Tresillo => "tresillo",
             RuleSet::TresilloHouse => "tresillo-house",
+            RuleSet::Lhombre => "lhombre",
         }
     }
 
@@ -34,7 +37,10 @@ impl RuleSet {
     /// ([`Rules::max_level`](crate::Rules::max_level) counts `palo_de_favor`).
     #[must_use]
     pub const fn max_level(self) -> u8 {
-        3
+        match self {
+            RuleSet::Lhombre => crate::rulesets::lhombre::MAX_RANK,
+            _ => 3,
+        }
     }
 }
 
@@ -65,38 +71,86 @@ pub enum Contract {
     Vuelta,
     /// Declarer names trumps and does not exchange.
     Solo,
+    /// L'Hombre's grand tourné: a tourné allowed only to a player dealt both
+    /// spadille and basta (section 12.4).
+    #[cfg_attr(feature = "serde", serde(rename = "grand-tourne"))]
+    GrandTourne,
+    /// L'Hombre's nolo: no trump, take no tricks, only the declarer exchanges.
+    Nolo,
+    /// L'Hombre's pure nolo: nolo without any exchange.
+    #[cfg_attr(feature = "serde", serde(rename = "pure-nolo"))]
+    PureNolo,
+    /// L'Hombre's nolo ouvert: pure nolo with the declarer's hand laid face up just
+    /// before their first card.
+    #[cfg_attr(feature = "serde", serde(rename = "nolo-ouvert"))]
+    NoloOuvert,
 }
 
 impl Contract {
-    /// All contracts, low to high.
+    /// The contracts of the Spanish rule sets, low to high (each rule set's own
+    /// list is [`RuleSpec::contracts`](crate::RuleSpec::contracts)).
     pub const ALL: [Contract; 3] = [Contract::Entrada, Contract::Vuelta, Contract::Solo];
 
-    /// Bid level: entrada 1, vuelta 2, solo 3.
+    /// Bid level: entrada 1, vuelta 2, solo 3; the L'Hombre contracts their rank
+    /// (grand tourné 4, nolo 3, pure nolo 6, nolo ouvert 7).
     #[must_use]
     pub const fn level(self) -> u8 {
         match self {
             Contract::Entrada => 1,
             Contract::Vuelta => 2,
             Contract::Solo => 3,
+            Contract::GrandTourne => 4,
+            Contract::Nolo => 3,
+            Contract::PureNolo => 6,
+            Contract::NoloOuvert => 7,
         }
     }
 
     /// Whether the declarer names the trump suit.
     #[must_use]
     pub const fn names_trump(self) -> bool {
-        !matches!(self, Contract::Vuelta)
+        matches!(self, Contract::Entrada | Contract::Solo)
+    }
+
+    /// The Spanish contract it is counted with in the summaries' three contract
+    /// columns: those where the declarer exchanges with named or no trumps count as
+    /// entrada (game, spades game, nolo), those with a turned card as vuelta
+    /// (tourné, grand tourné), those without the declarer's exchange as solo
+    /// (solo, spades solo, pure nolo, nolo ouvert).
+    #[must_use]
+    pub const fn family(self) -> Contract {
+        match self {
+            Contract::Entrada | Contract::Nolo => Contract::Entrada,
+            Contract::Vuelta | Contract::GrandTourne => Contract::Vuelta,
+            Contract::Solo | Contract::PureNolo | Contract::NoloOuvert => Contract::Solo,
+        }
+    }
+
+    /// Whether the top card of the heap is turned for trumps (vuelta, tourné,
+    /// grand tourné).
+    #[must_use]
+    pub const fn turns_card(self) -> bool {
+        matches!(self, Contract::Vuelta | Contract::GrandTourne)
+    }
+
+    /// Whether it is played without trumps and the declarer must take no tricks
+    /// (the L'Hombre nolo contracts).
+    #[must_use]
+    pub const fn is_nolo(self) -> bool {
+        matches!(self, Contract::Nolo | Contract::PureNolo | Contract::NoloOuvert)
     }
 
     /// Whether the declarer exchanges.
     #[must_use]
     pub const fn declarer_exchanges(self) -> bool {
-        !matches!(self, Contract::Solo)
+        !matches!(self, Contract::Solo | Contract::PureNolo | Contract::NoloOuvert)
     }
 
-    /// Whether the declarer may give up before the fourth trick.
+    /// Whether the declarer may give up before the fourth trick (in a rule set with
+    /// surrender).
     #[must_use]
     pub const fn may_surrender(self) -> bool {
-        !matches!(self, Contract::Solo)
+        matches!(self, Contract::Entrada | Contract::Vuelta)
     }
 
     /// Lower-case Spanish name.
@@ -106,6 +160,10 @@ impl Contract {
             Contract::Entrada => "entrada",
             Contract::Vuelta => "vuelta",
             Contract::Solo => "solo",
+            Contract::GrandTourne => "grand-tourne",
+            Contract::Nolo => "nolo",
+            Contract::PureNolo => "pure-nolo",
+            Contract::NoloOuvert => "nolo-ouvert",
         }
     }
 }

@@ -15,7 +15,7 @@ use crate::game::{Bid, Contract, Outcome, PuestaKind, RuleSet, Word};
 use crate::notation::{Deal, Heap};
 use crate::play::{PlayState, legal_moves, trick_winner};
 use crate::result::{HandResult, SurrenderRecord};
-use crate::rules::AllPass;
+use crate::rules::{AllPass, AuctionOrder, OpponentsOrder};
 use crate::rules::{RuleOptions, Rules};
 use crate::tables::table;
 use crate::view::PlayerView;
@@ -301,26 +301,13 @@ impl Request {
         match (*self, *d) {
             (Request::Bid { min_level, max_level, .. }, Decision::Bid(b)) => match b {
                 Bid::Paso => Ok(()),
-                Bid::Level(l) if l >= min_level && l <= max_level => Ok(()),
+                Bid::Level(l) if l >= min_level && l <= max_level && rules.may_bid(l, hand) => Ok(()),
                 bid => Err(HandError::IllegalBid { bid, min_level, max_level }),
             },
             (Request::Declare { min_level, forced, .. }, Decision::Declare(c, t)) => {
-                if forced && c != Contract::Entrada {
-                    return Err(HandError::IllegalContract(format!(
-                        "espada forzada must be an entrada, not {c}"
-                    )));
-                }
-                if rules.contract_level(c, t) < min_level {
-                    return Err(HandError::IllegalContract(format!(
-                        "{c} is below the level won ({min_level})"
-                    )));
-                }
-                match (c.names_trump(), t) {
-                    (true, None) => Err(HandError::IllegalContract(format!("{c} needs a trump suit"))),
-                    (false, Some(_)) => Err(HandError::IllegalContract(
-                        "in vuelta the turned card sets trumps; name no suit".into(),
-                    )),
-                    _ => Ok(()),
+                match rules.declare_error(c, t, min_level, forced, hand) {
+                    Some(e) => Err(HandError::IllegalContract(e)),
+                    None => Ok(()),
                 }
             }
             (Request::Discard { min, max, .. }, Decision::Discard(set)) => {
@@ -358,24 +345,26 @@ impl Request {
     pub fn legal_decisions_in(&self, rules: &Rules, hand: CardSet) -> Vec<Decision> {
         match *self {
             Request::Bid { min_level, max_level, .. } => std::iter::once(Decision::Bid(Bid::Paso))
-                .chain((min_level..=max_level).map(|l| Decision::Bid(Bid::Level(l))))
+                .chain(
+                    (min_level..=max_level)
+                        .filter(|&l| rules.may_bid(l, hand))
+                        .map(|l| Decision::Bid(Bid::Level(l))),
+                )
                 .collect(),
             Request::Declare { min_level, forced, .. } => {
                 let mut v = Vec::new();
-                for c in Contract::ALL {
-                    if forced && c != Contract::Entrada {
-                        continue;
-                    }
-                    if c.names_trump() {
-                        v.extend(
-                            Suit::ALL
-                                .iter()
-                                .filter(|s| rules.contract_level(c, Some(**s)) >= min_level)
-                                .map(|s| Decision::Declare(c, Some(*s))),
-                        );
-                    } else if rules.contract_level(c, None) >= min_level {
-                        v.push(Decision::Declare(c, None));
-                    }
+                for &c in rules.spec().contracts {
+                    let trumps: &[Option<Suit>] = if c.names_trump() {
+                        &[Some(Suit::Espadas), Some(Suit::Bastos), Some(Suit::Copas), Some(Suit::Oros)]
+                    } else {
+                        &[None]
+                    };
+                    v.extend(
+                        trumps
+                            .iter()
+                            .filter(|&&t| rules.declare_error(c, t, min_level, forced, hand).is_none())
+                            .map(|&t| Decision::Declare(c, t)),
+                    );
                 }
                 v
             }
@@ -454,8 +443,15 @@ pub struct PublicState {
     pub took_over: Option<Seat>,
     /// Opponents who declined to take over, as a bit mask.
     pub declined: u8,
+    /// Nolo ouvert (`lhombre`): the declarer's hand as laid face up just before
+    /// their first card (cards played since are in [`PublicState::plays`]).
+    pub exposed: Option<CardSet>,
     /// The bola decision: `Some(true)` played on, `Some(false)` stopped (primeras).
     pub bola: Option<bool>,
+}
+
+fn rules_auction(p: &PublicState) -> AuctionOrder {
+    p.game_rules().spec().auction
 }
 
 impl PublicState {
@@ -657,6 +653,7 @@ impl Hand {
             took_over: None,
             declined: 0,
             bola: None,
+            exposed: None,
         };
         let hidden = Hidden {
             hands: deal.hands,
@@ -749,7 +746,7 @@ impl Hand {
                 Request::Declare { seat: p.declarer.expect("declarer"), min_level: p.level, forced: p.forced }
             }
             Phase::DeclarerExchange => {
-                let min = u8::from(p.contract == Some(Contract::Vuelta));
+                let min = p.game_rules().declarer_min_discard(p.contract);
                 // Before the contract is named only a forced entrada exchanges.
                 let most = if p.contract.is_none() { p.game_rules().spec().forced_max_discard } else { 9 };
                 Request::Discard { seat: p.declarer.expect("declarer"), min, max: p.heap_left.min(most) }
@@ -869,7 +866,7 @@ impl Hand {
                     p.original_declarer = Some(h);
                     p.level = 1;
                     p.phase = match rules.spec().all_pass {
-                        AllPass::EspadaForzada => Phase::Declare,
+                        AllPass::EspadaForzada | AllPass::SpadilleElseDealer => Phase::Declare,
                         AllPass::ForcedEntrada => Phase::DeclarerExchange,
                     };
                 }
@@ -887,6 +884,10 @@ impl Hand {
             p.phase = Phase::Declare;
             return;
         }
+        if rules_auction(p) == AuctionOrder::Duels {
+            p.to_speak = crate::rulesets::lhombre::next_bidder(p.bids(), p.passed, seat, p.dealer);
+            return;
+        }
         let mut next = seat.next(p.players);
         while p.passed & (1 << next.0) != 0 {
             next = next.next(p.players);
@@ -897,17 +898,35 @@ impl Hand {
     fn do_declare(&mut self, c: Contract, t: Option<Suit>) {
         let p = &mut self.public;
         p.contract = Some(c);
-        match c {
-            Contract::Vuelta => {
-                let top = self.hidden.heap.cards()[self.hidden.heap_pos as usize];
-                p.turned = Some(top);
-                p.trump = Some(top.suit());
-            }
-            _ => p.trump = t,
+        if c.turns_card() {
+            let top = self.hidden.heap.cards()[self.hidden.heap_pos as usize];
+            p.turned = Some(top);
+            p.trump = Some(top.suit());
+        } else {
+            p.trump = t;
         }
         let exchanged = p.declarer.is_some_and(|d| p.exchanged[d].is_some());
-        p.phase =
-            if c.declarer_exchanges() && !exchanged { Phase::DeclarerExchange } else { Phase::Conversation };
+        if c.declarer_exchanges() && !exchanged {
+            p.phase = Phase::DeclarerExchange;
+        } else {
+            self.after_declarer_exchange();
+        }
+    }
+
+    /// After the declarer's exchange (or none): the conversation, or under
+    /// [`OpponentsOrder::FromDeclarer`] the opponent after the declarer exchanges
+    /// first (or play begins when the opponents do not exchange).
+    fn after_declarer_exchange(&mut self) {
+        let p = &mut self.public;
+        let rules = p.game_rules();
+        if rules.spec().opponents_order == OpponentsOrder::Conversation {
+            p.phase = Phase::Conversation;
+        } else if p.contract.is_some_and(|c| rules.opponents_exchange(c)) {
+            p.first_opponent = p.opponents().map(|o| o[0]);
+            p.phase = Phase::FirstOpponentExchange;
+        } else {
+            self.begin_play();
+        }
     }
 
     fn do_discard(&mut self, seat: Seat, set: CardSet) {
@@ -926,7 +945,10 @@ impl Hand {
         p.phase = match p.phase {
             // A forced entrada names trumps after its exchange.
             Phase::DeclarerExchange if p.contract.is_none() => Phase::Declare,
-            Phase::DeclarerExchange => Phase::Conversation,
+            Phase::DeclarerExchange => {
+                self.after_declarer_exchange();
+                return;
+            }
             Phase::FirstOpponentExchange => Phase::SecondOpponentExchange,
             _ => {
                 self.begin_play();
@@ -962,6 +984,21 @@ impl Hand {
         let p = &mut self.public;
         p.phase = Phase::Play;
         p.leaders[0] = p.mano();
+        self.expose_if_due();
+    }
+
+    /// Nolo ouvert: just before the declarer's first card their hand is laid face
+    /// up (RULES.md section 12.4).
+    fn expose_if_due(&mut self) {
+        let p = &self.public;
+        if p.contract == Some(Contract::NoloOuvert)
+            && p.exposed.is_none()
+            && p.phase == Phase::Play
+            && p.declarer == Some(self.seat_to_play())
+        {
+            let d = self.seat_to_play();
+            self.public.exposed = Some(self.hidden.hands[d]);
+        }
     }
 
     fn do_play(&mut self, seat: Seat, c: Card) {
@@ -970,6 +1007,7 @@ impl Hand {
         p.plays[p.num_plays as usize] = c;
         p.num_plays += 1;
         if p.current_trick().len() < 3 {
+            self.expose_if_due();
             return;
         }
         let t = p.tricks_done as usize;
@@ -982,18 +1020,24 @@ impl Hand {
             p.leaders[t + 1] = ws;
         }
         let d = p.declarer.expect("declarer");
+        let rules = p.game_rules();
         p.phase = if p.tricks_done == 9 {
             Phase::Done
         } else if p.tricks_done == 3
             && p.surrendered.is_none()
-            && p.contract.is_some_and(|c| c.may_surrender())
+            && p.contract.is_some_and(|c| rules.may_surrender(c))
         {
             Phase::Surrender
-        } else if p.tricks_done == 5 && p.tricks[d] == 5 && p.bola.is_none() {
+        } else if p.tricks_done == 5
+            && p.tricks[d] == 5
+            && p.bola.is_none()
+            && p.contract.is_some_and(|c| rules.bola_allowed(c))
+        {
             Phase::Bola
         } else {
             Phase::Play
         };
+        self.expose_if_due();
     }
 
     /// The result, once the hand is over.
@@ -1015,7 +1059,7 @@ impl Hand {
             Some(d) => {
                 let opp: Vec<(Seat, u8)> =
                     p.opponents().expect("declarer").iter().map(|o| (*o, p.tricks[*o])).collect();
-                Outcome::from_tricks(p.tricks[d], &opp)
+                p.game_rules().outcome(p.contract, p.tricks[d], &opp)
             }
         };
         let estuche = table(p.trump).estuche;

@@ -26,6 +26,7 @@ mod notation;
 mod play;
 mod result;
 mod rules;
+pub mod rulesets;
 mod scoring;
 pub mod tables;
 mod view;
@@ -41,7 +42,8 @@ pub use notation::{Deal, Heap, NotationError, parse_card, parse_hand, parse_suit
 pub use play::{PlayState, Undo, legal_moves, legal_moves_in, trick_winner, trick_winner_in};
 pub use result::{HandResult, SurrenderRecord};
 pub use rules::{
-    AllPass, CODILLO_OLD, Condiciones, OptionInfo, PALO_DE_FAVOR, RuleOptions, RuleSpec, Rules, RulesError,
+    AllPass, AuctionOrder, CODILLO_OLD, Condiciones, OpponentsOrder, OptionInfo, PALO_DE_FAVOR,
+    REDEAL_ALL_PASS, RuleOptions, RuleSpec, Rules, RulesError, ScoringSystem,
 };
 pub use scoring::*;
 pub use view::PlayerView;

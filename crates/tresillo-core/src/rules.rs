@@ -21,7 +21,7 @@
 
 use crate::card::{Card, Seat, Suit};
 use crate::cardset::CardSet;
-use crate::game::{Contract, RuleSet};
+use crate::game::{Contract, Outcome, RuleSet};
 use std::fmt;
 
 /// What happens when every player passes (RULES.md sections 3 and 12.1).
@@ -36,6 +36,41 @@ pub enum AllPass {
     /// [`RuleSpec::forced_max_discard`] cards, draws, and only then names trumps.
     /// Never cancelled.
     ForcedEntrada,
+    /// `lhombre`: the holder of the spadille (the espada), else the dealer, must
+    /// play: names trumps (exchanging as in game) or turns the top card (as in
+    /// tourné), and the hand scores as game; under `redeal_all_pass` the hand is
+    /// cancelled (a new deal) instead.
+    SpadilleElseDealer,
+}
+
+/// The order of speaking in the auction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AuctionOrder {
+    /// Round the table from mano, as many circuits as needed (section 3).
+    RoundTheTable,
+    /// L'Hombre (section 12.4): forehand against middlehand first, then the dealer
+    /// against the survivor.
+    Duels,
+}
+
+/// How the opponents come to exchange after the declarer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OpponentsOrder {
+    /// The first-opponent conversation of section 4.
+    Conversation,
+    /// L'Hombre (section 12.4): from the opponent after the declarer, no
+    /// conversation.
+    FromDeclarer,
+}
+
+/// How hands are scored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScoringSystem {
+    /// The puesta system of section 8 with the rule set's condiciones.
+    Puestas,
+    /// L'Hombre's payments from or to each defender (section 12.4), straight
+    /// between the players' bowls: no plato, paper or pajaritos.
+    PerDefender,
 }
 
 /// Condiciones in tantos, from or to each other player (RULES.md sections 8 and
@@ -69,6 +104,7 @@ impl Condiciones {
             Contract::Entrada => self.entrada,
             Contract::Vuelta => self.vuelta,
             Contract::Solo => self.solo,
+            _ => 0,
         }
     }
 }
@@ -107,6 +143,15 @@ pub const CODILLO_OLD: OptionInfo = OptionInfo {
     help: "a codillo is paid to the winner only (nothing to the plato or the paper)",
 };
 
+/// `redeal_all_pass` (RULES.md section 12.4).
+pub const REDEAL_ALL_PASS: OptionInfo = OptionInfo {
+    name: "redeal_all_pass",
+    default: "false",
+    values: "true, false",
+    section: "12.4",
+    help: "when all pass, a new deal instead of the spadille holder's forced game (the association's tournament rule)",
+};
+
 /// Everything a rule set fixes, as data (RULES.md section 12): the table the state
 /// machine, the views and the ledger consult.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -141,6 +186,14 @@ pub struct RuleSpec {
     /// and a successful bola by each of their opponents (`false`: they neither pay
     /// nor receive any condición).
     pub takeover_condiciones: bool,
+    /// The contracts it plays, low to high.
+    pub contracts: &'static [Contract],
+    /// The order of speaking in the auction.
+    pub auction: AuctionOrder,
+    /// How the opponents come to exchange.
+    pub opponents_order: OpponentsOrder,
+    /// How hands are scored.
+    pub scoring: ScoringSystem,
 }
 
 /// `tresillo` (RULES.md sections 1-8).
@@ -166,6 +219,10 @@ const TRESILLO: RuleSpec = RuleSpec {
         bola: 8,
     },
     takeover_condiciones: false,
+    contracts: &Contract::ALL,
+    auction: AuctionOrder::RoundTheTable,
+    opponents_order: OpponentsOrder::Conversation,
+    scoring: ScoringSystem::Puestas,
 };
 
 /// `tresillo-house` (RULES.md section 12.1).
@@ -191,6 +248,10 @@ const TRESILLO_HOUSE: RuleSpec = RuleSpec {
         bola: 10,
     },
     takeover_condiciones: true,
+    contracts: &Contract::ALL,
+    auction: AuctionOrder::RoundTheTable,
+    opponents_order: OpponentsOrder::Conversation,
+    scoring: ScoringSystem::Puestas,
 };
 
 impl RuleSet {
@@ -200,6 +261,7 @@ impl RuleSet {
         match self {
             RuleSet::Tresillo => &TRESILLO,
             RuleSet::TresilloHouse => &TRESILLO_HOUSE,
+            RuleSet::Lhombre => &crate::rulesets::lhombre::SPEC,
         }
     }
 }
@@ -214,6 +276,9 @@ pub struct RuleOptions {
     /// `codillo_old`: a codillo is paid to the winner only.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
     pub codillo_old: bool,
+    /// `redeal_all_pass` (`lhombre`): all passing brings a new deal.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub redeal_all_pass: bool,
 }
 
 impl RuleOptions {
@@ -233,6 +298,9 @@ impl RuleOptions {
         }
         if self.codillo_old {
             v.push((CODILLO_OLD.name, "true".to_string()));
+        }
+        if self.redeal_all_pass {
+            v.push((REDEAL_ALL_PASS.name, "true".to_string()));
         }
         v
     }
@@ -358,7 +426,29 @@ impl Rules {
                     _ => return Err(bad()),
                 };
             }
+            "redeal_all_pass" => {
+                self.options.redeal_all_pass = match value {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(bad()),
+                };
+            }
             _ => unreachable!("every listed option is handled"),
+        }
+        Ok(())
+    }
+
+    /// Checks that every option set (not at its default) is one of the rule set's:
+    /// for a `Rules` built field by field rather than by [`Rules::parse`].
+    pub fn check_options(&self) -> Result<(), RulesError> {
+        for (k, _) in self.options.set_options() {
+            if !self.spec().options.iter().any(|o| o.name == k) {
+                return Err(RulesError::UnknownOption {
+                    option: k.to_string(),
+                    rules: self.set,
+                    known: option_names(self.set),
+                });
+            }
         }
         Ok(())
     }
@@ -390,10 +480,11 @@ impl Rules {
         })
     }
 
-    /// The highest bid level: 3, or 5 with `palo_de_favor`.
+    /// The highest bid level: 3, or 5 with `palo_de_favor`; in `lhombre` the
+    /// highest rank, 7.
     #[must_use]
     pub const fn max_level(&self) -> u8 {
-        if self.options.palo_de_favor.is_some() { 5 } else { 3 }
+        if self.options.palo_de_favor.is_some() { 5 } else { self.set.max_level() }
     }
 
     /// The bid level a contract with these trumps fulfils (`None` for a vuelta,
@@ -402,12 +493,16 @@ impl Rules {
     /// 4, solo a favor 5.
     #[must_use]
     pub const fn contract_level(&self, c: Contract, trump: Option<Suit>) -> u8 {
+        if matches!(self.spec().auction, AuctionOrder::Duels) {
+            return crate::rulesets::lhombre::rank(c, trump);
+        }
         let Some(f) = self.options.palo_de_favor else { return c.level() };
         let favoured = matches!(trump, Some(t) if t as u8 == f as u8);
         match c {
             Contract::Entrada => 1 + favoured as u8,
             Contract::Vuelta => 3,
             Contract::Solo => 4 + favoured as u8,
+            _ => c.level(),
         }
     }
 
@@ -431,6 +526,88 @@ impl Rules {
         match self.spec().all_pass {
             AllPass::EspadaForzada => holder(Card::ESPADA),
             AllPass::ForcedEntrada => holder(Card::ESPADA).or_else(|| holder(Card::BASTO)).or(Some(mano)),
+            AllPass::SpadilleElseDealer if self.options.redeal_all_pass => None,
+            AllPass::SpadilleElseDealer => {
+                let n = hands.len() as u8;
+                holder(Card::ESPADA).or(Some(mano.plus(n - 1, n)))
+            }
+        }
+    }
+
+    /// Whether a player holding `hand` may bid `level` (in `lhombre` grand tourné,
+    /// rank 4, only with both spadille and basta).
+    #[must_use]
+    pub fn may_bid(&self, level: u8, hand: CardSet) -> bool {
+        !matches!(self.spec().auction, AuctionOrder::Duels) || crate::rulesets::lhombre::may_bid(level, hand)
+    }
+
+    /// Why the declarer may not name `contract` with `trump` after winning the
+    /// auction at `level` (`forced`: all passed), holding `hand`; `None` when legal.
+    #[must_use]
+    pub fn declare_error(
+        &self,
+        contract: Contract,
+        trump: Option<Suit>,
+        level: u8,
+        forced: bool,
+        hand: CardSet,
+    ) -> Option<String> {
+        if !self.spec().contracts.contains(&contract) {
+            return Some(format!("{contract} is not a contract of {}", self.set));
+        }
+        if let AllPass::SpadilleElseDealer = self.spec().all_pass {
+            return crate::rulesets::lhombre::declare_error(contract, trump, level, forced, hand);
+        }
+        if forced && contract != Contract::Entrada {
+            return Some(format!("espada forzada must be an entrada, not {contract}"));
+        }
+        if self.contract_level(contract, trump) < level {
+            return Some(format!("{contract} is below the level won ({level})"));
+        }
+        match (contract.names_trump(), trump) {
+            (true, None) => Some(format!("{contract} needs a trump suit")),
+            (false, Some(_)) => Some("in vuelta the turned card sets trumps; name no suit".into()),
+            _ => None,
+        }
+    }
+
+    /// The fewest cards the declarer of `contract` discards (vuelta 1; in
+    /// `lhombre` game and nolo 1, tourné 2).
+    #[must_use]
+    pub fn declarer_min_discard(&self, contract: Option<Contract>) -> u8 {
+        match (self.spec().auction, contract) {
+            (AuctionOrder::Duels, Some(c)) => crate::rulesets::lhombre::min_discard(c),
+            (_, c) => u8::from(c == Some(Contract::Vuelta)),
+        }
+    }
+
+    /// Whether the opponents exchange in `contract` (not in the L'Hombre nolos).
+    #[must_use]
+    pub fn opponents_exchange(&self, contract: Contract) -> bool {
+        !contract.is_nolo()
+    }
+
+    /// Whether the declarer of `contract` may give up after the third trick.
+    #[must_use]
+    pub fn may_surrender(&self, contract: Contract) -> bool {
+        matches!(self.spec().scoring, ScoringSystem::Puestas) && contract.may_surrender()
+    }
+
+    /// Whether a declarer who won the first five tricks of `contract` decides on
+    /// bola (tout in `lhombre`): never in a nolo contract.
+    #[must_use]
+    pub fn bola_allowed(&self, contract: Contract) -> bool {
+        !contract.is_nolo()
+    }
+
+    /// The outcome of a played hand of `contract`: the declarer's tricks and each
+    /// opponent's (section 7; in `lhombre` section 12.4, see
+    /// [`rulesets::lhombre::outcome`](crate::rulesets::lhombre::outcome)).
+    #[must_use]
+    pub fn outcome(&self, contract: Option<Contract>, declarer: u8, opponents: &[(Seat, u8)]) -> Outcome {
+        match self.spec().scoring {
+            ScoringSystem::Puestas => Outcome::from_tricks(declarer, opponents),
+            ScoringSystem::PerDefender => crate::rulesets::lhombre::outcome(contract, declarer, opponents),
         }
     }
 }

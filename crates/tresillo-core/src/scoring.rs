@@ -8,6 +8,7 @@
 //! an example and for the choices made where RULES.md is silent.
 
 mod ledger;
+mod lhombre;
 mod validate;
 
 pub use ledger::{Ledger, Scorer, score_deal};
@@ -76,7 +77,7 @@ impl LedgerConfig {
     pub const fn new(players: u8) -> LedgerConfig {
         LedgerConfig {
             rules: RuleSet::Tresillo,
-            options: RuleOptions { palo_de_favor: None, codillo_old: false },
+            options: RuleOptions { palo_de_favor: None, codillo_old: false, redeal_all_pass: false },
             players,
             start_bowl: DEFAULT_START_BOWL,
             pajarito: DEFAULT_PAJARITO,
@@ -446,6 +447,7 @@ pub const fn contract_condicion(c: Contract) -> i64 {
         Contract::Entrada => condiciones::ENTRADA,
         Contract::Vuelta => condiciones::VUELTA,
         Contract::Solo => condiciones::SOLO,
+        _ => 0,
     }
 }
 

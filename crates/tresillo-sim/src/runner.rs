@@ -397,7 +397,7 @@ fn record(stats: &mut Stats, r: &HandResult, s: &HandScore, seating: &[u8; 3], u
     if r.is_cancelled() {
         stats.cancelled += 1;
     }
-    let contract = r.contract.map(|c| c.level() as usize - 1);
+    let contract = r.contract.map(|c| c.family().level() as usize - 1);
     let oc = match r.outcome {
         Outcome::Sacado => Some(0),
         Outcome::Puesta { .. } => Some(1),

@@ -27,12 +27,16 @@ fn run(rules: Rules, scoring: Scoring, threads: usize) -> (Vec<String>, Stats) {
 fn every_rule_set_and_option_plays_a_duplicate_tournament_where_rule_beats_random() {
     let opts = [
         RuleOptions::default(),
-        RuleOptions { palo_de_favor: Some(Suit::Oros), codillo_old: false },
-        RuleOptions { palo_de_favor: None, codillo_old: true },
+        RuleOptions { palo_de_favor: Some(Suit::Oros), ..RuleOptions::default() },
+        RuleOptions { codillo_old: true, ..RuleOptions::default() },
+        RuleOptions { redeal_all_pass: true, ..RuleOptions::default() },
     ];
     for set in RuleSet::ALL {
         for options in opts {
             let rules = Rules { set, options };
+            if rules.check_options().is_err() {
+                continue;
+            }
             for scoring in [Scoring::Deal, Scoring::Session(6)] {
                 let (rows, stats) = run(rules, scoring, 2);
                 assert_eq!(rows.len(), 120 * 6);

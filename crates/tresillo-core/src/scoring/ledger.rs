@@ -5,7 +5,7 @@ use super::{AipCase, Debt, HandScore, LedgerConfig, ScoringError, ScoringMode, S
 use crate::card::{BySeat, Seat};
 use crate::game::Outcome;
 use crate::result::HandResult;
-use crate::rules::Rules;
+use crate::rules::{Rules, ScoringSystem};
 
 /// The score of a Tresillo session under the puesta system (RULES.md section 8):
 /// every bowl, the plato (and whether it holds a failure payment), the pajaritos dish
@@ -122,16 +122,21 @@ impl Ledger {
         {
             return Err(ScoringError::Stakes { start_bowl, pajarito });
         }
+        // Only the puesta system has a pajaritos dish.
+        let stake = match Rules::from(config.rules).spec().scoring {
+            ScoringSystem::Puestas => config.pajarito,
+            ScoringSystem::PerDefender => 0,
+        };
         let mut bowls = BySeat::default();
         for b in &mut bowls.0[..n as usize] {
-            *b = config.start_bowl - config.pajarito;
+            *b = config.start_bowl - stake;
         }
         Ok(Ledger {
             config,
             bowls,
             plato: 0,
             plato_failure: false,
-            pajaritos: config.pajarito * i64::from(n),
+            pajaritos: stake * i64::from(n),
             paper: Vec::new(),
             hands: 0,
             last_dealer: None,
@@ -282,6 +287,9 @@ impl Ledger {
     /// Scores one hand: the dealer's moves before the deal, the hand's payments and
     /// the condiciones. An invalid result is rejected and the ledger left unchanged.
     pub fn apply(&mut self, r: &HandResult) -> Result<HandScore, ScoringError> {
+        if self.rules().spec().scoring == ScoringSystem::PerDefender {
+            return self.apply_per_defender(r);
+        }
         let checked = check(&self.config, self.last_dealer, r)?;
         let hand = self.hands + 1;
         let mut s = HandScore {
@@ -348,6 +356,49 @@ impl Ledger {
         self.hands = hand;
         self.last_dealer = Some(r.dealer);
         Ok(s)
+    }
+
+    /// Scores a hand of a rule set paid per defender (`lhombre`): the table checks
+    /// of every rule set, then payments straight between the bowls.
+    fn apply_per_defender(&mut self, r: &HandResult) -> Result<HandScore, ScoringError> {
+        let n = self.config.players;
+        if r.players != n {
+            return Err(ScoringError::WrongTable { expected: n, got: r.players });
+        }
+        if r.rules != self.config.rules {
+            return Err(ScoringError::WrongRules { expected: self.config.rules, got: r.rules });
+        }
+        if r.options != self.config.options {
+            return Err(ScoringError::Inconsistent(
+                "the result was played with other rule options than the ledger's",
+            ));
+        }
+        if r.dealer.0 >= n {
+            return Err(ScoringError::UnknownSeat { role: "dealer", seat: r.dealer, last: n - 1 });
+        }
+        if let Some(expected) = self.next_dealer()
+            && r.dealer != expected
+        {
+            return Err(ScoringError::DealerOutOfTurn { expected, got: r.dealer });
+        }
+        let (pool, condiciones) = super::lhombre::payments(r)?;
+        for x in self.seats() {
+            self.bowls[x] += pool[x] + condiciones[x];
+        }
+        self.hands += 1;
+        self.last_dealer = Some(r.dealer);
+        Ok(HandScore {
+            hand: self.hands,
+            dealer: r.dealer,
+            case: AipCase::FirstPuesta,
+            aip: 0,
+            played_for: None,
+            pool,
+            condiciones,
+            debts: BySeat::default(),
+            crossed_out: None,
+            written: [None; 2],
+        })
     }
 
     /// Before the deal: a pajarito when the plato and paper are empty (refilling the
