@@ -58,9 +58,17 @@ pub use infer::Inference;
 /// Checks that the agent of `spec` plays `rules` (RULES.md section 12). `ismcts`
 /// scores the hands it searches with the puesta system of `tresillo` without
 /// options ([`hand_tantos`]), so it refuses other rule sets and options rather than
-/// search the wrong game; every other built-in agent plays every rule set.
+/// search the wrong game; `pimc`, `cheat` and `oracle` refuse `lhombre` (their
+/// searches know no nolo and no per-defender payments); every other built-in agent
+/// plays every rule set.
 pub fn check_rules(spec: &str, rules: &tresillo_core::Rules) -> Result<(), String> {
     let name = spec.split(':').next().unwrap_or(spec).trim();
+    if rules.set == tresillo_core::RuleSet::Lhombre && matches!(name, "pimc" | "cheat" | "oracle") {
+        return Err(format!(
+            "agent `{name}` does not play the rule set lhombre (its searches value trump contracts by \
+             the Spanish payments and know no nolo); use random or rule"
+        ));
+    }
     if name == "ismcts" && *rules != tresillo_core::Rules::default() {
         return Err(format!(
             "agent `ismcts` plays only the rule set tresillo without options, not {rules} \

@@ -10,7 +10,8 @@ pub struct PerftArgs {
     /// The deal: `h0 / h1 / h2 [/ heap]`; hands may hold fewer than nine cards (all equal).
     #[arg(long)]
     deal: String,
-    /// Trumps: espadas, bastos, copas or oros.
+    /// Trumps: espadas, bastos, copas or oros; `none` (no trump, the order of the
+    /// L'Hombre nolo contracts) with `--rules lhombre`.
     #[arg(long)]
     trump: String,
     /// The seat that leads the first trick.
@@ -22,15 +23,16 @@ pub struct PerftArgs {
     /// Print each first card with its count.
     #[arg(long)]
     divide: bool,
-    /// The rule set and its options (every rule set implemented so far plays its
-    /// cards by section 5, so the counts do not depend on it; bad names are refused).
+    /// The rule set and its options (every rule set plays its trump contracts by
+    /// section 5, so those counts do not depend on it; `lhombre` adds `--trump
+    /// none`; bad names are refused).
     #[command(flatten)]
     rules: crate::rules::RulesArgs,
 }
 
 /// Runs `tresillo perft`.
 pub fn run(a: &PerftArgs, out: &mut impl Write) -> Result<()> {
-    a.rules.parse()?;
+    let rules = a.rules.parse()?;
     let deal = Deal::parse_partial(&a.deal).context("bad --deal")?;
     let cards: u32 = deal.hands.0[..3].iter().map(|h| h.len()).sum();
     if cards == 0 {
@@ -39,12 +41,18 @@ pub fn run(a: &PerftArgs, out: &mut impl Write) -> Result<()> {
     if a.depth > cards {
         bail!("--depth {} is more than the {cards} plies the hands hold", a.depth);
     }
-    let trump = parse_suit(&a.trump).context("bad --trump")?;
+    let trump = if a.trump == "none" {
+        if !rules.spec().contracts.iter().any(|c| c.is_nolo()) {
+            bail!("bad --trump none: rule set {} has no contract without trumps (lhombre has)", rules.set);
+        }
+        None
+    } else {
+        Some(parse_suit(&a.trump).context("bad --trump")?)
+    };
     if a.leader > 2 {
         bail!("bad --leader {}: seats are 0, 1 and 2", a.leader);
     }
-    let mut pos =
-        PlayState::new([deal.hands.0[0], deal.hands.0[1], deal.hands.0[2]], Some(trump), Seat(a.leader));
+    let mut pos = PlayState::new([deal.hands.0[0], deal.hands.0[1], deal.hands.0[2]], trump, Seat(a.leader));
     if a.divide {
         let mut total = 0;
         for (c, n) in pos.perft_divide(a.depth) {
