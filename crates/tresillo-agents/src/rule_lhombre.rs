@@ -17,8 +17,14 @@ use tresillo_core::rulesets::lhombre::rank;
 use tresillo_core::tables::{TrumpTable, table};
 use tresillo_core::{Bid, Card, CardSet, Contract, Decision, PlayerView, Request, Seat, Suit};
 
-/// Danger (tenths of a trick) up to which the hand bids nolo with its exchange.
-const NOLO: i32 = 10;
+/// Danger (tenths of a trick) up to which the hand bids nolo with its exchange
+/// (measured: with any danger the exchange loses on average against `rule`).
+const NOLO: i32 = 0;
+/// The share (percent) of the unseen cards the nolo evaluation with an exchange
+/// assumes the others hold: more than they do, since the cards drawn are unknown.
+const NOLO_SHARE: u32 = 100;
+/// The share assumed for pure nolo (no exchange to mend a mistake).
+const PURE_SHARE: u32 = 100;
 /// Share (percent) of the unseen cards the two other hands hold before the exchange.
 const IN_HANDS: u32 = 58;
 
@@ -44,8 +50,10 @@ pub(crate) fn decide(params: &RuleParams, view: &PlayerView) -> Option<Decision>
 }
 
 /// How likely the cards of `hand` are to be forced to win tricks in no trump
-/// (tenths of a trick): in each suit the `i`-th lowest card (from 0) is safe while
-/// the other hands can be expected to hold more than `i` lower cards of the suit.
+/// (tenths of a trick): when a suit is led for the `i`-th time (from 1) the hand
+/// plays its `i`-th lowest card, which wins unless one of the two others plays
+/// above it; they can both stay under it while they hold (`share` percent of the
+/// unseen cards) at least `2 i` lower cards of the suit.
 #[must_use]
 pub(crate) fn nolo_danger(hand: CardSet, unseen: CardSet, share: u32) -> i32 {
     let t = table(None);
@@ -57,7 +65,7 @@ pub(crate) fn nolo_danger(hand: CardSet, unseen: CardSet, share: u32) -> i32 {
             let below_mine = mine.iter().filter(|x| t.power[x.bit() as usize] < pw).count() as u32;
             let below_out =
                 unseen.of_suit(s).iter().filter(|x| t.power[x.bit() as usize] < pw).count() as u32;
-            if below_out * share / 100 <= below_mine {
+            if below_out * share / 100 >= 2 * (below_mine + 1) {
                 danger += 10;
             }
         }
@@ -79,42 +87,39 @@ fn plans(params: &RuleParams, hand: CardSet, unseen: CardSet) -> [Option<Plan>; 
     let (solo_s, solo_v) = best_suit(hand, unseen, false);
     let (game_s, game_v) = best_suit(hand, unseen, true);
     let vuelta = evaluate_vuelta(hand, unseen);
-    let danger = nolo_danger(hand, unseen, IN_HANDS);
     let plan = |ok: bool, contract, trump| ok.then_some(Plan { contract, trump });
     [
-        plan(nolo_danger(hand, unseen, IN_HANDS / 2) == 0, Contract::NoloOuvert, None),
-        plan(danger == 0, Contract::PureNolo, None),
+        plan(nolo_danger(hand, unseen, 100) == 0, Contract::NoloOuvert, None),
+        plan(nolo_danger(hand, unseen, PURE_SHARE) == 0, Contract::PureNolo, None),
         plan(solo_v >= params.solo, Contract::Solo, Some(solo_s)),
         plan(both && vuelta >= params.vuelta - 5, Contract::GrandTourne, None),
         plan(vuelta >= params.vuelta + 5, Contract::Vuelta, None),
-        plan(danger <= NOLO, Contract::Nolo, None),
+        plan(nolo_danger(hand, unseen, NOLO_SHARE) <= NOLO, Contract::Nolo, None),
         plan(game_v >= params.entrada, Contract::Entrada, Some(game_s)),
     ]
 }
 
-/// Bids: the lowest rank within `min..=max` that leads to a supported contract
-/// (a rank-1 *game* reaches every contract that is not born, solo reaches spades
-/// solo); else pass.
+/// Bids for the supported contract the agent prefers (the one paying most) that
+/// can still be reached: the lowest rank within `min..=max` that leads to it (a
+/// rank-1 *game* reaches every contract that is not born, solo reaches spades
+/// solo); then the next contract; else pass.
 fn bid(params: &RuleParams, view: &PlayerView, min: u8, max: u8) -> Decision {
     let hand = view.hand();
     let rules = view.public().game_rules();
-    let mut best: Option<u8> = None;
     for p in plans(params, hand, view.unseen_cards()).into_iter().flatten() {
         let r = rank(p.contract, p.trump);
         let born = matches!(p.contract, Contract::Solo | Contract::PureNolo | Contract::NoloOuvert);
-        let mut reach = [r, r];
-        if !born {
-            reach[0] = 1;
-        } else if p.contract == Contract::Solo {
-            reach[0] = 5;
-        }
-        for l in reach {
-            if l >= min && l <= max && rules.may_bid(l, hand) && best.is_none_or(|b| l < b) {
-                best = Some(l);
-            }
+        let low = match p.contract {
+            Contract::Solo => 5,
+            _ if born => r,
+            _ => 1,
+        };
+        let reach = [low, r].into_iter().filter(|&l| l >= min && l <= max && rules.may_bid(l, hand)).min();
+        if let Some(l) = reach {
+            return Decision::Bid(Bid::Level(l));
         }
     }
-    Decision::Bid(best.map_or(Bid::Paso, Bid::Level))
+    Decision::Bid(Bid::Paso)
 }
 
 /// The contract: the first supported one that the level won allows; else the
