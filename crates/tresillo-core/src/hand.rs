@@ -1224,6 +1224,7 @@ impl Hand {
             turned: p.turned,
             forced: p.forced,
             penetro: p.penetro.active,
+            dropped_out: p.penetro.dropped,
             exchanged,
             conversation: p.words().to_vec(),
             first_opponent: p.first_opponent,

@@ -394,6 +394,7 @@ pub fn cancelled_result(players: u8, dealer: Seat) -> HandResult {
         turned: None,
         forced: false,
         penetro: false,
+        dropped_out: None,
         exchanged: BySeat::default(),
         conversation: Vec::new(),
         first_opponent: None,
