@@ -181,6 +181,7 @@ pub fn narrate(h: &Hand, d: &Decision) -> Option<String> {
             };
             let label = match (forced, p.game_rules().spec().all_pass) {
                 (false, _) => "",
+                (true, _) if p.penetro.active => "(penetro) ",
                 (true, AllPass::EspadaForzada) => "(espada forzada) ",
                 (true, AllPass::ForcedEntrada) => "(forced entrada) ",
             };

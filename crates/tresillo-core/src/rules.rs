@@ -290,6 +290,14 @@ pub enum RulesError {
     /// The same option twice.
     #[error("rule option `{0}` given twice")]
     Duplicate(String),
+    /// An option of another table size (`penetro_all_play` at three).
+    #[error("rule option `{option}` is for a table of four (--players 4), not {players} players")]
+    OptionPlayers {
+        /// The option.
+        option: &'static str,
+        /// The table size asked for.
+        players: u8,
+    },
     /// A table size the rule set is not played at.
     #[error("rule set {rules} is played by {allowed} players, not {players}")]
     Players {
@@ -404,11 +412,7 @@ impl Rules {
     pub fn check_players(&self, players: u8) -> Result<(), RulesError> {
         let allowed = self.spec().players;
         if self.options.penetro_all_play && players != 4 {
-            return Err(RulesError::Players {
-                rules: self.set,
-                players,
-                allowed: "4 (penetro_all_play)".into(),
-            });
+            return Err(RulesError::OptionPlayers { option: PENETRO_ALL_PLAY.name, players });
         }
         if allowed.contains(&players) {
             return Ok(());
