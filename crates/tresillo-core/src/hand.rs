@@ -565,13 +565,21 @@ impl PublicState {
 
     /// Cards per trick: the number of seats that play.
     #[must_use]
+    #[inline]
     pub fn trick_size(&self) -> u8 {
+        if self.players == 3 {
+            return 3;
+        }
         self.playing().count_ones() as u8
     }
 
     /// The next seat after `s` in turn order that plays cards.
     #[must_use]
+    #[inline]
     pub fn next_playing(&self, s: Seat) -> Seat {
+        if self.players == 3 {
+            return s.next(3);
+        }
         let m = self.playing();
         let mut n = s.next(self.players);
         while m & (1 << n.0) == 0 {
@@ -581,7 +589,11 @@ impl PublicState {
     }
 
     /// The seat `k` places after `s` among the seats that play.
+    #[inline]
     fn playing_plus(&self, mut s: Seat, k: u8) -> Seat {
+        if self.players == 3 {
+            return s.plus(k, 3);
+        }
         for _ in 0..k {
             s = self.next_playing(s);
         }
@@ -642,6 +654,9 @@ impl PublicState {
     #[must_use]
     pub fn all_opponents(&self) -> Option<([Seat; 3], usize)> {
         let d = self.declarer?;
+        if self.players == 3 {
+            return Some(([d.next(3), d.plus(2, 3), d], 2));
+        }
         let mut out = [d; 3];
         let mut k = 0;
         let mut s = self.next_playing(d);
