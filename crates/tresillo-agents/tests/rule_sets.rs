@@ -22,8 +22,12 @@ fn every_rules() -> Vec<Rules> {
         for favor in [None, Some(Suit::Copas)] {
             for old in [false, true] {
                 for redeal in [false, true] {
-                    let options =
-                        RuleOptions { palo_de_favor: favor, codillo_old: old, redeal_all_pass: redeal };
+                    let options = RuleOptions {
+                        palo_de_favor: favor,
+                        codillo_old: old,
+                        redeal_all_pass: redeal,
+                        ..RuleOptions::default()
+                    };
                     let r = Rules { set, options };
                     if r.check_options().is_ok() {
                         v.push(r);
@@ -183,7 +187,8 @@ fn house_scripted(seed: u64, dk: u8, fk: u8, plies: usize) -> Option<Hand> {
             Request::Surrender { .. } => Decision::Surrender(false),
             Request::TakeOver { .. } => Decision::TakeOver(false),
             Request::Bola { .. } => Decision::Bola(true),
-            Request::Done => return None,
+            // Three players: no penetro.
+            Request::Penetro { .. } | Request::DropOut { .. } | Request::Done => return None,
         };
         h.apply(d).unwrap();
     }

@@ -23,6 +23,7 @@ mod cardset;
 mod game;
 mod hand;
 mod notation;
+mod penetro;
 mod play;
 mod result;
 mod rules;
@@ -39,11 +40,12 @@ pub use hand::{
     Request, WordEntry,
 };
 pub use notation::{Deal, Heap, NotationError, parse_card, parse_hand, parse_suit};
+pub use penetro::{DropEntry, DropWord, HeapEnd, PenetroState, drop_out_decided, playing_seats};
 pub use play::{PlayState, Undo, legal_moves, legal_moves_in, trick_winner, trick_winner_in};
 pub use result::{HandResult, SurrenderRecord};
 pub use rules::{
     AllPass, AuctionOrder, CODILLO_OLD, Condiciones, OpponentsOrder, OptionInfo, PALO_DE_FAVOR,
-    REDEAL_ALL_PASS, RuleOptions, RuleSpec, Rules, RulesError, ScoringSystem,
+    PENETRO_ALL_PLAY, REDEAL_ALL_PASS, RuleOptions, RuleSpec, Rules, RulesError, ScoringSystem,
 };
 pub use scoring::*;
 pub use view::PlayerView;
