@@ -45,7 +45,8 @@ pub struct PlayArgs {
     /// With `--human`: the agent `hint` asks by default.
     #[arg(long, default_value = "rule", requires = "human")]
     hint: String,
-    /// The rule set and its options (`--human` plays `tresillo` only).
+    /// The rule set and its options (`--human` plays `tresillo` and `lhombre`
+    /// without options).
     #[command(flatten)]
     rules: crate::rules::RulesArgs,
 }
@@ -68,9 +69,10 @@ pub fn run(a: &PlayArgs, out: &mut impl Write) -> Result<()> {
     let rules = a.rules.parse()?;
     let n = a.rules.players()?;
     anyhow::ensure!(a.dealer < n, "bad --dealer {}: seats are 0 to {}", a.dealer, n - 1);
-    if a.human.is_some() && (rules != Rules::default() || n != 3) {
+    let lhombre = rules == Rules::from(RuleSet::Lhombre);
+    if a.human.is_some() && ((rules != Rules::default() && !lhombre) || n != 3) {
         anyhow::bail!(
-            "--human plays the rule set tresillo without options at three players, not {rules} at {n}"
+            "--human plays the rule sets tresillo and lhombre without options at three players, not {rules} at {n}"
         );
     }
     if let Some(seat) = a.human {
@@ -83,6 +85,7 @@ pub fn run(a: &PlayArgs, out: &mut impl Write) -> Result<()> {
             hands: a.hands,
             hint: a.hint.clone(),
             record: a.record.clone(),
+            rules,
         };
         let stdin = std::io::stdin();
         return crate::human::run(&session, &mut stdin.lock(), out);

@@ -146,3 +146,32 @@ fn rules_lists_lhombre_with_its_option_and_section() {
         out.lines().any(|l| l.trim_start().starts_with("redeal_all_pass") && l.contains("default false"))
     );
 }
+
+#[test]
+fn a_person_plays_lhombre_with_international_names_and_the_record_replays() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let d = TempDir::new("lhombre", "human");
+    let rec = d.path("h.jsonl");
+    for seed in ["4", "9"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tresillo"))
+            .args(["play", "--human", "1", "--rules", "lhombre", "--seed", seed, "--hands", "2"])
+            .args(["--record", rec.to_str().unwrap()])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let _ = child.stdin.take().unwrap().write_all("help\n1\n".repeat(120).as_bytes());
+        let out = ok(&child.wait_with_output().unwrap());
+        assert!(out.contains("your call in the auction:\n  1) pass\n  2) game\n"), "{out}");
+        assert!(out.contains("L'Hombre (RULES.md section 12.4)"), "help: {out}");
+        assert!(out.lines().any(|l| l.starts_with("your hand: ") && l.contains(['♠', '♣', '♥', '♦'])));
+        assert!(out.contains("2 hand(s) played."), "{out}");
+        assert!(!out.contains("juego") && !out.contains("espada forzada"), "{out}");
+        let replayed = ok(&tresillo(&["replay", rec.to_str().unwrap(), "--hand", "2"]));
+        assert!(replayed.contains('♦') || replayed.contains('♠'), "{replayed}");
+    }
+    let err = failed(&tresillo(&["play", "--human", "0", "--rules", "lhombre", "--agents", "pimc,rule"]));
+    assert!(err.contains("lhombre") && err.lines().count() == 1, "{err}");
+}
