@@ -165,6 +165,15 @@ impl Agent for RuleAgent {
             Request::Surrender { .. } => Decision::Surrender(self.surrender(view)),
             Request::TakeOver { .. } => Decision::TakeOver(self.take_over(view)),
             Request::Bola { .. } => Decision::Bola(bola_is_safe(view)),
+            Request::Gascarille { .. } => Decision::Gascarille(demand_gascarille(view)),
+            Request::ExchangeRight { .. } => {
+                Decision::ExchangeFirst(matches!(self.word(view), Decision::Word(Word::Vienen)))
+            }
+            // A surrendered vuelta is the declarer's puesta: always accepted.
+            Request::AcceptSurrender { .. } => Decision::AcceptSurrender(true),
+            Request::DeclareVole { .. } => {
+                Decision::DeclareVole(bola_is_safe(view) && view.public().mano() == view.seat())
+            }
             // Not this seat's turn: nothing legal to say; play_hand never asks.
             Request::Done => Decision::Surrender(false),
         }
@@ -404,7 +413,7 @@ impl RuleAgent {
     fn max_level(&self, view: &PlayerView) -> u8 {
         let (hand, unseen) = (view.hand(), view.unseen_cards());
         let rules = view.public().game_rules();
-        if let Some(f) = rules.options.palo_de_favor {
+        if let Some(f) = rules.favoured_suit() {
             return self.max_level_a_favor(hand, unseen, f);
         }
         if best_suit(hand, unseen, false).1 >= self.params.solo {
@@ -456,7 +465,7 @@ impl RuleAgent {
             // A forced entrada of `tresillo-house` names trumps after its exchange.
             return Decision::Declare(Contract::Entrada, Some(best_suit(hand, unseen, false).0));
         }
-        if let Some(f) = view.public().game_rules().options.palo_de_favor {
+        if let Some(f) = view.public().game_rules().favoured_suit() {
             return self.declare_a_favor(hand, unseen, min_level, forced, f);
         }
         let (solo_suit, solo_v) = best_suit(hand, unseen, false);
@@ -987,6 +996,14 @@ fn remaining_tricks(view: &PlayerView) -> i32 {
         }
     }
     v
+}
+
+/// `hombre`'s gascarille: demanded under chips scoring, where the opponents pay 3
+/// for a won gascarille instead of 5 for a won obligation (and a lost one costs
+/// the declarer the same); never under points, where a gascarille is worth more
+/// to the declarer (3) than an obligation (1).
+fn demand_gascarille(view: &PlayerView) -> bool {
+    view.public().options.chips
 }
 
 /// Bola only when safe: every card left is certain to win. The declarer leads

@@ -68,6 +68,11 @@ fn scripted(s: &Script) -> Option<Hand> {
             Request::Surrender { .. } => Decision::Surrender(false),
             Request::TakeOver { .. } => Decision::TakeOver(false),
             Request::Bola { .. } => Decision::Bola(true),
+            // The script plays `tresillo`: hombre's decisions never come.
+            r @ (Request::Gascarille { .. }
+            | Request::ExchangeRight { .. }
+            | Request::AcceptSurrender { .. }
+            | Request::DeclareVole { .. }) => r.legal_decisions(CardSet::EMPTY)[0],
             Request::Done => return None,
         };
         h.apply(d).expect("the script is legal");

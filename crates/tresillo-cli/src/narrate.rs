@@ -168,6 +168,8 @@ pub fn narrate(h: &Hand, d: &Decision) -> Option<String> {
                 (false, _) => "",
                 (true, AllPass::EspadaForzada) => "(espada forzada) ",
                 (true, AllPass::ForcedEntrada) => "(forced entrada) ",
+                (true, AllPass::Obligation) if p.gascarille => "(gascarille) ",
+                (true, AllPass::Obligation) => "(obligation) ",
             };
             format!("seat {seat} {label}plays {c}, {trump}")
         }
@@ -196,6 +198,24 @@ pub fn narrate(h: &Hand, d: &Decision) -> Option<String> {
         }
         (Decision::Bola(b), _) => {
             format!("seat {seat} {}", if b { "plays on for bola" } else { "stops with primeras" })
+        }
+        (Decision::Gascarille(g), _) => {
+            format!(
+                "seat {seat} {}",
+                if g { "demands the gascarille" } else { "does not demand the gascarille" }
+            )
+        }
+        (Decision::ExchangeFirst(f), _) => {
+            format!(
+                "seat {seat} {}",
+                if f { "exchanges first" } else { "passes the right to exchange first" }
+            )
+        }
+        (Decision::AcceptSurrender(a), _) => {
+            format!("seat {seat} {} the surrender", if a { "accepts" } else { "refuses" })
+        }
+        (Decision::DeclareVole(v), _) => {
+            format!("seat {seat} {}", if v { "declares the vole" } else { "does not declare the vole" })
         }
         _ => return None,
     })

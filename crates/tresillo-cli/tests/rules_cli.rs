@@ -24,7 +24,10 @@ fn bad_rule_sets_and_options_are_one_line_errors() {
     let out = d.path("t");
     let out = out.to_str().unwrap();
     for (args, msg) in [
-        (vec!["--rules", "whist"], "error: unknown rule set `whist` (known: tresillo, tresillo-house)"),
+        (
+            vec!["--rules", "whist"],
+            "error: unknown rule set `whist` (known: tresillo, tresillo-house, hombre)",
+        ),
         (
             vec!["--rule-option", "penetro_all_play=true"],
             "error: unknown rule option `penetro_all_play` (options of tresillo: palo_de_favor, codillo_old)",

@@ -20,6 +20,9 @@ use crate::rules::{RuleOptions, Rules};
 use crate::tables::table;
 use crate::view::PlayerView;
 
+mod hombre;
+pub(crate) use hombre::contrabola_outcome;
+
 /// The most calls an auction can take (each call passes or raises, or equals once
 /// per raise).
 pub const MAX_BIDS: usize = 24;
@@ -71,6 +74,15 @@ pub enum Phase {
     TakeOver,
     /// The declarer, having won five straight tricks, stops or plays for bola.
     Bola,
+    /// `hombre` option `gascarille`: after all pass, the others may make the
+    /// holder of the espada play a gascarille.
+    Gascarille,
+    /// `hombre`: the declarer's next opponent exchanges first or passes the right.
+    ExchangeRight,
+    /// `hombre`: the opponents accept a surrendered vuelta, or refuse it.
+    AcceptSurrender,
+    /// `hombre`: the declarer may declare the vole before the first trick.
+    DeclareVole,
     /// The hand is over.
     Done,
 }
@@ -134,6 +146,28 @@ pub enum Request {
         /// The declarer.
         seat: Seat,
     },
+    /// `hombre` option `gascarille`: make the holder of the espada play a
+    /// gascarille (`true`) or not.
+    Gascarille {
+        /// Who is asked (a player other than the holder, in turn order from it).
+        seat: Seat,
+    },
+    /// `hombre`: exchange first (`true`) or pass that right to the other opponent.
+    ExchangeRight {
+        /// The declarer's next opponent.
+        seat: Seat,
+    },
+    /// `hombre`: accept the declarer's surrender of a vuelta (`true`) or refuse it
+    /// (the declarer then plays on).
+    AcceptSurrender {
+        /// The opponent asked.
+        seat: Seat,
+    },
+    /// `hombre`: declare the vole (all nine tricks) before the first trick, or not.
+    DeclareVole {
+        /// The declarer.
+        seat: Seat,
+    },
     /// No decision: the hand is over.
     Done,
 }
@@ -157,6 +191,14 @@ pub enum DecisionKind {
     TakeOver,
     /// Bola or not.
     Bola,
+    /// Gascarille or not.
+    Gascarille,
+    /// Exchange first or pass the right.
+    ExchangeRight,
+    /// Accept a surrender or not.
+    AcceptSurrender,
+    /// Declare the vole or not.
+    DeclareVole,
     /// Nothing (the hand is over).
     Done,
 }
@@ -180,6 +222,14 @@ pub enum Decision {
     TakeOver(bool),
     /// Play on for bola?
     Bola(bool),
+    /// Make the holder of the espada play a gascarille?
+    Gascarille(bool),
+    /// Exchange first (`false`: pass the right to the other opponent)?
+    ExchangeFirst(bool),
+    /// Accept the surrender?
+    AcceptSurrender(bool),
+    /// Declare the vole?
+    DeclareVole(bool),
 }
 
 impl Decision {
@@ -195,6 +245,10 @@ impl Decision {
             Decision::Surrender(_) => DecisionKind::Surrender,
             Decision::TakeOver(_) => DecisionKind::TakeOver,
             Decision::Bola(_) => DecisionKind::Bola,
+            Decision::Gascarille(_) => DecisionKind::Gascarille,
+            Decision::ExchangeFirst(_) => DecisionKind::ExchangeRight,
+            Decision::AcceptSurrender(_) => DecisionKind::AcceptSurrender,
+            Decision::DeclareVole(_) => DecisionKind::DeclareVole,
         }
     }
 }
@@ -262,7 +316,11 @@ impl Request {
             | Request::Play { seat, .. }
             | Request::Surrender { seat }
             | Request::TakeOver { seat }
-            | Request::Bola { seat } => Some(seat),
+            | Request::Bola { seat }
+            | Request::Gascarille { seat }
+            | Request::ExchangeRight { seat }
+            | Request::AcceptSurrender { seat }
+            | Request::DeclareVole { seat } => Some(seat),
             Request::Done => None,
         }
     }
@@ -279,6 +337,10 @@ impl Request {
             Request::Surrender { .. } => DecisionKind::Surrender,
             Request::TakeOver { .. } => DecisionKind::TakeOver,
             Request::Bola { .. } => DecisionKind::Bola,
+            Request::Gascarille { .. } => DecisionKind::Gascarille,
+            Request::ExchangeRight { .. } => DecisionKind::ExchangeRight,
+            Request::AcceptSurrender { .. } => DecisionKind::AcceptSurrender,
+            Request::DeclareVole { .. } => DecisionKind::DeclareVole,
             Request::Done => DecisionKind::Done,
         }
     }
@@ -308,6 +370,16 @@ impl Request {
                 if forced && c != Contract::Entrada {
                     return Err(HandError::IllegalContract(format!(
                         "espada forzada must be an entrada, not {c}"
+                    )));
+                }
+                if !rules.has_contract(c) {
+                    return Err(HandError::IllegalContract(format!("{c} needs its rule option")));
+                }
+                if let (Contract::Contrabola, Some(s)) = (c, t)
+                    && (hand & CardSet::suit(s)).is_empty()
+                {
+                    return Err(HandError::IllegalContract(format!(
+                        "contrabola needs trumps of a suit the declarer holds, not {s}"
                     )));
                 }
                 if rules.contract_level(c, t) < min_level {
@@ -362,8 +434,8 @@ impl Request {
                 .collect(),
             Request::Declare { min_level, forced, .. } => {
                 let mut v = Vec::new();
-                for c in Contract::ALL {
-                    if forced && c != Contract::Entrada {
+                for c in Contract::EVERY {
+                    if (forced && c != Contract::Entrada) || !rules.has_contract(c) {
                         continue;
                     }
                     if c.names_trump() {
@@ -371,6 +443,9 @@ impl Request {
                             Suit::ALL
                                 .iter()
                                 .filter(|s| rules.contract_level(c, Some(**s)) >= min_level)
+                                .filter(|s| {
+                                    c != Contract::Contrabola || !(hand & CardSet::suit(**s)).is_empty()
+                                })
                                 .map(|s| Decision::Declare(c, Some(*s))),
                         );
                     } else if rules.contract_level(c, None) >= min_level {
@@ -389,6 +464,14 @@ impl Request {
             Request::Surrender { .. } => vec![Decision::Surrender(false), Decision::Surrender(true)],
             Request::TakeOver { .. } => vec![Decision::TakeOver(false), Decision::TakeOver(true)],
             Request::Bola { .. } => vec![Decision::Bola(false), Decision::Bola(true)],
+            Request::Gascarille { .. } => vec![Decision::Gascarille(false), Decision::Gascarille(true)],
+            Request::ExchangeRight { .. } => {
+                vec![Decision::ExchangeFirst(false), Decision::ExchangeFirst(true)]
+            }
+            Request::AcceptSurrender { .. } => {
+                vec![Decision::AcceptSurrender(false), Decision::AcceptSurrender(true)]
+            }
+            Request::DeclareVole { .. } => vec![Decision::DeclareVole(false), Decision::DeclareVole(true)],
             Request::Done => Vec::new(),
         }
     }
@@ -456,6 +539,23 @@ pub struct PublicState {
     pub declined: u8,
     /// The bola decision: `Some(true)` played on, `Some(false)` stopped (primeras).
     pub bola: Option<bool>,
+    /// `hombre` option `gascarille`: the holder of the espada was made to play a
+    /// gascarille.
+    pub gascarille: bool,
+    /// Seats that declined to demand the gascarille, as a bit mask.
+    pub gascarille_declined: u8,
+    /// `hombre`: the declarer's next opponent exchanged first (`Some(true)`) or
+    /// passed the right (`Some(false)`).
+    pub exchange_first: Option<bool>,
+    /// `hombre` option `show_heap`: the cards left in the heap, turned face up
+    /// after the exchange (empty otherwise).
+    pub shown_heap: CardSet,
+    /// Opponents who accepted a surrendered vuelta, as a bit mask.
+    pub accepted: u8,
+    /// The opponent who refused a surrendered vuelta (the declarer played on).
+    pub refused: Option<Seat>,
+    /// `hombre`: the vole decision before the first trick.
+    pub vole_declared: Option<bool>,
 }
 
 impl PublicState {
@@ -657,6 +757,13 @@ impl Hand {
             took_over: None,
             declined: 0,
             bola: None,
+            gascarille: false,
+            gascarille_declined: 0,
+            exchange_first: None,
+            shown_heap: CardSet::EMPTY,
+            accepted: 0,
+            refused: None,
+            vole_declared: None,
         };
         let hidden = Hidden {
             hands: deal.hands,
@@ -749,7 +856,13 @@ impl Hand {
                 Request::Declare { seat: p.declarer.expect("declarer"), min_level: p.level, forced: p.forced }
             }
             Phase::DeclarerExchange => {
-                let min = u8::from(p.contract == Some(Contract::Vuelta));
+                let obligation =
+                    p.contract.is_none() && p.game_rules().spec().all_pass == AllPass::Obligation;
+                let min = if obligation {
+                    p.game_rules().spec().forced_max_discard
+                } else {
+                    u8::from(p.contract == Some(Contract::Vuelta))
+                };
                 // Before the contract is named only a forced entrada exchanges.
                 let most = if p.contract.is_none() { p.game_rules().spec().forced_max_discard } else { 9 };
                 Request::Discard { seat: p.declarer.expect("declarer"), min, max: p.heap_left.min(most) }
@@ -757,8 +870,12 @@ impl Hand {
             Phase::Conversation => Request::Word { seat: self.next_speaker() },
             Phase::FirstOpponentExchange | Phase::SecondOpponentExchange => {
                 let fo = p.first_opponent.expect("first opponent");
-                let seat = if p.phase == Phase::FirstOpponentExchange { fo } else { self.other_opponent(fo) };
-                Request::Discard { seat, min: 0, max: p.heap_left.min(9) }
+                let (seat, most) = if p.phase == Phase::FirstOpponentExchange {
+                    (fo, p.game_rules().spec().first_opponent_max)
+                } else {
+                    (self.other_opponent(fo), 9)
+                };
+                Request::Discard { seat, min: 0, max: p.heap_left.min(most) }
             }
             Phase::Play => {
                 let seat = self.seat_to_play();
@@ -769,6 +886,14 @@ impl Hand {
                 Request::TakeOver { seat: self.next_takeover().expect("an opponent is asked") }
             }
             Phase::Bola => Request::Bola { seat: p.declarer.expect("declarer") },
+            Phase::Gascarille => {
+                Request::Gascarille { seat: self.next_gascarille().expect("a seat is asked") }
+            }
+            Phase::ExchangeRight => Request::ExchangeRight { seat: p.opponents().expect("declarer")[0] },
+            Phase::AcceptSurrender => {
+                Request::AcceptSurrender { seat: self.next_acceptor().expect("an opponent is asked") }
+            }
+            Phase::DeclareVole => Request::DeclareVole { seat: p.declarer.expect("declarer") },
             Phase::Done => Request::Done,
         }
     }
@@ -822,10 +947,12 @@ impl Hand {
                 let p = &mut self.public;
                 p.surrendered = Some(give_up);
                 let takeover = p.contract.is_some_and(|c| p.game_rules().takeover_allowed(c));
-                p.phase = match (give_up, takeover) {
-                    (false, _) => Phase::Play,
-                    (true, true) => Phase::TakeOver,
-                    (true, false) => Phase::Done,
+                let accept = p.contract.is_some_and(|c| p.game_rules().spec().accept_in.contains(&c));
+                p.phase = match (give_up, takeover, accept) {
+                    (false, _, _) => Phase::Play,
+                    (true, true, _) => Phase::TakeOver,
+                    (true, false, true) => Phase::AcceptSurrender,
+                    (true, false, false) => Phase::Done,
                 };
             }
             Decision::TakeOver(yes) => {
@@ -844,6 +971,10 @@ impl Hand {
                 self.public.bola = Some(on);
                 self.public.phase = if on { Phase::Play } else { Phase::Done };
             }
+            Decision::Gascarille(yes) => self.do_gascarille(seat, yes),
+            Decision::ExchangeFirst(yes) => self.do_exchange_right(seat, yes),
+            Decision::AcceptSurrender(yes) => self.do_accept(seat, yes),
+            Decision::DeclareVole(yes) => self.do_declare_vole(yes),
         }
     }
 
@@ -871,7 +1002,11 @@ impl Hand {
                     p.phase = match rules.spec().all_pass {
                         AllPass::EspadaForzada => Phase::Declare,
                         AllPass::ForcedEntrada => Phase::DeclarerExchange,
+                        AllPass::Obligation => Phase::DeclarerExchange,
                     };
+                    if rules.spec().all_pass == AllPass::Obligation {
+                        self.public.phase = self.obligation_phase(h);
+                    }
                 }
                 None => p.phase = Phase::Done,
             }
@@ -906,8 +1041,11 @@ impl Hand {
             _ => p.trump = t,
         }
         let exchanged = p.declarer.is_some_and(|d| p.exchanged[d].is_some());
-        p.phase =
-            if c.declarer_exchanges() && !exchanged { Phase::DeclarerExchange } else { Phase::Conversation };
+        if c.declarer_exchanges() && !exchanged {
+            p.phase = Phase::DeclarerExchange;
+        } else {
+            self.opponents_exchange();
+        }
     }
 
     fn do_discard(&mut self, seat: Seat, set: CardSet) {
@@ -926,7 +1064,10 @@ impl Hand {
         p.phase = match p.phase {
             // A forced entrada names trumps after its exchange.
             Phase::DeclarerExchange if p.contract.is_none() => Phase::Declare,
-            Phase::DeclarerExchange => Phase::Conversation,
+            Phase::DeclarerExchange => {
+                self.opponents_exchange();
+                return;
+            }
             Phase::FirstOpponentExchange => Phase::SecondOpponentExchange,
             _ => {
                 self.begin_play();
@@ -959,9 +1100,14 @@ impl Hand {
 
     fn begin_play(&mut self) {
         self.hidden.hands_at_play = self.hidden.hands;
+        let shown = if self.public.options.show_heap { self.heap_remaining() } else { CardSet::EMPTY };
         let p = &mut self.public;
+        p.shown_heap = shown;
         p.phase = Phase::Play;
         p.leaders[0] = p.mano();
+        if p.game_rules().spec().declared_vole && p.contract != Some(Contract::Contrabola) {
+            p.phase = Phase::DeclareVole;
+        }
     }
 
     fn do_play(&mut self, seat: Seat, c: Card) {
@@ -986,10 +1132,15 @@ impl Hand {
             Phase::Done
         } else if p.tricks_done == 3
             && p.surrendered.is_none()
+            && p.vole_declared != Some(true)
             && p.contract.is_some_and(|c| c.may_surrender())
         {
             Phase::Surrender
-        } else if p.tricks_done == 5 && p.tricks[d] == 5 && p.bola.is_none() {
+        } else if p.tricks_done == 5
+            && p.tricks[d] == 5
+            && p.bola.is_none()
+            && p.contract != Some(Contract::Contrabola)
+        {
             Phase::Bola
         } else {
             Phase::Play
@@ -1012,6 +1163,7 @@ impl Hand {
             Some(_) if p.surrendered == Some(true) && p.took_over.is_none() => {
                 Outcome::Puesta { kind: PuestaKind::Surrendered }
             }
+            Some(d) if p.contract == Some(Contract::Contrabola) => hombre::contrabola_outcome(p.tricks[d]),
             Some(d) => {
                 let opp: Vec<(Seat, u8)> =
                     p.opponents().expect("declarer").iter().map(|o| (*o, p.tricks[*o])).collect();
@@ -1059,6 +1211,8 @@ impl Hand {
             },
             deal: Some(self.hidden.deal),
             hands_at_play: if p.declarer.is_some() { Some(self.hidden.hands_at_play) } else { None },
+            gascarille: p.gascarille,
+            vole_declared: p.vole_declared == Some(true),
         })
     }
 }

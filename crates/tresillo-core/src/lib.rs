@@ -41,7 +41,8 @@ pub use notation::{Deal, Heap, NotationError, parse_card, parse_hand, parse_suit
 pub use play::{PlayState, Undo, legal_moves, legal_moves_in, trick_winner, trick_winner_in};
 pub use result::{HandResult, SurrenderRecord};
 pub use rules::{
-    AllPass, CODILLO_OLD, Condiciones, OptionInfo, PALO_DE_FAVOR, RuleOptions, RuleSpec, Rules, RulesError,
+    ANTE, AllPass, CODILLO_OLD, CONTRABOLA, Condiciones, FAVORITO, GASCARILLE, HOMBRE_CHIPS, OpponentsOrder,
+    OptionInfo, PALO_DE_FAVOR, RuleOptions, RuleSpec, Rules, RulesError, SHOW_HEAP, ScoringSystem,
 };
 pub use scoring::*;
 pub use view::PlayerView;

@@ -55,6 +55,14 @@ pub enum Act {
     TakeOver(bool),
     /// Played on for bola (`true`) or stopped with primeras.
     Bola(bool),
+    /// `hombre`: made the holder of the espada play a gascarille (`true`) or not.
+    Gascarille(bool),
+    /// `hombre`: exchanged first (`true`) or passed the right.
+    ExchangeFirst(bool),
+    /// `hombre`: accepted a surrendered vuelta (`true`) or refused it.
+    AcceptSurrender(bool),
+    /// `hombre`: declared the vole (`true`) or not.
+    DeclareVole(bool),
 }
 
 impl From<Decision> for Act {
@@ -68,6 +76,10 @@ impl From<Decision> for Act {
             Decision::Surrender(b) => Act::Surrender(b),
             Decision::TakeOver(b) => Act::TakeOver(b),
             Decision::Bola(b) => Act::Bola(b),
+            Decision::Gascarille(b) => Act::Gascarille(b),
+            Decision::ExchangeFirst(b) => Act::ExchangeFirst(b),
+            Decision::AcceptSurrender(b) => Act::AcceptSurrender(b),
+            Decision::DeclareVole(b) => Act::DeclareVole(b),
         }
     }
 }
@@ -83,6 +95,10 @@ impl From<Act> for Decision {
             Act::Surrender(b) => Decision::Surrender(b),
             Act::TakeOver(b) => Decision::TakeOver(b),
             Act::Bola(b) => Decision::Bola(b),
+            Act::Gascarille(b) => Decision::Gascarille(b),
+            Act::ExchangeFirst(b) => Decision::ExchangeFirst(b),
+            Act::AcceptSurrender(b) => Decision::AcceptSurrender(b),
+            Act::DeclareVole(b) => Decision::DeclareVole(b),
         }
     }
 }

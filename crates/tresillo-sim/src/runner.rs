@@ -237,8 +237,10 @@ impl Tournament {
         let mut stats = Stats { deals: len, ..Stats::default() };
         let mut unit_tantos = [0i64; 3];
         for (si, seating) in seatings.iter().enumerate() {
-            let mut scorer =
-                Scorer::new(c.scoring.mode(), LedgerConfig::with_rules(c.rules, 3)).expect("3 players");
+            let mut ledger = LedgerConfig::with_rules(c.rules, 3);
+            // A `hombre` points session ends (and pays out its pot) with the unit.
+            ledger.deals = len as u32;
+            let mut scorer = Scorer::new(c.scoring.mode(), ledger).expect("3 players");
             for i in unit * len..(unit + 1) * len {
                 let seed = deal_seed(c.seed, i);
                 let deal = deal_for_seed(seed);
@@ -397,7 +399,9 @@ fn record(stats: &mut Stats, r: &HandResult, s: &HandScore, seating: &[u8; 3], u
     if r.is_cancelled() {
         stats.cancelled += 1;
     }
-    let contract = r.contract.map(|c| c.level() as usize - 1);
+    // Per-contract columns are entrada, vuelta and solo; a contrabola (`hombre`
+    // option) counts among the hands declared only.
+    let contract = r.contract.filter(|c| *c != Contract::Contrabola).map(Contract::index);
     let oc = match r.outcome {
         Outcome::Sacado => Some(0),
         Outcome::Puesta { .. } => Some(1),
