@@ -386,3 +386,40 @@ fn sampled_worlds_of_hombre_hands_replay_to_the_same_view() {
     }
     assert!(checked > 3_000 && shown > 0, "{checked} worlds, {shown} views with a shown heap");
 }
+
+/// The rule agent bids and declares contrabola with hands that can lose every
+/// trick, and as its declarer succeeds far more often than `random` does.
+#[test]
+fn rule_plays_contrabola_to_lose_every_trick() {
+    let r = Rules::parse("hombre", &[("contrabola", "true")]).unwrap();
+    let (mut rule, mut rule_won, mut random, mut random_won) = (0, 0, 0, 0);
+    for seed in 0..1500u64 {
+        for decl_rule in [true, false] {
+            let mut h = Hand::with_rules(r, 3, deal(seed), Seat((seed % 3) as u8)).unwrap();
+            let mut agents: Vec<Box<dyn Agent>> = (0..3)
+                .map(|_| -> Box<dyn Agent> {
+                    if decl_rule {
+                        Box::new(RuleAgent::new(RuleParams::default()))
+                    } else {
+                        Box::new(RandomAgent)
+                    }
+                })
+                .collect();
+            let res = play_hand(&mut h, &mut agents, &mut seat_rngs(seed)).unwrap();
+            if res.contract == Some(Contract::Contrabola) {
+                let won = usize::from(res.outcome == tresillo_core::Outcome::Sacado);
+                if decl_rule {
+                    (rule, rule_won) = (rule + 1, rule_won + won);
+                } else {
+                    (random, random_won) = (random + 1, random_won + won);
+                }
+            }
+        }
+    }
+    assert!(rule >= 10, "rule declared {rule} contrabolas");
+    let rate = |w: usize, n: usize| w as f64 / n.max(1) as f64;
+    assert!(
+        rate(rule_won, rule) > 3.0 * rate(random_won, random),
+        "rule {rule_won}/{rule}, random {random_won}/{random}"
+    );
+}
