@@ -181,7 +181,8 @@ fn all_pass_scripted(r: Rules, seed: u64, dk: u8, fk: u8, plies: usize) -> Optio
             Request::ExchangeRight { .. } => Decision::ExchangeFirst(true),
             Request::AcceptSurrender { .. } => Decision::AcceptSurrender(true),
             Request::DeclareVole { .. } => Decision::DeclareVole(false),
-            Request::Done => return None,
+            // Three players: no penetro.
+            Request::Penetro { .. } | Request::DropOut { .. } | Request::Done => return None,
         };
         h.apply(d).unwrap();
     }

@@ -73,7 +73,8 @@ fn scripted(s: &Script) -> Option<Hand> {
             | Request::ExchangeRight { .. }
             | Request::AcceptSurrender { .. }
             | Request::DeclareVole { .. }) => r.legal_decisions(CardSet::EMPTY)[0],
-            Request::Done => return None,
+            // Three-player scripts: a penetro (four players) does not fit.
+            Request::Penetro { .. } | Request::DropOut { .. } | Request::Done => return None,
         };
         h.apply(d).expect("the script is legal");
     }

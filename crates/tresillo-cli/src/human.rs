@@ -17,8 +17,8 @@ use tresillo_agents::cheat::Seated;
 use tresillo_agents::{Agent, AgentRng, TablePlayer, build_agent, build_seated, rng_from_seed, seat_rngs};
 use tresillo_core::tables::{TRUMP_SUIT, table};
 use tresillo_core::{
-    Bid, Card, CardSet, Contract, Deal, Decision, Hand, LedgerConfig, PlayerView, Request, RuleSet, Scorer,
-    ScoringMode, Seat, Suit, Word, legal_moves, parse_card,
+    Bid, Card, CardSet, Contract, Deal, Decision, DropWord, Hand, LedgerConfig, PlayerView, Request, RuleSet,
+    Scorer, ScoringMode, Seat, Suit, Word, legal_moves, parse_card,
 };
 use tresillo_sim::{Act, HandRecord, Step, deal_for_seed, deal_seed, seating_rng_seed};
 
@@ -302,6 +302,8 @@ fn question(req: &Request) -> &'static str {
         Request::ExchangeRight { .. } => "exchange first, or pass that right to the other opponent",
         Request::AcceptSurrender { .. } => "the declarer gives up the vuelta: accept",
         Request::DeclareVole { .. } => "declare the vole (all nine tricks) before the first trick",
+        Request::Penetro { .. } => "all passed and the espada is in the heap: you penetra, take ten cards",
+        Request::DropOut { .. } => "the dealer penetra: who drops out",
         Request::Discard { .. } | Request::Done => "",
     }
 }
@@ -345,6 +347,8 @@ fn describe(d: &Decision) -> String {
         Decision::ExchangeFirst(f) => if f { "exchange first" } else { "pass the right" }.into(),
         Decision::AcceptSurrender(a) => if a { "accept" } else { "refuse" }.into(),
         Decision::DeclareVole(v) => if v { "declare the vole" } else { "do not declare the vole" }.into(),
+        Decision::Penetro(e) => format!("take the {e} ten"),
+        Decision::DropOut(w) => w.to_string(),
     }
 }
 
@@ -365,6 +369,10 @@ fn gloss(d: &Decision) -> String {
         Decision::TakeOver(true) => "I play on as declarer",
         Decision::Bola(true) => "all nine tricks or a failed bola",
         Decision::Bola(false) => "the hand ends, won",
+        Decision::DropOut(DropWord::MeQuedo) => "I stay",
+        Decision::DropOut(DropWord::PuedoQuedarme) => "I can stay",
+        Decision::DropOut(DropWord::PuedoIrme) => "I can drop out",
+        Decision::DropOut(DropWord::MeVoy) => "I drop out",
         _ => return String::new(),
     };
     format!(" ({g})")
@@ -534,6 +542,14 @@ fn help(view: &PlayerView) -> String {
         | Request::ExchangeRight { .. }
         | Request::AcceptSurrender { .. }
         | Request::DeclareVole { .. } => "A decision of the hombre rule set (RULES.md section 12.3).".into(),
+        Request::Penetro { .. } => "Penetro (section 12.2): everybody passed and nobody holds the espada, so \
+             the dealer takes ten cards from the top or the bottom of the heap, without looking, and may then \
+             give up at once or name trumps and discard one card."
+            .into(),
+        Request::DropOut { .. } => "Drop-out (section 12.2): one of the three others sits the penetro out. Say \
+             me quedo (I stay), puedo quedarme, puedo irme or me voy (I drop out); the first me voy drops out, \
+             else after one round the last who said puedo irme, else the last speaker."
+            .into(),
         Request::Done => String::new(),
     }
 }

@@ -23,6 +23,7 @@ mod cardset;
 mod game;
 mod hand;
 mod notation;
+mod penetro;
 mod play;
 mod result;
 mod rules;
@@ -38,11 +39,13 @@ pub use hand::{
     Request, WordEntry,
 };
 pub use notation::{Deal, Heap, NotationError, parse_card, parse_hand, parse_suit};
+pub use penetro::{DropEntry, DropWord, HeapEnd, PenetroState, drop_out_decided, playing_seats};
 pub use play::{PlayState, Undo, legal_moves, legal_moves_in, trick_winner, trick_winner_in};
 pub use result::{HandResult, SurrenderRecord};
 pub use rules::{
     ANTE, AllPass, CODILLO_OLD, CONTRABOLA, Condiciones, FAVORITO, GASCARILLE, HOMBRE_CHIPS, OpponentsOrder,
-    OptionInfo, PALO_DE_FAVOR, RuleOptions, RuleSpec, Rules, RulesError, SHOW_HEAP, ScoringSystem,
+    OptionInfo, PALO_DE_FAVOR, PENETRO_ALL_PLAY, RuleOptions, RuleSpec, Rules, RulesError, SHOW_HEAP,
+    ScoringSystem,
 };
 pub use scoring::*;
 pub use view::PlayerView;

@@ -87,6 +87,7 @@ impl LedgerConfig {
             options: RuleOptions {
                 palo_de_favor: None,
                 codillo_old: false,
+                penetro_all_play: false,
                 show_heap: false,
                 chips: false,
                 ante: None,
@@ -107,7 +108,12 @@ impl LedgerConfig {
     /// The default configuration of a table of `players` playing `rules`.
     #[must_use]
     pub const fn with_rules(rules: Rules, players: u8) -> LedgerConfig {
-        LedgerConfig { rules: rules.set, options: rules.options, ..LedgerConfig::new(players) }
+        LedgerConfig {
+            rules: rules.set,
+            options: rules.options,
+            penetro_all_play: rules.options.penetro_all_play,
+            ..LedgerConfig::new(players)
+        }
     }
 }
 
@@ -418,6 +424,7 @@ pub fn cancelled_result(players: u8, dealer: Seat) -> HandResult {
         turned: None,
         forced: false,
         penetro: false,
+        dropped_out: None,
         exchanged: BySeat::default(),
         conversation: Vec::new(),
         first_opponent: None,

@@ -12,7 +12,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use tresillo_agents::{AgentError, AgentRng, TablePlayer, play_hand_with, splitmix64};
 use tresillo_core::{
-    Bid, Card, CardSet, Contract, Deal, Decision, Hand, HandError, HandResult, RuleSet, Seat, Suit, Word,
+    Bid, Card, CardSet, Contract, Deal, Decision, DropWord, Hand, HandError, HandResult, HeapEnd, RuleSet,
+    Seat, Suit, Word,
 };
 
 /// The format version written in every record. A reader refuses other versions.
@@ -63,6 +64,10 @@ pub enum Act {
     AcceptSurrender(bool),
     /// `hombre`: declared the vole (`true`) or not.
     DeclareVole(bool),
+    /// Penetro: the dealer took the `top` or `bottom` ten cards of the heap.
+    Penetro(HeapEnd),
+    /// Penetro: `me-quedo`, `puedo-quedarme`, `puedo-irme` or `me-voy`.
+    DropOut(DropWord),
 }
 
 impl From<Decision> for Act {
@@ -80,6 +85,8 @@ impl From<Decision> for Act {
             Decision::ExchangeFirst(b) => Act::ExchangeFirst(b),
             Decision::AcceptSurrender(b) => Act::AcceptSurrender(b),
             Decision::DeclareVole(b) => Act::DeclareVole(b),
+            Decision::Penetro(e) => Act::Penetro(e),
+            Decision::DropOut(w) => Act::DropOut(w),
         }
     }
 }
@@ -99,6 +106,8 @@ impl From<Act> for Decision {
             Act::ExchangeFirst(b) => Decision::ExchangeFirst(b),
             Act::AcceptSurrender(b) => Decision::AcceptSurrender(b),
             Act::DeclareVole(b) => Decision::DeclareVole(b),
+            Act::Penetro(e) => Decision::Penetro(e),
+            Act::DropOut(w) => Decision::DropOut(w),
         }
     }
 }
