@@ -23,6 +23,11 @@
 //! - after the forced entrada of `tresillo-house` (all passed) the declarer was
 //!   dealt the espada, else the basto, else nobody was dealt either and the
 //!   declarer is mano: applied by rejection (see [`Sampler::has_rejection`]).
+//! - after the obligation of `hombre` (all passed) the declarer was dealt the
+//!   espada unless it is mano (and nobody was dealt it): applied by the same
+//!   rejection;
+//! - a heap turned face up under `hombre`'s `show_heap` is known: it is the heap
+//!   of every world.
 //!
 //! Bids, words and the other decisions are choices, not constraints, and are
 //! ignored.

@@ -202,7 +202,17 @@ pub fn narrate(h: &Hand, d: &Decision) -> Option<String> {
             let start = end - p.heap_left as usize;
             let drawn: Vec<String> =
                 h.deal().heap.cards()[start..start + k].iter().map(ToString::to_string).collect();
-            format!("exchange: seat {seat} discards {k} [{set}] and draws [{}]", drawn.join(" "))
+            let mut line =
+                format!("exchange: seat {seat} discards {k} [{set}] and draws [{}]", drawn.join(" "));
+            // `hombre`'s show_heap: after the last exchange the rest of the heap is
+            // turned face up.
+            let mut after = *h;
+            after.apply_unchecked(*d);
+            let shown = after.public().shown_heap;
+            if p.shown_heap.is_empty() && !shown.is_empty() {
+                line.push_str(&format!("\nthe heap is turned face up: {shown}"));
+            }
+            line
         }
         (Decision::Penetro(e), _) => {
             let mut after = *h;

@@ -290,6 +290,18 @@ fn hombre_plays_in_every_subcommand_and_its_options_are_checked() {
     assert!(replayed.contains("outcome:"), "{replayed}");
     let play = ok(&tresillo(&["play", "--seed", "3", "--agents", "rule,random,rule", "--rules", "hombre"]));
     assert!(play.contains("(obligation) plays entrada") && play.contains("exchanges first"), "{play}");
+    let shown = ok(&tresillo(&[
+        "play",
+        "--seed",
+        "5",
+        "--agents",
+        "rule,random,rule",
+        "--rules",
+        "hombre",
+        "--rule-option",
+        "show_heap=true",
+    ]));
+    assert!(shown.contains("the heap is turned face up: 3B 1C 11O"), "{shown}");
     let perft = ok(&tresillo(&[
         "perft",
         "--deal",
