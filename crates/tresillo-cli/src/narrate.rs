@@ -284,6 +284,8 @@ pub fn narrate(h: &Hand, d: &Decision) -> Option<String> {
                 (true, AllPass::EspadaForzada) => "(espada forzada) ",
                 (true, AllPass::ForcedEntrada) => "(forced entrada) ",
                 (true, AllPass::SpadilleElseDealer) => "(all passed, must play; scores as game) ",
+                (true, AllPass::Obligation) if p.gascarille => "(gascarille) ",
+                (true, AllPass::Obligation) => "(obligation) ",
             };
             format!("seat {seat} {label}plays {}, {trump}", names.contract(c, t))
         }
@@ -300,11 +302,20 @@ pub fn narrate(h: &Hand, d: &Decision) -> Option<String> {
             let start = end - p.heap_left as usize;
             let drawn: Vec<String> =
                 h.deal().heap.cards()[start..start + k].iter().map(|c| names.card(*c)).collect();
-            format!(
+            let mut line = format!(
                 "exchange: seat {seat} discards {k} [{}] and draws [{}]",
                 names.cards(set),
                 drawn.join(" ")
-            )
+            );
+            // `hombre`'s show_heap: after the last exchange the rest of the heap is
+            // turned face up.
+            let mut after = *h;
+            after.apply_unchecked(*d);
+            let shown = after.public().shown_heap;
+            if p.shown_heap.is_empty() && !shown.is_empty() {
+                line.push_str(&format!("\nthe heap is turned face up: {shown}"));
+            }
+            line
         }
         (Decision::Penetro(e), _) => {
             let mut after = *h;
@@ -354,6 +365,24 @@ pub fn narrate(h: &Hand, d: &Decision) -> Option<String> {
                 )
             }
         },
+        (Decision::Gascarille(g), _) => {
+            format!(
+                "seat {seat} {}",
+                if g { "demands the gascarille" } else { "does not demand the gascarille" }
+            )
+        }
+        (Decision::ExchangeFirst(f), _) => {
+            format!(
+                "seat {seat} {}",
+                if f { "exchanges first" } else { "passes the right to exchange first" }
+            )
+        }
+        (Decision::AcceptSurrender(a), _) => {
+            format!("seat {seat} {} the surrender", if a { "accepts" } else { "refuses" })
+        }
+        (Decision::DeclareVole(v), _) => {
+            format!("seat {seat} {}", if v { "declares the vole" } else { "does not declare the vole" })
+        }
         _ => return None,
     })
 }

@@ -15,13 +15,16 @@ pub enum RuleSet {
     Tresillo,
     /// A club's house rules (section 12.1).
     TresilloHouse,
+    /// The classic game, English rules (section 12.3).
+    Hombre,
     /// Danish L'Hombre (section 12.4).
     Lhombre,
 }
 
 impl RuleSet {
     /// Every rule set the engine knows.
-    pub const ALL: [RuleSet; 3] = [RuleSet::Tresillo, RuleSet::TresilloHouse, RuleSet::Lhombre];
+    pub const ALL: [RuleSet; 4] =
+        [RuleSet::Tresillo, RuleSet::TresilloHouse, RuleSet::Hombre, RuleSet::Lhombre];
 
     /// The rule set's name in files and flags.
     #[must_use]
@@ -29,6 +32,7 @@ impl RuleSet {
         match self {
             RuleSet::Tresillo => "tresillo",
             RuleSet::TresilloHouse => "tresillo-house",
+            RuleSet::Hombre => "hombre",
             RuleSet::Lhombre => "lhombre",
         }
     }
@@ -71,6 +75,9 @@ pub enum Contract {
     Vuelta,
     /// Declarer names trumps and does not exchange.
     Solo,
+    /// `hombre` option `contrabola` (section 12.3): nobody exchanges; the declarer
+    /// names a suit they hold as trumps and must lose every trick.
+    Contrabola,
     /// L'Hombre's grand tourné: a tourné allowed only to a player dealt both
     /// spadille and basta (section 12.4).
     #[cfg_attr(feature = "serde", serde(rename = "grand-tourne"))]
@@ -87,18 +94,25 @@ pub enum Contract {
 }
 
 impl Contract {
-    /// The contracts of the Spanish rule sets, low to high (each rule set's own
-    /// list is [`RuleSpec::contracts`](crate::RuleSpec::contracts)).
+    /// The contracts of section 3, low to high (each rule set's own list is
+    /// [`RuleSpec::contracts`](crate::RuleSpec::contracts)).
     pub const ALL: [Contract; 3] = [Contract::Entrada, Contract::Vuelta, Contract::Solo];
 
-    /// Bid level: entrada 1, vuelta 2, solo 3; the L'Hombre contracts their rank
-    /// (grand tourné 4, nolo 3, pure nolo 6, nolo ouvert 7).
+    /// Every contract of the Spanish and English rule sets, low to high, with
+    /// `hombre`'s contrabola (an option, ranking just below solo).
+    pub const EVERY: [Contract; 4] =
+        [Contract::Entrada, Contract::Vuelta, Contract::Contrabola, Contract::Solo];
+
+    /// Bid level without options: entrada 1, vuelta 2, solo 3 (contrabola,
+    /// which exists only with its option, 3: see
+    /// [`Rules::contract_level`](crate::Rules::contract_level)); the L'Hombre
+    /// contracts their rank (grand tourné 4, nolo 3, pure nolo 6, nolo ouvert 7).
     #[must_use]
     pub const fn level(self) -> u8 {
         match self {
             Contract::Entrada => 1,
             Contract::Vuelta => 2,
-            Contract::Solo => 3,
+            Contract::Solo | Contract::Contrabola => 3,
             Contract::GrandTourne => 4,
             Contract::Nolo => 3,
             Contract::PureNolo => 6,
@@ -106,10 +120,23 @@ impl Contract {
         }
     }
 
+    /// The index of the contract in per-contract statistics: entrada 0, vuelta 1,
+    /// solo 2, contrabola 3; the L'Hombre contracts that of their
+    /// [`Contract::family`].
+    #[must_use]
+    pub const fn index(self) -> usize {
+        match self {
+            Contract::Entrada | Contract::Nolo => 0,
+            Contract::Vuelta | Contract::GrandTourne => 1,
+            Contract::Solo | Contract::PureNolo | Contract::NoloOuvert => 2,
+            Contract::Contrabola => 3,
+        }
+    }
+
     /// Whether the declarer names the trump suit.
     #[must_use]
     pub const fn names_trump(self) -> bool {
-        matches!(self, Contract::Entrada | Contract::Solo)
+        matches!(self, Contract::Entrada | Contract::Solo | Contract::Contrabola)
     }
 
     /// The Spanish contract it is counted with in the summaries' three contract
@@ -123,6 +150,7 @@ impl Contract {
             Contract::Entrada | Contract::Nolo => Contract::Entrada,
             Contract::Vuelta | Contract::GrandTourne => Contract::Vuelta,
             Contract::Solo | Contract::PureNolo | Contract::NoloOuvert => Contract::Solo,
+            Contract::Contrabola => Contract::Contrabola,
         }
     }
 
@@ -143,7 +171,7 @@ impl Contract {
     /// Whether the declarer exchanges.
     #[must_use]
     pub const fn declarer_exchanges(self) -> bool {
-        !matches!(self, Contract::Solo | Contract::PureNolo | Contract::NoloOuvert)
+        !matches!(self, Contract::Solo | Contract::Contrabola | Contract::PureNolo | Contract::NoloOuvert)
     }
 
     /// Whether the declarer may give up before the fourth trick (in a rule set with
@@ -153,6 +181,12 @@ impl Contract {
         matches!(self, Contract::Entrada | Contract::Vuelta)
     }
 
+    /// Whether the opponents exchange (all but contrabola and the nolo contracts).
+    #[must_use]
+    pub const fn opponents_exchange(self) -> bool {
+        !matches!(self, Contract::Contrabola | Contract::Nolo | Contract::PureNolo | Contract::NoloOuvert)
+    }
+
     /// Lower-case Spanish name.
     #[must_use]
     pub const fn name(self) -> &'static str {
@@ -160,6 +194,7 @@ impl Contract {
             Contract::Entrada => "entrada",
             Contract::Vuelta => "vuelta",
             Contract::Solo => "solo",
+            Contract::Contrabola => "contrabola",
             Contract::GrandTourne => "grand-tourne",
             Contract::Nolo => "nolo",
             Contract::PureNolo => "pure-nolo",

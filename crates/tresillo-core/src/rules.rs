@@ -41,6 +41,11 @@ pub enum AllPass {
     /// tourné), and the hand scores as game; under `redeal_all_pass` the hand is
     /// cancelled (a new deal) instead.
     SpadilleElseDealer,
+    /// `hombre`: an **obligation** by the holder of the espada, else mano, who
+    /// discards all but one card ([`RuleSpec::forced_max_discard`], exactly), draws
+    /// and then names trumps. Never cancelled. With the option `gascarille` the
+    /// others may first make the holder of the espada play a gascarille instead.
+    Obligation,
 }
 
 /// The order of speaking in the auction.
@@ -53,23 +58,31 @@ pub enum AuctionOrder {
     Duels,
 }
 
-/// How the opponents come to exchange after the declarer.
+/// How the opponents settle who exchanges first (RULES.md sections 4, 12.3 and
+/// 12.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OpponentsOrder {
-    /// The first-opponent conversation of section 4.
+    /// The *vienen / como quiera / van* conversation of section 4.
     Conversation,
-    /// L'Hombre (section 12.4): from the opponent after the declarer, no
+    /// `hombre`: the declarer's next opponent exchanges first or passes that right
+    /// to the other ([`Request::ExchangeRight`](crate::Request::ExchangeRight)).
+    RightOfNext,
+    /// `lhombre` (section 12.4): from the opponent after the declarer, no
     /// conversation.
     FromDeclarer,
 }
 
-/// How hands are scored.
+/// How hands are scored (RULES.md sections 8, 12.3 and 12.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ScoringSystem {
-    /// The puesta system of section 8 with the rule set's condiciones.
-    Puestas,
-    /// L'Hombre's payments from or to each defender (section 12.4), straight
-    /// between the players' bowls: no plato, paper or pajaritos.
+    /// The puesta system of section 8 ([`Ledger`](crate::Ledger)).
+    Puesta,
+    /// `hombre` points ([`PointsLedger`](crate::PointsLedger)), or chips with the
+    /// option `hombre-chips` ([`ChipsLedger`](crate::ChipsLedger)).
+    Points,
+    /// `lhombre`'s payments from or to each defender (section 12.4), straight
+    /// between the players' bowls ([`Ledger`](crate::Ledger)): no plato, paper or
+    /// pajaritos.
     PerDefender,
 }
 
@@ -152,6 +165,60 @@ pub const REDEAL_ALL_PASS: OptionInfo = OptionInfo {
     help: "when all pass, a new deal instead of the spadille holder's forced game (the association's tournament rule)",
 };
 
+/// `show_heap` (RULES.md section 12.3).
+pub const SHOW_HEAP: OptionInfo = OptionInfo {
+    name: "show_heap",
+    default: "false",
+    values: "true, false",
+    section: "12.3",
+    help: "after the exchange the cards left in the heap are turned face up",
+};
+
+/// `hombre-chips` (RULES.md section 12.3).
+pub const HOMBRE_CHIPS: OptionInfo = OptionInfo {
+    name: "hombre-chips",
+    default: "false",
+    values: "true, false",
+    section: "12.3",
+    help: "chip payments with a pool instead of points",
+};
+
+/// `ante` (RULES.md section 12.3).
+pub const ANTE: OptionInfo = OptionInfo {
+    name: "ante",
+    default: "5",
+    values: "0 to 1000",
+    section: "12.3",
+    help: "chips the dealer puts into the pool before every deal (with hombre-chips)",
+};
+
+/// `favorito` (RULES.md section 12.3).
+pub const FAVORITO: OptionInfo = OptionInfo {
+    name: "favorito",
+    default: "false",
+    values: "true, false",
+    section: "12.3",
+    help: "coins as trumps outrank the same bid in another suit and score double",
+};
+
+/// `gascarille` (RULES.md section 12.3).
+pub const GASCARILLE: OptionInfo = OptionInfo {
+    name: "gascarille",
+    default: "false",
+    values: "true, false",
+    section: "12.3",
+    help: "after all pass the others may make the holder of the espada play a gascarille (worth 3)",
+};
+
+/// `contrabola` (RULES.md section 12.3).
+pub const CONTRABOLA: OptionInfo = OptionInfo {
+    name: "contrabola",
+    default: "false",
+    values: "true, false",
+    section: "12.3",
+    help: "a contract just below solo: nobody exchanges, the declarer must lose every trick",
+};
+
 /// `penetro_all_play` (RULES.md section 12.2; four players only).
 pub const PENETRO_ALL_PLAY: OptionInfo = OptionInfo {
     name: "penetro_all_play",
@@ -199,8 +266,15 @@ pub struct RuleSpec {
     pub contracts: &'static [Contract],
     /// The order of speaking in the auction.
     pub auction: AuctionOrder,
-    /// How the opponents come to exchange.
+    /// How the opponents settle who exchanges first.
     pub opponents_order: OpponentsOrder,
+    /// The most cards the first opponent may exchange (the heap permitting).
+    pub first_opponent_max: u8,
+    /// The contracts whose surrender both opponents must accept (if either
+    /// refuses, the declarer plays on).
+    pub accept_in: &'static [Contract],
+    /// The declarer may declare the vole (*bola*) before the first trick.
+    pub declared_vole: bool,
     /// How hands are scored.
     pub scoring: ScoringSystem,
 }
@@ -231,7 +305,10 @@ const TRESILLO: RuleSpec = RuleSpec {
     contracts: &Contract::ALL,
     auction: AuctionOrder::RoundTheTable,
     opponents_order: OpponentsOrder::Conversation,
-    scoring: ScoringSystem::Puestas,
+    first_opponent_max: 9,
+    accept_in: &[],
+    declared_vole: false,
+    scoring: ScoringSystem::Puesta,
 };
 
 /// `tresillo-house` (RULES.md section 12.1).
@@ -260,7 +337,46 @@ const TRESILLO_HOUSE: RuleSpec = RuleSpec {
     contracts: &Contract::ALL,
     auction: AuctionOrder::RoundTheTable,
     opponents_order: OpponentsOrder::Conversation,
-    scoring: ScoringSystem::Puestas,
+    first_opponent_max: 9,
+    accept_in: &[],
+    declared_vole: false,
+    scoring: ScoringSystem::Puesta,
+};
+
+/// `hombre` (RULES.md section 12.3): obligation when all pass, the exchange right
+/// of the declarer's next opponent, the accepted surrender of a vuelta, the
+/// declared vole and points scoring. The condiciones of the puesta system do not
+/// apply (points and chips are in [`crate::PointsLedger`] and
+/// [`crate::ChipsLedger`]).
+const HOMBRE: RuleSpec = RuleSpec {
+    set: RuleSet::Hombre,
+    section: "12.3",
+    summary: "the classic game: obligation, exchange right, points (or chips with hombre-chips)",
+    players: &[3],
+    options: &[SHOW_HEAP, HOMBRE_CHIPS, ANTE, FAVORITO, GASCARILLE, CONTRABOLA],
+    all_pass: AllPass::Obligation,
+    forced_max_discard: 8,
+    takeover_in: &[Contract::Entrada],
+    aip_plus_n: false,
+    sacado_tanto: false,
+    condiciones: Condiciones {
+        entrada: 0,
+        vuelta: 0,
+        solo: 0,
+        penetro: 0,
+        estuche: 0,
+        contra_estuche: 0,
+        primeras: 0,
+        bola: 0,
+    },
+    takeover_condiciones: false,
+    contracts: &Contract::EVERY,
+    auction: AuctionOrder::RoundTheTable,
+    opponents_order: OpponentsOrder::RightOfNext,
+    first_opponent_max: 8,
+    accept_in: &[Contract::Vuelta],
+    declared_vole: true,
+    scoring: ScoringSystem::Points,
 };
 
 impl RuleSet {
@@ -270,6 +386,7 @@ impl RuleSet {
         match self {
             RuleSet::Tresillo => &TRESILLO,
             RuleSet::TresilloHouse => &TRESILLO_HOUSE,
+            RuleSet::Hombre => &HOMBRE,
             RuleSet::Lhombre => &crate::rulesets::lhombre::SPEC,
         }
     }
@@ -288,6 +405,25 @@ pub struct RuleOptions {
     /// `redeal_all_pass` (`lhombre`): all passing brings a new deal.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
     pub redeal_all_pass: bool,
+    /// `show_heap` (`hombre`): the heap's remaining cards are public after the
+    /// exchange.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub show_heap: bool,
+    /// `hombre-chips` (`hombre`): chip payments instead of points.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub chips: bool,
+    /// `ante` (`hombre`): the dealer's chips into the pool; `None` is the default, 5.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub ante: Option<u16>,
+    /// `favorito` (`hombre`): coins outrank and score double.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub favorito: bool,
+    /// `gascarille` (`hombre`).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub gascarille: bool,
+    /// `contrabola` (`hombre`).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub contrabola: bool,
     /// `penetro_all_play`: at four players nobody drops out of a penetro.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
     pub penetro_all_play: bool,
@@ -316,6 +452,21 @@ impl RuleOptions {
         }
         if self.penetro_all_play {
             v.push((PENETRO_ALL_PLAY.name, "true".to_string()));
+        }
+        for (on, info) in [(self.show_heap, SHOW_HEAP), (self.chips, HOMBRE_CHIPS)] {
+            if on {
+                v.push((info.name, "true".to_string()));
+            }
+        }
+        if let Some(a) = self.ante {
+            v.push((ANTE.name, a.to_string()));
+        }
+        for (on, info) in
+            [(self.favorito, FAVORITO), (self.gascarille, GASCARILLE), (self.contrabola, CONTRABOLA)]
+        {
+            if on {
+                v.push((info.name, "true".to_string()));
+            }
         }
         v
     }
@@ -358,6 +509,14 @@ pub enum RulesError {
     /// The same option twice.
     #[error("rule option `{0}` given twice")]
     Duplicate(String),
+    /// An option that applies only together with another.
+    #[error("rule option `{option}` applies only with `{needs}`")]
+    Requires {
+        /// The option given.
+        option: &'static str,
+        /// The option it needs.
+        needs: &'static str,
+    },
     /// An option of another table size (`penetro_all_play` at three).
     #[error("rule option `{option}` is for a table of four (--players 4), not {players} players")]
     OptionPlayers {
@@ -396,6 +555,15 @@ impl From<RuleSet> for Rules {
     }
 }
 
+/// `true` or `false`.
+fn flag(v: &str) -> Option<bool> {
+    match v {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    }
+}
+
 fn option_names(set: RuleSet) -> String {
     let o: Vec<&str> = set.spec().options.iter().map(|o| o.name).collect();
     if o.is_empty() { "none".into() } else { o.join(", ") }
@@ -418,6 +586,9 @@ impl Rules {
             }
             seen.push(k);
             rules.set_option(k, v)?;
+        }
+        if rules.options.ante.is_some() && !rules.options.chips {
+            return Err(RulesError::Requires { option: ANTE.name, needs: HOMBRE_CHIPS.name });
         }
         Ok(rules)
     }
@@ -442,12 +613,15 @@ impl Rules {
                     s => Some(Suit::ALL.into_iter().find(|x| x.name() == s).ok_or_else(bad)?),
                 };
             }
-            "codillo_old" => {
-                self.options.codillo_old = match value {
-                    "true" => true,
-                    "false" => false,
-                    _ => return Err(bad()),
-                };
+            "codillo_old" => self.options.codillo_old = flag(value).ok_or_else(bad)?,
+            "show_heap" => self.options.show_heap = flag(value).ok_or_else(bad)?,
+            "hombre-chips" => self.options.chips = flag(value).ok_or_else(bad)?,
+            "favorito" => self.options.favorito = flag(value).ok_or_else(bad)?,
+            "gascarille" => self.options.gascarille = flag(value).ok_or_else(bad)?,
+            "contrabola" => self.options.contrabola = flag(value).ok_or_else(bad)?,
+            "ante" => {
+                let a: u16 = value.parse().ok().filter(|a| *a <= 1000).ok_or_else(bad)?;
+                self.options.ante = if a == 5 { None } else { Some(a) };
             }
             "redeal_all_pass" => {
                 self.options.redeal_all_pass = match value {
@@ -514,36 +688,71 @@ impl Rules {
         })
     }
 
-    /// The highest bid level: 3, or 5 with `palo_de_favor`; in `lhombre` the
-    /// highest rank, 7.
+    /// The favoured suit: that of `palo_de_favor`, or coins under `favorito`.
+    #[must_use]
+    pub const fn favoured_suit(&self) -> Option<Suit> {
+        match self.options.palo_de_favor {
+            Some(s) => Some(s),
+            None if self.options.favorito => Some(Suit::Oros),
+            None => None,
+        }
+    }
+
+    /// The highest bid level: 3, plus 2 with a favoured suit (`palo_de_favor`,
+    /// `favorito`), plus 1 with `contrabola`; in `lhombre` the highest rank, 7.
     #[must_use]
     pub const fn max_level(&self) -> u8 {
-        if self.options.palo_de_favor.is_some() { 5 } else { self.set.max_level() }
+        if matches!(self.spec().auction, AuctionOrder::Duels) {
+            return self.set.max_level();
+        }
+        3 + 2 * self.favoured_suit().is_some() as u8 + self.options.contrabola as u8
     }
 
     /// The bid level a contract with these trumps fulfils (`None` for a vuelta,
-    /// whose suit is turned later). Without a favoured suit: entrada 1, vuelta 2,
-    /// solo 3. With `palo_de_favor`: entrada 1, entrada a favor 2, vuelta 3, solo
-    /// 4, solo a favor 5.
+    /// whose suit is turned later). Without options: entrada 1, vuelta 2, solo 3.
+    /// With a favoured suit (`palo_de_favor`, `favorito`): entrada 1, entrada a
+    /// favor 2, vuelta 3, solo 4, solo a favor 5. `contrabola` ranks just below
+    /// solo and pushes solo up one level (entrada 1, vuelta 2, contrabola 3, solo
+    /// 4). In `lhombre` the rank of section 12.4
+    /// ([`rulesets::lhombre::rank`](crate::rulesets::lhombre::rank)).
     #[must_use]
     pub const fn contract_level(&self, c: Contract, trump: Option<Suit>) -> u8 {
         if matches!(self.spec().auction, AuctionOrder::Duels) {
             return crate::rulesets::lhombre::rank(c, trump);
         }
-        let Some(f) = self.options.palo_de_favor else { return c.level() };
-        let favoured = matches!(trump, Some(t) if t as u8 == f as u8);
+        let f = self.favoured_suit();
+        let favoured = matches!((f, trump), (Some(f), Some(t)) if t as u8 == f as u8) as u8;
+        let fav = f.is_some() as u8;
+        let cb = self.options.contrabola as u8;
         match c {
-            Contract::Entrada => 1 + favoured as u8,
-            Contract::Vuelta => 3,
-            Contract::Solo => 4 + favoured as u8,
+            Contract::Entrada => 1 + favoured,
+            Contract::Vuelta => 2 + fav,
+            Contract::Contrabola => 3 + fav,
+            Contract::Solo => 3 + fav + cb + favoured,
             _ => c.level(),
         }
     }
 
-    /// Whether `trump` is the favoured suit (condiciones doubled, +2n).
+    /// Whether `contract` exists under these options (contrabola only with its
+    /// option).
+    #[must_use]
+    pub const fn has_contract(&self, c: Contract) -> bool {
+        !matches!(c, Contract::Contrabola) || self.options.contrabola
+    }
+
+    /// Whether `trump` is the favoured suit (doubled payments).
     #[must_use]
     pub fn favoured(&self, trump: Option<Suit>) -> bool {
-        self.options.palo_de_favor.is_some() && self.options.palo_de_favor == trump
+        self.favoured_suit().is_some() && self.favoured_suit() == trump
+    }
+
+    /// The chips of `ante` (default 5).
+    #[must_use]
+    pub const fn ante(&self) -> i64 {
+        match self.options.ante {
+            Some(a) => a as i64,
+            None => 5,
+        }
     }
 
     /// Whether an opponent may take over a surrendered `contract`.
@@ -560,6 +769,7 @@ impl Rules {
         match self.spec().all_pass {
             AllPass::EspadaForzada => holder(Card::ESPADA),
             AllPass::ForcedEntrada => holder(Card::ESPADA).or_else(|| holder(Card::BASTO)).or(Some(mano)),
+            AllPass::Obligation => holder(Card::ESPADA).or(Some(mano)),
             AllPass::SpadilleElseDealer if self.options.redeal_all_pass => None,
             AllPass::SpadilleElseDealer => {
                 let n = hands.len() as u8;
@@ -595,6 +805,14 @@ impl Rules {
         if forced && contract != Contract::Entrada {
             return Some(format!("espada forzada must be an entrada, not {contract}"));
         }
+        if !self.has_contract(contract) {
+            return Some(format!("{contract} needs its rule option"));
+        }
+        if let (Contract::Contrabola, Some(s)) = (contract, trump)
+            && (hand & CardSet::suit(s)).is_empty()
+        {
+            return Some(format!("contrabola needs trumps of a suit the declarer holds, not {s}"));
+        }
         if self.contract_level(contract, trump) < level {
             return Some(format!("{contract} is below the level won ({level})"));
         }
@@ -615,23 +833,17 @@ impl Rules {
         }
     }
 
-    /// Whether the opponents exchange in `contract` (not in the L'Hombre nolos).
-    #[must_use]
-    pub fn opponents_exchange(&self, contract: Contract) -> bool {
-        !contract.is_nolo()
-    }
-
     /// Whether the declarer of `contract` may give up after the third trick.
     #[must_use]
     pub fn may_surrender(&self, contract: Contract) -> bool {
-        matches!(self.spec().scoring, ScoringSystem::Puestas) && contract.may_surrender()
+        !matches!(self.spec().scoring, ScoringSystem::PerDefender) && contract.may_surrender()
     }
 
     /// Whether a declarer who won the first five tricks of `contract` decides on
-    /// bola (tout in `lhombre`): never in a nolo contract.
+    /// bola (tout in `lhombre`): never in a nolo contract or a contrabola.
     #[must_use]
     pub fn bola_allowed(&self, contract: Contract) -> bool {
-        !contract.is_nolo()
+        !contract.is_nolo() && contract != Contract::Contrabola
     }
 
     /// The outcome of a played hand of `contract`: the declarer's tricks and each
@@ -640,7 +852,7 @@ impl Rules {
     #[must_use]
     pub fn outcome(&self, contract: Option<Contract>, declarer: u8, opponents: &[(Seat, u8)]) -> Outcome {
         match self.spec().scoring {
-            ScoringSystem::Puestas => Outcome::from_tricks(declarer, opponents),
+            ScoringSystem::Puesta | ScoringSystem::Points => Outcome::from_tricks(declarer, opponents),
             ScoringSystem::PerDefender => crate::rulesets::lhombre::outcome(contract, declarer, opponents),
         }
     }

@@ -84,6 +84,9 @@ pub const SPEC: RuleSpec = RuleSpec {
     contracts: &CONTRACTS,
     auction: AuctionOrder::Duels,
     opponents_order: OpponentsOrder::FromDeclarer,
+    first_opponent_max: 9,
+    accept_in: &[],
+    declared_vole: false,
     scoring: ScoringSystem::PerDefender,
 };
 
@@ -124,6 +127,8 @@ pub const fn row_of(contract: Contract, trump: Option<Suit>) -> Row {
         Contract::Solo => row("solo", 5, 3, 4, true),
         Contract::PureNolo => row("pure nolo", 6, 4, 5, true),
         Contract::NoloOuvert => row("nolo ouvert", 7, 6, 7, true),
+        // Not a contract of lhombre (`hombre`'s option): rank 0 fulfils no bid.
+        Contract::Contrabola => row("contrabola", 0, 0, 0, true),
     }
 }
 

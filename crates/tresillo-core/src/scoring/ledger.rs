@@ -1,7 +1,9 @@
 //! The [`Ledger`]: bowls, plato, pajaritos and paper, one hand at a time.
 
 use super::validate::{Checked, check};
-use super::{AipCase, Debt, HandScore, LedgerConfig, ScoringError, ScoringMode, Settlement};
+use super::{
+    AipCase, ChipsLedger, Debt, HandScore, LedgerConfig, PointsLedger, ScoringError, ScoringMode, Settlement,
+};
 use crate::card::{BySeat, Seat};
 use crate::game::Outcome;
 use crate::result::HandResult;
@@ -116,6 +118,9 @@ impl Ledger {
         if n != 3 && n != 4 {
             return Err(ScoringError::Players(n));
         }
+        if config.rules.spec().scoring == ScoringSystem::Points {
+            return Err(ScoringError::System { rules: config.rules, ledger: "puesta" });
+        }
         let (start_bowl, pajarito) = (config.start_bowl, config.pajarito);
         if !(1..=LedgerConfig::MAX_PAJARITO).contains(&pajarito)
             || !(pajarito..=LedgerConfig::MAX_BOWL).contains(&start_bowl)
@@ -123,9 +128,9 @@ impl Ledger {
             return Err(ScoringError::Stakes { start_bowl, pajarito });
         }
         // Only the puesta system has a pajaritos dish.
-        let stake = match Rules::from(config.rules).spec().scoring {
-            ScoringSystem::Puestas => config.pajarito,
-            ScoringSystem::PerDefender => 0,
+        let stake = match config.rules.spec().scoring {
+            ScoringSystem::Puesta => config.pajarito,
+            ScoringSystem::Points | ScoringSystem::PerDefender => 0,
         };
         let mut bowls = BySeat::default();
         for b in &mut bowls.0[..n as usize] {
@@ -588,24 +593,61 @@ fn takeover_bonus(rules: &Rules, r: &HandResult) -> i64 {
     per * (1 + i64::from(rules.favoured(r.trump)))
 }
 
-/// Scores `r` in [`ScoringMode::Deal`]: from a fresh ledger of `config`.
+/// Scores `r` in [`ScoringMode::Deal`]: from a fresh ledger of `config` (the
+/// rule set's own ledger: puesta, points or chips).
 pub fn score_deal(config: LedgerConfig, r: &HandResult) -> Result<HandScore, ScoringError> {
-    Ledger::new(config)?.apply(r)
+    System::new(config)?.apply(r)
 }
 
-/// Scores hands one after another in either [`ScoringMode`]: `Session` carries one
-/// ledger across the hands; `Deal` scores every hand from a fresh ledger (then
-/// [`Scorer::ledger`] is the ledger of the last hand alone).
+/// The ledger of a rule set's scoring system.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum System {
+    Puesta(Ledger),
+    Points(PointsLedger),
+    Chips(ChipsLedger),
+}
+
+impl System {
+    fn new(config: LedgerConfig) -> Result<System, ScoringError> {
+        Ok(match config.rules.spec().scoring {
+            ScoringSystem::Puesta | ScoringSystem::PerDefender => System::Puesta(Ledger::new(config)?),
+            ScoringSystem::Points if config.options.chips => System::Chips(ChipsLedger::new(config)?),
+            ScoringSystem::Points => System::Points(PointsLedger::new(config)?),
+        })
+    }
+
+    fn config(&self) -> LedgerConfig {
+        match self {
+            System::Puesta(l) => l.config,
+            System::Points(l) => *l.config(),
+            System::Chips(l) => *l.config(),
+        }
+    }
+
+    fn apply(&mut self, r: &HandResult) -> Result<HandScore, ScoringError> {
+        match self {
+            System::Puesta(l) => l.apply(r),
+            System::Points(l) => l.apply(r),
+            System::Chips(l) => l.apply(r),
+        }
+    }
+}
+
+/// Scores hands one after another in either [`ScoringMode`], with the ledger of the
+/// rule set's scoring system (the puesta [`Ledger`], or `hombre`'s
+/// [`PointsLedger`] or [`ChipsLedger`]): `Session` carries one ledger across the
+/// hands; `Deal` scores every hand from a fresh ledger (then the ledger is that of
+/// the last hand alone).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Scorer {
     mode: ScoringMode,
-    ledger: Ledger,
+    book: System,
 }
 
 impl Scorer {
     /// A scorer for a table of `config`.
     pub fn new(mode: ScoringMode, config: LedgerConfig) -> Result<Scorer, ScoringError> {
-        Ok(Scorer { mode, ledger: Ledger::new(config)? })
+        Ok(Scorer { mode, book: System::new(config)? })
     }
 
     /// The mode.
@@ -614,28 +656,51 @@ impl Scorer {
         self.mode
     }
 
-    /// The ledger (in `Deal` mode, that of the last hand scored).
+    /// The puesta ledger (in `Deal` mode, that of the last hand scored); `None`
+    /// for a rule set scored by points or chips.
     #[must_use]
-    pub fn ledger(&self) -> &Ledger {
-        &self.ledger
+    pub fn ledger(&self) -> Option<&Ledger> {
+        match &self.book {
+            System::Puesta(l) => Some(l),
+            _ => None,
+        }
+    }
+
+    /// The points ledger of `hombre`, if this scorer keeps one.
+    #[must_use]
+    pub fn points(&self) -> Option<&PointsLedger> {
+        match &self.book {
+            System::Points(l) => Some(l),
+            _ => None,
+        }
+    }
+
+    /// The chips ledger of `hombre-chips`, if this scorer keeps one.
+    #[must_use]
+    pub fn chips(&self) -> Option<&ChipsLedger> {
+        match &self.book {
+            System::Chips(l) => Some(l),
+            _ => None,
+        }
     }
 
     /// Scores one hand. On error nothing changes.
     pub fn apply(&mut self, r: &HandResult) -> Result<HandScore, ScoringError> {
         match self.mode {
-            ScoringMode::Session => self.ledger.apply(r),
+            ScoringMode::Session => self.book.apply(r),
             ScoringMode::Deal => {
-                let mut fresh = Ledger::new(self.ledger.config)?;
+                let mut fresh = System::new(self.book.config())?;
                 let s = fresh.apply(r)?;
-                self.ledger = fresh;
+                self.book = fresh;
                 Ok(s)
             }
         }
     }
 
-    /// The settlement of the current ledger.
+    /// The settlement of the current puesta ledger (`None` for points or chips,
+    /// whose scores are final after each hand).
     #[must_use]
-    pub fn settle(&self) -> Settlement {
-        self.ledger.settle()
+    pub fn settle(&self) -> Option<Settlement> {
+        self.ledger().map(Ledger::settle)
     }
 }
