@@ -315,3 +315,34 @@ fn hombre_plays_in_every_subcommand_and_its_options_are_checked() {
     ]));
     assert!(!perft.is_empty());
 }
+
+/// A `hombre` run with contrabolas goes through `report` and `analyze` (the
+/// contrabola, outside the per-contract charts and the solver's classes, is
+/// skipped by both).
+#[test]
+fn report_and_analyze_take_hombre_runs_with_contrabola() {
+    let d = TempDir::new("rules", "hombre-report");
+    let run = d.path("run");
+    let rec = d.path("h.jsonl");
+    ok(&tresillo(&[
+        "tournament",
+        "--agents",
+        "rule,random,random",
+        "--deals",
+        "20",
+        "--rules",
+        "hombre",
+        "--rule-option",
+        "contrabola=true",
+        "--out",
+        run.to_str().unwrap(),
+        "--record",
+        rec.to_str().unwrap(),
+    ]));
+    let csv = std::fs::read_to_string(run.join("deals.csv")).unwrap();
+    assert!(csv.contains(",contrabola,"), "some random declarer plays a contrabola in 20 deals: {csv}");
+    let html = d.path("r.html");
+    ok(&tresillo(&["report", run.to_str().unwrap(), "--out", html.to_str().unwrap()]));
+    assert!(html.exists());
+    ok(&tresillo(&["analyze", rec.to_str().unwrap()]));
+}

@@ -666,6 +666,31 @@ fn chips_failed_vole_is_paid_as_won_then_30_less_2_in_vuelta_less_estuches_to_ea
 }
 
 #[test]
+fn chips_surrender_is_a_puesta_with_the_estuches_and_a_takeover_pays_both() {
+    let mut l = chips(&CHIPS);
+    let mut r = hr(&CHIPS, 0, 1, Entrada, &[1, 1, 1]);
+    r.surrender = Some(SurrenderRecord { by: Seat(1), took_over: None });
+    r.outcome = Outcome::Puesta { kind: PuestaKind::Surrendered };
+    r.trump = Some(Suit::Espadas);
+    r.hands_at_play = Some(BySeat([
+        cs("11E 3E 4E 5E 6E 7E 10E 1C 2C"),
+        cs("1E 2E 1B 3C 4C 5C 6C 7C 1O"),
+        cs("2B 3B 4B 5B 6B 7B 10B 11B 12B"),
+        CardSet::EMPTY,
+    ]));
+    // Pool 5 + 10 into the pool; espada, mala, basto: 3 to each.
+    assert_eq!(ch(&mut l, &r), [-5 + 3, -15 - 6, 3]);
+    assert_eq!(l.pool(), 20);
+    // Seat 0 gives up, seat 1 takes over and wins: seat 1 takes the pool (20 + 5)
+    // and 5 from each, then seat 0 pays the pool (0) + 10 into it.
+    let mut r = hr(&CHIPS, 1, 0, Entrada, &[2, 5, 2]);
+    r.surrender = Some(SurrenderRecord { by: Seat(0), took_over: Some(Seat(1)) });
+    r.outcome = Outcome::Sacado;
+    assert_eq!(ch(&mut l, &r), [-5 - 10, -5 + 25 + 10, -5]);
+    assert_eq!(l.pool(), 10);
+}
+
+#[test]
 fn chips_ante_is_an_option() {
     let o = [("hombre-chips", "true"), ("ante", "2")];
     let mut l = chips(&o);
@@ -799,5 +824,85 @@ fn perft_from_a_hombre_obligation_matches_the_reference() {
             reference_perft(hands.clone(), p.trump.unwrap(), leader, depth),
             "{depth}"
         );
+    }
+}
+
+/// Three `hombre` positions at the first card, reached by fixed decisions (an
+/// obligation, a solo after the exchange right was passed, a contrabola), as
+/// `(hands, trump, leader)`.
+fn hombre_positions() -> Vec<(BySeat<CardSet>, Suit, u8)> {
+    let mut out = Vec::new();
+    let mut h = hand_of(HOMBRE.into(), MIXED, 0);
+    all_pass(&mut h);
+    let eight = h.hand_of(Seat(0)) - cs("1E");
+    ok(&mut h, Decision::Discard(eight));
+    ok(&mut h, Decision::Declare(Entrada, Some(Suit::Bastos)));
+    auto_until(&mut h, |h| matches!(h.request(), Request::Play { .. }));
+    let mut s = hand_of(rules(&[("show_heap", "true")]), STRONG, 2);
+    ok(&mut s, Decision::Bid(Bid::Paso));
+    ok(&mut s, Decision::Bid(Bid::Level(3)));
+    ok(&mut s, Decision::Bid(Bid::Paso));
+    ok(&mut s, Decision::Declare(Solo, Some(Suit::Espadas)));
+    ok(&mut s, Decision::ExchangeFirst(false));
+    auto_until(&mut s, |h| matches!(h.request(), Request::Play { .. }));
+    let mut c = hand_of(rules(&[("contrabola", "true")]), MIXED, 0);
+    ok(&mut c, Decision::Bid(Bid::Paso));
+    ok(&mut c, Decision::Bid(Bid::Level(3)));
+    ok(&mut c, Decision::Bid(Bid::Paso));
+    ok(&mut c, Decision::Declare(Contrabola, Some(Suit::Bastos)));
+    for x in [h, s, c] {
+        let p = x.public();
+        let hands =
+            BySeat(std::array::from_fn(|i| if i < 3 { x.hand_of(Seat(i as u8)) } else { CardSet::EMPTY }));
+        out.push((hands, p.trump.unwrap(), p.current_leader().0));
+    }
+    out
+}
+
+/// Perft data of `hombre` positions (`data/perft_hombre.txt`, from the reference
+/// perft; regenerate with `cargo test -p tresillo-core --test hombre -- --ignored
+/// --nocapture generate_hombre_perft`): the fast perft reproduces every count, and
+/// the positions are the ones the hand reaches.
+#[test]
+fn perft_of_hombre_positions_matches_the_data_file() {
+    let positions = hombre_positions();
+    let mut n = 0;
+    for line in include_str!("data/perft_hombre.txt").lines().filter(|l| !l.is_empty() && !l.starts_with('#'))
+    {
+        let f: Vec<&str> = line.split('|').map(str::trim).collect();
+        let deal = Deal::parse_partial(f[0]).unwrap();
+        let (trump, leader) = (parse_suit(f[1]).unwrap(), f[2].parse::<u8>().unwrap());
+        let (depth, count) = (f[3].parse::<u32>().unwrap(), f[4].parse::<u64>().unwrap());
+        assert!(
+            positions.iter().any(|(h, t, l)| h.0[..3] == deal.hands.0[..3] && *t == trump && *l == leader),
+            "{line}"
+        );
+        let h = deal.hands.0;
+        assert_eq!(
+            PlayState::new([h[0], h[1], h[2]], Some(trump), Seat(leader)).perft(depth),
+            count,
+            "{line}"
+        );
+        n += 1;
+    }
+    assert_eq!(n, 6);
+}
+
+#[test]
+#[ignore = "generator for data/perft_hombre.txt"]
+fn generate_hombre_perft() {
+    println!("# deal | trump | leader | depth (plies) | legal play sequences (hombre positions)");
+    for (hands, trump, leader) in hombre_positions() {
+        let v: [Vec<Card>; 3] = std::array::from_fn(|s| hands.0[s].iter().collect());
+        for depth in [3, 6] {
+            let n = reference_perft(v.clone(), trump, leader as usize, depth);
+            println!(
+                "{} / {} / {} | {} | {leader} | {depth} | {n}",
+                hands.0[0],
+                hands.0[1],
+                hands.0[2],
+                trump.name()
+            );
+        }
     }
 }

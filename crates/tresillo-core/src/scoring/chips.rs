@@ -39,7 +39,7 @@ pub fn chips_contract(r: &HandResult) -> i64 {
 ///   each other player of a puesta or codillo are doubled (not the pool taken or
 ///   matched).
 /// - **A declared vole** is paid as a vole (25 made; as a failed vole otherwise).
-/// - **A surrender** without takeover is a puesta. After a takeover the new
+/// - **A surrender** without takeover is a puesta (with the estuches). After a takeover the new
 ///   declarer's game is paid first, then the one who gave up pays a puesta into
 ///   the pool (as it then stands), without estuches or primeras.
 /// - **Contrabola** is paid as a simple game won, or as a puesta.
@@ -203,6 +203,12 @@ impl ChipsLedger {
             }
             if surrendered {
                 self.puesta(d, None, f, &mut s);
+                if takeover.is_none() {
+                    // A surrender is the declarer's puesta: the estuches too.
+                    for o in [d.next(3), d.plus(2, 3)] {
+                        self.pay(d, o, est * f, &mut s);
+                    }
+                }
             }
         }
         self.hands = hand;

@@ -97,6 +97,18 @@ pub fn estuches(r: &HandResult, d: Seat) -> i64 {
 /// for the new declarer as if they had bid the contract, and the original declarer
 /// loses the base as for a puesta.
 ///
+/// Engine choices where RULES.md is silent:
+/// - **A takeover** is scored for the new declarer with the base value of the
+///   contract as played (an obligation taken over stays worth 1), and the bonuses
+///   (cuatro, primeras, vole) count the tricks of the whole hand.
+/// - **A failed declared vole** that still wins the most tricks is a lost game
+///   without a winner: base x8 off, nothing to the pot (only a puesta feeds it);
+///   one that ends in a puesta puts its x8 in the pot.
+/// - **Cuatro** needs exactly 4-3-2, the declarer's 4 first; primeras and the vole
+///   exclude it.
+/// - **A contrabola** won (no trick) scores 2 (a simple game without doublings);
+///   lost, 2 to the pot.
+///
 /// [`HandScore::condiciones`] holds each seat's points from the game,
 /// [`HandScore::pool`] what each seat took from the pot, [`HandScore::aip`] the
 /// game's base value (doubled in the favoured suit).
