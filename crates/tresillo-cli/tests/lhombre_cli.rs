@@ -85,6 +85,9 @@ fn a_lhombre_tournament_runs_and_search_agents_refuse_it_in_one_line() {
         let csv = std::fs::read_to_string(d.path("t/deals.csv")).unwrap();
         assert_eq!(csv.lines().count(), 1 + 60 * 6);
         assert!(csv.lines().skip(1).all(|l| l.contains(",lhombre,")));
+        // The report charts an lhombre run (its contracts in their families' columns).
+        let html = d.path("r.html");
+        ok(&tresillo(&["report", out, "--out", html.to_str().unwrap()]));
     }
     for agent in ["pimc", "ismcts"] {
         let agents = format!("{agent},random,random");

@@ -229,7 +229,15 @@ fn read_deals(path: &Path) -> Result<[SlotDeals; 3]> {
         if sorted != [0, 1, 2] {
             return Err(bad(&format!("seating {:?} is not an order of the slots 0, 1, 2", d.seating)));
         }
-        let (Some(decl), Some(c)) = (d.declarer, CONTRACTS.iter().position(|c| *c == d.contract)) else {
+        // `lhombre`'s contracts count in the column of their family, as in
+        // summary.csv (`Contract::index`).
+        let column = CONTRACTS.iter().position(|c| *c == d.contract).or(match d.contract.as_str() {
+            "nolo" => Some(0),
+            "grand-tourne" => Some(1),
+            "pure-nolo" | "nolo-ouvert" => Some(2),
+            _ => None,
+        });
+        let (Some(decl), Some(c)) = (d.declarer, column) else {
             // Cancelled hands, and `hombre`'s contrabola (outside the per-contract
             // charts, as in summary.csv).
             if d.contract.is_empty() || d.contract == "contrabola" {
