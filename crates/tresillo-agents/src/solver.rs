@@ -642,6 +642,10 @@ struct Search<'a> {
     nodes: u64,
     /// The move hint into a trick-boundary node, and its deciding move out.
     best: u8,
+    /// The root's deciding move (power-ordered bit + 1; 0 when the root was
+    /// decided without trying a move): a card of the player to move that reaches
+    /// the goal (declarer) or refutes it (opponent).
+    root: u8,
 }
 
 impl SolverContext {
@@ -700,15 +704,79 @@ impl SolverContext {
             counts,
             nodes: 0,
             best: 0,
+            root: 0,
         }
     }
 
     fn run<G: Goal>(&mut self, pos: &Position, g: G) -> bool {
+        self.run_root(pos, g).0
+    }
+
+    /// [`Self::run`], with the root's deciding card when a move decided it.
+    fn run_root<G: Goal>(&mut self, pos: &Position, g: G) -> (bool, Option<Card>) {
         let mut s = self.search(pos);
         let r = s.node(g);
-        let n = s.nodes;
+        let (n, root) = (s.nodes, s.root);
         self.nodes += n;
-        r
+        let card = (root != 0).then(|| self.layouts[pos.trump.index()].card(u32::from(root - 1)));
+        (r, card)
+    }
+
+    /// The class the declarer can force from `pos`, and when the search found
+    /// one, a legal card of the player to move whose class is exactly that value
+    /// (the card that decided the last zero-window search at the root).
+    pub fn value_and_card(&mut self, pos: &Position) -> (Class, Option<Card>) {
+        let decl_moves = pos.to_move() == pos.declarer;
+        let (sacado, c1) = self.run_root(pos, ClassGoal(Class::Sacado as u8));
+        if sacado {
+            return (Class::Sacado, c1);
+        }
+        let (puesta, c2) = self.run_root(pos, ClassGoal(Class::Puesta as u8));
+        // A declarer's card that reaches the goal, or an opponent's card that
+        // refutes it, has the value's class; an opponent's refutation of sacado
+        // is a card of class at most puesta, so exactly the value when it is
+        // puesta.
+        match (decl_moves, puesta) {
+            (true, true) => (Class::Puesta, c2),
+            (true, false) => (Class::Codillo, None),
+            (false, true) => (Class::Puesta, c1),
+            (false, false) => (Class::Codillo, c2),
+        }
+    }
+
+    /// Whether the card `c` (legal, of the player to move) lets the declarer
+    /// force at least class `t` (one zero-window search of the position after it).
+    pub fn card_at_least(&mut self, pos: &Position, c: Card, t: Class) -> bool {
+        if t == Class::Codillo {
+            return true;
+        }
+        let mut child = *pos;
+        child.play(c);
+        self.run(&child, ClassGoal(t as u8))
+    }
+
+    /// For each legal card of the player to move (in the engine's sort order),
+    /// the card the solver searches in its place: the lowest of its hand's run of
+    /// equivalent cards, which has the same class. Returns the count.
+    pub fn representatives(&mut self, pos: &Position, out: &mut [Card; 10]) -> usize {
+        let legal = pos.legal();
+        let lay = self.layouts[pos.trump.index()];
+        let (reps, runs) = {
+            let s = self.search(pos);
+            let p = s.to_move();
+            let rem = s.hands[0] | s.hands[1] | s.hands[2] | s.trick_bits();
+            (s.representatives(s.hands[p], rem), rem)
+        };
+        let mut n = 0;
+        for c in legal {
+            let mut q = u32::from(lay.to_p[c.bit() as usize]);
+            while reps >> q & 1 == 0 {
+                q = 63 - (runs & ((1u64 << q) - 1)).leading_zeros();
+            }
+            out[n] = lay.card(q);
+            n += 1;
+        }
+        n
     }
 
     /// The class the declarer can force from `pos`.
@@ -1125,6 +1193,7 @@ impl Search<'_> {
     }
 
     fn expand<G: Goal>(&mut self, g: G) -> bool {
+        let is_root = self.nodes == 1;
         let p = self.to_move();
         let hand = self.hands[p];
         let legal = self.legal(hand);
@@ -1172,6 +1241,9 @@ impl Search<'_> {
             if (p == 0) == res {
                 if at_boundary {
                     self.best = q as u8 + 1;
+                }
+                if is_root {
+                    self.root = q as u8 + 1;
                 }
                 return res;
             }
