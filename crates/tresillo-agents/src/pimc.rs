@@ -586,7 +586,7 @@ impl CheatAgent for Oracle {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::{deal_for_seed, rng_from_seed};
+    use crate::rng::{below, deal_for_seed, rng_from_seed};
     use tresillo_core::RuleSet;
 
     /// The card plain PIMC plays: every card of every world solved, the best sum
@@ -608,6 +608,59 @@ mod tests {
             }
         }
         best
+    }
+
+    #[test]
+    fn bid_utility_is_deal_scoring_in_amounts_in_play() {
+        assert!((bid_utility(Class::Sacado, Contract::Entrada, false) - 8.0 / 9.0).abs() < 1e-12);
+        assert!((bid_utility(Class::Puesta, Contract::Entrada, false) + 1.0).abs() < 1e-12);
+        assert!((bid_utility(Class::Codillo, Contract::Entrada, false) + 2.0).abs() < 1e-12);
+        assert!((bid_utility(Class::Sacado, Contract::Vuelta, false) - 10.0 / 9.0).abs() < 1e-12);
+        assert!((bid_utility(Class::Sacado, Contract::Solo, false) - 12.0 / 9.0).abs() < 1e-12);
+        assert!((bid_utility(Class::Puesta, Contract::Solo, true) + 17.0 / 9.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_simulated_exchange_follows_section_4() {
+        let mut rng = rng_from_seed(4);
+        for seed in 0..200u64 {
+            let deal = deal_for_seed(seed);
+            let dealt = [deal.hands.0[0], deal.hands.0[1], deal.hands.0[2]];
+            let mut heap: Vec<Card> = deal.heap.cards().to_vec();
+            // A random drawing order.
+            for i in (1..heap.len()).rev() {
+                heap.swap(i, below(&mut rng, i as u32 + 1) as usize);
+            }
+            let me = Seat((seed % 3) as u8);
+            let trump = Suit::ALL[(seed % 4) as usize];
+            for contract in [Contract::Entrada, Contract::Vuelta, Contract::Solo] {
+                let trump = if contract == Contract::Vuelta { heap[0].suit() } else { trump };
+                let hands = exchange(dealt, &heap, me, contract, trump);
+                let mut all = CardSet::EMPTY;
+                for h in hands {
+                    assert_eq!(h.len(), 9, "seed {seed} {contract:?}");
+                    all |= h;
+                }
+                assert_eq!(all.len(), 27, "seed {seed}: no card twice");
+                // Drawn cards come from the heap in order: a prefix of it is out.
+                let drawn = all - (dealt[0] | dealt[1] | dealt[2]);
+                let k = drawn.len() as usize;
+                assert_eq!(drawn, heap[..k].iter().copied().collect::<CardSet>(), "seed {seed} {contract:?}");
+                match contract {
+                    Contract::Solo => assert_eq!(hands[me.index()], dealt[me.index()]),
+                    Contract::Vuelta => {
+                        assert!(hands[me.index()].contains(heap[0]), "seed {seed}: turned card")
+                    }
+                    Contract::Entrada => {}
+                }
+                // Each opponent keeps what the rule agent keeps.
+                for s in [me.next(3), me.plus(2, 3)] {
+                    let kept = dealt[s.index()] & hands[s.index()];
+                    let keep = crate::rule::keep_set(dealt[s.index()], trump);
+                    assert!(keep - kept == CardSet::EMPTY || k == heap.len(), "seed {seed}");
+                }
+            }
+        }
     }
 
     #[test]

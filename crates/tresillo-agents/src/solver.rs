@@ -475,6 +475,24 @@ fn pdep(x: u64, m: u64) -> u64 {
     }
 }
 
+/// Asks the processor to start loading `x`'s cache line (a hint; no effect on
+/// results).
+#[inline]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let p: *const T = x;
+        #[allow(unsafe_code)]
+        // SAFETY: a prefetch never faults and reads nothing the program sees; the
+        // pointer comes from a reference.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast::<i8>());
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
+}
+
 // ---------------------------------------------------------------------------
 // Goals
 // ---------------------------------------------------------------------------
@@ -592,20 +610,57 @@ impl Goal for TricksGoal {
 // Transposition table
 // ---------------------------------------------------------------------------
 
-#[derive(Clone, Copy, Debug, Default)]
-struct Entry {
-    key: u128,
-    lo: u8,
-    hi: u8,
-    /// The leader's card (power-ordered bit + 1; 0 none) that last decided the
-    /// search here, tried first next time.
-    best: u8,
-    /// Tricks left in the position.
-    left: u8,
+/// A table entry packed in 128 bits: the exact key (bits 0-88), then the lower
+/// and upper bounds on the goal's scalar (4 bits each, from bit 96), the
+/// leader's card that last decided the search here (power-ordered bit + 1, 0
+/// none; 7 bits from 104), the tricks left in the position (4 bits from 112)
+/// and the generation that wrote it (4 bits from 116).
+type Entry = u128;
+
+/// The key bits of an [`Entry`].
+const KEY_BITS: u128 = (1 << 89) - 1;
+
+/// An exact key is never zero (the lane sizes of a non-empty position are not),
+/// so a zeroed entry is empty.
+const EMPTY_KEY: u128 = 0;
+
+#[inline]
+fn entry(key: u128, lo: u8, hi: u8, best: u8, left: u8, generation: u8) -> Entry {
+    key | u128::from(lo) << 96
+        | u128::from(hi) << 100
+        | u128::from(best) << 104
+        | u128::from(left) << 112
+        | u128::from(generation) << 116
 }
 
-/// An exact key is never zero (the lane sizes of a non-empty position are not).
-const EMPTY_KEY: u128 = 0;
+/// The replacement priority of an entry (lowest replaced first): entries of
+/// other generations, then those with fewer tricks left.
+#[inline]
+fn entry_keep(e: Entry, generation: u8) -> u8 {
+    let current = (e >> 116) as u8 & 15 == generation;
+    (u8::from(current) << 4) | (e >> 112) as u8 & 15
+}
+
+#[inline]
+fn entry_lo(e: Entry) -> u8 {
+    (e >> 96) as u8 & 15
+}
+
+#[inline]
+fn entry_hi(e: Entry) -> u8 {
+    (e >> 100) as u8 & 15
+}
+
+#[inline]
+fn entry_best(e: Entry) -> u8 {
+    (e >> 104) as u8 & 127
+}
+
+/// Four entries in one 64-byte cache line: a position's key is looked for in
+/// its bucket only.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(align(64))]
+struct Bucket([Entry; 4]);
 
 // ---------------------------------------------------------------------------
 // The context
@@ -616,10 +671,15 @@ const EMPTY_KEY: u128 = 0;
 /// Create one per thread; it is `Send` but not shared.
 #[derive(Clone, Debug)]
 pub struct SolverContext {
-    table: Vec<Entry>,
+    table: Vec<Bucket>,
     mask: usize,
     layouts: [Layout; 4],
     nodes: u64,
+    /// The deal of the last position searched (each seat's hand with its card of
+    /// the trick in progress) and its generation: entries written for other
+    /// deals are replaced first.
+    deal: [CardSet; 3],
+    generation: u8,
 }
 
 impl Default for SolverContext {
@@ -631,7 +691,7 @@ impl Default for SolverContext {
 /// The search state: hands by role (0 the declarer, 1 the seat after it, 2 the
 /// other), in power-ordered bits.
 struct Search<'a> {
-    table: &'a mut [Entry],
+    table: &'a mut [Bucket],
     mask: usize,
     lay: &'a Layout,
     hands: [u64; 3],
@@ -642,6 +702,8 @@ struct Search<'a> {
     nodes: u64,
     /// The move hint into a trick-boundary node, and its deciding move out.
     best: u8,
+    /// The generation of the entries written.
+    generation: u8,
     /// The root's deciding move (power-ordered bit + 1; 0 when the root was
     /// decided without trying a move): a card of the player to move that reaches
     /// the goal (declarer) or refutes it (opponent).
@@ -649,10 +711,10 @@ struct Search<'a> {
 }
 
 impl SolverContext {
-    /// A context with a table of 2^16 entries (2 MB).
+    /// A context with a table of 2^17 entries (2 MB).
     #[must_use]
     pub fn new() -> SolverContext {
-        SolverContext::with_table_bits(16)
+        SolverContext::with_table_bits(17)
     }
 
     /// A context with a table of 2^`bits` entries (`bits` clamped to 8..=24).
@@ -660,16 +722,18 @@ impl SolverContext {
     pub fn with_table_bits(bits: u32) -> SolverContext {
         let n = 1usize << bits.clamp(8, 24);
         SolverContext {
-            table: vec![Entry::default(); n],
-            mask: n - 1,
+            table: vec![Bucket::default(); n / 4],
+            mask: n / 4 - 1,
             layouts: Suit::ALL.map(Layout::new),
             nodes: 0,
+            deal: [CardSet::EMPTY; 3],
+            generation: 0,
         }
     }
 
     /// Forgets every table entry (answers never depend on it; only speed does).
     pub fn clear(&mut self) {
-        self.table.fill(Entry::default());
+        self.table.fill(Bucket::default());
     }
 
     /// Search nodes visited since the context was made (a measure of work).
@@ -679,6 +743,14 @@ impl SolverContext {
     }
 
     fn search(&mut self, pos: &Position) -> Search<'_> {
+        let mut deal = pos.hands;
+        for (i, &c) in pos.trick().iter().enumerate() {
+            deal[pos.leader.plus(i as u8, 3).index()].insert(c);
+        }
+        if deal != self.deal {
+            self.deal = deal;
+            self.generation = (self.generation + 1) & 15;
+        }
         let lay = &self.layouts[pos.trump.index()];
         let d = pos.declarer;
         let role = |s: Seat| (s.0 + 3 - d.0) % 3;
@@ -704,6 +776,7 @@ impl SolverContext {
             counts,
             nodes: 0,
             best: 0,
+            generation: self.generation,
             root: 0,
         }
     }
@@ -1152,33 +1225,24 @@ impl Search<'_> {
             return g.met(self.counts);
         }
         let rem = self.hands[0] | self.hands[1] | self.hands[2];
+        let key = self.key(&g, rem);
+        let b = self.slot(key);
+        prefetch(&self.table[b]);
         let (for_decl, for_opps) = self.sure(rem);
         if let Some(b) = g.quick(self.counts, for_decl, for_opps, r) {
             return b;
         }
-        let key = self.key(&g, rem);
         let need = g.need(self.counts);
-        // Two entries per bucket: the one holding this key, else the one with
-        // fewer tricks left (cheaper to search again) is replaced.
-        let b = self.slot(key) & !1;
-        let i = if self.table[b + 1].key == key
-            || (self.table[b].key != key && self.table[b + 1].left < self.table[b].left)
-        {
-            b + 1
-        } else {
-            b
-        };
-        let e = self.table[i];
         let (mut lo, mut hi) = G::INIT;
         let mut hint = 0;
-        if e.key == key {
-            if e.lo >= need {
+        if let Some(&e) = self.table[b].0.iter().find(|&&e| e & KEY_BITS == key) {
+            if entry_lo(e) >= need {
                 return true;
             }
-            if e.hi < need {
+            if entry_hi(e) < need {
                 return false;
             }
-            (lo, hi, hint) = (e.lo, e.hi, e.best);
+            (lo, hi, hint) = (entry_lo(e), entry_hi(e), entry_best(e));
         }
         self.best = hint;
         let res = self.expand(g);
@@ -1188,7 +1252,24 @@ impl Search<'_> {
             hi = hi.min(need - 1);
         }
         debug_assert!(key != EMPTY_KEY);
-        self.table[i] = Entry { key, lo, hi, best: self.best, left: r };
+        // Four entries per bucket: the one holding this key, else one written
+        // for another deal, else the one with the fewest tricks left (the
+        // cheapest to search again) is replaced.
+        let generation = self.generation;
+        let bucket = &mut self.table[b].0;
+        let i = match bucket.iter().position(|&e| e & KEY_BITS == key) {
+            Some(i) => i,
+            None => {
+                let mut i = 0;
+                for j in 1..4 {
+                    if entry_keep(bucket[j], generation) < entry_keep(bucket[i], generation) {
+                        i = j;
+                    }
+                }
+                i
+            }
+        };
+        bucket[i] = entry(key, lo, hi, self.best, r, generation);
         res
     }
 
