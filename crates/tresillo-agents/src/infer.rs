@@ -22,7 +22,8 @@ pub struct Inference {
 }
 
 impl Inference {
-    /// Reads the play history of `view`. Cheap: one pass over at most 27 plays.
+    /// Reads the play history of `view`. Cheap: one pass over at most 27 plays (36
+    /// under `penetro_all_play`).
     #[must_use]
     pub fn from_view(view: &PlayerView) -> Inference {
         let p = view.public();
@@ -35,9 +36,11 @@ impl Inference {
         let t = table(p.trump);
         let leaders = p.trick_leaders();
         let mut led = plays[0];
+        let size = p.trick_size() as usize;
         for (i, &c) in plays.iter().enumerate() {
-            let k = i % 3;
-            let seat = leaders[i / 3].plus(k as u8, p.players);
+            let k = i % size;
+            let seat =
+                if size == 3 && p.players == 3 { leaders[i / 3].plus(k as u8, 3) } else { p.play_seat(i) };
             inf.played.insert(c);
             inf.played_by[seat].insert(c);
             if k == 0 {

@@ -68,6 +68,20 @@ pub fn check_rules(spec: &str, rules: &tresillo_core::Rules) -> Result<(), Strin
     }
     Ok(())
 }
+/// Checks that the agent of `spec` plays at a table of `players`. Four-player
+/// `tresillo` (RULES.md section 12.2) is played by `random` and `rule` (and by any
+/// agent defined outside the built-in registry, which answers from the view); the
+/// searching agents (`pimc`, `oracle`, `ismcts`) and the `cheat` work on
+/// three-player positions (the solver's `Position`, the sampler) and refuse it.
+pub fn check_players(spec: &str, players: u8) -> Result<(), String> {
+    let name = spec.split(':').next().unwrap_or(spec).trim();
+    if players != 3 && matches!(name, "pimc" | "oracle" | "ismcts" | "cheat") {
+        return Err(format!(
+            "agent `{name}` plays only three-player tables, not {players} players (use random or rule)"
+        ));
+    }
+    Ok(())
+}
 pub use ismcts::{Budget, HandEnd, Ismcts, IsmctsParams, NODE_BYTES, Playout, hand_tantos, rewards};
 pub use pimc::{Oracle, PimcAgent, PimcParams, declarer_utility};
 pub use random::RandomAgent;
@@ -186,14 +200,19 @@ pub fn play_hand_with<P: TablePlayer>(
 }
 
 /// Whether `request` belongs to the bidding phase: the auction, the contract and
-/// trump, the exchange and the conversation (everything before the first card, bar
-/// nothing). Card play, surrender, takeover and the primeras/bola choice are not.
+/// trump, the exchange and the conversation, and a penetro's heap end and drop-out
+/// words (everything before the first card but the penetro's give-up question). Card play, surrender, takeover and the primeras/bola choice are not.
 #[must_use]
 pub fn is_bidding_request(request: &tresillo_core::Request) -> bool {
     use tresillo_core::Request;
     matches!(
         request,
-        Request::Bid { .. } | Request::Declare { .. } | Request::Discard { .. } | Request::Word { .. }
+        Request::Bid { .. }
+            | Request::Declare { .. }
+            | Request::Discard { .. }
+            | Request::Word { .. }
+            | Request::Penetro { .. }
+            | Request::DropOut { .. }
     )
 }
 

@@ -22,14 +22,22 @@
 //!   declarer ruff, never overtake a partner who is winning, and protect the partner
 //!   from the declarer; an unforced estuche card is kept rather than wasted;
 //! - surrender when codillo is likely, takeover only with a strong hand, bola only
-//!   when every remaining trick is certain.
+//!   when every remaining trick is certain;
+//! - four players (RULES.md section 12.2): a penetrating dealer takes the top ten
+//!   (the choice is made without looking: nothing tells the ends apart), gives up
+//!   at once when its best trump suit is worth less than `surrender`, and the
+//!   others say how much they want to stay from their defensive strength
+//!   ([`RuleAgent::drop_out`]).
 
 use crate::Agent;
 use crate::infer::Inference;
 use crate::rng::AgentRng;
 use std::sync::OnceLock;
 use tresillo_core::tables::{TRUMP_SUIT, TrumpTable, table};
-use tresillo_core::{Bid, Card, CardSet, Contract, Decision, PlayerView, Rank, Request, Seat, Suit, Word};
+use tresillo_core::{
+    Bid, Card, CardSet, Contract, Decision, DropWord, HeapEnd, Phase, PlayerView, Rank, Request, Seat, Suit,
+    Word,
+};
 
 /// The tunable numbers of the rule agent, in tenths of a trick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -162,9 +170,14 @@ impl Agent for RuleAgent {
             Request::Discard { min, max, .. } => Decision::Discard(discards(view, min, max)),
             Request::Word { .. } => self.word(view),
             Request::Play { legal, .. } => Decision::Play(self.play(view, legal)),
+            Request::Surrender { .. } if view.public().phase == Phase::PenetroGiveUp => {
+                Decision::Surrender(self.give_up_penetro(view))
+            }
             Request::Surrender { .. } => Decision::Surrender(self.surrender(view)),
             Request::TakeOver { .. } => Decision::TakeOver(self.take_over(view)),
             Request::Bola { .. } => Decision::Bola(bola_is_safe(view)),
+            Request::Penetro { .. } => Decision::Penetro(HeapEnd::Top),
+            Request::DropOut { .. } => Decision::DropOut(self.drop_out(view)),
             // Not this seat's turn: nothing legal to say; play_hand never asks.
             Request::Done => Decision::Surrender(false),
         }
@@ -452,8 +465,9 @@ impl RuleAgent {
     /// exchange, or vuelta). Espada forzada: entrada in the best suit.
     fn declare(&self, view: &PlayerView, min_level: u8, forced: bool) -> Decision {
         let (hand, unseen) = (view.hand(), view.unseen_cards());
-        if forced && view.public().exchanged[view.seat()].is_some() {
-            // A forced entrada of `tresillo-house` names trumps after its exchange.
+        if forced && (view.public().exchanged[view.seat()].is_some() || view.public().penetro.active) {
+            // A forced entrada of `tresillo-house` names trumps after its exchange;
+            // a penetrating dealer discards one card and draws none.
             return Decision::Declare(Contract::Entrada, Some(best_suit(hand, unseen, false).0));
         }
         if let Some(f) = view.public().game_rules().options.palo_de_favor {
@@ -540,6 +554,34 @@ impl RuleAgent {
         };
         Decision::Word(w)
     }
+
+    /// Penetro, right after taking ten cards: give up at once (a puesta plus the
+    /// penetro condición) when the best trump suit, without exchange, is worth fewer
+    /// than `surrender` tenths of a trick - playing on then risks a codillo.
+    fn give_up_penetro(&self, view: &PlayerView) -> bool {
+        best_suit(view.hand(), view.unseen_cards(), false).1 < self.params.surrender
+    }
+
+    /// The drop-out conversation of a penetro: the defensive strength in the
+    /// dealer's trumps (as for the first-opponent conversation) says how much this
+    /// player wants to stay: `vienen` + 10 or more *me quedo*, `vienen` or more
+    /// *puedo quedarme*, 10 less *puedo irme*, else *me voy*.
+    fn drop_out(&self, view: &PlayerView) -> DropWord {
+        let Some(tr) = view.trump() else { return DropWord::PuedoIrme };
+        let t = table(Some(tr));
+        let hand = view.hand();
+        let strength = trump_value(t, hand & t.trumps) + side_value(t, hand, tr);
+        let hi = self.params.vienen;
+        if strength >= hi + 10 {
+            DropWord::MeQuedo
+        } else if strength >= hi {
+            DropWord::PuedoQuedarme
+        } else if strength >= hi - 10 {
+            DropWord::PuedoIrme
+        } else {
+            DropWord::MeVoy
+        }
+    }
 }
 
 /// Discards (declarer and opponents alike): everything outside [`keep_set`], as
@@ -601,18 +643,27 @@ fn discard_score(t: &TrumpTable, hand: CardSet, c: Card) -> i32 {
 struct Ctx {
     t: &'static TrumpTable,
     hi: &'static [CardSet; 64],
-    me: Seat,
     hand: CardSet,
     legal: CardSet,
     declarer: Seat,
     is_decl: bool,
-    /// The other opponent (when this seat is an opponent).
+    /// The other opponent (when this seat is an opponent; under `penetro_all_play`
+    /// the next one in turn order).
     partner: Seat,
+    /// Every opponent of the declarer other than this seat, as a seat bit mask.
+    allies: u8,
+    /// The declarer's opponents (two, or three under `penetro_all_play`).
+    opps: [Seat; 3],
+    num_opps: usize,
+    /// The seat after this one among those that play.
+    next: Seat,
+    /// Cards per trick.
+    size: usize,
     /// Cards not seen by this seat: in other hands, their discards, or the heap.
     out: CardSet,
     inf: Inference,
-    trick: [Card; 3],
-    seats: [Seat; 3],
+    trick: [Card; 4],
+    seats: [Seat; 4],
     n: usize,
 }
 
@@ -626,22 +677,47 @@ impl Ctx {
         let inf = Inference::from_view(view);
         let cur = p.current_trick();
         let leader = p.current_leader();
-        let mut trick = [Card::ESPADA; 3];
-        let mut seats = [leader; 3];
+        let mut trick = [Card::ESPADA; 4];
+        let mut seats = [leader; 4];
+        let mut s = leader;
         for (i, c) in cur.iter().enumerate() {
             trick[i] = *c;
-            seats[i] = leader.plus(i as u8, 3);
+            seats[i] = s;
+            s = p.next_playing(s);
         }
-        let partner = if me == declarer { me } else { Seat(3 - me.0 - declarer.0) };
+        let (opps, num_opps) = p.all_opponents()?;
+        let mut allies = 0u8;
+        let mut partner = me;
+        for &o in &opps[..num_opps] {
+            if o != me {
+                allies |= 1 << o.0;
+            }
+        }
+        let mut o = p.next_playing(me);
+        while o != me {
+            if allies & (1 << o.0) != 0 {
+                partner = o;
+                break;
+            }
+            o = p.next_playing(o);
+        }
+        if me == declarer {
+            partner = me;
+            allies = 0;
+        }
         Some(Ctx {
             t,
             hi: &higher_tables()[tr.index()],
-            me,
             hand: view.hand(),
             legal,
             declarer,
             is_decl: me == declarer,
             partner,
+            allies,
+            opps,
+            num_opps,
+            next: p.next_playing(me),
+            size: p.trick_size() as usize,
             out: view.unseen_cards(),
             inf,
             trick,
@@ -692,8 +768,8 @@ impl Ctx {
     }
 
     /// The opponents of the declarer (whoever this seat is).
-    fn opponents(&self) -> [Seat; 2] {
-        [self.declarer.next(3), self.declarer.plus(2, 3)]
+    fn opponents(&self) -> &[Seat] {
+        &self.opps[..self.num_opps]
     }
 
     /// Cards `s` might play to beat `x` in this trick (led suit `ls`). A player who
@@ -785,8 +861,8 @@ impl RuleAgent {
 /// 3. Else lead low from the longest plain suit to set up its lower cards.
 fn lead_declarer(c: &Ctx) -> Card {
     let my_tr = c.hand & c.trumps();
-    let [o1, o2] = c.opponents();
-    let opp_tr = c.trumps() & (c.possible(o1) | c.possible(o2));
+    let opps = c.opponents();
+    let opp_tr = c.trumps() & opps.iter().fold(CardSet::EMPTY, |a, &o| a | c.possible(o));
     if !my_tr.is_empty() && !opp_tr.is_empty() {
         let top = strongest(c.t, my_tr).expect("a trump");
         if c.is_master(top) {
@@ -808,8 +884,7 @@ fn lead_declarer(c: &Ctx) -> Card {
             .iter()
             .filter(|x| {
                 let suit = c.t.suit_mask[c.t.eff_suit[x.bit() as usize] as usize];
-                opp_tr.is_empty()
-                    || (c.inf.excluded[o1] & suit).is_empty() && (c.inf.excluded[o2] & suit).is_empty()
+                opp_tr.is_empty() || opps.iter().all(|&o| (c.inf.excluded[o] & suit).is_empty())
             })
             .collect();
         let pick = if safe.is_empty() { masters } else { safe };
@@ -909,14 +984,14 @@ fn lead_opponent(c: &Ctx) -> Card {
 fn follow(c: &Ctx) -> Card {
     let (ws, wc) = c.winning();
     let winners = c.legal & c.beaters(wc);
-    let partner_winning = !c.is_decl && ws == c.partner;
-    if c.n == 2 {
+    let partner_winning = !c.is_decl && c.allies & (1 << ws.0) != 0;
+    if c.n + 1 == c.size {
         if partner_winning || winners.is_empty() {
             return c.shed();
         }
         return cheapest_winner(c, winners);
     }
-    let next = c.me.next(3);
+    let next = c.next;
     if c.is_decl {
         let safe: CardSet = winners.iter().filter(|x| c.threats(next, *x).is_empty()).collect();
         if !safe.is_empty() {

@@ -211,6 +211,15 @@ impl World {
                 Request::Surrender { .. } => Decision::Surrender(p.surrendered == Some(true)),
                 Request::TakeOver { seat } => Decision::TakeOver(p.took_over == Some(seat)),
                 Request::Bola { .. } => Decision::Bola(p.bola == Some(true)),
+                Request::Penetro { .. } => Decision::Penetro(
+                    p.penetro.heap_end.ok_or_else(|| NoWorld("no heap end in the view".into()))?,
+                ),
+                Request::DropOut { .. } => {
+                    let n = hand.public().penetro.words().len();
+                    let w =
+                        p.penetro.words().get(n).ok_or_else(|| NoWorld("drop-out talk diverged".into()))?;
+                    Decision::DropOut(w.word)
+                }
                 Request::Done => return Err(NoWorld("the replayed hand ended early".into())),
             };
             hand.apply(d).map_err(|e| NoWorld(format!("replaying {d:?}: {e}")))?;

@@ -21,7 +21,10 @@ fn every_rules() -> Vec<Rules> {
     for set in RuleSet::ALL {
         for favor in [None, Some(Suit::Copas)] {
             for old in [false, true] {
-                v.push(Rules { set, options: RuleOptions { palo_de_favor: favor, codillo_old: old } });
+                v.push(Rules {
+                    set,
+                    options: RuleOptions { palo_de_favor: favor, codillo_old: old, ..RuleOptions::default() },
+                });
             }
         }
     }
@@ -172,7 +175,8 @@ fn house_scripted(seed: u64, dk: u8, fk: u8, plies: usize) -> Option<Hand> {
             Request::Surrender { .. } => Decision::Surrender(false),
             Request::TakeOver { .. } => Decision::TakeOver(false),
             Request::Bola { .. } => Decision::Bola(true),
-            Request::Done => return None,
+            // Three players: no penetro.
+            Request::Penetro { .. } | Request::DropOut { .. } | Request::Done => return None,
         };
         h.apply(d).unwrap();
     }

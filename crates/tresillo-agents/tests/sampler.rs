@@ -68,7 +68,8 @@ fn scripted(s: &Script) -> Option<Hand> {
             Request::Surrender { .. } => Decision::Surrender(false),
             Request::TakeOver { .. } => Decision::TakeOver(false),
             Request::Bola { .. } => Decision::Bola(true),
-            Request::Done => return None,
+            // Three-player scripts: a penetro (four players) does not fit.
+            Request::Penetro { .. } | Request::DropOut { .. } | Request::Done => return None,
         };
         h.apply(d).expect("the script is legal");
     }

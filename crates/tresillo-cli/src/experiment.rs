@@ -7,6 +7,7 @@
 //!
 //! [tournament]
 //! agents = ["rule", "random", "random"]  # one spec per agent slot
+//! players = 3                            # default; 4: four agents, RULES.md 12.2
 //! deals = 100000
 //! seed = 1
 //! duplicate = true                       # default false
@@ -21,7 +22,8 @@
 //! [tune]
 //! agent = "rule"                         # the tuned agent, with any fixed parameters
 //! params = ["entrada=36..54:3", "vuelta=38..56:3"]
-//! opponents = ["rule", "rule"]
+//! opponents = ["rule", "rule"]           # three with players = 4
+//! players = 3                            # optional
 //! deals = 20000
 //! seed = 7
 //! method = "coordinate"                  # default; or "grid"
@@ -88,6 +90,8 @@ struct ExperimentFile {
 #[serde(deny_unknown_fields)]
 struct TournamentSection {
     agents: Vec<String>,
+    #[serde(default = "default_players")]
+    players: u8,
     deals: u64,
     seed: u64,
     #[serde(default)]
@@ -107,6 +111,8 @@ struct TuneSection {
     agent: String,
     params: Vec<String>,
     opponents: Vec<String>,
+    #[serde(default = "default_players")]
+    players: u8,
     deals: u64,
     seed: u64,
     #[serde(default = "default_method")]
@@ -123,6 +129,10 @@ struct TuneSection {
     bidding: Option<String>,
 }
 
+fn default_players() -> u8 {
+    3
+}
+
 fn default_scoring() -> String {
     "deal".into()
 }
@@ -133,8 +143,9 @@ fn default_method() -> String {
 
 /// The keys of each table: (key, required).
 const TOP_KEYS: [(&str, bool); 3] = [("description", false), ("tournament", false), ("tune", false)];
-const TOURNAMENT_KEYS: [(&str, bool); 9] = [
+const TOURNAMENT_KEYS: [(&str, bool); 10] = [
     ("agents", true),
+    ("players", false),
     ("deals", true),
     ("seed", true),
     ("rules", false),
@@ -144,10 +155,11 @@ const TOURNAMENT_KEYS: [(&str, bool); 9] = [
     ("threads", false),
     ("bidding", false),
 ];
-const TUNE_KEYS: [(&str, bool); 14] = [
+const TUNE_KEYS: [(&str, bool); 15] = [
     ("agent", true),
     ("params", true),
     ("opponents", true),
+    ("players", false),
     ("deals", true),
     ("seed", true),
     ("method", false),
@@ -280,7 +292,7 @@ pub fn load(a: &RunArgs) -> Result<Experiment> {
                 threads: a.threads.or(t.threads),
                 duplicate: t.duplicate,
                 scoring: t.scoring,
-                rules: RulesArgs::from_rules(&t.rules),
+                rules: RulesArgs { players: t.players, ..RulesArgs::from_rules(&t.rules) },
                 shard: None,
                 resume: a.resume,
                 force: a.force,
@@ -302,7 +314,7 @@ pub fn load(a: &RunArgs) -> Result<Experiment> {
                 rounds: 4,
                 start: t.start,
                 max_evaluations: 1000,
-                rules: RulesArgs::from_rules(&t.rules),
+                rules: RulesArgs { players: t.players, ..RulesArgs::from_rules(&t.rules) },
                 scoring: t.scoring,
                 out: t.out,
                 threads: a.threads.or(t.threads),

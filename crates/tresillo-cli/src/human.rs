@@ -17,8 +17,8 @@ use tresillo_agents::cheat::Seated;
 use tresillo_agents::{Agent, AgentRng, TablePlayer, build_agent, build_seated, rng_from_seed, seat_rngs};
 use tresillo_core::tables::{TRUMP_SUIT, table};
 use tresillo_core::{
-    Bid, Card, CardSet, Contract, Deal, Decision, Hand, LedgerConfig, PlayerView, Request, RuleSet, Scorer,
-    ScoringMode, Seat, Suit, Word, legal_moves, parse_card,
+    Bid, Card, CardSet, Contract, Deal, Decision, DropWord, Hand, LedgerConfig, PlayerView, Request, RuleSet,
+    Scorer, ScoringMode, Seat, Suit, Word, legal_moves, parse_card,
 };
 use tresillo_sim::{Act, HandRecord, Step, deal_for_seed, deal_seed, seating_rng_seed};
 
@@ -298,6 +298,8 @@ fn question(req: &Request) -> &'static str {
         Request::Surrender { .. } => "three tricks played: give up or play on",
         Request::TakeOver { .. } => "the declarer gives up: take over",
         Request::Bola { .. } => "you won the first five tricks",
+        Request::Penetro { .. } => "all passed and the espada is in the heap: you penetra, take ten cards",
+        Request::DropOut { .. } => "the dealer penetra: who drops out",
         Request::Discard { .. } | Request::Done => "",
     }
 }
@@ -337,6 +339,8 @@ fn describe(d: &Decision) -> String {
         Decision::TakeOver(false) => "do not take over".into(),
         Decision::Bola(true) => "play on for bola".into(),
         Decision::Bola(false) => "stop with primeras".into(),
+        Decision::Penetro(e) => format!("take the {e} ten"),
+        Decision::DropOut(w) => w.to_string(),
     }
 }
 
@@ -357,6 +361,10 @@ fn gloss(d: &Decision) -> String {
         Decision::TakeOver(true) => "I play on as declarer",
         Decision::Bola(true) => "all nine tricks or a failed bola",
         Decision::Bola(false) => "the hand ends, won",
+        Decision::DropOut(DropWord::MeQuedo) => "I stay",
+        Decision::DropOut(DropWord::PuedoQuedarme) => "I can stay",
+        Decision::DropOut(DropWord::PuedoIrme) => "I can drop out",
+        Decision::DropOut(DropWord::MeVoy) => "I drop out",
         _ => return String::new(),
     };
     format!(" ({g})")
@@ -521,6 +529,14 @@ fn help(view: &PlayerView) -> String {
         Request::Bola { .. } => "Primeras or bola (section 6): you won the first five tricks. Stop now and the \
              hand is won with primeras, or play on for bola: all nine tricks, paid 8 by each other player; \
              losing a later trick is a failed bola (you pay 8 to each) though the contract is still won."
+            .into(),
+        Request::Penetro { .. } => "Penetro (section 12.2): everybody passed and nobody holds the espada, so \
+             the dealer takes ten cards from the top or the bottom of the heap, without looking, and may then \
+             give up at once or name trumps and discard one card."
+            .into(),
+        Request::DropOut { .. } => "Drop-out (section 12.2): one of the three others sits the penetro out. Say \
+             me quedo (I stay), puedo quedarme, puedo irme or me voy (I drop out); the first me voy drops out, \
+             else after one round the last who said puedo irme, else the last speaker."
             .into(),
         Request::Done => String::new(),
     }

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use tresillo_agents::cheat::Seated;
 use tresillo_agents::{build_seated, seat_rngs};
-use tresillo_core::{AllPass, Deal, Decision, Hand, HandResult, Outcome, Request, Rules, Seat};
+use tresillo_core::{AllPass, Deal, Decision, Hand, HandResult, Outcome, Phase, Request, Rules, Seat};
 use tresillo_sim::{HandRecord, play_recorded};
 
 /// Arguments of `tresillo play`.
@@ -16,14 +16,16 @@ pub struct PlayArgs {
     /// (0-based) of the session is deal k of master seed SEED, as in a tournament.
     #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
     seed: u64,
-    /// Play this deal (`h0 / h1 / h2 / heap`) instead of the seed's.
+    /// Play this deal (`h0 / h1 / h2 / heap`; at four players `h0 / h1 / h2 / h3 /
+    /// heap` with the dealer's hand `-`) instead of the seed's.
     #[arg(long)]
     deal: Option<String>,
     /// The dealer's seat (with `--hands`, of the first hand).
     #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u8>)]
     dealer: u8,
-    /// One agent spec per seat, comma-separated (see `tresillo agents`); with
-    /// `--human`, the two bots in seat order after the human's seat.
+    /// One agent spec per seat (three, or four with `--players 4`), comma-separated
+    /// (see `tresillo agents`); with `--human`, the two bots in seat order after the
+    /// human's seat.
     #[arg(long)]
     agents: Option<String>,
     /// Write the hand (every hand of a `--human` session) to FILE as JSON Lines
@@ -44,21 +46,28 @@ pub struct PlayArgs {
     rules: crate::rules::RulesArgs,
 }
 
-/// Splits and builds `a,b,c` into three agents (the `cheat` agent included).
-pub fn parse_agents(spec: &str) -> Result<Vec<Seated>> {
+/// Splits and builds `spec` into one agent per seat of a table of `players`.
+pub fn parse_agents_for(spec: &str, players: u8) -> Result<Vec<Seated>> {
     let specs: Vec<&str> = spec.split(',').collect();
-    if specs.len() != 3 {
-        anyhow::bail!("--agents needs three agent specs separated by commas, got {}", specs.len());
+    if specs.len() != usize::from(players) {
+        let n = if players == 4 { "four" } else { "three" };
+        anyhow::bail!("--agents needs {n} agent specs separated by commas, got {}", specs.len());
+    }
+    for s in &specs {
+        tresillo_agents::check_players(s.trim(), players).map_err(anyhow::Error::msg)?;
     }
     specs.iter().map(|s| build_seated(s.trim()).map_err(anyhow::Error::from)).collect()
 }
 
 /// Runs `tresillo play`.
 pub fn run(a: &PlayArgs, out: &mut impl Write) -> Result<()> {
-    anyhow::ensure!(a.dealer < 3, "bad --dealer {}: seats are 0, 1 and 2", a.dealer);
     let rules = a.rules.parse()?;
-    if a.human.is_some() && rules != Rules::default() {
-        anyhow::bail!("--human plays the rule set tresillo without options, not {rules}");
+    let n = a.rules.players()?;
+    anyhow::ensure!(a.dealer < n, "bad --dealer {}: seats are 0 to {}", a.dealer, n - 1);
+    if a.human.is_some() && (rules != Rules::default() || n != 3) {
+        anyhow::bail!(
+            "--human plays the rule set tresillo without options at three players, not {rules} at {n}"
+        );
     }
     if let Some(seat) = a.human {
         let session = crate::human::Session {
@@ -76,14 +85,15 @@ pub fn run(a: &PlayArgs, out: &mut impl Write) -> Result<()> {
     }
     let deal = match &a.deal {
         Some(d) => Deal::parse(d).context("bad --deal")?,
-        None => tresillo_sim::deal_for_seed(a.seed),
+        None => tresillo_sim::deal_for_seed(a.seed).seated(n, Seat(a.dealer)),
     };
-    let specs = a.agents.as_deref().unwrap_or("random,random,random");
-    let mut agents = parse_agents(specs)?;
+    let default_agents = if n == 4 { "random,random,random,random" } else { "random,random,random" };
+    let specs = a.agents.as_deref().unwrap_or(default_agents);
+    let mut agents = parse_agents_for(specs, n)?;
     for spec in specs.split(',') {
         tresillo_agents::check_rules(spec, &rules).map_err(anyhow::Error::msg)?;
     }
-    let mut hand = Hand::with_rules(rules, 3, deal, Seat(a.dealer))?;
+    let mut hand = Hand::with_rules(rules, n, deal, Seat(a.dealer))?;
     let (result, steps) = play_recorded(&mut hand, &mut agents, &mut seat_rngs(a.seed))?;
     let names = specs.split(',').map(|x| x.trim().to_string()).collect();
     let mut rec = HandRecord::new(rules.set, deal, Seat(a.dealer), names, steps, result);
@@ -122,10 +132,15 @@ pub fn write_hand(out: &mut impl Write, rec: &HandRecord) -> Result<()> {
 /// The lines before the first decision: the deal, the dealer and mano, each seat's
 /// player and cards.
 pub fn write_header(out: &mut impl Write, deal: &Deal, dealer: Seat, agents: &[String]) -> Result<()> {
+    let n = agents.len() as u8;
     writeln!(out, "deal: {deal}")?;
-    writeln!(out, "dealer: seat {dealer}; mano: seat {}", dealer.next(3))?;
+    writeln!(out, "dealer: seat {dealer}; mano: seat {}", dealer.next(n))?;
     for (s, name) in agents.iter().enumerate() {
-        writeln!(out, "seat {s} ({name}): {}", deal.hands.0[s])?;
+        if n == 4 && s == dealer.index() {
+            writeln!(out, "seat {s} ({name}): deals and sits out")?;
+        } else {
+            writeln!(out, "seat {s} ({name}): {}", deal.hands.0[s])?;
+        }
     }
     Ok(())
 }
@@ -133,14 +148,14 @@ pub fn write_header(out: &mut impl Write, deal: &Deal, dealer: Seat, agents: &[S
 /// The last line of a hand's narrative.
 pub fn outcome_line(result: &HandResult) -> String {
     let t = result.tricks.0;
+    let tricks: Vec<String> = t[..usize::from(result.players.min(4))].iter().map(u8::to_string).collect();
     match result.outcome {
         Outcome::Cancelled => "outcome: cancelled (all passed, the espada is in the heap)".into(),
         o => format!(
-            "outcome: {o} for declarer seat {}; tricks {}-{}-{}{}{}",
+            "outcome: {o} for declarer seat {}{}; tricks {}{}{}",
             result.final_declarer().expect("declarer"),
-            t[0],
-            t[1],
-            t[2],
+            if result.penetro { " (penetro)" } else { "" },
+            tricks.join("-"),
             if result.primeras { "; primeras" } else { "" },
             match (result.bola_attempted, result.bola_made) {
                 (true, true) => "; bola made",
@@ -166,23 +181,49 @@ pub fn narrate(h: &Hand, d: &Decision) -> Option<String> {
             };
             let label = match (forced, p.game_rules().spec().all_pass) {
                 (false, _) => "",
+                (true, _) if p.penetro.active => "(penetro) ",
                 (true, AllPass::EspadaForzada) => "(espada forzada) ",
                 (true, AllPass::ForcedEntrada) => "(forced entrada) ",
             };
             format!("seat {seat} {label}plays {c}, {trump}")
         }
+        (Decision::Discard(set), _)
+            if p.penetro.active && seat == p.dealer && p.phase == Phase::DeclarerExchange =>
+        {
+            format!("exchange: seat {seat} discards 1 [{set}] and draws none (penetro)")
+        }
         (Decision::Discard(set), _) => {
             let k = set.len() as usize;
-            let start = 13 - p.heap_left as usize;
+            // In a penetro the three cards left are the bottom (top ten taken) or the
+            // top (bottom ten taken) of the heap.
+            let end = if p.penetro.heap_end == Some(tresillo_core::HeapEnd::Bottom) { 3 } else { 13 };
+            let start = end - p.heap_left as usize;
             let drawn: Vec<String> =
                 h.deal().heap.cards()[start..start + k].iter().map(ToString::to_string).collect();
             format!("exchange: seat {seat} discards {k} [{set}] and draws [{}]", drawn.join(" "))
+        }
+        (Decision::Penetro(e), _) => {
+            let mut after = *h;
+            after.apply_unchecked(*d);
+            format!("seat {seat} penetra: takes the {e} ten [{}]", after.hand_of(seat))
+        }
+        (Decision::DropOut(w), _) => {
+            let mut after = *h;
+            after.apply_unchecked(*d);
+            let mut s = format!("drop-out: seat {seat} says {w}");
+            if let Some(o) = after.public().penetro.dropped {
+                s.push_str(&format!("  -> seat {o} drops out"));
+            }
+            s
+        }
+        (Decision::Surrender(g), _) if p.phase == Phase::PenetroGiveUp => {
+            format!("seat {seat} {}", if g { "gives up at once" } else { "plays the penetro" })
         }
         (Decision::Word(w), _) => format!("conversation: seat {seat} says {w}"),
         (Decision::Play(c), _) => {
             let n = p.current_trick().len();
             let mut s = format!("trick {}: seat {seat} plays {c}", p.tricks_done + 1);
-            if n == 2 {
+            if n + 1 == usize::from(p.trick_size()) {
                 let mut after = *h;
                 after.apply_unchecked(*d);
                 let w = after.public().trick_winners()[p.tricks_done as usize];

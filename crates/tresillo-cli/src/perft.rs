@@ -7,7 +7,9 @@ use tresillo_core::{Deal, PlayState, Seat, parse_suit};
 /// Arguments of `tresillo perft`.
 #[derive(clap::Args)]
 pub struct PerftArgs {
-    /// The deal: `h0 / h1 / h2 [/ heap]`; hands may hold fewer than nine cards (all equal).
+    /// The deal: `h0 / h1 / h2 [/ heap]`; hands may hold fewer than nine cards (all
+    /// equal). At a table of four, `h0 / h1 / h2 / h3 / heap`: the seat whose hand
+    /// is `-` sits out (three-card tricks), or all four play (`penetro_all_play`).
     #[arg(long)]
     deal: String,
     /// Trumps: espadas, bastos, copas or oros.
@@ -32,7 +34,8 @@ pub struct PerftArgs {
 pub fn run(a: &PerftArgs, out: &mut impl Write) -> Result<()> {
     a.rules.parse()?;
     let deal = Deal::parse_partial(&a.deal).context("bad --deal")?;
-    let cards: u32 = deal.hands.0[..3].iter().map(|h| h.len()).sum();
+    let four = a.deal.split('/').count() == 5;
+    let cards: u32 = deal.hands.0.iter().map(|h| h.len()).sum();
     if cards == 0 {
         bail!("bad --deal: the hands are empty (give each hand at least one card)");
     }
@@ -40,11 +43,18 @@ pub fn run(a: &PerftArgs, out: &mut impl Write) -> Result<()> {
         bail!("--depth {} is more than the {cards} plies the hands hold", a.depth);
     }
     let trump = parse_suit(&a.trump).context("bad --trump")?;
-    if a.leader > 2 {
-        bail!("bad --leader {}: seats are 0, 1 and 2", a.leader);
-    }
-    let mut pos =
-        PlayState::new([deal.hands.0[0], deal.hands.0[1], deal.hands.0[2]], Some(trump), Seat(a.leader));
+    let mut pos = if four {
+        let active = (0..4).filter(|&s| !deal.hands.0[s].is_empty()).fold(0u8, |m, s| m | 1 << s);
+        if active & (1 << a.leader.min(7)) == 0 {
+            bail!("bad --leader {}: seat {} holds no cards", a.leader, a.leader);
+        }
+        PlayState::with_seats(deal.hands.0, Some(trump), Seat(a.leader), active)
+    } else {
+        if a.leader > 2 {
+            bail!("bad --leader {}: seats are 0, 1 and 2", a.leader);
+        }
+        PlayState::new([deal.hands.0[0], deal.hands.0[1], deal.hands.0[2]], Some(trump), Seat(a.leader))
+    };
     if a.divide {
         let mut total = 0;
         for (c, n) in pos.perft_divide(a.depth) {

@@ -11,7 +11,7 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use tresillo_agents::{SplitPlayer, build_seated, seat_rngs};
-use tresillo_core::{Hand, RuleSet, Seat};
+use tresillo_core::{Hand, Rules, Seat};
 use tresillo_sim::{
     HandRecord, TournamentOrigin, deal_for_seed, deal_seed, play_recorded, seating_index, seating_rng_seed,
 };
@@ -39,7 +39,8 @@ pub struct ReplayArgs {
     /// The tournament's master seed (with `--deal`).
     #[arg(long, value_name = "MASTER", requires = "deal", allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
     seed: Option<u64>,
-    /// The agent specs in seat order: the `agent0`, `agent1`, `agent2` columns.
+    /// The agent specs in seat order: the `agent0`, `agent1`, `agent2` columns (and
+    /// `agent3` at a table of four: four specs replay a four-player hand).
     #[arg(long, value_name = "A,B,C", conflicts_with = "file")]
     agents: Option<String>,
     /// The `seating` column (`012` without `--duplicate`): it selects the seats'
@@ -52,6 +53,10 @@ pub struct ReplayArgs {
     /// The rule set (the `rules` column).
     #[arg(long, default_value = "tresillo", conflicts_with = "file")]
     rules: String,
+    /// A rule option of the tournament as key=value (in its manifest.json), for
+    /// example `penetro_all_play=true`.
+    #[arg(long = "rule-option", value_name = "KEY=VALUE", conflicts_with = "file")]
+    rule_option: Vec<String>,
     /// Also write the replayed hand's record to FILE.
     #[arg(long, value_name = "FILE", conflicts_with = "file")]
     record: Option<PathBuf>,
@@ -122,23 +127,9 @@ pub fn for_each_record(path: &Path, mut f: impl FnMut(usize, &HandRecord) -> Res
 
 /// Plays again the hand a `deals.csv` row describes and returns its record.
 fn replay_row(a: &ReplayArgs) -> Result<HandRecord> {
-    let rules = a.rules.parse::<RuleSet>().map_err(anyhow::Error::msg)?;
-    let si = seating_index(&a.seating).with_context(|| {
-        format!("bad --seating `{}`: expected one of 012, 021, 102, 120, 201, 210", a.seating)
-    })?;
-    let (seed, dealer, origin) = match (a.deal_seed, a.deal, a.seed) {
-        (Some(s), _, _) => {
-            let d = a.dealer.context("--deal-seed needs --dealer")?;
-            ensure!(d < 3, "bad --dealer {d}: seats are 0, 1 and 2");
-            (s, d, None)
-        }
-        (None, Some(i), Some(m)) => (
-            deal_seed(m, i),
-            (i % 3) as u8,
-            Some(TournamentOrigin { master_seed: m, deal: i, seating: a.seating.clone() }),
-        ),
-        _ => bail!("give a record FILE, or --deal-seed SEED --dealer D, or --deal N --seed MASTER"),
-    };
+    let pairs = a.rule_option.iter().map(|o| Rules::split_option(o)).collect::<Result<Vec<_>, _>>()?;
+    let game = Rules::parse(a.rules.trim(), &pairs)?;
+    let rules = game.set;
     let specs: Vec<String> = a
         .agents
         .as_deref()
@@ -146,7 +137,33 @@ fn replay_row(a: &ReplayArgs) -> Result<HandRecord> {
         .split(',')
         .map(|s| s.trim().to_string())
         .collect();
-    ensure!(specs.len() == 3, "--agents needs three agent specs in seat order, got {}", specs.len());
+    ensure!(
+        specs.len() == 3 || specs.len() == 4,
+        "--agents needs three (or four) agent specs in seat order, got {}",
+        specs.len()
+    );
+    let n = specs.len() as u8;
+    game.check_players(n)?;
+    let si = seating_index(&a.seating).filter(|_| a.seating.len() == specs.len()).with_context(|| {
+        if n == 4 {
+            format!("bad --seating `{}`: expected four digits, a permutation of 0123", a.seating)
+        } else {
+            format!("bad --seating `{}`: expected one of 012, 021, 102, 120, 201, 210", a.seating)
+        }
+    })?;
+    let (seed, dealer, origin) = match (a.deal_seed, a.deal, a.seed) {
+        (Some(s), _, _) => {
+            let d = a.dealer.context("--deal-seed needs --dealer")?;
+            ensure!(d < n, "bad --dealer {d}: seats are 0 to {}", n - 1);
+            (s, d, None)
+        }
+        (None, Some(i), Some(m)) => (
+            deal_seed(m, i),
+            (i % u64::from(n)) as u8,
+            Some(TournamentOrigin { master_seed: m, deal: i, seating: a.seating.clone() }),
+        ),
+        _ => bail!("give a record FILE, or --deal-seed SEED --dealer D, or --deal N --seed MASTER"),
+    };
     let mut agents = Vec::new();
     for s in &specs {
         let bidding = match &a.bidding {
@@ -155,11 +172,12 @@ fn replay_row(a: &ReplayArgs) -> Result<HandRecord> {
         };
         agents.push(SplitPlayer { play: build_seated(s)?, bidding });
     }
-    let deal = deal_for_seed(seed);
-    let mut hand = Hand::new(rules, 3, deal, Seat(dealer))?;
+    let deal = deal_for_seed(seed).seated(n, Seat(dealer));
+    let mut hand = Hand::with_rules(game, n, deal, Seat(dealer))?;
     let rng_seed = seating_rng_seed(seed, si);
     let (result, steps) = play_recorded(&mut hand, &mut agents, &mut seat_rngs(rng_seed))?;
     let mut rec = HandRecord::new(rules, deal, Seat(dealer), specs, steps, result);
+    rec.set_rules(&game);
     rec.seed = Some(seed);
     rec.rng_seed = Some(rng_seed);
     rec.tournament = origin;

@@ -14,11 +14,14 @@ pub struct RulesArgs {
     /// A rule-set option as key=value (repeatable; see `tresillo rules`).
     #[arg(long = "rule-option", value_name = "KEY=VALUE")]
     pub rule_option: Vec<String>,
+    /// Players at the table: 3, or 4 with an inactive dealer (RULES.md section 12.2).
+    #[arg(long, default_value_t = 3, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u8>)]
+    pub players: u8,
 }
 
 impl Default for RulesArgs {
     fn default() -> Self {
-        RulesArgs { rules: RuleSet::Tresillo.name().into(), rule_option: Vec::new() }
+        RulesArgs { rules: RuleSet::Tresillo.name().into(), rule_option: Vec::new(), players: 3 }
     }
 }
 
@@ -28,7 +31,17 @@ impl RulesArgs {
         RulesArgs {
             rules: rules.set.name().into(),
             rule_option: rules.options.set_options().into_iter().map(|(k, v)| format!("{k}={v}")).collect(),
+            players: 3,
         }
+    }
+
+    /// The table size the flags name, checked against the rule set: a one-line
+    /// error for a size the rule set is not played at (or `penetro_all_play` at
+    /// three).
+    pub fn players(&self) -> Result<u8> {
+        let rules = self.parse()?;
+        rules.check_players(self.players)?;
+        Ok(self.players)
     }
 
     /// The rule set and options the flags name; unknown names, options that do not
@@ -44,6 +57,10 @@ impl RulesArgs {
         for o in &self.rule_option {
             w.push("--rule-option".into());
             w.push(o.clone());
+        }
+        if self.players != 3 {
+            w.push("--players".into());
+            w.push(self.players.to_string());
         }
         w
     }

@@ -27,7 +27,8 @@ use tresillo_sim::{Scoring, Shard, Stats, SummaryRow, Tournament, TournamentConf
 /// Arguments of `tresillo tournament`.
 #[derive(clap::Args, Clone)]
 pub struct TournamentArgs {
-    /// Three agent specs, comma-separated, one per agent slot (see `tresillo agents`).
+    /// Agent specs, comma-separated, one per agent slot (three; four with
+    /// `--players 4`; see `tresillo agents`).
     #[arg(long, default_value = "rule,rule,random")]
     pub agents: String,
     /// Deals to play (the whole run, all shards).
@@ -42,7 +43,7 @@ pub struct TournamentArgs {
     /// Worker threads (default: all cores). The output does not depend on it.
     #[arg(long, allow_negative_numbers = true, value_parser = crate::args::threads)]
     pub threads: Option<usize>,
-    /// Play every deal under all six seatings of the three agents.
+    /// Play every deal under all six seatings of the three agents (all 24 of four).
     #[arg(long)]
     pub duplicate: bool,
     /// `deal` (a fresh ledger per hand) or `session:K` (K consecutive deals per ledger).
@@ -80,6 +81,7 @@ impl TournamentArgs {
         let agents: Vec<String> = self.agents.split(',').map(|s| s.trim().to_string()).collect();
         let config = TournamentConfig {
             agents,
+            players: self.rules.players()?,
             deals: self.deals,
             seed: self.seed,
             rules: self.rules.parse()?,

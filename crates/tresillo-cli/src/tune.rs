@@ -36,7 +36,7 @@ pub struct TuneArgs {
     /// this order.
     #[arg(long = "param", value_name = "NAME=RANGE", required = true)]
     pub params: Vec<String>,
-    /// The two fixed opponents, comma-separated.
+    /// The fixed opponents, comma-separated (two; three with `--players 4`).
     #[arg(long, default_value = "rule,rule")]
     pub opponents: String,
     /// Deals per candidate (each played under all six seatings).
@@ -93,15 +93,22 @@ impl TuneArgs {
         let method: Method = self.method.parse()?;
         let space = Space::new(&self.agent, params, self.start.as_deref())?;
         let opponents: Vec<&str> = self.opponents.split(',').map(str::trim).collect();
-        let [a, b] = opponents[..] else {
-            bail!("two opponents are needed, as two agent specs (got {})", opponents.len());
-        };
-        let setup = TuneSetup {
+        let players = self.rules.players()?;
+        if opponents.len() + 1 != usize::from(players) {
+            bail!(
+                "{} opponents are needed at a table of {players}, as agent specs (got {})",
+                players - 1,
+                opponents.len()
+            );
+        }
+        let [a, b, ..] = opponents[..] else { unreachable!("two or three opponents") };
+        let mut setup = TuneSetup {
             rules: self.rules.parse()?,
             scoring: self.scoring.parse::<Scoring>()?,
             bidding: self.bidding.as_deref().map(|b| b.trim().to_string()),
             ..TuneSetup::new([a, b], self.deals, self.seed)
         };
+        setup.opponents = opponents.iter().map(|s| s.to_string()).collect();
         setup.validate(&space.spec(space.start()))?;
         ensure!(self.rounds >= 1, "rounds must be at least 1");
         let plan = SearchPlan { method, max_rounds: self.rounds, max_evaluations: self.max_evaluations };
@@ -137,7 +144,7 @@ struct Manifest<'a> {
     start: String,
     method: String,
     max_rounds: u32,
-    opponents: &'a [String; 2],
+    opponents: &'a [String],
     deals: u64,
     seed: u64,
     rules: tresillo_core::Rules,

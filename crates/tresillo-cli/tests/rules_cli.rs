@@ -26,8 +26,16 @@ fn bad_rule_sets_and_options_are_one_line_errors() {
     for (args, msg) in [
         (vec!["--rules", "whist"], "error: unknown rule set `whist` (known: tresillo, tresillo-house)"),
         (
+            vec!["--rule-option", "show_heap=true"],
+            "error: unknown rule option `show_heap` (options of tresillo: palo_de_favor, codillo_old, penetro_all_play)",
+        ),
+        (
             vec!["--rule-option", "penetro_all_play=true"],
-            "error: unknown rule option `penetro_all_play` (options of tresillo: palo_de_favor, codillo_old)",
+            "error: rule option `penetro_all_play` is for a table of four (--players 4), not 3 players",
+        ),
+        (
+            vec!["--rules", "tresillo-house", "--players", "4"],
+            "error: rule set tresillo-house is played by 3 players, not 4",
         ),
         (vec!["--rule-option", "codillo_old"], "error: bad rule option `codillo_old`: expected key=value"),
         (

@@ -151,7 +151,7 @@ fn bad_input_is_refused_before_anything_is_written() {
         (&["--param", "entrada=5000"], &["between"]),
         (&["--param", "entrada=40", "--method", "anneal"], &["anneal", "grid, coordinate"]),
         (&["--param", "entrada=40", "--agent", "nobody"], &["nobody", "rule", "random"]),
-        (&["--param", "entrada=40", "--opponents", "rule"], &["two agent specs"]),
+        (&["--param", "entrada=40", "--opponents", "rule"], &["2 opponents are needed at a table of 3"]),
         (&["--param", "entrada=40", "--opponents", "rule,robot"], &["robot", "known agents"]),
         (&["--param", "entrada=40", "--start", "rule:vuelta=40"], &["vuelta", "not tuned"]),
         (

@@ -13,6 +13,7 @@ use crate::card::{BySeat, Card, Seat, Suit};
 use crate::cardset::CardSet;
 use crate::game::{Bid, Contract, Outcome, PuestaKind, RuleSet, Word};
 use crate::notation::{Deal, Heap};
+use crate::penetro::{DropWord, HeapEnd, PenetroState, playing_seats, take_ten};
 use crate::play::{PlayState, legal_moves, trick_winner};
 use crate::result::{HandResult, SurrenderRecord};
 use crate::rules::AllPass;
@@ -25,8 +26,9 @@ use crate::view::PlayerView;
 pub const MAX_BIDS: usize = 24;
 /// The most statements of the first-opponent conversation (three rounds).
 pub const MAX_WORDS: usize = 6;
-/// Cards played in a three-player hand.
-pub const MAX_PLAYS: usize = 27;
+/// Cards played in a hand (nine tricks of up to four cards: four only under
+/// `penetro_all_play`, RULES.md section 12.2).
+pub const MAX_PLAYS: usize = 36;
 
 /// A call of the auction with its seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -63,6 +65,15 @@ pub enum Phase {
     FirstOpponentExchange,
     /// The second opponent exchanges.
     SecondOpponentExchange,
+    /// Under `penetro_all_play`, the third opponent exchanges (section 12.2).
+    ThirdOpponentExchange,
+    /// Four players, all passed, espada in the heap: the dealer takes ten cards
+    /// from the top or the bottom of the heap (section 12.2).
+    PenetroTake,
+    /// The dealer who penetra may give up at once.
+    PenetroGiveUp,
+    /// The players who did not penetrar decide who drops out.
+    DropOut,
     /// Tricks.
     Play,
     /// The declarer may give up (after the third trick).
@@ -134,6 +145,16 @@ pub enum Request {
         /// The declarer.
         seat: Seat,
     },
+    /// Penetro: take the top or the bottom ten cards of the heap (section 12.2).
+    Penetro {
+        /// The dealer.
+        seat: Seat,
+    },
+    /// Penetro: say *me quedo*, *puedo quedarme*, *puedo irme* or *me voy*.
+    DropOut {
+        /// Who speaks.
+        seat: Seat,
+    },
     /// No decision: the hand is over.
     Done,
 }
@@ -157,6 +178,10 @@ pub enum DecisionKind {
     TakeOver,
     /// Bola or not.
     Bola,
+    /// The heap end of a penetro.
+    Penetro,
+    /// A drop-out word.
+    DropOut,
     /// Nothing (the hand is over).
     Done,
 }
@@ -180,6 +205,10 @@ pub enum Decision {
     TakeOver(bool),
     /// Play on for bola?
     Bola(bool),
+    /// The ten cards a penetrating dealer takes.
+    Penetro(HeapEnd),
+    /// A word of the drop-out conversation.
+    DropOut(DropWord),
 }
 
 impl Decision {
@@ -195,6 +224,8 @@ impl Decision {
             Decision::Surrender(_) => DecisionKind::Surrender,
             Decision::TakeOver(_) => DecisionKind::TakeOver,
             Decision::Bola(_) => DecisionKind::Bola,
+            Decision::Penetro(_) => DecisionKind::Penetro,
+            Decision::DropOut(_) => DecisionKind::DropOut,
         }
     }
 }
@@ -241,7 +272,7 @@ pub enum HandError {
     #[error("invalid deal: {0}")]
     InvalidDeal(String),
     /// A table size the rule set does not support.
-    #[error("rule set {rules} with {players} players is not supported (three players only)")]
+    #[error("rule set {rules} with {players} players is not supported")]
     Unsupported {
         /// The rule set.
         rules: RuleSet,
@@ -262,7 +293,9 @@ impl Request {
             | Request::Play { seat, .. }
             | Request::Surrender { seat }
             | Request::TakeOver { seat }
-            | Request::Bola { seat } => Some(seat),
+            | Request::Bola { seat }
+            | Request::Penetro { seat }
+            | Request::DropOut { seat } => Some(seat),
             Request::Done => None,
         }
     }
@@ -279,6 +312,8 @@ impl Request {
             Request::Surrender { .. } => DecisionKind::Surrender,
             Request::TakeOver { .. } => DecisionKind::TakeOver,
             Request::Bola { .. } => DecisionKind::Bola,
+            Request::Penetro { .. } => DecisionKind::Penetro,
+            Request::DropOut { .. } => DecisionKind::DropOut,
             Request::Done => DecisionKind::Done,
         }
     }
@@ -389,6 +424,8 @@ impl Request {
             Request::Surrender { .. } => vec![Decision::Surrender(false), Decision::Surrender(true)],
             Request::TakeOver { .. } => vec![Decision::TakeOver(false), Decision::TakeOver(true)],
             Request::Bola { .. } => vec![Decision::Bola(false), Decision::Bola(true)],
+            Request::Penetro { .. } => HeapEnd::ALL.iter().map(|e| Decision::Penetro(*e)).collect(),
+            Request::DropOut { .. } => DropWord::ALL.iter().map(|w| Decision::DropOut(*w)).collect(),
             Request::Done => Vec::new(),
         }
     }
@@ -456,6 +493,8 @@ pub struct PublicState {
     pub declined: u8,
     /// The bola decision: `Some(true)` played on, `Some(false)` stopped (primeras).
     pub bola: Option<bool>,
+    /// Four players: the penetro, its heap end and drop-out conversation (section 12.2).
+    pub penetro: PenetroState,
 }
 
 impl PublicState {
@@ -502,22 +541,76 @@ impl PublicState {
         &self.winners[..self.tricks_done as usize]
     }
 
-    /// The cards of completed trick `i`, in play order, with their seats.
+    /// The cards of completed trick `i`, in play order, with their seats (three, or
+    /// four under `penetro_all_play`).
     #[must_use]
-    pub fn trick(&self, i: usize) -> [(Seat, Card); 3] {
+    pub fn trick(&self, i: usize) -> Vec<(Seat, Card)> {
+        let k = self.trick_size() as usize;
         let mut s = self.leaders[i];
-        let mut out = [(s, Card::ESPADA); 3];
-        for (k, o) in out.iter_mut().enumerate() {
-            *o = (s, self.plays[i * 3 + k]);
-            s = s.next(self.players);
+        let mut out = Vec::with_capacity(k);
+        for j in 0..k {
+            out.push((s, self.plays[i * k + j]));
+            s = self.next_playing(s);
         }
         out
+    }
+
+    /// The seats that play cards, as a bit mask (section 12.2: at four players the
+    /// dealer sits out unless penetrating, and one player drops out of a penetro
+    /// unless `penetro_all_play`).
+    #[must_use]
+    pub fn playing(&self) -> u8 {
+        playing_seats(self.players, self.dealer, &self.penetro)
+    }
+
+    /// Cards per trick: the number of seats that play.
+    #[must_use]
+    #[inline]
+    pub fn trick_size(&self) -> u8 {
+        if self.players == 3 {
+            return 3;
+        }
+        self.playing().count_ones() as u8
+    }
+
+    /// The next seat after `s` in turn order that plays cards.
+    #[must_use]
+    #[inline]
+    pub fn next_playing(&self, s: Seat) -> Seat {
+        if self.players == 3 {
+            return s.next(3);
+        }
+        let m = self.playing();
+        let mut n = s.next(self.players);
+        while m & (1 << n.0) == 0 {
+            n = n.next(self.players);
+        }
+        n
+    }
+
+    /// The seat `k` places after `s` among the seats that play.
+    #[inline]
+    fn playing_plus(&self, mut s: Seat, k: u8) -> Seat {
+        if self.players == 3 {
+            return s.plus(k, 3);
+        }
+        for _ in 0..k {
+            s = self.next_playing(s);
+        }
+        s
+    }
+
+    /// The seat that played card `i` of [`PublicState::plays`].
+    #[must_use]
+    pub fn play_seat(&self, i: usize) -> Seat {
+        let k = self.trick_size() as usize;
+        self.playing_plus(self.leaders[i / k], (i % k) as u8)
     }
 
     /// The cards of the trick in progress, in play order.
     #[must_use]
     pub fn current_trick(&self) -> &[Card] {
-        let start = (self.tricks_done as usize * 3).min(self.num_plays as usize);
+        let start = (self.tricks_done as usize * self.trick_size() as usize).min(self.num_plays as usize);
         &self.plays[start..self.num_plays as usize]
     }
 
@@ -545,11 +638,34 @@ impl PublicState {
         (s.0 + self.players - self.mano().0) % self.players
     }
 
-    /// The two opponents of the current declarer, in turn order from the declarer.
+    /// The two opponents of the current declarer, in turn order from the declarer
+    /// (`None` without a declarer, and in a penetro until one player drops out or
+    /// when all three play: see [`PublicState::all_opponents`]).
     #[must_use]
     pub fn opponents(&self) -> Option<[Seat; 2]> {
+        match self.all_opponents()? {
+            (o, 2) => Some([o[0], o[1]]),
+            _ => None,
+        }
+    }
+
+    /// Every opponent of the current declarer in turn order from the declarer, and
+    /// how many there are (two, or three in a penetro under `penetro_all_play`).
+    #[must_use]
+    pub fn all_opponents(&self) -> Option<([Seat; 3], usize)> {
         let d = self.declarer?;
-        Some([d.next(self.players), d.plus(2, self.players)])
+        if self.players == 3 {
+            return Some(([d.next(3), d.plus(2, 3), d], 2));
+        }
+        let mut out = [d; 3];
+        let mut k = 0;
+        let mut s = self.next_playing(d);
+        while s != d && k < 3 {
+            out[k] = s;
+            k += 1;
+            s = self.next_playing(s);
+        }
+        Some((out, k))
     }
 
     /// The position of the play phase with these `hands` (the true ones, or a
@@ -561,14 +677,18 @@ impl PublicState {
             return None;
         }
         let leader = self.current_leader();
-        let mut ps = PlayState::new([hands.0[0], hands.0[1], hands.0[2]], self.trump, leader);
+        let mut ps = if self.players == 3 {
+            PlayState::new([hands.0[0], hands.0[1], hands.0[2]], self.trump, leader)
+        } else {
+            PlayState::with_seats(hands.0, self.trump, leader, self.playing())
+        };
         let cur = self.current_trick();
         for (i, c) in cur.iter().enumerate() {
             ps.trick[i] = *c;
-            ps.trick_seats[i] = leader.plus(i as u8, self.players);
+            ps.trick_seats[i] = self.playing_plus(leader, i as u8);
         }
         ps.trick_len = cur.len() as u8;
-        ps.to_move = leader.plus(cur.len() as u8, self.players);
+        ps.to_move = self.playing_plus(leader, cur.len() as u8);
         ps.tricks = self.tricks.0;
         ps.tricks_done = self.tricks_done;
         Some(ps)
@@ -601,7 +721,8 @@ pub struct Hand {
 
 impl Hand {
     /// Starts a hand of `rules` (without options) at a table of `players` from a
-    /// full deal (9 cards each, 13 in the heap), `dealer` dealing.
+    /// full deal (9 cards each, 13 in the heap), `dealer` dealing. At a table of four
+    /// the dealer's hand in the deal is empty (section 12.2; see [`Deal::seated`]).
     pub fn new(rules: RuleSet, players: u8, deal: Deal, dealer: Seat) -> Result<Hand, HandError> {
         Hand::with_rules(Rules::from(rules), players, deal, dealer)
     }
@@ -609,15 +730,16 @@ impl Hand {
     /// Starts a hand of a rule set with its options (see [`Hand::new`]).
     pub fn with_rules(game: Rules, players: u8, deal: Deal, dealer: Seat) -> Result<Hand, HandError> {
         let rules = game.set;
-        if players != 3 || game.check_players(players).is_err() {
+        if game.check_players(players).is_err() {
             return Err(HandError::Unsupported { rules, players });
         }
         if dealer.0 >= players {
             return Err(HandError::InvalidDeal(format!("dealer seat {dealer} out of range")));
         }
-        for s in 0..3 {
-            if deal.hands.0[s].len() != 9 {
-                return Err(HandError::InvalidDeal(format!("hand {s} does not hold 9 cards")));
+        for s in 0..4 {
+            let want = if s >= players as usize || (players == 4 && s == dealer.index()) { 0 } else { 9 };
+            if deal.hands.0[s].len() != want {
+                return Err(HandError::InvalidDeal(format!("hand {s} does not hold {want} cards")));
             }
         }
         if deal.heap.len() != 13 || deal.all_cards() != CardSet::FULL {
@@ -632,7 +754,8 @@ impl Hand {
             phase: Phase::Auction,
             bids: [BidEntry { seat: Seat(0), bid: Bid::Paso }; MAX_BIDS],
             num_bids: 0,
-            passed: 0,
+            // At four the inactive dealer takes no part in the auction.
+            passed: if players == 4 { 1 << dealer.0 } else { 0 },
             standing: None,
             to_speak: mano,
             declarer: None,
@@ -657,6 +780,7 @@ impl Hand {
             took_over: None,
             declined: 0,
             bola: None,
+            penetro: PenetroState::default(),
         };
         let hidden = Hidden {
             hands: deal.hands,
@@ -745,8 +869,14 @@ impl Hand {
                 };
                 Request::Bid { seat: s, min_level, max_level: p.game_rules().max_level() }
             }
-            Phase::Declare => {
-                Request::Declare { seat: p.declarer.expect("declarer"), min_level: p.level, forced: p.forced }
+            Phase::Declare => Request::Declare {
+                seat: p.declarer.expect("declarer"),
+                min_level: p.level,
+                forced: p.forced || p.penetro.active,
+            },
+            // A penetrating dealer discards exactly one card and draws none.
+            Phase::DeclarerExchange if p.penetro.active => {
+                Request::Discard { seat: p.dealer, min: 1, max: 1 }
             }
             Phase::DeclarerExchange => {
                 let min = u8::from(p.contract == Some(Contract::Vuelta));
@@ -755,10 +885,22 @@ impl Hand {
                 Request::Discard { seat: p.declarer.expect("declarer"), min, max: p.heap_left.min(most) }
             }
             Phase::Conversation => Request::Word { seat: self.next_speaker() },
-            Phase::FirstOpponentExchange | Phase::SecondOpponentExchange => {
+            Phase::FirstOpponentExchange | Phase::SecondOpponentExchange | Phase::ThirdOpponentExchange => {
                 let fo = p.first_opponent.expect("first opponent");
-                let seat = if p.phase == Phase::FirstOpponentExchange { fo } else { self.other_opponent(fo) };
+                let seat = match p.phase {
+                    Phase::FirstOpponentExchange => fo,
+                    // Under penetro_all_play the three exchange in turn order.
+                    Phase::SecondOpponentExchange if p.opponents().is_none() => p.next_playing(fo),
+                    Phase::SecondOpponentExchange => self.other_opponent(fo),
+                    _ => p.playing_plus(fo, 2),
+                };
                 Request::Discard { seat, min: 0, max: p.heap_left.min(9) }
+            }
+            Phase::PenetroTake => Request::Penetro { seat: p.dealer },
+            Phase::PenetroGiveUp => Request::Surrender { seat: p.dealer },
+            Phase::DropOut => {
+                let n = p.penetro.words().len() as u8;
+                Request::DropOut { seat: p.mano().plus(n, p.players) }
             }
             Phase::Play => {
                 let seat = self.seat_to_play();
@@ -775,7 +917,7 @@ impl Hand {
 
     fn seat_to_play(&self) -> Seat {
         let p = &self.public;
-        p.current_leader().plus(p.current_trick().len() as u8, p.players)
+        p.playing_plus(p.current_leader(), p.current_trick().len() as u8)
     }
 
     fn other_opponent(&self, o: Seat) -> Seat {
@@ -818,6 +960,22 @@ impl Hand {
             Decision::Discard(set) => self.do_discard(seat, set),
             Decision::Word(w) => self.do_word(seat, w),
             Decision::Play(c) => self.do_play(seat, c),
+            Decision::Penetro(end) => self.do_penetro(end),
+            Decision::DropOut(w) => {
+                if self.public.penetro.say(seat, w).is_some() {
+                    self.public.phase = Phase::Conversation;
+                }
+            }
+            Decision::Surrender(give_up) if self.public.phase == Phase::PenetroGiveUp => {
+                // Given up at once: a puesta plus the penetro condición, no tricks.
+                let p = &mut self.public;
+                if give_up {
+                    p.surrendered = Some(true);
+                    p.phase = Phase::Done;
+                } else {
+                    p.phase = Phase::Declare;
+                }
+            }
             Decision::Surrender(give_up) => {
                 let p = &mut self.public;
                 p.surrendered = Some(give_up);
@@ -873,6 +1031,14 @@ impl Hand {
                         AllPass::ForcedEntrada => Phase::DeclarerExchange,
                     };
                 }
+                // Four players: the dealer penetra (section 12.2).
+                None if p.players == 4 => {
+                    p.penetro.active = true;
+                    p.declarer = Some(p.dealer);
+                    p.original_declarer = Some(p.dealer);
+                    p.level = 1;
+                    p.phase = Phase::PenetroTake;
+                }
                 None => p.phase = Phase::Done,
             }
             return;
@@ -910,7 +1076,35 @@ impl Hand {
             if c.declarer_exchanges() && !exchanged { Phase::DeclarerExchange } else { Phase::Conversation };
     }
 
+    fn do_penetro(&mut self, end: HeapEnd) {
+        let h = &mut self.hidden;
+        let d = self.public.dealer;
+        let (ten, left) = take_ten(&h.heap, end);
+        h.hands[d] = ten.iter().copied().collect();
+        h.heap = left;
+        h.heap_pos = 0;
+        let p = &mut self.public;
+        p.penetro.heap_end = Some(end);
+        p.heap_left = 3;
+        p.phase = Phase::PenetroGiveUp;
+    }
+
     fn do_discard(&mut self, seat: Seat, set: CardSet) {
+        if self.public.phase == Phase::DeclarerExchange && self.public.penetro.active {
+            // The penetrating dealer discards one card and draws none; then the
+            // others decide who drops out, or all three exchange in turn order.
+            self.hidden.hands[seat] = self.hidden.hands[seat] - set;
+            self.hidden.discards[seat] |= set;
+            let p = &mut self.public;
+            p.exchanged[seat] = Some(set.len() as u8);
+            if p.options.penetro_all_play {
+                p.first_opponent = Some(p.mano());
+                p.phase = Phase::FirstOpponentExchange;
+            } else {
+                p.phase = Phase::DropOut;
+            }
+            return;
+        }
         let k = set.len() as u8;
         let h = &mut self.hidden;
         h.hands[seat] = h.hands[seat] - set;
@@ -928,6 +1122,7 @@ impl Hand {
             Phase::DeclarerExchange if p.contract.is_none() => Phase::Declare,
             Phase::DeclarerExchange => Phase::Conversation,
             Phase::FirstOpponentExchange => Phase::SecondOpponentExchange,
+            Phase::SecondOpponentExchange if p.opponents().is_none() => Phase::ThirdOpponentExchange,
             _ => {
                 self.begin_play();
                 return;
@@ -961,7 +1156,9 @@ impl Hand {
         self.hidden.hands_at_play = self.hidden.hands;
         let p = &mut self.public;
         p.phase = Phase::Play;
-        p.leaders[0] = p.mano();
+        // Mano leads, or the next player who plays if mano sits out (section 12.2).
+        let mano = p.mano();
+        p.leaders[0] = if p.playing() & (1 << mano.0) != 0 { mano } else { p.next_playing(mano) };
     }
 
     fn do_play(&mut self, seat: Seat, c: Card) {
@@ -969,12 +1166,13 @@ impl Hand {
         let p = &mut self.public;
         p.plays[p.num_plays as usize] = c;
         p.num_plays += 1;
-        if p.current_trick().len() < 3 {
+        let k = p.trick_size() as usize;
+        if p.current_trick().len() < k {
             return;
         }
         let t = p.tricks_done as usize;
-        let w = trick_winner(&p.plays[t * 3..t * 3 + 3], p.trump);
-        let ws = p.leaders[t].plus(w as u8, p.players);
+        let w = trick_winner(&p.plays[t * k..t * k + k], p.trump);
+        let ws = p.playing_plus(p.leaders[t], w as u8);
         p.winners[t] = ws;
         p.tricks[ws] += 1;
         p.tricks_done += 1;
@@ -986,6 +1184,7 @@ impl Hand {
             Phase::Done
         } else if p.tricks_done == 3
             && p.surrendered.is_none()
+            && !p.penetro.active
             && p.contract.is_some_and(|c| c.may_surrender())
         {
             Phase::Surrender
@@ -1013,8 +1212,8 @@ impl Hand {
                 Outcome::Puesta { kind: PuestaKind::Surrendered }
             }
             Some(d) => {
-                let opp: Vec<(Seat, u8)> =
-                    p.opponents().expect("declarer").iter().map(|o| (*o, p.tricks[*o])).collect();
+                let (o, k) = p.all_opponents().expect("declarer");
+                let opp: Vec<(Seat, u8)> = o[..k].iter().map(|o| (*o, p.tricks[*o])).collect();
                 Outcome::from_tricks(p.tricks[d], &opp)
             }
         };
@@ -1039,7 +1238,8 @@ impl Hand {
             trump: p.trump,
             turned: p.turned,
             forced: p.forced,
-            penetro: false,
+            penetro: p.penetro.active,
+            dropped_out: p.penetro.dropped,
             exchanged,
             conversation: p.words().to_vec(),
             first_opponent: p.first_opponent,

@@ -23,6 +23,7 @@ mod cardset;
 mod game;
 mod hand;
 mod notation;
+mod penetro;
 mod play;
 mod result;
 mod rules;
@@ -38,10 +39,12 @@ pub use hand::{
     Request, WordEntry,
 };
 pub use notation::{Deal, Heap, NotationError, parse_card, parse_hand, parse_suit};
+pub use penetro::{DropEntry, DropWord, HeapEnd, PenetroState, drop_out_decided, playing_seats};
 pub use play::{PlayState, Undo, legal_moves, legal_moves_in, trick_winner, trick_winner_in};
 pub use result::{HandResult, SurrenderRecord};
 pub use rules::{
-    AllPass, CODILLO_OLD, Condiciones, OptionInfo, PALO_DE_FAVOR, RuleOptions, RuleSpec, Rules, RulesError,
+    AllPass, CODILLO_OLD, Condiciones, OptionInfo, PALO_DE_FAVOR, PENETRO_ALL_PLAY, RuleOptions, RuleSpec,
+    Rules, RulesError,
 };
 pub use scoring::*;
 pub use view::PlayerView;

@@ -43,7 +43,9 @@ pub enum NotationError {
         expected: usize,
     },
     /// A deal with the wrong number of `/`-separated parts.
-    #[error("a deal has 3 hands and an optional heap separated by ` / `; found {0} part(s)")]
+    #[error(
+        "a deal has 3 hands and an optional heap, or 4 hands (the dealer's `-`) and the heap, separated by ` / `; found {0} part(s)"
+    )]
     WrongParts(usize),
     /// A hand with more than nine cards.
     #[error("hand {seat} has {got} cards; a hand holds at most 9")]
@@ -194,12 +196,15 @@ impl Deal {
         Ok(Deal { hands, heap: Heap::from_cards(&pack[27..]) })
     }
 
-    /// Parses a full deal: `h0 / h1 / h2 / heap`, 9 cards per hand and 13 in the heap.
+    /// Parses a full deal: `h0 / h1 / h2 / heap`, 9 cards per hand and 13 in the heap;
+    /// at a table of four `h0 / h1 / h2 / h3 / heap` with the inactive dealer's hand
+    /// written `-` (RULES.md sections 12.2 and 13).
     pub fn parse(s: &str) -> Result<Deal, NotationError> {
         let d = Deal::parse_partial(s)?;
-        for seat in 0..3 {
+        let four = s.split('/').count() == 5;
+        for seat in 0..if four { 4 } else { 3 } {
             let got = d.hands.0[seat].len() as usize;
-            if got != 9 {
+            if got != 9 && !(four && got == 0) {
                 return Err(NotationError::WrongSize { what: format!("hand {seat}"), got, expected: 9 });
             }
         }
@@ -217,13 +222,15 @@ impl Deal {
     /// and whose heap part is optional. No card may appear twice.
     pub fn parse_partial(s: &str) -> Result<Deal, NotationError> {
         let parts: Vec<&str> = s.split('/').collect();
-        if parts.len() != 3 && parts.len() != 4 {
+        if !(3..=5).contains(&parts.len()) {
             return Err(NotationError::WrongParts(parts.len()));
         }
+        // Five parts: four hands (the inactive dealer's `-`) and the heap.
+        let nh = if parts.len() == 5 { 4 } else { 3 };
         let mut seen = CardSet::EMPTY;
         let mut hands = BySeat::default();
-        for (seat, part) in parts[..3].iter().enumerate() {
-            let h = parse_hand(part)?;
+        for (seat, part) in parts[..nh].iter().enumerate() {
+            let h = if nh == 4 && part.trim() == "-" { CardSet::EMPTY } else { parse_hand(part)? };
             if let Some(c) = (h & seen).first() {
                 return Err(NotationError::Duplicate(c));
             }
@@ -233,15 +240,17 @@ impl Deal {
             seen |= h;
             hands.0[seat] = h;
         }
-        let n0 = hands.0[0].len() as usize;
-        for seat in 1..3 {
-            let got = hands.0[seat].len() as usize;
-            if got != n0 {
+        let sizes: Vec<usize> = (0..nh).map(|s| hands.0[s].len() as usize).collect();
+        let n0 = if nh == 4 { sizes.iter().copied().max().unwrap_or(0) } else { sizes[0] };
+        for (seat, &got) in sizes.iter().enumerate() {
+            // At four exactly one hand, the dealer's, is empty.
+            let empty_dealer = nh == 4 && got == 0 && sizes.iter().filter(|&&x| x == 0).count() == 1;
+            if got != n0 && !empty_dealer {
                 return Err(NotationError::UnequalHands { seat, got, expected: n0 });
             }
         }
         let mut heap = Vec::new();
-        if let Some(part) = parts.get(3) {
+        if let Some(part) = parts.get(nh) {
             for tok in part.split_whitespace() {
                 let c = parse_card(tok)?;
                 if !seen.insert(c) {
@@ -271,11 +280,43 @@ impl Deal {
     pub fn hand(&self, seat: Seat) -> CardSet {
         self.hands[seat]
     }
+
+    /// This deal (hands in seats 0..3, as [`Deal::from_pack`] deals them) seated at
+    /// a table of `players` with `dealer` dealing: unchanged at three; at four the
+    /// three hands go to the active players in increasing seat order and the
+    /// inactive dealer's hand is empty (RULES.md sections 2 and 12.2).
+    #[must_use]
+    pub fn seated(&self, players: u8, dealer: Seat) -> Deal {
+        if players != 4 {
+            return *self;
+        }
+        let mut hands = BySeat::default();
+        let mut k = 0;
+        for s in 0..4 {
+            if s != dealer.index() {
+                hands.0[s] = self.hands.0[k];
+                k += 1;
+            }
+        }
+        Deal { hands, heap: self.heap }
+    }
 }
 
-/// Prints `h0 / h1 / h2 / heap` (the heap part only when the heap is not empty).
+/// Prints `h0 / h1 / h2 / heap` (the heap part only when the heap is not empty);
+/// when seat 3 holds cards (a table of four), `h0 / h1 / h2 / h3 / heap` with the
+/// dealer's empty hand written `-`.
 impl fmt::Display for Deal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.hands.0[3].is_empty() {
+            let h = |s: usize| {
+                if self.hands.0[s].is_empty() { "-".to_string() } else { self.hands.0[s].to_string() }
+            };
+            write!(f, "{} / {} / {} / {} /", h(0), h(1), h(2), h(3))?;
+            for c in self.heap.cards() {
+                write!(f, " {c}")?;
+            }
+            return Ok(());
+        }
         write!(f, "{} / {} / {}", self.hands.0[0], self.hands.0[1], self.hands.0[2])?;
         if !self.heap.is_empty() {
             f.write_str(" /")?;

@@ -204,6 +204,41 @@ impl PlayState {
         }
     }
 
+    /// A position at the start of a trick, `leader` to lead, at a table of four where
+    /// the seats in the bit mask `active` play (three of them, or all four under
+    /// `penetro_all_play`, RULES.md section 12.2). Seats outside `active` hold no
+    /// cards here.
+    #[must_use]
+    pub fn with_seats(hands: [CardSet; 4], trump: Option<Suit>, leader: Seat, active: u8) -> PlayState {
+        let mut next = [Seat(0); 4];
+        for (s, n) in next.iter_mut().enumerate() {
+            let mut t = (s + 1) % 4;
+            while active & (1 << t) == 0 && t != s {
+                t = (t + 1) % 4;
+            }
+            *n = Seat(t as u8);
+        }
+        let mut h = [CardSet::EMPTY; 4];
+        for s in 0..4 {
+            if active & (1 << s) != 0 {
+                h[s] = hands[s];
+            }
+        }
+        PlayState {
+            hands: h,
+            trump,
+            next,
+            per_trick: active.count_ones() as u8,
+            leader,
+            to_move: leader,
+            trick: [Card::ESPADA; 4],
+            trick_seats: [Seat(0); 4],
+            trick_len: 0,
+            tricks: [0; 4],
+            tricks_done: 0,
+        }
+    }
+
     /// Number of active seats (cards per trick).
     #[must_use]
     #[inline]

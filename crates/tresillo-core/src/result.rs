@@ -48,6 +48,9 @@ pub struct HandResult {
     /// A four-player penetro by the dealer (section 12.2).
     #[cfg_attr(feature = "serde", serde(default))]
     pub penetro: bool,
+    /// The player who dropped out of a penetro (none under `penetro_all_play`).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub dropped_out: Option<Seat>,
     /// Cards exchanged per seat.
     #[cfg_attr(feature = "serde", serde(default))]
     pub exchanged: BySeat<u8>,

@@ -107,6 +107,15 @@ pub const CODILLO_OLD: OptionInfo = OptionInfo {
     help: "a codillo is paid to the winner only (nothing to the plato or the paper)",
 };
 
+/// `penetro_all_play` (RULES.md section 12.2; four players only).
+pub const PENETRO_ALL_PLAY: OptionInfo = OptionInfo {
+    name: "penetro_all_play",
+    default: "false",
+    values: "true, false",
+    section: "12.2",
+    help: "four players: in a penetro nobody drops out and the dealer plays against the three others",
+};
+
 /// Everything a rule set fixes, as data (RULES.md section 12): the table the state
 /// machine, the views and the ledger consult.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -117,8 +126,8 @@ pub struct RuleSpec {
     pub section: &'static str,
     /// One line describing it.
     pub summary: &'static str,
-    /// The table sizes it is played at (the state machine plays three-player
-    /// tables so far; the ledger scores four-player `tresillo`).
+    /// The table sizes it is played at (four: an inactive dealer and the penetro of
+    /// section 12.2).
     pub players: &'static [u8],
     /// Its options.
     pub options: &'static [OptionInfo],
@@ -149,7 +158,7 @@ const TRESILLO: RuleSpec = RuleSpec {
     section: "1-8",
     summary: "modern Spanish Tresillo, the puesta system",
     players: &[3, 4],
-    options: &[PALO_DE_FAVOR, CODILLO_OLD],
+    options: &[PALO_DE_FAVOR, CODILLO_OLD, PENETRO_ALL_PLAY],
     all_pass: AllPass::EspadaForzada,
     forced_max_discard: 9,
     takeover_in: &[Contract::Entrada, Contract::Vuelta],
@@ -214,6 +223,9 @@ pub struct RuleOptions {
     /// `codillo_old`: a codillo is paid to the winner only.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
     pub codillo_old: bool,
+    /// `penetro_all_play`: at four players nobody drops out of a penetro.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub penetro_all_play: bool,
 }
 
 impl RuleOptions {
@@ -233,6 +245,9 @@ impl RuleOptions {
         }
         if self.codillo_old {
             v.push((CODILLO_OLD.name, "true".to_string()));
+        }
+        if self.penetro_all_play {
+            v.push((PENETRO_ALL_PLAY.name, "true".to_string()));
         }
         v
     }
@@ -275,6 +290,14 @@ pub enum RulesError {
     /// The same option twice.
     #[error("rule option `{0}` given twice")]
     Duplicate(String),
+    /// An option of another table size (`penetro_all_play` at three).
+    #[error("rule option `{option}` is for a table of four (--players 4), not {players} players")]
+    OptionPlayers {
+        /// The option.
+        option: &'static str,
+        /// The table size asked for.
+        players: u8,
+    },
     /// A table size the rule set is not played at.
     #[error("rule set {rules} is played by {allowed} players, not {players}")]
     Players {
@@ -358,6 +381,13 @@ impl Rules {
                     _ => return Err(bad()),
                 };
             }
+            "penetro_all_play" => {
+                self.options.penetro_all_play = match value {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(bad()),
+                };
+            }
             _ => unreachable!("every listed option is handled"),
         }
         Ok(())
@@ -377,9 +407,13 @@ impl Rules {
         self.set.spec()
     }
 
-    /// Checks that the rule set is played at a table of `players`.
+    /// Checks that the rule set is played at a table of `players` (and that
+    /// `penetro_all_play` is asked for only at four).
     pub fn check_players(&self, players: u8) -> Result<(), RulesError> {
         let allowed = self.spec().players;
+        if self.options.penetro_all_play && players != 4 {
+            return Err(RulesError::OptionPlayers { option: PENETRO_ALL_PLAY.name, players });
+        }
         if allowed.contains(&players) {
             return Ok(());
         }

@@ -76,7 +76,7 @@ impl LedgerConfig {
     pub const fn new(players: u8) -> LedgerConfig {
         LedgerConfig {
             rules: RuleSet::Tresillo,
-            options: RuleOptions { palo_de_favor: None, codillo_old: false },
+            options: RuleOptions { palo_de_favor: None, codillo_old: false, penetro_all_play: false },
             players,
             start_bowl: DEFAULT_START_BOWL,
             pajarito: DEFAULT_PAJARITO,
@@ -89,7 +89,12 @@ impl LedgerConfig {
     /// The default configuration of a table of `players` playing `rules`.
     #[must_use]
     pub const fn with_rules(rules: Rules, players: u8) -> LedgerConfig {
-        LedgerConfig { rules: rules.set, options: rules.options, ..LedgerConfig::new(players) }
+        LedgerConfig {
+            rules: rules.set,
+            options: rules.options,
+            penetro_all_play: rules.options.penetro_all_play,
+            ..LedgerConfig::new(players)
+        }
     }
 }
 
@@ -389,6 +394,7 @@ pub fn cancelled_result(players: u8, dealer: Seat) -> HandResult {
         turned: None,
         forced: false,
         penetro: false,
+        dropped_out: None,
         exchanged: BySeat::default(),
         conversation: Vec::new(),
         first_opponent: None,

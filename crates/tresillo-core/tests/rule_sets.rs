@@ -50,9 +50,12 @@ fn rule_sets_and_options_parse_and_print() {
 fn unknown_rule_sets_options_and_bad_values_are_refused() {
     let e = Rules::parse("poker", &[]).unwrap_err();
     assert_eq!(e.to_string(), "unknown rule set `poker` (known: tresillo, tresillo-house)");
-    let e = Rules::parse("tresillo", &[("penetro_all_play", "true")]).unwrap_err();
+    // penetro_all_play is an option of four-player tresillo (12.2), not of the house rules.
+    let e = Rules::parse("tresillo-house", &[("penetro_all_play", "true")]).unwrap_err();
     assert!(matches!(e, RulesError::UnknownOption { .. }), "{e}");
     assert!(e.to_string().contains("palo_de_favor, codillo_old"), "{e}");
+    let e = Rules::parse("tresillo", &[("show_heap", "true")]).unwrap_err();
+    assert!(e.to_string().contains("palo_de_favor, codillo_old, penetro_all_play"), "{e}");
     let e = Rules::parse("tresillo", &[("palo_de_favor", "hearts")]).unwrap_err();
     assert_eq!(
         e.to_string(),
@@ -421,7 +424,10 @@ fn every_rules() -> Vec<Rules> {
     for set in RuleSet::ALL {
         for favor in [None, Some(Suit::Oros), Some(Suit::Espadas)] {
             for old in [false, true] {
-                v.push(Rules { set, options: RuleOptions { palo_de_favor: favor, codillo_old: old } });
+                v.push(Rules {
+                    set,
+                    options: RuleOptions { palo_de_favor: favor, codillo_old: old, ..RuleOptions::default() },
+                });
             }
         }
     }

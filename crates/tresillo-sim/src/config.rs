@@ -12,9 +12,14 @@ pub enum ConfigError {
     /// An agent spec the registry refuses.
     #[error(transparent)]
     Agent(#[from] SpecError),
-    /// Not three agents.
-    #[error("a tournament needs 3 agents (one per seat), got {0}")]
-    AgentCount(usize),
+    /// Not one agent per seat.
+    #[error("a tournament of {players} players needs {players} agents (one per seat), got {got}")]
+    AgentCount {
+        /// Agents given.
+        got: usize,
+        /// Seats at the table.
+        players: u8,
+    },
     /// A malformed `--shard`.
     #[error("bad shard `{0}`: expected K/N with 0 <= K < N, for example 0/4")]
     Shard(String),
@@ -129,8 +134,12 @@ impl fmt::Display for Shard {
 /// Everything that determines a tournament's output.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TournamentConfig {
-    /// One agent spec per agent slot (three).
+    /// One agent spec per agent slot (one per seat: three, or four).
     pub agents: Vec<String>,
+    /// Seats at the table: 3, or 4 with an inactive dealer (RULES.md section 12.2).
+    /// Absent from manifests when 3.
+    #[serde(default = "three", skip_serializing_if = "is_three")]
+    pub players: u8,
     /// Deals in the whole run (all shards).
     pub deals: u64,
     /// The master seed.
@@ -140,7 +149,7 @@ pub struct TournamentConfig {
     pub rules: Rules,
     /// Scoring.
     pub scoring: Scoring,
-    /// Play every deal under all six seatings.
+    /// Play every deal under all six seatings (all 24 at four players).
     pub duplicate: bool,
     /// Which share of the run this is.
     pub shard: Shard,
@@ -160,12 +169,14 @@ impl TournamentConfig {
 
     /// Checks the agents against `registry`, and the counts.
     pub fn validate_with(&self, registry: &Registry) -> Result<(), ConfigError> {
-        if self.agents.len() != 3 {
-            return Err(ConfigError::AgentCount(self.agents.len()));
+        self.rules.check_players(self.players).map_err(|e| ConfigError::Rules(e.to_string()))?;
+        if self.agents.len() != usize::from(self.players) {
+            return Err(ConfigError::AgentCount { got: self.agents.len(), players: self.players });
         }
         for a in self.agents.iter().chain(&self.bidding) {
             registry.build_seated(a)?;
             tresillo_agents::check_rules(a, &self.rules).map_err(ConfigError::Rules)?;
+            tresillo_agents::check_players(a, self.players).map_err(ConfigError::Rules)?;
         }
         if self.deals == 0 {
             return Err(ConfigError::Deals("deals must be at least 1".into()));
@@ -205,16 +216,88 @@ impl TournamentConfig {
         TournamentConfig { shard: Shard::WHOLE, ..self.clone() }
     }
 
-    /// The seatings played per deal: agent slot per seat.
+    /// The seatings played per deal: agent slot per seat (the first is the
+    /// identity; with `duplicate` all of [`SEATINGS`], or of [`SEATINGS4`] at four).
     #[must_use]
-    pub fn seatings(&self) -> &'static [[u8; 3]] {
-        if self.duplicate { &SEATINGS } else { &SEATINGS[..1] }
+    pub fn seatings(&self) -> &'static [&'static [u8]] {
+        let all: &'static [&'static [u8]] = if self.players == 4 { &SEATING_LIST4 } else { &SEATING_LIST };
+        if self.duplicate { all } else { &all[..1] }
     }
+}
+
+fn three() -> u8 {
+    3
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_three(p: &u8) -> bool {
+    *p == 3
 }
 
 /// The six seatings of duplicate play: `SEATINGS[k][seat]` is the agent slot in that
 /// seat. The first is the identity.
 pub const SEATINGS: [[u8; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+
+/// The 24 seatings of duplicate play at four (every permutation of the four slots,
+/// in lexicographic order, the identity first). All of them, not a subset: every
+/// slot sits in every seat (as dealer, mano, medio and postre) equally often and
+/// behind every other slot equally often, so no seat or order advantage is left.
+pub const SEATINGS4: [[u8; 4]; 24] = [
+    [0, 1, 2, 3],
+    [0, 1, 3, 2],
+    [0, 2, 1, 3],
+    [0, 2, 3, 1],
+    [0, 3, 1, 2],
+    [0, 3, 2, 1],
+    [1, 0, 2, 3],
+    [1, 0, 3, 2],
+    [1, 2, 0, 3],
+    [1, 2, 3, 0],
+    [1, 3, 0, 2],
+    [1, 3, 2, 0],
+    [2, 0, 1, 3],
+    [2, 0, 3, 1],
+    [2, 1, 0, 3],
+    [2, 1, 3, 0],
+    [2, 3, 0, 1],
+    [2, 3, 1, 0],
+    [3, 0, 1, 2],
+    [3, 0, 2, 1],
+    [3, 1, 0, 2],
+    [3, 1, 2, 0],
+    [3, 2, 0, 1],
+    [3, 2, 1, 0],
+];
+
+const SEATING_LIST: [&[u8]; 6] =
+    [&SEATINGS[0], &SEATINGS[1], &SEATINGS[2], &SEATINGS[3], &SEATINGS[4], &SEATINGS[5]];
+
+const SEATING_LIST4: [&[u8]; 24] = [
+    &SEATINGS4[0],
+    &SEATINGS4[1],
+    &SEATINGS4[2],
+    &SEATINGS4[3],
+    &SEATINGS4[4],
+    &SEATINGS4[5],
+    &SEATINGS4[6],
+    &SEATINGS4[7],
+    &SEATINGS4[8],
+    &SEATINGS4[9],
+    &SEATINGS4[10],
+    &SEATINGS4[11],
+    &SEATINGS4[12],
+    &SEATINGS4[13],
+    &SEATINGS4[14],
+    &SEATINGS4[15],
+    &SEATINGS4[16],
+    &SEATINGS4[17],
+    &SEATINGS4[18],
+    &SEATINGS4[19],
+    &SEATINGS4[20],
+    &SEATINGS4[21],
+    &SEATINGS4[22],
+    &SEATINGS4[23],
+];
 
 #[cfg(test)]
 mod tests {

@@ -12,7 +12,7 @@ mod stats;
 mod tune;
 
 pub use analysis::{CardAnalysis, HandAnalysis, PimcCard, PimcConfig, analyze};
-pub use config::{ConfigError, SEATINGS, Scoring, Shard, TournamentConfig};
+pub use config::{ConfigError, SEATINGS, SEATINGS4, Scoring, Shard, TournamentConfig};
 pub use record::{
     Act, HandRecord, RECORD_FORMAT, RecordError, Step, TournamentOrigin, play_recorded, seating_rng_seed,
 };

@@ -12,7 +12,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use tresillo_agents::{AgentError, AgentRng, TablePlayer, play_hand_with, splitmix64};
 use tresillo_core::{
-    Bid, Card, CardSet, Contract, Deal, Decision, Hand, HandError, HandResult, RuleSet, Seat, Suit, Word,
+    Bid, Card, CardSet, Contract, Deal, Decision, DropWord, Hand, HandError, HandResult, HeapEnd, RuleSet,
+    Seat, Suit, Word,
 };
 
 /// The format version written in every record. A reader refuses other versions.
@@ -55,6 +56,10 @@ pub enum Act {
     TakeOver(bool),
     /// Played on for bola (`true`) or stopped with primeras.
     Bola(bool),
+    /// Penetro: the dealer took the `top` or `bottom` ten cards of the heap.
+    Penetro(HeapEnd),
+    /// Penetro: `me-quedo`, `puedo-quedarme`, `puedo-irme` or `me-voy`.
+    DropOut(DropWord),
 }
 
 impl From<Decision> for Act {
@@ -68,6 +73,8 @@ impl From<Decision> for Act {
             Decision::Surrender(b) => Act::Surrender(b),
             Decision::TakeOver(b) => Act::TakeOver(b),
             Decision::Bola(b) => Act::Bola(b),
+            Decision::Penetro(e) => Act::Penetro(e),
+            Decision::DropOut(w) => Act::DropOut(w),
         }
     }
 }
@@ -83,6 +90,8 @@ impl From<Act> for Decision {
             Act::Surrender(b) => Decision::Surrender(b),
             Act::TakeOver(b) => Decision::TakeOver(b),
             Act::Bola(b) => Decision::Bola(b),
+            Act::Penetro(e) => Decision::Penetro(e),
+            Act::DropOut(w) => Decision::DropOut(w),
         }
     }
 }

@@ -2,7 +2,7 @@
 //! every seating, in parallel with rayon, and returns rows and statistics in deal
 //! order. It does no I/O: the caller writes what it gets.
 
-use crate::config::{ConfigError, SEATINGS, Scoring, TournamentConfig};
+use crate::config::{ConfigError, SEATINGS, SEATINGS4, Scoring, TournamentConfig};
 use crate::record::{HandRecord, TournamentOrigin, play_recorded, seating_rng_seed};
 use crate::seeds::{deal_for_seed, deal_seed};
 use crate::stats::Stats;
@@ -50,8 +50,9 @@ pub enum SimError {
     },
 }
 
-/// One row of `deals.csv`: one deal under one seating. Seats are 0, 1, 2; agent
-/// slots are the positions in the `--agents` list.
+/// One row of `deals.csv`: one deal under one seating. Seats are 0, 1, 2 (and 3 at
+/// a table of four); agent slots are the positions in the `--agents` list. The
+/// columns of seat 3 and of the penetro come last and are empty at three players.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct DealRow<'a> {
     /// Deal index in the run.
@@ -132,6 +133,24 @@ pub struct DealRow<'a> {
     pub debt1: i64,
     /// Debts against seat 2.
     pub debt2: i64,
+    /// Seats at the table: 3, or 4 (RULES.md section 12.2).
+    pub players: u8,
+    /// Agent spec in seat 3 (four players).
+    pub agent3: Option<&'a str>,
+    /// Cards exchanged by seat 3 (four players).
+    pub exchanged3: Option<u8>,
+    /// Tricks of seat 3 (four players).
+    pub tricks3: Option<u8>,
+    /// Seat 3's pool change (four players).
+    pub pool3: Option<i64>,
+    /// Seat 3's condiciones (four players).
+    pub cond3: Option<i64>,
+    /// Debts against seat 3 (four players).
+    pub debt3: Option<i64>,
+    /// 1 when the dealer penetró (four players).
+    pub penetro: Option<u8>,
+    /// The player who dropped out of a penetro.
+    pub dropped_out: Option<u8>,
 }
 
 /// What one scoring unit produced.
@@ -149,6 +168,10 @@ pub struct UnitOutput<'a> {
 }
 
 const SEATING_NAMES: [&str; 6] = ["012", "021", "102", "120", "201", "210"];
+const SEATING_NAMES4: [&str; 24] = [
+    "0123", "0132", "0213", "0231", "0312", "0321", "1023", "1032", "1203", "1230", "1302", "1320", "2013",
+    "2031", "2103", "2130", "2301", "2310", "3012", "3021", "3102", "3120", "3201", "3210",
+];
 
 /// A configured tournament.
 #[derive(Clone, Debug)]
@@ -234,29 +257,30 @@ impl Tournament {
         let seatings = c.seatings();
         let mut rows = Vec::with_capacity((len as usize) * seatings.len());
         let mut records = Vec::new();
-        let mut stats = Stats { deals: len, ..Stats::default() };
-        let mut unit_tantos = [0i64; 3];
-        for (si, seating) in seatings.iter().enumerate() {
+        let n = c.players;
+        let mut stats = Stats::new(n, len);
+        let mut unit_tantos = [0i64; 4];
+        for (si, &seating) in seatings.iter().enumerate() {
             let mut scorer =
-                Scorer::new(c.scoring.mode(), LedgerConfig::with_rules(c.rules, 3)).expect("3 players");
+                Scorer::new(c.scoring.mode(), LedgerConfig::with_rules(c.rules, n)).expect("a checked table");
             for i in unit * len..(unit + 1) * len {
                 let seed = deal_seed(c.seed, i);
-                let deal = deal_for_seed(seed);
-                let dealer = Seat((i % 3) as u8);
-                let mut hand = Hand::with_rules(c.rules, 3, deal, dealer)
+                let dealer = Seat((i % u64::from(n)) as u8);
+                let deal = deal_for_seed(seed).seated(n, dealer);
+                let mut hand = Hand::with_rules(c.rules, n, deal, dealer)
                     .map_err(|source| SimError::Hand { deal: i, source })?;
                 let rng_seed = seating_rng_seed(seed, si);
                 let mut rngs = seat_rngs(rng_seed);
-                permute(agents, seating);
+                let swaps = permute(agents, seating);
                 let played = if self.record {
                     play_recorded(&mut hand, agents, &mut rngs).map(|(r, steps)| (r, Some(steps)))
                 } else {
                     tresillo_agents::play_hand(&mut hand, agents, &mut rngs).map(|r| (r, None))
                 };
-                unpermute(agents, seating);
+                unpermute(agents, &swaps);
                 let (r, steps) = played.map_err(|source| SimError::Agent { deal: i, source })?;
                 if let Some(steps) = steps {
-                    let names = (0..3).map(|s| c.agents[seating[s] as usize].clone()).collect();
+                    let names = (0..usize::from(n)).map(|s| c.agents[seating[s] as usize].clone()).collect();
                     let mut rec = HandRecord::new(c.rules.set, deal, dealer, names, steps, r.clone());
                     rec.set_rules(&c.rules);
                     rec.seed = Some(seed);
@@ -274,14 +298,15 @@ impl Tournament {
                 rows.push(self.row(i, seed, seating, &r, &score));
             }
         }
-        for (slot, t) in unit_tantos.iter().enumerate() {
+        for (slot, t) in unit_tantos.iter().take(usize::from(n)).enumerate() {
             stats.agents[slot].units.add(*t);
         }
         Ok(UnitOutput { unit, rows, stats, records })
     }
 
-    fn row(&self, i: u64, seed: u64, seating: &[u8; 3], r: &HandResult, s: &HandScore) -> DealRow<'_> {
+    fn row(&self, i: u64, seed: u64, seating: &[u8], r: &HandResult, s: &HandScore) -> DealRow<'_> {
         let spec = |seat: usize| self.config.agents[seating[seat] as usize].as_str();
+        let four = r.players == 4;
         let t = r.tricks.0;
         let mut bids = String::with_capacity(32);
         for (k, b) in r.bids.iter().enumerate() {
@@ -352,47 +377,70 @@ impl Tournament {
             debt0: s.debts.0[0],
             debt1: s.debts.0[1],
             debt2: s.debts.0[2],
+            players: r.players,
+            agent3: four.then(|| spec(3)),
+            exchanged3: four.then_some(r.exchanged.0[3]),
+            tricks3: four.then_some(t[3]),
+            pool3: four.then_some(s.pool.0[3]),
+            cond3: four.then_some(s.condiciones.0[3]),
+            debt3: four.then_some(s.debts.0[3]),
+            penetro: four.then_some(u8::from(r.penetro)),
+            dropped_out: r.dropped_out.map(|x| x.0),
         }
     }
 }
 
 /// The name of a seating in `deals.csv` (`120`: slot 1 in seat 0, slot 2 in seat
-/// 1, slot 0 in seat 2).
+/// 1, slot 0 in seat 2; four digits at four players, `1230`).
 #[must_use]
-pub fn seating_name(seating: &[u8; 3]) -> &'static str {
-    SEATING_NAMES[SEATINGS.iter().position(|x| x == seating).expect("one of the six seatings")]
+pub fn seating_name(seating: &[u8]) -> &'static str {
+    if let Some(k) = SEATINGS.iter().position(|x| x[..] == *seating) {
+        return SEATING_NAMES[k];
+    }
+    SEATING_NAMES4[SEATINGS4.iter().position(|x| x[..] == *seating).expect("a seating of three or four")]
 }
 
-/// The index in [`SEATINGS`] of the seating named `name` (`012`, `120`, ...).
+/// The index in [`SEATINGS`] (or, for a name of four digits, in [`SEATINGS4`]) of
+/// the seating named `name` (`012`, `120`, `1230`, ...).
 #[must_use]
 pub fn seating_index(name: &str) -> Option<usize> {
-    SEATING_NAMES.iter().position(|n| *n == name)
+    let k = SEATING_NAMES.iter().chain(&SEATING_NAMES4).position(|n| *n == name)?;
+    Some(if k < SEATING_NAMES.len() { k } else { k - SEATING_NAMES.len() })
 }
 
-/// Reorders the per-slot agents into seat order for `seating` (seat -> slot).
-fn permute<T>(agents: &mut [T], seating: &[u8; 3]) {
-    // The six seatings are the identity, three transpositions and two 3-cycles.
-    match seating {
-        [0, 1, 2] => {}
-        [0, 2, 1] => agents.swap(1, 2),
-        [1, 0, 2] => agents.swap(0, 1),
-        [2, 1, 0] => agents.swap(0, 2),
-        [1, 2, 0] => agents.rotate_left(1),
-        [2, 0, 1] => agents.rotate_right(1),
-        _ => unreachable!("not a seating"),
+/// The swaps that [`permute`] made, for [`unpermute`].
+#[derive(Clone, Copy, Debug)]
+struct Swaps {
+    pairs: [(u8, u8); 4],
+    len: usize,
+}
+
+/// Reorders the per-slot agents into seat order for `seating` (seat -> slot), by
+/// swaps, and returns them.
+fn permute<T>(agents: &mut [T], seating: &[u8]) -> Swaps {
+    let mut out = Swaps { pairs: [(0, 0); 4], len: 0 };
+    // at[k]: the slot of the agent now at position k.
+    let mut at = [0u8, 1, 2, 3];
+    for (seat, &slot) in seating.iter().enumerate() {
+        let j = at.iter().position(|&x| x == slot).expect("a slot");
+        if j != seat {
+            agents.swap(seat, j);
+            at.swap(seat, j);
+            out.pairs[out.len] = (seat as u8, j as u8);
+            out.len += 1;
+        }
     }
+    out
 }
 
 /// Undoes [`permute`].
-fn unpermute<T>(agents: &mut [T], seating: &[u8; 3]) {
-    match seating {
-        [1, 2, 0] => agents.rotate_right(1),
-        [2, 0, 1] => agents.rotate_left(1),
-        s => permute(agents, s),
+fn unpermute<T>(agents: &mut [T], swaps: &Swaps) {
+    for &(a, b) in swaps.pairs[..swaps.len].iter().rev() {
+        agents.swap(usize::from(a), usize::from(b));
     }
 }
 
-fn record(stats: &mut Stats, r: &HandResult, s: &HandScore, seating: &[u8; 3], unit: &mut [i64; 3]) {
+fn record(stats: &mut Stats, r: &HandResult, s: &HandScore, seating: &[u8], unit: &mut [i64; 4]) {
     stats.rows += 1;
     if r.is_cancelled() {
         stats.cancelled += 1;
@@ -437,6 +485,7 @@ fn record(stats: &mut Stats, r: &HandResult, s: &HandScore, seating: &[u8; 3], u
 pub fn simple_config(agents: [&str; 3], deals: u64, seed: u64, duplicate: bool) -> TournamentConfig {
     TournamentConfig {
         agents: agents.iter().map(|s| s.to_string()).collect(),
+        players: 3,
         deals,
         seed,
         rules: tresillo_core::Rules::default(),
@@ -455,10 +504,21 @@ mod tests {
     fn permute_and_unpermute_are_inverse() {
         for s in &SEATINGS {
             let mut v = vec![0u8, 1, 2];
-            permute(&mut v, s);
+            let w = permute(&mut v, s);
             assert_eq!(v, s.to_vec(), "seat -> slot");
-            unpermute(&mut v, s);
+            unpermute(&mut v, &w);
             assert_eq!(v, vec![0, 1, 2]);
+        }
+        for s in &SEATINGS4 {
+            let mut v = vec![0u8, 1, 2, 3];
+            let w = permute(&mut v, s);
+            assert_eq!(v, s.to_vec(), "seat -> slot");
+            unpermute(&mut v, &w);
+            assert_eq!(v, vec![0, 1, 2, 3]);
+            assert_eq!(seating_index(seating_name(s)), SEATINGS4.iter().position(|x| x == s));
+        }
+        for (k, s) in SEATINGS.iter().enumerate() {
+            assert_eq!(seating_index(seating_name(s)), Some(k));
         }
     }
 

@@ -96,7 +96,7 @@ impl AgentStats {
 }
 
 /// The statistics of a run (or a part of it): one entry per agent slot.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stats {
     /// Deals played.
     pub deals: u64,
@@ -104,16 +104,32 @@ pub struct Stats {
     pub rows: u64,
     /// Cancelled rows.
     pub cancelled: u64,
-    /// Per agent slot.
-    pub agents: [AgentStats; 3],
+    /// Per agent slot (three, or four at a table of four).
+    pub agents: Vec<AgentStats>,
+}
+
+impl Default for Stats {
+    /// Empty statistics of three agent slots.
+    fn default() -> Self {
+        Stats::new(3, 0)
+    }
 }
 
 impl Stats {
+    /// Empty statistics of `slots` agent slots over `deals` deals.
+    #[must_use]
+    pub fn new(slots: u8, deals: u64) -> Stats {
+        Stats { deals, rows: 0, cancelled: 0, agents: vec![AgentStats::default(); usize::from(slots)] }
+    }
+
     /// Adds another part's sums.
     pub fn merge(&mut self, o: &Stats) {
         self.deals += o.deals;
         self.rows += o.rows;
         self.cancelled += o.cancelled;
+        if self.agents.len() < o.agents.len() {
+            self.agents.resize(o.agents.len(), AgentStats::default());
+        }
         for (a, b) in self.agents.iter_mut().zip(&o.agents) {
             a.merge(b);
         }

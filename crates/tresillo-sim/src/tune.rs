@@ -698,8 +698,9 @@ impl Evaluation {
 /// (duplicate seating, always).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TuneSetup {
-    /// The two opponents' agent specs (slots 1 and 2).
-    pub opponents: [String; 2],
+    /// The opponents' agent specs (slots 1 and 2; and 3 at a table of four, whose
+    /// size is one more than the number of opponents).
+    pub opponents: Vec<String>,
     /// Deals per candidate.
     pub deals: u64,
     /// The master seed, the same for every candidate (common random numbers).
@@ -718,7 +719,7 @@ impl TuneSetup {
     #[must_use]
     pub fn new(opponents: [&str; 2], deals: u64, seed: u64) -> TuneSetup {
         TuneSetup {
-            opponents: opponents.map(str::to_string),
+            opponents: opponents.map(str::to_string).to_vec(),
             deals,
             seed,
             rules: Rules::default(),
@@ -731,7 +732,8 @@ impl TuneSetup {
     #[must_use]
     pub fn config(&self, candidate: &str) -> TournamentConfig {
         TournamentConfig {
-            agents: vec![candidate.to_string(), self.opponents[0].clone(), self.opponents[1].clone()],
+            agents: std::iter::once(candidate.to_string()).chain(self.opponents.iter().cloned()).collect(),
+            players: (self.opponents.len() + 1) as u8,
             deals: self.deals,
             seed: self.seed,
             rules: self.rules,

@@ -27,8 +27,8 @@ fn run(rules: Rules, scoring: Scoring, threads: usize) -> (Vec<String>, Stats) {
 fn every_rule_set_and_option_plays_a_duplicate_tournament_where_rule_beats_random() {
     let opts = [
         RuleOptions::default(),
-        RuleOptions { palo_de_favor: Some(Suit::Oros), codillo_old: false },
-        RuleOptions { palo_de_favor: None, codillo_old: true },
+        RuleOptions { palo_de_favor: Some(Suit::Oros), ..RuleOptions::default() },
+        RuleOptions { codillo_old: true, ..RuleOptions::default() },
     ];
     for set in RuleSet::ALL {
         for options in opts {

@@ -139,7 +139,8 @@ pub(super) fn check(
             }
         }
         let opponents_with_tricks = (0..n).map(Seat).filter(|&s| s != d && r.tricks[s] > 0).count();
-        if r.penetro && opponents_with_tricks == 3 && !cfg.penetro_all_play {
+        if r.penetro && opponents_with_tricks == 3 && !(cfg.penetro_all_play || cfg.options.penetro_all_play)
+        {
             return Err(inconsistent(
                 "three opponents hold tricks in a penetro, but one drops out unless the session \
                  declares penetro_all_play (RULES.md section 12.2)",
