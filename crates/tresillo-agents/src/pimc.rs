@@ -16,12 +16,19 @@
 //! # Decisions
 //!
 //! - **Card play** (more than one legal card): `worlds` worlds consistent with the
-//!   view are drawn, each solved for the class of every legal card, and the card
-//!   with the best mean utility for this seat's side is played (ties: the first
-//!   in the engine's sort order). *Adaptive stopping*: with `adaptive=1` (the
-//!   default) the draws stop as soon as no remaining world could change the
-//!   choice (the leader's margin exceeds what the remaining worlds could give
-//!   the runner-up), so the choice is the one all worlds would give.
+//!   view are drawn and the card with the best mean utility for this seat's side
+//!   over them is played (ties: the first in the engine's sort order), exactly
+//!   the card that solving every legal card in every world would choose, found
+//!   with less search: each world's value (one or two zero-window searches)
+//!   bounds all its cards (a declarer's card is at most the value, an
+//!   opponent's at least), and only the card with the best optimistic sum is
+//!   searched further, one zero-window search at a time, until its sum is exact
+//!   (it is then the choice). When the cards tie, as they mostly do at the first
+//!   card, that is the value plus about one search per world instead of one per
+//!   card. *Adaptive stopping*: with `adaptive=1` (the default), after every 8
+//!   worlds the leading card's sum is made exact and the draws stop when the
+//!   worlds left could not change the choice (its lead exceeds what they could
+//!   give any other card), so the choice is the one all worlds would give.
 //! - **Surrender** (declarer, after trick 3): give up when the mean utility of
 //!   playing on is below that of a puesta (-1).
 //! - **Takeover** (*yo sigo*): take over when the mean utility as the new
@@ -31,19 +38,28 @@
 //!   every remaining trick; a bola pays 8 from each of two opponents, a failed one
 //!   8 to each, primeras 1 from each: play on when `16 p - 16 (1 - p) > 2`.
 //! - **Auction, contract and trumps** by Monte Carlo, once per hand: `bid_worlds`
-//!   worlds are drawn from the sampler (the other hands and the heap); for each
-//!   trump suit the hand is solved as a **solo** (as dealt) and as an **entrada**
-//!   (the rule agent's discards, [`keep_set`], replaced by as many cards drawn at
-//!   random from the world's heap; the opponents keep their hands, a
-//!   simplification that flatters the declarer, which `bid_margin` pays for),
-//!   with this seat declaring and mano leading. The mean utility of each
-//!   (contract, trump) is its value. The agent is willing to play solo when the
-//!   best solo is worth more than `bid_margin` (hundredths of an AIP), else
-//!   entrada when the best entrada is; it bids the lowest level allowed up to
-//!   that (a vuelta-level bid only on the way to solo), else passes. Named
-//!   contract: the better of entrada and solo among those allowed, in its best
-//!   suit (entrada when forced); vuelta only when it must be at least vuelta and
-//!   no solo is worth `bid_margin`.
+//!   worlds are drawn from the sampler (the other hands and the heap, in a random
+//!   drawing order). In each world every contract this seat could declare is
+//!   played out through the exchange (RULES.md section 4) and solved with this
+//!   seat declaring and mano leading: **entrada** and **solo** in each suit, and
+//!   **vuelta** (the top card of the heap turned, its suit trumps, drawn first).
+//!   In the exchange the declarer (entrada, vuelta; at least one card in vuelta)
+//!   and then the opponent after it and the other opponent discard as the rule
+//!   agent does (everything outside [`keep_set`](crate::keep_set), up to what is
+//!   left of the heap) and draw from the top; the first opponent is taken to be
+//!   the one after the declarer (the conversation is not simulated). A contract's
+//!   value is its mean **bidding utility**, [`bid_utility`]: the declarer's
+//!   tantos under deal scoring (a fresh ledger: sacado +8, puesta -9, codillo
+//!   -18, condiciones vuelta 1 and solo 2 from or to each opponent) in amounts in
+//!   play (9). The agent bids the lowest level allowed while some contract of at
+//!   least that level is worth more than `bid_margin` (hundredths of an amount in
+//!   play), else passes; it names the contract of best value among those that
+//!   reach the level won (entrada in its best suit when forced). `bid_margin` 0
+//!   is the best of -60, -30, 0, 30 and 60 in `experiments/tune-pimc-margin.toml`
+//!   (the differences are within the noise of 300 deals). Perfect-information
+//!   solving is optimistic for the declarer (it never misguesses a card) and
+//!   the simulated exchange is the rule agent's; the margin is what would pay
+//!   for either.
 //! - **Exchange and conversation**: as the rule agent with the `rule` parameters.
 //!
 //! When the view admits no world (it cannot happen in a real hand) the agent falls
@@ -118,7 +134,7 @@ struct Solving {
 
 impl Solving {
     fn ctx(&mut self) -> &mut SolverContext {
-        self.ctx.get_or_insert_with(|| Box::new(SolverContext::with_table_bits(17)))
+        self.ctx.get_or_insert_with(|| Box::new(SolverContext::new()))
     }
 
     /// The card with the best mean utility for `me` over the worlds `next` yields
@@ -235,7 +251,7 @@ impl Solving {
             // exact, which narrows every card of the same run there.
             let w = worlds.iter_mut().find(|w| w.lo[t] != w.hi[t]).expect("an inexact world");
             let rep = w.reps[t];
-            let ctx = self.ctx.get_or_insert_with(|| Box::new(SolverContext::with_table_bits(17)));
+            let ctx = self.ctx.get_or_insert_with(|| Box::new(SolverContext::new()));
             if decl {
                 // The declarer's best case first: does it reach `hi`?
                 let target = w.hi[t];
@@ -327,7 +343,8 @@ struct Values {
     vuelta: f64,
 }
 
-/// The declarer's tantos for a contract ending in class `c`, in amounts in play,
+/// The bidding utility: the declarer's tantos for a contract ending in class
+/// `c`, in amounts in play,
 /// as deal scoring pays them (RULES.md section 8, a fresh ledger: plato 6, amount
 /// in play 9): a sacado takes the plato and 1 from each opponent (+8), a puesta
 /// pays 9, a codillo 18; the condiciones (vuelta 1, solo 2, doubled in a
