@@ -57,12 +57,20 @@ pub use infer::Inference;
 /// Checks that the agent of `spec` plays `rules` (RULES.md section 12). `ismcts`
 /// scores the hands it searches with the puesta system of `tresillo` without
 /// options ([`hand_tantos`]), so it refuses other rule sets and options rather than
-/// search the wrong game; every other built-in agent plays every rule set.
+/// search the wrong game; `pimc` and `cheat` score with the puesta system and
+/// refuse `hombre` (points, chips, contrabola); `random` and `rule` play every rule
+/// set.
 pub fn check_rules(spec: &str, rules: &tresillo_core::Rules) -> Result<(), String> {
     let name = spec.split(':').next().unwrap_or(spec).trim();
     if name == "ismcts" && *rules != tresillo_core::Rules::default() {
         return Err(format!(
             "agent `ismcts` plays only the rule set tresillo without options, not {rules} \
+             (its search scores hands with the tresillo ledger)"
+        ));
+    }
+    if matches!(name, "pimc" | "cheat") && rules.spec().scoring != tresillo_core::ScoringSystem::Puesta {
+        return Err(format!(
+            "agent `{name}` plays only the Spanish rule sets scored by the puesta system, not {rules} \
              (its search scores hands with the tresillo ledger)"
         ));
     }

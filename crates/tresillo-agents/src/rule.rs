@@ -176,6 +176,15 @@ impl Agent for RuleAgent {
             Request::Surrender { .. } => Decision::Surrender(self.surrender(view)),
             Request::TakeOver { .. } => Decision::TakeOver(self.take_over(view)),
             Request::Bola { .. } => Decision::Bola(bola_is_safe(view)),
+            Request::Gascarille { .. } => Decision::Gascarille(demand_gascarille(view)),
+            Request::ExchangeRight { .. } => {
+                Decision::ExchangeFirst(matches!(self.word(view), Decision::Word(Word::Vienen)))
+            }
+            // A surrendered vuelta is the declarer's puesta: always accepted.
+            Request::AcceptSurrender { .. } => Decision::AcceptSurrender(true),
+            Request::DeclareVole { .. } => {
+                Decision::DeclareVole(bola_is_safe(view) && view.public().mano() == view.seat())
+            }
             Request::Penetro { .. } => Decision::Penetro(HeapEnd::Top),
             Request::DropOut { .. } => Decision::DropOut(self.drop_out(view)),
             // Not this seat's turn: nothing legal to say; play_hand never asks.
@@ -417,7 +426,19 @@ impl RuleAgent {
     fn max_level(&self, view: &PlayerView) -> u8 {
         let (hand, unseen) = (view.hand(), view.unseen_cards());
         let rules = view.public().game_rules();
-        if let Some(f) = rules.options.palo_de_favor {
+        let trump_level = self.trump_level(&rules, hand, unseen);
+        if !rules.options.contrabola {
+            return trump_level;
+        }
+        // `hombre`'s contrabola ranks just below solo and pushes the solos up.
+        let cb = rules.contract_level(Contract::Contrabola, None);
+        let shifted = if trump_level >= cb { trump_level + 1 } else { trump_level };
+        if contrabola_suit(hand).is_some() { shifted.max(cb) } else { shifted }
+    }
+
+    /// [`RuleAgent::max_level`] among the trump contracts, before `contrabola`.
+    fn trump_level(&self, rules: &tresillo_core::Rules, hand: CardSet, unseen: CardSet) -> u8 {
+        if let Some(f) = rules.favoured_suit() {
             return self.max_level_a_favor(hand, unseen, f);
         }
         if best_suit(hand, unseen, false).1 >= self.params.solo {
@@ -470,7 +491,16 @@ impl RuleAgent {
             // a penetrating dealer discards one card and draws none.
             return Decision::Declare(Contract::Entrada, Some(best_suit(hand, unseen, false).0));
         }
-        if let Some(f) = view.public().game_rules().options.palo_de_favor {
+        let rules = view.public().game_rules();
+        if let (false, Some(s)) = (forced, contrabola_suit(hand).filter(|_| rules.options.contrabola)) {
+            // A hand that can lose every trick plays contrabola, when the level
+            // allows it and the hand is no solo.
+            let cb = rules.contract_level(Contract::Contrabola, Some(s));
+            if min_level <= cb && best_suit(hand, unseen, false).1 < self.params.solo {
+                return Decision::Declare(Contract::Contrabola, Some(s));
+            }
+        }
+        if let Some(f) = rules.favoured_suit() {
             return self.declare_a_favor(hand, unseen, min_level, forced, f);
         }
         let (solo_suit, solo_v) = best_suit(hand, unseen, false);
@@ -823,7 +853,9 @@ impl RuleAgent {
         let Some(ctx) = Ctx::new(view, legal) else {
             return legal.first().expect("a legal card");
         };
-        let c = if ctx.n == 0 {
+        let c = if view.public().contract == Some(Contract::Contrabola) {
+            contrabola_card(&ctx)
+        } else if ctx.n == 0 {
             if ctx.is_decl { lead_declarer(&ctx) } else { lead_opponent(&ctx) }
         } else {
             follow(&ctx)
@@ -1068,6 +1100,74 @@ fn remaining_tricks(view: &PlayerView) -> i32 {
         }
     }
     v
+}
+
+/// `hombre`'s contrabola: the trump suit for a hand that can lose every trick,
+/// if there is one. With a suit `s` of the hand as trumps, every card must have
+/// at least three higher cards of its effective suit outside the hand (to duck
+/// under), and the hand at most two trumps; the suit kept is the one whose
+/// weakest-covered card has the most higher cards out.
+fn contrabola_suit(hand: CardSet) -> Option<Suit> {
+    let mut best: Option<(u32, Suit)> = None;
+    for s in Suit::ALL {
+        if (hand & CardSet::suit(s)).is_empty() {
+            continue;
+        }
+        let t = table(Some(s));
+        let hi = &higher_tables()[s.index()];
+        if (hand & t.trumps).len() > 2 {
+            continue;
+        }
+        let cover = hand.iter().map(|c| (hi[c.bit() as usize] - hand).len()).min().unwrap_or(0);
+        if cover >= 3 && best.is_none_or(|(b, _)| cover > b) {
+            best = Some((cover, s));
+        }
+    }
+    best.map(|(_, s)| s)
+}
+
+/// Card play in `hombre`'s contrabola, where the declarer must lose every trick.
+/// The declarer leads its card with the most higher cards out, and follows with
+/// its highest card that does not win (or, when every legal card wins, the
+/// highest: the game is lost anyway). The opponents, who want the declarer to
+/// take a trick, lead their lowest card and follow with a card that does not beat
+/// the declarer's winning card, else their lowest.
+fn contrabola_card(c: &Ctx) -> Card {
+    let t = c.t;
+    if c.is_decl {
+        if c.n == 0 {
+            let mut best = (0, c.legal.first().expect("a legal card"));
+            for x in c.legal {
+                let cover = (c.hi[x.bit() as usize] & c.out).len() * 100 + 99 - u32::from(power(t, x));
+                if cover >= best.0 {
+                    best = (cover, x);
+                }
+            }
+            return best.1;
+        }
+        let (_, w) = c.winning();
+        let losers = c.legal - c.beaters(w);
+        return strongest(t, if losers.is_empty() { c.legal } else { losers }).expect("a legal card");
+    }
+    if c.n == 0 {
+        return weakest(t, c.legal).expect("a legal card");
+    }
+    let (ws, w) = c.winning();
+    if ws == c.declarer {
+        let under = c.legal - c.beaters(w);
+        if let Some(x) = strongest(t, under) {
+            return x;
+        }
+    }
+    weakest(t, c.legal).expect("a legal card")
+}
+
+/// `hombre`'s gascarille: demanded under chips scoring, where the opponents pay 3
+/// for a won gascarille instead of 5 for a won obligation (and a lost one costs
+/// the declarer the same); never under points, where a gascarille is worth more
+/// to the declarer (3) than an obligation (1).
+fn demand_gascarille(view: &PlayerView) -> bool {
+    view.public().options.chips
 }
 
 /// Bola only when safe: every card left is certain to win. The declarer leads

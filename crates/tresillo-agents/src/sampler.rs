@@ -23,6 +23,11 @@
 //! - after the forced entrada of `tresillo-house` (all passed) the declarer was
 //!   dealt the espada, else the basto, else nobody was dealt either and the
 //!   declarer is mano: applied by rejection (see [`Sampler::has_rejection`]).
+//! - after the obligation of `hombre` (all passed) the declarer was dealt the
+//!   espada unless it is mano (and nobody was dealt it): applied by the same
+//!   rejection;
+//! - a heap turned face up under `hombre`'s `show_heap` is known: it is the heap
+//!   of every world.
 //!
 //! Bids, words and the other decisions are choices, not constraints, and are
 //! ignored.
@@ -116,7 +121,7 @@ impl World {
             let at_play = hands[s];
             let mut rest = at_play;
             let is_decl = Some(s) == p.original_declarer;
-            let house = p.forced && p.game_rules().spec().all_pass == AllPass::ForcedEntrada;
+            let house = p.forced && dealt_by_rejection(p.game_rules().spec().all_pass);
             if is_decl && p.forced && !house {
                 rest.take(Card::ESPADA);
             }
@@ -211,6 +216,14 @@ impl World {
                 Request::Surrender { .. } => Decision::Surrender(p.surrendered == Some(true)),
                 Request::TakeOver { seat } => Decision::TakeOver(p.took_over == Some(seat)),
                 Request::Bola { .. } => Decision::Bola(p.bola == Some(true)),
+                Request::Gascarille { seat } => {
+                    Decision::Gascarille(p.gascarille_declined & (1 << seat.0) == 0)
+                }
+                Request::ExchangeRight { .. } => Decision::ExchangeFirst(p.exchange_first == Some(true)),
+                Request::AcceptSurrender { seat } => {
+                    Decision::AcceptSurrender(p.accepted & (1 << seat.0) != 0)
+                }
+                Request::DeclareVole { .. } => Decision::DeclareVole(p.vole_declared == Some(true)),
                 Request::Penetro { .. } => Decision::Penetro(
                     p.penetro.heap_end.ok_or_else(|| NoWorld("no heap end in the view".into()))?,
                 ),
@@ -366,6 +379,13 @@ impl ForcedCheck {
     }
 }
 
+/// Whether the all-pass rule is applied by rejection ([`ForcedCheck`]): the forced
+/// entrada of `tresillo-house` and the obligation of `hombre` (the declarer was
+/// dealt the espada, unless nobody was and the declarer is mano).
+fn dealt_by_rejection(all_pass: AllPass) -> bool {
+    matches!(all_pass, AllPass::ForcedEntrada | AllPass::Obligation)
+}
+
 /// `BINOM[n][k]` = n choose k, for n up to 40.
 static BINOM: [[u64; 41]; 41] = {
     let mut t = [[0u64; 41]; 41];
@@ -408,7 +428,9 @@ impl Sampler {
             h[i] = inf.hand_size(s) as u8;
             x[i] = p.exchanged[s].unwrap_or(0);
         }
-        let mut heap = p.heap_left;
+        // A heap shown under `show_heap` is known: it stays in the heap.
+        let mut heap = p.heap_left - p.shown_heap.len() as u8;
+        base.heap |= p.shown_heap;
         match turned_location(view, inf.played) {
             Some((c, Some(d))) if d != me => {
                 let i = usize::from(d != others[0]);
@@ -435,7 +457,7 @@ impl Sampler {
         // After an all-pass auction the espada is where the auction says: dealt to
         // the forced declarer (espada forzada), or in the heap (a cancelled hand).
         let all_passed = p.bids().len() >= 3 && p.passed == (1 << p.players) - 1;
-        let house = p.game_rules().spec().all_pass == AllPass::ForcedEntrada;
+        let house = dealt_by_rejection(p.game_rules().spec().all_pass);
         let forced = match p.original_declarer {
             Some(declarer) if all_passed && house => Some(ForcedCheck {
                 rules: p.game_rules(),

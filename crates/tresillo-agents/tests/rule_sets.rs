@@ -18,7 +18,8 @@ use tresillo_core::{
 
 fn every_rules() -> Vec<Rules> {
     let mut v = Vec::new();
-    for set in RuleSet::ALL {
+    // The Spanish rule sets with the options of section 12.5 (hombre: tests/hombre.rs).
+    for set in RuleSet::ALL.into_iter().filter(|s| s.spec().options.contains(&tresillo_core::PALO_DE_FAVOR)) {
         for favor in [None, Some(Suit::Copas)] {
             for old in [false, true] {
                 v.push(Rules {
@@ -138,11 +139,12 @@ fn the_tresillo_sampler_does_not_reject() {
     assert!(!Sampler::new(&h.view(Seat(0))).unwrap().has_rejection());
 }
 
-/// A `tresillo-house` hand where everybody passes: the forced declarer discards
-/// its first `dk` cards in sort order (the espada and basto first, when held), the
-/// first opponent `fk`, and `plies` cards are played at random.
-fn house_scripted(seed: u64, dk: u8, fk: u8, plies: usize) -> Option<Hand> {
-    let r = Rules::from(RuleSet::TresilloHouse);
+/// A hand of `r` where everybody passes: the forced declarer discards its first
+/// `dk` cards in sort order (the espada and basto first, when held), the first
+/// opponent `fk`, and `plies` cards are played at random. `hombre`'s questions are
+/// answered: no gascarille, the next opponent exchanges first, surrenders
+/// accepted, no vole.
+fn all_pass_scripted(r: Rules, seed: u64, dk: u8, fk: u8, plies: usize) -> Option<Hand> {
     let mut h = Hand::with_rules(r, 3, deal(seed), Seat((seed % 3) as u8)).unwrap();
     let mut rng = rng_from_seed(seed ^ 0x5EED);
     let mut played = 0;
@@ -175,6 +177,10 @@ fn house_scripted(seed: u64, dk: u8, fk: u8, plies: usize) -> Option<Hand> {
             Request::Surrender { .. } => Decision::Surrender(false),
             Request::TakeOver { .. } => Decision::TakeOver(false),
             Request::Bola { .. } => Decision::Bola(true),
+            Request::Gascarille { .. } => Decision::Gascarille(false),
+            Request::ExchangeRight { .. } => Decision::ExchangeFirst(true),
+            Request::AcceptSurrender { .. } => Decision::AcceptSurrender(true),
+            Request::DeclareVole { .. } => Decision::DeclareVole(false),
             // Three players: no penetro.
             Request::Penetro { .. } | Request::DropOut { .. } | Request::Done => return None,
         };
@@ -190,11 +196,37 @@ fn chi_square_z(stat: f64, df: f64) -> f64 {
 
 #[test]
 fn after_a_house_forced_entrada_the_sampler_is_uniform_over_the_consistent_worlds() {
+    let cases = [(8, 5, 21), (8, 5, 20), (4, 9, 21), (1, 9, 22), (8, 5, 22)];
+    let (checked, constrained) = uniform_after_all_pass(Rules::from(RuleSet::TresilloHouse), &cases);
+    assert!(checked >= 8, "{checked} positions");
+    assert!(constrained >= 1, "the constraint removed worlds somewhere");
+}
+
+/// `hombre` (RULES.md sections 10 and 12.3): after an obligation the declarer was
+/// dealt the espada unless it was mano, and a heap shown under `show_heap` is
+/// known; the sampler is uniform over the worlds consistent with both.
+#[test]
+fn after_a_hombre_obligation_with_show_heap_the_sampler_is_uniform_over_the_consistent_worlds() {
+    let cases = [(8, 3, 21), (8, 2, 20), (8, 4, 22), (8, 0, 21)];
+    let mut removed = 0;
+    for opts in [&[("show_heap", "true")][..], &[]] {
+        let r = Rules::parse("hombre", opts).unwrap();
+        let (checked, constrained) = uniform_after_all_pass(r, &cases);
+        assert!(checked >= 8, "{r}: {checked} positions");
+        removed += constrained;
+    }
+    assert!(removed >= 1, "the constraint removed worlds somewhere");
+}
+
+/// Checks the sampler against brute force after all pass under `r`, on the
+/// scripted positions of `cases`; returns the positions checked and those where
+/// the all-pass constraint removed worlds.
+fn uniform_after_all_pass(r: Rules, cases: &[(u8, u8, usize)]) -> (usize, usize) {
     let mut checked = 0;
     let mut constrained = 0;
-    for (dk, fk, plies) in [(8, 5, 21), (8, 5, 20), (4, 9, 21), (1, 9, 22), (8, 5, 22)] {
+    for &(dk, fk, plies) in cases {
         for seed in 0..60u64 {
-            let Some(h) = house_scripted(seed, dk, fk, plies) else { continue };
+            let Some(h) = all_pass_scripted(r, seed, dk, fk, plies) else { continue };
             for s in 0..3 {
                 let view = h.view(Seat(s));
                 let raw = raw_assignments(&view);
@@ -237,8 +269,7 @@ fn after_a_house_forced_entrada_the_sampler_is_uniform_over_the_consistent_world
             }
         }
     }
-    assert!(checked >= 8, "{checked} positions");
-    assert!(constrained >= 1, "the constraint removed worlds somewhere");
+    (checked, constrained)
 }
 
 #[test]
@@ -258,6 +289,18 @@ fn pimc_plays_every_rule_set_legally() {
 }
 
 #[test]
+fn search_agents_refuse_hombre_random_and_rule_play_it() {
+    let hombre = Rules::from(RuleSet::Hombre);
+    for a in ["ismcts", "pimc", "cheat"] {
+        let e = tresillo_agents::check_rules(a, &hombre).unwrap_err();
+        assert!(e.contains("not hombre") && !e.contains('\n'), "{e}");
+    }
+    for a in ["random", "rule"] {
+        assert!(tresillo_agents::check_rules(a, &hombre).is_ok(), "{a}");
+    }
+}
+
+#[test]
 fn ismcts_refuses_other_rule_sets() {
     assert!(tresillo_agents::check_rules("ismcts:iterations=10", &Rules::default()).is_ok());
     let house = Rules::from(RuleSet::TresilloHouse);
@@ -265,4 +308,119 @@ fn ismcts_refuses_other_rule_sets() {
     for a in ["random", "rule", "pimc", "cheat"] {
         assert!(tresillo_agents::check_rules(a, &house).is_ok(), "{a}");
     }
+}
+
+// ------------------------------------------------------------ hombre (12.3)
+
+fn hombre_options() -> Vec<Rules> {
+    let p = |o: &[(&str, &str)]| Rules::parse("hombre", o).unwrap();
+    vec![
+        p(&[]),
+        p(&[("show_heap", "true")]),
+        p(&[("hombre-chips", "true"), ("gascarille", "true")]),
+        p(&[("favorito", "true")]),
+        p(&[("contrabola", "true")]),
+        p(&[("favorito", "true"), ("contrabola", "true"), ("gascarille", "true")]),
+    ]
+}
+
+#[test]
+fn random_and_rule_play_every_hombre_option_legally() {
+    for r in hombre_options() {
+        let mut forced = 0;
+        for seed in 0..120u64 {
+            let mut h = Hand::with_rules(r, 3, deal(seed), Seat((seed % 3) as u8)).unwrap();
+            let mut agents: Vec<Box<dyn Agent>> = vec![
+                Box::new(RuleAgent::new(RuleParams::default())),
+                Box::new(RandomAgent),
+                Box::new(RuleAgent::new(RuleParams::default())),
+            ];
+            let mut rngs = seat_rngs(seed);
+            let res =
+                play_hand(&mut h, &mut agents, &mut rngs).unwrap_or_else(|e| panic!("{r}, seed {seed}: {e}"));
+            forced += usize::from(res.forced);
+            assert!(!res.is_cancelled(), "{r}: never cancelled");
+        }
+        assert!(forced > 0, "{r}: some obligations in 120 deals");
+    }
+}
+
+/// A `hombre` hand played by `random` agents from the deal, stopped after
+/// `steps` decisions.
+fn hombre_random(r: Rules, seed: u64, steps: usize) -> Option<Hand> {
+    let mut h = Hand::with_rules(r, 3, deal(seed), Seat((seed % 3) as u8)).unwrap();
+    let mut rng = rng_from_seed(seed);
+    for _ in 0..steps {
+        let seat = h.request().seat()?;
+        let d = RandomAgent.decide(&h.view(seat), &mut rng);
+        h.apply(d).unwrap();
+    }
+    (h.request() != Request::Done).then_some(h)
+}
+
+/// Every world the sampler draws in a `hombre` hand (any option, any moment:
+/// obligation, gascarille, exchange right, a shown heap, accepted surrenders)
+/// replays to the same view.
+#[test]
+fn sampled_worlds_of_hombre_hands_replay_to_the_same_view() {
+    let mut checked = 0;
+    let mut shown = 0;
+    for r in hombre_options() {
+        for seed in 0..12u64 {
+            for steps in [2, 5, 8, 12, 20, 30] {
+                let Some(h) = hombre_random(r, seed, steps) else { continue };
+                for s in 0..3 {
+                    let view = h.view(Seat(s));
+                    shown += usize::from(!view.public().shown_heap.is_empty());
+                    let sampler = Sampler::new(&view).unwrap_or_else(|e| panic!("{r}, seed {seed}: {e}"));
+                    let mut rng = rng_from_seed(seed * 31 + s as u64);
+                    for _ in 0..8 {
+                        let w = sampler.sample(&mut rng);
+                        assert!(w.heap.is_superset(view.public().shown_heap));
+                        check_world(&view, &w)
+                            .unwrap_or_else(|e| panic!("{r}, seed {seed}, steps {steps}, seat {s}: {e}"));
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 3_000 && shown > 0, "{checked} worlds, {shown} views with a shown heap");
+}
+
+/// The rule agent bids and declares contrabola with hands that can lose every
+/// trick, and as its declarer succeeds far more often than `random` does.
+#[test]
+fn rule_plays_contrabola_to_lose_every_trick() {
+    let r = Rules::parse("hombre", &[("contrabola", "true")]).unwrap();
+    let (mut rule, mut rule_won, mut random, mut random_won) = (0, 0, 0, 0);
+    for seed in 0..1500u64 {
+        for decl_rule in [true, false] {
+            let mut h = Hand::with_rules(r, 3, deal(seed), Seat((seed % 3) as u8)).unwrap();
+            let mut agents: Vec<Box<dyn Agent>> = (0..3)
+                .map(|_| -> Box<dyn Agent> {
+                    if decl_rule {
+                        Box::new(RuleAgent::new(RuleParams::default()))
+                    } else {
+                        Box::new(RandomAgent)
+                    }
+                })
+                .collect();
+            let res = play_hand(&mut h, &mut agents, &mut seat_rngs(seed)).unwrap();
+            if res.contract == Some(Contract::Contrabola) {
+                let won = usize::from(res.outcome == tresillo_core::Outcome::Sacado);
+                if decl_rule {
+                    (rule, rule_won) = (rule + 1, rule_won + won);
+                } else {
+                    (random, random_won) = (random + 1, random_won + won);
+                }
+            }
+        }
+    }
+    assert!(rule >= 10, "rule declared {rule} contrabolas");
+    let rate = |w: usize, n: usize| w as f64 / n.max(1) as f64;
+    assert!(
+        rate(rule_won, rule) > 3.0 * rate(random_won, random),
+        "rule {rule_won}/{rule}, random {random_won}/{random}"
+    );
 }

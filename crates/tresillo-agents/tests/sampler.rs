@@ -68,6 +68,11 @@ fn scripted(s: &Script) -> Option<Hand> {
             Request::Surrender { .. } => Decision::Surrender(false),
             Request::TakeOver { .. } => Decision::TakeOver(false),
             Request::Bola { .. } => Decision::Bola(true),
+            // The script plays `tresillo`: hombre's decisions never come.
+            r @ (Request::Gascarille { .. }
+            | Request::ExchangeRight { .. }
+            | Request::AcceptSurrender { .. }
+            | Request::DeclareVole { .. }) => r.legal_decisions(CardSet::EMPTY)[0],
             // Three-player scripts: a penetro (four players) does not fit.
             Request::Penetro { .. } | Request::DropOut { .. } | Request::Done => return None,
         };

@@ -154,7 +154,7 @@ pub fn run(s: &Session, input: &mut impl BufRead, out: &mut impl Write) -> Resul
         let result = table.hand.result().expect("the hand is over");
         writeln!(out, "{}", outcome_line(&result))?;
         let score = scorer.apply(&result).context("scoring the hand")?;
-        let l = scorer.ledger();
+        let l = scorer.ledger().context("--human plays plain tresillo, scored by the puesta system")?;
         let bowls: Vec<String> = (0..3u8)
             .map(|i| {
                 let who = if Seat(i) == me { " (you)" } else { "" };
@@ -173,7 +173,7 @@ pub fn run(s: &Session, input: &mut impl BufRead, out: &mut impl Write) -> Resul
         }
     }
     if !ended_early && s.hands > 1 {
-        let st = scorer.settle();
+        let st = scorer.settle().context("--human plays plain tresillo, scored by the puesta system")?;
         let res: Vec<String> = (0..3u8).map(|i| format!("seat {i} {:+}", st.results[Seat(i)])).collect();
         writeln!(out, "\nsettlement: {} (you are seat {me})", res.join(", "))?;
     }
@@ -298,6 +298,10 @@ fn question(req: &Request) -> &'static str {
         Request::Surrender { .. } => "three tricks played: give up or play on",
         Request::TakeOver { .. } => "the declarer gives up: take over",
         Request::Bola { .. } => "you won the first five tricks",
+        Request::Gascarille { .. } => "everybody passed: make the holder of the espada play a gascarille",
+        Request::ExchangeRight { .. } => "exchange first, or pass that right to the other opponent",
+        Request::AcceptSurrender { .. } => "the declarer gives up the vuelta: accept",
+        Request::DeclareVole { .. } => "declare the vole (all nine tricks) before the first trick",
         Request::Penetro { .. } => "all passed and the espada is in the heap: you penetra, take ten cards",
         Request::DropOut { .. } => "the dealer penetra: who drops out",
         Request::Discard { .. } | Request::Done => "",
@@ -339,6 +343,10 @@ fn describe(d: &Decision) -> String {
         Decision::TakeOver(false) => "do not take over".into(),
         Decision::Bola(true) => "play on for bola".into(),
         Decision::Bola(false) => "stop with primeras".into(),
+        Decision::Gascarille(g) => if g { "gascarille" } else { "no gascarille" }.into(),
+        Decision::ExchangeFirst(f) => if f { "exchange first" } else { "pass the right" }.into(),
+        Decision::AcceptSurrender(a) => if a { "accept" } else { "refuse" }.into(),
+        Decision::DeclareVole(v) => if v { "declare the vole" } else { "do not declare the vole" }.into(),
         Decision::Penetro(e) => format!("take the {e} ten"),
         Decision::DropOut(w) => w.to_string(),
     }
@@ -530,6 +538,10 @@ fn help(view: &PlayerView) -> String {
              hand is won with primeras, or play on for bola: all nine tricks, paid 8 by each other player; \
              losing a later trick is a failed bola (you pay 8 to each) though the contract is still won."
             .into(),
+        Request::Gascarille { .. }
+        | Request::ExchangeRight { .. }
+        | Request::AcceptSurrender { .. }
+        | Request::DeclareVole { .. } => "A decision of the hombre rule set (RULES.md section 12.3).".into(),
         Request::Penetro { .. } => "Penetro (section 12.2): everybody passed and nobody holds the espada, so \
              the dealer takes ten cards from the top or the bottom of the heap, without looking, and may then \
              give up at once or name trumps and discard one card."

@@ -11,6 +11,7 @@ mod replay;
 mod report;
 mod rules;
 mod score;
+mod score_hombre;
 mod solve;
 mod tournament;
 mod tune;

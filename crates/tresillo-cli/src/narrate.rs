@@ -184,6 +184,8 @@ pub fn narrate(h: &Hand, d: &Decision) -> Option<String> {
                 (true, _) if p.penetro.active => "(penetro) ",
                 (true, AllPass::EspadaForzada) => "(espada forzada) ",
                 (true, AllPass::ForcedEntrada) => "(forced entrada) ",
+                (true, AllPass::Obligation) if p.gascarille => "(gascarille) ",
+                (true, AllPass::Obligation) => "(obligation) ",
             };
             format!("seat {seat} {label}plays {c}, {trump}")
         }
@@ -200,7 +202,17 @@ pub fn narrate(h: &Hand, d: &Decision) -> Option<String> {
             let start = end - p.heap_left as usize;
             let drawn: Vec<String> =
                 h.deal().heap.cards()[start..start + k].iter().map(ToString::to_string).collect();
-            format!("exchange: seat {seat} discards {k} [{set}] and draws [{}]", drawn.join(" "))
+            let mut line =
+                format!("exchange: seat {seat} discards {k} [{set}] and draws [{}]", drawn.join(" "));
+            // `hombre`'s show_heap: after the last exchange the rest of the heap is
+            // turned face up.
+            let mut after = *h;
+            after.apply_unchecked(*d);
+            let shown = after.public().shown_heap;
+            if p.shown_heap.is_empty() && !shown.is_empty() {
+                line.push_str(&format!("\nthe heap is turned face up: {shown}"));
+            }
+            line
         }
         (Decision::Penetro(e), _) => {
             let mut after = *h;
@@ -237,6 +249,24 @@ pub fn narrate(h: &Hand, d: &Decision) -> Option<String> {
         }
         (Decision::Bola(b), _) => {
             format!("seat {seat} {}", if b { "plays on for bola" } else { "stops with primeras" })
+        }
+        (Decision::Gascarille(g), _) => {
+            format!(
+                "seat {seat} {}",
+                if g { "demands the gascarille" } else { "does not demand the gascarille" }
+            )
+        }
+        (Decision::ExchangeFirst(f), _) => {
+            format!(
+                "seat {seat} {}",
+                if f { "exchanges first" } else { "passes the right to exchange first" }
+            )
+        }
+        (Decision::AcceptSurrender(a), _) => {
+            format!("seat {seat} {} the surrender", if a { "accepts" } else { "refuses" })
+        }
+        (Decision::DeclareVole(v), _) => {
+            format!("seat {seat} {}", if v { "declares the vole" } else { "does not declare the vole" })
         }
         _ => return None,
     })

@@ -13,8 +13,8 @@ use std::fmt::Write as _;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use tresillo_core::{
-    AllPass, Debt, HandResult, HandScore, Ledger, LedgerConfig, Outcome, PuestaKind, Rules, Seat, Settlement,
-    outcome_of,
+    AllPass, Debt, HandResult, HandScore, Ledger, LedgerConfig, Outcome, PuestaKind, Rules, ScoringSystem,
+    Seat, Settlement, outcome_of,
 };
 
 /// Arguments of `tresillo score`.
@@ -46,11 +46,18 @@ pub fn run(args: &ScoreArgs) -> Result<()> {
     } else {
         text = std::fs::read_to_string(&args.file).with_context(|| format!("reading {name}"))?;
     }
-    let session = score_log(&text).with_context(|| format!("scoring {name}"))?;
-    let out = match args.format {
-        Format::Table => render_table(&session),
-        Format::Json => render_json(&session),
-    };
+    // A `hombre` session is kept in points or chips (score_hombre.rs).
+    let out =
+        match crate::score_hombre::score(&text, args.format).with_context(|| format!("scoring {name}"))? {
+            Some(out) => out,
+            None => {
+                let session = score_log(&text).with_context(|| format!("scoring {name}"))?;
+                match args.format {
+                    Format::Table => render_table(&session),
+                    Format::Json => render_json(&session),
+                }
+            }
+        };
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(out.as_bytes())?;
     stdout.flush()?;
@@ -72,6 +79,8 @@ struct RawHeader {
     first_dealer: Option<Value>,
     #[serde(default)]
     penetro_all_play: bool,
+    #[serde(default)]
+    deals: Option<u32>,
 }
 
 #[derive(Deserialize)]
@@ -141,7 +150,7 @@ pub fn score_log(text: &str) -> Result<Session> {
     Ok(Session { header, hands, settlement: ledger.settle(), ledger })
 }
 
-fn parse_header(text: &str) -> Result<Header> {
+pub(crate) fn parse_header(text: &str) -> Result<Header> {
     let raw: RawHeader = serde_json::from_str(text).map_err(json_error)?;
     let names = match raw.players {
         Players::Count(n) => (0..n).map(|s| format!("seat {s}")).collect(),
@@ -179,7 +188,15 @@ fn parse_header(text: &str) -> Result<Header> {
         }
         config.pajarito = p;
     }
-    Ledger::new(config)?;
+    if let Some(d) = raw.deals {
+        if config.rules.spec().scoring != ScoringSystem::Points || config.options.chips {
+            bail!("`deals` is the length of a hombre points session");
+        }
+        config.deals = d;
+    }
+    if config.rules.spec().scoring == ScoringSystem::Puesta {
+        Ledger::new(config)?;
+    }
     let mut header = Header { names, config, first_dealer: Seat(0) };
     if let Some(mut d) = raw.first_dealer {
         resolve_seat(&mut d, "first_dealer", &header.names)?;
@@ -204,7 +221,9 @@ fn json_error(e: serde_json::Error) -> anyhow::Error {
 }
 
 /// The fields of a hand line: those of the serde form of [`HandResult`], and `note`.
-const HAND_FIELDS: [&str; 28] = [
+const HAND_FIELDS: [&str; 30] = [
+    "gascarille",
+    "vole_declared",
     "rules",
     "options",
     "contra_estuche",
@@ -306,7 +325,7 @@ enum Fill {
 
 /// Reads one hand line into a [`HandResult`], filling in what a line typed at a real
 /// table may leave out.
-fn parse_hand(text: &str, header: &Header, dealer: Seat) -> Result<(HandResult, Option<String>)> {
+pub(crate) fn parse_hand(text: &str, header: &Header, dealer: Seat) -> Result<(HandResult, Option<String>)> {
     let value: Value = serde_json::from_str(text).map_err(json_error)?;
     let Value::Object(mut obj) = value else {
         bail!("a hand is a JSON object, not `{value}`");
@@ -394,10 +413,12 @@ fn parse_hand(text: &str, header: &Header, dealer: Seat) -> Result<(HandResult, 
         }
     };
     let bola_given = obj.contains_key("bola_attempted") || obj.contains_key("bola_made");
+    let contrabola = obj.get("contract").and_then(Value::as_str) == Some("contrabola");
     let mut r: HandResult = serde_json::from_value(Value::Object(obj)).map_err(|e| anyhow!("{e}"))?;
     // Nine tricks for the (final) declarer can only be a bola made (RULES.md section
     // 6: the first five won, then played on): a typed line may leave the flags out.
     if !bola_given
+        && !contrabola
         && r.surrender.is_none_or(|s| s.took_over.is_some())
         && let Some(fin) = r.final_declarer()
         && r.tricks[fin] == 9
@@ -408,8 +429,14 @@ fn parse_hand(text: &str, header: &Header, dealer: Seat) -> Result<(HandResult, 
     let gave_up = r.surrender.is_some_and(|s| s.took_over.is_none());
     let from_tricks = || {
         let fin = r.final_declarer()?;
-        (r.tricks.0.iter().any(|&t| t > 0))
-            .then(|| outcome_of(r.players, r.dealer, fin, r.penetro, &r.tricks))
+        (r.tricks.0.iter().any(|&t| t > 0)).then(|| {
+            if contrabola {
+                // `hombre`'s contrabola: won with no trick, a puesta otherwise.
+                if r.tricks[fin] == 0 { Outcome::Sacado } else { Outcome::Puesta { kind: PuestaKind::Plain } }
+            } else {
+                outcome_of(r.players, r.dealer, fin, r.penetro, &r.tricks)
+            }
+        })
     };
     match fill {
         Fill::Given => {}
@@ -440,7 +467,7 @@ fn parse_hand(text: &str, header: &Header, dealer: Seat) -> Result<(HandResult, 
 
 // ------------------------------------------------------------------ output
 
-fn signed(x: i64) -> String {
+pub(crate) fn signed(x: i64) -> String {
     if x > 0 { format!("+{x}") } else { x.to_string() }
 }
 
@@ -455,7 +482,7 @@ fn outcome_text(o: Outcome, names: &[String]) -> String {
     }
 }
 
-fn describe(r: &HandResult, names: &[String]) -> String {
+pub(crate) fn describe(r: &HandResult, names: &[String]) -> String {
     let name = |s: Seat| names[s.index()].as_str();
     let mut t = format!("{} deals. ", name(r.dealer));
     let Some(d) = r.declarer else {
@@ -467,7 +494,11 @@ fn describe(r: &HandResult, names: &[String]) -> String {
     } else {
         let contract = r.contract.map_or("?", |c| c.name());
         let _ = write!(t, "{} plays {contract}", name(d));
-        if r.forced && r.game_rules().spec().all_pass == AllPass::ForcedEntrada {
+        if r.gascarille {
+            t.push_str(" (gascarille)");
+        } else if r.forced && r.game_rules().spec().all_pass == AllPass::Obligation {
+            t.push_str(" (obligation)");
+        } else if r.forced && r.game_rules().spec().all_pass == AllPass::ForcedEntrada {
             t.push_str(" (forced entrada)");
         } else if r.forced {
             t.push_str(" (espada forzada)");
@@ -500,7 +531,12 @@ fn describe(r: &HandResult, names: &[String]) -> String {
         extras.push("primeras");
     }
     if r.bola_attempted {
-        extras.push(if r.bola_made { "bola made" } else { "bola failed" });
+        extras.push(match (r.vole_declared, r.bola_made) {
+            (true, true) => "declared vole made",
+            (true, false) => "declared vole failed",
+            (false, true) => "bola made",
+            (false, false) => "bola failed",
+        });
     }
     if !extras.is_empty() {
         let _ = write!(t, "; {}", extras.join(", "));

@@ -24,7 +24,10 @@ fn bad_rule_sets_and_options_are_one_line_errors() {
     let out = d.path("t");
     let out = out.to_str().unwrap();
     for (args, msg) in [
-        (vec!["--rules", "whist"], "error: unknown rule set `whist` (known: tresillo, tresillo-house)"),
+        (
+            vec!["--rules", "whist"],
+            "error: unknown rule set `whist` (known: tresillo, tresillo-house, hombre)",
+        ),
         (
             vec!["--rule-option", "show_heap=true"],
             "error: unknown rule option `show_heap` (options of tresillo: palo_de_favor, codillo_old, penetro_all_play)",
@@ -220,4 +223,126 @@ fn ismcts_refuses_other_rule_sets_and_options() {
     let err =
         failed(&tresillo(&["play", "--agents", "rule,ismcts,rule", "--rule-option", "codillo_old=true"]));
     assert!(err.contains("not tresillo codillo_old=true"), "{err}");
+}
+
+/// `hombre` (RULES.md section 12.3) through the command line: listed with its
+/// options, refused options are one-line errors, and it plays in `play`,
+/// `tournament` (recording its options), `perft`, `run` and `replay`.
+#[test]
+fn hombre_plays_in_every_subcommand_and_its_options_are_checked() {
+    let out = ok(&tresillo(&["rules"]));
+    assert!(out.lines().any(|l| l.starts_with("hombre ") && l.contains("section 12.3")), "{out}");
+    for o in ["show_heap", "hombre-chips", "ante", "favorito", "gascarille", "contrabola"] {
+        assert!(
+            out.lines().any(|l| l.trim_start().starts_with(o) && l.contains("section 12.3")),
+            "{o}: {out}"
+        );
+    }
+    for (args, msg) in [
+        (
+            vec!["--rule-option", "show_heap=true"],
+            "error: unknown rule option `show_heap` (options of tresillo",
+        ),
+        (
+            vec!["--rules", "hombre", "--rule-option", "palo_de_favor=oros"],
+            "error: unknown rule option `palo_de_favor` (options of hombre: show_heap, hombre-chips, ante, favorito, gascarille, contrabola)",
+        ),
+        (
+            vec!["--rules", "hombre", "--rule-option", "ante=3"],
+            "error: rule option `ante` applies only with `hombre-chips`",
+        ),
+        (vec!["--rules", "hombre", "--agents", "pimc,rule,rule"], "error: agent `pimc` plays only"),
+    ] {
+        let mut p = vec!["play"];
+        p.extend(&args);
+        let err = failed(&tresillo(&p));
+        assert!(err.starts_with(msg), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    let d = TempDir::new("rules", "hombre");
+    let run = d.path("run");
+    let rec = d.path("h.jsonl");
+    ok(&tresillo(&[
+        "tournament",
+        "--agents",
+        "rule,random,random",
+        "--deals",
+        "30",
+        "--duplicate",
+        "--rules",
+        "hombre",
+        "--rule-option",
+        "show_heap=true",
+        "--rule-option",
+        "contrabola=true",
+        "--out",
+        run.to_str().unwrap(),
+        "--record",
+        rec.to_str().unwrap(),
+    ]));
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(
+        m["config"]["rules"],
+        serde_json::json!({ "name": "hombre", "show_heap": true, "contrabola": true })
+    );
+    let replayed = ok(&tresillo(&["replay", rec.to_str().unwrap(), "--hand", "2"]));
+    assert!(replayed.contains("outcome:"), "{replayed}");
+    let play = ok(&tresillo(&["play", "--seed", "3", "--agents", "rule,random,rule", "--rules", "hombre"]));
+    assert!(play.contains("(obligation) plays entrada") && play.contains("exchanges first"), "{play}");
+    let shown = ok(&tresillo(&[
+        "play",
+        "--seed",
+        "5",
+        "--agents",
+        "rule,random,rule",
+        "--rules",
+        "hombre",
+        "--rule-option",
+        "show_heap=true",
+    ]));
+    assert!(shown.contains("the heap is turned face up: 3B 1C 11O"), "{shown}");
+    let perft = ok(&tresillo(&[
+        "perft",
+        "--deal",
+        "1E 2B / 3E 4B / 5E 6B",
+        "--trump",
+        "oros",
+        "--depth",
+        "2",
+        "--rules",
+        "hombre",
+    ]));
+    assert!(!perft.is_empty());
+}
+
+/// A `hombre` run with contrabolas goes through `report` and `analyze` (the
+/// contrabola, outside the per-contract charts and the solver's classes, is
+/// skipped by both).
+#[test]
+fn report_and_analyze_take_hombre_runs_with_contrabola() {
+    let d = TempDir::new("rules", "hombre-report");
+    let run = d.path("run");
+    let rec = d.path("h.jsonl");
+    ok(&tresillo(&[
+        "tournament",
+        "--agents",
+        "rule,random,random",
+        "--deals",
+        "20",
+        "--rules",
+        "hombre",
+        "--rule-option",
+        "contrabola=true",
+        "--out",
+        run.to_str().unwrap(),
+        "--record",
+        rec.to_str().unwrap(),
+    ]));
+    let csv = std::fs::read_to_string(run.join("deals.csv")).unwrap();
+    assert!(csv.contains(",contrabola,"), "some random declarer plays a contrabola in 20 deals: {csv}");
+    let html = d.path("r.html");
+    ok(&tresillo(&["report", run.to_str().unwrap(), "--out", html.to_str().unwrap()]));
+    assert!(html.exists());
+    ok(&tresillo(&["analyze", rec.to_str().unwrap()]));
 }

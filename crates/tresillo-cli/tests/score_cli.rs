@@ -266,3 +266,51 @@ fn a_digit_is_a_seat_number_everywhere_and_never_a_name() {
     // A name that is a number would be ambiguous: refused.
     fails(&format!("{}\n{GOOD}\n", r#"{"players": ["2", "Blas", "Carmen"]}"#), &["line 1", "`2`"]);
 }
+
+/// `hombre` (RULES.md section 12.3): the example points session, hand by hand.
+#[test]
+fn a_hombre_session_is_kept_in_points_with_the_pot() {
+    let path = example("session-hombre.jsonl");
+    let lines = json_lines(&score(&["--format", "json", path.to_str().unwrap()], None));
+    assert_eq!(lines.len(), 1 + 6);
+    assert_eq!(lines[0]["session"]["scoring"], "points");
+    let pts = |i: usize| ints(&lines[i]["points"]);
+    assert_eq!(pts(1), [0, 2, 0]); // a simple game won: 2
+    assert_eq!((pts(2), lines[2]["pot_after"].as_i64()), (vec![0, 2, -3], Some(3))); // vuelta puesta: 3 to the pot
+    assert_eq!(pts(3), [2, 2, -3]); // an obligation won 4-3-2: 1, doubled
+    assert_eq!((pts(4), lines[4]["pot_after"].as_i64()), (vec![2, 10, -3], Some(0))); // solo 5 and the pot
+    assert_eq!(pts(5), [4, 10, -5]); // takeover: Ana +2, Carmen -2 and 2 to the pot
+    // The sixth and last deal: a codillo; the winner takes what is in the pot.
+    assert_eq!(ints(&lines[6]["pot"]), [0, 0, 2]);
+    assert_eq!((pts(6), lines[6]["pot_after"].as_i64()), (vec![2, 10, -1], Some(0)));
+    let text = String::from_utf8(score(&[path.to_str().unwrap()], None).stdout).unwrap();
+    assert!(text.contains("Ana plays entrada (obligation)"), "{text}");
+    assert!(text.ends_with("After 6 hands: Ana 2, Blas 10, Carmen -1; pot 0\n"), "{text}");
+}
+
+#[test]
+fn a_hombre_chips_session_conserves_chips() {
+    let log = r#"{"players": ["Ana", "Blas", "Carmen"], "rules": {"name": "hombre", "hombre-chips": true}}
+{"dealer": "Ana", "declarer": "Blas", "contract": "entrada", "tricks": [2, 5, 2]}
+{"declarer": "Carmen", "contract": "vuelta", "tricks": [3, 3, 3]}
+{"declarer": "Ana", "contract": "solo", "tricks": [5, 2, 2]}
+"#;
+    let lines = json_lines(&score(&["--format", "json", "-"], Some(log)));
+    assert_eq!(lines[0]["session"]["scoring"], "chips");
+    assert_eq!(ints(&lines[1]["chips"]), [150, 175, 155]);
+    assert_eq!(ints(&lines[2]["chips"]), [150, 170, 140]);
+    assert_eq!(lines[2]["pool_after"], 20);
+    assert_eq!(ints(&lines[3]["chips"]), [150 + 25 + 30, 170 - 15, 140 - 15 - 5]);
+    for l in &lines[1..] {
+        assert_eq!(ints(&l["chips"]).iter().sum::<i64>() + l["pool_after"].as_i64().unwrap(), 480);
+    }
+    // `deals` belongs to a points session.
+    let bad = r#"{"players": 3, "rules": {"name": "hombre", "hombre-chips": true}, "deals": 4}"#;
+    let out = score(&["-"], Some(bad));
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("`deals` is the length of a hombre points session") && err.lines().count() == 1,
+        "{err}"
+    );
+}

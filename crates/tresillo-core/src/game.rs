@@ -15,11 +15,13 @@ pub enum RuleSet {
     Tresillo,
     /// A club's house rules (section 12.1).
     TresilloHouse,
+    /// The classic game, English rules (section 12.3).
+    Hombre,
 }
 
 impl RuleSet {
     /// Every rule set the engine knows.
-    pub const ALL: [RuleSet; 2] = [RuleSet::Tresillo, RuleSet::TresilloHouse];
+    pub const ALL: [RuleSet; 3] = [RuleSet::Tresillo, RuleSet::TresilloHouse, RuleSet::Hombre];
 
     /// The rule set's name in files and flags.
     #[must_use]
@@ -27,6 +29,7 @@ impl RuleSet {
         match self {
             RuleSet::Tresillo => "tresillo",
             RuleSet::TresilloHouse => "tresillo-house",
+            RuleSet::Hombre => "hombre",
         }
     }
 
@@ -65,19 +68,41 @@ pub enum Contract {
     Vuelta,
     /// Declarer names trumps and does not exchange.
     Solo,
+    /// `hombre` option `contrabola` (section 12.3): nobody exchanges; the declarer
+    /// names a suit they hold as trumps and must lose every trick.
+    Contrabola,
 }
 
 impl Contract {
-    /// All contracts, low to high.
+    /// The contracts of section 3, low to high.
     pub const ALL: [Contract; 3] = [Contract::Entrada, Contract::Vuelta, Contract::Solo];
 
-    /// Bid level: entrada 1, vuelta 2, solo 3.
+    /// Every contract, low to high, with `hombre`'s contrabola (an option, ranking
+    /// just below solo).
+    pub const EVERY: [Contract; 4] =
+        [Contract::Entrada, Contract::Vuelta, Contract::Contrabola, Contract::Solo];
+
+    /// Bid level without options: entrada 1, vuelta 2, solo 3 (contrabola,
+    /// which exists only with its option, 3: see
+    /// [`Rules::contract_level`](crate::Rules::contract_level)).
     #[must_use]
     pub const fn level(self) -> u8 {
         match self {
             Contract::Entrada => 1,
             Contract::Vuelta => 2,
-            Contract::Solo => 3,
+            Contract::Solo | Contract::Contrabola => 3,
+        }
+    }
+
+    /// The index of the contract in per-contract statistics: entrada 0, vuelta 1,
+    /// solo 2, contrabola 3.
+    #[must_use]
+    pub const fn index(self) -> usize {
+        match self {
+            Contract::Entrada => 0,
+            Contract::Vuelta => 1,
+            Contract::Solo => 2,
+            Contract::Contrabola => 3,
         }
     }
 
@@ -90,13 +115,19 @@ impl Contract {
     /// Whether the declarer exchanges.
     #[must_use]
     pub const fn declarer_exchanges(self) -> bool {
-        !matches!(self, Contract::Solo)
+        !matches!(self, Contract::Solo | Contract::Contrabola)
     }
 
     /// Whether the declarer may give up before the fourth trick.
     #[must_use]
     pub const fn may_surrender(self) -> bool {
-        !matches!(self, Contract::Solo)
+        !matches!(self, Contract::Solo | Contract::Contrabola)
+    }
+
+    /// Whether the opponents exchange (all but contrabola).
+    #[must_use]
+    pub const fn opponents_exchange(self) -> bool {
+        !matches!(self, Contract::Contrabola)
     }
 
     /// Lower-case Spanish name.
@@ -106,6 +137,7 @@ impl Contract {
             Contract::Entrada => "entrada",
             Contract::Vuelta => "vuelta",
             Contract::Solo => "solo",
+            Contract::Contrabola => "contrabola",
         }
     }
 }

@@ -21,6 +21,9 @@ use crate::rules::{RuleOptions, Rules};
 use crate::tables::table;
 use crate::view::PlayerView;
 
+mod hombre;
+pub(crate) use hombre::contrabola_outcome;
+
 /// The most calls an auction can take (each call passes or raises, or equals once
 /// per raise).
 pub const MAX_BIDS: usize = 24;
@@ -82,6 +85,15 @@ pub enum Phase {
     TakeOver,
     /// The declarer, having won five straight tricks, stops or plays for bola.
     Bola,
+    /// `hombre` option `gascarille`: after all pass, the others may make the
+    /// holder of the espada play a gascarille.
+    Gascarille,
+    /// `hombre`: the declarer's next opponent exchanges first or passes the right.
+    ExchangeRight,
+    /// `hombre`: the opponents accept a surrendered vuelta, or refuse it.
+    AcceptSurrender,
+    /// `hombre`: the declarer may declare the vole before the first trick.
+    DeclareVole,
     /// The hand is over.
     Done,
 }
@@ -145,6 +157,28 @@ pub enum Request {
         /// The declarer.
         seat: Seat,
     },
+    /// `hombre` option `gascarille`: make the holder of the espada play a
+    /// gascarille (`true`) or not.
+    Gascarille {
+        /// Who is asked (a player other than the holder, in turn order from it).
+        seat: Seat,
+    },
+    /// `hombre`: exchange first (`true`) or pass that right to the other opponent.
+    ExchangeRight {
+        /// The declarer's next opponent.
+        seat: Seat,
+    },
+    /// `hombre`: accept the declarer's surrender of a vuelta (`true`) or refuse it
+    /// (the declarer then plays on).
+    AcceptSurrender {
+        /// The opponent asked.
+        seat: Seat,
+    },
+    /// `hombre`: declare the vole (all nine tricks) before the first trick, or not.
+    DeclareVole {
+        /// The declarer.
+        seat: Seat,
+    },
     /// Penetro: take the top or the bottom ten cards of the heap (section 12.2).
     Penetro {
         /// The dealer.
@@ -178,6 +212,14 @@ pub enum DecisionKind {
     TakeOver,
     /// Bola or not.
     Bola,
+    /// Gascarille or not.
+    Gascarille,
+    /// Exchange first or pass the right.
+    ExchangeRight,
+    /// Accept a surrender or not.
+    AcceptSurrender,
+    /// Declare the vole or not.
+    DeclareVole,
     /// The heap end of a penetro.
     Penetro,
     /// A drop-out word.
@@ -205,6 +247,14 @@ pub enum Decision {
     TakeOver(bool),
     /// Play on for bola?
     Bola(bool),
+    /// Make the holder of the espada play a gascarille?
+    Gascarille(bool),
+    /// Exchange first (`false`: pass the right to the other opponent)?
+    ExchangeFirst(bool),
+    /// Accept the surrender?
+    AcceptSurrender(bool),
+    /// Declare the vole?
+    DeclareVole(bool),
     /// The ten cards a penetrating dealer takes.
     Penetro(HeapEnd),
     /// A word of the drop-out conversation.
@@ -224,6 +274,10 @@ impl Decision {
             Decision::Surrender(_) => DecisionKind::Surrender,
             Decision::TakeOver(_) => DecisionKind::TakeOver,
             Decision::Bola(_) => DecisionKind::Bola,
+            Decision::Gascarille(_) => DecisionKind::Gascarille,
+            Decision::ExchangeFirst(_) => DecisionKind::ExchangeRight,
+            Decision::AcceptSurrender(_) => DecisionKind::AcceptSurrender,
+            Decision::DeclareVole(_) => DecisionKind::DeclareVole,
             Decision::Penetro(_) => DecisionKind::Penetro,
             Decision::DropOut(_) => DecisionKind::DropOut,
         }
@@ -294,6 +348,10 @@ impl Request {
             | Request::Surrender { seat }
             | Request::TakeOver { seat }
             | Request::Bola { seat }
+            | Request::Gascarille { seat }
+            | Request::ExchangeRight { seat }
+            | Request::AcceptSurrender { seat }
+            | Request::DeclareVole { seat }
             | Request::Penetro { seat }
             | Request::DropOut { seat } => Some(seat),
             Request::Done => None,
@@ -312,6 +370,10 @@ impl Request {
             Request::Surrender { .. } => DecisionKind::Surrender,
             Request::TakeOver { .. } => DecisionKind::TakeOver,
             Request::Bola { .. } => DecisionKind::Bola,
+            Request::Gascarille { .. } => DecisionKind::Gascarille,
+            Request::ExchangeRight { .. } => DecisionKind::ExchangeRight,
+            Request::AcceptSurrender { .. } => DecisionKind::AcceptSurrender,
+            Request::DeclareVole { .. } => DecisionKind::DeclareVole,
             Request::Penetro { .. } => DecisionKind::Penetro,
             Request::DropOut { .. } => DecisionKind::DropOut,
             Request::Done => DecisionKind::Done,
@@ -343,6 +405,16 @@ impl Request {
                 if forced && c != Contract::Entrada {
                     return Err(HandError::IllegalContract(format!(
                         "espada forzada must be an entrada, not {c}"
+                    )));
+                }
+                if !rules.has_contract(c) {
+                    return Err(HandError::IllegalContract(format!("{c} needs its rule option")));
+                }
+                if let (Contract::Contrabola, Some(s)) = (c, t)
+                    && (hand & CardSet::suit(s)).is_empty()
+                {
+                    return Err(HandError::IllegalContract(format!(
+                        "contrabola needs trumps of a suit the declarer holds, not {s}"
                     )));
                 }
                 if rules.contract_level(c, t) < min_level {
@@ -397,8 +469,8 @@ impl Request {
                 .collect(),
             Request::Declare { min_level, forced, .. } => {
                 let mut v = Vec::new();
-                for c in Contract::ALL {
-                    if forced && c != Contract::Entrada {
+                for c in Contract::EVERY {
+                    if (forced && c != Contract::Entrada) || !rules.has_contract(c) {
                         continue;
                     }
                     if c.names_trump() {
@@ -406,6 +478,9 @@ impl Request {
                             Suit::ALL
                                 .iter()
                                 .filter(|s| rules.contract_level(c, Some(**s)) >= min_level)
+                                .filter(|s| {
+                                    c != Contract::Contrabola || !(hand & CardSet::suit(**s)).is_empty()
+                                })
                                 .map(|s| Decision::Declare(c, Some(*s))),
                         );
                     } else if rules.contract_level(c, None) >= min_level {
@@ -424,6 +499,14 @@ impl Request {
             Request::Surrender { .. } => vec![Decision::Surrender(false), Decision::Surrender(true)],
             Request::TakeOver { .. } => vec![Decision::TakeOver(false), Decision::TakeOver(true)],
             Request::Bola { .. } => vec![Decision::Bola(false), Decision::Bola(true)],
+            Request::Gascarille { .. } => vec![Decision::Gascarille(false), Decision::Gascarille(true)],
+            Request::ExchangeRight { .. } => {
+                vec![Decision::ExchangeFirst(false), Decision::ExchangeFirst(true)]
+            }
+            Request::AcceptSurrender { .. } => {
+                vec![Decision::AcceptSurrender(false), Decision::AcceptSurrender(true)]
+            }
+            Request::DeclareVole { .. } => vec![Decision::DeclareVole(false), Decision::DeclareVole(true)],
             Request::Penetro { .. } => HeapEnd::ALL.iter().map(|e| Decision::Penetro(*e)).collect(),
             Request::DropOut { .. } => DropWord::ALL.iter().map(|w| Decision::DropOut(*w)).collect(),
             Request::Done => Vec::new(),
@@ -493,6 +576,23 @@ pub struct PublicState {
     pub declined: u8,
     /// The bola decision: `Some(true)` played on, `Some(false)` stopped (primeras).
     pub bola: Option<bool>,
+    /// `hombre` option `gascarille`: the holder of the espada was made to play a
+    /// gascarille.
+    pub gascarille: bool,
+    /// Seats that declined to demand the gascarille, as a bit mask.
+    pub gascarille_declined: u8,
+    /// `hombre`: the declarer's next opponent exchanged first (`Some(true)`) or
+    /// passed the right (`Some(false)`).
+    pub exchange_first: Option<bool>,
+    /// `hombre` option `show_heap`: the cards left in the heap, turned face up
+    /// after the exchange (empty otherwise).
+    pub shown_heap: CardSet,
+    /// Opponents who accepted a surrendered vuelta, as a bit mask.
+    pub accepted: u8,
+    /// The opponent who refused a surrendered vuelta (the declarer played on).
+    pub refused: Option<Seat>,
+    /// `hombre`: the vole decision before the first trick.
+    pub vole_declared: Option<bool>,
     /// Four players: the penetro, its heap end and drop-out conversation (section 12.2).
     pub penetro: PenetroState,
 }
@@ -780,6 +880,13 @@ impl Hand {
             took_over: None,
             declined: 0,
             bola: None,
+            gascarille: false,
+            gascarille_declined: 0,
+            exchange_first: None,
+            shown_heap: CardSet::EMPTY,
+            accepted: 0,
+            refused: None,
+            vole_declared: None,
             penetro: PenetroState::default(),
         };
         let hidden = Hidden {
@@ -879,7 +986,13 @@ impl Hand {
                 Request::Discard { seat: p.dealer, min: 1, max: 1 }
             }
             Phase::DeclarerExchange => {
-                let min = u8::from(p.contract == Some(Contract::Vuelta));
+                let obligation =
+                    p.contract.is_none() && p.game_rules().spec().all_pass == AllPass::Obligation;
+                let min = if obligation {
+                    p.game_rules().spec().forced_max_discard
+                } else {
+                    u8::from(p.contract == Some(Contract::Vuelta))
+                };
                 // Before the contract is named only a forced entrada exchanges.
                 let most = if p.contract.is_none() { p.game_rules().spec().forced_max_discard } else { 9 };
                 Request::Discard { seat: p.declarer.expect("declarer"), min, max: p.heap_left.min(most) }
@@ -894,7 +1007,12 @@ impl Hand {
                     Phase::SecondOpponentExchange => self.other_opponent(fo),
                     _ => p.playing_plus(fo, 2),
                 };
-                Request::Discard { seat, min: 0, max: p.heap_left.min(9) }
+                let most = if p.phase == Phase::FirstOpponentExchange {
+                    p.game_rules().spec().first_opponent_max
+                } else {
+                    9
+                };
+                Request::Discard { seat, min: 0, max: p.heap_left.min(most) }
             }
             Phase::PenetroTake => Request::Penetro { seat: p.dealer },
             Phase::PenetroGiveUp => Request::Surrender { seat: p.dealer },
@@ -911,6 +1029,14 @@ impl Hand {
                 Request::TakeOver { seat: self.next_takeover().expect("an opponent is asked") }
             }
             Phase::Bola => Request::Bola { seat: p.declarer.expect("declarer") },
+            Phase::Gascarille => {
+                Request::Gascarille { seat: self.next_gascarille().expect("a seat is asked") }
+            }
+            Phase::ExchangeRight => Request::ExchangeRight { seat: p.opponents().expect("declarer")[0] },
+            Phase::AcceptSurrender => {
+                Request::AcceptSurrender { seat: self.next_acceptor().expect("an opponent is asked") }
+            }
+            Phase::DeclareVole => Request::DeclareVole { seat: p.declarer.expect("declarer") },
             Phase::Done => Request::Done,
         }
     }
@@ -980,10 +1106,12 @@ impl Hand {
                 let p = &mut self.public;
                 p.surrendered = Some(give_up);
                 let takeover = p.contract.is_some_and(|c| p.game_rules().takeover_allowed(c));
-                p.phase = match (give_up, takeover) {
-                    (false, _) => Phase::Play,
-                    (true, true) => Phase::TakeOver,
-                    (true, false) => Phase::Done,
+                let accept = p.contract.is_some_and(|c| p.game_rules().spec().accept_in.contains(&c));
+                p.phase = match (give_up, takeover, accept) {
+                    (false, _, _) => Phase::Play,
+                    (true, true, _) => Phase::TakeOver,
+                    (true, false, true) => Phase::AcceptSurrender,
+                    (true, false, false) => Phase::Done,
                 };
             }
             Decision::TakeOver(yes) => {
@@ -1002,6 +1130,10 @@ impl Hand {
                 self.public.bola = Some(on);
                 self.public.phase = if on { Phase::Play } else { Phase::Done };
             }
+            Decision::Gascarille(yes) => self.do_gascarille(seat, yes),
+            Decision::ExchangeFirst(yes) => self.do_exchange_right(seat, yes),
+            Decision::AcceptSurrender(yes) => self.do_accept(seat, yes),
+            Decision::DeclareVole(yes) => self.do_declare_vole(yes),
         }
     }
 
@@ -1029,7 +1161,11 @@ impl Hand {
                     p.phase = match rules.spec().all_pass {
                         AllPass::EspadaForzada => Phase::Declare,
                         AllPass::ForcedEntrada => Phase::DeclarerExchange,
+                        AllPass::Obligation => Phase::DeclarerExchange,
                     };
+                    if rules.spec().all_pass == AllPass::Obligation {
+                        self.public.phase = self.obligation_phase(h);
+                    }
                 }
                 // Four players: the dealer penetra (section 12.2).
                 None if p.players == 4 => {
@@ -1072,8 +1208,11 @@ impl Hand {
             _ => p.trump = t,
         }
         let exchanged = p.declarer.is_some_and(|d| p.exchanged[d].is_some());
-        p.phase =
-            if c.declarer_exchanges() && !exchanged { Phase::DeclarerExchange } else { Phase::Conversation };
+        if c.declarer_exchanges() && !exchanged {
+            p.phase = Phase::DeclarerExchange;
+        } else {
+            self.opponents_exchange();
+        }
     }
 
     fn do_penetro(&mut self, end: HeapEnd) {
@@ -1120,7 +1259,10 @@ impl Hand {
         p.phase = match p.phase {
             // A forced entrada names trumps after its exchange.
             Phase::DeclarerExchange if p.contract.is_none() => Phase::Declare,
-            Phase::DeclarerExchange => Phase::Conversation,
+            Phase::DeclarerExchange => {
+                self.opponents_exchange();
+                return;
+            }
             Phase::FirstOpponentExchange => Phase::SecondOpponentExchange,
             Phase::SecondOpponentExchange if p.opponents().is_none() => Phase::ThirdOpponentExchange,
             _ => {
@@ -1154,11 +1296,16 @@ impl Hand {
 
     fn begin_play(&mut self) {
         self.hidden.hands_at_play = self.hidden.hands;
+        let shown = if self.public.options.show_heap { self.heap_remaining() } else { CardSet::EMPTY };
         let p = &mut self.public;
+        p.shown_heap = shown;
         p.phase = Phase::Play;
         // Mano leads, or the next player who plays if mano sits out (section 12.2).
         let mano = p.mano();
         p.leaders[0] = if p.playing() & (1 << mano.0) != 0 { mano } else { p.next_playing(mano) };
+        if p.game_rules().spec().declared_vole && p.contract != Some(Contract::Contrabola) {
+            p.phase = Phase::DeclareVole;
+        }
     }
 
     fn do_play(&mut self, seat: Seat, c: Card) {
@@ -1184,11 +1331,16 @@ impl Hand {
             Phase::Done
         } else if p.tricks_done == 3
             && p.surrendered.is_none()
+            && p.vole_declared != Some(true)
             && !p.penetro.active
             && p.contract.is_some_and(|c| c.may_surrender())
         {
             Phase::Surrender
-        } else if p.tricks_done == 5 && p.tricks[d] == 5 && p.bola.is_none() {
+        } else if p.tricks_done == 5
+            && p.tricks[d] == 5
+            && p.bola.is_none()
+            && p.contract != Some(Contract::Contrabola)
+        {
             Phase::Bola
         } else {
             Phase::Play
@@ -1211,6 +1363,7 @@ impl Hand {
             Some(_) if p.surrendered == Some(true) && p.took_over.is_none() => {
                 Outcome::Puesta { kind: PuestaKind::Surrendered }
             }
+            Some(d) if p.contract == Some(Contract::Contrabola) => hombre::contrabola_outcome(p.tricks[d]),
             Some(d) => {
                 let (o, k) = p.all_opponents().expect("declarer");
                 let opp: Vec<(Seat, u8)> = o[..k].iter().map(|o| (*o, p.tricks[*o])).collect();
@@ -1259,6 +1412,8 @@ impl Hand {
             },
             deal: Some(self.hidden.deal),
             hands_at_play: if p.declarer.is_some() { Some(self.hidden.hands_at_play) } else { None },
+            gascarille: p.gascarille,
+            vole_declared: p.vole_declared == Some(true),
         })
     }
 }

@@ -43,8 +43,9 @@ pub use penetro::{DropEntry, DropWord, HeapEnd, PenetroState, drop_out_decided, 
 pub use play::{PlayState, Undo, legal_moves, legal_moves_in, trick_winner, trick_winner_in};
 pub use result::{HandResult, SurrenderRecord};
 pub use rules::{
-    AllPass, CODILLO_OLD, Condiciones, OptionInfo, PALO_DE_FAVOR, PENETRO_ALL_PLAY, RuleOptions, RuleSpec,
-    Rules, RulesError,
+    ANTE, AllPass, CODILLO_OLD, CONTRABOLA, Condiciones, FAVORITO, GASCARILLE, HOMBRE_CHIPS, OpponentsOrder,
+    OptionInfo, PALO_DE_FAVOR, PENETRO_ALL_PLAY, RuleOptions, RuleSpec, Rules, RulesError, SHOW_HEAP,
+    ScoringSystem,
 };
 pub use scoring::*;
 pub use view::PlayerView;

@@ -98,6 +98,14 @@ pub struct HandResult {
     /// Every hand when play began (after the exchange), for analysis.
     #[cfg_attr(feature = "serde", serde(default, with = "hands_serde"))]
     pub hands_at_play: Option<BySeat<CardSet>>,
+    /// `hombre` option `gascarille`: the forced declarer was made to play a
+    /// gascarille (section 12.3).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub gascarille: bool,
+    /// `hombre`: the declarer declared the vole before the first trick (then
+    /// `bola_attempted` is set too).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub vole_declared: bool,
 }
 
 impl HandResult {

@@ -36,6 +36,31 @@ pub enum AllPass {
     /// [`RuleSpec::forced_max_discard`] cards, draws, and only then names trumps.
     /// Never cancelled.
     ForcedEntrada,
+    /// `hombre`: an **obligation** by the holder of the espada, else mano, who
+    /// discards all but one card ([`RuleSpec::forced_max_discard`], exactly), draws
+    /// and then names trumps. Never cancelled. With the option `gascarille` the
+    /// others may first make the holder of the espada play a gascarille instead.
+    Obligation,
+}
+
+/// How the opponents settle who exchanges first (RULES.md sections 4 and 12.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OpponentsOrder {
+    /// The *vienen / como quiera / van* conversation of section 4.
+    Conversation,
+    /// `hombre`: the declarer's next opponent exchanges first or passes that right
+    /// to the other ([`Request::ExchangeRight`](crate::Request::ExchangeRight)).
+    RightOfNext,
+}
+
+/// How hands are scored (RULES.md sections 8 and 12.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScoringSystem {
+    /// The puesta system of section 8 ([`Ledger`](crate::Ledger)).
+    Puesta,
+    /// `hombre` points ([`PointsLedger`](crate::PointsLedger)), or chips with the
+    /// option `hombre-chips` ([`ChipsLedger`](crate::ChipsLedger)).
+    Points,
 }
 
 /// Condiciones in tantos, from or to each other player (RULES.md sections 8 and
@@ -69,6 +94,8 @@ impl Condiciones {
             Contract::Entrada => self.entrada,
             Contract::Vuelta => self.vuelta,
             Contract::Solo => self.solo,
+            // Contrabola (hombre only) is scored by points or chips.
+            Contract::Contrabola => 0,
         }
     }
 }
@@ -105,6 +132,60 @@ pub const CODILLO_OLD: OptionInfo = OptionInfo {
     values: "true, false",
     section: "12.5",
     help: "a codillo is paid to the winner only (nothing to the plato or the paper)",
+};
+
+/// `show_heap` (RULES.md section 12.3).
+pub const SHOW_HEAP: OptionInfo = OptionInfo {
+    name: "show_heap",
+    default: "false",
+    values: "true, false",
+    section: "12.3",
+    help: "after the exchange the cards left in the heap are turned face up",
+};
+
+/// `hombre-chips` (RULES.md section 12.3).
+pub const HOMBRE_CHIPS: OptionInfo = OptionInfo {
+    name: "hombre-chips",
+    default: "false",
+    values: "true, false",
+    section: "12.3",
+    help: "chip payments with a pool instead of points",
+};
+
+/// `ante` (RULES.md section 12.3).
+pub const ANTE: OptionInfo = OptionInfo {
+    name: "ante",
+    default: "5",
+    values: "0 to 1000",
+    section: "12.3",
+    help: "chips the dealer puts into the pool before every deal (with hombre-chips)",
+};
+
+/// `favorito` (RULES.md section 12.3).
+pub const FAVORITO: OptionInfo = OptionInfo {
+    name: "favorito",
+    default: "false",
+    values: "true, false",
+    section: "12.3",
+    help: "coins as trumps outrank the same bid in another suit and score double",
+};
+
+/// `gascarille` (RULES.md section 12.3).
+pub const GASCARILLE: OptionInfo = OptionInfo {
+    name: "gascarille",
+    default: "false",
+    values: "true, false",
+    section: "12.3",
+    help: "after all pass the others may make the holder of the espada play a gascarille (worth 3)",
+};
+
+/// `contrabola` (RULES.md section 12.3).
+pub const CONTRABOLA: OptionInfo = OptionInfo {
+    name: "contrabola",
+    default: "false",
+    values: "true, false",
+    section: "12.3",
+    help: "a contract just below solo: nobody exchanges, the declarer must lose every trick",
 };
 
 /// `penetro_all_play` (RULES.md section 12.2; four players only).
@@ -150,6 +231,17 @@ pub struct RuleSpec {
     /// and a successful bola by each of their opponents (`false`: they neither pay
     /// nor receive any condición).
     pub takeover_condiciones: bool,
+    /// How the opponents settle who exchanges first.
+    pub opponents_order: OpponentsOrder,
+    /// The most cards the first opponent may exchange (the heap permitting).
+    pub first_opponent_max: u8,
+    /// The contracts whose surrender both opponents must accept (if either
+    /// refuses, the declarer plays on).
+    pub accept_in: &'static [Contract],
+    /// The declarer may declare the vole (*bola*) before the first trick.
+    pub declared_vole: bool,
+    /// How hands are scored.
+    pub scoring: ScoringSystem,
 }
 
 /// `tresillo` (RULES.md sections 1-8).
@@ -175,6 +267,11 @@ const TRESILLO: RuleSpec = RuleSpec {
         bola: 8,
     },
     takeover_condiciones: false,
+    opponents_order: OpponentsOrder::Conversation,
+    first_opponent_max: 9,
+    accept_in: &[],
+    declared_vole: false,
+    scoring: ScoringSystem::Puesta,
 };
 
 /// `tresillo-house` (RULES.md section 12.1).
@@ -200,6 +297,45 @@ const TRESILLO_HOUSE: RuleSpec = RuleSpec {
         bola: 10,
     },
     takeover_condiciones: true,
+    opponents_order: OpponentsOrder::Conversation,
+    first_opponent_max: 9,
+    accept_in: &[],
+    declared_vole: false,
+    scoring: ScoringSystem::Puesta,
+};
+
+/// `hombre` (RULES.md section 12.3): obligation when all pass, the exchange right
+/// of the declarer's next opponent, the accepted surrender of a vuelta, the
+/// declared vole and points scoring. The condiciones of the puesta system do not
+/// apply (points and chips are in [`crate::PointsLedger`] and
+/// [`crate::ChipsLedger`]).
+const HOMBRE: RuleSpec = RuleSpec {
+    set: RuleSet::Hombre,
+    section: "12.3",
+    summary: "the classic game: obligation, exchange right, points (or chips with hombre-chips)",
+    players: &[3],
+    options: &[SHOW_HEAP, HOMBRE_CHIPS, ANTE, FAVORITO, GASCARILLE, CONTRABOLA],
+    all_pass: AllPass::Obligation,
+    forced_max_discard: 8,
+    takeover_in: &[Contract::Entrada],
+    aip_plus_n: false,
+    sacado_tanto: false,
+    condiciones: Condiciones {
+        entrada: 0,
+        vuelta: 0,
+        solo: 0,
+        penetro: 0,
+        estuche: 0,
+        contra_estuche: 0,
+        primeras: 0,
+        bola: 0,
+    },
+    takeover_condiciones: false,
+    opponents_order: OpponentsOrder::RightOfNext,
+    first_opponent_max: 8,
+    accept_in: &[Contract::Vuelta],
+    declared_vole: true,
+    scoring: ScoringSystem::Points,
 };
 
 impl RuleSet {
@@ -209,6 +345,7 @@ impl RuleSet {
         match self {
             RuleSet::Tresillo => &TRESILLO,
             RuleSet::TresilloHouse => &TRESILLO_HOUSE,
+            RuleSet::Hombre => &HOMBRE,
         }
     }
 }
@@ -223,6 +360,25 @@ pub struct RuleOptions {
     /// `codillo_old`: a codillo is paid to the winner only.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
     pub codillo_old: bool,
+    /// `show_heap` (`hombre`): the heap's remaining cards are public after the
+    /// exchange.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub show_heap: bool,
+    /// `hombre-chips` (`hombre`): chip payments instead of points.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub chips: bool,
+    /// `ante` (`hombre`): the dealer's chips into the pool; `None` is the default, 5.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub ante: Option<u16>,
+    /// `favorito` (`hombre`): coins outrank and score double.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub favorito: bool,
+    /// `gascarille` (`hombre`).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub gascarille: bool,
+    /// `contrabola` (`hombre`).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub contrabola: bool,
     /// `penetro_all_play`: at four players nobody drops out of a penetro.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
     pub penetro_all_play: bool,
@@ -248,6 +404,21 @@ impl RuleOptions {
         }
         if self.penetro_all_play {
             v.push((PENETRO_ALL_PLAY.name, "true".to_string()));
+        }
+        for (on, info) in [(self.show_heap, SHOW_HEAP), (self.chips, HOMBRE_CHIPS)] {
+            if on {
+                v.push((info.name, "true".to_string()));
+            }
+        }
+        if let Some(a) = self.ante {
+            v.push((ANTE.name, a.to_string()));
+        }
+        for (on, info) in
+            [(self.favorito, FAVORITO), (self.gascarille, GASCARILLE), (self.contrabola, CONTRABOLA)]
+        {
+            if on {
+                v.push((info.name, "true".to_string()));
+            }
         }
         v
     }
@@ -290,6 +461,14 @@ pub enum RulesError {
     /// The same option twice.
     #[error("rule option `{0}` given twice")]
     Duplicate(String),
+    /// An option that applies only together with another.
+    #[error("rule option `{option}` applies only with `{needs}`")]
+    Requires {
+        /// The option given.
+        option: &'static str,
+        /// The option it needs.
+        needs: &'static str,
+    },
     /// An option of another table size (`penetro_all_play` at three).
     #[error("rule option `{option}` is for a table of four (--players 4), not {players} players")]
     OptionPlayers {
@@ -328,6 +507,15 @@ impl From<RuleSet> for Rules {
     }
 }
 
+/// `true` or `false`.
+fn flag(v: &str) -> Option<bool> {
+    match v {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    }
+}
+
 fn option_names(set: RuleSet) -> String {
     let o: Vec<&str> = set.spec().options.iter().map(|o| o.name).collect();
     if o.is_empty() { "none".into() } else { o.join(", ") }
@@ -350,6 +538,9 @@ impl Rules {
             }
             seen.push(k);
             rules.set_option(k, v)?;
+        }
+        if rules.options.ante.is_some() && !rules.options.chips {
+            return Err(RulesError::Requires { option: ANTE.name, needs: HOMBRE_CHIPS.name });
         }
         Ok(rules)
     }
@@ -374,12 +565,15 @@ impl Rules {
                     s => Some(Suit::ALL.into_iter().find(|x| x.name() == s).ok_or_else(bad)?),
                 };
             }
-            "codillo_old" => {
-                self.options.codillo_old = match value {
-                    "true" => true,
-                    "false" => false,
-                    _ => return Err(bad()),
-                };
+            "codillo_old" => self.options.codillo_old = flag(value).ok_or_else(bad)?,
+            "show_heap" => self.options.show_heap = flag(value).ok_or_else(bad)?,
+            "hombre-chips" => self.options.chips = flag(value).ok_or_else(bad)?,
+            "favorito" => self.options.favorito = flag(value).ok_or_else(bad)?,
+            "gascarille" => self.options.gascarille = flag(value).ok_or_else(bad)?,
+            "contrabola" => self.options.contrabola = flag(value).ok_or_else(bad)?,
+            "ante" => {
+                let a: u16 = value.parse().ok().filter(|a| *a <= 1000).ok_or_else(bad)?;
+                self.options.ante = if a == 5 { None } else { Some(a) };
             }
             "penetro_all_play" => {
                 self.options.penetro_all_play = match value {
@@ -424,31 +618,63 @@ impl Rules {
         })
     }
 
-    /// The highest bid level: 3, or 5 with `palo_de_favor`.
+    /// The favoured suit: that of `palo_de_favor`, or coins under `favorito`.
     #[must_use]
-    pub const fn max_level(&self) -> u8 {
-        if self.options.palo_de_favor.is_some() { 5 } else { 3 }
-    }
-
-    /// The bid level a contract with these trumps fulfils (`None` for a vuelta,
-    /// whose suit is turned later). Without a favoured suit: entrada 1, vuelta 2,
-    /// solo 3. With `palo_de_favor`: entrada 1, entrada a favor 2, vuelta 3, solo
-    /// 4, solo a favor 5.
-    #[must_use]
-    pub const fn contract_level(&self, c: Contract, trump: Option<Suit>) -> u8 {
-        let Some(f) = self.options.palo_de_favor else { return c.level() };
-        let favoured = matches!(trump, Some(t) if t as u8 == f as u8);
-        match c {
-            Contract::Entrada => 1 + favoured as u8,
-            Contract::Vuelta => 3,
-            Contract::Solo => 4 + favoured as u8,
+    pub const fn favoured_suit(&self) -> Option<Suit> {
+        match self.options.palo_de_favor {
+            Some(s) => Some(s),
+            None if self.options.favorito => Some(Suit::Oros),
+            None => None,
         }
     }
 
-    /// Whether `trump` is the favoured suit (condiciones doubled, +2n).
+    /// The highest bid level: 3, plus 2 with a favoured suit (`palo_de_favor`,
+    /// `favorito`), plus 1 with `contrabola`.
+    #[must_use]
+    pub const fn max_level(&self) -> u8 {
+        3 + 2 * self.favoured_suit().is_some() as u8 + self.options.contrabola as u8
+    }
+
+    /// The bid level a contract with these trumps fulfils (`None` for a vuelta,
+    /// whose suit is turned later). Without options: entrada 1, vuelta 2, solo 3.
+    /// With a favoured suit (`palo_de_favor`, `favorito`): entrada 1, entrada a
+    /// favor 2, vuelta 3, solo 4, solo a favor 5. `contrabola` ranks just below
+    /// solo and pushes solo up one level (entrada 1, vuelta 2, contrabola 3, solo
+    /// 4).
+    #[must_use]
+    pub const fn contract_level(&self, c: Contract, trump: Option<Suit>) -> u8 {
+        let f = self.favoured_suit();
+        let favoured = matches!((f, trump), (Some(f), Some(t)) if t as u8 == f as u8) as u8;
+        let fav = f.is_some() as u8;
+        let cb = self.options.contrabola as u8;
+        match c {
+            Contract::Entrada => 1 + favoured,
+            Contract::Vuelta => 2 + fav,
+            Contract::Contrabola => 3 + fav,
+            Contract::Solo => 3 + fav + cb + favoured,
+        }
+    }
+
+    /// Whether `contract` exists under these options (contrabola only with its
+    /// option).
+    #[must_use]
+    pub const fn has_contract(&self, c: Contract) -> bool {
+        !matches!(c, Contract::Contrabola) || self.options.contrabola
+    }
+
+    /// Whether `trump` is the favoured suit (doubled payments).
     #[must_use]
     pub fn favoured(&self, trump: Option<Suit>) -> bool {
-        self.options.palo_de_favor.is_some() && self.options.palo_de_favor == trump
+        self.favoured_suit().is_some() && self.favoured_suit() == trump
+    }
+
+    /// The chips of `ante` (default 5).
+    #[must_use]
+    pub const fn ante(&self) -> i64 {
+        match self.options.ante {
+            Some(a) => a as i64,
+            None => 5,
+        }
     }
 
     /// Whether an opponent may take over a surrendered `contract`.
@@ -465,6 +691,7 @@ impl Rules {
         match self.spec().all_pass {
             AllPass::EspadaForzada => holder(Card::ESPADA),
             AllPass::ForcedEntrada => holder(Card::ESPADA).or_else(|| holder(Card::BASTO)).or(Some(mano)),
+            AllPass::Obligation => holder(Card::ESPADA).or(Some(mano)),
         }
     }
 }

@@ -7,10 +7,14 @@
 //! [`score_deal`] give the two [`ScoringMode`]s of simulations. See [`Ledger`] for
 //! an example and for the choices made where RULES.md is silent.
 
+mod chips;
 mod ledger;
+mod points;
 mod validate;
 
+pub use chips::{ChipsLedger, chips_contract};
 pub use ledger::{Ledger, Scorer, score_deal};
+pub use points::{PointsLedger, estuches, hombre_base};
 
 use crate::card::{BySeat, Seat};
 use crate::game::{Contract, Outcome, PuestaKind, RuleSet};
@@ -62,6 +66,10 @@ pub struct LedgerConfig {
     /// opponents holding tricks is refused.
     #[cfg_attr(feature = "serde", serde(default))]
     pub penetro_all_play: bool,
+    /// `hombre` points: the session's number of deals; after the last the pot is
+    /// paid out (0: no fixed end). See [`PointsLedger`].
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub deals: u32,
 }
 
 impl LedgerConfig {
@@ -76,11 +84,22 @@ impl LedgerConfig {
     pub const fn new(players: u8) -> LedgerConfig {
         LedgerConfig {
             rules: RuleSet::Tresillo,
-            options: RuleOptions { palo_de_favor: None, codillo_old: false, penetro_all_play: false },
+            options: RuleOptions {
+                palo_de_favor: None,
+                codillo_old: false,
+                penetro_all_play: false,
+                show_heap: false,
+                chips: false,
+                ante: None,
+                favorito: false,
+                gascarille: false,
+                contrabola: false,
+            },
             players,
             start_bowl: DEFAULT_START_BOWL,
             pajarito: DEFAULT_PAJARITO,
             penetro_all_play: false,
+            deals: 0,
         }
     }
 }
@@ -352,6 +371,17 @@ pub enum ScoringError {
     /// Any other contradiction inside the result.
     #[error("{0}")]
     Inconsistent(&'static str),
+    /// A ledger of another scoring system than the rule set's.
+    #[error("rule set {rules} is not scored by the {ledger} ledger")]
+    System {
+        /// The rule set.
+        rules: RuleSet,
+        /// The ledger asked for.
+        ledger: &'static str,
+    },
+    /// A hand after the last deal of a points session.
+    #[error("the session of {0} deals is over")]
+    SessionOver(u32),
 }
 
 /// A minimal [`HandResult`] as typed in at a real table: `declarer` played
@@ -411,6 +441,8 @@ pub fn cancelled_result(players: u8, dealer: Seat) -> HandResult {
         surrender: None,
         deal: None,
         hands_at_play: None,
+        gascarille: false,
+        vole_declared: false,
     }
 }
 
@@ -452,6 +484,7 @@ pub const fn contract_condicion(c: Contract) -> i64 {
         Contract::Entrada => condiciones::ENTRADA,
         Contract::Vuelta => condiciones::VUELTA,
         Contract::Solo => condiciones::SOLO,
+        Contract::Contrabola => 0,
     }
 }
 

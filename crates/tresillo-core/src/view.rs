@@ -12,7 +12,8 @@ use crate::hand::{PublicState, Request};
 ///
 /// It has no field that could hold another player's cards, another player's
 /// discards or the heap: the only card sets in it are the seat's own, and the
-/// public state holds only cards made public (played cards, the turned vuelta card).
+/// public state holds only cards made public (played cards, the turned vuelta card,
+/// a heap shown under `show_heap`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PlayerView {
     seat: Seat,
@@ -76,11 +77,11 @@ impl PlayerView {
         self.public.trump
     }
 
-    /// Every card this seat has seen: its hand, its discards, every card played, and
-    /// the turned vuelta card.
+    /// Every card this seat has seen: its hand, its discards, every card played, the
+    /// turned vuelta card, and the heap turned face up under `hombre`'s `show_heap`.
     #[must_use]
     pub fn known_cards(&self) -> CardSet {
-        let mut k = self.hand | self.discards | self.public.played();
+        let mut k = self.hand | self.discards | self.public.played() | self.public.shown_heap;
         if let Some(t) = self.public.turned {
             k.insert(t);
         }

@@ -623,7 +623,7 @@ fn deal_mode_scores_every_hand_from_a_fresh_ledger() {
     assert_eq!(d[0].aip, 9);
     assert_eq!(d[1].aip, 9, "no pot history, and any dealer");
     assert_eq!(d[1], score_deal(LedgerConfig::new(3), &hands[1]).unwrap());
-    assert_eq!(deal.ledger().hands(), 1);
+    assert_eq!(deal.ledger().unwrap().hands(), 1);
     session.apply(&hands[0]).unwrap();
     assert_eq!(
         session.apply(&hands[1]).unwrap_err(),

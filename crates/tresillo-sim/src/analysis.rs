@@ -91,6 +91,8 @@ pub struct HandAnalysis {
 }
 
 /// Analyzes a record (which must be valid: it is replayed and checked first).
+/// The card play of a `hombre` contrabola is not analysed (its objective is to
+/// take no trick, which the solver's classes do not express).
 pub fn analyze(rec: &HandRecord, pimc: Option<PimcConfig>) -> Result<HandAnalysis, RecordError> {
     rec.replay()?;
     let mut ctx = SolverContext::new();
@@ -122,6 +124,11 @@ fn analyze_card(
     pimc: Option<(PimcConfig, &mut AgentRng)>,
 ) -> Option<CardAnalysis> {
     let p = hand.public();
+    // The solver's classes (sacado, puesta, codillo by tricks) are not the
+    // objective of `hombre`'s contrabola, won by taking no trick: not analysed.
+    if p.contract == Some(tresillo_core::Contract::Contrabola) {
+        return None;
+    }
     let declarer = p.declarer?;
     let seat = hand.request().seat()?;
     let pos = Position::from_play_state(&hand.play_state()?, declarer).ok()?;

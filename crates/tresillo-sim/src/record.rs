@@ -56,6 +56,14 @@ pub enum Act {
     TakeOver(bool),
     /// Played on for bola (`true`) or stopped with primeras.
     Bola(bool),
+    /// `hombre`: made the holder of the espada play a gascarille (`true`) or not.
+    Gascarille(bool),
+    /// `hombre`: exchanged first (`true`) or passed the right.
+    ExchangeFirst(bool),
+    /// `hombre`: accepted a surrendered vuelta (`true`) or refused it.
+    AcceptSurrender(bool),
+    /// `hombre`: declared the vole (`true`) or not.
+    DeclareVole(bool),
     /// Penetro: the dealer took the `top` or `bottom` ten cards of the heap.
     Penetro(HeapEnd),
     /// Penetro: `me-quedo`, `puedo-quedarme`, `puedo-irme` or `me-voy`.
@@ -73,6 +81,10 @@ impl From<Decision> for Act {
             Decision::Surrender(b) => Act::Surrender(b),
             Decision::TakeOver(b) => Act::TakeOver(b),
             Decision::Bola(b) => Act::Bola(b),
+            Decision::Gascarille(b) => Act::Gascarille(b),
+            Decision::ExchangeFirst(b) => Act::ExchangeFirst(b),
+            Decision::AcceptSurrender(b) => Act::AcceptSurrender(b),
+            Decision::DeclareVole(b) => Act::DeclareVole(b),
             Decision::Penetro(e) => Act::Penetro(e),
             Decision::DropOut(w) => Act::DropOut(w),
         }
@@ -90,6 +102,10 @@ impl From<Act> for Decision {
             Act::Surrender(b) => Decision::Surrender(b),
             Act::TakeOver(b) => Decision::TakeOver(b),
             Act::Bola(b) => Decision::Bola(b),
+            Act::Gascarille(b) => Decision::Gascarille(b),
+            Act::ExchangeFirst(b) => Decision::ExchangeFirst(b),
+            Act::AcceptSurrender(b) => Decision::AcceptSurrender(b),
+            Act::DeclareVole(b) => Decision::DeclareVole(b),
             Act::Penetro(e) => Decision::Penetro(e),
             Act::DropOut(w) => Decision::DropOut(w),
         }

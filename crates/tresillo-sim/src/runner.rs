@@ -261,8 +261,10 @@ impl Tournament {
         let mut stats = Stats::new(n, len);
         let mut unit_tantos = [0i64; 4];
         for (si, &seating) in seatings.iter().enumerate() {
-            let mut scorer =
-                Scorer::new(c.scoring.mode(), LedgerConfig::with_rules(c.rules, n)).expect("a checked table");
+            let mut ledger = LedgerConfig::with_rules(c.rules, n);
+            // A `hombre` points session ends (and pays out its pot) with the unit.
+            ledger.deals = len as u32;
+            let mut scorer = Scorer::new(c.scoring.mode(), ledger).expect("a checked table");
             for i in unit * len..(unit + 1) * len {
                 let seed = deal_seed(c.seed, i);
                 let dealer = Seat((i % u64::from(n)) as u8);
@@ -445,7 +447,9 @@ fn record(stats: &mut Stats, r: &HandResult, s: &HandScore, seating: &[u8], unit
     if r.is_cancelled() {
         stats.cancelled += 1;
     }
-    let contract = r.contract.map(|c| c.level() as usize - 1);
+    // Per-contract columns are entrada, vuelta and solo; a contrabola (`hombre`
+    // option) counts among the hands declared only.
+    let contract = r.contract.filter(|c| *c != Contract::Contrabola).map(Contract::index);
     let oc = match r.outcome {
         Outcome::Sacado => Some(0),
         Outcome::Puesta { .. } => Some(1),

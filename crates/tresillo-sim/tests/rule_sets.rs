@@ -32,6 +32,9 @@ fn every_rule_set_and_option_plays_a_duplicate_tournament_where_rule_beats_rando
     ];
     for set in RuleSet::ALL {
         for options in opts {
+            if !set.spec().options.contains(&tresillo_core::PALO_DE_FAVOR) && !options.is_default() {
+                continue; // hombre's own options: tests/hombre.rs
+            }
             let rules = Rules { set, options };
             for scoring in [Scoring::Deal, Scoring::Session(6)] {
                 let (rows, stats) = run(rules, scoring, 2);
@@ -49,6 +52,37 @@ fn every_rule_set_and_option_plays_a_duplicate_tournament_where_rule_beats_rando
                     mean(2)
                 );
             }
+        }
+    }
+}
+
+/// `hombre` (RULES.md section 12.3) and each of its options: a duplicate
+/// tournament by the deal and by sessions of points or chips, identical on any
+/// thread count, never cancelled, the rule agent ahead of random.
+#[test]
+fn every_hombre_option_plays_a_duplicate_tournament_where_rule_beats_random() {
+    let sets: [&[(&str, &str)]; 6] = [
+        &[("show_heap", "true")],
+        &[("hombre-chips", "true")],
+        &[("hombre-chips", "true"), ("ante", "2"), ("gascarille", "true")],
+        &[("favorito", "true")],
+        &[("gascarille", "true")],
+        &[("contrabola", "true")],
+    ];
+    for opts in sets {
+        let rules = Rules::parse("hombre", opts).unwrap();
+        for scoring in [Scoring::Deal, Scoring::Session(6)] {
+            let (rows, stats) = run(rules, scoring, 2);
+            assert_eq!(rows.len(), 120 * 6);
+            assert_eq!((rows.clone(), stats.clone()), run(rules, scoring, 1), "{rules}: thread count");
+            assert_eq!(stats.cancelled, 0, "{rules}: never cancelled");
+            let mean = |i: usize| stats.agents[i].units.mean_ci(1.0).unwrap().0;
+            assert!(
+                mean(0) > mean(1) && mean(0) > mean(2),
+                "{rules} {scoring}: rule {} random {}",
+                mean(0),
+                mean(1)
+            );
         }
     }
 }

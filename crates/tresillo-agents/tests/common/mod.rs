@@ -81,13 +81,15 @@ pub fn brute_force(view: &PlayerView) -> (Vec<World>, u64) {
     let mut base = World::default();
     base.hands[me] = view.hand();
     base.discards[me] = view.discards();
+    // A heap shown under `hombre`'s show_heap is known and stays in the heap.
+    base.heap = p.shown_heap;
     // Places: 0 hand A, 1 hand B, 2 discards A, 3 discards B, 4 heap.
     let mut room = [
         9 - played_by[others[0]],
         9 - played_by[others[1]],
         u32::from(p.exchanged[others[0]].unwrap_or(0)),
         u32::from(p.exchanged[others[1]].unwrap_or(0)),
-        u32::from(p.heap_left),
+        u32::from(p.heap_left) - p.shown_heap.len(),
     ];
     // The turned card is visible but its place is not: try every hidden place
     // (the replay rejects the wrong ones).
@@ -175,7 +177,7 @@ pub fn raw_assignments(view: &PlayerView) -> u128 {
         9 - played_by[others[1]],
         u32::from(p.exchanged[others[0]].unwrap_or(0)),
         u32::from(p.exchanged[others[1]].unwrap_or(0)),
-        u32::from(p.heap_left),
+        u32::from(p.heap_left) - p.shown_heap.len(),
     ];
     let n: u32 = view.unseen_cards().len()
         + u32::from(p.turned.is_some_and(|c| !p.played().contains(c) && !view.hand().contains(c)));

@@ -225,7 +225,9 @@ fn read_deals(path: &Path) -> Result<[SlotDeals; 3]> {
             return Err(bad(&format!("seating {:?} is not an order of the slots 0, 1, 2", d.seating)));
         }
         let (Some(decl), Some(c)) = (d.declarer, CONTRACTS.iter().position(|c| *c == d.contract)) else {
-            if d.contract.is_empty() {
+            // Cancelled hands, and `hombre`'s contrabola (outside the per-contract
+            // charts, as in summary.csv).
+            if d.contract.is_empty() || d.contract == "contrabola" {
                 continue;
             }
             return Err(bad(&format!("contract {:?} without a declarer, or unknown", d.contract)));

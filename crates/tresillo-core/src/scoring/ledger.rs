@@ -1,11 +1,13 @@
 //! The [`Ledger`]: bowls, plato, pajaritos and paper, one hand at a time.
 
 use super::validate::{Checked, check};
-use super::{AipCase, Debt, HandScore, LedgerConfig, ScoringError, ScoringMode, Settlement};
+use super::{
+    AipCase, ChipsLedger, Debt, HandScore, LedgerConfig, PointsLedger, ScoringError, ScoringMode, Settlement,
+};
 use crate::card::{BySeat, Seat};
 use crate::game::Outcome;
 use crate::result::HandResult;
-use crate::rules::Rules;
+use crate::rules::{Rules, ScoringSystem};
 
 /// The score of a Tresillo session under the puesta system (RULES.md section 8):
 /// every bowl, the plato (and whether it holds a failure payment), the pajaritos dish
@@ -115,6 +117,9 @@ impl Ledger {
         let n = config.players;
         if n != 3 && n != 4 {
             return Err(ScoringError::Players(n));
+        }
+        if config.rules.spec().scoring != ScoringSystem::Puesta {
+            return Err(ScoringError::System { rules: config.rules, ledger: "puesta" });
         }
         let (start_bowl, pajarito) = (config.start_bowl, config.pajarito);
         if !(1..=LedgerConfig::MAX_PAJARITO).contains(&pajarito)
@@ -537,24 +542,61 @@ fn takeover_bonus(rules: &Rules, r: &HandResult) -> i64 {
     per * (1 + i64::from(rules.favoured(r.trump)))
 }
 
-/// Scores `r` in [`ScoringMode::Deal`]: from a fresh ledger of `config`.
+/// Scores `r` in [`ScoringMode::Deal`]: from a fresh ledger of `config` (the
+/// rule set's own ledger: puesta, points or chips).
 pub fn score_deal(config: LedgerConfig, r: &HandResult) -> Result<HandScore, ScoringError> {
-    Ledger::new(config)?.apply(r)
+    System::new(config)?.apply(r)
 }
 
-/// Scores hands one after another in either [`ScoringMode`]: `Session` carries one
-/// ledger across the hands; `Deal` scores every hand from a fresh ledger (then
-/// [`Scorer::ledger`] is the ledger of the last hand alone).
+/// The ledger of a rule set's scoring system.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum System {
+    Puesta(Ledger),
+    Points(PointsLedger),
+    Chips(ChipsLedger),
+}
+
+impl System {
+    fn new(config: LedgerConfig) -> Result<System, ScoringError> {
+        Ok(match config.rules.spec().scoring {
+            ScoringSystem::Puesta => System::Puesta(Ledger::new(config)?),
+            ScoringSystem::Points if config.options.chips => System::Chips(ChipsLedger::new(config)?),
+            ScoringSystem::Points => System::Points(PointsLedger::new(config)?),
+        })
+    }
+
+    fn config(&self) -> LedgerConfig {
+        match self {
+            System::Puesta(l) => l.config,
+            System::Points(l) => *l.config(),
+            System::Chips(l) => *l.config(),
+        }
+    }
+
+    fn apply(&mut self, r: &HandResult) -> Result<HandScore, ScoringError> {
+        match self {
+            System::Puesta(l) => l.apply(r),
+            System::Points(l) => l.apply(r),
+            System::Chips(l) => l.apply(r),
+        }
+    }
+}
+
+/// Scores hands one after another in either [`ScoringMode`], with the ledger of the
+/// rule set's scoring system (the puesta [`Ledger`], or `hombre`'s
+/// [`PointsLedger`] or [`ChipsLedger`]): `Session` carries one ledger across the
+/// hands; `Deal` scores every hand from a fresh ledger (then the ledger is that of
+/// the last hand alone).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Scorer {
     mode: ScoringMode,
-    ledger: Ledger,
+    book: System,
 }
 
 impl Scorer {
     /// A scorer for a table of `config`.
     pub fn new(mode: ScoringMode, config: LedgerConfig) -> Result<Scorer, ScoringError> {
-        Ok(Scorer { mode, ledger: Ledger::new(config)? })
+        Ok(Scorer { mode, book: System::new(config)? })
     }
 
     /// The mode.
@@ -563,28 +605,51 @@ impl Scorer {
         self.mode
     }
 
-    /// The ledger (in `Deal` mode, that of the last hand scored).
+    /// The puesta ledger (in `Deal` mode, that of the last hand scored); `None`
+    /// for a rule set scored by points or chips.
     #[must_use]
-    pub fn ledger(&self) -> &Ledger {
-        &self.ledger
+    pub fn ledger(&self) -> Option<&Ledger> {
+        match &self.book {
+            System::Puesta(l) => Some(l),
+            _ => None,
+        }
+    }
+
+    /// The points ledger of `hombre`, if this scorer keeps one.
+    #[must_use]
+    pub fn points(&self) -> Option<&PointsLedger> {
+        match &self.book {
+            System::Points(l) => Some(l),
+            _ => None,
+        }
+    }
+
+    /// The chips ledger of `hombre-chips`, if this scorer keeps one.
+    #[must_use]
+    pub fn chips(&self) -> Option<&ChipsLedger> {
+        match &self.book {
+            System::Chips(l) => Some(l),
+            _ => None,
+        }
     }
 
     /// Scores one hand. On error nothing changes.
     pub fn apply(&mut self, r: &HandResult) -> Result<HandScore, ScoringError> {
         match self.mode {
-            ScoringMode::Session => self.ledger.apply(r),
+            ScoringMode::Session => self.book.apply(r),
             ScoringMode::Deal => {
-                let mut fresh = Ledger::new(self.ledger.config)?;
+                let mut fresh = System::new(self.book.config())?;
                 let s = fresh.apply(r)?;
-                self.ledger = fresh;
+                self.book = fresh;
                 Ok(s)
             }
         }
     }
 
-    /// The settlement of the current ledger.
+    /// The settlement of the current puesta ledger (`None` for points or chips,
+    /// whose scores are final after each hand).
     #[must_use]
-    pub fn settle(&self) -> Settlement {
-        self.ledger.settle()
+    pub fn settle(&self) -> Option<Settlement> {
+        self.ledger().map(Ledger::settle)
     }
 }

@@ -81,7 +81,7 @@ pub(super) fn check(
                 "a four-player hand is never cancelled: when all pass and nobody holds the espada, the dealer penetra",
             ));
         }
-        if cfg.rules.spec().all_pass == AllPass::ForcedEntrada {
+        if matches!(cfg.rules.spec().all_pass, AllPass::ForcedEntrada | AllPass::Obligation) {
             return Err(inconsistent(
                 "a hand of this rule set is never cancelled: when all pass somebody must play an entrada",
             ));
@@ -131,6 +131,16 @@ pub(super) fn check(
         if r.forced && r.contract != Some(Contract::Entrada) {
             return Err(inconsistent("an espada forzada is an entrada"));
         }
+        let rules = Rules { set: cfg.rules, options: cfg.options };
+        if r.contract.is_some_and(|c| !rules.has_contract(c)) {
+            return Err(inconsistent("a contrabola needs the rule option `contrabola`"));
+        }
+        if r.gascarille && !(r.forced && cfg.options.gascarille) {
+            return Err(inconsistent("a gascarille is forced after all pass, under the option `gascarille`"));
+        }
+        if r.vole_declared && !(r.bola_attempted && cfg.rules.spec().declared_vole) {
+            return Err(inconsistent("a declared vole is played for all nine tricks (bola_attempted)"));
+        }
     }
     if recorded {
         for s in (0..n).map(Seat) {
@@ -155,8 +165,8 @@ pub(super) fn check(
             if sr.by != d {
                 return Err(inconsistent("only the declarer can give up"));
             }
-            if r.contract == Some(Contract::Solo) {
-                return Err(inconsistent("a solo cannot be given up"));
+            if r.contract.is_some_and(|c| !c.may_surrender()) || r.vole_declared {
+                return Err(inconsistent("a solo, a contrabola or a declared vole cannot be given up"));
             }
             if let Some(o) = sr.took_over {
                 if r.penetro {
@@ -215,24 +225,26 @@ pub(super) fn check(
     if r.bola_made && !r.bola_attempted {
         return Err(inconsistent("bola made without playing on for it"));
     }
-    if (r.primeras || r.bola_attempted) && !matches!(r.outcome, Outcome::Sacado) {
+    // A vole declared before the first trick (`hombre`) needs no five tricks first.
+    let played_on = r.bola_attempted && !r.vole_declared;
+    if (r.primeras || played_on) && !matches!(r.outcome, Outcome::Sacado) {
         return Err(inconsistent("primeras and bola need the first five tricks, a won hand"));
     }
     if recorded {
-        if (r.primeras || r.bola_attempted) && r.tricks[fin] < 5 {
+        if (r.primeras || played_on) && r.tricks[fin] < 5 {
             return Err(inconsistent("primeras and bola need the declarer's first five tricks"));
         }
         if r.bola_attempted && r.bola_made != (r.tricks[fin] == 9) {
             return Err(inconsistent("a bola is made exactly when the declarer takes all nine tricks"));
         }
-        if !gave_up && r.tricks[fin] == 9 && !r.bola_attempted {
+        if !gave_up && r.tricks[fin] == 9 && !r.bola_attempted && r.contract != Some(Contract::Contrabola) {
             return Err(inconsistent(
                 "nine tricks for the declarer are a bola made (RULES.md section 6: the first five won, \
                  then played on): set bola_attempted and bola_made",
             ));
         }
     }
-    if (r.primeras || r.bola_attempted)
+    if (r.primeras || played_on)
         && r.trick_winners.len() >= 5
         && r.trick_winners[..5].iter().any(|&w| w != fin)
     {
@@ -258,7 +270,11 @@ pub(super) fn check(
             }
         }
         if recorded {
-            let expected = outcome_of(n, dealer, fin, r.penetro, &r.tricks);
+            let expected = if r.contract == Some(Contract::Contrabola) {
+                crate::hand::contrabola_outcome(r.tricks[fin])
+            } else {
+                outcome_of(n, dealer, fin, r.penetro, &r.tricks)
+            };
             let agrees = if r.penetro { same_result(r.outcome, expected) } else { r.outcome == expected };
             if !agrees {
                 return Err(ScoringError::OutcomeMismatch { given: r.outcome, expected });
