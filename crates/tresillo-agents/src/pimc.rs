@@ -348,13 +348,14 @@ struct Values {
 /// as deal scoring pays them (RULES.md section 8, a fresh ledger: plato 6, amount
 /// in play 9): a sacado takes the plato and 1 from each opponent (+8), a puesta
 /// pays 9, a codillo 18; the condiciones (vuelta 1, solo 2, doubled in a
-/// favoured suit) come from or go to each of the two opponents.
+/// favoured suit) come from or go to each of the two opponents. (Contrabola, of
+/// `hombre`, which `pimc` does not play, is counted as a solo.)
 #[must_use]
 pub fn bid_utility(c: Class, contract: Contract, favoured: bool) -> f64 {
     let cond = match contract {
         Contract::Entrada => 0.0,
         Contract::Vuelta => 1.0,
-        Contract::Solo => 2.0,
+        Contract::Solo | Contract::Contrabola => 2.0,
     } * if favoured { 2.0 } else { 1.0 };
     let tantos = match c {
         Class::Sacado => 8.0 + 2.0 * cond,
@@ -386,7 +387,7 @@ fn exchange(dealt: [CardSet; 3], heap: &[Card], me: Seat, contract: Contract, tr
     match contract {
         Contract::Entrada => swap(&mut hands, me, 0),
         Contract::Vuelta => swap(&mut hands, me, 1),
-        Contract::Solo => {}
+        Contract::Solo | Contract::Contrabola => {}
     }
     swap(&mut hands, me.next(3), 0);
     swap(&mut hands, me.plus(2, 3), 0);
@@ -664,7 +665,7 @@ mod tests {
                 let k = drawn.len() as usize;
                 assert_eq!(drawn, heap[..k].iter().copied().collect::<CardSet>(), "seed {seed} {contract:?}");
                 match contract {
-                    Contract::Solo => assert_eq!(hands[me.index()], dealt[me.index()]),
+                    Contract::Solo | Contract::Contrabola => assert_eq!(hands[me.index()], dealt[me.index()]),
                     Contract::Vuelta => {
                         assert!(hands[me.index()].contains(heap[0]), "seed {seed}: turned card")
                     }
