@@ -35,8 +35,8 @@ use crate::rng::AgentRng;
 use std::sync::OnceLock;
 use tresillo_core::tables::{TRUMP_SUIT, TrumpTable, table};
 use tresillo_core::{
-    Bid, Card, CardSet, Contract, Decision, DropWord, HeapEnd, Phase, PlayerView, Rank, Request, Seat, Suit,
-    Word,
+    Bid, Card, CardSet, Contract, Decision, DropWord, HeapEnd, Phase, PlayerView, Rank, Request, RuleSet,
+    Seat, Suit, Word,
 };
 
 /// The tunable numbers of the rule agent, in tenths of a trick.
@@ -164,6 +164,11 @@ impl Agent for RuleAgent {
     }
 
     fn decide(&mut self, view: &PlayerView, _rng: &mut AgentRng) -> Decision {
+        if view.public().rules == RuleSet::Lhombre
+            && let Some(d) = crate::rule_lhombre::decide(&self.params, view)
+        {
+            return d;
+        }
         match view.request() {
             Request::Bid { min_level, max_level, .. } => self.bid(view, min_level, max_level),
             Request::Declare { min_level, forced, .. } => self.declare(view, min_level, forced),
@@ -384,7 +389,7 @@ pub fn evaluate(hand: CardSet, unseen: CardSet, trump: Suit, exchange: bool) -> 
 }
 
 /// The best trump suit and its evaluation.
-fn best_suit(hand: CardSet, unseen: CardSet, exchange: bool) -> (Suit, i32) {
+pub(crate) fn best_suit(hand: CardSet, unseen: CardSet, exchange: bool) -> (Suit, i32) {
     let mut best = (Suit::Oros, i32::MIN);
     for s in Suit::ALL {
         let v = evaluate(hand, unseen, s, exchange);
@@ -716,25 +721,26 @@ impl Ctx {
             s = p.next_playing(s);
         }
         let (opps, num_opps) = p.all_opponents()?;
-        let mut allies = 0u8;
-        let mut partner = me;
-        for &o in &opps[..num_opps] {
-            if o != me {
-                allies |= 1 << o.0;
+        let (partner, allies) = if me == declarer {
+            (me, 0)
+        } else if p.players == 3 {
+            let partner = Seat(3 - me.0 - declarer.0);
+            (partner, 1 << partner.0)
+        } else {
+            // Four players: every other opponent is an ally; the partner is the
+            // next of them in turn order.
+            let mut allies = 0u8;
+            for &o in &opps[..num_opps] {
+                if o != me {
+                    allies |= 1 << o.0;
+                }
             }
-        }
-        let mut o = p.next_playing(me);
-        while o != me {
-            if allies & (1 << o.0) != 0 {
-                partner = o;
-                break;
+            let mut o = p.next_playing(me);
+            while allies & (1 << o.0) == 0 && o != me {
+                o = p.next_playing(o);
             }
-            o = p.next_playing(o);
-        }
-        if me == declarer {
-            partner = me;
-            allies = 0;
-        }
+            (o, allies)
+        };
         Some(Ctx {
             t,
             hi: &higher_tables()[tr.index()],

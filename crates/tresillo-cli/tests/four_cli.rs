@@ -125,6 +125,11 @@ fn penetro_all_play_tournaments_play_four_card_tricks() {
     for r in played {
         assert!(r[col("dropped_out")].is_empty(), "nobody drops out: {r:?}");
     }
+    // The report charts three-player runs only, and says so in one line.
+    let page = d.path("r.html");
+    let err = failed(&tresillo(&["report", out.to_str().unwrap(), "--out", page.to_str().unwrap()]));
+    assert!(err.contains("a four-player run (RULES.md section 12.2)"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
 }
 
 #[test]
@@ -238,7 +243,9 @@ fn wrong_agent_counts_and_three_player_agents_are_one_line_errors() {
     assert!(err.starts_with("error: --agents needs four agent specs"), "{err}");
     let err = failed(&tresillo(&["play", "--players", "4", "--human", "1"]));
     assert!(
-        err.starts_with("error: --human plays the rule set tresillo without options at three players"),
+        err.starts_with(
+            "error: --human plays the rule sets tresillo and lhombre without options at three players"
+        ),
         "{err}"
     );
 }
