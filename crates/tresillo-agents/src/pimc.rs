@@ -348,14 +348,14 @@ struct Values {
 /// as deal scoring pays them (RULES.md section 8, a fresh ledger: plato 6, amount
 /// in play 9): a sacado takes the plato and 1 from each opponent (+8), a puesta
 /// pays 9, a codillo 18; the condiciones (vuelta 1, solo 2, doubled in a
-/// favoured suit) come from or go to each of the two opponents. (Contrabola, of
-/// `hombre`, which `pimc` does not play, is counted as a solo.)
+/// favoured suit) come from or go to each of the two opponents. (The contracts
+/// of other rule sets, which `pimc` does not play, count as a solo.)
 #[must_use]
 pub fn bid_utility(c: Class, contract: Contract, favoured: bool) -> f64 {
     let cond = match contract {
         Contract::Entrada => 0.0,
         Contract::Vuelta => 1.0,
-        Contract::Solo | Contract::Contrabola => 2.0,
+        _ => 2.0,
     } * if favoured { 2.0 } else { 1.0 };
     let tantos = match c {
         Class::Sacado => 8.0 + 2.0 * cond,
@@ -369,7 +369,8 @@ pub fn bid_utility(c: Class, contract: Contract, favoured: bool) -> f64 {
 /// from the `dealt` hands and the heap in drawing order: the declarer (entrada,
 /// vuelta) discards as the rule agent does (vuelta: at least one card, the turned
 /// card drawn first), then the opponent after the declarer and then the other,
-/// each discarding as the rule agent does, up to what is left in the heap.
+/// each discarding as the rule agent does, up to what is left in the heap (any
+/// other contract: as solo, the declarer keeping its hand).
 fn exchange(dealt: [CardSet; 3], heap: &[Card], me: Seat, contract: Contract, trump: Suit) -> [CardSet; 3] {
     let mut hands = dealt;
     let mut top = 0;
@@ -387,7 +388,7 @@ fn exchange(dealt: [CardSet; 3], heap: &[Card], me: Seat, contract: Contract, tr
     match contract {
         Contract::Entrada => swap(&mut hands, me, 0),
         Contract::Vuelta => swap(&mut hands, me, 1),
-        Contract::Solo | Contract::Contrabola => {}
+        _ => {}
     }
     swap(&mut hands, me.next(3), 0);
     swap(&mut hands, me.plus(2, 3), 0);
@@ -665,11 +666,11 @@ mod tests {
                 let k = drawn.len() as usize;
                 assert_eq!(drawn, heap[..k].iter().copied().collect::<CardSet>(), "seed {seed} {contract:?}");
                 match contract {
-                    Contract::Solo | Contract::Contrabola => assert_eq!(hands[me.index()], dealt[me.index()]),
+                    Contract::Entrada => {}
                     Contract::Vuelta => {
                         assert!(hands[me.index()].contains(heap[0]), "seed {seed}: turned card")
                     }
-                    Contract::Entrada => {}
+                    _ => assert_eq!(hands[me.index()], dealt[me.index()], "seed {seed}: solo"),
                 }
                 // Each opponent keeps what the rule agent keeps.
                 for s in [me.next(3), me.plus(2, 3)] {
