@@ -638,6 +638,12 @@ fn discards(view: &PlayerView, min: u8, max: u8) -> CardSet {
     take_weakest(out, hand, u32::from(min), u32::from(max), t)
 }
 
+/// The rule agent's discards from `hand` with `trump` known (declarer and
+/// opponents alike): at least `min`, at most `max` (see [`RuleAgent`]).
+pub(crate) fn exchange_discards(hand: CardSet, trump: Suit, min: u32, max: u32) -> CardSet {
+    take_weakest(hand - keep_set(hand, trump), hand, min, max, table(Some(trump)))
+}
+
 /// From `cand` (then from the rest of `hand` if needed) the weakest cards, at least
 /// `min` and at most `max`, shortest plain suits first so that voids appear.
 fn take_weakest(cand: CardSet, hand: CardSet, min: u32, max: u32, t: &TrumpTable) -> CardSet {
