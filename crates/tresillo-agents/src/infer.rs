@@ -27,6 +27,9 @@ impl Inference {
     #[must_use]
     pub fn from_view(view: &PlayerView) -> Inference {
         let p = view.public();
+        if p.players != 3 {
+            return Inference::from_view_four(view);
+        }
         let mut inf =
             Inference { played: CardSet::EMPTY, played_by: BySeat::default(), excluded: BySeat::default() };
         let plays = p.plays();
@@ -36,14 +39,43 @@ impl Inference {
         let t = table(p.trump);
         let leaders = p.trick_leaders();
         let mut led = plays[0];
-        let size = p.trick_size() as usize;
         for (i, &c) in plays.iter().enumerate() {
-            let k = i % size;
-            let seat =
-                if size == 3 && p.players == 3 { leaders[i / 3].plus(k as u8, 3) } else { p.play_seat(i) };
+            let k = i % 3;
+            let seat = leaders[i / 3].plus(k as u8, p.players);
             inf.played.insert(c);
             inf.played_by[seat].insert(c);
             if k == 0 {
+                led = c;
+                continue;
+            }
+            let ls = t.eff_suit[led.bit() as usize];
+            let cs = t.eff_suit[c.bit() as usize];
+            if cs != ls {
+                inf.excluded[seat] |=
+                    if ls == TRUMP_SUIT { t.force[led.bit() as usize] } else { t.follow[led.bit() as usize] };
+            }
+        }
+        inf
+    }
+
+    /// [`Inference::from_view`] at a table of four (RULES.md section 12.2): the
+    /// seats that play are asked of the public state, tricks have three or four
+    /// cards. Kept apart so that the three-player loop stays as tight as before.
+    #[inline(never)]
+    fn from_view_four(view: &PlayerView) -> Inference {
+        let p = view.public();
+        let mut inf =
+            Inference { played: CardSet::EMPTY, played_by: BySeat::default(), excluded: BySeat::default() };
+        let plays = p.plays();
+        let Some(&first) = plays.first() else { return inf };
+        let t = table(p.trump);
+        let size = p.trick_size() as usize;
+        let mut led = first;
+        for (i, &c) in plays.iter().enumerate() {
+            let seat = p.play_seat(i);
+            inf.played.insert(c);
+            inf.played_by[seat].insert(c);
+            if i % size == 0 {
                 led = c;
                 continue;
             }

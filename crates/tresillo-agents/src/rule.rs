@@ -710,25 +710,26 @@ impl Ctx {
             s = p.next_playing(s);
         }
         let (opps, num_opps) = p.all_opponents()?;
-        let mut allies = 0u8;
-        let mut partner = me;
-        for &o in &opps[..num_opps] {
-            if o != me {
-                allies |= 1 << o.0;
+        let (partner, allies) = if me == declarer {
+            (me, 0)
+        } else if p.players == 3 {
+            let partner = Seat(3 - me.0 - declarer.0);
+            (partner, 1 << partner.0)
+        } else {
+            // Four players: every other opponent is an ally; the partner is the
+            // next of them in turn order.
+            let mut allies = 0u8;
+            for &o in &opps[..num_opps] {
+                if o != me {
+                    allies |= 1 << o.0;
+                }
             }
-        }
-        let mut o = p.next_playing(me);
-        while o != me {
-            if allies & (1 << o.0) != 0 {
-                partner = o;
-                break;
+            let mut o = p.next_playing(me);
+            while allies & (1 << o.0) == 0 && o != me {
+                o = p.next_playing(o);
             }
-            o = p.next_playing(o);
-        }
-        if me == declarer {
-            partner = me;
-            allies = 0;
-        }
+            (o, allies)
+        };
         Some(Ctx {
             t,
             hi: &higher_tables()[tr.index()],

@@ -125,6 +125,11 @@ fn penetro_all_play_tournaments_play_four_card_tricks() {
     for r in played {
         assert!(r[col("dropped_out")].is_empty(), "nobody drops out: {r:?}");
     }
+    // The report charts three-player runs only, and says so in one line.
+    let page = d.path("r.html");
+    let err = failed(&tresillo(&["report", out.to_str().unwrap(), "--out", page.to_str().unwrap()]));
+    assert!(err.contains("a four-player run (RULES.md section 12.2)"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
 }
 
 #[test]

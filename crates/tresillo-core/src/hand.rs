@@ -659,6 +659,7 @@ impl PublicState {
     /// dealer sits out unless penetrating, and one player drops out of a penetro
     /// unless `penetro_all_play`).
     #[must_use]
+    #[inline]
     pub fn playing(&self) -> u8 {
         playing_seats(self.players, self.dealer, &self.penetro)
     }
@@ -742,6 +743,7 @@ impl PublicState {
     /// (`None` without a declarer, and in a penetro until one player drops out or
     /// when all three play: see [`PublicState::all_opponents`]).
     #[must_use]
+    #[inline]
     pub fn opponents(&self) -> Option<[Seat; 2]> {
         match self.all_opponents()? {
             (o, 2) => Some([o[0], o[1]]),
@@ -752,6 +754,7 @@ impl PublicState {
     /// Every opponent of the current declarer in turn order from the declarer, and
     /// how many there are (two, or three in a penetro under `penetro_all_play`).
     #[must_use]
+    #[inline]
     pub fn all_opponents(&self) -> Option<([Seat; 3], usize)> {
         let d = self.declarer?;
         if self.players == 3 {

@@ -248,7 +248,7 @@ pub struct RuleSpec {
 const TRESILLO: RuleSpec = RuleSpec {
     set: RuleSet::Tresillo,
     section: "1-8",
-    summary: "modern Spanish Tresillo, the puesta system",
+    summary: "modern Spanish Tresillo, the puesta system; at 4 players the dealer sits out and penetra (12.2)",
     players: &[3, 4],
     options: &[PALO_DE_FAVOR, CODILLO_OLD, PENETRO_ALL_PLAY],
     all_pass: AllPass::EspadaForzada,

@@ -221,6 +221,11 @@ fn read_deals(path: &Path) -> Result<[SlotDeals; 3]> {
         let seating: Vec<usize> = d.seating.bytes().map(|b| b.wrapping_sub(b'0') as usize).collect();
         let mut sorted = seating.clone();
         sorted.sort_unstable();
+        if sorted == [0, 1, 2, 3] {
+            return Err(bad(
+                "a four-player run (RULES.md section 12.2): the report charts three-player runs only",
+            ));
+        }
         if sorted != [0, 1, 2] {
             return Err(bad(&format!("seating {:?} is not an order of the slots 0, 1, 2", d.seating)));
         }
