@@ -26,7 +26,7 @@ fn bad_rule_sets_and_options_are_one_line_errors() {
     for (args, msg) in [
         (
             vec!["--rules", "whist"],
-            "error: unknown rule set `whist` (known: tresillo, tresillo-house, hombre)",
+            "error: unknown rule set `whist` (known: tresillo, tresillo-house, hombre, lhombre)",
         ),
         (
             vec!["--rule-option", "show_heap=true"],

@@ -17,7 +17,16 @@ pub fn chips_contract(r: &HandResult) -> i64 {
         _ if r.gascarille => 3,
         Some(Contract::Vuelta) => 7,
         Some(Contract::Solo) => 15,
-        Some(Contract::Entrada | Contract::Contrabola) | None => 5,
+        // The L'Hombre contracts are never played under hombre.
+        Some(
+            Contract::Entrada
+            | Contract::Contrabola
+            | Contract::GrandTourne
+            | Contract::Nolo
+            | Contract::PureNolo
+            | Contract::NoloOuvert,
+        )
+        | None => 5,
     }
 }
 

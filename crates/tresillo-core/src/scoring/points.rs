@@ -16,7 +16,16 @@ pub fn hombre_base(r: &HandResult) -> i64 {
     match r.contract {
         _ if r.gascarille => 3,
         Some(Contract::Entrada) if r.forced => 1,
-        Some(Contract::Entrada | Contract::Contrabola) | None => 2,
+        // The L'Hombre contracts are never played under hombre.
+        Some(
+            Contract::Entrada
+            | Contract::Contrabola
+            | Contract::GrandTourne
+            | Contract::Nolo
+            | Contract::PureNolo
+            | Contract::NoloOuvert,
+        )
+        | None => 2,
         Some(Contract::Vuelta) => 3,
         Some(Contract::Solo) => 5,
     }
