@@ -97,6 +97,7 @@ impl Model {
                 Contract::Entrada | Contract::Contrabola => 2,
                 Contract::Vuelta => 3,
                 Contract::Solo => 5,
+                other => unreachable!("{other:?} is not a hombre contract"),
             }
         };
         if f.favorito && f.trump == Some(Suit::Oros) { 2 * b } else { b }
@@ -485,6 +486,7 @@ impl ChipModel {
                         Contract::Entrada | Contract::Contrabola => 5,
                         Contract::Vuelta => 7,
                         Contract::Solo => 15,
+                        other => unreachable!("{other:?} is not a hombre contract"),
                     }
                 };
                 let est = chip_estuches(r, d);
