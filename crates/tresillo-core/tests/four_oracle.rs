@@ -545,8 +545,17 @@ fn replay(seed: u64, all_play: bool) -> [bool; PATHS.len()] {
         }
         let Some(seat) = req.seat() else { break };
         assert_eq!(seat, m.turn, "{}", ctx());
+        let mask = (0..N).filter(|&x| m.playing(Seat(x))).fold(0u8, |a, x| a | (1 << x));
+        assert_eq!(h.public().playing(), mask, "seats that play; {}", ctx());
         match req {
-            Request::Bid { min_level, .. } => assert_eq!(min_level, m.min_level(seat), "{}", ctx()),
+            Request::Bid { min_level, max_level, .. } => {
+                assert_eq!((min_level, max_level), (m.min_level(seat), 3), "{}", ctx());
+            }
+            // The penetrating dealer names trumps (an entrada in any suit), nothing else.
+            Request::Declare { .. } if m.penetro => {
+                let named = Suit::ALL.map(|t| Decision::Declare(Contract::Entrada, Some(t)));
+                assert_eq!(req.legal_decisions_in(&rules, h.hand_of(seat)), named, "{}", ctx());
+            }
             // The penetrating dealer only names trumps: the engine asks as for a
             // forced entrada (contract fixed, suit free).
             Request::Declare { forced, .. } => assert_eq!(forced, m.forced || m.penetro, "{}", ctx()),
