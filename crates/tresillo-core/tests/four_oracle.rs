@@ -3,7 +3,9 @@
 //! whole hands replayed through both the engine's [`Hand`] and the model: at every
 //! step the engine's request (whose turn, what kind, the bid floor, the discard
 //! bounds, the legal cards) and every seat's hand must match the model, and at the
-//! end the outcome, trick winners, declarer, surrender, penetro and drop-out.
+//! end the outcome, trick winners, declarer, surrender, penetro and drop-out, and
+//! (when nobody took over) the condiciones the ledger pays, the inactive dealer's
+//! included (section 8 with 12.2).
 
 use rand::{Rng, SeedableRng, seq::SliceRandom};
 use rand_pcg::Pcg64Mcg;
@@ -148,6 +150,8 @@ struct Model {
     surrender: Option<(Seat, Option<Seat>)>,
     takeover_asked: Vec<Seat>,
     primeras: bool,
+    estuche: bool,
+    bola: bool,
     outcome: Option<Outcome>,
 }
 
@@ -182,6 +186,8 @@ impl Model {
             surrender: None,
             takeover_asked: Vec::new(),
             primeras: false,
+            estuche: false,
+            bola: false,
             outcome: None,
         }
     }
@@ -256,6 +262,10 @@ impl Model {
     }
 
     fn start_play(&mut self) {
+        let t = self.trump.unwrap();
+        let top3 = &trump_order(t)[..3];
+        let d = self.hands[self.declarer.unwrap().index()];
+        self.estuche = top3.iter().all(|&(r, su)| d.iter().any(|c| is(c, r, su)));
         self.step = Step::Play;
         self.turn = if self.playing(self.mano()) { self.mano() } else { self.next_playing(self.mano()) };
     }
@@ -432,6 +442,7 @@ impl Model {
             }
             (Step::Bola, Decision::Bola(on)) => {
                 if on {
+                    self.bola = true;
                     self.step = Step::Play;
                     self.turn = *self.winners.last().unwrap();
                 } else {
@@ -502,6 +513,31 @@ impl Model {
             (step, d) => panic!("model at {step:?} got {d:?}"),
         }
     }
+}
+
+/// Section 8's condiciones (with section 12.2: the inactive dealer, or the player
+/// who dropped out, pays and receives like the others) for a hand nobody took over:
+/// what each seat receives.
+fn condiciones(m: &Model) -> [i64; 4] {
+    let d = m.declarer.unwrap();
+    let won = m.outcome == Some(Outcome::Sacado);
+    let contract = match m.contract {
+        Some(Contract::Vuelta) => 1,
+        Some(Contract::Solo) => 2,
+        _ => 0,
+    };
+    let mut each = contract + i64::from(m.penetro);
+    if won {
+        each += i64::from(m.estuche) + i64::from(m.primeras);
+    } else {
+        each = -each;
+    }
+    if m.bola {
+        each += if m.winners.len() == 9 && m.winners.iter().all(|&w| w == d) { 8 } else { -8 };
+    }
+    let mut c = [-each; 4];
+    c[d.index()] = 3 * each;
+    c
 }
 
 /// Section 4 step 3: `Some(true)` if the pair of latest statements is an agreement
@@ -598,6 +634,12 @@ fn replay(seed: u64, all_play: bool) -> [bool; PATHS.len()] {
         assert_eq!(r.first_opponent, m.first_opponent, "{ctx}");
     }
     assert_eq!(Some(r.outcome), m.outcome, "{ctx}");
+    if sur.is_none_or(|(_, took)| took.is_none()) {
+        let mut ledger = Ledger::new(LedgerConfig::with_rules(rules, 4)).unwrap();
+        let score = ledger.apply(&r).unwrap_or_else(|e| panic!("{e}; {ctx}"));
+        assert_eq!(r.estuche, m.estuche, "{ctx}");
+        assert_eq!(score.condiciones.0, condiciones(&m), "condiciones; {ctx}");
+    }
     let gave_up = m.penetro && m.winners.is_empty();
     let words = &m.drop_words;
     let played = m.penetro && !gave_up;
