@@ -540,6 +540,29 @@ fn condiciones(m: &Model) -> [i64; 4] {
     c
 }
 
+/// Section 8, case 1 (the first hand of a ledger: the plato holds the dealer's
+/// pajarito and tanto, 6; AIP = 6 + n = 10) for a hand nobody took over: each
+/// bowl's change other than condiciones.
+fn pool_first_hand(m: &Model) -> [i64; 4] {
+    let d = m.declarer.unwrap().index();
+    let mut p = [0i64; 4];
+    p[m.dealer.index()] -= 1; // the dealer's tanto
+    match m.outcome.unwrap() {
+        Outcome::Sacado => {
+            for (i, x) in p.iter_mut().enumerate() {
+                *x += if i == d { 6 + 3 } else { -1 };
+            }
+        }
+        Outcome::Puesta { .. } => p[d] -= 10,
+        Outcome::Codillo { winner } => {
+            p[d] -= 20;
+            p[winner.index()] += 10;
+        }
+        Outcome::Cancelled => unreachable!("a four-player hand is never cancelled"),
+    }
+    p
+}
+
 /// Section 4 step 3: `Some(true)` if the pair of latest statements is an agreement
 /// with `a` first, `Some(false)` with `b` first, `None` if they go on.
 fn agree(a: Word, b: Word) -> Option<bool> {
@@ -639,6 +662,8 @@ fn replay(seed: u64, all_play: bool) -> [bool; PATHS.len()] {
         let score = ledger.apply(&r).unwrap_or_else(|e| panic!("{e}; {ctx}"));
         assert_eq!(r.estuche, m.estuche, "{ctx}");
         assert_eq!(score.condiciones.0, condiciones(&m), "condiciones; {ctx}");
+        assert_eq!(score.aip, 10, "first hand: AIP = plato (pajarito 5 + tanto 1) + n; {ctx}");
+        assert_eq!(score.pool.0, pool_first_hand(&m), "pool; {ctx}");
     }
     let gave_up = m.penetro && m.winners.is_empty();
     let words = &m.drop_words;
