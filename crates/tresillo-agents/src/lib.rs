@@ -49,6 +49,7 @@ mod random;
 mod registry;
 mod rng;
 mod rule;
+mod rule_lhombre;
 mod sampler;
 pub mod solver;
 
@@ -58,10 +59,17 @@ pub use infer::Inference;
 /// scores the hands it searches with the puesta system of `tresillo` without
 /// options ([`hand_tantos`]), so it refuses other rule sets and options rather than
 /// search the wrong game; `pimc` and `cheat` score with the puesta system and
-/// refuse `hombre` (points, chips, contrabola); `random` and `rule` play every rule
-/// set.
+/// refuse `hombre` (points, chips, contrabola) and, with `oracle`, `lhombre` (their
+/// searches know no nolo and no per-defender payments); `random` and `rule` play
+/// every rule set.
 pub fn check_rules(spec: &str, rules: &tresillo_core::Rules) -> Result<(), String> {
     let name = spec.split(':').next().unwrap_or(spec).trim();
+    if rules.set == tresillo_core::RuleSet::Lhombre && matches!(name, "pimc" | "cheat" | "oracle") {
+        return Err(format!(
+            "agent `{name}` does not play the rule set lhombre (its searches value trump contracts by \
+             the Spanish payments and know no nolo); use random or rule"
+        ));
+    }
     if name == "ismcts" && *rules != tresillo_core::Rules::default() {
         return Err(format!(
             "agent `ismcts` plays only the rule set tresillo without options, not {rules} \

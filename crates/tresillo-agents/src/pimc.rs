@@ -16,12 +16,19 @@
 //! # Decisions
 //!
 //! - **Card play** (more than one legal card): `worlds` worlds consistent with the
-//!   view are drawn, each solved for the class of every legal card, and the card
-//!   with the best mean utility for this seat's side is played (ties: the first
-//!   in the engine's sort order). *Adaptive stopping*: with `adaptive=1` (the
-//!   default) the draws stop as soon as no remaining world could change the
-//!   choice (the leader's margin exceeds what the remaining worlds could give
-//!   the runner-up), so the choice is the one all worlds would give.
+//!   view are drawn and the card with the best mean utility for this seat's side
+//!   over them is played (ties: the first in the engine's sort order), exactly
+//!   the card that solving every legal card in every world would choose, found
+//!   with less search: each world's value (one or two zero-window searches)
+//!   bounds all its cards (a declarer's card is at most the value, an
+//!   opponent's at least), and only the card with the best optimistic sum is
+//!   searched further, one zero-window search at a time, until its sum is exact
+//!   (it is then the choice). When the cards tie, as they mostly do at the first
+//!   card, that is the value plus about one search per world instead of one per
+//!   card. *Adaptive stopping*: with `adaptive=1` (the default), after every 8
+//!   worlds the leading card's sum is made exact and the draws stop when the
+//!   worlds left could not change the choice (its lead exceeds what they could
+//!   give any other card), so the choice is the one all worlds would give.
 //! - **Surrender** (declarer, after trick 3): give up when the mean utility of
 //!   playing on is below that of a puesta (-1).
 //! - **Takeover** (*yo sigo*): take over when the mean utility as the new
@@ -31,19 +38,28 @@
 //!   every remaining trick; a bola pays 8 from each of two opponents, a failed one
 //!   8 to each, primeras 1 from each: play on when `16 p - 16 (1 - p) > 2`.
 //! - **Auction, contract and trumps** by Monte Carlo, once per hand: `bid_worlds`
-//!   worlds are drawn from the sampler (the other hands and the heap); for each
-//!   trump suit the hand is solved as a **solo** (as dealt) and as an **entrada**
-//!   (the rule agent's discards, [`keep_set`], replaced by as many cards drawn at
-//!   random from the world's heap; the opponents keep their hands, a
-//!   simplification that flatters the declarer, which `bid_margin` pays for),
-//!   with this seat declaring and mano leading. The mean utility of each
-//!   (contract, trump) is its value. The agent is willing to play solo when the
-//!   best solo is worth more than `bid_margin` (hundredths of an AIP), else
-//!   entrada when the best entrada is; it bids the lowest level allowed up to
-//!   that (a vuelta-level bid only on the way to solo), else passes. Named
-//!   contract: the better of entrada and solo among those allowed, in its best
-//!   suit (entrada when forced); vuelta only when it must be at least vuelta and
-//!   no solo is worth `bid_margin`.
+//!   worlds are drawn from the sampler (the other hands and the heap, in a random
+//!   drawing order). In each world every contract this seat could declare is
+//!   played out through the exchange (RULES.md section 4) and solved with this
+//!   seat declaring and mano leading: **entrada** and **solo** in each suit, and
+//!   **vuelta** (the top card of the heap turned, its suit trumps, drawn first).
+//!   In the exchange the declarer (entrada, vuelta; at least one card in vuelta)
+//!   and then the opponent after it and the other opponent discard as the rule
+//!   agent does (everything outside [`keep_set`](crate::keep_set), up to what is
+//!   left of the heap) and draw from the top; the first opponent is taken to be
+//!   the one after the declarer (the conversation is not simulated). A contract's
+//!   value is its mean **bidding utility**, [`bid_utility`]: the declarer's
+//!   tantos under deal scoring (a fresh ledger: sacado +8, puesta -9, codillo
+//!   -18, condiciones vuelta 1 and solo 2 from or to each opponent) in amounts in
+//!   play (9). The agent bids the lowest level allowed while some contract of at
+//!   least that level is worth more than `bid_margin` (hundredths of an amount in
+//!   play), else passes; it names the contract of best value among those that
+//!   reach the level won (entrada in its best suit when forced). `bid_margin` 0
+//!   is the best of -60, -30, 0, 30 and 60 in `experiments/tune-pimc-margin.toml`
+//!   (the differences are within the noise of 300 deals). Perfect-information
+//!   solving is optimistic for the declarer (it never misguesses a card) and
+//!   the simulated exchange is the rule agent's; the margin is what would pay
+//!   for either.
 //! - **Exchange and conversation**: as the rule agent with the `rule` parameters.
 //!
 //! When the view admits no world (it cannot happen in a real hand) the agent falls
@@ -53,7 +69,7 @@ use crate::Agent;
 use crate::cheat::CheatAgent;
 use crate::rng::AgentRng;
 use crate::rng::below;
-use crate::rule::{RuleAgent, RuleParams, keep_set};
+use crate::rule::{RuleAgent, RuleParams, exchange_discards};
 use crate::sampler::Sampler;
 use crate::solver::{Class, Position, SolverContext};
 use tresillo_core::{
@@ -72,6 +88,19 @@ pub const fn declarer_utility(c: Class) -> i32 {
 
 /// Largest minus smallest utility (for adaptive stopping).
 const SPREAD: i32 = 3;
+
+/// Adaptive stopping checks the choice after every `CHUNK` worlds.
+const CHUNK: u32 = 8;
+
+/// One sampled world of a card decision: its position, the card searched for
+/// each legal card (its run's representative) and bounds on each card's class.
+#[derive(Clone, Copy, Debug)]
+struct World {
+    pos: Position,
+    reps: [Card; 10],
+    lo: [Class; 10],
+    hi: [Class; 10],
+}
 
 /// The parameters of `pimc` (and `oracle`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -99,15 +128,27 @@ impl Default for PimcParams {
 #[derive(Debug, Default)]
 struct Solving {
     ctx: Option<Box<SolverContext>>,
+    /// The worlds of the card decision in progress (kept to reuse the buffer).
+    worlds: Vec<World>,
 }
 
 impl Solving {
     fn ctx(&mut self) -> &mut SolverContext {
-        self.ctx.get_or_insert_with(|| Box::new(SolverContext::with_table_bits(17)))
+        self.ctx.get_or_insert_with(|| Box::new(SolverContext::new()))
     }
 
     /// The card with the best mean utility for `me` over the worlds `next` yields
     /// (at most `max` of them), or `None` if no world could be solved.
+    ///
+    /// The choice is the one solving every card in every world would give (the
+    /// first card in the engine's order among those of the best sum), found
+    /// lazily: each world's value bounds all its cards (a declarer's card is at
+    /// most the value, an opponent's at least), and only the card with the best
+    /// optimistic sum is searched further, one zero-window search at a time,
+    /// until that card's sum is exact (it is then the choice: no other card's
+    /// optimistic sum is higher, and any equal one comes later in the order).
+    /// With `adaptive`, every [`CHUNK`] worlds the leading card's sum is made
+    /// exact and drawing stops when the worlds left could not change the choice.
     fn card(
         &mut self,
         legal: CardSet,
@@ -117,45 +158,129 @@ impl Solving {
         adaptive: bool,
         mut next: impl FnMut() -> Option<PlayState>,
     ) -> Option<Card> {
-        let sign = if me == declarer { 1 } else { -1 };
-        let mut sums = [0i32; 64];
-        let mut solved = 0;
-        for w in 0..max {
+        let decl = me == declarer;
+        let mut cards = [Card::ESPADA; 10];
+        let n = {
+            let mut k = 0;
+            for c in legal {
+                cards[k] = c;
+                k += 1;
+            }
+            k
+        };
+        let mut worlds = std::mem::take(&mut self.worlds);
+        worlds.clear();
+        let mut drawn = 0;
+        let mut choice = None;
+        while drawn < max {
+            drawn += 1;
             let Some(ps) = next() else { continue };
             let Ok(pos) = Position::from_play_state(&ps, declarer) else { continue };
-            let sol = self.ctx().solve(&pos);
-            for &(c, v) in sol.cards() {
-                sums[c.bit() as usize] += sign * declarer_utility(v);
+            let ctx = self.ctx();
+            let mut reps = [Card::ESPADA; 10];
+            if ctx.representatives(&pos, &mut reps) != n {
+                continue;
             }
-            solved += 1;
-            if adaptive {
-                let (mut best, mut second) = (i32::MIN, i32::MIN);
-                for c in legal {
-                    let s = sums[c.bit() as usize];
-                    if s > best {
-                        second = best;
-                        best = s;
-                    } else if s > second {
-                        second = s;
-                    }
+            let (value, found) = ctx.value_and_card(&pos);
+            let mut w = World { pos, reps, lo: [Class::Codillo; 10], hi: [Class::Sacado; 10] };
+            for i in 0..n {
+                // Every card of the declarer is at most the value, every card of
+                // an opponent at least; the card that decided the search, and
+                // every card when the value is the mover's worst, is exact.
+                let exact = found == Some(w.reps[i])
+                    || (decl && value == Class::Codillo)
+                    || (!decl && value == Class::Sacado);
+                if decl || exact {
+                    w.hi[i] = value;
                 }
-                let left = (max - w - 1) as i32;
-                if best.saturating_sub(second) > left * SPREAD {
+                if !decl || exact {
+                    w.lo[i] = value;
+                }
+            }
+            worlds.push(w);
+            if adaptive && drawn < max && drawn % CHUNK == 0 {
+                let left = (max - drawn) as i32 * SPREAD;
+                let (best, gap) = self.settle(&mut worlds, &cards[..n], decl, left);
+                if gap {
+                    choice = Some(best);
                     break;
                 }
             }
         }
-        if solved == 0 {
-            return None;
+        if choice.is_none() && !worlds.is_empty() {
+            choice = Some(self.settle(&mut worlds, &cards[..n], decl, 0).0);
         }
-        let mut best: Option<(i32, Card)> = None;
-        for c in legal {
-            let s = sums[c.bit() as usize];
-            if best.is_none_or(|(b, _)| s > b) {
-                best = Some((s, c));
+        self.worlds = worlds;
+        choice
+    }
+
+    /// Searches the card with the best optimistic sum over `worlds` until its sum
+    /// is exact, and returns it with whether it stays the choice even if each of
+    /// the worlds not yet drawn gave every other card `slack` more than it (when
+    /// `slack` is 0: always true; the card is then the choice).
+    fn settle(&mut self, worlds: &mut [World], cards: &[Card], decl: bool, slack: i32) -> (Card, bool) {
+        let sign = if decl { 1 } else { -1 };
+        // The utility for this side of a card whose class lies in [lo, hi].
+        let bounds = |lo: Class, hi: Class| {
+            let (a, b) = (sign * declarer_utility(lo), sign * declarer_utility(hi));
+            (a.min(b), a.max(b))
+        };
+        loop {
+            let mut low = [0i32; 10];
+            let mut high = [0i32; 10];
+            for w in worlds.iter() {
+                for i in 0..cards.len() {
+                    let (l, h) = bounds(w.lo[i], w.hi[i]);
+                    low[i] += l;
+                    high[i] += h;
+                }
+            }
+            let mut t = 0;
+            for i in 1..cards.len() {
+                if high[i] > high[t] {
+                    t = i;
+                }
+            }
+            if low[t] == high[t] {
+                let clear = (0..cards.len()).all(|i| {
+                    i == t || if i < t { high[i] + slack < low[t] } else { high[i] + slack <= low[t] }
+                });
+                return (cards[t], clear);
+            }
+            // One zero-window search of card t in the first world where it is not
+            // exact, which narrows every card of the same run there.
+            let w = worlds.iter_mut().find(|w| w.lo[t] != w.hi[t]).expect("an inexact world");
+            let rep = w.reps[t];
+            let ctx = self.ctx.get_or_insert_with(|| Box::new(SolverContext::new()));
+            if decl {
+                // The declarer's best case first: does it reach `hi`?
+                let target = w.hi[t];
+                let ok = ctx.card_at_least(&w.pos, rep, target);
+                for i in 0..cards.len() {
+                    if w.reps[i] == rep {
+                        if ok {
+                            w.lo[i] = target;
+                        } else {
+                            w.hi[i] = Class::ALL[target as usize - 1];
+                        }
+                    }
+                }
+            } else {
+                // The opponents' best case first: does the declarer stay at `lo`?
+                let floor = w.lo[t];
+                let above = Class::ALL[floor as usize + 1];
+                let ok = ctx.card_at_least(&w.pos, rep, above);
+                for i in 0..cards.len() {
+                    if w.reps[i] == rep {
+                        if ok {
+                            w.lo[i] = above;
+                        } else {
+                            w.hi[i] = floor;
+                        }
+                    }
+                }
             }
         }
-        best.map(|(_, c)| c)
     }
 
     /// Mean of `f(class)` over the worlds (with `declarer` declaring), or `None`.
@@ -209,14 +334,75 @@ impl Solving {
     }
 }
 
+/// The mean bidding utility of each contract: entrada and solo by trump suit
+/// (by [`Suit::index`]), and vuelta.
+#[derive(Clone, Copy, Debug)]
+struct Values {
+    entrada: [f64; 4],
+    solo: [f64; 4],
+    vuelta: f64,
+}
+
+/// The bidding utility: the declarer's tantos for a contract ending in class
+/// `c`, in amounts in play,
+/// as deal scoring pays them (RULES.md section 8, a fresh ledger: plato 6, amount
+/// in play 9): a sacado takes the plato and 1 from each opponent (+8), a puesta
+/// pays 9, a codillo 18; the condiciones (vuelta 1, solo 2, doubled in a
+/// favoured suit) come from or go to each of the two opponents. (The contracts
+/// of other rule sets, which `pimc` does not play, count as a solo.)
+#[must_use]
+pub fn bid_utility(c: Class, contract: Contract, favoured: bool) -> f64 {
+    let cond = match contract {
+        Contract::Entrada => 0.0,
+        Contract::Vuelta => 1.0,
+        _ => 2.0,
+    } * if favoured { 2.0 } else { 1.0 };
+    let tantos = match c {
+        Class::Sacado => 8.0 + 2.0 * cond,
+        Class::Puesta => -9.0 - 2.0 * cond,
+        Class::Codillo => -18.0 - 2.0 * cond,
+    };
+    tantos / 9.0
+}
+
+/// The hands after the exchange of `contract` declared by `me` with `trump`,
+/// from the `dealt` hands and the heap in drawing order: the declarer (entrada,
+/// vuelta) discards as the rule agent does (vuelta: at least one card, the turned
+/// card drawn first), then the opponent after the declarer and then the other,
+/// each discarding as the rule agent does, up to what is left in the heap (any
+/// other contract: as solo, the declarer keeping its hand).
+fn exchange(dealt: [CardSet; 3], heap: &[Card], me: Seat, contract: Contract, trump: Suit) -> [CardSet; 3] {
+    let mut hands = dealt;
+    let mut top = 0;
+    let mut swap = |hands: &mut [CardSet; 3], seat: Seat, min: u32| {
+        let h = hands[seat.index()];
+        let left = (heap.len() - top) as u32;
+        let out = exchange_discards(h, trump, min.min(left), left);
+        let mut h = h - out;
+        for &c in &heap[top..top + out.len() as usize] {
+            h.insert(c);
+        }
+        top += out.len() as usize;
+        hands[seat.index()] = h;
+    };
+    match contract {
+        Contract::Entrada => swap(&mut hands, me, 0),
+        Contract::Vuelta => swap(&mut hands, me, 1),
+        _ => {}
+    }
+    swap(&mut hands, me.next(3), 0);
+    swap(&mut hands, me.plus(2, 3), 0);
+    hands
+}
+
 /// The PIMC agent (`pimc`): see the module documentation.
 #[derive(Debug)]
 pub struct PimcAgent {
     params: PimcParams,
     rule: RuleAgent,
     solving: Solving,
-    /// This hand's contract values (entrada, solo) by trump suit, once computed.
-    values: Option<[[f64; 4]; 2]>,
+    /// This hand's contract values, once computed.
+    values: Option<Values>,
 }
 
 impl PimcAgent {
@@ -226,49 +412,76 @@ impl PimcAgent {
         PimcAgent { params, rule: RuleAgent::new(params.rule), solving: Solving::default(), values: None }
     }
 
-    /// The mean utility of declaring entrada (`[0]`) and solo (`[1]`) in each trump
-    /// suit, computed once per hand (see the module documentation).
-    fn contract_values(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Option<[[f64; 4]; 2]> {
+    /// The mean bidding utility of every contract this seat could declare,
+    /// computed once per hand (see the module documentation).
+    fn contract_values(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Option<Values> {
         if let Some(v) = self.values {
             return Some(v);
         }
         let sampler = Sampler::new(view).ok()?;
         let me = view.seat();
         let mano = view.public().mano();
-        let hand = view.hand();
-        let mut sums = [[0.0; 4]; 2];
+        let rules = view.public().game_rules();
+        let mut v = Values { entrada: [0.0; 4], solo: [0.0; 4], vuelta: 0.0 };
         let n = self.params.bid_worlds;
         for _ in 0..n {
             let w = sampler.sample(rng);
+            // The heap in the order it is drawn.
+            let mut order = [Card::ESPADA; 40];
+            let mut rest = w.heap;
+            let mut len = 0;
+            while !rest.is_empty() {
+                let c = rest.nth(below(rng, rest.len())).expect("a heap card");
+                rest.take(c);
+                order[len] = c;
+                len += 1;
+            }
+            let heap = &order[..len];
+            let dealt = [w.hands.0[0], w.hands.0[1], w.hands.0[2]];
+            let value = |contract: Contract, trump: Suit, ctx: &mut SolverContext| -> Option<f64> {
+                let hands = exchange(dealt, heap, me, contract, trump);
+                let pos = Position::new(hands, trump, me, mano, &[], [0, 0, 0]).ok()?;
+                Some(bid_utility(ctx.value(&pos), contract, rules.favoured(Some(trump))))
+            };
+            let ctx = self.solving.ctx();
             for s in Suit::ALL {
-                let keep = keep_set(hand, s);
-                let mut heap = w.heap;
-                let mut drawn = CardSet::EMPTY;
-                for _ in 0..(hand - keep).len().min(heap.len()) {
-                    let c = heap.nth(below(rng, heap.len())).expect("a heap card");
-                    heap.take(c);
-                    drawn.insert(c);
-                }
-                for (k, mine) in [(0, keep | drawn), (1, hand)] {
-                    let mut hands = [w.hands.0[0], w.hands.0[1], w.hands.0[2]];
-                    hands[me.index()] = mine;
-                    let pos = Position::new(hands, s, me, mano, &[], [0, 0, 0]).ok()?;
-                    sums[k][s.index()] += f64::from(declarer_utility(self.solving.ctx().value(&pos)));
-                }
+                v.entrada[s.index()] += value(Contract::Entrada, s, ctx)?;
+                v.solo[s.index()] += value(Contract::Solo, s, ctx)?;
+            }
+            if let Some(&turned) = heap.first() {
+                v.vuelta += value(Contract::Vuelta, turned.suit(), ctx)?;
+            } else {
+                v.vuelta = f64::NEG_INFINITY;
             }
         }
-        let v = sums.map(|row| row.map(|x| x / f64::from(n.max(1))));
+        let k = f64::from(n.max(1));
+        for x in v.entrada.iter_mut().chain(v.solo.iter_mut()) {
+            *x /= k;
+        }
+        v.vuelta /= k;
         self.values = Some(v);
         Some(v)
     }
 
-    /// The best trump suit and its value for contract row `k` (0 entrada, 1 solo).
-    fn best(v: &[[f64; 4]; 2], k: usize) -> (Suit, f64) {
-        let mut best = (Suit::Espadas, f64::NEG_INFINITY);
-        for s in Suit::ALL {
-            if v[k][s.index()] > best.1 {
-                best = (s, v[k][s.index()]);
+    /// The best (contract, trump, value) of level at least `min_level` (any
+    /// level when `min_level` is 0).
+    fn best(
+        v: &Values,
+        rules: &tresillo_core::Rules,
+        min_level: u8,
+    ) -> Option<(Contract, Option<Suit>, f64)> {
+        let mut best: Option<(Contract, Option<Suit>, f64)> = None;
+        let mut consider = |c: Contract, t: Option<Suit>, x: f64| {
+            if rules.contract_level(c, t) >= min_level && best.is_none_or(|(_, _, b)| x > b) {
+                best = Some((c, t, x));
             }
+        };
+        for s in Suit::ALL {
+            consider(Contract::Entrada, Some(s), v.entrada[s.index()]);
+        }
+        consider(Contract::Vuelta, None, v.vuelta);
+        for s in Suit::ALL {
+            consider(Contract::Solo, Some(s), v.solo[s.index()]);
         }
         best
     }
@@ -276,19 +489,10 @@ impl PimcAgent {
     fn bid(&mut self, view: &PlayerView, rng: &mut AgentRng, min_level: u8) -> Option<Decision> {
         let v = self.contract_values(view, rng)?;
         let margin = f64::from(self.params.bid_margin) / 100.0;
-        // The level of the best solo or entrada (3 and 1, or with a favoured suit
-        // 4-5 and 1-2: RULES.md section 12.5).
         let rules = view.public().game_rules();
-        let (ss, sv) = Self::best(&v, 1);
-        let (es, ev) = Self::best(&v, 0);
-        let most = if sv > margin {
-            rules.contract_level(Contract::Solo, Some(ss))
-        } else if ev > margin {
-            rules.contract_level(Contract::Entrada, Some(es))
-        } else {
-            0
-        };
-        Some(Decision::Bid(if min_level <= most { Bid::Level(min_level) } else { Bid::Paso }))
+        // Bid while some contract of at least this level is worth the margin.
+        let worth = Self::best(&v, &rules, min_level).is_some_and(|(_, _, x)| x > margin);
+        Some(Decision::Bid(if worth { Bid::Level(min_level) } else { Bid::Paso }))
     }
 
     fn declare(
@@ -298,21 +502,26 @@ impl PimcAgent {
         min_level: u8,
         forced: bool,
     ) -> Option<Decision> {
+        if forced && view.public().exchanged[view.seat()].is_some() {
+            // A forced entrada naming trumps after its exchange (tresillo-house):
+            // the rule agent's choice.
+            return None;
+        }
         let v = self.contract_values(view, rng)?;
-        let (es, ev) = Self::best(&v, 0);
-        let (ss, sv) = Self::best(&v, 1);
-        let margin = f64::from(self.params.bid_margin) / 100.0;
         let rules = view.public().game_rules();
-        let entrada_ok = rules.contract_level(Contract::Entrada, Some(es)) >= min_level;
-        Some(if forced || (entrada_ok && ev >= sv) {
-            Decision::Declare(Contract::Entrada, Some(es))
-        } else if !entrada_ok && rules.contract_level(Contract::Vuelta, None) >= min_level && sv <= margin {
-            Decision::Declare(Contract::Vuelta, None)
-        } else if rules.contract_level(Contract::Solo, Some(ss)) >= min_level {
-            Decision::Declare(Contract::Solo, Some(ss))
-        } else {
+        if forced {
+            let mut best = Suit::Espadas;
+            for s in Suit::ALL {
+                if v.entrada[s.index()] > v.entrada[best.index()] {
+                    best = s;
+                }
+            }
+            return Some(Decision::Declare(Contract::Entrada, Some(best)));
+        }
+        Some(match Self::best(&v, &rules, min_level) {
+            Some((c, t, _)) => Decision::Declare(c, t),
             // Only a solo in the favoured suit reaches the level won.
-            Decision::Declare(Contract::Solo, rules.options.palo_de_favor)
+            None => Decision::Declare(Contract::Solo, rules.options.palo_de_favor),
         })
     }
 
@@ -390,5 +599,126 @@ impl CheatAgent for Oracle {
             return d;
         }
         self.rule.decide(&view, rng)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::{below, deal_for_seed, rng_from_seed};
+    use tresillo_core::RuleSet;
+
+    /// The card plain PIMC plays: every card of every world solved, the best sum
+    /// for the mover's side, the first in the engine's order among equals.
+    fn full_choice(worlds: &[PlayState], legal: CardSet, me: Seat, declarer: Seat) -> Card {
+        let sign = if me == declarer { 1 } else { -1 };
+        let mut ctx = SolverContext::new();
+        let mut sums = [0i32; 64];
+        for ps in worlds {
+            let pos = Position::from_play_state(ps, declarer).unwrap();
+            for &(c, v) in ctx.solve(&pos).cards() {
+                sums[c.bit() as usize] += sign * declarer_utility(v);
+            }
+        }
+        let mut best = legal.iter().next().unwrap();
+        for c in legal {
+            if sums[c.bit() as usize] > sums[best.bit() as usize] {
+                best = c;
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn bid_utility_is_deal_scoring_in_amounts_in_play() {
+        assert!((bid_utility(Class::Sacado, Contract::Entrada, false) - 8.0 / 9.0).abs() < 1e-12);
+        assert!((bid_utility(Class::Puesta, Contract::Entrada, false) + 1.0).abs() < 1e-12);
+        assert!((bid_utility(Class::Codillo, Contract::Entrada, false) + 2.0).abs() < 1e-12);
+        assert!((bid_utility(Class::Sacado, Contract::Vuelta, false) - 10.0 / 9.0).abs() < 1e-12);
+        assert!((bid_utility(Class::Sacado, Contract::Solo, false) - 12.0 / 9.0).abs() < 1e-12);
+        assert!((bid_utility(Class::Puesta, Contract::Solo, true) + 17.0 / 9.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_simulated_exchange_follows_section_4() {
+        let mut rng = rng_from_seed(4);
+        for seed in 0..200u64 {
+            let deal = deal_for_seed(seed);
+            let dealt = [deal.hands.0[0], deal.hands.0[1], deal.hands.0[2]];
+            let mut heap: Vec<Card> = deal.heap.cards().to_vec();
+            // A random drawing order.
+            for i in (1..heap.len()).rev() {
+                heap.swap(i, below(&mut rng, i as u32 + 1) as usize);
+            }
+            let me = Seat((seed % 3) as u8);
+            let trump = Suit::ALL[(seed % 4) as usize];
+            for contract in [Contract::Entrada, Contract::Vuelta, Contract::Solo] {
+                let trump = if contract == Contract::Vuelta { heap[0].suit() } else { trump };
+                let hands = exchange(dealt, &heap, me, contract, trump);
+                let mut all = CardSet::EMPTY;
+                for h in hands {
+                    assert_eq!(h.len(), 9, "seed {seed} {contract:?}");
+                    all |= h;
+                }
+                assert_eq!(all.len(), 27, "seed {seed}: no card twice");
+                // Drawn cards come from the heap in order: a prefix of it is out.
+                let drawn = all - (dealt[0] | dealt[1] | dealt[2]);
+                let k = drawn.len() as usize;
+                assert_eq!(drawn, heap[..k].iter().copied().collect::<CardSet>(), "seed {seed} {contract:?}");
+                match contract {
+                    Contract::Entrada => {}
+                    Contract::Vuelta => {
+                        assert!(hands[me.index()].contains(heap[0]), "seed {seed}: turned card")
+                    }
+                    _ => assert_eq!(hands[me.index()], dealt[me.index()], "seed {seed}: solo"),
+                }
+                // Each opponent keeps what the rule agent keeps.
+                for s in [me.next(3), me.plus(2, 3)] {
+                    let kept = dealt[s.index()] & hands[s.index()];
+                    let keep = crate::rule::keep_set(dealt[s.index()], trump);
+                    assert!(keep - kept == CardSet::EMPTY || k == heap.len(), "seed {seed}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn lazy_card_choice_equals_solving_every_card() {
+        let mut checked = 0;
+        for seed in 0..60u64 {
+            let mut h =
+                tresillo_core::Hand::new(RuleSet::Tresillo, 3, deal_for_seed(seed), Seat((seed % 3) as u8))
+                    .unwrap();
+            let mut rule = RuleAgent::new(RuleParams::default());
+            let mut rng = rng_from_seed(seed);
+            // Stop at a card decision after a seed-dependent number of them.
+            let mut skip = seed % 17;
+            while let Some(seat) = h.request().seat() {
+                let view = h.view(seat);
+                if let (Request::Play { legal, .. }, Some(decl)) = (view.request(), view.public().declarer)
+                    && legal.len() > 1
+                {
+                    if skip == 0 {
+                        let sampler = Sampler::new(&view).unwrap();
+                        let n = 1 + (seed % 24) as usize;
+                        let worlds: Vec<PlayState> =
+                            (0..n).map(|_| sampler.sample(&mut rng).play_state(&view).unwrap()).collect();
+                        let want = full_choice(&worlds, legal, seat, decl);
+                        for adaptive in [false, true] {
+                            let mut s = Solving::default();
+                            let mut it = worlds.iter().copied();
+                            let got = s.card(legal, seat, decl, n as u32, adaptive, || it.next());
+                            assert_eq!(got, Some(want), "seed {seed}, adaptive {adaptive}");
+                        }
+                        checked += 1;
+                        break;
+                    }
+                    skip -= 1;
+                }
+                let d = rule.decide(&view, &mut rng);
+                h.apply(d).unwrap();
+            }
+        }
+        assert!(checked > 30, "{checked}");
     }
 }

@@ -294,7 +294,7 @@ impl Registry {
             ParamInfo {
                 name: "adaptive",
                 default: u8::from(d.adaptive).to_string(),
-                help: "1: stop drawing once no remaining world could change the card; 0: always all",
+                help: "1: every 8 worlds, stop if no remaining world could change the card; 0: all",
             },
             ParamInfo {
                 name: "bid_worlds",
@@ -304,7 +304,7 @@ impl Registry {
             ParamInfo {
                 name: "bid_margin",
                 default: d.bid_margin.to_string(),
-                help: "least mean utility (hundredths of an AIP) of a contract for bidding it",
+                help: "least mean bidding utility (hundredths of an AIP, 9 tantos) of a contract to bid it",
             },
         ];
         pimc_params.extend(rule_param_infos());
@@ -313,8 +313,11 @@ impl Registry {
                 name: "pimc",
                 help: "Perfect Information Monte Carlo: card play, surrender, takeover and bola by \
                        solving worlds from the exact sampler (utility sacado +1, puesta -1, codillo -2 \
-                       for the declarer's side); auction and trumps by solving sampled deals as \
-                       entrada and solo in each suit; exchange and conversation as rule",
+                       for the declarer's side; only the leading card searched beyond each world's \
+                       value, same choice as solving every card); auction and contract by solving \
+                       sampled deals after a simulated exchange (every player discarding as rule) as \
+                       entrada and solo in each suit and as vuelta, valued in deal-scoring tantos; \
+                       exchange and conversation as rule",
                 params: pimc_params,
             },
             |p| {

@@ -35,8 +35,8 @@ use crate::rng::AgentRng;
 use std::sync::OnceLock;
 use tresillo_core::tables::{TRUMP_SUIT, TrumpTable, table};
 use tresillo_core::{
-    Bid, Card, CardSet, Contract, Decision, DropWord, HeapEnd, Phase, PlayerView, Rank, Request, Seat, Suit,
-    Word,
+    Bid, Card, CardSet, Contract, Decision, DropWord, HeapEnd, Phase, PlayerView, Rank, Request, RuleSet,
+    Seat, Suit, Word,
 };
 
 /// The tunable numbers of the rule agent, in tenths of a trick.
@@ -164,6 +164,11 @@ impl Agent for RuleAgent {
     }
 
     fn decide(&mut self, view: &PlayerView, _rng: &mut AgentRng) -> Decision {
+        if view.public().rules == RuleSet::Lhombre
+            && let Some(d) = crate::rule_lhombre::decide(&self.params, view)
+        {
+            return d;
+        }
         match view.request() {
             Request::Bid { min_level, max_level, .. } => self.bid(view, min_level, max_level),
             Request::Declare { min_level, forced, .. } => self.declare(view, min_level, forced),
@@ -384,7 +389,7 @@ pub fn evaluate(hand: CardSet, unseen: CardSet, trump: Suit, exchange: bool) -> 
 }
 
 /// The best trump suit and its evaluation.
-fn best_suit(hand: CardSet, unseen: CardSet, exchange: bool) -> (Suit, i32) {
+pub(crate) fn best_suit(hand: CardSet, unseen: CardSet, exchange: bool) -> (Suit, i32) {
     let mut best = (Suit::Oros, i32::MIN);
     for s in Suit::ALL {
         let v = evaluate(hand, unseen, s, exchange);
@@ -631,6 +636,12 @@ fn discards(view: &PlayerView, min: u8, max: u8) -> CardSet {
     let t = table(Some(tr));
     let out = hand - keep_set(hand, tr);
     take_weakest(out, hand, u32::from(min), u32::from(max), t)
+}
+
+/// The rule agent's discards from `hand` with `trump` known (declarer and
+/// opponents alike): at least `min`, at most `max` (see [`RuleAgent`]).
+pub(crate) fn exchange_discards(hand: CardSet, trump: Suit, min: u32, max: u32) -> CardSet {
+    take_weakest(hand - keep_set(hand, trump), hand, min, max, table(Some(trump)))
 }
 
 /// From `cand` (then from the rest of `hand` if needed) the weakest cards, at least

@@ -137,8 +137,13 @@ impl World {
             } else if house {
                 first = rest & CardSet::from_iter([Card::ESPADA, Card::BASTO]);
             }
+            // Whoever bid or declared grand tourné was dealt spadille and basta.
+            if Some(s) == grand_holder(p) {
+                rest.take(Card::ESPADA);
+                rest.take(Card::BASTO);
+            }
             let mut drawn = CardSet::EMPTY;
-            if is_decl && p.contract == Some(Contract::Vuelta) {
+            if is_decl && p.contract.is_some_and(Contract::turns_card) {
                 let t = p.turned.ok_or_else(|| NoWorld("a vuelta without a turned card".into()))?;
                 if !rest.take(t) {
                     return Err(NoWorld(format!("the turned card {t} is not in the declarer's hand")));
@@ -321,6 +326,8 @@ pub struct Sampler {
     special: Option<Card>,
     /// The all-pass constraint of `tresillo-house`, applied by rejection.
     forced: Option<ForcedCheck>,
+    /// The grand tourné constraint of `lhombre`, applied by rejection.
+    grand: Option<GrandCheck>,
     cases: [Case; 2],
     cells: [Cell; MAX_CELLS],
     ncells: usize,
@@ -379,11 +386,44 @@ impl ForcedCheck {
     }
 }
 
+/// The seat that bid grand tourné (rank 4 of `lhombre`) or declared it: it was
+/// dealt both spadille and basta.
+fn grand_holder(p: &tresillo_core::PublicState) -> Option<Seat> {
+    if p.game_rules().spec().auction != tresillo_core::AuctionOrder::Duels {
+        return None;
+    }
+    if p.contract == Some(Contract::GrandTourne) {
+        return p.original_declarer;
+    }
+    p.bids().iter().find(|b| b.bid == tresillo_core::Bid::Level(4)).map(|b| b.seat)
+}
+
+/// Grand tourné (`lhombre`, RULES.md section 12.4) as a constraint on the deal:
+/// the declarer was dealt both spadille and basta. Dealt cards were never drawn,
+/// so both are in the declarer's hand at play, discards or played cards, and the
+/// hand at play keeps room for the cards drawn besides them.
+#[derive(Clone, Copy, Debug)]
+struct GrandCheck {
+    declarer: Seat,
+    played: CardSet,
+    exchanged: u8,
+}
+
+impl GrandCheck {
+    fn accepts(&self, w: &World) -> bool {
+        let aces = CardSet::from_iter([Card::ESPADA, Card::BASTO]);
+        let at_play = w.hands[self.declarer] | self.played;
+        let held = (at_play | w.discards[self.declarer]) & aces;
+        held == aces && (at_play & aces).len() + u32::from(self.exchanged) <= at_play.len()
+    }
+}
+
 /// Whether the all-pass rule is applied by rejection ([`ForcedCheck`]): the forced
 /// entrada of `tresillo-house` and the obligation of `hombre` (the declarer was
-/// dealt the espada, unless nobody was and the declarer is mano).
+/// dealt the espada, unless nobody was and the declarer is mano), and the forced
+/// game of `lhombre` (the spadille's holder, else the dealer).
 fn dealt_by_rejection(all_pass: AllPass) -> bool {
-    matches!(all_pass, AllPass::ForcedEntrada | AllPass::Obligation)
+    matches!(all_pass, AllPass::ForcedEntrada | AllPass::Obligation | AllPass::SpadilleElseDealer)
 }
 
 /// `BINOM[n][k]` = n choose k, for n up to 40.
@@ -449,6 +489,17 @@ impl Sampler {
             }
             _ => {}
         }
+        // Nolo ouvert: the hand laid face up is the declarer's.
+        if let (Some(e), Some(d)) = (view.exposed_hand(), p.declarer)
+            && d != me
+        {
+            let i = usize::from(d != others[0]);
+            if u32::from(h[i]) < e.len() {
+                return Err(NoWorld("the exposed hand is larger than the declarer's".into()));
+            }
+            h[i] -= e.len() as u8;
+            base.hands[d] |= e;
+        }
         let room = u32::from(h[0]) + u32::from(h[1]) + u32::from(x[0]) + u32::from(x[1]) + u32::from(heap);
         if room != unseen.len() {
             return Err(NoWorld(format!("{} unseen cards for {room} hidden places", unseen.len())));
@@ -457,6 +508,8 @@ impl Sampler {
         // After an all-pass auction the espada is where the auction says: dealt to
         // the forced declarer (espada forzada), or in the heap (a cancelled hand).
         let all_passed = p.bids().len() >= 3 && p.passed == (1 << p.players) - 1;
+        // `tresillo-house`, `hombre` and `lhombre` (whose forced dealer may have
+        // been dealt no spadille, and whose redeal says nothing) by rejection.
         let house = dealt_by_rejection(p.game_rules().spec().all_pass);
         let forced = match p.original_declarer {
             Some(declarer) if all_passed && house => Some(ForcedCheck {
@@ -485,6 +538,15 @@ impl Sampler {
             }
         }
         let special = if places.iter().any(Option::is_some) { Some(Card::ESPADA) } else { None };
+        // Grand tourné: its bidder or declarer was dealt both spadille and basta.
+        let grand = match grand_holder(p) {
+            Some(d) if d != me => Some(GrandCheck {
+                declarer: d,
+                played: inf.played_by[d],
+                exchanged: p.exchanged[d].unwrap_or(0),
+            }),
+            _ => None,
+        };
         if special.is_some() {
             unseen.take(Card::ESPADA);
         }
@@ -537,6 +599,7 @@ impl Sampler {
             none,
             special,
             forced,
+            grand,
             cases,
             cells: [Cell::default(); MAX_CELLS],
             ncells: 0,
@@ -591,7 +654,7 @@ impl Sampler {
     /// [`Sampler::for_each_world`] calls its function fewer times.
     #[must_use]
     pub fn has_rejection(&self) -> bool {
-        self.forced.is_some()
+        self.forced.is_some() || self.grand.is_some()
     }
 
     /// One world, uniform over the consistent worlds.
@@ -625,7 +688,7 @@ impl Sampler {
     /// `tresillo-house`; always, otherwise).
     #[inline]
     fn accepts(&self, w: &World) -> bool {
-        self.forced.is_none_or(|c| c.accepts(w))
+        self.forced.is_none_or(|c| c.accepts(w)) && self.grand.is_none_or(|g| g.accepts(w))
     }
 
     /// The split of one world, with probability proportional to its count.

@@ -36,7 +36,11 @@
 //!   which does not change any comparison). Keys are stored whole, so a hit is
 //!   never a collision. Entries hold lower and upper bounds on the class (or on
 //!   the declarer's future tricks for the trick-count searches) and stay valid
-//!   between solves.
+//!   between solves. An entry is 16 bytes, four to a 64-byte bucket (one cache
+//!   line, loaded ahead while the sure tricks are counted); a full bucket gives
+//!   up first an entry written while solving another deal (a PIMC decision
+//!   solves many worlds, whose positions rarely meet), then the one with the
+//!   fewest tricks left.
 //! - **One card per run of equivalent cards**: cards of one hand adjacent in power
 //!   among the cards still out (the trick in progress included) in the same lane
 //!   are interchangeable; estuche cards are never merged (their forcing rules
@@ -475,6 +479,24 @@ fn pdep(x: u64, m: u64) -> u64 {
     }
 }
 
+/// Asks the processor to start loading `x`'s cache line (a hint; no effect on
+/// results).
+#[inline]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let p: *const T = x;
+        #[allow(unsafe_code)]
+        // SAFETY: a prefetch never faults and reads nothing the program sees; the
+        // pointer comes from a reference.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast::<i8>());
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
+}
+
 // ---------------------------------------------------------------------------
 // Goals
 // ---------------------------------------------------------------------------
@@ -592,20 +614,57 @@ impl Goal for TricksGoal {
 // Transposition table
 // ---------------------------------------------------------------------------
 
-#[derive(Clone, Copy, Debug, Default)]
-struct Entry {
-    key: u128,
-    lo: u8,
-    hi: u8,
-    /// The leader's card (power-ordered bit + 1; 0 none) that last decided the
-    /// search here, tried first next time.
-    best: u8,
-    /// Tricks left in the position.
-    left: u8,
+/// A table entry packed in 128 bits: the exact key (bits 0-88), then the lower
+/// and upper bounds on the goal's scalar (4 bits each, from bit 96), the
+/// leader's card that last decided the search here (power-ordered bit + 1, 0
+/// none; 7 bits from 104), the tricks left in the position (4 bits from 112)
+/// and the generation that wrote it (4 bits from 116).
+type Entry = u128;
+
+/// The key bits of an [`Entry`].
+const KEY_BITS: u128 = (1 << 89) - 1;
+
+/// An exact key is never zero (the lane sizes of a non-empty position are not),
+/// so a zeroed entry is empty.
+const EMPTY_KEY: u128 = 0;
+
+#[inline]
+fn entry(key: u128, lo: u8, hi: u8, best: u8, left: u8, generation: u8) -> Entry {
+    key | u128::from(lo) << 96
+        | u128::from(hi) << 100
+        | u128::from(best) << 104
+        | u128::from(left) << 112
+        | u128::from(generation) << 116
 }
 
-/// An exact key is never zero (the lane sizes of a non-empty position are not).
-const EMPTY_KEY: u128 = 0;
+/// The replacement priority of an entry (lowest replaced first): entries of
+/// other generations, then those with fewer tricks left.
+#[inline]
+fn entry_keep(e: Entry, generation: u8) -> u8 {
+    let current = (e >> 116) as u8 & 15 == generation;
+    (u8::from(current) << 4) | (e >> 112) as u8 & 15
+}
+
+#[inline]
+fn entry_lo(e: Entry) -> u8 {
+    (e >> 96) as u8 & 15
+}
+
+#[inline]
+fn entry_hi(e: Entry) -> u8 {
+    (e >> 100) as u8 & 15
+}
+
+#[inline]
+fn entry_best(e: Entry) -> u8 {
+    (e >> 104) as u8 & 127
+}
+
+/// Four entries in one 64-byte cache line: a position's key is looked for in
+/// its bucket only.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(align(64))]
+struct Bucket([Entry; 4]);
 
 // ---------------------------------------------------------------------------
 // The context
@@ -616,10 +675,15 @@ const EMPTY_KEY: u128 = 0;
 /// Create one per thread; it is `Send` but not shared.
 #[derive(Clone, Debug)]
 pub struct SolverContext {
-    table: Vec<Entry>,
+    table: Vec<Bucket>,
     mask: usize,
     layouts: [Layout; 4],
     nodes: u64,
+    /// The deal of the last position searched (each seat's hand with its card of
+    /// the trick in progress) and its generation: entries written for other
+    /// deals are replaced first.
+    deal: [CardSet; 3],
+    generation: u8,
 }
 
 impl Default for SolverContext {
@@ -631,7 +695,7 @@ impl Default for SolverContext {
 /// The search state: hands by role (0 the declarer, 1 the seat after it, 2 the
 /// other), in power-ordered bits.
 struct Search<'a> {
-    table: &'a mut [Entry],
+    table: &'a mut [Bucket],
     mask: usize,
     lay: &'a Layout,
     hands: [u64; 3],
@@ -642,13 +706,21 @@ struct Search<'a> {
     nodes: u64,
     /// The move hint into a trick-boundary node, and its deciding move out.
     best: u8,
+    /// The generation of the entries written.
+    generation: u8,
+    /// The root's deciding move (power-ordered bit + 1; 0 when the root was
+    /// decided without trying a move): a card of the player to move that reaches
+    /// the goal (declarer) or refutes it (opponent).
+    root: u8,
 }
 
 impl SolverContext {
-    /// A context with a table of 2^16 entries (2 MB).
+    /// A context with a table of 2^15 entries (512 KB: it stays in a core's
+    /// level-2 cache; a larger table saves under 1% of the nodes and costs more
+    /// time in cache misses).
     #[must_use]
     pub fn new() -> SolverContext {
-        SolverContext::with_table_bits(16)
+        SolverContext::with_table_bits(15)
     }
 
     /// A context with a table of 2^`bits` entries (`bits` clamped to 8..=24).
@@ -656,16 +728,18 @@ impl SolverContext {
     pub fn with_table_bits(bits: u32) -> SolverContext {
         let n = 1usize << bits.clamp(8, 24);
         SolverContext {
-            table: vec![Entry::default(); n],
-            mask: n - 1,
+            table: vec![Bucket::default(); n / 4],
+            mask: n / 4 - 1,
             layouts: Suit::ALL.map(Layout::new),
             nodes: 0,
+            deal: [CardSet::EMPTY; 3],
+            generation: 0,
         }
     }
 
     /// Forgets every table entry (answers never depend on it; only speed does).
     pub fn clear(&mut self) {
-        self.table.fill(Entry::default());
+        self.table.fill(Bucket::default());
     }
 
     /// Search nodes visited since the context was made (a measure of work).
@@ -675,6 +749,14 @@ impl SolverContext {
     }
 
     fn search(&mut self, pos: &Position) -> Search<'_> {
+        let mut deal = pos.hands;
+        for (i, &c) in pos.trick().iter().enumerate() {
+            deal[pos.leader.plus(i as u8, 3).index()].insert(c);
+        }
+        if deal != self.deal {
+            self.deal = deal;
+            self.generation = (self.generation + 1) & 15;
+        }
         let lay = &self.layouts[pos.trump.index()];
         let d = pos.declarer;
         let role = |s: Seat| (s.0 + 3 - d.0) % 3;
@@ -700,15 +782,80 @@ impl SolverContext {
             counts,
             nodes: 0,
             best: 0,
+            generation: self.generation,
+            root: 0,
         }
     }
 
     fn run<G: Goal>(&mut self, pos: &Position, g: G) -> bool {
+        self.run_root(pos, g).0
+    }
+
+    /// [`Self::run`], with the root's deciding card when a move decided it.
+    fn run_root<G: Goal>(&mut self, pos: &Position, g: G) -> (bool, Option<Card>) {
         let mut s = self.search(pos);
         let r = s.node(g);
-        let n = s.nodes;
+        let (n, root) = (s.nodes, s.root);
         self.nodes += n;
-        r
+        let card = (root != 0).then(|| self.layouts[pos.trump.index()].card(u32::from(root - 1)));
+        (r, card)
+    }
+
+    /// The class the declarer can force from `pos`, and when the search found
+    /// one, a legal card of the player to move whose class is exactly that value
+    /// (the card that decided the last zero-window search at the root).
+    pub fn value_and_card(&mut self, pos: &Position) -> (Class, Option<Card>) {
+        let decl_moves = pos.to_move() == pos.declarer;
+        let (sacado, c1) = self.run_root(pos, ClassGoal(Class::Sacado as u8));
+        if sacado {
+            return (Class::Sacado, c1);
+        }
+        let (puesta, c2) = self.run_root(pos, ClassGoal(Class::Puesta as u8));
+        // A declarer's card that reaches the goal, or an opponent's card that
+        // refutes it, has the value's class; an opponent's refutation of sacado
+        // is a card of class at most puesta, so exactly the value when it is
+        // puesta.
+        match (decl_moves, puesta) {
+            (true, true) => (Class::Puesta, c2),
+            (true, false) => (Class::Codillo, None),
+            (false, true) => (Class::Puesta, c1),
+            (false, false) => (Class::Codillo, c2),
+        }
+    }
+
+    /// Whether the card `c` (legal, of the player to move) lets the declarer
+    /// force at least class `t` (one zero-window search of the position after it).
+    pub fn card_at_least(&mut self, pos: &Position, c: Card, t: Class) -> bool {
+        if t == Class::Codillo {
+            return true;
+        }
+        let mut child = *pos;
+        child.play(c);
+        self.run(&child, ClassGoal(t as u8))
+    }
+
+    /// For each legal card of the player to move (in the engine's sort order),
+    /// the card the solver searches in its place: the lowest of its hand's run of
+    /// equivalent cards, which has the same class. Returns the count.
+    pub fn representatives(&mut self, pos: &Position, out: &mut [Card; 10]) -> usize {
+        let legal = pos.legal();
+        let lay = self.layouts[pos.trump.index()];
+        let (reps, runs) = {
+            let s = self.search(pos);
+            let p = s.to_move();
+            let rem = s.hands[0] | s.hands[1] | s.hands[2] | s.trick_bits();
+            (s.representatives(s.hands[p], rem), rem)
+        };
+        let mut n = 0;
+        for c in legal {
+            let mut q = u32::from(lay.to_p[c.bit() as usize]);
+            while reps >> q & 1 == 0 {
+                q = 63 - (runs & ((1u64 << q) - 1)).leading_zeros();
+            }
+            out[n] = lay.card(q);
+            n += 1;
+        }
+        n
     }
 
     /// The class the declarer can force from `pos`.
@@ -1084,33 +1231,24 @@ impl Search<'_> {
             return g.met(self.counts);
         }
         let rem = self.hands[0] | self.hands[1] | self.hands[2];
+        let key = self.key(&g, rem);
+        let b = self.slot(key);
+        prefetch(&self.table[b]);
         let (for_decl, for_opps) = self.sure(rem);
         if let Some(b) = g.quick(self.counts, for_decl, for_opps, r) {
             return b;
         }
-        let key = self.key(&g, rem);
         let need = g.need(self.counts);
-        // Two entries per bucket: the one holding this key, else the one with
-        // fewer tricks left (cheaper to search again) is replaced.
-        let b = self.slot(key) & !1;
-        let i = if self.table[b + 1].key == key
-            || (self.table[b].key != key && self.table[b + 1].left < self.table[b].left)
-        {
-            b + 1
-        } else {
-            b
-        };
-        let e = self.table[i];
         let (mut lo, mut hi) = G::INIT;
         let mut hint = 0;
-        if e.key == key {
-            if e.lo >= need {
+        if let Some(&e) = self.table[b].0.iter().find(|&&e| e & KEY_BITS == key) {
+            if entry_lo(e) >= need {
                 return true;
             }
-            if e.hi < need {
+            if entry_hi(e) < need {
                 return false;
             }
-            (lo, hi, hint) = (e.lo, e.hi, e.best);
+            (lo, hi, hint) = (entry_lo(e), entry_hi(e), entry_best(e));
         }
         self.best = hint;
         let res = self.expand(g);
@@ -1120,11 +1258,29 @@ impl Search<'_> {
             hi = hi.min(need - 1);
         }
         debug_assert!(key != EMPTY_KEY);
-        self.table[i] = Entry { key, lo, hi, best: self.best, left: r };
+        // Four entries per bucket: the one holding this key, else one written
+        // for another deal, else the one with the fewest tricks left (the
+        // cheapest to search again) is replaced.
+        let generation = self.generation;
+        let bucket = &mut self.table[b].0;
+        let i = match bucket.iter().position(|&e| e & KEY_BITS == key) {
+            Some(i) => i,
+            None => {
+                let mut i = 0;
+                for j in 1..4 {
+                    if entry_keep(bucket[j], generation) < entry_keep(bucket[i], generation) {
+                        i = j;
+                    }
+                }
+                i
+            }
+        };
+        bucket[i] = entry(key, lo, hi, self.best, r, generation);
         res
     }
 
     fn expand<G: Goal>(&mut self, g: G) -> bool {
+        let is_root = self.nodes == 1;
         let p = self.to_move();
         let hand = self.hands[p];
         let legal = self.legal(hand);
@@ -1172,6 +1328,9 @@ impl Search<'_> {
             if (p == 0) == res {
                 if at_boundary {
                     self.best = q as u8 + 1;
+                }
+                if is_root {
+                    self.root = q as u8 + 1;
                 }
                 return res;
             }

@@ -29,6 +29,9 @@ fn every_rules() -> Vec<Rules> {
             }
         }
     }
+    // lhombre (12.4), with and without redeal_all_pass.
+    v.push(Rules::from(RuleSet::Lhombre));
+    v.push(Rules::parse("lhombre", &[("redeal_all_pass", "true")]).unwrap());
     v
 }
 
@@ -51,7 +54,11 @@ fn random_and_rule_play_every_rule_set_legally() {
                 assert!(!res.is_cancelled(), "{r}: a house hand is never cancelled");
             }
         }
-        assert!(forced > 0, "{r}: some all-pass hands in 150 deals");
+        if r.options.redeal_all_pass {
+            assert_eq!(forced, 0, "{r}: all passing brings a new deal");
+        } else {
+            assert!(forced > 0, "{r}: some all-pass hands in 150 deals");
+        }
     }
 }
 
@@ -423,4 +430,45 @@ fn rule_plays_contrabola_to_lose_every_trick() {
         rate(rule_won, rule) > 3.0 * rate(random_won, random),
         "rule {rule_won}/{rule}, random {random_won}/{random}"
     );
+}
+
+/// Plays an `lhombre` hand with `random` agents (nolo ouvert and grand tourné
+/// included) and checks that sampled worlds replay to the same view at every step:
+/// the exposed hand is the declarer's, the tourné card drawn first, and whoever bid
+/// or declared grand tourné was dealt spadille and basta.
+#[test]
+fn sampled_lhombre_worlds_replay_to_the_same_view() {
+    let r = Rules::from(RuleSet::Lhombre);
+    let (mut checked, mut ouvert, mut grand) = (0, 0, 0);
+    for seed in 0..400u64 {
+        let mut h = Hand::with_rules(r, 3, deal(seed), Seat((seed % 3) as u8)).unwrap();
+        let mut rng = rng_from_seed(seed);
+        let mut step = 0;
+        while let Some(seat) = h.request().seat() {
+            let p = *h.public();
+            let interesting = p.exposed.is_some() || p.bids().iter().any(|b| b.bid == Bid::Level(4));
+            if step % 7 == 3 && (interesting || seed % 8 == 0) {
+                ouvert += usize::from(p.exposed.is_some());
+                grand += usize::from(p.bids().iter().any(|b| b.bid == Bid::Level(4)));
+                for s in 0..3 {
+                    let view = h.view(Seat(s));
+                    let sampler = Sampler::new(&view).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+                    let mut wr = rng_from_seed(seed * 7 + s as u64);
+                    for _ in 0..4 {
+                        let w = sampler.sample(&mut wr);
+                        if let Some(e) = view.exposed_hand() {
+                            assert!(w.hands[p.declarer.unwrap()].is_superset(e));
+                        }
+                        check_world(&view, &w)
+                            .unwrap_or_else(|e| panic!("seed {seed}, step {step}, seat {s}: {e}"));
+                        checked += 1;
+                    }
+                }
+            }
+            let d = RandomAgent.decide(&h.view(seat), &mut rng);
+            h.apply(d).unwrap();
+            step += 1;
+        }
+    }
+    assert!(checked > 1000 && ouvert > 10 && grand > 0, "{checked} {ouvert} {grand}");
 }

@@ -85,11 +85,26 @@ fn check(seed: u64, n: usize, ctx: &mut SolverContext) {
     assert_eq!(ctx.value(&pos), want, "seed {seed} n {n}");
     let legal = p.legal_moves();
     assert_eq!(sol.cards().len() as u32, legal.len());
-    for c in legal {
+    let (value, found) = ctx.value_and_card(&pos);
+    assert_eq!(value, want, "seed {seed} n {n} value_and_card");
+    let mut reps = [Card::ESPADA; 10];
+    assert_eq!(ctx.representatives(&pos, &mut reps) as u32, legal.len());
+    for (i, c) in legal.iter().enumerate() {
         let u = p.play_unchecked(c);
         let v = minimax(&mut p, d);
         p.undo(u);
         assert_eq!(sol.class_of(c), Some(v), "seed {seed} n {n} card {c}: {pos:?}");
+        if found == Some(c) {
+            assert_eq!(v, want, "seed {seed} n {n}: the card found has the value's class");
+        }
+        assert!(legal.contains(reps[i]), "seed {seed} n {n}: a representative is legal");
+        assert_eq!(sol.class_of(reps[i]), Some(v), "seed {seed} n {n}: {c} and {}", reps[i]);
+        for t in Class::ALL {
+            assert_eq!(ctx.card_at_least(&pos, c, t), v >= t, "seed {seed} n {n} card {c} at least {t}");
+        }
+    }
+    if let Some(c) = found {
+        assert!(legal.contains(c), "seed {seed} n {n}: the card found is legal");
     }
     let best = max_tricks(&mut p, d);
     let all = p.tricks[d.index()] + n as u8;

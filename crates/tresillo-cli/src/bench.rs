@@ -153,20 +153,34 @@ pub fn solver_positions(count: usize, seed: u64) -> Vec<Position> {
         .collect()
 }
 
-/// Times `f` on every position with one context; returns sorted microseconds and
-/// the mean search nodes per position.
-fn time_positions(pos: &[Position], mut f: impl FnMut(&mut SolverContext, &Position)) -> (Vec<f64>, f64) {
+/// Times `f` on every position with one context; returns sorted microseconds,
+/// the mean search nodes per position and sorted nodes per position.
+fn time_positions(
+    pos: &[Position],
+    mut f: impl FnMut(&mut SolverContext, &Position),
+) -> (Vec<f64>, f64, Vec<u64>) {
     let mut ctx = SolverContext::new();
+    let mut nodes = Vec::with_capacity(pos.len());
     let mut us: Vec<f64> = pos
         .iter()
         .map(|p| {
+            let n0 = ctx.nodes();
             let t = Instant::now();
             f(&mut ctx, p);
-            t.elapsed().as_secs_f64() * 1e6
+            let e = t.elapsed().as_secs_f64() * 1e6;
+            nodes.push(ctx.nodes() - n0);
+            e
         })
         .collect();
     us.sort_by(f64::total_cmp);
-    (us, ctx.nodes() as f64 / pos.len() as f64)
+    nodes.sort_unstable();
+    (us, ctx.nodes() as f64 / pos.len() as f64, nodes)
+}
+
+/// `nodes: median M, p99 .., worst ..` of sorted node counts.
+fn node_percentiles(n: &[u64]) -> String {
+    let at = |q: f64| n[((n.len() as f64 * q) as usize).min(n.len() - 1)];
+    format!("nodes: median {}, p90 {}, p99 {}, worst {}", at(0.5), at(0.9), at(0.99), n[n.len() - 1])
 }
 
 /// `median M us, p90 .., p99 .., worst ..` of sorted microseconds.
@@ -310,8 +324,20 @@ pub fn run(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
                 out,
                 "solver: {n} fresh deals at the first trick (seeds {seed}..), one thread, one context"
             )?;
-            writeln!(out, "every card of the leader: {}; {:.0} nodes", percentiles(&cards.0), cards.1)?;
-            writeln!(out, "value: {}; {:.0} nodes", percentiles(&value.0), value.1)?;
+            writeln!(
+                out,
+                "every card of the leader: {}; {:.0} nodes ({})",
+                percentiles(&cards.0),
+                cards.1,
+                node_percentiles(&cards.2)
+            )?;
+            writeln!(
+                out,
+                "value: {}; {:.0} nodes ({})",
+                percentiles(&value.0),
+                value.1,
+                node_percentiles(&value.2)
+            )?;
         }
         Target::Pimc { n, ref spec } => {
             anyhow::ensure!(n > 0, "--n must be at least 1");

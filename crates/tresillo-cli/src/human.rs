@@ -8,7 +8,7 @@
 //! re-prompts; the end of the input ends the session cleanly. With `--record` every
 //! finished hand is written (as `play` and `replay` read them).
 
-use crate::narrate::{narrate, outcome_line, write_records};
+use crate::narrate::{Names, narrate, outcome_line, write_records};
 use crate::score::ledger_line;
 use anyhow::{Context, Result, bail, ensure};
 use std::io::{BufRead, Write};
@@ -17,8 +17,8 @@ use tresillo_agents::cheat::Seated;
 use tresillo_agents::{Agent, AgentRng, TablePlayer, build_agent, build_seated, rng_from_seed, seat_rngs};
 use tresillo_core::tables::{TRUMP_SUIT, table};
 use tresillo_core::{
-    Bid, Card, CardSet, Contract, Deal, Decision, DropWord, Hand, LedgerConfig, PlayerView, Request, RuleSet,
-    Scorer, ScoringMode, Seat, Suit, Word, legal_moves, parse_card,
+    Bid, Card, CardSet, Contract, Deal, Decision, DropWord, Hand, LedgerConfig, PlayerView, PublicState,
+    Request, RuleSet, Rules, Scorer, ScoringMode, Seat, Suit, Word, legal_moves, parse_card,
 };
 use tresillo_sim::{Act, HandRecord, Step, deal_for_seed, deal_seed, seating_rng_seed};
 
@@ -40,6 +40,9 @@ pub struct Session {
     pub hint: String,
     /// Where to write the records.
     pub record: Option<PathBuf>,
+    /// The rule set: `tresillo`, or `lhombre` (cards then shown with international
+    /// names; answers keep the notation of section 13).
+    pub rules: Rules,
 }
 
 /// The seat name the records give the person.
@@ -74,11 +77,15 @@ pub fn run(s: &Session, input: &mut impl BufRead, out: &mut impl Write) -> Resul
     names[me.index()] = HUMAN.into();
     names[me.plus(1, 3).index()] = specs[0].clone();
     names[me.plus(2, 3).index()] = specs[1].clone();
+    for spec in &specs {
+        tresillo_agents::check_rules(spec, &s.rules).map_err(anyhow::Error::msg)?;
+    }
     let mut bots: Vec<Option<Seated>> = Vec::new();
     for (i, n) in names.iter().enumerate() {
         bots.push(if i == me.index() { None } else { Some(build_seated(n)?) });
     }
-    let mut scorer = Scorer::new(ScoringMode::Session, LedgerConfig::new(3)).expect("three players");
+    let mut scorer =
+        Scorer::new(ScoringMode::Session, LedgerConfig::with_rules(s.rules, 3)).expect("three players");
     let mut records = Vec::new();
     writeln!(
         out,
@@ -97,7 +104,7 @@ pub fn run(s: &Session, input: &mut impl BufRead, out: &mut impl Write) -> Resul
         writeln!(out, "\n=== hand {} of {} ===", k + 1, s.hands)?;
         let rng_seed = seating_rng_seed(ds, 0);
         let mut table = Table {
-            hand: Hand::new(RuleSet::Tresillo, 3, deal, dealer)?,
+            hand: Hand::with_rules(s.rules, 3, deal, dealer)?,
             me,
             rngs: seat_rngs(rng_seed),
             hint_rng: rng_from_seed(rng_seed ^ 0x5EED_0F41_A7C3),
@@ -108,7 +115,7 @@ pub fn run(s: &Session, input: &mut impl BufRead, out: &mut impl Write) -> Resul
         }
         writeln!(out, "dealer: seat {dealer}; mano: seat {}", dealer.next(3))?;
         if table.hand.request().seat() != Some(me) {
-            writeln!(out, "your hand: {}", sorted_hand(table.hand.hand_of(me), None))?;
+            writeln!(out, "your hand: {}", sorted_hand(table.hand.public(), table.hand.hand_of(me)))?;
         }
         let mut steps = Vec::new();
         let finished = loop {
@@ -134,17 +141,14 @@ pub fn run(s: &Session, input: &mut impl BufRead, out: &mut impl Write) -> Resul
                 bot.decide_at(&table.hand, seat, &mut table.rngs[seat.index()])
             };
             if let Some(line) = narrate(&table.hand, &d) {
-                writeln!(out, "{line}{}", gloss(&d))?;
+                let g = if s.rules.set == RuleSet::Lhombre { String::new() } else { gloss(&d) };
+                writeln!(out, "{line}{g}")?;
             }
             table.hand.apply(d).map_err(|e| anyhow::anyhow!("seat {seat} ({}): {e}", names[seat.index()]))?;
             steps.push(Step { seat, act: Act::from(d) });
             // Trumps named: the hand in its new order (at once, unless a prompt shows it).
             if matches!(d, Decision::Declare(..)) && table.hand.request().seat() != Some(me) {
-                writeln!(
-                    out,
-                    "your hand: {}",
-                    sorted_hand(table.hand.hand_of(me), table.hand.public().trump)
-                )?;
+                writeln!(out, "your hand: {}", sorted_hand(table.hand.public(), table.hand.hand_of(me)))?;
             }
         };
         if !finished {
@@ -164,7 +168,8 @@ pub fn run(s: &Session, input: &mut impl BufRead, out: &mut impl Write) -> Resul
         writeln!(out, "ledger after hand {}: bowls {}", k + 1, bowls.join(", "))?;
         let seat_names: Vec<String> = (0..3).map(|i| format!("seat {i}")).collect();
         writeln!(out, "  {}", ledger_line(l, &seat_names))?;
-        let mut rec = HandRecord::new(RuleSet::Tresillo, deal, dealer, names.clone(), steps, result);
+        let mut rec = HandRecord::new(s.rules.set, deal, dealer, names.clone(), steps, result);
+        rec.set_rules(&s.rules);
         rec.seed = if first_deal.is_some() { None } else { Some(ds) };
         rec.rng_seed = Some(rng_seed);
         records.push(rec);
@@ -229,7 +234,7 @@ impl Table {
                         Ok(mut agent) => {
                             agent.new_hand();
                             let d = agent.decide(&view, &mut self.hint_rng);
-                            writeln!(out, "hint ({spec}): {}", describe(&d))?;
+                            writeln!(out, "hint ({spec}): {}", describe(&d, Names::of(p_rules(&view))))?;
                         }
                         Err(e) => writeln!(out, "no such agent for a hint: {e}")?,
                     }
@@ -245,6 +250,7 @@ impl Table {
     fn show(&self, view: &PlayerView, choices: &[Choice], out: &mut impl Write) -> Result<()> {
         let p = view.public();
         let req = view.request();
+        let names = Names::of(p.rules);
         match req {
             Request::Play { .. } => {
                 let trick = p.current_trick();
@@ -252,13 +258,13 @@ impl Table {
                 let table: Vec<String> = trick
                     .iter()
                     .enumerate()
-                    .map(|(i, c)| format!("seat {} {c}", leader.plus(i as u8, 3)))
+                    .map(|(i, c)| format!("seat {} {}", leader.plus(i as u8, 3), names.card(*c)))
                     .collect();
                 writeln!(
                     out,
                     "trick {} (trumps {}); tricks so far {}-{}-{}; on the table: {}",
                     p.tricks_done + 1,
-                    p.trump.map_or("none", Suit::name),
+                    p.trump.map_or("none".into(), |t| names.suit(t)),
                     p.tricks.0[0],
                     p.tricks.0[1],
                     p.tricks.0[2],
@@ -266,7 +272,7 @@ impl Table {
                 )?;
             }
             Request::Discard { min, max, .. } => {
-                writeln!(out, "your hand: {}", numbered_hand(view.hand(), p.trump))?;
+                writeln!(out, "your hand: {}", numbered_hand(p, view.hand()))?;
                 writeln!(
                     out,
                     "exchange: discard {min} to {max} cards and draw as many from the heap. Type the cards \
@@ -276,8 +282,11 @@ impl Table {
             }
             _ => {}
         }
-        writeln!(out, "your hand: {}", sorted_hand(view.hand(), p.trump))?;
-        writeln!(out, "{}:", question(&req))?;
+        if let Some(e) = view.exposed_hand().filter(|_| p.declarer != Some(view.seat())) {
+            writeln!(out, "the declarer's hand, face up: {}", names.cards(e))?;
+        }
+        writeln!(out, "your hand: {}", sorted_hand(p, view.hand()))?;
+        writeln!(out, "{}:", question(&req, names))?;
         for (i, c) in choices.iter().enumerate() {
             writeln!(out, "  {}) {}", i + 1, c.text)?;
         }
@@ -286,8 +295,14 @@ impl Table {
 }
 
 /// The question a request asks.
-fn question(req: &Request) -> &'static str {
+fn question(req: &Request, names: Names) -> &'static str {
     match req {
+        Request::Declare { forced: true, .. } if names == Names::International => {
+            "everybody passed and you hold the spadille (or deal): you must play game or tourné, scored as game"
+        }
+        Request::Bola { .. } if names == Names::International => {
+            "you won the first five tricks: stop, or lead to the sixth for tout"
+        }
         Request::Declare { forced: true, .. } => {
             "everybody passed and you hold the espada: you must play an entrada (espada forzada)"
         }
@@ -311,11 +326,11 @@ fn question(req: &Request) -> &'static str {
 /// The numbered choices of a request (none for discards, typed as cards).
 fn choices(view: &PlayerView) -> Vec<Choice> {
     let req = view.request();
-    let trump = view.public().trump;
     let hand = view.hand();
-    let mut legal = req.legal_decisions(hand);
+    let names = Names::of(view.public().rules);
+    let mut legal = view.legal_decisions();
     if let Request::Play { .. } = req {
-        let order = power_order(hand, trump);
+        let order = power_order(view.public(), hand);
         legal.sort_by_key(|d| match d {
             Decision::Play(c) => order.iter().position(|x| x == c),
             _ => None,
@@ -323,12 +338,32 @@ fn choices(view: &PlayerView) -> Vec<Choice> {
     }
     match req {
         Request::Discard { .. } => Vec::new(),
-        _ => legal.into_iter().map(|d| Choice { decision: d, text: describe(&d) + &gloss(&d) }).collect(),
+        _ => legal
+            .into_iter()
+            .map(|d| Choice {
+                decision: d,
+                text: describe(&d, names) + &if names == Names::Spanish { gloss(&d) } else { String::new() },
+            })
+            .collect(),
     }
 }
 
-/// A decision in the game's words.
-fn describe(d: &Decision) -> String {
+/// A decision in the game's words (L'Hombre's in `lhombre`).
+fn describe(d: &Decision, names: Names) -> String {
+    if names == Names::International {
+        match *d {
+            Decision::Bid(b) => return names.bid(b, false),
+            Decision::Declare(c, t) => {
+                let trump = t.map_or(String::new(), |s| format!(", trumps {}", names.suit(s)));
+                return format!("{}{trump}", names.contract(c, t));
+            }
+            Decision::Discard(s) if !s.is_empty() => return format!("discard {}", names.cards(s)),
+            Decision::Play(c) => return format!("play {}", names.card(c)),
+            Decision::Bola(true) => return "lead to the sixth trick: tout (all nine)".into(),
+            Decision::Bola(false) => return "stop: the game is won".into(),
+            _ => {}
+        }
+    }
     match *d {
         Decision::Bid(b) => b.to_string(),
         Decision::Declare(c, Some(t)) => format!("{c}, trumps {t}"),
@@ -382,7 +417,7 @@ fn gloss(d: &Decision) -> String {
 /// (discards).
 fn parse_answer(text: &str, req: &Request, view: &PlayerView, choices: &[Choice]) -> Result<Decision> {
     if let Request::Discard { min, max, .. } = *req {
-        let order = power_order(view.hand(), view.public().trump);
+        let order = power_order(view.public(), view.hand());
         let mut set = CardSet::EMPTY;
         let lower = text.to_ascii_lowercase();
         if !matches!(lower.as_str(), "none" | "0" | "-") {
@@ -414,15 +449,26 @@ fn parse_answer(text: &str, req: &Request, view: &PlayerView, choices: &[Choice]
     bail!("not understood: `{text}` (type the number of your choice)")
 }
 
+/// The rule set of a view.
+fn p_rules(view: &PlayerView) -> RuleSet {
+    view.public().rules
+}
+
+/// The cards of `hand`, strongest first, in the hand of `p`: see [`power_order_in`]
+/// (in a nolo contract the no-trump order, no permanent trumps).
+fn power_order(p: &PublicState, hand: CardSet) -> Vec<Card> {
+    power_order_in(hand, p.trump, p.contract.is_some_and(Contract::is_nolo))
+}
+
 /// The cards of `hand`, strongest first: trumps in trump order, then each plain
-/// suit high to low (espadas, bastos, copas, oros).
-fn power_order(hand: CardSet, trump: Option<Suit>) -> Vec<Card> {
+/// suit high to low (espadas, bastos, copas, oros); `nolo`: the no-trump order.
+fn power_order_in(hand: CardSet, trump: Option<Suit>, nolo: bool) -> Vec<Card> {
     let t = table(trump);
     let mut v: Vec<Card> = hand.iter().collect();
     v.sort_by_key(|c| {
         let i = c.bit() as usize;
         // Before trumps are named the espada and the basto are already trumps.
-        let permanent = trump.is_none() && (*c == Card::ESPADA || *c == Card::BASTO);
+        let permanent = trump.is_none() && !nolo && (*c == Card::ESPADA || *c == Card::BASTO);
         let group = if t.eff_suit[i] == TRUMP_SUIT || permanent { 0 } else { 1 + t.eff_suit[i] };
         let power = match (permanent, *c == Card::ESPADA) {
             (true, true) => u8::MAX,
@@ -435,17 +481,23 @@ fn power_order(hand: CardSet, trump: Option<Suit>) -> Vec<Card> {
 }
 
 /// The hand sorted by trick power, with the trumps marked once known.
-fn sorted_hand(hand: CardSet, trump: Option<Suit>) -> String {
-    let v = power_order(hand, trump);
+fn sorted_hand(p: &PublicState, hand: CardSet) -> String {
+    sorted_hand_in(Names::of(p.rules), hand, p.trump, p.contract.is_some_and(Contract::is_nolo))
+}
+
+/// [`sorted_hand`] from its parts.
+fn sorted_hand_in(names: Names, hand: CardSet, trump: Option<Suit>, nolo: bool) -> String {
+    let v = power_order_in(hand, trump, nolo);
     let n = trump.map_or(0, |_| v.iter().filter(|c| table(trump).trumps.contains(**c)).count());
-    let cards: Vec<String> = v.iter().map(ToString::to_string).collect();
+    let cards: Vec<String> = v.iter().map(|c| names.card(*c)).collect();
     if n > 0 { format!("{} | {}", cards[..n].join(" "), cards[n..].join(" ")) } else { cards.join(" ") }
 }
 
 /// The hand sorted by power with the numbers discards are typed with.
-fn numbered_hand(hand: CardSet, trump: Option<Suit>) -> String {
-    let v = power_order(hand, trump);
-    v.iter().enumerate().map(|(i, c)| format!("{}:{c}", i + 1)).collect::<Vec<_>>().join(" ")
+fn numbered_hand(p: &PublicState, hand: CardSet) -> String {
+    let names = Names::of(p.rules);
+    let v = power_order(p, hand);
+    v.iter().enumerate().map(|(i, c)| format!("{}:{}", i + 1, names.card(*c))).collect::<Vec<_>>().join(" ")
 }
 
 /// `text` broken into lines of at most `width` characters at spaces.
@@ -467,9 +519,27 @@ fn wrap(text: &str, width: usize) -> String {
     out
 }
 
-/// The rule that applies to the decision asked now (RULES.md sections 3 to 6).
+/// The rule that applies to the decision asked now (RULES.md sections 3 to 6; in
+/// `lhombre` section 12.4).
 fn help(view: &PlayerView) -> String {
     let p = view.public();
+    if p.rules == RuleSet::Lhombre {
+        return format!(
+            "L'Hombre (RULES.md section 12.4). Contracts by rank: 1 game, 2 spades game, 3 tourné or nolo, \
+             4 grand tourné (only with spadille and basta dealt), 5 solo, 6 spades solo or pure nolo, 7 nolo \
+             ouvert. Forehand and middlehand bid first, then the dealer against the survivor; an earlier player \
+             may say self to equal. Solo, spades solo, pure nolo and nolo ouvert must be bid outright; a winner \
+             with game may raise to spades game, nolo, tourné or grand tourné. The declarer exchanges first \
+             (game and nolo at least 1, tourné at least 2), then the defenders; nolo: only the declarer. Nolo \
+             has no trumps (kings high, black aces lowest) and the declarer must take no trick. Win: more \
+             tricks than each defender. Type cards in the notation 1E (spadille), 1B (basta), 12C (K of \
+             hearts). Legal now: {}.",
+            match view.request() {
+                Request::Play { legal, .. } => Names::of(p.rules).cards(legal),
+                _ => "the numbered choices".into(),
+            }
+        );
+    }
     match view.request() {
         Request::Bid { min_level, max_level, .. } => {
             let can = if min_level > max_level {
@@ -569,10 +639,10 @@ mod tests {
     fn hands_sort_by_trick_power() {
         let h = tresillo_core::parse_hand("7C 1E 12O 1B 3C 2C 12C").unwrap();
         // Copas trumps: espada, mala (7C), basto, then copas 12 2 3; then oros.
-        assert_eq!(sorted_hand(h, Some(Suit::Copas)), "1E 7C 1B 12C 2C 3C | 12O");
+        assert_eq!(sorted_hand_in(Names::Spanish, h, Some(Suit::Copas), false), "1E 7C 1B 12C 2C 3C | 12O");
         // Before trumps: the espada and the basto, then suits in order, each high to low.
-        assert_eq!(sorted_hand(h, None), "1E 1B 12C 2C 3C 7C 12O");
+        assert_eq!(sorted_hand_in(Names::Spanish, h, None, false), "1E 1B 12C 2C 3C 7C 12O");
         let h = tresillo_core::parse_hand("7E 10E 1E 3B 1B 1O 12O").unwrap();
-        assert_eq!(sorted_hand(h, None), "1E 1B 10E 7E 3B 12O 1O");
+        assert_eq!(sorted_hand_in(Names::Spanish, h, None, false), "1E 1B 10E 7E 3B 12O 1O");
     }
 }

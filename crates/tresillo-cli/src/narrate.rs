@@ -6,7 +6,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use tresillo_agents::cheat::Seated;
 use tresillo_agents::{build_seated, seat_rngs};
-use tresillo_core::{AllPass, Deal, Decision, Hand, HandResult, Outcome, Phase, Request, Rules, Seat};
+use tresillo_core::rulesets::lhombre;
+use tresillo_core::{
+    AllPass, Bid, Card, CardSet, Contract, Deal, Decision, Hand, HandResult, Outcome, Phase, Request,
+    RuleSet, Rules, Seat, Suit,
+};
 use tresillo_sim::{HandRecord, play_recorded};
 
 /// Arguments of `tresillo play`.
@@ -41,7 +45,8 @@ pub struct PlayArgs {
     /// With `--human`: the agent `hint` asks by default.
     #[arg(long, default_value = "rule", requires = "human")]
     hint: String,
-    /// The rule set and its options (`--human` plays `tresillo` only).
+    /// The rule set and its options (`--human` plays `tresillo` and `lhombre`
+    /// without options).
     #[command(flatten)]
     rules: crate::rules::RulesArgs,
 }
@@ -64,9 +69,10 @@ pub fn run(a: &PlayArgs, out: &mut impl Write) -> Result<()> {
     let rules = a.rules.parse()?;
     let n = a.rules.players()?;
     anyhow::ensure!(a.dealer < n, "bad --dealer {}: seats are 0 to {}", a.dealer, n - 1);
-    if a.human.is_some() && (rules != Rules::default() || n != 3) {
+    let lhombre = rules == Rules::from(RuleSet::Lhombre);
+    if a.human.is_some() && ((rules != Rules::default() && !lhombre) || n != 3) {
         anyhow::bail!(
-            "--human plays the rule set tresillo without options at three players, not {rules} at {n}"
+            "--human plays the rule sets tresillo and lhombre without options at three players, not {rules} at {n}"
         );
     }
     if let Some(seat) = a.human {
@@ -79,6 +85,7 @@ pub fn run(a: &PlayArgs, out: &mut impl Write) -> Result<()> {
             hands: a.hands,
             hint: a.hint.clone(),
             record: a.record.clone(),
+            rules,
         };
         let stdin = std::io::stdin();
         return crate::human::run(&session, &mut stdin.lock(), out);
@@ -119,7 +126,8 @@ pub fn write_records(path: &Path, records: &[HandRecord]) -> Result<()> {
 /// Prints a recorded hand: the deal, the seats, every decision, the outcome. The
 /// record must be valid ([`HandRecord::replay`]).
 pub fn write_hand(out: &mut impl Write, rec: &HandRecord) -> Result<()> {
-    write_header(out, &rec.deal, rec.dealer, &rec.agents)?;
+    let names = Names::of(rec.rules);
+    write_header_in(out, names, &rec.deal, rec.dealer, &rec.agents)?;
     let mut lines = Vec::new();
     let hand = rec.replay_with(|h, d| lines.push(narrate(h, d)))?;
     for l in lines.into_iter().flatten() {
@@ -129,9 +137,86 @@ pub fn write_hand(out: &mut impl Write, rec: &HandRecord) -> Result<()> {
     Ok(())
 }
 
+/// The names cards, suits, bids and contracts are shown with: Spanish, or the
+/// international ones of L'Hombre (RULES.md section 12.4). Files keep the
+/// notation of section 13 whatever the rule set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Names {
+    /// Section 13 notation and Spanish words.
+    Spanish,
+    /// Spades, clubs, hearts, diamonds; J Q K; the L'Hombre contract names.
+    International,
+}
+
+impl Names {
+    /// The names of a rule set.
+    pub fn of(set: RuleSet) -> Names {
+        if set == RuleSet::Lhombre { Names::International } else { Names::Spanish }
+    }
+
+    /// A card.
+    pub fn card(self, c: Card) -> String {
+        match self {
+            Names::Spanish => c.to_string(),
+            Names::International => lhombre::card_name(c),
+        }
+    }
+
+    /// A set of cards.
+    pub fn cards(self, s: CardSet) -> String {
+        match self {
+            Names::Spanish => s.to_string(),
+            Names::International => lhombre::cards_name(s),
+        }
+    }
+
+    /// A suit.
+    pub fn suit(self, s: Suit) -> String {
+        match self {
+            Names::Spanish => s.to_string(),
+            Names::International => lhombre::suit_name(s).to_string(),
+        }
+    }
+
+    /// A bid; `equal`: it equals the standing bid (*self* in L'Hombre).
+    pub fn bid(self, b: Bid, equal: bool) -> String {
+        match (self, b) {
+            (Names::International, Bid::Paso) => "pass".into(),
+            (Names::International, Bid::Level(l)) if equal => format!("self ({})", lhombre::bid_name(l)),
+            (Names::International, Bid::Level(l)) => lhombre::bid_name(l).into(),
+            (Names::Spanish, b) => b.to_string(),
+        }
+    }
+
+    /// A contract with its trumps.
+    pub fn contract(self, c: Contract, trump: Option<Suit>) -> String {
+        match self {
+            Names::Spanish => c.to_string(),
+            Names::International => lhombre::row_of(c, trump).name.into(),
+        }
+    }
+
+    /// An outcome.
+    pub fn outcome(self, o: Outcome) -> String {
+        match (self, o) {
+            (Names::International, Outcome::Sacado) => "win".into(),
+            (Names::International, Outcome::Puesta { .. }) => "draw".into(),
+            (Names::International, Outcome::Codillo { .. }) => "loss".into(),
+            (_, o) => o.to_string(),
+        }
+    }
+}
+
 /// The lines before the first decision: the deal, the dealer and mano, each seat's
 /// player and cards.
-pub fn write_header(out: &mut impl Write, deal: &Deal, dealer: Seat, agents: &[String]) -> Result<()> {
+/// Cards are shown in `names`; the deal line keeps the notation of section 13.
+pub fn write_header_in(
+    out: &mut impl Write,
+    names: Names,
+    deal: &Deal,
+    dealer: Seat,
+    agents: &[String],
+) -> Result<()> {
     let n = agents.len() as u8;
     writeln!(out, "deal: {deal}")?;
     writeln!(out, "dealer: seat {dealer}; mano: seat {}", dealer.next(n))?;
@@ -139,7 +224,7 @@ pub fn write_header(out: &mut impl Write, deal: &Deal, dealer: Seat, agents: &[S
         if n == 4 && s == dealer.index() {
             writeln!(out, "seat {s} ({name}): deals and sits out")?;
         } else {
-            writeln!(out, "seat {s} ({name}): {}", deal.hands.0[s])?;
+            writeln!(out, "seat {s} ({name}): {}", names.cards(deal.hands.0[s]))?;
         }
     }
     Ok(())
@@ -148,19 +233,27 @@ pub fn write_header(out: &mut impl Write, deal: &Deal, dealer: Seat, agents: &[S
 /// The last line of a hand's narrative.
 pub fn outcome_line(result: &HandResult) -> String {
     let t = result.tricks.0;
+    let names = Names::of(result.rules);
+    let bola = if names == Names::International { "tout" } else { "bola" };
     let tricks: Vec<String> = t[..usize::from(result.players.min(4))].iter().map(u8::to_string).collect();
     match result.outcome {
+        Outcome::Cancelled if names == Names::International => "outcome: all passed, a new deal".into(),
         Outcome::Cancelled => "outcome: cancelled (all passed, the espada is in the heap)".into(),
         o => format!(
-            "outcome: {o} for declarer seat {}{}; tricks {}{}{}",
+            "outcome: {} for declarer seat {}{}; tricks {}{}{}",
+            names.outcome(o),
             result.final_declarer().expect("declarer"),
             if result.penetro { " (penetro)" } else { "" },
             tricks.join("-"),
-            if result.primeras { "; primeras" } else { "" },
+            match (result.primeras, names) {
+                (false, _) => "",
+                (true, Names::Spanish) => "; primeras",
+                (true, Names::International) => "; stopped after five",
+            },
             match (result.bola_attempted, result.bola_made) {
-                (true, true) => "; bola made",
-                (true, false) => "; bola failed",
-                _ => "",
+                (true, true) => format!("; {bola} made"),
+                (true, false) => format!("; {bola} failed"),
+                _ => String::new(),
             }
         ),
     }
@@ -171,23 +264,30 @@ pub fn narrate(h: &Hand, d: &Decision) -> Option<String> {
     let req = h.request();
     let seat = req.seat()?;
     let p = h.public();
+    let names = Names::of(p.rules);
     Some(match (*d, req) {
-        (Decision::Bid(b), _) => format!("auction: seat {seat} says {b}"),
+        (Decision::Bid(b), Request::Bid { min_level, .. }) => {
+            let equal = matches!((b, p.standing), (Bid::Level(l), Some((s, _))) if l == s && l == min_level);
+            format!("auction: seat {seat} says {}", names.bid(b, equal))
+        }
         (Decision::Declare(c, t), Request::Declare { forced, .. }) => {
             let trump = match (t, h.deal().heap.cards().first()) {
-                (Some(s), _) => format!("trumps {s}"),
-                (None, Some(top)) => format!("turns up {top}: trumps {}", top.suit()),
-                (None, None) => String::new(),
+                (Some(s), _) => format!("trumps {}", names.suit(s)),
+                (None, Some(top)) if c.turns_card() => {
+                    format!("turns up {}: trumps {}", names.card(*top), names.suit(top.suit()))
+                }
+                (None, _) => "no trumps".into(),
             };
             let label = match (forced, p.game_rules().spec().all_pass) {
                 (false, _) => "",
                 (true, _) if p.penetro.active => "(penetro) ",
                 (true, AllPass::EspadaForzada) => "(espada forzada) ",
                 (true, AllPass::ForcedEntrada) => "(forced entrada) ",
+                (true, AllPass::SpadilleElseDealer) => "(all passed, must play; scores as game) ",
                 (true, AllPass::Obligation) if p.gascarille => "(gascarille) ",
                 (true, AllPass::Obligation) => "(obligation) ",
             };
-            format!("seat {seat} {label}plays {c}, {trump}")
+            format!("seat {seat} {label}plays {}, {trump}", names.contract(c, t))
         }
         (Decision::Discard(set), _)
             if p.penetro.active && seat == p.dealer && p.phase == Phase::DeclarerExchange =>
@@ -201,9 +301,12 @@ pub fn narrate(h: &Hand, d: &Decision) -> Option<String> {
             let end = if p.penetro.heap_end == Some(tresillo_core::HeapEnd::Bottom) { 3 } else { 13 };
             let start = end - p.heap_left as usize;
             let drawn: Vec<String> =
-                h.deal().heap.cards()[start..start + k].iter().map(ToString::to_string).collect();
-            let mut line =
-                format!("exchange: seat {seat} discards {k} [{set}] and draws [{}]", drawn.join(" "));
+                h.deal().heap.cards()[start..start + k].iter().map(|c| names.card(*c)).collect();
+            let mut line = format!(
+                "exchange: seat {seat} discards {k} [{}] and draws [{}]",
+                names.cards(set),
+                drawn.join(" ")
+            );
             // `hombre`'s show_heap: after the last exchange the rest of the heap is
             // turned face up.
             let mut after = *h;
@@ -234,7 +337,11 @@ pub fn narrate(h: &Hand, d: &Decision) -> Option<String> {
         (Decision::Word(w), _) => format!("conversation: seat {seat} says {w}"),
         (Decision::Play(c), _) => {
             let n = p.current_trick().len();
-            let mut s = format!("trick {}: seat {seat} plays {c}", p.tricks_done + 1);
+            let mut s = String::new();
+            if p.contract == Some(Contract::NoloOuvert) && p.exposed == Some(h.hand_of(seat)) {
+                s.push_str(&format!("seat {seat} lays the hand face up: {}\n", names.cards(h.hand_of(seat))));
+            }
+            s.push_str(&format!("trick {}: seat {seat} plays {}", p.tricks_done + 1, names.card(c)));
             if n + 1 == usize::from(p.trick_size()) {
                 let mut after = *h;
                 after.apply_unchecked(*d);
@@ -247,9 +354,17 @@ pub fn narrate(h: &Hand, d: &Decision) -> Option<String> {
         (Decision::TakeOver(t), _) => {
             format!("seat {seat} {}", if t { "says yo sigo and takes over" } else { "does not take over" })
         }
-        (Decision::Bola(b), _) => {
-            format!("seat {seat} {}", if b { "plays on for bola" } else { "stops with primeras" })
-        }
+        (Decision::Bola(b), _) => match names {
+            Names::Spanish => {
+                format!("seat {seat} {}", if b { "plays on for bola" } else { "stops with primeras" })
+            }
+            Names::International => {
+                format!(
+                    "seat {seat} {}",
+                    if b { "leads to the sixth trick: tout" } else { "stops after five tricks" }
+                )
+            }
+        },
         (Decision::Gascarille(g), _) => {
             format!(
                 "seat {seat} {}",

@@ -12,7 +12,8 @@ pub struct PerftArgs {
     /// is `-` sits out (three-card tricks), or all four play (`penetro_all_play`).
     #[arg(long)]
     deal: String,
-    /// Trumps: espadas, bastos, copas or oros.
+    /// Trumps: espadas, bastos, copas or oros; `none` (no trump, the order of the
+    /// L'Hombre nolo contracts) with `--rules lhombre`.
     #[arg(long)]
     trump: String,
     /// The seat that leads the first trick.
@@ -24,15 +25,16 @@ pub struct PerftArgs {
     /// Print each first card with its count.
     #[arg(long)]
     divide: bool,
-    /// The rule set and its options (every rule set implemented so far plays its
-    /// cards by section 5, so the counts do not depend on it; bad names are refused).
+    /// The rule set and its options (every rule set plays its trump contracts by
+    /// section 5, so those counts do not depend on it; `lhombre` adds `--trump
+    /// none`; bad names are refused).
     #[command(flatten)]
     rules: crate::rules::RulesArgs,
 }
 
 /// Runs `tresillo perft`.
 pub fn run(a: &PerftArgs, out: &mut impl Write) -> Result<()> {
-    a.rules.parse()?;
+    let rules = a.rules.parse()?;
     let deal = Deal::parse_partial(&a.deal).context("bad --deal")?;
     let four = a.deal.split('/').count() == 5;
     let cards: u32 = deal.hands.0.iter().map(|h| h.len()).sum();
@@ -42,18 +44,25 @@ pub fn run(a: &PerftArgs, out: &mut impl Write) -> Result<()> {
     if a.depth > cards {
         bail!("--depth {} is more than the {cards} plies the hands hold", a.depth);
     }
-    let trump = parse_suit(&a.trump).context("bad --trump")?;
+    let trump = if a.trump == "none" {
+        if !rules.spec().contracts.iter().any(|c| c.is_nolo()) {
+            bail!("bad --trump none: rule set {} has no contract without trumps (lhombre has)", rules.set);
+        }
+        None
+    } else {
+        Some(parse_suit(&a.trump).context("bad --trump")?)
+    };
     let mut pos = if four {
         let active = (0..4).filter(|&s| !deal.hands.0[s].is_empty()).fold(0u8, |m, s| m | 1 << s);
         if active & (1 << a.leader.min(7)) == 0 {
             bail!("bad --leader {}: seat {} holds no cards", a.leader, a.leader);
         }
-        PlayState::with_seats(deal.hands.0, Some(trump), Seat(a.leader), active)
+        PlayState::with_seats(deal.hands.0, trump, Seat(a.leader), active)
     } else {
         if a.leader > 2 {
             bail!("bad --leader {}: seats are 0, 1 and 2", a.leader);
         }
-        PlayState::new([deal.hands.0[0], deal.hands.0[1], deal.hands.0[2]], Some(trump), Seat(a.leader))
+        PlayState::new([deal.hands.0[0], deal.hands.0[1], deal.hands.0[2]], trump, Seat(a.leader))
     };
     if a.divide {
         let mut total = 0;

@@ -69,6 +69,7 @@ impl RulesArgs {
 /// Prints `tresillo rules`: every rule set with its section, table sizes and
 /// options (default and values).
 pub fn list(out: &mut impl Write) -> Result<()> {
+    let width = RuleSet::ALL.iter().flat_map(|r| r.spec().options).map(|o| o.name.len()).max().unwrap_or(0);
     for r in RuleSet::ALL {
         let spec = r.spec();
         let players: Vec<String> = spec.players.iter().map(u8::to_string).collect();
@@ -83,7 +84,7 @@ pub fn list(out: &mut impl Write) -> Result<()> {
         for o in spec.options {
             writeln!(
                 out,
-                "    {:<14} default {:<6} section {:<5} values: {}; {}",
+                "    {:<width$} default {:<6} section {:<5} values: {}; {}",
                 o.name, o.default, o.section, o.values, o.help
             )?;
         }

@@ -419,6 +419,7 @@ pub(crate) fn parse_hand(text: &str, header: &Header, dealer: Seat) -> Result<(H
     // 6: the first five won, then played on): a typed line may leave the flags out.
     if !bola_given
         && !contrabola
+        && !r.contract.is_some_and(|c| c.is_nolo())
         && r.surrender.is_none_or(|s| s.took_over.is_some())
         && let Some(fin) = r.final_declarer()
         && r.tricks[fin] == 9
@@ -429,10 +430,15 @@ pub(crate) fn parse_hand(text: &str, header: &Header, dealer: Seat) -> Result<(H
     let gave_up = r.surrender.is_some_and(|s| s.took_over.is_none());
     let from_tricks = || {
         let fin = r.final_declarer()?;
+        let rules = r.game_rules();
         (r.tricks.0.iter().any(|&t| t > 0)).then(|| {
             if contrabola {
                 // `hombre`'s contrabola: won with no trick, a puesta otherwise.
                 if r.tricks[fin] == 0 { Outcome::Sacado } else { Outcome::Puesta { kind: PuestaKind::Plain } }
+            } else if rules.spec().scoring == ScoringSystem::PerDefender {
+                let defenders: Vec<(Seat, u8)> =
+                    (1..r.players).map(|k| fin.plus(k, r.players)).map(|s| (s, r.tricks[s])).collect();
+                rules.outcome(r.contract, r.tricks[fin], &defenders)
             } else {
                 outcome_of(r.players, r.dealer, fin, r.penetro, &r.tricks)
             }
@@ -486,7 +492,11 @@ pub(crate) fn describe(r: &HandResult, names: &[String]) -> String {
     let name = |s: Seat| names[s.index()].as_str();
     let mut t = format!("{} deals. ", name(r.dealer));
     let Some(d) = r.declarer else {
-        t.push_str("Everybody passes and the espada is in the heap: cancelled.");
+        t.push_str(if r.rules == tresillo_core::RuleSet::Lhombre {
+            "Everybody passes: a new deal."
+        } else {
+            "Everybody passes and the espada is in the heap: cancelled."
+        });
         return t;
     };
     if r.penetro {
@@ -516,6 +526,30 @@ pub(crate) fn describe(r: &HandResult, names: &[String]) -> String {
             }
         }
         None => {}
+    }
+    let intl = crate::narrate::Names::of(r.rules);
+    if intl == crate::narrate::Names::International {
+        // L'Hombre (section 12.4): its contract names, win, draw or loss, tout.
+        let contract = r.contract.map_or("?".into(), |c| intl.contract(c, r.trump));
+        let forced = if r.forced { " (all passed: scores as game)" } else { "" };
+        let mut t = format!(
+            "{} deals. {} plays {contract}{forced}: {}",
+            name(r.dealer),
+            name(d),
+            intl.outcome(r.outcome)
+        );
+        if r.tricks.0.iter().any(|&x| x > 0) {
+            let tr: Vec<String> = r.tricks.0[..r.players as usize].iter().map(u8::to_string).collect();
+            let _ = write!(t, ", tricks {}", tr.join("-"));
+        }
+        match (r.primeras, r.bola_attempted, r.bola_made) {
+            (true, _, _) => t.push_str("; stopped after five"),
+            (_, true, true) => t.push_str("; tout made"),
+            (_, true, false) => t.push_str("; tout failed"),
+            _ => {}
+        }
+        t.push('.');
+        return t;
     }
     let _ = write!(t, ": {}", outcome_text(r.outcome, names));
     let n = r.players as usize;
@@ -550,6 +584,9 @@ fn debt_text(d: &Debt, names: &[String]) -> String {
 }
 
 pub(crate) fn ledger_line(l: &Ledger, names: &[String]) -> String {
+    if l.config().rules.spec().scoring == ScoringSystem::PerDefender {
+        return "paid per defender (RULES.md section 12.4): no plato, pajaritos or paper".into();
+    }
     let paper = if l.paper().is_empty() {
         "empty".to_string()
     } else {
@@ -591,11 +628,13 @@ pub fn render_table(s: &Session) -> String {
             let _ = writeln!(o, "  note: {note}");
         }
         let sc = &h.score;
-        let _ = write!(o, "  {}, amount in play {}", sc.case, sc.aip);
-        if let Some(d) = sc.played_for {
-            let _ = write!(o, " (the debt of {})", debt_text(&d, names));
+        if cfg.rules.spec().scoring == ScoringSystem::Puesta {
+            let _ = write!(o, "  {}, amount in play {}", sc.case, sc.aip);
+            if let Some(d) = sc.played_for {
+                let _ = write!(o, " (the debt of {})", debt_text(&d, names));
+            }
+            let _ = writeln!(o);
         }
-        let _ = writeln!(o);
         if let Some(d) = sc.crossed_out {
             let _ = writeln!(o, "  crossed out: {}", debt_text(&d, names));
         }

@@ -243,7 +243,9 @@ fn wrong_agent_counts_and_three_player_agents_are_one_line_errors() {
     assert!(err.starts_with("error: --agents needs four agent specs"), "{err}");
     let err = failed(&tresillo(&["play", "--players", "4", "--human", "1"]));
     assert!(
-        err.starts_with("error: --human plays the rule set tresillo without options at three players"),
+        err.starts_with(
+            "error: --human plays the rule sets tresillo and lhombre without options at three players"
+        ),
         "{err}"
     );
 }

@@ -13,9 +13,13 @@ fn rules_lists_every_rule_set_with_its_section_and_options() {
     let lines: Vec<&str> = out.lines().collect();
     assert!(lines[0].starts_with("tresillo ") && lines[0].contains("section 1-8"), "{out}");
     assert!(out.lines().any(|l| l.starts_with("tresillo-house ") && l.contains("section 12.1")), "{out}");
-    for o in ["palo_de_favor  default none", "codillo_old    default false"] {
+    for o in ["palo_de_favor    default none", "codillo_old      default false"] {
         assert_eq!(out.lines().filter(|l| l.trim_start().starts_with(o)).count(), 2, "{o}: {out}");
     }
+    // Every option line is aligned: its `default` column starts at the same place.
+    let columns: Vec<usize> =
+        out.lines().filter(|l| l.starts_with("    ")).map(|l| l.find(" default ").unwrap()).collect();
+    assert!(columns.len() > 4 && columns.iter().all(|&c| c == columns[0]), "{out}");
 }
 
 #[test]
@@ -26,7 +30,7 @@ fn bad_rule_sets_and_options_are_one_line_errors() {
     for (args, msg) in [
         (
             vec!["--rules", "whist"],
-            "error: unknown rule set `whist` (known: tresillo, tresillo-house, hombre)",
+            "error: unknown rule set `whist` (known: tresillo, tresillo-house, hombre, lhombre)",
         ),
         (
             vec!["--rule-option", "show_heap=true"],

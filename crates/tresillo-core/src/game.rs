@@ -17,11 +17,14 @@ pub enum RuleSet {
     TresilloHouse,
     /// The classic game, English rules (section 12.3).
     Hombre,
+    /// Danish L'Hombre (section 12.4).
+    Lhombre,
 }
 
 impl RuleSet {
     /// Every rule set the engine knows.
-    pub const ALL: [RuleSet; 3] = [RuleSet::Tresillo, RuleSet::TresilloHouse, RuleSet::Hombre];
+    pub const ALL: [RuleSet; 4] =
+        [RuleSet::Tresillo, RuleSet::TresilloHouse, RuleSet::Hombre, RuleSet::Lhombre];
 
     /// The rule set's name in files and flags.
     #[must_use]
@@ -30,6 +33,7 @@ impl RuleSet {
             RuleSet::Tresillo => "tresillo",
             RuleSet::TresilloHouse => "tresillo-house",
             RuleSet::Hombre => "hombre",
+            RuleSet::Lhombre => "lhombre",
         }
     }
 
@@ -37,7 +41,10 @@ impl RuleSet {
     /// ([`Rules::max_level`](crate::Rules::max_level) counts `palo_de_favor`).
     #[must_use]
     pub const fn max_level(self) -> u8 {
-        3
+        match self {
+            RuleSet::Lhombre => crate::rulesets::lhombre::MAX_RANK,
+            _ => 3,
+        }
     }
 }
 
@@ -71,37 +78,57 @@ pub enum Contract {
     /// `hombre` option `contrabola` (section 12.3): nobody exchanges; the declarer
     /// names a suit they hold as trumps and must lose every trick.
     Contrabola,
+    /// L'Hombre's grand tourné: a tourné allowed only to a player dealt both
+    /// spadille and basta (section 12.4).
+    #[cfg_attr(feature = "serde", serde(rename = "grand-tourne"))]
+    GrandTourne,
+    /// L'Hombre's nolo: no trump, take no tricks, only the declarer exchanges.
+    Nolo,
+    /// L'Hombre's pure nolo: nolo without any exchange.
+    #[cfg_attr(feature = "serde", serde(rename = "pure-nolo"))]
+    PureNolo,
+    /// L'Hombre's nolo ouvert: pure nolo with the declarer's hand laid face up just
+    /// before their first card.
+    #[cfg_attr(feature = "serde", serde(rename = "nolo-ouvert"))]
+    NoloOuvert,
 }
 
 impl Contract {
-    /// The contracts of section 3, low to high.
+    /// The contracts of section 3, low to high (each rule set's own list is
+    /// [`RuleSpec::contracts`](crate::RuleSpec::contracts)).
     pub const ALL: [Contract; 3] = [Contract::Entrada, Contract::Vuelta, Contract::Solo];
 
-    /// Every contract, low to high, with `hombre`'s contrabola (an option, ranking
-    /// just below solo).
+    /// Every contract of the Spanish and English rule sets, low to high, with
+    /// `hombre`'s contrabola (an option, ranking just below solo).
     pub const EVERY: [Contract; 4] =
         [Contract::Entrada, Contract::Vuelta, Contract::Contrabola, Contract::Solo];
 
     /// Bid level without options: entrada 1, vuelta 2, solo 3 (contrabola,
     /// which exists only with its option, 3: see
-    /// [`Rules::contract_level`](crate::Rules::contract_level)).
+    /// [`Rules::contract_level`](crate::Rules::contract_level)); the L'Hombre
+    /// contracts their rank (grand tourné 4, nolo 3, pure nolo 6, nolo ouvert 7).
     #[must_use]
     pub const fn level(self) -> u8 {
         match self {
             Contract::Entrada => 1,
             Contract::Vuelta => 2,
             Contract::Solo | Contract::Contrabola => 3,
+            Contract::GrandTourne => 4,
+            Contract::Nolo => 3,
+            Contract::PureNolo => 6,
+            Contract::NoloOuvert => 7,
         }
     }
 
     /// The index of the contract in per-contract statistics: entrada 0, vuelta 1,
-    /// solo 2, contrabola 3.
+    /// solo 2, contrabola 3; the L'Hombre contracts that of their
+    /// [`Contract::family`].
     #[must_use]
     pub const fn index(self) -> usize {
         match self {
-            Contract::Entrada => 0,
-            Contract::Vuelta => 1,
-            Contract::Solo => 2,
+            Contract::Entrada | Contract::Nolo => 0,
+            Contract::Vuelta | Contract::GrandTourne => 1,
+            Contract::Solo | Contract::PureNolo | Contract::NoloOuvert => 2,
             Contract::Contrabola => 3,
         }
     }
@@ -109,25 +136,55 @@ impl Contract {
     /// Whether the declarer names the trump suit.
     #[must_use]
     pub const fn names_trump(self) -> bool {
-        !matches!(self, Contract::Vuelta)
+        matches!(self, Contract::Entrada | Contract::Solo | Contract::Contrabola)
+    }
+
+    /// The Spanish contract it is counted with in the summaries' three contract
+    /// columns: those where the declarer exchanges with named or no trumps count as
+    /// entrada (game, spades game, nolo), those with a turned card as vuelta
+    /// (tourné, grand tourné), those without the declarer's exchange as solo
+    /// (solo, spades solo, pure nolo, nolo ouvert).
+    #[must_use]
+    pub const fn family(self) -> Contract {
+        match self {
+            Contract::Entrada | Contract::Nolo => Contract::Entrada,
+            Contract::Vuelta | Contract::GrandTourne => Contract::Vuelta,
+            Contract::Solo | Contract::PureNolo | Contract::NoloOuvert => Contract::Solo,
+            Contract::Contrabola => Contract::Contrabola,
+        }
+    }
+
+    /// Whether the top card of the heap is turned for trumps (vuelta, tourné,
+    /// grand tourné).
+    #[must_use]
+    pub const fn turns_card(self) -> bool {
+        matches!(self, Contract::Vuelta | Contract::GrandTourne)
+    }
+
+    /// Whether it is played without trumps and the declarer must take no tricks
+    /// (the L'Hombre nolo contracts).
+    #[must_use]
+    pub const fn is_nolo(self) -> bool {
+        matches!(self, Contract::Nolo | Contract::PureNolo | Contract::NoloOuvert)
     }
 
     /// Whether the declarer exchanges.
     #[must_use]
     pub const fn declarer_exchanges(self) -> bool {
-        !matches!(self, Contract::Solo | Contract::Contrabola)
+        !matches!(self, Contract::Solo | Contract::Contrabola | Contract::PureNolo | Contract::NoloOuvert)
     }
 
-    /// Whether the declarer may give up before the fourth trick.
+    /// Whether the declarer may give up before the fourth trick (in a rule set with
+    /// surrender).
     #[must_use]
     pub const fn may_surrender(self) -> bool {
-        !matches!(self, Contract::Solo | Contract::Contrabola)
+        matches!(self, Contract::Entrada | Contract::Vuelta)
     }
 
-    /// Whether the opponents exchange (all but contrabola).
+    /// Whether the opponents exchange (all but contrabola and the nolo contracts).
     #[must_use]
     pub const fn opponents_exchange(self) -> bool {
-        !matches!(self, Contract::Contrabola)
+        !matches!(self, Contract::Contrabola | Contract::Nolo | Contract::PureNolo | Contract::NoloOuvert)
     }
 
     /// Lower-case Spanish name.
@@ -138,6 +195,10 @@ impl Contract {
             Contract::Vuelta => "vuelta",
             Contract::Solo => "solo",
             Contract::Contrabola => "contrabola",
+            Contract::GrandTourne => "grand-tourne",
+            Contract::Nolo => "nolo",
+            Contract::PureNolo => "pure-nolo",
+            Contract::NoloOuvert => "nolo-ouvert",
         }
     }
 }

@@ -16,7 +16,7 @@ use crate::notation::{Deal, Heap};
 use crate::penetro::{DropWord, HeapEnd, PenetroState, playing_seats, take_ten};
 use crate::play::{PlayState, legal_moves, trick_winner};
 use crate::result::{HandResult, SurrenderRecord};
-use crate::rules::AllPass;
+use crate::rules::{AllPass, AuctionOrder};
 use crate::rules::{RuleOptions, Rules};
 use crate::tables::table;
 use crate::view::PlayerView;
@@ -398,36 +398,13 @@ impl Request {
         match (*self, *d) {
             (Request::Bid { min_level, max_level, .. }, Decision::Bid(b)) => match b {
                 Bid::Paso => Ok(()),
-                Bid::Level(l) if l >= min_level && l <= max_level => Ok(()),
+                Bid::Level(l) if l >= min_level && l <= max_level && rules.may_bid(l, hand) => Ok(()),
                 bid => Err(HandError::IllegalBid { bid, min_level, max_level }),
             },
             (Request::Declare { min_level, forced, .. }, Decision::Declare(c, t)) => {
-                if forced && c != Contract::Entrada {
-                    return Err(HandError::IllegalContract(format!(
-                        "espada forzada must be an entrada, not {c}"
-                    )));
-                }
-                if !rules.has_contract(c) {
-                    return Err(HandError::IllegalContract(format!("{c} needs its rule option")));
-                }
-                if let (Contract::Contrabola, Some(s)) = (c, t)
-                    && (hand & CardSet::suit(s)).is_empty()
-                {
-                    return Err(HandError::IllegalContract(format!(
-                        "contrabola needs trumps of a suit the declarer holds, not {s}"
-                    )));
-                }
-                if rules.contract_level(c, t) < min_level {
-                    return Err(HandError::IllegalContract(format!(
-                        "{c} is below the level won ({min_level})"
-                    )));
-                }
-                match (c.names_trump(), t) {
-                    (true, None) => Err(HandError::IllegalContract(format!("{c} needs a trump suit"))),
-                    (false, Some(_)) => Err(HandError::IllegalContract(
-                        "in vuelta the turned card sets trumps; name no suit".into(),
-                    )),
-                    _ => Ok(()),
+                match rules.declare_error(c, t, min_level, forced, hand) {
+                    Some(e) => Err(HandError::IllegalContract(e)),
+                    None => Ok(()),
                 }
             }
             (Request::Discard { min, max, .. }, Decision::Discard(set)) => {
@@ -465,27 +442,26 @@ impl Request {
     pub fn legal_decisions_in(&self, rules: &Rules, hand: CardSet) -> Vec<Decision> {
         match *self {
             Request::Bid { min_level, max_level, .. } => std::iter::once(Decision::Bid(Bid::Paso))
-                .chain((min_level..=max_level).map(|l| Decision::Bid(Bid::Level(l))))
+                .chain(
+                    (min_level..=max_level)
+                        .filter(|&l| rules.may_bid(l, hand))
+                        .map(|l| Decision::Bid(Bid::Level(l))),
+                )
                 .collect(),
             Request::Declare { min_level, forced, .. } => {
                 let mut v = Vec::new();
-                for c in Contract::EVERY {
-                    if (forced && c != Contract::Entrada) || !rules.has_contract(c) {
-                        continue;
-                    }
-                    if c.names_trump() {
-                        v.extend(
-                            Suit::ALL
-                                .iter()
-                                .filter(|s| rules.contract_level(c, Some(**s)) >= min_level)
-                                .filter(|s| {
-                                    c != Contract::Contrabola || !(hand & CardSet::suit(**s)).is_empty()
-                                })
-                                .map(|s| Decision::Declare(c, Some(*s))),
-                        );
-                    } else if rules.contract_level(c, None) >= min_level {
-                        v.push(Decision::Declare(c, None));
-                    }
+                for &c in rules.spec().contracts {
+                    let trumps: &[Option<Suit>] = if c.names_trump() {
+                        &[Some(Suit::Espadas), Some(Suit::Bastos), Some(Suit::Copas), Some(Suit::Oros)]
+                    } else {
+                        &[None]
+                    };
+                    v.extend(
+                        trumps
+                            .iter()
+                            .filter(|&&t| rules.declare_error(c, t, min_level, forced, hand).is_none())
+                            .map(|&t| Decision::Declare(c, t)),
+                    );
                 }
                 v
             }
@@ -574,6 +550,9 @@ pub struct PublicState {
     pub took_over: Option<Seat>,
     /// Opponents who declined to take over, as a bit mask.
     pub declined: u8,
+    /// Nolo ouvert (`lhombre`): the declarer's hand as laid face up just before
+    /// their first card (cards played since are in [`PublicState::plays`]).
+    pub exposed: Option<CardSet>,
     /// The bola decision: `Some(true)` played on, `Some(false)` stopped (primeras).
     pub bola: Option<bool>,
     /// `hombre` option `gascarille`: the holder of the espada was made to play a
@@ -595,6 +574,10 @@ pub struct PublicState {
     pub vole_declared: Option<bool>,
     /// Four players: the penetro, its heap end and drop-out conversation (section 12.2).
     pub penetro: PenetroState,
+}
+
+fn rules_auction(p: &PublicState) -> AuctionOrder {
+    p.game_rules().spec().auction
 }
 
 impl PublicState {
@@ -883,6 +866,7 @@ impl Hand {
             took_over: None,
             declined: 0,
             bola: None,
+            exposed: None,
             gascarille: false,
             gascarille_declined: 0,
             exchange_first: None,
@@ -994,7 +978,7 @@ impl Hand {
                 let min = if obligation {
                     p.game_rules().spec().forced_max_discard
                 } else {
-                    u8::from(p.contract == Some(Contract::Vuelta))
+                    p.game_rules().declarer_min_discard(p.contract)
                 };
                 // Before the contract is named only a forced entrada exchanges.
                 let most = if p.contract.is_none() { p.game_rules().spec().forced_max_discard } else { 9 };
@@ -1162,7 +1146,7 @@ impl Hand {
                     p.original_declarer = Some(h);
                     p.level = 1;
                     p.phase = match rules.spec().all_pass {
-                        AllPass::EspadaForzada => Phase::Declare,
+                        AllPass::EspadaForzada | AllPass::SpadilleElseDealer => Phase::Declare,
                         AllPass::ForcedEntrada => Phase::DeclarerExchange,
                         AllPass::Obligation => Phase::DeclarerExchange,
                     };
@@ -1192,6 +1176,10 @@ impl Hand {
             p.phase = Phase::Declare;
             return;
         }
+        if rules_auction(p) == AuctionOrder::Duels {
+            p.to_speak = crate::rulesets::lhombre::next_bidder(p.bids(), p.passed, seat, p.dealer);
+            return;
+        }
         let mut next = seat.next(p.players);
         while p.passed & (1 << next.0) != 0 {
             next = next.next(p.players);
@@ -1202,13 +1190,12 @@ impl Hand {
     fn do_declare(&mut self, c: Contract, t: Option<Suit>) {
         let p = &mut self.public;
         p.contract = Some(c);
-        match c {
-            Contract::Vuelta => {
-                let top = self.hidden.heap.cards()[self.hidden.heap_pos as usize];
-                p.turned = Some(top);
-                p.trump = Some(top.suit());
-            }
-            _ => p.trump = t,
+        if c.turns_card() {
+            let top = self.hidden.heap.cards()[self.hidden.heap_pos as usize];
+            p.turned = Some(top);
+            p.trump = Some(top.suit());
+        } else {
+            p.trump = t;
         }
         let exchanged = p.declarer.is_some_and(|d| p.exchanged[d].is_some());
         if c.declarer_exchanges() && !exchanged {
@@ -1309,6 +1296,21 @@ impl Hand {
         if p.game_rules().spec().declared_vole && p.contract != Some(Contract::Contrabola) {
             p.phase = Phase::DeclareVole;
         }
+        self.expose_if_due();
+    }
+
+    /// Nolo ouvert: just before the declarer's first card their hand is laid face
+    /// up (RULES.md section 12.4).
+    fn expose_if_due(&mut self) {
+        let p = &self.public;
+        if p.contract == Some(Contract::NoloOuvert)
+            && p.exposed.is_none()
+            && p.phase == Phase::Play
+            && p.declarer == Some(self.seat_to_play())
+        {
+            let d = self.seat_to_play();
+            self.public.exposed = Some(self.hidden.hands[d]);
+        }
     }
 
     fn do_play(&mut self, seat: Seat, c: Card) {
@@ -1318,6 +1320,7 @@ impl Hand {
         p.num_plays += 1;
         let k = p.trick_size() as usize;
         if p.current_trick().len() < k {
+            self.expose_if_due();
             return;
         }
         let t = p.tricks_done as usize;
@@ -1330,24 +1333,26 @@ impl Hand {
             p.leaders[t + 1] = ws;
         }
         let d = p.declarer.expect("declarer");
+        let rules = p.game_rules();
         p.phase = if p.tricks_done == 9 {
             Phase::Done
         } else if p.tricks_done == 3
             && p.surrendered.is_none()
             && p.vole_declared != Some(true)
             && !p.penetro.active
-            && p.contract.is_some_and(|c| c.may_surrender())
+            && p.contract.is_some_and(|c| rules.may_surrender(c))
         {
             Phase::Surrender
         } else if p.tricks_done == 5
             && p.tricks[d] == 5
             && p.bola.is_none()
-            && p.contract != Some(Contract::Contrabola)
+            && p.contract.is_some_and(|c| rules.bola_allowed(c))
         {
             Phase::Bola
         } else {
             Phase::Play
         };
+        self.expose_if_due();
     }
 
     /// The result, once the hand is over.
@@ -1370,7 +1375,7 @@ impl Hand {
             Some(d) => {
                 let (o, k) = p.all_opponents().expect("declarer");
                 let opp: Vec<(Seat, u8)> = o[..k].iter().map(|o| (*o, p.tricks[*o])).collect();
-                Outcome::from_tricks(p.tricks[d], &opp)
+                p.game_rules().outcome(p.contract, p.tricks[d], &opp)
             }
         };
         let estuche = table(p.trump).estuche;

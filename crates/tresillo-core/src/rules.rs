@@ -21,7 +21,7 @@
 
 use crate::card::{Card, Seat, Suit};
 use crate::cardset::CardSet;
-use crate::game::{Contract, RuleSet};
+use crate::game::{Contract, Outcome, RuleSet};
 use std::fmt;
 
 /// What happens when every player passes (RULES.md sections 3 and 12.1).
@@ -36,6 +36,11 @@ pub enum AllPass {
     /// [`RuleSpec::forced_max_discard`] cards, draws, and only then names trumps.
     /// Never cancelled.
     ForcedEntrada,
+    /// `lhombre`: the holder of the spadille (the espada), else the dealer, must
+    /// play: names trumps (exchanging as in game) or turns the top card (as in
+    /// tourné), and the hand scores as game; under `redeal_all_pass` the hand is
+    /// cancelled (a new deal) instead.
+    SpadilleElseDealer,
     /// `hombre`: an **obligation** by the holder of the espada, else mano, who
     /// discards all but one card ([`RuleSpec::forced_max_discard`], exactly), draws
     /// and then names trumps. Never cancelled. With the option `gascarille` the
@@ -43,7 +48,18 @@ pub enum AllPass {
     Obligation,
 }
 
-/// How the opponents settle who exchanges first (RULES.md sections 4 and 12.3).
+/// The order of speaking in the auction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AuctionOrder {
+    /// Round the table from mano, as many circuits as needed (section 3).
+    RoundTheTable,
+    /// L'Hombre (section 12.4): forehand against middlehand first, then the dealer
+    /// against the survivor.
+    Duels,
+}
+
+/// How the opponents settle who exchanges first (RULES.md sections 4, 12.3 and
+/// 12.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OpponentsOrder {
     /// The *vienen / como quiera / van* conversation of section 4.
@@ -51,9 +67,12 @@ pub enum OpponentsOrder {
     /// `hombre`: the declarer's next opponent exchanges first or passes that right
     /// to the other ([`Request::ExchangeRight`](crate::Request::ExchangeRight)).
     RightOfNext,
+    /// `lhombre` (section 12.4): from the opponent after the declarer, no
+    /// conversation.
+    FromDeclarer,
 }
 
-/// How hands are scored (RULES.md sections 8 and 12.3).
+/// How hands are scored (RULES.md sections 8, 12.3 and 12.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ScoringSystem {
     /// The puesta system of section 8 ([`Ledger`](crate::Ledger)).
@@ -61,6 +80,10 @@ pub enum ScoringSystem {
     /// `hombre` points ([`PointsLedger`](crate::PointsLedger)), or chips with the
     /// option `hombre-chips` ([`ChipsLedger`](crate::ChipsLedger)).
     Points,
+    /// `lhombre`'s payments from or to each defender (section 12.4), straight
+    /// between the players' bowls ([`Ledger`](crate::Ledger)): no plato, paper or
+    /// pajaritos.
+    PerDefender,
 }
 
 /// Condiciones in tantos, from or to each other player (RULES.md sections 8 and
@@ -94,8 +117,7 @@ impl Condiciones {
             Contract::Entrada => self.entrada,
             Contract::Vuelta => self.vuelta,
             Contract::Solo => self.solo,
-            // Contrabola (hombre only) is scored by points or chips.
-            Contract::Contrabola => 0,
+            _ => 0,
         }
     }
 }
@@ -132,6 +154,15 @@ pub const CODILLO_OLD: OptionInfo = OptionInfo {
     values: "true, false",
     section: "12.5",
     help: "a codillo is paid to the winner only (nothing to the plato or the paper)",
+};
+
+/// `redeal_all_pass` (RULES.md section 12.4).
+pub const REDEAL_ALL_PASS: OptionInfo = OptionInfo {
+    name: "redeal_all_pass",
+    default: "false",
+    values: "true, false",
+    section: "12.4",
+    help: "when all pass, a new deal instead of the spadille holder's forced game (the association's tournament rule)",
 };
 
 /// `show_heap` (RULES.md section 12.3).
@@ -231,6 +262,10 @@ pub struct RuleSpec {
     /// and a successful bola by each of their opponents (`false`: they neither pay
     /// nor receive any condición).
     pub takeover_condiciones: bool,
+    /// The contracts it plays, low to high.
+    pub contracts: &'static [Contract],
+    /// The order of speaking in the auction.
+    pub auction: AuctionOrder,
     /// How the opponents settle who exchanges first.
     pub opponents_order: OpponentsOrder,
     /// The most cards the first opponent may exchange (the heap permitting).
@@ -267,6 +302,8 @@ const TRESILLO: RuleSpec = RuleSpec {
         bola: 8,
     },
     takeover_condiciones: false,
+    contracts: &Contract::ALL,
+    auction: AuctionOrder::RoundTheTable,
     opponents_order: OpponentsOrder::Conversation,
     first_opponent_max: 9,
     accept_in: &[],
@@ -297,6 +334,8 @@ const TRESILLO_HOUSE: RuleSpec = RuleSpec {
         bola: 10,
     },
     takeover_condiciones: true,
+    contracts: &Contract::ALL,
+    auction: AuctionOrder::RoundTheTable,
     opponents_order: OpponentsOrder::Conversation,
     first_opponent_max: 9,
     accept_in: &[],
@@ -331,6 +370,8 @@ const HOMBRE: RuleSpec = RuleSpec {
         bola: 0,
     },
     takeover_condiciones: false,
+    contracts: &Contract::EVERY,
+    auction: AuctionOrder::RoundTheTable,
     opponents_order: OpponentsOrder::RightOfNext,
     first_opponent_max: 8,
     accept_in: &[Contract::Vuelta],
@@ -346,6 +387,7 @@ impl RuleSet {
             RuleSet::Tresillo => &TRESILLO,
             RuleSet::TresilloHouse => &TRESILLO_HOUSE,
             RuleSet::Hombre => &HOMBRE,
+            RuleSet::Lhombre => &crate::rulesets::lhombre::SPEC,
         }
     }
 }
@@ -360,6 +402,9 @@ pub struct RuleOptions {
     /// `codillo_old`: a codillo is paid to the winner only.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
     pub codillo_old: bool,
+    /// `redeal_all_pass` (`lhombre`): all passing brings a new deal.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub redeal_all_pass: bool,
     /// `show_heap` (`hombre`): the heap's remaining cards are public after the
     /// exchange.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
@@ -401,6 +446,9 @@ impl RuleOptions {
         }
         if self.codillo_old {
             v.push((CODILLO_OLD.name, "true".to_string()));
+        }
+        if self.redeal_all_pass {
+            v.push((REDEAL_ALL_PASS.name, "true".to_string()));
         }
         if self.penetro_all_play {
             v.push((PENETRO_ALL_PLAY.name, "true".to_string()));
@@ -575,6 +623,13 @@ impl Rules {
                 let a: u16 = value.parse().ok().filter(|a| *a <= 1000).ok_or_else(bad)?;
                 self.options.ante = if a == 5 { None } else { Some(a) };
             }
+            "redeal_all_pass" => {
+                self.options.redeal_all_pass = match value {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(bad()),
+                };
+            }
             "penetro_all_play" => {
                 self.options.penetro_all_play = match value {
                     "true" => true,
@@ -583,6 +638,21 @@ impl Rules {
                 };
             }
             _ => unreachable!("every listed option is handled"),
+        }
+        Ok(())
+    }
+
+    /// Checks that every option set (not at its default) is one of the rule set's:
+    /// for a `Rules` built field by field rather than by [`Rules::parse`].
+    pub fn check_options(&self) -> Result<(), RulesError> {
+        for (k, _) in self.options.set_options() {
+            if !self.spec().options.iter().any(|o| o.name == k) {
+                return Err(RulesError::UnknownOption {
+                    option: k.to_string(),
+                    rules: self.set,
+                    known: option_names(self.set),
+                });
+            }
         }
         Ok(())
     }
@@ -629,9 +699,12 @@ impl Rules {
     }
 
     /// The highest bid level: 3, plus 2 with a favoured suit (`palo_de_favor`,
-    /// `favorito`), plus 1 with `contrabola`.
+    /// `favorito`), plus 1 with `contrabola`; in `lhombre` the highest rank, 7.
     #[must_use]
     pub const fn max_level(&self) -> u8 {
+        if matches!(self.spec().auction, AuctionOrder::Duels) {
+            return self.set.max_level();
+        }
         3 + 2 * self.favoured_suit().is_some() as u8 + self.options.contrabola as u8
     }
 
@@ -640,9 +713,13 @@ impl Rules {
     /// With a favoured suit (`palo_de_favor`, `favorito`): entrada 1, entrada a
     /// favor 2, vuelta 3, solo 4, solo a favor 5. `contrabola` ranks just below
     /// solo and pushes solo up one level (entrada 1, vuelta 2, contrabola 3, solo
-    /// 4).
+    /// 4). In `lhombre` the rank of section 12.4
+    /// ([`rulesets::lhombre::rank`](crate::rulesets::lhombre::rank)).
     #[must_use]
     pub const fn contract_level(&self, c: Contract, trump: Option<Suit>) -> u8 {
+        if matches!(self.spec().auction, AuctionOrder::Duels) {
+            return crate::rulesets::lhombre::rank(c, trump);
+        }
         let f = self.favoured_suit();
         let favoured = matches!((f, trump), (Some(f), Some(t)) if t as u8 == f as u8) as u8;
         let fav = f.is_some() as u8;
@@ -652,6 +729,7 @@ impl Rules {
             Contract::Vuelta => 2 + fav,
             Contract::Contrabola => 3 + fav,
             Contract::Solo => 3 + fav + cb + favoured,
+            _ => c.level(),
         }
     }
 
@@ -692,6 +770,90 @@ impl Rules {
             AllPass::EspadaForzada => holder(Card::ESPADA),
             AllPass::ForcedEntrada => holder(Card::ESPADA).or_else(|| holder(Card::BASTO)).or(Some(mano)),
             AllPass::Obligation => holder(Card::ESPADA).or(Some(mano)),
+            AllPass::SpadilleElseDealer if self.options.redeal_all_pass => None,
+            AllPass::SpadilleElseDealer => {
+                let n = hands.len() as u8;
+                holder(Card::ESPADA).or(Some(mano.plus(n - 1, n)))
+            }
+        }
+    }
+
+    /// Whether a player holding `hand` may bid `level` (in `lhombre` grand tourné,
+    /// rank 4, only with both spadille and basta).
+    #[must_use]
+    pub fn may_bid(&self, level: u8, hand: CardSet) -> bool {
+        !matches!(self.spec().auction, AuctionOrder::Duels) || crate::rulesets::lhombre::may_bid(level, hand)
+    }
+
+    /// Why the declarer may not name `contract` with `trump` after winning the
+    /// auction at `level` (`forced`: all passed), holding `hand`; `None` when legal.
+    #[must_use]
+    pub fn declare_error(
+        &self,
+        contract: Contract,
+        trump: Option<Suit>,
+        level: u8,
+        forced: bool,
+        hand: CardSet,
+    ) -> Option<String> {
+        if !self.spec().contracts.contains(&contract) {
+            return Some(format!("{contract} is not a contract of {}", self.set));
+        }
+        if let AllPass::SpadilleElseDealer = self.spec().all_pass {
+            return crate::rulesets::lhombre::declare_error(contract, trump, level, forced, hand);
+        }
+        if forced && contract != Contract::Entrada {
+            return Some(format!("espada forzada must be an entrada, not {contract}"));
+        }
+        if !self.has_contract(contract) {
+            return Some(format!("{contract} needs its rule option"));
+        }
+        if let (Contract::Contrabola, Some(s)) = (contract, trump)
+            && (hand & CardSet::suit(s)).is_empty()
+        {
+            return Some(format!("contrabola needs trumps of a suit the declarer holds, not {s}"));
+        }
+        if self.contract_level(contract, trump) < level {
+            return Some(format!("{contract} is below the level won ({level})"));
+        }
+        match (contract.names_trump(), trump) {
+            (true, None) => Some(format!("{contract} needs a trump suit")),
+            (false, Some(_)) => Some("in vuelta the turned card sets trumps; name no suit".into()),
+            _ => None,
+        }
+    }
+
+    /// The fewest cards the declarer of `contract` discards (vuelta 1; in
+    /// `lhombre` game and nolo 1, tourné 2).
+    #[must_use]
+    pub fn declarer_min_discard(&self, contract: Option<Contract>) -> u8 {
+        match (self.spec().auction, contract) {
+            (AuctionOrder::Duels, Some(c)) => crate::rulesets::lhombre::min_discard(c),
+            (_, c) => u8::from(c == Some(Contract::Vuelta)),
+        }
+    }
+
+    /// Whether the declarer of `contract` may give up after the third trick.
+    #[must_use]
+    pub fn may_surrender(&self, contract: Contract) -> bool {
+        !matches!(self.spec().scoring, ScoringSystem::PerDefender) && contract.may_surrender()
+    }
+
+    /// Whether a declarer who won the first five tricks of `contract` decides on
+    /// bola (tout in `lhombre`): never in a nolo contract or a contrabola.
+    #[must_use]
+    pub fn bola_allowed(&self, contract: Contract) -> bool {
+        !contract.is_nolo() && contract != Contract::Contrabola
+    }
+
+    /// The outcome of a played hand of `contract`: the declarer's tricks and each
+    /// opponent's (section 7; in `lhombre` section 12.4, see
+    /// [`rulesets::lhombre::outcome`](crate::rulesets::lhombre::outcome)).
+    #[must_use]
+    pub fn outcome(&self, contract: Option<Contract>, declarer: u8, opponents: &[(Seat, u8)]) -> Outcome {
+        match self.spec().scoring {
+            ScoringSystem::Puesta | ScoringSystem::Points => Outcome::from_tricks(declarer, opponents),
+            ScoringSystem::PerDefender => crate::rulesets::lhombre::outcome(contract, declarer, opponents),
         }
     }
 }

@@ -9,6 +9,7 @@
 
 mod chips;
 mod ledger;
+mod lhombre;
 mod points;
 mod validate;
 
@@ -87,6 +88,7 @@ impl LedgerConfig {
             options: RuleOptions {
                 palo_de_favor: None,
                 codillo_old: false,
+                redeal_all_pass: false,
                 penetro_all_play: false,
                 show_heap: false,
                 chips: false,
@@ -484,7 +486,7 @@ pub const fn contract_condicion(c: Contract) -> i64 {
         Contract::Entrada => condiciones::ENTRADA,
         Contract::Vuelta => condiciones::VUELTA,
         Contract::Solo => condiciones::SOLO,
-        Contract::Contrabola => 0,
+        _ => 0,
     }
 }
 

@@ -78,14 +78,25 @@ impl PlayerView {
     }
 
     /// Every card this seat has seen: its hand, its discards, every card played, the
-    /// turned vuelta card, and the heap turned face up under `hombre`'s `show_heap`.
+    /// turned vuelta (tourné) card, the heap turned face up under `hombre`'s
+    /// `show_heap`, and a hand laid face up in nolo ouvert.
     #[must_use]
     pub fn known_cards(&self) -> CardSet {
         let mut k = self.hand | self.discards | self.public.played() | self.public.shown_heap;
         if let Some(t) = self.public.turned {
             k.insert(t);
         }
+        if let Some(e) = self.public.exposed {
+            k |= e;
+        }
         k
+    }
+
+    /// Nolo ouvert: the cards the declarer still holds of the hand laid face up
+    /// (`None` before it is laid down, and in every other contract).
+    #[must_use]
+    pub fn exposed_hand(&self) -> Option<CardSet> {
+        self.public.exposed.map(|e| e - self.public.played())
     }
 
     /// The cards this seat cannot see (in other hands, others' discards, the heap).

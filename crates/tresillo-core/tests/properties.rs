@@ -41,7 +41,7 @@ proptest! {
     }
 
     #[test]
-    fn play_then_undo_restores_the_position(seed in any::<u64>(), trump in 0usize..4, plies in 0usize..27) {
+    fn play_then_undo_restores_the_position(seed in any::<u64>(), trump in 0usize..5, plies in 0usize..27) {
         let pack = shuffled(seed);
         let hands = [0, 1, 2].map(|s| pack[s * 9..s * 9 + 9].iter().copied().collect::<CardSet>());
         let mut p = PlayState::new(hands, Suit::try_index(trump), Seat((seed % 3) as u8));
@@ -72,7 +72,7 @@ proptest! {
     /// The register-based playout equals the card-by-card reference for the same
     /// choices, from any point of the play (mid-trick included).
     #[test]
-    fn fast_playouts_equal_the_reference(seed in any::<u64>(), trump in 0usize..4, plies in 0usize..27) {
+    fn fast_playouts_equal_the_reference(seed in any::<u64>(), trump in 0usize..5, plies in 0usize..27) {
         let pack = shuffled(seed);
         let hands = [0, 1, 2].map(|s| pack[s * 9..s * 9 + 9].iter().copied().collect::<CardSet>());
         let mut p = PlayState::new(hands, Suit::try_index(trump), Seat((seed % 3) as u8));
@@ -93,9 +93,14 @@ proptest! {
 
 /// Plays a random hand, checking the invariants at every step.
 fn check_random_hand(seed: u64) -> Result<(), TestCaseError> {
+    check_random_hand_of(Rules::default(), seed)
+}
+
+/// [`check_random_hand`] under `rules`.
+fn check_random_hand_of(rules: Rules, seed: u64) -> Result<(), TestCaseError> {
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let deal = Deal::from_pack(&shuffled(seed)).unwrap();
-    let mut h = Hand::new(RuleSet::Tresillo, 3, deal, Seat(rng.random_range(0..3))).unwrap();
+    let mut h = Hand::with_rules(rules, 3, deal, Seat(rng.random_range(0..3))).unwrap();
     let mut steps = 0;
     while let Some(seat) = h.request().seat() {
         steps += 1;
@@ -128,6 +133,11 @@ fn check_random_hand(seed: u64) -> Result<(), TestCaseError> {
             if let Some(t) = h.public().turned {
                 hidden = hidden.remove(t); // turned face up: public
             }
+            if let Some(e) = h.public().exposed {
+                // Nolo ouvert: laid face up by the declarer, public.
+                prop_assert_eq!(h.public().declarer.map(|d| h.hand_of(d) - e), Some(CardSet::EMPTY));
+                hidden = hidden - e;
+            }
             prop_assert!(v.known_cards().is_disjoint(hidden));
             prop_assert_eq!(v.request().seat().is_some(), Seat(s) == seat);
         }
@@ -149,7 +159,7 @@ fn check_random_hand(seed: u64) -> Result<(), TestCaseError> {
                 Decision::Discard(cards[..k].iter().copied().collect())
             }
             _ => {
-                let all = req.legal_decisions(h.hand_of(seat));
+                let all = req.legal_decisions_in(&rules, h.hand_of(seat));
                 all[rng.random_range(0..all.len())]
             }
         };
@@ -178,5 +188,12 @@ proptest! {
     #[test]
     fn random_hands_conserve_cards_hide_cards_and_play_nine_tricks(seed in any::<u64>()) {
         check_random_hand(seed)?;
+    }
+
+    /// The same for `lhombre`, nolo contracts (no trump, nolo ouvert's hand laid
+    /// face up) included.
+    #[test]
+    fn lhombre_random_hands_conserve_cards_hide_cards_and_play_nine_tricks(seed in any::<u64>()) {
+        check_random_hand_of(Rules::from(RuleSet::Lhombre), seed)?;
     }
 }

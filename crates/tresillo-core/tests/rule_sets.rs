@@ -49,7 +49,7 @@ fn rule_sets_and_options_parse_and_print() {
 #[test]
 fn unknown_rule_sets_options_and_bad_values_are_refused() {
     let e = Rules::parse("poker", &[]).unwrap_err();
-    assert_eq!(e.to_string(), "unknown rule set `poker` (known: tresillo, tresillo-house, hombre)");
+    assert_eq!(e.to_string(), "unknown rule set `poker` (known: tresillo, tresillo-house, hombre, lhombre)");
     // penetro_all_play is an option of four-player tresillo (12.2), not of the house rules.
     let e = Rules::parse("tresillo-house", &[("penetro_all_play", "true")]).unwrap_err();
     assert!(matches!(e, RulesError::UnknownOption { .. }), "{e}");
@@ -425,10 +425,18 @@ fn every_rules() -> Vec<Rules> {
     for set in RuleSet::ALL.into_iter().filter(|s| s.spec().options.contains(&tresillo_core::PALO_DE_FAVOR)) {
         for favor in [None, Some(Suit::Oros), Some(Suit::Espadas)] {
             for old in [false, true] {
-                v.push(Rules {
-                    set,
-                    options: RuleOptions { palo_de_favor: favor, codillo_old: old, ..RuleOptions::default() },
-                });
+                for redeal in [false, true] {
+                    let options = RuleOptions {
+                        palo_de_favor: favor,
+                        codillo_old: old,
+                        redeal_all_pass: redeal,
+                        ..RuleOptions::default()
+                    };
+                    let r = Rules { set, options };
+                    if r.check_options().is_ok() {
+                        v.push(r);
+                    }
+                }
             }
         }
     }

@@ -29,6 +29,7 @@ fn every_rule_set_and_option_plays_a_duplicate_tournament_where_rule_beats_rando
         RuleOptions::default(),
         RuleOptions { palo_de_favor: Some(Suit::Oros), ..RuleOptions::default() },
         RuleOptions { codillo_old: true, ..RuleOptions::default() },
+        RuleOptions { redeal_all_pass: true, ..RuleOptions::default() },
     ];
     for set in RuleSet::ALL {
         for options in opts {
@@ -36,6 +37,9 @@ fn every_rule_set_and_option_plays_a_duplicate_tournament_where_rule_beats_rando
                 continue; // hombre's own options: tests/hombre.rs
             }
             let rules = Rules { set, options };
+            if rules.check_options().is_err() {
+                continue;
+            }
             for scoring in [Scoring::Deal, Scoring::Session(6)] {
                 let (rows, stats) = run(rules, scoring, 2);
                 assert_eq!(rows.len(), 120 * 6);

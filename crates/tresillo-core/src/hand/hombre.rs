@@ -76,6 +76,11 @@ impl Hand {
         p.phase = match p.game_rules().spec().opponents_order {
             OpponentsOrder::Conversation => Phase::Conversation,
             OpponentsOrder::RightOfNext => Phase::ExchangeRight,
+            // `lhombre` (section 12.4): from the opponent after the declarer.
+            OpponentsOrder::FromDeclarer => {
+                p.first_opponent = p.opponents().map(|o| o[0]);
+                Phase::FirstOpponentExchange
+            }
         };
     }
 

@@ -5,7 +5,7 @@ use super::points::{Game, estuches, game_of};
 use super::validate::{Checked, check};
 use super::{AipCase, HandScore, LedgerConfig, ScoringError};
 use crate::card::{BySeat, Seat};
-use crate::game::Contract;
+use crate::game::{Contract, Outcome};
 use crate::result::HandResult;
 use crate::rules::{Rules, ScoringSystem};
 
@@ -17,7 +17,16 @@ pub fn chips_contract(r: &HandResult) -> i64 {
         _ if r.gascarille => 3,
         Some(Contract::Vuelta) => 7,
         Some(Contract::Solo) => 15,
-        Some(Contract::Entrada | Contract::Contrabola) | None => 5,
+        // The L'Hombre contracts are never played under hombre.
+        Some(
+            Contract::Entrada
+            | Contract::Contrabola
+            | Contract::GrandTourne
+            | Contract::Nolo
+            | Contract::PureNolo
+            | Contract::NoloOuvert,
+        )
+        | None => 5,
     }
 }
 
@@ -38,7 +47,9 @@ pub fn chips_contract(r: &HandResult) -> i64 {
 /// - **`favorito`**: with coins as trumps the per-opponent payments and the 5 for
 ///   each other player of a puesta or codillo are doubled (not the pool taken or
 ///   matched).
-/// - **A declared vole** is paid as a vole (25 made; as a failed vole otherwise).
+/// - **A declared vole** is paid as a vole (25 made; as a failed vole when it
+///   fails with the declarer still taking the most tricks, else as a puesta or
+///   codillo).
 /// - **A surrender** without takeover is a puesta (with the estuches). After a takeover the new
 ///   declarer's game is paid first, then the one who gave up pays a puesta into
 ///   the pool (as it then stands), without estuches or primeras.
@@ -169,7 +180,13 @@ impl ChipsLedger {
             let opp = [fin.next(3), fin.plus(2, 3)];
             let est = estuches(r, fin);
             if !surrendered || takeover.is_some() {
-                match game_of(r) {
+                // A failed declared vole that still wins the most tricks is paid as a
+                // failed vole (points count it as a lost game).
+                let game = match game_of(r) {
+                    Game::Lost { .. } if matches!(r.outcome, Outcome::Sacado) => Game::FailedVole,
+                    g => g,
+                };
+                match game {
                     Game::Won { vole } => {
                         self.take_pool(fin, &mut s);
                         let per = chips_contract(r) + if vole { 25 } else { 0 } + i64::from(r.primeras) + est;

@@ -118,7 +118,7 @@ impl Ledger {
         if n != 3 && n != 4 {
             return Err(ScoringError::Players(n));
         }
-        if config.rules.spec().scoring != ScoringSystem::Puesta {
+        if config.rules.spec().scoring == ScoringSystem::Points {
             return Err(ScoringError::System { rules: config.rules, ledger: "puesta" });
         }
         let (start_bowl, pajarito) = (config.start_bowl, config.pajarito);
@@ -127,16 +127,21 @@ impl Ledger {
         {
             return Err(ScoringError::Stakes { start_bowl, pajarito });
         }
+        // Only the puesta system has a pajaritos dish.
+        let stake = match config.rules.spec().scoring {
+            ScoringSystem::Puesta => config.pajarito,
+            ScoringSystem::Points | ScoringSystem::PerDefender => 0,
+        };
         let mut bowls = BySeat::default();
         for b in &mut bowls.0[..n as usize] {
-            *b = config.start_bowl - config.pajarito;
+            *b = config.start_bowl - stake;
         }
         Ok(Ledger {
             config,
             bowls,
             plato: 0,
             plato_failure: false,
-            pajaritos: config.pajarito * i64::from(n),
+            pajaritos: stake * i64::from(n),
             paper: Vec::new(),
             hands: 0,
             last_dealer: None,
@@ -287,6 +292,9 @@ impl Ledger {
     /// Scores one hand: the dealer's moves before the deal, the hand's payments and
     /// the condiciones. An invalid result is rejected and the ledger left unchanged.
     pub fn apply(&mut self, r: &HandResult) -> Result<HandScore, ScoringError> {
+        if self.rules().spec().scoring == ScoringSystem::PerDefender {
+            return self.apply_per_defender(r);
+        }
         let checked = check(&self.config, self.last_dealer, r)?;
         let hand = self.hands + 1;
         let mut s = HandScore {
@@ -353,6 +361,49 @@ impl Ledger {
         self.hands = hand;
         self.last_dealer = Some(r.dealer);
         Ok(s)
+    }
+
+    /// Scores a hand of a rule set paid per defender (`lhombre`): the table checks
+    /// of every rule set, then payments straight between the bowls.
+    fn apply_per_defender(&mut self, r: &HandResult) -> Result<HandScore, ScoringError> {
+        let n = self.config.players;
+        if r.players != n {
+            return Err(ScoringError::WrongTable { expected: n, got: r.players });
+        }
+        if r.rules != self.config.rules {
+            return Err(ScoringError::WrongRules { expected: self.config.rules, got: r.rules });
+        }
+        if r.options != self.config.options {
+            return Err(ScoringError::Inconsistent(
+                "the result was played with other rule options than the ledger's",
+            ));
+        }
+        if r.dealer.0 >= n {
+            return Err(ScoringError::UnknownSeat { role: "dealer", seat: r.dealer, last: n - 1 });
+        }
+        if let Some(expected) = self.next_dealer()
+            && r.dealer != expected
+        {
+            return Err(ScoringError::DealerOutOfTurn { expected, got: r.dealer });
+        }
+        let (pool, condiciones) = super::lhombre::payments(r)?;
+        for x in self.seats() {
+            self.bowls[x] += pool[x] + condiciones[x];
+        }
+        self.hands += 1;
+        self.last_dealer = Some(r.dealer);
+        Ok(HandScore {
+            hand: self.hands,
+            dealer: r.dealer,
+            case: AipCase::FirstPuesta,
+            aip: 0,
+            played_for: None,
+            pool,
+            condiciones,
+            debts: BySeat::default(),
+            crossed_out: None,
+            written: [None; 2],
+        })
     }
 
     /// Before the deal: a pajarito when the plato and paper are empty (refilling the
@@ -559,7 +610,7 @@ enum System {
 impl System {
     fn new(config: LedgerConfig) -> Result<System, ScoringError> {
         Ok(match config.rules.spec().scoring {
-            ScoringSystem::Puesta => System::Puesta(Ledger::new(config)?),
+            ScoringSystem::Puesta | ScoringSystem::PerDefender => System::Puesta(Ledger::new(config)?),
             ScoringSystem::Points if config.options.chips => System::Chips(ChipsLedger::new(config)?),
             ScoringSystem::Points => System::Points(PointsLedger::new(config)?),
         })

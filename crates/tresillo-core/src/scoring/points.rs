@@ -16,7 +16,16 @@ pub fn hombre_base(r: &HandResult) -> i64 {
     match r.contract {
         _ if r.gascarille => 3,
         Some(Contract::Entrada) if r.forced => 1,
-        Some(Contract::Entrada | Contract::Contrabola) | None => 2,
+        // The L'Hombre contracts are never played under hombre.
+        Some(
+            Contract::Entrada
+            | Contract::Contrabola
+            | Contract::GrandTourne
+            | Contract::Nolo
+            | Contract::PureNolo
+            | Contract::NoloOuvert,
+        )
+        | None => 2,
         Some(Contract::Vuelta) => 3,
         Some(Contract::Solo) => 5,
     }
@@ -92,8 +101,9 @@ pub fn estuches(r: &HandResult, d: Seat) -> i64 {
 /// primeras, x4 for the vole, x8 for a declared vole, doubled again with coins as
 /// trumps under `favorito`. A lost game subtracts the base (x8 for a failed
 /// declared vole); a codillo adds it to the winner, a puesta to the pot. A failed
-/// vole that was not declared is won as the contract and then loses base x4. The
-/// pot goes to the next declarer who wins a solo or the vole. A takeover is scored
+/// vole that was not declared is won as the contract and then loses base x4 (a
+/// solo so won still takes the pot). The pot goes to the next declarer who wins a
+/// solo or the vole. A takeover is scored
 /// for the new declarer as if they had bid the contract, and the original declarer
 /// loses the base as for a puesta.
 ///
@@ -249,6 +259,11 @@ impl PointsLedger {
                     }
                     Game::FailedVole => {
                         s.condiciones[fin] += base - 4 * base;
+                        // Won as the contract: a solo so won takes the pot.
+                        if r.contract == Some(Contract::Solo) {
+                            s.pool[fin] += self.pot;
+                            self.pot = 0;
+                        }
                         hand_winner = Ok(fin);
                     }
                     Game::Lost { winner } => {

@@ -59,9 +59,15 @@ pub fn auto_until(h: &mut Hand, stop: impl Fn(&Hand) -> bool) {
 
 /// Slow reference perft from the text of the rules (no tables, no bitboards).
 pub fn reference_perft(hands: [Vec<Card>; 3], trump: Suit, leader: usize, depth: u32) -> u64 {
+    reference_perft_in(hands, Some(trump), leader, depth)
+}
+
+/// [`reference_perft`] in a mode: a trump suit, or no trump (`None`, the L'Hombre
+/// nolo contracts).
+pub fn reference_perft_in(hands: [Vec<Card>; 3], trump: Option<Suit>, leader: usize, depth: u32) -> u64 {
     fn go(
         hands: &mut [Vec<Card>; 3],
-        trump: Suit,
+        trump: Option<Suit>,
         trick: &mut Vec<(usize, Card)>,
         to_move: usize,
         depth: u32,
@@ -70,7 +76,7 @@ pub fn reference_perft(hands: [Vec<Card>; 3], trump: Suit, leader: usize, depth:
             return 1;
         }
         let led = trick.first().map(|x| x.1);
-        let legal = tables::reference::legal(&hands[to_move], Some(trump), led);
+        let legal = tables::reference::legal(&hands[to_move], trump, led);
         let mut n = 0;
         for c in legal {
             let pos = hands[to_move].iter().position(|x| *x == c).unwrap();
@@ -78,7 +84,7 @@ pub fn reference_perft(hands: [Vec<Card>; 3], trump: Suit, leader: usize, depth:
             trick.push((to_move, c));
             let next = if trick.len() == 3 {
                 let cards: Vec<Card> = trick.iter().map(|x| x.1).collect();
-                let w = trick[tables::reference::trick_winner(&cards, Some(trump))].0;
+                let w = trick[tables::reference::trick_winner(&cards, trump)].0;
                 let saved = std::mem::take(trick);
                 let r = go(hands, trump, trick, w, depth - 1);
                 *trick = saved;
