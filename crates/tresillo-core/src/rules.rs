@@ -110,6 +110,19 @@ pub struct Condiciones {
 }
 
 impl Condiciones {
+    /// No condiciones at all: rule sets that score otherwise (points, chips, per
+    /// defender).
+    pub const NONE: Condiciones = Condiciones {
+        entrada: 0,
+        vuelta: 0,
+        solo: 0,
+        penetro: 0,
+        estuche: 0,
+        contra_estuche: 0,
+        primeras: 0,
+        bola: 0,
+    };
+
     /// The condición of a contract.
     #[must_use]
     pub const fn contract(&self, c: Contract) -> i64 {
@@ -359,16 +372,7 @@ const HOMBRE: RuleSpec = RuleSpec {
     takeover_in: &[Contract::Entrada],
     aip_plus_n: false,
     sacado_tanto: false,
-    condiciones: Condiciones {
-        entrada: 0,
-        vuelta: 0,
-        solo: 0,
-        penetro: 0,
-        estuche: 0,
-        contra_estuche: 0,
-        primeras: 0,
-        bola: 0,
-    },
+    condiciones: Condiciones::NONE,
     takeover_condiciones: false,
     contracts: &Contract::EVERY,
     auction: AuctionOrder::RoundTheTable,

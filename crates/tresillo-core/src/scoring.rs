@@ -198,6 +198,23 @@ pub struct HandScore {
 }
 
 impl HandScore {
+    /// Hand number `hand` dealt by `dealer`, before any payment: nothing changed yet.
+    #[must_use]
+    pub fn new(hand: u32, dealer: Seat) -> HandScore {
+        HandScore {
+            hand,
+            dealer,
+            case: AipCase::FirstPuesta,
+            aip: 0,
+            played_for: None,
+            pool: BySeat::default(),
+            condiciones: BySeat::default(),
+            debts: BySeat::default(),
+            crossed_out: None,
+            written: [None; 2],
+        }
+    }
+
     /// The change of `seat`'s bowl: pool plus condiciones.
     #[must_use]
     pub fn total(&self, seat: Seat) -> i64 {

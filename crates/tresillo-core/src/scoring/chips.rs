@@ -3,7 +3,7 @@
 
 use super::points::{Game, estuches, game_of};
 use super::validate::{Checked, check};
-use super::{AipCase, HandScore, LedgerConfig, ScoringError};
+use super::{HandScore, LedgerConfig, ScoringError};
 use crate::card::{BySeat, Seat};
 use crate::game::{Contract, Outcome};
 use crate::result::HandResult;
@@ -160,18 +160,7 @@ impl ChipsLedger {
         let checked = check(&self.config, self.last_dealer, r)?;
         let rules = Rules { set: self.config.rules, options: self.config.options };
         let hand = self.hands + 1;
-        let mut s = HandScore {
-            hand,
-            dealer: r.dealer,
-            case: AipCase::FirstPuesta,
-            aip: 0,
-            played_for: None,
-            pool: BySeat::default(),
-            condiciones: BySeat::default(),
-            debts: BySeat::default(),
-            crossed_out: None,
-            written: [None; 2],
-        };
+        let mut s = HandScore::new(hand, r.dealer);
         self.pay_pool(r.dealer, rules.ante(), &mut s);
         s.aip = self.pool;
         if let Checked::Played { declarer: d, surrendered, takeover } = checked {

@@ -297,18 +297,7 @@ impl Ledger {
         }
         let checked = check(&self.config, self.last_dealer, r)?;
         let hand = self.hands + 1;
-        let mut s = HandScore {
-            hand,
-            dealer: r.dealer,
-            case: AipCase::FirstPuesta,
-            aip: 0,
-            played_for: None,
-            pool: BySeat::default(),
-            condiciones: BySeat::default(),
-            debts: BySeat::default(),
-            crossed_out: None,
-            written: [None; 2],
-        };
+        let mut s = HandScore::new(hand, r.dealer);
         self.deal(r.dealer, &mut s);
         let rules = self.rules();
         let favoured = rules.favoured(r.trump);
@@ -392,18 +381,7 @@ impl Ledger {
         }
         self.hands += 1;
         self.last_dealer = Some(r.dealer);
-        Ok(HandScore {
-            hand: self.hands,
-            dealer: r.dealer,
-            case: AipCase::FirstPuesta,
-            aip: 0,
-            played_for: None,
-            pool,
-            condiciones,
-            debts: BySeat::default(),
-            crossed_out: None,
-            written: [None; 2],
-        })
+        Ok(HandScore { pool, condiciones, ..HandScore::new(self.hands, r.dealer) })
     }
 
     /// Before the deal: a pajarito when the plato and paper are empty (refilling the

@@ -2,7 +2,7 @@
 //! 12.3), and the facts of a `hombre` hand that points and chips share.
 
 use super::validate::{Checked, check};
-use super::{AipCase, HandScore, LedgerConfig, ScoringError};
+use super::{HandScore, LedgerConfig, ScoringError};
 use crate::card::{BySeat, Seat};
 use crate::game::{Contract, Outcome};
 use crate::result::HandResult;
@@ -213,18 +213,7 @@ impl PointsLedger {
         }
         let checked = check(&self.config, self.last_dealer, r)?;
         let hand = self.hands + 1;
-        let mut s = HandScore {
-            hand,
-            dealer: r.dealer,
-            case: AipCase::FirstPuesta,
-            aip: 0,
-            played_for: None,
-            pool: BySeat::default(),
-            condiciones: BySeat::default(),
-            debts: BySeat::default(),
-            crossed_out: None,
-            written: [None; 2],
-        };
+        let mut s = HandScore::new(hand, r.dealer);
         let rules = Rules { set: self.config.rules, options: self.config.options };
         let mut hand_winner: Result<Seat, Seat> = Err(r.dealer);
         if let Checked::Played { declarer: d, surrendered, takeover } = checked {
