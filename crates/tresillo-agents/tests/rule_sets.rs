@@ -35,20 +35,25 @@ fn every_rules() -> Vec<Rules> {
     v
 }
 
+/// One hand of `r` from deal `seed`, played by rule, random and rule; panics on an
+/// illegal decision.
+fn rule_random_rule(r: Rules, seed: u64) -> tresillo_core::HandResult {
+    let mut h = Hand::with_rules(r, 3, deal(seed), Seat((seed % 3) as u8)).unwrap();
+    let mut agents: Vec<Box<dyn Agent>> = vec![
+        Box::new(RuleAgent::new(RuleParams::default())),
+        Box::new(RandomAgent),
+        Box::new(RuleAgent::new(RuleParams::default())),
+    ];
+    let mut rngs = seat_rngs(seed);
+    play_hand(&mut h, &mut agents, &mut rngs).unwrap_or_else(|e| panic!("{r}, seed {seed}: {e}"))
+}
+
 #[test]
 fn random_and_rule_play_every_rule_set_legally() {
     for r in every_rules() {
         let mut forced = 0;
         for seed in 0..150u64 {
-            let mut h = Hand::with_rules(r, 3, deal(seed), Seat((seed % 3) as u8)).unwrap();
-            let mut agents: Vec<Box<dyn Agent>> = vec![
-                Box::new(RuleAgent::new(RuleParams::default())),
-                Box::new(RandomAgent),
-                Box::new(RuleAgent::new(RuleParams::default())),
-            ];
-            let mut rngs = seat_rngs(seed);
-            let res =
-                play_hand(&mut h, &mut agents, &mut rngs).unwrap_or_else(|e| panic!("{r}, seed {seed}: {e}"));
+            let res = rule_random_rule(r, seed);
             forced += usize::from(res.forced);
             if r.spec().all_pass == AllPass::ForcedEntrada {
                 assert!(!res.is_cancelled(), "{r}: a house hand is never cancelled");
@@ -336,15 +341,7 @@ fn random_and_rule_play_every_hombre_option_legally() {
     for r in hombre_options() {
         let mut forced = 0;
         for seed in 0..120u64 {
-            let mut h = Hand::with_rules(r, 3, deal(seed), Seat((seed % 3) as u8)).unwrap();
-            let mut agents: Vec<Box<dyn Agent>> = vec![
-                Box::new(RuleAgent::new(RuleParams::default())),
-                Box::new(RandomAgent),
-                Box::new(RuleAgent::new(RuleParams::default())),
-            ];
-            let mut rngs = seat_rngs(seed);
-            let res =
-                play_hand(&mut h, &mut agents, &mut rngs).unwrap_or_else(|e| panic!("{r}, seed {seed}: {e}"));
+            let res = rule_random_rule(r, seed);
             forced += usize::from(res.forced);
             assert!(!res.is_cancelled(), "{r}: never cancelled");
         }

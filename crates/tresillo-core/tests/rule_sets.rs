@@ -443,25 +443,6 @@ fn every_rules() -> Vec<Rules> {
     v
 }
 
-/// A full deal from a permutation index (a simple deterministic shuffle).
-fn deal_from(seed: u64) -> Deal {
-    let mut cards: Vec<Card> = Card::all().collect();
-    let mut x = seed | 1;
-    for i in (1..cards.len()).rev() {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        cards.swap(i, (x % (i as u64 + 1)) as usize);
-    }
-    let hands = BySeat([
-        cards[0..9].iter().copied().collect(),
-        cards[9..18].iter().copied().collect(),
-        cards[18..27].iter().copied().collect(),
-        CardSet::EMPTY,
-    ]);
-    Deal { hands, heap: Heap::from_cards(&cards[27..]) }
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 

@@ -101,3 +101,18 @@ pub fn reference_perft_in(hands: [Vec<Card>; 3], trump: Option<Suit>, leader: us
     let mut hands = hands;
     go(&mut hands, trump, &mut Vec::new(), leader, depth)
 }
+
+/// A full three-player deal from a seed (a small xorshift Fisher-Yates, independent
+/// of `rand`, so the deals of a seed never change).
+pub fn deal_from(seed: u64) -> Deal {
+    let mut cards: Vec<Card> = Card::all().collect();
+    let mut x = seed | 1;
+    for i in (1..cards.len()).rev() {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        cards.swap(i, (x % (i as u64 + 1)) as usize);
+    }
+    let pack: [Card; 40] = cards.try_into().expect("40 cards");
+    Deal::from_pack(&pack).expect("a permutation")
+}
