@@ -33,12 +33,16 @@ enum Target {
     },
     /// Deals per second of a tournament (no files written), on one thread and on all.
     Deals {
-        /// Three agent specs, comma-separated.
-        #[arg(long, default_value = "rule,rule,rule")]
-        agents: String,
+        /// Agent specs, comma-separated: three, or four with `--players 4`
+        /// (default: `rule` in every seat).
+        #[arg(long)]
+        agents: Option<String>,
         /// Deals to time on each setting.
         #[arg(long, default_value_t = 200_000, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
         n: u64,
+        /// The rule set, its options and the table size.
+        #[command(flatten)]
+        rules: crate::rules::RulesArgs,
     },
     /// ISMCTS iterations per second on one thread at the first card of a hand, for
     /// 1,000, 10,000 and 100,000 iterations per search, and where an iteration's
@@ -282,15 +286,15 @@ pub fn run(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
             writeln!(out, "playouts: {n} random play-phase playouts (27 cards each) on one thread")?;
             writeln!(out, "{one:.0} playouts per second")?;
         }
-        Target::Deals { ref agents, n } => {
-            let specs: Vec<&str> = agents.split(',').map(str::trim).collect();
-            anyhow::ensure!(specs.len() == 3, "--agents needs three agent specs");
-            let t = tresillo_sim::Tournament::new(tresillo_sim::simple_config(
-                [specs[0], specs[1], specs[2]],
-                n,
-                1,
-                false,
-            ))?;
+        Target::Deals { ref agents, n, ref rules } => {
+            let players = rules.players()?;
+            let agents = agents.clone().unwrap_or_else(|| vec!["rule"; usize::from(players)].join(","));
+            let mut config = tresillo_sim::simple_config(["rule"; 3], n, 1, false);
+            config.agents = agents.split(',').map(|s| s.trim().to_string()).collect();
+            config.players = players;
+            config.rules = rules.parse()?;
+            // Checks the agents against the table size and the rule set.
+            let t = tresillo_sim::Tournament::new(config)?;
             let mut rates = Vec::new();
             for threads in [1, rayon::current_num_threads()] {
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
@@ -299,7 +303,12 @@ pub fn run(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
                 black_box(rows);
                 rates.push((threads, n as f64 / start.elapsed().as_secs_f64()));
             }
-            writeln!(out, "deals: {n} deals of {agents}, scored, no files written")?;
+            let table = if players == 4 { " at four players" } else { "" };
+            writeln!(
+                out,
+                "deals: {n} deals of {agents} ({}{table}), scored, no files written",
+                rules.parse()?
+            )?;
             let (t1, r1) = rates[0];
             let (tn, rn) = rates[1];
             writeln!(
