@@ -89,22 +89,32 @@ fn a_lhombre_tournament_runs_and_search_agents_refuse_it_in_one_line() {
         let html = d.path("r.html");
         ok(&tresillo(&["report", out, "--out", html.to_str().unwrap()]));
     }
-    {
-        let agents = "ismcts,random,random";
-        let err = failed(&tresillo(&[
-            "tournament",
-            "--rules",
-            "lhombre",
-            "--agents",
-            agents,
-            "--deals",
-            "3",
-            "--out",
-            out,
-        ]));
-        assert!(err.contains("lhombre"), "{err}");
-        assert_eq!(err.lines().count(), 1, "{err}");
-    }
+    let err = failed(&tresillo(&[
+        "tournament",
+        "--rules",
+        "lhombre",
+        "--agents",
+        "ismcts,random,random",
+        "--deals",
+        "3",
+        "--out",
+        out,
+    ]));
+    assert!(err.contains("lhombre"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    // pimc plays lhombre (its play-phase search through the general solver).
+    ok(&tresillo(&[
+        "tournament",
+        "--rules",
+        "lhombre",
+        "--agents",
+        "pimc:worlds=2,rule,rule",
+        "--deals",
+        "2",
+        "--out",
+        out,
+        "--force",
+    ]));
     let err = failed(&tresillo(&[
         "tournament",
         "--rule-option",
