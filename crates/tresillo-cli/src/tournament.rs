@@ -257,6 +257,30 @@ fn csv_header() -> Result<Vec<u8>> {
     Ok(bytes[..end].to_vec())
 }
 
+/// Refuses a `deals.csv` whose header is not this version's (a run started by an
+/// older `tresillo`, with fewer columns): appending rows of another width to it
+/// would make a file no reader accepts. `what` says what cannot be done.
+fn check_csv_header(path: &Path, what: &str) -> Result<()> {
+    let header = csv_header()?;
+    let mut first = Vec::with_capacity(header.len());
+    let f = File::open(path).with_context(|| format!("reading {}", path.display()))?;
+    std::io::BufRead::read_until(&mut std::io::BufReader::new(f), b'\n', &mut first)
+        .with_context(|| format!("reading {}", path.display()))?;
+    if first == header {
+        return Ok(());
+    }
+    let mine: Vec<&str> = std::str::from_utf8(&header).unwrap_or_default().trim_end().split(',').collect();
+    let text = String::from_utf8_lossy(&first);
+    let theirs: Vec<&str> = text.trim_end().split(',').collect();
+    let missing: Vec<&str> = mine.iter().copied().filter(|c| !theirs.contains(c)).collect();
+    bail!(
+        "{} line 1: not the deals.csv header of this version of tresillo{}; it cannot {what} \
+         (start the run again with --force)",
+        path.display(),
+        if missing.is_empty() { String::new() } else { format!(" (no column {})", missing.join(", ")) }
+    )
+}
+
 /// The bytes of `summary.csv` and the printable table.
 fn summary(config: &TournamentConfig, stats: &Stats, rows_per_unit: u64) -> Result<(Vec<u8>, String)> {
     let rows = stats.summary(&config.agents, rows_per_unit);
@@ -588,6 +612,7 @@ fn play(
             }
             (None, None) => {}
         }
+        check_csv_header(&dir.join("deals.csv"), "resume it")?;
         let f = OpenOptions::new().write(true).open(dir.join("deals.csv")).context("opening deals.csv")?;
         let len = f.metadata()?.len();
         if len < m.csv_bytes {
@@ -845,10 +870,10 @@ pub fn merge(a: &MergeArgs, command_line: Vec<String>) -> Result<String> {
     for (m, d) in &parts {
         // Streamed: a shard's rows are never all in memory.
         let p = d.join("deals.csv");
+        check_csv_header(&p, "merge it")?;
         let mut r = File::open(&p).with_context(|| format!("reading {}", p.display()))?;
         let mut head = vec![0; header.len()];
-        let same = r.read_exact(&mut head).is_ok() && head == header;
-        ensure!(same, "{}: unexpected deals.csv header", d.display());
+        r.read_exact(&mut head).with_context(|| format!("reading {}", p.display()))?;
         std::io::copy(&mut r, &mut w).with_context(|| format!("copying {}", p.display()))?;
         stats.merge(&read_stats(d, m.deals_completed)?);
     }

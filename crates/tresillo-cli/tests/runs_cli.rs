@@ -197,6 +197,45 @@ fn resume_of_a_finished_run_changes_nothing() {
     assert!(before == after);
 }
 
+/// A run interrupted under an older version (its deals.csv without the columns
+/// added since) is refused by `--resume` in one line naming the file and the
+/// missing columns, and nothing is appended to it; `merge` refuses such a shard
+/// the same way.
+#[test]
+fn resume_and_merge_refuse_a_deals_csv_of_another_version() {
+    let d = TempDir::new("runs-cli", "old-header");
+    let dir = d.path("r");
+    ok(&tournament(&dir, &["--shard", "0/2"]));
+    let csv = fs::read_to_string(dir.join("deals.csv")).unwrap();
+    let old: String = csv
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            f[..f.len() - 2].join(",") + "\n"
+        })
+        .collect();
+    fs::write(dir.join("deals.csv"), &old).unwrap();
+    let m = fs::read_to_string(dir.join("manifest.json")).unwrap();
+    let shard_manifest = m.clone();
+    fs::write(dir.join("manifest.json"), m.replace("\"complete\": true", "\"complete\": false")).unwrap();
+    let err = failed(&tournament(&dir, &["--shard", "0/2", "--resume"]));
+    let line = one_line(&err);
+    assert!(line.contains("deals.csv line 1: not the deals.csv header of this version"), "{line}");
+    assert!(line.contains("(no column gascarille, vole_declared)") && line.contains("--force"), "{line}");
+    assert_eq!(fs::read_to_string(dir.join("deals.csv")).unwrap(), old, "nothing appended");
+    fs::write(
+        dir.join("manifest.json"),
+        shard_manifest
+            .replace(&format!("\"csv_bytes\": {}", csv.len()), &format!("\"csv_bytes\": {}", old.len())),
+    )
+    .unwrap();
+    let other = d.path("r1");
+    ok(&tournament(&other, &["--shard", "1/2"]));
+    let out = d.path("all");
+    let err = failed(&tresillo(&["merge", s(&out), s(&dir), s(&other)]));
+    assert!(one_line(&err).contains("deals.csv line 1: not the deals.csv header of this version"), "{err}");
+}
+
 #[test]
 fn resume_of_a_missing_directory_starts_the_run_and_says_so() {
     let d = TempDir::new("runs-cli", "missing");
