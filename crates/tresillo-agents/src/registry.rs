@@ -255,8 +255,10 @@ impl Registry {
                 name: "ismcts",
                 help: "Information Set MCTS over card play, surrender, takeover and bola (one \
                        exactly sampled world per iteration, availability-count UCB, random or \
-                       rule playouts; mo=1: one tree per seat); auction, contract, exchange and \
-                       conversation as rule with the rule parameters given",
+                       rule playouts; mo=1: one tree per seat), and in every rule set its own \
+                       play-phase questions and ledger (hombre, lhombre, four players); \
+                       auction, contract, exchange and conversation as rule with the rule \
+                       parameters given",
                 params: ismcts_params,
             },
             |p| Ok(Box::new(Ismcts::new(IsmctsParams::from_pairs(p.agent(), p.pairs())?))),
