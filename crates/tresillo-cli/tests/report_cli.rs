@@ -501,6 +501,9 @@ fn hombre_and_lhombre_reports_name_their_contracts_and_units() {
             assert!(named.iter().any(|r| r[0] == *c), "{name} {unit}: {c} in {named:?}");
         }
         assert!(named.iter().all(|r| r[0] != "entrada"), "{name}: the rule set's own names: {named:?}");
+        if name == "lhombre" {
+            assert!(text.contains("game, spades game, nolo") && text.contains("sacado is a win"), "{text}");
+        }
         // Won never exceeds declared.
         for r in &named {
             for k in (1..r.len()).step_by(2) {

@@ -285,8 +285,11 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
         &format!("{id}-declare-table"),
         &["agent", "deals", "declared", "declare_rate", "forced", "entrada", "vuelta", "solo"],
     );
-    let mut series: Vec<Series> =
-        CONTRACTS.iter().enumerate().map(|(j, c)| Series::new(c, j, Vec::new())).collect();
+    let mut series: Vec<Series> = CONTRACTS
+        .iter()
+        .enumerate()
+        .map(|(j, col)| Series::new(&family(&c.rules, col), j, Vec::new()))
+        .collect();
     for r in rows.iter().copied().chain(std::iter::once(total)) {
         table.row(
             ["agent", "deals", "declared", "declare_rate", "forced", "entrada", "vuelta", "solo"]
@@ -318,8 +321,11 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
     // Success, by contract.
     let cols = ["agent", "entrada", "entrada_success", "vuelta", "vuelta_success", "solo", "solo_success"];
     let mut table = Table::new(&format!("{id}-success-table"), &cols);
-    let mut series: Vec<Series> =
-        CONTRACTS.iter().enumerate().map(|(j, c)| Series::new(c, j, Vec::new())).collect();
+    let mut series: Vec<Series> = CONTRACTS
+        .iter()
+        .enumerate()
+        .map(|(j, col)| Series::new(&family(&c.rules, col), j, Vec::new()))
+        .collect();
     for r in rows.iter().copied().chain(std::iter::once(total)) {
         table.row(cols.map(|k| r.get(k).to_string()).to_vec());
     }
@@ -361,6 +367,18 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
         )),
     }
     Ok(())
+}
+
+/// The legend of a summary contract column in the rule set's words: `lhombre`'s
+/// contracts counted in it (`Contract::family`), `hombre`'s simple game.
+fn family(rules: &tresillo_core::Rules, column: &str) -> String {
+    match (rules.set, column) {
+        (tresillo_core::RuleSet::Lhombre, "entrada") => "game, spades game, nolo".into(),
+        (tresillo_core::RuleSet::Lhombre, "vuelta") => "tourné, grand tourné".into(),
+        (tresillo_core::RuleSet::Lhombre, "solo") => "solo, spades solo, pure nolo, nolo ouvert".into(),
+        (tresillo_core::RuleSet::Hombre, "entrada") => "simple game (entrada)".into(),
+        _ => column.into(),
+    }
 }
 
 /// What a run's results are counted in: tantos, or `hombre`'s points or chips.
@@ -603,14 +621,23 @@ fn outcome_mix(body: &mut Body, t: &TournamentRun, id: &str, rows: &[&input::Sum
             series,
             kind: Kind::Stacked,
         },
-        if t.deals.is_some() {
-            "From the original declarer's side: sacado (won), puesta (drawn or lost on tricks, paid as lost; split \
-             by kind from deals.csv, a hand given up and taken over counts as the declarer's puesta), codillo (an \
-             opponent won more tricks)."
-        } else {
-            "From the original declarer's side: sacado (won), puesta (paid as lost, including hands given up), \
-             codillo (an opponent won more tricks). The kinds of puesta need deals.csv."
-        },
+        &format!(
+            "{}{}",
+            if t.deals.is_some() {
+                "From the original declarer's side: sacado (won), puesta (drawn or lost on tricks, paid as lost; \
+                 split by kind from deals.csv, a hand given up and taken over counts as the declarer's puesta), \
+                 codillo (an opponent won more tricks)."
+            } else {
+                "From the original declarer's side: sacado (won), puesta (paid as lost, including hands given up), \
+                 codillo (an opponent won more tricks). The kinds of puesta need deals.csv."
+            },
+            if t.manifest.config.rules.set == tresillo_core::RuleSet::Lhombre {
+                " In lhombre (RULES.md section 12.4) sacado is a win, puesta a draw and codillo a loss, each paid \
+                 per defender; in the nolo contracts the declarer wins with no trick."
+            } else {
+                ""
+            }
+        ),
         &table,
     )
 }
