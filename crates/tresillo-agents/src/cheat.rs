@@ -59,6 +59,10 @@ impl CheatAgent for Cheat {
         let view = hand.view(seat);
         match (view.request(), hand.play_state(), hand.public().declarer) {
             (Request::Play { legal, .. }, Some(ps), Some(d)) if legal.len() > 1 => {
+                // hombre, lhombre, four players: playouts scored by the ledger's stakes.
+                let general = crate::gpimc::handles(hand.public())
+                    .then(|| crate::gpimc::stakes(hand.public(), d))
+                    .flatten();
                 let mut best = (i64::MIN, legal.first().expect("a legal card"));
                 for c in legal {
                     let mut total = 0i64;
@@ -66,7 +70,10 @@ impl CheatAgent for Cheat {
                         let mut p = ps;
                         p.play_unchecked(c);
                         random_playout(&mut p, rng);
-                        total += side_score(&p, d, seat);
+                        total += match &general {
+                            Some(st) => (crate::gpimc::side_utility(st, &p, d, seat) * 100.0).round() as i64,
+                            None => side_score(&p, d, seat),
+                        };
                     }
                     if total > best.0 {
                         best = (total, c);

@@ -42,6 +42,8 @@
 #![deny(missing_docs)]
 
 pub mod cheat;
+pub mod gpimc;
+pub mod gsolver;
 mod infer;
 mod ismcts;
 pub mod pimc;
@@ -58,42 +60,30 @@ pub use infer::Inference;
 /// Checks that the agent of `spec` plays `rules` (RULES.md section 12). `ismcts`
 /// scores the hands it searches with the puesta system of `tresillo` without
 /// options ([`hand_tantos`]), so it refuses other rule sets and options rather than
-/// search the wrong game; `pimc` and `cheat` score with the puesta system and
-/// refuse `hombre` (points, chips, contrabola) and, with `oracle`, `lhombre` (their
-/// searches know no nolo and no per-defender payments); `random` and `rule` play
-/// every rule set.
+/// search the wrong game; `pimc`, `oracle` and `cheat` play every rule set (the
+/// other rule sets' play-phase decisions through [`gsolver`] and the ledger's
+/// stakes, see the `pimc` module); `random` and `rule` play every rule set.
 pub fn check_rules(spec: &str, rules: &tresillo_core::Rules) -> Result<(), String> {
     let name = spec.split(':').next().unwrap_or(spec).trim();
-    if rules.set == tresillo_core::RuleSet::Lhombre && matches!(name, "pimc" | "cheat" | "oracle") {
-        return Err(format!(
-            "agent `{name}` does not play the rule set lhombre (its searches value trump contracts by \
-             the Spanish payments and know no nolo); use random or rule"
-        ));
-    }
     if name == "ismcts" && *rules != tresillo_core::Rules::default() {
         return Err(format!(
             "agent `ismcts` plays only the rule set tresillo without options, not {rules} \
              (its search scores hands with the tresillo ledger)"
         ));
     }
-    if matches!(name, "pimc" | "cheat") && rules.spec().scoring != tresillo_core::ScoringSystem::Puesta {
-        return Err(format!(
-            "agent `{name}` plays only the Spanish rule sets scored by the puesta system, not {rules} \
-             (its search scores hands with the tresillo ledger)"
-        ));
-    }
     Ok(())
 }
 /// Checks that the agent of `spec` plays at a table of `players`. Four-player
-/// `tresillo` (RULES.md section 12.2) is played by `random` and `rule` (and by any
-/// agent defined outside the built-in registry, which answers from the view); the
-/// searching agents (`pimc`, `oracle`, `ismcts`) and the `cheat` work on
-/// three-player positions (the solver's `Position`, the sampler) and refuse it.
+/// `tresillo` (RULES.md section 12.2) is played by `random`, `rule`, `oracle`
+/// and `cheat` (and by any agent defined outside the built-in registry, which
+/// answers from the view); `pimc` and `ismcts` draw their worlds from the
+/// [`Sampler`], which draws three-player worlds only, and refuse it.
 pub fn check_players(spec: &str, players: u8) -> Result<(), String> {
     let name = spec.split(':').next().unwrap_or(spec).trim();
-    if players != 3 && matches!(name, "pimc" | "oracle" | "ismcts" | "cheat") {
+    if players != 3 && matches!(name, "pimc" | "ismcts") {
         return Err(format!(
-            "agent `{name}` plays only three-player tables, not {players} players (use random or rule)"
+            "agent `{name}` plays only three-player tables, not {players} players (its sampler draws \
+             three-player worlds; use random, rule, oracle or cheat)"
         ));
     }
     Ok(())

@@ -403,13 +403,21 @@ pub struct PimcAgent {
     solving: Solving,
     /// This hand's contract values, once computed.
     values: Option<Values>,
+    /// The play-phase search of the other rule sets ([`gpimc`](crate::gpimc)).
+    general: crate::gpimc::General,
 }
 
 impl PimcAgent {
     /// A PIMC agent with these parameters.
     #[must_use]
     pub fn new(params: PimcParams) -> PimcAgent {
-        PimcAgent { params, rule: RuleAgent::new(params.rule), solving: Solving::default(), values: None }
+        PimcAgent {
+            params,
+            rule: RuleAgent::new(params.rule),
+            solving: Solving::default(),
+            values: None,
+            general: crate::gpimc::General::new(),
+        }
     }
 
     /// The mean bidding utility of every contract this seat could declare,
@@ -542,6 +550,16 @@ impl Agent for PimcAgent {
     }
 
     fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
+        if crate::gpimc::handles(view.public()) {
+            // hombre, lhombre, four players: the general search of `gpimc`.
+            if let Ok(sampler) = Sampler::new(view)
+                && let Some(d) =
+                    self.general.decide(view, self.params.worlds, || Some(sampler.sample(rng).hands))
+            {
+                return d;
+            }
+            return self.rule.decide(view, rng);
+        }
         let mc = match view.request() {
             Request::Bid { min_level, max_level, .. } if min_level <= max_level => {
                 self.bid(view, rng, min_level)
@@ -577,13 +595,19 @@ impl Agent for PimcAgent {
 pub struct Oracle {
     rule: RuleAgent,
     solving: Solving,
+    /// The play-phase search of the other rule sets ([`gpimc`](crate::gpimc)).
+    general: crate::gpimc::General,
 }
 
 impl Oracle {
     /// An oracle whose other decisions use these rule parameters.
     #[must_use]
     pub fn new(rule: RuleParams) -> Oracle {
-        Oracle { rule: RuleAgent::new(rule), solving: Solving::default() }
+        Oracle {
+            rule: RuleAgent::new(rule),
+            solving: Solving::default(),
+            general: crate::gpimc::General::new(),
+        }
     }
 }
 
@@ -594,6 +618,14 @@ impl CheatAgent for Oracle {
 
     fn decide(&mut self, hand: &Hand, seat: Seat, rng: &mut AgentRng) -> Decision {
         let view = hand.view(seat);
+        if crate::gpimc::handles(view.public()) {
+            // hombre, lhombre, four players: the general search on the true hands.
+            let mut once = Some(tresillo_core::BySeat(std::array::from_fn(|i| hand.hand_of(Seat(i as u8)))));
+            if let Some(d) = self.general.decide(&view, 1, || once.take()) {
+                return d;
+            }
+            return self.rule.decide(&view, rng);
+        }
         let mut once = hand.play_state();
         if let Some(d) = self.solving.decide(&view, 1, false, || once.take()) {
             return d;

@@ -271,8 +271,9 @@ impl Registry {
         r.register_cheat(
             AgentInfo {
                 name: "cheat",
-                help: "EXPERIMENTS ONLY: sees every hand; card play by playouts of the true deal, \
-                       the rest as rule (cannot be seated as a fair agent)",
+                help: "EXPERIMENTS ONLY: sees every hand; card play by playouts of the true deal \
+                       (in hombre, lhombre and at four players scored by the ledger's stakes of the \
+                       contract), the rest as rule (cannot be seated as a fair agent)",
                 params: cheat_params,
             },
             |p| {
@@ -317,7 +318,11 @@ impl Registry {
                        value, same choice as solving every card); auction and contract by solving \
                        sampled deals after a simulated exchange (every player discarding as rule) as \
                        entrada and solo in each suit and as vuelta, valued in deal-scoring tantos; \
-                       exchange and conversation as rule",
+                       exchange and conversation as rule. In hombre and lhombre: card play, surrender, \
+                       takeover, acceptance, bola/vole/tout and the declared vole by solving sampled \
+                       worlds for the contract's objective (nolo, contrabola, cuatro, all tricks) \
+                       valued by the ledger of a fresh deal; auction, contract, exchange and the \
+                       other questions as rule. Three-player tables only",
                 params: pimc_params,
             },
             |p| {
@@ -342,7 +347,8 @@ impl Registry {
             AgentInfo {
                 name: "oracle",
                 help: "EXPERIMENTS ONLY: sees every hand; pimc's decisions solved on the true world \
-                       (exact card play, surrender, takeover, bola), the rest as rule: the upper bound",
+                       (exact card play, surrender, takeover, bola; in hombre, lhombre and at four \
+                       players also acceptance and the declared vole), the rest as rule: the upper bound",
                 params: rule_param_infos(),
             },
             |p| Ok(Box::new(Oracle::new(rule_params(p)?))),

@@ -96,6 +96,8 @@ fn agents_lists_every_agent_with_parameters() {
 fn bench_targets_print_a_figure_on_the_last_line() {
     let (ok, out, _) = tresillo(&["bench", "movegen", "--n", "10000"]);
     assert!(ok && out.lines().last().unwrap().ends_with("ns per legal-move call"), "{out}");
+    let (ok, out, _) = tresillo(&["bench", "gsolver", "--rules", "lhombre", "--n", "3"]);
+    assert!(ok && out.lines().last().unwrap().starts_with("every legal card, dispatch"), "{out}");
     let (ok, out, _) = tresillo(&["bench", "playouts", "--n", "2000"]);
     assert!(ok && out.lines().last().unwrap().contains("playouts per second"), "{out}");
     let (ok, out, _) = tresillo(&["bench", "deals", "--n", "200"]);

@@ -89,7 +89,7 @@ fn a_lhombre_tournament_runs_and_search_agents_refuse_it_in_one_line() {
         let html = d.path("r.html");
         ok(&tresillo(&["report", out, "--out", html.to_str().unwrap()]));
     }
-    for agent in ["pimc", "ismcts"] {
+    for agent in ["ismcts"] {
         let agents = format!("{agent},random,random");
         let err = failed(&tresillo(&[
             "tournament",
@@ -175,6 +175,6 @@ fn a_person_plays_lhombre_with_international_names_and_the_record_replays() {
         let replayed = ok(&tresillo(&["replay", rec.to_str().unwrap(), "--hand", "2"]));
         assert!(replayed.contains('♦') || replayed.contains('♠'), "{replayed}");
     }
-    let err = failed(&tresillo(&["play", "--human", "0", "--rules", "lhombre", "--agents", "pimc,rule"]));
+    let err = failed(&tresillo(&["play", "--human", "0", "--rules", "lhombre", "--agents", "ismcts,rule"]));
     assert!(err.contains("lhombre") && err.lines().count() == 1, "{err}");
 }

@@ -255,7 +255,7 @@ fn hombre_plays_in_every_subcommand_and_its_options_are_checked() {
             vec!["--rules", "hombre", "--rule-option", "ante=3"],
             "error: rule option `ante` applies only with `hombre-chips`",
         ),
-        (vec!["--rules", "hombre", "--agents", "pimc,rule,rule"], "error: agent `pimc` plays only"),
+        (vec!["--rules", "hombre", "--agents", "ismcts,rule,rule"], "error: agent `ismcts` plays only"),
     ] {
         let mut p = vec!["play"];
         p.extend(&args);
