@@ -788,9 +788,17 @@ fn tune(body: &mut Body, t: &TuneRun, id: &str) -> Result<()> {
             ("parameters", params.join("; ")),
             ("start", m.start.clone()),
             ("opponents", m.opponents.join(", ")),
-            ("deals per candidate", format!("{} (each under all six seatings)", m.deals)),
+            (
+                "deals per candidate",
+                match m.opponents.len() + 1 {
+                    4 => format!("{} (each under all 24 seatings of the four players)", m.deals),
+                    _ => format!("{} (each under all six seatings)", m.deals),
+                },
+            ),
             ("seed", m.seed.to_string()),
-            ("rule set", m.rules.clone()),
+            ("rule set", m.rules.to_string()),
+            ("players", players_fact(m.opponents.len() as u8 + 1)),
+            ("results in", format!("{} (the mean_tantos column)", unit(&m.rules))),
             ("scoring", m.scoring.clone()),
             (
                 "search",
@@ -805,8 +813,12 @@ fn tune(body: &mut Body, t: &TuneRun, id: &str) -> Result<()> {
             (
                 "best",
                 format!(
-                    "{} with {:.4} tantos per deal [{:.4}, {:.4}]",
-                    m.best.spec, best.mean, best.low, best.high
+                    "{} with {:.4} {} per deal [{:.4}, {:.4}]",
+                    m.best.spec,
+                    best.mean,
+                    unit(&m.rules),
+                    best.low,
+                    best.high
                 ),
             ),
         ],
@@ -862,7 +874,7 @@ fn tune(body: &mut Body, t: &TuneRun, id: &str) -> Result<()> {
             &Chart {
                 title: format!("{}: mean tantos against {}", param.name, m.opponents.join(", ")),
                 x_desc: format!("{} (parameter value; the others at the best's values)", param.name),
-                y_desc: "mean tantos per deal (95% CI)".into(),
+                y_desc: format!("mean {} per deal (95% CI)", unit(&m.rules)),
                 categories: values.clone(),
                 series: vec![others, top],
                 kind: Kind::Points,
