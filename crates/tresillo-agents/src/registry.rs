@@ -323,8 +323,10 @@ impl Registry {
                        exchange and conversation as rule. In hombre and lhombre: card play, surrender, \
                        takeover, acceptance, bola/vole/tout and the declared vole by solving sampled \
                        worlds for the contract's objective (nolo, contrabola, cuatro, all tricks) \
-                       valued by the ledger of a fresh deal; auction, contract, exchange and the \
-                       other questions as rule. Three-player tables only",
+                       valued by the ledger of a fresh deal; hombre's auction and contract by the \
+                       same Monte Carlo valued by its ledger (bid_margin in hundredths of a simple \
+                       game won); lhombre's auction, contract and exchange as rule. Three-player \
+                       tables only",
                 params: pimc_params,
             },
             |p| {

@@ -303,6 +303,14 @@ impl Table {
                 Some("hand") => self.show(&view, &choices, out)?,
                 Some("hint") => {
                     let spec = words.next().unwrap_or(&self.hint).to_string();
+                    // An agent that does not play this table (rule set, players) gives no hint.
+                    let p = view.public();
+                    let plays = tresillo_agents::check_players(&spec, p.players)
+                        .and_then(|()| tresillo_agents::check_rules(&spec, &p.game_rules()));
+                    if let Err(e) = plays {
+                        writeln!(out, "no hint from that agent here: {e}")?;
+                        continue;
+                    }
                     match build_agent(&spec) {
                         Ok(mut agent) => {
                             agent.new_hand();

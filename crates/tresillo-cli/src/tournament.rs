@@ -135,9 +135,11 @@ pub struct RecordProgress {
 }
 
 /// Opens the record file of a run for appending: a new run creates (or, when
-/// `fresh`, truncates) it; a resumed one truncates it to its checkpoint.
-fn open_record(progress: &RecordProgress, fresh: bool) -> Result<File> {
-    let p = &progress.path;
+/// `fresh`, truncates) it; a resumed one truncates it to its checkpoint. `partial`:
+/// the run replaces another, and writes [`partial_record`] instead.
+fn open_record(progress: &RecordProgress, fresh: bool, partial: bool) -> Result<File> {
+    let file = if partial { partial_record(&progress.path) } else { progress.path.clone() };
+    let p = &file;
     let f = if fresh {
         File::create(p).with_context(|| format!("creating {}", p.display()))?
     } else {
@@ -154,6 +156,15 @@ fn open_record(progress: &RecordProgress, fresh: bool) -> Result<File> {
     };
     drop(f);
     OpenOptions::new().append(true).open(p).with_context(|| format!("opening {}", p.display()))
+}
+
+/// Where a run that replaces another (it plays in `DIR.partial`) writes its
+/// records until it is complete: `FILE.partial`, renamed over `FILE` when the run's
+/// files are moved into place, so that an earlier `FILE` stays whole until then.
+fn partial_record(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".partial");
+    path.with_file_name(name)
 }
 
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
@@ -521,6 +532,15 @@ fn replace(
 ) -> Result<String> {
     let partial_lock = lock_dir(partial)?;
     let table = play(a, config, partial, out, command_line)?;
+    // The records first: a kill before the run's files move leaves `--resume` to
+    // find the run complete in `partial` and move them; the record is then in place.
+    if let Some(rec) = &a.record {
+        let from = partial_record(rec);
+        if from.exists() {
+            fs::rename(&from, rec)
+                .with_context(|| format!("moving {} to {}", from.display(), rec.display()))?;
+        }
+    }
     let moves: Vec<(PathBuf, PathBuf)> = RUN_FILES.iter().map(|f| (partial.join(f), out.join(f))).collect();
     publish(&moves)?;
     fs::remove_file(partial.join(LOCK_FILE)).with_context(|| format!("removing {}", partial.display()))?;
@@ -664,7 +684,8 @@ fn play(
         ProgressBar::hidden()
     };
     let mut record_file = match &manifest.record {
-        Some(r) => Some(open_record(r, !resuming)?),
+        // Replacing another run (playing in `DIR.partial`): records in `FILE.partial`.
+        Some(r) => Some(open_record(r, !resuming, dir != shown)?),
         None => None,
     };
     let t = t.recording(record_file.is_some());

@@ -90,15 +90,27 @@ fn a_lhombre_tournament_runs_and_search_agents_play_it() {
         ok(&tresillo(&["report", out, "--out", html.to_str().unwrap()]));
     }
     // Every agent plays lhombre: `ismcts` too (a tiny search).
-    let agents = "ismcts:iters=10,random,random";
     ok(&tresillo(&[
         "tournament",
         "--rules",
         "lhombre",
         "--agents",
-        agents,
+        "ismcts:iters=10,random,random",
         "--deals",
         "3",
+        "--out",
+        out,
+        "--force",
+    ]));
+    // pimc plays lhombre (its play-phase search through the general solver).
+    ok(&tresillo(&[
+        "tournament",
+        "--rules",
+        "lhombre",
+        "--agents",
+        "pimc:worlds=2,rule,rule",
+        "--deals",
+        "2",
         "--out",
         out,
         "--force",

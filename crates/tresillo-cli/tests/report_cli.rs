@@ -501,6 +501,9 @@ fn hombre_and_lhombre_reports_name_their_contracts_and_units() {
             assert!(named.iter().any(|r| r[0] == *c), "{name} {unit}: {c} in {named:?}");
         }
         assert!(named.iter().all(|r| r[0] != "entrada"), "{name}: the rule set's own names: {named:?}");
+        if name == "lhombre" {
+            assert!(text.contains("game, spades game, nolo") && text.contains("sacado is a win"), "{text}");
+        }
         // Won never exceeds declared.
         for r in &named {
             for k in (1..r.len()).step_by(2) {
@@ -535,4 +538,41 @@ fn a_deals_csv_of_an_older_version_is_still_reported() {
     fs::write(run.join("deals.csv"), old).unwrap();
     ok(&tresillo(&["report", run.to_str().unwrap(), "--out", page.to_str().unwrap()]));
     assert_eq!(fs::read_to_string(&page).unwrap(), new_page);
+}
+
+#[test]
+fn tuning_runs_with_rule_options_and_four_players_are_reported() {
+    let dir = TempDir::new("report", "tune-rules");
+    for (name, args, facts) in [
+        (
+            "chips",
+            vec!["--rules", "hombre", "--rule-option", "hombre-chips=true"],
+            [("rule set", "hombre hombre-chips=true"), ("results in", "chips"), ("players", "3")],
+        ),
+        (
+            "four",
+            vec!["--players", "4", "--opponents", "rule,random,random"],
+            [
+                ("rule set", "tresillo"),
+                ("deals per candidate", "4 (each under all 24 seatings"),
+                ("players", "4"),
+            ],
+        ),
+    ] {
+        let csv = dir.path(&format!("{name}/c.csv"));
+        let mut a = vec!["tune", "--param", "entrada=40,50", "--method", "grid", "--deals", "4", "--out"];
+        a.push(csv.to_str().unwrap());
+        a.extend(&args);
+        ok(&tresillo(&a));
+        let page = dir.path(&format!("{name}.html"));
+        ok(&tresillo(&["report", csv.to_str().unwrap(), "--out", page.to_str().unwrap()]));
+        let text = fs::read_to_string(&page).unwrap();
+        let manifest = table(&parse(&text), "run1-manifest");
+        for (k, v) in facts {
+            assert!(
+                manifest.iter().any(|r| r[0] == k && r[1].starts_with(v)),
+                "{name}: {k} {v}: {manifest:?}"
+            );
+        }
+    }
 }

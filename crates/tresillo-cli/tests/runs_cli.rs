@@ -314,3 +314,52 @@ fn force_keeps_the_old_run_whole_until_the_new_one_is_complete() {
     assert!(before[0] == again[0] && before[3] == again[3]);
     assert!(!partial.exists());
 }
+
+/// `--force` with `--record` keeps the old record file whole until the new run is
+/// complete: the replacement records into `FILE.partial`, renamed over `FILE` with
+/// the run's files.
+#[test]
+fn force_keeps_the_old_record_file_whole_until_the_new_run_is_complete() {
+    let d = TempDir::new("runs-cli", "replace-record");
+    let dir = d.path("r");
+    let rec = d.path("r.jsonl");
+    let rec_partial = d.path("r.jsonl.partial");
+    ok(&tournament(&dir, &["--record", s(&rec)]));
+    let before = fs::read(&rec).unwrap();
+    assert_eq!(before.iter().filter(|b| **b == b'\n').count(), 60 * 6);
+    let mut long = start_until_checkpointed(
+        &[
+            "tournament",
+            "--agents",
+            "rule,rule,random",
+            "--deals",
+            "200000",
+            "--seed",
+            "11",
+            "--threads",
+            "1",
+            "--force",
+            "--out",
+            s(&dir),
+            "--record",
+            s(&rec),
+        ],
+        &d.path("r.partial"),
+    );
+    long.0.kill().unwrap();
+    long.0.wait().unwrap();
+    assert!(
+        fs::read(&rec).unwrap() == before,
+        "the old record file was touched before the new run was complete"
+    );
+    assert!(fs::metadata(&rec_partial).unwrap().len() > 0, "the new run records beside it");
+    // A complete replacement (here: the first run again) moves its records into place.
+    ok(&tournament(&dir, &["--force", "--record", s(&rec)]));
+    assert!(!rec_partial.exists() && !d.path("r.partial").exists());
+    let rows = fs::read_to_string(dir.join("deals.csv")).unwrap().lines().count() - 1;
+    let after = fs::read_to_string(&rec).unwrap();
+    assert_eq!(after.lines().count(), rows);
+    assert!(after.as_bytes() == before.as_slice(), "the same run records the same bytes");
+    let replayed = ok(&tresillo(&["replay", s(&rec), "--hand", "7"]));
+    assert!(replayed.contains("outcome:"), "{replayed}");
+}

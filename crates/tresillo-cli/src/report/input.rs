@@ -564,8 +564,8 @@ pub struct TuneManifest {
     pub deals: u64,
     /// The master seed.
     pub seed: u64,
-    /// The rule set.
-    pub rules: String,
+    /// The rule set and its options (a name, or a table with options).
+    pub rules: tresillo_core::Rules,
     /// The scoring.
     pub scoring: String,
     /// Candidates evaluated.

@@ -285,8 +285,11 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
         &format!("{id}-declare-table"),
         &["agent", "deals", "declared", "declare_rate", "forced", "entrada", "vuelta", "solo"],
     );
-    let mut series: Vec<Series> =
-        CONTRACTS.iter().enumerate().map(|(j, c)| Series::new(c, j, Vec::new())).collect();
+    let mut series: Vec<Series> = CONTRACTS
+        .iter()
+        .enumerate()
+        .map(|(j, col)| Series::new(&family(&c.rules, col), j, Vec::new()))
+        .collect();
     for r in rows.iter().copied().chain(std::iter::once(total)) {
         table.row(
             ["agent", "deals", "declared", "declare_rate", "forced", "entrada", "vuelta", "solo"]
@@ -318,8 +321,11 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
     // Success, by contract.
     let cols = ["agent", "entrada", "entrada_success", "vuelta", "vuelta_success", "solo", "solo_success"];
     let mut table = Table::new(&format!("{id}-success-table"), &cols);
-    let mut series: Vec<Series> =
-        CONTRACTS.iter().enumerate().map(|(j, c)| Series::new(c, j, Vec::new())).collect();
+    let mut series: Vec<Series> = CONTRACTS
+        .iter()
+        .enumerate()
+        .map(|(j, col)| Series::new(&family(&c.rules, col), j, Vec::new()))
+        .collect();
     for r in rows.iter().copied().chain(std::iter::once(total)) {
         table.row(cols.map(|k| r.get(k).to_string()).to_vec());
     }
@@ -361,6 +367,18 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
         )),
     }
     Ok(())
+}
+
+/// The legend of a summary contract column in the rule set's words: `lhombre`'s
+/// contracts counted in it (`Contract::family`), `hombre`'s simple game.
+fn family(rules: &tresillo_core::Rules, column: &str) -> String {
+    match (rules.set, column) {
+        (tresillo_core::RuleSet::Lhombre, "entrada") => "game, spades game, nolo".into(),
+        (tresillo_core::RuleSet::Lhombre, "vuelta") => "tourné, grand tourné".into(),
+        (tresillo_core::RuleSet::Lhombre, "solo") => "solo, spades solo, pure nolo, nolo ouvert".into(),
+        (tresillo_core::RuleSet::Hombre, "entrada") => "simple game (entrada)".into(),
+        _ => column.into(),
+    }
 }
 
 /// What a run's results are counted in: tantos, or `hombre`'s points or chips.
@@ -603,14 +621,23 @@ fn outcome_mix(body: &mut Body, t: &TournamentRun, id: &str, rows: &[&input::Sum
             series,
             kind: Kind::Stacked,
         },
-        if t.deals.is_some() {
-            "From the original declarer's side: sacado (won), puesta (drawn or lost on tricks, paid as lost; split \
-             by kind from deals.csv, a hand given up and taken over counts as the declarer's puesta), codillo (an \
-             opponent won more tricks)."
-        } else {
-            "From the original declarer's side: sacado (won), puesta (paid as lost, including hands given up), \
-             codillo (an opponent won more tricks). The kinds of puesta need deals.csv."
-        },
+        &format!(
+            "{}{}",
+            if t.deals.is_some() {
+                "From the original declarer's side: sacado (won), puesta (drawn or lost on tricks, paid as lost; \
+                 split by kind from deals.csv, a hand given up and taken over counts as the declarer's puesta), \
+                 codillo (an opponent won more tricks)."
+            } else {
+                "From the original declarer's side: sacado (won), puesta (paid as lost, including hands given up), \
+                 codillo (an opponent won more tricks). The kinds of puesta need deals.csv."
+            },
+            if t.manifest.config.rules.set == tresillo_core::RuleSet::Lhombre {
+                " In lhombre (RULES.md section 12.4) sacado is a win, puesta a draw and codillo a loss, each paid \
+                 per defender; in the nolo contracts the declarer wins with no trick."
+            } else {
+                ""
+            }
+        ),
         &table,
     )
 }
@@ -761,9 +788,17 @@ fn tune(body: &mut Body, t: &TuneRun, id: &str) -> Result<()> {
             ("parameters", params.join("; ")),
             ("start", m.start.clone()),
             ("opponents", m.opponents.join(", ")),
-            ("deals per candidate", format!("{} (each under all six seatings)", m.deals)),
+            (
+                "deals per candidate",
+                match m.opponents.len() + 1 {
+                    4 => format!("{} (each under all 24 seatings of the four players)", m.deals),
+                    _ => format!("{} (each under all six seatings)", m.deals),
+                },
+            ),
             ("seed", m.seed.to_string()),
-            ("rule set", m.rules.clone()),
+            ("rule set", m.rules.to_string()),
+            ("players", players_fact(m.opponents.len() as u8 + 1)),
+            ("results in", format!("{} (the mean_tantos column)", unit(&m.rules))),
             ("scoring", m.scoring.clone()),
             (
                 "search",
@@ -778,8 +813,12 @@ fn tune(body: &mut Body, t: &TuneRun, id: &str) -> Result<()> {
             (
                 "best",
                 format!(
-                    "{} with {:.4} tantos per deal [{:.4}, {:.4}]",
-                    m.best.spec, best.mean, best.low, best.high
+                    "{} with {:.4} {} per deal [{:.4}, {:.4}]",
+                    m.best.spec,
+                    best.mean,
+                    unit(&m.rules),
+                    best.low,
+                    best.high
                 ),
             ),
         ],
@@ -835,7 +874,7 @@ fn tune(body: &mut Body, t: &TuneRun, id: &str) -> Result<()> {
             &Chart {
                 title: format!("{}: mean tantos against {}", param.name, m.opponents.join(", ")),
                 x_desc: format!("{} (parameter value; the others at the best's values)", param.name),
-                y_desc: "mean tantos per deal (95% CI)".into(),
+                y_desc: format!("mean {} per deal (95% CI)", unit(&m.rules)),
                 categories: values.clone(),
                 series: vec![others, top],
                 kind: Kind::Points,
