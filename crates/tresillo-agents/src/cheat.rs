@@ -12,7 +12,10 @@
 //!
 //! The one cheat here, [`Cheat`], plays cards by perfect-information Monte Carlo:
 //! each legal card is scored by random playouts of the *true* deal (no sampling),
-//! and the card with the best average for its side is played. Every other decision
+//! and the card with the best average for its side is played (in `hombre`,
+//! `lhombre` and at four players a playout scores the ledger's value of its
+//! outcome for the contract, [`gpimc::stakes`](crate::gpimc::stakes): nolo,
+//! contrabola, cuatro, three opponents under `penetro_all_play`). Every other decision
 //! (auction, exchange, conversation, surrender, takeover, bola) is the rule agent's,
 //! made from the fair view.
 

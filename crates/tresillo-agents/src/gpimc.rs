@@ -25,7 +25,8 @@
 //! favor and codillo_old included), `hombre` points (base values, doubling) or
 //! chips (the ante's pool, per-opponent payments), `lhombre`'s per-defender
 //! table. Payments that do not depend on the class (the estuches of a hand, a
-//! pot from earlier hands) are left out: they cannot change a choice. The other
+//! pot from earlier hands, the dealer's tanto or ante) are left out: they cannot
+//! change a choice. The other
 //! active seats are a coalition scored by the negation.
 //!
 //! # Decisions searched
@@ -49,8 +50,14 @@
 //!   times a declared vole made plus `1 - p` times one failed beats the mean
 //!   value of the contract played normally over the same worlds.
 //!
-//! Every other decision - the auction, the contract and trumps (nolo contracts
-//! and tourné included), the exchange and the exchange right, the
+//! In `hombre` `pimc` bids and names its contract by its own Monte Carlo
+//! auction (the one of three-player `tresillo`, the contracts of section 3 with
+//! the exchange simulated), each sampled deal's class valued by
+//! [`HombreBids`]: a lost or won game as the ledger pays it, in units of a
+//! simple game won (so `bid_margin` is in hundredths of one); the `oracle`
+//! bids as the rule agent. Every other decision - the auction and contract of
+//! `lhombre` and at four players (nolo contracts and tourné included), hombre's
+//! obligation and gascarille trumps, the exchange and the exchange right, the
 //! conversations, the penetro's heap end, its give-up at once and the
 //! drop-out, gascarille - is the rule
 //! agent's ([`RuleAgent`](crate::RuleAgent), which defers to the L'Hombre
@@ -138,7 +145,16 @@ fn score(p: &PublicState, declarer: Seat, e: Ending) -> Option<f64> {
     };
     let config = LedgerConfig::with_rules(rules, p.players);
     let s = score_deal(config, &r).ok()?;
-    Some(s.net(declarer) as f64)
+    // A dealer's stake before the deal (the puesta system's tanto, the chips'
+    // ante) is paid whatever happens: left out, so that a declarer who deals
+    // values the hand as any other.
+    let stake = match rules.spec().scoring {
+        _ if declarer != p.dealer => 0,
+        ScoringSystem::Puesta => 1,
+        ScoringSystem::Points if p.options.chips => rules.ante(),
+        ScoringSystem::Points | ScoringSystem::PerDefender => 0,
+    };
+    Some((s.net(declarer) + stake) as f64)
 }
 
 /// Trick counts from the declarer's `mine` and the others' in play order.
@@ -365,6 +381,81 @@ fn primeras_utility(p: &PublicState, declarer: Seat) -> Option<f64> {
     score(p, declarer, e)
 }
 
+/// Whether `pimc` makes the decision of `view` by its own Monte Carlo auction
+/// (in `hombre`, whose auction and contracts are those of section 3, the bid
+/// and the contract) rather than through [`General`] or the rule agent.
+#[must_use]
+pub fn pimc_bids(view: &PlayerView) -> bool {
+    view.public().rules == RuleSet::Hombre
+        && matches!(view.request(), Request::Bid { .. } | Request::Declare { .. })
+}
+
+/// `pimc`'s bidding utilities in `hombre`: for entrada, vuelta and solo in each
+/// trump suit, the declarer's net for a lost and a won game by the ledger for
+/// a fresh deal (points or chips, `favorito` doubling included), in units of a
+/// simple game won in a suit that is not favoured (points 2, chips 15).
+#[derive(Clone, Copy, Debug)]
+pub struct HombreBids {
+    /// `(lost, won)` by contract (entrada, vuelta, solo) and trump index.
+    u: [[(f64, f64); 4]; 3],
+}
+
+impl HombreBids {
+    /// The utilities for `me` declaring in the hand of `p`; `None` outside
+    /// `hombre` (or if the ledger refuses the results).
+    #[must_use]
+    pub fn new(p: &PublicState, me: Seat) -> Option<HombreBids> {
+        if p.rules != RuleSet::Hombre {
+            return None;
+        }
+        let mut u = [[(0.0, 0.0); 4]; 3];
+        for (i, c) in [Contract::Entrada, Contract::Vuelta, Contract::Solo].into_iter().enumerate() {
+            for t in tresillo_core::Suit::ALL {
+                let mut q = *p;
+                q.declarer = Some(me);
+                q.original_declarer = Some(me);
+                q.contract = Some(c);
+                q.trump = Some(t);
+                q.forced = false;
+                q.gascarille = false;
+                q.bola = None;
+                q.vole_declared = None;
+                let st = stakes_of(&q, me, Goal::Won)?;
+                u[i][t.index()] = (st.utility[0], st.utility[1]);
+            }
+        }
+        let plain = if p.game_rules().favoured(Some(tresillo_core::Suit::Copas)) {
+            tresillo_core::Suit::Espadas
+        } else {
+            tresillo_core::Suit::Copas
+        };
+        let unit = u[0][plain.index()].1;
+        if unit <= 0.0 {
+            return None;
+        }
+        for row in &mut u {
+            for x in row.iter_mut() {
+                *x = (x.0 / unit, x.1 / unit);
+            }
+        }
+        Some(HombreBids { u })
+    }
+
+    /// The utility of `contract` in `trump` ending in `class` (a sacado wins,
+    /// a puesta or codillo loses; contracts other than vuelta and solo count as
+    /// entrada).
+    #[must_use]
+    pub fn utility(&self, contract: Contract, trump: tresillo_core::Suit, class: crate::Class) -> f64 {
+        let i = match contract {
+            Contract::Vuelta => 1,
+            Contract::Solo => 2,
+            _ => 0,
+        };
+        let (lost, won) = self.u[i][trump.index()];
+        if class == crate::Class::Sacado { won } else { lost }
+    }
+}
+
 /// The utility for `me`'s side of the finished play `ps` (the cheat's playout
 /// score) under the stakes `st`.
 #[must_use]
@@ -425,6 +516,28 @@ mod tests {
     }
 
     #[test]
+    fn hombre_bidding_utilities_are_the_ledgers_in_simple_games_won() {
+        use crate::Class;
+        let points = public(Rules::from(RuleSet::Hombre), 3, Contract::Entrada, None);
+        let b = HombreBids::new(&points, Seat(2)).unwrap();
+        assert_eq!(b.utility(Contract::Entrada, Suit::Copas, Class::Sacado), 1.0);
+        assert_eq!(b.utility(Contract::Entrada, Suit::Copas, Class::Codillo), -1.0);
+        assert_eq!(b.utility(Contract::Vuelta, Suit::Oros, Class::Puesta), -1.5);
+        assert_eq!(b.utility(Contract::Solo, Suit::Bastos, Class::Sacado), 2.5);
+        // Chips: won simple 15 (the pool and 5 from each), solo 35; lost 15.
+        let chips = Rules::parse("hombre", &[("hombre-chips", "true")]).unwrap();
+        let b = HombreBids::new(&public(chips, 3, Contract::Entrada, None), Seat(0)).unwrap();
+        assert_eq!(b.utility(Contract::Solo, Suit::Copas, Class::Sacado), 35.0 / 15.0);
+        assert_eq!(b.utility(Contract::Solo, Suit::Copas, Class::Puesta), -1.0);
+        // favorito: coins double; the unit stays a simple game in another suit.
+        let fav = Rules::parse("hombre", &[("favorito", "true")]).unwrap();
+        let b = HombreBids::new(&public(fav, 3, Contract::Entrada, None), Seat(1)).unwrap();
+        assert_eq!(b.utility(Contract::Entrada, Suit::Oros, Class::Sacado), 2.0);
+        assert_eq!(b.utility(Contract::Entrada, Suit::Copas, Class::Sacado), 1.0);
+        assert!(HombreBids::new(&public(Rules::default(), 3, Contract::Entrada, None), Seat(1)).is_none());
+    }
+
+    #[test]
     fn hombre_chips_utilities_are_the_pool_and_each_opponents_payment() {
         let r = Rules::parse("hombre", &[("hombre-chips", "true")]).unwrap();
         // Won: the pool (ante 5) and 5 from each opponent; lost: the pool
@@ -462,6 +575,13 @@ mod tests {
         // Solo: condiciones 2 from or to each of the three others.
         let (_, u) = utilities(&public(r, 4, Contract::Solo, Some(Suit::Copas)));
         assert_eq!(u, vec![-26.0, -16.0, 15.0]);
+        // A penetrating dealer declares: its tanto into the plato is left out.
+        let mut pen = public(r, 4, Contract::Entrada, Some(Suit::Copas));
+        pen.declarer = Some(Seat(0));
+        pen.penetro.active = true;
+        pen.penetro.dropped = Some(Seat(2));
+        let st = stakes(&pen, Seat(0)).unwrap();
+        assert_eq!(st.utility, [-23.0, -13.0, 12.0], "penetro condición 1 from or to each of three");
         let old = Rules::parse("tresillo", &[("codillo_old", "true")]).unwrap();
         let (_, u) = utilities(&public(old, 4, Contract::Entrada, Some(Suit::Copas)));
         assert_eq!(u, vec![-10.0, -10.0, 9.0]);

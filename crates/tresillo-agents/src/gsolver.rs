@@ -19,8 +19,10 @@
 //!   force class at least `t`?"); the value is found by raising `t` while the
 //!   answer is yes (at most `top` searches).
 //! - **Early decisions** at trick boundaries: the lowest and highest class any
-//!   split of the tricks left could give, computed once per trick-count vector
-//!   and goal and cached, end the search when both sides of `t` agree.
+//!   split of the tricks left could give - the holder of the highest trumps out
+//!   in an unbroken sequence taking one trick with each (sure tricks) -
+//!   computed once per trick-count vector, sure tricks and goal and cached, end
+//!   the search when both sides of `t` agree.
 //! - **Transposition table** at trick boundaries keyed by the hands, the leader
 //!   and the trick counts (stored whole: a hit is never a collision), holding
 //!   lower and upper bounds on the class; valid across searches of one goal and
@@ -218,8 +220,8 @@ pub struct GeneralSolver {
     /// Bounds `(lo, hi)` on the class at trick boundaries.
     table: HashMap<Key, (u8, u8), Mix>,
     /// `(lowest, highest)` class over every split of the tricks left, by the
-    /// packed trick counts.
-    range: HashMap<u32, (u8, u8), Mix>,
+    /// packed trick counts and the sure tricks.
+    range: HashMap<u64, (u8, u8), Mix>,
     /// The goal, declarer and active seats the tables were filled for.
     owner: Option<(Goal, Seat, u8)>,
     declarer: Seat,
@@ -345,16 +347,38 @@ impl GeneralSolver {
     }
 
     /// The lowest and highest class any split of the tricks left could give.
+    /// (At a trick boundary.) The holder of the highest trumps out in an
+    /// unbroken sequence wins a trick with each of them: that seat and how many.
+    fn sure_tricks(ps: &PlayState) -> (usize, u8) {
+        let t = table(ps.trump);
+        let mut holder = None;
+        let mut k = 0;
+        for &c in &t.trump_order[..t.num_trumps as usize] {
+            let Some(s) = (0..4).find(|&s| ps.hands[s].contains(c)) else { continue };
+            match holder {
+                None => holder = Some(s),
+                Some(h) if h != s => break,
+                _ => {}
+            }
+            k += 1;
+        }
+        (holder.unwrap_or(0), k)
+    }
+
+    /// The lowest and highest class any split of the tricks left could give,
+    /// with the sure tricks of [`GeneralSolver::sure_tricks`] given first.
     fn range(&mut self, ps: &PlayState) -> (u8, u8) {
-        let key = pack(ps.tricks);
+        let (sure_seat, sure) = Self::sure_tricks(ps);
+        let key = u64::from(pack(ps.tricks)) | (sure_seat as u64) << 32 | u64::from(sure) << 40;
         if let Some(&r) = self.range.get(&key) {
             return r;
         }
-        let left = 9u8.saturating_sub(ps.tricks_done);
+        let left = 9u8.saturating_sub(ps.tricks_done).saturating_sub(sure);
         let seats: Vec<usize> = (0..4).filter(|s| self.active & (1 << s) != 0).collect();
         let mut lo = u8::MAX;
         let mut hi = 0;
         let mut t = ps.tricks;
+        t[sure_seat] += sure;
         // Every split of `left` tricks among the active seats.
         fn splits(seats: &[usize], left: u8, t: &mut [u8; 4], f: &mut impl FnMut(&[u8; 4])) {
             if seats.len() == 1 {

@@ -64,6 +64,21 @@
 //!
 //! When the view admits no world (it cannot happen in a real hand) the agent falls
 //! back on the rule agent's decision.
+//!
+//! # Other rule sets
+//!
+//! Everything above is three-player `tresillo` and `tresillo-house` (with
+//! `palo_de_favor` and `codillo_old`). In `hombre`, `lhombre` and at four
+//! players `decide` (and the oracle's) hands the request to
+//! [`gpimc`](crate::gpimc) first, which solves the contract's own objective
+//! with the general solver ([`gsolver`](crate::gsolver)) and values its
+//! classes by the rule set's ledger for a fresh deal:
+//!
+//! | rule set | searched (sampled worlds) | as the rule agent |
+//! | --- | --- | --- |
+//! | `hombre` (points or chips, every option) | card play (lost / won / cuatro; chips lost / won; contrabola no trick; the vole all tricks), surrender, takeover, acceptance of a surrendered vuelta, primeras or vole, declared vole; the auction and the contract by the Monte Carlo above (entrada, vuelta, solo), a won or lost game valued by the ledger ([`HombreBids`](crate::gpimc::HombreBids), `bid_margin` in hundredths of a simple game won) | contrabola (never chosen), obligation and gascarille trumps, exchange and exchange right |
+//! | `lhombre` | card play (win / draw / loss; nolo, pure nolo and nolo ouvert 0 / 1 / 2+ tricks in the no-trump order; the tout all tricks), primeras or tout | auction (self bids, raises), contract (nolo contracts, tourné), exchange |
+//! | four-player `tresillo` (`oracle` only: `pimc` refuses four players, its sampler draws three-player worlds) | card play (section 7 against two opponents, or three under `penetro_all_play`), surrender, takeover, bola | auction, contract, the penetro's heap end, give-up and drop-out, exchange, conversation |
 
 use crate::Agent;
 use crate::cheat::CheatAgent;
@@ -430,6 +445,8 @@ impl PimcAgent {
         let me = view.seat();
         let mano = view.public().mano();
         let rules = view.public().game_rules();
+        // hombre: the ledger's lost / won values (gpimc); else bid_utility.
+        let hombre = crate::gpimc::HombreBids::new(view.public(), me);
         let mut v = Values { entrada: [0.0; 4], solo: [0.0; 4], vuelta: 0.0 };
         let n = self.params.bid_worlds;
         for _ in 0..n {
@@ -449,7 +466,11 @@ impl PimcAgent {
             let value = |contract: Contract, trump: Suit, ctx: &mut SolverContext| -> Option<f64> {
                 let hands = exchange(dealt, heap, me, contract, trump);
                 let pos = Position::new(hands, trump, me, mano, &[], [0, 0, 0]).ok()?;
-                Some(bid_utility(ctx.value(&pos), contract, rules.favoured(Some(trump))))
+                let class = ctx.value(&pos);
+                Some(match &hombre {
+                    Some(h) => h.utility(contract, trump, class),
+                    None => bid_utility(class, contract, rules.favoured(Some(trump))),
+                })
             };
             let ctx = self.solving.ctx();
             for s in Suit::ALL {
@@ -529,7 +550,7 @@ impl PimcAgent {
         Some(match Self::best(&v, &rules, min_level) {
             Some((c, t, _)) => Decision::Declare(c, t),
             // Only a solo in the favoured suit reaches the level won.
-            None => Decision::Declare(Contract::Solo, rules.options.palo_de_favor),
+            None => Decision::Declare(Contract::Solo, rules.favoured_suit()),
         })
     }
 
@@ -550,7 +571,7 @@ impl Agent for PimcAgent {
     }
 
     fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
-        if crate::gpimc::handles(view.public()) {
+        if crate::gpimc::handles(view.public()) && !crate::gpimc::pimc_bids(view) {
             // hombre, lhombre, four players: the general search of `gpimc`.
             if let Ok(sampler) = Sampler::new(view)
                 && let Some(d) =

@@ -255,8 +255,10 @@ impl Registry {
                 name: "ismcts",
                 help: "Information Set MCTS over card play, surrender, takeover and bola (one \
                        exactly sampled world per iteration, availability-count UCB, random or \
-                       rule playouts; mo=1: one tree per seat); auction, contract, exchange and \
-                       conversation as rule with the rule parameters given",
+                       rule playouts; mo=1: one tree per seat), and in every rule set its own \
+                       play-phase questions and ledger (hombre, lhombre, four players); \
+                       auction, contract, exchange and conversation as rule with the rule \
+                       parameters given",
                 params: ismcts_params,
             },
             |p| Ok(Box::new(Ismcts::new(IsmctsParams::from_pairs(p.agent(), p.pairs())?))),
@@ -321,8 +323,10 @@ impl Registry {
                        exchange and conversation as rule. In hombre and lhombre: card play, surrender, \
                        takeover, acceptance, bola/vole/tout and the declared vole by solving sampled \
                        worlds for the contract's objective (nolo, contrabola, cuatro, all tricks) \
-                       valued by the ledger of a fresh deal; auction, contract, exchange and the \
-                       other questions as rule. Three-player tables only",
+                       valued by the ledger of a fresh deal; hombre's auction and contract by the \
+                       same Monte Carlo valued by its ledger (bid_margin in hundredths of a simple \
+                       game won); lhombre's auction, contract and exchange as rule. Three-player \
+                       tables only",
                 params: pimc_params,
             },
             |p| {
