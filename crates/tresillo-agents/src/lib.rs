@@ -57,23 +57,6 @@ pub mod solver;
 
 pub use infer::Inference;
 
-/// Checks that the agent of `spec` plays `rules` (RULES.md section 12). Every
-/// built-in agent plays every rule set and option: `ismcts` searches the core's own
-/// hand and scores it with the rule set's ledger; `pimc`, `oracle` and `cheat` play
-/// the other rule sets' play-phase decisions through [`gsolver`] and the ledger's
-/// stakes (see the `pimc` module); `random` and `rule` play every rule set. The
-/// check stays the one place a refusal would go (tournaments and `play` consult it).
-pub fn check_rules(_spec: &str, _rules: &tresillo_core::Rules) -> Result<(), String> {
-    Ok(())
-}
-/// Checks that the agent of `spec` plays at a table of `players`. Every built-in
-/// agent plays four-player `tresillo` (RULES.md section 12.2): the sampler draws
-/// four-player worlds, and `pimc`, `oracle` and `cheat` search them through
-/// [`gpimc`]. The check stays the one place a refusal would go (tournaments and
-/// `play` consult it).
-pub fn check_players(_spec: &str, _players: u8) -> Result<(), String> {
-    Ok(())
-}
 pub use ismcts::{
     Budget, HandEnd, Ismcts, IsmctsParams, NODE_BYTES, Playout, hand_tantos, ledger_tantos, relative_rewards,
     rewards,

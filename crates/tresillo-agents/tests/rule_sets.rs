@@ -300,26 +300,6 @@ fn pimc_plays_every_rule_set_legally() {
     }
 }
 
-#[test]
-fn every_agent_plays_hombre() {
-    let hombre = Rules::from(RuleSet::Hombre);
-    for a in ["random", "rule", "ismcts", "pimc", "oracle", "cheat"] {
-        assert!(tresillo_agents::check_rules(a, &hombre).is_ok(), "{a}");
-    }
-}
-
-#[test]
-fn ismcts_plays_every_rule_set() {
-    assert!(tresillo_agents::check_rules("ismcts:iters=10", &Rules::default()).is_ok());
-    let house = Rules::from(RuleSet::TresilloHouse);
-    for r in [house, Rules::from(RuleSet::Hombre), Rules::from(RuleSet::Lhombre)] {
-        assert!(tresillo_agents::check_rules("ismcts", &r).is_ok(), "{r}");
-    }
-    for a in ["random", "rule", "pimc", "cheat"] {
-        assert!(tresillo_agents::check_rules(a, &house).is_ok(), "{a}");
-    }
-}
-
 // ------------------------------------------------------------ hombre (12.3)
 
 fn hombre_options() -> Vec<Rules> {

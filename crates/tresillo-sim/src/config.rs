@@ -175,8 +175,6 @@ impl TournamentConfig {
         }
         for a in self.agents.iter().chain(&self.bidding) {
             registry.build_seated(a)?;
-            tresillo_agents::check_rules(a, &self.rules).map_err(ConfigError::Rules)?;
-            tresillo_agents::check_players(a, self.players).map_err(ConfigError::Rules)?;
         }
         if self.deals == 0 {
             return Err(ConfigError::Deals("deals must be at least 1".into()));
