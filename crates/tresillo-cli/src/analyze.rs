@@ -267,7 +267,10 @@ fn write_general(out: &mut impl Write, rec: &HandRecord, an: &GeneralAnalysis) -
         writeln!(out, "summary: cancelled (all passed): no card play")?;
         return Ok(());
     };
-    let contract = r.contract.map_or("?".to_string(), |c| names.contract(c, r.trump));
+    let mut contract = r.contract.map_or("?".to_string(), |c| names.contract(c, r.trump));
+    if r.penetro {
+        contract.push_str(" (penetro)");
+    }
     let trumps = match (r.contract, r.trump) {
         (None, _) => "?".to_string(),
         (Some(_), None) => "none".to_string(),

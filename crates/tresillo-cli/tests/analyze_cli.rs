@@ -108,12 +108,27 @@ fn analyze_judges_lhombre_nolo_with_its_own_classes_and_card_names() {
     assert!(head.contains("nolo") && head.contains("trumps none"), "{out}");
     let cards = judged(&out);
     assert!(cards.len() >= 9, "{out}");
+    let rank =
+        |c: &str| ["loss", "draw", "win"].iter().position(|x| *x == c).unwrap_or_else(|| panic!("{c}"));
     for l in &cards {
-        let (_, list) = l.split_once(" | ").unwrap();
+        let (head, list) = l.split_once(" | ").unwrap();
+        let mut ranks = Vec::new();
+        let (played, value) = head.split_once(" plays ").unwrap().1.split_once(": ").unwrap();
+        let mut after = None;
         for item in list.split(", ") {
-            let class = item.split(' ').nth(1).unwrap();
-            assert!(["win", "draw", "loss"].contains(&class), "{l}");
+            let (card, class) = item.split_once(' ').unwrap();
+            ranks.push(rank(class));
+            if card == played {
+                after = Some(rank(class));
+            }
         }
+        // The value before the card is the best class for the mover's side; a
+        // star marks a card worse than that.
+        let best = if head.contains("(declarer)") { ranks.iter().max() } else { ranks.iter().min() };
+        let (before, shown_after) = value.split_once(" -> ").unwrap_or((value, value));
+        assert_eq!(Some(rank(before)), best.copied(), "{l}");
+        assert_eq!(Some(rank(shown_after)), after, "{l}");
+        assert_eq!(l.starts_with('*'), before != shown_after, "{l}");
         // International card names (suit symbols), not section 13's letters.
         assert!(l.contains(['♠', '♣', '♥', '♦']), "{l}");
     }
