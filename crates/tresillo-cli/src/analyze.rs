@@ -1,11 +1,22 @@
 //! `tresillo analyze`: the card decisions of recorded hands judged by the exact
 //! solver (and, with `--pimc`, by sampling from the player's own view).
+//!
+//! Three-player `tresillo` and `tresillo-house` hands go through
+//! [`tresillo_sim::analyze`] (section 7's classes). Every other hand - `hombre`,
+//! `lhombre` and four-player tables, the hands [`gpimc::handles`] - is judged
+//! here with the contract's own [`Goal`], the one `pimc`'s search plays for
+//! ([`gpimc::stakes`]), by [`Solvers`], its classes named in the rule set's words.
 
+use crate::narrate::Names;
 use crate::replay::for_each_record;
 use anyhow::{Result, ensure};
 use std::io::Write;
 use std::path::PathBuf;
+use tresillo_agents::gpimc;
+use tresillo_agents::gsolver::{Goal, Solvers};
 use tresillo_agents::solver::Class;
+use tresillo_agents::{AgentRng, Sampler};
+use tresillo_core::{Card, Decision, Hand, Request, Seat};
 use tresillo_sim::{CardAnalysis, HandAnalysis, HandRecord, PimcConfig, analyze};
 
 /// Arguments of `tresillo analyze`.
@@ -46,6 +57,13 @@ pub fn run(a: &AnalyzeArgs, out: &mut impl Write) -> Result<()> {
                 writeln!(out)?;
             }
             writeln!(out, "== hand {line} ==")?;
+        }
+        let start =
+            rec.start().map_err(|e| anyhow::anyhow!("{}:{line}: invalid record: {e}", a.file.display()))?;
+        if gpimc::handles(start.public()) {
+            let an = analyze_general(rec, pimc)
+                .map_err(|e| anyhow::anyhow!("{}:{line}: invalid record: {e}", a.file.display()))?;
+            return write_general(out, rec, &an);
         }
         let an = analyze(rec, pimc)
             .map_err(|e| anyhow::anyhow!("{}:{line}: invalid record: {e}", a.file.display()))?;
@@ -140,4 +158,196 @@ fn cards_text(cards: &[tresillo_core::Card]) -> String {
         1 => v[0].clone(),
         _ => format!("{} or {}", v[..v.len() - 1].join(", "), v[v.len() - 1]),
     }
+}
+
+/// The name of class `c` of `goal` in the words of the rule set (`names`).
+pub fn class_name(goal: Goal, c: u8) -> &'static str {
+    const SPANISH: [&str; 3] = ["codillo", "puesta", "sacado"];
+    // RULES.md section 12.4: loss, draw, win (nolo: 2+ tricks, 1 trick, none).
+    const LHOMBRE: [&str; 3] = ["loss", "draw", "win"];
+    let c = usize::from(c.min(goal.top()));
+    match goal {
+        Goal::Spanish => SPANISH[c],
+        Goal::Lhombre | Goal::Nolo => LHOMBRE[c],
+        Goal::Contrabola | Goal::Won => ["lost", "won"][c],
+        Goal::Cuatro => ["lost", "won", "cuatro"][c],
+        Goal::Reach(_) => ["failed", "made"][c],
+    }
+}
+
+/// One card decision judged with the contract's goal.
+struct GeneralCard {
+    trick: u8,
+    seat: Seat,
+    declarer_side: bool,
+    played: Card,
+    goal: Goal,
+    /// The class before the card (the best of `classes` for the mover's side).
+    before: u8,
+    /// The class of the card played.
+    after: u8,
+    classes: Vec<(Card, u8)>,
+    /// The PIMC mean class of each legal card (`--pimc`), when the sampler
+    /// could build worlds from the view.
+    pimc: Option<Vec<(Card, f64)>>,
+}
+
+/// A hand judged with its contract's goal.
+struct GeneralAnalysis {
+    cards: Vec<GeneralCard>,
+}
+
+/// Judges every card decision of `rec` (already checked) with the goal
+/// [`gpimc::stakes`] gives the hand at that decision (it changes after a
+/// takeover, a bola or a declared vole).
+fn analyze_general(rec: &HandRecord, pimc: Option<PimcConfig>) -> Result<GeneralAnalysis> {
+    let mut solvers = Solvers::new();
+    let mut rng: Option<AgentRng> = pimc.map(|p| tresillo_agents::rng_from_seed(p.seed));
+    let mut hand = rec.start()?;
+    let mut cards = Vec::new();
+    for step in &rec.decisions {
+        let d = Decision::from(step.act);
+        if let Decision::Play(card) = d
+            && let Some(c) = judge(&hand, card, &mut solvers, pimc.zip(rng.as_mut()))
+        {
+            cards.push(c);
+        }
+        hand.apply(d)?;
+    }
+    Ok(GeneralAnalysis { cards })
+}
+
+fn judge(
+    hand: &Hand,
+    played: Card,
+    solvers: &mut Solvers,
+    pimc: Option<(PimcConfig, &mut AgentRng)>,
+) -> Option<GeneralCard> {
+    let p = hand.public();
+    let declarer = p.declarer?;
+    let goal = gpimc::stakes(p, declarer)?.goal;
+    let seat = hand.request().seat()?;
+    let ps = hand.play_state()?;
+    let classes: Vec<(Card, u8)> =
+        ps.legal_moves().iter().map(|c| (c, solvers.card_value(&ps, c, declarer, goal))).collect();
+    let side = seat == declarer;
+    let values = classes.iter().map(|&(_, v)| v);
+    let before = if side { values.max() } else { values.min() }?;
+    let after = classes.iter().find(|&&(c, _)| c == played)?.1;
+    let pimc = pimc.and_then(|(cfg, rng)| {
+        let view = hand.view(seat);
+        let Request::Play { legal, .. } = view.request() else { return None };
+        let sampler = Sampler::new(&view).ok()?;
+        let mut sums: Vec<(Card, f64)> = legal.iter().map(|c| (c, 0.0)).collect();
+        for _ in 0..cfg.worlds {
+            let w = sampler.sample(rng).play_state(&view)?;
+            for (c, sum) in &mut sums {
+                *sum += f64::from(solvers.card_value(&w, *c, declarer, goal));
+            }
+        }
+        Some(sums.into_iter().map(|(c, s)| (c, s / f64::from(cfg.worlds))).collect())
+    });
+    Some(GeneralCard {
+        trick: p.tricks_done + 1,
+        seat,
+        declarer_side: side,
+        played,
+        goal,
+        before,
+        after,
+        classes,
+        pimc,
+    })
+}
+
+fn write_general(out: &mut impl Write, rec: &HandRecord, an: &GeneralAnalysis) -> Result<()> {
+    let r = &rec.result;
+    let names = Names::of(rec.rules);
+    let Some(declarer) = r.declarer else {
+        writeln!(out, "summary: cancelled (all passed): no card play")?;
+        return Ok(());
+    };
+    let mut contract = r.contract.map_or("?".to_string(), |c| names.contract(c, r.trump));
+    if r.penetro {
+        contract.push_str(" (penetro)");
+    }
+    let trumps = match (r.contract, r.trump) {
+        (None, _) => "?".to_string(),
+        (Some(_), None) => "none".to_string(),
+        (Some(_), Some(t)) => names.suit(t),
+    };
+    writeln!(
+        out,
+        "{contract} by seat {declarer}, trumps {trumps}; seats: {}",
+        rec.agents.iter().enumerate().map(|(i, a)| format!("{i} {a}")).collect::<Vec<_>>().join(", ")
+    )?;
+    let card = |c: Card| names.card(c);
+    for c in &an.cards {
+        let role = if c.declarer_side { "declarer" } else { "opponent" };
+        let changed = c.before != c.after;
+        let value = if changed {
+            format!("{} -> {}", class_name(c.goal, c.before), class_name(c.goal, c.after))
+        } else {
+            class_name(c.goal, c.after).to_string()
+        };
+        let list: Vec<String> = c
+            .classes
+            .iter()
+            .map(|&(k, v)| {
+                let est = c
+                    .pimc
+                    .as_ref()
+                    .and_then(|p| p.iter().find(|x| x.0 == k))
+                    .map_or(String::new(), |x| format!(" (pimc {:.2})", x.1));
+                format!("{} {}{est}", card(k), class_name(c.goal, v))
+            })
+            .collect();
+        writeln!(
+            out,
+            "{} trick {} seat {} ({role}) plays {}: {value} | {}",
+            if changed { "*" } else { " " },
+            c.trick,
+            c.seat,
+            card(c.played),
+            list.join(", ")
+        )?;
+    }
+    let tricks: Vec<String> = r.tricks.0[..usize::from(rec.players)].iter().map(u8::to_string).collect();
+    let worth = an.cards.first().map_or("-", |c| class_name(c.goal, c.before));
+    let mut summary = format!(
+        "summary: {contract} by seat {declarer}: worth {worth} with every card known when play began; ended {} ({}); ",
+        names.outcome(r.outcome),
+        tricks.join("-")
+    );
+    let changed: Vec<String> = an
+        .cards
+        .iter()
+        .filter(|c| c.before != c.after)
+        .map(|c| {
+            let best: Vec<Card> =
+                c.classes.iter().filter(|&&(_, v)| v == c.before).map(|&(k, _)| k).collect();
+            let best: Vec<String> = best.into_iter().map(card).collect();
+            let kept = match best.len() {
+                0 => "nothing".to_string(),
+                1 => best[0].clone(),
+                n => format!("{} or {}", best[..n - 1].join(", "), best[n - 1]),
+            };
+            format!(
+                "trick {} seat {} {} ({} -> {}; {kept} kept {})",
+                c.trick,
+                c.seat,
+                card(c.played),
+                class_name(c.goal, c.before),
+                class_name(c.goal, c.after),
+                class_name(c.goal, c.before)
+            )
+        })
+        .collect();
+    if changed.is_empty() {
+        summary.push_str("no card changed the outcome");
+    } else {
+        summary.push_str(&format!("{} card(s) changed the outcome: {}", changed.len(), changed.join("; ")));
+    }
+    writeln!(out, "{summary}")?;
+    Ok(())
 }

@@ -42,8 +42,9 @@ enum Command {
     /// Play one hand with the given agents and print it, or sit at the table
     /// yourself against two of them, three at four players (`--human SEAT`).
     Play(narrate::PlayArgs),
-    /// Solve a card-play position exactly: the class (sacado, puesta, codillo)
-    /// each legal card of the leader leads to, then the value the declarer can force.
+    /// Solve a card-play position exactly: the class (sacado, puesta, codillo, or
+    /// those of `--goal`) each legal card of the leader leads to, then the value the
+    /// declarer can force.
     Solve(solve::SolveArgs),
     /// Measure the engine's speed.
     Bench(bench::BenchArgs),

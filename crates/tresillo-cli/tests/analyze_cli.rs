@@ -70,3 +70,120 @@ fn analyze_checks_the_file_first() {
     let out = ok(&tresillo(&["analyze", s(&example)]));
     assert!(out.lines().last().unwrap().starts_with("summary: entrada by seat 1"), "{out}");
 }
+
+/// The 1-based line of the first record of `rec` whose text contains `pat`.
+fn first_hand_with(rec: &Path, pat: &str) -> usize {
+    let text = std::fs::read_to_string(rec).unwrap();
+    1 + text.lines().position(|l| l.contains(pat)).unwrap_or_else(|| panic!("no record with {pat}"))
+}
+
+/// The card lines of one hand's analysis: (class of the card played, classes listed).
+fn judged(out: &str) -> Vec<&str> {
+    out.lines().filter(|l| l.trim_start_matches('*').trim_start().starts_with("trick ")).collect()
+}
+
+#[test]
+fn analyze_judges_lhombre_nolo_with_its_own_classes_and_card_names() {
+    let d = TempDir::new("analyze", "lhombre");
+    let rec = d.path("r.jsonl");
+    ok(&tresillo(&[
+        "tournament",
+        "--agents",
+        "rule,rule,rule",
+        "--rules",
+        "lhombre",
+        "--seed",
+        "4",
+        "--deals",
+        "30",
+        "--out",
+        s(&d.path("run")),
+        "--record",
+        s(&rec),
+    ]));
+    // Seed 4 has a nolo contract among its first 30 hands.
+    let n = first_hand_with(&rec, "\"contract\":\"nolo");
+    let out = ok(&tresillo(&["analyze", s(&rec), "--hand", &n.to_string()]));
+    let head = out.lines().next().unwrap();
+    assert!(head.contains("nolo") && head.contains("trumps none"), "{out}");
+    let cards = judged(&out);
+    assert!(cards.len() >= 9, "{out}");
+    let rank =
+        |c: &str| ["loss", "draw", "win"].iter().position(|x| *x == c).unwrap_or_else(|| panic!("{c}"));
+    for l in &cards {
+        let (head, list) = l.split_once(" | ").unwrap();
+        let mut ranks = Vec::new();
+        let (played, value) = head.split_once(" plays ").unwrap().1.split_once(": ").unwrap();
+        let mut after = None;
+        for item in list.split(", ") {
+            let (card, class) = item.split_once(' ').unwrap();
+            ranks.push(rank(class));
+            if card == played {
+                after = Some(rank(class));
+            }
+        }
+        // The value before the card is the best class for the mover's side; a
+        // star marks a card worse than that.
+        let best = if head.contains("(declarer)") { ranks.iter().max() } else { ranks.iter().min() };
+        let (before, shown_after) = value.split_once(" -> ").unwrap_or((value, value));
+        assert_eq!(Some(rank(before)), best.copied(), "{l}");
+        assert_eq!(Some(rank(shown_after)), after, "{l}");
+        assert_eq!(l.starts_with('*'), before != shown_after, "{l}");
+        // International card names (suit symbols), not section 13's letters.
+        assert!(l.contains(['♠', '♣', '♥', '♦']), "{l}");
+    }
+    let summary = out.lines().last().unwrap();
+    assert!(summary.starts_with("summary: nolo"), "{summary}");
+    assert!(["worth win ", "worth draw ", "worth loss "].iter().any(|w| summary.contains(w)), "{summary}");
+    // The first trump hand: L'Hombre's contract name and classes, not entrada's.
+    let t = first_hand_with(&rec, "\"trump\":\"");
+    let out = ok(&tresillo(&["analyze", s(&rec), "--hand", &t.to_string(), "--pimc", "--worlds", "2"]));
+    assert!(!out.contains("entrada") && !out.contains("sacado"), "{out}");
+    assert!(out.contains("(pimc "), "{out}");
+}
+
+#[test]
+fn analyze_judges_four_player_hands_with_three_or_four_seats_in_play() {
+    let d = TempDir::new("analyze", "four");
+    let rec = d.path("r.jsonl");
+    ok(&tresillo(&[
+        "tournament",
+        "--agents",
+        "rule,rule,rule,rule",
+        "--players",
+        "4",
+        "--rule-option",
+        "penetro_all_play=true",
+        "--seed",
+        "1",
+        "--deals",
+        "12",
+        "--out",
+        s(&d.path("run")),
+        "--record",
+        s(&rec),
+    ]));
+    let text = std::fs::read_to_string(&rec).unwrap();
+    let mut seen = [false; 2];
+    for (i, line) in text.lines().enumerate() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let r = &v["result"];
+        if r["declarer"].is_null() {
+            continue;
+        }
+        let four = r["penetro"] == true;
+        if seen[usize::from(four)] {
+            continue;
+        }
+        seen[usize::from(four)] = true;
+        let out = ok(&tresillo(&["analyze", s(&rec), "--hand", &(i + 1).to_string()]));
+        let cards = judged(&out);
+        // Every card is judged: four to a trick in a penetro, three otherwise.
+        let first = cards.iter().filter(|l| l.contains("trick 1 seat")).count();
+        assert_eq!(first, if four { 4 } else { 3 }, "{out}");
+        let summary = out.lines().last().unwrap();
+        assert!(!summary.contains("worth -"), "{summary}");
+        assert!(["sacado", "puesta", "codillo"].iter().any(|c| summary.contains(&format!("worth {c} "))));
+    }
+    assert_eq!(seen, [true, true], "seed 1 has a penetro and an ordinary hand in 12 deals");
+}

@@ -89,7 +89,7 @@ fn bad_input_is_a_one_line_error() {
         (&["--deal", "1E 2E / 3E 4E / 6E 5E"], "--won is needed"),
         (&["--deal", "1E 2E / 3E 4E / 6E 5E", "--won", "3,x,2"], "`x`"),
         (&["--deal", "1E 1E / 3E 4E / 6E 5E", "--won", "3,2,2"], "duplicate card `1E`"),
-        (&["--deal", "1E 2E / 3E 4E", "--won", "3,2,2"], "three hands"),
+        (&["--deal", "1E 2E / 3E 4E", "--won", "3,2,2"], "three or four hands"),
         (&["--deal", "1E 2E / 3E 4E / 6E 5E", "--won", "3,2,2", "--declarer", "3"], "seats are 0, 1 and 2"),
     ];
     for (args, want) in cases {
@@ -117,4 +117,131 @@ fn bad_input_is_a_one_line_error() {
         "0",
     ]);
     assert!(!ok && err.contains("unknown suit `nada`") && err.lines().count() == 1, "{err}");
+}
+
+fn solve(args: &[&str]) -> String {
+    let mut full = vec!["solve"];
+    full.extend(args.iter().copied());
+    let (ok, out, err) = tresillo(&full);
+    assert!(ok, "{args:?}: {err}");
+    out
+}
+
+#[test]
+fn goal_nolo_solves_without_trumps_in_the_no_trump_order() {
+    // Seat 0 plays nolo and has taken no trick yet (0,4,3); two cards each.
+    // Leading 2E: 12E and 11E must follow and seat 1 wins; its 3O is then led
+    // and nobody holds oros, so seat 1 wins again: no trick, a win. Leading 12C
+    // (the top heart in the no-trump order 12 11 10 1 2 ... 7): seat 1 has no
+    // heart, seat 2 plays 1C, seat 0 wins it; then 2E loses to 11E: one trick,
+    // a draw.
+    let out = solve(&[
+        "--deal",
+        "2E 12C / 12E 3O / 11E 1C",
+        "--trump",
+        "none",
+        "--goal",
+        "nolo",
+        "--declarer",
+        "0",
+        "--leader",
+        "0",
+        "--won",
+        "0,4,3",
+    ]);
+    assert_eq!(out, "2E win\n12C draw\nvalue: win\n");
+}
+
+#[test]
+fn goal_contrabola_wants_no_trick_at_all() {
+    // Copas trumps; seat 0 must lose every trick. Leading 12O wins it (seat 1
+    // discards 5B rather than trump): lost. Leading 4B: 5B and 6B follow, seat
+    // 2 wins and leads 10O; seat 0 must follow with 12O but seat 1 has only the
+    // trump 2C left and takes it: no trick, won.
+    let out = solve(&[
+        "--deal",
+        "12O 4B / 2C 5B / 10O 6B",
+        "--trump",
+        "copas",
+        "--goal",
+        "contrabola",
+        "--declarer",
+        "0",
+        "--leader",
+        "0",
+        "--won",
+        "0,4,3",
+    ]);
+    assert_eq!(out, "4B won\n12O lost\nvalue: won\n");
+}
+
+#[test]
+fn four_hands_solve_four_card_tricks_or_three_with_a_seat_out() {
+    // penetro_all_play: all four play, oros trumps, seat 0 declares with 2
+    // tricks against 2, 2, 1. Leading 3B: 10B, 11B, 12B follow, seat 3 wins
+    // (its second trick) and leads 6C, which the espada trumps: 3 against
+    // 2, 2, 2, a sacado. Leading the espada first: the others discard, and seat
+    // 3 throws 12B, so seat 2's 11B takes the 3B next: 3 against 2, 3, 2, a
+    // puesta.
+    let deal = "1E 3B / 10B 4C / 11B 5C / 12B 6C";
+    let args = ["--trump", "oros", "--declarer", "0", "--leader", "0"];
+    let mut full = vec!["--deal", deal, "--won", "2,2,2,1"];
+    full.extend(args);
+    assert_eq!(solve(&full), "1E puesta\n3B sacado\nvalue: sacado\n");
+    // Seat 3 sits out: seat 0 (3 tricks against 2 and 2) takes at least one of
+    // the two tricks left, 4 or 5 against at most 3: a sacado whatever it leads.
+    let mut full = vec!["--deal", "1E 3B / 10B 4C / 11B 5C / -", "--won", "3,2,2,0"];
+    full.extend(args);
+    assert_eq!(solve(&full), "1E sacado\n3B sacado\nvalue: sacado\n");
+    // The same position for the lhombre goal: its win/draw/loss classes.
+    let out = solve(&[
+        "--deal",
+        "1E 3B / 10B 4C / 11B 5C",
+        "--trump",
+        "oros",
+        "--goal",
+        "lhombre",
+        "--declarer",
+        "0",
+        "--leader",
+        "0",
+        "--won",
+        "3,2,2",
+    ]);
+    assert_eq!(out, "1E win\n3B win\nvalue: win\n");
+}
+
+#[test]
+fn bad_goal_and_seat_combinations_are_one_line_errors() {
+    let cases: [(&[&str], &str); 7] = [
+        (&["--deal", "2E 12C / 12E 3O / 11E 1C", "--won", "0,4,3", "--goal", "nolo"], "--trump none"),
+        (&["--deal", "2E 12C / 12E 3O / 11E 1C", "--won", "0,4,3", "--goal", "bola"], "bad --goal `bola`"),
+        (&["--deal", "1E / 3E / 4E / 5E", "--won", "2,2,2,2", "--goal", "lhombre"], "four-player"),
+        (&["--deal", "1E / 3E / - / -", "--won", "4,4,0,0"], "at most one seat sits out"),
+        (&["--deal", "- / 1E / 3E / 4E", "--won", "0,3,3,2"], "bad --declarer 0: seats are 1, 2 and 3"),
+        (&["--deal", "1E / 3E / 4E / -", "--won", "3,3,1,1"], "seat 3 sits out"),
+        (&["--deal", "1E / 3E / 4E / 5E", "--won", "2,2,4"], "expected 4 counts"),
+    ];
+    for (args, want) in cases {
+        let mut full = vec!["solve", "--trump", "oros", "--leader", "1", "--declarer", "0"];
+        full.extend(args.iter().copied());
+        let (ok, out, err) = tresillo(&full);
+        assert!(!ok, "{args:?} should fail: {out}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+    let (ok, _, err) = tresillo(&[
+        "solve",
+        "--deal",
+        "1E / 3E / 4E",
+        "--won",
+        "3,3,2",
+        "--trump",
+        "none",
+        "--declarer",
+        "0",
+        "--leader",
+        "0",
+    ]);
+    assert!(!ok && err.contains("--trump none is only for --goal nolo") && err.lines().count() == 1, "{err}");
 }
