@@ -9,8 +9,15 @@ intervals) derived from the per-deal rows and the run's manifest.json.
     python3 scripts/analyze.py out/tournament            # print the summary as CSV
     python3 scripts/analyze.py out/tournament --check    # compare with summary.csv
 
+Four-player runs (a `players` column of 4, seats 0-3 with the `agent3`...`debt3`
+columns) and files written before those columns existed (three players) are
+both read; so are every rule set's contract names.
+
 The rules it follows (README, "summary.csv columns"):
 - a seat's tantos in a row are pool + cond for that seat;
+- L'Hombre's contracts count in the column of their family (nolo as entrada, grand
+  tourne as vuelta, pure nolo and nolo ouvert as solo); hombre's contrabola and a
+  penetro given up at once count among the hands declared only;
 - role `all`: the observations are scoring units (a deal, or a session of K deals),
   each the agent slot's tantos summed over every row of the unit (all seatings),
   so with duplicate seating the card luck cancels; the mean and interval are then
@@ -32,6 +39,16 @@ from pathlib import Path
 import pandas as pd
 
 CONTRACTS = ["entrada", "vuelta", "solo"]
+# The summary column each contract of deals.csv counts in (Contract::family).
+FAMILY = {
+    "entrada": "entrada",
+    "nolo": "entrada",
+    "vuelta": "vuelta",
+    "grand-tourne": "vuelta",
+    "solo": "solo",
+    "pure-nolo": "solo",
+    "nolo-ouvert": "solo",
+}
 OUTCOMES = ["sacado", "puesta", "codillo"]
 HEADER = (
     ["agent", "role", "deals", "declared", "declare_rate", "forced"]
@@ -77,23 +94,30 @@ def load(run):
     config = manifest["config"]
     scoring = config["scoring"]
     unit_len = 1 if scoring == "Deal" else int(scoring["Session"])
-    seatings = 6 if config["duplicate"] else 1
+    players = int(config.get("players", 3))
+    seatings = (24 if players == 4 else 6) if config["duplicate"] else 1
     # Text columns keep "" for "none"; the optional seats are nullable integers.
-    seats = ["declarer", "took_over", "surrendered"]
+    # Columns a file may lack (written before four players): players and seat 3.
+    seats = ["declarer", "took_over", "surrendered", "dropped_out", "penetro"]
+    seat3 = ["exchanged3", "tricks3", "pool3", "cond3", "debt3"]
     deals = pd.read_csv(
         run / "deals.csv",
         keep_default_na=False,
-        na_values={c: [""] for c in seats},
+        na_values={c: [""] for c in seats + seat3 + ["players"]},
         dtype={"seating": str, "contract": str, "outcome": str, "puesta_kind": str, "bola": str}
-        | {c: "Int64" for c in seats},
+        | {c: "Int64" for c in seats + seat3 + ["players"]},
     )
-    return config["agents"], unit_len, seatings, deals
+    if "players" not in deals.columns:
+        deals["players"] = 3
+    if (deals["players"].fillna(3) != players).any():
+        sys.exit(f"error: {run / 'deals.csv'}: a players column other than the manifest's {players}")
+    return config["agents"], unit_len, seatings, deals, players
 
 
-def seat_rows(deals, unit_len):
+def seat_rows(deals, unit_len, players):
     """One row per deal row and seat: the agent slot in it and its tantos."""
     parts = []
-    for s in range(3):
+    for s in range(players):
         part = pd.DataFrame(
             {
                 "unit": deals["deal"] // unit_len,
@@ -102,7 +126,7 @@ def seat_rows(deals, unit_len):
                 "declares": deals["declarer"].eq(s).fillna(False).astype(bool),
                 "defends": (deals["declarer"].notna() & deals["declarer"].ne(s)).fillna(False).astype(bool),
                 "forced": deals["forced"],
-                "contract": deals["contract"],
+                "contract": deals["contract"].map(FAMILY).fillna(""),
                 "outcome": deals["outcome"],
                 "own": deals["took_over"].isna(),
             }
@@ -111,9 +135,9 @@ def seat_rows(deals, unit_len):
     return pd.concat(parts, ignore_index=True)
 
 
-def summarize(agents, unit_len, seatings, deals):
+def summarize(agents, unit_len, seatings, deals, players=3):
     rows_per_unit = unit_len * seatings
-    seats = seat_rows(deals, unit_len)
+    seats = seat_rows(deals, unit_len, players)
     out = []
     totals = {"declared": 0, "forced": 0, "contracts": [0] * 3, "won": [0] * 3, "outcomes": [[0] * 3 for _ in range(3)]}
 

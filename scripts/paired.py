@@ -5,9 +5,9 @@ tournament's deals.csv (standard library only).
 Usage: scripts/paired.py RUN_DIR SLOT [OTHER]
 
 For every deal, the tantos of SLOT summed over the deal's seatings, minus the same
-sum for OTHER (default: the mean of the other two slots), divided by the number of
-seatings: tantos per deal, as the summaries count them. Prints the mean over deals
-with a 95% confidence interval (normal approximation, deals independent).
+sum for OTHER (default: the mean of the other slots, two, or three at a table of
+four), divided by the number of seatings: tantos per deal, as the summaries count
+them. Prints the mean over deals with a 95% confidence interval (normal approximation, deals independent).
 """
 import csv
 import math
@@ -20,21 +20,25 @@ def main():
         sys.exit(__doc__.strip().splitlines()[3])
     run, slot = sys.argv[1], int(sys.argv[2])
     other = int(sys.argv[3]) if len(sys.argv) == 4 else None
-    per_deal = defaultdict(lambda: [0, 0, 0])
+    per_deal = defaultdict(lambda: [0, 0, 0, 0])
     seatings = defaultdict(set)
+    slots = 3
     with open(f"{run}/deals.csv", newline="") as f:
         for row in csv.DictReader(f):
             seating = row["seating"]
             seatings[row["deal"]].add(seating)
-            for seat in range(3):
+            # A table of four (RULES.md section 12.2) has four slots and seats.
+            seats = 4 if row.get("players") == "4" else 3
+            slots = max(slots, seats)
+            for seat in range(seats):
                 s = int(seating[seat])
                 per_deal[row["deal"]][s] += int(row[f"pool{seat}"]) + int(row[f"cond{seat}"])
     diffs = []
     for deal, t in per_deal.items():
         k = len(seatings[deal])
         if other is None:
-            rest = [t[j] for j in range(3) if j != slot]
-            diffs.append((t[slot] - sum(rest) / 2) / k)
+            rest = [t[j] for j in range(slots) if j != slot]
+            diffs.append((t[slot] - sum(rest) / len(rest)) / k)
         else:
             diffs.append((t[slot] - t[other]) / k)
     n = len(diffs)

@@ -12,7 +12,10 @@
 //!
 //! The one cheat here, [`Cheat`], plays cards by perfect-information Monte Carlo:
 //! each legal card is scored by random playouts of the *true* deal (no sampling),
-//! and the card with the best average for its side is played. Every other decision
+//! and the card with the best average for its side is played (in `hombre`,
+//! `lhombre` and at four players a playout scores the ledger's value of its
+//! outcome for the contract, [`gpimc::stakes`](crate::gpimc::stakes): nolo,
+//! contrabola, cuatro, three opponents under `penetro_all_play`). Every other decision
 //! (auction, exchange, conversation, surrender, takeover, bola) is the rule agent's,
 //! made from the fair view.
 
@@ -59,6 +62,10 @@ impl CheatAgent for Cheat {
         let view = hand.view(seat);
         match (view.request(), hand.play_state(), hand.public().declarer) {
             (Request::Play { legal, .. }, Some(ps), Some(d)) if legal.len() > 1 => {
+                // hombre, lhombre, four players: playouts scored by the ledger's stakes.
+                let general = crate::gpimc::handles(hand.public())
+                    .then(|| crate::gpimc::stakes(hand.public(), d))
+                    .flatten();
                 let mut best = (i64::MIN, legal.first().expect("a legal card"));
                 for c in legal {
                     let mut total = 0i64;
@@ -66,7 +73,10 @@ impl CheatAgent for Cheat {
                         let mut p = ps;
                         p.play_unchecked(c);
                         random_playout(&mut p, rng);
-                        total += side_score(&p, d, seat);
+                        total += match &general {
+                            Some(st) => (crate::gpimc::side_utility(st, &p, d, seat) * 100.0).round() as i64,
+                            None => side_score(&p, d, seat),
+                        };
                     }
                     if total > best.0 {
                         best = (total, c);

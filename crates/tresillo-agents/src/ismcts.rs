@@ -5,11 +5,26 @@
 //! # What is searched
 //!
 //! The decisions of the play phase: card play, surrender, takeover (*yo sigo*) and
-//! the primeras / bola choice (RULES.md sections 5 and 6). The search's game is
+//! the primeras / bola choice (RULES.md sections 5 and 6). In plain `tresillo` at
+//! three players the search's game is
 //! [`PlayState`] plus the phase flags of section 6 (who declares, whether the
 //! declarer may still give up, who has declined to take over, the bola choice), so
 //! that a node is a sequence of public moves: cards, and the yes / no answers of
-//! the three questions. The auction, the contract and trumps, the exchanges and the
+//! the three questions.
+//!
+//! Every other rule set and option, and four players (RULES.md section 12), is
+//! searched on the engine's own [`Hand`]: each determinization is the world
+//! replayed to the view ([`World::replay`]), and a node's moves are whatever the
+//! hand asks in play - cards (nolo in the no-trump order, a penetro's three or four
+//! seats), the surrender with takeover or, in a `hombre` vuelta, the acceptance both
+//! opponents must give, the declared vole before the first trick, the bola or
+//! `lhombre`'s tout - so every rule is the engine's. All these moves are public. A
+//! nolo ouvert hand laid face up is in the view, and so in every world; nodes after
+//! it within one search do not separate worlds by it (as every ISMCTS node merges
+//! the worlds behind one public history). A penetrating dealer's giving up at once,
+//! before trumps and the others' exchanges, is not searched. This path is slower
+//! (about seven times fewer iterations per second: a replay per iteration and the
+//! ledger per playout, which allocates). The auction, the contract and trumps, the exchanges and the
 //! opponents' conversation are the rule agent's ([`RuleAgent`]), with the
 //! thresholds given as the agent's rule parameters (`entrada=`, `vuelta=`, ...):
 //! those decisions happen before any card is seen played and involve hidden moves
@@ -39,7 +54,7 @@
 //!
 //! # Rewards
 //!
-//! The end of a hand is scored as the tournament scores it (`--scoring deal`: a
+//! In plain `tresillo` at three players the end of a hand is scored as the tournament scores it (`--scoring deal`: a
 //! fresh ledger, first-puesta case, RULES.md section 8): with the amount in play
 //! `A = 9` and the plato `P = 6`, a sacado gives the declarer `P + 2` and costs each
 //! opponent 1; a puesta costs the declarer `A`; a codillo costs it `2A` and gives
@@ -57,6 +72,22 @@
 //! 0.43 to each opponent, a puesta 0.35 and 0.58, a codillo 0.13 to the declarer and
 //! 0.80 to its winner. Only a made or failed bola reaches the clamp.
 //!
+//! Every other rule set scores the finished [`Hand`] with its own ledger from a
+//! fresh start, exactly as the tournament's `--scoring deal` does ([`score_deal`]
+//! with one deal per session, [`ledger_tantos`]): the puesta system with its
+//! options and `n = 4` at four players, `hombre` points (the pot paid out at the
+//! session's end, that is the hand's) or chips, `lhombre`'s per-defender payments.
+//! A seat's reward is `u = t - (sum of the others) / (n - 1)` mapped by
+//! `0.5 + u / D` and clamped ([`relative_rewards`]), with `D` so that a common won
+//! game is worth about 0.15 above even, as in `tresillo`:
+//!
+//! | scoring | `D` | a won game, to the declarer |
+//! | --- | --- | --- |
+//! | puesta system (`tresillo` with options, `tresillo-house`, four players) | 60 | entrada sacado 0.65 (0.67 at four) |
+//! | `hombre` points | 24 | simple game 0.58, puesta 0.38 |
+//! | `hombre-chips` | 120 | simple game about 0.69 |
+//! | `lhombre` per defender | 44 | game 0.57, nolo ouvert lost 0.02 |
+//!
 //! # Memory
 //!
 //! A node is [`NODE_BYTES`] (32) bytes: the mean reward and `1 / sqrt(visits)`
@@ -73,16 +104,19 @@
 //! search reserves 8 slots per iteration of its budget up front (more than measured
 //! anywhere), so after its first search an agent allocates nothing in practice, and
 //! never once its arenas have reached the largest search; a playout never
-//! allocates. The peak memory at 100,000 iterations is therefore the reservation,
+//! allocates (in plain `tresillo`; the other rule sets' playouts score a hand
+//! result, which allocates). The peak memory at 100,000 iterations is therefore the reservation,
 //! 25.6 MB per tree, of which about 15 MB are touched.
 //!
 //! # Multiple observers (`mo=1`)
 //!
-//! One tree per seat: each seat's decisions are selected in its own tree, and every
-//! tree follows each move as its owner observes it. In the play phase every move is
-//! public (cards, surrender, takeover and bola are seen by all), so the three trees
-//! grow alike and MO-ISMCTS chooses exactly as SO-ISMCTS does with the same random
-//! numbers (a test checks it); the two differ where moves are hidden (discards),
+//! One tree per seat (four at a table of four): each seat's decisions are
+//! selected in its own tree, and every tree follows each move as its owner
+//! observes it. In the play phase every move is public (cards, surrender, takeover
+//! and bola are seen by all, and so are the other rule sets' questions), so the
+//! trees grow alike and MO-ISMCTS chooses exactly as SO-ISMCTS does with the same
+//! random numbers (tests check it in every rule set); the two differ where moves
+//! are hidden (discards),
 //! which this search leaves to the rule agent.
 
 use crate::rng::{AgentRng, Draws, below};
@@ -91,7 +125,10 @@ use crate::sampler::{Sampler, World};
 use crate::{Agent, SpecError};
 use std::time::{Duration, Instant};
 use tresillo_core::tables::table;
-use tresillo_core::{Card, Decision, Hand, Outcome, PlayState, PlayerView, Request, Seat};
+use tresillo_core::{
+    Card, Decision, Hand, LedgerConfig, Outcome, PlayState, PlayerView, Request, Rules, ScoringSystem, Seat,
+    score_deal,
+};
 
 /// The search budget of one decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -282,6 +319,7 @@ impl Ismcts {
     #[must_use]
     pub fn new(params: IsmctsParams) -> Ismcts {
         let n = if params.mo { 3 } else { 1 };
+        // A table of four adds a fourth tree on its first search (`mo=1`).
         Ismcts {
             params,
             rule: RuleAgent::new(params.rule),
@@ -320,6 +358,9 @@ impl Ismcts {
     pub fn search(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Option<Decision> {
         self.last_iterations = 0;
         let req = view.request();
+        if !is_fast(view) {
+            return self.search_hand(view, rng);
+        }
         let root = Sim::from_view(view)?;
         if let Request::Play { legal, .. } = req
             && legal.len() == 1
@@ -354,6 +395,8 @@ impl Ismcts {
             rule: &self.rule,
             view,
             moves: Moves::new(view),
+            ledger: LedgerConfig::default(),
+            divisor: 60.0,
         };
         let mut it = 0u64;
         while it < iters {
@@ -375,13 +418,158 @@ impl Ismcts {
             if self.trees.len() == 1 {
                 iterate_so(&mut self.trees[0], sim, &x, &world, rng);
             } else {
-                iterate_mo(&mut self.trees, sim, &x, &world, rng);
+                iterate_mo(&mut self.trees[..3], sim, &x, &world, rng);
             }
         }
         self.last_iterations = it;
         let tree = &self.trees[if self.trees.len() == 1 { 0 } else { me.index() }];
         let mv = tree.most_visited(Moves::new(view).possible(&root))?;
         Some(root.decision(mv))
+    }
+
+    /// The search of every rule set but plain `tresillo` (and of four players): the
+    /// searched game is the core's [`Hand`] itself, each determinization replayed
+    /// from the view ([`World::replay`]), and a finished hand is scored by the rule
+    /// set's own ledger from a fresh start ([`score_deal`], as `--scoring deal`).
+    fn search_hand(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Option<Decision> {
+        let req = view.request();
+        if !searched(view) {
+            return None;
+        }
+        if let Request::Play { legal, .. } = req
+            && legal.len() == 1
+        {
+            return legal.first().map(Decision::Play);
+        }
+        let p = view.public();
+        let sampler = Sampler::new(view).ok()?;
+        let me = view.seat();
+        let n = usize::from(p.players);
+        if self.params.mo {
+            while self.trees.len() < n {
+                self.trees.push(Tree::default());
+            }
+        }
+        let trees = if self.params.mo { n } else { 1 };
+        let iters = match self.params.budget {
+            Budget::Iterations(n) => u64::from(n),
+            Budget::Millis(_) => u64::MAX,
+        };
+        let deadline = match self.params.budget {
+            Budget::Millis(ms) => Some(Instant::now() + Duration::from_millis(u64::from(ms))),
+            Budget::Iterations(_) => None,
+        };
+        let reserve = match self.params.budget {
+            Budget::Iterations(n) => (n as usize * 8 + 64).min(4_000_000),
+            Budget::Millis(_) => 1,
+        };
+        for t in &mut self.trees[..trees] {
+            t.reset(reserve);
+        }
+        let rules = p.game_rules();
+        let x = Ctx {
+            c: self.params.c as f32,
+            kind: self.params.playout,
+            rule: &self.rule,
+            view,
+            moves: Moves::new(view),
+            ledger: LedgerConfig { deals: 1, ..LedgerConfig::with_rules(rules, p.players) },
+            divisor: reward_divisor(&rules),
+        };
+        let mut it = 0u64;
+        let mut tries = 0u64;
+        while it < iters {
+            if let Some(d) = deadline
+                && it.is_multiple_of(32)
+                && Instant::now() >= d
+                && it > 0
+            {
+                break;
+            }
+            tries += 1;
+            if tries > iters.saturating_mul(2).max(64) && it == 0 {
+                return None;
+            }
+            let world = sampler.sample_fast(rng);
+            // Every sampled world replays to the view (tested); skip one that would not.
+            let Ok(hand) = world.replay(view) else { continue };
+            it += 1;
+            let sim = HandSim::new(hand);
+            if trees == 1 {
+                iterate_so(&mut self.trees[0], sim, &x, &world, rng);
+            } else {
+                iterate_mo(&mut self.trees[..trees], sim, &x, &world, rng);
+            }
+        }
+        self.last_iterations = it;
+        let tree = &self.trees[if trees == 1 { 0 } else { me.index() }];
+        let possible = match req {
+            Request::Play { .. } => x.moves.base[me.index()],
+            _ => 0b11,
+        };
+        let mv = tree.most_visited(possible)?;
+        Some(decision_of(req, mv))
+    }
+}
+
+/// Whether `view` is searched on the fast [`Sim`]: plain `tresillo` at three
+/// players, without options (the game [`hand_tantos`] scores).
+fn is_fast(view: &PlayerView) -> bool {
+    let p = view.public();
+    p.players == 3 && p.game_rules() == Rules::default()
+}
+
+/// Whether the request of `view` is one the search decides: a card, or a yes / no
+/// question of the play phase (surrender, takeover, bola or tout, accepting a
+/// surrendered vuelta, declaring the vole). A penetrating dealer's giving up at
+/// once (before trumps are named and the others exchange) is not: it is the rule
+/// agent's, as the other decisions before play.
+fn searched(view: &PlayerView) -> bool {
+    let p = view.public();
+    match view.request() {
+        Request::Surrender { .. } => p.phase != tresillo_core::Phase::PenetroGiveUp,
+        r => searchable(r),
+    }
+}
+
+/// The requests the searched game of [`HandSim`] has nodes for.
+#[inline]
+fn searchable(r: Request) -> bool {
+    matches!(
+        r,
+        Request::Play { .. }
+            | Request::Surrender { .. }
+            | Request::TakeOver { .. }
+            | Request::Bola { .. }
+            | Request::AcceptSurrender { .. }
+            | Request::DeclareVole { .. }
+    )
+}
+
+/// The decision move `mv` stands for at request `r` (a card's bit, or `NO` /
+/// `YES`).
+fn decision_of(r: Request, mv: u8) -> Decision {
+    let yes = mv == YES;
+    match r {
+        Request::Surrender { .. } => Decision::Surrender(yes),
+        Request::TakeOver { .. } => Decision::TakeOver(yes),
+        Request::Bola { .. } => Decision::Bola(yes),
+        Request::AcceptSurrender { .. } => Decision::AcceptSurrender(yes),
+        Request::DeclareVole { .. } => Decision::DeclareVole(yes),
+        _ => Decision::Play(Card::from_bit(u32::from(mv)).expect("a card move")),
+    }
+}
+
+/// The divisor `D` of the reward `0.5 + u / D` for the general search (see the
+/// module documentation): about the stakes of a rule set's scoring, so that a
+/// common won game is worth roughly 0.15 above even, as in `tresillo`.
+#[must_use]
+fn reward_divisor(rules: &Rules) -> f64 {
+    match rules.spec().scoring {
+        ScoringSystem::Puesta => 60.0,
+        ScoringSystem::PerDefender => 44.0,
+        ScoringSystem::Points if rules.options.chips => 120.0,
+        ScoringSystem::Points => 24.0,
     }
 }
 
@@ -401,7 +589,11 @@ impl Agent for Ismcts {
             Request::Play { .. }
             | Request::Surrender { .. }
             | Request::TakeOver { .. }
-            | Request::Bola { .. } => self.search(view, rng).unwrap_or_else(|| self.rule.decide(view, rng)),
+            | Request::Bola { .. }
+            | Request::AcceptSurrender { .. }
+            | Request::DeclareVole { .. } => {
+                self.search(view, rng).unwrap_or_else(|| self.rule.decide(view, rng))
+            }
             _ => {
                 self.last_iterations = 0;
                 self.rule.decide(view, rng)
@@ -785,7 +977,7 @@ impl Node {
 #[derive(Clone, Copy, Debug)]
 struct Moves {
     /// Per seat, at the root.
-    base: [u64; 3],
+    base: [u64; 4],
     /// Cards played on the path from the root.
     path: u64,
 }
@@ -804,17 +996,14 @@ impl Moves {
     }
 
     #[inline]
-    fn possible(&self, sim: &Sim) -> u64 {
-        match sim.phase {
-            Phase::Play | Phase::Done => self.base[sim.mover().index()] & !self.path,
-            _ => 0b11,
-        }
+    fn possible(&self, sim: &impl Game) -> u64 {
+        if sim.card_node() { self.base[sim.mover().index()] & !self.path } else { 0b11 }
     }
 
     /// Records a move made at `sim` (before it is applied).
     #[inline]
-    fn record(&mut self, sim: &Sim, mv: u8) {
-        if sim.phase == Phase::Play {
+    fn record(&mut self, sim: &impl Game, mv: u8) {
+        if sim.card_node() {
             self.path |= 1 << mv;
         }
     }
@@ -881,8 +1070,9 @@ struct Tree {
     made: usize,
 }
 
-/// The deepest path: 27 cards and four questions, and the root.
-const MAX_PATH: usize = 40;
+/// The deepest path: 36 cards (four playing under `penetro_all_play`) and the
+/// questions, and the root.
+const MAX_PATH: usize = 48;
 
 impl Tree {
     fn reset(&mut self, reserve: usize) {
@@ -955,7 +1145,7 @@ impl Tree {
     /// Adds the rewards along `path` (node 0 excluded). Not inlined, so that
     /// profiles show it apart from selection.
     #[inline(never)]
-    fn backprop(&mut self, path: &[u32], r: &[f64; 3]) {
+    fn backprop(&mut self, path: &[u32], r: &[f64; 4]) {
         for &id in path {
             let n = &mut self.nodes[id as usize];
             n.visits += 1;
@@ -988,44 +1178,195 @@ impl Tree {
     }
 }
 
-/// The playout from `sim` and its rewards.
-#[allow(clippy::too_many_arguments)]
-#[inline]
-fn playout(
-    mut sim: Sim,
-    root: &Sim,
-    kind: Playout,
-    rule: &RuleAgent,
-    view: &PlayerView,
-    world: &World,
-    moves: &[u8],
-    rng: &mut AgentRng,
-) -> [f64; 3] {
-    match kind {
-        Playout::Random => {
-            sim.playout_random(rng);
-            rewards(hand_tantos(&sim.end()))
+/// A searched game: a position whose moves are cards (their bit index) or the
+/// answers `NO` / `YES` of a question, all public.
+trait Game: Copy {
+    /// No more searched moves (the hand is over, or waits for a decision the
+    /// search does not make).
+    fn over(&self) -> bool;
+    /// Whose move it is.
+    fn mover(&self) -> Seat;
+    /// Whether the move is a card (else a yes / no question).
+    fn card_node(&self) -> bool;
+    /// The legal moves as a mask.
+    fn legal(&self) -> u64;
+    /// Plays a legal move.
+    fn apply(&mut self, mv: u8);
+    /// Plays on to the end of the hand and returns every seat's reward.
+    fn finish(self, root: &Self, x: &Ctx<'_>, world: &World, made: &[u8], rng: &mut AgentRng) -> [f64; 4];
+}
+
+impl Game for Sim {
+    #[inline]
+    fn over(&self) -> bool {
+        self.phase == Phase::Done
+    }
+
+    #[inline]
+    fn mover(&self) -> Seat {
+        Sim::mover(self)
+    }
+
+    #[inline]
+    fn card_node(&self) -> bool {
+        matches!(self.phase, Phase::Play | Phase::Done)
+    }
+
+    #[inline]
+    fn legal(&self) -> u64 {
+        Sim::legal(self)
+    }
+
+    #[inline]
+    fn apply(&mut self, mv: u8) {
+        Sim::apply(self, mv);
+    }
+
+    #[inline]
+    fn finish(mut self, root: &Sim, x: &Ctx<'_>, world: &World, made: &[u8], rng: &mut AgentRng) -> [f64; 4] {
+        let r = match x.kind {
+            Playout::Random => {
+                self.playout_random(rng);
+                rewards(hand_tantos(&self.end()))
+            }
+            Playout::Rule => {
+                let Ok(mut hand) = world.replay(x.view) else {
+                    self.playout_random(rng);
+                    let r = rewards(hand_tantos(&self.end()));
+                    return [r[0], r[1], r[2], 0.5];
+                };
+                // The moves of the tree, then the rule agent everywhere.
+                let mut replay = *root;
+                for &mv in made {
+                    let d = replay.decision(mv);
+                    replay.apply(mv);
+                    hand.apply_unchecked(d);
+                }
+                let mut r = *x.rule;
+                while let Some(seat) = hand.request().seat() {
+                    let v = hand.view(seat);
+                    let d = r.decide(&v, rng);
+                    hand.apply_unchecked(d);
+                }
+                rewards(hand_tantos(&hand_end(&hand, self.condicion, self.estuche)))
+            }
+        };
+        [r[0], r[1], r[2], 0.5]
+    }
+}
+
+/// The searched game of every rule set but plain `tresillo`: the core's [`Hand`]
+/// (a world replayed to the view) with its request cached. Every rule is the
+/// engine's own; a hand is scored by the rule set's ledger.
+#[derive(Clone, Copy, Debug)]
+struct HandSim {
+    hand: Hand,
+    req: Request,
+}
+
+impl HandSim {
+    fn new(hand: Hand) -> HandSim {
+        HandSim { req: hand.request(), hand }
+    }
+
+    /// Plays `d` (legal) and caches the next request.
+    #[inline]
+    fn play(&mut self, d: Decision) {
+        self.hand.apply_unchecked(d);
+        self.req = self.hand.request();
+    }
+}
+
+impl Game for HandSim {
+    #[inline]
+    fn over(&self) -> bool {
+        !searchable(self.req)
+    }
+
+    #[inline]
+    fn mover(&self) -> Seat {
+        self.req.seat().unwrap_or(Seat(0))
+    }
+
+    #[inline]
+    fn card_node(&self) -> bool {
+        matches!(self.req, Request::Play { .. } | Request::Done)
+    }
+
+    #[inline]
+    fn legal(&self) -> u64 {
+        match self.req {
+            Request::Play { legal, .. } => legal.bits(),
+            Request::Done => 0,
+            _ => 0b11,
         }
-        Playout::Rule => {
-            let Ok(mut hand) = world.replay(view) else {
-                sim.playout_random(rng);
-                return rewards(hand_tantos(&sim.end()));
+    }
+
+    #[inline]
+    fn apply(&mut self, mv: u8) {
+        self.play(decision_of(self.req, mv));
+    }
+
+    fn finish(
+        mut self,
+        _root: &HandSim,
+        x: &Ctx<'_>,
+        _world: &World,
+        _made: &[u8],
+        rng: &mut AgentRng,
+    ) -> [f64; 4] {
+        let mut rule = *x.rule;
+        while let Some(seat) = self.req.seat() {
+            let d = match (x.kind, self.req) {
+                (Playout::Random, Request::Play { legal, .. }) => {
+                    Decision::Play(legal.nth(below(rng, legal.len())).expect("a legal card"))
+                }
+                // As the fast playout: never give up, take over, play for the
+                // bola or tout, or declare the vole; accept a surrendered vuelta.
+                (Playout::Random, Request::Surrender { .. }) => Decision::Surrender(false),
+                (Playout::Random, Request::TakeOver { .. }) => Decision::TakeOver(false),
+                (Playout::Random, Request::Bola { .. }) => Decision::Bola(false),
+                (Playout::Random, Request::DeclareVole { .. }) => Decision::DeclareVole(false),
+                (Playout::Random, Request::AcceptSurrender { .. }) => Decision::AcceptSurrender(true),
+                _ => rule.decide(&self.hand.view(seat), rng),
             };
-            // The moves of the tree, then the rule agent everywhere.
-            let mut replay = *root;
-            for &mv in moves {
-                let d = replay.decision(mv);
-                replay.apply(mv);
-                hand.apply_unchecked(d);
-            }
-            let mut r = *rule;
-            while let Some(seat) = hand.request().seat() {
-                let v = hand.view(seat);
-                let d = r.decide(&v, rng);
-                hand.apply_unchecked(d);
-            }
-            rewards(hand_tantos(&hand_end(&hand, sim.condicion, sim.estuche)))
+            self.play(d);
         }
+        ledger_rewards(&self.hand, &x.ledger, x.divisor)
+    }
+}
+
+/// Every seat's tantos (points, chips) for the finished `hand`, scored by the rule
+/// set's ledger from a fresh start (`ledger`: as the tournament's `--scoring
+/// deal`). `None` if the hand is not over or the ledger refuses it.
+#[must_use]
+pub fn ledger_tantos(hand: &Hand, ledger: &LedgerConfig) -> Option<[i64; 4]> {
+    let r = hand.result()?;
+    let s = score_deal(*ledger, &r).ok()?;
+    Some(std::array::from_fn(|i| if i < usize::from(r.players) { s.total(Seat(i as u8)) } else { 0 }))
+}
+
+/// Rewards in `[0, 1]` from tantos at a table of `players`: each seat's tantos
+/// relative to the mean of the others, `u = t - (sum - t) / (n - 1)`, mapped by
+/// `0.5 + u / divisor` and clamped (see the module documentation).
+#[must_use]
+pub fn relative_rewards(tantos: [i64; 4], players: u8, divisor: f64) -> [f64; 4] {
+    let n = usize::from(players);
+    let sum: i64 = tantos[..n].iter().sum();
+    std::array::from_fn(|i| {
+        if i >= n {
+            return 0.5;
+        }
+        let u = tantos[i] as f64 - (sum - tantos[i]) as f64 / (n - 1) as f64;
+        (0.5 + u / divisor).clamp(0.0, 1.0)
+    })
+}
+
+/// The rewards of a finished hand (even ones if the ledger refuses it).
+fn ledger_rewards(hand: &Hand, ledger: &LedgerConfig, divisor: f64) -> [f64; 4] {
+    match ledger_tantos(hand, ledger) {
+        Some(t) => relative_rewards(t, hand.public().players, divisor),
+        None => [0.5; 4],
     }
 }
 
@@ -1036,18 +1377,22 @@ struct Ctx<'a> {
     rule: &'a RuleAgent,
     view: &'a PlayerView,
     moves: Moves,
+    /// The ledger that scores a finished hand (general search).
+    ledger: LedgerConfig,
+    /// The reward scale of the rule set (general search).
+    divisor: f64,
 }
 
 /// One SO-ISMCTS iteration on `tree` in the world already placed in `sim`.
 #[inline]
-fn iterate_so(tree: &mut Tree, mut sim: Sim, x: &Ctx<'_>, world: &World, rng: &mut AgentRng) {
+fn iterate_so<G: Game>(tree: &mut Tree, mut sim: G, x: &Ctx<'_>, world: &World, rng: &mut AgentRng) {
     let root = sim;
     let mut moves = x.moves;
     let mut path = [0u32; MAX_PATH];
     let mut made = [0u8; MAX_PATH];
     let mut len = 0;
     let mut node = 0u32;
-    while sim.phase != Phase::Done {
+    while !sim.over() {
         let legal = sim.legal();
         let possible = moves.possible(&sim);
         let (id, mv, expanded) = match tree.step(node, legal, possible, x.c, rng) {
@@ -1064,7 +1409,7 @@ fn iterate_so(tree: &mut Tree, mut sim: Sim, x: &Ctx<'_>, world: &World, rng: &m
             break;
         }
     }
-    let r = playout(sim, &root, x.kind, x.rule, x.view, world, &made[..len], rng);
+    let r = sim.finish(&root, x, world, &made[..len], rng);
     tree.backprop(&path[..len], &r);
 }
 
@@ -1072,14 +1417,14 @@ fn iterate_so(tree: &mut Tree, mut sim: Sim, x: &Ctx<'_>, world: &World, rng: &m
 /// the move as its owner observes it (all moves of the play phase are public, so
 /// each observer sees the move itself).
 #[inline]
-fn iterate_mo(trees: &mut [Tree], mut sim: Sim, x: &Ctx<'_>, world: &World, rng: &mut AgentRng) {
+fn iterate_mo<G: Game>(trees: &mut [Tree], mut sim: G, x: &Ctx<'_>, world: &World, rng: &mut AgentRng) {
     let root = sim;
     let mut moves = x.moves;
-    let mut path = [[0u32; MAX_PATH]; 3];
+    let mut path = [[0u32; MAX_PATH]; 4];
     let mut made = [0u8; MAX_PATH];
     let mut len = 0;
-    let mut node = [0u32; 3];
-    while sim.phase != Phase::Done {
+    let mut node = [0u32; 4];
+    while !sim.over() {
         let legal = sim.legal();
         let possible = moves.possible(&sim);
         let seat = sim.mover();
@@ -1101,7 +1446,7 @@ fn iterate_mo(trees: &mut [Tree], mut sim: Sim, x: &Ctx<'_>, world: &World, rng:
             break;
         }
     }
-    let r = playout(sim, &root, x.kind, x.rule, x.view, world, &made[..len], rng);
+    let r = sim.finish(&root, x, world, &made[..len], rng);
     for (k, t) in trees.iter_mut().enumerate() {
         t.backprop(&path[k][..len], &r);
     }

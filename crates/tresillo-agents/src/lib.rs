@@ -42,6 +42,8 @@
 #![deny(missing_docs)]
 
 pub mod cheat;
+pub mod gpimc;
+pub mod gsolver;
 mod infer;
 mod ismcts;
 pub mod pimc;
@@ -55,50 +57,33 @@ pub mod solver;
 
 pub use infer::Inference;
 
-/// Checks that the agent of `spec` plays `rules` (RULES.md section 12). `ismcts`
-/// scores the hands it searches with the puesta system of `tresillo` without
-/// options ([`hand_tantos`]), so it refuses other rule sets and options rather than
-/// search the wrong game; `pimc` and `cheat` score with the puesta system and
-/// refuse `hombre` (points, chips, contrabola) and, with `oracle`, `lhombre` (their
-/// searches know no nolo and no per-defender payments); `random` and `rule` play
-/// every rule set.
-pub fn check_rules(spec: &str, rules: &tresillo_core::Rules) -> Result<(), String> {
-    let name = spec.split(':').next().unwrap_or(spec).trim();
-    if rules.set == tresillo_core::RuleSet::Lhombre && matches!(name, "pimc" | "cheat" | "oracle") {
-        return Err(format!(
-            "agent `{name}` does not play the rule set lhombre (its searches value trump contracts by \
-             the Spanish payments and know no nolo); use random or rule"
-        ));
-    }
-    if name == "ismcts" && *rules != tresillo_core::Rules::default() {
-        return Err(format!(
-            "agent `ismcts` plays only the rule set tresillo without options, not {rules} \
-             (its search scores hands with the tresillo ledger)"
-        ));
-    }
-    if matches!(name, "pimc" | "cheat") && rules.spec().scoring != tresillo_core::ScoringSystem::Puesta {
-        return Err(format!(
-            "agent `{name}` plays only the Spanish rule sets scored by the puesta system, not {rules} \
-             (its search scores hands with the tresillo ledger)"
-        ));
-    }
+/// Checks that the agent of `spec` plays `rules` (RULES.md section 12). Every
+/// built-in agent plays every rule set and option: `ismcts` searches the core's own
+/// hand and scores it with the rule set's ledger; `pimc`, `oracle` and `cheat` play
+/// the other rule sets' play-phase decisions through [`gsolver`] and the ledger's
+/// stakes (see the `pimc` module); `random` and `rule` play every rule set. The
+/// check stays the one place a refusal would go (tournaments and `play` consult it).
+pub fn check_rules(_spec: &str, _rules: &tresillo_core::Rules) -> Result<(), String> {
     Ok(())
 }
 /// Checks that the agent of `spec` plays at a table of `players`. Four-player
-/// `tresillo` (RULES.md section 12.2) is played by `random` and `rule` (and by any
-/// agent defined outside the built-in registry, which answers from the view); the
-/// searching agents (`pimc`, `oracle`, `ismcts`) and the `cheat` work on
-/// three-player positions (the solver's `Position`, the sampler) and refuse it.
+/// `tresillo` (RULES.md section 12.2) is played by `random`, `rule`, `ismcts`,
+/// `oracle` and `cheat` (and by any agent defined outside the built-in registry,
+/// which answers from the view); `pimc` refuses it.
 pub fn check_players(spec: &str, players: u8) -> Result<(), String> {
     let name = spec.split(':').next().unwrap_or(spec).trim();
-    if players != 3 && matches!(name, "pimc" | "oracle" | "ismcts" | "cheat") {
+    if players != 3 && matches!(name, "pimc") {
         return Err(format!(
-            "agent `{name}` plays only three-player tables, not {players} players (use random or rule)"
+            "agent `{name}` plays only three-player tables, not {players} players (use random, rule, \
+             ismcts, oracle or cheat)"
         ));
     }
     Ok(())
 }
-pub use ismcts::{Budget, HandEnd, Ismcts, IsmctsParams, NODE_BYTES, Playout, hand_tantos, rewards};
+pub use ismcts::{
+    Budget, HandEnd, Ismcts, IsmctsParams, NODE_BYTES, Playout, hand_tantos, ledger_tantos, relative_rewards,
+    rewards,
+};
 pub use pimc::{Oracle, PimcAgent, PimcParams, declarer_utility};
 pub use random::RandomAgent;
 pub use registry::{

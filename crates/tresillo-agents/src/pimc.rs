@@ -67,6 +67,21 @@
 //!
 //! When the view admits no world (it cannot happen in a real hand) the agent falls
 //! back on the rule agent's decision.
+//!
+//! # Other rule sets
+//!
+//! Everything above is three-player `tresillo` and `tresillo-house` (with
+//! `palo_de_favor` and `codillo_old`). In `hombre`, `lhombre` and at four
+//! players `decide` (and the oracle's) hands the request to
+//! [`gpimc`](crate::gpimc) first, which solves the contract's own objective
+//! with the general solver ([`gsolver`](crate::gsolver)) and values its
+//! classes by the rule set's ledger for a fresh deal:
+//!
+//! | rule set | searched (sampled worlds) | as the rule agent |
+//! | --- | --- | --- |
+//! | `hombre` (points or chips, every option) | card play (lost / won / cuatro; chips lost / won; contrabola no trick; the vole all tricks), surrender, takeover, acceptance of a surrendered vuelta, primeras or vole, declared vole; the auction and the contract by the Monte Carlo above (entrada, vuelta, solo), a won or lost game valued by the ledger ([`HombreBids`](crate::gpimc::HombreBids), `bid_margin` in hundredths of a simple game won) | contrabola (never chosen), obligation and gascarille trumps, exchange and exchange right |
+//! | `lhombre` | card play (win / draw / loss; nolo, pure nolo and nolo ouvert 0 / 1 / 2+ tricks in the no-trump order; the tout all tricks), primeras or tout | auction (self bids, raises), contract (nolo contracts, tourné), exchange |
+//! | four-player `tresillo` (`oracle` only: `pimc` refuses four players, its sampler draws three-player worlds) | card play (section 7 against two opponents, or three under `penetro_all_play`), surrender, takeover, bola | auction, contract, the penetro's heap end, give-up and drop-out, exchange, conversation |
 
 use crate::Agent;
 use crate::cheat::CheatAgent;
@@ -412,13 +427,21 @@ pub struct PimcAgent {
     solving: Solving,
     /// This hand's contract values, once computed.
     values: Option<Values>,
+    /// The play-phase search of the other rule sets ([`gpimc`](crate::gpimc)).
+    general: crate::gpimc::General,
 }
 
 impl PimcAgent {
     /// A PIMC agent with these parameters.
     #[must_use]
     pub fn new(params: PimcParams) -> PimcAgent {
-        PimcAgent { params, rule: RuleAgent::new(params.rule), solving: Solving::default(), values: None }
+        PimcAgent {
+            params,
+            rule: RuleAgent::new(params.rule),
+            solving: Solving::default(),
+            values: None,
+            general: crate::gpimc::General::new(),
+        }
     }
 
     /// The mean bidding utility of every contract this seat could declare,
@@ -431,6 +454,8 @@ impl PimcAgent {
         let me = view.seat();
         let mano = view.public().mano();
         let rules = view.public().game_rules();
+        // hombre: the ledger's lost / won values (gpimc); else bid_utility.
+        let hombre = crate::gpimc::HombreBids::new(view.public(), me);
         let mut v = Values { entrada: [0.0; 4], solo: [0.0; 4], vuelta: 0.0 };
         let n = self.params.bid_worlds;
         for _ in 0..n {
@@ -450,7 +475,11 @@ impl PimcAgent {
             let value = |contract: Contract, trump: Suit, ctx: &mut SolverContext| -> Option<f64> {
                 let hands = exchange(dealt, heap, me, contract, trump);
                 let pos = Position::new(hands, trump, me, mano, &[], [0, 0, 0]).ok()?;
-                Some(bid_utility(ctx.value(&pos), contract, rules.favoured(Some(trump))))
+                let class = ctx.value(&pos);
+                Some(match &hombre {
+                    Some(h) => h.utility(contract, trump, class),
+                    None => bid_utility(class, contract, rules.favoured(Some(trump))),
+                })
             };
             let ctx = self.solving.ctx();
             for s in Suit::ALL {
@@ -530,7 +559,7 @@ impl PimcAgent {
         Some(match Self::best(&v, &rules, min_level) {
             Some((c, t, _)) => Decision::Declare(c, t),
             // Only a solo in the favoured suit reaches the level won.
-            None => Decision::Declare(Contract::Solo, rules.options.palo_de_favor),
+            None => Decision::Declare(Contract::Solo, rules.favoured_suit()),
         })
     }
 
@@ -551,6 +580,16 @@ impl Agent for PimcAgent {
     }
 
     fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
+        if crate::gpimc::handles(view.public()) && !crate::gpimc::pimc_bids(view) {
+            // hombre, lhombre, four players: the general search of `gpimc`.
+            if let Ok(sampler) = Sampler::new(view)
+                && let Some(d) =
+                    self.general.decide(view, self.params.worlds, || Some(sampler.sample(rng).hands))
+            {
+                return d;
+            }
+            return self.rule.decide(view, rng);
+        }
         let mc = match view.request() {
             Request::Bid { min_level, max_level, .. } if min_level <= max_level => {
                 self.bid(view, rng, min_level)
@@ -586,13 +625,19 @@ impl Agent for PimcAgent {
 pub struct Oracle {
     rule: RuleAgent,
     solving: Solving,
+    /// The play-phase search of the other rule sets ([`gpimc`](crate::gpimc)).
+    general: crate::gpimc::General,
 }
 
 impl Oracle {
     /// An oracle whose other decisions use these rule parameters.
     #[must_use]
     pub fn new(rule: RuleParams) -> Oracle {
-        Oracle { rule: RuleAgent::new(rule), solving: Solving::default() }
+        Oracle {
+            rule: RuleAgent::new(rule),
+            solving: Solving::default(),
+            general: crate::gpimc::General::new(),
+        }
     }
 }
 
@@ -603,6 +648,14 @@ impl CheatAgent for Oracle {
 
     fn decide(&mut self, hand: &Hand, seat: Seat, rng: &mut AgentRng) -> Decision {
         let view = hand.view(seat);
+        if crate::gpimc::handles(view.public()) {
+            // hombre, lhombre, four players: the general search on the true hands.
+            let mut once = Some(tresillo_core::BySeat(std::array::from_fn(|i| hand.hand_of(Seat(i as u8)))));
+            if let Some(d) = self.general.decide(&view, 1, || once.take()) {
+                return d;
+            }
+            return self.rule.decide(&view, rng);
+        }
         let mut once = hand.play_state();
         if let Some(d) = self.solving.decide(&view, 1, false, || once.take()) {
             return d;

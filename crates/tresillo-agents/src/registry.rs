@@ -255,8 +255,10 @@ impl Registry {
                 name: "ismcts",
                 help: "Information Set MCTS over card play, surrender, takeover and bola (one \
                        exactly sampled world per iteration, availability-count UCB, random or \
-                       rule playouts; mo=1: one tree per seat); auction, contract, exchange and \
-                       conversation as rule with the rule parameters given",
+                       rule playouts; mo=1: one tree per seat), and in every rule set its own \
+                       play-phase questions and ledger (hombre, lhombre, four players); \
+                       auction, contract, exchange and conversation as rule with the rule \
+                       parameters given",
                 params: ismcts_params,
             },
             |p| Ok(Box::new(Ismcts::new(IsmctsParams::from_pairs(p.agent(), p.pairs())?))),
@@ -271,8 +273,9 @@ impl Registry {
         r.register_cheat(
             AgentInfo {
                 name: "cheat",
-                help: "EXPERIMENTS ONLY: sees every hand; card play by playouts of the true deal, \
-                       the rest as rule (cannot be seated as a fair agent)",
+                help: "EXPERIMENTS ONLY: sees every hand; card play by playouts of the true deal \
+                       (in hombre, lhombre and at four players scored by the ledger's stakes of the \
+                       contract), the rest as rule (cannot be seated as a fair agent)",
                 params: cheat_params,
             },
             |p| {
@@ -317,7 +320,13 @@ impl Registry {
                        value, same choice as solving every card); auction and contract by solving \
                        sampled deals after a simulated exchange (every player discarding as rule) as \
                        entrada and solo in each suit and as vuelta, valued in deal-scoring tantos; \
-                       exchange and conversation as rule",
+                       exchange and conversation as rule. In hombre and lhombre: card play, surrender, \
+                       takeover, acceptance, bola/vole/tout and the declared vole by solving sampled \
+                       worlds for the contract's objective (nolo, contrabola, cuatro, all tricks) \
+                       valued by the ledger of a fresh deal; hombre's auction and contract by the \
+                       same Monte Carlo valued by its ledger (bid_margin in hundredths of a simple \
+                       game won); lhombre's auction, contract and exchange as rule. Three-player \
+                       tables only",
                 params: pimc_params,
             },
             |p| {
@@ -342,7 +351,8 @@ impl Registry {
             AgentInfo {
                 name: "oracle",
                 help: "EXPERIMENTS ONLY: sees every hand; pimc's decisions solved on the true world \
-                       (exact card play, surrender, takeover, bola), the rest as rule: the upper bound",
+                       (exact card play, surrender, takeover, bola; in hombre, lhombre and at four \
+                       players also acceptance and the declared vole), the rest as rule: the upper bound",
                 params: rule_param_infos(),
             },
             |p| Ok(Box::new(Oracle::new(rule_params(p)?))),

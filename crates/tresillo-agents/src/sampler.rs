@@ -49,6 +49,17 @@
 //!
 //! When [`Sampler::count`] is small, [`Sampler::for_each_world`] visits every world
 //! once instead (exact expectations at the end of a hand).
+//!
+//! # Four players
+//!
+//! At a table of four (RULES.md section 12.2) there may be three hidden hands (the
+//! inactive dealer's view, or a penetro under `penetro_all_play`), a penetrating
+//! dealer's ten cards, a dropped-out player's dead cards and the penetro's espada,
+//! which nobody was dealt. The `four` module counts and draws those worlds exactly
+//! by a dynamic programme over card classes (same guarantee: every consistent world
+//! equally likely); the three-player path above is unchanged.
+
+mod four;
 
 use crate::infer::{Inference, turned_location};
 use crate::rng::{AgentRng, Draws, below};
@@ -99,6 +110,9 @@ impl World {
     /// never the espada of an espada forzada.
     pub fn to_deal(&self, view: &PlayerView) -> Result<Deal, NoWorld> {
         let p = view.public();
+        if p.players == 4 {
+            return four::to_deal(self, view);
+        }
         let inf = Inference::from_view(view);
         let mut hands = BySeat::<CardSet>::default();
         for s in 0..3 {
@@ -332,6 +346,8 @@ pub struct Sampler {
     cells: [Cell; MAX_CELLS],
     ncells: usize,
     total: u128,
+    /// At a table of four, the general sampler (every other field unused).
+    four: Option<Box<four::Four>>,
 }
 
 /// The forced entrada of `tresillo-house` (RULES.md section 12.1) as a constraint
@@ -451,8 +467,8 @@ impl Sampler {
     /// Reads the constraints of `view` and counts the consistent worlds.
     pub fn new(view: &PlayerView) -> Result<Sampler, NoWorld> {
         let p = view.public();
-        if p.players != 3 {
-            return Err(NoWorld(format!("only three-player tables are supported, not {}", p.players)));
+        if p.players == 4 {
+            return Sampler::new_four(view);
         }
         let me = view.seat();
         let others = [me.next(3), me.plus(2, 3)];
@@ -604,6 +620,7 @@ impl Sampler {
             cells: [Cell::default(); MAX_CELLS],
             ncells: 0,
             total: 0,
+            four: None,
         };
         let (na, nb, nab) = (only[0].len(), only[1].len(), both.len());
         for ci in 0..ncases {
@@ -643,10 +660,42 @@ impl Sampler {
         self.total
     }
 
-    /// The two seats whose hands are hidden, in turn order after the viewer.
+    /// The sampler of a four-player view: the same constraints, with up to three
+    /// hidden hands, dead hands and the penetro (see the `four` module).
+    #[cold]
+    fn new_four(view: &PlayerView) -> Result<Sampler, NoWorld> {
+        if dealt_by_rejection(view.public().game_rules().spec().all_pass) {
+            return Err(NoWorld("no four-player rule set forces a declarer by the cards dealt".into()));
+        }
+        let f = four::Four::new(view)?;
+        let me = view.seat();
+        let none = Case { special: SpecialIn::Nowhere, h: [0; 2], x: [0; 2], heap: 0 };
+        Ok(Sampler {
+            base: World::default(),
+            others: [me.next(4), me.plus(2, 4)],
+            both: CardSet::EMPTY,
+            only: [CardSet::EMPTY; 2],
+            none: CardSet::EMPTY,
+            special: None,
+            forced: None,
+            grand: None,
+            cases: [none; 2],
+            cells: [Cell::default(); MAX_CELLS],
+            ncells: 0,
+            total: f.count(),
+            four: Some(Box::new(f)),
+        })
+    }
+
+    /// The seats whose hands are hidden (holding cards), in turn order after the
+    /// viewer: two at three players; at four, two or three (a penetrating dealer,
+    /// a dropped-out player, or all three others under `penetro_all_play`).
     #[must_use]
-    pub fn hidden_seats(&self) -> [Seat; 2] {
-        self.others
+    pub fn hidden_seats(&self) -> &[Seat] {
+        match &self.four {
+            Some(f) => f.hidden_seats(),
+            None => &self.others,
+        }
     }
 
     /// Whether [`Sampler::sample`] rejects worlds (the all-pass constraint of
@@ -659,6 +708,9 @@ impl Sampler {
 
     /// One world, uniform over the consistent worlds.
     pub fn sample(&self, rng: &mut AgentRng) -> World {
+        if let Some(f) = &self.four {
+            return f.sample(rng);
+        }
         loop {
             let cell = self.draw_cell(rng);
             let w = self.fill(cell, |set, k| random_subset(set, k, rng));
@@ -674,6 +726,9 @@ impl Sampler {
     /// ([`Draws`]), three per generator call. The worlds differ from `sample`'s for
     /// the same generator state; the search agents use this one.
     pub fn sample_fast(&self, rng: &mut AgentRng) -> World {
+        if let Some(f) = &self.four {
+            return f.sample_fast(rng);
+        }
         loop {
             let cell = self.draw_cell(rng);
             let mut d = Draws::new(rng);
@@ -748,6 +803,10 @@ impl Sampler {
     /// when [`Sampler::count`] is small: the number of calls is exactly the count
     /// (at most the count when [`Sampler::has_rejection`]).
     pub fn for_each_world(&self, mut f: impl FnMut(&World)) {
+        if let Some(four) = &self.four {
+            four.for_each_world(&mut f);
+            return;
+        }
         let [sa, sb] = self.others;
         for cell in &self.cells[..self.ncells] {
             let k = self.cases[cell.case as usize];

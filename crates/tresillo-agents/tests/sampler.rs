@@ -9,7 +9,8 @@ use proptest::prelude::*;
 use std::collections::{HashMap, HashSet};
 use tresillo_agents::{Agent, RandomAgent, RuleAgent, Sampler, World, below, rng_from_seed, seat_rngs};
 use tresillo_core::{
-    Bid, Card, CardSet, Contract, Decision, Hand, Phase, PlayerView, Request, Seat, Suit, Word,
+    Bid, Card, CardSet, Contract, Decision, Hand, Phase, PlayerView, Request, RuleOptions, RuleSet, Rules,
+    Seat, Suit, Word,
 };
 
 /// How a constructed hand goes: the contract (`None`: everyone passes, espada
@@ -202,7 +203,7 @@ fn random_position(seed: u64, steps: usize, rule_mask: u8) -> Hand {
 /// The true hidden state of a hand as a world.
 fn true_world(h: &Hand) -> World {
     let mut w = World::default();
-    for s in 0..3u8 {
+    for s in 0..h.public().players {
         w.hands[Seat(s)] = h.hand_of(Seat(s));
         w.discards[Seat(s)] = h.discards_of(Seat(s));
     }
@@ -297,6 +298,157 @@ fn turned_card_and_forced_espada_are_placed() {
             for _ in 0..20 {
                 let w = sm.sample(&mut rng);
                 assert!((w.hands[d] | w.discards[d]).contains(Card::ESPADA));
+            }
+        }
+    }
+}
+
+/// A four-player hand (RULES.md section 12.2) of the deal of `seed`, played by
+/// random (`rule_mask` bit clear) and rule agents until `plies` cards have been
+/// played. With `penetro` every active player passes (a penetro when the espada is
+/// in the heap, espada forzada otherwise) and the dealer never gives up at once.
+/// `None` when the hand ends first.
+fn four_position(seed: u64, all_play: bool, penetro: bool, plies: usize, rule_mask: u8) -> Option<Hand> {
+    let rules = Rules {
+        set: RuleSet::Tresillo,
+        options: RuleOptions { penetro_all_play: all_play, ..RuleOptions::default() },
+    };
+    let dealer = Seat((seed % 4) as u8);
+    let deal = common::deal(seed).seated(4, dealer);
+    let mut h = Hand::with_rules(rules, 4, deal, dealer).expect("a four-player deal");
+    let mut agents: Vec<Box<dyn Agent>> = (0..4)
+        .map(|i| {
+            if rule_mask >> i & 1 == 1 {
+                Box::new(RuleAgent::default()) as Box<dyn Agent>
+            } else {
+                Box::new(RandomAgent)
+            }
+        })
+        .collect();
+    let mut rngs = seat_rngs(seed);
+    let mut played = 0;
+    loop {
+        let req = h.request();
+        let seat = req.seat()?;
+        let d = match req {
+            Request::Bid { .. } if penetro => Decision::Bid(Bid::Paso),
+            Request::Surrender { .. } if h.public().phase == Phase::PenetroGiveUp => {
+                Decision::Surrender(false)
+            }
+            Request::Play { .. } if played == plies => return Some(h),
+            _ => agents[seat.index()].decide(&h.view(seat), &mut rngs[seat.index()]),
+        };
+        if matches!(d, Decision::Play(_)) {
+            played += 1;
+        }
+        h.apply(d).expect("legal");
+    }
+}
+
+/// Every seat's view of a four-player hand (the inactive dealer's included).
+fn views_four(h: &Hand) -> [PlayerView; 4] {
+    [h.view(Seat(0)), h.view(Seat(1)), h.view(Seat(2)), h.view(Seat(3))]
+}
+
+#[test]
+fn four_players_uniform_over_consistent_worlds() {
+    // (penetro_all_play, everyone passes, cards played): an ordinary hand with
+    // the dealer sitting out, a penetro with one player dropped out (dead cards),
+    // and a penetro where all four play (three hidden hands).
+    let kinds =
+        [(false, false, 21), (false, true, 24), (false, true, 23), (true, true, 28), (true, true, 30)];
+    let mut three_hidden = 0;
+    let mut penetros = 0;
+    for (i, &(all_play, pass, plies)) in kinds.iter().enumerate() {
+        let mut found = 0;
+        for seed in 0..300u64 {
+            let Some(h) = four_position(seed * 7 + i as u64, all_play, pass, plies, (seed % 16) as u8) else {
+                continue;
+            };
+            if pass && !h.public().penetro.active {
+                continue;
+            }
+            for v in views_four(&h) {
+                let raw = raw_assignments(&v);
+                if !(3..=30_000).contains(&raw) {
+                    continue;
+                }
+                let s = Sampler::new(&v).expect("a real view");
+                three_hidden += usize::from(s.hidden_seats().len() == 3);
+                penetros += usize::from(pass);
+                compare(&v, &format!("four {i} seed {seed} seat {}", v.seat()), seed);
+                found += 1;
+            }
+            if found >= 3 {
+                break;
+            }
+        }
+        assert!(found > 0, "kind {i}: no position small enough");
+    }
+    assert!(three_hidden >= 2, "positions with three hidden hands: {three_hidden}");
+    assert!(penetros >= 3);
+}
+
+#[test]
+fn four_players_penetro_espada_is_never_dealt() {
+    // In a penetro nobody was dealt the espada: it is among the dealer's ten, the
+    // three cards left, or drawn - never in a hand that did not exchange.
+    let mut checked = 0;
+    for seed in 0..80u64 {
+        for all_play in [false, true] {
+            let Some(h) = four_position(seed, all_play, true, 0, 0) else { continue };
+            if !h.public().penetro.active {
+                continue;
+            }
+            for v in views_four(&h) {
+                let sm = Sampler::new(&v).expect("worlds");
+                let mut rng = rng_from_seed(seed);
+                for _ in 0..20 {
+                    let w = sm.sample(&mut rng);
+                    assert_eq!(check_world(&v, &w), Ok(()));
+                    for s in 0..4u8 {
+                        let s = Seat(s);
+                        if s != h.public().dealer && h.public().exchanged[s].unwrap_or(0) == 0 {
+                            assert!(!w.hands[s].contains(Card::ESPADA));
+                        }
+                        if s != h.public().dealer {
+                            assert!(!w.discards[s].contains(Card::ESPADA));
+                        }
+                    }
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 8);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 120, .. ProptestConfig::default() })]
+
+    /// At four players, any view at any point (ordinary hands, penetros with a
+    /// player dropped out or all playing): the true world is consistent, every
+    /// world drawn is consistent and replays to the same view, and its play
+    /// position is the true one from the viewer's side.
+    #[test]
+    fn four_player_worlds_reproduce_the_view(
+        seed in any::<u64>(), plies in 0usize..36, seat in 0u8..4, all_play: bool, pass: bool, mask in 0u8..16,
+    ) {
+        let Some(h) = four_position(seed, all_play, pass, plies, mask) else { return Ok(()) };
+        let view = h.view(Seat(seat));
+        let truth = true_world(&h);
+        prop_assert_eq!(check_world(&view, &truth), Ok(()));
+        prop_assert_eq!(truth.play_state(&view), h.play_state());
+        let s = Sampler::new(&view).expect("a real view has worlds");
+        prop_assert!(s.count() >= 1);
+        let mut rng = rng_from_seed(seed ^ 1);
+        for i in 0..6 {
+            let w = if i % 2 == 0 { s.sample(&mut rng) } else { s.sample_fast(&mut rng) };
+            prop_assert_eq!(check_world(&view, &w), Ok(()));
+            if let (Some(a), Some(b)) = (w.play_state(&view), h.play_state()) {
+                prop_assert_eq!(a.hands[seat as usize], b.hands[seat as usize]);
+                prop_assert_eq!((a.to_move, a.trick_len, a.tricks, a.tricks_done, a.per_trick), (b.to_move, b.trick_len, b.tricks, b.tricks_done, b.per_trick));
+                prop_assert_eq!(a.legal_moves().is_empty(), b.legal_moves().is_empty());
             }
         }
     }

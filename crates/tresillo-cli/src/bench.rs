@@ -33,12 +33,16 @@ enum Target {
     },
     /// Deals per second of a tournament (no files written), on one thread and on all.
     Deals {
-        /// Three agent specs, comma-separated.
-        #[arg(long, default_value = "rule,rule,rule")]
-        agents: String,
+        /// Agent specs, comma-separated: three, or four with `--players 4`
+        /// (default: `rule` in every seat).
+        #[arg(long)]
+        agents: Option<String>,
         /// Deals to time on each setting.
         #[arg(long, default_value_t = 200_000, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
         n: u64,
+        /// The rule set, its options and the table size.
+        #[command(flatten)]
+        rules: crate::rules::RulesArgs,
     },
     /// ISMCTS iterations per second on one thread at the first card of a hand, for
     /// 1,000, 10,000 and 100,000 iterations per search, and where an iteration's
@@ -76,6 +80,25 @@ enum Target {
         /// The pimc spec.
         #[arg(long, default_value = "pimc")]
         spec: String,
+    },
+    /// The solvers on the positions `pimc` (three players: a world sampled from
+    /// the view) or `oracle` (four players: the true world) solves at the first
+    /// card of rule-agent hands of a rule set: the class of every legal card for
+    /// the contract's goal, by the general solver alone and by the dispatch that
+    /// gives the fast solver what it answers.
+    Gsolver {
+        /// Positions to solve.
+        #[arg(long, default_value_t = 200, allow_negative_numbers = true, value_parser = crate::args::non_negative::<usize>)]
+        n: usize,
+        /// The rule set's name.
+        #[arg(long, default_value = "hombre")]
+        rules: String,
+        /// Players at the table (4: four-player tresillo).
+        #[arg(long, default_value_t = 3)]
+        players: u8,
+        /// `--rule-option key=value` for the rule set (repeatable).
+        #[arg(long = "rule-option")]
+        options: Vec<String>,
     },
     /// Microseconds per sampled world at trick 1 and at trick 6 (the sampler of
     /// `tresillo-agents`, from the view of the player to move).
@@ -282,15 +305,15 @@ pub fn run(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
             writeln!(out, "playouts: {n} random play-phase playouts (27 cards each) on one thread")?;
             writeln!(out, "{one:.0} playouts per second")?;
         }
-        Target::Deals { ref agents, n } => {
-            let specs: Vec<&str> = agents.split(',').map(str::trim).collect();
-            anyhow::ensure!(specs.len() == 3, "--agents needs three agent specs");
-            let t = tresillo_sim::Tournament::new(tresillo_sim::simple_config(
-                [specs[0], specs[1], specs[2]],
-                n,
-                1,
-                false,
-            ))?;
+        Target::Deals { ref agents, n, ref rules } => {
+            let players = rules.players()?;
+            let agents = agents.clone().unwrap_or_else(|| vec!["rule"; usize::from(players)].join(","));
+            let mut config = tresillo_sim::simple_config(["rule"; 3], n, 1, false);
+            config.agents = agents.split(',').map(|s| s.trim().to_string()).collect();
+            config.players = players;
+            config.rules = rules.parse()?;
+            // Checks the agents against the table size and the rule set.
+            let t = tresillo_sim::Tournament::new(config)?;
             let mut rates = Vec::new();
             for threads in [1, rayon::current_num_threads()] {
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
@@ -299,7 +322,12 @@ pub fn run(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
                 black_box(rows);
                 rates.push((threads, n as f64 / start.elapsed().as_secs_f64()));
             }
-            writeln!(out, "deals: {n} deals of {agents}, scored, no files written")?;
+            let table = if players == 4 { " at four players" } else { "" };
+            writeln!(
+                out,
+                "deals: {n} deals of {agents} ({}{table}), scored, no files written",
+                rules.parse()?
+            )?;
             let (t1, r1) = rates[0];
             let (tn, rn) = rates[1];
             writeln!(
@@ -363,6 +391,16 @@ pub fn run(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
             writeln!(out, "pimc: {spec}, {n} decisions of each kind, one thread")?;
             writeln!(out, "card decision at the first card: {}", percentiles_ms(&c))?;
             writeln!(out, "bidding decision (first call): {}", percentiles_ms(&b))?;
+        }
+        Target::Gsolver { n, ref rules, players, ref options } => {
+            anyhow::ensure!(n > 0, "--n must be at least 1");
+            let mut pairs = Vec::new();
+            for o in options {
+                pairs.push(tresillo_core::Rules::split_option(o)?);
+            }
+            let rules = tresillo_core::Rules::parse(rules, &pairs)?;
+            rules.check_players(players)?;
+            bench_gsolver(rules, players, n, out)?;
         }
         Target::Sampler { n } => {
             let t1 = sampler_views(1, 200);
@@ -447,5 +485,80 @@ fn bench_ismcts(spec: &str, n: u64, sizes: &[u32], out: &mut impl Write) -> Resu
         sizes.last().expect("a size"),
         (iter_ns - sample_ns - playout_ns).max(0.0)
     )?;
+    Ok(())
+}
+
+/// `tresillo bench gsolver`: see [`Target::Gsolver`].
+fn bench_gsolver(rules: tresillo_core::Rules, players: u8, n: usize, out: &mut impl Write) -> Result<()> {
+    use tresillo_agents::gsolver::{GeneralSolver, Solvers};
+    // (position, declarer, goal) at the first card of rule-agent hands.
+    let mut pos = Vec::with_capacity(n);
+    let mut agent = RuleAgent::new(RuleParams::default());
+    let mut rng = rng_from_seed(9);
+    let mut seed = 0u64;
+    while pos.len() < n && seed < 100 * n as u64 + 1000 {
+        let dealer = Seat((seed % u64::from(players)) as u8);
+        let deal = tresillo_sim::deal_for_seed(seed).seated(players, dealer);
+        let mut hand = Hand::with_rules(rules, players, deal, dealer)?;
+        let mut rngs = seat_rngs(seed);
+        seed += 1;
+        while let Some(seat) = hand.request().seat() {
+            let view = hand.view(seat);
+            if let (Request::Play { legal, .. }, Some(d)) = (view.request(), view.public().declarer)
+                && view.public().tricks_done == 0
+                && legal.len() > 1
+            {
+                let ps = if players == 3 {
+                    Sampler::new(&view).ok().and_then(|s| s.sample(&mut rng).play_state(&view))
+                } else {
+                    hand.play_state()
+                };
+                if let (Some(ps), Some(st)) = (ps, tresillo_agents::gpimc::stakes(view.public(), d)) {
+                    pos.push((ps, d, st.goal));
+                }
+                break;
+            }
+            let dec = agent.decide(&view, &mut rngs[seat.index()]);
+            hand.apply(dec)?;
+        }
+    }
+    anyhow::ensure!(!pos.is_empty(), "no hand of {rules} reached card play");
+    let mut general = GeneralSolver::new();
+    let mut both = Solvers::new();
+    let time = |f: &mut dyn FnMut(&PlayState, Seat, tresillo_agents::gsolver::Goal)| {
+        let mut ms: Vec<f64> = pos
+            .iter()
+            .map(|&(ps, d, g)| {
+                let t = Instant::now();
+                f(&ps, d, g);
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .collect();
+        ms.sort_by(f64::total_cmp);
+        ms
+    };
+    let g = time(&mut |ps, d, goal| {
+        for c in ps.legal_moves() {
+            let mut p = *ps;
+            p.play_unchecked(c);
+            black_box(general.value(&p, d, goal));
+        }
+    });
+    let b = time(&mut |ps, d, goal| {
+        for c in ps.legal_moves() {
+            black_box(both.card_value(ps, c, d, goal));
+        }
+    });
+    let fast =
+        pos.iter().filter(|(ps, d, _)| tresillo_agents::gsolver::fast_position(ps, *d).is_some()).count();
+    writeln!(
+        out,
+        "gsolver: {} first-card positions of {rules} at {players} players ({}), one thread; {fast} with three \
+         active seats and a trump",
+        pos.len(),
+        if players == 3 { "a world sampled from the view, as pimc" } else { "the true world, as oracle" }
+    )?;
+    writeln!(out, "every legal card, general solver: {}", percentiles_ms(&g))?;
+    writeln!(out, "every legal card, dispatch (fast where it answers): {}", percentiles_ms(&b))?;
     Ok(())
 }

@@ -16,6 +16,7 @@
 //! scoring = "deal"                       # default; or "session:K"
 //! out = "results/rule-vs-random"         # relative to the current directory
 //! threads = 2                            # optional; the output does not depend on it
+//! record = "out/rule-vs-random.jsonl"    # optional: every hand as a game record
 //! ```
 //!
 //! ```toml
@@ -103,6 +104,7 @@ struct TournamentSection {
     out: PathBuf,
     threads: Option<usize>,
     bidding: Option<String>,
+    record: Option<PathBuf>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -143,7 +145,7 @@ fn default_method() -> String {
 
 /// The keys of each table: (key, required).
 const TOP_KEYS: [(&str, bool); 3] = [("description", false), ("tournament", false), ("tune", false)];
-const TOURNAMENT_KEYS: [(&str, bool); 10] = [
+const TOURNAMENT_KEYS: [(&str, bool); 11] = [
     ("agents", true),
     ("players", false),
     ("deals", true),
@@ -154,6 +156,7 @@ const TOURNAMENT_KEYS: [(&str, bool); 10] = [
     ("out", true),
     ("threads", false),
     ("bidding", false),
+    ("record", false),
 ];
 const TUNE_KEYS: [(&str, bool); 15] = [
     ("agent", true),
@@ -296,7 +299,7 @@ pub fn load(a: &RunArgs) -> Result<Experiment> {
                 shard: None,
                 resume: a.resume,
                 force: a.force,
-                record: None,
+                record: t.record,
                 bidding: t.bidding,
             })
         }
@@ -388,6 +391,9 @@ pub fn command(e: &Experiment) -> Vec<String> {
                 flag(&mut c, "--bidding", b);
             }
             flag(&mut c, "--out", path_str(&t.out));
+            if let Some(r) = &t.record {
+                flag(&mut c, "--record", path_str(r));
+            }
             if let Some(n) = t.threads {
                 flag(&mut c, "--threads", n.to_string());
             }

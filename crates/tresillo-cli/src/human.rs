@@ -1,4 +1,5 @@
-//! `tresillo play --human SEAT`: a person at the table against two bots.
+//! `tresillo play --human SEAT`: a person at the table against two bots (three at
+//! a table of four, where the person may also be the dealer who sits out).
 //!
 //! The person's hand is shown sorted by trick power, every choice is numbered, the
 //! bids and the conversation are given in the game's words with an English gloss,
@@ -17,8 +18,8 @@ use tresillo_agents::cheat::Seated;
 use tresillo_agents::{Agent, AgentRng, TablePlayer, build_agent, build_seated, rng_from_seed, seat_rngs};
 use tresillo_core::tables::{TRUMP_SUIT, table};
 use tresillo_core::{
-    Bid, Card, CardSet, Contract, Deal, Decision, DropWord, Hand, LedgerConfig, PlayerView, PublicState,
-    Request, RuleSet, Rules, Scorer, ScoringMode, Seat, Suit, Word, legal_moves, parse_card,
+    Bid, Card, CardSet, Contract, Deal, Decision, DropWord, Hand, LedgerConfig, Phase, PlayerView,
+    PublicState, Request, RuleSet, Rules, Scorer, ScoringMode, Seat, Suit, Word, legal_moves, parse_card,
 };
 use tresillo_sim::{Act, HandRecord, Step, deal_for_seed, deal_seed, seating_rng_seed};
 
@@ -26,8 +27,11 @@ use tresillo_sim::{Act, HandRecord, Step, deal_for_seed, deal_seed, seating_rng_
 pub struct Session {
     /// The person's seat.
     pub seat: u8,
-    /// The two bots' specs, in seat order after the person's seat.
+    /// The bots' specs (two, or three at four players), in seat order after the
+    /// person's seat.
     pub agents: String,
+    /// Seats at the table: 3, or 4 (RULES.md section 12.2).
+    pub players: u8,
     /// The master seed: hand k is deal k of it.
     pub seed: u64,
     /// A deal to play instead (one hand only).
@@ -40,8 +44,8 @@ pub struct Session {
     pub hint: String,
     /// Where to write the records.
     pub record: Option<PathBuf>,
-    /// The rule set: `tresillo`, or `lhombre` (cards then shown with international
-    /// names; answers keep the notation of section 13).
+    /// The rule set and its options (in `lhombre` cards are shown with
+    /// international names; answers keep the notation of section 13).
     pub rules: Rules,
 }
 
@@ -57,13 +61,15 @@ enum Answer {
 
 /// Runs a session, reading the person's answers from `input`.
 pub fn run(s: &Session, input: &mut impl BufRead, out: &mut impl Write) -> Result<()> {
-    ensure!(s.seat < 3, "bad --human {}: seats are 0, 1 and 2", s.seat);
+    let n = s.players;
+    ensure!(s.seat < n, "bad --human {}: seats are 0 to {}", s.seat, n - 1);
     ensure!(s.hands >= 1, "--hands must be at least 1");
     ensure!(s.deal.is_none() || s.hands == 1, "--deal plays one hand; leave out --hands");
     let specs: Vec<String> = s.agents.split(',').map(|x| x.trim().to_string()).collect();
     ensure!(
-        specs.len() == 2,
-        "with --human, --agents needs the two bots' specs separated by a comma (seats after yours), got {}",
+        specs.len() == usize::from(n - 1),
+        "with --human, --agents needs the {} bots' specs separated by commas (seats after yours), got {}",
+        if n == 4 { "three" } else { "two" },
         specs.len()
     );
     let first_deal = match &s.deal {
@@ -72,39 +78,41 @@ pub fn run(s: &Session, input: &mut impl BufRead, out: &mut impl Write) -> Resul
     };
     build_agent(&s.hint).with_context(|| format!("bad --hint agent `{}`", s.hint))?;
     let me = Seat(s.seat);
-    // Seat order: the person, then the two bots in turn order after them.
-    let mut names = vec![String::new(); 3];
+    // Seat order: the person, then the bots in turn order after them.
+    let mut names = vec![String::new(); usize::from(n)];
     names[me.index()] = HUMAN.into();
-    names[me.plus(1, 3).index()] = specs[0].clone();
-    names[me.plus(2, 3).index()] = specs[1].clone();
+    for (i, spec) in specs.iter().enumerate() {
+        names[me.plus(i as u8 + 1, n).index()] = spec.clone();
+    }
     for spec in &specs {
+        tresillo_agents::check_players(spec, n).map_err(anyhow::Error::msg)?;
         tresillo_agents::check_rules(spec, &s.rules).map_err(anyhow::Error::msg)?;
     }
     let mut bots: Vec<Option<Seated>> = Vec::new();
-    for (i, n) in names.iter().enumerate() {
-        bots.push(if i == me.index() { None } else { Some(build_seated(n)?) });
+    for (i, name) in names.iter().enumerate() {
+        bots.push(if i == me.index() { None } else { Some(build_seated(name)?) });
     }
-    let mut scorer =
-        Scorer::new(ScoringMode::Session, LedgerConfig::with_rules(s.rules, 3)).expect("three players");
+    let mut config = LedgerConfig::with_rules(s.rules, n);
+    // A `hombre` points session pays out its pot after its last hand.
+    config.deals = s.hands;
+    let mut scorer = Scorer::new(ScoringMode::Session, config).context("the session's ledger")?;
     let mut records = Vec::new();
+    let others: Vec<String> =
+        (1..n).map(|i| format!("seat {} is {}", me.plus(i, n), names[me.plus(i, n).index()])).collect();
     writeln!(
         out,
-        "You are seat {me}. Seat {} is {}, seat {} is {}. Type the number of your choice; \
-         also `hint`, `help`, `hand` or `quit`.",
-        me.plus(1, 3),
-        names[me.plus(1, 3).index()],
-        me.plus(2, 3),
-        names[me.plus(2, 3).index()]
+        "You are seat {me}. {}. Type the number of your choice; also `hint`, `help`, `hand` or `quit`.",
+        others.join(", ")
     )?;
     let mut ended_early = false;
     for k in 0..u64::from(s.hands) {
         let ds = deal_seed(s.seed, k);
-        let deal = first_deal.unwrap_or_else(|| deal_for_seed(ds));
-        let dealer = Seat(((u64::from(s.dealer) + k) % 3) as u8);
+        let dealer = Seat(((u64::from(s.dealer) + k) % u64::from(n)) as u8);
+        let deal = first_deal.unwrap_or_else(|| deal_for_seed(ds).seated(n, dealer));
         writeln!(out, "\n=== hand {} of {} ===", k + 1, s.hands)?;
         let rng_seed = seating_rng_seed(ds, 0);
         let mut table = Table {
-            hand: Hand::with_rules(s.rules, 3, deal, dealer)?,
+            hand: Hand::with_rules(s.rules, n, deal, dealer)?,
             me,
             rngs: seat_rngs(rng_seed),
             hint_rng: rng_from_seed(rng_seed ^ 0x5EED_0F41_A7C3),
@@ -113,8 +121,14 @@ pub fn run(s: &Session, input: &mut impl BufRead, out: &mut impl Write) -> Resul
         for b in bots.iter_mut().flatten() {
             b.begin_hand();
         }
-        writeln!(out, "dealer: seat {dealer}; mano: seat {}", dealer.next(3))?;
-        if table.hand.request().seat() != Some(me) {
+        writeln!(out, "dealer: seat {dealer}; mano: seat {}", dealer.next(n))?;
+        if n == 4 && me == dealer {
+            writeln!(
+                out,
+                "you deal and sit out this hand (if the three others pass with the espada in the heap, you \
+                 penetra)"
+            )?;
+        } else if table.hand.request().seat() != Some(me) {
             writeln!(out, "your hand: {}", sorted_hand(table.hand.public(), table.hand.hand_of(me)))?;
         }
         let mut steps = Vec::new();
@@ -140,14 +154,22 @@ pub fn run(s: &Session, input: &mut impl BufRead, out: &mut impl Write) -> Resul
                 let bot = bots[seat.index()].as_mut().expect("a bot sits there");
                 bot.decide_at(&table.hand, seat, &mut table.rngs[seat.index()])
             };
-            if let Some(line) = narrate(&table.hand, &d) {
-                let g = if s.rules.set == RuleSet::Lhombre { String::new() } else { gloss(&d) };
+            if let Some(line) = table_line(&table.hand, &d, seat, me) {
+                let g = if s.rules.set == RuleSet::Lhombre {
+                    String::new()
+                } else {
+                    gloss(&d, table.hand.public())
+                };
                 writeln!(out, "{line}{g}")?;
             }
             table.hand.apply(d).map_err(|e| anyhow::anyhow!("seat {seat} ({}): {e}", names[seat.index()]))?;
             steps.push(Step { seat, act: Act::from(d) });
-            // Trumps named: the hand in its new order (at once, unless a prompt shows it).
-            if matches!(d, Decision::Declare(..)) && table.hand.request().seat() != Some(me) {
+            // Trumps named: the hand in its new order (at once, unless a prompt
+            // shows it; not for the dealer sitting out).
+            if matches!(d, Decision::Declare(..))
+                && !table.hand.hand_of(me).is_empty()
+                && table.hand.request().seat() != Some(me)
+            {
                 writeln!(out, "your hand: {}", sorted_hand(table.hand.public(), table.hand.hand_of(me)))?;
             }
         };
@@ -158,16 +180,27 @@ pub fn run(s: &Session, input: &mut impl BufRead, out: &mut impl Write) -> Resul
         let result = table.hand.result().expect("the hand is over");
         writeln!(out, "{}", outcome_line(&result))?;
         let score = scorer.apply(&result).context("scoring the hand")?;
-        let l = scorer.ledger().context("--human plays plain tresillo, scored by the puesta system")?;
-        let bowls: Vec<String> = (0..3u8)
-            .map(|i| {
-                let who = if Seat(i) == me { " (you)" } else { "" };
-                format!("seat {i}{who} {} ({:+})", l.bowl(Seat(i)), score.total(Seat(i)))
-            })
-            .collect();
-        writeln!(out, "ledger after hand {}: bowls {}", k + 1, bowls.join(", "))?;
-        let seat_names: Vec<String> = (0..3).map(|i| format!("seat {i}")).collect();
-        writeln!(out, "  {}", ledger_line(l, &seat_names))?;
+        let you = |i: u8| if Seat(i) == me { " (you)" } else { "" };
+        if let Some(l) = scorer.ledger() {
+            let bowls: Vec<String> = (0..n)
+                .map(|i| format!("seat {i}{} {} ({:+})", you(i), l.bowl(Seat(i)), score.total(Seat(i))))
+                .collect();
+            writeln!(out, "ledger after hand {}: bowls {}", k + 1, bowls.join(", "))?;
+            let seat_names: Vec<String> = (0..n).map(|i| format!("seat {i}")).collect();
+            writeln!(out, "  {}", ledger_line(l, &seat_names))?;
+        } else {
+            let (unit, scores, pot) = match (scorer.points(), scorer.chips()) {
+                (Some(p), _) => (("points", "pot"), p.scores().to_vec(), p.pot()),
+                (None, Some(c)) => (("chips", "pool"), c.bowls().to_vec(), c.pool()),
+                (None, None) => bail!("the session's ledger keeps neither tantos, points nor chips"),
+            };
+            let line: Vec<String> = (0..n)
+                .map(|i| {
+                    format!("seat {i}{} {} ({:+})", you(i), scores[usize::from(i)], score.total(Seat(i)))
+                })
+                .collect();
+            writeln!(out, "{} after hand {}: {}; {} {pot}", unit.0, k + 1, line.join(", "), unit.1)?;
+        }
         let mut rec = HandRecord::new(s.rules.set, deal, dealer, names.clone(), steps, result);
         rec.set_rules(&s.rules);
         rec.seed = if first_deal.is_some() { None } else { Some(ds) };
@@ -178,15 +211,55 @@ pub fn run(s: &Session, input: &mut impl BufRead, out: &mut impl Write) -> Resul
         }
     }
     if !ended_early && s.hands > 1 {
-        let st = scorer.settle().context("--human plays plain tresillo, scored by the puesta system")?;
-        let res: Vec<String> = (0..3u8).map(|i| format!("seat {i} {:+}", st.results[Seat(i)])).collect();
-        writeln!(out, "\nsettlement: {} (you are seat {me})", res.join(", "))?;
+        if let Some(st) = scorer.settle() {
+            let res: Vec<String> = (0..n).map(|i| format!("seat {i} {:+}", st.results[Seat(i)])).collect();
+            writeln!(out, "\nsettlement: {} (you are seat {me})", res.join(", "))?;
+        } else {
+            // Points and chips are final after every hand (the pot paid out with the last).
+            let (unit, scores) = match (scorer.points(), scorer.chips()) {
+                (Some(p), _) => ("points", p.scores().to_vec()),
+                (None, Some(c)) => ("chips", c.bowls().to_vec()),
+                (None, None) => bail!("the session's ledger keeps neither tantos, points nor chips"),
+            };
+            let res: Vec<String> = (0..n).map(|i| format!("seat {i} {}", scores[usize::from(i)])).collect();
+            writeln!(out, "\nsettlement in {unit}: {} (you are seat {me})", res.join(", "))?;
+        }
     }
     writeln!(out, "{} hand(s) played.", records.len())?;
     if let (Some(p), false) = (&s.record, records.is_empty()) {
         writeln!(out, "record written to {}", p.display())?;
     }
     Ok(())
+}
+
+/// The line the person sees for `d` by `seat`: the narrative of `play`, except
+/// that another seat's exchange and penetro show how many cards, never which (the
+/// narrative of `play` and `replay` shows every card).
+fn table_line(hand: &Hand, d: &Decision, seat: Seat, me: Seat) -> Option<String> {
+    if seat == me {
+        return narrate(hand, d);
+    }
+    let p = hand.public();
+    match *d {
+        Decision::Discard(set) => {
+            let k = set.len();
+            let mut line = if p.penetro.active && seat == p.dealer && p.phase == Phase::DeclarerExchange {
+                format!("exchange: seat {seat} discards 1 and draws none (penetro)")
+            } else {
+                format!("exchange: seat {seat} discards {k} and draws {k}")
+            };
+            // The rest of the heap turned face up (`show_heap`) is public.
+            let mut after = *hand;
+            after.apply_unchecked(*d);
+            let shown = after.public().shown_heap;
+            if p.shown_heap.is_empty() && !shown.is_empty() {
+                line.push_str(&format!("\nthe heap is turned face up: {}", Names::of(p.rules).cards(shown)));
+            }
+            Some(line)
+        }
+        Decision::Penetro(e) => Some(format!("seat {seat} penetra: takes the {e} ten")),
+        _ => narrate(hand, d),
+    }
 }
 
 /// The hand at the table with what the person's prompts need.
@@ -230,6 +303,14 @@ impl Table {
                 Some("hand") => self.show(&view, &choices, out)?,
                 Some("hint") => {
                     let spec = words.next().unwrap_or(&self.hint).to_string();
+                    // An agent that does not play this table (rule set, players) gives no hint.
+                    let p = view.public();
+                    let plays = tresillo_agents::check_players(&spec, p.players)
+                        .and_then(|()| tresillo_agents::check_rules(&spec, &p.game_rules()));
+                    if let Err(e) = plays {
+                        writeln!(out, "no hint from that agent here: {e}")?;
+                        continue;
+                    }
                     match build_agent(&spec) {
                         Ok(mut agent) => {
                             agent.new_hand();
@@ -255,27 +336,41 @@ impl Table {
             Request::Play { .. } => {
                 let trick = p.current_trick();
                 let leader = p.current_leader();
-                let table: Vec<String> = trick
-                    .iter()
-                    .enumerate()
-                    .map(|(i, c)| format!("seat {} {}", leader.plus(i as u8, 3), names.card(*c)))
-                    .collect();
+                let mut seat = leader;
+                let mut table = Vec::new();
+                for c in trick {
+                    table.push(format!("seat {seat} {}", names.card(*c)));
+                    seat = p.next_playing(seat);
+                }
+                let so_far: Vec<String> =
+                    p.tricks.0[..usize::from(p.players)].iter().map(u8::to_string).collect();
                 writeln!(
                     out,
-                    "trick {} (trumps {}); tricks so far {}-{}-{}; on the table: {}",
+                    "trick {} (trumps {}); tricks so far {}; on the table: {}",
                     p.tricks_done + 1,
                     p.trump.map_or("none".into(), |t| names.suit(t)),
-                    p.tricks.0[0],
-                    p.tricks.0[1],
-                    p.tricks.0[2],
+                    so_far.join("-"),
                     if table.is_empty() { "nothing, you lead".into() } else { table.join(", ") }
                 )?;
             }
             Request::Discard { min, max, .. } => {
                 writeln!(out, "your hand: {}", numbered_hand(p, view.hand()))?;
+                if p.penetro.active && view.seat() == p.dealer && p.phase == Phase::DeclarerExchange {
+                    writeln!(
+                        out,
+                        "penetro: discard exactly one card (you draw nothing). Type the card (`2C`) or its number."
+                    )?;
+                    return Ok(());
+                }
+                let why = match (p.forced, p.rules) {
+                    (true, RuleSet::Hombre) if p.gascarille => " (the gascarille)",
+                    (true, RuleSet::Hombre) => " (the obligation)",
+                    (true, RuleSet::TresilloHouse) => " (the forced entrada)",
+                    _ => "",
+                };
                 writeln!(
                     out,
-                    "exchange: discard {min} to {max} cards and draw as many from the heap. Type the cards \
+                    "exchange{why}: discard {min} to {max} cards and draw as many from the heap. Type the cards \
                      (`2C 5O`) or their numbers (`1 4`), or `none`."
                 )?;
                 return Ok(());
@@ -285,8 +380,10 @@ impl Table {
         if let Some(e) = view.exposed_hand().filter(|_| p.declarer != Some(view.seat())) {
             writeln!(out, "the declarer's hand, face up: {}", names.cards(e))?;
         }
-        writeln!(out, "your hand: {}", sorted_hand(p, view.hand()))?;
-        writeln!(out, "{}:", question(&req, names))?;
+        if !view.hand().is_empty() {
+            writeln!(out, "your hand: {}", sorted_hand(p, view.hand()))?;
+        }
+        writeln!(out, "{}:", question(view))?;
         for (i, c) in choices.iter().enumerate() {
             writeln!(out, "  {}) {}", i + 1, c.text)?;
         }
@@ -294,19 +391,42 @@ impl Table {
     }
 }
 
-/// The question a request asks.
-fn question(req: &Request, names: Names) -> &'static str {
-    match req {
+/// The question a request asks, in the words of the rule set and the moment (a
+/// penetro, an obligation, a gascarille).
+fn question(view: &PlayerView) -> String {
+    let p = view.public();
+    let req = view.request();
+    let names = Names::of(p.rules);
+    let q = match req {
         Request::Declare { forced: true, .. } if names == Names::International => {
             "everybody passed and you hold the spadille (or deal): you must play game or tourné, scored as game"
         }
         Request::Bola { .. } if names == Names::International => {
             "you won the first five tricks: stop, or lead to the sixth for tout"
         }
+        Request::Declare { forced: true, .. } if p.penetro.active => {
+            "you penetra: name trumps (an entrada), then discard one card"
+        }
+        Request::Declare { forced: true, .. } if p.rules == RuleSet::Hombre && p.gascarille => {
+            "the others make you play a gascarille (worth 3): name trumps"
+        }
+        Request::Declare { forced: true, .. } if p.rules == RuleSet::Hombre => {
+            "everybody passed: the obligation is yours (you hold the espada, or are mano): name trumps"
+        }
+        Request::Declare { forced: true, .. } if p.rules == RuleSet::TresilloHouse => {
+            "everybody passed: the forced entrada is yours (espada, else basto, else mano): name trumps"
+        }
         Request::Declare { forced: true, .. } => {
             "everybody passed and you hold the espada: you must play an entrada (espada forzada)"
         }
+        Request::Surrender { .. } if p.phase == Phase::PenetroGiveUp => {
+            "you took ten cards: give up at once (a puesta, and the penetro condición) or play on"
+        }
         Request::Bid { .. } => "your call in the auction",
+        Request::Declare { .. } if names == Names::International => {
+            "you won the auction: name the contract (a winner at game may raise to spades game, tourné, nolo or \
+             grand tourné; one at solo to spades solo)"
+        }
         Request::Declare { .. } => "you won the auction: name the contract",
         Request::Word { .. } => "who goes first among the opponents",
         Request::Play { .. } => "your card",
@@ -317,10 +437,13 @@ fn question(req: &Request, names: Names) -> &'static str {
         Request::ExchangeRight { .. } => "exchange first, or pass that right to the other opponent",
         Request::AcceptSurrender { .. } => "the declarer gives up the vuelta: accept",
         Request::DeclareVole { .. } => "declare the vole (all nine tricks) before the first trick",
-        Request::Penetro { .. } => "all passed and the espada is in the heap: you penetra, take ten cards",
-        Request::DropOut { .. } => "the dealer penetra: who drops out",
+        Request::Penetro { .. } => {
+            "all passed and the espada is in the heap: you penetra, take ten cards from the top or the bottom"
+        }
+        Request::DropOut { .. } => "the dealer penetra: one of you three drops out; your word",
         Request::Discard { .. } | Request::Done => "",
-    }
+    };
+    q.to_string()
 }
 
 /// The numbered choices of a request (none for discards, typed as cards).
@@ -342,7 +465,16 @@ fn choices(view: &PlayerView) -> Vec<Choice> {
             .into_iter()
             .map(|d| Choice {
                 decision: d,
-                text: describe(&d, names) + &if names == Names::Spanish { gloss(&d) } else { String::new() },
+                text: match d {
+                    // An equal bid in L'Hombre is *self*.
+                    Decision::Bid(b @ Bid::Level(l))
+                        if names == Names::International
+                            && view.public().standing.map(|s| s.0) == Some(l) =>
+                    {
+                        names.bid(b, true)
+                    }
+                    _ => describe(&d, names),
+                } + &if names == Names::Spanish { gloss(&d, view.public()) } else { String::new() },
             })
             .collect(),
     }
@@ -387,13 +519,75 @@ fn describe(d: &Decision, names: Names) -> String {
     }
 }
 
-/// A short English gloss of the game's words (empty for plain decisions).
-fn gloss(d: &Decision) -> String {
+/// The contracts each bid level of `rules` reaches (a Spanish or English rule
+/// set: `palo_de_favor` and `favorito` add the entrada and solo *a favor*,
+/// `contrabola` its contract), level 1 first.
+fn level_names(rules: &Rules) -> Vec<String> {
+    let favoured = rules.favoured_suit();
+    (1..=rules.max_level())
+        .map(|l| {
+            let mut v = Vec::new();
+            for c in [Contract::Entrada, Contract::Vuelta, Contract::Contrabola, Contract::Solo] {
+                if !rules.has_contract(c) {
+                    continue;
+                }
+                if rules.contract_level(c, None) == l {
+                    v.push(c.to_string());
+                }
+                if let Some(f) = favoured
+                    && c.names_trump()
+                    && c != Contract::Contrabola
+                    && rules.contract_level(c, Some(f)) == l
+                    && rules.contract_level(c, None) != l
+                {
+                    v.push(format!("{c} a favor"));
+                }
+            }
+            v.join(" or ")
+        })
+        .collect()
+}
+
+/// `items` as English: `a`, `a or b`, `a, b or c`.
+fn or_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// A short English gloss of the game's words, at the moment of `p` (empty for
+/// plain decisions).
+fn gloss(d: &Decision, p: &PublicState) -> String {
+    let penetro = p.penetro.active && p.declarer == Some(p.dealer);
+    match *d {
+        Decision::Surrender(true) if p.phase == Phase::PenetroGiveUp => {
+            return " (a puesta at once, and the penetro condición)".into();
+        }
+        Decision::Surrender(false) if p.phase == Phase::PenetroGiveUp => {
+            return " (name trumps, discard one card)".into();
+        }
+        Decision::Declare(Contract::Entrada, _) if penetro || p.forced => {
+            return " (name trumps)".into();
+        }
+        _ => {}
+    }
+    if let Decision::Bid(Bid::Level(l)) = *d {
+        let names = level_names(&p.game_rules());
+        let from = usize::from(l.max(1) - 1).min(names.len());
+        return if l == 1 {
+            format!(" (I bid: {} or higher)", names.first().map_or("entrada", String::as_str))
+        } else {
+            format!(" (I bid more: {})", or_list(&names[from..]))
+        };
+    }
     let g = match *d {
         Decision::Bid(Bid::Paso) => "pass: out of the auction",
-        Decision::Bid(Bid::Level(1)) => "I bid: entrada or higher",
-        Decision::Bid(Bid::Level(2)) => "I bid more: vuelta or solo",
-        Decision::Bid(Bid::Level(_)) => "I bid more: solo",
+        Decision::Bid(Bid::Level(_)) => "",
+        Decision::Declare(Contract::Contrabola, _) => {
+            "name a suit you hold as trumps, no exchange, take no trick"
+        }
         Decision::Declare(Contract::Entrada, _) => "name trumps, exchange",
         Decision::Declare(Contract::Vuelta, _) => "the heap's top card sets trumps, exchange",
         Decision::Declare(Contract::Solo, _) => "name trumps, no exchange",
@@ -408,6 +602,12 @@ fn gloss(d: &Decision) -> String {
         Decision::DropOut(DropWord::PuedoQuedarme) => "I can stay",
         Decision::DropOut(DropWord::PuedoIrme) => "I can drop out",
         Decision::DropOut(DropWord::MeVoy) => "I drop out",
+        Decision::Gascarille(true) => "the espada's holder must play, worth 3",
+        Decision::ExchangeFirst(false) => "the other opponent exchanges first",
+        Decision::AcceptSurrender(true) => "the hand ends as the declarer's puesta",
+        Decision::AcceptSurrender(false) => "the declarer plays on",
+        Decision::DeclareVole(true) => "all nine tricks: x8 if made, x8 lost if not",
+        Decision::Penetro(_) => "ten cards, unseen",
         _ => return String::new(),
     };
     format!(" ({g})")
@@ -523,6 +723,7 @@ fn wrap(text: &str, width: usize) -> String {
 /// `lhombre` section 12.4).
 fn help(view: &PlayerView) -> String {
     let p = view.public();
+    let rules = p.game_rules();
     if p.rules == RuleSet::Lhombre {
         return format!(
             "L'Hombre (RULES.md section 12.4). Contracts by rank: 1 game, 2 spades game, 3 tourné or nolo, \
@@ -547,11 +748,29 @@ fn help(view: &PlayerView) -> String {
             } else {
                 format!("You may bid level {min_level} to {max_level} or pass.")
             };
+            let levels: Vec<String> =
+                level_names(&rules).iter().enumerate().map(|(i, c)| format!("{} {c}", i + 1)).collect();
+            let all_pass = match (p.rules, p.players) {
+                (RuleSet::Hombre, _) => {
+                    "if all pass the holder of the espada (else mano) has the obligation: discard all but one, \
+                     draw eight, name trumps (RULES.md section 12.3); with the gascarille option the others may \
+                     first make the espada's holder play a gascarille"
+                }
+                (RuleSet::TresilloHouse, _) => {
+                    "if all pass the holder of the espada, else of the basto, else mano plays a forced entrada \
+                     (RULES.md section 12.1)"
+                }
+                (_, 4) => {
+                    "if all pass the holder of the espada must play an entrada (espada forzada); with the espada \
+                     in the heap the dealer, who sits out, penetra (RULES.md section 12.2)"
+                }
+                _ => "if all pass the holder of the espada must play an entrada (espada forzada)",
+            };
             format!(
-                "Auction (RULES.md section 3): levels are 1 entrada, 2 vuelta, 3 solo. A bid must be higher than \
-                 the standing one, except that a player earlier in turn order (mano, medio, postre) may equal it. \
-                 A pass (paso) is final. The last bidder left declares; if all pass the holder of the espada must \
-                 play an entrada (espada forzada). {can}"
+                "Auction (RULES.md section 3): levels are {}. A bid must be higher than the standing one, except \
+                 that a player earlier in turn order (mano, medio, postre) may equal it. A pass (paso) is final. \
+                 The last bidder left declares; {all_pass}. {can}",
+                or_list(&levels).replace(" or ", " and ")
             )
         }
         Request::Declare { min_level, forced, .. } => format!(
@@ -559,7 +778,17 @@ fn help(view: &PlayerView) -> String {
              you name trumps and exchange. Vuelta: the heap's top card is turned and sets trumps; you exchange, \
              drawing it first. Solo: you name trumps and do not exchange. You must win more tricks than each \
              opponent (sacado); a tie is a puesta, an opponent with most tricks wins codillo.",
-            if forced { "; espada forzada: entrada only" } else { "" }
+            match (forced, p.rules) {
+                (false, _) => String::new(),
+                (true, _) if p.penetro.active => "; a penetro: entrada only, then you discard one card".into(),
+                (true, RuleSet::Hombre) => "; the obligation or gascarille: trumps only, scored as such".into(),
+                (true, RuleSet::TresilloHouse) => "; the forced entrada: trumps only".into(),
+                (true, _) => "; espada forzada: entrada only".into(),
+            } + &if rules.has_contract(Contract::Contrabola) {
+                " (Contrabola: nobody exchanges; name a suit you hold as trumps and take no trick.)".to_string()
+            } else {
+                String::new()
+            }
         ),
         Request::Discard { min, max, .. } => format!(
             "Exchange (section 4): discard face down {min} to {max} cards and draw as many from the top of the \
@@ -596,6 +825,10 @@ fn help(view: &PlayerView) -> String {
                  highest card of the suit led; the winner leads next."
             )
         }
+        Request::Surrender { .. } if p.phase == Phase::PenetroGiveUp => "Penetro (section 12.2): you took ten \
+             cards. Give up at once and the hand is your puesta, and you pay the penetro condición; or play on: \
+             name trumps and discard one card. Once play starts a penetro cannot be given up."
+            .into(),
         Request::Surrender { .. } => "Surrender (section 6): after the third trick the declarer of entrada or \
              vuelta may give up. Each opponent may then say yo sigo and take over; if nobody does, the hand \
              is your puesta."
@@ -608,10 +841,22 @@ fn help(view: &PlayerView) -> String {
              hand is won with primeras, or play on for bola: all nine tricks, paid 8 by each other player; \
              losing a later trick is a failed bola (you pay 8 to each) though the contract is still won."
             .into(),
-        Request::Gascarille { .. }
-        | Request::ExchangeRight { .. }
-        | Request::AcceptSurrender { .. }
-        | Request::DeclareVole { .. } => "A decision of the hombre rule set (RULES.md section 12.3).".into(),
+        Request::Gascarille { .. } => "Gascarille (RULES.md section 12.3, option gascarille): everybody passed. \
+             In turn order from the holder of the espada, the others may make that player play a gascarille: \
+             discard and draw eight, then name trumps; it is worth 3. If nobody does, the obligation follows."
+            .into(),
+        Request::ExchangeRight { .. } => "Exchange (RULES.md section 12.3): after the declarer, the declarer's \
+             next opponent exchanges first (up to 8 cards, and no more than the heap holds) or passes that right \
+             to the other opponent, who then exchanges first."
+            .into(),
+        Request::AcceptSurrender { .. } => "Surrender (RULES.md section 12.3): the declarer gives up a vuelta. \
+             It ends as the declarer's puesta only if both opponents accept; if either refuses, the declarer \
+             plays on."
+            .into(),
+        Request::DeclareVole { .. } => "Declared vole (RULES.md section 12.3): before the first trick you may \
+             declare that you will win all nine tricks. Made, the game scores x8; failed, you lose the base \
+             value x8. A declared vole cannot be given up."
+            .into(),
         Request::Penetro { .. } => "Penetro (section 12.2): everybody passed and nobody holds the espada, so \
              the dealer takes ten cards from the top or the bottom of the heap, without looking, and may then \
              give up at once or name trumps and discard one card."

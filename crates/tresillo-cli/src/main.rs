@@ -40,7 +40,7 @@ enum Command {
     /// Count legal card-play sequences from a deal (tricks resolved).
     Perft(perft::PerftArgs),
     /// Play one hand with the given agents and print it, or sit at the table
-    /// yourself against two of them (`--human SEAT`).
+    /// yourself against two of them, three at four players (`--human SEAT`).
     Play(narrate::PlayArgs),
     /// Solve a card-play position exactly: the class (sacado, puesta, codillo)
     /// each legal card of the leader leads to, then the value the declarer can force.

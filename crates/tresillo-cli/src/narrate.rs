@@ -9,7 +9,7 @@ use tresillo_agents::{build_seated, seat_rngs};
 use tresillo_core::rulesets::lhombre;
 use tresillo_core::{
     AllPass, Bid, Card, CardSet, Contract, Deal, Decision, Hand, HandResult, Outcome, Phase, Request,
-    RuleSet, Rules, Seat, Suit,
+    RuleSet, Seat, Suit,
 };
 use tresillo_sim::{HandRecord, play_recorded};
 
@@ -28,15 +28,16 @@ pub struct PlayArgs {
     #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u8>)]
     dealer: u8,
     /// One agent spec per seat (three, or four with `--players 4`), comma-separated
-    /// (see `tresillo agents`); with `--human`, the two bots in seat order after the
-    /// human's seat.
+    /// (see `tresillo agents`); with `--human`, the bots (two, or three at four
+    /// players) in seat order after the human's seat.
     #[arg(long)]
     agents: Option<String>,
     /// Write the hand (every hand of a `--human` session) to FILE as JSON Lines
     /// (docs/RECORDS.md); an existing file is replaced.
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
-    /// Sit at the table yourself in seat SEAT (0, 1 or 2), against two bots.
+    /// Sit at the table yourself in seat SEAT (0 to 2, or 0 to 3 at four players),
+    /// against two bots (three at four players).
     #[arg(long, value_name = "SEAT", allow_negative_numbers = true, value_parser = crate::args::non_negative::<u8>)]
     human: Option<u8>,
     /// With `--human`: hands in the session (one ledger; the dealer rotates).
@@ -45,8 +46,7 @@ pub struct PlayArgs {
     /// With `--human`: the agent `hint` asks by default.
     #[arg(long, default_value = "rule", requires = "human")]
     hint: String,
-    /// The rule set and its options (`--human` plays `tresillo` and `lhombre`
-    /// without options).
+    /// The rule set, its options and the table size (`--human` plays them all).
     #[command(flatten)]
     rules: crate::rules::RulesArgs,
 }
@@ -69,16 +69,14 @@ pub fn run(a: &PlayArgs, out: &mut impl Write) -> Result<()> {
     let rules = a.rules.parse()?;
     let n = a.rules.players()?;
     anyhow::ensure!(a.dealer < n, "bad --dealer {}: seats are 0 to {}", a.dealer, n - 1);
-    let lhombre = rules == Rules::from(RuleSet::Lhombre);
-    if a.human.is_some() && ((rules != Rules::default() && !lhombre) || n != 3) {
-        anyhow::bail!(
-            "--human plays the rule sets tresillo and lhombre without options at three players, not {rules} at {n}"
-        );
-    }
     if let Some(seat) = a.human {
         let session = crate::human::Session {
             seat,
-            agents: a.agents.clone().unwrap_or_else(|| "rule,rule".into()),
+            agents: a
+                .agents
+                .clone()
+                .unwrap_or_else(|| if n == 4 { "rule,rule,rule" } else { "rule,rule" }.into()),
+            players: n,
             seed: a.seed,
             deal: a.deal.clone(),
             dealer: a.dealer,

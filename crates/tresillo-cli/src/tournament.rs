@@ -135,9 +135,11 @@ pub struct RecordProgress {
 }
 
 /// Opens the record file of a run for appending: a new run creates (or, when
-/// `fresh`, truncates) it; a resumed one truncates it to its checkpoint.
-fn open_record(progress: &RecordProgress, fresh: bool) -> Result<File> {
-    let p = &progress.path;
+/// `fresh`, truncates) it; a resumed one truncates it to its checkpoint. `partial`:
+/// the run replaces another, and writes [`partial_record`] instead.
+fn open_record(progress: &RecordProgress, fresh: bool, partial: bool) -> Result<File> {
+    let file = if partial { partial_record(&progress.path) } else { progress.path.clone() };
+    let p = &file;
     let f = if fresh {
         File::create(p).with_context(|| format!("creating {}", p.display()))?
     } else {
@@ -154,6 +156,15 @@ fn open_record(progress: &RecordProgress, fresh: bool) -> Result<File> {
     };
     drop(f);
     OpenOptions::new().append(true).open(p).with_context(|| format!("opening {}", p.display()))
+}
+
+/// Where a run that replaces another (it plays in `DIR.partial`) writes its
+/// records until it is complete: `FILE.partial`, renamed over `FILE` when the run's
+/// files are moved into place, so that an earlier `FILE` stays whole until then.
+fn partial_record(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".partial");
+    path.with_file_name(name)
 }
 
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
@@ -255,6 +266,30 @@ fn csv_header() -> Result<Vec<u8>> {
     let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
     let end = bytes.iter().position(|b| *b == b'\n').expect("a header line") + 1;
     Ok(bytes[..end].to_vec())
+}
+
+/// Refuses a `deals.csv` whose header is not this version's (a run started by an
+/// older `tresillo`, with fewer columns): appending rows of another width to it
+/// would make a file no reader accepts. `what` says what cannot be done.
+fn check_csv_header(path: &Path, what: &str) -> Result<()> {
+    let header = csv_header()?;
+    let mut first = Vec::with_capacity(header.len());
+    let f = File::open(path).with_context(|| format!("reading {}", path.display()))?;
+    std::io::BufRead::read_until(&mut std::io::BufReader::new(f), b'\n', &mut first)
+        .with_context(|| format!("reading {}", path.display()))?;
+    if first == header {
+        return Ok(());
+    }
+    let mine: Vec<&str> = std::str::from_utf8(&header).unwrap_or_default().trim_end().split(',').collect();
+    let text = String::from_utf8_lossy(&first);
+    let theirs: Vec<&str> = text.trim_end().split(',').collect();
+    let missing: Vec<&str> = mine.iter().copied().filter(|c| !theirs.contains(c)).collect();
+    bail!(
+        "{} line 1: not the deals.csv header of this version of tresillo{}; it cannot {what} \
+         (start the run again with --force)",
+        path.display(),
+        if missing.is_empty() { String::new() } else { format!(" (no column {})", missing.join(", ")) }
+    )
 }
 
 /// The bytes of `summary.csv` and the printable table.
@@ -497,6 +532,15 @@ fn replace(
 ) -> Result<String> {
     let partial_lock = lock_dir(partial)?;
     let table = play(a, config, partial, out, command_line)?;
+    // The records first: a kill before the run's files move leaves `--resume` to
+    // find the run complete in `partial` and move them; the record is then in place.
+    if let Some(rec) = &a.record {
+        let from = partial_record(rec);
+        if from.exists() {
+            fs::rename(&from, rec)
+                .with_context(|| format!("moving {} to {}", from.display(), rec.display()))?;
+        }
+    }
     let moves: Vec<(PathBuf, PathBuf)> = RUN_FILES.iter().map(|f| (partial.join(f), out.join(f))).collect();
     publish(&moves)?;
     fs::remove_file(partial.join(LOCK_FILE)).with_context(|| format!("removing {}", partial.display()))?;
@@ -588,6 +632,7 @@ fn play(
             }
             (None, None) => {}
         }
+        check_csv_header(&dir.join("deals.csv"), "resume it")?;
         let f = OpenOptions::new().write(true).open(dir.join("deals.csv")).context("opening deals.csv")?;
         let len = f.metadata()?.len();
         if len < m.csv_bytes {
@@ -639,7 +684,8 @@ fn play(
         ProgressBar::hidden()
     };
     let mut record_file = match &manifest.record {
-        Some(r) => Some(open_record(r, !resuming)?),
+        // Replacing another run (playing in `DIR.partial`): records in `FILE.partial`.
+        Some(r) => Some(open_record(r, !resuming, dir != shown)?),
         None => None,
     };
     let t = t.recording(record_file.is_some());
@@ -845,10 +891,10 @@ pub fn merge(a: &MergeArgs, command_line: Vec<String>) -> Result<String> {
     for (m, d) in &parts {
         // Streamed: a shard's rows are never all in memory.
         let p = d.join("deals.csv");
+        check_csv_header(&p, "merge it")?;
         let mut r = File::open(&p).with_context(|| format!("reading {}", p.display()))?;
         let mut head = vec![0; header.len()];
-        let same = r.read_exact(&mut head).is_ok() && head == header;
-        ensure!(same, "{}: unexpected deals.csv header", d.display());
+        r.read_exact(&mut head).with_context(|| format!("reading {}", p.display()))?;
         std::io::copy(&mut r, &mut w).with_context(|| format!("copying {}", p.display()))?;
         stats.merge(&read_stats(d, m.deals_completed)?);
     }

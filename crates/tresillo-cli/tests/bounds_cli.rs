@@ -124,6 +124,7 @@ fn negative_numbers_are_called_negative_on_every_integer_flag() {
         (vec!["bench", "sampler", "--n", "-5"], "--n"),
         (vec!["bench", "solver", "--n", "-5"], "--n"),
         (vec!["bench", "solver", "--seed", "-5"], "--seed"),
+        (vec!["bench", "gsolver", "--n", "-5"], "--n"),
     ];
     for (args, flag) in &cases {
         let e = first_line(args);

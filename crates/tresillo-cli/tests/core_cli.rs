@@ -96,8 +96,32 @@ fn agents_lists_every_agent_with_parameters() {
 fn bench_targets_print_a_figure_on_the_last_line() {
     let (ok, out, _) = tresillo(&["bench", "movegen", "--n", "10000"]);
     assert!(ok && out.lines().last().unwrap().ends_with("ns per legal-move call"), "{out}");
+    let (ok, out, _) = tresillo(&["bench", "gsolver", "--rules", "lhombre", "--n", "3"]);
+    assert!(ok && out.lines().last().unwrap().starts_with("every legal card, dispatch"), "{out}");
     let (ok, out, _) = tresillo(&["bench", "playouts", "--n", "2000"]);
     assert!(ok && out.lines().last().unwrap().contains("playouts per second"), "{out}");
     let (ok, out, _) = tresillo(&["bench", "deals", "--n", "200"]);
     assert!(ok && out.lines().last().unwrap().contains("deals per second"), "{out}");
+    // Four players, and other rule sets.
+    let (ok, out, _) = tresillo(&["bench", "deals", "--n", "100", "--players", "4"]);
+    assert!(
+        ok && out.starts_with("deals: 100 deals of rule,rule,rule,rule (tresillo at four players)"),
+        "{out}"
+    );
+    assert!(out.lines().last().unwrap().contains("deals per second"), "{out}");
+    let (ok, out, _) =
+        tresillo(&["bench", "deals", "--n", "100", "--rules", "hombre", "--agents", "rule,random,rule"]);
+    assert!(ok && out.starts_with("deals: 100 deals of rule,random,rule (hombre)"), "{out}");
+    for (args, msg) in [
+        (
+            vec!["--players", "4", "--agents", "rule,rule,rule"],
+            "error: a tournament of 4 players needs 4 agents",
+        ),
+        (vec!["--players", "4", "--rules", "hombre"], "error: rule set hombre is played by 3 players, not 4"),
+    ] {
+        let mut a = vec!["bench", "deals", "--n", "10"];
+        a.extend(&args);
+        let (ok, _, err) = tresillo(&a);
+        assert!(!ok && err.starts_with(msg) && err.trim_end().lines().count() == 1, "{args:?}: {err}");
+    }
 }

@@ -300,3 +300,23 @@ fn experiment_errors_are_one_line_naming_every_missing_and_unknown_field() {
     assert!(err.contains("`round`") && err.contains("`seed`"), "{err}");
     assert!(!out.exists());
 }
+
+/// `record = "path"` records every hand, as `--record` does; running the
+/// experiment again replaces the records with the run, and `--dry-run` shows it.
+#[test]
+fn a_tournament_experiment_may_record_its_hands() {
+    let d = TempDir::new("experiment-cli", "record");
+    let rec = d.path("t.jsonl");
+    let exp = d.write("t.toml", &format!("{}record = {}\n", tournament_toml(&d.path("a")), lit(&rec)));
+    ok(&tresillo(&["run", s(&exp)]));
+    let rows = fs::read_to_string(d.path("a/deals.csv")).unwrap().lines().count() - 1;
+    let first = fs::read_to_string(&rec).unwrap();
+    assert_eq!(first.lines().count(), rows);
+    assert!(!d.path("t.jsonl.partial").exists());
+    ok(&tresillo(&["run", s(&exp), "--threads", "1"]));
+    assert_eq!(fs::read_to_string(&rec).unwrap(), first, "the same run, the same records");
+    let replayed = ok(&tresillo(&["replay", s(&rec), "--hand", "5"]));
+    assert!(replayed.contains("outcome:"), "{replayed}");
+    let dry = ok(&tresillo(&["run", s(&exp), "--dry-run"]));
+    assert!(dry.contains(&format!("--record {}", rec.display())), "{dry}");
+}

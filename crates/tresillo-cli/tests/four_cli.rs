@@ -125,11 +125,11 @@ fn penetro_all_play_tournaments_play_four_card_tricks() {
     for r in played {
         assert!(r[col("dropped_out")].is_empty(), "nobody drops out: {r:?}");
     }
-    // The report charts three-player runs only, and says so in one line.
+    // The report charts the run, penetro table included (no drop-outs here).
     let page = d.path("r.html");
-    let err = failed(&tresillo(&["report", out.to_str().unwrap(), "--out", page.to_str().unwrap()]));
-    assert!(err.contains("a four-player run (RULES.md section 12.2)"), "{err}");
-    assert_eq!(err.lines().count(), 1, "{err}");
+    ok(&tresillo(&["report", out.to_str().unwrap(), "--out", page.to_str().unwrap()]));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("id=\"run1-penetro-table\""), "{html}");
 }
 
 #[test]
@@ -140,10 +140,11 @@ fn the_default_tournament_output_only_gains_the_new_columns() {
     let csv = std::fs::read_to_string(out.join("deals.csv")).unwrap();
     let mut lines = csv.lines();
     assert!(lines.next().unwrap().ends_with(
-        ",debt0,debt1,debt2,players,agent3,exchanged3,tricks3,pool3,cond3,debt3,penetro,dropped_out"
+        ",debt0,debt1,debt2,players,agent3,exchanged3,tricks3,pool3,cond3,debt3,penetro,dropped_out,gascarille,\
+         vole_declared"
     ));
     for l in lines {
-        assert!(l.ends_with(",3,,,,,,,,"), "{l}");
+        assert!(l.ends_with(",3,,,,,,,,,,"), "{l}");
     }
     let m = std::fs::read_to_string(out.join("manifest.json")).unwrap();
     assert!(!m.contains("players"), "three-player manifests keep their form: {m}");
@@ -241,11 +242,9 @@ fn wrong_agent_counts_and_three_player_agents_are_one_line_errors() {
     }
     let err = failed(&tresillo(&["play", "--players", "4", "--agents", "rule,rule,rule"]));
     assert!(err.starts_with("error: --agents needs four agent specs"), "{err}");
-    let err = failed(&tresillo(&["play", "--players", "4", "--human", "1"]));
-    assert!(
-        err.starts_with(
-            "error: --human plays the rule sets tresillo and lhombre without options at three players"
-        ),
-        "{err}"
-    );
+    let err = failed(&tresillo(&["play", "--players", "4", "--human", "1", "--agents", "rule,rule"]));
+    assert!(err.starts_with("error: with --human, --agents needs the three bots' specs"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let err = failed(&tresillo(&["play", "--players", "4", "--human", "4"]));
+    assert!(err.starts_with("error: bad --human 4: seats are 0 to 3"), "{err}");
 }

@@ -60,7 +60,7 @@ fn perft_counts_no_trump_only_under_lhombre() {
 }
 
 #[test]
-fn a_lhombre_tournament_runs_and_search_agents_refuse_it_in_one_line() {
+fn a_lhombre_tournament_runs_and_search_agents_play_it() {
     let d = TempDir::new("lhombre", "tournament");
     let out = d.path("t");
     let out = out.to_str().unwrap();
@@ -89,22 +89,32 @@ fn a_lhombre_tournament_runs_and_search_agents_refuse_it_in_one_line() {
         let html = d.path("r.html");
         ok(&tresillo(&["report", out, "--out", html.to_str().unwrap()]));
     }
-    for agent in ["pimc", "ismcts"] {
-        let agents = format!("{agent},random,random");
-        let err = failed(&tresillo(&[
-            "tournament",
-            "--rules",
-            "lhombre",
-            "--agents",
-            &agents,
-            "--deals",
-            "3",
-            "--out",
-            out,
-        ]));
-        assert!(err.contains("lhombre"), "{err}");
-        assert_eq!(err.lines().count(), 1, "{err}");
-    }
+    // Every agent plays lhombre: `ismcts` too (a tiny search).
+    ok(&tresillo(&[
+        "tournament",
+        "--rules",
+        "lhombre",
+        "--agents",
+        "ismcts:iters=10,random,random",
+        "--deals",
+        "3",
+        "--out",
+        out,
+        "--force",
+    ]));
+    // pimc plays lhombre (its play-phase search through the general solver).
+    ok(&tresillo(&[
+        "tournament",
+        "--rules",
+        "lhombre",
+        "--agents",
+        "pimc:worlds=2,rule,rule",
+        "--deals",
+        "2",
+        "--out",
+        out,
+        "--force",
+    ]));
     let err = failed(&tresillo(&[
         "tournament",
         "--rule-option",
@@ -175,6 +185,6 @@ fn a_person_plays_lhombre_with_international_names_and_the_record_replays() {
         let replayed = ok(&tresillo(&["replay", rec.to_str().unwrap(), "--hand", "2"]));
         assert!(replayed.contains('♦') || replayed.contains('♠'), "{replayed}");
     }
-    let err = failed(&tresillo(&["play", "--human", "0", "--rules", "lhombre", "--agents", "pimc,rule"]));
-    assert!(err.contains("lhombre") && err.lines().count() == 1, "{err}");
+    let err = failed(&tresillo(&["play", "--human", "0", "--rules", "lhombre", "--agents", "nosuch,rule"]));
+    assert!(err.contains("nosuch") && err.lines().count() == 1, "{err}");
 }

@@ -94,7 +94,7 @@ fn a_tournament_report_shows_the_summary_and_is_self_contained() {
     ]));
     let page = dir.path("page.html");
     let printed = ok(&tresillo(&["report", run.to_str().unwrap(), "--out", page.to_str().unwrap()]));
-    assert!(printed.contains("7 charts from 1 runs"), "{printed}");
+    assert!(printed.contains("9 charts from 1 runs"), "{printed}");
     let text = fs::read_to_string(&page).unwrap();
     let doc = parse(&text);
     assert_self_contained(&text, &doc);
@@ -158,7 +158,7 @@ fn a_tournament_report_shows_the_summary_and_is_self_contained() {
 
     // Every chart: an SVG with its title and axis descriptions, then its table.
     let figures: Vec<_> = doc.descendants().filter(|n| n.has_tag_name("figure")).collect();
-    assert_eq!(figures.len(), 7);
+    assert_eq!(figures.len(), 9);
     for f in &figures {
         let svg = f.descendants().find(|n| n.has_tag_name("svg")).expect("an svg");
         let texts: Vec<&str> = svg.descendants().filter_map(|n| n.text()).map(str::trim).collect();
@@ -372,4 +372,207 @@ fn a_shard_is_reported_as_one() {
     let facts = table(&parse(&text), "run1-manifest");
     let deals = &facts.iter().find(|r| r[0] == "deals").unwrap()[1];
     assert!(deals.starts_with("10 (deal indices 10 to 19, shard 1/2 of the run)"), "{deals}");
+}
+
+/// The column `name` of a deals.csv row.
+fn col<'a>(head: &[String], row: &'a [String], name: &str) -> &'a str {
+    &row[head.iter().position(|h| h == name).unwrap_or_else(|| panic!("{name}"))]
+}
+
+#[test]
+fn a_four_player_report_counts_penetros_drop_outs_and_positions_from_deals_csv() {
+    let dir = TempDir::new("report", "four");
+    let run = dir.path("run");
+    ok(&tresillo(&[
+        "tournament",
+        "--players",
+        "4",
+        "--agents",
+        "rule,random,rule,random",
+        "--deals",
+        "12",
+        "--seed",
+        "3",
+        "--duplicate",
+        "--out",
+        run.to_str().unwrap(),
+    ]));
+    let page = dir.path("page.html");
+    let printed = ok(&tresillo(&["report", run.to_str().unwrap(), "--out", page.to_str().unwrap()]));
+    assert!(printed.contains("10 charts from 1 runs"), "{printed}");
+    let text = fs::read_to_string(&page).unwrap();
+    let doc = parse(&text);
+    assert_self_contained(&text, &doc);
+    let manifest = table(&doc, "run1-manifest");
+    assert!(manifest.iter().any(|r| r[0] == "seating" && r[1].contains("all 24 seatings")), "{manifest:?}");
+    assert!(manifest.iter().any(|r| r[0] == "players" && r[1].starts_with('4')), "{manifest:?}");
+
+    // The summary's four slots, each in three roles.
+    let (shead, summary) = csv_rows(&run.join("summary.csv"));
+    let cols = ["agent", "role", "deals", "mean_tantos", "ci95_low", "ci95_high"];
+    let want: Vec<Vec<String>> =
+        summary.iter().filter(|r| r[0] != "all").map(|r| pick(&shead, r, &cols)).collect();
+    assert_eq!(want.len(), 12);
+    assert_eq!(table(&doc, "run1-tantos-table"), want);
+
+    // Penetros and drop-outs, counted again here from the rows.
+    let (head, rows) = csv_rows(&run.join("deals.csv"));
+    assert_eq!(rows.len(), 12 * 24);
+    let mut want = [[0u64; 5]; 4];
+    for r in &rows {
+        let seating: Vec<usize> = col(&head, r, "seating").bytes().map(|b| usize::from(b - b'0')).collect();
+        let dealer: usize = col(&head, r, "dealer").parse().unwrap();
+        want[seating[dealer]][0] += 1;
+        if col(&head, r, "penetro") == "1" {
+            want[seating[dealer]][1] += 1;
+            if col(&head, r, "contract").is_empty() {
+                want[seating[dealer]][2] += 1;
+            } else {
+                for (seat, slot) in seating.iter().enumerate().filter(|(s, _)| *s != dealer) {
+                    want[*slot][3] += 1;
+                    want[*slot][4] += u64::from(col(&head, r, "dropped_out") == seat.to_string());
+                }
+            }
+        }
+    }
+    let got = table(&doc, "run1-penetro-table");
+    assert_eq!(got.len(), 4);
+    for (slot, row) in got.iter().enumerate() {
+        let counts: Vec<u64> = row[1..].iter().map(|x| x.parse().unwrap()).collect();
+        assert_eq!(counts, want[slot], "slot {slot}: {row:?}");
+    }
+    assert_eq!(want.iter().map(|w| w[0]).sum::<u64>(), rows.len() as u64, "one dealer per row");
+    assert!(want.iter().any(|w| w[1] > 0), "a penetro in 12 deals under 24 seatings");
+
+    // Positions: every slot played every position equally often over the 24 seatings.
+    let positions = table(&doc, "run1-positions-table");
+    assert_eq!(positions.len(), 16);
+    for p in &positions {
+        assert_eq!(p[2], (12 * 6).to_string(), "{p:?}");
+    }
+    let names: Vec<&str> = positions[..4].iter().map(|p| p[1].as_str()).collect();
+    assert_eq!(names, ["dealer", "mano", "medio", "postre"]);
+
+    // Contracts by name: every hand with a declarer, once.
+    let declared = rows.iter().filter(|r| !col(&head, r, "declarer").is_empty()).count() as u64;
+    let named = table(&doc, "run1-named-table");
+    let total: u64 =
+        named.iter().flat_map(|r| r[1..].iter().step_by(2)).map(|x| x.parse::<u64>().unwrap()).sum();
+    assert_eq!(total, declared);
+    assert!(named.iter().any(|r| r[0] == "penetro" || r[0] == "penetro given up at once"), "{named:?}");
+}
+
+#[test]
+fn hombre_and_lhombre_reports_name_their_contracts_and_units() {
+    let dir = TempDir::new("report", "families");
+    for (name, opts, unit, contracts) in [
+        (
+            "hombre",
+            vec!["--rule-option", "gascarille=true"],
+            "points",
+            vec!["obligation", "gascarille", "simple game"],
+        ),
+        ("hombre", vec!["--rule-option", "hombre-chips=true"], "chips", vec!["simple game"]),
+        ("lhombre", vec![], "tantos", vec!["game", "spades game", "nolo ouvert"]),
+    ] {
+        let run = dir.path(&format!("{name}-{unit}"));
+        let mut args = vec![
+            "tournament",
+            "--rules",
+            name,
+            "--agents",
+            "rule,random,rule",
+            "--deals",
+            "40",
+            "--duplicate",
+            "--out",
+            run.to_str().unwrap(),
+        ];
+        args.extend(&opts);
+        ok(&tresillo(&args));
+        let page = dir.path(&format!("{name}-{unit}.html"));
+        ok(&tresillo(&["report", run.to_str().unwrap(), "--out", page.to_str().unwrap()]));
+        let text = fs::read_to_string(&page).unwrap();
+        let doc = parse(&text);
+        let manifest = table(&doc, "run1-manifest");
+        assert!(manifest.iter().any(|r| r[0] == "results in" && r[1].starts_with(unit)), "{manifest:?}");
+        let named = table(&doc, "run1-named-table");
+        for c in &contracts {
+            assert!(named.iter().any(|r| r[0] == *c), "{name} {unit}: {c} in {named:?}");
+        }
+        assert!(named.iter().all(|r| r[0] != "entrada"), "{name}: the rule set's own names: {named:?}");
+        if name == "lhombre" {
+            assert!(text.contains("game, spades game, nolo") && text.contains("sacado is a win"), "{text}");
+        }
+        // Won never exceeds declared.
+        for r in &named {
+            for k in (1..r.len()).step_by(2) {
+                assert!(r[k + 1].parse::<u64>().unwrap() <= r[k].parse::<u64>().unwrap(), "{r:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_deals_csv_of_an_older_version_is_still_reported() {
+    // Written before the four-player and hombre columns existed.
+    let dir = TempDir::new("report", "old");
+    let run = dir.path("run");
+    ok(&tresillo(&[
+        "tournament",
+        "--deals",
+        "6",
+        "--seed",
+        "2",
+        "--duplicate",
+        "--out",
+        run.to_str().unwrap(),
+    ]));
+    let csv = fs::read_to_string(run.join("deals.csv")).unwrap();
+    let cut = csv.lines().next().unwrap().split(',').position(|h| h == "players").unwrap();
+    let old: String =
+        csv.lines().map(|l| l.split(',').take(cut).collect::<Vec<_>>().join(",") + "\n").collect();
+    let page = dir.path("new.html");
+    ok(&tresillo(&["report", run.to_str().unwrap(), "--out", page.to_str().unwrap()]));
+    let new_page = fs::read_to_string(&page).unwrap();
+    fs::write(run.join("deals.csv"), old).unwrap();
+    ok(&tresillo(&["report", run.to_str().unwrap(), "--out", page.to_str().unwrap()]));
+    assert_eq!(fs::read_to_string(&page).unwrap(), new_page);
+}
+
+#[test]
+fn tuning_runs_with_rule_options_and_four_players_are_reported() {
+    let dir = TempDir::new("report", "tune-rules");
+    for (name, args, facts) in [
+        (
+            "chips",
+            vec!["--rules", "hombre", "--rule-option", "hombre-chips=true"],
+            [("rule set", "hombre hombre-chips=true"), ("results in", "chips"), ("players", "3")],
+        ),
+        (
+            "four",
+            vec!["--players", "4", "--opponents", "rule,random,random"],
+            [
+                ("rule set", "tresillo"),
+                ("deals per candidate", "4 (each under all 24 seatings"),
+                ("players", "4"),
+            ],
+        ),
+    ] {
+        let csv = dir.path(&format!("{name}/c.csv"));
+        let mut a = vec!["tune", "--param", "entrada=40,50", "--method", "grid", "--deals", "4", "--out"];
+        a.push(csv.to_str().unwrap());
+        a.extend(&args);
+        ok(&tresillo(&a));
+        let page = dir.path(&format!("{name}.html"));
+        ok(&tresillo(&["report", csv.to_str().unwrap(), "--out", page.to_str().unwrap()]));
+        let text = fs::read_to_string(&page).unwrap();
+        let manifest = table(&parse(&text), "run1-manifest");
+        for (k, v) in facts {
+            assert!(
+                manifest.iter().any(|r| r[0] == k && r[1].starts_with(v)),
+                "{name}: {k} {v}: {manifest:?}"
+            );
+        }
+    }
 }

@@ -197,6 +197,45 @@ fn resume_of_a_finished_run_changes_nothing() {
     assert!(before == after);
 }
 
+/// A run interrupted under an older version (its deals.csv without the columns
+/// added since) is refused by `--resume` in one line naming the file and the
+/// missing columns, and nothing is appended to it; `merge` refuses such a shard
+/// the same way.
+#[test]
+fn resume_and_merge_refuse_a_deals_csv_of_another_version() {
+    let d = TempDir::new("runs-cli", "old-header");
+    let dir = d.path("r");
+    ok(&tournament(&dir, &["--shard", "0/2"]));
+    let csv = fs::read_to_string(dir.join("deals.csv")).unwrap();
+    let old: String = csv
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            f[..f.len() - 2].join(",") + "\n"
+        })
+        .collect();
+    fs::write(dir.join("deals.csv"), &old).unwrap();
+    let m = fs::read_to_string(dir.join("manifest.json")).unwrap();
+    let shard_manifest = m.clone();
+    fs::write(dir.join("manifest.json"), m.replace("\"complete\": true", "\"complete\": false")).unwrap();
+    let err = failed(&tournament(&dir, &["--shard", "0/2", "--resume"]));
+    let line = one_line(&err);
+    assert!(line.contains("deals.csv line 1: not the deals.csv header of this version"), "{line}");
+    assert!(line.contains("(no column gascarille, vole_declared)") && line.contains("--force"), "{line}");
+    assert_eq!(fs::read_to_string(dir.join("deals.csv")).unwrap(), old, "nothing appended");
+    fs::write(
+        dir.join("manifest.json"),
+        shard_manifest
+            .replace(&format!("\"csv_bytes\": {}", csv.len()), &format!("\"csv_bytes\": {}", old.len())),
+    )
+    .unwrap();
+    let other = d.path("r1");
+    ok(&tournament(&other, &["--shard", "1/2"]));
+    let out = d.path("all");
+    let err = failed(&tresillo(&["merge", s(&out), s(&dir), s(&other)]));
+    assert!(one_line(&err).contains("deals.csv line 1: not the deals.csv header of this version"), "{err}");
+}
+
 #[test]
 fn resume_of_a_missing_directory_starts_the_run_and_says_so() {
     let d = TempDir::new("runs-cli", "missing");
@@ -274,4 +313,53 @@ fn force_keeps_the_old_run_whole_until_the_new_one_is_complete() {
     let again: Vec<Vec<u8>> = files.iter().map(|f| fs::read(dir.join(f)).unwrap()).collect();
     assert!(before[0] == again[0] && before[3] == again[3]);
     assert!(!partial.exists());
+}
+
+/// `--force` with `--record` keeps the old record file whole until the new run is
+/// complete: the replacement records into `FILE.partial`, renamed over `FILE` with
+/// the run's files.
+#[test]
+fn force_keeps_the_old_record_file_whole_until_the_new_run_is_complete() {
+    let d = TempDir::new("runs-cli", "replace-record");
+    let dir = d.path("r");
+    let rec = d.path("r.jsonl");
+    let rec_partial = d.path("r.jsonl.partial");
+    ok(&tournament(&dir, &["--record", s(&rec)]));
+    let before = fs::read(&rec).unwrap();
+    assert_eq!(before.iter().filter(|b| **b == b'\n').count(), 60 * 6);
+    let mut long = start_until_checkpointed(
+        &[
+            "tournament",
+            "--agents",
+            "rule,rule,random",
+            "--deals",
+            "200000",
+            "--seed",
+            "11",
+            "--threads",
+            "1",
+            "--force",
+            "--out",
+            s(&dir),
+            "--record",
+            s(&rec),
+        ],
+        &d.path("r.partial"),
+    );
+    long.0.kill().unwrap();
+    long.0.wait().unwrap();
+    assert!(
+        fs::read(&rec).unwrap() == before,
+        "the old record file was touched before the new run was complete"
+    );
+    assert!(fs::metadata(&rec_partial).unwrap().len() > 0, "the new run records beside it");
+    // A complete replacement (here: the first run again) moves its records into place.
+    ok(&tournament(&dir, &["--force", "--record", s(&rec)]));
+    assert!(!rec_partial.exists() && !d.path("r.partial").exists());
+    let rows = fs::read_to_string(dir.join("deals.csv")).unwrap().lines().count() - 1;
+    let after = fs::read_to_string(&rec).unwrap();
+    assert_eq!(after.lines().count(), rows);
+    assert!(after.as_bytes() == before.as_slice(), "the same run records the same bytes");
+    let replayed = ok(&tresillo(&["replay", s(&rec), "--hand", "7"]));
+    assert!(replayed.contains("outcome:"), "{replayed}");
 }

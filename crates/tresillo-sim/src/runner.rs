@@ -151,6 +151,12 @@ pub struct DealRow<'a> {
     pub penetro: Option<u8>,
     /// The player who dropped out of a penetro.
     pub dropped_out: Option<u8>,
+    /// 1 when the others made the espada's holder play a gascarille (`hombre`
+    /// with its option `gascarille`; empty otherwise).
+    pub gascarille: Option<u8>,
+    /// 1 when the declarer declared the vole before the first trick (`hombre`;
+    /// empty in rule sets without a declared vole).
+    pub vole_declared: Option<u8>,
 }
 
 /// What one scoring unit produced.
@@ -388,6 +394,8 @@ impl Tournament {
             debt3: four.then_some(s.debts.0[3]),
             penetro: four.then_some(u8::from(r.penetro)),
             dropped_out: r.dropped_out.map(|x| x.0),
+            gascarille: r.options.gascarille.then_some(u8::from(r.gascarille)),
+            vole_declared: r.game_rules().spec().declared_vole.then_some(u8::from(r.vole_declared)),
         }
     }
 }

@@ -29,9 +29,10 @@ pub fn advance(hand: &mut Hand, agents: &mut [Box<dyn Agent>], rngs: &mut [Agent
 /// public decision from the world's deal reproduces exactly the same view.
 pub fn check_world(view: &PlayerView, w: &World) -> Result<(), String> {
     let p = view.public();
+    let seats = usize::from(p.players);
     let mut all = p.played();
     let mut n = all.len();
-    for s in 0..3 {
+    for s in 0..4 {
         for set in [w.hands.0[s], w.discards.0[s]] {
             all |= set;
             n += set.len();
@@ -53,7 +54,7 @@ pub fn check_world(view: &PlayerView, w: &World) -> Result<(), String> {
     if v2 != *view {
         return Err("the replayed view differs".into());
     }
-    for s in 0..3 {
+    for s in 0..seats as u8 {
         if h.hand_of(Seat(s)) != w.hands.0[s as usize] || h.discards_of(Seat(s)) != w.discards.0[s as usize] {
             return Err(format!("the replayed hand of seat {s} differs"));
         }
@@ -64,100 +65,123 @@ pub fn check_world(view: &PlayerView, w: &World) -> Result<(), String> {
     Ok(())
 }
 
+/// The hidden places of `view` and their sizes: each other seat's hand (nine less
+/// the cards it played; at four the inactive dealer's is empty and a penetrating
+/// dealer's holds the ten taken less its discard), each other seat's discards, and
+/// the heap (less a heap shown face up).
+fn hidden_places(view: &PlayerView) -> Vec<(Place, u32)> {
+    let p = view.public();
+    let me = view.seat();
+    let mut played_by = BySeat::<u32>::default();
+    for i in 0..p.plays().len() {
+        played_by[p.play_seat(i)] += 1;
+    }
+    let mut out = Vec::new();
+    for k in 1..p.players {
+        let s = me.plus(k, p.players);
+        let dealt = if p.players == 4 && s == p.dealer {
+            if p.penetro.heap_end.is_some() { 10 - u32::from(p.exchanged[s].unwrap_or(0)) } else { 0 }
+        } else {
+            9
+        };
+        out.push((Place::Hand(s), dealt - played_by[s]));
+    }
+    for k in 1..p.players {
+        let s = me.plus(k, p.players);
+        out.push((Place::Discards(s), u32::from(p.exchanged[s].unwrap_or(0))));
+    }
+    out.push((Place::Heap, u32::from(p.heap_left) - p.shown_heap.len()));
+    out
+}
+
+/// A hidden place of a world.
+#[derive(Clone, Copy, Debug)]
+enum Place {
+    Hand(Seat),
+    Discards(Seat),
+    Heap,
+}
+
 /// Every world consistent with `view`, by brute force: every assignment of the
-/// unseen cards to the hidden places (the two other hands, their discards, the
-/// heap) with the right sizes, kept when [`check_world`] accepts it. Also returns
-/// how many raw assignments were tried.
+/// unseen cards to the hidden places (the other hands, their discards, the heap)
+/// with the right sizes, kept when [`check_world`] accepts it. Also returns how
+/// many raw assignments were tried.
 pub fn brute_force(view: &PlayerView) -> (Vec<World>, u64) {
     let p = view.public();
     let me = view.seat();
-    let others = [me.next(3), me.plus(2, 3)];
     let played = p.played();
-    let mut played_by = BySeat::<u32>::default();
-    for (i, _) in p.plays().iter().enumerate() {
-        let s = p.trick_leaders()[i / 3].plus((i % 3) as u8, 3);
-        played_by[s] += 1;
-    }
     let mut base = World::default();
     base.hands[me] = view.hand();
     base.discards[me] = view.discards();
     // A heap shown under `hombre`'s show_heap is known and stays in the heap.
     base.heap = p.shown_heap;
-    // Places: 0 hand A, 1 hand B, 2 discards A, 3 discards B, 4 heap.
-    let mut room = [
-        9 - played_by[others[0]],
-        9 - played_by[others[1]],
-        u32::from(p.exchanged[others[0]].unwrap_or(0)),
-        u32::from(p.exchanged[others[1]].unwrap_or(0)),
-        u32::from(p.heap_left) - p.shown_heap.len(),
-    ];
+    let places = hidden_places(view);
+    let mut room: Vec<u32> = places.iter().map(|&(_, r)| r).collect();
     // The turned card is visible but its place is not: try every hidden place
     // (the replay rejects the wrong ones).
     let turned = p.turned.filter(|c| !played.contains(*c) && !view.hand().contains(*c));
     let cards: Vec<Card> = view.unseen_cards().iter().collect();
     let mut out = Vec::new();
     let mut tried = 0u64;
-    let mut places = Vec::new();
+    let mut starts = Vec::new();
     if let Some(t) = turned {
-        for (place, r) in room.iter().enumerate() {
+        for (i, r) in room.iter().enumerate() {
             if *r > 0 {
-                places.push((t, place));
+                starts.push((t, i));
             }
         }
     } else {
-        places.push((Card::ESPADA, usize::MAX));
+        starts.push((Card::ESPADA, usize::MAX));
     }
-    for (t, place) in places {
+    for (t, i) in starts {
         let mut w0 = base;
-        if place != usize::MAX {
-            room[place] -= 1;
-            put(&mut w0, others, place, t);
+        if i != usize::MAX {
+            room[i] -= 1;
+            put(&mut w0, places[i].0, t);
         }
-        assign(&cards, 0, &mut room, &mut w0, others, &mut |w| {
+        assign(&cards, 0, &places, &mut room, &mut w0, &mut |w| {
             tried += 1;
             if check_world(view, w).is_ok() {
                 out.push(*w);
             }
         });
-        if place != usize::MAX {
-            room[place] += 1;
+        if i != usize::MAX {
+            room[i] += 1;
         }
     }
     (out, tried)
 }
 
-fn put(w: &mut World, others: [Seat; 2], place: usize, c: Card) {
+fn put(w: &mut World, place: Place, c: Card) {
     match place {
-        0 => w.hands[others[0]].insert(c),
-        1 => w.hands[others[1]].insert(c),
-        2 => w.discards[others[0]].insert(c),
-        3 => w.discards[others[1]].insert(c),
-        _ => w.heap.insert(c),
+        Place::Hand(s) => w.hands[s].insert(c),
+        Place::Discards(s) => w.discards[s].insert(c),
+        Place::Heap => w.heap.insert(c),
     };
 }
 
 fn assign(
     cards: &[Card],
     i: usize,
-    room: &mut [u32; 5],
+    places: &[(Place, u32)],
+    room: &mut [u32],
     w: &mut World,
-    others: [Seat; 2],
     f: &mut impl FnMut(&World),
 ) {
     if i == cards.len() {
         f(w);
         return;
     }
-    for place in 0..5 {
-        if room[place] == 0 {
+    for j in 0..places.len() {
+        if room[j] == 0 {
             continue;
         }
-        room[place] -= 1;
+        room[j] -= 1;
         let saved = *w;
-        put(w, others, place, cards[i]);
-        assign(cards, i + 1, room, w, others, f);
+        put(w, places[j].0, cards[i]);
+        assign(cards, i + 1, places, room, w, f);
         *w = saved;
-        room[place] += 1;
+        room[j] += 1;
     }
 }
 
@@ -165,25 +189,11 @@ fn assign(
 /// brute force).
 pub fn raw_assignments(view: &PlayerView) -> u128 {
     let p = view.public();
-    let me = view.seat();
-    let others = [me.next(3), me.plus(2, 3)];
-    let mut played_by = BySeat::<u32>::default();
-    for (i, _) in p.plays().iter().enumerate() {
-        let s = p.trick_leaders()[i / 3].plus((i % 3) as u8, 3);
-        played_by[s] += 1;
-    }
-    let sizes = [
-        9 - played_by[others[0]],
-        9 - played_by[others[1]],
-        u32::from(p.exchanged[others[0]].unwrap_or(0)),
-        u32::from(p.exchanged[others[1]].unwrap_or(0)),
-        u32::from(p.heap_left) - p.shown_heap.len(),
-    ];
     let n: u32 = view.unseen_cards().len()
         + u32::from(p.turned.is_some_and(|c| !p.played().contains(c) && !view.hand().contains(c)));
     let mut r: u128 = 1;
     let mut left = n;
-    for k in sizes {
+    for (_, k) in hidden_places(view) {
         r = r.saturating_mul(binom(left, k));
         left = left.saturating_sub(k);
     }

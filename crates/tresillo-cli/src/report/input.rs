@@ -151,7 +151,7 @@ impl Summary {
 /// original declarer) and, for takeovers, the hands it defended.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SlotDeals {
-    /// Hands declared and played (not cancelled), per contract.
+    /// Hands declared and played (not cancelled), per contract family.
     pub declared: [u64; 3],
     /// Tricks the declarer won, 0 to 9, over those hands.
     pub tricks: [u64; 10],
@@ -170,6 +170,43 @@ pub struct SlotDeals {
     pub offered: u64,
     /// Of which it took over.
     pub took_over: u64,
+    /// Rows it played, and the sums of its result and of its square, per position
+    /// at the table: dealer, mano, medio, postre (the last only at four players).
+    pub by_position: [(u64, i64, u64); 4],
+    /// Four players: rows it dealt and sat out.
+    pub sat_out: u64,
+    /// Of which all passed and it penetró.
+    pub penetro: u64,
+    /// Of which it gave the penetro up at once.
+    pub penetro_given_up: u64,
+    /// Penetros (not given up at once) it faced as one of the three others.
+    pub penetro_faced: u64,
+    /// Of which it dropped out.
+    pub dropped_out: u64,
+}
+
+/// The hands declared under one contract name of the rule set.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Named {
+    /// The contract as the rule set names it (`game`, `spades solo`, `nolo ouvert`,
+    /// `simple game`, `obligation`, `penetro`, ...).
+    pub name: String,
+    /// Per slot: hands declared under it (played, original declarer).
+    pub declared: Vec<u64>,
+    /// Per slot: of which won (sacado, without a takeover).
+    pub won: Vec<u64>,
+}
+
+/// What the report reads from `deals.csv`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Deals {
+    /// Per agent slot.
+    pub slots: Vec<SlotDeals>,
+    /// The contracts by the rule set's names, in the order first seen sorted by
+    /// rank (the engine's contract order, then the trump suit).
+    pub named: Vec<Named>,
+    /// Seats at the table (3 or 4).
+    pub players: u8,
 }
 
 /// The outcome kinds of [`SlotDeals::mix`].
@@ -186,11 +223,18 @@ pub const MIX: [&str; 7] = [
 /// The contracts, in the order of the summary's columns.
 pub const CONTRACTS: [&str; 3] = ["entrada", "vuelta", "solo"];
 
+/// The columns the report needs. Columns added by later versions are optional,
+/// so a `deals.csv` written before them (no `players`, seat-3, `penetro`,
+/// `dropped_out`, `gascarille` columns) is read as a three-player file.
 #[derive(Deserialize)]
 struct DealRecord {
     seating: String,
+    rules: String,
+    dealer: u8,
     contract: String,
+    trump: String,
     declarer: Option<u8>,
+    forced: u8,
     tricks0: u8,
     tricks1: u8,
     tricks2: u8,
@@ -200,13 +244,87 @@ struct DealRecord {
     took_over: Option<u8>,
     primeras: u8,
     bola: String,
+    pool0: i64,
+    cond0: i64,
+    pool1: i64,
+    cond1: i64,
+    pool2: i64,
+    cond2: i64,
+    #[serde(default)]
+    players: Option<u8>,
+    #[serde(default)]
+    tricks3: Option<u8>,
+    #[serde(default)]
+    pool3: Option<i64>,
+    #[serde(default)]
+    cond3: Option<i64>,
+    #[serde(default)]
+    penetro: Option<u8>,
+    #[serde(default)]
+    dropped_out: Option<u8>,
+    #[serde(default)]
+    gascarille: Option<u8>,
 }
 
-/// Reads `deals.csv` into per-slot counts.
-fn read_deals(path: &Path) -> Result<[SlotDeals; 3]> {
+/// The name the rule set gives the contract of a row (README, "deals.csv
+/// columns"), and its sort key.
+fn contract_name(d: &DealRecord, line: u64, path: &Path) -> Result<Option<(u16, String)>> {
+    use tresillo_core::{Contract, RuleSet, Suit};
+    let set: RuleSet = d.rules.parse().map_err(|_| {
+        anyhow::anyhow!("{} line {line}: rule set {:?} is not one tresillo plays", path.display(), d.rules)
+    })?;
+    const ALL: [Contract; 8] = [
+        Contract::Entrada,
+        Contract::Vuelta,
+        Contract::Contrabola,
+        Contract::Solo,
+        Contract::Nolo,
+        Contract::GrandTourne,
+        Contract::PureNolo,
+        Contract::NoloOuvert,
+    ];
+    if d.contract.is_empty() && d.penetro == Some(1) {
+        return Ok(Some((1, "penetro given up at once".into())));
+    }
+    let Some(contract) = ALL.iter().copied().find(|c| c.name() == d.contract) else {
+        return Ok(None);
+    };
+    let trump: Option<Suit> = if d.trump.is_empty() {
+        None
+    } else {
+        Some(tresillo_core::parse_suit(&d.trump).map_err(|_| {
+            anyhow::anyhow!("{} line {line}: trump {:?} is not a suit", path.display(), d.trump)
+        })?)
+    };
+    let rank = u16::from(if set == RuleSet::Lhombre {
+        tresillo_core::rulesets::lhombre::rank(contract, trump)
+    } else {
+        contract.level()
+    });
+    let name = match set {
+        RuleSet::Lhombre => tresillo_core::rulesets::lhombre::row_of(contract, trump).name.to_string(),
+        RuleSet::Hombre => match contract {
+            Contract::Entrada if d.gascarille == Some(1) => "gascarille".into(),
+            Contract::Entrada if d.forced == 1 => "obligation".into(),
+            Contract::Entrada => "simple game".into(),
+            c => c.name().into(),
+        },
+        _ if d.penetro == Some(1) => "penetro".into(),
+        RuleSet::TresilloHouse if d.forced == 1 => "forced entrada".into(),
+        _ if d.forced == 1 => "espada forzada".into(),
+        _ => contract.name().into(),
+    };
+    Ok(Some((rank, name)))
+}
+
+/// Reads `deals.csv` into per-slot counts; `slots` is the number of agent slots
+/// (three, or four at a table of four).
+fn read_deals(path: &Path, slots_n: usize) -> Result<Deals> {
     let file = File::open(path).with_context(|| format!("reading {}", path.display()))?;
     let mut r = csv::Reader::from_reader(std::io::BufReader::with_capacity(1 << 20, file));
-    let mut slots: [SlotDeals; 3] = Default::default();
+    let mut slots: Vec<SlotDeals> = vec![SlotDeals::default(); slots_n];
+    let mut named: Vec<(u16, Named)> = Vec::new();
+    let mut players = 3;
     let mut record = csv::StringRecord::new();
     let headers = r.headers().map_err(|e| csv_error(path, &e))?.clone();
     loop {
@@ -218,38 +336,84 @@ fn read_deals(path: &Path) -> Result<[SlotDeals; 3]> {
         let line = record.position().map_or(0, csv::Position::line);
         let d: DealRecord = record.deserialize(Some(&headers)).map_err(|e| csv_error(path, &e))?;
         let bad = |what: &str| anyhow::anyhow!("{} line {line}: {what}", path.display());
+        let n = usize::from(d.players.unwrap_or(3));
         let seating: Vec<usize> = d.seating.bytes().map(|b| b.wrapping_sub(b'0') as usize).collect();
         let mut sorted = seating.clone();
         sorted.sort_unstable();
-        if sorted == [0, 1, 2, 3] {
-            return Err(bad(
-                "a four-player run (RULES.md section 12.2): the report charts three-player runs only",
-            ));
+        if n != slots_n || !sorted.iter().copied().eq(0..n) {
+            return Err(bad(&format!(
+                "seating {:?} ({n} players) is not an order of the run's {slots_n} agent slots",
+                d.seating
+            )));
         }
-        if sorted != [0, 1, 2] {
-            return Err(bad(&format!("seating {:?} is not an order of the slots 0, 1, 2", d.seating)));
+        players = n as u8;
+        let dealer = usize::from(d.dealer);
+        let tricks = [d.tricks0, d.tricks1, d.tricks2, d.tricks3.unwrap_or(0)];
+        let results = [
+            d.pool0 + d.cond0,
+            d.pool1 + d.cond1,
+            d.pool2 + d.cond2,
+            d.pool3.unwrap_or(0) + d.cond3.unwrap_or(0),
+        ];
+        if dealer >= n
+            || d.declarer.is_some_and(|s| usize::from(s) >= n)
+            || tricks.iter().map(|t| u32::from(*t)).sum::<u32>() > 9
+        {
+            return Err(bad("dealer, declarer seat or tricks out of range"));
+        }
+        for seat in 0..n {
+            let p = &mut slots[seating[seat]].by_position[(seat + n - dealer) % n];
+            p.0 += 1;
+            p.1 += results[seat];
+            p.2 += results[seat].unsigned_abs() * results[seat].unsigned_abs();
+        }
+        if n == 4 {
+            slots[seating[dealer]].sat_out += 1;
+            if d.penetro == Some(1) {
+                let given_up = d.contract.is_empty();
+                let s = &mut slots[seating[dealer]];
+                s.penetro += 1;
+                s.penetro_given_up += u64::from(given_up);
+                if !given_up {
+                    for seat in (0..n).filter(|s| *s != dealer) {
+                        let s = &mut slots[seating[seat]];
+                        s.penetro_faced += 1;
+                        s.dropped_out += u64::from(d.dropped_out == Some(seat as u8));
+                    }
+                }
+            }
         }
         // `lhombre`'s contracts count in the column of their family, as in
-        // summary.csv (`Contract::index`).
+        // summary.csv (`Contract::family`).
         let column = CONTRACTS.iter().position(|c| *c == d.contract).or(match d.contract.as_str() {
             "nolo" => Some(0),
             "grand-tourne" => Some(1),
             "pure-nolo" | "nolo-ouvert" => Some(2),
             _ => None,
         });
+        let name = contract_name(&d, line, path)?;
+        if let (Some(decl), Some((rank, name))) = (d.declarer, name) {
+            let i = match named.iter().position(|(_, x)| x.name == name) {
+                Some(i) => i,
+                None => {
+                    let z = vec![0; slots_n];
+                    named.push((rank, Named { name, declared: z.clone(), won: z }));
+                    named.len() - 1
+                }
+            };
+            let slot = seating[usize::from(decl)];
+            named[i].1.declared[slot] += 1;
+            named[i].1.won[slot] += u64::from(d.outcome == "sacado" && d.took_over.is_none());
+        }
         let (Some(decl), Some(c)) = (d.declarer, column) else {
-            // Cancelled hands, and `hombre`'s contrabola (outside the per-contract
-            // charts, as in summary.csv).
+            // Cancelled hands, a penetro given up at once, and `hombre`'s
+            // contrabola (outside the per-contract charts, as in summary.csv).
             if d.contract.is_empty() || d.contract == "contrabola" {
                 continue;
             }
             return Err(bad(&format!("contract {:?} without a declarer, or unknown", d.contract)));
         };
-        let tricks = [d.tricks0, d.tricks1, d.tricks2];
-        let seat = decl as usize;
-        if seat > 2 || tricks.iter().map(|t| *t as u32).sum::<u32>() > 9 {
-            return Err(bad("declarer seat or tricks out of range"));
-        }
+        let seat = usize::from(decl);
         let s = &mut slots[seating[seat]];
         s.declared[c] += 1;
         s.tricks[tricks[seat] as usize] += 1;
@@ -277,7 +441,8 @@ fn read_deals(path: &Path) -> Result<[SlotDeals; 3]> {
             }
         }
     }
-    Ok(slots)
+    named.sort_by(|a, b| (a.0, &a.1.name).cmp(&(b.0, &b.1.name)));
+    Ok(Deals { slots, named: named.into_iter().map(|(_, n)| n).collect(), players })
 }
 
 /// A tournament directory.
@@ -291,7 +456,7 @@ pub struct TournamentRun {
     /// `summary.csv`, row by row.
     pub summary: Vec<Summary>,
     /// From `deals.csv`, when the directory has it.
-    pub deals: Option<Box<[SlotDeals; 3]>>,
+    pub deals: Option<Deals>,
 }
 
 impl TournamentRun {
@@ -318,7 +483,8 @@ impl TournamentRun {
             3 * agents.len() + 1
         );
         let dp = dir.join("deals.csv");
-        let deals = if dp.is_file() && manifest.complete { Some(Box::new(read_deals(&dp)?)) } else { None };
+        let deals =
+            if dp.is_file() && manifest.complete { Some(read_deals(&dp, agents.len())?) } else { None };
         Ok(TournamentRun { path: dir.to_path_buf(), label: label_of(dir), manifest, summary, deals })
     }
 
@@ -398,8 +564,8 @@ pub struct TuneManifest {
     pub deals: u64,
     /// The master seed.
     pub seed: u64,
-    /// The rule set.
-    pub rules: String,
+    /// The rule set and its options (a name, or a table with options).
+    pub rules: tresillo_core::Rules,
     /// The scoring.
     pub scoring: String,
     /// Candidates evaluated.

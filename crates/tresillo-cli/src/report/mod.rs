@@ -20,6 +20,7 @@ use html::{Table, esc, facts, figure, missing};
 use input::{CONTRACTS, MIX, Run, TournamentRun, TuneRun};
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use tresillo_core::ScoringSystem;
 
 /// Arguments of `tresillo report`.
 #[derive(clap::Args, Clone, Debug)]
@@ -213,11 +214,17 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
             ),
             ("seed", c.seed.to_string()),
             ("rule set", c.rules.to_string()),
+            ("players", players_fact(c.players)),
+            ("results in", format!("{} (the summary's mean_tantos column)", unit(&c.rules))),
             ("scoring", c.scoring.to_string()),
             (
                 "seating",
-                if c.duplicate { "duplicate (every deal under all six seatings)" } else { "one seating" }
-                    .into(),
+                match (c.duplicate, c.players) {
+                    (true, 4) => "duplicate (every deal under all 24 seatings of the four slots)",
+                    (true, _) => "duplicate (every deal under all six seatings)",
+                    (false, _) => "one seating",
+                }
+                .into(),
             ),
             ("cancelled hands", format!("{} of {} rows", total.get("cancelled"), total.get("deals"))),
             ("complete", m.complete.to_string()),
@@ -262,7 +269,7 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
         &Chart {
             title: "Mean tantos by agent".into(),
             x_desc: "agent (slot:spec)".into(),
-            y_desc: "mean tantos (95% CI)".into(),
+            y_desc: format!("mean {} (95% CI)", unit(&c.rules)),
             categories: names.clone(),
             series,
             kind: Kind::Points,
@@ -278,8 +285,11 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
         &format!("{id}-declare-table"),
         &["agent", "deals", "declared", "declare_rate", "forced", "entrada", "vuelta", "solo"],
     );
-    let mut series: Vec<Series> =
-        CONTRACTS.iter().enumerate().map(|(j, c)| Series::new(c, j, Vec::new())).collect();
+    let mut series: Vec<Series> = CONTRACTS
+        .iter()
+        .enumerate()
+        .map(|(j, col)| Series::new(&family(&c.rules, col), j, Vec::new()))
+        .collect();
     for r in rows.iter().copied().chain(std::iter::once(total)) {
         table.row(
             ["agent", "deals", "declared", "declare_rate", "forced", "entrada", "vuelta", "solo"]
@@ -311,8 +321,11 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
     // Success, by contract.
     let cols = ["agent", "entrada", "entrada_success", "vuelta", "vuelta_success", "solo", "solo_success"];
     let mut table = Table::new(&format!("{id}-success-table"), &cols);
-    let mut series: Vec<Series> =
-        CONTRACTS.iter().enumerate().map(|(j, c)| Series::new(c, j, Vec::new())).collect();
+    let mut series: Vec<Series> = CONTRACTS
+        .iter()
+        .enumerate()
+        .map(|(j, col)| Series::new(&family(&c.rules, col), j, Vec::new()))
+        .collect();
     for r in rows.iter().copied().chain(std::iter::once(total)) {
         table.row(cols.map(|k| r.get(k).to_string()).to_vec());
     }
@@ -338,7 +351,14 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
 
     outcome_mix(body, t, id, &rows)?;
     match &t.deals {
-        Some(d) => deal_charts(body, id, &names, &rows, d)?,
+        Some(d) => {
+            named_contracts(body, id, &c.rules, &rows, d)?;
+            positions(body, id, &c.rules, &rows, d)?;
+            if d.players == 4 {
+                penetro(body, id, &rows, d)?;
+            }
+            deal_charts(body, id, &names, &rows, &d.slots)?;
+        }
         None => body.html.push_str(&missing(
             "This directory has no deals.csv (the directories under results/ keep only summary.csv, \
              manifest.json and stats.json), so the charts that need one row per deal are not drawn: the \
@@ -347,6 +367,196 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
         )),
     }
     Ok(())
+}
+
+/// The legend of a summary contract column in the rule set's words: `lhombre`'s
+/// contracts counted in it (`Contract::family`), `hombre`'s simple game.
+fn family(rules: &tresillo_core::Rules, column: &str) -> String {
+    match (rules.set, column) {
+        (tresillo_core::RuleSet::Lhombre, "entrada") => "game, spades game, nolo".into(),
+        (tresillo_core::RuleSet::Lhombre, "vuelta") => "tourné, grand tourné".into(),
+        (tresillo_core::RuleSet::Lhombre, "solo") => "solo, spades solo, pure nolo, nolo ouvert".into(),
+        (tresillo_core::RuleSet::Hombre, "entrada") => "simple game (entrada)".into(),
+        _ => column.into(),
+    }
+}
+
+/// What a run's results are counted in: tantos, or `hombre`'s points or chips.
+fn unit(rules: &tresillo_core::Rules) -> &'static str {
+    match (rules.spec().scoring, rules.options.chips) {
+        (ScoringSystem::Points, true) => "chips",
+        (ScoringSystem::Points, false) => "points",
+        _ => "tantos",
+    }
+}
+
+fn players_fact(players: u8) -> String {
+    if players == 4 {
+        "4: the dealer sits out, penetro when all pass (RULES.md section 12.2)".into()
+    } else {
+        "3".into()
+    }
+}
+
+/// The contracts the agents declared, by the names of the rule set (L'Hombre's
+/// nine, `hombre`'s obligation, gascarille and contrabola, the penetro), with how
+/// often each slot won them.
+fn named_contracts(
+    body: &mut Body,
+    id: &str,
+    rules: &tresillo_core::Rules,
+    rows: &[&input::Summary],
+    d: &input::Deals,
+) -> Result<()> {
+    let slots = rows.len().min(d.slots.len());
+    let mut head = vec!["contract".to_string()];
+    for r in &rows[..slots] {
+        head.push(format!("{} declared", r.get("agent")));
+        head.push(format!("{} won", r.get("agent")));
+    }
+    let head_refs: Vec<&str> = head.iter().map(String::as_str).collect();
+    let mut table = Table::new(&format!("{id}-named-table"), &head_refs);
+    let mut series: Vec<Series> =
+        (0..slots).map(|i| Series::new(rows[i].get("agent"), i, Vec::new())).collect();
+    for n in &d.named {
+        let mut cells = vec![n.name.clone()];
+        for (i, ser) in series.iter_mut().enumerate() {
+            cells.push(n.declared[i].to_string());
+            cells.push(n.won[i].to_string());
+            ser.values.push(pct(n.won[i] as f64, n.declared[i] as f64));
+        }
+        table.row(cells);
+    }
+    let nolo = rules.set == tresillo_core::RuleSet::Lhombre;
+    body.chart(
+        &format!("{id}-named"),
+        &Chart {
+            title: format!("Contracts as {} names them: how often the declarer wins", rules.set),
+            x_desc: "contract".into(),
+            y_desc: "hands won (% of hands declared)".into(),
+            categories: d.named.iter().map(|n| n.name.clone()).collect(),
+            series,
+            kind: Kind::Bars,
+        },
+        &format!(
+            "From deals.csv: every hand declared (by the original declarer; a penetro given up at once has its \
+             own line), by the name the rule set gives its contract, and how often its \
+             declarer won it without a takeover.{}",
+            if nolo {
+                " In the nolo contracts (nolo, pure nolo, nolo ouvert) the declarer wins by taking no trick; a \
+                 won hand is a win, not a draw."
+            } else {
+                ""
+            }
+        ),
+        &table,
+    )
+}
+
+/// Mean result per slot by its position relative to the dealer, over the seatings.
+fn positions(
+    body: &mut Body,
+    id: &str,
+    rules: &tresillo_core::Rules,
+    rows: &[&input::Summary],
+    d: &input::Deals,
+) -> Result<()> {
+    let n = usize::from(d.players);
+    let names = ["dealer", "mano", "medio", "postre"];
+    let slots = rows.len().min(d.slots.len());
+    let u = unit(rules);
+    let mut table = Table::new(
+        &format!("{id}-positions-table"),
+        &["agent", "position", "rows", "mean", "ci95_low", "ci95_high"],
+    );
+    let mut series = Vec::new();
+    for (i, s) in d.slots[..slots].iter().enumerate() {
+        let mut ser = Series::new(rows[i].get("agent"), i, Vec::new());
+        for (p, name) in names.iter().enumerate().take(n) {
+            let m = tresillo_sim::Moments {
+                n: s.by_position[p].0,
+                sum: s.by_position[p].1,
+                sum_sq: s.by_position[p].2,
+            };
+            let ci = m.mean_ci(1.0);
+            ser.values.push(ci.map(|x| x.0));
+            ser.ci.push(ci.filter(|x| x.1.is_finite()).map(|(mean, h)| (mean - h, mean + h)));
+            let f = |x: Option<f64>| x.filter(|x| x.is_finite()).map_or(String::new(), |x| format!("{x:.4}"));
+            table.row(vec![
+                rows[i].get("agent").into(),
+                (*name).into(),
+                m.n.to_string(),
+                f(ci.map(|x| x.0)),
+                f(ci.map(|x| x.0 - x.1)),
+                f(ci.map(|x| x.0 + x.1)),
+            ]);
+        }
+        series.push(ser);
+    }
+    body.chart(
+        &format!("{id}-positions"),
+        &Chart {
+            title: "Mean result by position at the table".into(),
+            x_desc: "position (relative to the dealer)".into(),
+            y_desc: format!("mean {u} per hand (95% CI)"),
+            categories: names[..n].iter().map(|x| (*x).to_string()).collect(),
+            series,
+            kind: Kind::Points,
+        },
+        &format!(
+            "From deals.csv: each agent slot's {u} per hand in each position, over every seating it played \
+             (each row one observation). {}",
+            if n == 4 {
+                "At four players the dealer sits out unless it penetra, but pays and is paid condiciones."
+            } else {
+                "Mano speaks and leads first."
+            }
+        ),
+        &table,
+    )
+}
+
+/// Four players: how often each slot penetró as the dealer, gave it up at once, and
+/// dropped out of a penetro it faced.
+fn penetro(body: &mut Body, id: &str, rows: &[&input::Summary], d: &input::Deals) -> Result<()> {
+    let slots = rows.len().min(d.slots.len());
+    let mut table = Table::new(
+        &format!("{id}-penetro-table"),
+        &["agent", "sat out", "penetro", "given up at once", "penetros faced", "dropped out"],
+    );
+    let mut series = vec![
+        Series::new("penetró (% of hands it sat out)", 0, Vec::new()),
+        Series::new("gave up at once (% of its penetros)", 1, Vec::new()),
+        Series::new("dropped out (% of penetros faced)", 2, Vec::new()),
+    ];
+    for (r, s) in rows.iter().zip(&d.slots[..slots]) {
+        table.row(vec![
+            r.get("agent").into(),
+            s.sat_out.to_string(),
+            s.penetro.to_string(),
+            s.penetro_given_up.to_string(),
+            s.penetro_faced.to_string(),
+            s.dropped_out.to_string(),
+        ]);
+        series[0].values.push(pct(s.penetro as f64, s.sat_out as f64));
+        series[1].values.push(pct(s.penetro_given_up as f64, s.penetro as f64));
+        series[2].values.push(pct(s.dropped_out as f64, s.penetro_faced as f64));
+    }
+    body.chart(
+        &format!("{id}-penetro"),
+        &Chart {
+            title: "Penetro and dropping out (four players)".into(),
+            x_desc: "agent (slot:spec)".into(),
+            y_desc: "rate (%)".into(),
+            categories: rows[..slots].iter().map(|r| slot_label(r.get("agent"))).collect(),
+            series,
+            kind: Kind::Bars,
+        },
+        "From deals.csv (RULES.md section 12.2): when all three active players pass with the espada in the \
+         heap the dealer penetra; it may give up at once, otherwise one of the three others drops out (none \
+         under penetro_all_play).",
+        &table,
+    )
 }
 
 fn outcome_mix(body: &mut Body, t: &TournamentRun, id: &str, rows: &[&input::Summary]) -> Result<()> {
@@ -384,8 +594,8 @@ fn outcome_mix(body: &mut Body, t: &TournamentRun, id: &str, rows: &[&input::Sum
             match &t.deals {
                 Some(d) => {
                     let ci = CONTRACTS.iter().position(|x| *x == c).expect("a contract");
-                    let mix = &d[slot].mix[ci];
-                    let n = d[slot].declared[ci] as f64;
+                    let mix = &d.slots[slot].mix[ci];
+                    let n = d.slots[slot].declared[ci] as f64;
                     for (j, s) in series.iter_mut().enumerate() {
                         s.values.push(pct(mix[j] as f64, n));
                     }
@@ -411,14 +621,23 @@ fn outcome_mix(body: &mut Body, t: &TournamentRun, id: &str, rows: &[&input::Sum
             series,
             kind: Kind::Stacked,
         },
-        if t.deals.is_some() {
-            "From the original declarer's side: sacado (won), puesta (drawn or lost on tricks, paid as lost; split \
-             by kind from deals.csv, a hand given up and taken over counts as the declarer's puesta), codillo (an \
-             opponent won more tricks)."
-        } else {
-            "From the original declarer's side: sacado (won), puesta (paid as lost, including hands given up), \
-             codillo (an opponent won more tricks). The kinds of puesta need deals.csv."
-        },
+        &format!(
+            "{}{}",
+            if t.deals.is_some() {
+                "From the original declarer's side: sacado (won), puesta (drawn or lost on tricks, paid as lost; \
+                 split by kind from deals.csv, a hand given up and taken over counts as the declarer's puesta), \
+                 codillo (an opponent won more tricks)."
+            } else {
+                "From the original declarer's side: sacado (won), puesta (paid as lost, including hands given up), \
+                 codillo (an opponent won more tricks). The kinds of puesta need deals.csv."
+            },
+            if t.manifest.config.rules.set == tresillo_core::RuleSet::Lhombre {
+                " In lhombre (RULES.md section 12.4) sacado is a win, puesta a draw and codillo a loss, each paid \
+                 per defender; in the nolo contracts the declarer wins with no trick."
+            } else {
+                ""
+            }
+        ),
         &table,
     )
 }
@@ -442,9 +661,9 @@ fn deal_charts(
     id: &str,
     names: &[String],
     rows: &[&input::Summary],
-    d: &[input::SlotDeals; 3],
+    d: &[input::SlotDeals],
 ) -> Result<()> {
-    let slots = rows.len().min(3);
+    let slots = rows.len().min(d.len());
     let hands = |s: &input::SlotDeals| s.declared.iter().sum::<u64>();
 
     // Tricks of the declarer.
@@ -569,9 +788,17 @@ fn tune(body: &mut Body, t: &TuneRun, id: &str) -> Result<()> {
             ("parameters", params.join("; ")),
             ("start", m.start.clone()),
             ("opponents", m.opponents.join(", ")),
-            ("deals per candidate", format!("{} (each under all six seatings)", m.deals)),
+            (
+                "deals per candidate",
+                match m.opponents.len() + 1 {
+                    4 => format!("{} (each under all 24 seatings of the four players)", m.deals),
+                    _ => format!("{} (each under all six seatings)", m.deals),
+                },
+            ),
             ("seed", m.seed.to_string()),
-            ("rule set", m.rules.clone()),
+            ("rule set", m.rules.to_string()),
+            ("players", players_fact(m.opponents.len() as u8 + 1)),
+            ("results in", format!("{} (the mean_tantos column)", unit(&m.rules))),
             ("scoring", m.scoring.clone()),
             (
                 "search",
@@ -586,8 +813,12 @@ fn tune(body: &mut Body, t: &TuneRun, id: &str) -> Result<()> {
             (
                 "best",
                 format!(
-                    "{} with {:.4} tantos per deal [{:.4}, {:.4}]",
-                    m.best.spec, best.mean, best.low, best.high
+                    "{} with {:.4} {} per deal [{:.4}, {:.4}]",
+                    m.best.spec,
+                    best.mean,
+                    unit(&m.rules),
+                    best.low,
+                    best.high
                 ),
             ),
         ],
@@ -643,7 +874,7 @@ fn tune(body: &mut Body, t: &TuneRun, id: &str) -> Result<()> {
             &Chart {
                 title: format!("{}: mean tantos against {}", param.name, m.opponents.join(", ")),
                 x_desc: format!("{} (parameter value; the others at the best's values)", param.name),
-                y_desc: "mean tantos per deal (95% CI)".into(),
+                y_desc: format!("mean {} per deal (95% CI)", unit(&m.rules)),
                 categories: values.clone(),
                 series: vec![others, top],
                 kind: Kind::Points,
