@@ -90,6 +90,7 @@ use crate::rng::below;
 use crate::rule::{RuleAgent, RuleParams, exchange_discards};
 use crate::sampler::Sampler;
 use crate::solver::{Class, Position, SolverContext};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use tresillo_core::{
     Bid, Card, CardSet, Contract, Decision, Hand, PlayState, PlayerView, Request, Seat, Suit,
 };
@@ -144,6 +145,9 @@ pub struct PimcParams {
     pub worlds: u32,
     /// Stop drawing once no remaining world could change the card chosen.
     pub adaptive: bool,
+    /// Threads of rayon's pool solving the worlds of a card decision (1: the
+    /// calling thread only; the card chosen is the same for any value).
+    pub threads: u32,
     /// Worlds drawn for the auction and the contract (once per hand).
     pub bid_worlds: u32,
     /// Least mean utility (hundredths of an AIP) for which the agent declares.
@@ -154,7 +158,14 @@ pub struct PimcParams {
 
 impl Default for PimcParams {
     fn default() -> Self {
-        PimcParams { worlds: 64, adaptive: true, bid_worlds: 16, bid_margin: 0, rule: RuleParams::default() }
+        PimcParams {
+            worlds: 64,
+            adaptive: true,
+            threads: 1,
+            bid_worlds: 16,
+            bid_margin: 0,
+            rule: RuleParams::default(),
+        }
     }
 }
 
@@ -165,9 +176,18 @@ struct Solving {
     ctx: Option<Box<SolverContext>>,
     /// The worlds of the card decision in progress (kept to reuse the buffer).
     worlds: Vec<World>,
+    /// Threads solving the values of a card decision's worlds (1: the calling
+    /// thread only), and the contexts of the threads after the first.
+    threads: usize,
+    helpers: Vec<SolverContext>,
 }
 
 impl Solving {
+    /// Card decisions solving worlds on `threads` threads of rayon's pool.
+    fn with_threads(threads: u32) -> Solving {
+        Solving { threads: threads.max(1) as usize, ..Solving::default() }
+    }
+
     fn ctx(&mut self) -> &mut SolverContext {
         self.ctx.get_or_insert_with(|| Box::new(SolverContext::new()))
     }
@@ -208,20 +228,24 @@ impl Solving {
         let mut drawn = 0;
         let mut choice = None;
         while drawn < max {
-            drawn += 1;
-            let Some(ps) = next() else { continue };
-            let Ok(pos) = Position::from_play_state(&ps, declarer) else { continue };
-            let ctx = self.ctx();
-            let mut reps = [Card::ESPADA; 10];
-            if ctx.representatives(&pos, &mut reps) != n {
-                continue;
+            // Worlds are drawn one at a time on one thread, in batches up to the
+            // next multiple of CHUNK on several (the same draws either way).
+            let until = if self.threads > 1 { (drawn / CHUNK + 1) * CHUNK } else { drawn + 1 }.min(max);
+            let start = worlds.len();
+            while drawn < until {
+                drawn += 1;
+                let Some(ps) = next() else { continue };
+                let Ok(pos) = Position::from_play_state(&ps, declarer) else { continue };
+                let mut reps = [Card::ESPADA; 10];
+                if self.ctx().representatives(&pos, &mut reps) != n {
+                    continue;
+                }
+                worlds.push(World { pos, reps, lo: [Class::Codillo; 10], hi: [Class::Sacado; 10] });
             }
-            let mut w = World { pos, reps, lo: [Class::Codillo; 10], hi: [Class::Sacado; 10] };
             // The value's searches try first the card that leads so far (the
             // one `settle` would search next), which often makes it exact here.
-            let first = Some(reps[candidate(&worlds, n, decl)]);
-            ctx.value_bounds(&pos, first, &reps[..n], &mut w.lo[..n], &mut w.hi[..n]);
-            worlds.push(w);
+            let first = candidate(&worlds[..start], n, decl);
+            self.values(&mut worlds[start..], n, first);
             if adaptive && drawn < max && drawn % CHUNK == 0 {
                 let left = (max - drawn) as i32 * SPREAD;
                 let (best, gap) = self.settle(&mut worlds, &cards[..n], decl, left);
@@ -236,6 +260,61 @@ impl Solving {
         }
         self.worlds = worlds;
         choice
+    }
+
+    /// Solves the value of each world of `batch` (bounding its `n` cards), the
+    /// card of index `first` tried first at the root, on up to `self.threads`
+    /// threads: each takes the next world not yet taken, with its own context.
+    /// The bounds are exact facts, the same whoever solves a world.
+    fn values(&mut self, batch: &mut [World], n: usize, first: usize) {
+        let threads = self.threads.min(batch.len());
+        if threads <= 1 {
+            let ctx = self.ctx();
+            for w in batch {
+                ctx.value_bounds(&w.pos, Some(w.reps[first]), &w.reps[..n], &mut w.lo[..n], &mut w.hi[..n]);
+            }
+            return;
+        }
+        while self.helpers.len() < threads - 1 {
+            self.helpers.push(SolverContext::new());
+        }
+        // Each world's bounds come back packed: card i's lo and hi (2 bits
+        // each) at bits 4i and 4i + 2.
+        let packed: [AtomicU64; CHUNK as usize] = std::array::from_fn(|_| AtomicU64::new(0));
+        let taken = AtomicUsize::new(0);
+        let worlds: &[World] = batch;
+        let work = |ctx: &mut SolverContext| {
+            loop {
+                let k = taken.fetch_add(1, Ordering::Relaxed);
+                let Some(w) = worlds.get(k) else { break };
+                let (mut lo, mut hi) = (w.lo, w.hi);
+                ctx.value_bounds(&w.pos, Some(w.reps[first]), &w.reps[..n], &mut lo[..n], &mut hi[..n]);
+                let mut bits = 0u64;
+                for i in 0..n {
+                    bits |= (lo[i] as u64) << (4 * i) | (hi[i] as u64) << (4 * i + 2);
+                }
+                packed[k].store(bits, Ordering::Relaxed);
+            }
+        };
+        let main = self.ctx.get_or_insert_with(|| Box::new(SolverContext::new()));
+        fn run(ctxs: &mut [SolverContext], work: &(impl Fn(&mut SolverContext) + Sync)) {
+            match ctxs {
+                [] => {}
+                [one] => work(one),
+                _ => {
+                    let (a, b) = ctxs.split_at_mut(ctxs.len() / 2);
+                    rayon::join(|| run(a, work), || run(b, work));
+                }
+            }
+        }
+        rayon::join(|| work(main), || run(&mut self.helpers[..threads - 1], &work));
+        for (w, p) in batch.iter_mut().zip(&packed) {
+            let bits = p.load(Ordering::Relaxed);
+            for i in 0..n {
+                w.lo[i] = Class::ALL[(bits >> (4 * i) & 3) as usize];
+                w.hi[i] = Class::ALL[(bits >> (4 * i + 2) & 3) as usize];
+            }
+        }
     }
 
     /// Searches the card with the best optimistic sum over `worlds` until its sum
@@ -438,7 +517,7 @@ impl PimcAgent {
         PimcAgent {
             params,
             rule: RuleAgent::new(params.rule),
-            solving: Solving::default(),
+            solving: Solving::with_threads(params.threads),
             values: None,
             general: crate::gpimc::General::new(),
         }
@@ -766,11 +845,16 @@ mod tests {
                         let worlds: Vec<PlayState> =
                             (0..n).map(|_| sampler.sample(&mut rng).play_state(&view).unwrap()).collect();
                         let want = full_choice(&worlds, legal, seat, decl);
-                        for adaptive in [false, true] {
-                            let mut s = Solving::default();
+                        for (adaptive, threads) in [(false, 1), (true, 1), (false, 3), (true, 2)] {
+                            let mut s = Solving::with_threads(threads);
                             let mut it = worlds.iter().copied();
                             let got = s.card(legal, seat, decl, n as u32, adaptive, || it.next());
-                            assert_eq!(got, Some(want), "seed {seed}, adaptive {adaptive}");
+                            assert_eq!(
+                                got,
+                                Some(want),
+                                "seed {seed}, adaptive {adaptive}, threads {threads}"
+                            );
+                            assert!(it.next().is_none() || adaptive, "seed {seed}: every world drawn");
                         }
                         checked += 1;
                         break;
