@@ -27,11 +27,19 @@
 //!   choice). The value's root tries first the card that leads over the worlds
 //!   drawn before, so the card most likely to need an exact class in this world
 //!   often gets it from the value's own search. When the cards tie, as they
-//!   mostly do at the first card, that is the value plus well under one search
-//!   per world instead of one per card. *Adaptive stopping*: with `adaptive=1` (the default), after every 8
-//!   worlds the leading card's sum is made exact and the draws stop when the
-//!   worlds left could not change the choice (its lead exceeds what they could
-//!   give any other card), so the choice is the one all worlds would give.
+//!   mostly do at the first card, that is the value plus about 1.5 searches
+//!   per world instead of one per card. *Adaptive stopping*: with `adaptive=1`
+//!   (the default), after every 8 worlds the leading card's sum is made exact
+//!   and the draws stop when the worlds left could not change the choice (its
+//!   lead exceeds what they could give any other card), so the choice is the
+//!   one all worlds would give. *Threads*: with `threads=N` (default 1) the
+//!   values of the worlds are solved on N threads of rayon's pool (the worlds
+//!   drawn in batches up to the next multiple of 8 on the calling thread, each
+//!   thread with its own solver context, the leading card fixed for a batch),
+//!   and the leading card is searched in its first N inexact worlds at once
+//!   (some of these searches may prove unneeded: more CPU time for less wall
+//!   time). The worlds drawn and the card chosen are the same for every N;
+//!   only the search work differs.
 //! - **Surrender** (declarer, after trick 3): give up when the mean utility of
 //!   playing on is below that of a puesta (-1).
 //! - **Takeover** (*yo sigo*): take over when the mean utility as the new
@@ -90,7 +98,7 @@ use crate::rng::below;
 use crate::rule::{RuleAgent, RuleParams, exchange_discards};
 use crate::sampler::Sampler;
 use crate::solver::{Class, Position, SolverContext};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use tresillo_core::{
     Bid, Card, CardSet, Contract, Decision, Hand, PlayState, PlayerView, Request, Seat, Suit,
 };
@@ -264,56 +272,72 @@ impl Solving {
 
     /// Solves the value of each world of `batch` (bounding its `n` cards), the
     /// card of index `first` tried first at the root, on up to `self.threads`
-    /// threads: each takes the next world not yet taken, with its own context.
-    /// The bounds are exact facts, the same whoever solves a world.
+    /// threads (see [`Self::jobs`]). The bounds are exact facts, the same
+    /// whoever solves a world.
     fn values(&mut self, batch: &mut [World], n: usize, first: usize) {
-        let threads = self.threads.min(batch.len());
-        if threads <= 1 {
+        if self.threads.min(batch.len()) <= 1 {
             let ctx = self.ctx();
             for w in batch {
                 ctx.value_bounds(&w.pos, Some(w.reps[first]), &w.reps[..n], &mut w.lo[..n], &mut w.hi[..n]);
             }
             return;
         }
-        while self.helpers.len() < threads - 1 {
-            self.helpers.push(SolverContext::new());
-        }
         // Each world's bounds come back packed: card i's lo and hi (2 bits
         // each) at bits 4i and 4i + 2.
         let packed: [AtomicU64; CHUNK as usize] = std::array::from_fn(|_| AtomicU64::new(0));
-        let taken = AtomicUsize::new(0);
         let worlds: &[World] = batch;
-        let work = |ctx: &mut SolverContext| {
-            loop {
-                let k = taken.fetch_add(1, Ordering::Relaxed);
-                let Some(w) = worlds.get(k) else { break };
-                let (mut lo, mut hi) = (w.lo, w.hi);
-                ctx.value_bounds(&w.pos, Some(w.reps[first]), &w.reps[..n], &mut lo[..n], &mut hi[..n]);
-                let mut bits = 0u64;
-                for i in 0..n {
-                    bits |= (lo[i] as u64) << (4 * i) | (hi[i] as u64) << (4 * i + 2);
-                }
-                packed[k].store(bits, Ordering::Relaxed);
+        self.jobs(worlds.len(), &|ctx: &mut SolverContext, k: usize| {
+            let w = &worlds[k];
+            let (mut lo, mut hi) = (w.lo, w.hi);
+            ctx.value_bounds(&w.pos, Some(w.reps[first]), &w.reps[..n], &mut lo[..n], &mut hi[..n]);
+            let mut bits = 0u64;
+            for i in 0..n {
+                bits |= (lo[i] as u64) << (4 * i) | (hi[i] as u64) << (4 * i + 2);
             }
-        };
-        let main = self.ctx.get_or_insert_with(|| Box::new(SolverContext::new()));
-        fn run(ctxs: &mut [SolverContext], work: &(impl Fn(&mut SolverContext) + Sync)) {
-            match ctxs {
-                [] => {}
-                [one] => work(one),
-                _ => {
-                    let (a, b) = ctxs.split_at_mut(ctxs.len() / 2);
-                    rayon::join(|| run(a, work), || run(b, work));
-                }
-            }
-        }
-        rayon::join(|| work(main), || run(&mut self.helpers[..threads - 1], &work));
+            packed[k].store(bits, Ordering::Relaxed);
+        });
         for (w, p) in batch.iter_mut().zip(&packed) {
             let bits = p.load(Ordering::Relaxed);
             for i in 0..n {
                 w.lo[i] = Class::ALL[(bits >> (4 * i) & 3) as usize];
                 w.hi[i] = Class::ALL[(bits >> (4 * i + 2) & 3) as usize];
             }
+        }
+    }
+
+    /// Runs `work(ctx, k)` for every `k` in `0..count` on up to `self.threads`
+    /// threads of rayon's pool (the calling thread one of them), each with its
+    /// own context, each taking the next `k` not yet taken.
+    fn jobs(&mut self, count: usize, work: &(impl Fn(&mut SolverContext, usize) + Sync)) {
+        let threads = self.threads.min(count).max(1);
+        while self.helpers.len() < threads - 1 {
+            self.helpers.push(SolverContext::new());
+        }
+        let taken = AtomicUsize::new(0);
+        let each = |ctx: &mut SolverContext| {
+            loop {
+                let k = taken.fetch_add(1, Ordering::Relaxed);
+                if k >= count {
+                    break;
+                }
+                work(ctx, k);
+            }
+        };
+        fn run(ctxs: &mut [SolverContext], each: &(impl Fn(&mut SolverContext) + Sync)) {
+            match ctxs {
+                [] => {}
+                [one] => each(one),
+                _ => {
+                    let (a, b) = ctxs.split_at_mut(ctxs.len() / 2);
+                    rayon::join(|| run(a, each), || run(b, each));
+                }
+            }
+        }
+        let main = self.ctx.get_or_insert_with(|| Box::new(SolverContext::new()));
+        if threads == 1 {
+            each(main);
+        } else {
+            rayon::join(|| each(main), || run(&mut self.helpers[..threads - 1], &each));
         }
     }
 
@@ -350,35 +374,40 @@ impl Solving {
                 });
                 return (cards[t], clear);
             }
-            // One zero-window search of card t in the first world where it is not
-            // exact, which narrows every card of the same run there.
-            let w = worlds.iter_mut().find(|w| w.lo[t] != w.hi[t]).expect("an inexact world");
-            let rep = w.reps[t];
-            let ctx = self.ctx.get_or_insert_with(|| Box::new(SolverContext::new()));
-            if decl {
-                // The declarer's best case first: does it reach `hi`?
-                let target = w.hi[t];
-                let ok = ctx.card_at_least(&w.pos, rep, target);
-                for i in 0..cards.len() {
-                    if w.reps[i] == rep {
-                        if ok {
-                            w.lo[i] = target;
-                        } else {
-                            w.hi[i] = Class::ALL[target as usize - 1];
-                        }
+            // One zero-window search of card t in the first world where it is
+            // not exact (with several threads, in as many such worlds at once),
+            // at its best case for the mover: does a declarer's card reach its
+            // `hi`, an opponent's card let the declarer above its `lo`? The
+            // answer narrows every card of the same run there.
+            let mut at = [0usize; 8];
+            let mut m = 0;
+            for (k, w) in worlds.iter().enumerate() {
+                if w.lo[t] != w.hi[t] {
+                    at[m] = k;
+                    m += 1;
+                    if m == self.threads.clamp(1, at.len()) {
+                        break;
                     }
                 }
-            } else {
-                // The opponents' best case first: does the declarer stay at `lo`?
-                let floor = w.lo[t];
-                let above = Class::ALL[floor as usize + 1];
-                let ok = ctx.card_at_least(&w.pos, rep, above);
+            }
+            let target = |w: &World| if decl { w.hi[t] } else { Class::ALL[w.lo[t] as usize + 1] };
+            let ok: [AtomicBool; 8] = std::array::from_fn(|_| AtomicBool::new(false));
+            {
+                let worlds: &[World] = worlds;
+                self.jobs(m, &|ctx: &mut SolverContext, j: usize| {
+                    let w = &worlds[at[j]];
+                    ok[j].store(ctx.card_at_least(&w.pos, w.reps[t], target(w)), Ordering::Relaxed);
+                });
+            }
+            for j in 0..m {
+                let w = &mut worlds[at[j]];
+                let (rep, goal) = (w.reps[t], target(w));
                 for i in 0..cards.len() {
                     if w.reps[i] == rep {
-                        if ok {
-                            w.lo[i] = above;
+                        if ok[j].load(Ordering::Relaxed) {
+                            w.lo[i] = goal;
                         } else {
-                            w.hi[i] = floor;
+                            w.hi[i] = Class::ALL[goal as usize - 1];
                         }
                     }
                 }
