@@ -331,8 +331,8 @@ impl Registry {
                        worlds for the contract's objective (nolo, contrabola, cuatro, all tricks) \
                        valued by the ledger of a fresh deal; hombre's auction and contract by the \
                        same Monte Carlo valued by its ledger (bid_margin in hundredths of a simple \
-                       game won); lhombre's auction, contract and exchange as rule. Three-player \
-                       tables only",
+                       game won); lhombre's auction, contract and exchange as rule; at four players \
+                       the play phase likewise on four-player worlds, the rest as rule",
                 params: pimc_params,
             },
             |p| {

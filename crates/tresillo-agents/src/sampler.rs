@@ -25,7 +25,8 @@
 //!   declarer is mano: applied by rejection (see [`Sampler::has_rejection`]).
 //! - after the obligation of `hombre` (all passed) the declarer was dealt the
 //!   espada unless it is mano (and nobody was dealt it): applied by the same
-//!   rejection;
+//!   rejection; with the option `gascarille` the others were asked to demand one
+//!   exactly when the declarer was dealt it, so the asking (public) says which;
 //! - a heap turned face up under `hombre`'s `show_heap` is known: it is the heap
 //!   of every world.
 //!
@@ -142,7 +143,10 @@ impl World {
             // The forced entrada of `tresillo-house`: the declarer was dealt the
             // espada, else the basto; the others were dealt neither (they drew them).
             let mut first = CardSet::EMPTY;
-            if house && is_decl {
+            if house && is_decl && gascarille_asked(p) == Some(false) {
+                // Nobody was asked for a gascarille: nobody was dealt the espada.
+                first = rest & CardSet::from_iter([Card::ESPADA]);
+            } else if house && is_decl {
                 for c in [Card::ESPADA, Card::BASTO] {
                     if rest.contains(c) && rest.len() as usize > k {
                         rest.take(c);
@@ -367,6 +371,9 @@ struct ForcedCheck {
     mano: Seat,
     played_by: BySeat<CardSet>,
     exchanged: BySeat<u8>,
+    /// `hombre` with `gascarille`: whether the others were asked to demand one,
+    /// that is whether the declarer was dealt the espada ([`gascarille_asked`]).
+    gascarille: Option<bool>,
 }
 
 impl ForcedCheck {
@@ -380,9 +387,13 @@ impl ForcedCheck {
             let k = u32::from(self.exchanged.0[s]);
             *d = w.discards.0[s] & specials;
             if Seat(s as u8) == self.declarer {
-                // Kept as dealt while the cards not reserved can make up the draw.
+                // Kept as dealt while the cards not reserved can make up the draw
+                // (the espada drawn when no gascarille was asked about).
                 let mut free = at_play.len();
                 for c in [Card::ESPADA, Card::BASTO] {
+                    if c == Card::ESPADA && self.gascarille == Some(false) {
+                        continue;
+                    }
                     if at_play.contains(c) && free > k {
                         d.insert(c);
                         free -= 1;
@@ -398,8 +409,23 @@ impl ForcedCheck {
                 }
             }
         }
+        if self.gascarille.is_some_and(|asked| dealt[self.declarer.index()].contains(Card::ESPADA) != asked) {
+            return false;
+        }
         self.rules.all_pass_declarer(&dealt, self.mano) == Some(self.declarer)
     }
+}
+
+/// `hombre` with the option `gascarille` after all passed (RULES.md section 12.3):
+/// the others are asked to demand a gascarille exactly when the obliged declarer
+/// was dealt the espada, so whether anyone was asked (`Some(true)`, the asking
+/// public) says whether it was. `None` in every other case.
+fn gascarille_asked(p: &tresillo_core::PublicState) -> Option<bool> {
+    let obligation = p.game_rules().spec().all_pass == AllPass::Obligation;
+    if !(p.options.gascarille && obligation && p.forced) {
+        return None;
+    }
+    Some(p.gascarille || p.gascarille_declined != 0)
 }
 
 /// The seat that bid grand tourné (rank 4 of `lhombre`) or declared it: it was
@@ -534,6 +560,7 @@ impl Sampler {
                 mano: p.mano(),
                 played_by: inf.played_by,
                 exchanged: BySeat(std::array::from_fn(|s| p.exchanged.0[s].unwrap_or(0))),
+                gascarille: gascarille_asked(p),
             }),
             _ => None,
         };

@@ -72,10 +72,10 @@ fn search_agents_play_tresillo_house() {
 }
 
 #[test]
-fn oracle_and_cheat_play_four_players_with_and_without_all_play() {
+fn search_agents_play_four_players_with_and_without_all_play() {
     let all_play = Rules::parse("tresillo", &[("penetro_all_play", "true")]).unwrap();
     for rules in [Rules::default(), all_play] {
-        for spec in ["oracle", "cheat:rollouts=4"] {
+        for spec in SEARCHERS {
             duplicate(spec, rules, 4, 3, 4);
         }
     }
@@ -153,8 +153,15 @@ fn nolo_ouverts_public_hand_reaches_the_worlds() {
 /// every play-phase question on the true hands: each is answered (the stakes
 /// score with the ledger, a world is solved) and legally. Returns how many
 /// questions of each kind were asked (card, surrender, takeover, bola, accept,
-/// vole). With `vuelta`, every declarer who may names vuelta.
-fn general_answers_everything(rules: Rules, players: u8, deals: u64, vuelta: bool) -> [u32; 6] {
+/// vole). With `vuelta`, every declarer who may names vuelta; with `sampled`,
+/// the worlds are drawn from the view (as `pimc` does), else the true hands.
+fn general_answers_everything(
+    rules: Rules,
+    players: u8,
+    deals: u64,
+    vuelta: bool,
+    sampled: bool,
+) -> [u32; 6] {
     use tresillo_agents::gpimc::General;
     let mut asked = [0u32; 6];
     let mut general = General::new();
@@ -184,11 +191,18 @@ fn general_answers_everything(rules: Rules, players: u8, deals: u64, vuelta: boo
                 Decision::Declare(Contract::Vuelta, None)
             } else if let Some(k) = kind {
                 asked[k] += 1;
-                let hands = tresillo_core::BySeat(std::array::from_fn(|i| h.hand_of(Seat(i as u8))));
-                let mut once = Some(hands);
-                let d = general
-                    .decide(&view, 1, || once.take())
-                    .unwrap_or_else(|| panic!("{rules}, seed {seed}: {:?} unanswered", view.request()));
+                let d = if sampled {
+                    // pimc's path: worlds drawn from the view.
+                    let sampler = Sampler::new(&view).unwrap_or_else(|e| panic!("{rules}, seed {seed}: {e}"));
+                    let mut rng = rng_from_seed(seed);
+                    general.decide(&view, 2, || Some(sampler.sample(&mut rng).hands))
+                } else {
+                    // oracle's path: the true hands.
+                    let hands = tresillo_core::BySeat(std::array::from_fn(|i| h.hand_of(Seat(i as u8))));
+                    let mut once = Some(hands);
+                    general.decide(&view, 1, || once.take())
+                };
+                let d = d.unwrap_or_else(|| panic!("{rules}, seed {seed}: {:?} unanswered", view.request()));
                 // Give up every hombre game that may be given up, so that the
                 // opponents are asked to accept the surrendered vuelta.
                 if k == 1 && rules.set == RuleSet::Hombre { Decision::Surrender(true) } else { d }
@@ -214,10 +228,20 @@ fn the_general_search_answers_every_play_question_of_every_rule_set() {
     ];
     let mut total = [0u32; 6];
     for (rules, players) in cases {
-        let asked = general_answers_everything(rules, players, 40, rules.set == RuleSet::Hombre);
-        assert!(asked[0] > 100, "{rules}: {asked:?}");
-        for k in 0..6 {
-            total[k] += asked[k];
+        for sampled in [false, true] {
+            // Four-card tricks (penetro_all_play) are the general solver's
+            // slowest: the true hands only (pimc's sampled worlds at four players
+            // are played in `search_agents_play_four_players_...`).
+            if sampled && rules.options.penetro_all_play {
+                continue;
+            }
+            let deals = if rules.options.penetro_all_play { 12 } else { 25 };
+            let asked =
+                general_answers_everything(rules, players, deals, rules.set == RuleSet::Hombre, sampled);
+            assert!(asked[0] > 100, "{rules}: {asked:?}");
+            for k in 0..6 {
+                total[k] += asked[k];
+            }
         }
     }
     // Every kind of question came up somewhere.

@@ -453,3 +453,46 @@ proptest! {
         }
     }
 }
+
+/// `hombre` with `gascarille` after all passed (RULES.md section 12.3): the others
+/// are asked to demand a gascarille exactly when the obliged declarer was dealt the
+/// espada, so the sampler keeps the espada dealt to the declarer when they were
+/// asked and nobody's when they were not; every world drawn replays to the view.
+#[test]
+fn hombre_gascarille_questions_say_who_was_dealt_the_espada() {
+    let rules = Rules::parse("hombre", &[("gascarille", "true")]).unwrap();
+    let (mut asked, mut not_asked) = (0, 0);
+    for seed in 0..200u64 {
+        let dealer = Seat((seed % 3) as u8);
+        let mut h = Hand::with_rules(rules, 3, common::deal(seed), dealer).expect("a deal");
+        let mut rngs = seat_rngs(seed);
+        let mut plays = 0;
+        while let Some(seat) = h.request().seat() {
+            let d = match h.request() {
+                Request::Bid { .. } => Decision::Bid(Bid::Paso),
+                Request::Play { .. } if plays == 4 => break,
+                _ => RandomAgent.decide(&h.view(seat), &mut rngs[seat.index()]),
+            };
+            plays += usize::from(matches!(d, Decision::Play(_)));
+            h.apply(d).expect("legal");
+        }
+        if h.is_done() {
+            continue;
+        }
+        let p = *h.public();
+        if p.gascarille || p.gascarille_declined != 0 {
+            asked += 1
+        } else {
+            not_asked += 1
+        }
+        for v in views(&h) {
+            let s = Sampler::new(&v).expect("a real view");
+            let mut rng = rng_from_seed(seed);
+            for _ in 0..10 {
+                let w = s.sample(&mut rng);
+                assert_eq!(check_world(&v, &w), Ok(()), "seed {seed}, seat {}", v.seat());
+            }
+        }
+    }
+    assert!(asked > 3 && not_asked > 3, "asked {asked}, not asked {not_asked}");
+}

@@ -58,6 +58,10 @@ enum Target {
         /// Only these search sizes (comma-separated), instead of 1000,10000,100000.
         #[arg(long, value_delimiter = ',')]
         iters: Vec<u32>,
+        /// The rule set, its options and the table size (every one but plain
+        /// three-player `tresillo` searches the engine's own hand).
+        #[command(flatten)]
+        rules: crate::rules::RulesArgs,
     },
     /// The exact solver at the first trick of fresh deals (random trump, declarer
     /// and leader): the value, then the class of every card of the leader; median,
@@ -336,7 +340,10 @@ pub fn run(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
                 rn / r1
             )?;
         }
-        Target::Ismcts { ref agent, n, ref iters } => bench_ismcts(agent, n, iters, out)?,
+        Target::Ismcts { ref agent, n, ref iters, ref rules } => {
+            let players = rules.players()?;
+            bench_ismcts(agent, n, iters, rules.parse()?, players, out)?;
+        }
         Target::Solver { n, seed } => {
             anyhow::ensure!(n > 0, "--n must be at least 1");
             // Every position and its times are held in memory.
@@ -421,10 +428,22 @@ pub fn run(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
 /// `tresillo bench ismcts`: whole searches at the first card of hands of rule
 /// agents (the player to move at trick 1), one line per search size; then (random
 /// playouts) the parts of an iteration timed alone on the same views.
-fn bench_ismcts(spec: &str, n: u64, sizes: &[u32], out: &mut impl Write) -> Result<()> {
+fn bench_ismcts(
+    spec: &str,
+    n: u64,
+    sizes: &[u32],
+    rules: tresillo_core::Rules,
+    players: u8,
+    out: &mut impl Write,
+) -> Result<()> {
     let sizes = if sizes.is_empty() { vec![1_000, 10_000, 100_000] } else { sizes.to_vec() };
-    let views = sampler_views(1, 64);
-    writeln!(out, "ismcts: `{spec}` at the first card of a hand (views of rule-agent deals), one thread")?;
+    let plain = rules == tresillo_core::Rules::default() && players == 3;
+    let views = if plain { sampler_views(1, 64) } else { first_card_views(rules, players, 64)? };
+    let table = if plain { String::new() } else { format!(" of {rules} at {players} players") };
+    writeln!(
+        out,
+        "ismcts: `{spec}` at the first card of a hand{table} (views of rule-agent deals), one thread"
+    )?;
     let mut last = 0.0;
     for &iters in &sizes {
         let mut agent = tresillo_agents::Ismcts::from_spec(&format!("{spec}:iters={iters}"))?;
@@ -448,7 +467,10 @@ fn bench_ismcts(spec: &str, n: u64, sizes: &[u32], out: &mut impl Write) -> Resu
         )?;
         last = rate;
     }
-    if tresillo_agents::Ismcts::from_spec(spec)?.params().playout != tresillo_agents::Playout::Random {
+    // The parts alone: only for the fast search of plain `tresillo`.
+    if !plain
+        || tresillo_agents::Ismcts::from_spec(spec)?.params().playout != tresillo_agents::Playout::Random
+    {
         return Ok(());
     }
     // The parts alone: a world drawn, and a random playout of it from the root.
@@ -486,6 +508,34 @@ fn bench_ismcts(spec: &str, n: u64, sizes: &[u32], out: &mut impl Write) -> Resu
         (iter_ns - sample_ns - playout_ns).max(0.0)
     )?;
     Ok(())
+}
+
+/// Views of the player to lead the first card in `count` hands of `rules` at a
+/// table of `players` played by rule agents (deals from seed 0 on; hands that
+/// never reach play are skipped).
+fn first_card_views(rules: tresillo_core::Rules, players: u8, count: usize) -> Result<Vec<PlayerView>> {
+    let mut out = Vec::with_capacity(count);
+    let mut agent = RuleAgent::new(RuleParams::default());
+    for seed in 0..100 * count as u64 {
+        if out.len() == count {
+            break;
+        }
+        let dealer = Seat((seed % u64::from(players)) as u8);
+        let deal = tresillo_sim::deal_for_seed(seed).seated(players, dealer);
+        let mut hand = Hand::with_rules(rules, players, deal, dealer)?;
+        let mut rngs = seat_rngs(seed);
+        while let Some(seat) = hand.request().seat() {
+            let view = hand.view(seat);
+            if matches!(view.request(), Request::Play { .. }) && view.public().plays().is_empty() {
+                out.push(view);
+                break;
+            }
+            let d = agent.decide(&view, &mut rngs[seat.index()]);
+            hand.apply(d)?;
+        }
+    }
+    anyhow::ensure!(!out.is_empty(), "no hand of {rules} reached card play");
+    Ok(out)
 }
 
 /// `tresillo bench gsolver`: see [`Target::Gsolver`].

@@ -98,6 +98,14 @@ fn bench_targets_print_a_figure_on_the_last_line() {
     assert!(ok && out.lines().last().unwrap().ends_with("ns per legal-move call"), "{out}");
     let (ok, out, _) = tresillo(&["bench", "gsolver", "--rules", "lhombre", "--n", "3"]);
     assert!(ok && out.lines().last().unwrap().starts_with("every legal card, dispatch"), "{out}");
+    let (ok, out, _) = tresillo(&["bench", "ismcts", "--rules", "hombre", "--iters", "50", "--n", "100"]);
+    assert!(
+        ok && out.starts_with("ismcts: `ismcts` at the first card of a hand of hombre at 3 players"),
+        "{out}"
+    );
+    assert!(out.lines().last().unwrap().starts_with("50 iterations: "), "{out}");
+    let (ok, out, _) = tresillo(&["bench", "ismcts", "--players", "4", "--iters", "50", "--n", "100"]);
+    assert!(ok && out.lines().last().unwrap().starts_with("50 iterations: "), "{out}");
     let (ok, out, _) = tresillo(&["bench", "playouts", "--n", "2000"]);
     assert!(ok && out.lines().last().unwrap().contains("playouts per second"), "{out}");
     let (ok, out, _) = tresillo(&["bench", "deals", "--n", "200"]);

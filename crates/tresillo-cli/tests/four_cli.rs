@@ -215,7 +215,7 @@ fn a_four_player_experiment_and_tune_run() {
 }
 
 #[test]
-fn wrong_agent_counts_and_three_player_agents_are_one_line_errors() {
+fn wrong_agent_counts_are_one_line_errors_and_pimc_plays_four() {
     let d = TempDir::new("four", "errors");
     let out = d.path("t");
     let out = out.to_str().unwrap();
@@ -228,10 +228,6 @@ fn wrong_agent_counts_and_three_player_agents_are_one_line_errors() {
             vec!["--agents", "rule,rule,random,random"],
             "error: a tournament of 3 players needs 3 agents (one per seat), got 4",
         ),
-        (
-            vec!["--players", "4", "--agents", "pimc,rule,random,random"],
-            "error: agent `pimc` plays only three-player tables, not 4 players",
-        ),
         (vec!["--players", "5"], "error: rule set tresillo is played by 3 or 4 players, not 5"),
     ] {
         let mut a = vec!["tournament", "--deals", "2", "--out", out];
@@ -240,6 +236,19 @@ fn wrong_agent_counts_and_three_player_agents_are_one_line_errors() {
         assert!(err.starts_with(msg), "{args:?}: {err}");
         assert_eq!(err.lines().count(), 1, "{err}");
     }
+    // pimc draws four-player worlds from the sampler.
+    ok(&tresillo(&[
+        "tournament",
+        "--players",
+        "4",
+        "--agents",
+        "pimc:worlds=2,rule,random,random",
+        "--deals",
+        "2",
+        "--out",
+        out,
+        "--force",
+    ]));
     let err = failed(&tresillo(&["play", "--players", "4", "--agents", "rule,rule,rule"]));
     assert!(err.starts_with("error: --agents needs four agent specs"), "{err}");
     let err = failed(&tresillo(&["play", "--players", "4", "--human", "1", "--agents", "rule,rule"]));

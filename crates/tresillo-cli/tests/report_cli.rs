@@ -535,9 +535,16 @@ fn a_deals_csv_of_an_older_version_is_still_reported() {
     let page = dir.path("new.html");
     ok(&tresillo(&["report", run.to_str().unwrap(), "--out", page.to_str().unwrap()]));
     let new_page = fs::read_to_string(&page).unwrap();
-    fs::write(run.join("deals.csv"), old).unwrap();
+    fs::write(run.join("deals.csv"), &old).unwrap();
     ok(&tresillo(&["report", run.to_str().unwrap(), "--out", page.to_str().unwrap()]));
     assert_eq!(fs::read_to_string(&page).unwrap(), new_page);
+    // A bad token is one line naming the file, the line and the token.
+    let bad = old.replacen(",tresillo,", ",tresilo,", 3);
+    let first = bad.lines().position(|l| l.contains(",tresilo,")).unwrap() + 1;
+    fs::write(run.join("deals.csv"), bad).unwrap();
+    let err = failed(&tresillo(&["report", run.to_str().unwrap(), "--out", page.to_str().unwrap()]));
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains(&format!("deals.csv line {first}: rule set \"tresilo\"")), "{err}");
 }
 
 #[test]

@@ -225,3 +225,70 @@ fn resume_refuses_rows_missing_before_the_checkpoint() {
     let e = fails(&a);
     assert!(e.contains("shorter") || e.contains("checkpoint"), "{e}");
 }
+
+/// deals.csv keeps one header for every rule set; a column that does not apply is
+/// empty (README, "deals.csv columns").
+#[test]
+fn deals_csv_columns_that_do_not_apply_to_a_rule_set_are_empty() {
+    let base = tmp("columns");
+    /// Checks one row, given its columns by name.
+    type RowCheck<'a> = &'a dyn Fn(&dyn Fn(&str) -> String);
+    let cases: [(&str, Vec<&str>, RowCheck); 4] = [
+        ("tresillo", vec![], &|c| {
+            assert!(c("gascarille").is_empty() && c("vole_declared").is_empty());
+            assert!(c("aip").parse::<i64>().is_ok() && c("debt0").parse::<i64>().is_ok());
+        }),
+        ("hombre", vec!["--rule-option", "gascarille=true"], &|c| {
+            assert!(
+                ["0", "1"].contains(&c("gascarille").as_str())
+                    && ["0", "1"].contains(&c("vole_declared").as_str())
+            );
+            if c("gascarille") == "1" {
+                assert!(c("forced") == "1" && c("contract") == "entrada");
+            }
+            if c("vole_declared") == "1" {
+                assert!(!c("bola").is_empty(), "a declared vole is made or failed");
+            }
+            assert!(c("aip").parse::<i64>().is_ok() && c("debt0").is_empty() && c("debt2").is_empty());
+        }),
+        ("hombre", vec![], &|c| {
+            assert!(c("gascarille").is_empty() && ["0", "1"].contains(&c("vole_declared").as_str()));
+        }),
+        ("lhombre", vec![], &|c| {
+            assert!(c("gascarille").is_empty() && c("vole_declared").is_empty());
+            assert!(c("aip").is_empty() && c("debt0").is_empty());
+        }),
+    ];
+    for (i, (rules, opts, check)) in cases.iter().enumerate() {
+        let out = base.join(format!("r{i}"));
+        let mut a = vec![
+            "tournament",
+            "--rules",
+            rules,
+            "--agents",
+            "rule,rule,random",
+            "--deals",
+            "30",
+            "--duplicate",
+        ];
+        a.extend(opts);
+        a.extend(["--out", out.to_str().unwrap()]);
+        run(&a);
+        let csv = std::fs::read_to_string(out.join("deals.csv")).unwrap();
+        let mut lines = csv.lines();
+        let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+        assert_eq!(&head[head.len() - 2..], ["gascarille", "vole_declared"]);
+        let mut gascarilles = 0;
+        for l in lines {
+            let row: Vec<&str> = l.split(',').collect();
+            assert_eq!(row.len(), head.len(), "{l}");
+            let col = |name: &str| row[head.iter().position(|h| *h == name).unwrap()].to_string();
+            check(&col);
+            gascarilles += usize::from(col("gascarille") == "1");
+        }
+        if opts.contains(&"gascarille=true") {
+            assert!(gascarilles > 0, "a gascarille in 30 deals under six seatings");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&base);
+}

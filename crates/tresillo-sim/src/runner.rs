@@ -12,7 +12,7 @@ use tresillo_agents::cheat::Seated;
 use tresillo_agents::{AgentError, Registry, SplitPlayer, seat_rngs};
 use tresillo_core::{
     Bid, Contract, Hand, HandError, HandResult, HandScore, LedgerConfig, Outcome, PuestaKind, Scorer,
-    ScoringError, Seat,
+    ScoringError, ScoringSystem, Seat,
 };
 
 /// Why a tournament stopped.
@@ -113,8 +113,8 @@ pub struct DealRow<'a> {
     pub bola: &'static str,
     /// 1 when the declarer held the estuche when play began.
     pub estuche: u8,
-    /// The amount in play.
-    pub aip: i64,
+    /// The amount in play (empty in `lhombre`, paid per defender without one).
+    pub aip: Option<i64>,
     /// Seat 0's change through the plato and payments between players.
     pub pool0: i64,
     /// Seat 0's condiciones.
@@ -127,12 +127,13 @@ pub struct DealRow<'a> {
     pub pool2: i64,
     /// Seat 2's condiciones.
     pub cond2: i64,
-    /// Debts written on the paper against seat 0 (session scoring).
-    pub debt0: i64,
+    /// Debts written on the paper against seat 0 (session scoring; empty in rule
+    /// sets without the paper: `hombre`, `lhombre`).
+    pub debt0: Option<i64>,
     /// Debts against seat 1.
-    pub debt1: i64,
+    pub debt1: Option<i64>,
     /// Debts against seat 2.
-    pub debt2: i64,
+    pub debt2: Option<i64>,
     /// Seats at the table: 3, or 4 (RULES.md section 12.2).
     pub players: u8,
     /// Agent spec in seat 3 (four players).
@@ -315,6 +316,9 @@ impl Tournament {
     fn row(&self, i: u64, seed: u64, seating: &[u8], r: &HandResult, s: &HandScore) -> DealRow<'_> {
         let spec = |seat: usize| self.config.agents[seating[seat] as usize].as_str();
         let four = r.players == 4;
+        let scoring = r.game_rules().spec().scoring;
+        // Only the puesta system keeps the paper of debts.
+        let paper = scoring == ScoringSystem::Puesta;
         let t = r.tricks.0;
         let mut bids = String::with_capacity(32);
         for (k, b) in r.bids.iter().enumerate() {
@@ -375,23 +379,23 @@ impl Tournament {
                 _ => "",
             },
             estuche: u8::from(r.estuche),
-            aip: s.aip,
+            aip: (scoring != ScoringSystem::PerDefender).then_some(s.aip),
             pool0: s.pool.0[0],
             cond0: s.condiciones.0[0],
             pool1: s.pool.0[1],
             cond1: s.condiciones.0[1],
             pool2: s.pool.0[2],
             cond2: s.condiciones.0[2],
-            debt0: s.debts.0[0],
-            debt1: s.debts.0[1],
-            debt2: s.debts.0[2],
+            debt0: paper.then_some(s.debts.0[0]),
+            debt1: paper.then_some(s.debts.0[1]),
+            debt2: paper.then_some(s.debts.0[2]),
             players: r.players,
             agent3: four.then(|| spec(3)),
             exchanged3: four.then_some(r.exchanged.0[3]),
             tricks3: four.then_some(t[3]),
             pool3: four.then_some(s.pool.0[3]),
             cond3: four.then_some(s.condiciones.0[3]),
-            debt3: four.then_some(s.debts.0[3]),
+            debt3: (four && paper).then_some(s.debts.0[3]),
             penetro: four.then_some(u8::from(r.penetro)),
             dropped_out: r.dropped_out.map(|x| x.0),
             gascarille: r.options.gascarille.then_some(u8::from(r.gascarille)),
