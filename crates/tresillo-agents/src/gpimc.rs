@@ -32,7 +32,8 @@
 //! # Decisions searched
 //!
 //! With `worlds` worlds (sampled from the view by `pimc`, the true world for
-//! `oracle`), each solved exactly by [`Solvers`]:
+//! `oracle`; `pimc`'s `adaptive` stopping is not used here: every world is
+//! drawn), each solved exactly by [`Solvers`]:
 //! - **Card play**: the card of best mean utility for the mover's side (ties:
 //!   the first in the engine's order).
 //! - **Surrender** (`hombre` entrada and vuelta, four-player `tresillo`): give
@@ -222,18 +223,13 @@ fn stakes_of(p: &PublicState, declarer: Seat, goal: Goal) -> Option<Stakes> {
 }
 
 /// The position of `hands` in the hand of `p` as if a card were asked now
-/// (surrender acceptance and the declared vole are asked between tricks).
-fn position(
-    p: &PublicState,
-    ps: Option<PlayState>,
-    hands: Option<BySeat<tresillo_core::CardSet>>,
-) -> Option<PlayState> {
-    if ps.is_some() {
-        return ps;
-    }
-    let mut q = *p;
-    q.phase = tresillo_core::Phase::Play;
-    q.play_state(hands?)
+/// (surrender acceptance is asked between tricks, outside the play phase).
+fn position(p: &PublicState, hands: BySeat<tresillo_core::CardSet>) -> Option<PlayState> {
+    p.play_state(hands).or_else(|| {
+        let mut q = *p;
+        q.phase = tresillo_core::Phase::Play;
+        q.play_state(hands)
+    })
 }
 
 /// The general play-phase search shared by `pimc` (sampled worlds) and
@@ -287,7 +283,7 @@ impl General {
                 h.copy_from_slice(&hands.0[..3]);
                 Some(PlayState::new(h, p.trump, p.mano()))
             } else {
-                position(p, p.play_state(hands), Some(hands))
+                position(p, hands)
             };
             if let Some(ps) = ps {
                 worlds.push(ps);
