@@ -21,14 +21,25 @@
 //!   the card that solving every legal card in every world would choose, found
 //!   with less search: each world's value (one or two zero-window searches)
 //!   bounds all its cards (a declarer's card is at most the value, an
-//!   opponent's at least), and only the card with the best optimistic sum is
-//!   searched further, one zero-window search at a time, until its sum is exact
-//!   (it is then the choice). When the cards tie, as they mostly do at the first
-//!   card, that is the value plus about one search per world instead of one per
-//!   card. *Adaptive stopping*: with `adaptive=1` (the default), after every 8
-//!   worlds the leading card's sum is made exact and the draws stop when the
-//!   worlds left could not change the choice (its lead exceeds what they could
-//!   give any other card), so the choice is the one all worlds would give.
+//!   opponent's at least; each card its root searched also by its own result),
+//!   and only the card with the best optimistic sum is searched further, one
+//!   zero-window search at a time, until its sum is exact (it is then the
+//!   choice). The value's root tries first the card that leads over the worlds
+//!   drawn before, so the card most likely to need an exact class in this world
+//!   often gets it from the value's own search. When the cards tie, as they
+//!   mostly do at the first card, that is the value plus about 1.5 searches
+//!   per world instead of one per card. *Adaptive stopping*: with `adaptive=1`
+//!   (the default), after every 8 worlds the leading card's sum is made exact
+//!   and the draws stop when the worlds left could not change the choice (its
+//!   lead exceeds what they could give any other card), so the choice is the
+//!   one all worlds would give. *Threads*: with `threads=N` (default 1) the
+//!   values of the worlds are solved on N threads of rayon's pool (the worlds
+//!   drawn in batches up to the next multiple of 8 on the calling thread, each
+//!   thread with its own solver context, the leading card fixed for a batch),
+//!   and the leading card is searched in its first N inexact worlds at once
+//!   (some of these searches may prove unneeded: more CPU time for less wall
+//!   time). The worlds drawn and the card chosen are the same for every N;
+//!   only the search work differs.
 //! - **Surrender** (declarer, after trick 3): give up when the mean utility of
 //!   playing on is below that of a puesta (-1).
 //! - **Takeover** (*yo sigo*): take over when the mean utility as the new
@@ -87,6 +98,7 @@ use crate::rng::below;
 use crate::rule::{RuleAgent, RuleParams, exchange_discards};
 use crate::sampler::Sampler;
 use crate::solver::{Class, Position, SolverContext};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use tresillo_core::{
     Bid, Card, CardSet, Contract, Decision, Hand, PlayState, PlayerView, Request, Seat, Suit,
 };
@@ -117,6 +129,23 @@ struct World {
     hi: [Class; 10],
 }
 
+/// The first card (index) with the best optimistic sum over `worlds`.
+fn candidate(worlds: &[World], n: usize, decl: bool) -> usize {
+    let mut high = [0i32; 10];
+    for w in worlds {
+        for (h, (&lo, &hi)) in high.iter_mut().zip(w.lo.iter().zip(&w.hi)).take(n) {
+            *h += if decl { declarer_utility(hi) } else { -declarer_utility(lo) };
+        }
+    }
+    let mut t = 0;
+    for i in 1..n {
+        if high[i] > high[t] {
+            t = i;
+        }
+    }
+    t
+}
+
 /// The parameters of `pimc` (and `oracle`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PimcParams {
@@ -124,6 +153,9 @@ pub struct PimcParams {
     pub worlds: u32,
     /// Stop drawing once no remaining world could change the card chosen.
     pub adaptive: bool,
+    /// Threads of rayon's pool solving the worlds of a card decision (1: the
+    /// calling thread only; the card chosen is the same for any value).
+    pub threads: u32,
     /// Worlds drawn for the auction and the contract (once per hand).
     pub bid_worlds: u32,
     /// Least mean utility (hundredths of an AIP) for which the agent declares.
@@ -134,7 +166,14 @@ pub struct PimcParams {
 
 impl Default for PimcParams {
     fn default() -> Self {
-        PimcParams { worlds: 64, adaptive: true, bid_worlds: 16, bid_margin: 0, rule: RuleParams::default() }
+        PimcParams {
+            worlds: 64,
+            adaptive: true,
+            threads: 1,
+            bid_worlds: 16,
+            bid_margin: 0,
+            rule: RuleParams::default(),
+        }
     }
 }
 
@@ -145,9 +184,18 @@ struct Solving {
     ctx: Option<Box<SolverContext>>,
     /// The worlds of the card decision in progress (kept to reuse the buffer).
     worlds: Vec<World>,
+    /// Threads solving the values of a card decision's worlds (1: the calling
+    /// thread only), and the contexts of the threads after the first.
+    threads: usize,
+    helpers: Vec<SolverContext>,
 }
 
 impl Solving {
+    /// Card decisions solving worlds on `threads` threads of rayon's pool.
+    fn with_threads(threads: u32) -> Solving {
+        Solving { threads: threads.max(1) as usize, ..Solving::default() }
+    }
+
     fn ctx(&mut self) -> &mut SolverContext {
         self.ctx.get_or_insert_with(|| Box::new(SolverContext::new()))
     }
@@ -188,31 +236,24 @@ impl Solving {
         let mut drawn = 0;
         let mut choice = None;
         while drawn < max {
-            drawn += 1;
-            let Some(ps) = next() else { continue };
-            let Ok(pos) = Position::from_play_state(&ps, declarer) else { continue };
-            let ctx = self.ctx();
-            let mut reps = [Card::ESPADA; 10];
-            if ctx.representatives(&pos, &mut reps) != n {
-                continue;
-            }
-            let (value, found) = ctx.value_and_card(&pos);
-            let mut w = World { pos, reps, lo: [Class::Codillo; 10], hi: [Class::Sacado; 10] };
-            for i in 0..n {
-                // Every card of the declarer is at most the value, every card of
-                // an opponent at least; the card that decided the search, and
-                // every card when the value is the mover's worst, is exact.
-                let exact = found == Some(w.reps[i])
-                    || (decl && value == Class::Codillo)
-                    || (!decl && value == Class::Sacado);
-                if decl || exact {
-                    w.hi[i] = value;
+            // Worlds are drawn one at a time on one thread, in batches up to the
+            // next multiple of CHUNK on several (the same draws either way).
+            let until = if self.threads > 1 { (drawn / CHUNK + 1) * CHUNK } else { drawn + 1 }.min(max);
+            let start = worlds.len();
+            while drawn < until {
+                drawn += 1;
+                let Some(ps) = next() else { continue };
+                let Ok(pos) = Position::from_play_state(&ps, declarer) else { continue };
+                let mut reps = [Card::ESPADA; 10];
+                if self.ctx().representatives(&pos, &mut reps) != n {
+                    continue;
                 }
-                if !decl || exact {
-                    w.lo[i] = value;
-                }
+                worlds.push(World { pos, reps, lo: [Class::Codillo; 10], hi: [Class::Sacado; 10] });
             }
-            worlds.push(w);
+            // The value's searches try first the card that leads so far (the
+            // one `settle` would search next), which often makes it exact here.
+            let first = candidate(&worlds[..start], n, decl);
+            self.values(&mut worlds[start..], n, first);
             if adaptive && drawn < max && drawn % CHUNK == 0 {
                 let left = (max - drawn) as i32 * SPREAD;
                 let (best, gap) = self.settle(&mut worlds, &cards[..n], decl, left);
@@ -227,6 +268,77 @@ impl Solving {
         }
         self.worlds = worlds;
         choice
+    }
+
+    /// Solves the value of each world of `batch` (bounding its `n` cards), the
+    /// card of index `first` tried first at the root, on up to `self.threads`
+    /// threads (see [`Self::jobs`]). The bounds are exact facts, the same
+    /// whoever solves a world.
+    fn values(&mut self, batch: &mut [World], n: usize, first: usize) {
+        if self.threads.min(batch.len()) <= 1 {
+            let ctx = self.ctx();
+            for w in batch {
+                ctx.value_bounds(&w.pos, Some(w.reps[first]), &w.reps[..n], &mut w.lo[..n], &mut w.hi[..n]);
+            }
+            return;
+        }
+        // Each world's bounds come back packed: card i's lo and hi (2 bits
+        // each) at bits 4i and 4i + 2.
+        let packed: [AtomicU64; CHUNK as usize] = std::array::from_fn(|_| AtomicU64::new(0));
+        let worlds: &[World] = batch;
+        self.jobs(worlds.len(), &|ctx: &mut SolverContext, k: usize| {
+            let w = &worlds[k];
+            let (mut lo, mut hi) = (w.lo, w.hi);
+            ctx.value_bounds(&w.pos, Some(w.reps[first]), &w.reps[..n], &mut lo[..n], &mut hi[..n]);
+            let mut bits = 0u64;
+            for i in 0..n {
+                bits |= (lo[i] as u64) << (4 * i) | (hi[i] as u64) << (4 * i + 2);
+            }
+            packed[k].store(bits, Ordering::Relaxed);
+        });
+        for (w, p) in batch.iter_mut().zip(&packed) {
+            let bits = p.load(Ordering::Relaxed);
+            for i in 0..n {
+                w.lo[i] = Class::ALL[(bits >> (4 * i) & 3) as usize];
+                w.hi[i] = Class::ALL[(bits >> (4 * i + 2) & 3) as usize];
+            }
+        }
+    }
+
+    /// Runs `work(ctx, k)` for every `k` in `0..count` on up to `self.threads`
+    /// threads of rayon's pool (the calling thread one of them), each with its
+    /// own context, each taking the next `k` not yet taken.
+    fn jobs(&mut self, count: usize, work: &(impl Fn(&mut SolverContext, usize) + Sync)) {
+        let threads = self.threads.min(count).max(1);
+        while self.helpers.len() < threads - 1 {
+            self.helpers.push(SolverContext::new());
+        }
+        let taken = AtomicUsize::new(0);
+        let each = |ctx: &mut SolverContext| {
+            loop {
+                let k = taken.fetch_add(1, Ordering::Relaxed);
+                if k >= count {
+                    break;
+                }
+                work(ctx, k);
+            }
+        };
+        fn run(ctxs: &mut [SolverContext], each: &(impl Fn(&mut SolverContext) + Sync)) {
+            match ctxs {
+                [] => {}
+                [one] => each(one),
+                _ => {
+                    let (a, b) = ctxs.split_at_mut(ctxs.len() / 2);
+                    rayon::join(|| run(a, each), || run(b, each));
+                }
+            }
+        }
+        let main = self.ctx.get_or_insert_with(|| Box::new(SolverContext::new()));
+        if threads == 1 {
+            each(main);
+        } else {
+            rayon::join(|| each(main), || run(&mut self.helpers[..threads - 1], &each));
+        }
     }
 
     /// Searches the card with the best optimistic sum over `worlds` until its sum
@@ -262,35 +374,40 @@ impl Solving {
                 });
                 return (cards[t], clear);
             }
-            // One zero-window search of card t in the first world where it is not
-            // exact, which narrows every card of the same run there.
-            let w = worlds.iter_mut().find(|w| w.lo[t] != w.hi[t]).expect("an inexact world");
-            let rep = w.reps[t];
-            let ctx = self.ctx.get_or_insert_with(|| Box::new(SolverContext::new()));
-            if decl {
-                // The declarer's best case first: does it reach `hi`?
-                let target = w.hi[t];
-                let ok = ctx.card_at_least(&w.pos, rep, target);
-                for i in 0..cards.len() {
-                    if w.reps[i] == rep {
-                        if ok {
-                            w.lo[i] = target;
-                        } else {
-                            w.hi[i] = Class::ALL[target as usize - 1];
-                        }
+            // One zero-window search of card t in the first world where it is
+            // not exact (with several threads, in as many such worlds at once),
+            // at its best case for the mover: does a declarer's card reach its
+            // `hi`, an opponent's card let the declarer above its `lo`? The
+            // answer narrows every card of the same run there.
+            let mut at = [0usize; 8];
+            let mut m = 0;
+            for (k, w) in worlds.iter().enumerate() {
+                if w.lo[t] != w.hi[t] {
+                    at[m] = k;
+                    m += 1;
+                    if m == self.threads.clamp(1, at.len()) {
+                        break;
                     }
                 }
-            } else {
-                // The opponents' best case first: does the declarer stay at `lo`?
-                let floor = w.lo[t];
-                let above = Class::ALL[floor as usize + 1];
-                let ok = ctx.card_at_least(&w.pos, rep, above);
+            }
+            let target = |w: &World| if decl { w.hi[t] } else { Class::ALL[w.lo[t] as usize + 1] };
+            let ok: [AtomicBool; 8] = std::array::from_fn(|_| AtomicBool::new(false));
+            {
+                let worlds: &[World] = worlds;
+                self.jobs(m, &|ctx: &mut SolverContext, j: usize| {
+                    let w = &worlds[at[j]];
+                    ok[j].store(ctx.card_at_least(&w.pos, w.reps[t], target(w)), Ordering::Relaxed);
+                });
+            }
+            for j in 0..m {
+                let w = &mut worlds[at[j]];
+                let (rep, goal) = (w.reps[t], target(w));
                 for i in 0..cards.len() {
                     if w.reps[i] == rep {
-                        if ok {
-                            w.lo[i] = above;
+                        if ok[j].load(Ordering::Relaxed) {
+                            w.lo[i] = goal;
                         } else {
-                            w.hi[i] = floor;
+                            w.hi[i] = Class::ALL[goal as usize - 1];
                         }
                     }
                 }
@@ -429,7 +546,7 @@ impl PimcAgent {
         PimcAgent {
             params,
             rule: RuleAgent::new(params.rule),
-            solving: Solving::default(),
+            solving: Solving::with_threads(params.threads),
             values: None,
             general: crate::gpimc::General::new(),
         }
@@ -757,11 +874,16 @@ mod tests {
                         let worlds: Vec<PlayState> =
                             (0..n).map(|_| sampler.sample(&mut rng).play_state(&view).unwrap()).collect();
                         let want = full_choice(&worlds, legal, seat, decl);
-                        for adaptive in [false, true] {
-                            let mut s = Solving::default();
+                        for (adaptive, threads) in [(false, 1), (true, 1), (false, 3), (true, 2)] {
+                            let mut s = Solving::with_threads(threads);
                             let mut it = worlds.iter().copied();
                             let got = s.card(legal, seat, decl, n as u32, adaptive, || it.next());
-                            assert_eq!(got, Some(want), "seed {seed}, adaptive {adaptive}");
+                            assert_eq!(
+                                got,
+                                Some(want),
+                                "seed {seed}, adaptive {adaptive}, threads {threads}"
+                            );
+                            assert!(it.next().is_none() || adaptive, "seed {seed}: every world drawn");
                         }
                         checked += 1;
                         break;

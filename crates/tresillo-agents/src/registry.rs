@@ -300,6 +300,12 @@ impl Registry {
                 help: "1: every 8 worlds, stop if no remaining world could change the card; 0: all",
             },
             ParamInfo {
+                name: "threads",
+                default: d.threads.to_string(),
+                help: "threads of the pool solving a card decision's worlds (1: the calling thread; \
+                       same card for any value)",
+            },
+            ParamInfo {
                 name: "bid_worlds",
                 default: d.bid_worlds.to_string(),
                 help: "worlds drawn (once per hand) to value each contract and trump for the auction",
@@ -336,6 +342,9 @@ impl Registry {
                 }
                 if let Some(a) = p.int("adaptive", 0, 1)? {
                     q.adaptive = a == 1;
+                }
+                if let Some(t) = p.int("threads", 1, 64)? {
+                    q.threads = t as u32;
                 }
                 if let Some(n) = p.int("bid_worlds", 1, 10_000)? {
                     q.bid_worlds = n as u32;

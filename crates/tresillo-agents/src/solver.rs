@@ -540,18 +540,15 @@ impl Goal for ClassGoal {
         let free = r - lb[0] - lb[1] - lb[2];
         // Best case. A sacado is best helped by giving every free trick to the
         // declarer; avoiding a codillo may instead need tricks given to the
-        // opponent who is behind (1-4-4 is a puesta, 2-4-3 a codillo), so that
-        // question looks at every split.
-        let best = if Class::of_counts(d + free, a, b) == Class::Sacado {
-            Class::Sacado
-        } else if (0..=free).any(|x| {
-            (0..=free - x).any(|y| Class::of_counts(d + x, a + y, b + free - x - y) != Class::Codillo)
-        }) {
-            Class::Puesta
+        // opponent who is behind (1-4-4 is a puesta, 2-4-3 a codillo): it can
+        // be avoided when the declarer can reach the leading opponent, or the
+        // opponents can be tied (the rest to the declarer).
+        let possible = if self.0 == Class::Sacado as u8 {
+            d + free > a && d + free > b
         } else {
-            Class::Codillo
+            d + free >= a.max(b) || a.abs_diff(b) <= free
         };
-        if (best as u8) < self.0 {
+        if !possible {
             return Some(false);
         }
         let lb = for_decl;
@@ -712,6 +709,12 @@ struct Search<'a> {
     /// decided without trying a move): a card of the player to move that reaches
     /// the goal (declarer) or refutes it (opponent).
     root: u8,
+    /// The root's moves searched, by power-ordered bit: those after which the
+    /// goal holds, and those after which it fails.
+    root_true: u64,
+    root_false: u64,
+    /// A move the root tries first (power-ordered bit + 1; 0 none).
+    first: u8,
 }
 
 impl SolverContext {
@@ -784,6 +787,9 @@ impl SolverContext {
             best: 0,
             generation: self.generation,
             root: 0,
+            root_true: 0,
+            root_false: 0,
+            first: 0,
         }
     }
 
@@ -820,6 +826,55 @@ impl SolverContext {
             (true, false) => (Class::Codillo, None),
             (false, true) => (Class::Puesta, c1),
             (false, false) => (Class::Codillo, c2),
+        }
+    }
+
+    /// The class the declarer can force from `pos` (as [`Self::value`]), with
+    /// what its searches learned about the cards `cards` (legal cards of the
+    /// player to move): `lo[i]` and `hi[i]` are narrowed to bounds on the class
+    /// of `cards[i]`. The value bounds every card (a declarer's card is at most
+    /// the value, an opponent's at least), and each card the root searched is
+    /// bounded by its own result (the card that decided a search is then exact).
+    /// Only a card the search tries itself gets bounds of its own: the root
+    /// tries the cards of [`Self::representatives`], and `first` (one of them)
+    /// before the others.
+    pub fn value_bounds(
+        &mut self,
+        pos: &Position,
+        first: Option<Card>,
+        cards: &[Card],
+        lo: &mut [Class],
+        hi: &mut [Class],
+    ) -> Class {
+        let lay = self.layouts[pos.trump.index()];
+        let decl_moves = pos.to_move() == pos.declarer;
+        let first = first.map_or(0, |c| lay.to_p[c.bit() as usize] + 1);
+        let mut step = |ctx: &mut SolverContext, t: Class| {
+            let mut s = ctx.search(pos);
+            s.first = first;
+            let holds = s.node(ClassGoal(t as u8));
+            let (n, yes, no) = (s.nodes, s.root_true, s.root_false);
+            ctx.nodes += n;
+            // The answer bounds every card when the mover could not do
+            // better: a declarer failing, an opponent not refuting.
+            let all = decl_moves != holds;
+            for (i, &c) in cards.iter().enumerate() {
+                let bit = 1u64 << lay.to_p[c.bit() as usize];
+                if yes & bit != 0 || (all && holds) {
+                    lo[i] = lo[i].max(t);
+                }
+                if no & bit != 0 || (all && !holds) {
+                    hi[i] = hi[i].min(Class::ALL[t as usize - 1]);
+                }
+            }
+            holds
+        };
+        if step(self, Class::Sacado) {
+            Class::Sacado
+        } else if step(self, Class::Puesta) {
+            Class::Puesta
+        } else {
+            Class::Codillo
         }
     }
 
@@ -1147,15 +1202,23 @@ impl Search<'_> {
             }
             (!(pext(hand, m) << (64 - n))).leading_zeros()
         }
-        let mut forced = [0u8; 3];
+        // Counts by role packed in bytes (role r in bits 8r..8r+8): kept in
+        // registers, where a small array would be stored and reloaded.
         let t = rem & TRUMP_LANE;
         let x = self.leader as usize;
         let (y, z) = ((x + 1) % 3, (x + 2) % 3);
         let others_trumps = (self.hands[y] | self.hands[z]) & TRUMP_LANE != 0;
+        let mut forced = 0u32;
         if t != 0 {
             let top = 63 - t.leading_zeros();
-            let h = (0..3).find(|&r| self.hands[r] >> top & 1 == 1).unwrap_or(0);
-            forced[h] = top_run(self.hands[h], t) as u8;
+            let h = if self.hands[0] >> top & 1 == 1 {
+                0
+            } else if self.hands[1] >> top & 1 == 1 {
+                1
+            } else {
+                2
+            };
+            forced = top_run(self.hands[h], t) << (8 * h);
         }
         let mut cash = if others_trumps { 0 } else { (self.hands[x] & TRUMP_LANE).count_ones() };
         for l in 0..3 {
@@ -1170,14 +1233,14 @@ impl Search<'_> {
                 k
             };
         }
-        let mut chosen = forced;
-        if others_trumps {
-            chosen[x] += cash as u8;
+        let chosen = if others_trumps {
+            forced + (cash << (8 * x))
         } else {
             // Every trump is the leader's: its forced count is among `cash`.
-            chosen[x] = cash as u8;
-        }
-        if x == 0 { (chosen, forced) } else { (forced, chosen) }
+            (forced & !(0xFF << (8 * x))) | (cash << (8 * x))
+        };
+        let unpack = |v: u32| [v as u8, (v >> 8) as u8, (v >> 16) as u8];
+        if x == 0 { (unpack(chosen), unpack(forced)) } else { (unpack(forced), unpack(chosen)) }
     }
 
     fn key<G: Goal>(&self, g: &G, rem: u64) -> u128 {
@@ -1248,6 +1311,7 @@ impl Search<'_> {
             if entry_hi(e) < need {
                 return false;
             }
+
             (lo, hi, hint) = (entry_lo(e), entry_hi(e), entry_best(e));
         }
         self.best = hint;
@@ -1294,6 +1358,12 @@ impl Search<'_> {
                 moves.q[..=i].rotate_right(1);
             }
         }
+        if is_root && self.first != 0 {
+            let h = self.first - 1;
+            if let Some(i) = moves.q[..moves.n].iter().position(|&x| x == h) {
+                moves.q[..=i].rotate_right(1);
+            }
+        }
         for &q in &moves.q[..moves.n] {
             let q = u32::from(q);
             let res = if self.tlen < 2 {
@@ -1325,6 +1395,13 @@ impl Search<'_> {
                 self.hands[p] |= 1u64 << q;
                 r
             };
+            if is_root {
+                if res {
+                    self.root_true |= 1u64 << q;
+                } else {
+                    self.root_false |= 1u64 << q;
+                }
+            }
             if (p == 0) == res {
                 if at_boundary {
                     self.best = q as u8 + 1;

@@ -89,6 +89,12 @@ fn check(seed: u64, n: usize, ctx: &mut SolverContext) {
     assert_eq!(value, want, "seed {seed} n {n} value_and_card");
     let mut reps = [Card::ESPADA; 10];
     assert_eq!(ctx.representatives(&pos, &mut reps) as u32, legal.len());
+    // Bounds from the value's searches, the root trying a seed-chosen card first.
+    let k = legal.len() as usize;
+    let (mut lo, mut hi) = ([Class::Codillo; 10], [Class::Sacado; 10]);
+    let first = reps[seed as usize % k];
+    let v = ctx.value_bounds(&pos, Some(first), &reps[..k], &mut lo[..k], &mut hi[..k]);
+    assert_eq!(v, want, "seed {seed} n {n} value_bounds");
     for (i, c) in legal.iter().enumerate() {
         let u = p.play_unchecked(c);
         let v = minimax(&mut p, d);
@@ -99,6 +105,13 @@ fn check(seed: u64, n: usize, ctx: &mut SolverContext) {
         }
         assert!(legal.contains(reps[i]), "seed {seed} n {n}: a representative is legal");
         assert_eq!(sol.class_of(reps[i]), Some(v), "seed {seed} n {n}: {c} and {}", reps[i]);
+        assert!(
+            lo[i] <= v && v <= hi[i],
+            "seed {seed} n {n}: bounds {:?}..{:?} of {} ({v})",
+            lo[i],
+            hi[i],
+            reps[i]
+        );
         for t in Class::ALL {
             assert_eq!(ctx.card_at_least(&pos, c, t), v >= t, "seed {seed} n {n} card {c} at least {t}");
         }
