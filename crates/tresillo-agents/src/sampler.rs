@@ -160,46 +160,10 @@ impl World {
                 rest.take(Card::ESPADA);
                 rest.take(Card::BASTO);
             }
-            let mut drawn = CardSet::EMPTY;
-            if is_decl && p.contract.is_some_and(Contract::turns_card) {
-                let t = p.turned.ok_or_else(|| NoWorld("a vuelta without a turned card".into()))?;
-                if !rest.take(t) {
-                    return Err(NoWorld(format!("the turned card {t} is not in the declarer's hand")));
-                }
-                heap[n] = t;
-                n += 1;
-                drawn.insert(t);
-            }
-            let ordered = first.iter().chain((rest - first).iter());
-            for c in ordered {
-                if drawn.len() as usize == k {
-                    break;
-                }
-                if n == 13 {
-                    return Err(NoWorld("more cards drawn than the heap holds".into()));
-                }
-                heap[n] = c;
-                n += 1;
-                drawn.insert(c);
-            }
-            if drawn.len() as usize != k {
-                return Err(NoWorld(format!("seat {s} cannot have drawn {k} cards")));
-            }
+            let drawn = draw(p, s, is_decl, rest, first, k, &mut heap, &mut n)?;
             hands[s] = (at_play - drawn) | self.discards[s];
         }
-        let mut left = self.heap;
-        if let Some(t) = p.turned.filter(|t| left.contains(*t)) {
-            left.take(t);
-            heap[n] = t;
-            n += 1;
-        }
-        for c in left {
-            if n == 13 {
-                return Err(NoWorld("the heap holds more than 13 cards".into()));
-            }
-            heap[n] = c;
-            n += 1;
-        }
+        heap_rest(p, self.heap, &mut heap, &mut n)?;
         Ok(Deal { hands, heap: Heap::from_cards(&heap[..n]) })
     }
 
@@ -420,6 +384,71 @@ impl ForcedCheck {
 /// the others are asked to demand a gascarille exactly when the obliged declarer
 /// was dealt the espada, so whether anyone was asked (`Some(true)`, the asking
 /// public) says whether it was. `None` in every other case.
+/// Appends to the heap order `seq` (filled up to `n`) the `k` cards seat `s` drew
+/// from its hand at play `rest`: for the declarer of a vuelta the turned card
+/// first, then the cards of `first`, then the others in the engine's order.
+/// Returns the cards drawn.
+#[allow(clippy::too_many_arguments)]
+fn draw(
+    p: &tresillo_core::PublicState,
+    s: Seat,
+    is_decl: bool,
+    mut rest: CardSet,
+    first: CardSet,
+    k: usize,
+    seq: &mut [Card; 13],
+    n: &mut usize,
+) -> Result<CardSet, NoWorld> {
+    let mut drawn = CardSet::EMPTY;
+    if is_decl && p.contract.is_some_and(Contract::turns_card) {
+        let t = p.turned.ok_or_else(|| NoWorld("a vuelta without a turned card".into()))?;
+        if !rest.take(t) {
+            return Err(NoWorld(format!("the turned card {t} is not in the declarer's hand")));
+        }
+        seq[*n] = t;
+        *n += 1;
+        drawn.insert(t);
+    }
+    for c in first.iter().chain((rest - first).iter()) {
+        if drawn.len() as usize == k {
+            break;
+        }
+        if *n == 13 {
+            return Err(NoWorld("more cards drawn than the heap holds".into()));
+        }
+        seq[*n] = c;
+        *n += 1;
+        drawn.insert(c);
+    }
+    if drawn.len() as usize != k {
+        return Err(NoWorld(format!("seat {s} cannot have drawn {k} cards")));
+    }
+    Ok(drawn)
+}
+
+/// Appends to the heap order `seq` the cards `left` in the heap after the
+/// exchanges, a turned vuelta card still there first.
+fn heap_rest(
+    p: &tresillo_core::PublicState,
+    mut left: CardSet,
+    seq: &mut [Card; 13],
+    n: &mut usize,
+) -> Result<(), NoWorld> {
+    if let Some(t) = p.turned.filter(|t| left.contains(*t)) {
+        left.take(t);
+        seq[*n] = t;
+        *n += 1;
+    }
+    for c in left {
+        if *n == 13 {
+            return Err(NoWorld("the heap holds more than 13 cards".into()));
+        }
+        seq[*n] = c;
+        *n += 1;
+    }
+    Ok(())
+}
+
 fn gascarille_asked(p: &tresillo_core::PublicState) -> Option<bool> {
     let obligation = p.game_rules().spec().all_pass == AllPass::Obligation;
     if !(p.options.gascarille && obligation && p.forced) {

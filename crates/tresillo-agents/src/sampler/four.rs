@@ -36,7 +36,7 @@
 use super::{NoWorld, World, below_u128, binom, for_each_subset, random_subset, subset_by_draws};
 use crate::infer::{Inference, turned_location};
 use crate::rng::{AgentRng, Draws};
-use tresillo_core::{BySeat, Card, CardSet, Contract, Deal, Heap, HeapEnd, PlayerView, Seat};
+use tresillo_core::{BySeat, Card, CardSet, Deal, Heap, HeapEnd, PlayerView, Seat};
 
 /// An unconstrained hidden place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -631,45 +631,10 @@ pub(super) fn to_deal(w: &World, view: &PlayerView) -> Result<Deal, NoWorld> {
         if pen {
             first = rest & CardSet::from_iter([Card::ESPADA]);
         }
-        let mut drawn = CardSet::EMPTY;
-        if is_decl && p.contract.is_some_and(Contract::turns_card) {
-            let t = p.turned.ok_or_else(|| NoWorld("a vuelta without a turned card".into()))?;
-            if !rest.take(t) {
-                return Err(NoWorld(format!("the turned card {t} is not in the declarer's hand")));
-            }
-            seq[n] = t;
-            n += 1;
-            drawn.insert(t);
-        }
-        for c in first.iter().chain((rest - first).iter()) {
-            if drawn.len() as usize == k {
-                break;
-            }
-            if n == 13 {
-                return Err(NoWorld("more cards drawn than the heap holds".into()));
-            }
-            seq[n] = c;
-            n += 1;
-            drawn.insert(c);
-        }
-        if drawn.len() as usize != k {
-            return Err(NoWorld(format!("seat {s} cannot have drawn {k} cards")));
-        }
+        let drawn = super::draw(p, s, is_decl, rest, first, k, &mut seq, &mut n)?;
         hands[s] = (at_play[s] - drawn) | w.discards[s];
     }
-    let mut left = w.heap;
-    if let Some(t) = p.turned.filter(|t| left.contains(*t)) {
-        left.take(t);
-        seq[n] = t;
-        n += 1;
-    }
-    for c in left {
-        if n == 13 {
-            return Err(NoWorld("the heap holds more than 13 cards".into()));
-        }
-        seq[n] = c;
-        n += 1;
-    }
+    super::heap_rest(p, w.heap, &mut seq, &mut n)?;
     let mut heap = [Card::ESPADA; 13];
     let m = match p.penetro.heap_end.filter(|_| pen) {
         Some(end) => {
