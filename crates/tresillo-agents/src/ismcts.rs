@@ -141,6 +141,20 @@ pub enum Budget {
     Millis(u32),
 }
 
+impl Budget {
+    /// The iterations allowed (unbounded under a time budget), the deadline (none
+    /// under an iteration budget) and the tree slots to reserve up front.
+    fn plan(self) -> (u64, Option<Instant>, usize) {
+        match self {
+            // Slots per iteration measured at the first card: 6.6 at 1,000
+            // iterations, 4.7 at 100,000 (the empty slots of children's blocks).
+            // Capped at 4 million slots (128 MB); larger searches grow as needed.
+            Budget::Iterations(n) => (u64::from(n), None, (n as usize * 8 + 64).min(4_000_000)),
+            Budget::Millis(ms) => (u64::MAX, Some(Instant::now() + Duration::from_millis(u64::from(ms))), 1),
+        }
+    }
+}
+
 /// How a playout plays to the end of the hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Playout {
@@ -370,21 +384,7 @@ impl Ismcts {
         }
         let sampler = Sampler::new(view).ok()?;
         let me = view.seat();
-        let iters = match self.params.budget {
-            Budget::Iterations(n) => u64::from(n),
-            Budget::Millis(_) => u64::MAX,
-        };
-        let deadline = match self.params.budget {
-            Budget::Millis(ms) => Some(Instant::now() + Duration::from_millis(u64::from(ms))),
-            Budget::Iterations(_) => None,
-        };
-        let reserve = match self.params.budget {
-            // Slots per iteration measured at the first card: 6.6 at 1,000
-            // iterations, 4.7 at 100,000 (the empty slots of children's blocks).
-            // Capped at 4 million slots (128 MB); larger searches grow as needed.
-            Budget::Iterations(n) => (n as usize * 8 + 64).min(4_000_000),
-            Budget::Millis(_) => 1,
-        };
+        let (iters, deadline, reserve) = self.params.budget.plan();
         for t in &mut self.trees {
             t.reset(reserve);
         }
@@ -452,18 +452,7 @@ impl Ismcts {
             }
         }
         let trees = if self.params.mo { n } else { 1 };
-        let iters = match self.params.budget {
-            Budget::Iterations(n) => u64::from(n),
-            Budget::Millis(_) => u64::MAX,
-        };
-        let deadline = match self.params.budget {
-            Budget::Millis(ms) => Some(Instant::now() + Duration::from_millis(u64::from(ms))),
-            Budget::Iterations(_) => None,
-        };
-        let reserve = match self.params.budget {
-            Budget::Iterations(n) => (n as usize * 8 + 64).min(4_000_000),
-            Budget::Millis(_) => 1,
-        };
+        let (iters, deadline, reserve) = self.params.budget.plan();
         for t in &mut self.trees[..trees] {
             t.reset(reserve);
         }
