@@ -3,9 +3,10 @@
 //!
 //! Three-player `tresillo` and `tresillo-house` hands go through
 //! [`tresillo_sim::analyze`] (section 7's classes). Every other hand - `hombre`,
-//! `lhombre` and four-player tables, the hands [`gpimc::handles`] - is judged
-//! here with the contract's own [`Goal`], the one `pimc`'s search plays for
-//! ([`gpimc::stakes`]), by [`Solvers`], its classes named in the rule set's words.
+//! `lhombre` and four-player tables, the hands [`gpimc::handles`] - goes through
+//! [`tresillo_sim::analyze_goal`], judged with the contract's own [`Goal`] (the
+//! one `pimc`'s search plays for); its classes are named here in the rule set's
+//! words.
 
 use crate::narrate::Names;
 use crate::replay::for_each_record;
@@ -13,11 +14,10 @@ use anyhow::{Result, ensure};
 use std::io::Write;
 use std::path::PathBuf;
 use tresillo_agents::gpimc;
-use tresillo_agents::gsolver::{Goal, Solvers};
+use tresillo_agents::gsolver::Goal;
 use tresillo_agents::solver::Class;
-use tresillo_agents::{AgentRng, Sampler};
-use tresillo_core::{Card, Decision, Hand, Request, Seat};
-use tresillo_sim::{CardAnalysis, HandAnalysis, HandRecord, PimcConfig, analyze};
+use tresillo_core::Card;
+use tresillo_sim::{CardAnalysis, GoalAnalysis, HandAnalysis, HandRecord, PimcConfig, analyze, analyze_goal};
 
 /// Arguments of `tresillo analyze`.
 #[derive(clap::Args)]
@@ -61,7 +61,7 @@ pub fn run(a: &AnalyzeArgs, out: &mut impl Write) -> Result<()> {
         let start =
             rec.start().map_err(|e| anyhow::anyhow!("{}:{line}: invalid record: {e}", a.file.display()))?;
         if gpimc::handles(start.public()) {
-            let an = analyze_general(rec, pimc)
+            let an = analyze_goal(rec, pimc)
                 .map_err(|e| anyhow::anyhow!("{}:{line}: invalid record: {e}", a.file.display()))?;
             return write_general(out, rec, &an);
         }
@@ -175,92 +175,7 @@ pub fn class_name(goal: Goal, c: u8) -> &'static str {
     }
 }
 
-/// One card decision judged with the contract's goal.
-struct GeneralCard {
-    trick: u8,
-    seat: Seat,
-    declarer_side: bool,
-    played: Card,
-    goal: Goal,
-    /// The class before the card (the best of `classes` for the mover's side).
-    before: u8,
-    /// The class of the card played.
-    after: u8,
-    classes: Vec<(Card, u8)>,
-    /// The PIMC mean class of each legal card (`--pimc`), when the sampler
-    /// could build worlds from the view.
-    pimc: Option<Vec<(Card, f64)>>,
-}
-
-/// A hand judged with its contract's goal.
-struct GeneralAnalysis {
-    cards: Vec<GeneralCard>,
-}
-
-/// Judges every card decision of `rec` (already checked) with the goal
-/// [`gpimc::stakes`] gives the hand at that decision (it changes after a
-/// takeover, a bola or a declared vole).
-fn analyze_general(rec: &HandRecord, pimc: Option<PimcConfig>) -> Result<GeneralAnalysis> {
-    let mut solvers = Solvers::new();
-    let mut rng: Option<AgentRng> = pimc.map(|p| tresillo_agents::rng_from_seed(p.seed));
-    let mut hand = rec.start()?;
-    let mut cards = Vec::new();
-    for step in &rec.decisions {
-        let d = Decision::from(step.act);
-        if let Decision::Play(card) = d
-            && let Some(c) = judge(&hand, card, &mut solvers, pimc.zip(rng.as_mut()))
-        {
-            cards.push(c);
-        }
-        hand.apply(d)?;
-    }
-    Ok(GeneralAnalysis { cards })
-}
-
-fn judge(
-    hand: &Hand,
-    played: Card,
-    solvers: &mut Solvers,
-    pimc: Option<(PimcConfig, &mut AgentRng)>,
-) -> Option<GeneralCard> {
-    let p = hand.public();
-    let declarer = p.declarer?;
-    let goal = gpimc::stakes(p, declarer)?.goal;
-    let seat = hand.request().seat()?;
-    let ps = hand.play_state()?;
-    let classes: Vec<(Card, u8)> =
-        ps.legal_moves().iter().map(|c| (c, solvers.card_value(&ps, c, declarer, goal))).collect();
-    let side = seat == declarer;
-    let values = classes.iter().map(|&(_, v)| v);
-    let before = if side { values.max() } else { values.min() }?;
-    let after = classes.iter().find(|&&(c, _)| c == played)?.1;
-    let pimc = pimc.and_then(|(cfg, rng)| {
-        let view = hand.view(seat);
-        let Request::Play { legal, .. } = view.request() else { return None };
-        let sampler = Sampler::new(&view).ok()?;
-        let mut sums: Vec<(Card, f64)> = legal.iter().map(|c| (c, 0.0)).collect();
-        for _ in 0..cfg.worlds {
-            let w = sampler.sample(rng).play_state(&view)?;
-            for (c, sum) in &mut sums {
-                *sum += f64::from(solvers.card_value(&w, *c, declarer, goal));
-            }
-        }
-        Some(sums.into_iter().map(|(c, s)| (c, s / f64::from(cfg.worlds))).collect())
-    });
-    Some(GeneralCard {
-        trick: p.tricks_done + 1,
-        seat,
-        declarer_side: side,
-        played,
-        goal,
-        before,
-        after,
-        classes,
-        pimc,
-    })
-}
-
-fn write_general(out: &mut impl Write, rec: &HandRecord, an: &GeneralAnalysis) -> Result<()> {
+fn write_general(out: &mut impl Write, rec: &HandRecord, an: &GoalAnalysis) -> Result<()> {
     let r = &rec.result;
     let names = Names::of(rec.rules);
     let Some(declarer) = r.declarer else {

@@ -6,9 +6,11 @@
 //! the position was worth more before it than after.
 
 use crate::record::{HandRecord, RecordError};
+use tresillo_agents::gpimc;
+use tresillo_agents::gsolver::{Goal, Solvers};
 use tresillo_agents::solver::{Class, Position, SolverContext};
 use tresillo_agents::{AgentRng, Sampler};
-use tresillo_core::{Card, Decision, Hand, Seat};
+use tresillo_core::{Card, Decision, Hand, Request, Seat};
 
 /// PIMC settings: worlds per decision and the seed of the sampling.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -175,6 +177,104 @@ fn pimc_estimate(
         }
     }
     Some(out)
+}
+
+/// One card decision judged with the contract's own goal (the one `pimc`'s search
+/// plays for, [`gpimc::stakes`]): the classes are the goal's, `0..=goal.top()`,
+/// higher better for the declarer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GoalCard {
+    /// The trick (1-based).
+    pub trick: u8,
+    /// Who played.
+    pub seat: Seat,
+    /// Whether that seat was the declarer.
+    pub declarer_side: bool,
+    /// The card played.
+    pub played: Card,
+    /// The goal the hand was played for at this decision.
+    pub goal: Goal,
+    /// The class before the card (the best of `classes` for the mover's side).
+    pub before: u8,
+    /// The class of the card played.
+    pub after: u8,
+    /// Each legal card with its class.
+    pub classes: Vec<(Card, u8)>,
+    /// The PIMC mean class of each legal card (when asked for and the sampler
+    /// could build worlds from the view).
+    pub pimc: Option<Vec<(Card, f64)>>,
+}
+
+/// A hand judged with its contract's goal.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GoalAnalysis {
+    /// Every card decision that could be judged, in order.
+    pub cards: Vec<GoalCard>,
+}
+
+/// Analyzes a record of any rule set or table (`hombre`, `lhombre`, four players:
+/// the hands [`gpimc::handles`]) with the goal [`gpimc::stakes`] gives the hand at
+/// each decision (it changes after a takeover, a bola or a declared vole), solved
+/// by [`Solvers`]. The record must be valid (it is replayed first).
+pub fn analyze_goal(rec: &HandRecord, pimc: Option<PimcConfig>) -> Result<GoalAnalysis, RecordError> {
+    rec.replay()?;
+    let mut solvers = Solvers::new();
+    let mut rng: Option<AgentRng> = pimc.map(|p| tresillo_agents::rng_from_seed(p.seed));
+    let mut hand = rec.start()?;
+    let mut cards = Vec::new();
+    for (i, step) in rec.decisions.iter().enumerate() {
+        let d = Decision::from(step.act);
+        if let Decision::Play(card) = d
+            && let Some(c) = judge(&hand, card, &mut solvers, pimc.zip(rng.as_mut()))
+        {
+            cards.push(c);
+        }
+        hand.apply(d).map_err(|source| RecordError::Illegal { index: i + 1, seat: step.seat, source })?;
+    }
+    Ok(GoalAnalysis { cards })
+}
+
+fn judge(
+    hand: &Hand,
+    played: Card,
+    solvers: &mut Solvers,
+    pimc: Option<(PimcConfig, &mut AgentRng)>,
+) -> Option<GoalCard> {
+    let p = hand.public();
+    let declarer = p.declarer?;
+    let goal = gpimc::stakes(p, declarer)?.goal;
+    let seat = hand.request().seat()?;
+    let ps = hand.play_state()?;
+    let classes: Vec<(Card, u8)> =
+        ps.legal_moves().iter().map(|c| (c, solvers.card_value(&ps, c, declarer, goal))).collect();
+    let side = seat == declarer;
+    let values = classes.iter().map(|&(_, v)| v);
+    let before = if side { values.max() } else { values.min() }?;
+    let after = classes.iter().find(|&&(c, _)| c == played)?.1;
+    let pimc = pimc.and_then(|(cfg, rng)| {
+        let view = hand.view(seat);
+        let Request::Play { legal, .. } = view.request() else { return None };
+        let sampler = Sampler::new(&view).ok()?;
+        let mut sums: Vec<(Card, f64)> = legal.iter().map(|c| (c, 0.0)).collect();
+        for _ in 0..cfg.worlds {
+            let w = sampler.sample(rng).play_state(&view)?;
+            for (c, sum) in &mut sums {
+                *sum += f64::from(solvers.card_value(&w, *c, declarer, goal));
+            }
+        }
+        Some(sums.into_iter().map(|(c, s)| (c, s / f64::from(cfg.worlds))).collect())
+    });
+    Some(GoalCard {
+        trick: p.tricks_done + 1,
+        seat,
+        declarer_side: side,
+        played,
+        goal,
+        before,
+        after,
+        classes,
+        pimc,
+    })
 }
 
 #[cfg(test)]
