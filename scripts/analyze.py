@@ -36,7 +36,10 @@ import math
 import sys
 from pathlib import Path
 
-import pandas as pd
+try:
+    import pandas as pd
+except ImportError:
+    sys.exit("error: scripts/analyze.py needs pandas: pip install -r scripts/requirements.txt")
 
 CONTRACTS = ["entrada", "vuelta", "solo"]
 # The summary column each contract of deals.csv counts in (Contract::family).
@@ -89,13 +92,127 @@ def mean_ci(values, scale=1.0):
     return mean / scale, half / scale
 
 
+class BadInput(Exception):
+    """Input that cannot be read: the message names the file, line and token."""
+
+
+# Columns read as integers: those every row fills, and those that may be empty.
+INTEGERS = ["deal", "forced"] + [f"{k}{s}" for k in ("pool", "cond") for s in range(3)]
+OPTIONAL_INTEGERS = ["declarer", "took_over", "surrendered", "dropped_out", "penetro", "players", "pool3", "cond3"]
+
+
+def first_bad_token(path):
+    """The first line of a deals.csv that pandas could not have read as the
+    summary needs it: a wrong number of fields, a missing column, or a token
+    that is not an integer (or a seating that is not a string of slot digits)."""
+    try:
+        return scan_tokens(path)
+    except CsvError as e:
+        return f"{path} line {e.line}: {e.error}"
+    except UnicodeDecodeError:
+        with open(path, "rb") as f:
+            for line, raw in enumerate(f, start=1):
+                try:
+                    raw.decode("utf-8")
+                except UnicodeDecodeError as e:
+                    return f"{path} line {line}: not UTF-8 text ({e.reason} at column {e.start + 1})"
+        return f"{path}: not UTF-8 text"
+
+
+class CsvError(csv.Error):
+    """A malformed CSV record, with its line."""
+
+    def __init__(self, line, error):
+        super().__init__(error)
+        self.line, self.error = line, error
+
+
+def scan_tokens(path):
+    """[`first_bad_token`] itself; raises CsvError for malformed CSV."""
+    with open(path, newline="", encoding="utf-8") as f:
+        reader = csv.reader(f)
+
+        def numbered():
+            while True:
+                start = reader.line_num + 1
+                try:
+                    row = next(reader)
+                except StopIteration:
+                    return
+                except csv.Error as e:
+                    raise CsvError(start, f"a record that does not parse ({e}; an unclosed quote?)") from None
+                yield row
+
+        rows = numbered()
+        try:
+            header = next(rows)
+        except StopIteration:
+            return f"{path}: empty file (no header line)"
+        for col in INTEGERS + ["seating", "contract", "outcome"]:
+            if col not in header:
+                return f"{path} line 1: no column {col!r}"
+        index = {c: i for i, c in enumerate(header)}
+        for row in rows:
+            line = reader.line_num
+            if len(row) != len(header):
+                return f"{path} line {line}: {len(row)} fields, the header has {len(header)}"
+            for col in INTEGERS + OPTIONAL_INTEGERS:
+                if col not in index:
+                    continue
+                token = row[index[col]]
+                if token == "" and col in OPTIONAL_INTEGERS:
+                    continue
+                if not token.lstrip("-").isdigit():
+                    return f"{path} line {line}, column {col}: {token!r} is not an integer"
+            token = row[index["seating"]]
+            if not token.isdigit():
+                return f"{path} line {line}, column seating: {token!r} is not a string of slot digits"
+    return None
+
+
 def load(run):
-    manifest = json.loads((run / "manifest.json").read_text())
-    config = manifest["config"]
-    scoring = config["scoring"]
-    unit_len = 1 if scoring == "Deal" else int(scoring["Session"])
-    players = int(config.get("players", 3))
-    seatings = (24 if players == 4 else 6) if config["duplicate"] else 1
+    path = run / "manifest.json"
+    try:
+        config = json.loads(path.read_text())["config"]
+        scoring = config["scoring"]
+        unit_len = 1 if scoring == "Deal" else int(scoring["Session"])
+        players = int(config.get("players", 3))
+        duplicate = bool(config["duplicate"])
+        agents = list(config["agents"])
+    except json.JSONDecodeError as e:
+        raise BadInput(f"{path} line {e.lineno}, column {e.colno}: {e.msg}") from None
+    except (KeyError, TypeError, ValueError) as e:
+        raise BadInput(f"{path}: not a tournament manifest ({type(e).__name__}: {e})") from None
+    # Checked line by line only when pandas fails or reads a column as text
+    # (the common, well-formed file is read once, by pandas alone).
+    try:
+        deals = read_deals(run)
+    except (ValueError, TypeError, pd.errors.ParserError) as e:
+        raise BadInput(first_bad_token(run / "deals.csv") or f"{run / 'deals.csv'}: {e}") from None
+    if any(c not in deals.columns for c in INTEGERS + ["seating", "contract", "outcome"]):
+        raise BadInput(first_bad_token(run / "deals.csv") or f"{run / 'deals.csv'}: a column is missing")
+    numeric = [c for c in INTEGERS + OPTIONAL_INTEGERS if c in deals.columns]
+    if not all(pd.api.types.is_integer_dtype(deals[c]) for c in numeric):
+        raise BadInput(first_bad_token(run / "deals.csv") or f"{run / 'deals.csv'}: a column that is not integers")
+    bad = first_bad_seating(deals, players)
+    if bad is not None:
+        raise BadInput(f"{run / 'deals.csv'} line {bad + 2}, column seating: {deals['seating'][bad]!r} is not a seating of {players} slots")
+    if "players" not in deals.columns:
+        deals["players"] = 3
+    if (deals["players"].fillna(3) != players).any():
+        raise BadInput(f"{run / 'deals.csv'}: a players column other than the manifest's {players}")
+    seatings = (24 if players == 4 else 6) if duplicate else 1
+    return agents, unit_len, seatings, deals, players
+
+
+def first_bad_seating(deals, players):
+    """The index of the first row whose seating is not `players` slot digits."""
+    ok = deals["seating"].str.fullmatch(f"[0-{players - 1}]{{{players}}}").fillna(False)
+    return None if ok.all() else int((~ok).idxmax())
+
+
+def read_deals(run):
+    """deals.csv as pandas reads it (may raise on a malformed file)."""
     # Text columns keep "" for "none"; the optional seats are nullable integers.
     # Columns a file may lack (written before four players): players and seat 3.
     seats = ["declarer", "took_over", "surrendered", "dropped_out", "penetro"]
@@ -107,11 +224,7 @@ def load(run):
         dtype={"seating": str, "contract": str, "outcome": str, "puesta_kind": str, "bola": str}
         | {c: "Int64" for c in seats + seat3 + ["players"]},
     )
-    if "players" not in deals.columns:
-        deals["players"] = 3
-    if (deals["players"].fillna(3) != players).any():
-        sys.exit(f"error: {run / 'deals.csv'}: a players column other than the manifest's {players}")
-    return config["agents"], unit_len, seatings, deals, players
+    return deals
 
 
 def seat_rows(deals, unit_len, players):
@@ -211,7 +324,10 @@ def main():
     for f in ["manifest.json", "deals.csv"]:
         if not (a.run / f).is_file():
             sys.exit(f"error: {a.run / f}: missing")
-    rows = summarize(*load(a.run))
+    try:
+        rows = summarize(*load(a.run))
+    except BadInput as e:
+        sys.exit(f"error: {e}")
     if not a.check:
         w = csv.DictWriter(sys.stdout, HEADER, lineterminator="\n")
         w.writeheader()

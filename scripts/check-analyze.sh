@@ -45,3 +45,36 @@ awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "players") cut =
 for run in "$out/deal" "$out/session" "$out/four" "$out/four-session" "$out/hombre" "$out/lhombre" "$out/old"; do
     "$venv/bin/python" scripts/analyze.py "$run" --check
 done
+
+# Malformed input: a one-line error naming the file, line and token, never a
+# Python traceback.
+bad="$out/bad"
+expect_error() { # expect_error NAME WANT: analyze.py on $bad/NAME fails with WANT
+    local got
+    if got=$("$venv/bin/python" scripts/analyze.py "$bad/$1" 2>&1); then
+        echo "check-analyze: $1: accepted a malformed file" >&2
+        exit 1
+    fi
+    if [ "$(printf '%s\n' "$got" | wc -l)" != 1 ] || [[ "$got" != *"$2"* ]]; then
+        printf 'check-analyze: %s: expected one line with %s, got:\n%s\n' "$1" "$2" "$got" >&2
+        exit 1
+    fi
+}
+copy() { rm -rf "${bad:?}/$1" && mkdir -p "$bad" && cp -r "$out/deal" "$bad/$1"; }
+set_field() { # set_field NAME LINE COLUMN VALUE
+    awk -F, -v OFS=, -v l="$2" -v c="$3" -v x="$4" 'NR == l { $c = x } 1' "$out/deal/deals.csv" >"$bad/$1/deals.csv"
+}
+col() { head -1 "$out/deal/deals.csv" | tr , '\n' | grep -nx "$1" | cut -d: -f1; }
+copy deal-token && set_field deal-token 5 1 x4
+expect_error deal-token "deals.csv line 5, column deal: 'x4' is not an integer"
+copy pool-float && set_field pool-float 9 "$(col pool1)" 1.5
+expect_error pool-float "deals.csv line 9, column pool1: '1.5' is not an integer"
+copy seating && set_field seating 7 "$(col seating)" 019
+expect_error seating "deals.csv line 7, column seating: '019' is not a seating of 3 slots"
+copy fields && sed '6s/$/,extra/' "$out/deal/deals.csv" >"$bad/fields/deals.csv"
+expect_error fields "deals.csv line 6: "
+copy quote && sed '12s/,/,"/' "$out/deal/deals.csv" >"$bad/quote/deals.csv"
+expect_error quote "deals.csv line 12: a record that does not parse"
+copy manifest && echo '{"config": ' >"$bad/manifest/manifest.json"
+expect_error manifest "manifest.json line 2"
+echo "check-analyze: malformed files give one-line errors"
