@@ -33,13 +33,22 @@
 //!   and the draws stop when the worlds left could not change the choice (its
 //!   lead exceeds what they could give any other card), so the choice is the
 //!   one all worlds would give. *Threads*: with `threads=N` (default 1) the
-//!   values of the worlds are solved on N threads of rayon's pool (the worlds
-//!   drawn in batches up to the next multiple of 8 on the calling thread, each
-//!   thread with its own solver context, the leading card fixed for a batch),
-//!   and the leading card is searched in its first N inexact worlds at once
-//!   (some of these searches may prove unneeded: more CPU time for less wall
-//!   time). The worlds drawn and the card chosen are the same for every N;
-//!   only the search work differs.
+//!   searches of a card decision run on N threads of rayon's pool (the
+//!   calling thread one of them, each with its own solver context). The
+//!   decision is a fixed sequence of searches, each chosen from the answers
+//!   before it (the plan above); the threads take the search the plan waits
+//!   for and, ahead of it, the ones it will likely need next: the values of
+//!   the next 8 worlds (drawn ahead from a copy of the generator) with the
+//!   leading card first, and the leading card in its next inexact worlds.
+//!   An answer is used only if the plan asks exactly that search (a value
+//!   searched with another first card is searched again), so the searches
+//!   used, the worlds drawn (the generator is left where the plan's draws
+//!   leave it) and the card chosen are those of one thread: the same for
+//!   every N and whatever the timing; only the wall time and the wasted
+//!   searches differ. This rests on the solver's answers not depending on
+//!   its table (the value's root is always searched afresh:
+//!   [`SolverContext::value_bounds`]). `threads=1` for tournaments, which
+//!   run deals in parallel; more for one decision's latency.
 //! - **Surrender** (declarer, after trick 3): give up when the mean utility of
 //!   playing on is below that of a puesta (-1).
 //! - **Takeover** (*yo sigo*): take over when the mean utility as the new
@@ -242,7 +251,10 @@ impl Plan {
                 return Need::Card { w, t, target: self.target(w, t) };
             }
             if self.valued < self.worlds.len() {
-                return Need::Value { w: self.valued, first: candidate(&self.worlds[..self.valued], self.n, self.decl) };
+                return Need::Value {
+                    w: self.valued,
+                    first: candidate(&self.worlds[..self.valued], self.n, self.decl),
+                };
             }
             if std::mem::take(&mut self.check)
                 && self.adaptive
@@ -285,7 +297,8 @@ impl Plan {
             }
         }
         let clear = (low[t] == high[t]).then(|| {
-            (0..self.n).all(|i| i == t || if i < t { high[i] + slack < low[t] } else { high[i] + slack <= low[t] })
+            (0..self.n)
+                .all(|i| i == t || if i < t { high[i] + slack < low[t] } else { high[i] + slack <= low[t] })
         });
         (t, clear)
     }
@@ -329,12 +342,22 @@ impl Plan {
     }
 }
 
-/// A search of the card decision, by the draw of its world: the value with
-/// the card of index `first` tried first, or whether `card` reaches `target`.
+/// A search of the card decision, in the world of draw `at`: its value with
+/// `first` tried first at the root, or whether `card` lets the declarer reach
+/// `target`. Its answer is the same whichever thread searches it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Task {
-    Value { at: u32, first: u8 },
+    Value { at: u32, first: Card },
     Card { at: u32, card: Card, target: Class },
+}
+
+impl Task {
+    /// Its world's draw.
+    fn at(self) -> u32 {
+        match self {
+            Task::Value { at, .. } | Task::Card { at, .. } => at,
+        }
+    }
 }
 
 /// A draw ahead of the plan: its world, the generator after it, and the value
@@ -343,8 +366,14 @@ enum Task {
 struct Slot {
     world: Option<World>,
     rng: AgentRng,
-    value: Option<(u8, [Class; 10], [Class; 10])>,
+    value: Option<(Card, [Class; 10], [Class; 10])>,
+    /// The thread that last searched in this world ([`NOBODY`]: none), whose
+    /// table holds what those searches learned.
+    owner: u8,
 }
+
+/// No thread.
+const NOBODY: u8 = u8::MAX;
 
 /// The buffers of the threaded card decision, kept between decisions.
 #[derive(Debug, Default)]
@@ -373,6 +402,8 @@ struct Board<'a, F> {
     declarer: Seat,
     /// Speculative card searches planned beyond the one needed.
     spread: usize,
+    /// The task the plan waits for, if it is to be done.
+    need: Option<Task>,
     finished: Option<Option<Card>>,
     sleepers: u32,
 }
@@ -383,7 +414,7 @@ impl<F: FnMut(&mut AgentRng) -> Option<PlayState>> Board<'_, F> {
         while (self.ahead.slots.len() as u32) < count.min(self.plan.max) {
             let ps = (self.draw)(&mut self.rng);
             let world = make_world(ctx, ps, self.declarer, self.plan.n, self.ahead.slots.len() as u32);
-            self.ahead.slots.push(Slot { world, rng: self.rng.clone(), value: None });
+            self.ahead.slots.push(Slot { world, rng: self.rng.clone(), value: None, owner: NOBODY });
         }
     }
 
@@ -397,7 +428,7 @@ impl<F: FnMut(&mut AgentRng) -> Option<PlayState>> Board<'_, F> {
                     self.plan.take(self.ahead.slots[self.plan.drawn as usize].world);
                 }
                 Need::Value { w, first } => match self.ahead.slots[self.plan.worlds[w].at as usize].value {
-                    Some((f, lo, hi)) if usize::from(f) == first => self.plan.valued(lo, hi),
+                    Some((f, lo, hi)) if f == self.plan.worlds[w].reps[first] => self.plan.valued(lo, hi),
                     _ => break need,
                 },
                 Need::Card { w, t, target } => {
@@ -439,30 +470,57 @@ impl<F: FnMut(&mut AgentRng) -> Option<PlayState>> Board<'_, F> {
         let mut queue = std::mem::take(&mut self.ahead.queue);
         queue.clear();
         let plan = &*self.plan;
+        let task = match need {
+            Need::Value { w, first } => {
+                Some(Task::Value { at: plan.worlds[w].at, first: plan.worlds[w].reps[first] })
+            }
+            Need::Card { w, t, target } => {
+                Some(Task::Card { at: plan.worlds[w].at, card: plan.worlds[w].reps[t], target })
+            }
+            Need::Draw | Need::Done(_) => None,
+        };
+        self.need = task.filter(|&t| !self.known(t));
         let mut push = |task: Task| {
             if !self.known(task) {
                 queue.push(task);
             }
         };
-        match need {
-            Need::Value { w, first } => push(Task::Value { at: plan.worlds[w].at, first: first as u8 }),
-            Need::Card { w, t, target } => {
-                push(Task::Card { at: plan.worlds[w].at, card: plan.worlds[w].reps[t], target });
-                let more = plan.worlds.iter().enumerate().skip(w + 1).filter(|(_, x)| x.lo[t] != x.hi[t]);
-                for (k, x) in more.take(self.spread) {
-                    push(Task::Card { at: x.at, card: x.reps[t], target: plan.target(k, t) });
-                }
-            }
-            Need::Draw | Need::Done(_) => {}
+        if let Some(task) = task {
+            push(task);
         }
-        let first = candidate(&plan.worlds[..plan.valued], plan.n, plan.decl) as u8;
+        if let Need::Card { w, t, .. } = need {
+            let more = plan.worlds.iter().enumerate().skip(w + 1).filter(|(_, x)| x.lo[t] != x.hi[t]);
+            for (k, x) in more.take(self.spread) {
+                push(Task::Card { at: x.at, card: x.reps[t], target: plan.target(k, t) });
+            }
+        }
+        let first = candidate(&plan.worlds[..plan.valued], plan.n, plan.decl);
         for at in from..until {
-            if self.ahead.slots[at as usize].world.is_some() {
-                push(Task::Value { at, first });
+            if let Some(w) = &self.ahead.slots[at as usize].world {
+                push(Task::Value { at, first: w.reps[first] });
             }
         }
         queue.reverse();
         self.ahead.queue = queue;
+    }
+
+    /// The task thread `me` takes: the one the plan waits for, else the first
+    /// in a world no other thread searched (whose table holds nothing of it),
+    /// else the first.
+    fn take(&mut self, me: u8) -> Option<Task> {
+        let q = &self.ahead.queue;
+        let top = q.len().checked_sub(1)?;
+        let i = if self.need == Some(q[top]) {
+            top
+        } else {
+            let free =
+                |t: &Task| matches!(self.ahead.slots[t.at() as usize].owner, o if o == me || o == NOBODY);
+            q.iter().rposition(free).unwrap_or(top)
+        };
+        let task = self.ahead.queue.remove(i);
+        self.ahead.slots[task.at() as usize].owner = me;
+        self.ahead.running.push(task);
+        Some(task)
     }
 
     /// Records the answer to `task` (`lo` and `hi` for a value, `ok` for a card).
@@ -478,7 +536,13 @@ impl<F: FnMut(&mut AgentRng) -> Option<PlayState>> Board<'_, F> {
 }
 
 /// The world of a draw (`None` when it gives none, or not the `n` legal cards).
-fn make_world(ctx: &mut SolverContext, ps: Option<PlayState>, declarer: Seat, n: usize, at: u32) -> Option<World> {
+fn make_world(
+    ctx: &mut SolverContext,
+    ps: Option<PlayState>,
+    declarer: Seat,
+    n: usize,
+    at: u32,
+) -> Option<World> {
     let pos = Position::from_play_state(&ps?, declarer).ok()?;
     let mut reps = [Card::ESPADA; 10];
     (ctx.representatives(&pos, &mut reps) == n).then_some(World {
@@ -491,11 +555,16 @@ fn make_world(ctx: &mut SolverContext, ps: Option<PlayState>, declarer: Seat, n:
 }
 
 /// Solves `task` on `world` with `ctx`: the value's bounds, or the card's answer.
-fn solve_task(ctx: &mut SolverContext, world: &World, n: usize, task: Task) -> ([Class; 10], [Class; 10], bool) {
+fn solve_task(
+    ctx: &mut SolverContext,
+    world: &World,
+    n: usize,
+    task: Task,
+) -> ([Class; 10], [Class; 10], bool) {
     let (mut lo, mut hi) = ([Class::Codillo; 10], [Class::Sacado; 10]);
     match task {
         Task::Value { first, .. } => {
-            ctx.value_bounds(&world.pos, Some(world.reps[usize::from(first)]), &world.reps[..n], &mut lo[..n], &mut hi[..n]);
+            ctx.value_bounds(&world.pos, Some(first), &world.reps[..n], &mut lo[..n], &mut hi[..n]);
             (lo, hi, false)
         }
         Task::Card { card, target, .. } => (lo, hi, ctx.card_at_least(&world.pos, card, target)),
@@ -504,7 +573,11 @@ fn solve_task(ctx: &mut SolverContext, world: &World, n: usize, task: Task) -> (
 
 /// One thread of a card decision: takes tasks from the board until the plan is
 /// done, sleeping while there is none.
-fn work<F: FnMut(&mut AgentRng) -> Option<PlayState>>(board: &(Mutex<Board<'_, F>>, Condvar), ctx: &mut SolverContext) {
+fn work<F: FnMut(&mut AgentRng) -> Option<PlayState>>(
+    board: &(Mutex<Board<'_, F>>, Condvar),
+    me: u8,
+    ctx: &mut SolverContext,
+) {
     let (lock, wake) = board;
     let get = || lock.lock().unwrap_or_else(PoisonError::into_inner);
     // A thread that panics ends the decision, so no other waits for its task.
@@ -524,17 +597,13 @@ fn work<F: FnMut(&mut AgentRng) -> Option<PlayState>>(board: &(Mutex<Board<'_, F
         if b.finished.is_some() {
             return;
         }
-        let Some(task) = b.ahead.queue.pop() else {
+        let Some(task) = b.take(me) else {
             b.sleepers += 1;
             b = wake.wait(b).unwrap_or_else(PoisonError::into_inner);
             b.sleepers -= 1;
             continue;
         };
-        b.ahead.running.push(task);
-        let at = match task {
-            Task::Value { at, .. } | Task::Card { at, .. } => at,
-        };
-        let world = b.ahead.slots[at as usize].world.expect("a task's world");
+        let world = b.ahead.slots[task.at() as usize].world.expect("a task's world");
         let n = b.plan.n;
         drop(b);
         let (lo, hi, ok) = solve_task(ctx, &world, n, task);
@@ -554,8 +623,9 @@ pub struct PimcParams {
     pub worlds: u32,
     /// Stop drawing once no remaining world could change the card chosen.
     pub adaptive: bool,
-    /// Threads of rayon's pool solving the worlds of a card decision (1: the
-    /// calling thread only; the card chosen is the same for any value).
+    /// Threads of rayon's pool searching a card decision (1: the calling
+    /// thread only; the card chosen and the worlds drawn are the same for any
+    /// value).
     pub threads: u32,
     /// Worlds drawn for the auction and the contract (once per hand).
     pub bid_worlds: u32,
@@ -578,15 +648,16 @@ impl Default for PimcParams {
     }
 }
 
-/// Runs `each` on every context of `ctxs`, each on its own task of rayon's
+/// Runs `each` on every context of `ctxs` (numbered from `first`), each on its own task of rayon's
 /// pool (tasks no free thread takes run one after the other).
-fn on_each(ctxs: &mut [SolverContext], each: &(impl Fn(&mut SolverContext) + Sync)) {
+fn on_each(ctxs: &mut [SolverContext], first: u8, each: &(impl Fn(u8, &mut SolverContext) + Sync)) {
     match ctxs {
         [] => {}
-        [one] => each(one),
+        [one] => each(first, one),
         _ => {
-            let (a, b) = ctxs.split_at_mut(ctxs.len() / 2);
-            rayon::join(|| on_each(a, each), || on_each(b, each));
+            let k = ctxs.len() / 2;
+            let (a, b) = ctxs.split_at_mut(k);
+            rayon::join(|| on_each(a, first, each), || on_each(b, first + k as u8, each));
         }
     }
 }
@@ -672,7 +743,7 @@ impl Solving {
                         self.plan.take(make_world(main, draw(rng), declarer, n, at));
                     }
                     Need::Value { w, first } => {
-                        let task = Task::Value { at: 0, first: first as u8 };
+                        let task = Task::Value { at: 0, first: self.plan.worlds[w].reps[first] };
                         let (lo, hi, _) = solve_task(main, &self.plan.worlds[w], n, task);
                         self.plan.valued(lo, hi);
                     }
@@ -699,12 +770,16 @@ impl Solving {
             rng: rng.clone(),
             declarer,
             spread: self.threads,
+            need: None,
             finished: None,
             sleepers: 0,
         };
         board.advance(main);
         let shared = (Mutex::new(board), Condvar::new());
-        rayon::join(|| work(&shared, main), || on_each(&mut self.helpers, &|ctx| work(&shared, ctx)));
+        rayon::join(
+            || work(&shared, 0, main),
+            || on_each(&mut self.helpers, 1, &|me, ctx| work(&shared, me, ctx)),
+        );
         let choice = shared.0.into_inner().unwrap_or_else(PoisonError::into_inner).finished.flatten();
         if let Some(slot) = (self.plan.drawn as usize).checked_sub(1) {
             *rng = self.ahead.slots[slot].rng.clone();
@@ -751,15 +826,22 @@ impl Solving {
                 self.card(legal, me, declarer, worlds, adaptive, rng, draw).map(Decision::Play)
             }
             Request::Surrender { .. } => {
-                let u = self.mean(declarer, worlds, || draw(rng), |c, p| f64::from(declarer_utility(c.value(p))))?;
+                let u = self.mean(
+                    declarer,
+                    worlds,
+                    || draw(rng),
+                    |c, p| f64::from(declarer_utility(c.value(p))),
+                )?;
                 Some(Decision::Surrender(u < f64::from(declarer_utility(Class::Puesta))))
             }
             Request::TakeOver { .. } => {
-                let u = self.mean(me, worlds, || draw(rng), |c, p| f64::from(declarer_utility(c.value(p))))?;
+                let u =
+                    self.mean(me, worlds, || draw(rng), |c, p| f64::from(declarer_utility(c.value(p))))?;
                 Some(Decision::TakeOver(u > 0.0))
             }
             Request::Bola { .. } => {
-                let p = self.mean(declarer, worlds, || draw(rng), |c, p| f64::from(u8::from(c.can_take_all(p))))?;
+                let p =
+                    self.mean(declarer, worlds, || draw(rng), |c, p| f64::from(u8::from(c.can_take_all(p))))?;
                 Some(Decision::Bola(16.0 * p - 16.0 * (1.0 - p) > 2.0))
             }
             _ => None,
@@ -1231,5 +1313,3 @@ mod tests {
         }
     }
 }
-
-

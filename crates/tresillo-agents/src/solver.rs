@@ -837,7 +837,9 @@ impl SolverContext {
     /// bounded by its own result (the card that decided a search is then exact).
     /// Only a card the search tries itself gets bounds of its own: the root
     /// tries the cards of [`Self::representatives`], and `first` (one of them)
-    /// before the others.
+    /// before the others. The root is searched afresh (its table entry is
+    /// forgotten first), so the bounds do not depend on what the context
+    /// solved before.
     pub fn value_bounds(
         &mut self,
         pos: &Position,
