@@ -37,9 +37,10 @@
 //!   calling thread one of them, each with its own solver context). The
 //!   decision is a fixed sequence of searches, each chosen from the answers
 //!   before it (the plan above); the threads take the search the plan waits
-//!   for and, ahead of it, the ones it will likely need next: the values of
-//!   the next 8 worlds (drawn ahead from a copy of the generator) with the
-//!   leading card first, and the leading card in its next inexact worlds.
+//!   for and, ahead of it, the ones it will likely need next: when settling,
+//!   the leading card in every world where it is inexact, then the values of
+//!   the next 16 worlds (drawn ahead from a copy of the generator) with the
+//!   leading card first.
 //!   An answer is used only if the plan asks exactly that search (a value
 //!   searched with another first card is searched again), so the searches
 //!   used, the worlds drawn (the generator is left where the plan's draws
@@ -385,7 +386,7 @@ struct Ahead {
 }
 
 /// How many worlds are drawn (and their values searched) ahead of the plan.
-const LOOKAHEAD: u32 = CHUNK;
+const LOOKAHEAD: u32 = 2 * CHUNK;
 
 /// The shared state of the threads of a card decision: the plan, and the
 /// searches done or to do ahead of it (all behind one mutex; a search runs
@@ -400,8 +401,6 @@ struct Board<'a, F> {
     draw: F,
     rng: AgentRng,
     declarer: Seat,
-    /// Speculative card searches planned beyond the one needed.
-    spread: usize,
     /// The task the plan waits for, if it is to be done.
     need: Option<Task>,
     finished: Option<Option<Card>>,
@@ -490,7 +489,7 @@ impl<F: FnMut(&mut AgentRng) -> Option<PlayState>> Board<'_, F> {
         }
         if let Need::Card { w, t, .. } = need {
             let more = plan.worlds.iter().enumerate().skip(w + 1).filter(|(_, x)| x.lo[t] != x.hi[t]);
-            for (k, x) in more.take(self.spread) {
+            for (k, x) in more {
                 push(Task::Card { at: x.at, card: x.reps[t], target: plan.target(k, t) });
             }
         }
@@ -769,7 +768,6 @@ impl Solving {
             draw,
             rng: rng.clone(),
             declarer,
-            spread: self.threads,
             need: None,
             finished: None,
             sleepers: 0,
