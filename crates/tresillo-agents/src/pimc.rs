@@ -1286,6 +1286,42 @@ mod tests {
     }
 
     #[test]
+    fn threaded_decisions_nested_in_rayon_match_one_thread() {
+        use rayon::prelude::*;
+        // Card decisions at every stage of rule-agent hands.
+        let mut views = Vec::new();
+        for seed in 0..6u64 {
+            let mut h =
+                tresillo_core::Hand::new(RuleSet::Tresillo, 3, deal_for_seed(seed), Seat((seed % 3) as u8))
+                    .unwrap();
+            let mut rule = RuleAgent::new(RuleParams::default());
+            let mut rng = rng_from_seed(seed);
+            while let Some(seat) = h.request().seat() {
+                let view = h.view(seat);
+                if matches!(view.request(), Request::Play { legal, .. } if legal.len() > 1) {
+                    views.push(view);
+                }
+                h.apply(rule.decide(&view, &mut rng)).unwrap();
+            }
+        }
+        assert!(views.len() > 40, "{}", views.len());
+        let decide = |(k, view): (usize, &PlayerView), s: &mut Solving| {
+            let Request::Play { legal, .. } = view.request() else { unreachable!() };
+            let sampler = Sampler::new(view).unwrap();
+            let mut rng = rng_from_seed(k as u64);
+            let draw = |r: &mut AgentRng| sampler.sample(r).play_state(view);
+            let decl = view.public().declarer.unwrap();
+            (s.card(legal, view.seat(), decl, 16, true, &mut rng, draw), rng)
+        };
+        let mut one = Solving::with_threads(1);
+        let want: Vec<_> = views.iter().enumerate().map(|x| decide(x, &mut one)).collect();
+        // Each decision on 2 threads from inside rayon's pool (as in a tournament).
+        let got: Vec<_> =
+            views.par_iter().enumerate().map(|x| decide(x, &mut Solving::with_threads(2))).collect();
+        assert!(want == got, "the same cards and draws");
+    }
+
+    #[test]
     fn value_bounds_do_not_depend_on_the_table() {
         // A world solved again in a context that holds its root (and other
         // worlds) bounds its cards as a fresh context does: pimc's choices do
