@@ -141,23 +141,6 @@ struct World {
     at: u32,
 }
 
-/// The first card (index) with the best optimistic sum over `worlds`.
-fn candidate(worlds: &[World], n: usize, decl: bool) -> usize {
-    let mut high = [0i32; 10];
-    for w in worlds {
-        for (h, (&lo, &hi)) in high.iter_mut().zip(w.lo.iter().zip(&w.hi)).take(n) {
-            *h += if decl { declarer_utility(hi) } else { -declarer_utility(lo) };
-        }
-    }
-    let mut t = 0;
-    for i in 1..n {
-        if high[i] > high[t] {
-            t = i;
-        }
-    }
-    t
-}
-
 /// What the card decision needs next (see [`Plan`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Need {
@@ -195,6 +178,10 @@ struct Plan {
     /// Settling: the slack of the check, or `None` for the final settle.
     settle: Option<Option<i32>>,
     done: Option<Option<Card>>,
+    /// Each card's pessimistic and optimistic sums of utility for this side
+    /// over the worlds valued.
+    low: [i32; 10],
+    high: [i32; 10],
 }
 
 impl Plan {
@@ -211,6 +198,8 @@ impl Plan {
             check: false,
             settle: None,
             done: None,
+            low: [0; 10],
+            high: [0; 10],
         }
     }
 
@@ -224,6 +213,7 @@ impl Plan {
         (self.decl, self.max, self.adaptive) = (decl, max, adaptive);
         self.worlds.clear();
         (self.valued, self.drawn, self.check, self.settle, self.done) = (0, 0, false, None, None);
+        (self.low, self.high) = ([0; 10], [0; 10]);
     }
 
     /// The next draw or search the decision needs, or its choice.
@@ -252,10 +242,7 @@ impl Plan {
                 return Need::Card { w, t, target: self.target(w, t) };
             }
             if self.valued < self.worlds.len() {
-                return Need::Value {
-                    w: self.valued,
-                    first: candidate(&self.worlds[..self.valued], self.n, self.decl),
-                };
+                return Need::Value { w: self.valued, first: self.lead() };
             }
             if std::mem::take(&mut self.check)
                 && self.adaptive
@@ -281,27 +268,36 @@ impl Plan {
     /// whether it stays the choice even if each world not drawn gave every
     /// other card `slack` more than it.
     fn leader(&self, slack: i32) -> (usize, Option<bool>) {
-        let sign = if self.decl { 1 } else { -1 };
-        let mut low = [0i32; 10];
-        let mut high = [0i32; 10];
-        for w in &self.worlds {
-            for i in 0..self.n {
-                let (a, b) = (sign * declarer_utility(w.lo[i]), sign * declarer_utility(w.hi[i]));
-                low[i] += a.min(b);
-                high[i] += a.max(b);
-            }
-        }
-        let mut t = 0;
-        for i in 1..self.n {
-            if high[i] > high[t] {
-                t = i;
-            }
-        }
+        let (low, high) = (&self.low, &self.high);
+        let t = self.lead();
         let clear = (low[t] == high[t]).then(|| {
             (0..self.n)
                 .all(|i| i == t || if i < t { high[i] + slack < low[t] } else { high[i] + slack <= low[t] })
         });
         (t, clear)
+    }
+
+    /// The first card (index) with the best optimistic sum over the worlds
+    /// valued.
+    fn lead(&self) -> usize {
+        let mut t = 0;
+        for i in 1..self.n {
+            if self.high[i] > self.high[t] {
+                t = i;
+            }
+        }
+        t
+    }
+
+    /// Adds world `w`'s bounds to the sums (`sign` 1), or takes them out (-1).
+    fn count(&mut self, w: usize, sign: i32) {
+        let side = if self.decl { 1 } else { -1 };
+        let w = &self.worlds[w];
+        for i in 0..self.n {
+            let (a, b) = (side * declarer_utility(w.lo[i]), side * declarer_utility(w.hi[i]));
+            self.low[i] += sign * a.min(b);
+            self.high[i] += sign * a.max(b);
+        }
     }
 
     /// The class card `t` of world `w` is searched for: its best case for the
@@ -323,13 +319,15 @@ impl Plan {
     fn valued(&mut self, lo: [Class; 10], hi: [Class; 10]) {
         let w = &mut self.worlds[self.valued];
         (w.lo, w.hi) = (lo, hi);
+        self.count(self.valued, 1);
         self.valued += 1;
     }
 
     /// The answer `ok` to `Need::Card { w, t, target }`: it narrows every card
     /// of the same run in that world.
-    fn narrow(&mut self, w: usize, t: usize, target: Class, ok: bool) {
-        let w = &mut self.worlds[w];
+    fn narrow(&mut self, k: usize, t: usize, target: Class, ok: bool) {
+        self.count(k, -1);
+        let w = &mut self.worlds[k];
         let rep = w.reps[t];
         for i in 0..self.n {
             if w.reps[i] == rep {
@@ -340,6 +338,7 @@ impl Plan {
                 }
             }
         }
+        self.count(k, 1);
     }
 }
 
@@ -361,13 +360,16 @@ impl Task {
     }
 }
 
-/// A draw ahead of the plan: its world, the generator after it, and the value
-/// found for it (the first card tried, the bounds), if any.
+/// A draw ahead of the plan: its world, the generator after it, the value
+/// found for it (the first card tried, the bounds), if any, and the answers of
+/// its card searches (card, target, answer; the last [`ANSWERS`]).
 #[derive(Clone, Debug)]
 struct Slot {
     world: Option<World>,
     rng: AgentRng,
     value: Option<(Card, [Class; 10], [Class; 10])>,
+    answers: [(Card, Class, bool); ANSWERS],
+    answered: usize,
     /// The thread that last searched in this world ([`NOBODY`]: none), whose
     /// table holds what those searches learned.
     owner: u8,
@@ -376,11 +378,21 @@ struct Slot {
 /// No thread.
 const NOBODY: u8 = u8::MAX;
 
+/// Card searches' answers kept per world (an older one forgotten is searched
+/// again if the plan asks it).
+const ANSWERS: usize = 6;
+
+impl Slot {
+    /// The answer to the search of `card` for `target`, if known.
+    fn answer(&self, card: Card, target: Class) -> Option<bool> {
+        self.answers[..self.answered].iter().find(|x| (x.0, x.1) == (card, target)).map(|x| x.2)
+    }
+}
+
 /// The buffers of the threaded card decision, kept between decisions.
 #[derive(Debug, Default)]
 struct Ahead {
     slots: Vec<Slot>,
-    cards: Vec<(u32, Card, Class, bool)>,
     queue: Vec<Task>,
     running: Vec<Task>,
 }
@@ -413,7 +425,14 @@ impl<F: FnMut(&mut AgentRng) -> Option<PlayState>> Board<'_, F> {
         while (self.ahead.slots.len() as u32) < count.min(self.plan.max) {
             let ps = (self.draw)(&mut self.rng);
             let world = make_world(ctx, ps, self.declarer, self.plan.n, self.ahead.slots.len() as u32);
-            self.ahead.slots.push(Slot { world, rng: self.rng.clone(), value: None, owner: NOBODY });
+            self.ahead.slots.push(Slot {
+                world,
+                rng: self.rng.clone(),
+                value: None,
+                answers: [(Card::ESPADA, Class::Codillo, false); ANSWERS],
+                answered: 0,
+                owner: NOBODY,
+            });
         }
     }
 
@@ -432,8 +451,8 @@ impl<F: FnMut(&mut AgentRng) -> Option<PlayState>> Board<'_, F> {
                 },
                 Need::Card { w, t, target } => {
                     let (at, card) = (self.plan.worlds[w].at, self.plan.worlds[w].reps[t]);
-                    match self.ahead.cards.iter().find(|x| (x.0, x.1, x.2) == (at, card, target)) {
-                        Some(&(.., ok)) => self.plan.narrow(w, t, target, ok),
+                    match self.ahead.slots[at as usize].answer(card, target) {
+                        Some(ok) => self.plan.narrow(w, t, target, ok),
                         None => break need,
                     }
                 }
@@ -455,7 +474,7 @@ impl<F: FnMut(&mut AgentRng) -> Option<PlayState>> Board<'_, F> {
                     self.ahead.slots[at as usize].value.is_some_and(|(f, ..)| f == first)
                 }
                 Task::Card { at, card, target } => {
-                    self.ahead.cards.iter().any(|x| (x.0, x.1, x.2) == (at, card, target))
+                    self.ahead.slots[at as usize].answer(card, target).is_some()
                 }
             }
     }
@@ -493,7 +512,7 @@ impl<F: FnMut(&mut AgentRng) -> Option<PlayState>> Board<'_, F> {
                 push(Task::Card { at: x.at, card: x.reps[t], target: plan.target(k, t) });
             }
         }
-        let first = candidate(&plan.worlds[..plan.valued], plan.n, plan.decl);
+        let first = plan.lead();
         for at in from..until {
             if let Some(w) = &self.ahead.slots[at as usize].world {
                 push(Task::Value { at, first: w.reps[first] });
@@ -529,7 +548,15 @@ impl<F: FnMut(&mut AgentRng) -> Option<PlayState>> Board<'_, F> {
         }
         match task {
             Task::Value { at, first } => self.ahead.slots[at as usize].value = Some((first, lo, hi)),
-            Task::Card { at, card, target } => self.ahead.cards.push((at, card, target, ok)),
+            Task::Card { at, card, target } => {
+                let slot = &mut self.ahead.slots[at as usize];
+                if slot.answered == ANSWERS {
+                    slot.answers.rotate_left(1);
+                    slot.answered -= 1;
+                }
+                slot.answers[slot.answered] = (card, target, ok);
+                slot.answered += 1;
+            }
         }
     }
 }
@@ -760,7 +787,6 @@ impl Solving {
         }
         let ahead = &mut self.ahead;
         ahead.slots.clear();
-        ahead.cards.clear();
         ahead.running.clear();
         let mut board = Board {
             plan: &mut self.plan,
