@@ -402,11 +402,13 @@ const LOOKAHEAD: u32 = 2 * CHUNK;
 
 /// The shared state of the threads of a card decision: the plan, and the
 /// searches done or to do ahead of it (all behind one mutex; a search runs
-/// outside it). Each thread takes the first task of the queue; whoever
-/// finishes one feeds the plan the answers it has and plans the queue anew:
-/// what the plan needs now, then what it will most likely need next (the
-/// leading card in the next worlds where it is inexact, the values of the
-/// next worlds with the leading card first).
+/// outside it). Whoever finishes a search feeds the plan the answers it has
+/// and plans the queue anew: what the plan needs now, then what it will most
+/// likely need next (when settling, the leading card in every world where it
+/// is inexact; the values of the next [`LOOKAHEAD`] worlds with the leading
+/// card first). Each thread takes the search the plan waits for, else the
+/// first in a world it searched before or no thread did (its own table holds
+/// what its searches there learned).
 struct Board<'a, F> {
     plan: &'a mut Plan,
     ahead: &'a mut Ahead,
