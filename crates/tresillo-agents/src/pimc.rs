@@ -33,13 +33,23 @@
 //!   and the draws stop when the worlds left could not change the choice (its
 //!   lead exceeds what they could give any other card), so the choice is the
 //!   one all worlds would give. *Threads*: with `threads=N` (default 1) the
-//!   values of the worlds are solved on N threads of rayon's pool (the worlds
-//!   drawn in batches up to the next multiple of 8 on the calling thread, each
-//!   thread with its own solver context, the leading card fixed for a batch),
-//!   and the leading card is searched in its first N inexact worlds at once
-//!   (some of these searches may prove unneeded: more CPU time for less wall
-//!   time). The worlds drawn and the card chosen are the same for every N;
-//!   only the search work differs.
+//!   searches of a card decision run on N threads of rayon's pool (the
+//!   calling thread one of them, each with its own solver context). The
+//!   decision is a fixed sequence of searches, each chosen from the answers
+//!   before it (the plan above); the threads take the search the plan waits
+//!   for and, ahead of it, the ones it will likely need next: when settling,
+//!   the leading card in every world where it is inexact, then the values of
+//!   the next 16 worlds (drawn ahead from a copy of the generator) with the
+//!   leading card first.
+//!   An answer is used only if the plan asks exactly that search (a value
+//!   searched with another first card is searched again), so the searches
+//!   used, the worlds drawn (the generator is left where the plan's draws
+//!   leave it) and the card chosen are those of one thread: the same for
+//!   every N and whatever the timing; only the wall time and the wasted
+//!   searches differ. This rests on the solver's answers not depending on
+//!   its table (the value's root is always searched afresh:
+//!   [`SolverContext::value_bounds`]). `threads=1` for tournaments, which
+//!   run deals in parallel; more for one decision's latency.
 //! - **Surrender** (declarer, after trick 3): give up when the mean utility of
 //!   playing on is below that of a puesta (-1).
 //! - **Takeover** (*yo sigo*): take over when the mean utility as the new
@@ -98,7 +108,7 @@ use crate::rng::below;
 use crate::rule::{RuleAgent, RuleParams, exchange_discards};
 use crate::sampler::Sampler;
 use crate::solver::{Class, Position, SolverContext};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, PoisonError};
 use tresillo_core::{
     Bid, Card, CardSet, Contract, Decision, Hand, PlayState, PlayerView, Request, Seat, Suit,
 };
@@ -127,23 +137,511 @@ struct World {
     reps: [Card; 10],
     lo: [Class; 10],
     hi: [Class; 10],
+    /// Its draw (0 for the first) in the decision.
+    at: u32,
 }
 
-/// The first card (index) with the best optimistic sum over `worlds`.
-fn candidate(worlds: &[World], n: usize, decl: bool) -> usize {
-    let mut high = [0i32; 10];
-    for w in worlds {
-        for (h, (&lo, &hi)) in high.iter_mut().zip(w.lo.iter().zip(&w.hi)).take(n) {
-            *h += if decl { declarer_utility(hi) } else { -declarer_utility(lo) };
+/// What the card decision needs next (see [`Plan`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Need {
+    /// The next world drawn.
+    Draw,
+    /// The value of world `w` (its bounds on every card), the card of index
+    /// `first` tried first at the root.
+    Value { w: usize, first: usize },
+    /// Whether card `t` of world `w` lets the declarer reach class `target`.
+    Card { w: usize, t: usize, target: Class },
+    /// The card chosen (`None`: no world could be solved).
+    Done(Option<Card>),
+}
+
+/// The card decision as one fixed sequence of draws and searches, each chosen
+/// from the answers to the ones before: [`Plan::need`] names the next and the
+/// answer is given back ([`Plan::take`], [`Plan::valued`], [`Plan::narrow`]).
+/// Whoever computes the answers, and in whatever order, the sequence, the draws
+/// and the choice are the same, since every answer is a fact about its world
+/// (the solver's answers do not depend on its table).
+#[derive(Debug)]
+struct Plan {
+    cards: [Card; 10],
+    n: usize,
+    decl: bool,
+    max: u32,
+    adaptive: bool,
+    /// The valid worlds drawn so far; those before `valued` have their value.
+    worlds: Vec<World>,
+    valued: usize,
+    /// Draws so far (the invalid ones included).
+    drawn: u32,
+    /// The adaptive check is due once the last world drawn has its value.
+    check: bool,
+    /// Settling: the slack of the check, or `None` for the final settle.
+    settle: Option<Option<i32>>,
+    done: Option<Option<Card>>,
+    /// Each card's pessimistic and optimistic sums of utility for this side
+    /// over the worlds valued.
+    low: [i32; 10],
+    high: [i32; 10],
+}
+
+impl Plan {
+    fn new(worlds: Vec<World>) -> Plan {
+        Plan {
+            cards: [Card::ESPADA; 10],
+            n: 0,
+            decl: false,
+            max: 0,
+            adaptive: false,
+            worlds,
+            valued: 0,
+            drawn: 0,
+            check: false,
+            settle: None,
+            done: None,
+            low: [0; 10],
+            high: [0; 10],
         }
     }
-    let mut t = 0;
-    for i in 1..n {
-        if high[i] > high[t] {
-            t = i;
+
+    /// Starts a decision among the cards `legal` (at most `max` worlds).
+    fn start(&mut self, legal: CardSet, decl: bool, max: u32, adaptive: bool) {
+        self.n = 0;
+        for c in legal {
+            self.cards[self.n] = c;
+            self.n += 1;
+        }
+        (self.decl, self.max, self.adaptive) = (decl, max, adaptive);
+        self.worlds.clear();
+        (self.valued, self.drawn, self.check, self.settle, self.done) = (0, 0, false, None, None);
+        (self.low, self.high) = ([0; 10], [0; 10]);
+    }
+
+    /// The next draw or search the decision needs, or its choice.
+    ///
+    /// The sequence: a world is drawn and its value found (the root trying
+    /// first the card that leads over the worlds before); with `adaptive`,
+    /// after every [`CHUNK`] draws the leading card is settled and drawing stops
+    /// if it is clear; after the last draw it is settled. Settling searches the
+    /// card with the best optimistic sum in the first world where it is not
+    /// exact, one search at a time, until that card's sum is exact.
+    fn need(&mut self) -> Need {
+        loop {
+            if let Some(c) = self.done {
+                return Need::Done(c);
+            }
+            if let Some(slack) = self.settle {
+                let (t, clear) = self.leader(slack.unwrap_or(0));
+                if let Some(clear) = clear {
+                    if clear || slack.is_none() {
+                        self.done = Some(Some(self.cards[t]));
+                    }
+                    self.settle = None;
+                    continue;
+                }
+                let w = self.worlds.iter().position(|w| w.lo[t] != w.hi[t]).expect("an inexact world");
+                return Need::Card { w, t, target: self.target(w, t) };
+            }
+            if self.valued < self.worlds.len() {
+                return Need::Value { w: self.valued, first: self.lead() };
+            }
+            if std::mem::take(&mut self.check)
+                && self.adaptive
+                && self.drawn < self.max
+                && self.drawn.is_multiple_of(CHUNK)
+            {
+                self.settle = Some(Some((self.max - self.drawn) as i32 * SPREAD));
+                continue;
+            }
+            if self.drawn == self.max {
+                if self.worlds.is_empty() {
+                    self.done = Some(None);
+                } else {
+                    self.settle = Some(None);
+                }
+                continue;
+            }
+            return Need::Draw;
         }
     }
-    t
+
+    /// The card `t` with the best optimistic sum and, when its sum is exact,
+    /// whether it stays the choice even if each world not drawn gave every
+    /// other card `slack` more than it.
+    fn leader(&self, slack: i32) -> (usize, Option<bool>) {
+        let (low, high) = (&self.low, &self.high);
+        let t = self.lead();
+        let clear = (low[t] == high[t]).then(|| {
+            (0..self.n)
+                .all(|i| i == t || if i < t { high[i] + slack < low[t] } else { high[i] + slack <= low[t] })
+        });
+        (t, clear)
+    }
+
+    /// The first card (index) with the best optimistic sum over the worlds
+    /// valued.
+    fn lead(&self) -> usize {
+        let mut t = 0;
+        for i in 1..self.n {
+            if self.high[i] > self.high[t] {
+                t = i;
+            }
+        }
+        t
+    }
+
+    /// Adds world `w`'s bounds to the sums (`sign` 1), or takes them out (-1).
+    fn count(&mut self, w: usize, sign: i32) {
+        let side = if self.decl { 1 } else { -1 };
+        let w = &self.worlds[w];
+        for i in 0..self.n {
+            let (a, b) = (side * declarer_utility(w.lo[i]), side * declarer_utility(w.hi[i]));
+            self.low[i] += sign * a.min(b);
+            self.high[i] += sign * a.max(b);
+        }
+    }
+
+    /// The class card `t` of world `w` is searched for: its best case for the
+    /// mover (a declarer's card reaching its `hi`, an opponent's letting the
+    /// declarer above its `lo`).
+    fn target(&self, w: usize, t: usize) -> Class {
+        let w = &self.worlds[w];
+        if self.decl { w.hi[t] } else { Class::ALL[w.lo[t] as usize + 1] }
+    }
+
+    /// Takes the next draw (`None`: no world could be made of it).
+    fn take(&mut self, world: Option<World>) {
+        self.drawn += 1;
+        self.check = true;
+        self.worlds.extend(world);
+    }
+
+    /// The value's bounds on the cards of the world `Need::Value` named.
+    fn valued(&mut self, lo: [Class; 10], hi: [Class; 10]) {
+        let w = &mut self.worlds[self.valued];
+        (w.lo, w.hi) = (lo, hi);
+        self.count(self.valued, 1);
+        self.valued += 1;
+    }
+
+    /// The answer `ok` to `Need::Card { w, t, target }`: it narrows every card
+    /// of the same run in that world.
+    fn narrow(&mut self, k: usize, t: usize, target: Class, ok: bool) {
+        self.count(k, -1);
+        let w = &mut self.worlds[k];
+        let rep = w.reps[t];
+        for i in 0..self.n {
+            if w.reps[i] == rep {
+                if ok {
+                    w.lo[i] = target;
+                } else {
+                    w.hi[i] = Class::ALL[target as usize - 1];
+                }
+            }
+        }
+        self.count(k, 1);
+    }
+}
+
+/// A search of the card decision, in the world of draw `at`: its value with
+/// `first` tried first at the root, or whether `card` lets the declarer reach
+/// `target`. Its answer is the same whichever thread searches it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Task {
+    Value { at: u32, first: Card },
+    Card { at: u32, card: Card, target: Class },
+}
+
+impl Task {
+    /// Its world's draw.
+    fn at(self) -> u32 {
+        match self {
+            Task::Value { at, .. } | Task::Card { at, .. } => at,
+        }
+    }
+}
+
+/// A draw ahead of the plan: its world, the generator after it, the value
+/// found for it (the first card tried, the bounds), if any, and the answers of
+/// its card searches (card, target, answer; the last [`ANSWERS`]).
+#[derive(Clone, Debug)]
+struct Slot {
+    world: Option<World>,
+    rng: AgentRng,
+    value: Option<(Card, [Class; 10], [Class; 10])>,
+    answers: [(Card, Class, bool); ANSWERS],
+    answered: usize,
+    /// The thread that last searched in this world ([`NOBODY`]: none), whose
+    /// table holds what those searches learned.
+    owner: u8,
+}
+
+/// No thread.
+const NOBODY: u8 = u8::MAX;
+
+/// Card searches' answers kept per world (an older one forgotten is searched
+/// again if the plan asks it).
+const ANSWERS: usize = 6;
+
+impl Slot {
+    /// The answer to the search of `card` for `target`, if known.
+    fn answer(&self, card: Card, target: Class) -> Option<bool> {
+        self.answers[..self.answered].iter().find(|x| (x.0, x.1) == (card, target)).map(|x| x.2)
+    }
+}
+
+/// The buffers of the threaded card decision, kept between decisions.
+#[derive(Debug, Default)]
+struct Ahead {
+    slots: Vec<Slot>,
+    queue: Vec<Task>,
+    running: Vec<Task>,
+}
+
+/// How many worlds are drawn (and their values searched) ahead of the plan.
+const LOOKAHEAD: u32 = 2 * CHUNK;
+
+/// The shared state of the threads of a card decision: the plan, and the
+/// searches done or to do ahead of it (all behind one mutex; a search runs
+/// outside it). Whoever finishes a search feeds the plan the answers it has
+/// and plans the queue anew: what the plan needs now, then what it will most
+/// likely need next (when settling, the leading card in every world where it
+/// is inexact; the values of the next [`LOOKAHEAD`] worlds with the leading
+/// card first). Each thread takes the search the plan waits for, else the
+/// first in a world it searched before or no thread did (its own table holds
+/// what its searches there learned).
+struct Board<'a, F> {
+    plan: &'a mut Plan,
+    ahead: &'a mut Ahead,
+    draw: F,
+    rng: AgentRng,
+    declarer: Seat,
+    /// The task the plan waits for, if it is to be done.
+    need: Option<Task>,
+    finished: Option<Option<Card>>,
+    sleepers: u32,
+}
+
+impl<F: FnMut(&mut AgentRng) -> Option<PlayState>> Board<'_, F> {
+    /// Draws until `count` draws are held (at most the plan's maximum).
+    fn fill(&mut self, ctx: &mut SolverContext, count: u32) {
+        while (self.ahead.slots.len() as u32) < count.min(self.plan.max) {
+            let ps = (self.draw)(&mut self.rng);
+            let world = make_world(ctx, ps, self.declarer, self.plan.n, self.ahead.slots.len() as u32);
+            self.ahead.slots.push(Slot {
+                world,
+                rng: self.rng.clone(),
+                value: None,
+                answers: [(Card::ESPADA, Class::Codillo, false); ANSWERS],
+                answered: 0,
+                owner: NOBODY,
+            });
+        }
+    }
+
+    /// Feeds the plan every answer at hand, then plans the queue.
+    fn advance(&mut self, ctx: &mut SolverContext) {
+        let need = loop {
+            let need = self.plan.need();
+            match need {
+                Need::Draw => {
+                    self.fill(ctx, self.plan.drawn + 1);
+                    self.plan.take(self.ahead.slots[self.plan.drawn as usize].world);
+                }
+                Need::Value { w, first } => match self.ahead.slots[self.plan.worlds[w].at as usize].value {
+                    Some((f, lo, hi)) if f == self.plan.worlds[w].reps[first] => self.plan.valued(lo, hi),
+                    _ => break need,
+                },
+                Need::Card { w, t, target } => {
+                    let (at, card) = (self.plan.worlds[w].at, self.plan.worlds[w].reps[t]);
+                    match self.ahead.slots[at as usize].answer(card, target) {
+                        Some(ok) => self.plan.narrow(w, t, target, ok),
+                        None => break need,
+                    }
+                }
+                Need::Done(c) => {
+                    self.finished = Some(c);
+                    self.ahead.queue.clear();
+                    return;
+                }
+            }
+        };
+        self.plan_queue(ctx, need);
+    }
+
+    /// Whether `task` is done or being done.
+    fn known(&self, task: Task) -> bool {
+        self.ahead.running.contains(&task)
+            || match task {
+                Task::Value { at, first } => {
+                    self.ahead.slots[at as usize].value.is_some_and(|(f, ..)| f == first)
+                }
+                Task::Card { at, card, target } => {
+                    self.ahead.slots[at as usize].answer(card, target).is_some()
+                }
+            }
+    }
+
+    /// The queue (last first): `need`, the leading card's searches in the next
+    /// worlds where it is inexact, the values of the worlds drawn ahead with
+    /// the leading card first.
+    fn plan_queue(&mut self, ctx: &mut SolverContext, need: Need) {
+        let (from, until) = (self.plan.drawn, (self.plan.drawn + LOOKAHEAD).min(self.plan.max));
+        self.fill(ctx, until);
+        let mut queue = std::mem::take(&mut self.ahead.queue);
+        queue.clear();
+        let plan = &*self.plan;
+        let task = match need {
+            Need::Value { w, first } => {
+                Some(Task::Value { at: plan.worlds[w].at, first: plan.worlds[w].reps[first] })
+            }
+            Need::Card { w, t, target } => {
+                Some(Task::Card { at: plan.worlds[w].at, card: plan.worlds[w].reps[t], target })
+            }
+            Need::Draw | Need::Done(_) => None,
+        };
+        self.need = task.filter(|&t| !self.known(t));
+        let mut push = |task: Task| {
+            if !self.known(task) {
+                queue.push(task);
+            }
+        };
+        if let Some(task) = task {
+            push(task);
+        }
+        if let Need::Card { w, t, .. } = need {
+            let more = plan.worlds.iter().enumerate().skip(w + 1).filter(|(_, x)| x.lo[t] != x.hi[t]);
+            for (k, x) in more {
+                push(Task::Card { at: x.at, card: x.reps[t], target: plan.target(k, t) });
+            }
+        }
+        let first = plan.lead();
+        for at in from..until {
+            if let Some(w) = &self.ahead.slots[at as usize].world {
+                push(Task::Value { at, first: w.reps[first] });
+            }
+        }
+        queue.reverse();
+        self.ahead.queue = queue;
+    }
+
+    /// The task thread `me` takes: the one the plan waits for, else the first
+    /// in a world no other thread searched (whose table holds nothing of it),
+    /// else the first.
+    fn take(&mut self, me: u8) -> Option<Task> {
+        let q = &self.ahead.queue;
+        let top = q.len().checked_sub(1)?;
+        let i = if self.need == Some(q[top]) {
+            top
+        } else {
+            let free =
+                |t: &Task| matches!(self.ahead.slots[t.at() as usize].owner, o if o == me || o == NOBODY);
+            q.iter().rposition(free).unwrap_or(top)
+        };
+        let task = self.ahead.queue.remove(i);
+        self.ahead.slots[task.at() as usize].owner = me;
+        self.ahead.running.push(task);
+        Some(task)
+    }
+
+    /// Records the answer to `task` (`lo` and `hi` for a value, `ok` for a card).
+    fn store(&mut self, task: Task, lo: [Class; 10], hi: [Class; 10], ok: bool) {
+        if let Some(i) = self.ahead.running.iter().position(|&x| x == task) {
+            self.ahead.running.swap_remove(i);
+        }
+        match task {
+            Task::Value { at, first } => self.ahead.slots[at as usize].value = Some((first, lo, hi)),
+            Task::Card { at, card, target } => {
+                let slot = &mut self.ahead.slots[at as usize];
+                if slot.answered == ANSWERS {
+                    slot.answers.rotate_left(1);
+                    slot.answered -= 1;
+                }
+                slot.answers[slot.answered] = (card, target, ok);
+                slot.answered += 1;
+            }
+        }
+    }
+}
+
+/// The world of a draw (`None` when it gives none, or not the `n` legal cards).
+fn make_world(
+    ctx: &mut SolverContext,
+    ps: Option<PlayState>,
+    declarer: Seat,
+    n: usize,
+    at: u32,
+) -> Option<World> {
+    let pos = Position::from_play_state(&ps?, declarer).ok()?;
+    let mut reps = [Card::ESPADA; 10];
+    (ctx.representatives(&pos, &mut reps) == n).then_some(World {
+        pos,
+        reps,
+        lo: [Class::Codillo; 10],
+        hi: [Class::Sacado; 10],
+        at,
+    })
+}
+
+/// Solves `task` on `world` with `ctx`: the value's bounds, or the card's answer.
+fn solve_task(
+    ctx: &mut SolverContext,
+    world: &World,
+    n: usize,
+    task: Task,
+) -> ([Class; 10], [Class; 10], bool) {
+    let (mut lo, mut hi) = ([Class::Codillo; 10], [Class::Sacado; 10]);
+    match task {
+        Task::Value { first, .. } => {
+            ctx.value_bounds(&world.pos, Some(first), &world.reps[..n], &mut lo[..n], &mut hi[..n]);
+            (lo, hi, false)
+        }
+        Task::Card { card, target, .. } => (lo, hi, ctx.card_at_least(&world.pos, card, target)),
+    }
+}
+
+/// One thread of a card decision: takes tasks from the board until the plan is
+/// done, sleeping while there is none.
+fn work<F: FnMut(&mut AgentRng) -> Option<PlayState>>(
+    board: &(Mutex<Board<'_, F>>, Condvar),
+    me: u8,
+    ctx: &mut SolverContext,
+) {
+    let (lock, wake) = board;
+    let get = || lock.lock().unwrap_or_else(PoisonError::into_inner);
+    // A thread that panics ends the decision, so no other waits for its task.
+    struct Abort<'b, 'a, F>(&'b (Mutex<Board<'a, F>>, Condvar));
+    impl<F> Drop for Abort<'_, '_, F> {
+        fn drop(&mut self) {
+            if std::thread::panicking() {
+                let mut b = self.0.0.lock().unwrap_or_else(PoisonError::into_inner);
+                b.finished.get_or_insert(None);
+                self.0.1.notify_all();
+            }
+        }
+    }
+    let _abort = Abort(board);
+    let mut b = get();
+    loop {
+        if b.finished.is_some() {
+            return;
+        }
+        let Some(task) = b.take(me) else {
+            b.sleepers += 1;
+            b = wake.wait(b).unwrap_or_else(PoisonError::into_inner);
+            b.sleepers -= 1;
+            continue;
+        };
+        let world = b.ahead.slots[task.at() as usize].world.expect("a task's world");
+        let n = b.plan.n;
+        drop(b);
+        let (lo, hi, ok) = solve_task(ctx, &world, n, task);
+        b = get();
+        b.store(task, lo, hi, ok);
+        b.advance(ctx);
+        if b.sleepers > 0 {
+            wake.notify_all();
+        }
+    }
 }
 
 /// The parameters of `pimc` (and `oracle`).
@@ -153,8 +651,9 @@ pub struct PimcParams {
     pub worlds: u32,
     /// Stop drawing once no remaining world could change the card chosen.
     pub adaptive: bool,
-    /// Threads of rayon's pool solving the worlds of a card decision (1: the
-    /// calling thread only; the card chosen is the same for any value).
+    /// Threads of rayon's pool searching a card decision (1: the calling
+    /// thread only; the card chosen and the worlds drawn are the same for any
+    /// value).
     pub threads: u32,
     /// Worlds drawn for the auction and the contract (once per hand).
     pub bid_worlds: u32,
@@ -177,242 +676,141 @@ impl Default for PimcParams {
     }
 }
 
+/// Runs `each` on every context of `ctxs` (numbered from `first`), each on its own task of rayon's
+/// pool (tasks no free thread takes run one after the other).
+fn on_each(ctxs: &mut [SolverContext], first: u8, each: &(impl Fn(u8, &mut SolverContext) + Sync)) {
+    match ctxs {
+        [] => {}
+        [one] => each(first, one),
+        _ => {
+            let k = ctxs.len() / 2;
+            let (a, b) = ctxs.split_at_mut(k);
+            rayon::join(|| on_each(a, first, each), || on_each(b, first + k as u8, each));
+        }
+    }
+}
+
 /// The decisions made by solving positions, shared by `pimc` (over sampled
-/// worlds) and `oracle` (on the true world). Owns its solver context.
-#[derive(Debug, Default)]
+/// worlds) and `oracle` (on the true world). Owns its solver contexts.
+#[derive(Debug)]
 struct Solving {
     ctx: Option<Box<SolverContext>>,
-    /// The worlds of the card decision in progress (kept to reuse the buffer).
-    worlds: Vec<World>,
-    /// Threads solving the values of a card decision's worlds (1: the calling
-    /// thread only), and the contexts of the threads after the first.
+    /// The card decision in progress (kept to reuse its buffers).
+    plan: Plan,
+    ahead: Ahead,
+    /// Threads of a card decision (1: the calling thread only), and the
+    /// contexts of the threads after the first.
     threads: usize,
     helpers: Vec<SolverContext>,
 }
 
+impl Default for Solving {
+    fn default() -> Self {
+        Solving::with_threads(1)
+    }
+}
+
 impl Solving {
-    /// Card decisions solving worlds on `threads` threads of rayon's pool.
+    /// Card decisions searching on `threads` threads of rayon's pool.
     fn with_threads(threads: u32) -> Solving {
-        Solving { threads: threads.max(1) as usize, ..Solving::default() }
+        Solving {
+            ctx: None,
+            plan: Plan::new(Vec::new()),
+            ahead: Ahead::default(),
+            threads: threads.max(1) as usize,
+            helpers: Vec::new(),
+        }
     }
 
     fn ctx(&mut self) -> &mut SolverContext {
         self.ctx.get_or_insert_with(|| Box::new(SolverContext::new()))
     }
 
-    /// The card with the best mean utility for `me` over the worlds `next` yields
-    /// (at most `max` of them), or `None` if no world could be solved.
+    /// The card with the best mean utility for `me` over the worlds `draw`
+    /// yields from `rng` (at most `max` of them), or `None` if no world could
+    /// be solved.
     ///
     /// The choice is the one solving every card in every world would give (the
     /// first card in the engine's order among those of the best sum), found
-    /// lazily: each world's value bounds all its cards (a declarer's card is at
-    /// most the value, an opponent's at least), and only the card with the best
-    /// optimistic sum is searched further, one zero-window search at a time,
-    /// until that card's sum is exact (it is then the choice: no other card's
-    /// optimistic sum is higher, and any equal one comes later in the order).
-    /// With `adaptive`, every [`CHUNK`] worlds the leading card's sum is made
-    /// exact and drawing stops when the worlds left could not change the choice.
-    fn card(
+    /// lazily by the searches of a [`Plan`]: each world's value bounds all its
+    /// cards (a declarer's card is at most the value, an opponent's at least),
+    /// and only the card with the best optimistic sum is searched further, one
+    /// zero-window search at a time, until that card's sum is exact (it is then
+    /// the choice: no other card's optimistic sum is higher, and any equal one
+    /// comes later in the order). With `adaptive`, every [`CHUNK`] worlds the
+    /// leading card's sum is made exact and drawing stops when the worlds left
+    /// could not change the choice.
+    ///
+    /// On several threads the plan's searches, and the ones it will likely
+    /// need next, are shared out (see [`Board`]); the worlds are drawn ahead
+    /// from a copy of `rng`, and `rng` is left as the draws the plan used leave
+    /// it. The searches' answers, the draws and the choice are those of one
+    /// thread.
+    #[allow(clippy::too_many_arguments)]
+    fn card<F>(
         &mut self,
         legal: CardSet,
         me: Seat,
         declarer: Seat,
         max: u32,
         adaptive: bool,
-        mut next: impl FnMut() -> Option<PlayState>,
-    ) -> Option<Card> {
-        let decl = me == declarer;
-        let mut cards = [Card::ESPADA; 10];
-        let n = {
-            let mut k = 0;
-            for c in legal {
-                cards[k] = c;
-                k += 1;
-            }
-            k
-        };
-        let mut worlds = std::mem::take(&mut self.worlds);
-        worlds.clear();
-        let mut drawn = 0;
-        let mut choice = None;
-        while drawn < max {
-            // Worlds are drawn one at a time on one thread, in batches up to the
-            // next multiple of CHUNK on several (the same draws either way).
-            let until = if self.threads > 1 { (drawn / CHUNK + 1) * CHUNK } else { drawn + 1 }.min(max);
-            let start = worlds.len();
-            while drawn < until {
-                drawn += 1;
-                let Some(ps) = next() else { continue };
-                let Ok(pos) = Position::from_play_state(&ps, declarer) else { continue };
-                let mut reps = [Card::ESPADA; 10];
-                if self.ctx().representatives(&pos, &mut reps) != n {
-                    continue;
-                }
-                worlds.push(World { pos, reps, lo: [Class::Codillo; 10], hi: [Class::Sacado; 10] });
-            }
-            // The value's searches try first the card that leads so far (the
-            // one `settle` would search next), which often makes it exact here.
-            let first = candidate(&worlds[..start], n, decl);
-            self.values(&mut worlds[start..], n, first);
-            if adaptive && drawn < max && drawn % CHUNK == 0 {
-                let left = (max - drawn) as i32 * SPREAD;
-                let (best, gap) = self.settle(&mut worlds, &cards[..n], decl, left);
-                if gap {
-                    choice = Some(best);
-                    break;
+        rng: &mut AgentRng,
+        mut draw: F,
+    ) -> Option<Card>
+    where
+        F: FnMut(&mut AgentRng) -> Option<PlayState> + Send,
+    {
+        self.plan.start(legal, me == declarer, max, adaptive);
+        let n = self.plan.n;
+        let main = self.ctx.get_or_insert_with(|| Box::new(SolverContext::new()));
+        if self.threads <= 1 {
+            loop {
+                match self.plan.need() {
+                    Need::Draw => {
+                        let at = self.plan.drawn;
+                        self.plan.take(make_world(main, draw(rng), declarer, n, at));
+                    }
+                    Need::Value { w, first } => {
+                        let task = Task::Value { at: 0, first: self.plan.worlds[w].reps[first] };
+                        let (lo, hi, _) = solve_task(main, &self.plan.worlds[w], n, task);
+                        self.plan.valued(lo, hi);
+                    }
+                    Need::Card { w, t, target } => {
+                        let x = &self.plan.worlds[w];
+                        let ok = main.card_at_least(&x.pos, x.reps[t], target);
+                        self.plan.narrow(w, t, target, ok);
+                    }
+                    Need::Done(c) => return c,
                 }
             }
         }
-        if choice.is_none() && !worlds.is_empty() {
-            choice = Some(self.settle(&mut worlds, &cards[..n], decl, 0).0);
-        }
-        self.worlds = worlds;
-        choice
-    }
-
-    /// Solves the value of each world of `batch` (bounding its `n` cards), the
-    /// card of index `first` tried first at the root, on up to `self.threads`
-    /// threads (see [`Self::jobs`]). The bounds are exact facts, the same
-    /// whoever solves a world.
-    fn values(&mut self, batch: &mut [World], n: usize, first: usize) {
-        if self.threads.min(batch.len()) <= 1 {
-            let ctx = self.ctx();
-            for w in batch {
-                ctx.value_bounds(&w.pos, Some(w.reps[first]), &w.reps[..n], &mut w.lo[..n], &mut w.hi[..n]);
-            }
-            return;
-        }
-        // Each world's bounds come back packed: card i's lo and hi (2 bits
-        // each) at bits 4i and 4i + 2.
-        let packed: [AtomicU64; CHUNK as usize] = std::array::from_fn(|_| AtomicU64::new(0));
-        let worlds: &[World] = batch;
-        self.jobs(worlds.len(), &|ctx: &mut SolverContext, k: usize| {
-            let w = &worlds[k];
-            let (mut lo, mut hi) = (w.lo, w.hi);
-            ctx.value_bounds(&w.pos, Some(w.reps[first]), &w.reps[..n], &mut lo[..n], &mut hi[..n]);
-            let mut bits = 0u64;
-            for i in 0..n {
-                bits |= (lo[i] as u64) << (4 * i) | (hi[i] as u64) << (4 * i + 2);
-            }
-            packed[k].store(bits, Ordering::Relaxed);
-        });
-        for (w, p) in batch.iter_mut().zip(&packed) {
-            let bits = p.load(Ordering::Relaxed);
-            for i in 0..n {
-                w.lo[i] = Class::ALL[(bits >> (4 * i) & 3) as usize];
-                w.hi[i] = Class::ALL[(bits >> (4 * i + 2) & 3) as usize];
-            }
-        }
-    }
-
-    /// Runs `work(ctx, k)` for every `k` in `0..count` on up to `self.threads`
-    /// threads of rayon's pool (the calling thread one of them), each with its
-    /// own context, each taking the next `k` not yet taken.
-    fn jobs(&mut self, count: usize, work: &(impl Fn(&mut SolverContext, usize) + Sync)) {
-        let threads = self.threads.min(count).max(1);
-        while self.helpers.len() < threads - 1 {
+        while self.helpers.len() < self.threads - 1 {
             self.helpers.push(SolverContext::new());
         }
-        let taken = AtomicUsize::new(0);
-        let each = |ctx: &mut SolverContext| {
-            loop {
-                let k = taken.fetch_add(1, Ordering::Relaxed);
-                if k >= count {
-                    break;
-                }
-                work(ctx, k);
-            }
+        let ahead = &mut self.ahead;
+        ahead.slots.clear();
+        ahead.running.clear();
+        let mut board = Board {
+            plan: &mut self.plan,
+            ahead,
+            draw,
+            rng: rng.clone(),
+            declarer,
+            need: None,
+            finished: None,
+            sleepers: 0,
         };
-        fn run(ctxs: &mut [SolverContext], each: &(impl Fn(&mut SolverContext) + Sync)) {
-            match ctxs {
-                [] => {}
-                [one] => each(one),
-                _ => {
-                    let (a, b) = ctxs.split_at_mut(ctxs.len() / 2);
-                    rayon::join(|| run(a, each), || run(b, each));
-                }
-            }
+        board.advance(main);
+        let shared = (Mutex::new(board), Condvar::new());
+        rayon::join(
+            || work(&shared, 0, main),
+            || on_each(&mut self.helpers, 1, &|me, ctx| work(&shared, me, ctx)),
+        );
+        let choice = shared.0.into_inner().unwrap_or_else(PoisonError::into_inner).finished.flatten();
+        if let Some(slot) = (self.plan.drawn as usize).checked_sub(1) {
+            *rng = self.ahead.slots[slot].rng.clone();
         }
-        let main = self.ctx.get_or_insert_with(|| Box::new(SolverContext::new()));
-        if threads == 1 {
-            each(main);
-        } else {
-            rayon::join(|| each(main), || run(&mut self.helpers[..threads - 1], &each));
-        }
-    }
-
-    /// Searches the card with the best optimistic sum over `worlds` until its sum
-    /// is exact, and returns it with whether it stays the choice even if each of
-    /// the worlds not yet drawn gave every other card `slack` more than it (when
-    /// `slack` is 0: always true; the card is then the choice).
-    fn settle(&mut self, worlds: &mut [World], cards: &[Card], decl: bool, slack: i32) -> (Card, bool) {
-        let sign = if decl { 1 } else { -1 };
-        // The utility for this side of a card whose class lies in [lo, hi].
-        let bounds = |lo: Class, hi: Class| {
-            let (a, b) = (sign * declarer_utility(lo), sign * declarer_utility(hi));
-            (a.min(b), a.max(b))
-        };
-        loop {
-            let mut low = [0i32; 10];
-            let mut high = [0i32; 10];
-            for w in worlds.iter() {
-                for i in 0..cards.len() {
-                    let (l, h) = bounds(w.lo[i], w.hi[i]);
-                    low[i] += l;
-                    high[i] += h;
-                }
-            }
-            let mut t = 0;
-            for i in 1..cards.len() {
-                if high[i] > high[t] {
-                    t = i;
-                }
-            }
-            if low[t] == high[t] {
-                let clear = (0..cards.len()).all(|i| {
-                    i == t || if i < t { high[i] + slack < low[t] } else { high[i] + slack <= low[t] }
-                });
-                return (cards[t], clear);
-            }
-            // One zero-window search of card t in the first world where it is
-            // not exact (with several threads, in as many such worlds at once),
-            // at its best case for the mover: does a declarer's card reach its
-            // `hi`, an opponent's card let the declarer above its `lo`? The
-            // answer narrows every card of the same run there.
-            let mut at = [0usize; 8];
-            let mut m = 0;
-            for (k, w) in worlds.iter().enumerate() {
-                if w.lo[t] != w.hi[t] {
-                    at[m] = k;
-                    m += 1;
-                    if m == self.threads.clamp(1, at.len()) {
-                        break;
-                    }
-                }
-            }
-            let target = |w: &World| if decl { w.hi[t] } else { Class::ALL[w.lo[t] as usize + 1] };
-            let ok: [AtomicBool; 8] = std::array::from_fn(|_| AtomicBool::new(false));
-            {
-                let worlds: &[World] = worlds;
-                self.jobs(m, &|ctx: &mut SolverContext, j: usize| {
-                    let w = &worlds[at[j]];
-                    ok[j].store(ctx.card_at_least(&w.pos, w.reps[t], target(w)), Ordering::Relaxed);
-                });
-            }
-            for j in 0..m {
-                let w = &mut worlds[at[j]];
-                let (rep, goal) = (w.reps[t], target(w));
-                for i in 0..cards.len() {
-                    if w.reps[i] == rep {
-                        if ok[j].load(Ordering::Relaxed) {
-                            w.lo[i] = goal;
-                        } else {
-                            w.hi[i] = Class::ALL[goal as usize - 1];
-                        }
-                    }
-                }
-            }
-        }
+        choice
     }
 
     /// Mean of `f(class)` over the worlds (with `declarer` declaring), or `None`.
@@ -433,32 +831,43 @@ impl Solving {
         (n > 0).then(|| sum / f64::from(n))
     }
 
-    /// The decision for `request` at seat `me` from the worlds `next` yields, or
-    /// `None` when the request is not one decided by solving (or no world could be
-    /// solved).
-    fn decide(
+    /// The decision for `request` at seat `me` from the worlds `draw` yields
+    /// from `rng`, or `None` when the request is not one decided by solving (or
+    /// no world could be solved).
+    fn decide<F>(
         &mut self,
         view: &PlayerView,
         worlds: u32,
         adaptive: bool,
-        next: impl FnMut() -> Option<PlayState>,
-    ) -> Option<Decision> {
+        rng: &mut AgentRng,
+        mut draw: F,
+    ) -> Option<Decision>
+    where
+        F: FnMut(&mut AgentRng) -> Option<PlayState> + Send,
+    {
         let me = view.seat();
         let declarer = view.public().declarer?;
         match view.request() {
             Request::Play { legal, .. } if legal.len() > 1 => {
-                self.card(legal, me, declarer, worlds, adaptive, next).map(Decision::Play)
+                self.card(legal, me, declarer, worlds, adaptive, rng, draw).map(Decision::Play)
             }
             Request::Surrender { .. } => {
-                let u = self.mean(declarer, worlds, next, |c, p| f64::from(declarer_utility(c.value(p))))?;
+                let u = self.mean(
+                    declarer,
+                    worlds,
+                    || draw(rng),
+                    |c, p| f64::from(declarer_utility(c.value(p))),
+                )?;
                 Some(Decision::Surrender(u < f64::from(declarer_utility(Class::Puesta))))
             }
             Request::TakeOver { .. } => {
-                let u = self.mean(me, worlds, next, |c, p| f64::from(declarer_utility(c.value(p))))?;
+                let u =
+                    self.mean(me, worlds, || draw(rng), |c, p| f64::from(declarer_utility(c.value(p))))?;
                 Some(Decision::TakeOver(u > 0.0))
             }
             Request::Bola { .. } => {
-                let p = self.mean(declarer, worlds, next, |c, p| f64::from(u8::from(c.can_take_all(p))))?;
+                let p =
+                    self.mean(declarer, worlds, || draw(rng), |c, p| f64::from(u8::from(c.can_take_all(p))))?;
                 Some(Decision::Bola(16.0 * p - 16.0 * (1.0 - p) > 2.0))
             }
             _ => None,
@@ -716,8 +1125,8 @@ impl Agent for PimcAgent {
             Request::Surrender { .. } | Request::TakeOver { .. } | Request::Bola { .. }
         );
         if solvable && let Ok(sampler) = Sampler::new(view) {
-            let next = || sampler.sample(rng).play_state(view);
-            if let Some(d) = self.solving.decide(view, self.params.worlds, self.params.adaptive, next) {
+            let draw = |r: &mut AgentRng| sampler.sample(r).play_state(view);
+            if let Some(d) = self.solving.decide(view, self.params.worlds, self.params.adaptive, rng, draw) {
                 return d;
             }
         }
@@ -765,7 +1174,7 @@ impl CheatAgent for Oracle {
             return self.rule.decide(&view, rng);
         }
         let mut once = hand.play_state();
-        if let Some(d) = self.solving.decide(&view, 1, false, || once.take()) {
+        if let Some(d) = self.solving.decide(&view, 1, false, rng, |_| once.take()) {
             return d;
         }
         self.rule.decide(&view, rng)
@@ -854,6 +1263,9 @@ mod tests {
 
     #[test]
     fn lazy_card_choice_equals_solving_every_card() {
+        // One solving per setting, reused across the views (warm tables).
+        let settings = [(false, 1), (true, 1), (false, 2), (true, 2), (false, 3), (true, 3)];
+        let mut solvings = settings.map(|(_, threads)| Solving::with_threads(threads));
         let mut checked = 0;
         for seed in 0..60u64 {
             let mut h =
@@ -870,20 +1282,24 @@ mod tests {
                 {
                     if skip == 0 {
                         let sampler = Sampler::new(&view).unwrap();
-                        let n = 1 + (seed % 24) as usize;
+                        let n = 1 + (seed % 24) as u32;
+                        // Every world the decision may draw, from a copy of the generator.
+                        let mut all = rng.clone();
                         let worlds: Vec<PlayState> =
-                            (0..n).map(|_| sampler.sample(&mut rng).play_state(&view).unwrap()).collect();
+                            (0..n).map(|_| sampler.sample(&mut all).play_state(&view).unwrap()).collect();
                         let want = full_choice(&worlds, legal, seat, decl);
-                        for (adaptive, threads) in [(false, 1), (true, 1), (false, 3), (true, 2)] {
-                            let mut s = Solving::with_threads(threads);
-                            let mut it = worlds.iter().copied();
-                            let got = s.card(legal, seat, decl, n as u32, adaptive, || it.next());
-                            assert_eq!(
-                                got,
-                                Some(want),
-                                "seed {seed}, adaptive {adaptive}, threads {threads}"
-                            );
-                            assert!(it.next().is_none() || adaptive, "seed {seed}: every world drawn");
+                        // The generator after the decision, by adaptive.
+                        let mut after: [Option<AgentRng>; 2] = [None, None];
+                        for ((adaptive, threads), s) in settings.into_iter().zip(&mut solvings) {
+                            let mut r = rng.clone();
+                            let draw = |r: &mut AgentRng| sampler.sample(r).play_state(&view);
+                            let got = s.card(legal, seat, decl, n, adaptive, &mut r, draw);
+                            let at = format!("seed {seed}, adaptive {adaptive}, threads {threads}");
+                            assert_eq!(got, Some(want), "{at}");
+                            assert!(adaptive || r == all, "{at}: every world drawn");
+                            // The same draws whatever the threads.
+                            let same = after[usize::from(adaptive)].get_or_insert_with(|| r.clone());
+                            assert!(*same == r, "{at}: other draws than one thread");
                         }
                         checked += 1;
                         break;
@@ -895,5 +1311,67 @@ mod tests {
             }
         }
         assert!(checked > 30, "{checked}");
+    }
+
+    #[test]
+    fn threaded_decisions_nested_in_rayon_match_one_thread() {
+        use rayon::prelude::*;
+        // Card decisions at every stage of rule-agent hands.
+        let mut views = Vec::new();
+        for seed in 0..6u64 {
+            let mut h =
+                tresillo_core::Hand::new(RuleSet::Tresillo, 3, deal_for_seed(seed), Seat((seed % 3) as u8))
+                    .unwrap();
+            let mut rule = RuleAgent::new(RuleParams::default());
+            let mut rng = rng_from_seed(seed);
+            while let Some(seat) = h.request().seat() {
+                let view = h.view(seat);
+                if matches!(view.request(), Request::Play { legal, .. } if legal.len() > 1) {
+                    views.push(view);
+                }
+                h.apply(rule.decide(&view, &mut rng)).unwrap();
+            }
+        }
+        assert!(views.len() > 40, "{}", views.len());
+        let decide = |(k, view): (usize, &PlayerView), s: &mut Solving| {
+            let Request::Play { legal, .. } = view.request() else { unreachable!() };
+            let sampler = Sampler::new(view).unwrap();
+            let mut rng = rng_from_seed(k as u64);
+            let draw = |r: &mut AgentRng| sampler.sample(r).play_state(view);
+            let decl = view.public().declarer.unwrap();
+            (s.card(legal, view.seat(), decl, 16, true, &mut rng, draw), rng)
+        };
+        let mut one = Solving::with_threads(1);
+        let want: Vec<_> = views.iter().enumerate().map(|x| decide(x, &mut one)).collect();
+        // Each decision on 2 threads from inside rayon's pool (as in a tournament).
+        let got: Vec<_> =
+            views.par_iter().enumerate().map(|x| decide(x, &mut Solving::with_threads(2))).collect();
+        assert!(want == got, "the same cards and draws");
+    }
+
+    #[test]
+    fn value_bounds_do_not_depend_on_the_table() {
+        // A world solved again in a context that holds its root (and other
+        // worlds) bounds its cards as a fresh context does: pimc's choices do
+        // not depend on which thread's context solves a world.
+        let mut warm = SolverContext::new();
+        for seed in 0..24u64 {
+            let deal = deal_for_seed(seed);
+            let hands = [deal.hands.0[0], deal.hands.0[1], deal.hands.0[2]];
+            let (trump, declarer, leader) =
+                (Suit::ALL[(seed % 4) as usize], Seat((seed % 3) as u8), Seat((seed / 3 % 3) as u8));
+            let pos = Position::new(hands, trump, declarer, leader, &[], [0, 0, 0]).unwrap();
+            let mut reps = [Card::ESPADA; 10];
+            let n = warm.representatives(&pos, &mut reps);
+            let first = Some(reps[seed as usize % n]);
+            let bounds = |ctx: &mut SolverContext| {
+                let (mut lo, mut hi) = ([Class::Codillo; 10], [Class::Sacado; 10]);
+                let v = ctx.value_bounds(&pos, first, &reps[..n], &mut lo[..n], &mut hi[..n]);
+                (v, lo, hi)
+            };
+            let fresh = bounds(&mut SolverContext::new());
+            assert_eq!(bounds(&mut warm), fresh, "seed {seed}");
+            assert_eq!(bounds(&mut warm), fresh, "seed {seed}: solved again");
+        }
     }
 }

@@ -302,8 +302,8 @@ impl Registry {
             ParamInfo {
                 name: "threads",
                 default: d.threads.to_string(),
-                help: "threads of the pool solving a card decision's worlds (1: the calling thread; \
-                       same card for any value)",
+                help: "threads of the pool sharing a card decision's searches (1: the calling thread; \
+                       the same card and worlds drawn for any value)",
             },
             ParamInfo {
                 name: "bid_worlds",

@@ -837,7 +837,9 @@ impl SolverContext {
     /// bounded by its own result (the card that decided a search is then exact).
     /// Only a card the search tries itself gets bounds of its own: the root
     /// tries the cards of [`Self::representatives`], and `first` (one of them)
-    /// before the others.
+    /// before the others. The root is searched afresh (its table entry is
+    /// forgotten first), so the bounds do not depend on what the context
+    /// solved before.
     pub fn value_bounds(
         &mut self,
         pos: &Position,
@@ -849,6 +851,7 @@ impl SolverContext {
         let lay = self.layouts[pos.trump.index()];
         let decl_moves = pos.to_move() == pos.declarer;
         let first = first.map_or(0, |c| lay.to_p[c.bit() as usize] + 1);
+        self.forget_root(pos);
         let mut step = |ctx: &mut SolverContext, t: Class| {
             let mut s = ctx.search(pos);
             s.first = first;
@@ -875,6 +878,25 @@ impl SolverContext {
             Class::Puesta
         } else {
             Class::Codillo
+        }
+    }
+
+    /// Removes the table's entry of `pos` itself (the class goals share its
+    /// key), so that [`Self::value_bounds`] decides its root by trying moves
+    /// whatever this context solved before: the cards its root bounds then
+    /// depend only on the position and `first` (`pimc` relies on this to make
+    /// the same choices whichever thread's context solves a world).
+    fn forget_root(&mut self, pos: &Position) {
+        let s = self.search(pos);
+        if s.tlen != 0 {
+            return;
+        }
+        let key = s.key(&ClassGoal(Class::Sacado as u8), s.hands[0] | s.hands[1] | s.hands[2]);
+        let b = s.slot(key);
+        for e in &mut s.table[b].0 {
+            if *e & KEY_BITS == key {
+                *e = EMPTY_KEY;
+            }
         }
     }
 

@@ -395,7 +395,7 @@ pub fn run(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
             };
             let c = time(&cards);
             let b = time(&bids);
-            writeln!(out, "pimc: {spec}, {n} decisions of each kind, one thread")?;
+            writeln!(out, "pimc: {spec}, {n} decisions of each kind, one at a time")?;
             writeln!(out, "card decision at the first card: {}", percentiles_ms(&c))?;
             writeln!(out, "bidding decision (first call): {}", percentiles_ms(&b))?;
         }
