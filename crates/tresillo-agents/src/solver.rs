@@ -59,7 +59,8 @@
 //!   again at each node), the cards a lead obliges to follow come from a table
 //!   by the card led, the lowest card of every lane comes from one subtraction
 //!   with a guard bit atop each lane, and the root's bookkeeping is compiled
-//!   into the root only.
+//!   into the root only. The three cards of a trick are searched by three
+//!   instances of one function, the trick's length a compile-time constant.
 //!
 //! A [`SolverContext`] owns its table and is reused between solves by one thread;
 //! there is no global state and no lock.
@@ -1093,7 +1094,13 @@ impl Search<'_> {
 
     #[inline]
     fn trick_bits(&self) -> u64 {
-        match self.tlen {
+        self.trick_bits_at(self.tlen)
+    }
+
+    /// The cards of the trick in progress, `t` of them down.
+    #[inline]
+    fn trick_bits_at(&self, t: u8) -> u64 {
+        match t {
             0 => 0,
             1 => 1u64 << self.trick[0],
             _ => (1u64 << self.trick[0]) | (1u64 << self.trick[1]),
@@ -1116,10 +1123,10 @@ impl Search<'_> {
         pdep(starts, rem)
     }
 
-    /// Legal moves of the player to move.
+    /// Legal moves of the player to move, `t` cards of the trick down.
     #[inline]
-    fn legal(&self, hand: u64) -> u64 {
-        if self.tlen == 0 {
+    fn legal(&self, hand: u64, t: u8) -> u64 {
+        if t == 0 {
             return hand;
         }
         let [follow, force] = self.lay.lead[self.trick[0] as usize];
@@ -1133,9 +1140,11 @@ impl Search<'_> {
         if w >> 4 == 3 { TRUMP_LANE & above } else { ((LANE << (16 * led_lane)) & above) | TRUMP_LANE }
     }
 
-    fn order(&self, p: usize, cand: u64, rem: u64) -> Moves {
+    /// The moves `cand` of `p`, `t` cards of the trick down, in search order.
+    #[inline]
+    fn order(&self, p: usize, cand: u64, rem: u64, t: u8) -> Moves {
         let mut m = Moves { q: [0; 12], n: 0 };
-        if self.tlen == 0 {
+        if t == 0 {
             let mut masters = 0;
             for l in 0..4 {
                 let x = rem & (LANE << (16 * l));
@@ -1156,10 +1165,10 @@ impl Search<'_> {
         let beat = cand & beaters;
         // Second to play after the declarer: leave the trick to a partner who
         // can beat the card (the search knows every hand).
-        let partner_can = self.tlen == 1 && p != 0 && wrole == 0 && {
+        let partner_can = t == 1 && p != 0 && wrole == 0 && {
             let n = if p == 2 { 0 } else { p + 1 };
             let ph = self.hands[n];
-            self.legal(ph) & beaters != 0
+            self.legal(ph, 1) & beaters != 0
         };
         let partner_wins = (p != 0 && wrole != 0) || partner_can;
         if partner_wins {
@@ -1272,9 +1281,17 @@ impl Search<'_> {
     fn node<G: Goal, const ROOT: bool>(&mut self, g: G) -> bool {
         self.nodes += 1;
 
-        if self.tlen != 0 {
+        // Below the root, nodes are at trick boundaries only (the search keeps
+        // `tlen` for the root's position; the moves of a trick are searched by
+        // `expand` with the trick's length known at compile time).
+        if ROOT && self.tlen != 0 {
             let p = self.leader + self.tlen;
-            return self.expand::<G, ROOT>(g, usize::from(if p >= 3 { p - 3 } else { p }));
+            let p = usize::from(if p >= 3 { p - 3 } else { p });
+            return if self.tlen == 1 {
+                self.expand::<G, ROOT, 1>(g, p)
+            } else {
+                self.expand::<G, ROOT, 2>(g, p)
+            };
         }
         let r = self.hands[self.leader as usize].count_ones() as u8;
         if r <= 1 {
@@ -1323,7 +1340,7 @@ impl Search<'_> {
             return b;
         }
         self.best = hint;
-        let res = self.expand::<G, ROOT>(g, self.leader as usize);
+        let res = self.expand::<G, ROOT, 0>(g, self.leader as usize);
         if res {
             lo = lo.max(need);
         } else {
@@ -1354,13 +1371,15 @@ impl Search<'_> {
     }
 
     /// Searches the moves of `p`, the player to move.
-    fn expand<G: Goal, const ROOT: bool>(&mut self, g: G, p: usize) -> bool {
+    /// Searches the moves of `p`, the player to move, `T` cards of the trick
+    /// down.
+    fn expand<G: Goal, const ROOT: bool, const T: u8>(&mut self, g: G, p: usize) -> bool {
         let hand = self.hands[p];
-        let legal = self.legal(hand);
-        let rem = self.hands[0] | self.hands[1] | self.hands[2] | self.trick_bits();
+        let legal = self.legal(hand, T);
+        let rem = self.hands[0] | self.hands[1] | self.hands[2] | self.trick_bits_at(T);
         let cand = self.representatives(hand, rem) & legal;
-        let mut moves = self.order(p, cand, rem);
-        let at_boundary = self.tlen == 0;
+        let mut moves = self.order(p, cand, rem, T);
+        let at_boundary = T == 0;
         if at_boundary && self.best != 0 {
             let h = self.best - 1;
             if let Some(i) = moves.q[..moves.n].iter().position(|&x| x == h) {
@@ -1375,10 +1394,10 @@ impl Search<'_> {
         }
         for &q in &moves.q[..moves.n] {
             let q = u32::from(q);
-            let res = if self.tlen < 2 {
+            let res = if T < 2 {
                 // A card led or second: the trick goes on, no table here.
                 let (prev_win, prev_beat) = (self.win, self.beat);
-                if self.tlen == 0 {
+                if T == 0 {
                     self.win = 0;
                     self.beat = Self::beaters(q, q >> 4);
                 } else if self.beat >> q & 1 == 1 {
@@ -1386,11 +1405,14 @@ impl Search<'_> {
                     self.beat = Self::beaters(q, self.trick[0] >> 4);
                 }
                 self.hands[p] &= !(1u64 << q);
-                self.trick[self.tlen as usize] = q;
-                self.tlen += 1;
+                self.trick[T as usize] = q;
                 self.nodes += 1;
-                let r = self.expand::<G, false>(g, if p == 2 { 0 } else { p + 1 });
-                self.tlen -= 1;
+                let next = if p == 2 { 0 } else { p + 1 };
+                let r = if T == 0 {
+                    self.expand::<G, false, 1>(g, next)
+                } else {
+                    self.expand::<G, false, 2>(g, next)
+                };
                 self.hands[p] |= 1u64 << q;
                 (self.win, self.beat) = (prev_win, prev_beat);
                 r
@@ -1405,9 +1427,7 @@ impl Search<'_> {
                 self.hands[p] &= !(1u64 << q);
                 self.counts[w] += 1;
                 self.leader = w as u8;
-                self.tlen = 0;
                 let r = self.node::<G, false>(g);
-                self.tlen = 2;
                 self.leader = prev_leader;
                 self.trick = prev_trick;
                 self.counts[w] -= 1;
