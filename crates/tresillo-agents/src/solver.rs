@@ -1141,7 +1141,7 @@ impl Search<'_> {
     }
 
     /// The moves `cand` of `p`, `t` cards of the trick down, in search order.
-    #[inline]
+    #[inline(always)]
     fn order(&self, p: usize, cand: u64, rem: u64, t: u8) -> Moves {
         let mut m = Moves { q: [0; 12], n: 0 };
         if t == 0 {
