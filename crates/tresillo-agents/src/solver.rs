@@ -1145,12 +1145,12 @@ impl Search<'_> {
     fn order(&self, p: usize, cand: u64, rem: u64, t: u8) -> Moves {
         let mut m = Moves { q: [0; 12], n: 0 };
         if t == 0 {
+            // The highest card of each lane (of an empty lane, its lowest
+            // bit, which is no candidate).
             let mut masters = 0;
             for l in 0..4 {
-                let x = rem & (LANE << (16 * l));
-                if x != 0 {
-                    masters |= 1u64 << (63 - x.leading_zeros());
-                }
+                let x = (rem & (LANE << (16 * l))) | 1u64 << (16 * l);
+                masters |= (1u64 << 63) >> x.leading_zeros();
             }
             let top = cand & masters;
             m.push_all_desc(top);
@@ -1196,7 +1196,7 @@ impl Search<'_> {
     ///   declarer, and the declarer's proves nothing against it.
     ///
     /// Returns (bounds the declarer can make sure of, bounds the opponents can).
-    #[inline]
+    #[inline(always)]
     fn sure(&self, rem: u64) -> ([u8; 3], [u8; 3]) {
         #[inline]
         fn top_run(hand: u64, m: u64) -> u32 {
