@@ -37,7 +37,8 @@
 //!   never a collision. Entries hold lower and upper bounds on the class (or on
 //!   the declarer's future tricks for the trick-count searches) and stay valid
 //!   between solves. An entry is 16 bytes, four to a 64-byte bucket (one cache
-//!   line, loaded ahead while the sure tricks are counted); a full bucket gives
+//!   line, probed before the sure tricks are counted: it decides as many
+//!   positions as they do, more cheaply); a full bucket gives
 //!   up first an entry written while solving another deal (a PIMC decision
 //!   solves many worlds, whose positions rarely meet), then the one with the
 //!   fewest tricks left.
@@ -52,6 +53,14 @@
 //! - **Move ordering**: following, a card that beats the trick so far (the lowest
 //!   first) unless a partner is winning, then low cards; leading, the masters
 //!   first, then low cards.
+//!
+//! - **Per-node work kept small**: the card winning the trick in progress and
+//!   the cards that would beat it are carried as cards are played (not found
+//!   again at each node), the cards a lead obliges to follow come from a table
+//!   by the card led, the lowest card of every lane comes from one subtraction
+//!   with a guard bit atop each lane, and the root's bookkeeping is compiled
+//!   into the root only. The three cards of a trick are searched by three
+//!   instances of one function, the trick's length a compile-time constant.
 //!
 //! A [`SolverContext`] owns its table and is reused between solves by one thread;
 //! there is no global state and no lock.
@@ -377,12 +386,16 @@ struct Layout {
     estuche: u64,
     /// Trumps a trump led at each trump lane position forces (section 5).
     force: [u64; 16],
+    /// By power-ordered bit of the card led: the cards that follow it and the
+    /// cards that force following (the led lane, or the trumps `force` names).
+    lead: [[u64; 2]; 64],
 }
 
 impl Layout {
     fn new(trump: Suit) -> Layout {
         let t = table(Some(trump));
-        let mut l = Layout { to_p: [255; 64], from_p: [0; 64], estuche: 0, force: [0; 16] };
+        let mut l =
+            Layout { to_p: [255; 64], from_p: [0; 64], estuche: 0, force: [0; 16], lead: [[0; 2]; 64] };
         for c in Card::all() {
             let b = c.bit() as usize;
             let p = if t.eff_suit[b] == TRUMP_SUIT {
@@ -406,6 +419,10 @@ impl Layout {
                 f |= l.estuche & ((1u64 << q) - 1);
             }
             l.force[i as usize] = f;
+        }
+        for q in 0..64 {
+            let follow = LANE << (16 * (q >> 4));
+            l.lead[q] = [follow, if q >> 4 == 3 { l.force[q & 15] } else { follow }];
         }
         l
     }
@@ -477,24 +494,6 @@ fn pdep(x: u64, m: u64) -> u64 {
         }
         out
     }
-}
-
-/// Asks the processor to start loading `x`'s cache line (a hint; no effect on
-/// results).
-#[inline]
-fn prefetch<T>(x: &T) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        let p: *const T = x;
-        #[allow(unsafe_code)]
-        // SAFETY: a prefetch never faults and reads nothing the program sees; the
-        // pointer comes from a reference.
-        unsafe {
-            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast::<i8>());
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
 }
 
 // ---------------------------------------------------------------------------
@@ -699,6 +698,11 @@ struct Search<'a> {
     trick: [u32; 3],
     tlen: u8,
     leader: u8,
+    /// The index in the trick of the card winning it so far, and the cards that
+    /// would beat it (kept as the cards are played; meaningless with no card
+    /// down).
+    win: u8,
+    beat: u64,
     counts: [u8; 3],
     nodes: u64,
     /// The move hint into a trick-boundary node, and its deciding move out.
@@ -774,6 +778,15 @@ impl SolverContext {
         for (i, c) in pos.trick().iter().enumerate() {
             trick[i] = u32::from(lay.to_p[c.bit() as usize]);
         }
+        let (mut win, mut beat) = (0, 0);
+        if pos.trick_len > 0 {
+            let led_lane = trick[0] >> 4;
+            beat = Search::beaters(trick[0], led_lane);
+            if pos.trick_len == 2 && beat >> trick[1] & 1 == 1 {
+                win = 1;
+                beat = Search::beaters(trick[1], led_lane);
+            }
+        }
         Search {
             table: &mut self.table,
             mask: self.mask,
@@ -782,6 +795,8 @@ impl SolverContext {
             trick,
             tlen: pos.trick_len,
             leader: role(pos.leader),
+            win,
+            beat,
             counts,
             nodes: 0,
             best: 0,
@@ -800,7 +815,7 @@ impl SolverContext {
     /// [`Self::run`], with the root's deciding card when a move decided it.
     fn run_root<G: Goal>(&mut self, pos: &Position, g: G) -> (bool, Option<Card>) {
         let mut s = self.search(pos);
-        let r = s.node(g);
+        let r = s.root(g);
         let (n, root) = (s.nodes, s.root);
         self.nodes += n;
         let card = (root != 0).then(|| self.layouts[pos.trump.index()].card(u32::from(root - 1)));
@@ -855,7 +870,7 @@ impl SolverContext {
         let mut step = |ctx: &mut SolverContext, t: Class| {
             let mut s = ctx.search(pos);
             s.first = first;
-            let holds = s.node(ClassGoal(t as u8));
+            let holds = s.root(ClassGoal(t as u8));
             let (n, yes, no) = (s.nodes, s.root_true, s.root_false);
             ctx.nodes += n;
             // The answer bounds every card when the mover could not do
@@ -1101,54 +1116,43 @@ impl Search<'_> {
 
     #[inline]
     fn trick_bits(&self) -> u64 {
-        let mut b = 0;
-        for i in 0..self.tlen as usize {
-            b |= 1u64 << self.trick[i];
+        self.trick_bits_at(self.tlen)
+    }
+
+    /// The cards of the trick in progress, `t` of them down.
+    #[inline]
+    fn trick_bits_at(&self, t: u8) -> u64 {
+        match t {
+            0 => 0,
+            1 => 1u64 << self.trick[0],
+            _ => (1u64 << self.trick[0]) | (1u64 << self.trick[1]),
         }
-        b
     }
 
     /// The lowest card of each run of equivalent cards of `hand` (`rem`: every
     /// card still out, the trick in progress included).
     #[inline]
     fn representatives(&self, hand: u64, rem: u64) -> u64 {
-        let mut bnd = rem & self.lay.estuche;
-        for l in 0..4 {
-            let x = rem & (LANE << (16 * l));
-            bnd |= x & x.wrapping_neg();
-        }
+        // The lowest card of each lane: a guard bit at the top of every lane
+        // (no lane holds more than 12 cards) keeps the borrows inside lanes.
+        const GUARD: u64 = 0x8000_8000_8000_8000;
+        const ONES: u64 = 0x0001_0001_0001_0001;
+        let y = rem | GUARD;
+        let bnd = (rem & self.lay.estuche) | (rem & !y.wrapping_sub(ONES));
         let cx = pext(hand, rem);
         let cb = pext(bnd, rem);
         let starts = cx & (!(cx << 1) | cb);
         pdep(starts, rem)
     }
 
-    /// Legal moves of the player to move.
+    /// Legal moves of the player to move, `t` cards of the trick down.
     #[inline]
-    fn legal(&self, hand: u64) -> u64 {
-        if self.tlen == 0 {
+    fn legal(&self, hand: u64, t: u8) -> u64 {
+        if t == 0 {
             return hand;
         }
-        let led = self.trick[0];
-        let lane = led >> 4;
-        let follow = LANE << (16 * lane);
-        let force = if lane == 3 { self.lay.force[(led & 15) as usize] } else { follow };
+        let [follow, force] = self.lay.lead[self.trick[0] as usize];
         if hand & force != 0 { hand & follow } else { hand }
-    }
-
-    /// The index in the trick of the card winning it so far.
-    #[inline]
-    fn winning(&self) -> usize {
-        let lane = self.trick[0] >> 4;
-        let ok = (LANE << (16 * lane)) | TRUMP_LANE;
-        let mut best = 0;
-        for i in 1..self.tlen as usize {
-            let q = self.trick[i];
-            if ok >> q & 1 == 1 && q > self.trick[best] {
-                best = i;
-            }
-        }
-        best
     }
 
     /// The cards that beat `w` with lane `led_lane` led.
@@ -1158,35 +1162,35 @@ impl Search<'_> {
         if w >> 4 == 3 { TRUMP_LANE & above } else { ((LANE << (16 * led_lane)) & above) | TRUMP_LANE }
     }
 
-    fn order(&self, p: usize, cand: u64, rem: u64) -> Moves {
+    /// The moves `cand` of `p`, `t` cards of the trick down, in search order.
+    #[inline(always)]
+    fn order(&self, p: usize, cand: u64, rem: u64, t: u8) -> Moves {
         let mut m = Moves { q: [0; 12], n: 0 };
-        if self.tlen == 0 {
+        if t == 0 {
+            // The highest card of each lane (of an empty lane, its lowest
+            // bit, which is no candidate).
             let mut masters = 0;
             for l in 0..4 {
-                let x = rem & (LANE << (16 * l));
-                if x != 0 {
-                    masters |= 1u64 << (63 - x.leading_zeros());
-                }
+                let x = (rem & (LANE << (16 * l))) | 1u64 << (16 * l);
+                masters |= (1u64 << 63) >> x.leading_zeros();
             }
             let top = cand & masters;
             m.push_all_desc(top);
             m.push_all(cand & !top);
             return m;
         }
-        let wi = self.winning();
-        let w = self.trick[wi];
         let wrole = {
-            let r = self.leader as usize + wi;
+            let r = self.leader as usize + self.win as usize;
             if r >= 3 { r - 3 } else { r }
         };
-        let beaters = Self::beaters(w, self.trick[0] >> 4);
+        let beaters = self.beat;
         let beat = cand & beaters;
         // Second to play after the declarer: leave the trick to a partner who
         // can beat the card (the search knows every hand).
-        let partner_can = self.tlen == 1 && p != 0 && wrole == 0 && {
+        let partner_can = t == 1 && p != 0 && wrole == 0 && {
             let n = if p == 2 { 0 } else { p + 1 };
             let ph = self.hands[n];
-            self.legal(ph) & beaters != 0
+            self.legal(ph, 1) & beaters != 0
         };
         let partner_wins = (p != 0 && wrole != 0) || partner_can;
         if partner_wins {
@@ -1214,7 +1218,7 @@ impl Search<'_> {
     ///   declarer, and the declarer's proves nothing against it.
     ///
     /// Returns (bounds the declarer can make sure of, bounds the opponents can).
-    #[inline]
+    #[inline(always)]
     fn sure(&self, rem: u64) -> ([u8; 3], [u8; 3]) {
         #[inline]
         fn top_run(hand: u64, m: u64) -> u32 {
@@ -1228,7 +1232,11 @@ impl Search<'_> {
         // registers, where a small array would be stored and reloaded.
         let t = rem & TRUMP_LANE;
         let x = self.leader as usize;
-        let (y, z) = ((x + 1) % 3, (x + 2) % 3);
+        let (y, z) = match x {
+            0 => (1, 2),
+            1 => (2, 0),
+            _ => (0, 1),
+        };
         let others_trumps = (self.hands[y] | self.hands[z]) & TRUMP_LANE != 0;
         let mut forced = 0u32;
         if t != 0 {
@@ -1287,11 +1295,25 @@ impl Search<'_> {
         (h >> 40) as usize & self.mask
     }
 
-    fn node<G: Goal>(&mut self, g: G) -> bool {
+    /// The root's search: [`Self::node`] keeping the root's moves.
+    fn root<G: Goal>(&mut self, g: G) -> bool {
+        self.node::<G, true>(g)
+    }
+
+    fn node<G: Goal, const ROOT: bool>(&mut self, g: G) -> bool {
         self.nodes += 1;
 
-        if self.tlen != 0 {
-            return self.expand(g);
+        // Below the root, nodes are at trick boundaries only (the search keeps
+        // `tlen` for the root's position; the moves of a trick are searched by
+        // `expand` with the trick's length known at compile time).
+        if ROOT && self.tlen != 0 {
+            let p = self.leader + self.tlen;
+            let p = usize::from(if p >= 3 { p - 3 } else { p });
+            return if self.tlen == 1 {
+                self.expand::<G, ROOT, 1>(g, p)
+            } else {
+                self.expand::<G, ROOT, 2>(g, p)
+            };
         }
         let r = self.hands[self.leader as usize].count_ones() as u8;
         if r <= 1 {
@@ -1318,15 +1340,14 @@ impl Search<'_> {
         let rem = self.hands[0] | self.hands[1] | self.hands[2];
         let key = self.key(&g, rem);
         let b = self.slot(key);
-        prefetch(&self.table[b]);
-        let (for_decl, for_opps) = self.sure(rem);
-        if let Some(b) = g.quick(self.counts, for_decl, for_opps, r) {
-            return b;
-        }
+        // The table first: it decides about as many of these nodes as the sure
+        // tricks do, and costs less than counting them.
         let need = g.need(self.counts);
         let (mut lo, mut hi) = G::INIT;
         let mut hint = 0;
-        if let Some(&e) = self.table[b].0.iter().find(|&&e| e & KEY_BITS == key) {
+        let found = self.table[b].0.iter().position(|&e| e & KEY_BITS == key);
+        if let Some(i) = found {
+            let e = self.table[b].0[i];
             if entry_lo(e) >= need {
                 return true;
             }
@@ -1336,8 +1357,12 @@ impl Search<'_> {
 
             (lo, hi, hint) = (entry_lo(e), entry_hi(e), entry_best(e));
         }
+        let (for_decl, for_opps) = self.sure(rem);
+        if let Some(b) = g.quick(self.counts, for_decl, for_opps, r) {
+            return b;
+        }
         self.best = hint;
-        let res = self.expand(g);
+        let res = self.expand::<G, ROOT, 0>(g, self.leader as usize);
         if res {
             lo = lo.max(need);
         } else {
@@ -1346,10 +1371,12 @@ impl Search<'_> {
         debug_assert!(key != EMPTY_KEY);
         // Four entries per bucket: the one holding this key, else one written
         // for another deal, else the one with the fewest tricks left (the
-        // cheapest to search again) is replaced.
+        // cheapest to search again) is replaced. The search below wrote only
+        // positions with fewer cards, never this key: it is where the probe
+        // found it, if it was not replaced meanwhile.
         let generation = self.generation;
         let bucket = &mut self.table[b].0;
-        let i = match bucket.iter().position(|&e| e & KEY_BITS == key) {
+        let i = match found.filter(|&i| bucket[i] & KEY_BITS == key) {
             Some(i) => i,
             None => {
                 let mut i = 0;
@@ -1365,22 +1392,23 @@ impl Search<'_> {
         res
     }
 
-    fn expand<G: Goal>(&mut self, g: G) -> bool {
-        let is_root = self.nodes == 1;
-        let p = self.to_move();
+    /// Searches the moves of `p`, the player to move.
+    /// Searches the moves of `p`, the player to move, `T` cards of the trick
+    /// down.
+    fn expand<G: Goal, const ROOT: bool, const T: u8>(&mut self, g: G, p: usize) -> bool {
         let hand = self.hands[p];
-        let legal = self.legal(hand);
-        let rem = self.hands[0] | self.hands[1] | self.hands[2] | self.trick_bits();
+        let legal = self.legal(hand, T);
+        let rem = self.hands[0] | self.hands[1] | self.hands[2] | self.trick_bits_at(T);
         let cand = self.representatives(hand, rem) & legal;
-        let mut moves = self.order(p, cand, rem);
-        let at_boundary = self.tlen == 0;
+        let mut moves = self.order(p, cand, rem, T);
+        let at_boundary = T == 0;
         if at_boundary && self.best != 0 {
             let h = self.best - 1;
             if let Some(i) = moves.q[..moves.n].iter().position(|&x| x == h) {
                 moves.q[..=i].rotate_right(1);
             }
         }
-        if is_root && self.first != 0 {
+        if ROOT && self.first != 0 {
             let h = self.first - 1;
             if let Some(i) = moves.q[..moves.n].iter().position(|&x| x == h) {
                 moves.q[..=i].rotate_right(1);
@@ -1388,36 +1416,47 @@ impl Search<'_> {
         }
         for &q in &moves.q[..moves.n] {
             let q = u32::from(q);
-            let res = if self.tlen < 2 {
+            let res = if T < 2 {
+                // A card led or second: the trick goes on, no table here.
+                let (prev_win, prev_beat) = (self.win, self.beat);
+                if T == 0 {
+                    self.win = 0;
+                    self.beat = Self::beaters(q, q >> 4);
+                } else if self.beat >> q & 1 == 1 {
+                    self.win = 1;
+                    self.beat = Self::beaters(q, self.trick[0] >> 4);
+                }
                 self.hands[p] &= !(1u64 << q);
-                self.trick[self.tlen as usize] = q;
-                self.tlen += 1;
-                let r = self.node(g);
-                self.tlen -= 1;
+                self.trick[T as usize] = q;
+                self.nodes += 1;
+                let next = if p == 2 { 0 } else { p + 1 };
+                let r = if T == 0 {
+                    self.expand::<G, false, 1>(g, next)
+                } else {
+                    self.expand::<G, false, 2>(g, next)
+                };
                 self.hands[p] |= 1u64 << q;
+                (self.win, self.beat) = (prev_win, prev_beat);
                 r
             } else {
-                self.trick[2] = q;
-                self.tlen = 3;
-                let wi = self.winning();
+                let wi = if self.beat >> q & 1 == 1 { 2 } else { self.win as usize };
                 let w = {
                     let r = self.leader as usize + wi;
                     if r >= 3 { r - 3 } else { r }
                 };
+                // The tricks below overwrite the cards of this one.
                 let (prev_leader, prev_trick) = (self.leader, self.trick);
                 self.hands[p] &= !(1u64 << q);
                 self.counts[w] += 1;
                 self.leader = w as u8;
-                self.tlen = 0;
-                let r = self.node(g);
-                self.tlen = 2;
+                let r = self.node::<G, false>(g);
                 self.leader = prev_leader;
                 self.trick = prev_trick;
                 self.counts[w] -= 1;
                 self.hands[p] |= 1u64 << q;
                 r
             };
-            if is_root {
+            if ROOT {
                 if res {
                     self.root_true |= 1u64 << q;
                 } else {
@@ -1428,7 +1467,7 @@ impl Search<'_> {
                 if at_boundary {
                     self.best = q as u8 + 1;
                 }
-                if is_root {
+                if ROOT {
                     self.root = q as u8 + 1;
                 }
                 return res;
@@ -1475,6 +1514,8 @@ mod tests {
             for a in Card::all() {
                 for b in Card::all() {
                     let (pa, pb) = (l.to_p[a.bit() as usize], l.to_p[b.bit() as usize]);
+                    // The guard bits of `representatives` are free.
+                    assert!(pa & 15 < 15, "{a} {s}");
                     assert_eq!(l.card(u32::from(pa)), a);
                     let same = t.eff_suit[a.bit() as usize] == t.eff_suit[b.bit() as usize];
                     assert_eq!(same, pa >> 4 == pb >> 4, "{a} {b} {s}");
