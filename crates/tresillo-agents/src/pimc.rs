@@ -32,7 +32,7 @@
 //!   (the default), after every 8 worlds the leading card's sum is made exact
 //!   and the draws stop when the worlds left could not change the choice (its
 //!   lead exceeds what they could give any other card), so the choice is the
-//!   one all worlds would give. *Threads*: with `threads=N` (default 1) the
+//!   one all worlds would give. *Threads*: with `threads=N` the
 //!   searches of a card decision run on N threads of rayon's pool (the
 //!   calling thread one of them, each with its own solver context). The
 //!   decision is a fixed sequence of searches, each chosen from the answers
@@ -48,8 +48,11 @@
 //!   every N and whatever the timing; only the wall time and the wasted
 //!   searches differ. This rests on the solver's answers not depending on
 //!   its table (the value's root is always searched afresh:
-//!   [`SolverContext::value_bounds`]). `threads=1` for tournaments, which
-//!   run deals in parallel; more for one decision's latency.
+//!   [`SolverContext::value_bounds`]). One thread suits tournaments, which
+//!   run deals in parallel; more cut one decision's latency. The default,
+//!   `threads=0`, picks per decision ([`auto_threads`]): one thread on a
+//!   worker of a rayon pool (tournaments, tuning), else up to
+//!   [`AUTO_THREADS_MAX`] of the global pool (`play --human`, `bench pimc`).
 //! - **Surrender** (declarer, after trick 3): give up when the mean utility of
 //!   playing on is below that of a puesta (-1).
 //! - **Takeover** (*yo sigo*): take over when the mean utility as the new
@@ -652,8 +655,9 @@ pub struct PimcParams {
     /// Stop drawing once no remaining world could change the card chosen.
     pub adaptive: bool,
     /// Threads of rayon's pool searching a card decision (1: the calling
-    /// thread only; the card chosen and the worlds drawn are the same for any
-    /// value).
+    /// thread only; 0, the default: [`auto_threads`], one inside a pool's
+    /// worker such as a tournament's, else up to [`AUTO_THREADS_MAX`]; the
+    /// card chosen and the worlds drawn are the same for any value).
     pub threads: u32,
     /// Worlds drawn for the auction and the contract (once per hand).
     pub bid_worlds: u32,
@@ -668,7 +672,7 @@ impl Default for PimcParams {
         PimcParams {
             worlds: 64,
             adaptive: true,
-            threads: 1,
+            threads: 0,
             bid_worlds: 16,
             bid_margin: 0,
             rule: RuleParams::default(),
@@ -698,10 +702,30 @@ struct Solving {
     /// The card decision in progress (kept to reuse its buffers).
     plan: Plan,
     ahead: Ahead,
-    /// Threads of a card decision (1: the calling thread only), and the
-    /// contexts of the threads after the first.
+    /// Threads of a card decision (1: the calling thread only; 0: chosen per
+    /// decision by [`auto_threads`]), and the contexts of the threads after the
+    /// first.
     threads: usize,
     helpers: Vec<SolverContext>,
+}
+
+/// Most threads `threads=0` (auto) uses for one card decision.
+pub const AUTO_THREADS_MAX: usize = 4;
+
+/// The threads `threads=0` (auto) gives a card decision made on the current
+/// thread: 1 on a worker of a rayon pool (a tournament or tuning run, whose
+/// workers already play deals in parallel: more threads per decision would only
+/// add the wasted speculative searches), else the threads of rayon's global pool,
+/// at most [`AUTO_THREADS_MAX`] (one decision's latency: `play --human`,
+/// `bench pimc`, a library caller on its own thread). The card and the worlds
+/// drawn do not depend on it.
+#[must_use]
+pub fn auto_threads() -> usize {
+    if rayon::current_thread_index().is_some() {
+        1
+    } else {
+        rayon::current_num_threads().clamp(1, AUTO_THREADS_MAX)
+    }
 }
 
 impl Default for Solving {
@@ -711,13 +735,14 @@ impl Default for Solving {
 }
 
 impl Solving {
-    /// Card decisions searching on `threads` threads of rayon's pool.
+    /// Card decisions searching on `threads` threads of rayon's pool (0:
+    /// [`auto_threads`] at each decision).
     fn with_threads(threads: u32) -> Solving {
         Solving {
             ctx: None,
             plan: Plan::new(Vec::new()),
             ahead: Ahead::default(),
-            threads: threads.max(1) as usize,
+            threads: threads as usize,
             helpers: Vec::new(),
         }
     }
@@ -763,7 +788,8 @@ impl Solving {
         self.plan.start(legal, me == declarer, max, adaptive);
         let n = self.plan.n;
         let main = self.ctx.get_or_insert_with(|| Box::new(SolverContext::new()));
-        if self.threads <= 1 {
+        let threads = if self.threads == 0 { auto_threads() } else { self.threads };
+        if threads <= 1 {
             loop {
                 match self.plan.need() {
                     Need::Draw => {
@@ -784,7 +810,7 @@ impl Solving {
                 }
             }
         }
-        while self.helpers.len() < self.threads - 1 {
+        while self.helpers.len() < threads - 1 {
             self.helpers.push(SolverContext::new());
         }
         let ahead = &mut self.ahead;
@@ -804,7 +830,7 @@ impl Solving {
         let shared = (Mutex::new(board), Condvar::new());
         rayon::join(
             || work(&shared, 0, main),
-            || on_each(&mut self.helpers, 1, &|me, ctx| work(&shared, me, ctx)),
+            || on_each(&mut self.helpers[..threads - 1], 1, &|me, ctx| work(&shared, me, ctx)),
         );
         let choice = shared.0.into_inner().unwrap_or_else(PoisonError::into_inner).finished.flatten();
         if let Some(slot) = (self.plan.drawn as usize).checked_sub(1) {
@@ -1347,6 +1373,17 @@ mod tests {
         let got: Vec<_> =
             views.par_iter().enumerate().map(|x| decide(x, &mut Solving::with_threads(2))).collect();
         assert!(want == got, "the same cards and draws");
+    }
+
+    #[test]
+    fn auto_threads_is_one_on_a_pool_worker_and_more_outside() {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+        assert_eq!(pool.install(auto_threads), 1, "a tournament's worker searches alone");
+        assert_eq!(
+            std::thread::spawn(auto_threads).join().unwrap(),
+            rayon::current_num_threads().clamp(1, AUTO_THREADS_MAX)
+        );
+        assert_eq!(PimcParams::default().threads, 0, "auto by default");
     }
 
     #[test]

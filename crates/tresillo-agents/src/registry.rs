@@ -303,6 +303,7 @@ impl Registry {
                 name: "threads",
                 default: d.threads.to_string(),
                 help: "threads of the pool sharing a card decision's searches (1: the calling thread; \
+                       0: auto, 1 inside a tournament's or tune's worker pool, else up to 4; \
                        the same card and worlds drawn for any value)",
             },
             ParamInfo {
@@ -343,7 +344,7 @@ impl Registry {
                 if let Some(a) = p.int("adaptive", 0, 1)? {
                     q.adaptive = a == 1;
                 }
-                if let Some(t) = p.int("threads", 1, 64)? {
+                if let Some(t) = p.int("threads", 0, 64)? {
                     q.threads = t as u32;
                 }
                 if let Some(n) = p.int("bid_worlds", 1, 10_000)? {

@@ -395,7 +395,12 @@ pub fn run(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
             };
             let c = time(&cards);
             let b = time(&bids);
-            writeln!(out, "pimc: {spec}, {n} decisions of each kind, one at a time")?;
+            writeln!(
+                out,
+                "pimc: {spec}, {n} decisions of each kind, one at a time (`threads=0`, the default, \
+                 searches a card decision on {} thread(s) here)",
+                tresillo_agents::pimc::auto_threads()
+            )?;
             writeln!(out, "card decision at the first card: {}", percentiles_ms(&c))?;
             writeln!(out, "bidding decision (first call): {}", percentiles_ms(&b))?;
         }
