@@ -395,12 +395,12 @@ pub fn run(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
             };
             let c = time(&cards);
             let b = time(&bids);
-            writeln!(
-                out,
-                "pimc: {spec}, {n} decisions of each kind, one at a time (`threads=0`, the default, \
-                 searches a card decision on {} thread(s) here)",
-                tresillo_agents::pimc::auto_threads()
-            )?;
+            // The spec was checked by `build_agent`: `threads` is an integer.
+            let threads = match spec.split(':').skip(1).find_map(|kv| kv.strip_prefix("threads=")) {
+                Some(t) if t != "0" => format!("{t} thread(s)"),
+                _ => format!("{} thread(s) (`threads=0`, auto)", tresillo_agents::pimc::auto_threads()),
+            };
+            writeln!(out, "pimc: {spec}, {n} decisions of each kind, one at a time, card decisions on {threads}")?;
             writeln!(out, "card decision at the first card: {}", percentiles_ms(&c))?;
             writeln!(out, "bidding decision (first call): {}", percentiles_ms(&b))?;
         }
