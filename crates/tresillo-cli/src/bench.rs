@@ -400,7 +400,10 @@ pub fn run(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
                 Some(t) if t != "0" => format!("{t} thread(s)"),
                 _ => format!("{} thread(s) (`threads=0`, auto)", tresillo_agents::pimc::auto_threads()),
             };
-            writeln!(out, "pimc: {spec}, {n} decisions of each kind, one at a time, card decisions on {threads}")?;
+            writeln!(
+                out,
+                "pimc: {spec}, {n} decisions of each kind, one at a time, card decisions on {threads}"
+            )?;
             writeln!(out, "card decision at the first card: {}", percentiles_ms(&c))?;
             writeln!(out, "bidding decision (first call): {}", percentiles_ms(&b))?;
         }
