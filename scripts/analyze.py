@@ -98,7 +98,11 @@ class BadInput(Exception):
 
 # Columns read as integers: those every row fills, and those that may be empty.
 INTEGERS = ["deal", "forced"] + [f"{k}{s}" for k in ("pool", "cond") for s in range(3)]
-OPTIONAL_INTEGERS = ["declarer", "took_over", "surrendered", "dropped_out", "penetro", "players", "pool3", "cond3"]
+# The nullable integer columns (pandas reads them as Int64, "" for none): the
+# optional seats, and the columns a file may lack (written before four players).
+SEATS = ["declarer", "took_over", "surrendered", "dropped_out", "penetro"]
+SEAT3 = ["exchanged3", "tricks3", "pool3", "cond3", "debt3"]
+OPTIONAL_INTEGERS = SEATS + SEAT3 + ["players"]
 
 
 def first_bad_token(path):
@@ -213,16 +217,13 @@ def first_bad_seating(deals, players):
 
 def read_deals(run):
     """deals.csv as pandas reads it (may raise on a malformed file)."""
-    # Text columns keep "" for "none"; the optional seats are nullable integers.
-    # Columns a file may lack (written before four players): players and seat 3.
-    seats = ["declarer", "took_over", "surrendered", "dropped_out", "penetro"]
-    seat3 = ["exchanged3", "tricks3", "pool3", "cond3", "debt3"]
+    # Text columns keep "" for "none".
     deals = pd.read_csv(
         run / "deals.csv",
         keep_default_na=False,
-        na_values={c: [""] for c in seats + seat3 + ["players"]},
+        na_values={c: [""] for c in OPTIONAL_INTEGERS},
         dtype={"seating": str, "contract": str, "outcome": str, "puesta_kind": str, "bola": str}
-        | {c: "Int64" for c in seats + seat3 + ["players"]},
+        | {c: "Int64" for c in OPTIONAL_INTEGERS},
     )
     return deals
 

@@ -64,7 +64,7 @@ pub use ismcts::{
 pub use pimc::{Oracle, PimcAgent, PimcParams, declarer_utility};
 pub use random::RandomAgent;
 pub use registry::{
-    AgentInfo, ParamInfo, Params, Registry, SpecError, agent_infos, build_agent, build_seated,
+    AgentInfo, ParamInfo, Params, Registry, SpecError, agent_infos, build_agent, build_seated, spec_param,
 };
 pub use rng::{AgentRng, Draws, below, deal_for_seed, rng_from_seed, seat_rngs, shuffled_pack, splitmix64};
 pub use rule::{RuleAgent, RuleParams, evaluate, evaluate_vuelta, keep_set};

@@ -470,6 +470,12 @@ pub fn build_seated(spec: &str) -> Result<Seated, SpecError> {
     Registry::builtin().build_seated(spec)
 }
 
+/// The value a spec gives parameter `key` (`Ok(None)` when it is not set), read
+/// as the registry reads specs (whitespace around names and values ignored).
+pub fn spec_param<'a>(spec: &'a str, key: &str) -> Result<Option<&'a str>, SpecError> {
+    Ok(split_spec(spec)?.1.into_iter().find(|&(k, _)| k == key).map(|(_, v)| v))
+}
+
 /// The rule agent's parameters with their defaults.
 fn rule_param_infos() -> Vec<ParamInfo> {
     let d = RuleParams::default();
@@ -528,6 +534,8 @@ mod tests {
         }
         assert!(matches!(build_agent("rule:entrada=x"), Err(SpecError::BadValue { .. })));
         assert!(matches!(build_agent("rule:entrada"), Err(SpecError::Malformed(_))));
+        assert_eq!(spec_param("pimc: threads = 2 :worlds=8", "threads"), Ok(Some("2")));
+        assert_eq!(spec_param("pimc:worlds=8", "threads"), Ok(None));
         assert_eq!(
             build_agent("rule:entrada=40:solo=50:entrada=50").err(),
             Some(SpecError::RepeatedParam { agent: "rule".into(), param: "entrada".into() })

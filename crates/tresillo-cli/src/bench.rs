@@ -396,7 +396,7 @@ pub fn run(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
             let c = time(&cards);
             let b = time(&bids);
             // The spec was checked by `build_agent`: `threads` is an integer.
-            let threads = match spec.split(':').skip(1).find_map(|kv| kv.strip_prefix("threads=")) {
+            let threads = match tresillo_agents::spec_param(spec, "threads")? {
                 Some(t) if t != "0" => format!("{t} thread(s)"),
                 _ => format!("{} thread(s) (`threads=0`, auto)", tresillo_agents::pimc::auto_threads()),
             };
