@@ -31,7 +31,6 @@ The rules it follows (README, "summary.csv columns"):
 
 import argparse
 import csv
-import json
 import math
 import sys
 from pathlib import Path
@@ -40,6 +39,8 @@ try:
     import pandas as pd
 except ImportError:
     sys.exit("error: scripts/analyze.py needs pandas: pip install -r scripts/requirements.txt")
+
+from rundir import INTEGERS, OPTIONAL_INTEGERS, BadInput, check_run, first_bad_token
 
 CONTRACTS = ["entrada", "vuelta", "solo"]
 # The summary column each contract of deals.csv counts in (Contract::family).
@@ -92,99 +93,16 @@ def mean_ci(values, scale=1.0):
     return mean / scale, half / scale
 
 
-class BadInput(Exception):
-    """Input that cannot be read: the message names the file, line and token."""
-
-
-# Columns read as integers: those every row fills, and those that may be empty.
-INTEGERS = ["deal", "forced"] + [f"{k}{s}" for k in ("pool", "cond") for s in range(3)]
-# The nullable integer columns (pandas reads them as Int64, "" for none): the
-# optional seats, and the columns a file may lack (written before four players).
-SEATS = ["declarer", "took_over", "surrendered", "dropped_out", "penetro"]
-SEAT3 = ["exchanged3", "tricks3", "pool3", "cond3", "debt3"]
-OPTIONAL_INTEGERS = SEATS + SEAT3 + ["players"]
-
-
-def first_bad_token(path):
-    """The first line of a deals.csv that pandas could not have read as the
-    summary needs it: a wrong number of fields, a missing column, or a token
-    that is not an integer (or a seating that is not a string of slot digits)."""
-    try:
-        return scan_tokens(path)
-    except CsvError as e:
-        return f"{path} line {e.line}: {e.error}"
-    except UnicodeDecodeError:
-        with open(path, "rb") as f:
-            for line, raw in enumerate(f, start=1):
-                try:
-                    raw.decode("utf-8")
-                except UnicodeDecodeError as e:
-                    return f"{path} line {line}: not UTF-8 text ({e.reason} at column {e.start + 1})"
-        return f"{path}: not UTF-8 text"
-
-
-class CsvError(csv.Error):
-    """A malformed CSV record, with its line."""
-
-    def __init__(self, line, error):
-        super().__init__(error)
-        self.line, self.error = line, error
-
-
-def scan_tokens(path):
-    """[`first_bad_token`] itself; raises CsvError for malformed CSV."""
-    with open(path, newline="", encoding="utf-8") as f:
-        reader = csv.reader(f)
-
-        def numbered():
-            while True:
-                start = reader.line_num + 1
-                try:
-                    row = next(reader)
-                except StopIteration:
-                    return
-                except csv.Error as e:
-                    raise CsvError(start, f"a record that does not parse ({e}; an unclosed quote?)") from None
-                yield row
-
-        rows = numbered()
-        try:
-            header = next(rows)
-        except StopIteration:
-            return f"{path}: empty file (no header line)"
-        for col in INTEGERS + ["seating", "contract", "outcome"]:
-            if col not in header:
-                return f"{path} line 1: no column {col!r}"
-        index = {c: i for i, c in enumerate(header)}
-        for row in rows:
-            line = reader.line_num
-            if len(row) != len(header):
-                return f"{path} line {line}: {len(row)} fields, the header has {len(header)}"
-            for col in INTEGERS + OPTIONAL_INTEGERS:
-                if col not in index:
-                    continue
-                token = row[index[col]]
-                if token == "" and col in OPTIONAL_INTEGERS:
-                    continue
-                if not token.lstrip("-").isdigit():
-                    return f"{path} line {line}, column {col}: {token!r} is not an integer"
-            token = row[index["seating"]]
-            if not token.isdigit():
-                return f"{path} line {line}, column seating: {token!r} is not a string of slot digits"
-    return None
-
-
 def load(run):
     path = run / "manifest.json"
+    manifest = check_run(run)
     try:
-        config = json.loads(path.read_text())["config"]
+        config = manifest["config"]
         scoring = config["scoring"]
         unit_len = 1 if scoring == "Deal" else int(scoring["Session"])
         players = int(config.get("players", 3))
         duplicate = bool(config["duplicate"])
         agents = list(config["agents"])
-    except json.JSONDecodeError as e:
-        raise BadInput(f"{path} line {e.lineno}, column {e.colno}: {e.msg}") from None
     except (KeyError, TypeError, ValueError) as e:
         raise BadInput(f"{path}: not a tournament manifest ({type(e).__name__}: {e})") from None
     # Checked line by line only when pandas fails or reads a column as text
@@ -322,9 +240,6 @@ def main():
     p.add_argument("run", type=Path, help="a tournament directory holding deals.csv and manifest.json")
     p.add_argument("--check", action="store_true", help="compare with the directory's summary.csv")
     a = p.parse_args()
-    for f in ["manifest.json", "deals.csv"]:
-        if not (a.run / f).is_file():
-            sys.exit(f"error: {a.run / f}: missing")
     try:
         rows = summarize(*load(a.run))
     except BadInput as e:

@@ -42,12 +42,20 @@ tresillo tournament --rules lhombre --agents rule,random,rule --deals 500 --dupl
 rm -rf "$out/old" && cp -r "$out/deal" "$out/old"
 awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "players") cut = i - 1 }
     { NF = cut; print }' "$out/deal/deals.csv" >"$out/old/deals.csv"
+# ... and its manifest recorded the size of that file.
+"$venv/bin/python" - "$out/old" <<'PY'
+import json, pathlib, sys
+run = pathlib.Path(sys.argv[1])
+m = json.loads((run / "manifest.json").read_text())
+m["csv_bytes"] = (run / "deals.csv").stat().st_size
+(run / "manifest.json").write_text(json.dumps(m, indent=2))
+PY
 for run in "$out/deal" "$out/session" "$out/four" "$out/four-session" "$out/hombre" "$out/lhombre" "$out/old"; do
     "$venv/bin/python" scripts/analyze.py "$run" --check
 done
 
 # Malformed input: a one-line error naming the file, line and token, never a
-# Python traceback.
+# Python traceback (scripts/rundir.py checks, shared with paired.py).
 bad="$out/bad"
 expect_error() { # expect_error NAME WANT: analyze.py on $bad/NAME fails with WANT
     local got
@@ -77,4 +85,39 @@ copy quote && sed '12s/,/,"/' "$out/deal/deals.csv" >"$bad/quote/deals.csv"
 expect_error quote "deals.csv line 12: a record that does not parse"
 copy manifest && echo '{"config": ' >"$bad/manifest/manifest.json"
 expect_error manifest "manifest.json line 2"
+# A complete run's deals.csv cut short: refused, not summarized from the rows left.
+copy truncated && head -c 5000 "$out/deal/deals.csv" >"$bad/truncated/deals.csv"
+expect_error truncated "deals.csv: 5000 bytes, but manifest.json records"
+expect_error missing-dir "missing-dir: no such run directory"
 echo "check-analyze: malformed files give one-line errors"
+
+# scripts/paired.py (standard library): the paired difference, and one-line errors
+# for the same bad inputs.
+paired() { "$venv/bin/python" scripts/paired.py "$@"; }
+got=$(paired "$out/deal" 0 2)
+[[ "$got" == *"slot 0 minus slot 2, tantos per deal (paired by deal), 2000 deals:"* ]] || {
+    printf 'check-analyze: paired.py printed:\n%s\n' "$got" >&2
+    exit 1
+}
+expect_paired_error() { # expect_paired_error WANT ARGS...: paired.py ARGS fails with WANT
+    local want=$1 got
+    shift
+    if got=$(paired "$@" 2>&1); then
+        echo "check-analyze: paired.py $*: accepted bad input" >&2
+        exit 1
+    fi
+    if [ "$(printf '%s\n' "$got" | wc -l)" != 1 ] || [[ "$got" != "error: "*"$want"* ]]; then
+        printf 'check-analyze: paired.py %s: expected one line with %s, got:\n%s\n' "$*" "$want" "$got" >&2
+        exit 1
+    fi
+}
+expect_paired_error "no such run directory" "$bad/missing-dir" 0
+expect_paired_error "deals.csv: 5000 bytes, but manifest.json records" "$bad/truncated" 0
+expect_paired_error "deals.csv line 5, column deal: 'x4' is not an integer" "$bad/deal-token" 0
+expect_paired_error "deals.csv line 12: a record that does not parse" "$bad/quote" 0
+expect_paired_error "manifest.json line 2" "$bad/manifest" 0
+expect_paired_error "SLOT 3: the run has slots 0 to 2" "$out/deal" 3
+expect_paired_error "SLOT 'x' is not a slot number" "$out/deal" x
+expect_paired_error "OTHER is SLOT (1)" "$out/deal" 1 1
+expect_paired_error "usage: scripts/paired.py RUN_DIR SLOT [OTHER]" "$out/deal"
+echo "check-analyze: paired.py gives the paired difference, and one-line errors"

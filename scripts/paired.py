@@ -8,28 +8,49 @@ For every deal, the tantos of SLOT summed over the deal's seatings, minus the sa
 sum for OTHER (default: the mean of the other slots, two, or three at a table of
 four), divided by the number of seatings: tantos per deal, as the summaries count
 them. Prints the mean over deals with a 95% confidence interval (normal approximation, deals independent).
+
+Bad input (a missing directory or file, a deals.csv cut short or malformed, a slot
+the run does not have) gives one line starting with `error:`, as analyze.py does.
 """
 import csv
 import math
 import sys
 from collections import defaultdict
+from pathlib import Path
+
+from rundir import BadInput, check_run, first_bad_token
+
+USAGE = __doc__.strip().splitlines()[3].removeprefix("Usage: ")
 
 
-def main():
-    if len(sys.argv) not in (3, 4):
-        sys.exit(__doc__.strip().splitlines()[3])
-    run, slot = sys.argv[1], int(sys.argv[2])
-    other = int(sys.argv[3]) if len(sys.argv) == 4 else None
+def slot_arg(text, name):
+    if not text.isdigit():
+        raise BadInput(f"{name} {text!r} is not a slot number (0, 1, 2, or 3 at a table of four)")
+    return int(text)
+
+
+def paired(run, slot, other):
+    """The per-deal differences of `slot` minus `other` (or the other slots' mean)."""
+    manifest = check_run(run)
+    bad = first_bad_token(run / "deals.csv")
+    if bad is not None:
+        raise BadInput(bad)
+    players = manifest.get("config", {}).get("players", 3) if isinstance(manifest, dict) else 3
+    slots = 4 if players == 4 else 3
+    for name, s in (("SLOT", slot), ("OTHER", other)):
+        if s is not None and s >= slots:
+            raise BadInput(f"{name} {s}: the run has slots 0 to {slots - 1}")
+    if other == slot:
+        raise BadInput(f"OTHER is SLOT ({slot}): name another slot")
     per_deal = defaultdict(lambda: [0, 0, 0, 0])
     seatings = defaultdict(set)
-    slots = 3
-    with open(f"{run}/deals.csv", newline="") as f:
-        for row in csv.DictReader(f):
+    with open(run / "deals.csv", newline="", encoding="utf-8") as f:
+        for line, row in enumerate(csv.DictReader(f), start=2):
             seating = row["seating"]
-            seatings[row["deal"]].add(seating)
-            # A table of four (RULES.md section 12.2) has four slots and seats.
             seats = 4 if row.get("players") == "4" else 3
-            slots = max(slots, seats)
+            if len(seating) != seats or any(c not in "0123"[:seats] for c in seating):
+                raise BadInput(f"{run / 'deals.csv'} line {line}, column seating: {seating!r} is not a seating of {seats} slots")
+            seatings[row["deal"]].add(seating)
             for seat in range(seats):
                 s = int(seating[seat])
                 per_deal[row["deal"]][s] += int(row[f"pool{seat}"]) + int(row[f"cond{seat}"])
@@ -41,6 +62,22 @@ def main():
             diffs.append((t[slot] - sum(rest) / len(rest)) / k)
         else:
             diffs.append((t[slot] - t[other]) / k)
+    if len(diffs) < 2:
+        raise BadInput(f"{run / 'deals.csv'}: {len(diffs)} deals; a confidence interval needs at least 2")
+    return diffs
+
+
+def main():
+    if len(sys.argv) not in (3, 4):
+        sys.exit(f"error: usage: {USAGE}")
+    try:
+        slot = slot_arg(sys.argv[2], "SLOT")
+        other = slot_arg(sys.argv[3], "OTHER") if len(sys.argv) == 4 else None
+        diffs = paired(Path(sys.argv[1]), slot, other)
+    except BadInput as e:
+        sys.exit(f"error: {e}")
+    except OSError as e:
+        sys.exit(f"error: {e.filename}: {e.strerror}")
     n = len(diffs)
     mean = sum(diffs) / n
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)

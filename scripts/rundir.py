@@ -1,0 +1,124 @@
+"""Reading a tournament's run directory with the standard library alone: the
+manifest, and deals.csv checked line by line, with one-line errors that name the
+file, line, column and token (shared by analyze.py and paired.py)."""
+
+import csv
+import json
+from pathlib import Path
+
+
+class BadInput(Exception):
+    """Input that cannot be read: the message names the file, line and token."""
+
+
+# Columns read as integers: those every row fills, and those that may be empty.
+INTEGERS = ["deal", "forced"] + [f"{k}{s}" for k in ("pool", "cond") for s in range(3)]
+# The nullable integer columns (pandas reads them as Int64, "" for none): the
+# optional seats, and the columns a file may lack (written before four players).
+SEATS = ["declarer", "took_over", "surrendered", "dropped_out", "penetro"]
+SEAT3 = ["exchanged3", "tricks3", "pool3", "cond3", "debt3"]
+OPTIONAL_INTEGERS = SEATS + SEAT3 + ["players"]
+
+
+def first_bad_token(path):
+    """The first line of a deals.csv that pandas could not have read as the
+    summary needs it: a wrong number of fields, a missing column, or a token
+    that is not an integer (or a seating that is not a string of slot digits)."""
+    try:
+        return scan_tokens(path)
+    except CsvError as e:
+        return f"{path} line {e.line}: {e.error}"
+    except UnicodeDecodeError:
+        with open(path, "rb") as f:
+            for line, raw in enumerate(f, start=1):
+                try:
+                    raw.decode("utf-8")
+                except UnicodeDecodeError as e:
+                    return f"{path} line {line}: not UTF-8 text ({e.reason} at column {e.start + 1})"
+        return f"{path}: not UTF-8 text"
+
+
+class CsvError(csv.Error):
+    """A malformed CSV record, with its line."""
+
+    def __init__(self, line, error):
+        super().__init__(error)
+        self.line, self.error = line, error
+
+
+def scan_tokens(path):
+    """[`first_bad_token`] itself; raises CsvError for malformed CSV."""
+    with open(path, newline="", encoding="utf-8") as f:
+        reader = csv.reader(f)
+
+        def numbered():
+            while True:
+                start = reader.line_num + 1
+                try:
+                    row = next(reader)
+                except StopIteration:
+                    return
+                except csv.Error as e:
+                    raise CsvError(start, f"a record that does not parse ({e}; an unclosed quote?)") from None
+                yield row
+
+        rows = numbered()
+        try:
+            header = next(rows)
+        except StopIteration:
+            return f"{path}: empty file (no header line)"
+        for col in INTEGERS + ["seating", "contract", "outcome"]:
+            if col not in header:
+                return f"{path} line 1: no column {col!r}"
+        index = {c: i for i, c in enumerate(header)}
+        for row in rows:
+            line = reader.line_num
+            if len(row) != len(header):
+                return f"{path} line {line}: {len(row)} fields, the header has {len(header)}"
+            for col in INTEGERS + OPTIONAL_INTEGERS:
+                if col not in index:
+                    continue
+                token = row[index[col]]
+                if token == "" and col in OPTIONAL_INTEGERS:
+                    continue
+                if not token.lstrip("-").isdigit():
+                    return f"{path} line {line}, column {col}: {token!r} is not an integer"
+            token = row[index["seating"]]
+            if not token.isdigit():
+                return f"{path} line {line}, column seating: {token!r} is not a string of slot digits"
+    return None
+
+
+def read_manifest(run):
+    """The run's manifest.json as a dict; BadInput names the file and line."""
+    path = Path(run) / "manifest.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as e:
+        raise BadInput(f"{path} line {e.lineno}, column {e.colno}: {e.msg}") from None
+    except UnicodeDecodeError:
+        raise BadInput(f"{path}: not UTF-8 text") from None
+
+
+def check_run(run):
+    """The run directory exists and holds manifest.json and a deals.csv of the
+    length the manifest records: shorter than the last checkpoint is refused as cut
+    short; a complete run's file of another length as changed (naming its first bad
+    token when it has one). Returns the manifest."""
+    run = Path(run)
+    if not run.is_dir():
+        raise BadInput(f"{run}: no such run directory")
+    for f in ["manifest.json", "deals.csv"]:
+        if not (run / f).is_file():
+            raise BadInput(f"{run / f}: missing")
+    manifest = read_manifest(run)
+    want = manifest.get("csv_bytes") if isinstance(manifest, dict) else None
+    if isinstance(want, int):
+        deals = run / "deals.csv"
+        have = deals.stat().st_size
+        if have < want:
+            raise BadInput(f"{deals}: {have} bytes, but manifest.json records {want} (cut short)")
+        if manifest.get("complete") is True and have != want:
+            # A longer file was changed after the run: name the bad token if there is one.
+            raise BadInput(first_bad_token(deals) or f"{deals}: {have} bytes, but manifest.json records {want} (changed after the run)")
+    return manifest
