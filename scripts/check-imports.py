@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""Fails on an import circle between the modules of a crate (standard library only).
+
+Usage: scripts/check-imports.py [--graph] [CRATE_DIR ...]   (default: crates/*)
+
+A module is a source file: `src/hand.rs` is `hand`, `src/hand/hombre.rs` is
+`hand::hombre`, `src/lib.rs` and `src/main.rs` are the crate root. A module depends
+on another when its code names it: `use crate::a::b`, `use super::x`, a path
+`crate::a::Item` in an expression or type, `mod_name::item` after `use crate::mod_name`
+(doc comments and `//` comments are left out; `#[cfg(test)] mod tests` blocks count,
+as tests import downward too). A path is resolved to the longest module it names.
+A module naming its own descendants (a parent's `mod child;` and calls into it) is an
+edge like any other, so a parent and a child that name each other are a circle. The
+crate root is left out: it declares and re-exports every module.
+
+Prints every circle (each strongly connected component of more than one module) with
+the lines behind its edges, and exits 1 when there is one; `--graph` prints every
+edge too.
+"""
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ROOTS = {"lib.rs", "main.rs"}
+
+
+def modules(src):
+    """Module path (tuple) -> file, for every .rs file under src (not bins/ tests)."""
+    out = {}
+    for f in sorted(src.rglob("*.rs")):
+        rel = f.relative_to(src)
+        if rel.parts[0] == "bin":
+            continue
+        parts = list(rel.with_suffix("").parts)
+        if parts[-1] == "mod":
+            parts.pop()
+        if rel.name in ROOTS and len(rel.parts) == 1:
+            parts = []
+        out[tuple(parts)] = f
+    return out
+
+
+def strip_comments(text):
+    """The code of a file with comments and string literals blanked (lines kept)."""
+    text = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
+    text = re.sub(r'r#*"(?:.|\n)*?"#*', lambda m: "\n" * m.group(0).count("\n"), text)
+    text = re.sub(r'"(?:\\.|[^"\\])*"', '""', text)
+    return "\n".join(line.split("//", 1)[0] for line in text.splitlines())
+
+
+def use_paths(code):
+    """(line, path as a list of names) for each path a `use` item imports."""
+    for m in re.finditer(r"\buse\s+((?:crate|super|self)\b[^;]*);", code):
+        line = code.count("\n", 0, m.start()) + 1
+        for path in expand(re.sub(r"\s+", "", m.group(1))):
+            yield line, path
+
+
+def expand(tree):
+    """`a::{b,c::{d,e}}` -> [[a,b],[a,c,d],[a,c,e]] (aliases and globs dropped)."""
+    brace = tree.find("{")
+    if brace < 0:
+        return [[p for p in tree.split(" as ")[0].split("::") if p and p != "*"]]
+    prefix = [p for p in tree[:brace].split("::") if p]
+    inner, depth, parts, start = tree[brace + 1 : tree.rindex("}")], 0, [], 0
+    for i, ch in enumerate(inner):
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(inner[start:i])
+            start = i + 1
+    parts.append(inner[start:])
+    out = []
+    for part in parts:
+        if part.strip():
+            for sub in expand(part.strip()):
+                out.append(prefix + sub)
+    return out
+
+
+def resolve(path, here, mods):
+    """The module a path names (longest prefix), from module `here`; None if outside."""
+    if not path:
+        return None
+    head, rest = path[0], path[1:]
+    if head == "crate":
+        base = ()
+    elif head == "self":
+        base = here
+    elif head == "super":
+        base = here[:-1]
+        while rest and rest[0] == "super":
+            base, rest = base[:-1], rest[1:]
+    else:
+        return None
+    full = base + tuple(rest)
+    for n in range(len(full), -1, -1):
+        if full[:n] in mods:
+            return full[:n]
+    return None
+
+
+def edges(crate):
+    src = crate / "src"
+    mods = modules(src)
+    out = {}
+    for here, f in mods.items():
+        if not here:
+            continue
+        code = strip_comments(f.read_text(encoding="utf-8"))
+        found = []
+        for line, path in use_paths(code):
+            found.append((line, path))
+        # `use child::item` (a module declared here, named without `self::`).
+        for m in re.finditer(r"\buse\s+(\w+)::", code):
+            if here + (m.group(1),) in mods:
+                found.append((code.count("\n", 0, m.start()) + 1, ["self", m.group(1)]))
+        # Inline paths: crate::a::b, super::x, self::x outside `use` items.
+        no_use = re.sub(r"\buse\s+[^;]*;", lambda m: "\n" * m.group(0).count("\n"), code)
+        for m in re.finditer(r"\b(crate|super|self)((?:::\w+)+)", no_use):
+            line = no_use.count("\n", 0, m.start()) + 1
+            found.append((line, [m.group(1)] + [p for p in m.group(2).split("::") if p]))
+        # A child module declared here and named by its short name (`four::World`).
+        for m in re.finditer(r"\b(\w+)::\w", no_use):
+            child = here + (m.group(1),)
+            if child in mods:
+                line = no_use.count("\n", 0, m.start()) + 1
+                found.append((line, ["self", m.group(1)]))
+        for line, path in found:
+            target = resolve(path, here, mods)
+            if target is None or target == here or not target:
+                continue
+            # An ancestor named as a prefix only on the way to a deeper module of
+            # ours is resolved to that module already; a path that stops at an
+            # ancestor names the ancestor's items.
+            out.setdefault((here, target), []).append(f"{f.relative_to(ROOT)}:{line}")
+    return mods, out
+
+
+def circles(mods, edge_map):
+    """Strongly connected components with more than one module (Tarjan)."""
+    graph = {m: [] for m in mods if m}
+    for a, b in edge_map:
+        graph[a].append(b)
+    index, low, stack, on, comps, counter = {}, {}, [], set(), [], [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                comps.append(sorted(comp))
+
+    sys.setrecursionlimit(10000)
+    for v in graph:
+        if v not in index:
+            visit(v)
+    return comps
+
+
+def name(m):
+    return "::".join(m)
+
+
+def main():
+    args = sys.argv[1:]
+    show = "--graph" in args
+    args = [a for a in args if a != "--graph"]
+    crates = [Path(a) for a in args] or sorted(p for p in (ROOT / "crates").iterdir() if (p / "src").is_dir())
+    bad = 0
+    for crate in crates:
+        if not (crate / "src").is_dir():
+            sys.exit(f"error: {crate}: no src/ directory")
+        mods, edge_map = edges(crate)
+        if show:
+            for (a, b), where in sorted(edge_map.items()):
+                print(f"{crate.name}: {name(a)} -> {name(b)} ({where[0]})")
+        for comp in circles(mods, edge_map):
+            bad += 1
+            print(f"{crate.name}: import circle: {', '.join(name(m) for m in comp)}")
+            members = set(comp)
+            for (a, b), where in sorted(edge_map.items()):
+                if a in members and b in members:
+                    print(f"  {name(a)} -> {name(b)}: {', '.join(where[:3])}{' ...' if len(where) > 3 else ''}")
+    if bad:
+        sys.exit(f"check-imports: {bad} import circle(s)")
+    print(f"check-imports: no import circles in {len(crates)} crates")
+
+
+if __name__ == "__main__":
+    main()
