@@ -302,7 +302,10 @@ fn per_seat(v: &mut Value, field: &str, names: &[String]) -> Result<()> {
             }
             for (i, x) in a.iter().enumerate() {
                 if i >= n && x.as_u64() != Some(0) {
-                    bail!("`{field}` has {} entries for {n} players: there is no seat {i} (given {x})", a.len());
+                    bail!(
+                        "`{field}` has {} entries for {n} players: there is no seat {i} (given {x})",
+                        a.len()
+                    );
                 }
                 out[i] = x.clone();
             }

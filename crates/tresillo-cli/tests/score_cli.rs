@@ -155,7 +155,10 @@ fn an_unknown_seat() {
     // A record's fourth entry at three players is zero and accepted; anything else
     // names the missing seat.
     fails(&format!("{HEADER}\n{}\n", GOOD.replace("[2, 5, 2]", "[2, 5, 1, 1]")), &["line 2", "no seat 3"]);
-    fails(&format!("{HEADER}\n{}\n", GOOD.replace("[2, 5, 2]", "[2, 5, 2, 0, 0]")), &["line 2", "at most 4 seats"]);
+    fails(
+        &format!("{HEADER}\n{}\n", GOOD.replace("[2, 5, 2]", "[2, 5, 2, 0, 0]")),
+        &["line 2", "at most 4 seats"],
+    );
     let four = score(&["-"], Some(&format!("{HEADER}\n{}\n", GOOD.replace("[2, 5, 2]", "[2, 5, 2, 0]"))));
     assert!(four.status.success(), "{}", String::from_utf8_lossy(&four.stderr));
     let codillo = r#"{"declarer": 1, "contract": "solo", "outcome": {"result": "codillo", "winner": "Eva"}}"#;
@@ -344,7 +347,8 @@ fn record_results_are_hand_lines_for_every_rule_set() {
     for (i, (rules, options, agents)) in configs.iter().enumerate() {
         let players = agents.split(',').count().to_string();
         let record = dir.path(&format!("run{i}.jsonl"));
-        let mut args = vec!["tournament", "--deals", "300", "--seed", "1", "--rules", rules, "--players", &players];
+        let mut args =
+            vec!["tournament", "--deals", "300", "--seed", "1", "--rules", rules, "--players", &players];
         args.extend(["--agents", agents, "--threads", "1"]);
         args.extend(options.iter().flat_map(|o| ["--rule-option", *o]));
         let out_dir = dir.path(&format!("out{i}"));
@@ -356,7 +360,8 @@ fn record_results_are_hand_lines_for_every_rule_set() {
             let (k, v) = o.split_once('=').unwrap();
             table.insert(k.into(), Value::from(v));
         }
-        let mut log = format!("{}\n", serde_json::json!({ "players": players.parse::<u8>().unwrap(), "rules": table }));
+        let mut log =
+            format!("{}\n", serde_json::json!({ "players": players.parse::<u8>().unwrap(), "rules": table }));
         let mut hands = 0;
         for line in std::fs::read_to_string(&record).unwrap().lines() {
             let r: Value = serde_json::from_str(line).unwrap();
