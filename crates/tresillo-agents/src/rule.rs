@@ -506,10 +506,12 @@ impl RuleAgent {
             }
         }
         if let Some(f) = rules.favoured_suit() {
-            return self.declare_a_favor(hand, unseen, min_level, forced, f);
+            return self.declare_a_favor(&rules, hand, unseen, min_level, forced, f);
         }
         let (solo_suit, solo_v) = best_suit(hand, unseen, false);
-        if !forced && (solo_v >= self.params.solo || min_level >= 3) {
+        // Above vuelta (a contrabola may sit between) only solo is left.
+        if !forced && (solo_v >= self.params.solo || min_level > rules.contract_level(Contract::Vuelta, None))
+        {
             return Decision::Declare(Contract::Solo, Some(solo_suit));
         }
         if forced || min_level <= 1 {
@@ -519,9 +521,11 @@ impl RuleAgent {
     }
 
     /// [`RuleAgent::declare`] with a favoured suit `f`: the contract of the highest
-    /// level the hand supports, but never below the level won.
+    /// level the hand supports, but never below the level won. The levels are the
+    /// rule set's (`hombre`'s contrabola sits between vuelta and solo).
     fn declare_a_favor(
         &self,
+        rules: &tresillo_core::Rules,
         hand: CardSet,
         unseen: CardSet,
         min_level: u8,
@@ -533,10 +537,12 @@ impl RuleAgent {
         }
         let (solo_suit, solo_v) = best_suit(hand, unseen, false);
         let solo_f = evaluate(hand, unseen, f, false);
-        if min_level == 5 || (solo_f >= self.params.solo && solo_f >= solo_v) {
+        let solo_level = rules.contract_level(Contract::Solo, None);
+        let vuelta_level = rules.contract_level(Contract::Vuelta, None);
+        if min_level > solo_level || (solo_f >= self.params.solo && solo_f >= solo_v) {
             return Decision::Declare(Contract::Solo, Some(f));
         }
-        if min_level == 4 || solo_v >= self.params.solo {
+        if min_level > vuelta_level || solo_v >= self.params.solo {
             return Decision::Declare(Contract::Solo, Some(solo_suit));
         }
         if min_level <= 1 {
@@ -1144,7 +1150,8 @@ fn contrabola_card(c: &Ctx) -> Card {
         if c.n == 0 {
             let mut best = (0, c.legal.first().expect("a legal card"));
             for x in c.legal {
-                let cover = (c.hi[x.bit() as usize] & c.out).len() * 100 + 99 - u32::from(power(t, x));
+                // Most higher cards out first, then the weakest (a power is below 256).
+                let cover = (c.hi[x.bit() as usize] & c.out).len() * 256 + 255 - u32::from(power(t, x));
                 if cover >= best.0 {
                     best = (cover, x);
                 }

@@ -8,7 +8,7 @@ use tresillo_core::{Deal, PlayState, Seat, parse_suit};
 #[derive(clap::Args)]
 pub struct PerftArgs {
     /// The deal: `h0 / h1 / h2 [/ heap]`; hands may hold fewer than nine cards (all
-    /// equal). At a table of four, `h0 / h1 / h2 / h3 / heap`: the seat whose hand
+    /// equal). With `--players 4`, `h0 / h1 / h2 / h3 [/ heap]`: the seat whose hand
     /// is `-` sits out (three-card tricks), or all four play (`penetro_all_play`).
     #[arg(long)]
     deal: String,
@@ -35,8 +35,15 @@ pub struct PerftArgs {
 /// Runs `tresillo perft`.
 pub fn run(a: &PerftArgs, out: &mut impl Write) -> Result<()> {
     let rules = a.rules.parse()?;
-    let deal = Deal::parse_partial(&a.deal).context("bad --deal")?;
-    let four = a.deal.split('/').count() == 5;
+    let players = a.rules.players()?;
+    let deal = Deal::parse_partial_at(&a.deal, players).with_context(|| {
+        if players == 3 && a.deal.split('/').count() == 5 {
+            "bad --deal (a table of four takes --players 4)".to_string()
+        } else {
+            format!("bad --deal for --players {players}")
+        }
+    })?;
+    let four = players == 4;
     let cards: u32 = deal.hands.0.iter().map(|h| h.len()).sum();
     if cards == 0 {
         bail!("bad --deal: the hands are empty (give each hand at least one card)");

@@ -221,8 +221,9 @@ fn json_error(e: serde_json::Error) -> anyhow::Error {
 }
 
 /// The fields of a hand line: those of the serde form of [`HandResult`], and `note`.
-const HAND_FIELDS: [&str; 30] = [
+const HAND_FIELDS: [&str; 31] = [
     "gascarille",
+    "dropped_out",
     "vole_declared",
     "rules",
     "options",
@@ -289,16 +290,23 @@ fn resolve_in(obj: &mut Map<String, Value>, key: &str, field: &str, names: &[Str
 }
 
 /// A per-seat array (`tricks`, `exchanged`): a list in seat order or an object keyed
-/// by name or seat, padded to four entries.
+/// by name or seat, padded to four entries. A list may have the four entries of a
+/// game record (docs/RECORDS.md) at three players, the fourth zero.
 fn per_seat(v: &mut Value, field: &str, names: &[String]) -> Result<()> {
     let n = names.len();
     let mut out = vec![Value::from(0); 4];
     match v {
         Value::Array(a) => {
-            if a.len() > n {
-                bail!("`{field}` has {} entries for {n} players: there is no seat {n}", a.len());
+            if a.len() > 4 {
+                bail!("`{field}` has {} entries: a table has at most 4 seats", a.len());
             }
             for (i, x) in a.iter().enumerate() {
+                if i >= n && x.as_u64() != Some(0) {
+                    bail!(
+                        "`{field}` has {} entries for {n} players: there is no seat {i} (given {x})",
+                        a.len()
+                    );
+                }
                 out[i] = x.clone();
             }
         }

@@ -164,10 +164,45 @@ fn play_narrates_a_penetro_and_the_drop_out_conversation() {
 #[test]
 fn perft_counts_a_table_of_four() {
     let deal = "--deal=- / 5E 1B 2B 11B 4C 11C 2O 5O 10O / 1E 4E 7E 10E 1C 2C 7C 10C 6O / 11E 3B 4B 5B 7B 10B 5C 11O 12O / 12E 2E 3E 6E 12B 6B 3C 6C 12C 1O 3O 4O 7O";
-    let out = ok(&tresillo(&["perft", deal, "--trump", "bastos", "--leader", "1", "--depth", "6"]));
+    let four = ["--players", "4", "--trump", "bastos"];
+    let out = ok(&tresillo(&[&["perft", deal], &four[..], &["--leader", "1", "--depth", "6"]].concat()));
     assert_eq!(out.trim(), "12633", "the count of tests/data/perft_four.txt");
-    let err = failed(&tresillo(&["perft", deal, "--trump", "bastos", "--leader", "0", "--depth", "3"]));
+    // The heap is optional at four as at three: `-` for the seat that sits out.
+    let no_heap = deal.rsplit_once(" / ").unwrap().0;
+    let out = ok(&tresillo(&[&["perft", no_heap], &four[..], &["--leader", "1", "--depth", "6"]].concat()));
+    assert_eq!(out.trim(), "12633", "--players 4 without the heap");
+    let err = failed(&tresillo(&[&["perft", deal], &four[..], &["--leader", "0", "--depth", "3"]].concat()));
     assert!(err.starts_with("error: bad --leader 0: seat 0 holds no cards"), "{err}");
+    // --players decides, not the number of parts: a deal that does not fit it is
+    // one clear line.
+    let err = failed(&tresillo(&["perft", deal, "--trump", "bastos", "--leader", "1", "--depth", "3"]));
+    assert!(
+        err.starts_with(
+            "error: bad --deal (a table of four takes --players 4): found 5 part(s) for 3 players"
+        ),
+        "{err}"
+    );
+    let err = failed(&tresillo(&["perft", no_heap, "--trump", "bastos", "--leader", "1", "--depth", "3"]));
+    assert!(err.starts_with("error: bad --deal for --players 3: hand 0 is `-`"), "{err}");
+    let three = "--deal=5E 1B 2B / 1E 4E 7E / 11E 3B 4B";
+    let err = failed(&tresillo(&[&["perft", three], &four[..], &["--depth", "3"]].concat()));
+    assert!(
+        err.starts_with("error: bad --deal for --players 4: found 3 part(s) for 4 players: give 4 hands (`-` for the seat that sits out)"),
+        "{err}"
+    );
+    let err = failed(&tresillo(&[
+        "perft",
+        no_heap,
+        "--players",
+        "4",
+        "--rules",
+        "hombre",
+        "--trump",
+        "bastos",
+        "--depth",
+        "3",
+    ]));
+    assert!(err.starts_with("error: ") && err.contains("hombre") && err.lines().count() == 1, "{err}");
 }
 
 #[test]

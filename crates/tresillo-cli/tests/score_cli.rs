@@ -1,5 +1,8 @@
 //! `tresillo score`: the example sessions, and bad logs.
 
+mod common;
+
+use common::{TempDir, ok, tresillo};
 use serde_json::Value;
 use std::io::Write;
 use std::path::PathBuf;
@@ -149,7 +152,15 @@ fn an_unknown_seat() {
         &["line 3", "unknown seat `Dora`"],
     );
     fails(&format!("{HEADER}\n{}\n", GOOD.replace("\"Blas\"", "3")), &["line 2", "unknown seat 3"]);
-    fails(&format!("{HEADER}\n{}\n", GOOD.replace("[2, 5, 2]", "[2, 5, 2, 0]")), &["line 2", "no seat 3"]);
+    // A record's fourth entry at three players is zero and accepted; anything else
+    // names the missing seat.
+    fails(&format!("{HEADER}\n{}\n", GOOD.replace("[2, 5, 2]", "[2, 5, 1, 1]")), &["line 2", "no seat 3"]);
+    fails(
+        &format!("{HEADER}\n{}\n", GOOD.replace("[2, 5, 2]", "[2, 5, 2, 0, 0]")),
+        &["line 2", "at most 4 seats"],
+    );
+    let four = score(&["-"], Some(&format!("{HEADER}\n{}\n", GOOD.replace("[2, 5, 2]", "[2, 5, 2, 0]"))));
+    assert!(four.status.success(), "{}", String::from_utf8_lossy(&four.stderr));
     let codillo = r#"{"declarer": 1, "contract": "solo", "outcome": {"result": "codillo", "winner": "Eva"}}"#;
     fails(&format!("{HEADER}\n{codillo}\n"), &["line 2", "`Eva`", "outcome.winner"]);
 }
@@ -313,4 +324,55 @@ fn a_hombre_chips_session_conserves_chips() {
         err.contains("`deals` is the length of a hombre points session") && err.lines().count() == 1,
         "{err}"
     );
+}
+
+/// The `result` objects of game records (`tournament --record`), for every rule set
+/// at three and four players, are hand lines `tresillo score` accepts as they are
+/// (docs/RECORDS.md): per-seat arrays with four entries at three players, and
+/// `dropped_out` at four.
+#[test]
+fn record_results_are_hand_lines_for_every_rule_set() {
+    let dir = TempDir::new("score", "records");
+    let configs: [(&str, &[&str], &str); 8] = [
+        ("tresillo", &[], "random,rule,random"),
+        ("tresillo", &["palo_de_favor=oros"], "rule,random,rule"),
+        ("tresillo", &[], "random,random,random,random"),
+        ("tresillo", &["penetro_all_play=true"], "random,random,random,random"),
+        ("tresillo-house", &[], "random,rule,random"),
+        ("hombre", &["contrabola=true", "gascarille=true", "favorito=true"], "random,rule,random"),
+        ("hombre", &["hombre-chips=true"], "rule,random,rule"),
+        ("lhombre", &[], "random,rule,random"),
+    ];
+    let mut dropped_out = 0;
+    for (i, (rules, options, agents)) in configs.iter().enumerate() {
+        let players = agents.split(',').count().to_string();
+        let record = dir.path(&format!("run{i}.jsonl"));
+        let mut args =
+            vec!["tournament", "--deals", "300", "--seed", "1", "--rules", rules, "--players", &players];
+        args.extend(["--agents", agents, "--threads", "1"]);
+        args.extend(options.iter().flat_map(|o| ["--rule-option", *o]));
+        let out_dir = dir.path(&format!("out{i}"));
+        args.extend(["--out", out_dir.to_str().unwrap(), "--record", record.to_str().unwrap()]);
+        ok(&tresillo(&args));
+        let mut table = serde_json::Map::new();
+        table.insert("name".into(), Value::from(*rules));
+        for o in *options {
+            let (k, v) = o.split_once('=').unwrap();
+            table.insert(k.into(), Value::from(v));
+        }
+        let mut log =
+            format!("{}\n", serde_json::json!({ "players": players.parse::<u8>().unwrap(), "rules": table }));
+        let mut hands = 0;
+        for line in std::fs::read_to_string(&record).unwrap().lines() {
+            let r: Value = serde_json::from_str(line).unwrap();
+            let result = &r["result"];
+            dropped_out += usize::from(result.get("dropped_out").is_some());
+            log.push_str(&format!("{result}\n"));
+            hands += 1;
+        }
+        let scored = json_lines(&score(&["--format", "json", "-"], Some(&log)));
+        let n = scored.iter().filter(|v| v.get("hand").is_some()).count();
+        assert_eq!(n, hands, "{rules} {options:?} at {players}: every result scored");
+    }
+    assert!(dropped_out > 0, "a penetro with a player dropped out was scored");
 }

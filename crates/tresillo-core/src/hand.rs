@@ -298,15 +298,20 @@ pub enum HandError {
         /// Given.
         got: DecisionKind,
     },
-    /// An illegal bid.
-    #[error("illegal bid {bid}: legal levels are {min_level}..={max_level} or paso")]
+    /// An illegal bid. The message names the bid and every bid open to the
+    /// player, in the rule set's own words ([`Rules::bid_words`]).
+    #[error("illegal bid {said}: {legal}")]
     IllegalBid {
         /// The bid.
         bid: Bid,
-        /// Lowest legal level.
+        /// Lowest level of the request.
         min_level: u8,
-        /// Highest legal level.
+        /// Highest level of the request.
         max_level: u8,
+        /// The bid in the rule set's words.
+        said: String,
+        /// What the player may bid instead, in the rule set's words.
+        legal: String,
     },
     /// An illegal contract or trump choice.
     #[error("illegal contract: {0}")]
@@ -399,7 +404,13 @@ impl Request {
             (Request::Bid { min_level, max_level, .. }, Decision::Bid(b)) => match b {
                 Bid::Paso => Ok(()),
                 Bid::Level(l) if l >= min_level && l <= max_level && rules.may_bid(l, hand) => Ok(()),
-                bid => Err(HandError::IllegalBid { bid, min_level, max_level }),
+                bid => Err(HandError::IllegalBid {
+                    bid,
+                    min_level,
+                    max_level,
+                    said: rules.bid_words(bid),
+                    legal: rules.legal_bids_text(min_level, max_level, hand),
+                }),
             },
             (Request::Declare { min_level, forced, .. }, Decision::Declare(c, t)) => {
                 match rules.declare_error(c, t, min_level, forced, hand) {

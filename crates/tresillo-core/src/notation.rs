@@ -47,6 +47,21 @@ pub enum NotationError {
         "a deal has 3 hands and an optional heap, or 4 hands (the dealer's `-`) and the heap, separated by ` / `; found {0} part(s)"
     )]
     WrongParts(usize),
+    /// A deal whose `/`-separated parts do not fit the table size it is read for
+    /// ([`Deal::parse_partial_at`]).
+    #[error(
+        "found {parts} part(s) for {players} players: give {} separated by ` / `, and optionally the heap",
+        if *players == 4 { "4 hands (`-` for the seat that sits out)" } else { "3 hands" }
+    )]
+    PartsForPlayers {
+        /// The parts found.
+        parts: usize,
+        /// The table size.
+        players: u8,
+    },
+    /// A hand written `-` (a seat that sits out) at a table of three.
+    #[error("hand {0} is `-`, but only at a table of four does a seat sit out")]
+    SitsOutAtThree(usize),
     /// A hand with more than nine cards.
     #[error("hand {seat} has {got} cards; a hand holds at most 9")]
     TooManyCards {
@@ -269,6 +284,28 @@ impl Deal {
         Ok(Deal { hands, heap: Heap::from_cards(&heap) })
     }
 
+    /// [`Deal::parse_partial`] for a table of `players` (3 or 4): exactly `players`
+    /// hands, then optionally the heap. At four, the seat whose hand is `-` sits out
+    /// (three-card tricks), or all four hold cards; at three no hand may be `-`.
+    pub fn parse_partial_at(s: &str, players: u8) -> Result<Deal, NotationError> {
+        let parts: Vec<&str> = s.split('/').collect();
+        let hands = usize::from(players);
+        if !(3..=4).contains(&players) || (parts.len() != hands && parts.len() != hands + 1) {
+            return Err(NotationError::PartsForPlayers { parts: parts.len(), players });
+        }
+        if players == 3 {
+            if let Some(seat) = parts[..3].iter().position(|p| p.trim() == "-") {
+                return Err(NotationError::SitsOutAtThree(seat));
+            }
+            return Deal::parse_partial(s);
+        }
+        if parts.len() == 4 {
+            // Four hands without a heap: an empty heap part.
+            return Deal::parse_partial(&format!("{s} /"));
+        }
+        Deal::parse_partial(s)
+    }
+
     /// Every card of the deal.
     #[must_use]
     pub fn all_cards(&self) -> CardSet {
@@ -375,6 +412,23 @@ mod tests {
         ));
         assert_eq!(Deal::parse_partial("1E / 1E / 4E"), Err(NotationError::Duplicate(Card::ESPADA)));
         assert!(matches!(Deal::parse_partial("1E / 2E"), Err(NotationError::WrongParts(2))));
+        // Read for a table size: four hands at three players, or three at four, are
+        // refused; `-` sits out only at four, with or without the heap.
+        let four = "- / 1E / 2E / 3E";
+        assert_eq!(Deal::parse_partial_at(four, 3), Err(NotationError::SitsOutAtThree(0)));
+        assert_eq!(
+            Deal::parse_partial_at(&format!("{four} / 4E"), 3),
+            Err(NotationError::PartsForPlayers { parts: 5, players: 3 })
+        );
+        let d = Deal::parse_partial_at(four, 4).unwrap();
+        assert!(d.hands.0[0].is_empty() && d.hands.0[3].contains(parse_card("3E").unwrap()));
+        assert_eq!(Deal::parse_partial_at(&format!("{four} / 4E"), 4).unwrap().heap.len(), 1);
+        assert_eq!(
+            Deal::parse_partial_at("1E / 2E / 3E", 4),
+            Err(NotationError::PartsForPlayers { parts: 3, players: 4 })
+        );
+        assert_eq!(Deal::parse_partial_at("- / 2E / 3E", 3), Err(NotationError::SitsOutAtThree(0)));
+        assert_eq!(Deal::parse_partial_at("1E / 2E / 3E / 4E", 3).unwrap().heap.len(), 1);
         assert!(matches!(Deal::parse("1E / 2E / 3E"), Err(NotationError::WrongSize { .. })));
         let p = Deal::parse_partial("1E 2E / 3E 4E / 5E 6E").unwrap();
         assert!(p.heap.is_empty());

@@ -21,7 +21,7 @@
 
 use crate::card::{Card, Seat, Suit};
 use crate::cardset::CardSet;
-use crate::game::{Contract, Outcome, RuleSet};
+use crate::game::{Bid, Contract, Outcome, RuleSet};
 use std::fmt;
 
 /// What happens when every player passes (RULES.md sections 3 and 12.1).
@@ -787,6 +787,40 @@ impl Rules {
     #[must_use]
     pub fn may_bid(&self, level: u8, hand: CardSet) -> bool {
         !matches!(self.spec().auction, AuctionOrder::Duels) || crate::rulesets::lhombre::may_bid(level, hand)
+    }
+
+    /// A bid in the rule set's own words: `juego`, `juego más (2)`, `paso` in
+    /// the Spanish and English rule sets (as their narratives say it), the
+    /// contract names of section 12.4 and `pass` in `lhombre`.
+    #[must_use]
+    pub fn bid_words(&self, bid: Bid) -> String {
+        match (self.spec().auction, bid) {
+            (AuctionOrder::Duels, Bid::Paso) => "pass".into(),
+            (AuctionOrder::Duels, Bid::Level(l)) => crate::rulesets::lhombre::bid_name(l).into(),
+            (_, b) => b.to_string(),
+        }
+    }
+
+    /// What a player holding `hand` may bid when the levels `min_level..=max_level`
+    /// are open, in the rule set's words: every bid it may make, passing last, and
+    /// why an open level is not among them (`lhombre`'s grand tourné).
+    #[must_use]
+    pub fn legal_bids_text(&self, min_level: u8, max_level: u8, hand: CardSet) -> String {
+        let mut bids: Vec<String> = (min_level..=max_level)
+            .filter(|&l| self.may_bid(l, hand))
+            .map(|l| self.bid_words(Bid::Level(l)))
+            .collect();
+        bids.push(self.bid_words(Bid::Paso));
+        let list = match bids.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => bids.join(""),
+        };
+        let mut text = format!("this player may say {list}");
+        if let Some(refused) = (min_level..=max_level).find(|&l| !self.may_bid(l, hand)) {
+            let why = crate::rulesets::lhombre::MAY_BID_RULE;
+            text.push_str(&format!(" ({} {why})", self.bid_words(Bid::Level(refused))));
+        }
+        text
     }
 
     /// Why the declarer may not name `contract` with `trump` after winning the

@@ -108,7 +108,16 @@ fn the_dealer_bids_alone_when_forehand_and_middlehand_pass() {
 fn grand_tourne_may_be_bid_only_with_spadille_and_basta_dealt() {
     let mut h = lh(SPADILLE_0, 0);
     // Seat 1 lacks both.
-    assert!(matches!(rejected(&mut h, Decision::Bid(Bid::Level(4))), HandError::IllegalBid { .. }));
+    let e = rejected(&mut h, Decision::Bid(Bid::Level(4)));
+    assert!(matches!(e, HandError::IllegalBid { .. }));
+    // The message lists what this player may bid (not the refused grand tourné),
+    // in L'Hombre's words.
+    assert_eq!(
+        e.to_string(),
+        "illegal bid grand tourné: this player may say game, spades game, tourné or nolo, solo, \
+         spades solo or pure nolo, nolo ouvert or pass (grand tourné is open only to a player dealt \
+         both spadille and basta)"
+    );
     assert!(
         !h.request()
             .legal_decisions_in(&Rules::from(L), h.hand_of(Seat(1)))

@@ -198,6 +198,7 @@ fn a_bid_must_be_higher_except_a_player_with_priority_may_equal() {
     assert!(matches!(h.request(), Request::Bid { seat: Seat(2), min_level: 2, .. }));
     let e = rejected(&mut h, Decision::Bid(Bid::Level(1)));
     assert!(matches!(e, HandError::IllegalBid { .. }));
+    assert_eq!(e.to_string(), "illegal bid juego: this player may say juego más (2), juego más (3) or paso");
     ok(&mut h, Decision::Bid(Bid::Level(2)));
     assert!(matches!(h.request(), Request::Bid { seat: Seat(0), min_level: 3, .. }));
     ok(&mut h, Decision::Bid(Bid::Paso));

@@ -144,6 +144,9 @@ pub const fn bid_name(level: u8) -> &'static str {
     }
 }
 
+/// The rule [`may_bid`] keeps, as a refusal message says it after the bid's name.
+pub const MAY_BID_RULE: &str = "is open only to a player dealt both spadille and basta";
+
 /// Whether a player holding `hand` may bid `level`: grand tourné needs both
 /// spadille and basta.
 #[must_use]
