@@ -488,6 +488,7 @@ fn config_diff(stored: &TournamentConfig, given: &TournamentConfig) -> String {
 pub fn run(a: &TournamentArgs, command_line: Vec<String>) -> Result<String> {
     let config = a.config()?;
     let dir = a.out.as_path();
+    check_record_path(a.record.as_deref(), dir)?;
     let _lock = lock_dir(dir)?;
     let holds_run = |d: &Path| RUN_FILES.iter().any(|f| d.join(f).exists());
     let replacing = if a.force && holds_run(dir) {
@@ -510,11 +511,13 @@ pub fn run(a: &TournamentArgs, command_line: Vec<String>) -> Result<String> {
 pub fn run_experiment(a: &TournamentArgs, command_line: Vec<String>) -> Result<String> {
     let config = a.config()?;
     let out = a.out.as_path();
+    check_record_path(a.record.as_deref(), out)?;
     let _lock = lock_dir(out)?;
     let partial = partial_dir(out)?;
     if a.resume && !partial.join("manifest.json").exists() && out.join("manifest.json").exists() {
         let m = read_manifest(out)?;
         if m.complete && m.config == config {
+            check_deals_size(out, &m)?;
             return Ok(already_complete(out, &m));
         }
     }
@@ -642,6 +645,42 @@ fn positive_env(name: &str) -> Result<Option<u64>> {
     }
 }
 
+/// Refuses a record file (`--record`) anywhere inside the run directory `out` or
+/// the `OUT.partial` beside it, where it would be (or mix with) one of the run's
+/// own files; paths are compared resolved, the record file need not exist yet.
+fn check_record_path(record: Option<&Path>, out: &Path) -> Result<()> {
+    let Some(rec) = record else { return Ok(()) };
+    let at = resolved(rec)?;
+    for d in [out.to_path_buf(), partial_dir(out)?] {
+        if at.starts_with(resolved(&d)?) {
+            bail!(
+                "--record {}: inside the run directory {}; write the records outside it (for example \
+                 beside it, as {}.jsonl)",
+                rec.display(),
+                d.display(),
+                out.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Refuses the `deals.csv` of the complete run in `dir` unless it holds exactly the
+/// bytes its manifest counts (`csv_bytes`): a truncated or changed file is never read
+/// as if it were the run.
+pub fn check_deals_size(dir: &Path, m: &Manifest) -> Result<()> {
+    let p = dir.join("deals.csv");
+    let len = fs::metadata(&p).with_context(|| format!("reading {}", p.display()))?.len();
+    ensure!(
+        len == m.csv_bytes,
+        "{}: holds {len} bytes but the run's manifest counts {}: the file was truncated or changed \
+         (run the tournament again with --force)",
+        p.display(),
+        m.csv_bytes
+    );
+    Ok(())
+}
+
 fn already_complete(dir: &Path, m: &Manifest) -> String {
     format!("{}: the run is already complete ({} deals); nothing to do\n", dir.display(), m.deals_completed)
 }
@@ -674,6 +713,7 @@ fn play(
         }
         let s = read_stats(dir, m.deals_completed)?;
         if m.complete {
+            check_deals_size(dir, &m)?;
             // A kill during the last checkpoint leaves the statistics in
             // `stats.next.json` and no summary: put them in place.
             if dir.join(STATS_NEXT).exists() || !dir.join("summary.csv").exists() {

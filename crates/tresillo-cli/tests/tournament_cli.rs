@@ -339,5 +339,8 @@ fn checkpoints_come_early_and_batch_boundaries_change_no_byte() {
     // A bad value is one clear line.
     let o = run_env(&tmp("batches-bad"), &[], &[("TRESILLO_BATCH_UNITS", "0")]);
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(!o.status.success() && err.trim().lines().count() == 1 && err.contains("TRESILLO_BATCH_UNITS"), "{err}");
+    assert!(
+        !o.status.success() && err.trim().lines().count() == 1 && err.contains("TRESILLO_BATCH_UNITS"),
+        "{err}"
+    );
 }
