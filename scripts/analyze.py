@@ -183,6 +183,8 @@ def load(run):
         players = int(config.get("players", 3))
         duplicate = bool(config["duplicate"])
         agents = list(config["agents"])
+        manifest = json.loads(path.read_text())
+        csv_bytes, complete = manifest.get("csv_bytes"), manifest.get("complete")
     except json.JSONDecodeError as e:
         raise BadInput(f"{path} line {e.lineno}, column {e.colno}: {e.msg}") from None
     except (KeyError, TypeError, ValueError) as e:
@@ -205,6 +207,10 @@ def load(run):
         deals["players"] = 3
     if (deals["players"].fillna(3) != players).any():
         raise BadInput(f"{run / 'deals.csv'}: a players column other than the manifest's {players}")
+    # A well-formed file cut short (or grown) is refused by the size its manifest records.
+    size = (run / "deals.csv").stat().st_size
+    if isinstance(csv_bytes, int) and (size < csv_bytes or (complete and size != csv_bytes)):
+        raise BadInput(f"{run / 'deals.csv'}: holds {size} bytes but the run's manifest counts {csv_bytes}: the file was truncated or changed")
     seatings = (24 if players == 4 else 6) if duplicate else 1
     return agents, unit_len, seatings, deals, players
 

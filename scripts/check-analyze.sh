@@ -42,6 +42,14 @@ tresillo tournament --rules lhombre --agents rule,random,rule --deals 500 --dupl
 rm -rf "$out/old" && cp -r "$out/deal" "$out/old"
 awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "players") cut = i - 1 }
     { NF = cut; print }' "$out/deal/deals.csv" >"$out/old/deals.csv"
+# ... and its manifest counted the bytes of that deals.csv.
+"$venv/bin/python" - "$out/old" <<'PY'
+import json, pathlib, sys
+run = pathlib.Path(sys.argv[1])
+m = json.loads((run / "manifest.json").read_text())
+m["csv_bytes"] = (run / "deals.csv").stat().st_size
+(run / "manifest.json").write_text(json.dumps(m, indent=2))
+PY
 for run in "$out/deal" "$out/session" "$out/four" "$out/four-session" "$out/hombre" "$out/lhombre" "$out/old"; do
     "$venv/bin/python" scripts/analyze.py "$run" --check
 done
@@ -75,6 +83,8 @@ copy fields && sed '6s/$/,extra/' "$out/deal/deals.csv" >"$bad/fields/deals.csv"
 expect_error fields "deals.csv line 6: "
 copy quote && sed '12s/,/,"/' "$out/deal/deals.csv" >"$bad/quote/deals.csv"
 expect_error quote "deals.csv line 12: a record that does not parse"
+copy truncated && head -n 100 "$out/deal/deals.csv" >"$bad/truncated/deals.csv"
+expect_error truncated "deals.csv: holds "
 copy manifest && echo '{"config": ' >"$bad/manifest/manifest.json"
 expect_error manifest "manifest.json line 2"
 echo "check-analyze: malformed files give one-line errors"

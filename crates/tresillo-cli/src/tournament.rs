@@ -2,9 +2,10 @@
 //!
 //! A run directory holds `deals.csv` (rows in deal order), `stats.json` (the counts
 //! and sums so far), `manifest.json` (configuration and progress) and, once
-//! complete, `summary.csv`. After every batch the rows are appended and synced, then
-//! the statistics (first as `stats.next.json`) and `manifest.json` are replaced
-//! atomically, so an interrupted run loses at most the batch in flight; `--resume`
+//! complete, `summary.csv`. After every batch (sized by time, see `Batches`) the
+//! rows are appended, then the statistics (first as `stats.next.json`) and
+//! `manifest.json` are replaced atomically, so an interrupted run loses at most the
+//! few seconds of batches in flight; `--resume`
 //! truncates `deals.csv` to the length the manifest records, takes the statistics
 //! of exactly the deals it counts, and carries on.
 //!
