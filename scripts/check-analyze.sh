@@ -87,7 +87,7 @@ copy manifest && echo '{"config": ' >"$bad/manifest/manifest.json"
 expect_error manifest "manifest.json line 2"
 # A complete run's deals.csv cut short: refused, not summarized from the rows left.
 copy truncated && head -c 5000 "$out/deal/deals.csv" >"$bad/truncated/deals.csv"
-expect_error truncated "deals.csv: 5000 bytes, but manifest.json records"
+expect_error truncated "deals.csv: holds 5000 bytes but the run's manifest counts"
 expect_error missing-dir "missing-dir: no such run directory"
 echo "check-analyze: malformed files give one-line errors"
 
@@ -112,7 +112,7 @@ expect_paired_error() { # expect_paired_error WANT ARGS...: paired.py ARGS fails
     fi
 }
 expect_paired_error "no such run directory" "$bad/missing-dir" 0
-expect_paired_error "deals.csv: 5000 bytes, but manifest.json records" "$bad/truncated" 0
+expect_paired_error "deals.csv: holds 5000 bytes but the run's manifest counts" "$bad/truncated" 0
 expect_paired_error "deals.csv line 5, column deal: 'x4' is not an integer" "$bad/deal-token" 0
 expect_paired_error "deals.csv line 12: a record that does not parse" "$bad/quote" 0
 expect_paired_error "manifest.json line 2" "$bad/manifest" 0

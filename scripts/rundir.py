@@ -116,9 +116,13 @@ def check_run(run):
     if isinstance(want, int):
         deals = run / "deals.csv"
         have = deals.stat().st_size
+        size = (
+            f"{deals}: holds {have} bytes but the run's manifest counts {want}: the file was"
+            " truncated or changed (run the tournament again with --force)"
+        )
         if have < want:
-            raise BadInput(f"{deals}: {have} bytes, but manifest.json records {want} (cut short)")
+            raise BadInput(size)
         if manifest.get("complete") is True and have != want:
             # A longer file was changed after the run: name the bad token if there is one.
-            raise BadInput(first_bad_token(deals) or f"{deals}: {have} bytes, but manifest.json records {want} (changed after the run)")
+            raise BadInput(first_bad_token(deals) or size)
     return manifest

@@ -2,9 +2,10 @@
 //!
 //! A run directory holds `deals.csv` (rows in deal order), `stats.json` (the counts
 //! and sums so far), `manifest.json` (configuration and progress) and, once
-//! complete, `summary.csv`. After every batch the rows are appended and synced, then
-//! the statistics (first as `stats.next.json`) and `manifest.json` are replaced
-//! atomically, so an interrupted run loses at most the batch in flight; `--resume`
+//! complete, `summary.csv`. After every batch (sized by time, see `Batches`) the
+//! rows are appended, then the statistics (first as `stats.next.json`) and
+//! `manifest.json` are replaced atomically, so an interrupted run loses at most the
+//! few seconds of batches in flight; `--resume`
 //! truncates `deals.csv` to the length the manifest records, takes the statistics
 //! of exactly the deals it counts, and carries on.
 //!
@@ -488,6 +489,7 @@ fn config_diff(stored: &TournamentConfig, given: &TournamentConfig) -> String {
 pub fn run(a: &TournamentArgs, command_line: Vec<String>) -> Result<String> {
     let config = a.config()?;
     let dir = a.out.as_path();
+    check_record_path(a.record.as_deref(), dir)?;
     let _lock = lock_dir(dir)?;
     let holds_run = |d: &Path| RUN_FILES.iter().any(|f| d.join(f).exists());
     let replacing = if a.force && holds_run(dir) {
@@ -510,11 +512,13 @@ pub fn run(a: &TournamentArgs, command_line: Vec<String>) -> Result<String> {
 pub fn run_experiment(a: &TournamentArgs, command_line: Vec<String>) -> Result<String> {
     let config = a.config()?;
     let out = a.out.as_path();
+    check_record_path(a.record.as_deref(), out)?;
     let _lock = lock_dir(out)?;
     let partial = partial_dir(out)?;
     if a.resume && !partial.join("manifest.json").exists() && out.join("manifest.json").exists() {
         let m = read_manifest(out)?;
         if m.complete && m.config == config {
+            check_deals_size(out, &m)?;
             return Ok(already_complete(out, &m));
         }
     }
@@ -578,6 +582,106 @@ fn publish(moves: &[(PathBuf, PathBuf)]) -> Result<()> {
     Ok(())
 }
 
+/// Seconds of play a batch aims at once the speed is known: a kill loses about
+/// that (the batch being played, and the one being written), never the run.
+const BATCH_SECS: f64 = 3.0;
+
+/// The sizes of the batches a run plays between checkpoints, in scoring units:
+/// first one unit per worker thread, then sized from the measured speed to take
+/// about [`BATCH_SECS`], growing at most fourfold from one batch to the next and
+/// never above about 16k rows (enough work for every core, little memory). The
+/// boundaries change no byte of the output: rows are written in unit order.
+#[derive(Debug)]
+struct Batches {
+    threads: u64,
+    max: u64,
+    fixed: Option<u64>,
+    size: u64,
+}
+
+impl Batches {
+    /// The schedule of a run on `threads` workers whose units have `rows_per_unit`
+    /// rows; `fixed` forces every batch to that size (`TRESILLO_BATCH_UNITS`).
+    fn new(threads: u64, rows_per_unit: u64, fixed: Option<u64>) -> Batches {
+        let max = (16_384 / rows_per_unit.max(1)).max(1);
+        let size = fixed.unwrap_or(threads.clamp(1, max));
+        Batches { threads: threads.max(1), max, fixed, size }
+    }
+
+    /// The size of the next batch.
+    fn next(&self) -> u64 {
+        self.size
+    }
+
+    /// Records that `units` were played in `secs` seconds, and sizes the next batch.
+    fn played(&mut self, units: u64, secs: f64) {
+        if self.fixed.is_some() {
+            return;
+        }
+        let least = self.threads.min(self.max);
+        let by_rate = if secs > 0.0 { (units as f64 * BATCH_SECS / secs) as u64 } else { u64::MAX };
+        self.size = by_rate.min(units.max(1).saturating_mul(4)).clamp(least, self.max);
+    }
+}
+
+/// `TRESILLO_BATCH_UNITS`: a fixed batch size, for tests that check that the
+/// batch boundaries change no byte of the output.
+fn batch_override() -> Result<Option<u64>> {
+    positive_env("TRESILLO_BATCH_UNITS")
+}
+
+/// `TRESILLO_ABORT_AFTER_CHECKPOINTS`: the process aborts right after that many
+/// checkpoints, for tests that need a kill at a known point.
+fn abort_after_checkpoints() -> Result<Option<u64>> {
+    positive_env("TRESILLO_ABORT_AFTER_CHECKPOINTS")
+}
+
+fn positive_env(name: &str) -> Result<Option<u64>> {
+    match std::env::var(name) {
+        Err(_) => Ok(None),
+        Ok(v) => match v.trim().parse::<u64>() {
+            Ok(n) if n > 0 => Ok(Some(n)),
+            _ => bail!("environment variable {name}: `{v}` is not a positive integer"),
+        },
+    }
+}
+
+/// Refuses a record file (`--record`) anywhere inside the run directory `out` or
+/// the `OUT.partial` beside it, where it would be (or mix with) one of the run's
+/// own files; paths are compared resolved, the record file need not exist yet.
+fn check_record_path(record: Option<&Path>, out: &Path) -> Result<()> {
+    let Some(rec) = record else { return Ok(()) };
+    let at = resolved(rec)?;
+    for d in [out.to_path_buf(), partial_dir(out)?] {
+        if at.starts_with(resolved(&d)?) {
+            bail!(
+                "--record {}: inside the run directory {}; write the records outside it (for example \
+                 beside it, as {}.jsonl)",
+                rec.display(),
+                d.display(),
+                out.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Refuses the `deals.csv` of the complete run in `dir` unless it holds exactly the
+/// bytes its manifest counts (`csv_bytes`): a truncated or changed file is never read
+/// as if it were the run.
+pub fn check_deals_size(dir: &Path, m: &Manifest) -> Result<()> {
+    let p = dir.join("deals.csv");
+    let len = fs::metadata(&p).with_context(|| format!("reading {}", p.display()))?.len();
+    ensure!(
+        len == m.csv_bytes,
+        "{}: holds {len} bytes but the run's manifest counts {}: the file was truncated or changed \
+         (run the tournament again with --force)",
+        p.display(),
+        m.csv_bytes
+    );
+    Ok(())
+}
+
 fn already_complete(dir: &Path, m: &Manifest) -> String {
     format!("{}: the run is already complete ({} deals); nothing to do\n", dir.display(), m.deals_completed)
 }
@@ -610,6 +714,7 @@ fn play(
         }
         let s = read_stats(dir, m.deals_completed)?;
         if m.complete {
+            check_deals_size(dir, &m)?;
             // A kill during the last checkpoint leaves the statistics in
             // `stats.next.json` and no summary: put them in place.
             if dir.join(STATS_NEXT).exists() || !dir.join("summary.csv").exists() {
@@ -670,19 +775,18 @@ fn play(
     };
     let unit_len = config.scoring.unit_len();
     let rows_per_unit = t.rows_per_unit();
-    // About 16k rows per batch: enough work for every core, little memory.
-    let batch = (16_384 / rows_per_unit).max(1);
     let bar = if std::io::stderr().is_terminal() {
+        // No speed and no ETA until a unit has finished: before that there is no rate.
         let b = ProgressBar::new(d1 - d0);
-        b.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} deals  {per_sec}  ETA {eta}")
-                .expect("template"),
-        );
+        b.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} deals  {msg}").expect("template"));
+        b.set_message("(measuring the speed)");
         b.set_position(manifest.deals_completed);
+        b.reset_eta();
         b
     } else {
         ProgressBar::hidden()
     };
+    let rate_known = std::sync::atomic::AtomicBool::new(false);
     let mut record_file = match &manifest.record {
         // Replacing another run (playing in `DIR.partial`): records in `FILE.partial`.
         Some(r) => Some(open_record(r, !resuming, dir != shown)?),
@@ -690,6 +794,8 @@ fn play(
     };
     let t = t.recording(record_file.is_some());
     let workers = pool(a.threads)?;
+    let mut schedule = Batches::new(workers.current_num_threads() as u64, rows_per_unit, batch_override()?);
+    let abort_after = abort_after_checkpoints()?;
     let mut csv_file =
         OpenOptions::new().append(true).open(dir.join("deals.csv")).context("opening deals.csv")?;
     csv_file.seek(SeekFrom::End(0))?;
@@ -700,6 +806,7 @@ fn play(
     let (tx, rx) = std::sync::mpsc::sync_channel::<(u64, Vec<(Vec<u8>, Stats, Vec<u8>)>)>(1);
     let (mut manifest, stats) = std::thread::scope(|scope| -> Result<(Manifest, Stats)> {
         let writer = scope.spawn(|| -> Result<(Manifest, Stats)> {
+            let mut checkpoints = 0;
             for (units, outs) in rx {
                 for (bytes, s, recs) in &outs {
                     csv_file.write_all(bytes)?;
@@ -717,13 +824,17 @@ fn play(
                 // it would protect only against the machine itself going down, at a
                 // large cost; resume refuses a deals.csv shorter than its checkpoint.)
                 checkpoint(dir, &stats, &manifest, false)?;
-                bar.set_position(manifest.deals_completed);
+                checkpoints += 1;
+                if abort_after == Some(checkpoints) {
+                    std::process::abort(); // a test's kill at a known point
+                }
             }
             Ok((manifest, stats))
         });
         let mut next = first;
         while next < u1 {
-            let end = (next + batch).min(u1);
+            let end = (next + schedule.next()).min(u1);
+            let t0 = Instant::now();
             let outs = workers.install(|| {
                 t.run(next..end, |u| {
                     let mut w = csv::WriterBuilder::new()
@@ -737,9 +848,18 @@ fn play(
                         serde_json::to_writer(&mut recs, r).expect("records serialize");
                         recs.push(b'\n');
                     }
+                    // The bar counts deals as they finish, not batch by batch.
+                    bar.inc(unit_len);
+                    if !rate_known.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                        bar.set_style(
+                            ProgressStyle::with_template("{bar:40} {pos}/{len} deals  {per_sec}  ETA {eta}")
+                                .expect("template"),
+                        );
+                    }
                     (w.into_inner().expect("in memory"), u.stats, recs)
                 })
             })?;
+            schedule.played(end - next, t0.elapsed().as_secs_f64());
             if tx.send((end - next, outs)).is_err() {
                 break; // the writer failed; its error is reported below
             }
@@ -924,4 +1044,42 @@ pub fn merge(a: &MergeArgs, command_line: Vec<String>) -> Result<String> {
     drop(partial);
     drop(input_locks);
     Ok(table)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn batches_start_at_one_unit_per_thread_and_grow_with_the_speed() {
+        // Duplicate deals: six rows a unit, at most 2730 units a batch.
+        let mut b = Batches::new(2, 6, None);
+        assert_eq!(b.next(), 2, "the first checkpoint comes after one unit per thread");
+        // A slow agent: 2 units in 4 s. The next batch takes about BATCH_SECS.
+        b.played(2, 4.0);
+        assert_eq!(b.next(), 2);
+        b.played(2, 1.0); // 2 units a second: 6 in 3 s
+        assert_eq!(b.next(), 6);
+        // A fast agent grows at most fourfold a batch, up to the old 16k rows.
+        let mut b = Batches::new(2, 6, None);
+        let mut sizes = vec![b.next()];
+        for _ in 0..6 {
+            b.played(b.next(), 0.001);
+            sizes.push(b.next());
+        }
+        assert_eq!(sizes, [2, 8, 32, 128, 512, 2048, 2730]);
+        // Never fewer than one unit per thread, never more than the cap, even at
+        // one thread and huge units.
+        let mut b = Batches::new(1, 20_000, None);
+        assert_eq!(b.next(), 1);
+        b.played(1, 100.0);
+        assert_eq!(b.next(), 1);
+        let mut b = Batches::new(8, 6, None);
+        b.played(8, 1000.0);
+        assert_eq!(b.next(), 8);
+        // A fixed size (TRESILLO_BATCH_UNITS) stays fixed.
+        let mut b = Batches::new(2, 6, Some(3));
+        b.played(3, 0.001);
+        assert_eq!(b.next(), 3);
+    }
 }

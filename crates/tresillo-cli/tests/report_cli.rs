@@ -536,6 +536,11 @@ fn a_deals_csv_of_an_older_version_is_still_reported() {
     ok(&tresillo(&["report", run.to_str().unwrap(), "--out", page.to_str().unwrap()]));
     let new_page = fs::read_to_string(&page).unwrap();
     fs::write(run.join("deals.csv"), &old).unwrap();
+    // The manifest of an older run counts the bytes of its own deals.csv.
+    let m = fs::read_to_string(run.join("manifest.json")).unwrap();
+    let mut mv: serde_json::Value = serde_json::from_str(&m).unwrap();
+    mv["csv_bytes"] = old.len().into();
+    fs::write(run.join("manifest.json"), serde_json::to_string_pretty(&mv).unwrap()).unwrap();
     ok(&tresillo(&["report", run.to_str().unwrap(), "--out", page.to_str().unwrap()]));
     assert_eq!(fs::read_to_string(&page).unwrap(), new_page);
     // A bad token is one line naming the file, the line and the token.
@@ -582,4 +587,21 @@ fn tuning_runs_with_rule_options_and_four_players_are_reported() {
             );
         }
     }
+}
+
+/// Issue 20, item 4: a complete run whose deals.csv was cut short at a row boundary
+/// (it still parses) is refused, in one line naming the file, not drawn from.
+#[test]
+fn a_truncated_deals_csv_is_refused() {
+    let dir = TempDir::new("report", "cut");
+    let run = dir.path("run");
+    ok(&tresillo(&["tournament", "--deals", "30", "--duplicate", "--out", run.to_str().unwrap()]));
+    let csv = fs::read_to_string(run.join("deals.csv")).unwrap();
+    let keep: String = csv.lines().take(40).map(|l| format!("{l}\n")).collect();
+    fs::write(run.join("deals.csv"), keep).unwrap();
+    let page = dir.path("page.html");
+    let err = failed(&tresillo(&["report", run.to_str().unwrap(), "--out", page.to_str().unwrap()]));
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("deals.csv") && err.contains("truncated"), "{err}");
+    assert!(!page.exists(), "nothing written after an error");
 }

@@ -363,3 +363,59 @@ fn force_keeps_the_old_record_file_whole_until_the_new_run_is_complete() {
     let replayed = ok(&tresillo(&["replay", s(&rec), "--hand", "7"]));
     assert!(replayed.contains("outcome:"), "{replayed}");
 }
+
+/// Issue 20, item 4: `--resume` of a complete run whose deals.csv was cut short at
+/// a row boundary refuses in one line naming the file, instead of "already complete".
+#[test]
+fn resume_refuses_a_complete_run_whose_deals_csv_was_cut_short() {
+    let d = TempDir::new("runs-cli", "cut");
+    let dir = d.path("r");
+    ok(&tournament(&dir, &[]));
+    let csv = fs::read(dir.join("deals.csv")).unwrap();
+    let end = csv[..csv.len() / 2].iter().rposition(|b| *b == b'\n').unwrap() + 1;
+    fs::write(dir.join("deals.csv"), &csv[..end]).unwrap();
+    let err = failed(&tournament(&dir, &["--resume"]));
+    let err = one_line(&err);
+    assert!(err.contains(s(&dir.join("deals.csv"))) && err.contains("truncated"), "{err}");
+    assert_eq!(fs::read(dir.join("deals.csv")).unwrap(), &csv[..end], "nothing written");
+}
+
+/// Issue 20, item 3: a record file anywhere inside the run directory (or the
+/// `DIR.partial` a replacing run plays in), however the path is spelled, is refused
+/// before anything is written; beside the directory it is fine. `run` the same.
+#[test]
+fn a_record_file_inside_the_run_directory_is_refused() {
+    let d = TempDir::new("runs-cli", "recin");
+    let dir = d.path("r");
+    let link = d.path("link");
+    fs::create_dir_all(&dir).unwrap();
+    std::os::unix::fs::symlink(&dir, &link).unwrap();
+    let inside = [
+        dir.join("deals.csv"),
+        dir.join("sub/hands.jsonl"),
+        d.path("other/../r/hands.jsonl"),
+        link.join("hands.jsonl"),
+        d.path("r.partial/hands.jsonl"),
+    ];
+    for rec in &inside {
+        let err = failed(&tournament(&dir, &["--record", s(rec)]));
+        let err = one_line(&err);
+        assert!(err.contains("--record") && err.contains("inside the run directory"), "{err}");
+        assert!(!dir.join("manifest.json").exists() && !rec.exists(), "{}: nothing written", rec.display());
+    }
+    let exp = d.path("e.toml");
+    fs::write(
+        &exp,
+        format!(
+            "[tournament]\nagents = [\"rule\", \"random\", \"random\"]\ndeals = 6\nseed = 5\nout = '{}'\n\
+             record = '{}'\n",
+            s(&dir),
+            s(&dir.join("hands.jsonl"))
+        ),
+    )
+    .unwrap();
+    let err = failed(&tresillo(&["run", s(&exp)]));
+    assert!(one_line(&err).contains("inside the run directory"), "{err}");
+    ok(&tournament(&dir, &["--record", s(&d.path("r.jsonl"))]));
+    assert!(d.path("r.jsonl").exists());
+}

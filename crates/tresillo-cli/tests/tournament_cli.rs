@@ -292,3 +292,55 @@ fn deals_csv_columns_that_do_not_apply_to_a_rule_set_are_empty() {
     }
     let _ = std::fs::remove_dir_all(&base);
 }
+
+/// Issue 20, item 1: the first checkpoint comes after one unit per thread (a slow
+/// agent loses seconds to a kill, not the run), and no batch schedule, thread count
+/// or interruption changes a byte of the output.
+#[test]
+fn checkpoints_come_early_and_batch_boundaries_change_no_byte() {
+    let files = ["deals.csv", "summary.csv", "stats.json"];
+    let whole = tmp("batches-whole");
+    let rec = |d: &Path| d.with_extension("jsonl");
+    let arg = |d: &Path| -> Vec<String> {
+        let mut a: Vec<String> = BASE.iter().map(|s| s.to_string()).collect();
+        let r = rec(d);
+        a.extend(["--out".into(), d.to_str().unwrap().into(), "--record".into(), r.to_str().unwrap().into()]);
+        a
+    };
+    let run_env = |d: &Path, extra: &[&str], env: &[(&str, &str)]| {
+        let mut c = bin();
+        c.args(arg(d)).args(extra);
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        c.output().unwrap()
+    };
+    let o = run_env(&whole, &[], &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // Killed (aborted) right after its first checkpoint: two threads, two deals.
+    let cut = tmp("batches-cut");
+    let o = run_env(&cut, &["--threads", "2"], &[("TRESILLO_ABORT_AFTER_CHECKPOINTS", "1")]);
+    assert!(!o.status.success(), "the run should have been stopped at its first checkpoint");
+    let m: serde_json::Value = serde_json::from_slice(&read(&cut.join("manifest.json"))).unwrap();
+    assert_eq!((m["deals_completed"].as_u64(), m["complete"].as_bool()), (Some(2), Some(false)), "{m}");
+    // Resumed in batches of another size, on one thread.
+    let o = run_env(&cut, &["--resume", "--threads", "1"], &[("TRESILLO_BATCH_UNITS", "7")]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // And a run in batches of one unit.
+    let ones = tmp("batches-ones");
+    let o = run_env(&ones, &["--threads", "2"], &[("TRESILLO_BATCH_UNITS", "1")]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for d in [&cut, &ones] {
+        for f in files {
+            assert_eq!(read(&whole.join(f)), read(&d.join(f)), "{}: {f}", d.display());
+        }
+        assert_eq!(read(&rec(&whole)), read(&rec(d)), "{}", rec(d).display());
+    }
+    // A bad value is one clear line.
+    let o = run_env(&tmp("batches-bad"), &[], &[("TRESILLO_BATCH_UNITS", "0")]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !o.status.success() && err.trim().lines().count() == 1 && err.contains("TRESILLO_BATCH_UNITS"),
+        "{err}"
+    );
+}

@@ -483,8 +483,15 @@ impl TournamentRun {
             3 * agents.len() + 1
         );
         let dp = dir.join("deals.csv");
-        let deals =
-            if dp.is_file() && manifest.complete { Some(read_deals(&dp, agents.len())?) } else { None };
+        let deals = if dp.is_file() && manifest.complete {
+            // A malformed row is named first; a well-formed file cut short (or
+            // grown) is refused by its size, which the manifest records.
+            let deals = read_deals(&dp, agents.len())?;
+            crate::tournament::check_deals_size(dir, &manifest)?;
+            Some(deals)
+        } else {
+            None
+        };
         Ok(TournamentRun { path: dir.to_path_buf(), label: label_of(dir), manifest, summary, deals })
     }
 
