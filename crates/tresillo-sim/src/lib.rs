@@ -24,7 +24,7 @@ pub use runner::{
 pub use seeds::{deal_for_seed, deal_seed, shuffled_pack};
 pub use stats::{AgentStats, Moments, OutcomeCounts, Stats, SummaryRow};
 pub use tune::{
-    Evaluation, MAX_RANGE_VALUES, Method, ParamRange, Record, SearchPlan, Space, TuneError, TuneResult,
+    Evaluation, MAX_RANGE_VALUES, Method, ParamRange, Progress, Record, SearchPlan, Space, TuneError, TuneResult,
     TuneSetup,
 };
 
