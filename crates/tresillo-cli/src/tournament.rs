@@ -597,7 +597,7 @@ fn play(
     let (d0, d1) = config.deal_range();
     let resuming = a.resume && dir.join("manifest.json").exists();
     if a.resume && !resuming {
-        eprintln!("{}: no run to resume there; starting it", dir.display());
+        note!("{}: no run to resume there; starting it", dir.display());
     }
     let (mut manifest, mut stats) = if resuming {
         let m = read_manifest(dir)?;

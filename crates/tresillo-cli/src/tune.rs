@@ -286,7 +286,7 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
     csv.flush()?;
     let workers = pool(a.threads)?;
     let started = Instant::now();
-    eprintln!(
+    note!(
         "tune {}: {} search over {}; {} deals per candidate, seed {}, duplicate, against {}",
         space.base(),
         plan.method,
@@ -306,7 +306,7 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
         |r| {
             csv.write_record(fields(r))?;
             csv.flush()?;
-            eprintln!(
+            note!(
                 "[{:>3}] round {} {:<40} {}  ({:.0} s)",
                 r.index + 1,
                 r.round,
