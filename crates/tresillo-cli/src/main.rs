@@ -95,6 +95,11 @@ enum Command {
     Report(report::ReportArgs),
 }
 
+/// `n` and a noun, in the plural unless `n` is 1: `1 run`, `2 runs`.
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+}
+
 /// The command line as typed, with the program named by its file name only
 /// (`tresillo`, not `/home/me/.cargo/bin/tresillo` or `target/release/tresillo`), so
 /// that manifests do not depend on where the binary is.
