@@ -410,7 +410,11 @@ pub fn file_in_the_way(path: &Path) -> Option<PathBuf> {
 pub fn check_run_dir(dir: &Path) -> Result<()> {
     match file_in_the_way(dir) {
         Some(f) if f == dir => bail!("{} is a file, not a run directory", dir.display()),
-        Some(f) => bail!("{} is a file, not a directory: it cannot hold the run directory {}", f.display(), dir.display()),
+        Some(f) => bail!(
+            "{} is a file, not a directory: it cannot hold the run directory {}",
+            f.display(),
+            dir.display()
+        ),
         None => Ok(()),
     }
 }
@@ -433,7 +437,7 @@ pub fn lock_file(path: &Path, dir: &Path) -> Result<DirLock> {
         .write(true)
         .create(true)
         .truncate(false)
-        .open(&path)
+        .open(path)
         .with_context(|| format!("opening {}", path.display()))?;
     match file.try_lock() {
         Ok(()) => {
@@ -442,7 +446,7 @@ pub fn lock_file(path: &Path, dir: &Path) -> Result<DirLock> {
             file.flush()?;
             Ok(DirLock { _file: file })
         }
-        Err(fs::TryLockError::WouldBlock) => Err(in_use(dir, &path)),
+        Err(fs::TryLockError::WouldBlock) => Err(in_use(dir, path)),
         Err(fs::TryLockError::Error(e)) => Err(e).with_context(|| format!("locking {}", path.display())),
     }
 }
@@ -919,7 +923,8 @@ pub fn merge(a: &MergeArgs, command_line: Vec<String>) -> Result<String> {
         );
     }
     // Indices are distinct and below `count`: the first gap is a missing shard.
-    if let Some(k) = (0..=parts.len() as u64).find(|&k| parts.get(k as usize).is_none_or(|(m, _)| m.config.shard.index != k))
+    if let Some(k) = (0..=parts.len() as u64)
+        .find(|&k| parts.get(k as usize).is_none_or(|(m, _)| m.config.shard.index != k))
         && k < count
     {
         bail!("shard {k}/{count} is missing ({} of {count} shards given)", parts.len());

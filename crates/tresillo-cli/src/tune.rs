@@ -9,6 +9,16 @@
 //! last line the best spec alone. Nothing is written before every argument has been
 //! checked, and existing files are kept unless `--force`.
 //!
+//! One process at a time writes an `<out>`: it holds an exclusive lock on
+//! `<out>.lock` (with its pid; [`crate::tournament::lock_file`]). After every
+//! candidate, `<out>.checkpoint.json` is replaced (the settings, the command line
+//! that started the search, the start's evaluation and every record, exactly)
+//! before the row is appended to `<out>.partial`. `--resume` checks the settings,
+//! writes `<out>.partial` again from the checkpoint and continues the search with
+//! [`Space::resume`], so that the CSV and the manifest are byte-identical to an
+//! uninterrupted search's; the checkpoint is removed once the manifest is written.
+//! Without `--resume`, an interrupted search is refused unless `--force`.
+//!
 //! The CSV columns: `spec`; one column per tuned parameter (its value);
 //! `mean_tantos`, `ci95_low`, `ci95_high` (mean tantos per deal and its 95%
 //! confidence interval); `deals` (each played under all six seatings); `vs_start`,
@@ -23,7 +33,8 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tresillo_sim::{
-    Evaluation, Method, ParamRange, Progress, Record, Scoring, SearchPlan, Space, Stats, TuneResult, TuneSetup,
+    Evaluation, Method, ParamRange, Progress, Record, Scoring, SearchPlan, Space, Stats, TuneResult,
+    TuneSetup,
 };
 
 /// Arguments of `tresillo tune`.
@@ -192,21 +203,32 @@ impl Settings {
         let (a, b) = (as_map(self), as_map(given));
         let show = |s: &Settings, k: &str, v: Option<&serde_json::Value>| match (k, v) {
             ("rules", _) => s.rules.to_string(),
-            ("params", _) => {
-                s.params.iter().map(|p| format!("{}={}", p.name, p.values.join(","))).collect::<Vec<_>>().join(" ")
-            }
+            ("params", _) => s
+                .params
+                .iter()
+                .map(|p| format!("{}={}", p.name, p.values.join(",")))
+                .collect::<Vec<_>>()
+                .join(" "),
             (_, None | Some(serde_json::Value::Null)) => "none".into(),
             (_, Some(serde_json::Value::String(t))) => t.clone(),
-            (_, Some(serde_json::Value::Array(xs))) => {
-                xs.iter().map(|x| x.as_str().map_or_else(|| x.to_string(), String::from)).collect::<Vec<_>>().join(",")
-            }
+            (_, Some(serde_json::Value::Array(xs))) => xs
+                .iter()
+                .map(|x| x.as_str().map_or_else(|| x.to_string(), String::from))
+                .collect::<Vec<_>>()
+                .join(","),
             (_, Some(other)) => other.to_string(),
         };
         let mut keys: Vec<&String> = a.keys().collect();
         keys.extend(b.keys().filter(|k| !a.contains_key(*k)));
         keys.into_iter()
             .filter(|k| a.get(*k) != b.get(*k))
-            .map(|k| format!("{k}: {} in the checkpoint, {} given", show(self, k, a.get(k)), show(given, k, b.get(k))))
+            .map(|k| {
+                format!(
+                    "{k}: {} in the checkpoint, {} given",
+                    show(self, k, a.get(k)),
+                    show(given, k, b.get(k))
+                )
+            })
             .collect::<Vec<_>>()
             .join("; ")
     }
@@ -469,7 +491,9 @@ fn finished(out: &Path, manifest: &Path, settings: &Settings) -> Option<String> 
 /// Runs `tresillo tune`; returns the printed summary (its last line the best spec).
 pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
     if a.resume && a.force {
-        bail!("--resume and --force exclude each other: --resume continues the search, --force starts it over");
+        bail!(
+            "--resume and --force exclude each other: --resume continues the search, --force starts it over"
+        );
     }
     let Plan { space, setup, plan } = a.plan()?;
     let settings = Settings::new(&space, &plan, &setup);

@@ -87,7 +87,8 @@ fn a_closed_standard_error_ends_runs_and_errors_quietly() {
     assert_eq!(out.status.code(), Some(0), "tune with stderr closed");
     assert!(String::from_utf8_lossy(&out.stdout).contains("candidates evaluated"));
     assert!(csv.exists() && d.path("c.manifest.json").exists());
-    let out = stderr_closed(&["tournament", "--deals", "4", "--out", d.path("t").to_str().unwrap(), "--resume"]);
+    let out =
+        stderr_closed(&["tournament", "--deals", "4", "--out", d.path("t").to_str().unwrap(), "--resume"]);
     assert_eq!(out.status.code(), Some(0), "tournament --resume (its note) with stderr closed");
     // An error line that cannot be written still gives the error status.
     for args in [&["tune", "--param", "bogus=1"][..], &["deal", "--seed", "x"], &["nope"]] {

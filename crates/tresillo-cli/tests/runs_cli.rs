@@ -410,7 +410,10 @@ fn an_empty_shard_says_so_and_merges() {
         assert!(out.status.success(), "{err}");
         // Shards 0 and 2 get no deal of the two (units floor(2k/4) to floor(2(k+1)/4)).
         if k % 2 == 0 {
-            assert!(err.contains(&format!("note: shard {shard} of a run of 2 deals holds no deals")), "{err}");
+            assert!(
+                err.contains(&format!("note: shard {shard} of a run of 2 deals holds no deals")),
+                "{err}"
+            );
         } else {
             assert!(err.is_empty(), "{err}");
         }

@@ -238,7 +238,10 @@ fn an_interrupted_tune_resumes_to_the_same_bytes() {
     let out = ok(&tune(&d.0, &[&resumed[..], &["--threads", "2"]].concat()));
     assert_eq!(out, whole_out);
     assert!(fs::read(&csv).unwrap() == whole_csv, "candidates.csv differs");
-    assert_eq!(String::from_utf8(fs::read(&manifest).unwrap()).unwrap(), String::from_utf8(whole_manifest).unwrap());
+    assert_eq!(
+        String::from_utf8(fs::read(&manifest).unwrap()).unwrap(),
+        String::from_utf8(whole_manifest).unwrap()
+    );
     assert!(!checkpoint.exists() && !d.path("candidates.csv.partial").exists());
     // A finished search is left as it is; the last line is still the best spec.
     let again = ok(&tune(&d.0, &resumed));

@@ -1116,7 +1116,8 @@ mod tests {
         let done = Progress { start: Some(fake(0)), records: o.records[..3].to_vec() };
         let r = space.resume(&plan, done, |_| Ok(fake(0)), |_| Ok(()));
         assert!(matches!(r, Err(TuneError::Progress(_))), "{r:?}");
-        let r = space.resume(&plan, Progress { start: None, records: o.records }, |_| Ok(fake(0)), |_| Ok(()));
+        let r =
+            space.resume(&plan, Progress { start: None, records: o.records }, |_| Ok(fake(0)), |_| Ok(()));
         assert!(matches!(r, Err(TuneError::Progress(_))), "{r:?}");
     }
 
