@@ -9,9 +9,10 @@
 #   scripts/parallel-shards.sh 4 results/big \
 #       --agents rule,rule,rule --deals 1000000 --seed 1 --duplicate
 #
-# Shard k of N runs `tresillo tournament ... --shard k/N --out OUT.shards/k`; then
+# Shard k of N runs `tresillo tournament ... --shard k/N --out OUT.shards/k` (its
+# printed summary in OUT.shards/k/tournament.log); then
 # `tresillo merge OUT OUT.shards/*` writes deals.csv, summary.csv, stats.json and
-# manifest.json into OUT. The tournament options are those of `tresillo tournament`
+# manifest.json into OUT (the same command merges by hand). The tournament options are those of `tresillo tournament`
 # except --out and --shard, which this script sets.
 #
 # Shards run under GNU parallel when it is installed, and under `xargs -P` when it
@@ -39,10 +40,12 @@ if [[ "${1:-}" == __shard ]]; then
     shift 3
     mode=--resume
     [[ "${FORCE:-0}" == 1 ]] && mode=--force
-    mkdir -p "$out.shards"
+    # The shard's output goes inside its run directory, so that OUT.shards/ holds
+    # nothing but shards and `tresillo merge OUT OUT.shards/*` works.
+    mkdir -p "$out.shards/$k"
     echo "shard $k/$n -> $out.shards/$k" >&2
     "$TRESILLO" tournament "$@" --shard "$k/$n" --out "$out.shards/$k" --threads "$THREADS" "$mode" \
-        >"$out.shards/$k.log"
+        >"$out.shards/$k/tournament.log"
     exit 0
 fi
 

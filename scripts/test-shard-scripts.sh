@@ -31,6 +31,10 @@ same() {
 same "$tmp/par" "parallel-shards.sh, 3 shards"
 NO_GNU_PARALLEL=1 JOBS=2 THREADS=1 "$here/parallel-shards.sh" 4 "$tmp/xargs" "${args[@]}" >/dev/null
 same "$tmp/xargs" "parallel-shards.sh with xargs -P, 4 shards, 2 at once"
+# The documented manual merge: OUT.shards/ holds only shard directories.
+"$TRESILLO" merge "$tmp/manual" "$tmp/par.shards"/* >/dev/null
+same "$tmp/manual" "tresillo merge OUT OUT.shards/* after parallel-shards.sh"
+[[ -s "$tmp/par.shards/0/tournament.log" ]] || { echo "FAIL: no shard log in $tmp/par.shards/0" >&2; exit 1; }
 # A rerun refuses to overwrite the merged run; FORCE=1 redoes it.
 if "$here/parallel-shards.sh" 3 "$tmp/par" "${args[@]}" >/dev/null 2>&1; then
     echo "FAIL: a second run overwrote the merged run" >&2

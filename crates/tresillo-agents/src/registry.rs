@@ -93,8 +93,9 @@ pub enum SpecError {
     },
     /// An agent that sees the full state, asked for where only fair agents play.
     #[error(
-        "agent `{0}` sees every hand and is only for upper-bound experiments; \
-         it cannot be seated as a fair agent (use build_seated)"
+        "agent `{0}` sees every hand: it only takes a seat in upper-bound experiments \
+         (tournament, tune, play --agents), and cannot advise or decide where only a \
+         player's own cards may be seen"
     )]
     FullState(String),
     /// A name registered twice.

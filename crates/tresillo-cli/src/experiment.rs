@@ -47,7 +47,8 @@
 //! An experiment owns its outputs: running it again replaces them, but only once
 //! the new run is complete. A tournament plays in `OUT.partial` (continued by
 //! `--resume`, started over by `--force`) and its files are then moved into `OUT`;
-//! a tune writes its CSV under a temporary name and renames it at the end.
+//! a tune writes its CSV under a temporary name and renames it at the end (an
+//! interrupted tune is likewise continued by `--resume`, started over by `--force`).
 
 use crate::rules::RulesArgs;
 use crate::tournament::{self, TournamentArgs};
@@ -65,7 +66,7 @@ pub struct RunArgs {
     /// Overwrite the results of an earlier run.
     #[arg(long)]
     pub force: bool,
-    /// Continue an interrupted tournament (tournaments only).
+    /// Continue an interrupted tournament or tune.
     #[arg(long)]
     pub resume: bool,
     /// Worker threads, overriding the file's `threads`.
@@ -304,8 +305,8 @@ pub fn load(a: &RunArgs) -> Result<Experiment> {
             })
         }
         (None, Some(t)) => {
-            if a.resume {
-                bail!("{}: --resume is for tournaments; a tune starts over (with --force)", path.display());
+            if a.resume && a.force {
+                bail!("--resume and --force exclude each other");
             }
             let mut args = TuneArgs {
                 agent: t.agent,
@@ -322,6 +323,8 @@ pub fn load(a: &RunArgs) -> Result<Experiment> {
                 out: t.out,
                 threads: a.threads.or(t.threads),
                 force: a.force,
+                resume: a.resume,
+                replace: false,
                 bidding: t.bidding,
             };
             if let Some(r) = t.rounds {
@@ -428,6 +431,9 @@ pub fn command(e: &Experiment) -> Vec<String> {
             if let Some(n) = t.threads {
                 flag(&mut c, "--threads", n.to_string());
             }
+            if t.resume {
+                c.push("--resume".into());
+            }
             if t.force {
                 c.push("--force".into());
             }
@@ -446,9 +452,10 @@ pub fn run(a: &RunArgs, command_line: Vec<String>) -> Result<String> {
     let what = || format!("experiment {}", a.file.display());
     match &e {
         Experiment::Tournament(t) => tournament::run_experiment(t, command_line).with_context(what),
-        // An experiment replaces its own earlier results (renamed over them at the end).
+        // An experiment replaces its own earlier results (renamed over them at the
+        // end), but an interrupted search only with --force (--resume continues it).
         Experiment::Tune(t) => {
-            tune::run(&TuneArgs { force: true, ..t.clone() }, command_line).with_context(what)
+            tune::run(&TuneArgs { replace: true, ..t.clone() }, command_line).with_context(what)
         }
     }
 }

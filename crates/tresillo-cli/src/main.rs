@@ -1,4 +1,24 @@
 //! The `tresillo` command-line tool. Only this crate does I/O.
+//!
+//! A closed output ends a subcommand quietly (`tresillo tune ... 2>&1 | head -1`):
+//! the Rust runtime ignores SIGPIPE, so a write to a closed pipe returns
+//! `BrokenPipe`. Standard output is written through `?`, and `main` takes a
+//! `BrokenPipe` error for success; standard error (progress lines, notes, the
+//! error line) is written with [`note!`], which ignores a failed write, never with
+//! `eprintln!`, which panics on it (the lints below refuse the `print` macros). A
+//! run whose reader went away thus still finishes and writes its files. (Resetting
+//! SIGPIPE to its default would need `unsafe` and would kill a long run at its
+//! next progress line, losing the output it was about to write.)
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
+/// Writes a line to standard error, like `eprintln!`, but without panicking when
+/// standard error is closed (the line is then dropped).
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
 
 mod analyze;
 mod args;
@@ -75,6 +95,11 @@ enum Command {
     Report(report::ReportArgs),
 }
 
+/// `n` and a noun, in the plural unless `n` is 1: `1 run`, `2 runs`.
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+}
+
 /// The command line as typed, with the program named by its file name only
 /// (`tresillo`, not `/home/me/.cargo/bin/tresillo` or `target/release/tresillo`), so
 /// that manifests do not depend on where the binary is.
@@ -147,7 +172,7 @@ fn main() -> ExitCode {
             }) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("error: {e:#}");
+            note!("error: {e:#}");
             ExitCode::from(2)
         }
     }

@@ -391,25 +391,54 @@ fn holder(path: &Path) -> String {
 
 fn in_use(dir: &Path, path: &Path) -> anyhow::Error {
     anyhow::anyhow!(
-        "{} is in use by another tresillo process (pid {}): one process at a time may write a run \
-         directory; wait for it to finish, or stop it",
+        "{} is in use by another tresillo process (pid {}): one process at a time may write it; \
+         wait for it to finish, or stop it",
         dir.display(),
         holder(path)
     )
+}
+
+/// The nearest of `path` and its ancestors that exists and is not a directory: a
+/// file where a directory must be (or be created).
+pub fn file_in_the_way(path: &Path) -> Option<PathBuf> {
+    path.ancestors()
+        .filter(|a| !a.as_os_str().is_empty())
+        .find_map(|a| fs::metadata(a).ok().map(|m| (a, m.is_dir())))
+        .and_then(|(a, is_dir)| (!is_dir).then(|| a.to_path_buf()))
+}
+
+/// Refuses, in one line, an output directory that is a file or lies under one.
+pub fn check_run_dir(dir: &Path) -> Result<()> {
+    match file_in_the_way(dir) {
+        Some(f) if f == dir => bail!("{} is a file, not a run directory", dir.display()),
+        Some(f) => bail!(
+            "{} is a file, not a directory: it cannot hold the run directory {}",
+            f.display(),
+            dir.display()
+        ),
+        None => Ok(()),
+    }
 }
 
 /// Creates `dir` if needed and takes the exclusive lock of its writer, writing this
 /// process's pid into the lock file; refuses with the holder's pid when another
 /// process has it.
 pub fn lock_dir(dir: &Path) -> Result<DirLock> {
+    check_run_dir(dir)?;
     fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let path = dir.join(LOCK_FILE);
+    lock_file(&dir.join(LOCK_FILE), dir)
+}
+
+/// Takes the exclusive lock of the lock file `path` (created if needed) for the
+/// writer of `dir` (a run directory, or a tune's CSV), writing this process's pid
+/// into it; refuses with the holder's pid when another process has it.
+pub fn lock_file(path: &Path, dir: &Path) -> Result<DirLock> {
     let mut file = OpenOptions::new()
         .read(true)
         .write(true)
         .create(true)
         .truncate(false)
-        .open(&path)
+        .open(path)
         .with_context(|| format!("opening {}", path.display()))?;
     match file.try_lock() {
         Ok(()) => {
@@ -418,7 +447,7 @@ pub fn lock_dir(dir: &Path) -> Result<DirLock> {
             file.flush()?;
             Ok(DirLock { _file: file })
         }
-        Err(fs::TryLockError::WouldBlock) => Err(in_use(dir, &path)),
+        Err(fs::TryLockError::WouldBlock) => Err(in_use(dir, path)),
         Err(fs::TryLockError::Error(e)) => Err(e).with_context(|| format!("locking {}", path.display())),
     }
 }
@@ -491,6 +520,9 @@ pub fn run(a: &TournamentArgs, command_line: Vec<String>) -> Result<String> {
     let dir = a.out.as_path();
     check_record_path(a.record.as_deref(), dir)?;
     let _lock = lock_dir(dir)?;
+    if let Some(note) = empty_shard(&config) {
+        note!("{note}");
+    }
     let holds_run = |d: &Path| RUN_FILES.iter().any(|f| d.join(f).exists());
     let replacing = if a.force && holds_run(dir) {
         Some(partial_dir(dir)?)
@@ -503,6 +535,20 @@ pub fn run(a: &TournamentArgs, command_line: Vec<String>) -> Result<String> {
         Some(partial) => replace(a, &config, dir, &partial, command_line),
         None => play(a, &config, dir, dir, command_line),
     }
+}
+
+/// A note for a shard that holds no deals (more shards than scoring units): it is
+/// written as a finished run of no deals, which `merge` accepts, so that a script
+/// may split any run into N shards.
+fn empty_shard(config: &TournamentConfig) -> Option<String> {
+    let (d0, d1) = config.deal_range();
+    (d0 == d1).then(|| {
+        format!(
+            "note: shard {} of a run of {} deals holds no deals (there are fewer scoring units than \
+             shards); it is written as a finished shard of 0 deals, which merge accepts",
+            config.shard, config.deals
+        )
+    })
 }
 
 /// Runs the tournament of an experiment (`tresillo run`): it plays in the sibling
@@ -701,7 +747,7 @@ fn play(
     let (d0, d1) = config.deal_range();
     let resuming = a.resume && dir.join("manifest.json").exists();
     if a.resume && !resuming {
-        eprintln!("{}: no run to resume there; starting it", dir.display());
+        note!("{}: no run to resume there; starting it", dir.display());
     }
     let (mut manifest, mut stats) = if resuming {
         let m = read_manifest(dir)?;
@@ -947,6 +993,7 @@ pub fn merge(a: &MergeArgs, command_line: Vec<String>) -> Result<String> {
     let out_at = resolved(out)?;
     for d in &a.dirs {
         let at = fs::canonicalize(d).with_context(|| format!("reading the input {}", d.display()))?;
+        ensure!(at.is_dir(), "{} is a file, not a run directory: merge takes shard directories", d.display());
         if out_at.starts_with(&at) || at.starts_with(&out_at) {
             bail!(
                 "the output {} is, contains or is inside the input {}: merge into a directory apart \
@@ -985,15 +1032,23 @@ pub fn merge(a: &MergeArgs, command_line: Vec<String>) -> Result<String> {
         ensure!(m.config.shard.count == count, "{} was split into another number of shards", d.display());
     }
     parts.sort_by_key(|(m, _)| m.config.shard.index);
-    for (k, (m, d)) in parts.iter().enumerate() {
+    for w in parts.windows(2) {
+        let ((m, a), (n, b)) = (&w[0], &w[1]);
         ensure!(
-            m.config.shard.index == k as u64,
-            "shard {k}/{count} is missing or given twice (found {} in {})",
+            m.config.shard.index != n.config.shard.index,
+            "shard {} is given twice: {} and {}",
             m.config.shard,
-            d.display()
+            a.display(),
+            b.display()
         );
     }
-    ensure!(parts.len() as u64 == count, "{} of {count} shards given", parts.len());
+    // Indices are distinct and below `count`: the first gap is a missing shard.
+    if let Some(k) = (0..=parts.len() as u64)
+        .find(|&k| parts.get(k as usize).is_none_or(|(m, _)| m.config.shard.index != k))
+        && k < count
+    {
+        bail!("shard {k}/{count} is missing ({} of {count} shards given)", parts.len());
+    }
     let _lock = lock_dir(out)?;
     let existing: Vec<&str> = RUN_FILES.iter().copied().filter(|f| out.join(f).exists()).collect();
     if !existing.is_empty() && !a.force {

@@ -9,6 +9,16 @@
 //! last line the best spec alone. Nothing is written before every argument has been
 //! checked, and existing files are kept unless `--force`.
 //!
+//! One process at a time writes an `<out>`: it holds an exclusive lock on
+//! `<out>.lock` (with its pid; [`crate::tournament::lock_file`]). After every
+//! candidate, `<out>.checkpoint.json` is replaced (the settings, the command line
+//! that started the search, the start's evaluation and every record, exactly)
+//! before the row is appended to `<out>.partial`. `--resume` checks the settings,
+//! writes `<out>.partial` again from the checkpoint and continues the search with
+//! [`Space::resume`], so that the CSV and the manifest are byte-identical to an
+//! uninterrupted search's; the checkpoint is removed once the manifest is written.
+//! Without `--resume`, an interrupted search is refused unless `--force`.
+//!
 //! The CSV columns: `spec`; one column per tuned parameter (its value);
 //! `mean_tantos`, `ci95_low`, `ci95_high` (mean tantos per deal and its 95%
 //! confidence interval); `deals` (each played under all six seatings); `vs_start`,
@@ -17,12 +27,15 @@
 //! `round` (0 for the start, then the coordinate round; 1 for grid points).
 
 use anyhow::{Context, Result, bail, ensure};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fs::{self, File};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use tresillo_sim::{Method, ParamRange, Record, Scoring, SearchPlan, Space, TuneResult, TuneSetup};
+use tresillo_sim::{
+    Evaluation, Method, ParamRange, Progress, Record, Scoring, SearchPlan, Space, Stats, TuneResult,
+    TuneSetup,
+};
 
 /// Arguments of `tresillo tune`.
 #[derive(clap::Args, Clone, Debug)]
@@ -71,9 +84,17 @@ pub struct TuneArgs {
     /// Worker threads (default: all cores). The results do not depend on it.
     #[arg(long, allow_negative_numbers = true, value_parser = crate::args::threads)]
     pub threads: Option<usize>,
-    /// Overwrite existing output files.
+    /// Overwrite existing output files, and start over an interrupted search.
     #[arg(long)]
     pub force: bool,
+    /// Continue the interrupted search of `--out` from its checkpoint; a finished
+    /// one is left as it is.
+    #[arg(long)]
+    pub resume: bool,
+    /// Replace finished output files without `--force` (an experiment owns its
+    /// results), but never discard an interrupted search.
+    #[arg(skip)]
+    pub replace: bool,
     /// An agent spec that makes every seat's bidding-phase decisions (see
     /// `tournament --bidding`), to tune card-play parameters alone.
     #[arg(long)]
@@ -133,24 +154,94 @@ impl TuneArgs {
     }
 }
 
+/// What determines a search's candidates and their scores: the configuration part
+/// of the manifest, and what `--resume` compares with the checkpoint.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+struct Settings {
+    agent: String,
+    params: Vec<ManifestParam>,
+    start: String,
+    method: String,
+    max_rounds: u32,
+    opponents: Vec<String>,
+    deals: u64,
+    seed: u64,
+    rules: tresillo_core::Rules,
+    scoring: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    bidding: Option<String>,
+}
+
+impl Settings {
+    fn new(space: &Space, plan: &SearchPlan, setup: &TuneSetup) -> Settings {
+        Settings {
+            agent: space.base().to_string(),
+            params: space
+                .params()
+                .iter()
+                .map(|p| ManifestParam { name: p.name.clone(), values: p.values.clone() })
+                .collect(),
+            start: space.spec(space.start()),
+            method: plan.method.to_string(),
+            max_rounds: plan.max_rounds,
+            opponents: setup.opponents.clone(),
+            deals: setup.deals,
+            seed: setup.seed,
+            rules: setup.rules,
+            scoring: setup.scoring.to_string(),
+            bidding: setup.bidding.clone(),
+        }
+    }
+
+    /// The settings in which `self` (the checkpoint's) and `given` differ, each with
+    /// both values, on one line.
+    fn diff(&self, given: &Settings) -> String {
+        let as_map = |s: &Settings| match serde_json::to_value(s) {
+            Ok(serde_json::Value::Object(m)) => m,
+            _ => serde_json::Map::new(),
+        };
+        let (a, b) = (as_map(self), as_map(given));
+        let show = |s: &Settings, k: &str, v: Option<&serde_json::Value>| match (k, v) {
+            ("rules", _) => s.rules.to_string(),
+            ("params", _) => s
+                .params
+                .iter()
+                .map(|p| format!("{}={}", p.name, p.values.join(",")))
+                .collect::<Vec<_>>()
+                .join(" "),
+            (_, None | Some(serde_json::Value::Null)) => "none".into(),
+            (_, Some(serde_json::Value::String(t))) => t.clone(),
+            (_, Some(serde_json::Value::Array(xs))) => xs
+                .iter()
+                .map(|x| x.as_str().map_or_else(|| x.to_string(), String::from))
+                .collect::<Vec<_>>()
+                .join(","),
+            (_, Some(other)) => other.to_string(),
+        };
+        let mut keys: Vec<&String> = a.keys().collect();
+        keys.extend(b.keys().filter(|k| !a.contains_key(*k)));
+        keys.into_iter()
+            .filter(|k| a.get(*k) != b.get(*k))
+            .map(|k| {
+                format!(
+                    "{k}: {} in the checkpoint, {} given",
+                    show(self, k, a.get(k)),
+                    show(given, k, b.get(k))
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+}
+
 /// The record of a finished tuning run.
 #[derive(Serialize)]
 struct Manifest<'a> {
     tool: &'static str,
     version: &'static str,
-    command_line: Vec<String>,
-    agent: &'a str,
-    params: Vec<ManifestParam<'a>>,
-    start: String,
-    method: String,
-    max_rounds: u32,
-    opponents: &'a [String],
-    deals: u64,
-    seed: u64,
-    rules: tresillo_core::Rules,
-    scoring: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    bidding: Option<&'a str>,
+    command_line: &'a [String],
+    #[serde(flatten)]
+    settings: &'a Settings,
     duplicate: bool,
     evaluations: usize,
     rounds: u32,
@@ -159,10 +250,10 @@ struct Manifest<'a> {
     start_result: ManifestCandidate<'a>,
 }
 
-#[derive(Serialize)]
-struct ManifestParam<'a> {
-    name: &'a str,
-    values: &'a [String],
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+struct ManifestParam {
+    name: String,
+    values: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -187,6 +278,95 @@ impl<'a> ManifestCandidate<'a> {
             vs_start_ci95_low: r.vs_start.map(|(d, h)| round4(d - h)),
             vs_start_ci95_high: r.vs_start.map(|(d, h)| round4(d + h)),
         }
+    }
+}
+
+/// The progress of a search, `<out>.checkpoint.json`, replaced after every
+/// candidate: the settings (a resumed search must have the same), the command line
+/// that started it (kept in the manifest, which is then the same whether or not
+/// the search was interrupted), the start's evaluation (the reference of the paired
+/// comparisons) and every candidate scored, its numbers exact.
+#[derive(Serialize, Deserialize)]
+struct Checkpoint {
+    tool: String,
+    version: String,
+    command_line: Vec<String>,
+    settings: Settings,
+    start: Option<SavedEvaluation>,
+    records: Vec<SavedRecord>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct SavedEvaluation {
+    stats: Stats,
+    units: Vec<i64>,
+    rows_per_unit: u64,
+}
+
+/// A [`Record`] with its numbers as the shortest text that reads back to the same
+/// `f64` (`NaN` included), so that a resumed search compares exactly the numbers an
+/// uninterrupted one would.
+#[derive(Serialize, Deserialize)]
+struct SavedRecord {
+    spec: String,
+    values: Vec<String>,
+    round: u32,
+    deals: u64,
+    mean: String,
+    ci95: String,
+    vs_start: Option<[String; 2]>,
+    declare_rate: String,
+}
+
+impl SavedRecord {
+    fn new(r: &Record) -> SavedRecord {
+        SavedRecord {
+            spec: r.spec.clone(),
+            values: r.values.clone(),
+            round: r.round,
+            deals: r.deals,
+            mean: r.mean.to_string(),
+            ci95: r.ci95.to_string(),
+            vs_start: r.vs_start.map(|(d, h)| [d.to_string(), h.to_string()]),
+            declare_rate: r.declare_rate.to_string(),
+        }
+    }
+
+    fn record(&self, index: usize) -> Result<Record> {
+        let num = |t: &str| t.parse::<f64>().map_err(|_| anyhow::anyhow!("`{t}` is not a number"));
+        Ok(Record {
+            index,
+            spec: self.spec.clone(),
+            values: self.values.clone(),
+            round: self.round,
+            mean: num(&self.mean)?,
+            ci95: num(&self.ci95)?,
+            deals: self.deals,
+            vs_start: match &self.vs_start {
+                Some([d, h]) => Some((num(d)?, num(h)?)),
+                None => None,
+            },
+            declare_rate: num(&self.declare_rate)?,
+        })
+    }
+}
+
+impl Checkpoint {
+    /// The search's progress, as [`Space::resume`] takes it.
+    fn progress(&self, path: &Path) -> Result<Progress> {
+        let records = self
+            .records
+            .iter()
+            .enumerate()
+            .map(|(i, r)| r.record(i))
+            .collect::<Result<Vec<_>>>()
+            .with_context(|| format!("{}: a malformed candidate", path.display()))?;
+        let start = self.start.as_ref().map(|e| Evaluation {
+            stats: e.stats.clone(),
+            units: e.units.clone(),
+            rows_per_unit: e.rows_per_unit,
+        });
+        Ok(Progress { start, records })
     }
 }
 
@@ -252,12 +432,32 @@ fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     Ok(b.build()?)
 }
 
-/// `candidates.csv` -> `candidates.csv.partial`.
-fn partial_path(out: &Path) -> PathBuf {
+/// `candidates.csv` -> `candidates.csv<suffix>`.
+fn beside(out: &Path, suffix: &str) -> PathBuf {
     let mut name = out.file_name().unwrap_or_default().to_os_string();
-    name.push(".partial");
+    name.push(suffix);
     out.with_file_name(name)
 }
+
+/// The candidates scored so far: `candidates.csv.partial`.
+fn partial_path(out: &Path) -> PathBuf {
+    beside(out, ".partial")
+}
+
+/// The search's progress: `candidates.csv.checkpoint.json`.
+pub fn checkpoint_path(out: &Path) -> PathBuf {
+    beside(out, ".checkpoint.json")
+}
+
+/// The writer's lock: `candidates.csv.lock`.
+fn lock_path(out: &Path) -> PathBuf {
+    beside(out, ".lock")
+}
+
+/// A test hook: with `TRESILLO_TUNE_STOP_AFTER=N` in the environment, the search
+/// stops with an error once this process has scored N candidates, as a killed one
+/// would (its checkpoint written), so that tests can interrupt it at a known point.
+const STOP_AFTER: &str = "TRESILLO_TUNE_STOP_AFTER";
 
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let tmp = path.with_extension("tmp");
@@ -265,48 +465,156 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
 }
 
+fn read_checkpoint(path: &Path) -> Result<Checkpoint> {
+    let text = fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    serde_json::from_str(&text).with_context(|| {
+        format!("{}: not a tune checkpoint; remove it, or start over with --force", path.display())
+    })
+}
+
+/// For `--resume` without a checkpoint: the finished search's message when `out`
+/// and its manifest hold a search with these settings.
+fn finished(out: &Path, manifest: &Path, settings: &Settings) -> Option<String> {
+    let text = fs::read_to_string(manifest).ok()?;
+    let m: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let done: Settings = serde_json::from_value(m.clone()).ok()?;
+    let best = m["best"]["spec"].as_str()?;
+    (out.exists() && done == *settings).then(|| {
+        format!(
+            "{}: the search is already complete ({} candidates); nothing to do\n{best}\n",
+            out.display(),
+            m["evaluations"]
+        )
+    })
+}
+
 /// Runs `tresillo tune`; returns the printed summary (its last line the best spec).
 pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
+    if a.resume && a.force {
+        bail!(
+            "--resume and --force exclude each other: --resume continues the search, --force starts it over"
+        );
+    }
     let Plan { space, setup, plan } = a.plan()?;
+    let settings = Settings::new(&space, &plan, &setup);
     let manifest_path = a.manifest_path();
-    for p in [&a.out, &manifest_path] {
-        if p.exists() && !a.force {
-            bail!("{} already exists; use --force to overwrite it", p.display());
+    if a.out.is_dir() {
+        bail!("{} is a directory, not a file: --out names the candidates CSV", a.out.display());
+    }
+    let dir = a.out.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if let Some(f) = crate::tournament::file_in_the_way(dir) {
+        bail!("{} is a file, not a directory: it cannot hold {}", f.display(), a.out.display());
+    }
+    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    // One process at a time writes these files (a second tune on the same --out is
+    // refused with the holder's pid).
+    let _lock = crate::tournament::lock_file(&lock_path(&a.out), &a.out)?;
+    let checkpoint = checkpoint_path(&a.out);
+    let ck = if checkpoint.exists() && !a.force {
+        let ck = read_checkpoint(&checkpoint)?;
+        ensure!(
+            a.resume,
+            "{} holds an interrupted search ({} candidates scored); use --resume to continue it or --force \
+             to start over",
+            checkpoint.display(),
+            ck.records.len()
+        );
+        if ck.settings != settings {
+            bail!(
+                "{} holds a search with other settings ({}); use --force to start over",
+                checkpoint.display(),
+                ck.settings.diff(&settings)
+            );
         }
-    }
-    if let Some(dir) = a.out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    }
+        ensure!(
+            ck.version == env!("CARGO_PKG_VERSION"),
+            "{} was written by tresillo {}, this is {}: start over with --force",
+            checkpoint.display(),
+            ck.version,
+            env!("CARGO_PKG_VERSION")
+        );
+        ck
+    } else {
+        if a.resume {
+            if let Some(done) = finished(&a.out, &manifest_path, &settings) {
+                return Ok(done);
+            }
+            note!("{}: no search to resume; starting it", a.out.display());
+        }
+        for p in [&a.out, &manifest_path] {
+            if p.exists() && !(a.force || a.replace) {
+                bail!("{} already exists; use --force to overwrite it", p.display());
+            }
+        }
+        Checkpoint {
+            tool: "tresillo".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            command_line,
+            settings: settings.clone(),
+            start: None,
+            records: Vec::new(),
+        }
+    };
+    let progress = ck.progress(&checkpoint)?;
     // The candidates go to a temporary name, renamed over the output only when the
-    // search is complete: until then any earlier output stays as it was.
+    // search is complete: until then any earlier output stays as it was. A resumed
+    // search writes it again from the checkpoint, which a kill may have left a row
+    // ahead of it.
     let partial = partial_path(&a.out);
     let file = File::create(&partial).with_context(|| format!("creating {}", partial.display()))?;
     let mut csv = csv::Writer::from_writer(BufWriter::new(file));
     csv.write_record(header(&space))?;
+    for r in &progress.records {
+        csv.write_record(fields(r))?;
+    }
     csv.flush()?;
+    write_atomic(&checkpoint, &serde_json::to_vec(&ck)?)?;
     let workers = pool(a.threads)?;
     let started = Instant::now();
-    eprintln!(
-        "tune {}: {} search over {}; {} deals per candidate, seed {}, duplicate, against {}",
+    note!(
+        "tune {}: {} search over {}; {} deals per candidate, seed {}, duplicate, against {}{}",
         space.base(),
         plan.method,
         space
             .params()
             .iter()
-            .map(|p| format!("{} ({} values)", p.name, p.values.len()))
+            .map(|p| format!("{} ({})", p.name, crate::count(p.values.len(), "value")))
             .collect::<Vec<_>>()
             .join(", "),
         setup.deals,
         setup.seed,
-        setup.opponents.join(",")
+        setup.opponents.join(","),
+        match progress.records.len() {
+            0 => String::new(),
+            n => format!("; resuming after {}", crate::count(n, "candidate")),
+        }
     );
-    let result: TuneResult = space.search(
+    let stop_after: Option<usize> = std::env::var(STOP_AFTER).ok().and_then(|v| v.parse().ok());
+    let mut scored = 0;
+    let ck = std::cell::RefCell::new(ck);
+    let result: TuneResult = space.resume(
         &plan,
-        |spec| workers.install(|| setup.evaluate(spec)).with_context(|| format!("evaluating {spec}")),
+        progress,
+        |spec| {
+            let e = workers.install(|| setup.evaluate(spec)).with_context(|| format!("evaluating {spec}"))?;
+            // The search evaluates the start first.
+            ck.borrow_mut().start.get_or_insert_with(|| SavedEvaluation {
+                stats: e.stats.clone(),
+                units: e.units.clone(),
+                rows_per_unit: e.rows_per_unit,
+            });
+            Ok(e)
+        },
         |r| {
+            // The checkpoint first: the CSV is written again from it on --resume.
+            {
+                let mut c = ck.borrow_mut();
+                c.records.push(SavedRecord::new(r));
+                write_atomic(&checkpoint, &serde_json::to_vec(&*c)?)?;
+            }
             csv.write_record(fields(r))?;
             csv.flush()?;
-            eprintln!(
+            note!(
                 "[{:>3}] round {} {:<40} {}  ({:.0} s)",
                 r.index + 1,
                 r.round,
@@ -314,9 +622,14 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
                 describe(r),
                 started.elapsed().as_secs_f64()
             );
+            scored += 1;
+            if stop_after == Some(scored) {
+                bail!("stopped after {scored} candidates ({STOP_AFTER}); continue with --resume");
+            }
             Ok(())
         },
     )?;
+    let ck = ck.into_inner();
     let mut file = csv.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
     file.flush()?;
     drop(file);
@@ -325,18 +638,8 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
     let manifest = Manifest {
         tool: "tresillo",
         version: env!("CARGO_PKG_VERSION"),
-        command_line,
-        agent: space.base(),
-        params: space.params().iter().map(|p| ManifestParam { name: &p.name, values: &p.values }).collect(),
-        start: start.spec.clone(),
-        method: plan.method.to_string(),
-        max_rounds: plan.max_rounds,
-        opponents: &setup.opponents,
-        deals: setup.deals,
-        seed: setup.seed,
-        rules: setup.rules,
-        scoring: setup.scoring.to_string(),
-        bidding: setup.bidding.as_deref(),
+        command_line: &ck.command_line,
+        settings: &settings,
         duplicate: true,
         evaluations: result.records.len(),
         rounds: result.rounds,
@@ -350,15 +653,19 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
     }
     fs::rename(&partial, &a.out).with_context(|| format!("writing {}", a.out.display()))?;
     write_atomic(&manifest_path, serde_json::to_string_pretty(&manifest)?.as_bytes())?;
+    // Last: until the manifest is written, --resume finishes the search from here.
+    fs::remove_file(&checkpoint).with_context(|| format!("removing {}", checkpoint.display()))?;
     let mut out = String::new();
     let stop = match (plan.method, result.converged) {
         (Method::Grid, _) => "every grid point".to_string(),
-        (Method::Coordinate, true) => format!("{} rounds, converged", result.rounds),
-        (Method::Coordinate, false) => format!("{} rounds, stopped at the round limit", result.rounds),
+        (Method::Coordinate, true) => format!("{}, converged", crate::count(result.rounds as usize, "round")),
+        (Method::Coordinate, false) => {
+            format!("{}, stopped at the round limit", crate::count(result.rounds as usize, "round"))
+        }
     };
     out.push_str(&format!(
-        "{} candidates evaluated ({stop}); {} deals each against {}; all in {}\n",
-        result.records.len(),
+        "{} evaluated ({stop}); {} deals each against {}; all in {}\n",
+        crate::count(result.records.len(), "candidate"),
         setup.deals,
         setup.opponents.join(","),
         a.out.display()

@@ -178,8 +178,25 @@ fn a_tune_experiment_writes_its_candidates_and_prints_the_best_spec() {
     assert_eq!(again.lines().last(), Some(best));
     assert_eq!(fs::read_to_string(&out).unwrap(), csv);
     assert!(!d.path("tune/candidates.csv.partial").exists());
-    let err = failed(&tresillo(&["run", s(&exp), "--resume"]));
-    assert!(err.contains("tournaments"), "{err}");
+    // --resume of a finished tune changes nothing (issue 20, item 2).
+    let again = ok(&tresillo(&["run", s(&exp), "--resume"]));
+    assert!(again.contains("already complete"), "{again}");
+    assert_eq!(again.lines().last(), Some(best));
+    assert_eq!(fs::read_to_string(&out).unwrap(), csv);
+    // An interrupted tune is kept: continued by --resume, started over by --force.
+    let stopped = std::process::Command::new(env!("CARGO_BIN_EXE_tresillo"))
+        .args(["run", s(&exp)])
+        .env("TRESILLO_TUNE_STOP_AFTER", "1")
+        .output()
+        .unwrap();
+    assert!(!stopped.status.success());
+    assert_eq!(fs::read_to_string(&out).unwrap(), csv, "the finished results stay until replaced");
+    let err = failed(&tresillo(&["run", s(&exp)]));
+    assert!(err.contains("interrupted search") && err.contains("--resume"), "{err}");
+    let resumed = ok(&tresillo(&["run", s(&exp), "--resume"]));
+    assert_eq!(resumed.lines().last(), Some(best));
+    assert_eq!(fs::read_to_string(&out).unwrap(), csv);
+    assert!(!d.path("tune/candidates.csv.checkpoint.json").exists());
 }
 
 #[test]

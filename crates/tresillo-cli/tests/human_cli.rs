@@ -82,6 +82,17 @@ fn a_session_plays_to_the_end_with_mistakes_help_and_hints() {
     }
 }
 
+/// Issue 20, item 13: asking the cheat for a hint says what it is, in the
+/// player's terms, without naming the library's functions.
+#[test]
+fn a_hint_from_the_cheat_is_refused_in_plain_words() {
+    let out = with_input(&["play", "--human", "0", "--seed", "3"], &format!("hint cheat\n{}", ones(300)));
+    let text = ok(&out);
+    let line = text.lines().find(|l| l.contains("no such agent for a hint")).expect(&text);
+    assert!(line.contains("`cheat` sees every hand") && line.contains("cannot advise"), "{line}");
+    assert!(!text.contains("build_seated") && !text.contains("build_agent"), "{line}");
+}
+
 #[test]
 fn end_of_input_ends_the_session_cleanly() {
     let d = TempDir::new("human", "eof");

@@ -94,7 +94,7 @@ fn a_tournament_report_shows_the_summary_and_is_self_contained() {
     ]));
     let page = dir.path("page.html");
     let printed = ok(&tresillo(&["report", run.to_str().unwrap(), "--out", page.to_str().unwrap()]));
-    assert!(printed.contains("9 charts from 1 runs"), "{printed}");
+    assert!(printed.contains("9 charts from 1 run in"), "{printed}");
     let text = fs::read_to_string(&page).unwrap();
     let doc = parse(&text);
     assert_self_contained(&text, &doc);
@@ -399,7 +399,7 @@ fn a_four_player_report_counts_penetros_drop_outs_and_positions_from_deals_csv()
     ]));
     let page = dir.path("page.html");
     let printed = ok(&tresillo(&["report", run.to_str().unwrap(), "--out", page.to_str().unwrap()]));
-    assert!(printed.contains("10 charts from 1 runs"), "{printed}");
+    assert!(printed.contains("10 charts from 1 run in"), "{printed}");
     let text = fs::read_to_string(&page).unwrap();
     let doc = parse(&text);
     assert_self_contained(&text, &doc);

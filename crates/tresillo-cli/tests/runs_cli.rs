@@ -419,3 +419,99 @@ fn a_record_file_inside_the_run_directory_is_refused() {
     ok(&tournament(&dir, &["--record", s(&d.path("r.jsonl"))]));
     assert!(d.path("r.jsonl").exists());
 }
+
+/// Issue 20, item 13: a shard given twice is named with both directories, a missing
+/// one by its number; a file among the inputs (a log) is not taken for a shard.
+#[test]
+fn merge_names_a_shard_given_twice_or_missing_and_refuses_files() {
+    let d = TempDir::new("runs-cli", "twice");
+    let shards: Vec<std::path::PathBuf> = (0..3).map(|k| d.path(&format!("s{k}"))).collect();
+    for (k, p) in shards.iter().enumerate() {
+        ok(&tournament(p, &["--shard", &format!("{k}/3")]));
+    }
+    let copy = d.path("copy1");
+    fs::create_dir(&copy).unwrap();
+    for f in ["deals.csv", "manifest.json", "stats.json", "summary.csv"] {
+        fs::copy(shards[1].join(f), copy.join(f)).unwrap();
+    }
+    let out = d.path("m");
+    let [s0, s1, s2] = [s(&shards[0]), s(&shards[1]), s(&shards[2])];
+    let err = failed(&tresillo(&["merge", s(&out), s0, s1, s(&copy), s2]));
+    assert_eq!(one_line(&err), format!("error: shard 1/3 is given twice: {s1} and {}", s(&copy)));
+    let err = failed(&tresillo(&["merge", s(&out), s2, s0]));
+    assert!(one_line(&err).contains("shard 1/3 is missing (2 of 3 shards given)"), "{err}");
+    let err = failed(&tresillo(&["merge", s(&out), s1, s0]));
+    assert!(one_line(&err).contains("shard 2/3 is missing"), "{err}");
+    let log = d.write("0.log", "a shard's output\n");
+    let err = failed(&tresillo(&["merge", s(&out), s0, s1, s2, s(&log)]));
+    assert!(one_line(&err).contains(&format!("{} is a file, not a run directory", s(&log))), "{err}");
+    assert!(!out.exists());
+    ok(&tresillo(&["merge", s(&out), s2, s0, s1]));
+}
+
+/// Issue 20, item 13: a shard with no deals (more shards than deals) says so, and
+/// merges with the others into the unsplit run.
+#[test]
+fn an_empty_shard_says_so_and_merges() {
+    let d = TempDir::new("runs-cli", "empty");
+    let args = ["tournament", "--agents", "rule,random,rule", "--seed", "5", "--deals", "2"];
+    let whole = d.path("whole");
+    ok(&tresillo(&[&args[..], &["--out", s(&whole)]].concat()));
+    let mut dirs = Vec::new();
+    for k in 0..4 {
+        let dir = d.path(&format!("s{k}"));
+        let shard = format!("{k}/4");
+        let out = tresillo(&[&args[..], &["--shard", &shard, "--out", s(&dir)]].concat());
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{err}");
+        // Shards 0 and 2 get no deal of the two (units floor(2k/4) to floor(2(k+1)/4)).
+        if k % 2 == 0 {
+            assert!(
+                err.contains(&format!("note: shard {shard} of a run of 2 deals holds no deals")),
+                "{err}"
+            );
+        } else {
+            assert!(err.is_empty(), "{err}");
+        }
+        dirs.push(dir);
+    }
+    let out = d.path("m");
+    let mut merge = vec!["merge".to_string(), s(&out).to_string()];
+    merge.extend(dirs.iter().map(|p| s(p).to_string()));
+    ok(&tresillo(&merge.iter().map(String::as_str).collect::<Vec<_>>()));
+    assert_eq!(fs::read(out.join("deals.csv")).unwrap(), fs::read(whole.join("deals.csv")).unwrap());
+}
+
+/// Issue 20, item 13: `--out` naming a file gets one line saying so, from every
+/// command that writes a run directory (and from tune, whose CSV needs a directory).
+#[test]
+fn an_output_that_is_a_file_is_named_in_one_line() {
+    let d = TempDir::new("runs-cli", "notadir");
+    let file = d.write("notadir", "a file\n");
+    let f = s(&file);
+    let is_file = format!("error: {f} is a file, not a run directory");
+    let err = failed(&tournament(&file, &[]));
+    assert_eq!(one_line(&err), is_file);
+    let under = file.join("sub");
+    let err = failed(&tournament(&under, &[]));
+    assert_eq!(
+        one_line(&err),
+        format!("error: {f} is a file, not a directory: it cannot hold the run directory {}", s(&under))
+    );
+    let shard = d.path("s");
+    ok(&tournament(&shard, &[]));
+    let err = failed(&tresillo(&["merge", f, s(&shard)]));
+    assert_eq!(one_line(&err), is_file);
+    let exp = d.write(
+        "exp.toml",
+        &format!("[tournament]\nagents = ['rule', 'rule', 'random']\ndeals = 3\nseed = 1\nout = '{f}'\n"),
+    );
+    let err = failed(&tresillo(&["run", s(&exp)]));
+    assert!(one_line(&err).ends_with(&format!("{f} is a file, not a run directory")), "{err}");
+    let csv = file.join("c.csv");
+    let err = failed(&tresillo(&["tune", "--param", "entrada=40", "--deals", "2", "--out", s(&csv)]));
+    assert_eq!(one_line(&err), format!("error: {f} is a file, not a directory: it cannot hold {}", s(&csv)));
+    let err = failed(&tresillo(&["tune", "--param", "entrada=40", "--deals", "2", "--out", s(&d.0)]));
+    assert!(one_line(&err).contains("is a directory, not a file"), "{err}");
+    assert_eq!(fs::read_to_string(&file).unwrap(), "a file\n");
+}

@@ -174,3 +174,149 @@ fn bad_input_is_refused_before_anything_is_written() {
     ok(&tune(&d.0, &["--param", "entrada=40", "--force"]));
     assert!(fs::read_to_string(&csv).unwrap().starts_with("spec,entrada,"));
 }
+
+fn one_line(err: &str) -> &str {
+    assert_eq!(err.trim().lines().count(), 1, "one clear line: {err}");
+    err.trim()
+}
+
+/// Runs a tune that stops (as if killed) after `n` candidates of this process.
+fn tune_stopping(dir: &Path, n: usize, extra: &[&str]) -> String {
+    let out = dir.join("candidates.csv");
+    let mut args = vec!["tune", "--deals", "12", "--seed", "3", "--opponents", "random,random"];
+    args.extend_from_slice(extra);
+    let out = out.to_str().unwrap().to_string();
+    args.extend_from_slice(&["--out", &out]);
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_tresillo"))
+        .args(&args)
+        .env("TRESILLO_TUNE_STOP_AFTER", n.to_string())
+        .output()
+        .unwrap();
+    failed(&o)
+}
+
+/// Issue 20, item 2: an interrupted tune continues with --resume where it stopped,
+/// and ends with the same candidates.csv and manifest, byte for byte, as a tune
+/// that was never interrupted; --resume refuses other settings in one line.
+#[test]
+fn an_interrupted_tune_resumes_to_the_same_bytes() {
+    let d = TempDir::new("tune-cli", "resume");
+    let csv = d.path("candidates.csv");
+    let manifest = d.path("candidates.manifest.json");
+    let checkpoint = d.path("candidates.csv.checkpoint.json");
+    let args = ["--param", "entrada=35..55:10", "--param", "solo=45,55", "--rounds", "3"];
+    let whole_out = ok(&tune(&d.0, &args));
+    let (whole_csv, whole_manifest) = (fs::read(&csv).unwrap(), fs::read(&manifest).unwrap());
+    let (_, rows) = read_csv(&csv);
+    assert!(rows.len() >= 5, "{}", rows.len());
+    // Again from nothing, interrupted twice.
+    for f in [&csv, &manifest] {
+        fs::remove_file(f).unwrap();
+    }
+    let err = tune_stopping(&d.0, 2, &args);
+    assert!(err.contains("stopped after 2 candidates") && err.contains("--resume"), "{err}");
+    assert!(checkpoint.exists() && !csv.exists() && !manifest.exists());
+    let (_, partial) = read_csv(&d.path("candidates.csv.partial"));
+    assert_eq!(partial, rows[..2]);
+    // Without --resume the interrupted search is kept, not overwritten.
+    let err = failed(&tune(&d.0, &args));
+    assert!(one_line(&err).contains("interrupted search (2 candidates scored)"), "{err}");
+    assert!(err.contains("--resume") && err.contains("--force"), "{err}");
+    // Other settings are refused, naming each difference.
+    let mut other = args.to_vec();
+    other[1] = "entrada=35..55:5";
+    let err = failed(&tune(&d.0, &[&other[..], &["--opponents", "rule,random", "--resume"]].concat()));
+    let err = one_line(&err);
+    assert!(err.contains("other settings"), "{err}");
+    assert!(err.contains("params: entrada=35,45,55 solo=45,55 in the checkpoint"), "{err}");
+    assert!(err.contains("opponents: random,random in the checkpoint, rule,random given"), "{err}");
+    let resumed = [&args[..], &["--resume"]].concat();
+    let err = tune_stopping(&d.0, 1, &[&resumed[..], &["--threads", "1"]].concat());
+    assert!(err.contains("resuming after 2 candidates"), "{err}");
+    let (_, partial) = read_csv(&d.path("candidates.csv.partial"));
+    assert_eq!(partial, rows[..3]);
+    let out = ok(&tune(&d.0, &[&resumed[..], &["--threads", "2"]].concat()));
+    assert_eq!(out, whole_out);
+    assert!(fs::read(&csv).unwrap() == whole_csv, "candidates.csv differs");
+    assert_eq!(
+        String::from_utf8(fs::read(&manifest).unwrap()).unwrap(),
+        String::from_utf8(whole_manifest).unwrap()
+    );
+    assert!(!checkpoint.exists() && !d.path("candidates.csv.partial").exists());
+    // A finished search is left as it is; the last line is still the best spec.
+    let again = ok(&tune(&d.0, &resumed));
+    assert!(again.contains("already complete (") && again.contains("nothing to do"), "{again}");
+    assert_eq!(again.lines().last(), whole_out.lines().last());
+    assert!(fs::read(&csv).unwrap() == whole_csv);
+    // --force starts an interrupted search over.
+    tune_stopping(&d.0, 1, &[&args[..], &["--force"]].concat());
+    assert!(checkpoint.exists());
+    let err = failed(&tune(&d.0, &[&args[..], &["--force", "--resume"]].concat()));
+    assert!(err.contains("exclude each other"), "{err}");
+    ok(&tune(&d.0, &[&args[..], &["--force"]].concat()));
+    assert!(fs::read(&csv).unwrap() == whole_csv && !checkpoint.exists());
+}
+
+/// Issue 20, item 2: two tunes on the same --out: the second is refused, naming
+/// the first one's pid, and the first one's files are not touched.
+#[test]
+fn a_second_tune_on_the_same_out_is_refused() {
+    let d = TempDir::new("tune-cli", "lock");
+    let csv = d.path("candidates.csv");
+    let checkpoint = d.path("candidates.csv.checkpoint.json");
+    let args = [
+        "tune",
+        "--param",
+        "entrada=20..70:1",
+        "--method",
+        "grid",
+        "--deals",
+        "5000",
+        "--threads",
+        "1",
+        "--out",
+        csv.to_str().unwrap(),
+    ];
+    let mut first = std::process::Command::new(env!("CARGO_BIN_EXE_tresillo"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until the first has scored a candidate: it holds the lock.
+    let t0 = std::time::Instant::now();
+    while !fs::read_to_string(&checkpoint).is_ok_and(|t| t.contains("\"spec\"")) {
+        assert!(t0.elapsed() < std::time::Duration::from_secs(120), "the first tune never checkpointed");
+        assert!(first.try_wait().unwrap().is_none(), "the first tune ended");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let pid = first.id().to_string();
+    for extra in [&[][..], &["--force"], &["--resume"]] {
+        let err = failed(&tresillo(&[&args[..], extra].concat()));
+        let err = one_line(&err);
+        assert!(err.contains("in use by another tresillo process") && err.contains(&pid), "{extra:?}: {err}");
+    }
+    assert!(first.try_wait().unwrap().is_none(), "the first tune ended: the test proved nothing");
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert!(!csv.exists());
+    // The lock died with its holder: the search can be continued.
+    let err = failed(&tresillo(&args));
+    assert!(one_line(&err).contains("--resume"), "{err}");
+}
+
+/// Issue 20, item 13: counts are in the singular when they are one.
+#[test]
+fn counts_of_one_are_singular() {
+    let d = TempDir::new("tune-cli", "plural");
+    let o = tune(&d.0, &["--param", "entrada=45"]);
+    let out = ok(&o);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("over entrada (1 value);"), "{err}");
+    assert!(out.starts_with("1 candidate evaluated (1 round, converged);"), "{out}");
+    let report = d.path("r.html");
+    let out = ok(&tresillo(&["report", d.0.to_str().unwrap(), "--out", report.to_str().unwrap()]));
+    assert!(out.contains(" from 1 run in "), "{out}");
+    let html = fs::read_to_string(&report).unwrap();
+    assert!(html.contains("1 candidate, 1 round,"), "{}", &html[..html.len().min(400)]);
+}

@@ -24,8 +24,8 @@ pub use runner::{
 pub use seeds::{deal_for_seed, deal_seed, shuffled_pack};
 pub use stats::{AgentStats, Moments, OutcomeCounts, Stats, SummaryRow};
 pub use tune::{
-    Evaluation, MAX_RANGE_VALUES, Method, ParamRange, Record, SearchPlan, Space, TuneError, TuneResult,
-    TuneSetup,
+    Evaluation, MAX_RANGE_VALUES, Method, ParamRange, Progress, Record, SearchPlan, Space, TuneError,
+    TuneResult, TuneSetup,
 };
 
 /// The README, so that `cargo test` compiles and runs its Rust example.

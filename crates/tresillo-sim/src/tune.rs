@@ -89,6 +89,9 @@ pub enum TuneError {
     /// An evaluation failed.
     #[error(transparent)]
     Sim(#[from] SimError),
+    /// Saved progress that is not this search's ([`Space::resume`]).
+    #[error("the saved progress is not this search's: {0}")]
+    Progress(String),
 }
 
 /// An exact decimal number: `m / 10^scale`.
@@ -503,16 +506,51 @@ impl Space {
     pub fn search<E: From<TuneError>>(
         &self,
         plan: &SearchPlan,
+        evaluate: impl FnMut(&str) -> Result<Evaluation, E>,
+        on_record: impl FnMut(&Record) -> Result<(), E>,
+    ) -> Result<TuneResult, E> {
+        self.resume(plan, Progress::default(), evaluate, on_record)
+    }
+
+    /// Continues a search that scored `done.records` (in evaluation order) before
+    /// it was interrupted: the search is deterministic, so it asks for the same
+    /// candidates again, takes those already scored from `done` instead of
+    /// evaluating them, and evaluates the rest. The result is the one
+    /// [`Space::search`] gives without the interruption. `on_record` sees only the
+    /// candidates evaluated now; `done.start` must be the start's evaluation when
+    /// any record is given (the later candidates are compared with it).
+    pub fn resume<E: From<TuneError>>(
+        &self,
+        plan: &SearchPlan,
+        done: Progress,
         mut evaluate: impl FnMut(&str) -> Result<Evaluation, E>,
         mut on_record: impl FnMut(&Record) -> Result<(), E>,
     ) -> Result<TuneResult, E> {
         self.check(plan)?;
-        let mut s = Searcher { space: self, records: Vec::new(), cache: HashMap::new(), start: None };
+        if !done.records.is_empty() && done.start.is_none() {
+            return Err(TuneError::Progress("the start's evaluation is missing".into()).into());
+        }
+        let mut replay = done.records.into_iter();
+        let mut s = Searcher { space: self, records: Vec::new(), cache: HashMap::new(), start: done.start };
         let mut eval = |s: &mut Searcher<'_>, values: &[String], round: u32| -> Result<usize, E> {
             if let Some(&i) = s.cache.get(values) {
                 return Ok(i);
             }
             let spec = self.spec(values);
+            if let Some(r) = replay.next() {
+                let i = s.records.len();
+                if r.spec != spec || r.values != values || r.index != i || r.round != round {
+                    return Err(TuneError::Progress(format!(
+                        "candidate {} is {} there, but this search's is {spec}",
+                        i + 1,
+                        r.spec
+                    ))
+                    .into());
+                }
+                s.cache.insert(values.to_vec(), i);
+                s.records.push(r);
+                return Ok(i);
+            }
             let e = evaluate(&spec)?;
             let i = s.push(values, spec, round, e);
             on_record(&s.records[i])?;
@@ -602,6 +640,17 @@ impl Searcher<'_> {
         }
         i
     }
+}
+
+/// The candidates a search has scored so far, to continue it after an
+/// interruption ([`Space::resume`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Progress {
+    /// The start's evaluation (the reference of the paired comparisons); `None`
+    /// before the start is scored.
+    pub start: Option<Evaluation>,
+    /// The candidates scored, in evaluation order.
+    pub records: Vec<Record>,
 }
 
 /// One evaluated candidate.
@@ -1008,6 +1057,68 @@ mod tests {
         let (r, seen) = run(&space, &plan, |v| -v[0]);
         assert_eq!(seen, ["rule:entrada=45", "rule:entrada=50"]);
         assert_eq!(r.best, 0);
+    }
+
+    #[test]
+    fn a_resumed_search_continues_where_it_stopped() {
+        let space = Space::new("rule", ranges(&["entrada=30..60:5", "vuelta=30..70:5"]), None).unwrap();
+        let f = |v: &[i64]| -2 * (v[1] - v[0]).pow(2) - (v[0] - 60).pow(2) + v[0] % 3;
+        let value = |spec: &str| -> Vec<i64> {
+            spec.split(':').skip(1).map(|kv| kv.split_once('=').unwrap().1.parse().unwrap()).collect()
+        };
+        let plan = SearchPlan { method: Method::Coordinate, max_rounds: 10, max_evaluations: 1000 };
+        let (whole, seen) = run(&space, &plan, f);
+        for stop in [1, 2, 7, seen.len() - 1, seen.len()] {
+            // Interrupted after `stop` evaluations: keep what was scored.
+            let mut done = Progress::default();
+            let mut calls = 0;
+            let r = space.search(
+                &plan,
+                |spec| {
+                    calls += 1;
+                    if calls > stop {
+                        return Err(TuneError::NoParams);
+                    }
+                    let e = fake(f(&value(spec)));
+                    done.start.get_or_insert_with(|| e.clone());
+                    Ok(e)
+                },
+                |_| Ok(()),
+            );
+            if stop < seen.len() {
+                assert!(matches!(r, Err(TuneError::NoParams)));
+            }
+            done.records = whole.records[..stop].to_vec();
+            let mut again = Vec::new();
+            let mut recorded = Vec::new();
+            let resumed = space
+                .resume(
+                    &plan,
+                    done,
+                    |spec| {
+                        again.push(spec.to_string());
+                        Ok::<_, TuneError>(fake(f(&value(spec))))
+                    },
+                    |r| {
+                        recorded.push(r.index);
+                        Ok(())
+                    },
+                )
+                .unwrap();
+            // (Debug text: one-unit fakes have NaN intervals, which `==` refuses.)
+            assert_eq!(format!("{resumed:?}"), format!("{whole:?}"), "stopped after {stop}");
+            assert_eq!(again, seen[stop..], "only the rest is evaluated");
+            assert_eq!(recorded, (stop..seen.len()).collect::<Vec<_>>());
+        }
+        // Progress of another search is refused.
+        let other = Space::new("rule", ranges(&["entrada=35..60:5", "vuelta=30..70:5"]), None).unwrap();
+        let (o, _) = run(&other, &plan, f);
+        let done = Progress { start: Some(fake(0)), records: o.records[..3].to_vec() };
+        let r = space.resume(&plan, done, |_| Ok(fake(0)), |_| Ok(()));
+        assert!(matches!(r, Err(TuneError::Progress(_))), "{r:?}");
+        let r =
+            space.resume(&plan, Progress { start: None, records: o.records }, |_| Ok(fake(0)), |_| Ok(()));
+        assert!(matches!(r, Err(TuneError::Progress(_))), "{r:?}");
     }
 
     #[test]

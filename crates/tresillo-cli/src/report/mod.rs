@@ -50,7 +50,12 @@ pub fn run(a: &ReportArgs) -> Result<String> {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
     std::fs::write(&a.out, &page.html).with_context(|| format!("writing {}", a.out.display()))?;
-    Ok(format!("{} charts from {} runs in {}\n", page.charts, runs.len(), a.out.display()))
+    Ok(format!(
+        "{} from {} in {}\n",
+        crate::count(page.charts, "chart"),
+        crate::count(runs.len(), "run"),
+        a.out.display()
+    ))
 }
 
 /// A rendered page.
@@ -803,10 +808,10 @@ fn tune(body: &mut Body, t: &TuneRun, id: &str) -> Result<()> {
             (
                 "search",
                 format!(
-                    "{}; {} candidates, {} rounds, {}",
+                    "{}; {}, {}, {}",
                     m.method,
-                    m.evaluations,
-                    m.rounds,
+                    crate::count(m.evaluations, "candidate"),
+                    crate::count(m.rounds as usize, "round"),
                     if m.converged { "converged" } else { "not converged" }
                 ),
             ),
