@@ -10,12 +10,13 @@
 
 use crate::narrate::Names;
 use crate::replay::for_each_record;
-use anyhow::{Result, ensure};
+use anyhow::{Result, bail, ensure};
 use std::io::Write;
 use std::path::PathBuf;
 use tresillo_agents::gpimc;
 use tresillo_agents::gsolver::Goal;
 use tresillo_agents::solver::Class;
+use tresillo_agents::{SpecError, build_agent};
 use tresillo_core::Card;
 use tresillo_sim::{CardAnalysis, GoalAnalysis, HandAnalysis, HandRecord, PimcConfig, analyze, analyze_goal};
 
@@ -42,7 +43,12 @@ pub struct AnalyzeArgs {
 
 /// Runs `tresillo analyze`.
 pub fn run(a: &AnalyzeArgs, out: &mut impl Write) -> Result<()> {
-    ensure!(!a.pimc || a.worlds >= 1, "--worlds must be at least 1");
+    if a.pimc {
+        // The pimc agent's own bound on its worlds (the registry checks the spec).
+        if let Err(SpecError::BadValue { why, .. }) = build_agent(&format!("pimc:worlds={}", a.worlds)) {
+            bail!("--worlds {}: {why} (the pimc agent's bound)", a.worlds);
+        }
+    }
     let count = for_each_record(&a.file, |_, _| Ok(()))?;
     if let Some(n) = a.hand {
         ensure!(n >= 1 && n <= count, "{}: --hand {n}: the file holds hands 1 to {count}", a.file.display());

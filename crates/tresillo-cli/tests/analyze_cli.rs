@@ -187,3 +187,26 @@ fn analyze_judges_four_player_hands_with_three_or_four_seats_in_play() {
     }
     assert_eq!(seen, [true, true], "seed 1 has a penetro and an ordinary hand in 12 deals");
 }
+
+#[test]
+fn analyze_pimc_worlds_has_the_pimc_agents_own_bound() {
+    // An empty record file: refused once read, so a value within the bound gets that
+    // error and one outside it the bound's (before, `--worlds 100000000` was accepted
+    // and ran for hours on a hand).
+    let d = TempDir::new("analyze", "worlds-bound");
+    let empty = d.write("empty.jsonl", "");
+    for (worlds, ok_) in
+        [("100000000", false), ("100001", false), ("0", false), ("100000", true), ("1", true)]
+    {
+        let out = tresillo(&["analyze", s(&empty), "--pimc", "--worlds", worlds]);
+        let err = failed(&out);
+        if ok_ {
+            // Within the bound: the file is read, and refused for being empty.
+            assert!(err.contains("no records (the file is empty)"), "{err}");
+            continue;
+        }
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("error: --worlds "), "{err}");
+        assert!(err.contains(worlds) && err.contains("between 1 and 100000"), "{err}");
+    }
+}
