@@ -27,6 +27,7 @@ mod experiment;
 mod human;
 mod narrate;
 mod perft;
+mod provenance;
 mod replay;
 mod report;
 mod rules;
@@ -43,7 +44,7 @@ use std::process::ExitCode;
 
 /// Simulation and AI research toolkit for Tresillo (Hombre, L'Hombre).
 #[derive(Parser)]
-#[command(name = "tresillo", version, about)]
+#[command(name = "tresillo", version = provenance::LONG_VERSION, about)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -16,6 +16,7 @@
 //! of `tresillo run`, are written under temporary names and renamed into place only
 //! when complete.
 
+use crate::provenance::Build;
 use anyhow::{Context, Result, bail, ensure};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
@@ -106,6 +107,10 @@ pub struct Manifest {
     pub tool: String,
     /// The tool's version.
     pub version: String,
+    /// The build (commit) that last wrote the manifest; absent in manifests of
+    /// versions before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build: Option<Build>,
     /// The command line that started (or last resumed) the run.
     pub command_line: Vec<String>,
     /// The configuration.
@@ -795,7 +800,7 @@ fn play(
             );
         }
         f.set_len(m.csv_bytes).context("truncating deals.csv to its last checkpoint")?;
-        (Manifest { command_line: command_line.clone(), ..m }, s)
+        (Manifest { build: Some(Build::current()), command_line: command_line.clone(), ..m }, s)
     } else {
         // With --resume and no manifest, any run files are those of a start killed
         // before its first checkpoint (the manifest is written last): start over.
@@ -805,6 +810,7 @@ fn play(
         let m = Manifest {
             tool: "tresillo".into(),
             version: env!("CARGO_PKG_VERSION").into(),
+            build: Some(Build::current()),
             command_line,
             config: config.clone(),
             deal_range: [d0, d1],
@@ -1082,6 +1088,7 @@ pub fn merge(a: &MergeArgs, command_line: Vec<String>) -> Result<String> {
     let m = Manifest {
         tool: "tresillo".into(),
         version: env!("CARGO_PKG_VERSION").into(),
+        build: Some(Build::current()),
         command_line,
         config: whole.clone(),
         deal_range: [0, whole.deals],

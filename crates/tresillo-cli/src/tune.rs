@@ -26,6 +26,7 @@
 //! paired by deal, with its interval); `declare_rate` (declared hands per seat-deal);
 //! `round` (0 for the start, then the coordinate round; 1 for grid points).
 
+use crate::provenance::Build;
 use anyhow::{Context, Result, bail, ensure};
 use serde::{Deserialize, Serialize};
 use std::fs::{self, File};
@@ -239,6 +240,7 @@ impl Settings {
 struct Manifest<'a> {
     tool: &'static str,
     version: &'static str,
+    build: Build,
     command_line: &'a [String],
     #[serde(flatten)]
     settings: &'a Settings,
@@ -638,6 +640,7 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
     let manifest = Manifest {
         tool: "tresillo",
         version: env!("CARGO_PKG_VERSION"),
+        build: Build::current(),
         command_line: &ck.command_line,
         settings: &settings,
         duplicate: true,

@@ -344,3 +344,34 @@ fn checkpoints_come_early_and_batch_boundaries_change_no_byte() {
         "{err}"
     );
 }
+
+/// Issue 20, item 14: `--version` and every manifest name the build (version,
+/// commit, dirty tree), and one build's manifests are the same on any thread count
+/// (but for the command line, which names the threads).
+#[test]
+fn the_version_and_manifests_name_the_build_and_stay_identical_across_threads() {
+    let version = String::from_utf8(run(&["--version"]).stdout).unwrap();
+    let git =
+        Command::new("git").args(["rev-parse", "HEAD"]).current_dir(env!("CARGO_MANIFEST_DIR")).output();
+    let commit = match git {
+        Ok(o) if o.status.success() => String::from_utf8(o.stdout).unwrap().trim().to_string(),
+        _ => "unknown".into(), // built outside a checkout
+    };
+    assert!(
+        version.starts_with(&format!("tresillo {} (commit {commit}, tree ", env!("CARGO_PKG_VERSION"))),
+        "{version}"
+    );
+    let manifest = |threads: &str| {
+        let out = tmp(&format!("build-{threads}"));
+        tournament(&out, &["--threads", threads]);
+        let text = String::from_utf8(read(&out.join("manifest.json"))).unwrap();
+        let mut m: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let _ = std::fs::remove_dir_all(&out);
+        m.as_object_mut().unwrap().remove("command_line");
+        m
+    };
+    let one = manifest("1");
+    assert_eq!(one["build"]["commit"], commit.as_str(), "{one}");
+    assert!(one["build"]["dirty"].is_boolean() || commit == "unknown", "{one}");
+    assert_eq!(one, manifest("2"));
+}
