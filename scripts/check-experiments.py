@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Reruns committed experiments and checks that they reproduce their committed
+results (standard library only).
+
+Usage: scripts/check-experiments.py [--all | --slow] [--bin PATH] [NAME ...]
+
+Each NAME (experiments/NAME.toml; default: the FAST list below, each well under a
+minute on a 2-core machine) is run with `tresillo run experiments/NAME.toml
+--force` from a scratch copy of the repository's layout, so results/ is never
+touched, and every committed file under the experiment's `out` is compared with
+the rerun's: byte for byte, except a manifest (*.json holding `"tool":
+"tresillo"`), compared with its `build` object (the commit that wrote it) removed
+and nothing else. `--all` checks every experiment (about an hour and a half here:
+see experiments/README.md for each one's time), `--slow` those not in FAST.
+`--bin` names the `tresillo` binary (default: target/release/tresillo, built with
+`cargo build --release -p tresillo-cli` first when missing).
+
+Prints one line per experiment (`reproduced`, or the first file that differs) and
+exits 1 when any differs.
+"""
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# Each under a minute on this 2-core machine (release build; experiments/README.md).
+FAST = [
+    "rule-vs-random",
+    "rule-baseline",
+    "oracle-vs-rule-play",
+    "rules-house",
+    "rules-palo-de-favor",
+    "rules-codillo-old",
+    "rules-house-palo-de-favor",
+    "rules-four",
+    "rules-four-all-play",
+    "rules-hombre",
+    "rules-hombre-session",
+    "rules-hombre-show-heap",
+    "rules-hombre-chips",
+    "rules-hombre-gascarille",
+    "rules-hombre-favorito",
+    "rules-hombre-contrabola",
+    "rules-lhombre",
+    "rules-lhombre-redeal",
+]
+
+
+def without_build(text):
+    """A manifest's JSON with the `build` object removed, re-printed canonically."""
+    value = json.loads(text)
+    if isinstance(value, dict):
+        value.pop("build", None)
+    return json.dumps(value, indent=2)
+
+
+def same(committed, rerun):
+    a, b = committed.read_bytes(), rerun.read_bytes()
+    if a == b:
+        return True
+    if committed.suffix == ".json":
+        try:
+            ta, tb = a.decode(), b.decode()
+            if '"tool": "tresillo"' in ta and '"tool": "tresillo"' in tb:
+                return without_build(ta) == without_build(tb)
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            return False
+    return False
+
+
+def outputs(name):
+    """The experiment's output: (directory, file-name prefix or None)."""
+    path = ROOT / "experiments" / f"{name}.toml"
+    try:
+        spec = tomllib.loads(path.read_text())
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise SystemExit(f"error: {path}: {e}")
+    table = spec.get("tournament") or spec.get("tune")
+    out = Path(table["out"])
+    if "tournament" in spec:
+        return out, None
+    return out.parent, out.stem  # candidates.csv and candidates.manifest.json
+
+
+def check(name, binary):
+    out, stem = outputs(name)
+    committed = sorted(
+        p for p in (ROOT / out).glob("*") if p.is_file() and (stem is None or p.name.startswith(stem + "."))
+    )
+    tracked = subprocess.run(
+        ["git", "ls-files", "--", str(out)], cwd=ROOT, capture_output=True, text=True
+    ).stdout.split()
+    if tracked:
+        committed = [p for p in committed if str(p.relative_to(ROOT)) in tracked]
+    if not committed:
+        return f"{name}: no committed results under {out}"
+    with tempfile.TemporaryDirectory(prefix=f"check-{name}-") as tmp:
+        tmp = Path(tmp)
+        (tmp / "experiments").mkdir()
+        shutil.copy(ROOT / "experiments" / f"{name}.toml", tmp / "experiments")
+        start = time.monotonic()
+        run = subprocess.run(
+            [str(binary), "run", f"experiments/{name}.toml", "--force"],
+            cwd=tmp,
+            capture_output=True,
+            text=True,
+        )
+        seconds = time.monotonic() - start
+        if run.returncode != 0:
+            last = (run.stderr.strip().splitlines() or ["(no message)"])[-1]
+            return f"{name}: the run failed: {last}"
+        for c in committed:
+            r = tmp / out / c.name
+            if not r.is_file():
+                return f"{name}: differs: {c.relative_to(ROOT)} was not written by the rerun"
+            if not same(c, r):
+                return f"{name}: differs: {c.relative_to(ROOT)} ({seconds:.0f} s)"
+    files = ", ".join(c.name for c in committed)
+    return f"{name}: reproduced ({files}) in {seconds:.0f} s"
+
+
+def main():
+    args = sys.argv[1:]
+    binary = ROOT / "target" / "release" / "tresillo"
+    if "--bin" in args:
+        i = args.index("--bin")
+        if i + 1 >= len(args):
+            sys.exit("error: --bin takes a path")
+        binary = Path(args[i + 1]).resolve()
+        del args[i : i + 2]
+    every = sorted(p.stem for p in (ROOT / "experiments").glob("*.toml"))
+    if "--all" in args:
+        names = every
+    elif "--slow" in args:
+        names = [n for n in every if n not in FAST]
+    else:
+        names = args or FAST
+    for n in names:
+        if n.startswith("-") or n not in every:
+            sys.exit(f"error: {n}: no experiments/{n}.toml (usage: {__doc__.splitlines()[3].strip()})")
+    if not binary.exists():
+        subprocess.run(["cargo", "build", "--release", "-q", "-p", "tresillo-cli"], cwd=ROOT, check=True)
+    bad = 0
+    for n in names:
+        line = check(n, binary)
+        print(line, flush=True)
+        bad += " reproduced " not in line
+    if bad:
+        sys.exit(f"check-experiments: {bad} of {len(names)} experiments do not reproduce their committed results")
+    print(f"check-experiments: all {len(names)} experiments reproduce their committed results")
+
+
+if __name__ == "__main__":
+    main()
