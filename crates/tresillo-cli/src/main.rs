@@ -27,6 +27,7 @@ mod experiment;
 mod human;
 mod narrate;
 mod perft;
+mod play;
 mod provenance;
 mod replay;
 mod report;
@@ -62,7 +63,7 @@ enum Command {
     Perft(perft::PerftArgs),
     /// Play one hand with the given agents and print it, or sit at the table
     /// yourself against two of them, three at four players (`--human SEAT`).
-    Play(narrate::PlayArgs),
+    Play(play::PlayArgs),
     /// Solve a card-play position exactly: the class (sacado, puesta, codillo, or
     /// those of `--goal`) each legal card of the leader leads to, then the value the
     /// declarer can force.
@@ -122,7 +123,7 @@ fn run(cli: Cli) -> Result<()> {
             writeln!(out, "{}", tresillo_sim::deal_for_seed(seed))?;
         }
         Command::Perft(a) => perft::run(&a, &mut out)?,
-        Command::Play(a) => narrate::run(&a, &mut out)?,
+        Command::Play(a) => play::run(&a, &mut out)?,
         Command::Solve(a) => solve::run(&a, &mut out)?,
         Command::Bench(a) => bench::run(&a, &mut out)?,
         Command::Score(a) => score::run(&a)?,
