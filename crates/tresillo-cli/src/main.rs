@@ -34,6 +34,7 @@ mod report;
 mod rules;
 mod score;
 mod score_hombre;
+mod score_log;
 mod solve;
 mod tournament;
 mod tune;

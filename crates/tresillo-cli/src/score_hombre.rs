@@ -4,7 +4,7 @@
 //! `"rules": "hombre"` (or a table with its options) and, for points, may give
 //! `deals`. Every hand is scored by the core's `PointsLedger` or `ChipsLedger`.
 
-use crate::score::{Format, Header, describe, parse_hand, parse_header, signed};
+use crate::score_log::{Format, Header, describe, parse_hand, parse_header, signed};
 use anyhow::{Context, Result, anyhow};
 use serde_json::json;
 use std::fmt::Write as _;
