@@ -81,8 +81,30 @@ def expand(tree):
     return out
 
 
-def resolve(path, here, mods):
-    """The module a path names (longest prefix), from module `here`; None if outside."""
+def inline_depth(code):
+    """For each offset of `code`, how many inline `mod name { ... }` blocks enclose
+    it (a `super` there first leaves those, then the file's module)."""
+    opens = {m.end() - 1 for m in re.finditer(r"\bmod\s+\w+\s*\{", code)}
+    depth, stack, out = 0, [], []
+    for i, ch in enumerate(code):
+        if ch == "{":
+            stack.append(i in opens)
+            depth += i in opens
+        elif ch == "}" and stack:
+            depth -= stack.pop()
+        out.append(depth)
+    return out
+
+
+def resolve(path, here, mods, inline=0):
+    """The module a path names (longest prefix), from module `here` (inside
+    `inline` inline modules of its file); None if outside."""
+    while inline and path and path[0] in ("super", "self"):
+        if path[0] == "self":
+            return None  # the inline module itself
+        path, inline = ["self"] + path[1:], inline - 1
+    if inline and path and path[0] not in ("crate",):
+        return None
     if not path:
         return None
     head, rest = path[0], path[1:]
@@ -129,8 +151,10 @@ def edges(crate):
             if child in mods:
                 line = no_use.count("\n", 0, m.start()) + 1
                 found.append((line, ["self", m.group(1)]))
+        depth = inline_depth(code)
+        line_start = [0] + [i + 1 for i, ch in enumerate(code) if ch == "\n"]
         for line, path in found:
-            target = resolve(path, here, mods)
+            target = resolve(path, here, mods, depth[min(line_start[line - 1], len(depth) - 1)] if depth else 0)
             if target is None or target == here or not target:
                 continue
             # An ancestor named as a prefix only on the way to a deeper module of
@@ -184,7 +208,7 @@ def main():
     args = sys.argv[1:]
     show = "--graph" in args
     args = [a for a in args if a != "--graph"]
-    crates = [Path(a) for a in args] or sorted(p for p in (ROOT / "crates").iterdir() if (p / "src").is_dir())
+    crates = [Path(a).resolve() for a in args] or sorted(p for p in (ROOT / "crates").iterdir() if (p / "src").is_dir())
     bad = 0
     for crate in crates:
         if not (crate / "src").is_dir():
