@@ -21,7 +21,8 @@
 
 use crate::Agent;
 use crate::rng::{AgentRng, below};
-use crate::rule::{RuleAgent, RuleParams};
+use crate::rule::RuleAgent;
+use crate::rule_eval::RuleParams;
 use tresillo_core::{Decision, Hand, Outcome, PlayState, Request, Seat};
 
 /// An agent that sees the whole hand. Only for upper-bound experiments: see the

@@ -121,7 +121,8 @@
 //! which this search leaves to the rule agent.
 
 use crate::rng::{AgentRng, Draws, below};
-use crate::rule::{RuleAgent, RuleParams};
+use crate::rule::RuleAgent;
+use crate::rule_eval::RuleParams;
 use crate::sampler::{Sampler, World};
 use crate::{Agent, SpecError};
 use std::time::{Duration, Instant};

@@ -51,6 +51,7 @@ mod random;
 mod registry;
 mod rng;
 mod rule;
+mod rule_eval;
 mod rule_lhombre;
 mod sampler;
 pub mod solver;
@@ -67,7 +68,8 @@ pub use registry::{
     AgentInfo, ParamInfo, Params, Registry, SpecError, agent_infos, build_agent, build_seated, spec_param,
 };
 pub use rng::{AgentRng, Draws, below, deal_for_seed, rng_from_seed, seat_rngs, shuffled_pack, splitmix64};
-pub use rule::{RuleAgent, RuleParams, evaluate, evaluate_vuelta, keep_set};
+pub use rule::RuleAgent;
+pub use rule_eval::{RuleParams, evaluate, evaluate_vuelta, keep_set};
 pub use sampler::{NoWorld, Sampler, World};
 pub use solver::{Class, Position, PositionError, Solution, SolverContext};
 

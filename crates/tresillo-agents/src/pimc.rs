@@ -108,7 +108,8 @@ use crate::Agent;
 use crate::cheat::CheatAgent;
 use crate::rng::AgentRng;
 use crate::rng::below;
-use crate::rule::{RuleAgent, RuleParams, exchange_discards};
+use crate::rule::{RuleAgent, exchange_discards};
+use crate::rule_eval::RuleParams;
 use crate::sampler::Sampler;
 use crate::solver::{Class, Position, SolverContext};
 use std::sync::{Condvar, Mutex, PoisonError};
@@ -1280,7 +1281,7 @@ mod tests {
                 // Each opponent keeps what the rule agent keeps.
                 for s in [me.next(3), me.plus(2, 3)] {
                     let kept = dealt[s.index()] & hands[s.index()];
-                    let keep = crate::rule::keep_set(dealt[s.index()], trump);
+                    let keep = crate::rule_eval::keep_set(dealt[s.index()], trump);
                     assert!(keep - kept == CardSet::EMPTY || k == heap.len(), "seed {seed}");
                 }
             }

@@ -42,7 +42,8 @@
 use crate::cheat::{Cheat, CheatAgent, Seated};
 use crate::ismcts::{Ismcts, IsmctsParams};
 use crate::pimc::{Oracle, PimcAgent, PimcParams};
-use crate::rule::{RuleAgent, RuleParams};
+use crate::rule::RuleAgent;
+use crate::rule_eval::RuleParams;
 use crate::{Agent, RandomAgent};
 use std::fmt;
 use std::sync::Arc;

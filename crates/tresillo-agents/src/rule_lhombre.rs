@@ -11,8 +11,7 @@
 //! Like the rest of the rule agent it keeps no memory and allocates nothing.
 
 use crate::infer::Inference;
-use crate::rule::{RuleParams, best_suit};
-use crate::{evaluate, evaluate_vuelta};
+use crate::rule_eval::{RuleParams, best_suit, evaluate, evaluate_vuelta};
 use tresillo_core::rulesets::lhombre::rank;
 use tresillo_core::tables::{TrumpTable, table};
 use tresillo_core::{Bid, Card, CardSet, Contract, Decision, PlayerView, Request, Seat, Suit};
