@@ -61,47 +61,18 @@
 //! equally likely); the three-player path above is unchanged.
 
 mod four;
+mod subsets;
+mod world;
+
+use subsets::{below_u128, binom, for_each_subset, random_subset, subset_by_draws};
+pub use world::{NoWorld, World};
+use world::{draw, heap_rest};
 
 use crate::infer::{Inference, turned_location};
-use crate::rng::{AgentRng, Draws, below};
-use rand_core::RngCore;
+use crate::rng::{AgentRng, Draws};
 use tresillo_core::{
-    AllPass, BySeat, Card, CardSet, Contract, Deal, Decision, Hand, Heap, PlayState, PlayerView, Request,
-    Rules, Seat,
+    AllPass, BySeat, Card, CardSet, Contract, Deal, Decision, Hand, Heap, PlayerView, Request, Rules, Seat,
 };
-
-/// A complete deal state as one seat might imagine it: every hand, every discard
-/// pile and the heap remainder. Together with the cards played they hold the 40
-/// cards once each.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct World {
-    /// Each seat's hand now.
-    pub hands: BySeat<CardSet>,
-    /// Each seat's discards.
-    pub discards: BySeat<CardSet>,
-    /// The cards left in the heap (the turned vuelta card included while it is
-    /// still there). Its order is unknown to every player; any order is as likely.
-    pub heap: CardSet,
-}
-
-impl World {
-    /// The position of the play phase in this world: the hands, the trick in
-    /// progress, the tricks won. `None` before play begins.
-    #[must_use]
-    pub fn play_state(&self, view: &PlayerView) -> Option<PlayState> {
-        view.public().play_state(self.hands)
-    }
-
-    /// Every card the world places (hands, discards, heap).
-    #[must_use]
-    pub fn placed(&self) -> CardSet {
-        let mut s = self.heap;
-        for i in 0..4 {
-            s |= self.hands.0[i] | self.discards.0[i];
-        }
-        s
-    }
-}
 
 impl World {
     /// A deal that, with the public decisions of `view`, leads to this world: the
@@ -227,11 +198,6 @@ impl World {
         Ok(hand)
     }
 }
-
-/// No world is consistent with the view (a view no real hand produces).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("no world is consistent with the view: {0}")]
-pub struct NoWorld(pub String);
 
 /// Where the constrained espada goes in one case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -384,71 +350,6 @@ impl ForcedCheck {
 /// the others are asked to demand a gascarille exactly when the obliged declarer
 /// was dealt the espada, so whether anyone was asked (`Some(true)`, the asking
 /// public) says whether it was. `None` in every other case.
-/// Appends to the heap order `seq` (filled up to `n`) the `k` cards seat `s` drew
-/// from its hand at play `rest`: for the declarer of a vuelta the turned card
-/// first, then the cards of `first`, then the others in the engine's order.
-/// Returns the cards drawn.
-#[allow(clippy::too_many_arguments)]
-fn draw(
-    p: &tresillo_core::PublicState,
-    s: Seat,
-    is_decl: bool,
-    mut rest: CardSet,
-    first: CardSet,
-    k: usize,
-    seq: &mut [Card; 13],
-    n: &mut usize,
-) -> Result<CardSet, NoWorld> {
-    let mut drawn = CardSet::EMPTY;
-    if is_decl && p.contract.is_some_and(Contract::turns_card) {
-        let t = p.turned.ok_or_else(|| NoWorld("a vuelta without a turned card".into()))?;
-        if !rest.take(t) {
-            return Err(NoWorld(format!("the turned card {t} is not in the declarer's hand")));
-        }
-        seq[*n] = t;
-        *n += 1;
-        drawn.insert(t);
-    }
-    for c in first.iter().chain((rest - first).iter()) {
-        if drawn.len() as usize == k {
-            break;
-        }
-        if *n == 13 {
-            return Err(NoWorld("more cards drawn than the heap holds".into()));
-        }
-        seq[*n] = c;
-        *n += 1;
-        drawn.insert(c);
-    }
-    if drawn.len() as usize != k {
-        return Err(NoWorld(format!("seat {s} cannot have drawn {k} cards")));
-    }
-    Ok(drawn)
-}
-
-/// Appends to the heap order `seq` the cards `left` in the heap after the
-/// exchanges, a turned vuelta card still there first.
-fn heap_rest(
-    p: &tresillo_core::PublicState,
-    mut left: CardSet,
-    seq: &mut [Card; 13],
-    n: &mut usize,
-) -> Result<(), NoWorld> {
-    if let Some(t) = p.turned.filter(|t| left.contains(*t)) {
-        left.take(t);
-        seq[*n] = t;
-        *n += 1;
-    }
-    for c in left {
-        if *n == 13 {
-            return Err(NoWorld("the heap holds more than 13 cards".into()));
-        }
-        seq[*n] = c;
-        *n += 1;
-    }
-    Ok(())
-}
-
 fn gascarille_asked(p: &tresillo_core::PublicState) -> Option<bool> {
     let obligation = p.game_rules().spec().all_pass == AllPass::Obligation;
     if !(p.options.gascarille && obligation && p.forced) {
@@ -495,27 +396,6 @@ impl GrandCheck {
 /// game of `lhombre` (the spadille's holder, else the dealer).
 fn dealt_by_rejection(all_pass: AllPass) -> bool {
     matches!(all_pass, AllPass::ForcedEntrada | AllPass::Obligation | AllPass::SpadilleElseDealer)
-}
-
-/// `BINOM[n][k]` = n choose k, for n up to 40.
-static BINOM: [[u64; 41]; 41] = {
-    let mut t = [[0u64; 41]; 41];
-    let mut n = 0;
-    while n <= 40 {
-        t[n][0] = 1;
-        let mut k = 1;
-        while k <= n {
-            t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0 };
-            k += 1;
-        }
-        n += 1;
-    }
-    t
-};
-
-#[inline]
-fn binom(n: u32, k: u32) -> u128 {
-    if k > n { 0 } else { u128::from(BINOM[n as usize][k as usize]) }
 }
 
 impl Sampler {
@@ -893,159 +773,6 @@ impl Sampler {
                     });
                 });
             });
-        }
-    }
-}
-
-/// A uniform integer in `0..n` (`n > 0`), exactly: rejection on the smallest
-/// power of two above `n`.
-fn below_u128(rng: &mut AgentRng, n: u128) -> u128 {
-    debug_assert!(n > 0);
-    if n <= u128::from(u32::MAX) {
-        return u128::from(below(rng, n as u32));
-    }
-    let bits = 128 - (n - 1).leading_zeros();
-    loop {
-        let r = if bits <= 64 {
-            u128::from(rng.next_u64() >> (64 - bits))
-        } else {
-            ((u128::from(rng.next_u64()) << 64) | u128::from(rng.next_u64())) >> (128 - bits)
-        };
-        if r < n {
-            return r;
-        }
-    }
-}
-
-/// A uniformly random subset of `set` with exactly `k` cards (`k <= set.len()`):
-/// a partial Fisher-Yates shuffle on the smaller side.
-pub(crate) fn random_subset(set: CardSet, k: u32, rng: &mut AgentRng) -> CardSet {
-    let n = set.len();
-    debug_assert!(k <= n);
-    if k == 0 {
-        return CardSet::EMPTY;
-    }
-    if k >= n {
-        return set;
-    }
-    let (pick, complement) = if 2 * k > n { (n - k, true) } else { (k, false) };
-    let (mut bits, len) = bit_positions(set);
-    let mut out = 0u64;
-    for i in 0..pick as usize {
-        let j = i + below(rng, (len - i) as u32) as usize;
-        bits.swap(i, j);
-        out |= 1 << bits[i];
-    }
-    if complement { set - CardSet(out) } else { CardSet(out) }
-}
-
-/// A uniformly random subset of `set` with exactly `k` cards (`k <= set.len()`),
-/// one card at a time: the `i`-th of the cards left, `i` uniform (sequential
-/// sampling without replacement), on the smaller side.
-#[inline]
-fn subset_by_draws(set: CardSet, k: u32, d: &mut Draws<'_, AgentRng>) -> CardSet {
-    let n = set.len();
-    debug_assert!(k <= n);
-    if k == 0 {
-        return CardSet::EMPTY;
-    }
-    if k >= n {
-        return set;
-    }
-    let (pick, complement) = if 2 * k > n { (n - k, true) } else { (k, false) };
-    let mut left = set;
-    let mut out = CardSet::EMPTY;
-    for i in 0..pick {
-        let c = left.nth(d.below(n - i)).expect("an index below the cards left");
-        left.take(c);
-        out.insert(c);
-    }
-    if complement { set - out } else { out }
-}
-
-/// The bit positions of the cards of `set`, lowest first, and how many there are.
-fn bit_positions(set: CardSet) -> ([u8; 40], usize) {
-    let mut bits = [0u8; 40];
-    let mut len = 0;
-    for c in set {
-        bits[len] = c.bit() as u8;
-        len += 1;
-    }
-    (bits, len)
-}
-
-/// Calls `f` with every subset of `set` holding exactly `k` cards (Gosper's hack on
-/// card positions).
-pub(crate) fn for_each_subset(set: CardSet, k: u32, mut f: impl FnMut(CardSet)) {
-    let n = set.len();
-    if k > n {
-        return;
-    }
-    if k == 0 {
-        f(CardSet::EMPTY);
-        return;
-    }
-    let (bits, _) = bit_positions(set);
-    let mut comb: u64 = (1u64 << k) - 1;
-    let limit: u64 = 1u64 << n;
-    while comb < limit {
-        let mut s = 0u64;
-        let mut c = comb;
-        while c != 0 {
-            s |= 1 << bits[c.trailing_zeros() as usize];
-            c &= c - 1;
-        }
-        f(CardSet(s));
-        let lowest = comb & comb.wrapping_neg();
-        let ripple = comb + lowest;
-        comb = (((ripple ^ comb) >> 2) / lowest) | ripple;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::rng::rng_from_seed;
-
-    #[test]
-    fn subsets_of_size_are_all_visited_once() {
-        let set: CardSet = Card::all().step_by(4).collect();
-        for k in 0..=set.len() {
-            let mut seen = std::collections::HashSet::new();
-            for_each_subset(set, k, |s| {
-                assert_eq!(s.len(), k);
-                assert!(set.is_superset(s));
-                assert!(seen.insert(s));
-            });
-            assert_eq!(seen.len() as u128, binom(set.len(), k));
-        }
-    }
-
-    #[test]
-    fn random_subsets_have_the_size_asked() {
-        let mut rng = rng_from_seed(5);
-        let set: CardSet = Card::all().step_by(3).collect();
-        for k in 0..=set.len() {
-            let s = random_subset(set, k, &mut rng);
-            assert_eq!(s.len(), k);
-            assert!(set.is_superset(s));
-        }
-    }
-
-    #[test]
-    fn binomials() {
-        assert_eq!(binom(40, 20), 137_846_528_820);
-        assert_eq!(binom(5, 2), 10);
-        assert_eq!(binom(3, 4), 0);
-    }
-
-    #[test]
-    fn below_u128_is_in_range() {
-        let mut rng = rng_from_seed(9);
-        for n in [1u128, 2, 7, 1 << 40, (1 << 100) + 3] {
-            for _ in 0..100 {
-                assert!(below_u128(&mut rng, n) < n);
-            }
         }
     }
 }

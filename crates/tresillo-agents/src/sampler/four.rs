@@ -33,7 +33,8 @@
 //! subsets and splits the rest uniformly among the pool places: every consistent
 //! world has the same probability.
 
-use super::{NoWorld, World, below_u128, binom, for_each_subset, random_subset, subset_by_draws};
+use super::subsets::{below_u128, binom, for_each_subset, random_subset, subset_by_draws};
+use super::world::{NoWorld, World};
 use crate::infer::{Inference, turned_location};
 use crate::rng::{AgentRng, Draws};
 use tresillo_core::{BySeat, Card, CardSet, Deal, Heap, HeapEnd, PlayerView, Seat};
@@ -631,10 +632,10 @@ pub(super) fn to_deal(w: &World, view: &PlayerView) -> Result<Deal, NoWorld> {
         if pen {
             first = rest & CardSet::from_iter([Card::ESPADA]);
         }
-        let drawn = super::draw(p, s, is_decl, rest, first, k, &mut seq, &mut n)?;
+        let drawn = super::world::draw(p, s, is_decl, rest, first, k, &mut seq, &mut n)?;
         hands[s] = (at_play[s] - drawn) | w.discards[s];
     }
-    super::heap_rest(p, w.heap, &mut seq, &mut n)?;
+    super::world::heap_rest(p, w.heap, &mut seq, &mut n)?;
     let mut heap = [Card::ESPADA; 13];
     let m = match p.penetro.heap_end.filter(|_| pen) {
         Some(end) => {
