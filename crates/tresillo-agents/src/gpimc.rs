@@ -68,8 +68,8 @@
 
 use crate::gsolver::{Goal, Solvers, active_seats};
 use tresillo_core::{
-    BySeat, Contract, Decision, HandResult, LedgerConfig, Outcome, PlayState, PlayerView, PublicState,
-    PuestaKind, Request, RuleSet, ScoringSystem, Seat, cancelled_result, score_deal,
+    BySeat, Contract, Decision, HandResult, LedgerConfig, PlayState, PlayerView, PublicState, Request,
+    RuleSet, ScoringSystem, Seat, cancelled_result, score_deal,
 };
 
 /// Whether the decisions of `view` belong to this module: `hombre`, `lhombre`
@@ -139,11 +139,7 @@ fn score(p: &PublicState, declarer: Seat, e: Ending) -> Option<f64> {
     let (seats, k) = seats_from(p, declarer);
     let opps: Vec<(Seat, u8)> = seats[1..k].iter().map(|&s| (s, e.tricks[s.index()])).collect();
     let d = e.tricks[declarer.index()];
-    r.outcome = if p.contract == Some(Contract::Contrabola) {
-        if d == 0 { Outcome::Sacado } else { Outcome::Puesta { kind: PuestaKind::Plain } }
-    } else {
-        rules.outcome(p.contract, d, &opps)
-    };
+    r.outcome = rules.outcome(p.contract, d, &opps);
     let config = LedgerConfig::with_rules(rules, p.players);
     let s = score_deal(config, &r).ok()?;
     // A dealer's stake before the deal (the puesta system's tanto, the chips'

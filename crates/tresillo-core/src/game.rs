@@ -36,16 +36,6 @@ impl RuleSet {
             RuleSet::Lhombre => "lhombre",
         }
     }
-
-    /// The highest bid level of the auction without options
-    /// ([`Rules::max_level`](crate::Rules::max_level) counts `palo_de_favor`).
-    #[must_use]
-    pub const fn max_level(self) -> u8 {
-        match self {
-            RuleSet::Lhombre => crate::rulesets::lhombre::MAX_RANK,
-            _ => 3,
-        }
-    }
 }
 
 impl fmt::Display for RuleSet {
@@ -364,4 +354,24 @@ impl fmt::Display for Outcome {
             o => f.write_str(o.name()),
         }
     }
+}
+
+/// A call of the auction with its seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct BidEntry {
+    /// Who spoke.
+    pub seat: Seat,
+    /// What they said.
+    pub bid: Bid,
+}
+
+/// A statement of the first-opponent conversation with its seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct WordEntry {
+    /// Who spoke.
+    pub seat: Seat,
+    /// What they said.
+    pub word: Word,
 }

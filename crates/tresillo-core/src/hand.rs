@@ -11,7 +11,7 @@
 
 use crate::card::{BySeat, Card, Seat, Suit};
 use crate::cardset::CardSet;
-use crate::game::{Bid, Contract, Outcome, PuestaKind, RuleSet, Word};
+use crate::game::{Bid, BidEntry, Contract, Outcome, PuestaKind, RuleSet, Word, WordEntry};
 use crate::notation::{Deal, Heap};
 use crate::penetro::{DropWord, HeapEnd, PenetroState, playing_seats, take_ten};
 use crate::play::{PlayState, legal_moves, trick_winner};
@@ -22,7 +22,6 @@ use crate::tables::table;
 use crate::view::PlayerView;
 
 mod hombre;
-pub(crate) use hombre::contrabola_outcome;
 
 /// The most calls an auction can take (each call passes or raises, or equals once
 /// per raise).
@@ -32,26 +31,6 @@ pub const MAX_WORDS: usize = 6;
 /// Cards played in a hand (nine tricks of up to four cards: four only under
 /// `penetro_all_play`, RULES.md section 12.2).
 pub const MAX_PLAYS: usize = 36;
-
-/// A call of the auction with its seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct BidEntry {
-    /// Who spoke.
-    pub seat: Seat,
-    /// What they said.
-    pub bid: Bid,
-}
-
-/// A statement of the first-opponent conversation with its seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct WordEntry {
-    /// Who spoke.
-    pub seat: Seat,
-    /// What they said.
-    pub word: Word,
-}
 
 /// The phase of the hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -1382,7 +1361,6 @@ impl Hand {
             Some(_) if p.surrendered == Some(true) && p.took_over.is_none() => {
                 Outcome::Puesta { kind: PuestaKind::Surrendered }
             }
-            Some(d) if p.contract == Some(Contract::Contrabola) => hombre::contrabola_outcome(p.tricks[d]),
             Some(d) => {
                 let (o, k) = p.all_opponents().expect("declarer");
                 let opp: Vec<(Seat, u8)> = o[..k].iter().map(|o| (*o, p.tricks[*o])).collect();

@@ -34,10 +34,9 @@ mod view;
 
 pub use card::{BySeat, Card, Rank, Seat, Suit};
 pub use cardset::{CardSet, Iter as CardSetIter, Subsets};
-pub use game::{Bid, Contract, Outcome, PuestaKind, RuleSet, Word};
+pub use game::{Bid, BidEntry, Contract, Outcome, PuestaKind, RuleSet, Word, WordEntry};
 pub use hand::{
-    BidEntry, Decision, DecisionKind, Hand, HandError, MAX_BIDS, MAX_PLAYS, MAX_WORDS, Phase, PublicState,
-    Request, WordEntry,
+    Decision, DecisionKind, Hand, HandError, MAX_BIDS, MAX_PLAYS, MAX_WORDS, Phase, PublicState, Request,
 };
 pub use notation::{Deal, Heap, NotationError, parse_card, parse_hand, parse_suit};
 pub use penetro::{DropEntry, DropWord, HeapEnd, PenetroState, drop_out_decided, playing_seats};

@@ -3,8 +3,8 @@
 
 use crate::card::{BySeat, Card, Seat, Suit};
 use crate::cardset::CardSet;
+use crate::game::{BidEntry, WordEntry};
 use crate::game::{Contract, Outcome, RuleSet};
-use crate::hand::{BidEntry, WordEntry};
 use crate::rules::{RuleOptions, Rules};
 
 /// A surrender (section 6): who gave up and who took over, if anyone.

@@ -21,7 +21,7 @@
 
 use crate::card::{Card, Seat, Suit};
 use crate::cardset::CardSet;
-use crate::game::{Bid, Contract, Outcome, RuleSet};
+use crate::game::{Bid, Contract, Outcome, PuestaKind, RuleSet};
 use std::fmt;
 
 /// What happens when every player passes (RULES.md sections 3 and 12.1).
@@ -392,6 +392,16 @@ impl RuleSet {
             RuleSet::TresilloHouse => &TRESILLO_HOUSE,
             RuleSet::Hombre => &HOMBRE,
             RuleSet::Lhombre => &crate::rulesets::lhombre::SPEC,
+        }
+    }
+
+    /// The highest bid level of the auction without options
+    /// ([`Rules::max_level`](crate::Rules::max_level) counts `palo_de_favor`).
+    #[must_use]
+    pub const fn max_level(self) -> u8 {
+        match self {
+            RuleSet::Lhombre => crate::rulesets::lhombre::MAX_RANK,
+            _ => 3,
         }
     }
 }
@@ -886,9 +896,14 @@ impl Rules {
 
     /// The outcome of a played hand of `contract`: the declarer's tricks and each
     /// opponent's (section 7; in `lhombre` section 12.4, see
-    /// [`rulesets::lhombre::outcome`](crate::rulesets::lhombre::outcome)).
+    /// [`rulesets::lhombre::outcome`](crate::rulesets::lhombre::outcome)). A
+    /// contrabola (`hombre`, section 12.3) is won with no trick (scored as a won
+    /// simple game) and a puesta otherwise, whatever the opponents took.
     #[must_use]
     pub fn outcome(&self, contract: Option<Contract>, declarer: u8, opponents: &[(Seat, u8)]) -> Outcome {
+        if contract == Some(Contract::Contrabola) {
+            return if declarer == 0 { Outcome::Sacado } else { Outcome::Puesta { kind: PuestaKind::Plain } };
+        }
         match self.spec().scoring {
             ScoringSystem::Puesta | ScoringSystem::Points => Outcome::from_tricks(declarer, opponents),
             ScoringSystem::PerDefender => crate::rulesets::lhombre::outcome(contract, declarer, opponents),

@@ -20,14 +20,6 @@
 
 use super::{Hand, Phase};
 use crate::card::{Card, Seat};
-use crate::game::{Outcome, PuestaKind};
-
-/// The outcome of a contrabola in which the declarer took `tricks`: won with none
-/// (scored as a won simple game), a puesta otherwise.
-#[must_use]
-pub(crate) fn contrabola_outcome(tricks: u8) -> Outcome {
-    if tricks == 0 { Outcome::Sacado } else { Outcome::Puesta { kind: PuestaKind::Plain } }
-}
 
 impl Hand {
     /// The phase after all pass under an obligation with `holder` to play: the

@@ -38,8 +38,8 @@
 
 use crate::card::{Card, Seat, Suit};
 use crate::cardset::CardSet;
+use crate::game::BidEntry;
 use crate::game::{Contract, Outcome, PuestaKind, RuleSet};
-use crate::hand::BidEntry;
 use crate::rules::{
     AllPass, AuctionOrder, Condiciones, OpponentsOrder, REDEAL_ALL_PASS, RuleSpec, ScoringSystem,
 };

@@ -271,7 +271,7 @@ pub(super) fn check(
         }
         if recorded {
             let expected = if r.contract == Some(Contract::Contrabola) {
-                crate::hand::contrabola_outcome(r.tricks[fin])
+                r.game_rules().outcome(r.contract, r.tricks[fin], &[])
             } else {
                 outcome_of(n, dealer, fin, r.penetro, &r.tricks)
             };
