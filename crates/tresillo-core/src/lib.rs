@@ -29,6 +29,7 @@ mod result;
 mod rules;
 pub mod rulesets;
 mod scoring;
+mod spec;
 pub mod tables;
 mod view;
 

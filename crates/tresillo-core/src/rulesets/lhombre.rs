@@ -40,7 +40,7 @@ use crate::card::{Card, Seat, Suit};
 use crate::cardset::CardSet;
 use crate::game::BidEntry;
 use crate::game::{Contract, Outcome, PuestaKind, RuleSet};
-use crate::rules::{
+use crate::spec::{
     AllPass, AuctionOrder, Condiciones, OpponentsOrder, REDEAL_ALL_PASS, RuleSpec, ScoringSystem,
 };
 

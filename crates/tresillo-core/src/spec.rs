@@ -1,0 +1,275 @@
+//! The vocabulary of a rule set's table: [`RuleSpec`] and the enums its fields
+//! take (what happens when all pass, the auction and opponents' orders, the
+//! scoring system, the condiciones) and each option's [`OptionInfo`]. The tables
+//! themselves are in rules.rs (the Spanish rule sets) and `rulesets/` (one module
+//! per other rule set), which both import this and not each other's internals.
+
+use crate::game::{Contract, RuleSet};
+
+/// What happens when every player passes (RULES.md sections 3 and 12.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AllPass {
+    /// `tresillo`: the holder of the espada must play an entrada (*espada
+    /// forzada*), naming trumps before exchanging; with the espada in the heap the
+    /// hand is cancelled.
+    EspadaForzada,
+    /// `tresillo-house`: a **forced entrada** by the holder of the espada, else of
+    /// the basto, else mano; the forced declarer discards up to
+    /// [`RuleSpec::forced_max_discard`] cards, draws, and only then names trumps.
+    /// Never cancelled.
+    ForcedEntrada,
+    /// `lhombre`: the holder of the spadille (the espada), else the dealer, must
+    /// play: names trumps (exchanging as in game) or turns the top card (as in
+    /// tourné), and the hand scores as game; under `redeal_all_pass` the hand is
+    /// cancelled (a new deal) instead.
+    SpadilleElseDealer,
+    /// `hombre`: an **obligation** by the holder of the espada, else mano, who
+    /// discards all but one card ([`RuleSpec::forced_max_discard`], exactly), draws
+    /// and then names trumps. Never cancelled. With the option `gascarille` the
+    /// others may first make the holder of the espada play a gascarille instead.
+    Obligation,
+}
+
+/// The order of speaking in the auction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AuctionOrder {
+    /// Round the table from mano, as many circuits as needed (section 3).
+    RoundTheTable,
+    /// L'Hombre (section 12.4): forehand against middlehand first, then the dealer
+    /// against the survivor.
+    Duels,
+}
+
+/// How the opponents settle who exchanges first (RULES.md sections 4, 12.3 and
+/// 12.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OpponentsOrder {
+    /// The *vienen / como quiera / van* conversation of section 4.
+    Conversation,
+    /// `hombre`: the declarer's next opponent exchanges first or passes that right
+    /// to the other ([`Request::ExchangeRight`](crate::Request::ExchangeRight)).
+    RightOfNext,
+    /// `lhombre` (section 12.4): from the opponent after the declarer, no
+    /// conversation.
+    FromDeclarer,
+}
+
+/// How hands are scored (RULES.md sections 8, 12.3 and 12.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScoringSystem {
+    /// The puesta system of section 8 ([`Ledger`](crate::Ledger)).
+    Puesta,
+    /// `hombre` points ([`PointsLedger`](crate::PointsLedger)), or chips with the
+    /// option `hombre-chips` ([`ChipsLedger`](crate::ChipsLedger)).
+    Points,
+    /// `lhombre`'s payments from or to each defender (section 12.4), straight
+    /// between the players' bowls ([`Ledger`](crate::Ledger)): no plato, paper or
+    /// pajaritos.
+    PerDefender,
+}
+
+/// Condiciones in tantos, from or to each other player (RULES.md sections 8 and
+/// 12.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Condiciones {
+    /// An entrada.
+    pub entrada: i64,
+    /// A vuelta.
+    pub vuelta: i64,
+    /// A solo.
+    pub solo: i64,
+    /// A four-player penetro, on top of its contract.
+    pub penetro: i64,
+    /// The declarer held espada, mala and basto when play began, and won.
+    pub estuche: i64,
+    /// The declarer held none of espada, mala and basto when play began, and won
+    /// (0: the rule set has no contra-estuche).
+    pub contra_estuche: i64,
+    /// The declarer won the first five tricks and stopped.
+    pub primeras: i64,
+    /// Bola made (from each) or failed (to each).
+    pub bola: i64,
+}
+
+impl Condiciones {
+    /// No condiciones at all: rule sets that score otherwise (points, chips, per
+    /// defender).
+    pub const NONE: Condiciones = Condiciones {
+        entrada: 0,
+        vuelta: 0,
+        solo: 0,
+        penetro: 0,
+        estuche: 0,
+        contra_estuche: 0,
+        primeras: 0,
+        bola: 0,
+    };
+
+    /// The condición of a contract.
+    #[must_use]
+    pub const fn contract(&self, c: Contract) -> i64 {
+        match c {
+            Contract::Entrada => self.entrada,
+            Contract::Vuelta => self.vuelta,
+            Contract::Solo => self.solo,
+            _ => 0,
+        }
+    }
+}
+
+/// A rule-set option: its name in flags and files, its default, the values it
+/// takes and the section of RULES.md it implements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OptionInfo {
+    /// The key of `--rule-option key=value`.
+    pub name: &'static str,
+    /// The default value, as typed.
+    pub default: &'static str,
+    /// The values it accepts.
+    pub values: &'static str,
+    /// The section of RULES.md.
+    pub section: &'static str,
+    /// One line of help.
+    pub help: &'static str,
+}
+
+/// `palo_de_favor` (RULES.md section 12.5).
+pub const PALO_DE_FAVOR: OptionInfo = OptionInfo {
+    name: "palo_de_favor",
+    default: "none",
+    values: "none, espadas, bastos, copas, oros",
+    section: "12.5",
+    help: "a favoured suit: levels entrada, entrada a favor, vuelta, solo, solo a favor; doubled payments in it",
+};
+
+/// `codillo_old` (RULES.md section 12.5).
+pub const CODILLO_OLD: OptionInfo = OptionInfo {
+    name: "codillo_old",
+    default: "false",
+    values: "true, false",
+    section: "12.5",
+    help: "a codillo is paid to the winner only (nothing to the plato or the paper)",
+};
+
+/// `redeal_all_pass` (RULES.md section 12.4).
+pub const REDEAL_ALL_PASS: OptionInfo = OptionInfo {
+    name: "redeal_all_pass",
+    default: "false",
+    values: "true, false",
+    section: "12.4",
+    help: "when all pass, a new deal instead of the spadille holder's forced game (the association's tournament rule)",
+};
+
+/// `show_heap` (RULES.md section 12.3).
+pub const SHOW_HEAP: OptionInfo = OptionInfo {
+    name: "show_heap",
+    default: "false",
+    values: "true, false",
+    section: "12.3",
+    help: "after the exchange the cards left in the heap are turned face up",
+};
+
+/// `hombre-chips` (RULES.md section 12.3).
+pub const HOMBRE_CHIPS: OptionInfo = OptionInfo {
+    name: "hombre-chips",
+    default: "false",
+    values: "true, false",
+    section: "12.3",
+    help: "chip payments with a pool instead of points",
+};
+
+/// `ante` (RULES.md section 12.3).
+pub const ANTE: OptionInfo = OptionInfo {
+    name: "ante",
+    default: "5",
+    values: "0 to 1000",
+    section: "12.3",
+    help: "chips the dealer puts into the pool before every deal (with hombre-chips)",
+};
+
+/// `favorito` (RULES.md section 12.3).
+pub const FAVORITO: OptionInfo = OptionInfo {
+    name: "favorito",
+    default: "false",
+    values: "true, false",
+    section: "12.3",
+    help: "coins as trumps outrank the same bid in another suit and score double",
+};
+
+/// `gascarille` (RULES.md section 12.3).
+pub const GASCARILLE: OptionInfo = OptionInfo {
+    name: "gascarille",
+    default: "false",
+    values: "true, false",
+    section: "12.3",
+    help: "after all pass the others may make the holder of the espada play a gascarille (worth 3)",
+};
+
+/// `contrabola` (RULES.md section 12.3).
+pub const CONTRABOLA: OptionInfo = OptionInfo {
+    name: "contrabola",
+    default: "false",
+    values: "true, false",
+    section: "12.3",
+    help: "a contract just below solo: nobody exchanges, the declarer must lose every trick",
+};
+
+/// `penetro_all_play` (RULES.md section 12.2; four players only).
+pub const PENETRO_ALL_PLAY: OptionInfo = OptionInfo {
+    name: "penetro_all_play",
+    default: "false",
+    values: "true, false",
+    section: "12.2",
+    help: "four players: in a penetro nobody drops out and the dealer plays against the three others",
+};
+
+/// Everything a rule set fixes, as data (RULES.md section 12): the table the state
+/// machine, the views and the ledger consult.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RuleSpec {
+    /// The rule set.
+    pub set: RuleSet,
+    /// The section of RULES.md it implements.
+    pub section: &'static str,
+    /// One line describing it.
+    pub summary: &'static str,
+    /// The table sizes it is played at (four: an inactive dealer and the penetro of
+    /// section 12.2).
+    pub players: &'static [u8],
+    /// Its options.
+    pub options: &'static [OptionInfo],
+    /// What happens when all pass.
+    pub all_pass: AllPass,
+    /// Under [`AllPass::ForcedEntrada`], the most cards the forced declarer discards.
+    pub forced_max_discard: u8,
+    /// The contracts in which an opponent may take over after a surrender; in the
+    /// others a surrender ends the hand as a puesta.
+    pub takeover_in: &'static [Contract],
+    /// In the first-puesta and puesta-in-the-plato cases the amount in play is the
+    /// plato plus n (`true`) or the plato alone.
+    pub aip_plus_n: bool,
+    /// Outside reserved puestas, a sacado takes 1 tanto from every other player as
+    /// well as the plato (`true`) or the plato alone.
+    pub sacado_tanto: bool,
+    /// The condiciones.
+    pub condiciones: Condiciones,
+    /// After a takeover the new declarer is paid estuche, contra-estuche, primeras
+    /// and a successful bola by each of their opponents (`false`: they neither pay
+    /// nor receive any condición).
+    pub takeover_condiciones: bool,
+    /// The contracts it plays, low to high.
+    pub contracts: &'static [Contract],
+    /// The order of speaking in the auction.
+    pub auction: AuctionOrder,
+    /// How the opponents settle who exchanges first.
+    pub opponents_order: OpponentsOrder,
+    /// The most cards the first opponent may exchange (the heap permitting).
+    pub first_opponent_max: u8,
+    /// The contracts whose surrender both opponents must accept (if either
+    /// refuses, the declarer plays on).
+    pub accept_in: &'static [Contract],
+    /// The declarer may declare the vole (*bola*) before the first trick.
+    pub declared_vole: bool,
+    /// How hands are scored.
+    pub scoring: ScoringSystem,
+}
