@@ -30,6 +30,7 @@ mod rules;
 pub mod rulesets;
 mod scoring;
 mod spec;
+mod state;
 pub mod tables;
 mod view;
 

@@ -2,7 +2,7 @@
 
 use crate::card::{Seat, Suit};
 use crate::cardset::CardSet;
-use crate::hand::{PublicState, Request};
+use crate::state::{Decision, PublicState, Request};
 
 /// One seat's view of a hand: the public state, the seat's own hand and own
 /// discards, and the decision asked of it (if it is this seat's turn).
@@ -67,7 +67,7 @@ impl PlayerView {
     /// Every legal answer to [`PlayerView::request`] under the hand's rule set and
     /// options (see [`Request::legal_decisions_in`]).
     #[must_use]
-    pub fn legal_decisions(&self) -> Vec<crate::hand::Decision> {
+    pub fn legal_decisions(&self) -> Vec<Decision> {
         self.request.legal_decisions_in(&self.public.game_rules(), self.hand)
     }
 
