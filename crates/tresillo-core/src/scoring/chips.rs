@@ -1,9 +1,9 @@
 //! The [`ChipsLedger`]: chip payments of the `hombre` rule set with the option
 //! `hombre-chips` (RULES.md section 12.3).
 
+use super::common::{HandScore, LedgerConfig, ScoringError};
 use super::points::{Game, estuches, game_of};
 use super::validate::{Checked, check};
-use super::{HandScore, LedgerConfig, ScoringError};
 use crate::card::{BySeat, Seat};
 use crate::game::{Contract, Outcome};
 use crate::result::HandResult;

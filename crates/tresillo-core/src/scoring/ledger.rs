@@ -1,9 +1,9 @@
 //! The [`Ledger`]: bowls, plato, pajaritos and paper, one hand at a time.
 
+use super::chips::ChipsLedger;
+use super::common::{AipCase, Debt, HandScore, LedgerConfig, ScoringError, ScoringMode, Settlement};
+use super::points::PointsLedger;
 use super::validate::{Checked, check};
-use super::{
-    AipCase, ChipsLedger, Debt, HandScore, LedgerConfig, PointsLedger, ScoringError, ScoringMode, Settlement,
-};
 use crate::card::{BySeat, Seat};
 use crate::game::Outcome;
 use crate::result::HandResult;

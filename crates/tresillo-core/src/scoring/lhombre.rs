@@ -14,7 +14,7 @@
 //! There is no plato, paper or pajaritos dish; the contract payments are
 //! [`HandScore::pool`].
 
-use super::{ScoringError, same_result};
+use super::common::{ScoringError, same_result};
 use crate::card::{BySeat, Seat};
 use crate::game::{Contract, Outcome};
 use crate::result::HandResult;

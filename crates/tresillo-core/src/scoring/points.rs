@@ -1,8 +1,8 @@
 //! The [`PointsLedger`]: points scoring of the `hombre` rule set (RULES.md section
 //! 12.3), and the facts of a `hombre` hand that points and chips share.
 
+use super::common::{HandScore, LedgerConfig, ScoringError};
 use super::validate::{Checked, check};
-use super::{HandScore, LedgerConfig, ScoringError};
 use crate::card::{BySeat, Seat};
 use crate::game::{Contract, Outcome};
 use crate::result::HandResult;

@@ -1,7 +1,7 @@
 //! Checks a [`HandResult`] before it is scored: the seats, the dealer's turn, the
 //! trick counts, the outcome and the flags must hold together.
 
-use super::{LedgerConfig, ScoringError, is_active, outcome_of, same_result};
+use super::common::{LedgerConfig, ScoringError, is_active, outcome_of, same_result};
 use crate::card::Seat;
 use crate::game::{Contract, Outcome, PuestaKind};
 use crate::result::HandResult;
