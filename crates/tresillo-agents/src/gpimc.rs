@@ -72,11 +72,15 @@ use tresillo_core::{
     RuleSet, ScoringSystem, Seat, cancelled_result, score_deal,
 };
 
-/// Whether the decisions of `view` belong to this module: `hombre`, `lhombre`
-/// and every four-player table.
+/// Whether the decisions of `view` belong to this module: every table but the
+/// Spanish fast path's (three players, the puesta system, the contracts of
+/// section 3: `tresillo` and `tresillo-house` with their options), so a rule set
+/// added later takes the general path unless its table says it is that game.
 #[must_use]
 pub fn handles(p: &PublicState) -> bool {
-    p.players == 4 || matches!(p.rules, RuleSet::Hombre | RuleSet::Lhombre)
+    let spec = p.rules.spec();
+    let spanish = p.players == 3 && spec.scoring == ScoringSystem::Puesta && spec.contracts == Contract::ALL;
+    !spanish
 }
 
 /// The card play's goal and the declarer's utility of each of its classes.
@@ -473,6 +477,26 @@ mod tests {
         p.contract = Some(contract);
         p.trump = trump;
         p
+    }
+
+    #[test]
+    fn the_general_path_is_every_table_but_the_spanish_three_player_puesta_game() {
+        // As the rule sets stand: hombre, lhombre and every four-player table.
+        for set in RuleSet::ALL {
+            for players in [3u8, 4] {
+                let rules = Rules::from(set);
+                if rules.check_players(players).is_err() {
+                    continue;
+                }
+                let p = public(rules, players, Contract::Entrada, Some(Suit::Oros));
+                let general = players == 4 || matches!(set, RuleSet::Hombre | RuleSet::Lhombre);
+                assert_eq!(handles(&p), general, "{set} at {players}");
+            }
+        }
+        // Options keep a Spanish game on the fast path.
+        let favor =
+            Rules::parse("tresillo-house", &[("palo_de_favor", "oros"), ("codillo_old", "true")]).unwrap();
+        assert!(!handles(&public(favor, 3, Contract::Entrada, Some(Suit::Oros))));
     }
 
     fn utilities(p: &PublicState) -> (Goal, Vec<f64>) {
