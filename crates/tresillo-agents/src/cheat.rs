@@ -14,15 +14,15 @@
 //! each legal card is scored by random playouts of the *true* deal (no sampling),
 //! and the card with the best average for its side is played (in `hombre`,
 //! `lhombre` and at four players a playout scores the ledger's value of its
-//! outcome for the contract, [`gpimc::stakes`](crate::gpimc::stakes): nolo,
+//! outcome for the contract, [`gpimc::stakes`](crate::search::gpimc::stakes): nolo,
 //! contrabola, cuatro, three opponents under `penetro_all_play`). Every other decision
 //! (auction, exchange, conversation, surrender, takeover, bola) is the rule agent's,
 //! made from the fair view.
 
 use crate::Agent;
+use crate::heuristic::rule::RuleAgent;
+use crate::heuristic::rule_eval::RuleParams;
 use crate::rng::{AgentRng, below};
-use crate::rule::RuleAgent;
-use crate::rule_eval::RuleParams;
 use tresillo_core::{Decision, Hand, Outcome, PlayState, Request, Seat};
 
 /// An agent that sees the whole hand. Only for upper-bound experiments: see the
@@ -64,8 +64,8 @@ impl CheatAgent for Cheat {
         match (view.request(), hand.play_state(), hand.public().declarer) {
             (Request::Play { legal, .. }, Some(ps), Some(d)) if legal.len() > 1 => {
                 // hombre, lhombre, four players: playouts scored by the ledger's stakes.
-                let general = crate::gpimc::handles(hand.public())
-                    .then(|| crate::gpimc::stakes(hand.public(), d))
+                let general = crate::search::gpimc::handles(hand.public())
+                    .then(|| crate::search::gpimc::stakes(hand.public(), d))
                     .flatten();
                 let mut best = (i64::MIN, legal.first().expect("a legal card"));
                 for c in legal {
@@ -75,7 +75,9 @@ impl CheatAgent for Cheat {
                         p.play_unchecked(c);
                         random_playout(&mut p, rng);
                         total += match &general {
-                            Some(st) => (crate::gpimc::side_utility(st, &p, d, seat) * 100.0).round() as i64,
+                            Some(st) => {
+                                (crate::search::gpimc::side_utility(st, &p, d, seat) * 100.0).round() as i64
+                            }
                             None => side_score(&p, d, seat),
                         };
                     }

@@ -40,10 +40,10 @@
 //! ```
 
 use crate::cheat::{Cheat, CheatAgent, Seated};
-use crate::ismcts::{Ismcts, IsmctsParams};
-use crate::pimc::{Oracle, PimcAgent, PimcParams};
-use crate::rule::RuleAgent;
-use crate::rule_eval::RuleParams;
+use crate::heuristic::rule::RuleAgent;
+use crate::heuristic::rule_eval::RuleParams;
+use crate::search::ismcts::{Ismcts, IsmctsParams};
+use crate::search::pimc::{Oracle, PimcAgent, PimcParams};
 use crate::{Agent, RandomAgent};
 use std::fmt;
 use std::sync::Arc;

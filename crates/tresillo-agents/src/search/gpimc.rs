@@ -66,7 +66,7 @@
 //! sampler's four-player worlds; where the sampler has none it plays as the
 //! rule agent.
 
-use crate::gsolver::{Goal, Solvers, active_seats};
+use crate::search::gsolver::{Goal, Solvers, active_seats};
 use tresillo_core::{
     BySeat, Contract, Decision, HandResult, LedgerConfig, PlayState, PlayerView, PublicState, Request,
     RuleSet, ScoringSystem, Seat, cancelled_result, score_deal,

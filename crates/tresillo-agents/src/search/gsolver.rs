@@ -1,7 +1,7 @@
 //! The general exact card-play solver: every rule set's objective on any
 //! [`PlayState`] (three or four active seats, a trump suit or none).
 //!
-//! The fast [`solver`](crate::solver) answers one question, the Spanish outcome
+//! The fast [`solver`](crate::search::solver) answers one question, the Spanish outcome
 //! class of section 7 in a three-handed trump contract. The rule sets of section
 //! 12 ask others: L'Hombre's win/draw/loss (12.4; it differs from section 7 only
 //! at 1-4-4, a *puesta real* there and a loss here), nolo (no tricks wins, one
@@ -58,7 +58,7 @@
 //! assert_eq!(s.value(&ps, Seat(0), Goal::Nolo), 2); // a nolo won
 //! ```
 
-use crate::solver::{Class, Position, SolverContext};
+use crate::search::solver::{Class, Position, SolverContext};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use tresillo_core::tables::table;

@@ -120,10 +120,10 @@
 //! are hidden (discards),
 //! which this search leaves to the rule agent.
 
+use crate::heuristic::rule::RuleAgent;
+use crate::heuristic::rule_eval::RuleParams;
 use crate::rng::{AgentRng, Draws, below};
-use crate::rule::RuleAgent;
-use crate::rule_eval::RuleParams;
-use crate::sampler::{Sampler, World};
+use crate::sampling::sampler::{Sampler, World};
 use crate::{Agent, SpecError};
 use std::time::{Duration, Instant};
 use tresillo_core::tables::table;

@@ -35,8 +35,8 @@
 
 use super::subsets::{below_u128, binom, for_each_subset, random_subset, subset_by_draws};
 use super::world::{NoWorld, World};
-use crate::infer::{Inference, turned_location};
 use crate::rng::{AgentRng, Draws};
+use crate::sampling::infer::{Inference, turned_location};
 use tresillo_core::{BySeat, Card, CardSet, Deal, Heap, HeapEnd, PlayerView, Seat};
 
 /// An unconstrained hidden place.

@@ -68,8 +68,8 @@ use subsets::{below_u128, binom, for_each_subset, random_subset, subset_by_draws
 pub use world::{NoWorld, World};
 use world::{draw, heap_rest};
 
-use crate::infer::{Inference, turned_location};
 use crate::rng::{AgentRng, Draws};
+use crate::sampling::infer::{Inference, turned_location};
 use tresillo_core::{
     AllPass, BySeat, Card, CardSet, Contract, Deal, Decision, Hand, Heap, PlayerView, Request, Rules, Seat,
 };

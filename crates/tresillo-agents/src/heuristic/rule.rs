@@ -30,10 +30,10 @@
 //!   ([`RuleAgent::drop_out`]).
 
 use crate::Agent;
-use crate::infer::Inference;
+use crate::heuristic::rule_eval::RuleParams;
+use crate::heuristic::rule_eval::{best_suit, evaluate, evaluate_vuelta, keep_set, side_value, trump_value};
 use crate::rng::AgentRng;
-use crate::rule_eval::RuleParams;
-use crate::rule_eval::{best_suit, evaluate, evaluate_vuelta, keep_set, side_value, trump_value};
+use crate::sampling::infer::Inference;
 use std::sync::OnceLock;
 use tresillo_core::tables::{TRUMP_SUIT, TrumpTable, table};
 use tresillo_core::{
@@ -96,7 +96,7 @@ impl Agent for RuleAgent {
 
     fn decide(&mut self, view: &PlayerView, _rng: &mut AgentRng) -> Decision {
         if view.public().rules == RuleSet::Lhombre
-            && let Some(d) = crate::rule_lhombre::decide(&self.params, view)
+            && let Some(d) = crate::heuristic::rule_lhombre::decide(&self.params, view)
         {
             return d;
         }

@@ -1,5 +1,5 @@
 //! `pimc`, Perfect Information Monte Carlo: worlds drawn from the exact
-//! [`Sampler`], each solved exactly by the [`solver`](crate::solver); and
+//! [`Sampler`], each solved exactly by the [`solver`](crate::search::solver); and
 //! `oracle`, the same decisions made on the true world (experiments only).
 //!
 //! # Utility
@@ -94,24 +94,24 @@
 //! Everything above is three-player `tresillo` and `tresillo-house` (with
 //! `palo_de_favor` and `codillo_old`). In `hombre`, `lhombre` and at four
 //! players `decide` (and the oracle's) hands the request to
-//! [`gpimc`](crate::gpimc) first, which solves the contract's own objective
-//! with the general solver ([`gsolver`](crate::gsolver)) and values its
+//! [`gpimc`](crate::search::gpimc) first, which solves the contract's own objective
+//! with the general solver ([`gsolver`](crate::search::gsolver)) and values its
 //! classes by the rule set's ledger for a fresh deal:
 //!
 //! | rule set | searched (sampled worlds) | as the rule agent |
 //! | --- | --- | --- |
-//! | `hombre` (points or chips, every option) | card play (lost / won / cuatro; chips lost / won; contrabola no trick; the vole all tricks), surrender, takeover, acceptance of a surrendered vuelta, primeras or vole, declared vole; the auction and the contract by the Monte Carlo above (entrada, vuelta, solo), a won or lost game valued by the ledger ([`HombreBids`](crate::gpimc::HombreBids), `bid_margin` in hundredths of a simple game won) | contrabola (never chosen), obligation and gascarille trumps, exchange and exchange right |
+//! | `hombre` (points or chips, every option) | card play (lost / won / cuatro; chips lost / won; contrabola no trick; the vole all tricks), surrender, takeover, acceptance of a surrendered vuelta, primeras or vole, declared vole; the auction and the contract by the Monte Carlo above (entrada, vuelta, solo), a won or lost game valued by the ledger ([`HombreBids`](crate::search::gpimc::HombreBids), `bid_margin` in hundredths of a simple game won) | contrabola (never chosen), obligation and gascarille trumps, exchange and exchange right |
 //! | `lhombre` | card play (win / draw / loss; nolo, pure nolo and nolo ouvert 0 / 1 / 2+ tricks in the no-trump order; the tout all tricks), primeras or tout | auction (self bids, raises), contract (nolo contracts, tourné), exchange |
 //! | four-player `tresillo` (worlds from the four-player sampler) | card play (section 7 against two opponents, or three under `penetro_all_play`), surrender, takeover, bola | auction, contract, the penetro's heap end, give-up and drop-out, exchange, conversation |
 
 use crate::Agent;
 use crate::cheat::CheatAgent;
+use crate::heuristic::rule::{RuleAgent, exchange_discards};
+use crate::heuristic::rule_eval::RuleParams;
 use crate::rng::AgentRng;
 use crate::rng::below;
-use crate::rule::{RuleAgent, exchange_discards};
-use crate::rule_eval::RuleParams;
-use crate::sampler::Sampler;
-use crate::solver::{Class, Position, SolverContext};
+use crate::sampling::sampler::Sampler;
+use crate::search::solver::{Class, Position, SolverContext};
 use std::sync::{Condvar, Mutex, PoisonError};
 use tresillo_core::{
     Bid, Card, CardSet, Contract, Decision, Hand, PlayState, PlayerView, Request, Seat, Suit,
@@ -971,8 +971,8 @@ pub struct PimcAgent {
     solving: Solving,
     /// This hand's contract values, once computed.
     values: Option<Values>,
-    /// The play-phase search of the other rule sets ([`gpimc`](crate::gpimc)).
-    general: crate::gpimc::General,
+    /// The play-phase search of the other rule sets ([`gpimc`](crate::search::gpimc)).
+    general: crate::search::gpimc::General,
 }
 
 impl PimcAgent {
@@ -984,7 +984,7 @@ impl PimcAgent {
             rule: RuleAgent::new(params.rule),
             solving: Solving::with_threads(params.threads),
             values: None,
-            general: crate::gpimc::General::new(),
+            general: crate::search::gpimc::General::new(),
         }
     }
 
@@ -999,7 +999,7 @@ impl PimcAgent {
         let mano = view.public().mano();
         let rules = view.public().game_rules();
         // hombre: the ledger's lost / won values (gpimc); else bid_utility.
-        let hombre = crate::gpimc::HombreBids::new(view.public(), me);
+        let hombre = crate::search::gpimc::HombreBids::new(view.public(), me);
         let mut v = Values { entrada: [0.0; 4], solo: [0.0; 4], vuelta: 0.0 };
         let n = self.params.bid_worlds;
         for _ in 0..n {
@@ -1124,7 +1124,7 @@ impl Agent for PimcAgent {
     }
 
     fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
-        if crate::gpimc::handles(view.public()) && !crate::gpimc::pimc_bids(view) {
+        if crate::search::gpimc::handles(view.public()) && !crate::search::gpimc::pimc_bids(view) {
             // hombre, lhombre, four players: the general search of `gpimc`.
             if let Ok(sampler) = Sampler::new(view)
                 && let Some(d) =
@@ -1169,8 +1169,8 @@ impl Agent for PimcAgent {
 pub struct Oracle {
     rule: RuleAgent,
     solving: Solving,
-    /// The play-phase search of the other rule sets ([`gpimc`](crate::gpimc)).
-    general: crate::gpimc::General,
+    /// The play-phase search of the other rule sets ([`gpimc`](crate::search::gpimc)).
+    general: crate::search::gpimc::General,
 }
 
 impl Oracle {
@@ -1180,7 +1180,7 @@ impl Oracle {
         Oracle {
             rule: RuleAgent::new(rule),
             solving: Solving::default(),
-            general: crate::gpimc::General::new(),
+            general: crate::search::gpimc::General::new(),
         }
     }
 }
@@ -1192,7 +1192,7 @@ impl CheatAgent for Oracle {
 
     fn decide(&mut self, hand: &Hand, seat: Seat, rng: &mut AgentRng) -> Decision {
         let view = hand.view(seat);
-        if crate::gpimc::handles(view.public()) {
+        if crate::search::gpimc::handles(view.public()) {
             // hombre, lhombre, four players: the general search on the true hands.
             let mut once = Some(tresillo_core::BySeat(std::array::from_fn(|i| hand.hand_of(Seat(i as u8)))));
             if let Some(d) = self.general.decide(&view, 1, || once.take()) {
@@ -1281,7 +1281,7 @@ mod tests {
                 // Each opponent keeps what the rule agent keeps.
                 for s in [me.next(3), me.plus(2, 3)] {
                     let kept = dealt[s.index()] & hands[s.index()];
-                    let keep = crate::rule_eval::keep_set(dealt[s.index()], trump);
+                    let keep = crate::heuristic::rule_eval::keep_set(dealt[s.index()], trump);
                     assert!(keep - kept == CardSet::EMPTY || k == heap.len(), "seed {seed}");
                 }
             }

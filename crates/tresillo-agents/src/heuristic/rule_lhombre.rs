@@ -10,8 +10,8 @@
 //!
 //! Like the rest of the rule agent it keeps no memory and allocates nothing.
 
-use crate::infer::Inference;
-use crate::rule_eval::{RuleParams, best_suit, evaluate, evaluate_vuelta};
+use crate::heuristic::rule_eval::{RuleParams, best_suit, evaluate, evaluate_vuelta};
+use crate::sampling::infer::Inference;
 use tresillo_core::rulesets::lhombre::rank;
 use tresillo_core::tables::{TrumpTable, table};
 use tresillo_core::{Bid, Card, CardSet, Contract, Decision, PlayerView, Request, Seat, Suit};

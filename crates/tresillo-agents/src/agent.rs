@@ -1,0 +1,161 @@
+//! The [`Agent`] trait (decides from a [`PlayerView`]), [`TablePlayer`] (what the
+//! table calls: every agent, and the cheat), [`play_hand`], and [`SplitPlayer`] (a
+//! seat whose bidding-phase decisions another player makes).
+
+use crate::rng::AgentRng;
+use tresillo_core::{Decision, Hand, HandError, HandResult, PlayerView, Seat};
+
+/// A player. Given its seat's view (whose [`PlayerView::request`] says what is
+/// asked) and a seeded generator, it returns a legal decision.
+///
+/// Agents are `Send` and cheap to create, one per seat per thread. An agent may keep
+/// memory between the decisions of one hand; [`Agent::new_hand`] is called before
+/// every hand and must clear it, so nothing leaks across deals.
+pub trait Agent: Send {
+    /// The agent's spec name (for example `random`).
+    fn name(&self) -> &str;
+
+    /// Called before each hand: forget everything about the previous one.
+    fn new_hand(&mut self) {}
+
+    /// Answers the request in `view`. Must return a legal decision.
+    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision;
+}
+
+impl<A: Agent + ?Sized> Agent for Box<A> {
+    fn name(&self) -> &str {
+        (**self).name()
+    }
+    fn new_hand(&mut self) {
+        (**self).new_hand();
+    }
+    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
+        (**self).decide(view, rng)
+    }
+}
+
+/// An agent returned an illegal decision.
+#[derive(Debug, thiserror::Error)]
+#[error("agent `{agent}` at seat {seat} made an illegal decision {decision:?}: {source}")]
+pub struct AgentError {
+    /// The agent's name.
+    pub agent: String,
+    /// Its seat.
+    pub seat: u8,
+    /// What it decided.
+    pub decision: Decision,
+    /// Why the hand refused it.
+    #[source]
+    pub source: HandError,
+}
+
+/// Whoever sits in a seat, as the table sees it: it is handed the table's [`Hand`]
+/// and its seat. Every [`Agent`] is one, and sees only `hand.view(seat)`; the
+/// experiments-only cheat of [`cheat`] is the other kind.
+pub trait TablePlayer {
+    /// The spec name.
+    fn player_name(&self) -> &str;
+    /// Called before each hand.
+    fn begin_hand(&mut self);
+    /// Decides for `seat`, whose turn it is.
+    fn decide_at(&mut self, hand: &Hand, seat: Seat, rng: &mut AgentRng) -> Decision;
+}
+
+impl<A: Agent + ?Sized> TablePlayer for A {
+    fn player_name(&self) -> &str {
+        self.name()
+    }
+    fn begin_hand(&mut self) {
+        self.new_hand();
+    }
+    #[inline]
+    fn decide_at(&mut self, hand: &Hand, seat: Seat, rng: &mut AgentRng) -> Decision {
+        self.decide(&hand.view(seat), rng)
+    }
+}
+
+/// Plays `hand` to the end, asking `agents[seat]` for each decision with
+/// `rngs[seat]`. Calls `new_hand` on every agent first.
+pub fn play_hand<P: TablePlayer>(
+    hand: &mut Hand,
+    agents: &mut [P],
+    rngs: &mut [AgentRng],
+) -> Result<HandResult, AgentError> {
+    play_hand_with(hand, agents, rngs, |_, _| {})
+}
+
+/// [`play_hand`] that also reports each applied decision to `observe` (the hand
+/// before the decision, and the decision), for narration and records.
+pub fn play_hand_with<P: TablePlayer>(
+    hand: &mut Hand,
+    agents: &mut [P],
+    rngs: &mut [AgentRng],
+    mut observe: impl FnMut(&Hand, &Decision),
+) -> Result<HandResult, AgentError> {
+    for a in agents.iter_mut() {
+        a.begin_hand();
+    }
+    while let Some(seat) = hand.request().seat() {
+        let i = seat.index();
+        let d = agents[i].decide_at(hand, seat, &mut rngs[i]);
+        observe(hand, &d);
+        hand.apply(d).map_err(|source| AgentError {
+            agent: agents[i].player_name().to_string(),
+            seat: seat.0,
+            decision: d,
+            source,
+        })?;
+    }
+    Ok(hand.result().expect("the hand is over"))
+}
+
+/// Whether `request` belongs to the bidding phase: the auction, the contract and
+/// trump, the exchange and the conversation, and a penetro's heap end and drop-out
+/// words (everything before the first card but the penetro's give-up question). Card play, surrender, takeover and the primeras/bola choice are not.
+#[must_use]
+pub fn is_bidding_request(request: &tresillo_core::Request) -> bool {
+    use tresillo_core::Request;
+    matches!(
+        request,
+        Request::Bid { .. }
+            | Request::Declare { .. }
+            | Request::Discard { .. }
+            | Request::Word { .. }
+            | Request::Penetro { .. }
+            | Request::DropOut { .. }
+    )
+}
+
+/// One seat played by two players: `bidding`, when present, makes the bidding-phase
+/// decisions ([`is_bidding_request`]), `play` makes all the others (card play,
+/// surrender, takeover, bola). Both draw from the seat's one generator, so the
+/// split is as deterministic as a single agent. The seat's name is `play`'s.
+#[derive(Debug)]
+pub struct SplitPlayer<P> {
+    /// Decides card play, surrender, takeover and bola (and everything when
+    /// `bidding` is `None`).
+    pub play: P,
+    /// Decides the auction, contract and trump, exchange and conversation.
+    pub bidding: Option<P>,
+}
+
+impl<P: TablePlayer> TablePlayer for SplitPlayer<P> {
+    fn player_name(&self) -> &str {
+        self.play.player_name()
+    }
+
+    fn begin_hand(&mut self) {
+        self.play.begin_hand();
+        if let Some(b) = &mut self.bidding {
+            b.begin_hand();
+        }
+    }
+
+    #[inline]
+    fn decide_at(&mut self, hand: &Hand, seat: Seat, rng: &mut AgentRng) -> Decision {
+        match &mut self.bidding {
+            Some(b) if is_bidding_request(&hand.request()) => b.decide_at(hand, seat, rng),
+            _ => self.play.decide_at(hand, seat, rng),
+        }
+    }
+}
