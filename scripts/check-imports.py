@@ -5,7 +5,8 @@ Usage: scripts/check-imports.py [--graph] [CRATE_DIR ...]   (default: crates/*)
 
 A module is a source file: `src/hand.rs` is `hand`, `src/hand/hombre.rs` is
 `hand::hombre`, `src/lib.rs` and `src/main.rs` are the crate root. A module depends
-on another when its code names it: `use crate::a::b`, `use super::x`, a path
+on another when its code names it (directly, or through a name the crate root
+re-exports: `crate::X` counts as the module that defines `X`): `use crate::a::b`, `use super::x`, a path
 `crate::a::Item` in an expression or type, `mod_name::item` after `use crate::mod_name`
 (doc comments and `//` comments are left out; `#[cfg(test)] mod tests` blocks count,
 as tests import downward too). A path is resolved to the longest module it names.
@@ -96,7 +97,31 @@ def inline_depth(code):
     return out
 
 
-def resolve(path, here, mods, inline=0):
+def root_exports(src, mods):
+    """Names the crate root re-exports (`pub use a::b::{X, Y}` in lib.rs or
+    main.rs) mapped to the module that defines them, so that `crate::X` counts as
+    an import of that module and no edge hides behind the root."""
+    out = {}
+    for root in ROOTS:
+        f = src / root
+        if not f.is_file():
+            continue
+        code = strip_comments(f.read_text(encoding="utf-8"))
+        for m in re.finditer(r"\bpub(?:\([^)]*\))?\s+use\s+([^;]*);", code):
+            for path in expand(re.sub(r"\s+", "", m.group(1))):
+                if path and path[0] in ("crate", "self"):
+                    path = path[1:]
+                for n in range(len(path) - 1, 0, -1):
+                    if tuple(path[:n]) in mods:
+                        out[path[-1]] = tuple(path[:n])
+                        break
+                else:
+                    if tuple(path) in mods and path:
+                        out[path[-1]] = tuple(path)  # a module re-exported by name
+    return out
+
+
+def resolve(path, here, mods, inline=0, exports=None):
     """The module a path names (longest prefix), from module `here` (inside
     `inline` inline modules of its file); None if outside."""
     while inline and path and path[0] in ("super", "self"):
@@ -119,6 +144,8 @@ def resolve(path, here, mods, inline=0):
     else:
         return None
     full = base + tuple(rest)
+    if not base and rest and exports and rest[0] in exports and (rest[0],) not in mods:
+        full = exports[rest[0]] + tuple(rest[1:])
     for n in range(len(full), -1, -1):
         if full[:n] in mods:
             return full[:n]
@@ -128,6 +155,7 @@ def resolve(path, here, mods, inline=0):
 def edges(crate):
     src = crate / "src"
     mods = modules(src)
+    exports = root_exports(src, mods)
     out = {}
     for here, f in mods.items():
         if not here:
@@ -154,7 +182,7 @@ def edges(crate):
         depth = inline_depth(code)
         line_start = [0] + [i + 1 for i, ch in enumerate(code) if ch == "\n"]
         for line, path in found:
-            target = resolve(path, here, mods, depth[min(line_start[line - 1], len(depth) - 1)] if depth else 0)
+            target = resolve(path, here, mods, depth[min(line_start[line - 1], len(depth) - 1)] if depth else 0, exports)
             if target is None or target == here or not target:
                 continue
             # An ancestor named as a prefix only on the way to a deeper module of

@@ -50,6 +50,7 @@ mod registry;
 mod rng;
 mod sampling;
 mod search;
+mod spec_error;
 
 // The search modules at their old paths (`tresillo_agents::pimc::...`).
 pub use search::{gpimc, gsolver, pimc, solver};

@@ -44,65 +44,10 @@ use crate::heuristic::rule::RuleAgent;
 use crate::heuristic::rule_eval::RuleParams;
 use crate::search::ismcts::{Ismcts, IsmctsParams};
 use crate::search::pimc::{Oracle, PimcAgent, PimcParams};
+pub use crate::spec_error::SpecError;
 use crate::{Agent, RandomAgent};
 use std::fmt;
 use std::sync::Arc;
-
-/// A bad agent spec, or a registration the registry refuses.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum SpecError {
-    /// No agent of that name.
-    #[error("unknown agent `{name}` (known agents: {known})")]
-    UnknownAgent {
-        /// The name given.
-        name: String,
-        /// The valid names.
-        known: String,
-    },
-    /// A parameter the agent does not have.
-    #[error("agent `{agent}` has no parameter `{param}` (its parameters: {known})")]
-    UnknownParam {
-        /// The agent.
-        agent: String,
-        /// The parameter given.
-        param: String,
-        /// The valid parameters.
-        known: String,
-    },
-    /// A parameter value that does not parse or is out of range.
-    #[error("agent `{agent}`: bad value `{value}` for `{param}`: {why}")]
-    BadValue {
-        /// The agent.
-        agent: String,
-        /// The parameter.
-        param: String,
-        /// The value given.
-        value: String,
-        /// Why it is bad.
-        why: String,
-    },
-    /// A `key=value` part without `=`.
-    #[error("malformed agent spec part `{0}` (expected key=value)")]
-    Malformed(String),
-    /// A parameter given twice in one spec (`rule:entrada=40:entrada=50`).
-    #[error("agent `{agent}`: parameter `{param}` is given twice")]
-    RepeatedParam {
-        /// The agent.
-        agent: String,
-        /// The parameter.
-        param: String,
-    },
-    /// An agent that sees the full state, asked for where only fair agents play.
-    #[error(
-        "agent `{0}` sees every hand: it only takes a seat in upper-bound experiments \
-         (tournament, tune, play --agents), and cannot advise or decide where only a \
-         player's own cards may be seen"
-    )]
-    FullState(String),
-    /// A name registered twice.
-    #[error("an agent named `{0}` is already registered")]
-    Duplicate(String),
-}
 
 /// One parameter of an agent, for `tresillo agents` and for checking specs.
 #[derive(Clone, Debug, PartialEq)]

@@ -120,11 +120,12 @@
 //! are hidden (discards),
 //! which this search leaves to the rule agent.
 
+use crate::Agent;
 use crate::heuristic::rule::RuleAgent;
 use crate::heuristic::rule_eval::RuleParams;
 use crate::rng::{AgentRng, Draws, below};
 use crate::sampling::sampler::{Sampler, World};
-use crate::{Agent, SpecError};
+use crate::spec_error::SpecError;
 use std::time::{Duration, Instant};
 use tresillo_core::tables::table;
 use tresillo_core::{
