@@ -1,24 +1,20 @@
 //! `tresillo analyze`: the card decisions of recorded hands judged by the exact
 //! solver (and, with `--pimc`, by sampling from the player's own view).
 //!
-//! Three-player `tresillo` and `tresillo-house` hands go through
-//! [`tresillo_sim::analyze`] (section 7's classes). Every other hand - `hombre`,
-//! `lhombre` and four-player tables, the hands [`gpimc::handles`] - goes through
-//! [`tresillo_sim::analyze_goal`], judged with the contract's own [`Goal`] (the
-//! one `pimc`'s search plays for); its classes are named here in the rule set's
-//! words.
+//! Every hand goes through [`tresillo_sim::analyze`], judged with the goal the
+//! contract is played for ([`Goal`]: section 7's classes in `tresillo`, the
+//! contract's own goal in `hombre`, `lhombre` and at four players); its classes
+//! are named here in the rule set's words.
 
 use crate::narrate::Names;
 use crate::replay::for_each_record;
 use anyhow::{Result, bail, ensure};
 use std::io::Write;
 use std::path::PathBuf;
-use tresillo_agents::gpimc;
 use tresillo_agents::gsolver::Goal;
-use tresillo_agents::solver::Class;
 use tresillo_agents::{SpecError, build_agent};
 use tresillo_core::Card;
-use tresillo_sim::{CardAnalysis, GoalAnalysis, HandAnalysis, HandRecord, PimcConfig, analyze, analyze_goal};
+use tresillo_sim::{HandAnalysis, HandRecord, PimcConfig, analyze};
 
 /// Arguments of `tresillo analyze`.
 #[derive(clap::Args)]
@@ -64,106 +60,11 @@ pub fn run(a: &AnalyzeArgs, out: &mut impl Write) -> Result<()> {
             }
             writeln!(out, "== hand {line} ==")?;
         }
-        let start =
-            rec.start().map_err(|e| anyhow::anyhow!("{}:{line}: invalid record: {e}", a.file.display()))?;
-        if gpimc::handles(start.public()) {
-            let an = analyze_goal(rec, pimc)
-                .map_err(|e| anyhow::anyhow!("{}:{line}: invalid record: {e}", a.file.display()))?;
-            return write_general(out, rec, &an);
-        }
         let an = analyze(rec, pimc)
             .map_err(|e| anyhow::anyhow!("{}:{line}: invalid record: {e}", a.file.display()))?;
         write_analysis(out, rec, &an)
     })?;
     Ok(())
-}
-
-fn write_analysis(out: &mut impl Write, rec: &HandRecord, an: &HandAnalysis) -> Result<()> {
-    let r = &rec.result;
-    let Some(declarer) = r.declarer else {
-        writeln!(out, "summary: cancelled (all passed, the espada in the heap): no card play")?;
-        return Ok(());
-    };
-    writeln!(
-        out,
-        "{} by seat {declarer}, trumps {}; seats: {}",
-        r.contract.map_or("?", |c| c.name()),
-        r.trump.map_or("?", |t| t.name()),
-        rec.agents.iter().enumerate().map(|(i, a)| format!("{i} {a}")).collect::<Vec<_>>().join(", ")
-    )?;
-    for c in &an.cards {
-        writeln!(out, "{}", card_line(c))?;
-    }
-    let changed: Vec<&CardAnalysis> = an.cards.iter().filter(|c| c.changed_outcome()).collect();
-    let t = r.tricks.0;
-    let mut summary = format!(
-        "summary: {} by seat {declarer}: worth {} with every card known when play began; ended {} ({}-{}-{}); ",
-        r.contract.map_or("?", |c| c.name()),
-        an.start.map_or("-", Class::name),
-        r.outcome,
-        t[0],
-        t[1],
-        t[2]
-    );
-    if changed.is_empty() {
-        summary.push_str("no card changed the outcome");
-    } else {
-        let list: Vec<String> = changed
-            .iter()
-            .map(|c| {
-                format!(
-                    "trick {} seat {} {} ({} -> {}; {} kept {})",
-                    c.trick,
-                    c.seat,
-                    c.played,
-                    c.before,
-                    c.after,
-                    cards_text(&c.best_cards()),
-                    c.before
-                )
-            })
-            .collect();
-        summary.push_str(&format!("{} card(s) changed the outcome: {}", changed.len(), list.join("; ")));
-    }
-    writeln!(out, "{summary}")?;
-    Ok(())
-}
-
-/// One card decision: `* trick 3 seat 0 (opponent) plays 7C: sacado -> puesta |
-/// 1C sacado, 2C sacado, 7C puesta`, the star marking a change of outcome.
-fn card_line(c: &CardAnalysis) -> String {
-    let role = if c.declarer_side { "declarer" } else { "opponent" };
-    let mark = if c.changed_outcome() { "*" } else { " " };
-    let value =
-        if c.changed_outcome() { format!("{} -> {}", c.before, c.after) } else { c.after.name().to_string() };
-    let cards: Vec<String> = c
-        .classes
-        .iter()
-        .map(|(card, class)| {
-            let pimc = c
-                .pimc
-                .as_ref()
-                .and_then(|p| p.iter().find(|x| x.card == *card))
-                .map_or(String::new(), |p| format!(" (pimc {:.2})", p.mean()));
-            format!("{card} {class}{pimc}")
-        })
-        .collect();
-    format!(
-        "{mark} trick {} seat {} ({role}) plays {}: {value} | {}",
-        c.trick,
-        c.seat,
-        c.played,
-        cards.join(", ")
-    )
-}
-
-fn cards_text(cards: &[tresillo_core::Card]) -> String {
-    let v: Vec<String> = cards.iter().map(ToString::to_string).collect();
-    match v.len() {
-        0 => "nothing".into(),
-        1 => v[0].clone(),
-        _ => format!("{} or {}", v[..v.len() - 1].join(", "), v[v.len() - 1]),
-    }
 }
 
 /// The name of class `c` of `goal` in the words of the rule set (`names`).
@@ -181,11 +82,15 @@ pub fn class_name(goal: Goal, c: u8) -> &'static str {
     }
 }
 
-fn write_general(out: &mut impl Write, rec: &HandRecord, an: &GoalAnalysis) -> Result<()> {
+fn write_analysis(out: &mut impl Write, rec: &HandRecord, an: &HandAnalysis) -> Result<()> {
     let r = &rec.result;
     let names = Names::of(rec.rules);
     let Some(declarer) = r.declarer else {
-        writeln!(out, "summary: cancelled (all passed): no card play")?;
+        let why = match names {
+            Names::Spanish => "all passed, the espada in the heap",
+            Names::International => "all passed",
+        };
+        writeln!(out, "summary: cancelled ({why}): no card play")?;
         return Ok(());
     };
     let mut contract = r.contract.map_or("?".to_string(), |c| names.contract(c, r.trump));
@@ -218,8 +123,8 @@ fn write_general(out: &mut impl Write, rec: &HandRecord, an: &GoalAnalysis) -> R
                 let est = c
                     .pimc
                     .as_ref()
-                    .and_then(|p| p.iter().find(|x| x.0 == k))
-                    .map_or(String::new(), |x| format!(" (pimc {:.2})", x.1));
+                    .and_then(|p| p.iter().find(|x| x.card == k))
+                    .map_or(String::new(), |x| format!(" (pimc {:.2})", x.mean()));
                 format!("{} {}{est}", card(k), class_name(c.goal, v))
             })
             .collect();

@@ -1,14 +1,16 @@
 //! Analysis of a recorded hand: for every card decision, the perfect-information
 //! class of each legal card (the exact solver, every hand known) and, on request,
 //! the PIMC estimate the player could have made from what they saw (worlds sampled
-//! from their view, each solved exactly). A decision *changed the outcome* when the
-//! card played has a worse class for its player's side than the best legal card:
-//! the position was worth more before it than after.
+//! from their view, each solved exactly). The classes are those of the goal the
+//! contract is played for ([`gpimc::stakes`]: section 7's codillo, puesta, sacado
+//! in `tresillo`, the goals of `hombre`, `lhombre` and four players elsewhere),
+//! answered by [`Solvers`] (the fast solver wherever it can). A decision *changed
+//! the outcome* when the card played has a worse class for its player's side than
+//! the best legal card: the position was worth more before it than after.
 
 use crate::record::{HandRecord, RecordError};
 use tresillo_agents::gpimc;
 use tresillo_agents::gsolver::{Goal, Solvers};
-use tresillo_agents::solver::{Class, Position, SolverContext};
 use tresillo_agents::{AgentRng, Sampler};
 use tresillo_core::{Card, Decision, Hand, Request, Seat};
 
@@ -22,24 +24,26 @@ pub struct PimcConfig {
 }
 
 /// One card's PIMC estimate: over the sampled worlds, how often playing it leads
-/// to each class (declarer's point of view).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// to each class of the goal (declarer's point of view).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PimcCard {
     /// The card.
     pub card: Card,
-    /// Worlds in which the card's class is codillo, puesta, sacado.
-    pub counts: [u32; 3],
+    /// Worlds in which the card's class is 0, 1, ... (the goal's classes, worst
+    /// for the declarer first: codillo, puesta, sacado for the Spanish goal).
+    pub counts: Vec<u32>,
 }
 
 impl PimcCard {
-    /// The mean class value for the declarer (0 codillo, 1 puesta, 2 sacado).
+    /// The mean class value for the declarer (0 the worst).
     #[must_use]
     pub fn mean(&self) -> f64 {
         let n: u32 = self.counts.iter().sum();
         if n == 0 {
             return 0.0;
         }
-        f64::from(self.counts[1] + 2 * self.counts[2]) / f64::from(n)
+        let sum: u32 = self.counts.iter().zip(0..).map(|(&k, v)| k * v).sum();
+        f64::from(sum) / f64::from(n)
     }
 }
 
@@ -56,13 +60,19 @@ pub struct CardAnalysis {
     pub declarer_side: bool,
     /// The card played.
     pub played: Card,
-    /// The class the position was worth before the card (perfect information).
-    pub before: Class,
+    /// The goal the hand was played for at this decision (it changes after a
+    /// takeover, a bola or a declared vole); the classes are `0..=goal.top()`,
+    /// higher better for the declarer.
+    pub goal: Goal,
+    /// The class the position was worth before the card (perfect information):
+    /// the best of `classes` for the mover's side.
+    pub before: u8,
     /// The class of the card played.
-    pub after: Class,
+    pub after: u8,
     /// Each legal card with its class.
-    pub classes: Vec<(Card, Class)>,
-    /// The PIMC estimate of each legal card, when asked for.
+    pub classes: Vec<(Card, u8)>,
+    /// The PIMC estimate of each legal card, when asked for and the sampler could
+    /// build worlds from the view.
     pub pimc: Option<Vec<PimcCard>>,
 }
 
@@ -84,67 +94,67 @@ impl CardAnalysis {
 /// The analysis of a hand.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HandAnalysis {
-    /// Every card decision, in order (empty when the hand had no card play).
+    /// Every card decision that could be judged, in order (empty when the hand
+    /// had no card play).
     pub cards: Vec<CardAnalysis>,
-    /// The perfect-information value when play began (`None` without card play).
-    pub start: Option<Class>,
-    /// The class of the hand's outcome (`None` without card play).
-    pub end: Option<Class>,
 }
 
-/// Analyzes a record (which must be valid: it is replayed and checked first).
-/// The card play of a `hombre` contrabola is not analysed (its objective is to
-/// take no trick, which the solver's classes do not express).
+impl HandAnalysis {
+    /// The perfect-information value when play began (`None` without card play).
+    #[must_use]
+    pub fn start(&self) -> Option<u8> {
+        self.cards.first().map(|c| c.before)
+    }
+}
+
+/// Analyzes a record of any rule set or table (which must be valid: it is
+/// replayed and checked first), each card with the goal [`gpimc::stakes`] gives
+/// the hand at that decision.
 pub fn analyze(rec: &HandRecord, pimc: Option<PimcConfig>) -> Result<HandAnalysis, RecordError> {
     rec.replay()?;
-    let mut ctx = SolverContext::new();
+    let mut solvers = Solvers::new();
     let mut rng: Option<AgentRng> = pimc.map(|p| tresillo_agents::rng_from_seed(p.seed));
-    let mut cards = Vec::new();
     let mut hand = rec.start()?;
+    let mut cards = Vec::new();
     for (i, step) in rec.decisions.iter().enumerate() {
         let d = Decision::from(step.act);
         if let Decision::Play(card) = d
-            && let Some(a) = analyze_card(&hand, i + 1, card, &mut ctx, pimc.zip(rng.as_mut()))
+            && let Some(c) = judge(&hand, i + 1, card, &mut solvers, pimc.zip(rng.as_mut()))
         {
-            cards.push(a);
+            cards.push(c);
         }
         hand.apply(d).map_err(|source| RecordError::Illegal { index: i + 1, seat: step.seat, source })?;
     }
-    let start = cards.first().map(|c| c.before);
-    let end = match (cards.last(), hand.result()) {
-        (Some(_), Some(r)) => Class::of_outcome(r.outcome),
-        _ => None,
-    };
-    Ok(HandAnalysis { cards, start, end })
+    Ok(HandAnalysis { cards })
 }
 
-fn analyze_card(
+fn judge(
     hand: &Hand,
     index: usize,
     played: Card,
-    ctx: &mut SolverContext,
+    solvers: &mut Solvers,
     pimc: Option<(PimcConfig, &mut AgentRng)>,
 ) -> Option<CardAnalysis> {
     let p = hand.public();
-    // The solver's classes (sacado, puesta, codillo by tricks) are not the
-    // objective of `hombre`'s contrabola, won by taking no trick: not analysed.
-    if p.contract == Some(tresillo_core::Contract::Contrabola) {
-        return None;
-    }
     let declarer = p.declarer?;
+    let goal = gpimc::stakes(p, declarer)?.goal;
     let seat = hand.request().seat()?;
-    let pos = Position::from_play_state(&hand.play_state()?, declarer).ok()?;
-    let sol = ctx.solve(&pos);
-    let classes: Vec<(Card, Class)> = sol.cards().to_vec();
-    let after = sol.class_of(played)?;
-    let pimc = pimc.and_then(|(cfg, rng)| pimc_estimate(hand, seat, declarer, cfg.worlds, rng, ctx));
+    let ps = hand.play_state()?;
+    let classes = solvers.card_values(&ps, declarer, goal);
+    let side = seat == declarer;
+    let values = classes.iter().map(|&(_, v)| v);
+    let before = if side { values.max() } else { values.min() }?;
+    let after = classes.iter().find(|&&(c, _)| c == played)?.1;
+    let pimc =
+        pimc.and_then(|(cfg, rng)| pimc_estimate(hand, seat, declarer, goal, cfg.worlds, rng, solvers));
     Some(CardAnalysis {
         index,
         trick: p.tricks_done + 1,
         seat,
-        declarer_side: seat == declarer,
+        declarer_side: side,
         played,
-        before: sol.value,
+        goal,
+        before,
         after,
         classes,
         pimc,
@@ -158,129 +168,34 @@ fn pimc_estimate(
     hand: &Hand,
     seat: Seat,
     declarer: Seat,
+    goal: Goal,
     worlds: u32,
     rng: &mut AgentRng,
-    ctx: &mut SolverContext,
+    solvers: &mut Solvers,
 ) -> Option<Vec<PimcCard>> {
     let view = hand.view(seat);
-    let tresillo_core::Request::Play { legal, .. } = view.request() else { return None };
-    let mut out: Vec<PimcCard> = legal.iter().map(|card| PimcCard { card, counts: [0; 3] }).collect();
+    let Request::Play { legal, .. } = view.request() else { return None };
+    let classes = usize::from(goal.top()) + 1;
+    let mut out: Vec<PimcCard> =
+        legal.iter().map(|card| PimcCard { card, counts: vec![0; classes] }).collect();
     let sampler = Sampler::new(&view).ok()?;
     for _ in 0..worlds {
-        let w = sampler.sample(rng);
-        let pos = Position::from_play_state(&w.play_state(&view)?, declarer).ok()?;
-        let sol = ctx.solve(&pos);
+        let w = sampler.sample(rng).play_state(&view)?;
+        let values = solvers.card_values(&w, declarer, goal);
         for pc in &mut out {
-            if let Some(c) = sol.class_of(pc.card) {
-                pc.counts[c as usize] += 1;
+            if let Some(&(_, v)) = values.iter().find(|(c, _)| *c == pc.card) {
+                pc.counts[usize::from(v)] += 1;
             }
         }
     }
     Some(out)
 }
 
-/// One card decision judged with the contract's own goal (the one `pimc`'s search
-/// plays for, [`gpimc::stakes`]): the classes are the goal's, `0..=goal.top()`,
-/// higher better for the declarer.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GoalCard {
-    /// The trick (1-based).
-    pub trick: u8,
-    /// Who played.
-    pub seat: Seat,
-    /// Whether that seat was the declarer.
-    pub declarer_side: bool,
-    /// The card played.
-    pub played: Card,
-    /// The goal the hand was played for at this decision.
-    pub goal: Goal,
-    /// The class before the card (the best of `classes` for the mover's side).
-    pub before: u8,
-    /// The class of the card played.
-    pub after: u8,
-    /// Each legal card with its class.
-    pub classes: Vec<(Card, u8)>,
-    /// The PIMC mean class of each legal card (when asked for and the sampler
-    /// could build worlds from the view).
-    pub pimc: Option<Vec<(Card, f64)>>,
-}
-
-/// A hand judged with its contract's goal.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GoalAnalysis {
-    /// Every card decision that could be judged, in order.
-    pub cards: Vec<GoalCard>,
-}
-
-/// Analyzes a record of any rule set or table (`hombre`, `lhombre`, four players:
-/// the hands [`gpimc::handles`]) with the goal [`gpimc::stakes`] gives the hand at
-/// each decision (it changes after a takeover, a bola or a declared vole), solved
-/// by [`Solvers`]. The record must be valid (it is replayed first).
-pub fn analyze_goal(rec: &HandRecord, pimc: Option<PimcConfig>) -> Result<GoalAnalysis, RecordError> {
-    rec.replay()?;
-    let mut solvers = Solvers::new();
-    let mut rng: Option<AgentRng> = pimc.map(|p| tresillo_agents::rng_from_seed(p.seed));
-    let mut hand = rec.start()?;
-    let mut cards = Vec::new();
-    for (i, step) in rec.decisions.iter().enumerate() {
-        let d = Decision::from(step.act);
-        if let Decision::Play(card) = d
-            && let Some(c) = judge(&hand, card, &mut solvers, pimc.zip(rng.as_mut()))
-        {
-            cards.push(c);
-        }
-        hand.apply(d).map_err(|source| RecordError::Illegal { index: i + 1, seat: step.seat, source })?;
-    }
-    Ok(GoalAnalysis { cards })
-}
-
-fn judge(
-    hand: &Hand,
-    played: Card,
-    solvers: &mut Solvers,
-    pimc: Option<(PimcConfig, &mut AgentRng)>,
-) -> Option<GoalCard> {
-    let p = hand.public();
-    let declarer = p.declarer?;
-    let goal = gpimc::stakes(p, declarer)?.goal;
-    let seat = hand.request().seat()?;
-    let ps = hand.play_state()?;
-    let classes: Vec<(Card, u8)> =
-        ps.legal_moves().iter().map(|c| (c, solvers.card_value(&ps, c, declarer, goal))).collect();
-    let side = seat == declarer;
-    let values = classes.iter().map(|&(_, v)| v);
-    let before = if side { values.max() } else { values.min() }?;
-    let after = classes.iter().find(|&&(c, _)| c == played)?.1;
-    let pimc = pimc.and_then(|(cfg, rng)| {
-        let view = hand.view(seat);
-        let Request::Play { legal, .. } = view.request() else { return None };
-        let sampler = Sampler::new(&view).ok()?;
-        let mut sums: Vec<(Card, f64)> = legal.iter().map(|c| (c, 0.0)).collect();
-        for _ in 0..cfg.worlds {
-            let w = sampler.sample(rng).play_state(&view)?;
-            for (c, sum) in &mut sums {
-                *sum += f64::from(solvers.card_value(&w, *c, declarer, goal));
-            }
-        }
-        Some(sums.into_iter().map(|(c, s)| (c, s / f64::from(cfg.worlds))).collect())
-    });
-    Some(GoalCard {
-        trick: p.tricks_done + 1,
-        seat,
-        declarer_side: side,
-        played,
-        goal,
-        before,
-        after,
-        classes,
-        pimc,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::record::play_recorded;
+    use tresillo_agents::solver::Class;
     use tresillo_agents::{build_seated, seat_rngs};
     use tresillo_core::RuleSet;
 
@@ -313,7 +228,8 @@ mod tests {
                 assert_eq!(c.changed_outcome(), !c.best_cards().contains(&c.played));
             }
             let given_up = rec.result.surrender.is_some_and(|s| s.took_over.is_none());
-            if let (Some(last), Some(end), false) = (a.cards.last(), a.end, given_up) {
+            let end = Class::of_outcome(rec.result.outcome).map(|c| c as u8);
+            if let (Some(last), Some(end), false) = (a.cards.last(), end, given_up) {
                 assert_eq!(last.after, end, "seed {seed}");
                 played += 1;
             }

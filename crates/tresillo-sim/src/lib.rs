@@ -11,9 +11,7 @@ mod seeds;
 mod stats;
 mod tune;
 
-pub use analysis::{
-    CardAnalysis, GoalAnalysis, GoalCard, HandAnalysis, PimcCard, PimcConfig, analyze, analyze_goal,
-};
+pub use analysis::{CardAnalysis, HandAnalysis, PimcCard, PimcConfig, analyze};
 pub use config::{ConfigError, SEATINGS, SEATINGS4, Scoring, Shard, TournamentConfig};
 pub use record::{
     Act, HandRecord, RECORD_FORMAT, RecordError, Step, TournamentOrigin, play_recorded, seating_rng_seed,

@@ -647,6 +647,20 @@ impl Solvers {
         self.value(&p, declarer, goal)
     }
 
+    /// The class of `goal` each legal card of the player to move leads to, in
+    /// the order of [`PlayState::legal_moves`]. The Spanish classes of a
+    /// three-seat position with trumps come from one search of the fast solver
+    /// (every card at once); every other goal asks [`Solvers::card_value`] card
+    /// by card.
+    pub fn card_values(&mut self, ps: &PlayState, declarer: Seat, goal: Goal) -> Vec<(Card, u8)> {
+        if goal == Goal::Spanish
+            && let Some((pos, _)) = fast_position(ps, declarer)
+        {
+            return self.fast().solve(&pos).cards().iter().map(|&(c, v)| (c, v as u8)).collect();
+        }
+        ps.legal_moves().iter().map(|c| (c, self.card_value(ps, c, declarer, goal))).collect()
+    }
+
     /// Whether `declarer` can take every trick left.
     pub fn can_take_all(&mut self, ps: &PlayState, declarer: Seat) -> bool {
         let k = ps.tricks[declarer.index()] + 9u8.saturating_sub(ps.tricks_done);
