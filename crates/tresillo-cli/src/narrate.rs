@@ -4,10 +4,8 @@
 use anyhow::{Context, Result};
 use std::io::Write;
 use std::path::Path;
-use tresillo_core::rulesets::lhombre;
 use tresillo_core::{
-    AllPass, Bid, Card, CardSet, Contract, Deal, Decision, Hand, HandResult, Outcome, Phase, Request,
-    RuleSet, Seat, Suit,
+    AllPass, Bid, Contract, Deal, Decision, Hand, HandResult, Outcome, Phase, Request, Seat,
 };
 use tresillo_sim::HandRecord;
 
@@ -35,75 +33,9 @@ pub fn write_hand(out: &mut impl Write, rec: &HandRecord) -> Result<()> {
     Ok(())
 }
 
-/// The names cards, suits, bids and contracts are shown with: Spanish, or the
-/// international ones of L'Hombre (RULES.md section 12.4). Files keep the
-/// notation of section 13 whatever the rule set.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Names {
-    /// Section 13 notation and Spanish words.
-    Spanish,
-    /// Spades, clubs, hearts, diamonds; J Q K; the L'Hombre contract names.
-    International,
-}
-
-impl Names {
-    /// The names of a rule set.
-    pub fn of(set: RuleSet) -> Names {
-        if set == RuleSet::Lhombre { Names::International } else { Names::Spanish }
-    }
-
-    /// A card.
-    pub fn card(self, c: Card) -> String {
-        match self {
-            Names::Spanish => c.to_string(),
-            Names::International => lhombre::card_name(c),
-        }
-    }
-
-    /// A set of cards.
-    pub fn cards(self, s: CardSet) -> String {
-        match self {
-            Names::Spanish => s.to_string(),
-            Names::International => lhombre::cards_name(s),
-        }
-    }
-
-    /// A suit.
-    pub fn suit(self, s: Suit) -> String {
-        match self {
-            Names::Spanish => s.to_string(),
-            Names::International => lhombre::suit_name(s).to_string(),
-        }
-    }
-
-    /// A bid; `equal`: it equals the standing bid (*self* in L'Hombre).
-    pub fn bid(self, b: Bid, equal: bool) -> String {
-        match (self, b) {
-            (Names::International, Bid::Paso) => "pass".into(),
-            (Names::International, Bid::Level(l)) if equal => format!("self ({})", lhombre::bid_name(l)),
-            (Names::International, Bid::Level(l)) => lhombre::bid_name(l).into(),
-            (Names::Spanish, b) => b.to_string(),
-        }
-    }
-
-    /// A contract with its trumps.
-    pub fn contract(self, c: Contract, trump: Option<Suit>) -> String {
-        match self {
-            Names::Spanish => c.to_string(),
-            Names::International => lhombre::row_of(c, trump).name.into(),
-        }
-    }
-
-    /// An outcome.
-    pub fn outcome(self, o: Outcome) -> String {
-        match (self, o) {
-            (Names::International, Outcome::Sacado) => "win".into(),
-            (Names::International, Outcome::Puesta { .. }) => "draw".into(),
-            (Names::International, Outcome::Codillo { .. }) => "loss".into(),
-            (_, o) => o.to_string(),
-        }
-    }
-}
+/// The names cards, suits, bids and contracts are shown with: those of the rule
+/// set ([`RuleSpec::names`](tresillo_core::RuleSpec::names)).
+pub use tresillo_core::Names;
 
 /// The lines before the first decision: the deal, the dealer and mano, each seat's
 /// player and cards.

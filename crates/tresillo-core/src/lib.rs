@@ -18,6 +18,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod action;
 mod card;
 mod cardset;
 mod game;
@@ -33,6 +34,7 @@ mod spec;
 mod state;
 pub mod tables;
 mod view;
+mod words;
 
 pub use card::{BySeat, Card, Rank, Seat, Suit};
 pub use cardset::{CardSet, Iter as CardSetIter, Subsets};
@@ -46,8 +48,8 @@ pub use play::{PlayState, Undo, legal_moves, legal_moves_in, trick_winner, trick
 pub use result::{HandResult, SurrenderRecord};
 pub use rules::{
     ANTE, AllPass, AuctionOrder, CODILLO_OLD, CONTRABOLA, Condiciones, FAVORITO, GASCARILLE, HOMBRE_CHIPS,
-    OpponentsOrder, OptionInfo, PALO_DE_FAVOR, PENETRO_ALL_PLAY, REDEAL_ALL_PASS, RuleOptions, RuleSpec,
-    Rules, RulesError, SHOW_HEAP, ScoringSystem,
+    Names, OpponentsOrder, OptionInfo, PALO_DE_FAVOR, PENETRO_ALL_PLAY, REDEAL_ALL_PASS, RuleOptions,
+    RuleSpec, Rules, RulesError, SHOW_HEAP, ScoringSystem,
 };
 pub use scoring::*;
 pub use view::PlayerView;

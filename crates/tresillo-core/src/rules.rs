@@ -56,6 +56,7 @@ const TRESILLO: RuleSpec = RuleSpec {
     accept_in: &[],
     declared_vole: false,
     scoring: ScoringSystem::Puesta,
+    names: Names::Spanish,
 };
 
 /// `tresillo-house` (RULES.md section 12.1).
@@ -88,6 +89,7 @@ const TRESILLO_HOUSE: RuleSpec = RuleSpec {
     accept_in: &[],
     declared_vole: false,
     scoring: ScoringSystem::Puesta,
+    names: Names::Spanish,
 };
 
 /// `hombre` (RULES.md section 12.3): obligation when all pass, the exchange right
@@ -115,6 +117,7 @@ const HOMBRE: RuleSpec = RuleSpec {
     accept_in: &[Contract::Vuelta],
     declared_vole: true,
     scoring: ScoringSystem::Points,
+    names: Names::Spanish,
 };
 
 impl RuleSet {

@@ -68,6 +68,18 @@ pub enum ScoringSystem {
     PerDefender,
 }
 
+/// The words a rule set shows players (cards, suits, bids, contracts,
+/// outcomes): the methods are in `words.rs`; files keep the notation of RULES.md
+/// section 13 whatever the rule set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Names {
+    /// Section 13 notation and Spanish words.
+    Spanish,
+    /// Spades, clubs, hearts, diamonds; J Q K; the L'Hombre contract names
+    /// (section 12.4).
+    International,
+}
+
 /// Condiciones in tantos, from or to each other player (RULES.md sections 8 and
 /// 12.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -272,4 +284,6 @@ pub struct RuleSpec {
     pub declared_vole: bool,
     /// How hands are scored.
     pub scoring: ScoringSystem,
+    /// The words it shows players.
+    pub names: Names,
 }

@@ -41,7 +41,7 @@ use crate::cardset::CardSet;
 use crate::game::BidEntry;
 use crate::game::{Contract, Outcome, PuestaKind, RuleSet};
 use crate::spec::{
-    AllPass, AuctionOrder, Condiciones, OpponentsOrder, REDEAL_ALL_PASS, RuleSpec, ScoringSystem,
+    AllPass, AuctionOrder, Condiciones, Names, OpponentsOrder, REDEAL_ALL_PASS, RuleSpec, ScoringSystem,
 };
 
 /// The highest rank of the auction (nolo ouvert).
@@ -79,6 +79,7 @@ pub const SPEC: RuleSpec = RuleSpec {
     accept_in: &[],
     declared_vole: false,
     scoring: ScoringSystem::PerDefender,
+    names: Names::International,
 };
 
 /// One row of the table of section 12.4.

@@ -1,0 +1,78 @@
+//! What a rule set calls things when it speaks to players: the methods of
+//! [`Names`] (a field of each rule set's [`RuleSpec`](crate::RuleSpec)). The
+//! Spanish words are the notation of RULES.md section 13; the international ones
+//! are `lhombre`'s (section 12.4), whose tables stay in `rulesets/lhombre.rs`.
+//! Used by the command-line tool, the Python package and every other edge that
+//! shows a hand to a person.
+
+use crate::card::{Card, Suit};
+use crate::cardset::CardSet;
+use crate::game::{Bid, Contract, Outcome, RuleSet};
+use crate::rulesets::lhombre;
+use crate::spec::Names;
+
+impl Names {
+    /// The names of rule set `set` (its [`RuleSpec::names`](crate::RuleSpec::names)).
+    #[must_use]
+    pub fn of(set: RuleSet) -> Names {
+        set.spec().names
+    }
+
+    /// A card: `1E`, or `spadille` in L'Hombre.
+    #[must_use]
+    pub fn card(self, c: Card) -> String {
+        match self {
+            Names::Spanish => c.to_string(),
+            Names::International => lhombre::card_name(c),
+        }
+    }
+
+    /// A set of cards.
+    #[must_use]
+    pub fn cards(self, s: CardSet) -> String {
+        match self {
+            Names::Spanish => s.to_string(),
+            Names::International => lhombre::cards_name(s),
+        }
+    }
+
+    /// A suit.
+    #[must_use]
+    pub fn suit(self, s: Suit) -> String {
+        match self {
+            Names::Spanish => s.to_string(),
+            Names::International => lhombre::suit_name(s).to_string(),
+        }
+    }
+
+    /// A bid; `equal`: it equals the standing bid (*self* in L'Hombre).
+    #[must_use]
+    pub fn bid(self, b: Bid, equal: bool) -> String {
+        match (self, b) {
+            (Names::International, Bid::Paso) => "pass".into(),
+            (Names::International, Bid::Level(l)) if equal => format!("self ({})", lhombre::bid_name(l)),
+            (Names::International, Bid::Level(l)) => lhombre::bid_name(l).into(),
+            (Names::Spanish, b) => b.to_string(),
+        }
+    }
+
+    /// A contract with its trumps.
+    #[must_use]
+    pub fn contract(self, c: Contract, trump: Option<Suit>) -> String {
+        match self {
+            Names::Spanish => c.to_string(),
+            Names::International => lhombre::row_of(c, trump).name.into(),
+        }
+    }
+
+    /// An outcome.
+    #[must_use]
+    pub fn outcome(self, o: Outcome) -> String {
+        match (self, o) {
+            (Names::International, Outcome::Sacado) => "win".into(),
+            (Names::International, Outcome::Puesta { .. }) => "draw".into(),
+            (Names::International, Outcome::Codillo { .. }) => "loss".into(),
+            (_, o) => o.to_string(),
+        }
+    }
+}

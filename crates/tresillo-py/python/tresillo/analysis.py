@@ -1,0 +1,84 @@
+"""Reading run directories into pandas (the optional extra `tresillo[pandas]`)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+# deals.csv's columns (docs/FORMATS.md) with pandas dtypes; nullable integers
+# where the CSV leaves a cell empty.
+_INT = "int64"
+_NINT = "Int64"
+_STR = "string"
+DEALS_DTYPES: dict[str, str] = {
+    "deal": _INT,
+    "deal_seed": "uint64",
+    "seating": _STR,
+    "rules": "category",
+    "agent0": "category",
+    "agent1": "category",
+    "agent2": "category",
+    "dealer": _INT,
+    "bids": _STR,
+    "contract": "category",
+    "trump": "category",
+    "declarer": _NINT,
+    "declarer_agent": "category",
+    "forced": _INT,
+    "exchanged0": _NINT,
+    "exchanged1": _NINT,
+    "exchanged2": _NINT,
+    "first_opponent": _NINT,
+    "tricks0": _INT,
+    "tricks1": _INT,
+    "tricks2": _INT,
+    "outcome": "category",
+    "puesta_kind": "category",
+    "codillo_winner": _NINT,
+    "surrendered": _NINT,
+    "took_over": _NINT,
+    "primeras": _INT,
+    "bola": "category",
+    "estuche": _INT,
+    "aip": _NINT,
+    "pool0": _INT,
+    "cond0": _INT,
+    "pool1": _INT,
+    "cond1": _INT,
+    "pool2": _INT,
+    "cond2": _INT,
+    "debt0": _NINT,
+    "debt1": _NINT,
+    "debt2": _NINT,
+    "players": _INT,
+    "agent3": "category",
+    "exchanged3": _NINT,
+    "tricks3": _NINT,
+    "pool3": _NINT,
+    "cond3": _NINT,
+    "debt3": _NINT,
+    "penetro": _NINT,
+    "dropped_out": _NINT,
+    "gascarille": _NINT,
+    "vole_declared": _NINT,
+}
+
+
+def read_deals(run_dir: str | os.PathLike[str]) -> Any:
+    """Return a run directory's deals.csv as a pandas DataFrame with typed columns.
+
+    Integers stay integers (nullable ``Int64`` where the CSV leaves cells empty),
+    names are categories. Columns this version does not know keep pandas' guess.
+    Raises ``FileNotFoundError`` naming the file when the run has no deals.csv and
+    ``ImportError`` with the install command when pandas is missing.
+    """
+    try:
+        import pandas as pd
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        raise ImportError("tresillo.read_deals needs pandas: pip install pandas") from e
+    path = os.path.join(os.fspath(run_dir), "deals.csv")
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"{path}: no such file (is {os.fspath(run_dir)} a run directory?)")
+    header = pd.read_csv(path, nrows=0).columns
+    dtypes = {c: t for c, t in DEALS_DTYPES.items() if c in header}
+    return pd.read_csv(path, dtype=dtypes, keep_default_na=False, na_values={c: [""] for c in header})

@@ -1,0 +1,151 @@
+"""Tresillo as an OpenSpiel game: importing this module registers
+``python_tresillo`` with ``pyspiel``.
+
+>>> import pyspiel, tresillo.openspiel
+>>> game = pyspiel.load_game("python_tresillo", {"rules": "hombre", "players": 3})
+
+Parameters: ``rules`` (a rule set of ``tresillo rules``), ``players`` (3 or 4),
+``options`` (``"key=value,key=value"``, the options of ``tresillo rules``) and
+``dealer`` (the dealing seat). The pack is dealt by 40 explicit chance actions;
+the action space, the observation tensor and the information-state string are
+the package's own (docs/PYTHON.md). ``resample_from_infostate`` draws from the
+exact sampler of the search agents, so OpenSpiel's ``ISMCTSBot`` can play it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+
+from . import _tresillo
+
+_DEFAULTS = {"rules": "tresillo", "players": 3, "options": "", "dealer": 0}
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name="python_tresillo",
+    long_name="Python Tresillo (Hombre, L'Hombre)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=4,
+    min_num_players=3,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=_DEFAULTS,
+)
+
+
+def _options(text: str) -> dict:
+    out = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, sep, value = part.partition("=")
+        if not sep:
+            raise ValueError(f"options: {part!r} is not key=value")
+        out[key.strip()] = value.strip()
+    return out
+
+
+class TresilloGame(pyspiel.Game):
+    """The OpenSpiel game over ``tresillo.Game``."""
+
+    def __init__(self, params=None):
+        p = dict(_DEFAULTS)
+        p.update(params or {})
+        self.inner = _tresillo.Game(rules=p["rules"], players=int(p["players"]), options=_options(p["options"]))
+        self.dealer = int(p["dealer"])
+        players = self.inner.players
+        # The largest swing of one hand (a bola with every condición, or a
+        # hombre-chips pool) stays well inside these bounds.
+        info = pyspiel.GameInfo(
+            num_distinct_actions=_tresillo.NUM_ACTIONS,
+            max_chance_outcomes=40,
+            num_players=players,
+            min_utility=-1000.0,
+            max_utility=1000.0,
+            utility_sum=None,
+            max_game_length=_tresillo.Game.max_game_length() + 40,
+        )
+        super().__init__(_GAME_TYPE, info, p)
+
+    def new_initial_state(self):
+        """A new hand, starting with the deal by chance."""
+        return TresilloState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        """The observer: the package's tensor, and the information-state string
+        under perfect recall (the observation string otherwise is the same)."""
+        return TresilloObserver(iig_obs_type, params)
+
+
+class TresilloState(pyspiel.State):
+    """An OpenSpiel state over ``tresillo.State``."""
+
+    def __init__(self, game, inner=None):
+        super().__init__(game)
+        self.inner = inner if inner is not None else game.inner.new_initial_state(dealer=game.dealer)
+
+    def current_player(self):
+        """The seat to move, or pyspiel's CHANCE or TERMINAL."""
+        p = self.inner.current_player()
+        if p == _tresillo.CHANCE:
+            return pyspiel.PlayerId.CHANCE
+        if p == _tresillo.TERMINAL:
+            return pyspiel.PlayerId.TERMINAL
+        return p
+
+    def _legal_actions(self, player):
+        return self.inner.legal_actions()
+
+    def chance_outcomes(self):
+        """The cards not yet dealt, uniformly."""
+        return self.inner.chance_outcomes()
+
+    def _apply_action(self, action):
+        self.inner.apply_action(int(action))
+
+    def _action_to_string(self, player, action):
+        return self.inner.action_to_string(player, int(action))
+
+    def is_terminal(self):
+        """Whether the hand is over."""
+        return self.inner.is_terminal()
+
+    def returns(self):
+        """Each seat's result in the rule set's unit (zeros before the end)."""
+        return self.inner.returns()
+
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """A state the player cannot tell from this one (see the module docs)."""
+        seed = int(probability_sampler() * 2**63) if callable(probability_sampler) else 0
+        clone = self.clone()
+        clone.inner = self.inner.resample_from_infostate(player_id, seed)
+        return clone
+
+    def __str__(self):
+        return str(self.inner)
+
+
+class TresilloObserver:
+    """The observer of the PyObserver interface (see pyspiel's observation.py)."""
+
+    def __init__(self, iig_obs_type, params):
+        if params:
+            raise ValueError(f"observation parameters are not supported; passed {params}")
+        self.perfect_recall = bool(iig_obs_type and iig_obs_type.perfect_recall)
+        self.tensor = np.zeros(_tresillo.OBSERVATION_SIZE, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state, player):
+        """Fills the tensor with what ``player`` may know."""
+        self.tensor[:] = state.inner.observation_tensor(player)
+
+    def string_from(self, state, player):
+        """The information-state string of ``player``."""
+        return state.inner.information_state_string(player)
+
+
+pyspiel.register_game(_GAME_TYPE, TresilloGame)

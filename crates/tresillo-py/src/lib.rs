@@ -1,0 +1,758 @@
+//! The Python module `tresillo._tresillo` (re-exported by the package `tresillo`):
+//! a thin edge over the engine and the agents, never a second engine.
+//!
+//! - [`Game`]: a rule set with its options at a table of three or four;
+//! - [`State`]: one hand as a state machine over the fixed action space of
+//!   [`tresillo_core::action`] (OpenSpiel's conventions: chance, then players);
+//! - [`Agent`]: any agent of the registry, deciding from the view of the seat to
+//!   move (the search runs with the interpreter's lock released).
+//!
+//! What a seat may know (RULES.md section 9) is the engine's [`PlayerView`]: the
+//! observation tensor, the information-state string and `view()` are built from
+//! it alone, never from the whole state.
+// PyO3's macros expand to `unsafe` FFI glue; this crate writes none itself.
+#![allow(unsafe_code)]
+
+mod observation;
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use tresillo_agents::cheat::Seated;
+use tresillo_agents::{AgentRng, TablePlayer};
+use tresillo_core::action::{Action, DiscardBuilder, NUM_ACTIONS, legal_ids};
+use tresillo_core::{
+    Bid, Card, CardSet, Deal, Decision, Hand, LedgerConfig, Names, PlayerView, Request, Rules, Scorer,
+    ScoringMode, Seat,
+};
+
+/// The player id of a chance node (OpenSpiel's `pyspiel.PlayerId.CHANCE`).
+const CHANCE: i64 = -1;
+/// The player id of a finished hand (OpenSpiel's `pyspiel.PlayerId.TERMINAL`).
+const TERMINAL: i64 = -4;
+
+fn value_error(msg: impl Into<String>) -> PyErr {
+    PyValueError::new_err(msg.into())
+}
+
+/// A rule set (any of `tresillo rules`) with its options, at a table of three or
+/// four players.
+///
+/// `Game(rules="tresillo", players=3, options=None)`; option values may be
+/// strings, booleans or integers (`{"palo_de_favor": "oros"}`, `{"contrabola": True}`).
+#[pyclass(module = "tresillo._tresillo", frozen)]
+#[derive(Clone)]
+pub struct Game {
+    rules: Rules,
+    players: u8,
+}
+
+fn option_text(v: &Bound<'_, PyAny>) -> PyResult<String> {
+    if let Ok(b) = v.extract::<bool>() {
+        return Ok(if b { "true" } else { "false" }.into());
+    }
+    if let Ok(i) = v.extract::<i64>() {
+        return Ok(i.to_string());
+    }
+    v.extract::<String>()
+        .map_err(|_| value_error(format!("option value {v}: expected a string, a bool or an int")))
+}
+
+#[pymethods]
+impl Game {
+    #[new]
+    #[pyo3(signature = (rules = "tresillo", players = 3, options = None))]
+    fn new(rules: &str, players: u8, options: Option<&Bound<'_, PyDict>>) -> PyResult<Game> {
+        let mut pairs: Vec<(String, String)> = Vec::new();
+        if let Some(o) = options {
+            for (k, v) in o.iter() {
+                let k: String =
+                    k.extract().map_err(|_| value_error(format!("option name {k}: expected a string")))?;
+                pairs.push((k, option_text(&v)?));
+            }
+        }
+        let refs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let rules = Rules::parse(rules, &refs).map_err(|e| value_error(e.to_string()))?;
+        rules.check_players(players).map_err(|e| value_error(e.to_string()))?;
+        Ok(Game { rules, players })
+    }
+
+    /// The rule set's name.
+    #[getter]
+    fn rules(&self) -> &'static str {
+        self.rules.set.name()
+    }
+
+    /// The options set away from their defaults, as `{name: value}` strings.
+    #[getter]
+    fn options(&self) -> Vec<(&'static str, String)> {
+        self.rules.options.set_options()
+    }
+
+    /// Players at the table (3, or 4 with an inactive dealer).
+    #[getter]
+    fn players(&self) -> u8 {
+        self.players
+    }
+
+    /// The number of distinct actions (every action id is below it).
+    #[staticmethod]
+    fn num_distinct_actions() -> usize {
+        NUM_ACTIONS
+    }
+
+    /// The length of `State.observation_tensor(player)`.
+    #[staticmethod]
+    fn observation_size() -> usize {
+        observation::SIZE
+    }
+
+    /// The most decisions a hand can take (an upper bound, for OpenSpiel's
+    /// `max_game_length`).
+    #[staticmethod]
+    fn max_game_length() -> usize {
+        // Auction, contract, discards card by card, words, 36 cards, questions.
+        400
+    }
+
+    /// A new hand. With `seed` the deal is the one `tresillo` deals for that seed
+    /// (the `deal_seed` column of deals.csv) and play starts at once; with `deal`
+    /// (RULES.md section 13 notation) that deal; with neither, the hand starts with
+    /// 40 chance actions dealing the pack one card at a time (hands in seat order,
+    /// then the heap from its top), as OpenSpiel deals.
+    #[pyo3(signature = (seed = None, deal = None, dealer = 0))]
+    fn new_initial_state(&self, seed: Option<u64>, deal: Option<&str>, dealer: u8) -> PyResult<State> {
+        if dealer >= self.players {
+            return Err(value_error(format!(
+                "dealer {dealer}: the table has seats 0 to {}",
+                self.players - 1
+            )));
+        }
+        let dealer = Seat(dealer);
+        let mut s = State {
+            game: self.clone(),
+            dealer,
+            pack: Vec::with_capacity(40),
+            hand: None,
+            discard: DiscardBuilder::default(),
+            history: Vec::with_capacity(128),
+        };
+        match (seed, deal) {
+            (Some(_), Some(_)) => return Err(value_error("give a seed or a deal, not both")),
+            (Some(seed), None) => {
+                s.deal_out(tresillo_agents::deal_for_seed(seed).seated(self.players, dealer))?
+            }
+            (None, Some(text)) => {
+                let d = Deal::parse(text).map_err(|e| value_error(format!("deal {text:?}: {e}")))?;
+                s.deal_out(d)?;
+            }
+            (None, None) => {}
+        }
+        Ok(s)
+    }
+
+    fn __repr__(&self) -> String {
+        let opts: Vec<String> =
+            self.rules.options.set_options().iter().map(|(k, v)| format!("{k:?}: {v:?}")).collect();
+        format!(
+            "Game(rules={:?}, players={}, options={{{}}})",
+            self.rules.set.name(),
+            self.players,
+            opts.join(", ")
+        )
+    }
+}
+
+/// One hand of a [`Game`]: the state machine over the fixed action space.
+///
+/// `current_player()` is a seat, `-1` while the pack is dealt by chance and `-4`
+/// once the hand is over (OpenSpiel's ids).
+#[pyclass(module = "tresillo._tresillo")]
+#[derive(Clone)]
+pub struct State {
+    game: Game,
+    dealer: Seat,
+    /// The cards dealt so far by chance actions (before `hand` exists).
+    pack: Vec<Card>,
+    hand: Option<Hand>,
+    /// The discard being built by the seat to move.
+    discard: DiscardBuilder,
+    history: Vec<u16>,
+}
+
+impl State {
+    /// Starts the hand on `deal` (seated), its 40 chance actions first in the
+    /// history: the active seats' hands in seat order (each card in index order),
+    /// then the heap from its top, as the chance nodes would deal it.
+    fn deal_out(&mut self, deal: Deal) -> PyResult<()> {
+        let sits_out = (self.game.players == 4).then_some(self.dealer);
+        for s in 0..usize::from(self.game.players) {
+            if Some(Seat(s as u8)) != sits_out {
+                self.history.extend(deal.hands.0[s].iter().map(|c| c.index() as u16));
+            }
+        }
+        self.history.extend(deal.heap.cards().iter().map(|c| c.index() as u16));
+        if self.history.len() != 40 {
+            return Err(value_error(format!("deal {deal}: not the whole pack")));
+        }
+        self.start(deal)
+    }
+
+    fn start(&mut self, deal: Deal) -> PyResult<()> {
+        let hand = Hand::with_rules(self.game.rules, self.game.players, deal, self.dealer)
+            .map_err(|e| value_error(format!("deal {deal}: {e}")))?;
+        self.hand = Some(hand);
+        Ok(())
+    }
+
+    fn view_of(&self, player: i64) -> PyResult<PlayerView> {
+        let hand =
+            self.hand.as_ref().ok_or_else(|| value_error("the pack is still being dealt (a chance node)"))?;
+        if !(0..i64::from(self.game.players)).contains(&player) {
+            return Err(value_error(format!(
+                "player {player}: the table has seats 0 to {}",
+                self.game.players - 1
+            )));
+        }
+        Ok(hand.view(Seat(player as u8)))
+    }
+
+    /// The legal action ids of the player to move (chance: the cards not yet dealt).
+    pub(crate) fn legal(&self) -> Vec<usize> {
+        match &self.hand {
+            None => {
+                let dealt: CardSet = self.pack.iter().copied().collect();
+                (0..40).filter(|&i| Card::try_index(i).is_some_and(|c| !dealt.contains(c))).collect()
+            }
+            Some(h) => match h.request().seat() {
+                Some(s) => legal_ids(&h.view(s), self.discard),
+                None => Vec::new(),
+            },
+        }
+    }
+
+    fn legal_text(&self) -> String {
+        let v: Vec<String> = self.legal().iter().map(|&a| self.describe(a)).collect();
+        v.join(", ")
+    }
+
+    fn names(&self) -> Names {
+        self.game.rules.spec().names
+    }
+
+    /// The words of action `a` (`play 1E`, `bid 2`, ...), in the rule set's names.
+    fn describe(&self, a: usize) -> String {
+        let names = self.names();
+        if self.hand.is_none() {
+            return match Card::try_index(a) {
+                Some(c) if a < 40 => format!("deal {}", names.card(c)),
+                _ => format!("action {a}"),
+            };
+        }
+        let yes = |b: bool| if b { "yes" } else { "no" };
+        match Action::from_id(a) {
+            None => format!("action {a}"),
+            Some(Action::DiscardCard(c)) => format!("discard {}", names.card(c)),
+            Some(Action::DiscardDone) => "discard done".into(),
+            Some(Action::Decision(d)) => match d {
+                Decision::Play(c) => format!("play {}", names.card(c)),
+                Decision::Bid(b @ Bid::Paso) => names.bid(b, false),
+                Decision::Bid(b) => format!("bid {}", names.bid(b, false)),
+                Decision::Declare(c, t) => match t {
+                    Some(s) if names == Names::Spanish => {
+                        format!("declare {} {}", names.contract(c, t), names.suit(s))
+                    }
+                    Some(s) => format!("declare {} ({})", names.contract(c, t), names.suit(s)),
+                    None => format!("declare {}", names.contract(c, t)),
+                },
+                Decision::Word(w) => w.name().into(),
+                Decision::Surrender(b) => format!("give up: {}", yes(b)),
+                Decision::TakeOver(b) => format!("take over: {}", yes(b)),
+                Decision::Bola(b) => format!("bola: {}", yes(b)),
+                Decision::Gascarille(b) => format!("gascarille: {}", yes(b)),
+                Decision::ExchangeFirst(b) => format!("exchange first: {}", yes(b)),
+                Decision::AcceptSurrender(b) => format!("accept the surrender: {}", yes(b)),
+                Decision::DeclareVole(b) => format!("declare the vole: {}", yes(b)),
+                Decision::Penetro(e) => format!("penetro: the {e:?} of the heap").to_lowercase(),
+                Decision::DropOut(w) => format!("{w:?}").to_lowercase(),
+                Decision::Discard(s) => format!("discard {}", names.cards(s)),
+            },
+        }
+    }
+
+    fn apply(&mut self, a: usize) -> PyResult<()> {
+        let legal = self.legal();
+        if self.is_terminal() {
+            return Err(value_error(format!("action {a}: the hand is over")));
+        }
+        if !legal.contains(&a) {
+            let who = match self.hand.as_ref().and_then(|h| h.request().seat()) {
+                Some(s) => format!("seat {s}"),
+                None => "chance".into(),
+            };
+            return Err(value_error(format!(
+                "{who}: action {a} ({}) is not legal; legal: {}",
+                self.describe(a),
+                self.legal_text()
+            )));
+        }
+        let Some(hand) = self.hand.as_mut() else {
+            let card = Card::try_index(a).expect("a legal chance action is a card");
+            self.pack.push(card);
+            self.history.push(a as u16);
+            if self.pack.len() == 40 {
+                let pack: [Card; 40] = self.pack.as_slice().try_into().expect("40 cards");
+                let deal = Deal::from_pack(&pack).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+                self.start(deal.seated(self.game.players, self.dealer))?;
+            }
+            return Ok(());
+        };
+        let decision = match Action::from_id(a).expect("a legal id") {
+            Action::Decision(d) => Some(d),
+            Action::DiscardCard(c) => {
+                self.discard.chosen.insert(c);
+                None
+            }
+            Action::DiscardDone => Some(Decision::Discard(std::mem::take(&mut self.discard).chosen)),
+        };
+        if let Some(d) = decision {
+            hand.apply(d).map_err(|e| PyRuntimeError::new_err(format!("the engine refused {d:?}: {e}")))?;
+        }
+        self.history.push(a as u16);
+        Ok(())
+    }
+
+    fn is_terminal(&self) -> bool {
+        self.hand.as_ref().is_some_and(Hand::is_done)
+    }
+
+    /// Each seat's result of the finished hand in the rule set's unit (tantos,
+    /// `hombre` points or chips): the bowl's change, pool plus condiciones, as a
+    /// fresh ledger scores the hand (deals.csv's `pool` + `cond` columns).
+    fn scores(&self) -> PyResult<Vec<f64>> {
+        let n = usize::from(self.game.players);
+        let Some(r) = self.hand.as_ref().and_then(Hand::result) else {
+            return Ok(vec![0.0; n]);
+        };
+        let mut config = LedgerConfig::with_rules(self.game.rules, self.game.players);
+        config.deals = 1;
+        let mut scorer =
+            Scorer::new(ScoringMode::Deal, config).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        let s = scorer.apply(&r).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        Ok((0..n).map(|i| (s.pool.0[i] + s.condiciones.0[i]) as f64).collect())
+    }
+}
+
+#[pymethods]
+impl State {
+    /// The seat to move, `-1` at a chance node, `-4` when the hand is over.
+    fn current_player(&self) -> i64 {
+        match &self.hand {
+            None => CHANCE,
+            Some(h) => h.request().seat().map_or(TERMINAL, |s| i64::from(s.0)),
+        }
+    }
+
+    /// Whether the pack is being dealt (the next action is chance's).
+    fn is_chance_node(&self) -> bool {
+        self.hand.is_none()
+    }
+
+    /// The chance outcomes with their probabilities (uniform over the cards not
+    /// yet dealt); empty after the deal.
+    fn chance_outcomes(&self) -> Vec<(usize, f64)> {
+        if self.hand.is_some() {
+            return Vec::new();
+        }
+        let legal = self.legal();
+        let p = 1.0 / legal.len() as f64;
+        legal.into_iter().map(|a| (a, p)).collect()
+    }
+
+    /// The legal action ids of the player to move, increasing (empty when the hand
+    /// is over).
+    fn legal_actions(&self) -> Vec<usize> {
+        self.legal()
+    }
+
+    /// A list of [`Game::num_distinct_actions`] 0/1 values, 1 at the legal actions.
+    fn legal_actions_mask(&self) -> Vec<u8> {
+        let mut m = vec![0u8; NUM_ACTIONS];
+        for a in self.legal() {
+            m[a] = 1;
+        }
+        m
+    }
+
+    /// Plays action `a` for the player to move; a `ValueError` names the seat, the
+    /// action and the legal ones when it is not legal.
+    fn apply_action(&mut self, a: i64) -> PyResult<()> {
+        let a = usize::try_from(a)
+            .map_err(|_| value_error(format!("action {a}: ids are 0 to {}", NUM_ACTIONS - 1)))?;
+        self.apply(a)
+    }
+
+    /// Whether the hand is over.
+    #[pyo3(name = "is_terminal")]
+    fn py_is_terminal(&self) -> bool {
+        self.is_terminal()
+    }
+
+    /// Each seat's result (see `Game`'s docs): zeros before the end.
+    fn returns(&self) -> PyResult<Vec<f64>> {
+        self.scores()
+    }
+
+    /// Every action so far, chance's included.
+    fn history(&self) -> Vec<u16> {
+        self.history.clone()
+    }
+
+    /// The history as a string of ids (OpenSpiel's `history_str`).
+    fn history_str(&self) -> String {
+        self.history.iter().map(u16::to_string).collect::<Vec<_>>().join(", ")
+    }
+
+    /// A copy of this state.
+    fn clone(&self) -> State {
+        Clone::clone(self)
+    }
+
+    /// Pickling: the game and the history, replayed when unpickled.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let f = py.import("tresillo._tresillo")?.getattr("_state_from_history")?;
+        let args = (
+            self.game.rules.set.name(),
+            self.game.rules.options.set_options(),
+            self.game.players,
+            self.dealer.0,
+            self.history.clone(),
+        )
+            .into_pyobject(py)?
+            .into_any();
+        Ok((f, args))
+    }
+
+    fn __copy__(&self) -> State {
+        Clone::clone(self)
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> State {
+        Clone::clone(self)
+    }
+
+    /// A state `player` cannot tell from this one, drawn uniformly among the
+    /// deals consistent with what that seat has seen (the sampler of the search
+    /// agents), with every public decision replayed; its `history()` is this
+    /// state's. `seed` seeds the draw. A `ValueError` at a chance node.
+    #[pyo3(signature = (player, seed = 0))]
+    fn resample_from_infostate(&self, player: i64, seed: u64) -> PyResult<State> {
+        let view = self.view_of(player)?;
+        let sampler =
+            tresillo_agents::Sampler::new(&view).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        let mut rng = tresillo_agents::rng_from_seed(seed);
+        let world = sampler.sample(&mut rng);
+        let hand = world.replay(&view).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        let mover = self.hand.as_ref().and_then(|h| h.request().seat());
+        let mut s = Clone::clone(self);
+        s.hand = Some(hand);
+        if mover != Some(view.seat()) {
+            s.discard = DiscardBuilder::default();
+        }
+        Ok(s)
+    }
+
+    /// The deal in RULES.md section 13 notation (`None` while it is being dealt).
+    fn deal(&self) -> Option<String> {
+        self.hand.as_ref().map(|h| h.deal().to_string())
+    }
+
+    /// The dealer's seat.
+    fn dealer(&self) -> u8 {
+        self.dealer.0
+    }
+
+    /// The words of action `a` for `player`, in the rule set's names.
+    fn action_to_string(&self, player: i64, a: i64) -> String {
+        let _ = player;
+        usize::try_from(a).map_or_else(|_| format!("action {a}"), |a| self.describe(a))
+    }
+
+    /// What seat `player` may know (RULES.md section 9), as a flat list of 0/1 and
+    /// small fractions: `Game.observation_size()` values, laid out in docs/PYTHON.md.
+    fn observation_tensor(&self, player: i64) -> PyResult<Vec<f32>> {
+        if self.hand.is_none() {
+            return Ok(vec![0.0; observation::SIZE]);
+        }
+        let view = self.view_of(player)?;
+        let mine = self.hand.as_ref().and_then(|h| h.request().seat()) == Some(view.seat());
+        Ok(observation::tensor(&view, if mine { self.discard.chosen } else { CardSet::EMPTY }))
+    }
+
+    /// Everything seat `player` has seen, as a string: equal for two states that
+    /// seat cannot tell apart (its dealt hand, the public history, its own
+    /// discards and the discard it is building).
+    fn information_state_string(&self, player: i64) -> PyResult<String> {
+        if self.hand.is_none() {
+            let n = i64::from(self.game.players);
+            if !(0..n).contains(&player) {
+                return Err(value_error(format!("player {player}: the table has seats 0 to {}", n - 1)));
+            }
+            return Ok(format!("seat {player} dealing: {} cards dealt", self.pack.len()));
+        }
+        let view = self.view_of(player)?;
+        let mine = self.hand.as_ref().and_then(|h| h.request().seat()) == Some(view.seat());
+        let building = if mine { self.discard.chosen } else { CardSet::EMPTY };
+        Ok(format!(
+            "seat {player} dealt {}; discarding {building}; {view:?}",
+            self.hand.as_ref().expect("dealt").deal().hands[view.seat()]
+        ))
+    }
+
+    /// What seat `player` sees, as a dict (hand, discards, request, public state).
+    fn view<'py>(&self, py: Python<'py>, player: i64) -> PyResult<Bound<'py, PyDict>> {
+        let view = self.view_of(player)?;
+        let p = view.public();
+        let names = self.names();
+        let d = PyDict::new(py);
+        let cards = |s: CardSet| s.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+        d.set_item("seat", view.seat().0)?;
+        d.set_item("rules", self.game.rules.set.name())?;
+        d.set_item("players", self.game.players)?;
+        d.set_item("dealer", p.dealer.0)?;
+        d.set_item("phase", format!("{:?}", p.phase))?;
+        d.set_item("hand", cards(view.hand()))?;
+        d.set_item("discards", cards(view.discards()))?;
+        d.set_item("request", format!("{:?}", view.request()))?;
+        d.set_item("to_move", view.request().seat().map(|s| s.0))?;
+        let bids = PyList::empty(py);
+        for b in p.bids() {
+            bids.append((b.seat.0, names.bid(b.bid, false)))?;
+        }
+        d.set_item("bids", bids)?;
+        d.set_item("declarer", p.declarer.map(|s| s.0))?;
+        d.set_item("contract", p.contract.map(|c| names.contract(c, p.trump)))?;
+        d.set_item("trump", p.trump.map(|t| t.to_string()))?;
+        d.set_item("exchanged", p.exchanged.0[..usize::from(p.players)].to_vec())?;
+        let plays: Vec<(u8, String)> =
+            p.plays().iter().enumerate().map(|(i, c)| (p.play_seat(i).0, c.to_string())).collect();
+        d.set_item("plays", plays)?;
+        d.set_item("current_trick", p.current_trick().iter().map(ToString::to_string).collect::<Vec<_>>())?;
+        d.set_item(
+            "tricks",
+            p.tricks.0[..usize::from(p.players)].iter().map(|&t| u32::from(t)).collect::<Vec<_>>(),
+        )?;
+        d.set_item("known_cards", cards(view.known_cards()))?;
+        d.set_item("turned", p.turned.map(|c| c.to_string()))?;
+        d.set_item("exposed", p.exposed.map(cards))?;
+        Ok(d)
+    }
+
+    fn __str__(&self) -> String {
+        match &self.hand {
+            None => format!("dealing: {} of 40 cards dealt", self.pack.len()),
+            Some(h) => format!("deal {}; {:?}; history {}", h.deal(), h.request(), self.history_str()),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<tresillo.State {}>", self.__str__())
+    }
+}
+
+/// An agent of the registry (`tresillo agents`), for example `Agent("pimc:worlds=32")`.
+///
+/// `agent.step(state)` returns the action of the seat to move, decided from that
+/// seat's view only (an `oracle` sees the whole hand, as in a tournament). A
+/// discard comes one card at a time: the agent decides the whole set once and
+/// returns its cards in order, then "discard done".
+#[pyclass(module = "tresillo._tresillo")]
+pub struct Agent {
+    spec: String,
+    inner: std::sync::Mutex<Inner>,
+}
+
+/// An agent's mutable part (behind a lock: Python objects may be shared
+/// between threads).
+struct Inner {
+    seated: Seated,
+    rng: AgentRng,
+    /// The history of the last state decided for (a new hand when the next one
+    /// does not continue it).
+    last: Vec<u16>,
+    /// The discard decided and being returned card by card: the seat, the
+    /// length of the history when it was decided, the cards.
+    planned: Option<(Seat, usize, CardSet)>,
+}
+
+#[pymethods]
+impl Agent {
+    #[new]
+    #[pyo3(signature = (spec, seed = 0))]
+    fn new(spec: &str, seed: u64) -> PyResult<Agent> {
+        let seated =
+            tresillo_agents::build_seated(spec).map_err(|e| value_error(format!("agent {spec:?}: {e}")))?;
+        Ok(Agent {
+            spec: spec.to_string(),
+            inner: std::sync::Mutex::new(Inner {
+                seated,
+                rng: tresillo_agents::rng_from_seed(seed),
+                last: Vec::new(),
+                planned: None,
+            }),
+        })
+    }
+
+    /// The spec the agent was built from.
+    #[getter]
+    fn spec(&self) -> &str {
+        &self.spec
+    }
+
+    /// The action of the seat to move in `state` (a `ValueError` at a chance node
+    /// or after the end).
+    fn step(&self, py: Python<'_>, state: &State) -> PyResult<usize> {
+        let mut guard =
+            self.inner.lock().map_err(|_| PyRuntimeError::new_err("the agent failed in another thread"))?;
+        let me = &mut *guard;
+        let Some(hand) = state.hand.as_ref() else {
+            return Err(value_error("agent step at a chance node: the pack is still being dealt"));
+        };
+        let Some(seat) = hand.request().seat() else {
+            return Err(value_error("agent step after the end of the hand"));
+        };
+        if !state.history.starts_with(&me.last) || me.last.is_empty() {
+            me.seated.begin_hand();
+            me.planned = None;
+        }
+        me.last.clone_from(&state.history);
+        let chosen = state.discard.chosen;
+        if let Request::Discard { .. } = hand.request()
+            && let Some((by, at, plan)) = me.planned
+            && by == seat
+            && state.history.len() == at + chosen.len() as usize
+            && (chosen & !plan).is_empty()
+        {
+            return Ok(next_discard_step(plan, state.discard.chosen));
+        }
+        let hand = *hand;
+        let (seated, rng) = (&mut me.seated, &mut me.rng);
+        let d = py.detach(|| seated.decide_at(&hand, seat, rng));
+        let id = match d {
+            Decision::Discard(set) => {
+                me.planned = Some((seat, state.history.len() - chosen.len() as usize, set));
+                next_discard_step(set, state.discard.chosen)
+            }
+            d => Action::Decision(d)
+                .id()
+                .ok_or_else(|| PyRuntimeError::new_err(format!("no action id for {d:?}")))?,
+        };
+        if !state.legal().contains(&id) {
+            return Err(PyRuntimeError::new_err(format!(
+                "agent {}: seat {seat} decided {d:?}, which is not legal here",
+                self.spec
+            )));
+        }
+        Ok(id)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Agent({:?})", self.spec)
+    }
+}
+
+/// The next step of discarding `plan` when `chosen` is already in: its lowest
+/// card not yet chosen, else "done".
+fn next_discard_step(plan: CardSet, chosen: CardSet) -> usize {
+    let rest = plan & !chosen;
+    match rest.iter().min_by_key(|c| c.index()) {
+        Some(c) => Action::DiscardCard(c).id().expect("a card id"),
+        None => Action::DiscardDone.id().expect("the done id"),
+    }
+}
+
+/// A game record (one line of a `--record` file, docs/RECORDS.md) as what a
+/// [`State`] needs to replay it: `(rules, options, players, deal, dealer,
+/// actions)`, a discard spelled as its cards in order and "done". Replayed and
+/// checked first; a `ValueError` names what is wrong.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn record_actions(line: &str) -> PyResult<(String, Vec<(String, String)>, u8, String, u8, Vec<usize>)> {
+    let rec: tresillo_sim::HandRecord =
+        serde_json::from_str(line).map_err(|e| value_error(format!("not a game record: {e}")))?;
+    rec.replay().map_err(|e| value_error(format!("invalid record: {e}")))?;
+    let mut actions = Vec::new();
+    for step in &rec.decisions {
+        match Decision::from(step.act) {
+            Decision::Discard(set) => {
+                actions.extend(set.iter().map(|c| Action::DiscardCard(c).id().expect("a card id")));
+                actions.extend(Action::DiscardDone.id());
+            }
+            d => actions.push(
+                Action::Decision(d).id().ok_or_else(|| value_error(format!("no action id for {d:?}")))?,
+            ),
+        }
+    }
+    let options = rec.options.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    Ok((rec.rules.name().to_string(), options, rec.players, rec.deal.to_string(), rec.dealer.0, actions))
+}
+
+/// The state reached by `history` from a new hand of the game (for pickling).
+#[pyfunction]
+fn _state_from_history(
+    rules: &str,
+    options: Vec<(String, String)>,
+    players: u8,
+    dealer: u8,
+    history: Vec<i64>,
+) -> PyResult<State> {
+    let refs: Vec<(&str, &str)> = options.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let rules = Rules::parse(rules, &refs).map_err(|e| value_error(e.to_string()))?;
+    rules.check_players(players).map_err(|e| value_error(e.to_string()))?;
+    let game = Game { rules, players };
+    let mut s = game.new_initial_state(None, None, dealer)?;
+    for a in history {
+        s.apply_action(a)?;
+    }
+    Ok(s)
+}
+
+/// Every agent spec name of the registry, with its one-line help.
+#[pyfunction]
+fn agents() -> Vec<(String, String)> {
+    tresillo_agents::Registry::builtin()
+        .infos()
+        .into_iter()
+        .map(|i| (i.name.to_string(), i.help.to_string()))
+        .collect()
+}
+
+/// Every rule set with its options: `[(name, summary, [(option, default, values, help)])]`.
+#[pyfunction]
+fn rule_sets()
+-> Vec<(&'static str, &'static str, Vec<(&'static str, &'static str, &'static str, &'static str)>)> {
+    tresillo_core::RuleSet::ALL
+        .iter()
+        .map(|r| {
+            let s = r.spec();
+            (r.name(), s.summary, s.options.iter().map(|o| (o.name, o.default, o.values, o.help)).collect())
+        })
+        .collect()
+}
+
+/// The module.
+#[pymodule]
+fn _tresillo(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Game>()?;
+    m.add_class::<State>()?;
+    m.add_class::<Agent>()?;
+    m.add_function(wrap_pyfunction!(agents, m)?)?;
+    m.add_function(wrap_pyfunction!(rule_sets, m)?)?;
+    m.add_function(wrap_pyfunction!(record_actions, m)?)?;
+    m.add_function(wrap_pyfunction!(_state_from_history, m)?)?;
+    m.add("NUM_ACTIONS", NUM_ACTIONS)?;
+    m.add("OBSERVATION_SIZE", observation::SIZE)?;
+    m.add("CHANCE", CHANCE)?;
+    m.add("TERMINAL", TERMINAL)?;
+    Ok(())
+}
