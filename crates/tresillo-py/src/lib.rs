@@ -489,9 +489,11 @@ impl State {
         Ok(observation::tensor(&view, if mine { self.discard.chosen } else { CardSet::EMPTY }))
     }
 
-    /// Everything seat `player` has seen, as a string: equal for two states that
-    /// seat cannot tell apart (its dealt hand, the public history, its own
-    /// discards and the discard it is building).
+    /// What seat `player` knows, as a string: equal for two states that seat
+    /// cannot tell apart. It is the engine's view of the seat (RULES.md section
+    /// 9: its hand, its discards, the whole public history) and the discard it
+    /// is building: the information the toolkit's own agents decide from. Which
+    /// of its cards it drew in the exchange is not part of it.
     fn information_state_string(&self, player: i64) -> PyResult<String> {
         if self.hand.is_none() {
             let n = i64::from(self.game.players);
@@ -503,10 +505,7 @@ impl State {
         let view = self.view_of(player)?;
         let mine = self.hand.as_ref().and_then(|h| h.request().seat()) == Some(view.seat());
         let building = if mine { self.discard.chosen } else { CardSet::EMPTY };
-        Ok(format!(
-            "seat {player} dealt {}; discarding {building}; {view:?}",
-            self.hand.as_ref().expect("dealt").deal().hands[view.seat()]
-        ))
+        Ok(format!("seat {player}; discarding {building}; {view:?}"))
     }
 
     /// What seat `player` sees, as a dict (hand, discards, request, public state).
@@ -728,9 +727,11 @@ fn agents() -> Vec<(String, String)> {
 }
 
 /// Every rule set with its options: `[(name, summary, [(option, default, values, help)])]`.
+/// `(option, default, values, help)`.
+type OptionRow = (&'static str, &'static str, &'static str, &'static str);
+
 #[pyfunction]
-fn rule_sets()
--> Vec<(&'static str, &'static str, Vec<(&'static str, &'static str, &'static str, &'static str)>)> {
+fn rule_sets() -> Vec<(&'static str, &'static str, Vec<OptionRow>)> {
     tresillo_core::RuleSet::ALL
         .iter()
         .map(|r| {
