@@ -133,6 +133,7 @@ impl Game {
             game: self.clone(),
             dealer,
             pack: Vec::with_capacity(40),
+            dealt: CardSet::EMPTY,
             hand: None,
             discard: DiscardBuilder::default(),
             history: Vec::with_capacity(128),
@@ -174,6 +175,8 @@ pub struct State {
     dealer: Seat,
     /// The cards dealt so far by chance actions (before `hand` exists).
     pack: Vec<Card>,
+    /// The same cards as a set.
+    dealt: CardSet,
     hand: Option<Hand>,
     /// The discard being built by the seat to move.
     discard: DiscardBuilder,
@@ -220,10 +223,7 @@ impl State {
     /// The legal action ids of the player to move (chance: the cards not yet dealt).
     pub(crate) fn legal(&self) -> Vec<usize> {
         match &self.hand {
-            None => {
-                let dealt: CardSet = self.pack.iter().copied().collect();
-                (0..40).filter(|&i| Card::try_index(i).is_some_and(|c| !dealt.contains(c))).collect()
-            }
+            None => (0..40).filter(|&i| Card::try_index(i).is_some_and(|c| !self.dealt.contains(c))).collect(),
             Some(h) => match h.request().seat() {
                 Some(s) => legal_ids(&h.view(s), self.discard),
                 None => Vec::new(),
@@ -281,11 +281,20 @@ impl State {
     }
 
     fn apply(&mut self, a: usize) -> PyResult<()> {
-        let legal = self.legal();
         if self.is_terminal() {
             return Err(value_error(format!("action {a}: the hand is over")));
         }
-        if !legal.contains(&a) {
+        // The common cases checked without listing every legal action.
+        let card = Card::try_index(a).filter(|_| a < 40);
+        let legal = match (&self.hand, card) {
+            (None, Some(c)) => !self.dealt.contains(c),
+            (None, None) => false,
+            (Some(h), _) => match h.request() {
+                Request::Play { legal, .. } => card.is_some_and(|c| legal.contains(c)),
+                _ => self.legal().contains(&a),
+            },
+        };
+        if !legal {
             let who = match self.hand.as_ref().and_then(|h| h.request().seat()) {
                 Some(s) => format!("seat {s}"),
                 None => "chance".into(),
@@ -297,8 +306,9 @@ impl State {
             )));
         }
         let Some(hand) = self.hand.as_mut() else {
-            let card = Card::try_index(a).expect("a legal chance action is a card");
+            let card = card.expect("a legal chance action is a card");
             self.pack.push(card);
+            self.dealt.insert(card);
             self.history.push(a as u16);
             if self.pack.len() == 40 {
                 let pack: [Card; 40] = self.pack.as_slice().try_into().expect("40 cards");
