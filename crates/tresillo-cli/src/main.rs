@@ -1,4 +1,5 @@
-//! The `tresillo` command-line tool. Only this crate does I/O.
+//! The `tresillo` command-line tool. Only this crate and the run-directory
+//! library `tresillo-runs` (which writes run directories for it) do I/O.
 //!
 //! A closed output ends a subcommand quietly (`tresillo tune ... 2>&1 | head -1`):
 //! the Rust runtime ignores SIGPIPE, so a write to a closed pipe returns

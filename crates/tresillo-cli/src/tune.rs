@@ -640,7 +640,7 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
     let manifest = Manifest {
         tool: "tresillo",
         version: env!("CARGO_PKG_VERSION"),
-        build: Build::current(),
+        build: crate::provenance::current(),
         command_line: &ck.command_line,
         settings: &settings,
         duplicate: true,

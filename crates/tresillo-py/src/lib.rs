@@ -223,7 +223,9 @@ impl State {
     /// The legal action ids of the player to move (chance: the cards not yet dealt).
     pub(crate) fn legal(&self) -> Vec<usize> {
         match &self.hand {
-            None => (0..40).filter(|&i| Card::try_index(i).is_some_and(|c| !self.dealt.contains(c))).collect(),
+            None => {
+                (0..40).filter(|&i| Card::try_index(i).is_some_and(|c| !self.dealt.contains(c))).collect()
+            }
             Some(h) => match h.request().seat() {
                 Some(s) => legal_ids(&h.view(s), self.discard),
                 None => Vec::new(),

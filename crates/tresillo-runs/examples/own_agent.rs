@@ -1,14 +1,18 @@
 //! Bring your own agent: a small agent defined here, outside the library's registry,
 //! registered beside the built-in agents and played in a duplicate tournament against
-//! `rule` through the library, exactly as the CLI plays built-in agents.
+//! `rule` through the run-directory library, exactly as the CLI plays built-in
+//! agents: the run directory it writes (deals.csv, summary.csv, manifest.json,
+//! stats.json) is one `tresillo report` reads, and an interrupted run continues
+//! with `--resume`.
 //!
-//! Run it with `cargo run --release -p tresillo-sim --example own_agent` (add a deal
-//! count as the first argument: the default is 2,000 deals, each under all six
-//! seatings). docs/AGENTS.md explains every step.
+//! Run it with `cargo run --release -p tresillo-runs --example own_agent -- [DEALS]
+//! [OUT] [--resume]` (the defaults: 2,000 deals, each under all six seatings, into
+//! `out/own_agent`, replacing a run there). docs/AGENTS.md explains every step.
 
 use tresillo_agents::{Agent, AgentInfo, AgentRng, ParamInfo, Registry, RuleAgent, RuleParams, SpecError};
 use tresillo_core::{Decision, PlayerView, Request, trick_winner};
-use tresillo_sim::{Stats, Tournament, TournamentConfig, simple_config};
+use tresillo_runs::RunOptions;
+use tresillo_sim::{TournamentConfig, simple_config};
 
 /// Card play: win the trick as cheaply as it can (the first legal card that would
 /// take the trick so far), otherwise throw the first legal card; leads its first
@@ -61,32 +65,23 @@ fn registry() -> Result<Registry, SpecError> {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let deals = match std::env::args().nth(1) {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let resume = args.iter().any(|a| a == "--resume");
+    let mut rest = args.iter().filter(|a| *a != "--resume");
+    let deals = match rest.next() {
         Some(n) => n.parse().map_err(|_| format!("the deal count must be a positive integer, got `{n}`"))?,
         None => 2_000,
     };
+    let out = rest.next().map_or("out/own_agent", String::as_str);
     // Slot 0 is ours; duplicate: every deal under all six seatings.
     let config: TournamentConfig = simple_config(["greedy", "rule", "rule"], deals, 7, true);
-    let t = Tournament::with_registry(config, registry()?)?;
-    let (u0, u1) = t.config().unit_range();
-    let mut stats = Stats::default();
-    for s in t.run(u0..u1, |u| u.stats)? {
-        stats.merge(&s);
-    }
-    println!(
-        "{:<14} {:<9} {:>8} {:>9} {:>12} {:>22}",
-        "agent", "role", "deals", "declare", "tantos", "95% CI"
-    );
-    for r in stats.summary(&t.config().agents, t.rows_per_unit()) {
-        println!(
-            "{:<14} {:<9} {:>8} {:>9} {:>12} {:>22}",
-            r.agent,
-            r.role,
-            r.deals,
-            r.declare_rate,
-            r.mean_tantos,
-            if r.ci95_low.is_empty() { String::new() } else { format!("[{}, {}]", r.ci95_low, r.ci95_high) }
-        );
-    }
+    let mut options = RunOptions::new(out);
+    options.registry = registry()?;
+    options.resume = resume;
+    options.force = !resume;
+    options.progress = true;
+    let table = tresillo_runs::run(&config, &options, std::env::args().collect())?;
+    print!("{table}");
+    println!("read it with: tresillo report {out}");
     Ok(())
 }

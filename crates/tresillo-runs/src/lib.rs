@@ -1,0 +1,36 @@
+//! Run directories as a library: the one crate besides the command-line tool that
+//! touches files. A tournament ([`tresillo_sim::TournamentConfig`], agents from any
+//! [`tresillo_agents::Registry`]) is played into a directory holding `deals.csv`,
+//! `stats.json`, `manifest.json` and, once complete, `summary.csv`, with
+//! checkpoints, `resume` after a kill, replacement that keeps the old run whole,
+//! a run lock, record files and the merge of shards, byte for byte as
+//! `tresillo tournament` writes them (the CLI calls this crate; so do the Rust
+//! example `own_agent` and the Python package).
+//!
+//! ```no_run
+//! use tresillo_runs::{RunOptions, run};
+//! use tresillo_sim::simple_config;
+//! let config = simple_config(["rule", "rule", "random"], 1_000, 1, true);
+//! let table = run(&config, &RunOptions::new("out/demo"), vec!["example".into()]).unwrap();
+//! print!("{table}");
+//! ```
+
+mod run;
+
+pub use run::{
+    DirLock, LOCK_FILE, MAX_THREADS, Manifest, RecordProgress, RunOptions, check_deals_size, check_run_dir,
+    check_threads, file_in_the_way, lock_dir, lock_file, merge, read_manifest, run, run_experiment, table,
+};
+
+use serde::{Deserialize, Serialize};
+
+/// The build that wrote a manifest (its `build` field): the git commit of the
+/// program and whether its work tree had uncommitted changes. The caller knows
+/// it (the CLI from its build script); a manifest without it says nothing.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct Build {
+    /// The git commit (40 hex digits), or `unknown` for a build outside a checkout.
+    pub commit: String,
+    /// Whether tracked files differed from the commit (`None`: unknown).
+    pub dirty: Option<bool>,
+}

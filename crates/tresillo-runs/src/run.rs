@@ -1,0 +1,1133 @@
+//! Run directories: a tournament written to disk with checkpoints, resume and
+//! progress, and the merge of shards (what `tresillo tournament` and `tresillo
+//! merge` do).
+//!
+//! A run directory holds `deals.csv` (rows in deal order), `stats.json` (the counts
+//! and sums so far), `manifest.json` (configuration and progress) and, once
+//! complete, `summary.csv`. After every batch (sized by time, see `Batches`) the
+//! rows are appended, then the statistics (first as `stats.next.json`) and
+//! `manifest.json` are replaced atomically, so an interrupted run loses at most the
+//! few seconds of batches in flight; `--resume`
+//! truncates `deals.csv` to the length the manifest records, takes the statistics
+//! of exactly the deals it counts, and carries on.
+//!
+//! One process writes a run directory at a time: a writer holds an exclusive
+//! advisory lock on `DIR/run.lock` (which names its pid) for the whole run, released
+//! by the operating system however the process ends; `merge` holds a shared lock on
+//! each input, so no writer starts while it reads. Merged outputs, and the results
+//! of `tresillo run`, are written under temporary names and renamed into place only
+//! when complete.
+
+use crate::Build;
+use anyhow::{Context, Result, bail, ensure};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::{Deserialize, Serialize};
+use std::fs::{self, File, OpenOptions};
+use std::io::{IsTerminal, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use tresillo_agents::Registry;
+use tresillo_sim::{Stats, SummaryRow, Tournament, TournamentConfig};
+
+/// How a tournament is written to its run directory (the configuration itself is a
+/// [`TournamentConfig`]).
+#[derive(Clone)]
+pub struct RunOptions<'a> {
+    /// The run directory.
+    pub out: PathBuf,
+    /// Worker threads (`None`: all cores). The output does not depend on it.
+    pub threads: Option<usize>,
+    /// Continue the interrupted run in `out`.
+    pub resume: bool,
+    /// Replace a run already in `out` (the old one stays whole until the new one
+    /// is complete).
+    pub force: bool,
+    /// Also write every hand played to this file as JSON Lines (docs/RECORDS.md).
+    pub record: Option<PathBuf>,
+    /// Show a progress bar on standard error when it is a terminal.
+    pub progress: bool,
+    /// The build recorded in the manifest (`None`: none recorded).
+    pub build: Option<Build>,
+    /// The registry the agent specs are built from (the built-in agents, and any
+    /// the caller registered).
+    pub registry: Registry,
+    /// Receives each note for the user (one line, no newline), as it happens.
+    pub note: &'a (dyn Fn(&str) + Sync),
+}
+
+impl RunOptions<'_> {
+    /// Options for `out`: no resume, no force, no record, no progress bar, no
+    /// build, the built-in agents, notes dropped.
+    #[must_use]
+    pub fn new(out: impl Into<PathBuf>) -> RunOptions<'static> {
+        RunOptions {
+            out: out.into(),
+            threads: None,
+            resume: false,
+            force: false,
+            record: None,
+            progress: false,
+            build: None,
+            registry: Registry::builtin(),
+            note: &|_| {},
+        }
+    }
+}
+
+/// The most worker threads a run takes.
+pub const MAX_THREADS: usize = 1024;
+
+/// Refuses 0 threads and more than [`MAX_THREADS`] (`what` names the setting).
+pub fn check_threads(t: usize, what: &str) -> Result<usize, String> {
+    if t == 0 {
+        Err(format!("{what} must be at least 1"))
+    } else if t > MAX_THREADS {
+        Err(format!("{what} {t} is too many: at most {MAX_THREADS} worker threads"))
+    } else {
+        Ok(t)
+    }
+}
+
+/// The progress and identity of a run directory.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct Manifest {
+    /// Always `tresillo`.
+    pub tool: String,
+    /// The tool's version.
+    pub version: String,
+    /// The build (commit) that last wrote the manifest; absent in manifests of
+    /// versions before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build: Option<Build>,
+    /// The command line that started (or last resumed) the run.
+    pub command_line: Vec<String>,
+    /// The configuration.
+    pub config: TournamentConfig,
+    /// The deals of this shard, `[start, end)`.
+    pub deal_range: [u64; 2],
+    /// Deals finished and written.
+    pub deals_completed: u64,
+    /// Scoring units finished and written.
+    pub units_completed: u64,
+    /// Bytes of `deals.csv` that hold finished rows.
+    pub csv_bytes: u64,
+    /// Whether the shard is finished.
+    pub complete: bool,
+    /// The record file (`--record`) and how much of it holds finished hands.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub record: Option<RecordProgress>,
+}
+
+/// Where a run writes its records, and the bytes of that file that hold the hands
+/// of the finished deals (`--resume` truncates the file to them).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct RecordProgress {
+    /// The record file, as given to `--record`.
+    pub path: PathBuf,
+    /// Bytes holding finished hands.
+    pub bytes: u64,
+}
+
+/// Opens the record file of a run for appending: a new run creates (or, when
+/// `fresh`, truncates) it; a resumed one truncates it to its checkpoint. `partial`:
+/// the run replaces another, and writes [`partial_record`] instead.
+fn open_record(progress: &RecordProgress, fresh: bool, partial: bool) -> Result<File> {
+    let file = if partial { partial_record(&progress.path) } else { progress.path.clone() };
+    let p = &file;
+    let f = if fresh {
+        File::create(p).with_context(|| format!("creating {}", p.display()))?
+    } else {
+        let f = OpenOptions::new().write(true).open(p).with_context(|| format!("opening {}", p.display()))?;
+        let len = f.metadata()?.len();
+        ensure!(
+            len >= progress.bytes,
+            "{} holds {len} bytes but its checkpoint counts {}; start the run again with --force",
+            p.display(),
+            progress.bytes
+        );
+        f.set_len(progress.bytes).with_context(|| format!("truncating {} to its checkpoint", p.display()))?;
+        f
+    };
+    drop(f);
+    OpenOptions::new().append(true).open(p).with_context(|| format!("opening {}", p.display()))
+}
+
+/// Where a run that replaces another (it plays in `DIR.partial`) writes its
+/// records until it is complete: `FILE.partial`, renamed over `FILE` when the run's
+/// files are moved into place, so that an earlier `FILE` stays whole until then.
+fn partial_record(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".partial");
+    path.with_file_name(name)
+}
+
+fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_replacing(path, bytes, true)
+}
+
+/// Writes `bytes` to a temporary file and renames it over `path`, so that readers
+/// see the old or the new content, never a mix; `sync` also flushes it to disk.
+fn write_replacing(path: &Path, bytes: &[u8], sync: bool) -> Result<()> {
+    let tmp = path.with_extension("tmp");
+    {
+        let mut f = File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+        f.write_all(bytes)?;
+        if sync {
+            f.sync_all()?;
+        }
+    }
+    fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
+
+/// Records progress: the new statistics as `stats.next.json`, then `manifest.json`
+/// (which names the rows of `deals.csv` that are finished), then `stats.next.json`
+/// renamed over `stats.json`. A run killed at any point leaves, in one of the two
+/// statistics files, the statistics of exactly the deals the manifest counts
+/// ([`read_stats`] picks that one), never those of a batch the manifest does not.
+fn checkpoint(dir: &Path, stats: &Stats, manifest: &Manifest, sync: bool) -> Result<()> {
+    let next = dir.join(STATS_NEXT);
+    write_replacing(&next, serde_json::to_string(stats)?.as_bytes(), sync)?;
+    write_replacing(&dir.join("manifest.json"), serde_json::to_string_pretty(manifest)?.as_bytes(), sync)?;
+    fs::rename(&next, dir.join("stats.json"))
+        .with_context(|| format!("writing {}", dir.join("stats.json").display()))
+}
+
+/// The statistics written before the manifest that counts them (see [`checkpoint`]).
+const STATS_NEXT: &str = "stats.next.json";
+
+/// Reads `DIR/manifest.json`.
+pub fn read_manifest(dir: &Path) -> Result<Manifest> {
+    let p = dir.join("manifest.json");
+    let text = fs::read_to_string(&p).with_context(|| format!("reading {}", p.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("{}: not a tresillo manifest", p.display()))
+}
+
+fn read_stats_file(p: &Path) -> Result<Stats> {
+    let text = fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("{}: malformed statistics", p.display()))
+}
+
+/// The statistics of the deals `deals_completed` counts: `stats.json`, or
+/// `stats.next.json` when the run was killed between writing the manifest and
+/// renaming it (see [`checkpoint`]).
+fn read_stats(dir: &Path, deals_completed: u64) -> Result<Stats> {
+    let s = read_stats_file(&dir.join("stats.json"))?;
+    if s.deals == deals_completed {
+        return Ok(s);
+    }
+    let next = dir.join(STATS_NEXT);
+    if next.exists() {
+        let n = read_stats_file(&next)?;
+        if n.deals == deals_completed {
+            return Ok(n);
+        }
+    }
+    bail!(
+        "{}: the statistics count {} deals but the manifest {}; start the run again with --force",
+        dir.display(),
+        s.deals,
+        deals_completed
+    )
+}
+
+const RUN_FILES: [&str; 5] = ["manifest.json", "deals.csv", "stats.json", "summary.csv", STATS_NEXT];
+
+/// Refuses to touch a directory holding another run unless `force`; with `force`,
+/// removes that run's files.
+fn claim_dir(dir: &Path, force: bool) -> Result<()> {
+    let existing: Vec<&str> = RUN_FILES.iter().copied().filter(|f| dir.join(f).exists()).collect();
+    if !existing.is_empty() {
+        if !force {
+            bail!(
+                "{} already holds a run ({}); use --resume to continue it or --force to overwrite it",
+                dir.display(),
+                existing.join(", ")
+            );
+        }
+        for f in existing {
+            fs::remove_file(dir.join(f)).with_context(|| format!("removing {}", dir.join(f).display()))?;
+        }
+    }
+    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    Ok(())
+}
+
+fn csv_header() -> Result<Vec<u8>> {
+    // The header is DealRow's field names in order: serialize a default row with
+    // headers on and keep the first line.
+    let mut w = csv::WriterBuilder::new().has_headers(true).from_writer(Vec::new());
+    w.serialize(tresillo_sim::DealRow::default())?;
+    let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let end = bytes.iter().position(|b| *b == b'\n').expect("a header line") + 1;
+    Ok(bytes[..end].to_vec())
+}
+
+/// Refuses a `deals.csv` whose header is not this version's (a run started by an
+/// older `tresillo`, with fewer columns): appending rows of another width to it
+/// would make a file no reader accepts. `what` says what cannot be done.
+fn check_csv_header(path: &Path, what: &str) -> Result<()> {
+    let header = csv_header()?;
+    let mut first = Vec::with_capacity(header.len());
+    let f = File::open(path).with_context(|| format!("reading {}", path.display()))?;
+    std::io::BufRead::read_until(&mut std::io::BufReader::new(f), b'\n', &mut first)
+        .with_context(|| format!("reading {}", path.display()))?;
+    if first == header {
+        return Ok(());
+    }
+    let mine: Vec<&str> = std::str::from_utf8(&header).unwrap_or_default().trim_end().split(',').collect();
+    let text = String::from_utf8_lossy(&first);
+    let theirs: Vec<&str> = text.trim_end().split(',').collect();
+    let missing: Vec<&str> = mine.iter().copied().filter(|c| !theirs.contains(c)).collect();
+    bail!(
+        "{} line 1: not the deals.csv header of this version of tresillo{}; it cannot {what} \
+         (start the run again with --force)",
+        path.display(),
+        if missing.is_empty() { String::new() } else { format!(" (no column {})", missing.join(", ")) }
+    )
+}
+
+/// The bytes of `summary.csv` and the printable table.
+fn summary(config: &TournamentConfig, stats: &Stats, rows_per_unit: u64) -> Result<(Vec<u8>, String)> {
+    let rows = stats.summary(&config.agents, rows_per_unit);
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(SummaryRow::header())?;
+    for r in &rows {
+        w.write_record(r.fields())?;
+    }
+    let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
+    Ok((bytes, table(&rows)))
+}
+
+/// Writes `summary.csv` in `dir` and returns the printable table.
+fn write_summary(dir: &Path, config: &TournamentConfig, stats: &Stats, rows_per_unit: u64) -> Result<String> {
+    let (bytes, table) = summary(config, stats, rows_per_unit)?;
+    write_atomic(&dir.join("summary.csv"), &bytes)?;
+    Ok(table)
+}
+
+/// A readable table of the summary rows.
+pub fn table(rows: &[SummaryRow]) -> String {
+    let mut s = format!(
+        "{:<28} {:<9} {:>9} {:>8} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>10} {:>21}\n",
+        "agent",
+        "role",
+        "deals",
+        "declare",
+        "entr",
+        "vuel",
+        "solo",
+        "entr%",
+        "vuel%",
+        "solo%",
+        "tantos",
+        "95% CI"
+    );
+    let pct = |x: &str| x.parse::<f64>().map_or(String::from("-"), |v| format!("{:.1}", v * 100.0));
+    for r in rows {
+        let ci =
+            if r.ci95_low.is_empty() { String::new() } else { format!("[{}, {}]", r.ci95_low, r.ci95_high) };
+        s.push_str(&format!(
+            "{:<28} {:<9} {:>9} {:>8} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>10} {:>21}\n",
+            truncate(&r.agent, 28),
+            r.role,
+            r.deals,
+            if r.declare_rate.is_empty() { "-".into() } else { pct(&r.declare_rate) },
+            r.contracts[0],
+            r.contracts[1],
+            r.contracts[2],
+            pct(&r.success[0]),
+            pct(&r.success[1]),
+            pct(&r.success[2]),
+            if r.mean_tantos.is_empty() { "-" } else { &r.mean_tantos },
+            ci
+        ));
+    }
+    s
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    if s.chars().count() <= n { s.to_string() } else { s.chars().take(n - 1).collect::<String>() + "~" }
+}
+
+fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
+    let mut b = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        check_threads(t, "threads").map_err(anyhow::Error::msg)?;
+        b = b.num_threads(t);
+    }
+    Ok(b.build()?)
+}
+
+/// The lock file of a run directory: it holds the pid of the process writing the run.
+pub const LOCK_FILE: &str = "run.lock";
+
+/// An advisory lock on a run directory, held until it is dropped or the process
+/// ends (the operating system releases it however the process ends).
+pub struct DirLock {
+    _file: File,
+}
+
+/// The pid written in a lock file, if it can be read.
+fn holder(path: &Path) -> String {
+    // The holder writes its pid just after taking the lock: give it a moment.
+    for _ in 0..20 {
+        if let Ok(text) = fs::read_to_string(path) {
+            let pid = text.trim();
+            if !pid.is_empty() {
+                return pid.to_string();
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    "unknown".into()
+}
+
+fn in_use(dir: &Path, path: &Path) -> anyhow::Error {
+    anyhow::anyhow!(
+        "{} is in use by another tresillo process (pid {}): one process at a time may write it; \
+         wait for it to finish, or stop it",
+        dir.display(),
+        holder(path)
+    )
+}
+
+/// The nearest of `path` and its ancestors that exists and is not a directory: a
+/// file where a directory must be (or be created).
+pub fn file_in_the_way(path: &Path) -> Option<PathBuf> {
+    path.ancestors()
+        .filter(|a| !a.as_os_str().is_empty())
+        .find_map(|a| fs::metadata(a).ok().map(|m| (a, m.is_dir())))
+        .and_then(|(a, is_dir)| (!is_dir).then(|| a.to_path_buf()))
+}
+
+/// Refuses, in one line, an output directory that is a file or lies under one.
+pub fn check_run_dir(dir: &Path) -> Result<()> {
+    match file_in_the_way(dir) {
+        Some(f) if f == dir => bail!("{} is a file, not a run directory", dir.display()),
+        Some(f) => bail!(
+            "{} is a file, not a directory: it cannot hold the run directory {}",
+            f.display(),
+            dir.display()
+        ),
+        None => Ok(()),
+    }
+}
+
+/// Creates `dir` if needed and takes the exclusive lock of its writer, writing this
+/// process's pid into the lock file; refuses with the holder's pid when another
+/// process has it.
+pub fn lock_dir(dir: &Path) -> Result<DirLock> {
+    check_run_dir(dir)?;
+    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    lock_file(&dir.join(LOCK_FILE), dir)
+}
+
+/// Takes the exclusive lock of the lock file `path` (created if needed) for the
+/// writer of `dir` (a run directory, or a tune's CSV), writing this process's pid
+/// into it; refuses with the holder's pid when another process has it.
+pub fn lock_file(path: &Path, dir: &Path) -> Result<DirLock> {
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .with_context(|| format!("opening {}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => {
+            file.set_len(0)?;
+            file.write_all(format!("{}\n", std::process::id()).as_bytes())?;
+            file.flush()?;
+            Ok(DirLock { _file: file })
+        }
+        Err(fs::TryLockError::WouldBlock) => Err(in_use(dir, path)),
+        Err(fs::TryLockError::Error(e)) => Err(e).with_context(|| format!("locking {}", path.display())),
+    }
+}
+
+/// Takes a shared lock on a directory that is only read, so that no writer holds
+/// it or starts while it is read; refuses with the writer's pid when one holds it.
+/// A directory without a lock file has never had a writer that locks.
+fn lock_input(dir: &Path) -> Result<Option<DirLock>> {
+    let path = dir.join(LOCK_FILE);
+    let Ok(file) = File::open(&path) else { return Ok(None) };
+    match file.try_lock_shared() {
+        Ok(()) => Ok(Some(DirLock { _file: file })),
+        Err(fs::TryLockError::WouldBlock) => Err(in_use(dir, &path)),
+        Err(fs::TryLockError::Error(e)) => Err(e).with_context(|| format!("locking {}", path.display())),
+    }
+}
+
+/// A field of a configuration, for a message.
+fn show_field(c: &TournamentConfig, key: &str, v: &serde_json::Value) -> String {
+    use serde_json::Value;
+    match (key, v) {
+        ("scoring", _) => c.scoring.to_string(),
+        ("shard", _) => c.shard.to_string(),
+        ("rules", _) => c.rules.to_string(),
+        (_, Value::String(s)) => s.clone(),
+        (_, Value::Null) => "none".into(),
+        (_, Value::Array(xs)) => xs
+            .iter()
+            .map(|x| if let Value::String(s) = x { s.clone() } else { x.to_string() })
+            .collect::<Vec<_>>()
+            .join(","),
+        (_, other) => other.to_string(),
+    }
+}
+
+/// The fields in which two configurations differ, each with both values.
+fn config_diff(stored: &TournamentConfig, given: &TournamentConfig) -> String {
+    let as_map = |c: &TournamentConfig| match serde_json::to_value(c) {
+        Ok(serde_json::Value::Object(m)) => m,
+        _ => serde_json::Map::new(),
+    };
+    let (a, b) = (as_map(stored), as_map(given));
+    let mut keys: Vec<&String> = a.keys().collect();
+    keys.extend(b.keys().filter(|k| !a.contains_key(*k)));
+    let null = serde_json::Value::Null;
+    let diffs: Vec<String> = keys
+        .into_iter()
+        .filter_map(|k| {
+            let (x, y) = (a.get(k).unwrap_or(&null), b.get(k).unwrap_or(&null));
+            (x != y).then(|| {
+                format!(
+                    "{k}: {} in the directory, {} given",
+                    show_field(stored, k, x),
+                    show_field(given, k, y)
+                )
+            })
+        })
+        .collect();
+    diffs.join("; ")
+}
+
+/// Plays the tournament `config` into the run directory `a.out` (or continues it,
+/// or replaces the run there); returns the printed summary table and speed line.
+///
+/// A run that replaces another (`--force` on a directory holding a run), or that
+/// continues such a replacement (`--resume` when `DIR.partial` holds a run), plays in
+/// `DIR.partial` and moves its files into `DIR` once complete: until then the old
+/// run stays whole.
+pub fn run(config: &TournamentConfig, a: &RunOptions<'_>, command_line: Vec<String>) -> Result<String> {
+    let dir = a.out.as_path();
+    check_record_path(a.record.as_deref(), dir)?;
+    let _lock = lock_dir(dir)?;
+    if let Some(note) = empty_shard(config) {
+        (a.note)(&note);
+    }
+    let holds_run = |d: &Path| RUN_FILES.iter().any(|f| d.join(f).exists());
+    let replacing = if a.force && holds_run(dir) {
+        Some(partial_dir(dir)?)
+    } else if a.resume {
+        partial_dir(dir).ok().filter(|p| p.join("manifest.json").exists())
+    } else {
+        None
+    };
+    match replacing {
+        Some(partial) => replace(a, config, dir, &partial, command_line),
+        None => play(a, config, dir, dir, command_line),
+    }
+}
+
+/// A note for a shard that holds no deals (more shards than scoring units): it is
+/// written as a finished run of no deals, which `merge` accepts, so that a script
+/// may split any run into N shards.
+fn empty_shard(config: &TournamentConfig) -> Option<String> {
+    let (d0, d1) = config.deal_range();
+    (d0 == d1).then(|| {
+        format!(
+            "note: shard {} of a run of {} deals holds no deals (there are fewer scoring units than \
+             shards); it is written as a finished shard of 0 deals, which merge accepts",
+            config.shard, config.deals
+        )
+    })
+}
+
+/// Runs the tournament of an experiment (`tresillo run`): it plays in the sibling
+/// directory `OUT.partial` and, once complete, moves its files into `OUT`, replacing
+/// the results of an earlier run, which stay in place until then. `--resume`
+/// continues `OUT.partial`; `--force` starts it over.
+pub fn run_experiment(
+    config: &TournamentConfig,
+    a: &RunOptions<'_>,
+    command_line: Vec<String>,
+) -> Result<String> {
+    let out = a.out.as_path();
+    check_record_path(a.record.as_deref(), out)?;
+    let _lock = lock_dir(out)?;
+    let partial = partial_dir(out)?;
+    if a.resume && !partial.join("manifest.json").exists() && out.join("manifest.json").exists() {
+        let m = read_manifest(out)?;
+        if m.complete && m.config == *config {
+            check_deals_size(out, &m)?;
+            return Ok(already_complete(out, &m));
+        }
+    }
+    replace(a, config, out, &partial, command_line)
+}
+
+/// Plays the run in `partial` (locked here; `out` is locked by the caller) and, once
+/// it is complete, moves its files into `out` and removes `partial`.
+fn replace(
+    a: &RunOptions<'_>,
+    config: &TournamentConfig,
+    out: &Path,
+    partial: &Path,
+    command_line: Vec<String>,
+) -> Result<String> {
+    let partial_lock = lock_dir(partial)?;
+    let table = play(a, config, partial, out, command_line)?;
+    // The records first: a kill before the run's files move leaves `--resume` to
+    // find the run complete in `partial` and move them; the record is then in place.
+    if let Some(rec) = &a.record {
+        let from = partial_record(rec);
+        if from.exists() {
+            fs::rename(&from, rec)
+                .with_context(|| format!("moving {} to {}", from.display(), rec.display()))?;
+        }
+    }
+    let moves: Vec<(PathBuf, PathBuf)> = RUN_FILES.iter().map(|f| (partial.join(f), out.join(f))).collect();
+    publish(&moves)?;
+    fs::remove_file(partial.join(LOCK_FILE)).with_context(|| format!("removing {}", partial.display()))?;
+    drop(partial_lock);
+    fs::remove_dir(partial).with_context(|| format!("removing {}", partial.display()))?;
+    Ok(table)
+}
+
+/// `DIR.partial`, beside `DIR`.
+fn partial_dir(dir: &Path) -> Result<PathBuf> {
+    let dir = match dir.file_name() {
+        Some(_) => dir.to_path_buf(),
+        None => resolved(dir)?, // `.`, `..`, `/`: name it
+    };
+    let name = dir
+        .file_name()
+        .ok_or_else(|| anyhow::anyhow!("{}: the output needs a directory name", dir.display()))?;
+    Ok(dir.with_file_name(format!("{}.partial", name.to_string_lossy())))
+}
+
+/// Moves finished files into place (each rename replaces its target atomically),
+/// the manifest last; a target whose source was not produced is removed first, so
+/// that no file of an older run is left beside the new ones.
+fn publish(moves: &[(PathBuf, PathBuf)]) -> Result<()> {
+    for (from, to) in moves {
+        if !from.exists() && to.exists() {
+            fs::remove_file(to).with_context(|| format!("removing {}", to.display()))?;
+        }
+    }
+    let (last, rest): (Vec<_>, Vec<_>) =
+        moves.iter().filter(|(f, _)| f.exists()).partition(|(f, _)| f.ends_with("manifest.json"));
+    for (from, to) in rest.into_iter().chain(last) {
+        fs::rename(from, to).with_context(|| format!("moving {} to {}", from.display(), to.display()))?;
+    }
+    Ok(())
+}
+
+/// Seconds of play a batch aims at once the speed is known: a kill loses about
+/// that (the batch being played, and the one being written), never the run.
+const BATCH_SECS: f64 = 3.0;
+
+/// The sizes of the batches a run plays between checkpoints, in scoring units:
+/// first one unit per worker thread, then sized from the measured speed to take
+/// about [`BATCH_SECS`], growing at most fourfold from one batch to the next and
+/// never above about 16k rows (enough work for every core, little memory). The
+/// boundaries change no byte of the output: rows are written in unit order.
+#[derive(Debug)]
+struct Batches {
+    threads: u64,
+    max: u64,
+    fixed: Option<u64>,
+    size: u64,
+}
+
+impl Batches {
+    /// The schedule of a run on `threads` workers whose units have `rows_per_unit`
+    /// rows; `fixed` forces every batch to that size (`TRESILLO_BATCH_UNITS`).
+    fn new(threads: u64, rows_per_unit: u64, fixed: Option<u64>) -> Batches {
+        let max = (16_384 / rows_per_unit.max(1)).max(1);
+        let size = fixed.unwrap_or(threads.clamp(1, max));
+        Batches { threads: threads.max(1), max, fixed, size }
+    }
+
+    /// The size of the next batch.
+    fn next(&self) -> u64 {
+        self.size
+    }
+
+    /// Records that `units` were played in `secs` seconds, and sizes the next batch.
+    fn played(&mut self, units: u64, secs: f64) {
+        if self.fixed.is_some() {
+            return;
+        }
+        let least = self.threads.min(self.max);
+        let by_rate = if secs > 0.0 { (units as f64 * BATCH_SECS / secs) as u64 } else { u64::MAX };
+        self.size = by_rate.min(units.max(1).saturating_mul(4)).clamp(least, self.max);
+    }
+}
+
+/// `TRESILLO_BATCH_UNITS`: a fixed batch size, for tests that check that the
+/// batch boundaries change no byte of the output.
+fn batch_override() -> Result<Option<u64>> {
+    positive_env("TRESILLO_BATCH_UNITS")
+}
+
+/// `TRESILLO_ABORT_AFTER_CHECKPOINTS`: the process aborts right after that many
+/// checkpoints, for tests that need a kill at a known point.
+fn abort_after_checkpoints() -> Result<Option<u64>> {
+    positive_env("TRESILLO_ABORT_AFTER_CHECKPOINTS")
+}
+
+fn positive_env(name: &str) -> Result<Option<u64>> {
+    match std::env::var(name) {
+        Err(_) => Ok(None),
+        Ok(v) => match v.trim().parse::<u64>() {
+            Ok(n) if n > 0 => Ok(Some(n)),
+            _ => bail!("environment variable {name}: `{v}` is not a positive integer"),
+        },
+    }
+}
+
+/// Refuses a record file (`--record`) anywhere inside the run directory `out` or
+/// the `OUT.partial` beside it, where it would be (or mix with) one of the run's
+/// own files; paths are compared resolved, the record file need not exist yet.
+fn check_record_path(record: Option<&Path>, out: &Path) -> Result<()> {
+    let Some(rec) = record else { return Ok(()) };
+    let at = resolved(rec)?;
+    for d in [out.to_path_buf(), partial_dir(out)?] {
+        if at.starts_with(resolved(&d)?) {
+            bail!(
+                "--record {}: inside the run directory {}; write the records outside it (for example \
+                 beside it, as {}.jsonl)",
+                rec.display(),
+                d.display(),
+                out.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Refuses the `deals.csv` of the complete run in `dir` unless it holds exactly the
+/// bytes its manifest counts (`csv_bytes`): a truncated or changed file is never read
+/// as if it were the run.
+pub fn check_deals_size(dir: &Path, m: &Manifest) -> Result<()> {
+    let p = dir.join("deals.csv");
+    let len = fs::metadata(&p).with_context(|| format!("reading {}", p.display()))?.len();
+    ensure!(
+        len == m.csv_bytes,
+        "{}: holds {len} bytes but the run's manifest counts {}: the file was truncated or changed \
+         (run the tournament again with --force)",
+        p.display(),
+        m.csv_bytes
+    );
+    Ok(())
+}
+
+fn already_complete(dir: &Path, m: &Manifest) -> String {
+    format!("{}: the run is already complete ({} deals); nothing to do\n", dir.display(), m.deals_completed)
+}
+
+/// Plays (or continues) the run in `dir`, which the caller has locked; `shown` is
+/// the directory named in the last printed line.
+fn play(
+    a: &RunOptions<'_>,
+    config: &TournamentConfig,
+    dir: &Path,
+    shown: &Path,
+    command_line: Vec<String>,
+) -> Result<String> {
+    let config = config.clone();
+    let t = Tournament::with_registry(config.clone(), a.registry.clone())?;
+    let (u0, u1) = config.unit_range();
+    let (d0, d1) = config.deal_range();
+    let resuming = a.resume && dir.join("manifest.json").exists();
+    if a.resume && !resuming {
+        (a.note)(&format!("{}: no run to resume there; starting it", dir.display()));
+    }
+    let (mut manifest, mut stats) = if resuming {
+        let m = read_manifest(dir)?;
+        if m.config != config {
+            bail!(
+                "{} holds a run with another configuration ({}); use --force to overwrite it",
+                dir.display(),
+                config_diff(&m.config, &config)
+            );
+        }
+        let s = read_stats(dir, m.deals_completed)?;
+        if m.complete {
+            check_deals_size(dir, &m)?;
+            // A kill during the last checkpoint leaves the statistics in
+            // `stats.next.json` and no summary: put them in place.
+            if dir.join(STATS_NEXT).exists() || !dir.join("summary.csv").exists() {
+                write_atomic(&dir.join("stats.json"), serde_json::to_string(&s)?.as_bytes())?;
+                fs::remove_file(dir.join(STATS_NEXT)).ok();
+                write_summary(dir, &config, &s, t.rows_per_unit())?;
+            }
+            return Ok(already_complete(dir, &m));
+        }
+        match (&m.record, &a.record) {
+            (Some(r), Some(p)) if r.path == *p => {}
+            (Some(r), _) => bail!(
+                "{} was recording to {}; resume it with --record {}",
+                dir.display(),
+                r.path.display(),
+                r.path.display()
+            ),
+            (None, Some(_)) => {
+                bail!("{} was started without --record; a run cannot start recording halfway", dir.display())
+            }
+            (None, None) => {}
+        }
+        check_csv_header(&dir.join("deals.csv"), "resume it")?;
+        let f = OpenOptions::new().write(true).open(dir.join("deals.csv")).context("opening deals.csv")?;
+        let len = f.metadata()?.len();
+        if len < m.csv_bytes {
+            bail!(
+                "{}: deals.csv holds {len} bytes but its checkpoint counts {} (was the machine \
+                 restarted?); start the run again with --force",
+                dir.display(),
+                m.csv_bytes
+            );
+        }
+        f.set_len(m.csv_bytes).context("truncating deals.csv to its last checkpoint")?;
+        (Manifest { build: a.build.clone(), command_line: command_line.clone(), ..m }, s)
+    } else {
+        // With --resume and no manifest, any run files are those of a start killed
+        // before its first checkpoint (the manifest is written last): start over.
+        claim_dir(dir, a.force || a.resume)?;
+        let header = csv_header()?;
+        write_atomic(&dir.join("deals.csv"), &header)?;
+        let m = Manifest {
+            tool: "tresillo".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            build: a.build.clone(),
+            command_line,
+            config: config.clone(),
+            deal_range: [d0, d1],
+            deals_completed: 0,
+            units_completed: 0,
+            csv_bytes: header.len() as u64,
+            complete: false,
+            record: a.record.as_ref().map(|p| RecordProgress { path: p.clone(), bytes: 0 }),
+        };
+        let s = Stats::default();
+        write_atomic(&dir.join("stats.json"), serde_json::to_string(&s)?.as_bytes())?;
+        write_atomic(&dir.join("manifest.json"), serde_json::to_string_pretty(&m)?.as_bytes())?;
+        (m, s)
+    };
+    let unit_len = config.scoring.unit_len();
+    let rows_per_unit = t.rows_per_unit();
+    let bar = if a.progress && std::io::stderr().is_terminal() {
+        // No speed and no ETA until a unit has finished: before that there is no rate.
+        let b = ProgressBar::new(d1 - d0);
+        b.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} deals  {msg}").expect("template"));
+        b.set_message("(measuring the speed)");
+        b.set_position(manifest.deals_completed);
+        b.reset_eta();
+        b
+    } else {
+        ProgressBar::hidden()
+    };
+    let rate_known = std::sync::atomic::AtomicBool::new(false);
+    let mut record_file = match &manifest.record {
+        // Replacing another run (playing in `DIR.partial`): records in `FILE.partial`.
+        Some(r) => Some(open_record(r, !resuming, dir != shown)?),
+        None => None,
+    };
+    let t = t.recording(record_file.is_some());
+    let workers = pool(a.threads)?;
+    let mut schedule = Batches::new(workers.current_num_threads() as u64, rows_per_unit, batch_override()?);
+    let abort_after = abort_after_checkpoints()?;
+    let mut csv_file =
+        OpenOptions::new().append(true).open(dir.join("deals.csv")).context("opening deals.csv")?;
+    csv_file.seek(SeekFrom::End(0))?;
+    let started = Instant::now();
+    let first = u0 + manifest.units_completed;
+    // The workers play batch after batch; a writer thread appends each finished
+    // batch and checkpoints it while the next one is being played.
+    let (tx, rx) = std::sync::mpsc::sync_channel::<(u64, Vec<(Vec<u8>, Stats, Vec<u8>)>)>(1);
+    let (mut manifest, stats) = std::thread::scope(|scope| -> Result<(Manifest, Stats)> {
+        let writer = scope.spawn(|| -> Result<(Manifest, Stats)> {
+            let mut checkpoints = 0;
+            for (units, outs) in rx {
+                for (bytes, s, recs) in &outs {
+                    csv_file.write_all(bytes)?;
+                    manifest.csv_bytes += bytes.len() as u64;
+                    stats.merge(s);
+                    if let (Some(f), Some(r)) = (record_file.as_mut(), manifest.record.as_mut()) {
+                        f.write_all(recs)?;
+                        r.bytes += recs.len() as u64;
+                    }
+                }
+                manifest.units_completed += units;
+                manifest.deals_completed = manifest.units_completed * unit_len;
+                // The rows are in the file before the manifest counts them, so a
+                // killed process loses nothing that was written. (No fsync per batch:
+                // it would protect only against the machine itself going down, at a
+                // large cost; resume refuses a deals.csv shorter than its checkpoint.)
+                checkpoint(dir, &stats, &manifest, false)?;
+                checkpoints += 1;
+                if abort_after == Some(checkpoints) {
+                    std::process::abort(); // a test's kill at a known point
+                }
+            }
+            Ok((manifest, stats))
+        });
+        let mut next = first;
+        while next < u1 {
+            let end = (next + schedule.next()).min(u1);
+            let t0 = Instant::now();
+            let outs = workers.install(|| {
+                t.run(next..end, |u| {
+                    let mut w = csv::WriterBuilder::new()
+                        .has_headers(false)
+                        .from_writer(Vec::with_capacity(256 * u.rows.len()));
+                    for r in &u.rows {
+                        w.serialize(r).expect("rows serialize");
+                    }
+                    let mut recs = Vec::new();
+                    for r in &u.records {
+                        serde_json::to_writer(&mut recs, r).expect("records serialize");
+                        recs.push(b'\n');
+                    }
+                    // The bar counts deals as they finish, not batch by batch.
+                    bar.inc(unit_len);
+                    if !rate_known.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                        bar.set_style(
+                            ProgressStyle::with_template("{bar:40} {pos}/{len} deals  {per_sec}  ETA {eta}")
+                                .expect("template"),
+                        );
+                    }
+                    (w.into_inner().expect("in memory"), u.stats, recs)
+                })
+            })?;
+            schedule.played(end - next, t0.elapsed().as_secs_f64());
+            if tx.send((end - next, outs)).is_err() {
+                break; // the writer failed; its error is reported below
+            }
+            next = end;
+        }
+        drop(tx);
+        writer.join().map_err(|_| anyhow::anyhow!("the writer thread panicked"))?
+    })?;
+    bar.finish_and_clear();
+    manifest.complete = true;
+    checkpoint(dir, &stats, &manifest, true)?;
+    let secs = started.elapsed().as_secs_f64();
+    let table = write_summary(dir, &config, &stats, rows_per_unit)?;
+    // Only the deals this process played count toward its speed.
+    let played = (u1 - first) * unit_len;
+    let mut out = table;
+    if secs > 0.0 && played > 0 {
+        out.push_str(&format!(
+            "{} deals played in {:.2} s ({} rows in all): {:.0} deals/s; output in {}\n",
+            played,
+            secs,
+            stats.rows,
+            played as f64 / secs,
+            shown.display()
+        ));
+    }
+    Ok(out)
+}
+
+/// `p` made absolute with its symbolic links resolved; a path that does not exist
+/// yet is resolved through its nearest existing ancestor.
+fn resolved(p: &Path) -> Result<PathBuf> {
+    let abs = if p.is_absolute() { p.to_path_buf() } else { std::env::current_dir()?.join(p) };
+    let mut tail = Vec::new();
+    let mut base = abs.as_path();
+    loop {
+        if let Ok(c) = fs::canonicalize(base) {
+            let mut out = c;
+            for part in tail.iter().rev() {
+                match part {
+                    std::path::Component::ParentDir => {
+                        out.pop();
+                    }
+                    std::path::Component::Normal(x) => out.push(x),
+                    _ => {}
+                }
+            }
+            return Ok(out);
+        }
+        let mut parts = base.components();
+        let Some(last) = parts.next_back() else { bail!("{}: no such directory", p.display()) };
+        tail.push(last);
+        base = parts.as_path();
+    }
+}
+
+/// Removes the temporary files of an unfinished merge when dropped.
+struct Partial(Vec<PathBuf>);
+
+impl Drop for Partial {
+    fn drop(&mut self) {
+        for p in &self.0 {
+            let _ = fs::remove_file(p);
+        }
+    }
+}
+
+/// Merges the finished shard directories `dirs` (in any order) into the run
+/// directory `out` (`force`: replacing a run there); returns the summary table.
+pub fn merge(
+    out: &Path,
+    dirs: &[PathBuf],
+    force: bool,
+    build: Option<Build>,
+    command_line: Vec<String>,
+) -> Result<String> {
+    // Before anything is touched: the output must be apart from every input.
+    let out_at = resolved(out)?;
+    for d in dirs {
+        let at = fs::canonicalize(d).with_context(|| format!("reading the input {}", d.display()))?;
+        ensure!(at.is_dir(), "{} is a file, not a run directory: merge takes shard directories", d.display());
+        if out_at.starts_with(&at) || at.starts_with(&out_at) {
+            bail!(
+                "the output {} is, contains or is inside the input {}: merge into a directory apart \
+                 from the shards",
+                out.display(),
+                d.display()
+            );
+        }
+    }
+    let mut parts = Vec::new();
+    let mut input_locks = Vec::new();
+    for d in dirs {
+        input_locks.push(lock_input(d)?);
+        let m = read_manifest(d)?;
+        ensure!(m.complete, "{} is not a finished shard (run it again with --resume)", d.display());
+        let csv = d.join("deals.csv");
+        let len = fs::metadata(&csv).with_context(|| format!("reading {}", csv.display()))?.len();
+        ensure!(
+            len == m.csv_bytes,
+            "{}: deals.csv holds {len} bytes but its checkpoint counts {}: the shard was changed or is \
+             incomplete; run it again",
+            d.display(),
+            m.csv_bytes
+        );
+        parts.push((m, d.clone()));
+    }
+    let whole = parts[0].0.config.whole();
+    let count = parts[0].0.config.shard.count;
+    for (m, d) in &parts {
+        ensure!(
+            m.config.whole() == whole,
+            "{} belongs to another run than {} (configurations differ)",
+            d.display(),
+            parts[0].1.display()
+        );
+        ensure!(m.config.shard.count == count, "{} was split into another number of shards", d.display());
+    }
+    parts.sort_by_key(|(m, _)| m.config.shard.index);
+    for w in parts.windows(2) {
+        let ((m, a), (n, b)) = (&w[0], &w[1]);
+        ensure!(
+            m.config.shard.index != n.config.shard.index,
+            "shard {} is given twice: {} and {}",
+            m.config.shard,
+            a.display(),
+            b.display()
+        );
+    }
+    // Indices are distinct and below `count`: the first gap is a missing shard.
+    if let Some(k) = (0..=parts.len() as u64)
+        .find(|&k| parts.get(k as usize).is_none_or(|(m, _)| m.config.shard.index != k))
+        && k < count
+    {
+        bail!("shard {k}/{count} is missing ({} of {count} shards given)", parts.len());
+    }
+    let _lock = lock_dir(out)?;
+    let existing: Vec<&str> = RUN_FILES.iter().copied().filter(|f| out.join(f).exists()).collect();
+    if !existing.is_empty() && !force {
+        bail!("{} already holds a run ({}); use --force to overwrite it", out.display(), existing.join(", "));
+    }
+    // Everything is written under temporary names, renamed into place at the end.
+    let tmp_of = |f: &str| out.join(format!("{f}.partial"));
+    let partial = Partial(RUN_FILES.iter().map(|f| tmp_of(f)).collect());
+    let header = csv_header()?;
+    let tmp = tmp_of("deals.csv");
+    let mut w =
+        std::io::BufWriter::new(File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?);
+    w.write_all(&header)?;
+    let mut stats = Stats::default();
+    for (m, d) in &parts {
+        // Streamed: a shard's rows are never all in memory.
+        let p = d.join("deals.csv");
+        check_csv_header(&p, "merge it")?;
+        let mut r = File::open(&p).with_context(|| format!("reading {}", p.display()))?;
+        let mut head = vec![0; header.len()];
+        r.read_exact(&mut head).with_context(|| format!("reading {}", p.display()))?;
+        std::io::copy(&mut r, &mut w).with_context(|| format!("copying {}", p.display()))?;
+        stats.merge(&read_stats(d, m.deals_completed)?);
+    }
+    let mut f = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
+    f.flush()?;
+    f.sync_all()?;
+    let csv_bytes = f.metadata()?.len();
+    write_atomic(&tmp_of("stats.json"), serde_json::to_string(&stats)?.as_bytes())?;
+    // The merged run may seat agents of another registry: only its shape counts here.
+    let rows_per_unit = whole.scoring.unit_len() * whole.seatings().len() as u64;
+    let m = Manifest {
+        tool: "tresillo".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        build,
+        command_line,
+        config: whole.clone(),
+        deal_range: [0, whole.deals],
+        deals_completed: whole.deals,
+        units_completed: whole.units(),
+        csv_bytes,
+        complete: true,
+        record: None,
+    };
+    write_atomic(&tmp_of("manifest.json"), serde_json::to_string_pretty(&m)?.as_bytes())?;
+    let (bytes, table) = summary(&whole, &stats, rows_per_unit)?;
+    write_atomic(&tmp_of("summary.csv"), &bytes)?;
+    let moves: Vec<(PathBuf, PathBuf)> = RUN_FILES.iter().map(|f| (tmp_of(f), out.join(f))).collect();
+    publish(&moves)?;
+    drop(partial);
+    drop(input_locks);
+    Ok(table)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn batches_start_at_one_unit_per_thread_and_grow_with_the_speed() {
+        // Duplicate deals: six rows a unit, at most 2730 units a batch.
+        let mut b = Batches::new(2, 6, None);
+        assert_eq!(b.next(), 2, "the first checkpoint comes after one unit per thread");
+        // A slow agent: 2 units in 4 s. The next batch takes about BATCH_SECS.
+        b.played(2, 4.0);
+        assert_eq!(b.next(), 2);
+        b.played(2, 1.0); // 2 units a second: 6 in 3 s
+        assert_eq!(b.next(), 6);
+        // A fast agent grows at most fourfold a batch, up to the old 16k rows.
+        let mut b = Batches::new(2, 6, None);
+        let mut sizes = vec![b.next()];
+        for _ in 0..6 {
+            b.played(b.next(), 0.001);
+            sizes.push(b.next());
+        }
+        assert_eq!(sizes, [2, 8, 32, 128, 512, 2048, 2730]);
+        // Never fewer than one unit per thread, never more than the cap, even at
+        // one thread and huge units.
+        let mut b = Batches::new(1, 20_000, None);
+        assert_eq!(b.next(), 1);
+        b.played(1, 100.0);
+        assert_eq!(b.next(), 1);
+        let mut b = Batches::new(8, 6, None);
+        b.played(8, 1000.0);
+        assert_eq!(b.next(), 8);
+        // A fixed size (TRESILLO_BATCH_UNITS) stays fixed.
+        let mut b = Batches::new(2, 6, Some(3));
+        b.played(3, 0.001);
+        assert_eq!(b.next(), 3);
+    }
+}
