@@ -74,6 +74,23 @@ def main():
         print(f"median {name}: {statistics.median(v):,.0f} hands/s; {per_decision[name]:.1f} actions per hand")
     for name, new in systems.items():
         print(f"apply_action {name}: {apply_cost(new, 200_000, random.Random(9)) * 1e9:,.0f} ns per call")
+    # A tournament with one Python random agent against two `rule`, beside the
+    # same tournament with the built-in `random` agent.
+    import tempfile
+
+    rng = random.Random(5)
+
+    def py_random(view):
+        legal = view.legal_actions()
+        return legal[rng.randrange(len(legal))]
+
+    deals = max(args.hands, 100)
+    for label, agent in (("built-in random", "random"), ("Python random", py_random)):
+        with tempfile.TemporaryDirectory() as d:
+            start = time.perf_counter()
+            tresillo.tournament(["rule", "rule", agent], deals=deals, out=d + "/run", threads=2)
+            secs = time.perf_counter() - start
+        print(f"tournament rule,rule,{label}: {deals / secs:,.0f} hands/s ({deals} deals, 2 threads)")
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@
 #![allow(unsafe_code)]
 
 mod observation;
+mod seated;
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -251,35 +252,7 @@ impl State {
                 _ => format!("action {a}"),
             };
         }
-        let yes = |b: bool| if b { "yes" } else { "no" };
-        match Action::from_id(a) {
-            None => format!("action {a}"),
-            Some(Action::DiscardCard(c)) => format!("discard {}", names.card(c)),
-            Some(Action::DiscardDone) => "discard done".into(),
-            Some(Action::Decision(d)) => match d {
-                Decision::Play(c) => format!("play {}", names.card(c)),
-                Decision::Bid(b @ Bid::Paso) => names.bid(b, false),
-                Decision::Bid(b) => format!("bid {}", names.bid(b, false)),
-                Decision::Declare(c, t) => match t {
-                    Some(s) if names == Names::Spanish => {
-                        format!("declare {} {}", names.contract(c, t), names.suit(s))
-                    }
-                    Some(s) => format!("declare {} ({})", names.contract(c, t), names.suit(s)),
-                    None => format!("declare {}", names.contract(c, t)),
-                },
-                Decision::Word(w) => w.name().into(),
-                Decision::Surrender(b) => format!("give up: {}", yes(b)),
-                Decision::TakeOver(b) => format!("take over: {}", yes(b)),
-                Decision::Bola(b) => format!("bola: {}", yes(b)),
-                Decision::Gascarille(b) => format!("gascarille: {}", yes(b)),
-                Decision::ExchangeFirst(b) => format!("exchange first: {}", yes(b)),
-                Decision::AcceptSurrender(b) => format!("accept the surrender: {}", yes(b)),
-                Decision::DeclareVole(b) => format!("declare the vole: {}", yes(b)),
-                Decision::Penetro(e) => format!("penetro: the {e:?} of the heap").to_lowercase(),
-                Decision::DropOut(w) => format!("{w:?}").to_lowercase(),
-                Decision::Discard(s) => format!("discard {}", names.cards(s)),
-            },
-        }
+        action_words(names, a)
     }
 
     fn apply(&mut self, a: usize) -> PyResult<()> {
@@ -571,6 +544,39 @@ impl State {
     }
 }
 
+/// The words of action `a` of a seat (`play 1E`, `bid juego`, ...), in `names`.
+pub(crate) fn action_words(names: Names, a: usize) -> String {
+    let yes = |b: bool| if b { "yes" } else { "no" };
+    match Action::from_id(a) {
+        None => format!("action {a}"),
+        Some(Action::DiscardCard(c)) => format!("discard {}", names.card(c)),
+        Some(Action::DiscardDone) => "discard done".into(),
+        Some(Action::Decision(d)) => match d {
+            Decision::Play(c) => format!("play {}", names.card(c)),
+            Decision::Bid(b @ Bid::Paso) => names.bid(b, false),
+            Decision::Bid(b) => format!("bid {}", names.bid(b, false)),
+            Decision::Declare(c, t) => match t {
+                Some(s) if names == Names::Spanish => {
+                    format!("declare {} {}", names.contract(c, t), names.suit(s))
+                }
+                Some(s) => format!("declare {} ({})", names.contract(c, t), names.suit(s)),
+                None => format!("declare {}", names.contract(c, t)),
+            },
+            Decision::Word(w) => w.name().into(),
+            Decision::Surrender(b) => format!("give up: {}", yes(b)),
+            Decision::TakeOver(b) => format!("take over: {}", yes(b)),
+            Decision::Bola(b) => format!("bola: {}", yes(b)),
+            Decision::Gascarille(b) => format!("gascarille: {}", yes(b)),
+            Decision::ExchangeFirst(b) => format!("exchange first: {}", yes(b)),
+            Decision::AcceptSurrender(b) => format!("accept the surrender: {}", yes(b)),
+            Decision::DeclareVole(b) => format!("declare the vole: {}", yes(b)),
+            Decision::Penetro(e) => format!("penetro: the {e:?} of the heap").to_lowercase(),
+            Decision::DropOut(w) => format!("{w:?}").to_lowercase(),
+            Decision::Discard(s) => format!("discard {}", names.cards(s)),
+        },
+    }
+}
+
 /// An agent of the registry (`tresillo agents`), for example `Agent("pimc:worlds=32")`.
 ///
 /// `agent.step(state)` returns the action of the seat to move, decided from that
@@ -763,6 +769,8 @@ fn _tresillo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rule_sets, m)?)?;
     m.add_function(wrap_pyfunction!(record_actions, m)?)?;
     m.add_function(wrap_pyfunction!(_state_from_history, m)?)?;
+    m.add_function(wrap_pyfunction!(seated::_tournament, m)?)?;
+    m.add_class::<seated::SeatView>()?;
     m.add("NUM_ACTIONS", NUM_ACTIONS)?;
     m.add("OBSERVATION_SIZE", observation::SIZE)?;
     m.add("CHANCE", CHANCE)?;

@@ -14,6 +14,9 @@ See docs/PYTHON.md for the action space, the observation and the integrations
 (`tresillo.openspiel`, `tresillo.pettingzoo`).
 """
 
+import csv as _csv
+import os as _os
+
 from ._tresillo import (
     CHANCE,
     NUM_ACTIONS,
@@ -21,11 +24,84 @@ from ._tresillo import (
     TERMINAL,
     Agent,
     Game,
+    SeatView,
     State,
+    _tournament,
     agents,
     rule_sets,
 )
 from .analysis import read_deals
+
+
+def _option_text(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+def tournament(
+    agents,
+    deals,
+    out,
+    duplicate=False,
+    rules="tresillo",
+    players=None,
+    options=None,
+    seed=1,
+    scoring="deal",
+    shard=None,
+    threads=None,
+    resume=False,
+    force=False,
+    record=None,
+    progress=False,
+):
+    """Play a tournament with the Rust runner into the run directory ``out`` and
+    return its summary rows (summary.csv as a list of dicts).
+
+    ``agents``: one per seat slot; each a spec of ``tresillo agents``
+    (``"pimc:worlds=32"``), a Python callable ``f(seat_view) -> action id`` (named
+    by its ``name`` attribute or ``__name__``), or a ``(name, callable)`` pair. A
+    callable sees a ``tresillo.SeatView``: only its seat's view (``legal_actions()``,
+    ``observation_tensor()``, ``information_state_string()``, ``view()``). The run
+    writes deals.csv, summary.csv, stats.json and manifest.json exactly as
+    ``tresillo tournament`` does: deterministic whatever ``threads``, resumable
+    (``resume=True``), ``force=True`` replaces a run there. Built-in agents play in
+    parallel without the GIL; Python agents are called under it, one at a time.
+    If a Python agent raises or answers an illegal action, a ``RuntimeError``
+    names it and the seat; every finished deal is kept and ``resume=True``
+    continues.
+    """
+    slots = []
+    for a in agents:
+        if isinstance(a, str):
+            slots.append(a)
+        elif isinstance(a, tuple):
+            slots.append(a)
+        elif callable(a):
+            slots.append((getattr(a, "name", None) or getattr(a, "__name__", None) or "python", a))
+        else:
+            raise ValueError(f"agent {a!r}: a spec string, a callable or a (name, callable) pair")
+    opts = [(k, _option_text(v)) for k, v in (options or {}).items()]
+    _tournament(
+        slots,
+        deals,
+        _os.fspath(out),
+        duplicate=duplicate,
+        rules=rules,
+        players=players if players is not None else len(slots),
+        options=opts,
+        seed=seed,
+        scoring=scoring,
+        shard=shard,
+        threads=threads,
+        resume=resume,
+        force=force,
+        record=None if record is None else _os.fspath(record),
+        progress=progress,
+    )
+    with open(_os.path.join(_os.fspath(out), "summary.csv"), newline="") as f:
+        return list(_csv.DictReader(f))
 
 __all__ = [
     "CHANCE",
@@ -34,8 +110,10 @@ __all__ = [
     "TERMINAL",
     "Agent",
     "Game",
+    "SeatView",
     "State",
     "agents",
     "read_deals",
     "rule_sets",
+    "tournament",
 ]

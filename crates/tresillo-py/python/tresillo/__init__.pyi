@@ -1,0 +1,36 @@
+"""Type stubs of the package `tresillo` (see docs/PYTHON.md)."""
+
+import os
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+
+from ._tresillo import (
+    CHANCE as CHANCE,
+    NUM_ACTIONS as NUM_ACTIONS,
+    OBSERVATION_SIZE as OBSERVATION_SIZE,
+    TERMINAL as TERMINAL,
+    Agent as Agent,
+    Game as Game,
+    SeatView as SeatView,
+    State as State,
+    agents as agents,
+    rule_sets as rule_sets,
+)
+
+def read_deals(run_dir: Union[str, "os.PathLike[str]"]) -> Any: ...
+def tournament(
+    agents: Sequence[Union[str, Callable[[SeatView], int], Tuple[str, Callable[[SeatView], int]]]],
+    deals: int,
+    out: Union[str, "os.PathLike[str]"],
+    duplicate: bool = False,
+    rules: str = "tresillo",
+    players: Optional[int] = None,
+    options: Optional[Dict[str, Union[str, bool, int]]] = None,
+    seed: int = 1,
+    scoring: str = "deal",
+    shard: Optional[str] = None,
+    threads: Optional[int] = None,
+    resume: bool = False,
+    force: bool = False,
+    record: Optional[Union[str, "os.PathLike[str]"]] = None,
+    progress: bool = False,
+) -> List[Dict[str, str]]: ...

@@ -1,0 +1,230 @@
+//! Python callables seated in the Rust tournament runner: each is registered in a
+//! [`Registry`] beside the built-in agents and decides from a [`SeatView`], which
+//! holds only its seat's [`PlayerView`] (RULES.md section 9), never the hand.
+//! The runner is the run-directory library's ([`tresillo_runs::run`]): the same
+//! files, checkpoints and resume as `tresillo tournament`.
+
+use crate::observation;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use tresillo_agents::{Agent, AgentInfo, AgentRng, Registry};
+use tresillo_core::action::{Action, DiscardBuilder, legal_ids};
+use tresillo_core::{Bid, Card, Decision, Names, PlayerView, Request, Rules};
+use tresillo_runs::RunOptions;
+use tresillo_sim::{Scoring, Shard, TournamentConfig};
+
+/// What a seated Python agent sees: its seat's view, with the fixed action space.
+/// `legal_actions()`, `observation_tensor()`, `information_state_string()`,
+/// `view()` (a dict), `action_to_string(a)`, `seat`.
+#[pyclass(module = "tresillo._tresillo", frozen)]
+pub struct SeatView {
+    view: PlayerView,
+    discard: DiscardBuilder,
+}
+
+#[pymethods]
+impl SeatView {
+    /// The seat deciding.
+    #[getter]
+    fn seat(&self) -> u8 {
+        self.view.seat().0
+    }
+
+    /// The legal action ids, increasing.
+    fn legal_actions(&self) -> Vec<usize> {
+        legal_ids(&self.view, self.discard)
+    }
+
+    /// The seat's observation tensor (docs/PYTHON.md).
+    fn observation_tensor(&self) -> Vec<f32> {
+        observation::tensor(&self.view, self.discard.chosen)
+    }
+
+    /// The seat's information-state string (as `State.information_state_string`).
+    fn information_state_string(&self) -> String {
+        format!("seat {}; discarding {}; {:?}", self.view.seat(), self.discard.chosen, self.view)
+    }
+
+    /// The words of action `a` in the rule set's names.
+    fn action_to_string(&self, a: usize) -> String {
+        crate::action_words(self.view.public().game_rules().spec().names, a)
+    }
+
+    /// The view as a dict: hand, discards, request, rules, players.
+    fn view<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        let p = self.view.public();
+        let cards = |s: tresillo_core::CardSet| s.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+        d.set_item("seat", self.view.seat().0)?;
+        d.set_item("rules", p.rules.name())?;
+        d.set_item("players", p.players)?;
+        d.set_item("hand", cards(self.view.hand()))?;
+        d.set_item("discards", cards(self.view.discards()))?;
+        d.set_item("building", cards(self.discard.chosen))?;
+        d.set_item("request", format!("{:?}", self.view.request()))?;
+        d.set_item("trump", p.trump.map(|t| t.to_string()))?;
+        d.set_item("contract", p.contract.map(|c| Names::of(p.rules).contract(c, p.trump)))?;
+        d.set_item("declarer", p.declarer.map(|s| s.0))?;
+        d.set_item("current_trick", p.current_trick().iter().map(ToString::to_string).collect::<Vec<_>>())?;
+        Ok(d)
+    }
+}
+
+/// A Python callable `f(seat_view) -> action id` as an agent. A discard is asked
+/// card by card until "done". An exception or an illegal answer is kept in
+/// `failure` and answered with a decision the engine refuses, which stops the
+/// run with every finished deal kept.
+struct PyAgent {
+    name: &'static str,
+    f: Py<PyAny>,
+    failure: Arc<Mutex<Option<String>>>,
+}
+
+impl PyAgent {
+    fn fail(&self, view: &PlayerView, why: String) -> Decision {
+        if let Ok(mut f) = self.failure.lock()
+            && f.is_none()
+        {
+            *f = Some(format!("Python agent {} (seat {}): {why}", self.name, view.seat()));
+        }
+        // A decision of another kind than the one asked: the engine refuses it.
+        match view.request() {
+            Request::Play { .. } => Decision::Bid(Bid::Paso),
+            _ => Decision::Play(Card::ESPADA),
+        }
+    }
+}
+
+impl Agent for PyAgent {
+    fn name(&self) -> &str {
+        self.name
+    }
+
+    fn decide(&mut self, view: &PlayerView, _rng: &mut AgentRng) -> Decision {
+        let mut discard = DiscardBuilder::default();
+        loop {
+            let legal = legal_ids(view, discard);
+            let answer = Python::attach(|py| -> PyResult<i64> {
+                let sv = Py::new(py, SeatView { view: *view, discard })?;
+                self.f.call1(py, (sv,))?.extract::<i64>(py)
+            });
+            let a = match answer {
+                Ok(a) => a,
+                Err(e) => return self.fail(view, format!("raised {e}")),
+            };
+            let Some(a) = usize::try_from(a).ok().filter(|a| legal.contains(a)) else {
+                return self.fail(view, format!("answered {a}, not a legal action (legal: {legal:?})"));
+            };
+            match Action::from_id(a).expect("a legal id") {
+                Action::Decision(d) => return d,
+                Action::DiscardCard(c) => discard.chosen.insert(c),
+                Action::DiscardDone => return Decision::Discard(discard.chosen),
+            };
+        }
+    }
+}
+
+fn value_error(msg: impl Into<String>) -> PyErr {
+    PyValueError::new_err(msg.into())
+}
+
+/// Runs a tournament into the run directory `out` (see `tresillo.tournament`):
+/// `agents` are spec strings or `(name, callable)` pairs. Returns the summary
+/// table as printed by `tresillo tournament`.
+#[pyfunction]
+#[pyo3(signature = (agents, deals, out, duplicate = false, rules = "tresillo", players = 3, options = Vec::new(),
+    seed = 1, scoring = "deal", shard = None, threads = None, resume = false, force = false, record = None,
+    progress = false))]
+#[allow(clippy::too_many_arguments)]
+pub fn _tournament(
+    py: Python<'_>,
+    agents: Vec<Bound<'_, PyAny>>,
+    deals: u64,
+    out: PathBuf,
+    duplicate: bool,
+    rules: &str,
+    players: u8,
+    options: Vec<(String, String)>,
+    seed: u64,
+    scoring: &str,
+    shard: Option<&str>,
+    threads: Option<usize>,
+    resume: bool,
+    force: bool,
+    record: Option<PathBuf>,
+    progress: bool,
+) -> PyResult<String> {
+    let refs: Vec<(&str, &str)> = options.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let rules = Rules::parse(rules, &refs).map_err(|e| value_error(e.to_string()))?;
+    let mut registry = Registry::builtin();
+    let failure = Arc::new(Mutex::new(None::<String>));
+    let mut specs = Vec::new();
+    for a in agents {
+        if let Ok(spec) = a.extract::<String>() {
+            specs.push(spec);
+            continue;
+        }
+        let (name, f): (String, Bound<'_, PyAny>) = a.extract().map_err(|_| {
+            value_error("an agent is a spec string (`\"pimc:worlds=32\"`) or a (name, callable) pair")
+        })?;
+        if !f.is_callable() {
+            return Err(value_error(format!("agent {name}: not callable")));
+        }
+        if specs.contains(&name) || registry.infos().iter().any(|i| i.name == name) {
+            return Err(value_error(format!(
+                "agent name {name}: already taken (name each Python agent apart)"
+            )));
+        }
+        let name: &'static str = Box::leak(name.into_boxed_str());
+        let f = f.unbind();
+        let fail = Arc::clone(&failure);
+        let info = AgentInfo { name, help: "a Python callable", params: Vec::new() };
+        registry
+            .register(info, move |_| {
+                let f = Python::attach(|py| f.clone_ref(py));
+                Ok(Box::new(PyAgent { name, f, failure: Arc::clone(&fail) }))
+            })
+            .map_err(|e| value_error(e.to_string()))?;
+        specs.push(name.to_string());
+    }
+    let config = TournamentConfig {
+        agents: specs,
+        players,
+        deals,
+        seed,
+        rules,
+        scoring: scoring.parse::<Scoring>().map_err(|e| value_error(e.to_string()))?,
+        duplicate,
+        shard: match shard {
+            Some(s) => s.parse::<Shard>().map_err(|e| value_error(e.to_string()))?,
+            None => Shard::WHOLE,
+        },
+        bidding: None,
+    };
+    config.validate_with(&registry).map_err(|e| value_error(e.to_string()))?;
+    let notes = Mutex::new(Vec::<String>::new());
+    let note = |line: &str| {
+        if let Ok(mut n) = notes.lock() {
+            n.push(line.to_string());
+        }
+    };
+    let opts =
+        RunOptions { out, threads, resume, force, record, progress, build: None, registry, note: &note };
+    let command_line = vec!["python: tresillo.tournament".to_string()];
+    let result = py.detach(|| tresillo_runs::run(&config, &opts, command_line));
+    match result {
+        Ok(table) => Ok(table),
+        Err(e) => {
+            let why = failure.lock().ok().and_then(|f| f.clone());
+            Err(PyRuntimeError::new_err(match why {
+                Some(w) => {
+                    format!("{w}; the run stopped with every finished deal kept (resume=True continues it)")
+                }
+                None => format!("{e:#}"),
+            }))
+        }
+    }
+}
