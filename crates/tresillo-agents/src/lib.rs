@@ -45,6 +45,7 @@
 // heuristics and the searches, the cheat, and the registry that builds them all.
 mod agent;
 pub mod cheat;
+pub mod family;
 mod heuristic;
 mod registry;
 mod rng;

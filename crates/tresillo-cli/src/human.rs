@@ -151,11 +151,8 @@ pub fn run(s: &Session, input: &mut impl BufRead, out: &mut impl Write) -> Resul
                 bot.decide_at(&table.hand, seat, &mut table.rngs[seat.index()])
             };
             if let Some(line) = table_line(&table.hand, &d, seat, me) {
-                let g = if s.rules.set == RuleSet::Lhombre {
-                    String::new()
-                } else {
-                    gloss(&d, table.hand.public())
-                };
+                let g =
+                    if s.rules.spec().words.gloss { gloss(&d, table.hand.public()) } else { String::new() };
                 writeln!(out, "{line}{g}")?;
             }
             table.hand.apply(d).map_err(|e| anyhow::anyhow!("seat {seat} ({}): {e}", names[seat.index()]))?;
@@ -350,11 +347,11 @@ impl Table {
                     )?;
                     return Ok(());
                 }
-                let why = match (p.forced, p.rules) {
-                    (true, RuleSet::Hombre) if p.gascarille => " (the gascarille)",
-                    (true, RuleSet::Hombre) => " (the obligation)",
-                    (true, RuleSet::TresilloHouse) => " (the forced entrada)",
-                    _ => "",
+                let why = match p.forced {
+                    // Only hombre's option asks for a gascarille.
+                    true if p.gascarille => " (the gascarille)",
+                    true => p.game_rules().spec().words.forced_exchange,
+                    false => "",
                 };
                 writeln!(
                     out,
@@ -386,27 +383,16 @@ fn question(view: &PlayerView) -> String {
     let req = view.request();
     let names = Names::of(p.rules);
     let q = match req {
-        Request::Declare { forced: true, .. } if names == Names::International => {
-            "everybody passed and you hold the spadille (or deal): you must play game or tourné, scored as game"
-        }
         Request::Bola { .. } if names == Names::International => {
             "you won the first five tricks: stop, or lead to the sixth for tout"
         }
         Request::Declare { forced: true, .. } if p.penetro.active => {
             "you penetra: name trumps (an entrada), then discard one card"
         }
-        Request::Declare { forced: true, .. } if p.rules == RuleSet::Hombre && p.gascarille => {
+        Request::Declare { forced: true, .. } if p.gascarille => {
             "the others make you play a gascarille (worth 3): name trumps"
         }
-        Request::Declare { forced: true, .. } if p.rules == RuleSet::Hombre => {
-            "everybody passed: the obligation is yours (you hold the espada, or are mano): name trumps"
-        }
-        Request::Declare { forced: true, .. } if p.rules == RuleSet::TresilloHouse => {
-            "everybody passed: the forced entrada is yours (espada, else basto, else mano): name trumps"
-        }
-        Request::Declare { forced: true, .. } => {
-            "everybody passed and you hold the espada: you must play an entrada (espada forzada)"
-        }
+        Request::Declare { forced: true, .. } => p.game_rules().spec().words.forced_question,
         Request::Surrender { .. } if p.phase == Phase::PenetroGiveUp => {
             "you took ten cards: give up at once (a puesta, and the penetro condición) or play on"
         }
@@ -712,22 +698,13 @@ fn wrap(text: &str, width: usize) -> String {
 fn help(view: &PlayerView) -> String {
     let p = view.public();
     let rules = p.game_rules();
-    if p.rules == RuleSet::Lhombre {
-        return format!(
-            "L'Hombre (RULES.md section 12.4). Contracts by rank: 1 game, 2 spades game, 3 tourné or nolo, \
-             4 grand tourné (only with spadille and basta dealt), 5 solo, 6 spades solo or pure nolo, 7 nolo \
-             ouvert. Forehand and middlehand bid first, then the dealer against the survivor; an earlier player \
-             may say self to equal. Solo, spades solo, pure nolo and nolo ouvert must be bid outright; a winner \
-             with game may raise to spades game, nolo, tourné or grand tourné. The declarer exchanges first \
-             (game and nolo at least 1, tourné at least 2), then the defenders; nolo: only the declarer. Nolo \
-             has no trumps (kings high, black aces lowest) and the declarer must take no trick. Win: more \
-             tricks than each defender. Type cards in the notation 1E (spadille), 1B (basta), 12C (K of \
-             hearts). Legal now: {}.",
-            match view.request() {
-                Request::Play { legal, .. } => Names::of(p.rules).cards(legal),
-                _ => "the numbered choices".into(),
-            }
-        );
+    let words = rules.spec().words;
+    if !words.help.is_empty() {
+        let legal = match view.request() {
+            Request::Play { legal, .. } => Names::of(p.rules).cards(legal),
+            _ => "the numbered choices".into(),
+        };
+        return words.help.replace("{legal}", &legal);
     }
     match view.request() {
         Request::Bid { min_level, max_level, .. } => {
@@ -738,22 +715,7 @@ fn help(view: &PlayerView) -> String {
             };
             let levels: Vec<String> =
                 level_names(&rules).iter().enumerate().map(|(i, c)| format!("{} {c}", i + 1)).collect();
-            let all_pass = match (p.rules, p.players) {
-                (RuleSet::Hombre, _) => {
-                    "if all pass the holder of the espada (else mano) has the obligation: discard all but one, \
-                     draw eight, name trumps (RULES.md section 12.3); with the gascarille option the others may \
-                     first make the espada's holder play a gascarille"
-                }
-                (RuleSet::TresilloHouse, _) => {
-                    "if all pass the holder of the espada, else of the basto, else mano plays a forced entrada \
-                     (RULES.md section 12.1)"
-                }
-                (_, 4) => {
-                    "if all pass the holder of the espada must play an entrada (espada forzada); with the espada \
-                     in the heap the dealer, who sits out, penetra (RULES.md section 12.2)"
-                }
-                _ => "if all pass the holder of the espada must play an entrada (espada forzada)",
-            };
+            let all_pass = if p.players == 4 { words.all_pass_help_four } else { words.all_pass_help };
             format!(
                 "Auction (RULES.md section 3): levels are {}. A bid must be higher than the standing one, except \
                  that a player earlier in turn order (mano, medio, postre) may equal it. A pass (paso) is final. \
@@ -766,12 +728,10 @@ fn help(view: &PlayerView) -> String {
              you name trumps and exchange. Vuelta: the heap's top card is turned and sets trumps; you exchange, \
              drawing it first. Solo: you name trumps and do not exchange. You must win more tricks than each \
              opponent (sacado); a tie is a puesta, an opponent with most tricks wins codillo.",
-            match (forced, p.rules) {
-                (false, _) => String::new(),
-                (true, _) if p.penetro.active => "; a penetro: entrada only, then you discard one card".into(),
-                (true, RuleSet::Hombre) => "; the obligation or gascarille: trumps only, scored as such".into(),
-                (true, RuleSet::TresilloHouse) => "; the forced entrada: trumps only".into(),
-                (true, _) => "; espada forzada: entrada only".into(),
+            match forced {
+                false => String::new(),
+                true if p.penetro.active => "; a penetro: entrada only, then you discard one card".into(),
+                true => words.forced_help.to_string(),
             } + &if rules.has_contract(Contract::Contrabola) {
                 " (Contrabola: nobody exchanges; name a suit you hold as trumps and take no trick.)".to_string()
             } else {

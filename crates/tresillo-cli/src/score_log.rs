@@ -337,7 +337,7 @@ pub(crate) fn parse_hand(text: &str, header: &Header, dealer: Seat) -> Result<(H
         && !r.contract.is_some_and(|c| c.is_nolo())
         && r.surrender.is_none_or(|s| s.took_over.is_some())
         && let Some(fin) = r.final_declarer()
-        && r.tricks[fin] == 9
+        && r.tricks[fin] == tresillo_core::TRICKS
     {
         r.bola_attempted = true;
         r.bola_made = true;
@@ -407,11 +407,7 @@ pub(crate) fn describe(r: &HandResult, names: &[String]) -> String {
     let name = |s: Seat| names[s.index()].as_str();
     let mut t = format!("{} deals. ", name(r.dealer));
     let Some(d) = r.declarer else {
-        t.push_str(if r.rules == tresillo_core::RuleSet::Lhombre {
-            "Everybody passes: a new deal."
-        } else {
-            "Everybody passes and the espada is in the heap: cancelled."
-        });
+        t.push_str(r.rules.spec().words.all_passed);
         return t;
     };
     if r.penetro {

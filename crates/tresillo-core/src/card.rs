@@ -2,6 +2,10 @@
 
 use std::fmt;
 
+/// Tricks in a hand, and cards in each active player's hand after the exchange
+/// (RULES.md section 2): every count of tricks reads it, never a literal.
+pub const TRICKS: u8 = 9;
+
 /// One of the four suits. The order is the engine's sort order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

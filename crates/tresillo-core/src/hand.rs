@@ -9,6 +9,7 @@
 //! this module. A [`PlayerView`] is a copy of the public part plus one seat's own
 //! cards, so it cannot hold anyone else's.
 
+use crate::card::TRICKS;
 use crate::card::{BySeat, Card, Seat, Suit};
 use crate::cardset::CardSet;
 use crate::game::{Bid, BidEntry, Contract, Outcome, PuestaKind, RuleSet, Word, WordEntry};
@@ -96,8 +97,8 @@ impl Hand {
             first_opponent: None,
             plays: [Card::ESPADA; MAX_PLAYS],
             num_plays: 0,
-            leaders: [mano; 9],
-            winners: [Seat(0); 9],
+            leaders: [mano; TRICKS as usize],
+            winners: [Seat(0); TRICKS as usize],
             tricks: BySeat::default(),
             tricks_done: 0,
             surrendered: None,
@@ -567,12 +568,12 @@ impl Hand {
         p.winners[t] = ws;
         p.tricks[ws] += 1;
         p.tricks_done += 1;
-        if t + 1 < 9 {
+        if t + 1 < usize::from(TRICKS) {
             p.leaders[t + 1] = ws;
         }
         let d = p.declarer.expect("declarer");
         let rules = p.game_rules();
-        p.phase = if p.tricks_done == 9 {
+        p.phase = if p.tricks_done == TRICKS {
             Phase::Done
         } else if p.tricks_done == 3
             && p.surrendered.is_none()
@@ -624,7 +625,7 @@ impl Hand {
         };
         let primeras = p.bola == Some(false);
         let bola_attempted = p.bola == Some(true);
-        let bola_made = bola_attempted && p.declarer.is_some_and(|d| p.tricks[d] == 9);
+        let bola_made = bola_attempted && p.declarer.is_some_and(|d| p.tricks[d] == TRICKS);
         Some(HandResult {
             rules: p.rules,
             options: p.options,

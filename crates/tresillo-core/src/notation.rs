@@ -219,8 +219,12 @@ impl Deal {
         let four = s.split('/').count() == 5;
         for seat in 0..if four { 4 } else { 3 } {
             let got = d.hands.0[seat].len() as usize;
-            if got != 9 && !(four && got == 0) {
-                return Err(NotationError::WrongSize { what: format!("hand {seat}"), got, expected: 9 });
+            if got != usize::from(crate::card::TRICKS) && !(four && got == 0) {
+                return Err(NotationError::WrongSize {
+                    what: format!("hand {seat}"),
+                    got,
+                    expected: usize::from(crate::card::TRICKS),
+                });
             }
         }
         if d.heap.len() != 13 {
@@ -249,7 +253,7 @@ impl Deal {
             if let Some(c) = (h & seen).first() {
                 return Err(NotationError::Duplicate(c));
             }
-            if h.len() > 9 {
+            if h.len() > u32::from(crate::card::TRICKS) {
                 return Err(NotationError::TooManyCards { seat, got: h.len() as usize });
             }
             seen |= h;

@@ -26,108 +26,14 @@ use crate::game::{Bid, Contract, Outcome, PuestaKind, RuleSet};
 pub use crate::spec::*;
 use std::fmt;
 
-/// `tresillo` (RULES.md sections 1-8).
-const TRESILLO: RuleSpec = RuleSpec {
-    set: RuleSet::Tresillo,
-    section: "1-8",
-    summary: "modern Spanish Tresillo, the puesta system; at 4 players the dealer sits out and penetra (12.2)",
-    players: &[3, 4],
-    options: &[PALO_DE_FAVOR, CODILLO_OLD, PENETRO_ALL_PLAY],
-    all_pass: AllPass::EspadaForzada,
-    forced_max_discard: 9,
-    takeover_in: &[Contract::Entrada, Contract::Vuelta],
-    aip_plus_n: true,
-    sacado_tanto: true,
-    condiciones: Condiciones {
-        entrada: 0,
-        vuelta: 1,
-        solo: 2,
-        penetro: 1,
-        estuche: 1,
-        contra_estuche: 0,
-        primeras: 1,
-        bola: 8,
-    },
-    takeover_condiciones: false,
-    contracts: &Contract::ALL,
-    auction: AuctionOrder::RoundTheTable,
-    opponents_order: OpponentsOrder::Conversation,
-    first_opponent_max: 9,
-    accept_in: &[],
-    declared_vole: false,
-    scoring: ScoringSystem::Puesta,
-    names: Names::Spanish,
-};
-
-/// `tresillo-house` (RULES.md section 12.1).
-const TRESILLO_HOUSE: RuleSpec = RuleSpec {
-    set: RuleSet::TresilloHouse,
-    section: "12.1",
-    summary: "a club's house rules: forced entrada, plato-only amounts, larger condiciones",
-    players: &[3],
-    options: &[PALO_DE_FAVOR, CODILLO_OLD],
-    all_pass: AllPass::ForcedEntrada,
-    forced_max_discard: 8,
-    takeover_in: &[Contract::Entrada],
-    aip_plus_n: false,
-    sacado_tanto: false,
-    condiciones: Condiciones {
-        entrada: 1,
-        vuelta: 3,
-        solo: 5,
-        penetro: 0,
-        estuche: 1,
-        contra_estuche: 3,
-        primeras: 1,
-        bola: 10,
-    },
-    takeover_condiciones: true,
-    contracts: &Contract::ALL,
-    auction: AuctionOrder::RoundTheTable,
-    opponents_order: OpponentsOrder::Conversation,
-    first_opponent_max: 9,
-    accept_in: &[],
-    declared_vole: false,
-    scoring: ScoringSystem::Puesta,
-    names: Names::Spanish,
-};
-
-/// `hombre` (RULES.md section 12.3): obligation when all pass, the exchange right
-/// of the declarer's next opponent, the accepted surrender of a vuelta, the
-/// declared vole and points scoring. The condiciones of the puesta system do not
-/// apply (points and chips are in [`crate::PointsLedger`] and
-/// [`crate::ChipsLedger`]).
-const HOMBRE: RuleSpec = RuleSpec {
-    set: RuleSet::Hombre,
-    section: "12.3",
-    summary: "the classic game: obligation, exchange right, points (or chips with hombre-chips)",
-    players: &[3],
-    options: &[SHOW_HEAP, HOMBRE_CHIPS, ANTE, FAVORITO, GASCARILLE, CONTRABOLA],
-    all_pass: AllPass::Obligation,
-    forced_max_discard: 8,
-    takeover_in: &[Contract::Entrada],
-    aip_plus_n: false,
-    sacado_tanto: false,
-    condiciones: Condiciones::NONE,
-    takeover_condiciones: false,
-    contracts: &Contract::EVERY,
-    auction: AuctionOrder::RoundTheTable,
-    opponents_order: OpponentsOrder::RightOfNext,
-    first_opponent_max: 8,
-    accept_in: &[Contract::Vuelta],
-    declared_vole: true,
-    scoring: ScoringSystem::Points,
-    names: Names::Spanish,
-};
-
 impl RuleSet {
     /// The rule set's table.
     #[must_use]
     pub const fn spec(self) -> &'static RuleSpec {
         match self {
-            RuleSet::Tresillo => &TRESILLO,
-            RuleSet::TresilloHouse => &TRESILLO_HOUSE,
-            RuleSet::Hombre => &HOMBRE,
+            RuleSet::Tresillo => &crate::rulesets::spanish::TRESILLO,
+            RuleSet::TresilloHouse => &crate::rulesets::spanish::TRESILLO_HOUSE,
+            RuleSet::Hombre => &crate::rulesets::hombre::HOMBRE,
             RuleSet::Lhombre => &crate::rulesets::lhombre::SPEC,
         }
     }

@@ -80,6 +80,42 @@ pub enum Names {
     International,
 }
 
+/// The sentences and labels a rule set shows players beyond the names of
+/// [`Names`]: what its forced game after all pass is called at each place the
+/// tools mention it, and its own help text. Defined beside each rule set's table
+/// (rules.rs for the Spanish sets, `rulesets/` for the others), so a new rule set
+/// writes its words in its own module.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Words {
+    /// The exchange prompt's note on a forced game (` (the obligation)`), or empty.
+    pub forced_exchange: &'static str,
+    /// The question asked of the player forced to declare after all pass.
+    pub forced_question: &'static str,
+    /// The contract help's note on a forced declaration (`; espada forzada: ...`).
+    pub forced_help: &'static str,
+    /// The auction help's sentence on what happens when all pass (three players).
+    pub all_pass_help: &'static str,
+    /// The same at four players.
+    pub all_pass_help_four: &'static str,
+    /// The report's name for the forced game (`espada forzada`, `obligation`).
+    pub forced_name: &'static str,
+    /// The report's name for an unforced entrada, when the rule set has its own
+    /// (`simple game` in hombre); empty for the contract's name.
+    pub entrada_name: &'static str,
+    /// A session log's line when everybody passed and the hand is not played.
+    pub all_passed: &'static str,
+    /// Whether the human table glosses the Spanish words of each decision.
+    pub gloss: bool,
+    /// A help text that replaces the Spanish one for every request, with
+    /// `{legal}` standing for the legal cards; empty for the Spanish help.
+    pub help: &'static str,
+    /// The report's legends of the summary's contract columns (`entrada`,
+    /// `vuelta`, `solo`) where the rule set counts other contracts in them.
+    pub columns: &'static [(&'static str, &'static str)],
+    /// The report's note on the outcome classes in this rule set, or empty.
+    pub outcomes_note: &'static str,
+}
+
 /// Condiciones in tantos, from or to each other player (RULES.md sections 8 and
 /// 12.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -286,4 +322,6 @@ pub struct RuleSpec {
     pub scoring: ScoringSystem,
     /// The words it shows players.
     pub names: Names,
+    /// Its sentences and labels.
+    pub words: &'static Words,
 }

@@ -65,6 +65,16 @@ impl Names {
         }
     }
 
+    /// The rank of a contract with its trumps in the auction's order (the level
+    /// in the Spanish rule sets, L'Hombre's table rank).
+    #[must_use]
+    pub fn rank(self, c: Contract, trump: Option<Suit>) -> u8 {
+        match self {
+            Names::Spanish => c.level(),
+            Names::International => lhombre::rank(c, trump),
+        }
+    }
+
     /// An outcome.
     #[must_use]
     pub fn outcome(self, o: Outcome) -> String {

@@ -37,8 +37,7 @@ use crate::sampling::infer::Inference;
 use std::sync::OnceLock;
 use tresillo_core::tables::{TRUMP_SUIT, TrumpTable, table};
 use tresillo_core::{
-    Bid, Card, CardSet, Contract, Decision, DropWord, HeapEnd, Phase, PlayerView, Request, RuleSet, Seat,
-    Suit, Word,
+    Bid, Card, CardSet, Contract, Decision, DropWord, HeapEnd, Phase, PlayerView, Request, Seat, Suit, Word,
 };
 
 /// The rule-based agent: a player a club player would recognise.
@@ -95,7 +94,7 @@ impl Agent for RuleAgent {
     }
 
     fn decide(&mut self, view: &PlayerView, _rng: &mut AgentRng) -> Decision {
-        if view.public().rules == RuleSet::Lhombre
+        if crate::family::of(view.public().rules).heuristic == crate::family::Heuristic::Lhombre
             && let Some(d) = crate::heuristic::rule_lhombre::decide(&self.params, view)
         {
             return d;

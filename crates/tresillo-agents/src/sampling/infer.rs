@@ -93,7 +93,7 @@ impl Inference {
     /// exchange keeps a hand at nine).
     #[must_use]
     pub fn hand_size(&self, seat: Seat) -> u32 {
-        9 - self.played_by[seat].len()
+        u32::from(tresillo_core::TRICKS) - self.played_by[seat].len()
     }
 }
 

@@ -69,7 +69,7 @@
 use crate::search::gsolver::{Goal, Solvers, active_seats};
 use tresillo_core::{
     BySeat, Contract, Decision, HandResult, LedgerConfig, PlayState, PlayerView, PublicState, Request,
-    RuleSet, ScoringSystem, Seat, cancelled_result, score_deal,
+    ScoringSystem, Seat, TRICKS, cancelled_result, score_deal,
 };
 
 /// Whether the decisions of `view` belong to this module: every table but the
@@ -198,7 +198,7 @@ fn endings(p: &PublicState, declarer: Seat, goal: Goal) -> [Ending; 3] {
         Goal::Won => [t(3, [3, 3, 0]), won, won],
         Goal::Reach(_) => {
             let failed = Ending { bola_attempted: true, ..t(8, [1, 0, 0]) };
-            let made = Ending { bola_attempted: true, bola_made: true, ..t(9, [0, 0, 0]) };
+            let made = Ending { bola_attempted: true, bola_made: true, ..t(TRICKS, [0, 0, 0]) };
             [failed, made, made]
         }
     }
@@ -209,7 +209,7 @@ fn endings(p: &PublicState, declarer: Seat, goal: Goal) -> [Ending; 3] {
 #[must_use]
 pub fn stakes(p: &PublicState, declarer: Seat) -> Option<Stakes> {
     let all = p.bola == Some(true) || p.vole_declared == Some(true);
-    let goal = if all { Goal::Reach(9) } else { contract_goal(p) };
+    let goal = if all { Goal::Reach(TRICKS) } else { contract_goal(p) };
     stakes_of(p, declarer, goal)
 }
 
@@ -332,7 +332,7 @@ impl General {
             Request::Bola { .. } => {
                 let made =
                     worlds.iter().filter(|ps| self.solvers.can_take_all(ps, declarer)).count() as f64 / k;
-                let all = stakes_of(p, declarer, Goal::Reach(9))?;
+                let all = stakes_of(p, declarer, Goal::Reach(TRICKS))?;
                 let on = made * all.utility[1] + (1.0 - made) * all.utility[0];
                 let stop = primeras_utility(p, declarer)?;
                 Some(Decision::Bola(on > stop))
@@ -344,7 +344,7 @@ impl General {
                     worlds.iter().filter(|ps| self.solvers.can_take_all(ps, declarer)).count() as f64 / k;
                 let mut q = *p;
                 q.vole_declared = Some(true);
-                let vole = stakes_of(&q, declarer, Goal::Reach(9))?;
+                let vole = stakes_of(&q, declarer, Goal::Reach(TRICKS))?;
                 let declared = made * vole.utility[1] + (1.0 - made) * vole.utility[0];
                 Some(Decision::DeclareVole(declared > plain))
             }
@@ -382,7 +382,7 @@ fn primeras_utility(p: &PublicState, declarer: Seat) -> Option<f64> {
 /// and the contract) rather than through [`General`] or the rule agent.
 #[must_use]
 pub fn pimc_bids(view: &PlayerView) -> bool {
-    view.public().rules == RuleSet::Hombre
+    crate::family::of(view.public().rules).pimc_auction
         && matches!(view.request(), Request::Bid { .. } | Request::Declare { .. })
 }
 
@@ -401,7 +401,7 @@ impl HombreBids {
     /// `hombre` (or if the ledger refuses the results).
     #[must_use]
     pub fn new(p: &PublicState, me: Seat) -> Option<HombreBids> {
-        if p.rules != RuleSet::Hombre {
+        if !crate::family::of(p.rules).pimc_auction {
             return None;
         }
         let mut u = [[(0.0, 0.0); 4]; 3];
@@ -465,7 +465,7 @@ pub fn side_utility(st: &Stakes, ps: &PlayState, declarer: Seat, me: Seat) -> f6
 mod tests {
     use super::*;
     use crate::rng::deal_for_seed;
-    use tresillo_core::{Hand, Rules, Suit};
+    use tresillo_core::{Hand, RuleSet, Rules, Suit};
 
     /// The public state of a fresh hand of `rules` dealt by seat 0 with seat 1
     /// declaring `contract` in `trump` (what the utilities read of it).

@@ -130,7 +130,7 @@ use std::time::{Duration, Instant};
 use tresillo_core::tables::table;
 use tresillo_core::{
     Card, Decision, Hand, LedgerConfig, Outcome, PlayState, PlayerView, Request, Rules, ScoringSystem, Seat,
-    score_deal,
+    TRICKS, score_deal,
 };
 
 /// The search budget of one decision.
@@ -754,7 +754,7 @@ impl Sim {
     #[inline]
     fn after_trick(&mut self) {
         let done = self.ps.tricks_done;
-        self.phase = if done == 9 {
+        self.phase = if done == TRICKS {
             Phase::Done
         } else if done == 3 && self.may_surrender {
             Phase::Surrender
@@ -889,7 +889,7 @@ pub fn hand_tantos(e: &HandEnd) -> [i32; 3] {
         let mut per = e.condicion + i32::from(e.estuche);
         match e.bola {
             Some(false) => per += 1,
-            Some(true) => per += if e.tricks[e.declarer.index()] == 9 { 8 } else { -8 },
+            Some(true) => per += if e.tricks[e.declarer.index()] == TRICKS { 8 } else { -8 },
             None => {}
         }
         per

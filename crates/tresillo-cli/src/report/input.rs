@@ -8,6 +8,7 @@ use anyhow::{Context, Result, bail, ensure};
 use serde::Deserialize;
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
+use tresillo_core::Names;
 use tresillo_sim::SummaryRow;
 
 /// One run given on the command line.
@@ -296,22 +297,15 @@ fn contract_name(d: &DealRecord, line: u64, path: &Path) -> Result<Option<(u16, 
             anyhow::anyhow!("{} line {line}: trump {:?} is not a suit", path.display(), d.trump)
         })?)
     };
-    let rank = u16::from(if set == RuleSet::Lhombre {
-        tresillo_core::rulesets::lhombre::rank(contract, trump)
-    } else {
-        contract.level()
-    });
-    let name = match set {
-        RuleSet::Lhombre => tresillo_core::rulesets::lhombre::row_of(contract, trump).name.to_string(),
-        RuleSet::Hombre => match contract {
-            Contract::Entrada if d.gascarille == Some(1) => "gascarille".into(),
-            Contract::Entrada if d.forced == 1 => "obligation".into(),
-            Contract::Entrada => "simple game".into(),
-            c => c.name().into(),
-        },
+    let names = Names::of(set);
+    let words = set.spec().words;
+    let rank = u16::from(names.rank(contract, trump));
+    let name = match (names, contract) {
+        (Names::International, _) => names.contract(contract, trump),
+        (_, Contract::Entrada) if d.gascarille == Some(1) => "gascarille".into(),
         _ if d.penetro == Some(1) => "penetro".into(),
-        RuleSet::TresilloHouse if d.forced == 1 => "forced entrada".into(),
-        _ if d.forced == 1 => "espada forzada".into(),
+        (_, Contract::Entrada) if d.forced == 1 => words.forced_name.into(),
+        (_, Contract::Entrada) if !words.entrada_name.is_empty() => words.entrada_name.into(),
         _ => contract.name().into(),
     };
     Ok(Some((rank, name)))
@@ -357,7 +351,7 @@ fn read_deals(path: &Path, slots_n: usize) -> Result<Deals> {
         ];
         if dealer >= n
             || d.declarer.is_some_and(|s| usize::from(s) >= n)
-            || tricks.iter().map(|t| u32::from(*t)).sum::<u32>() > 9
+            || tricks.iter().map(|t| u32::from(*t)).sum::<u32>() > u32::from(tresillo_core::TRICKS)
         {
             return Err(bad("dealer, declarer seat or tricks out of range"));
         }

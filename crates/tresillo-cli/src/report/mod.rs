@@ -377,13 +377,8 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
 /// The legend of a summary contract column in the rule set's words: `lhombre`'s
 /// contracts counted in it (`Contract::family`), `hombre`'s simple game.
 fn family(rules: &tresillo_core::Rules, column: &str) -> String {
-    match (rules.set, column) {
-        (tresillo_core::RuleSet::Lhombre, "entrada") => "game, spades game, nolo".into(),
-        (tresillo_core::RuleSet::Lhombre, "vuelta") => "tourné, grand tourné".into(),
-        (tresillo_core::RuleSet::Lhombre, "solo") => "solo, spades solo, pure nolo, nolo ouvert".into(),
-        (tresillo_core::RuleSet::Hombre, "entrada") => "simple game (entrada)".into(),
-        _ => column.into(),
-    }
+    let columns = rules.spec().words.columns;
+    columns.iter().find(|(c, _)| *c == column).map_or_else(|| column.into(), |(_, legend)| (*legend).into())
 }
 
 /// What a run's results are counted in: tantos, or `hombre`'s points or chips.
@@ -432,7 +427,7 @@ fn named_contracts(
         }
         table.row(cells);
     }
-    let nolo = rules.set == tresillo_core::RuleSet::Lhombre;
+    let nolo = rules.spec().contracts.contains(&tresillo_core::Contract::Nolo);
     body.chart(
         &format!("{id}-named"),
         &Chart {
@@ -636,12 +631,7 @@ fn outcome_mix(body: &mut Body, t: &TournamentRun, id: &str, rows: &[&input::Sum
                 "From the original declarer's side: sacado (won), puesta (paid as lost, including hands given up), \
                  codillo (an opponent won more tricks). The kinds of puesta need deals.csv."
             },
-            if t.manifest.config.rules.set == tresillo_core::RuleSet::Lhombre {
-                " In lhombre (RULES.md section 12.4) sacado is a win, puesta a draw and codillo a loss, each paid \
-                 per defender; in the nolo contracts the declarer wins with no trick."
-            } else {
-                ""
-            }
+            t.manifest.config.rules.spec().words.outcomes_note
         ),
         &table,
     )

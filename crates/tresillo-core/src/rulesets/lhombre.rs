@@ -42,6 +42,37 @@ use crate::game::BidEntry;
 use crate::game::{Contract, Outcome, PuestaKind, RuleSet};
 use crate::spec::{
     AllPass, AuctionOrder, Condiciones, Names, OpponentsOrder, REDEAL_ALL_PASS, RuleSpec, ScoringSystem,
+    Words,
+};
+
+/// L'Hombre's sentences and labels (its names are [`Names::International`]).
+pub const WORDS: Words = Words {
+    forced_exchange: "",
+    forced_question: "everybody passed and you hold the spadille (or deal): you must play game or tourn\u{e9}, scored \
+                      as game",
+    forced_help: "",
+    all_pass_help: "",
+    all_pass_help_four: "",
+    forced_name: "forced game",
+    entrada_name: "",
+    all_passed: "Everybody passes: a new deal.",
+    gloss: false,
+    help: "L'Hombre (RULES.md section 12.4). Contracts by rank: 1 game, 2 spades game, 3 tourn\u{e9} or nolo, \
+           4 grand tourn\u{e9} (only with spadille and basta dealt), 5 solo, 6 spades solo or pure nolo, 7 nolo \
+           ouvert. Forehand and middlehand bid first, then the dealer against the survivor; an earlier player \
+           may say self to equal. Solo, spades solo, pure nolo and nolo ouvert must be bid outright; a winner \
+           with game may raise to spades game, nolo, tourn\u{e9} or grand tourn\u{e9}. The declarer exchanges \
+           first (game and nolo at least 1, tourn\u{e9} at least 2), then the defenders; nolo: only the \
+           declarer. Nolo has no trumps (kings high, black aces lowest) and the declarer must take no trick. \
+           Win: more tricks than each defender. Type cards in the notation 1E (spadille), 1B (basta), 12C (K \
+           of hearts). Legal now: {legal}.",
+    columns: &[
+        ("entrada", "game, spades game, nolo"),
+        ("vuelta", "tourn\u{e9}, grand tourn\u{e9}"),
+        ("solo", "solo, spades solo, pure nolo, nolo ouvert"),
+    ],
+    outcomes_note: " In lhombre (RULES.md section 12.4) sacado is a win, puesta a draw and codillo a loss, each paid \
+                    per defender; in the nolo contracts the declarer wins with no trick.",
 };
 
 /// The highest rank of the auction (nolo ouvert).
@@ -80,6 +111,7 @@ pub const SPEC: RuleSpec = RuleSpec {
     declared_vole: false,
     scoring: ScoringSystem::PerDefender,
     names: Names::International,
+    words: &WORDS,
 };
 
 /// One row of the table of section 12.4.

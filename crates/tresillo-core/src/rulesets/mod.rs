@@ -1,5 +1,7 @@
-//! The rule sets whose logic does not fit the Spanish tables of
-//! [`RuleSpec`](crate::RuleSpec): one module each, consulted through
-//! [`Rules`](crate::Rules) and the `RuleSpec` fields that name them.
+//! One module per rule set: its [`RuleSpec`](crate::RuleSpec) table, its
+//! [`Words`](crate::Words) and the logic that does not fit the table, consulted
+//! through [`Rules`](crate::Rules) and `RuleSet::spec`.
 
+pub mod hombre;
 pub mod lhombre;
+pub mod spanish;

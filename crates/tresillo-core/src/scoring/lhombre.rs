@@ -15,6 +15,7 @@
 //! [`HandScore::pool`].
 
 use super::common::{ScoringError, same_result};
+use crate::card::TRICKS;
 use crate::card::{BySeat, Seat};
 use crate::game::{Contract, Outcome};
 use crate::result::HandResult;
@@ -75,7 +76,7 @@ pub(super) fn payments(r: &HandResult) -> Result<(BySeat<i64>, BySeat<i64>), Sco
         if (r.primeras || r.bola_attempted) && r.tricks[d] < 5 {
             return Err(inconsistent("a tout needs the declarer's first five tricks"));
         }
-        if r.bola_attempted && r.bola_made != (r.tricks[d] == 9) {
+        if r.bola_attempted && r.bola_made != (r.tricks[d] == TRICKS) {
             return Err(inconsistent("a tout is made exactly when the declarer takes all nine tricks"));
         }
         let defenders: Vec<(Seat, u8)> =

@@ -3,6 +3,7 @@
 
 use super::common::{LedgerConfig, ScoringError, is_active, outcome_of, same_result};
 use crate::card::Seat;
+use crate::card::TRICKS;
 use crate::game::{Contract, Outcome, PuestaKind};
 use crate::result::HandResult;
 use crate::rules::{AllPass, Rules};
@@ -234,10 +235,14 @@ pub(super) fn check(
         if (r.primeras || played_on) && r.tricks[fin] < 5 {
             return Err(inconsistent("primeras and bola need the declarer's first five tricks"));
         }
-        if r.bola_attempted && r.bola_made != (r.tricks[fin] == 9) {
+        if r.bola_attempted && r.bola_made != (r.tricks[fin] == TRICKS) {
             return Err(inconsistent("a bola is made exactly when the declarer takes all nine tricks"));
         }
-        if !gave_up && r.tricks[fin] == 9 && !r.bola_attempted && r.contract != Some(Contract::Contrabola) {
+        if !gave_up
+            && r.tricks[fin] == TRICKS
+            && !r.bola_attempted
+            && r.contract != Some(Contract::Contrabola)
+        {
             return Err(inconsistent(
                 "nine tricks for the declarer are a bola made (RULES.md section 6: the first five won, \
                  then played on): set bola_attempted and bola_made",

@@ -1,0 +1,55 @@
+//! `hombre` (RULES.md section 12.3): its table and words. The steps only it has
+//! are in `hand/hombre.rs`, its points and chips in `scoring/`.
+
+use crate::game::{Contract, RuleSet};
+use crate::rulesets::spanish::TRESILLO_WORDS;
+use crate::spec::{
+    ANTE, AllPass, AuctionOrder, CONTRABOLA, Condiciones, FAVORITO, GASCARILLE, HOMBRE_CHIPS, Names,
+    OpponentsOrder, RuleSpec, SHOW_HEAP, ScoringSystem, Words,
+};
+
+/// `hombre`'s words (section 12.3).
+pub const HOMBRE_WORDS: Words = Words {
+    forced_exchange: " (the obligation)",
+    forced_question: "everybody passed: the obligation is yours (you hold the espada, or are mano): name trumps",
+    forced_help: "; the obligation or gascarille: trumps only, scored as such",
+    all_pass_help: "if all pass the holder of the espada (else mano) has the obligation: discard all but one, \
+                    draw eight, name trumps (RULES.md section 12.3); with the gascarille option the others may \
+                    first make the espada's holder play a gascarille",
+    all_pass_help_four: "if all pass the holder of the espada (else mano) has the obligation: discard all but one, \
+                         draw eight, name trumps (RULES.md section 12.3); with the gascarille option the others \
+                         may first make the espada's holder play a gascarille",
+    forced_name: "obligation",
+    entrada_name: "simple game",
+    columns: &[("entrada", "simple game (entrada)")],
+    ..TRESILLO_WORDS
+};
+
+/// `hombre` (RULES.md section 12.3): obligation when all pass, the exchange right
+/// of the declarer's next opponent, the accepted surrender of a vuelta, the
+/// declared vole and points scoring. The condiciones of the puesta system do not
+/// apply (points and chips are in [`crate::PointsLedger`] and
+/// [`crate::ChipsLedger`]).
+pub const HOMBRE: RuleSpec = RuleSpec {
+    set: RuleSet::Hombre,
+    section: "12.3",
+    summary: "the classic game: obligation, exchange right, points (or chips with hombre-chips)",
+    players: &[3],
+    options: &[SHOW_HEAP, HOMBRE_CHIPS, ANTE, FAVORITO, GASCARILLE, CONTRABOLA],
+    all_pass: AllPass::Obligation,
+    forced_max_discard: 8,
+    takeover_in: &[Contract::Entrada],
+    aip_plus_n: false,
+    sacado_tanto: false,
+    condiciones: Condiciones::NONE,
+    takeover_condiciones: false,
+    contracts: &Contract::EVERY,
+    auction: AuctionOrder::RoundTheTable,
+    opponents_order: OpponentsOrder::RightOfNext,
+    first_opponent_max: 8,
+    accept_in: &[Contract::Vuelta],
+    declared_vole: true,
+    scoring: ScoringSystem::Points,
+    names: Names::Spanish,
+    words: &HOMBRE_WORDS,
+};
