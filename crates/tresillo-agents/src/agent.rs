@@ -20,6 +20,13 @@ pub trait Agent: Send {
 
     /// Answers the request in `view`. Must return a legal decision.
     fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision;
+
+    /// Why the last decision is not the agent's own answer, when it failed to
+    /// give one (an external bot that crashed, timed out or broke the protocol
+    /// returns a decision the hand refuses, and says why here); `None` otherwise.
+    fn fault(&self) -> Option<String> {
+        None
+    }
 }
 
 impl<A: Agent + ?Sized> Agent for Box<A> {
@@ -32,11 +39,15 @@ impl<A: Agent + ?Sized> Agent for Box<A> {
     fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
         (**self).decide(view, rng)
     }
+    fn fault(&self) -> Option<String> {
+        (**self).fault()
+    }
 }
 
-/// An agent returned an illegal decision.
-#[derive(Debug, thiserror::Error)]
-#[error("agent `{agent}` at seat {seat} made an illegal decision {decision:?}: {source}")]
+/// An agent returned an illegal decision (or, with `fault`, failed to decide).
+/// Its message names the agent and the seat, then the fault, or the decision and
+/// (as its source) why the hand refused it.
+#[derive(Debug)]
 pub struct AgentError {
     /// The agent's name.
     pub agent: String,
@@ -45,9 +56,26 @@ pub struct AgentError {
     /// What it decided.
     pub decision: Decision,
     /// Why the hand refused it.
-    #[source]
     pub source: HandError,
+    /// Why the agent gave no answer of its own ([`Agent::fault`]), if it says
+    /// (boxed: the error stays small on the hot path).
+    pub fault: Option<Box<String>>,
 }
+
+impl std::fmt::Display for AgentError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.fault {
+            Some(why) => write!(f, "agent `{}` at seat {}: {why}", self.agent, self.seat),
+            None => write!(
+                f,
+                "agent `{}` at seat {} made an illegal decision {:?}: {}",
+                self.agent, self.seat, self.decision, self.source
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AgentError {}
 
 /// Whoever sits in a seat, as the table sees it: it is handed the table's [`Hand`]
 /// and its seat. Every [`Agent`] is one, and sees only `hand.view(seat)`; the
@@ -59,6 +87,10 @@ pub trait TablePlayer {
     fn begin_hand(&mut self);
     /// Decides for `seat`, whose turn it is.
     fn decide_at(&mut self, hand: &Hand, seat: Seat, rng: &mut AgentRng) -> Decision;
+    /// Why the last decision was not the player's own ([`Agent::fault`]).
+    fn player_fault(&self) -> Option<String> {
+        None
+    }
 }
 
 impl<A: Agent + ?Sized> TablePlayer for A {
@@ -71,6 +103,9 @@ impl<A: Agent + ?Sized> TablePlayer for A {
     #[inline]
     fn decide_at(&mut self, hand: &Hand, seat: Seat, rng: &mut AgentRng) -> Decision {
         self.decide(&hand.view(seat), rng)
+    }
+    fn player_fault(&self) -> Option<String> {
+        self.fault()
     }
 }
 
@@ -104,6 +139,7 @@ pub fn play_hand_with<P: TablePlayer>(
             seat: seat.0,
             decision: d,
             source,
+            fault: agents[i].player_fault().map(Box::new),
         })?;
     }
     Ok(hand.result().expect("the hand is over"))
@@ -157,5 +193,9 @@ impl<P: TablePlayer> TablePlayer for SplitPlayer<P> {
             Some(b) if is_bidding_request(&hand.request()) => b.decide_at(hand, seat, rng),
             _ => self.play.decide_at(hand, seat, rng),
         }
+    }
+
+    fn player_fault(&self) -> Option<String> {
+        self.play.player_fault().or_else(|| self.bidding.as_ref().and_then(TablePlayer::player_fault))
     }
 }

@@ -155,4 +155,11 @@ impl crate::TablePlayer for Seated {
             Seated::Cheat(a) => a.decide(hand, seat, rng),
         }
     }
+
+    fn player_fault(&self) -> Option<String> {
+        match self {
+            Seated::Fair(a) => a.fault(),
+            Seated::Cheat(_) => None,
+        }
+    }
 }

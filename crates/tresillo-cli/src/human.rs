@@ -15,7 +15,7 @@ use anyhow::{Context, Result, bail, ensure};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use tresillo_agents::cheat::Seated;
-use tresillo_agents::{Agent, AgentRng, TablePlayer, build_agent, build_seated, rng_from_seed, seat_rngs};
+use tresillo_agents::{Agent, AgentRng, TablePlayer, build_agent, rng_from_seed, seat_rngs};
 use tresillo_core::tables::{TRUMP_SUIT, table};
 use tresillo_core::{
     Bid, Card, CardSet, Contract, Deal, Decision, DropWord, Hand, LedgerConfig, Phase, PlayerView,
@@ -86,7 +86,7 @@ pub fn run(s: &Session, input: &mut impl BufRead, out: &mut impl Write) -> Resul
     }
     let mut bots: Vec<Option<Seated>> = Vec::new();
     for (i, name) in names.iter().enumerate() {
-        bots.push(if i == me.index() { None } else { Some(build_seated(name)?) });
+        bots.push(if i == me.index() { None } else { Some(crate::registry().build_seated(name)?) });
     }
     let mut config = LedgerConfig::with_rules(s.rules, n);
     // A `hombre` points session pays out its pot after its last hand.

@@ -41,6 +41,12 @@ mod tournament;
 mod tune;
 
 use anyhow::{Context, Result};
+
+/// The agents the command line seats: the built-in ones and external bots
+/// (`ext:cmd=PROGRAM`, docs/PROTOCOL.md).
+fn registry() -> tresillo_agents::Registry {
+    tresillo_bots::registry()
+}
 use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::process::ExitCode;
@@ -153,7 +159,7 @@ fn run(cli: Cli) -> Result<()> {
             write!(out, "{line}")?;
         }
         Command::Agents => {
-            for a in tresillo_agents::agent_infos() {
+            for a in registry().infos() {
                 writeln!(out, "{:<10} {}", a.name, a.help)?;
                 for p in a.params {
                     writeln!(out, "    {:<14} default {:<8} {}", p.name, p.default, p.help)?;

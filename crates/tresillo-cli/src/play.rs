@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 use std::io::Write;
 use std::path::PathBuf;
 use tresillo_agents::cheat::Seated;
-use tresillo_agents::{build_seated, seat_rngs};
+use tresillo_agents::seat_rngs;
 use tresillo_core::{Deal, Hand, Seat};
 use tresillo_sim::{HandRecord, play_recorded};
 
@@ -55,7 +55,7 @@ pub fn parse_agents_for(spec: &str, players: u8) -> Result<Vec<Seated>> {
         let n = if players == 4 { "four" } else { "three" };
         anyhow::bail!("--agents needs {n} agent specs separated by commas, got {}", specs.len());
     }
-    specs.iter().map(|s| build_seated(s.trim()).map_err(anyhow::Error::from)).collect()
+    specs.iter().map(|s| crate::registry().build_seated(s.trim()).map_err(anyhow::Error::from)).collect()
 }
 
 /// Runs `tresillo play`.

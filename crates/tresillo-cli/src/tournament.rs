@@ -77,7 +77,7 @@ impl TournamentArgs {
             },
             bidding: self.bidding.as_deref().map(|b| b.trim().to_string()),
         };
-        config.validate()?;
+        config.validate_with(&crate::registry())?;
         Ok(config)
     }
 
@@ -92,7 +92,7 @@ impl TournamentArgs {
             record: self.record.clone(),
             progress: true,
             build: Some(crate::provenance::current()),
-            registry: tresillo_agents::Registry::builtin(),
+            registry: crate::registry(),
             note: &|line| note!("{line}"),
         }
     }

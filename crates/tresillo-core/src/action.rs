@@ -25,6 +25,7 @@ use crate::card::{Card, Suit};
 use crate::cardset::CardSet;
 use crate::game::{Bid, Contract, Word};
 use crate::penetro::{DropWord, HeapEnd};
+use crate::spec::Names;
 use crate::state::{Decision, DecisionKind, Request};
 use crate::view::PlayerView;
 
@@ -205,6 +206,41 @@ pub fn legal_ids(view: &PlayerView, discard: DiscardBuilder) -> Vec<usize> {
     }
     v.sort_unstable();
     v
+}
+
+/// The words of action `a` of a seat (`play 1E`, `bid juego`, `declare solo (spades)`),
+/// in `names`: distinct for the legal actions of any request.
+#[must_use]
+pub fn words(names: Names, a: usize) -> String {
+    let yes = |b: bool| if b { "yes" } else { "no" };
+    match Action::from_id(a) {
+        None => format!("action {a}"),
+        Some(Action::DiscardCard(c)) => format!("discard {}", names.card(c)),
+        Some(Action::DiscardDone) => "discard done".into(),
+        Some(Action::Decision(d)) => match d {
+            Decision::Play(c) => format!("play {}", names.card(c)),
+            Decision::Bid(b @ Bid::Paso) => names.bid(b, false),
+            Decision::Bid(b) => format!("bid {}", names.bid(b, false)),
+            Decision::Declare(c, t) => match t {
+                Some(s) if names == Names::Spanish => {
+                    format!("declare {} {}", names.contract(c, t), names.suit(s))
+                }
+                Some(s) => format!("declare {} ({})", names.contract(c, t), names.suit(s)),
+                None => format!("declare {}", names.contract(c, t)),
+            },
+            Decision::Word(w) => w.name().into(),
+            Decision::Surrender(b) => format!("give up: {}", yes(b)),
+            Decision::TakeOver(b) => format!("take over: {}", yes(b)),
+            Decision::Bola(b) => format!("bola: {}", yes(b)),
+            Decision::Gascarille(b) => format!("gascarille: {}", yes(b)),
+            Decision::ExchangeFirst(b) => format!("exchange first: {}", yes(b)),
+            Decision::AcceptSurrender(b) => format!("accept the surrender: {}", yes(b)),
+            Decision::DeclareVole(b) => format!("declare the vole: {}", yes(b)),
+            Decision::Penetro(e) => format!("penetro: the {e:?} of the heap").to_lowercase(),
+            Decision::DropOut(w) => format!("{w:?}").to_lowercase(),
+            Decision::Discard(s) => format!("discard {}", names.cards(s)),
+        },
+    }
 }
 
 #[cfg(test)]

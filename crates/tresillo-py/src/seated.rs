@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
-use tresillo_agents::{Agent, AgentInfo, AgentRng, Registry};
+use tresillo_agents::{Agent, AgentInfo, AgentRng};
 use tresillo_core::action::{Action, DiscardBuilder, legal_ids};
 use tresillo_core::{Bid, Card, Decision, Names, PlayerView, Request, Rules};
 use tresillo_runs::RunOptions;
@@ -159,7 +159,7 @@ pub fn _tournament(
 ) -> PyResult<String> {
     let refs: Vec<(&str, &str)> = options.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let rules = Rules::parse(rules, &refs).map_err(|e| value_error(e.to_string()))?;
-    let mut registry = Registry::builtin();
+    let mut registry = tresillo_bots::registry();
     let failure = Arc::new(Mutex::new(None::<String>));
     let mut specs = Vec::new();
     for a in agents {

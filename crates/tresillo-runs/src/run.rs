@@ -27,7 +27,7 @@ use std::io::{IsTerminal, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tresillo_agents::Registry;
-use tresillo_sim::{Stats, SummaryRow, Tournament, TournamentConfig};
+use tresillo_sim::{AgentSlots, Stats, SummaryRow, Tournament, TournamentConfig};
 
 /// How a tournament is written to its run directory (the configuration itself is a
 /// [`TournamentConfig`]).
@@ -843,6 +843,9 @@ fn play(
     let mut csv_file =
         OpenOptions::new().append(true).open(dir.join("deals.csv")).context("opening deals.csv")?;
     csv_file.seek(SeekFrom::End(0))?;
+    // Each worker thread keeps its agents for the whole run (an external bot's
+    // process serves every batch); they are dropped, and bots ended, at the end.
+    let slots = workers.install(AgentSlots::new);
     let started = Instant::now();
     let first = u0 + manifest.units_completed;
     // The workers play batch after batch; a writer thread appends each finished
@@ -880,7 +883,7 @@ fn play(
             let end = (next + schedule.next()).min(u1);
             let t0 = Instant::now();
             let outs = workers.install(|| {
-                t.run(next..end, |u| {
+                t.run_in(&slots, next..end, |u| {
                     let mut w = csv::WriterBuilder::new()
                         .has_headers(false)
                         .from_writer(Vec::with_capacity(256 * u.rows.len()));
@@ -913,6 +916,7 @@ fn play(
         writer.join().map_err(|_| anyhow::anyhow!("the writer thread panicked"))?
     })?;
     bar.finish_and_clear();
+    drop(slots);
     manifest.complete = true;
     checkpoint(dir, &stats, &manifest, true)?;
     let secs = started.elapsed().as_secs_f64();

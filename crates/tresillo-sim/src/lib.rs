@@ -17,7 +17,8 @@ pub use record::{
     Act, HandRecord, RECORD_FORMAT, RecordError, Step, TournamentOrigin, play_recorded, seating_rng_seed,
 };
 pub use runner::{
-    DealRow, SeatPlayer, SimError, Tournament, UnitOutput, seating_index, seating_name, simple_config,
+    AgentSlots, DealRow, SeatPlayer, SimError, Tournament, UnitOutput, seating_index, seating_name,
+    simple_config,
 };
 pub use seeds::{deal_for_seed, deal_seed, shuffled_pack};
 pub use stats::{AgentStats, Moments, OutcomeCounts, Stats, SummaryRow};

@@ -21,14 +21,14 @@ pub enum SimError {
     /// A bad configuration.
     #[error(transparent)]
     Config(#[from] ConfigError),
-    /// An agent made an illegal decision.
-    #[error("deal {deal}: {source}")]
+    /// An agent made an illegal decision (or failed to decide). The message
+    /// holds the agent's whole message, so it is not a separate source.
+    #[error("deal {deal}: {error}")]
     Agent {
         /// The deal index.
         deal: u64,
-        /// What went wrong.
-        #[source]
-        source: AgentError,
+        /// What went wrong (boxed: the error stays small).
+        error: Box<AgentError>,
     },
     /// A hand could not be set up.
     #[error("deal {deal}: {source}")]
@@ -192,6 +192,20 @@ pub struct Tournament {
 /// of [`TournamentConfig::bidding`] when there is one.
 pub type SeatPlayer = SplitPlayer<Seated>;
 
+/// One set of agents per worker thread of the current rayon pool, kept across
+/// calls of [`Tournament::run_in`]; dropped (and external bots ended) with it.
+#[derive(Default)]
+pub struct AgentSlots(Vec<std::sync::Mutex<Vec<SeatPlayer>>>);
+
+impl AgentSlots {
+    /// Empty slots for the threads of the current pool (call it inside the pool
+    /// the run uses, as `pool.install(AgentSlots::new)`).
+    #[must_use]
+    pub fn new() -> AgentSlots {
+        AgentSlots((0..rayon::current_num_threads()).map(|_| std::sync::Mutex::new(Vec::new())).collect())
+    }
+}
+
 impl Tournament {
     /// Checks the configuration and prepares the run, with the built-in agents.
     pub fn new(config: TournamentConfig) -> Result<Tournament, SimError> {
@@ -251,9 +265,38 @@ impl Tournament {
         units: Range<u64>,
         f: impl Fn(UnitOutput<'_>) -> T + Sync,
     ) -> Result<Vec<T>, SimError> {
+        self.run_in(&AgentSlots::new(), units, f)
+    }
+
+    /// [`Tournament::run`] with the agents of `slots`: each worker thread of the
+    /// current pool builds its agents once and keeps them in its slot, across
+    /// every call that passes the same slots (so an external bot's process serves
+    /// a whole run). Agents start every hand afresh ([`Agent::new_hand`]), so which
+    /// thread plays which unit changes no result.
+    ///
+    /// [`Agent::new_hand`]: tresillo_agents::Agent::new_hand
+    pub fn run_in<T: Send>(
+        &self,
+        slots: &AgentSlots,
+        units: Range<u64>,
+        f: impl Fn(UnitOutput<'_>) -> T + Sync,
+    ) -> Result<Vec<T>, SimError> {
         units
             .into_par_iter()
-            .map_init(|| self.build_agents(), |agents, u| self.play_unit(u, agents).map(&f))
+            .map(|u| {
+                let slot = rayon::current_thread_index().and_then(|i| slots.0.get(i));
+                // A slot in use (a unit nested in another on the same thread) or
+                // missing (another pool): agents for this unit alone.
+                match slot.and_then(|m| m.try_lock().ok()) {
+                    Some(mut agents) => {
+                        if agents.is_empty() {
+                            *agents = self.build_agents();
+                        }
+                        self.play_unit(u, &mut agents).map(&f)
+                    }
+                    None => self.play_unit(u, &mut self.build_agents()).map(&f),
+                }
+            })
             .collect()
     }
 
@@ -287,7 +330,8 @@ impl Tournament {
                     tresillo_agents::play_hand(&mut hand, agents, &mut rngs).map(|r| (r, None))
                 };
                 unpermute(agents, &swaps);
-                let (r, steps) = played.map_err(|source| SimError::Agent { deal: i, source })?;
+                let (r, steps) =
+                    played.map_err(|error| SimError::Agent { deal: i, error: Box::new(error) })?;
                 if let Some(steps) = steps {
                     let names = (0..usize::from(n)).map(|s| c.agents[seating[s] as usize].clone()).collect();
                     let mut rec = HandRecord::new(c.rules.set, deal, dealer, names, steps, r.clone());

@@ -1,0 +1,20 @@
+#!/usr/bin/env python3
+"""A test bot that plays like bots/random_bot.py and appends every line it reads
+and writes to the file named by RECORD (for the schema test)."""
+import json, os, random, sys
+log = open(os.environ["RECORD"], "a")
+for line in sys.stdin:
+    log.write(line)
+    m = json.loads(line)
+    out = None
+    if m["type"] == "hello":
+        out = {"type": "hello", "protocol": 1, "name": "recording", "version": "1"}
+    elif m["type"] == "request":
+        out = {"type": "action", "id": m["id"], "action": random.Random(m["seed"]).choice(m["legal"])["action"]}
+    elif m["type"] == "bye":
+        break
+    if out is not None:
+        text = json.dumps(out)
+        log.write(text + "\n")
+        print(text, flush=True)
+log.close()

@@ -1,0 +1,117 @@
+//! External bots (docs/PROTOCOL.md) in real processes: the example bots play
+//! tournaments that are identical on any thread count and shard split; each fault
+//! a bot can commit stops the run with one line naming it, every finished deal
+//! kept and resumable; no bot process outlives a run.
+
+mod common;
+use common::{TempDir, failed, ok, tresillo};
+use std::path::PathBuf;
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn bot(name: &str) -> String {
+    root().join("bots").join(name).display().to_string()
+}
+
+fn faulty() -> String {
+    root().join("crates/tresillo-bots/tests/bots/faulty.py").display().to_string()
+}
+
+/// Bot processes still running whose command line names `needle`.
+fn running(needle: &str) -> usize {
+    let out = Command::new("ps").args(["-eo", "stat,args"]).output().expect("ps");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.contains(needle) && !l.contains("ps -eo"))
+        .count()
+}
+
+#[test]
+fn the_random_bot_plays_the_same_tournament_on_any_thread_count_and_shard_split() {
+    let d = TempDir::new("bots", "same");
+    let agents = format!("ext:cmd={},rule,ext:cmd={}", bot("random_bot.py"), bot("heuristic_bot.py"));
+    let run = |out: &str, extra: &[&str]| {
+        let out = d.path(out);
+        let mut args = vec!["tournament", "--agents", &agents, "--deals", "60", "--duplicate", "--seed", "4"];
+        args.extend_from_slice(&["--out", out.to_str().unwrap()]);
+        args.extend_from_slice(extra);
+        ok(&tresillo(&args));
+        std::fs::read(out.join("deals.csv")).unwrap()
+    };
+    let one = run("one", &["--threads", "1"]);
+    let two = run("two", &["--threads", "2"]);
+    assert_eq!(one, two);
+    let s0 = d.path("s0");
+    let s1 = d.path("s1");
+    run("s0", &["--shard", "0/2"]);
+    run("s1", &["--shard", "1/2"]);
+    let merged = d.path("merged");
+    ok(&tresillo(&["merge", merged.to_str().unwrap(), s0.to_str().unwrap(), s1.to_str().unwrap()]));
+    assert_eq!(std::fs::read(merged.join("deals.csv")).unwrap(), one);
+    assert_eq!(running("random_bot.py"), 0);
+    assert_eq!(running("heuristic_bot.py"), 0);
+}
+
+#[test]
+fn every_fault_stops_the_run_in_one_line_with_the_finished_deals_kept() {
+    let d = TempDir::new("bots", "faults");
+    let cases = [
+        ("crash", "closed its output (exited)"),
+        ("garbage", "not UTF-8"),
+        ("illegal", "answered action 999, which is not legal"),
+        ("wrongid", "instead of request"),
+        ("hang", "gave no answer within its limit of 300 ms"),
+        ("silent", "gave no answer within its limit of 300 ms"),
+    ];
+    for (fault, expect) in cases {
+        let out = d.path(fault);
+        let agents = format!("ext:cmd={}:ms=300,rule,rule", faulty());
+        let o = Command::new(env!("CARGO_BIN_EXE_tresillo"))
+            .args(["tournament", "--agents", &agents, "--deals", "300", "--threads", "1"])
+            .args(["--out", out.to_str().unwrap()])
+            .env("FAULT", fault)
+            .env("AFTER", "400")
+            .output()
+            .unwrap();
+        let err = failed(&o);
+        assert!(err.contains("external bot faulty") || fault == "silent", "{fault}: {err}");
+        assert!(err.contains(expect), "{fault}: {err}");
+        assert!(err.contains("deal "), "{fault}: names the deal: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{fault}: one line: {err}");
+        if fault != "silent" {
+            // The deals before the fault are kept, and --resume finishes the run.
+            let m: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
+            assert!(m["deals_completed"].as_u64().unwrap() > 0, "{fault}: {m}");
+            let o = Command::new(env!("CARGO_BIN_EXE_tresillo"))
+                .args(["tournament", "--agents", &agents, "--deals", "300", "--threads", "1", "--resume"])
+                .args(["--out", out.to_str().unwrap()])
+                .env("FAULT", "")
+                .output()
+                .unwrap();
+            ok(&o);
+        }
+    }
+    assert_eq!(running("faulty.py"), 0);
+}
+
+#[test]
+fn a_bot_that_cannot_start_is_named() {
+    let d = TempDir::new("bots", "missing");
+    let out = d.path("run");
+    let err = failed(&tresillo(&[
+        "tournament",
+        "--agents",
+        "ext:cmd=/nonexistent/bot,rule,rule",
+        "--deals",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+    ]));
+    assert!(err.contains("could not start `/nonexistent/bot`"), "{err}");
+    let err = failed(&tresillo(&["tournament", "--agents", "ext,rule,rule", "--deals", "3"]));
+    assert!(err.contains("ext:cmd=PATH"), "{err}");
+}
