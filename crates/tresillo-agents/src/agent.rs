@@ -21,6 +21,12 @@ pub trait Agent: Send {
     /// Answers the request in `view`. Must return a legal decision.
     fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision;
 
+    /// Called when a hand it played is over, with the result every seat sees
+    /// (an external bot passes it on). Nothing by default.
+    fn end_hand(&mut self, result: &HandResult) {
+        let _ = result;
+    }
+
     /// Why the last decision is not the agent's own answer, when it failed to
     /// give one (an external bot that crashed, timed out or broke the protocol
     /// returns a decision the hand refuses, and says why here); `None` otherwise.
@@ -41,6 +47,9 @@ impl<A: Agent + ?Sized> Agent for Box<A> {
     }
     fn fault(&self) -> Option<String> {
         (**self).fault()
+    }
+    fn end_hand(&mut self, result: &HandResult) {
+        (**self).end_hand(result);
     }
 }
 
@@ -91,6 +100,10 @@ pub trait TablePlayer {
     fn player_fault(&self) -> Option<String> {
         None
     }
+    /// The hand is over ([`Agent::end_hand`]).
+    fn finish_hand(&mut self, result: &HandResult) {
+        let _ = result;
+    }
 }
 
 impl<A: Agent + ?Sized> TablePlayer for A {
@@ -106,6 +119,9 @@ impl<A: Agent + ?Sized> TablePlayer for A {
     }
     fn player_fault(&self) -> Option<String> {
         self.fault()
+    }
+    fn finish_hand(&mut self, result: &HandResult) {
+        self.end_hand(result);
     }
 }
 
@@ -142,7 +158,11 @@ pub fn play_hand_with<P: TablePlayer>(
             fault: agents[i].player_fault().map(Box::new),
         })?;
     }
-    Ok(hand.result().expect("the hand is over"))
+    let result = hand.result().expect("the hand is over");
+    for a in agents.iter_mut() {
+        a.finish_hand(&result);
+    }
+    Ok(result)
 }
 
 /// Whether `request` belongs to the bidding phase: the auction, the contract and
@@ -197,5 +217,12 @@ impl<P: TablePlayer> TablePlayer for SplitPlayer<P> {
 
     fn player_fault(&self) -> Option<String> {
         self.play.player_fault().or_else(|| self.bidding.as_ref().and_then(TablePlayer::player_fault))
+    }
+
+    fn finish_hand(&mut self, result: &HandResult) {
+        self.play.finish_hand(result);
+        if let Some(b) = &mut self.bidding {
+            b.finish_hand(result);
+        }
     }
 }

@@ -162,4 +162,10 @@ impl crate::TablePlayer for Seated {
             Seated::Cheat(_) => None,
         }
     }
+
+    fn finish_hand(&mut self, result: &tresillo_core::HandResult) {
+        if let Seated::Fair(a) = self {
+            a.end_hand(result);
+        }
+    }
 }

@@ -1,6 +1,6 @@
 //! External bots: an agent that is a separate program, in any language, speaking
 //! the JSON Lines protocol of docs/PROTOCOL.md over its standard input and output.
-//! [`register`] adds the spec `ext:cmd=PROGRAM[:ms=N][:log=DIR]` to a
+//! [`register`] adds the spec `ext:cmd=PROGRAM[:ms=N][:hand_ms=N][:log=DIR]` to a
 //! [`Registry`], so a bot plays wherever an agent plays (the CLI's `play`,
 //! `tournament` and `run`, the Python package's tournaments).
 //!
@@ -23,7 +23,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::time::{Duration, Instant};
 use tresillo_agents::{Agent, AgentInfo, AgentRng, ParamInfo, Registry, SpecError};
 use tresillo_core::action::{Action, DiscardBuilder, legal_ids};
-use tresillo_core::{Bid, Card, Decision, PlayerView, Request};
+use tresillo_core::{Bid, Card, Decision, HandResult, PlayerView, Request};
 
 /// The protocol's version (docs/PROTOCOL.md).
 pub const PROTOCOL: u32 = 1;
@@ -57,6 +57,11 @@ pub fn register(registry: &mut Registry) -> Result<(), SpecError> {
                 default: String::new(),
                 help: "a directory for the bot's standard error",
             },
+            ParamInfo {
+                name: "hand_ms",
+                default: String::new(),
+                help: "milliseconds for all its answers in one hand",
+            },
         ],
     };
     registry.register(info, |p| {
@@ -66,7 +71,9 @@ pub fn register(registry: &mut Registry) -> Result<(), SpecError> {
             .ok_or_else(|| p.bad_value("cmd", "", "an external bot needs its program: ext:cmd=PATH"))?;
         let ms = p.int("ms", 1, 3_600_000)?.map_or(DEFAULT_MS, |m| m as u64);
         let log = p.get("log").filter(|l| !l.is_empty()).map(PathBuf::from);
-        Ok(Box::new(ExtBot::new(cmd, Duration::from_millis(ms), log)))
+        let mut bot = ExtBot::new(cmd, Duration::from_millis(ms), log);
+        bot.hand_budget = p.int("hand_ms", 1, 86_400_000)?.map(|m| Duration::from_millis(m as u64));
+        Ok(Box::new(bot))
     })
 }
 
@@ -89,10 +96,14 @@ struct Process {
 pub struct ExtBot {
     cmd: String,
     limit: Duration,
+    /// The time for all its answers in one hand, if limited.
+    pub hand_budget: Option<Duration>,
+    /// Time spent on answers in the current hand.
+    hand_used: Duration,
     log: Option<PathBuf>,
     process: Option<Process>,
     /// The bot's name from its greeting.
-    name: String,
+    pub name: String,
     /// Requests sent so far (their ids).
     next_id: u64,
     /// Hands begun; whether the current one was announced to the bot.
@@ -101,6 +112,10 @@ pub struct ExtBot {
     fault: Option<String>,
     /// Total time spent waiting for answers.
     pub waited: Duration,
+    /// Requests answered.
+    pub requests: u64,
+    /// The longest wait for one answer.
+    pub longest: Duration,
 }
 
 impl ExtBot {
@@ -110,6 +125,8 @@ impl ExtBot {
         ExtBot {
             cmd: cmd.to_string(),
             limit,
+            hand_budget: None,
+            hand_used: Duration::ZERO,
             log,
             process: None,
             name: String::new(),
@@ -118,6 +135,8 @@ impl ExtBot {
             announced: false,
             fault: None,
             waited: Duration::ZERO,
+            requests: 0,
+            longest: Duration::ZERO,
         }
     }
 
@@ -178,7 +197,7 @@ impl ExtBot {
         let p = view.public();
         let hello = message::hello(p, self.limit);
         self.send(&hello)?;
-        let answer = self.receive()?;
+        let answer = self.receive(true)?;
         let v: serde_json::Value = serde_json::from_str(&answer)
             .map_err(|e| format!("greeting is not JSON ({e}): {}", excerpt(&answer)))?;
         if v["type"] != "hello" {
@@ -188,6 +207,10 @@ impl ExtBot {
             return Err(format!("speaks protocol {} (this is protocol {PROTOCOL})", v["protocol"]));
         }
         self.name = v["name"].as_str().unwrap_or("bot").to_string();
+        // The start-up is not an answer's time.
+        self.waited = Duration::ZERO;
+        self.longest = Duration::ZERO;
+        self.hand_used = Duration::ZERO;
         Ok(())
     }
 
@@ -203,17 +226,28 @@ impl ExtBot {
         })
     }
 
-    fn receive(&mut self) -> Result<String, String> {
+    /// The next line, within the limit of an answer (and of the hand's budget,
+    /// except for the greeting).
+    fn receive(&mut self, greeting: bool) -> Result<String, String> {
         let p = self.process.as_mut().ok_or("not running")?;
         let t0 = Instant::now();
-        let r = p.lines.recv_timeout(self.limit);
-        self.waited += t0.elapsed();
+        let budget = if greeting { None } else { self.hand_budget };
+        let left = budget.map_or(self.limit, |b| b.saturating_sub(self.hand_used).min(self.limit));
+        let r = p.lines.recv_timeout(left);
+        let took = t0.elapsed();
+        self.waited += took;
+        self.hand_used += took;
+        self.longest = self.longest.max(took);
         match r {
             Ok(Ok(line)) => Ok(line),
             Ok(Err(e)) => Err(match p.child.try_wait() {
                 Ok(Some(status)) => format!("{e} ({status})"),
                 _ => e,
             }),
+            Err(RecvTimeoutError::Timeout) if left < self.limit => Err(format!(
+                "used up its time for the hand ({} ms) without answering",
+                self.hand_budget.map_or(0, |b| b.as_millis())
+            )),
             Err(RecvTimeoutError::Timeout) => {
                 Err(format!("gave no answer within its limit of {} ms", self.limit.as_millis()))
             }
@@ -233,7 +267,7 @@ impl ExtBot {
         let id = self.next_id;
         let request = message::request(id, view, discard, legal, seed);
         self.send(&request)?;
-        let line = self.receive()?;
+        let line = self.receive(false)?;
         let v: serde_json::Value = serde_json::from_str(&line)
             .map_err(|e| format!("wrote a line that is not JSON ({e}): {}", excerpt(&line)))?;
         if v["type"] != "action" {
@@ -247,6 +281,7 @@ impl ExtBot {
         if !legal.contains(&a) {
             return Err(format!("answered action {a}, which is not legal (legal: {legal:?})"));
         }
+        self.requests += 1;
         Ok(a)
     }
 
@@ -293,6 +328,7 @@ impl Agent for ExtBot {
     fn new_hand(&mut self) {
         self.hands += 1;
         self.announced = false;
+        self.hand_used = Duration::ZERO;
     }
 
     fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
@@ -317,6 +353,13 @@ impl Agent for ExtBot {
     fn fault(&self) -> Option<String> {
         self.fault.clone()
     }
+
+    fn end_hand(&mut self, result: &HandResult) {
+        if self.process.is_some() && self.fault.is_none() && self.announced {
+            // A bot gone by now is found out at its next request.
+            let _ = self.send(&message::result(self.hands, result));
+        }
+    }
 }
 
 /// A decision of another kind than `view` asks for: the hand refuses it.
@@ -327,9 +370,29 @@ fn refused(view: &PlayerView) -> Decision {
     }
 }
 
+impl ExtBot {
+    /// One line on the time the bot used: requests, mean and longest answer.
+    #[must_use]
+    pub fn time_line(&self) -> String {
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        let mean = if self.requests > 0 { ms(self.waited) / self.requests as f64 } else { 0.0 };
+        format!(
+            "{} requests answered in {:.3} s: {mean:.3} ms mean, {:.3} ms longest",
+            self.requests,
+            self.waited.as_secs_f64(),
+            ms(self.longest)
+        )
+    }
+}
+
 impl Drop for ExtBot {
     fn drop(&mut self) {
         let Some(mut p) = self.process.take() else { return };
+        // The time it used goes to its log directory, beside what it wrote.
+        if let Some(dir) = &self.log {
+            let path = dir.join(format!("{}-{}.time", sanitize(&self.cmd), p.child.id()));
+            let _ = std::fs::write(path, format!("{}\n", self.time_line()));
+        }
         let _ = writeln!(p.stdin, "{}", serde_json::json!({"type": "bye"}));
         drop(p.stdin);
         // A grace period to exit at the end of its input, then it is killed.

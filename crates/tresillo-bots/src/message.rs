@@ -39,6 +39,21 @@ pub fn hand(n: u64, view: &PlayerView) -> Value {
     })
 }
 
+/// The end of a hand, as every seat sees it: the declarer, the contract and
+/// trumps, the tricks each seat took, the outcome.
+pub fn result(n: u64, r: &tresillo_core::HandResult) -> Value {
+    let players = usize::from(r.players);
+    json!({
+        "type": "result",
+        "hand": n,
+        "declarer": r.declarer.map(|s| s.0),
+        "contract": r.contract.map(|c| c.name()),
+        "trump": r.trump.map(|t| t.name()),
+        "tricks": r.tricks.0[..players].to_vec(),
+        "outcome": r.outcome.name(),
+    })
+}
+
 /// A request: the seat's view and the legal actions (ids of the action space of
 /// docs/PYTHON.md, each with its words), and a seed for the bot's randomness.
 pub fn request(id: u64, view: &PlayerView, discard: DiscardBuilder, legal: &[usize], seed: u64) -> Value {

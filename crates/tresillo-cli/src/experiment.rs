@@ -326,6 +326,7 @@ pub fn load(a: &RunArgs) -> Result<Experiment> {
                 resume: a.resume,
                 replace: false,
                 bidding: t.bidding,
+                confirm: None,
             };
             if let Some(r) = t.rounds {
                 args.rounds = r;

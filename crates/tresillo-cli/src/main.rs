@@ -24,6 +24,7 @@ macro_rules! note {
 mod analyze;
 mod args;
 mod bench;
+mod bot_check;
 mod experiment;
 mod human;
 mod narrate;
@@ -37,6 +38,7 @@ mod score;
 mod score_hombre;
 mod score_log;
 mod solve;
+mod sprt;
 mod tournament;
 mod tune;
 
@@ -82,6 +84,12 @@ enum Command {
     Score(score::ScoreArgs),
     /// List every agent with its parameters.
     Agents,
+    /// Is agent A better than agent B? Duplicate deals in batches until a
+    /// sequential test (SPRT) decides, at stated error rates.
+    Sprt(sprt::SprtArgs),
+    /// Check an external bot (docs/PROTOCOL.md) on hands of every rule set:
+    /// protocol errors, illegal answers, time per answer.
+    BotCheck(bot_check::BotCheckArgs),
     /// List every rule set with its options, their defaults and the section of
     /// RULES.md each implements.
     Rules,
@@ -158,6 +166,8 @@ fn run(cli: Cli) -> Result<()> {
             let line = report::run(&a)?;
             write!(out, "{line}")?;
         }
+        Command::BotCheck(a) => bot_check::run(&a, &mut out)?,
+        Command::Sprt(a) => sprt::run(&a, &mut out)?,
         Command::Agents => {
             for a in registry().infos() {
                 writeln!(out, "{:<10} {}", a.name, a.help)?;

@@ -88,6 +88,12 @@ pub struct TuneArgs {
     /// Overwrite existing output files, and start over an interrupted search.
     #[arg(long)]
     pub force: bool,
+    /// After the search, play the best candidate and the start again on DEALS
+    /// fresh deals (the seed after `--seed`), paired, and write the result to
+    /// `<stem>.confirm.csv` beside the candidates: the best of many noisy
+    /// candidates is biased upwards, this is the unbiased check.
+    #[arg(long, value_name = "DEALS", allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
+    pub confirm: Option<u64>,
     /// Continue the interrupted search of `--out` from its checkpoint; a finished
     /// one is left as it is.
     #[arg(long)]
@@ -152,6 +158,12 @@ impl TuneArgs {
     pub fn manifest_path(&self) -> PathBuf {
         let stem = self.out.file_stem().map_or_else(|| "tune".into(), |s| s.to_string_lossy().into_owned());
         self.out.with_file_name(format!("{stem}.manifest.json"))
+    }
+
+    /// `<stem>.confirm.csv` beside the candidates (`--confirm`).
+    pub fn confirm_path(&self) -> PathBuf {
+        let stem = self.out.file_stem().map_or_else(|| "tune".into(), |s| s.to_string_lossy().into_owned());
+        self.out.with_file_name(format!("{stem}.confirm.csv"))
     }
 }
 
@@ -676,6 +688,91 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
     out.push_str(&format!("start  {:<44} {}\n", start.spec, describe(start)));
     out.push_str(&format!("best   {:<44} {}\n", best.spec, describe(best)));
     out.push_str("mean tantos per deal [95% CI]; vs start: paired difference on the same deals [95% CI]\n");
+    out.push_str(&verdict("the best", best.index == start.index, best.vs_start, a.confirm.is_none()));
+    if let Some(n) = a.confirm {
+        out.push_str(&confirm(a, &setup, &start.spec, &best.spec, n, &workers)?);
+    }
     out.push_str(&format!("{}\n", best.spec));
     Ok(out)
+}
+
+/// Whether a paired gain over the start is significant (its 95% interval above 0).
+fn verdict(what: &str, is_start: bool, vs_start: Option<(f64, f64)>, suggest: bool) -> String {
+    match vs_start {
+        _ if is_start => format!("{what} is the start itself: no candidate beat it\n"),
+        Some((d, h)) if d - h > 0.0 => {
+            format!(
+                "{what} beats the start significantly: {d:+.4} [{:+.4}, {:+.4}] excludes 0\n",
+                d - h,
+                d + h
+            )
+        }
+        Some((d, h)) => format!(
+            "{what} does not beat the start significantly: {d:+.4} [{:+.4}, {:+.4}] includes 0 or lies below it{}\n",
+            d - h,
+            d + h,
+            if suggest { "; confirm it on fresh deals (--confirm DEALS) before trusting it" } else { "" }
+        ),
+        None => format!("{what}: no paired comparison with the start\n"),
+    }
+}
+
+/// `--confirm`: the start and the best on `deals` fresh deals (seed + 1), paired;
+/// written to `<stem>.confirm.csv`. Returns the printed lines.
+fn confirm(
+    a: &TuneArgs,
+    setup: &TuneSetup,
+    start: &str,
+    best: &str,
+    deals: u64,
+    workers: &rayon::ThreadPool,
+) -> Result<String> {
+    ensure!(
+        (2..=TuneSetup::MAX_DEALS).contains(&deals),
+        "--confirm {deals}: between 2 (a confidence interval needs two) and {} deals",
+        TuneSetup::MAX_DEALS
+    );
+    let fresh = TuneSetup { deals, seed: setup.seed.wrapping_add(1), ..setup.clone() };
+    note!("confirming: {best} against the start {start} on {deals} fresh deals (seed {})", fresh.seed);
+    let e_start = workers.install(|| fresh.evaluate(start)).with_context(|| format!("evaluating {start}"))?;
+    let e_best = workers.install(|| fresh.evaluate(best)).with_context(|| format!("evaluating {best}"))?;
+    let gain = e_best.paired_diff(&e_start);
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record([
+        "role",
+        "spec",
+        "deals",
+        "seed",
+        "mean_tantos",
+        "ci95_low",
+        "ci95_high",
+        "vs_start",
+        "vs_start_ci95_low",
+        "vs_start_ci95_high",
+    ])?;
+    for (role, spec, e, vs) in [("start", start, &e_start, Some((0.0, 0.0))), ("best", best, &e_best, gain)] {
+        let (m, h) = e.mean_ci();
+        let (d, dh) = vs.unwrap_or((f64::NAN, f64::NAN));
+        w.write_record([
+            role.to_string(),
+            spec.to_string(),
+            deals.to_string(),
+            fresh.seed.to_string(),
+            f4(m),
+            f4(m - h),
+            f4(m + h),
+            f4(d),
+            f4(d - dh),
+            f4(d + dh),
+        ])?;
+    }
+    let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let path = a.confirm_path();
+    write_atomic(&path, &bytes)?;
+    Ok(format!(
+        "confirmation on {deals} fresh deals (seed {}), in {}:\n{}",
+        fresh.seed,
+        path.display(),
+        verdict("  the best", start == best, gain, false)
+    ))
 }

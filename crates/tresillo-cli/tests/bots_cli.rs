@@ -32,7 +32,8 @@ fn running(needle: &str) -> usize {
 #[test]
 fn the_random_bot_plays_the_same_tournament_on_any_thread_count_and_shard_split() {
     let d = TempDir::new("bots", "same");
-    let agents = format!("ext:cmd={},rule,ext:cmd={}", bot("random_bot.py"), bot("heuristic_bot.py"));
+    let agents =
+        format!("ext:cmd={} same,rule,ext:cmd={} same", bot("random_bot.py"), bot("heuristic_bot.py"));
     let run = |out: &str, extra: &[&str]| {
         let out = d.path(out);
         let mut args = vec!["tournament", "--agents", &agents, "--deals", "60", "--duplicate", "--seed", "4"];
@@ -51,8 +52,8 @@ fn the_random_bot_plays_the_same_tournament_on_any_thread_count_and_shard_split(
     let merged = d.path("merged");
     ok(&tresillo(&["merge", merged.to_str().unwrap(), s0.to_str().unwrap(), s1.to_str().unwrap()]));
     assert_eq!(std::fs::read(merged.join("deals.csv")).unwrap(), one);
-    assert_eq!(running("random_bot.py"), 0);
-    assert_eq!(running("heuristic_bot.py"), 0);
+    assert_eq!(running("random_bot.py same"), 0);
+    assert_eq!(running("heuristic_bot.py same"), 0);
 }
 
 #[test]
@@ -68,7 +69,7 @@ fn every_fault_stops_the_run_in_one_line_with_the_finished_deals_kept() {
     ];
     for (fault, expect) in cases {
         let out = d.path(fault);
-        let agents = format!("ext:cmd={}:ms=300,rule,rule", faulty());
+        let agents = format!("ext:cmd={} faults:ms=300,rule,rule", faulty());
         let o = Command::new(env!("CARGO_BIN_EXE_tresillo"))
             .args(["tournament", "--agents", &agents, "--deals", "300", "--threads", "1"])
             .args(["--out", out.to_str().unwrap()])
@@ -95,7 +96,7 @@ fn every_fault_stops_the_run_in_one_line_with_the_finished_deals_kept() {
             ok(&o);
         }
     }
-    assert_eq!(running("faulty.py"), 0);
+    assert_eq!(running("faulty.py faults"), 0);
 }
 
 #[test]
@@ -114,4 +115,71 @@ fn a_bot_that_cannot_start_is_named() {
     assert!(err.contains("could not start `/nonexistent/bot`"), "{err}");
     let err = failed(&tresillo(&["tournament", "--agents", "ext,rule,rule", "--deals", "3"]));
     assert!(err.contains("ext:cmd=PATH"), "{err}");
+}
+
+#[test]
+fn bot_check_passes_a_good_bot_and_names_the_fault_of_a_bad_one() {
+    // A word after the program tells this test's processes from the others'.
+    let good = format!("{} bot-check", bot("random_bot.py"));
+    let out = ok(&tresillo(&["bot-check", &good, "--hands", "12"]));
+    assert!(
+        out.contains("lhombre 3 players") && out.contains("no protocol error, no illegal answer"),
+        "{out}"
+    );
+    let o = Command::new(env!("CARGO_BIN_EXE_tresillo"))
+        .args(["bot-check", &format!("{} bot-check", faulty()), "--hands", "12", "--ms", "500"])
+        .env("FAULT", "illegal")
+        .env("AFTER", "5")
+        .output()
+        .unwrap();
+    let err = failed(&o);
+    assert!(err.contains("table(s) with a fault"), "{err}");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("FAULT in hand") && text.contains("answered action 999"), "{text}");
+    assert_eq!(running("faulty.py bot-check"), 0);
+    assert_eq!(running("random_bot.py bot-check"), 0);
+}
+
+#[test]
+fn a_bot_in_another_language_plays_too() {
+    // bots/random_bot.js needs Node.js; the machine's image has it.
+    if Command::new("node").arg("--version").output().is_err() {
+        eprintln!("note: node is not installed; bots/random_bot.js not run");
+        return;
+    }
+    let d = TempDir::new("bots", "node");
+    let out = d.path("run");
+    let agents = format!("ext:cmd=node {},rule,rule", bot("random_bot.js"));
+    ok(&tresillo(&["tournament", "--agents", &agents, "--deals", "30", "--out", out.to_str().unwrap()]));
+    assert_eq!(running("random_bot.js"), 0);
+}
+
+#[test]
+fn a_hand_budget_is_enforced_and_the_time_used_is_logged() {
+    let d = TempDir::new("bots", "budget");
+    let out = d.path("run");
+    let agents = format!("ext:cmd={} budget:hand_ms=1,rule,rule", faulty());
+    let err = failed(&tresillo(&[
+        "tournament",
+        "--agents",
+        &agents,
+        "--deals",
+        "30",
+        "--out",
+        out.to_str().unwrap(),
+    ]));
+    assert!(err.contains("used up its time for the hand (1 ms)"), "{err}");
+    let logs = d.path("logs");
+    let agents =
+        format!("ext:cmd={} budget:hand_ms=60000:log={},rule,rule", bot("random_bot.py"), logs.display());
+    let out = d.path("run2");
+    ok(&tresillo(&["tournament", "--agents", &agents, "--deals", "30", "--out", out.to_str().unwrap()]));
+    let names: Vec<String> = std::fs::read_dir(&logs)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let time = names.iter().find(|n| n.ends_with(".time")).expect("a .time file");
+    assert!(names.iter().any(|n| n.ends_with(".log")), "{names:?}");
+    let text = std::fs::read_to_string(logs.join(time)).unwrap();
+    assert!(text.contains("requests answered in") && text.contains("ms mean"), "{text}");
 }

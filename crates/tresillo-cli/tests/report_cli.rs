@@ -94,7 +94,8 @@ fn a_tournament_report_shows_the_summary_and_is_self_contained() {
     ]));
     let page = dir.path("page.html");
     let printed = ok(&tresillo(&["report", run.to_str().unwrap(), "--out", page.to_str().unwrap()]));
-    assert!(printed.contains("9 charts from 1 run in"), "{printed}");
+    // Nine charts, and the paired differences of pairs.csv.
+    assert!(printed.contains("10 charts from 1 run in"), "{printed}");
     let text = fs::read_to_string(&page).unwrap();
     let doc = parse(&text);
     assert_self_contained(&text, &doc);
@@ -158,7 +159,9 @@ fn a_tournament_report_shows_the_summary_and_is_self_contained() {
 
     // Every chart: an SVG with its title and axis descriptions, then its table.
     let figures: Vec<_> = doc.descendants().filter(|n| n.has_tag_name("figure")).collect();
-    assert_eq!(figures.len(), 9);
+    assert_eq!(figures.len(), 10);
+    // The paired differences of pairs.csv: one row per pair of slots.
+    assert_eq!(table(&doc, "run1-pairs-table").len(), 3);
     for f in &figures {
         let svg = f.descendants().find(|n| n.has_tag_name("svg")).expect("an svg");
         let texts: Vec<&str> = svg.descendants().filter_map(|n| n.text()).map(str::trim).collect();
@@ -184,8 +187,8 @@ fn without_deals_csv_the_page_says_what_is_missing() {
     let page = dir.path("page.html");
     let printed =
         ok(&tresillo(&["report", a.to_str().unwrap(), b.to_str().unwrap(), "--out", page.to_str().unwrap()]));
-    // Four charts per run and one across them.
-    assert!(printed.contains("9 charts from 2 runs"), "{printed}");
+    // Five charts per run (the paired differences among them) and one across them.
+    assert!(printed.contains("11 charts from 2 runs"), "{printed}");
     let text = fs::read_to_string(&page).unwrap();
     let doc = parse(&text);
     assert_self_contained(&text, &doc);
@@ -399,7 +402,7 @@ fn a_four_player_report_counts_penetros_drop_outs_and_positions_from_deals_csv()
     ]));
     let page = dir.path("page.html");
     let printed = ok(&tresillo(&["report", run.to_str().unwrap(), "--out", page.to_str().unwrap()]));
-    assert!(printed.contains("10 charts from 1 run in"), "{printed}");
+    assert!(printed.contains("11 charts from 1 run in"), "{printed}");
     let text = fs::read_to_string(&page).unwrap();
     let doc = parse(&text);
     assert_self_contained(&text, &doc);

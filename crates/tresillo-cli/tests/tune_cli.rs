@@ -320,3 +320,40 @@ fn counts_of_one_are_singular() {
     let html = fs::read_to_string(&report).unwrap();
     assert!(html.contains("1 candidate, 1 round,"), "{}", &html[..html.len().min(400)]);
 }
+
+#[test]
+fn the_best_is_judged_against_the_start_and_confirmed_on_fresh_deals() {
+    let d = TempDir::new("tune", "confirm");
+    let out = d.path("c.csv");
+    let printed = ok(&tresillo(&[
+        "tune",
+        "--agent",
+        "rule",
+        "--param",
+        "entrada=40,44,46",
+        "--method",
+        "grid",
+        "--deals",
+        "60",
+        "--seed",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+        "--confirm",
+        "80",
+    ]));
+    let lines: Vec<&str> = printed.lines().collect();
+    assert!(
+        printed.contains("beats the start significantly")
+            || printed.contains("does not beat the start significantly")
+            || printed.contains("is the start itself"),
+        "{printed}"
+    );
+    assert!(printed.contains("confirmation on 80 fresh deals (seed 4)"), "{printed}");
+    // The last line is still the best spec alone.
+    assert!(lines.last().unwrap().starts_with("rule:entrada="), "{printed}");
+    let confirm = std::fs::read_to_string(d.path("c.confirm.csv")).unwrap();
+    let rows: Vec<&str> = confirm.lines().collect();
+    assert_eq!(rows.len(), 3, "{confirm}");
+    assert!(rows[1].starts_with("start,rule:entrada=45,80,4,") && rows[2].starts_with("best,"), "{confirm}");
+}

@@ -15,6 +15,7 @@
 //! print!("{table}");
 //! ```
 
+pub mod pairs;
 mod run;
 
 pub use run::{

@@ -231,7 +231,8 @@ fn read_stats(dir: &Path, deals_completed: u64) -> Result<Stats> {
     )
 }
 
-const RUN_FILES: [&str; 5] = ["manifest.json", "deals.csv", "stats.json", "summary.csv", STATS_NEXT];
+const RUN_FILES: [&str; 6] =
+    ["manifest.json", "deals.csv", "stats.json", "summary.csv", "pairs.csv", STATS_NEXT];
 
 /// Refuses to touch a directory holding another run unless `force`; with `force`,
 /// removes that run's files.
@@ -299,11 +300,24 @@ fn summary(config: &TournamentConfig, stats: &Stats, rows_per_unit: u64) -> Resu
     Ok((bytes, table(&rows)))
 }
 
-/// Writes `summary.csv` in `dir` and returns the printable table.
+/// Writes `summary.csv` and `pairs.csv` in `dir` and returns the printable table.
 fn write_summary(dir: &Path, config: &TournamentConfig, stats: &Stats, rows_per_unit: u64) -> Result<String> {
     let (bytes, table) = summary(config, stats, rows_per_unit)?;
     write_atomic(&dir.join("summary.csv"), &bytes)?;
-    Ok(table)
+    let pairs = write_pairs(&dir.join("deals.csv"), &dir.join("pairs.csv"), config)?;
+    Ok(table + &pairs)
+}
+
+/// Writes `pairs.csv` (at `to`) from the rows of the `deals.csv` at `from`;
+/// returns its lines for the printed table.
+fn write_pairs(from: &Path, to: &Path, config: &TournamentConfig) -> Result<String> {
+    let p = crate::pairs::pairs(from, config)?;
+    write_atomic(to, &crate::pairs::csv(&p))?;
+    let unit = match config.scoring.unit_len() {
+        1 => "deal",
+        _ => "session",
+    };
+    Ok(crate::pairs::table(&p, unit))
 }
 
 /// A readable table of the summary rows.
@@ -1091,6 +1105,7 @@ pub fn merge(
     write_atomic(&tmp_of("manifest.json"), serde_json::to_string_pretty(&m)?.as_bytes())?;
     let (bytes, table) = summary(&whole, &stats, rows_per_unit)?;
     write_atomic(&tmp_of("summary.csv"), &bytes)?;
+    let table = table + &write_pairs(&tmp, &tmp_of("pairs.csv"), &whole)?;
     let moves: Vec<(PathBuf, PathBuf)> = RUN_FILES.iter().map(|f| (tmp_of(f), out.join(f))).collect();
     publish(&moves)?;
     drop(partial);

@@ -8,6 +8,7 @@ mod config;
 mod record;
 mod runner;
 mod seeds;
+pub mod sequential;
 mod stats;
 mod tune;
 

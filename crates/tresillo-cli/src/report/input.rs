@@ -148,6 +148,37 @@ impl Summary {
     }
 }
 
+/// A row of `pairs.csv`: slot A and slot B (`slot:spec`), the units, the mean
+/// and the interval's ends.
+pub type PairRow = (String, String, String, Option<f64>, Option<f64>, Option<f64>);
+
+/// The rows of a `pairs.csv`; a file that is not one is refused naming its line.
+fn read_pairs(path: &Path) -> Result<Vec<PairRow>> {
+    let mut r = csv::Reader::from_path(path).with_context(|| format!("reading {}", path.display()))?;
+    let header: Vec<String> = r.headers()?.iter().map(str::to_string).collect();
+    ensure!(
+        header.join(",") == tresillo_runs::pairs::HEADER,
+        "{} line 1: not the header of a pairs.csv (expected {})",
+        path.display(),
+        tresillo_runs::pairs::HEADER
+    );
+    let mut out = Vec::new();
+    for (i, row) in r.records().enumerate() {
+        let row = row.with_context(|| format!("{} line {}", path.display(), i + 2))?;
+        ensure!(row.len() == 8, "{} line {}: {} fields, expected 8", path.display(), i + 2, row.len());
+        let num = |k: usize| row[k].parse::<f64>().ok();
+        out.push((
+            format!("{}:{}", &row[0], &row[1]),
+            format!("{}:{}", &row[2], &row[3]),
+            row[4].to_string(),
+            num(5),
+            num(6),
+            num(7),
+        ));
+    }
+    Ok(out)
+}
+
 /// Per-agent-slot counts from `deals.csv`, for the hands the slot declared (the
 /// original declarer) and, for takeovers, the hands it defended.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -451,6 +482,9 @@ pub struct TournamentRun {
     pub summary: Vec<Summary>,
     /// From `deals.csv`, when the directory has it.
     pub deals: Option<Deals>,
+    /// `pairs.csv` (the paired difference of every pair of slots), when the
+    /// directory has it: `(slot_a:agent, slot_b:agent, units, mean, low, high)`.
+    pub pairs: Vec<PairRow>,
 }
 
 impl TournamentRun {
@@ -486,7 +520,9 @@ impl TournamentRun {
         } else {
             None
         };
-        Ok(TournamentRun { path: dir.to_path_buf(), label: label_of(dir), manifest, summary, deals })
+        let pp = dir.join("pairs.csv");
+        let pairs = if pp.is_file() { read_pairs(&pp)? } else { Vec::new() };
+        Ok(TournamentRun { path: dir.to_path_buf(), label: label_of(dir), manifest, summary, deals, pairs })
     }
 
     /// The summary rows of the agents for role `all`, in slot order.

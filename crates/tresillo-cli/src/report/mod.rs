@@ -284,6 +284,35 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
          hidden behind it: the table gives its ends.",
         &table,
     )?;
+    if !t.pairs.is_empty() {
+        let mut table = Table::new(
+            &format!("{id}-pairs-table"),
+            &["slot A", "slot B", "units", "mean (A minus B)", "ci95_low", "ci95_high"],
+        );
+        let mut s = Series::new("A minus B (95% CI)", 0, Vec::new());
+        let fmt = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:+.4}"));
+        for (a, b, n, mean, lo, hi) in &t.pairs {
+            s.values.push(*mean);
+            s.ci.push(lo.zip(*hi));
+            table.row(vec![a.clone(), b.clone(), n.clone(), fmt(*mean), fmt(*lo), fmt(*hi)]);
+        }
+        body.chart(
+            &format!("{id}-pairs"),
+            &Chart {
+                title: "Who is better, and by how much: paired differences".into(),
+                x_desc: "pair of slots".into(),
+                y_desc: format!("{} per scoring unit, A minus B (95% CI)", unit(&c.rules)),
+                categories: t.pairs.iter().map(|(a, b, ..)| format!("{} - {}", slot_label(a), slot_label(b))).collect(),
+                series: vec![s],
+                kind: Kind::Points,
+            },
+            "From pairs.csv: for every scoring unit (a deal, or a session), slot A's tantos over the unit's \
+             seatings minus slot B's, divided by the seatings; the mean over units and its 95% confidence interval. \
+             Pairing removes the luck of the cards that both slots shared, so two agents whose own intervals \
+             overlap can still be told apart here (scripts/paired.py computes the same from deals.csv).",
+            &table,
+        )?;
+    }
 
     // Declaring, by contract.
     let mut table = Table::new(

@@ -1,0 +1,131 @@
+//! The paired difference of every pair of agent slots: for each scoring unit
+//! (a deal, or a session with `--scoring session:K`), slot A's tantos over the
+//! unit's rows minus slot B's, divided by the number of seatings, with the mean
+//! over units and its 95% confidence interval (normal approximation, units
+//! independent). Deals played under every seating make the difference far
+//! tighter than the two slots' own intervals. Read from `deals.csv` when a run
+//! or a merge completes, so it holds for resumed and merged runs alike; for deal
+//! scoring it is exactly what `scripts/paired.py RUN A B` computes (tested).
+
+use anyhow::{Context, Result, bail};
+use std::collections::BTreeMap;
+use std::path::Path;
+use tresillo_sim::TournamentConfig;
+
+/// The header of `pairs.csv`.
+pub const HEADER: &str = "slot_a,agent_a,slot_b,agent_b,units,mean,ci95_low,ci95_high";
+
+/// One pair's difference.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pair {
+    /// The first slot and its agent.
+    pub a: (usize, String),
+    /// The second slot and its agent.
+    pub b: (usize, String),
+    /// Scoring units counted.
+    pub units: u64,
+    /// The mean difference per unit (A minus B), tantos.
+    pub mean: f64,
+    /// The 95% confidence interval (`None` with fewer than two units).
+    pub ci95: Option<(f64, f64)>,
+}
+
+/// Every pair of slots `a < b` of the run whose rows are the `deals.csv` at `path`.
+pub fn pairs(path: &Path, config: &TournamentConfig) -> Result<Vec<Pair>> {
+    let slots = usize::from(config.players);
+    let unit_len = config.scoring.unit_len();
+    let seatings = config.seatings().len() as f64;
+    let mut r = csv::Reader::from_path(path).with_context(|| format!("reading {}", path.display()))?;
+    let headers = r.headers().with_context(|| format!("reading {}", path.display()))?.clone();
+    let col = |name: &str| {
+        headers
+            .iter()
+            .position(|h| h == name)
+            .with_context(|| format!("{}: no column {name}", path.display()))
+    };
+    let deal = col("deal")?;
+    let seating = col("seating")?;
+    let money: Vec<(usize, usize)> = (0..slots)
+        .map(|s| Ok((col(&format!("pool{s}"))?, col(&format!("cond{s}"))?)))
+        .collect::<Result<_>>()?;
+    // Per unit, each slot's total (integers: exact whatever the order).
+    let mut units: BTreeMap<u64, [i64; 4]> = BTreeMap::new();
+    for (i, row) in r.records().enumerate() {
+        let line = i + 2;
+        let row = row.with_context(|| format!("{} line {line}", path.display()))?;
+        let field = |c: usize| row.get(c).unwrap_or("");
+        let int = |c: usize| -> Result<i64> {
+            let v = field(c);
+            v.parse().map_err(|_| anyhow::anyhow!("{} line {line}: `{v}` is not an integer", path.display()))
+        };
+        let d: u64 = int(deal)? as u64;
+        let order = field(seating).as_bytes();
+        if order.len() != slots {
+            bail!("{} line {line}: seating `{}` is not one of {slots} slots", path.display(), field(seating));
+        }
+        let t = units.entry(d / unit_len).or_insert([0; 4]);
+        for (seat, &(pool, cond)) in money.iter().enumerate() {
+            let slot = usize::from(order[seat].wrapping_sub(b'0'));
+            if slot >= slots {
+                bail!("{} line {line}: seating `{}` names slot {slot}", path.display(), field(seating));
+            }
+            t[slot] += int(pool)? + int(cond)?;
+        }
+    }
+    let name = |s: usize| config.agents.get(s).cloned().unwrap_or_default();
+    let mut out = Vec::new();
+    for a in 0..slots {
+        for b in a + 1..slots {
+            let diffs: Vec<f64> = units.values().map(|t| (t[a] - t[b]) as f64 / seatings).collect();
+            let n = diffs.len() as f64;
+            let mean = if diffs.is_empty() { 0.0 } else { diffs.iter().sum::<f64>() / n };
+            let ci95 = (diffs.len() >= 2).then(|| {
+                let var = diffs.iter().map(|d| (d - mean) * (d - mean)).sum::<f64>() / (n - 1.0);
+                let half = 1.96 * (var / n).sqrt();
+                (mean - half, mean + half)
+            });
+            out.push(Pair { a: (a, name(a)), b: (b, name(b)), units: diffs.len() as u64, mean, ci95 });
+        }
+    }
+    Ok(out)
+}
+
+/// The bytes of `pairs.csv`.
+#[must_use]
+pub fn csv(pairs: &[Pair]) -> Vec<u8> {
+    let mut s = format!("{HEADER}\n");
+    for p in pairs {
+        let (lo, hi) =
+            p.ci95.map_or((String::new(), String::new()), |(l, h)| (format!("{l:.4}"), format!("{h:.4}")));
+        s.push_str(&format!(
+            "{},{},{},{},{},{:.4},{lo},{hi}\n",
+            p.a.0,
+            quote(&p.a.1),
+            p.b.0,
+            quote(&p.b.1),
+            p.units,
+            p.mean
+        ));
+    }
+    s.into_bytes()
+}
+
+fn quote(s: &str) -> String {
+    if s.contains([',', '"', '\n']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
+}
+
+/// The lines printed under the summary table.
+#[must_use]
+pub fn table(pairs: &[Pair], unit: &str) -> String {
+    let mut s = format!("paired differences, tantos per {unit} (A minus B, 95% CI):\n");
+    for p in pairs {
+        let ci = p.ci95.map_or(String::new(), |(l, h)| format!("[{l:+.4}, {h:+.4}]"));
+        s.push_str(&format!(
+            "  {:<28} - {:<28} {:>+10.4} {ci}\n",
+            format!("{}:{}", p.a.0, p.a.1),
+            format!("{}:{}", p.b.0, p.b.1),
+            p.mean
+        ));
+    }
+    s
+}
