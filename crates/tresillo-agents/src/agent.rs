@@ -33,6 +33,38 @@ pub trait Agent: Send {
     fn fault(&self) -> Option<String> {
         None
     }
+
+    /// The agent's own work since the last call (worlds, solver nodes,
+    /// iterations, forfeits), then zero: the runner takes it after every hand
+    /// and sums it per slot. Nothing by default.
+    fn take_work(&mut self) -> Work {
+        Work::default()
+    }
+}
+
+/// What an agent did besides deciding, counted per hand by the runner
+/// ([`Agent::take_work`]). Counts that do not apply to an agent stay zero.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Work {
+    /// Worlds (sampled deals) searched.
+    pub worlds: u64,
+    /// Search nodes visited (solver nodes).
+    pub nodes: u64,
+    /// Search iterations (ISMCTS).
+    pub iters: u64,
+    /// Decisions that were not the agent's own: an external bot's faulty answer
+    /// replaced by a fallback agent's.
+    pub forfeits: u64,
+}
+
+impl Work {
+    /// Adds `other` to `self`, count by count.
+    pub fn add(&mut self, other: Work) {
+        self.worlds += other.worlds;
+        self.nodes += other.nodes;
+        self.iters += other.iters;
+        self.forfeits += other.forfeits;
+    }
 }
 
 impl<A: Agent + ?Sized> Agent for Box<A> {
@@ -50,6 +82,9 @@ impl<A: Agent + ?Sized> Agent for Box<A> {
     }
     fn end_hand(&mut self, result: &HandResult) {
         (**self).end_hand(result);
+    }
+    fn take_work(&mut self) -> Work {
+        (**self).take_work()
     }
 }
 
@@ -104,6 +139,10 @@ pub trait TablePlayer {
     fn finish_hand(&mut self, result: &HandResult) {
         let _ = result;
     }
+    /// The player's work since the last call ([`Agent::take_work`]).
+    fn player_work(&mut self) -> Work {
+        Work::default()
+    }
 }
 
 impl<A: Agent + ?Sized> TablePlayer for A {
@@ -122,6 +161,9 @@ impl<A: Agent + ?Sized> TablePlayer for A {
     }
     fn finish_hand(&mut self, result: &HandResult) {
         self.end_hand(result);
+    }
+    fn player_work(&mut self) -> Work {
+        self.take_work()
     }
 }
 
@@ -224,5 +266,13 @@ impl<P: TablePlayer> TablePlayer for SplitPlayer<P> {
         if let Some(b) = &mut self.bidding {
             b.finish_hand(result);
         }
+    }
+
+    fn player_work(&mut self) -> Work {
+        let mut w = self.play.player_work();
+        if let Some(b) = &mut self.bidding {
+            w.add(b.player_work());
+        }
+        w
     }
 }

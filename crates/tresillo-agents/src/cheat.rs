@@ -168,4 +168,11 @@ impl crate::TablePlayer for Seated {
             a.end_hand(result);
         }
     }
+
+    fn player_work(&mut self) -> crate::Work {
+        match self {
+            Seated::Fair(a) => a.take_work(),
+            Seated::Cheat(_) => crate::Work::default(),
+        }
+    }
 }

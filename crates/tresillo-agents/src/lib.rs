@@ -56,7 +56,9 @@ mod spec_error;
 // The search modules at their old paths (`tresillo_agents::pimc::...`).
 pub use search::{gpimc, gsolver, pimc, solver};
 
-pub use agent::{Agent, AgentError, SplitPlayer, TablePlayer, is_bidding_request, play_hand, play_hand_with};
+pub use agent::{
+    Agent, AgentError, SplitPlayer, TablePlayer, Work, is_bidding_request, play_hand, play_hand_with,
+};
 
 pub use sampling::infer::Inference;
 
