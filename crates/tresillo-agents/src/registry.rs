@@ -60,6 +60,19 @@ pub struct ParamInfo {
     pub help: &'static str,
 }
 
+impl ParamInfo {
+    /// Whether a spec may set `key` with this parameter: its name, or, for a name
+    /// ending in `.` (a family such as an external bot's `opt.`), any longer key
+    /// that begins with it.
+    #[must_use]
+    pub fn accepts(&self, key: &str) -> bool {
+        match self.name.strip_suffix('.') {
+            Some(_) => key.len() > self.name.len() && key.starts_with(self.name),
+            None => self.name == key,
+        }
+    }
+}
+
 /// One agent of a registry: its name, what it does, and its parameters. A spec may
 /// set only the parameters listed here.
 #[derive(Clone, Debug, PartialEq)]
@@ -367,7 +380,7 @@ impl Registry {
             });
         };
         for (k, _) in &pairs {
-            if !entry.info.params.iter().any(|p| p.name == *k) {
+            if !entry.info.params.iter().any(|p| p.accepts(k)) {
                 let names: Vec<&str> = entry.info.params.iter().map(|p| p.name).collect();
                 return Err(SpecError::UnknownParam {
                     agent: name.into(),
@@ -468,6 +481,24 @@ fn split_spec(spec: &str) -> Result<(&str, Pairs<'_>), SpecError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_parameter_ending_in_a_dot_accepts_a_family_of_keys() {
+        let mut r = Registry::empty();
+        let info = AgentInfo {
+            name: "fam",
+            help: "",
+            params: vec![ParamInfo { name: "opt.", default: String::new(), help: "" }],
+        };
+        r.register(info, |p| {
+            assert_eq!(p.get("opt.aggr"), Some("60"));
+            Ok(Box::new(RandomAgent))
+        })
+        .unwrap();
+        assert!(r.build_agent("fam:opt.aggr=60").is_ok());
+        assert!(matches!(r.build_agent("fam:opt.=60"), Err(SpecError::UnknownParam { .. })));
+        assert!(matches!(r.build_agent("fam:optaggr=60"), Err(SpecError::UnknownParam { .. })));
+    }
 
     #[test]
     fn specs_parse_and_errors_list_valid_names() {

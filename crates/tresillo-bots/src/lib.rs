@@ -1,8 +1,10 @@
 //! External bots: an agent that is a separate program, in any language, speaking
 //! the JSON Lines protocol of docs/PROTOCOL.md over its standard input and output.
-//! [`register`] adds the spec `ext:cmd=PROGRAM[:ms=N][:hand_ms=N][:log=DIR]` to a
-//! [`Registry`], so a bot plays wherever an agent plays (the CLI's `play`,
-//! `tournament` and `run`, the Python package's tournaments).
+//! [`register`] adds the spec
+//! `ext:cmd=PROGRAM[:ms=N][:hand_ms=N][:log=DIR][:fault=stop|rule][:cwd=DIR][:env.NAME=V][:opt.NAME=V]`
+//! to a [`Registry`], and [`register_named`] a bot defined elsewhere (an experiment
+//! file's `[bots.NAME]`), so a bot plays wherever an agent plays (the CLI's `play`,
+//! `tournament`, `run` and `tune`, the Python package's tournaments).
 //!
 //! Each agent object owns one process, started at its first decision and reused
 //! for every hand after (the runner builds one agent per seat slot and worker
@@ -11,19 +13,24 @@
 //! crashes, answers late, writes something that is not a message of the protocol
 //! or answers an action that is not legal makes [`Agent::fault`] say so; the hand
 //! refuses its decision and the run stops with that line, every finished deal
-//! kept. A bot sees only its seat's view (RULES.md section 9): the request is
-//! built from the [`PlayerView`] alone.
+//! kept. Under `fault=rule` the `rule` agent decides instead for the rest of that
+//! hand (each such decision a forfeit, counted in [`Agent::take_work`]) and the bot
+//! is started afresh at the next hand. A bot sees only its seat's view (RULES.md
+//! section 9): the request is built from the [`PlayerView`] alone.
+//!
+//! The answer is read on the calling thread: `poll` with the time left, then a
+//! read into a reused buffer; the request is written straight into a reused
+//! buffer. No thread, channel or JSON tree sits on a decision's path.
 
 mod message;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
-use tresillo_agents::{Agent, AgentInfo, AgentRng, ParamInfo, Registry, SpecError};
+use tresillo_agents::{Agent, AgentInfo, AgentRng, ParamInfo, Params, Registry, SpecError, Work};
 use tresillo_core::action::{Action, DiscardBuilder, legal_ids};
-use tresillo_core::{Bid, Card, Decision, HandResult, PlayerView, Request};
+use tresillo_core::{Bid, Card, Decision, HandResult, PlayerView, Request, Rules};
 
 /// The protocol's version (docs/PROTOCOL.md).
 pub const PROTOCOL: u32 = 1;
@@ -37,43 +44,189 @@ pub const DEFAULT_MS: u64 = 10_000;
 /// The most bytes of a bot's standard error kept in its log.
 pub const MAX_LOG: u64 = 1 << 20;
 
-/// Registers `ext` in `registry`: `ext:cmd=PROGRAM` (an executable path, run
-/// with no arguments; words after a space are its arguments), `ms=N` (the time
-/// for each answer, default 10,000), `log=DIR` (keep the bot's standard error,
-/// its first MiB, in `DIR/NAME-PID.log`; default: discarded).
+/// Under `fault=rule`, the starts in a row that may fail (the bot exits or breaks
+/// the protocol before its first answer) before the run stops.
+pub const MAX_FAILED_STARTS: u32 = 3;
+
+/// Under `fault=rule`, the forfeits reported on standard error per agent; later
+/// ones are only counted.
+const MAX_REPORTED: u32 = 5;
+
+/// What a bot's fault does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnFault {
+    /// The run stops with one line (the default).
+    Stop,
+    /// The `rule` agent decides in its place for the rest of the hand (forfeits),
+    /// and the bot is started afresh at the next hand.
+    Rule,
+}
+
+/// How to run a bot and what it is allowed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BotConfig {
+    /// The program.
+    pub program: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// Its working directory (default: the toolkit's).
+    pub cwd: Option<PathBuf>,
+    /// Environment variables set for it (beside the toolkit's own).
+    pub env: Vec<(String, String)>,
+    /// The time for each answer (and for the greeting).
+    pub limit: Duration,
+    /// The time for all its answers in one hand, if limited.
+    pub hand_budget: Option<Duration>,
+    /// Where its standard error and its time are kept, if anywhere.
+    pub log: Option<PathBuf>,
+    /// What a fault does.
+    pub on_fault: OnFault,
+    /// Values of the options the bot declares (sent in `hello`, checked against
+    /// its declaration).
+    pub options: Vec<(String, f64)>,
+}
+
+impl BotConfig {
+    /// A bot run as `cmd` (the program, then its arguments after spaces), with
+    /// the defaults: 10 s per answer, no hand budget, no log, faults stop the run.
+    #[must_use]
+    pub fn new(cmd: &str) -> BotConfig {
+        let mut words = cmd.split_whitespace().map(str::to_string);
+        BotConfig {
+            program: words.next().unwrap_or_default(),
+            args: words.collect(),
+            cwd: None,
+            env: Vec::new(),
+            limit: Duration::from_millis(DEFAULT_MS),
+            hand_budget: None,
+            log: None,
+            on_fault: OnFault::Stop,
+            options: Vec::new(),
+        }
+    }
+
+    /// The command line, for messages.
+    #[must_use]
+    pub fn command_line(&self) -> String {
+        std::iter::once(self.program.as_str())
+            .chain(self.args.iter().map(String::as_str))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// Sets what a spec's parameters set (every key but `cmd`, `cwd` and
+    /// `env.*`, which only `ext` has).
+    fn apply(&mut self, p: &Params<'_>) -> Result<(), SpecError> {
+        if let Some(ms) = p.int("ms", 1, 3_600_000)? {
+            self.limit = Duration::from_millis(ms as u64);
+        }
+        if let Some(ms) = p.int("hand_ms", 1, 86_400_000)? {
+            self.hand_budget = Some(Duration::from_millis(ms as u64));
+        }
+        if let Some(l) = p.get("log").filter(|l| !l.is_empty()) {
+            self.log = Some(PathBuf::from(l));
+        }
+        match p.get("fault") {
+            None | Some("stop") => {}
+            Some("rule") => self.on_fault = OnFault::Rule,
+            Some(v) => return Err(p.bad_value("fault", v, "expected stop or rule")),
+        }
+        for &(k, v) in p.pairs() {
+            if let Some(name) = k.strip_prefix("opt.") {
+                let x: f64 = v
+                    .parse()
+                    .ok()
+                    .filter(|x: &f64| x.is_finite())
+                    .ok_or_else(|| p.bad_value(k, v, "a bot option is a number"))?;
+                self.options.retain(|(n, _)| n != name);
+                self.options.push((name.to_string(), x));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The parameters every bot spec takes.
+fn common_params() -> Vec<ParamInfo> {
+    vec![
+        ParamInfo { name: "ms", default: DEFAULT_MS.to_string(), help: "milliseconds for each answer" },
+        ParamInfo {
+            name: "hand_ms",
+            default: String::new(),
+            help: "milliseconds for all its answers in one hand",
+        },
+        ParamInfo {
+            name: "log",
+            default: String::new(),
+            help: "a directory for the bot's standard error and time",
+        },
+        ParamInfo {
+            name: "fault",
+            default: "stop".into(),
+            help: "stop: a fault stops the run; rule: the rule agent plays the rest of the hand (a forfeit)",
+        },
+        ParamInfo {
+            name: "opt.",
+            default: String::new(),
+            help: "opt.NAME=V sets an option the bot declares",
+        },
+    ]
+}
+
+/// Registers `ext` in `registry`: `ext:cmd=PROGRAM` (an executable path; words
+/// after a space are its arguments), `ms=N` (the time for each answer, default
+/// 10,000), `hand_ms=N` (the time for a hand's answers), `log=DIR` (keep the bot's
+/// standard error, its first MiB, in `DIR/NAME-PID.log`, and its time in
+/// `DIR/NAME-PID.time`), `fault=stop|rule`, `cwd=DIR`, `env.NAME=VALUE`,
+/// `opt.NAME=VALUE` (an option the bot declares).
 pub fn register(registry: &mut Registry) -> Result<(), SpecError> {
+    let mut params = vec![ParamInfo {
+        name: "cmd",
+        default: String::new(),
+        help: "the program (and its arguments after spaces)",
+    }];
+    params.extend(common_params());
+    params.push(ParamInfo { name: "cwd", default: String::new(), help: "the bot's working directory" });
+    params.push(ParamInfo {
+        name: "env.",
+        default: String::new(),
+        help: "env.NAME=V sets a variable for the bot",
+    });
     let info = AgentInfo {
         name: "ext",
         help: "an external bot: a program speaking the JSON Lines protocol of docs/PROTOCOL.md",
-        params: vec![
-            ParamInfo {
-                name: "cmd",
-                default: String::new(),
-                help: "the program (and its arguments after spaces)",
-            },
-            ParamInfo { name: "ms", default: DEFAULT_MS.to_string(), help: "milliseconds for each answer" },
-            ParamInfo {
-                name: "log",
-                default: String::new(),
-                help: "a directory for the bot's standard error",
-            },
-            ParamInfo {
-                name: "hand_ms",
-                default: String::new(),
-                help: "milliseconds for all its answers in one hand",
-            },
-        ],
+        params,
     };
     registry.register(info, |p| {
         let cmd = p
             .get("cmd")
             .filter(|c| !c.trim().is_empty())
             .ok_or_else(|| p.bad_value("cmd", "", "an external bot needs its program: ext:cmd=PATH"))?;
-        let ms = p.int("ms", 1, 3_600_000)?.map_or(DEFAULT_MS, |m| m as u64);
-        let log = p.get("log").filter(|l| !l.is_empty()).map(PathBuf::from);
-        let mut bot = ExtBot::new(cmd, Duration::from_millis(ms), log);
-        bot.hand_budget = p.int("hand_ms", 1, 86_400_000)?.map(|m| Duration::from_millis(m as u64));
-        Ok(Box::new(bot))
+        let mut config = BotConfig::new(cmd);
+        config.apply(p)?;
+        config.cwd = p.get("cwd").filter(|c| !c.is_empty()).map(PathBuf::from);
+        for &(k, v) in p.pairs() {
+            if let Some(name) = k.strip_prefix("env.") {
+                config.env.push((name.to_string(), v.to_string()));
+            }
+        }
+        Ok(Box::new(ExtBot::new(config)))
+    })
+}
+
+/// Registers a bot defined outside a spec (an experiment file's `[bots.NAME]`)
+/// as the agent `name`, run as `config`; its spec takes `ms`, `hand_ms`, `log`,
+/// `fault` and `opt.NAME`, which override the definition. Refused when the name is
+/// taken.
+pub fn register_named(registry: &mut Registry, name: &str, config: BotConfig) -> Result<(), SpecError> {
+    // A registry's names are static; a named bot is defined once per run.
+    let name: &'static str = Box::leak(name.to_string().into_boxed_str());
+    let info =
+        AgentInfo { name, help: "an external bot defined in the experiment file", params: common_params() };
+    registry.register(info, move |p| {
+        let mut c = config.clone();
+        c.apply(p)?;
+        Ok(Box::new(ExtBot::new(c)))
     })
 }
 
@@ -85,104 +238,189 @@ pub fn registry() -> Registry {
     r
 }
 
+/// An option a bot declares in its greeting.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BotOption {
+    /// Its name.
+    pub name: String,
+    /// Whether it takes integers only.
+    pub int: bool,
+    /// The least value.
+    pub min: f64,
+    /// The greatest value.
+    pub max: f64,
+    /// The value it takes when none is set.
+    pub default: f64,
+}
+
+/// Starts the bot of `spec` (an `ext` spec or a named bot of `registry`), greets
+/// it for `rules` at `players`, and returns the options it declares; the process
+/// then ends. For `tune`, which starts a bot's options at their defaults.
+pub fn declared_options(config: &BotConfig, rules: Rules, players: u8) -> Result<Vec<BotOption>, String> {
+    let mut bot = ExtBot::new(BotConfig { options: Vec::new(), ..config.clone() });
+    bot.spawn(rules, players).map_err(|f| format!("external bot {}: {}", bot.who(), f.why))?;
+    Ok(bot.declared.clone())
+}
+
+/// A fault: what happened, and whether it stops the run whatever `fault=` says
+/// (a bad option value, a bot that never starts).
+struct Fault {
+    why: String,
+    fatal: bool,
+}
+
+impl From<String> for Fault {
+    fn from(why: String) -> Fault {
+        Fault { why, fatal: false }
+    }
+}
+
+impl From<&str> for Fault {
+    fn from(why: &str) -> Fault {
+        Fault { why: why.to_string(), fatal: false }
+    }
+}
+
 /// A running bot process.
 struct Process {
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<Result<String, String>>,
+    stdout: ChildStdout,
+    /// Bytes read from its output and not yet taken as lines; `taken` of them
+    /// belong to the line handed out last.
+    buf: Vec<u8>,
+    taken: usize,
+}
+
+impl Process {
+    /// The next line of the bot's output (without its newline), waiting at most
+    /// `wait`. Err(None) when the time ran out.
+    fn line(&mut self, wait: Duration) -> Result<&[u8], Option<String>> {
+        self.buf.drain(..self.taken);
+        self.taken = 0;
+        let deadline = Instant::now() + wait;
+        let mut scanned = 0;
+        loop {
+            if let Some(i) = self.buf[scanned..].iter().position(|&b| b == b'\n') {
+                let end = scanned + i;
+                self.taken = end + 1;
+                return Ok(&self.buf[..end]);
+            }
+            scanned = self.buf.len();
+            if scanned > MAX_LINE {
+                return Err(Some(format!("wrote a line longer than {MAX_LINE} bytes")));
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            let timeout = rustix::event::Timespec::try_from(left)
+                .unwrap_or(rustix::event::Timespec { tv_sec: i64::MAX, tv_nsec: 0 });
+            let mut fds = [rustix::event::PollFd::new(&self.stdout, rustix::event::PollFlags::IN)];
+            match rustix::event::poll(&mut fds, Some(&timeout)) {
+                Ok(0) => return Err(None),
+                Ok(_) => {}
+                Err(rustix::io::Errno::INTR) => continue,
+                Err(e) => return Err(Some(format!("waiting for its output: {e}"))),
+            }
+            let mut chunk = [0u8; 8192];
+            match self.stdout.read(&mut chunk) {
+                Ok(0) => {
+                    return Err(Some(if self.buf.is_empty() {
+                        "closed its output (exited)".into()
+                    } else {
+                        "closed its output (exited) in the middle of a line".into()
+                    }));
+                }
+                Ok(n) => self.buf.extend_from_slice(&chunk[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(Some(format!("reading its output: {e}"))),
+            }
+        }
+    }
 }
 
 /// An external bot (see the crate documentation).
 pub struct ExtBot {
-    cmd: String,
-    limit: Duration,
-    /// The time for all its answers in one hand, if limited.
-    pub hand_budget: Option<Duration>,
-    /// Time spent on answers in the current hand.
-    hand_used: Duration,
-    log: Option<PathBuf>,
+    config: BotConfig,
     process: Option<Process>,
     /// The bot's name from its greeting.
     pub name: String,
+    /// The options it declared in its greeting.
+    pub declared: Vec<BotOption>,
     /// Requests sent so far (their ids).
     next_id: u64,
     /// Hands begun; whether the current one was announced to the bot.
     hands: u64,
     announced: bool,
+    /// A fault that stops the run.
     fault: Option<String>,
-    /// Total time spent waiting for answers.
+    /// Under `fault=rule`: who decides after a fault, whether it does for the
+    /// rest of this hand, the forfeits not yet taken, the failed starts in a row,
+    /// the forfeits reported.
+    fallback: Option<Box<dyn Agent>>,
+    forfeiting: bool,
+    forfeits: u64,
+    failed_starts: u32,
+    reported: u32,
+    /// The request being written (reused).
+    out: String,
+    /// Time spent on answers in the current hand.
+    hand_used: Duration,
+    /// Total time spent waiting for answers (of the current process).
     pub waited: Duration,
-    /// Requests answered.
+    /// Requests answered (by the current process).
     pub requests: u64,
-    /// The longest wait for one answer.
+    /// The longest wait for one answer (of the current process).
     pub longest: Duration,
 }
 
 impl ExtBot {
-    /// A bot run as `cmd`, with `limit` for each answer; not started yet.
+    /// A bot run as `config` says; not started yet.
     #[must_use]
-    pub fn new(cmd: &str, limit: Duration, log: Option<PathBuf>) -> ExtBot {
+    pub fn new(config: BotConfig) -> ExtBot {
+        let fallback = (config.on_fault == OnFault::Rule)
+            .then(|| tresillo_agents::build_agent("rule").expect("the rule agent is built in"));
         ExtBot {
-            cmd: cmd.to_string(),
-            limit,
-            hand_budget: None,
-            hand_used: Duration::ZERO,
-            log,
+            config,
             process: None,
             name: String::new(),
+            declared: Vec::new(),
             next_id: 0,
             hands: 0,
             announced: false,
             fault: None,
+            fallback,
+            forfeiting: false,
+            forfeits: 0,
+            failed_starts: 0,
+            reported: 0,
+            out: String::with_capacity(2048),
+            hand_used: Duration::ZERO,
             waited: Duration::ZERO,
             requests: 0,
             longest: Duration::ZERO,
         }
     }
 
-    fn spawn(&mut self, view: &PlayerView) -> Result<(), String> {
-        let mut words = self.cmd.split_whitespace();
-        let program = words.next().ok_or("no program")?;
-        let mut command = Command::new(program);
-        command.args(words).stdin(Stdio::piped()).stdout(Stdio::piped());
-        command.stderr(if self.log.is_some() { Stdio::piped() } else { Stdio::null() });
-        let mut child = command.spawn().map_err(|e| format!("could not start `{}`: {e}", self.cmd))?;
+    /// The bot as messages name it: its name (once greeted) and command.
+    fn who(&self) -> String {
+        let cmd = self.config.command_line();
+        if self.name.is_empty() { cmd } else { format!("{} ({cmd})", self.name) }
+    }
+
+    fn spawn(&mut self, rules: Rules, players: u8) -> Result<(), Fault> {
+        let c = &self.config;
+        let mut command = Command::new(&c.program);
+        command.args(&c.args).stdin(Stdio::piped()).stdout(Stdio::piped());
+        command.stderr(if c.log.is_some() { Stdio::piped() } else { Stdio::null() });
+        if let Some(dir) = &c.cwd {
+            command.current_dir(dir);
+        }
+        command.envs(c.env.iter().map(|(k, v)| (k, v)));
+        let mut child =
+            command.spawn().map_err(|e| format!("could not start `{}`: {e}", c.command_line()))?;
         let stdin = child.stdin.take().ok_or("no standard input")?;
         let stdout = child.stdout.take().ok_or("no standard output")?;
-        let (tx, rx) = sync_channel(64);
-        std::thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            loop {
-                let mut buf = Vec::new();
-                let n = match (&mut r).take(MAX_LINE as u64 + 1).read_until(b'\n', &mut buf) {
-                    Ok(n) => n,
-                    Err(e) => {
-                        let _ = tx.send(Err(format!("reading its output: {e}")));
-                        return;
-                    }
-                };
-                if n == 0 {
-                    let _ = tx.send(Err("closed its output (exited)".into()));
-                    return;
-                }
-                if buf.len() > MAX_LINE {
-                    let _ = tx.send(Err(format!("wrote a line longer than {MAX_LINE} bytes")));
-                    return;
-                }
-                let line = match String::from_utf8(buf) {
-                    Ok(l) => l,
-                    Err(_) => {
-                        let _ = tx.send(Err("wrote bytes that are not UTF-8".into()));
-                        return;
-                    }
-                };
-                if tx.send(Ok(line.trim_end().to_string())).is_err() {
-                    return;
-                }
-            }
-        });
-        if let (Some(dir), Some(err)) = (&self.log, child.stderr.take()) {
-            let path = dir.join(format!("{}-{}.log", sanitize(&self.cmd), child.id()));
+        if let (Some(dir), Some(err)) = (&c.log, child.stderr.take()) {
+            let path = dir.join(format!("{}-{}.log", sanitize(&c.program), child.id()));
             std::fs::create_dir_all(dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
             let mut file =
                 std::fs::File::create(&path).map_err(|e| format!("creating {}: {e}", path.display()))?;
@@ -193,20 +431,26 @@ impl ExtBot {
                 let _ = std::io::copy(&mut err, &mut std::io::sink());
             });
         }
-        self.process = Some(Process { child, stdin, lines: rx });
-        let p = view.public();
-        let hello = message::hello(p, self.limit);
-        self.send(&hello)?;
+        self.process = Some(Process { child, stdin, stdout, buf: Vec::with_capacity(256), taken: 0 });
+        self.waited = Duration::ZERO;
+        self.longest = Duration::ZERO;
+        self.requests = 0;
+        let hello = message::hello(rules, players, &self.config);
+        self.send_line(&format!("{hello}\n"))?;
         let answer = self.receive(true)?;
         let v: serde_json::Value = serde_json::from_str(&answer)
             .map_err(|e| format!("greeting is not JSON ({e}): {}", excerpt(&answer)))?;
         if v["type"] != "hello" {
-            return Err(format!("answered the greeting with {}", excerpt(&answer)));
+            return Err(format!("answered the greeting with {}", excerpt(&answer)).into());
         }
         if v["protocol"].as_u64().is_some_and(|n| n != u64::from(PROTOCOL)) {
-            return Err(format!("speaks protocol {} (this is protocol {PROTOCOL})", v["protocol"]));
+            return Err(format!("speaks protocol {} (this is protocol {PROTOCOL})", v["protocol"]).into());
         }
         self.name = v["name"].as_str().unwrap_or("bot").to_string();
+        self.declared = declared(&v["options"]).map_err(|why| Fault { why, fatal: true })?;
+        for (k, x) in &self.config.options {
+            check_option(&self.declared, k, *x).map_err(|why| Fault { why, fatal: true })?;
+        }
         // The start-up is not an answer's time.
         self.waited = Duration::ZERO;
         self.longest = Duration::ZERO;
@@ -214,44 +458,62 @@ impl ExtBot {
         Ok(())
     }
 
-    fn send(&mut self, v: &serde_json::Value) -> Result<(), String> {
+    fn send_line(&mut self, line: &str) -> Result<(), Fault> {
         let p = self.process.as_mut().ok_or("not running")?;
-        let mut line = v.to_string();
-        line.push('\n');
         p.stdin.write_all(line.as_bytes()).and_then(|()| p.stdin.flush()).map_err(|e| {
-            match p.child.try_wait() {
+            Fault::from(match p.child.try_wait() {
                 Ok(Some(status)) => format!("exited ({status})"),
                 _ => format!("closed its input ({e})"),
-            }
+            })
         })
     }
 
     /// The next line, within the limit of an answer (and of the hand's budget,
     /// except for the greeting).
-    fn receive(&mut self, greeting: bool) -> Result<String, String> {
+    fn receive(&mut self, greeting: bool) -> Result<String, Fault> {
+        let (t0, left) = self.wait_for(greeting);
         let p = self.process.as_mut().ok_or("not running")?;
-        let t0 = Instant::now();
-        let budget = if greeting { None } else { self.hand_budget };
-        let left = budget.map_or(self.limit, |b| b.saturating_sub(self.hand_used).min(self.limit));
-        let r = p.lines.recv_timeout(left);
+        let r = p.line(left).map(|l| std::str::from_utf8(l).map(str::to_string));
+        self.account(t0);
+        match r {
+            Ok(Ok(line)) => Ok(line),
+            Ok(Err(_)) => Err("wrote bytes that are not UTF-8".into()),
+            Err(e) => Err(self.read_fault(e, left)),
+        }
+    }
+
+    /// When a wait begins and how long it may last.
+    fn wait_for(&self, greeting: bool) -> (Instant, Duration) {
+        let limit = self.config.limit;
+        let budget = if greeting { None } else { self.config.hand_budget };
+        (Instant::now(), budget.map_or(limit, |b| b.saturating_sub(self.hand_used).min(limit)))
+    }
+
+    fn account(&mut self, t0: Instant) {
         let took = t0.elapsed();
         self.waited += took;
         self.hand_used += took;
         self.longest = self.longest.max(took);
-        match r {
-            Ok(Ok(line)) => Ok(line),
-            Ok(Err(e)) => Err(match p.child.try_wait() {
-                Ok(Some(status)) => format!("{e} ({status})"),
-                _ => e,
-            }),
-            Err(RecvTimeoutError::Timeout) if left < self.limit => Err(format!(
-                "used up its time for the hand ({} ms) without answering",
-                self.hand_budget.map_or(0, |b| b.as_millis())
-            )),
-            Err(RecvTimeoutError::Timeout) => {
-                Err(format!("gave no answer within its limit of {} ms", self.limit.as_millis()))
+    }
+
+    fn read_fault(&mut self, e: Option<String>, left: Duration) -> Fault {
+        let limit = self.config.limit;
+        match e {
+            Some(e) => {
+                let p = self.process.as_mut().expect("running");
+                // Give an exiting bot a moment to be reaped, for its status.
+                std::thread::sleep(Duration::from_millis(2));
+                match p.child.try_wait() {
+                    Ok(Some(status)) => format!("{e} ({status})").into(),
+                    _ => e.into(),
+                }
             }
-            Err(RecvTimeoutError::Disconnected) => Err("closed its output".into()),
+            None if left < limit => format!(
+                "used up its time for the hand ({} ms) without answering",
+                self.config.hand_budget.map_or(0, |b| b.as_millis())
+            )
+            .into(),
+            None => format!("gave no answer within its limit of {} ms", limit.as_millis()).into(),
         }
     }
 
@@ -262,37 +524,48 @@ impl ExtBot {
         discard: DiscardBuilder,
         legal: &[usize],
         seed: u64,
-    ) -> Result<usize, String> {
+    ) -> Result<usize, Fault> {
         self.next_id += 1;
         let id = self.next_id;
-        let request = message::request(id, view, discard, legal, seed);
-        self.send(&request)?;
-        let line = self.receive(false)?;
-        let v: serde_json::Value = serde_json::from_str(&line)
-            .map_err(|e| format!("wrote a line that is not JSON ({e}): {}", excerpt(&line)))?;
-        if v["type"] != "action" {
-            return Err(format!("answered request {id} with {}", excerpt(&line)));
-        }
-        if v["id"].as_u64() != Some(id) {
-            return Err(format!("answered request {} instead of request {id}", v["id"]));
-        }
-        let a = v["action"].as_u64().ok_or_else(|| format!("gave no action id: {}", excerpt(&line)))?;
-        let a = usize::try_from(a).map_err(|_| format!("answered action {a}"))?;
-        if !legal.contains(&a) {
-            return Err(format!("answered action {a}, which is not legal (legal: {legal:?})"));
-        }
+        let mut out = std::mem::take(&mut self.out);
+        message::request(&mut out, id, view, discard, legal, seed);
+        let sent = self.send_line(&out);
+        self.out = out;
+        sent?;
+        let (t0, left) = self.wait_for(false);
+        let p = self.process.as_mut().ok_or("not running")?;
+        let r = p.line(left).map(|line| parse_answer(line, id, legal));
+        self.account(t0);
+        let a = match r {
+            Ok(answer) => answer?,
+            Err(e) => return Err(self.read_fault(e, left)),
+        };
         self.requests += 1;
         Ok(a)
     }
 
-    fn decide_checked(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Result<Decision, String> {
+    fn decide_checked(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Result<Decision, Fault> {
         if self.process.is_none() {
-            self.spawn(view)?;
+            let p = view.public();
+            if let Err(f) = self.spawn(p.game_rules(), p.players) {
+                self.failed_starts += 1;
+                if self.failed_starts >= MAX_FAILED_STARTS && self.config.on_fault == OnFault::Rule {
+                    return Err(Fault {
+                        why: format!(
+                            "failed to start {} times in a row; the last time: {}",
+                            self.failed_starts, f.why
+                        ),
+                        fatal: true,
+                    });
+                }
+                return Err(f);
+            }
+            self.failed_starts = 0;
         }
         if !self.announced {
             self.announced = true;
             let m = message::hand(self.hands, view);
-            self.send(&m)?;
+            self.send_line(&format!("{m}\n"))?;
         }
         let mut discard = DiscardBuilder::default();
         loop {
@@ -306,71 +579,28 @@ impl ExtBot {
             };
         }
     }
-}
 
-/// The first 120 characters of a line, for a message.
-fn excerpt(line: &str) -> String {
-    let s: String = line.chars().take(120).collect();
-    if s.len() < line.len() { format!("{s:?}...") } else { format!("{s:?}") }
-}
-
-fn sanitize(cmd: &str) -> String {
-    let base = cmd.split_whitespace().next().unwrap_or("bot");
-    let base = base.rsplit('/').next().unwrap_or(base);
-    base.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
-}
-
-impl Agent for ExtBot {
-    fn name(&self) -> &str {
-        "ext"
-    }
-
-    fn new_hand(&mut self) {
-        self.hands += 1;
-        self.announced = false;
-        self.hand_used = Duration::ZERO;
-    }
-
-    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
-        if self.fault.is_some() {
-            // A bot that failed once is not asked again.
-            return refused(view);
+    /// Ends the process: `bye`, its input closed, a grace period to exit, then
+    /// killed; its time goes to the log directory.
+    fn end_process(&mut self) {
+        let Some(mut p) = self.process.take() else { return };
+        if let Some(dir) = &self.config.log {
+            let path = dir.join(format!("{}-{}.time", sanitize(&self.config.program), p.child.id()));
+            let _ = std::fs::write(path, format!("{}\n", self.time_line()));
         }
-        match self.decide_checked(view, rng) {
-            Ok(d) => d,
-            Err(why) => {
-                let who = if self.name.is_empty() {
-                    self.cmd.clone()
-                } else {
-                    format!("{} ({})", self.name, self.cmd)
-                };
-                self.fault = Some(format!("external bot {who}: {why}"));
-                refused(view)
+        let _ = writeln!(p.stdin, "{{\"type\":\"bye\"}}");
+        drop(p.stdin);
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = p.child.try_wait() {
+                return;
             }
+            std::thread::sleep(Duration::from_millis(5));
         }
+        let _ = p.child.kill();
+        let _ = p.child.wait();
     }
 
-    fn fault(&self) -> Option<String> {
-        self.fault.clone()
-    }
-
-    fn end_hand(&mut self, result: &HandResult) {
-        if self.process.is_some() && self.fault.is_none() && self.announced {
-            // A bot gone by now is found out at its next request.
-            let _ = self.send(&message::result(self.hands, result));
-        }
-    }
-}
-
-/// A decision of another kind than `view` asks for: the hand refuses it.
-fn refused(view: &PlayerView) -> Decision {
-    match view.request() {
-        Request::Play { .. } => Decision::Bid(Bid::Paso),
-        _ => Decision::Play(Card::ESPADA),
-    }
-}
-
-impl ExtBot {
     /// One line on the time the bot used: requests, mean and longest answer.
     #[must_use]
     pub fn time_line(&self) -> String {
@@ -385,25 +615,190 @@ impl ExtBot {
     }
 }
 
+/// The action a bot's answer `line` names, checked: a message `action` for
+/// request `id`, with one of the `legal` ids.
+fn parse_answer(line: &[u8], id: u64, legal: &[usize]) -> Result<usize, Fault> {
+    #[derive(serde::Deserialize)]
+    struct Answer<'a> {
+        #[serde(rename = "type", borrow)]
+        kind: std::borrow::Cow<'a, str>,
+        id: Option<serde_json::Value>,
+        action: Option<serde_json::Value>,
+    }
+    let text = || String::from_utf8_lossy(line).into_owned();
+    let Ok(line_str) = std::str::from_utf8(line) else {
+        return Err("wrote bytes that are not UTF-8".into());
+    };
+    let v: Answer<'_> = serde_json::from_str(line_str)
+        .map_err(|e| format!("wrote a line that is not an answer ({e}): {}", excerpt(&text())))?;
+    if v.kind != "action" {
+        return Err(format!("answered request {id} with {}", excerpt(&text())).into());
+    }
+    let got = v.id.as_ref().and_then(serde_json::Value::as_u64);
+    if got != Some(id) {
+        let shown = v.id.map_or_else(|| "none".to_string(), |x| x.to_string());
+        return Err(format!("answered request {shown} instead of request {id}").into());
+    }
+    let a = v.action.as_ref().and_then(serde_json::Value::as_u64);
+    let Some(a) = a.and_then(|a| usize::try_from(a).ok()) else {
+        return Err(format!("gave no action id: {}", excerpt(&text())).into());
+    };
+    if !legal.contains(&a) {
+        return Err(format!("answered action {a}, which is not legal (legal: {legal:?})").into());
+    }
+    Ok(a)
+}
+
+/// The options a bot's greeting declares (`options`, a list; absent: none).
+fn declared(v: &serde_json::Value) -> Result<Vec<BotOption>, String> {
+    let Some(list) = v.as_array() else {
+        return if v.is_null() {
+            Ok(Vec::new())
+        } else {
+            Err("its greeting's options are not a list".into())
+        };
+    };
+    list.iter()
+        .map(|o| {
+            let name = o["name"].as_str().ok_or_else(|| format!("declares an option without a name: {o}"))?;
+            let int = match o["type"].as_str() {
+                Some("int") => true,
+                Some("float") => false,
+                _ => {
+                    return Err(format!("declares option `{name}` with a type other than int or float: {o}"));
+                }
+            };
+            let num = |k: &str| {
+                o[k].as_f64().ok_or_else(|| format!("declares option `{name}` without a number `{k}`"))
+            };
+            let (min, max, default) = (num("min")?, num("max")?, num("default")?);
+            if !(min <= default && default <= max) {
+                return Err(format!("declares option `{name}` with its default outside {min}..{max}"));
+            }
+            Ok(BotOption { name: name.to_string(), int, min, max, default })
+        })
+        .collect()
+}
+
+/// Whether `value` is allowed for option `name` of `declared`.
+fn check_option(declared: &[BotOption], name: &str, value: f64) -> Result<(), String> {
+    let Some(o) = declared.iter().find(|o| o.name == name) else {
+        let known: Vec<&str> = declared.iter().map(|o| o.name.as_str()).collect();
+        return Err(format!(
+            "option `{name}` is not one it declares (it declares: {})",
+            if known.is_empty() { "none".into() } else { known.join(", ") }
+        ));
+    };
+    if o.int && value.fract() != 0.0 {
+        return Err(format!("option `{name}` takes integers, not {value}"));
+    }
+    if value < o.min || value > o.max {
+        return Err(format!("option `{name}` = {value} is outside its range {}..{}", o.min, o.max));
+    }
+    Ok(())
+}
+
+/// The first 120 characters of a line, for a message.
+fn excerpt(line: &str) -> String {
+    let s: String = line.chars().take(120).collect();
+    if s.len() < line.len() { format!("{s:?}...") } else { format!("{s:?}") }
+}
+
+fn sanitize(program: &str) -> String {
+    let base = program.rsplit('/').next().unwrap_or(program);
+    base.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
+}
+
+impl Agent for ExtBot {
+    fn name(&self) -> &str {
+        "ext"
+    }
+
+    fn new_hand(&mut self) {
+        self.hands += 1;
+        self.announced = false;
+        self.hand_used = Duration::ZERO;
+        self.forfeiting = false;
+        if let Some(f) = &mut self.fallback {
+            f.new_hand();
+        }
+    }
+
+    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
+        if self.fault.is_some() {
+            // A bot that failed once is not asked again.
+            return refused(view);
+        }
+        if self.forfeiting {
+            return self.forfeit(view, rng);
+        }
+        match self.decide_checked(view, rng) {
+            Ok(d) => d,
+            Err(f) => {
+                let line = format!("external bot {}: {}", self.who(), f.why);
+                if self.fallback.is_none() || f.fatal {
+                    self.fault = Some(line);
+                    return refused(view);
+                }
+                // The process is in an unknown state: it goes, and a fresh one
+                // starts at the next hand.
+                self.end_process();
+                self.forfeiting = true;
+                if self.reported < MAX_REPORTED {
+                    self.reported += 1;
+                    let more = if self.reported == MAX_REPORTED {
+                        " (further forfeits of this agent are only counted)"
+                    } else {
+                        ""
+                    };
+                    eprintln!(
+                        "warning: {line}, at seat {} in its hand {}: the rule agent plays the rest of the hand (forfeits), the bot restarts at the next{more}",
+                        view.seat().0,
+                        self.hands
+                    );
+                }
+                self.forfeit(view, rng)
+            }
+        }
+    }
+
+    fn fault(&self) -> Option<String> {
+        self.fault.clone()
+    }
+
+    fn end_hand(&mut self, result: &HandResult) {
+        if let Some(f) = &mut self.fallback {
+            f.end_hand(result);
+        }
+        if self.process.is_some() && self.fault.is_none() && self.announced && !self.forfeiting {
+            // A bot gone by now is found out at its next request.
+            let _ = self.send_line(&format!("{}\n", message::result(self.hands, result)));
+        }
+    }
+
+    fn take_work(&mut self) -> Work {
+        Work { forfeits: std::mem::take(&mut self.forfeits), ..Work::default() }
+    }
+}
+
+impl ExtBot {
+    /// The fallback's decision in the bot's place, counted.
+    fn forfeit(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
+        self.forfeits += 1;
+        self.fallback.as_mut().expect("fault=rule has a fallback").decide(view, rng)
+    }
+}
+
+/// A decision of another kind than `view` asks for: the hand refuses it.
+fn refused(view: &PlayerView) -> Decision {
+    match view.request() {
+        Request::Play { .. } => Decision::Bid(Bid::Paso),
+        _ => Decision::Play(Card::ESPADA),
+    }
+}
+
 impl Drop for ExtBot {
     fn drop(&mut self) {
-        let Some(mut p) = self.process.take() else { return };
-        // The time it used goes to its log directory, beside what it wrote.
-        if let Some(dir) = &self.log {
-            let path = dir.join(format!("{}-{}.time", sanitize(&self.cmd), p.child.id()));
-            let _ = std::fs::write(path, format!("{}\n", self.time_line()));
-        }
-        let _ = writeln!(p.stdin, "{}", serde_json::json!({"type": "bye"}));
-        drop(p.stdin);
-        // A grace period to exit at the end of its input, then it is killed.
-        let deadline = Instant::now() + Duration::from_millis(500);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = p.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        let _ = p.child.kill();
-        let _ = p.child.wait();
+        self.end_process();
     }
 }

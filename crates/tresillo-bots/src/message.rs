@@ -3,29 +3,45 @@
 //! (0 to players - 1); everything in a request comes from the seat's
 //! [`PlayerView`].
 
+use crate::BotConfig;
 use serde_json::{Value, json};
+use std::fmt::Write;
 use std::time::Duration;
 use tresillo_core::action::DiscardBuilder;
-use tresillo_core::{CardSet, Names, PlayerView, PublicState};
+use tresillo_core::{Card, CardSet, LedgerConfig, Names, PlayerView, Rules, ScoringSystem, score_deal};
 
 fn cards(s: CardSet) -> Vec<String> {
     s.iter().map(|c| c.to_string()).collect()
 }
 
 /// The greeting: the protocol, the rule set and its options, the table, the time
-/// for each answer.
-pub fn hello(p: &PublicState, limit: Duration) -> Value {
-    let rules = p.game_rules();
+/// for each answer (and for each hand, when limited), and the values of the bot's
+/// own options that the spec sets.
+pub fn hello(rules: Rules, players: u8, config: &BotConfig) -> Value {
     let options: serde_json::Map<String, Value> =
         rules.options.set_options().into_iter().map(|(k, v)| (k.to_string(), Value::String(v))).collect();
+    let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+    let mut time = serde_json::Map::new();
+    time.insert("decision_ms".into(), ms(config.limit).into());
+    if let Some(h) = config.hand_budget {
+        time.insert("hand_ms".into(), ms(h).into());
+    }
+    let bot_options: serde_json::Map<String, Value> =
+        config.options.iter().map(|(k, v)| (k.clone(), number(*v))).collect();
     json!({
         "type": "hello",
         "protocol": crate::PROTOCOL,
         "rules": rules.set.name(),
         "options": options,
-        "players": p.players,
-        "time": {"decision_ms": u64::try_from(limit.as_millis()).unwrap_or(u64::MAX)},
+        "players": players,
+        "time": time,
+        "bot_options": bot_options,
     })
+}
+
+/// A number as JSON: an integer when it is one.
+fn number(v: f64) -> Value {
+    if v.fract() == 0.0 && v.abs() < 9e15 { json!(v as i64) } else { json!(v) }
 }
 
 /// The start of a hand for the bot: its number, the seat, the dealer, the hand.
@@ -40,9 +56,26 @@ pub fn hand(n: u64, view: &PlayerView) -> Value {
 }
 
 /// The end of a hand, as every seat sees it: the declarer, the contract and
-/// trumps, the tricks each seat took, the outcome.
+/// trumps, the tricks each seat took, the outcome, and what the hand scored for
+/// each seat when scored alone (the deal scoring of deals.csv: the change of its
+/// bowl, in the rule set's unit).
 pub fn result(n: u64, r: &tresillo_core::HandResult) -> Value {
     let players = usize::from(r.players);
+    let config = LedgerConfig {
+        rules: r.rules,
+        options: r.options,
+        penetro_all_play: r.options.penetro_all_play,
+        // One deal is the session (as the runner scores by the deal).
+        deals: 1,
+        ..LedgerConfig::new(r.players)
+    };
+    // A hand the table finished always scores; `null` would say otherwise.
+    let scores = score_deal(config, r).ok().map(|s| s.totals().0[..players].to_vec());
+    let unit = match r.rules.spec().scoring {
+        ScoringSystem::Points if r.options.chips => "chips",
+        ScoringSystem::Points => "points",
+        ScoringSystem::Puesta | ScoringSystem::PerDefender => "tantos",
+    };
     json!({
         "type": "result",
         "hand": n,
@@ -51,41 +84,124 @@ pub fn result(n: u64, r: &tresillo_core::HandResult) -> Value {
         "trump": r.trump.map(|t| t.name()),
         "tricks": r.tricks.0[..players].to_vec(),
         "outcome": r.outcome.name(),
+        "scores": scores,
+        "unit": unit,
     })
 }
 
-/// A request: the seat's view and the legal actions (ids of the action space of
-/// docs/PYTHON.md, each with its words), and a seed for the bot's randomness.
-pub fn request(id: u64, view: &PlayerView, discard: DiscardBuilder, legal: &[usize], seed: u64) -> Value {
+/// Appends `s` to `out` as a JSON string.
+fn push_str(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if u32::from(c) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// Appends a set of cards as a JSON array of their notation.
+fn push_cards(out: &mut String, s: impl IntoIterator<Item = Card>) {
+    out.push('[');
+    for (i, c) in s.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let _ = write!(out, "\"{c}\"");
+    }
+    out.push(']');
+}
+
+/// Appends numbers (or `null`s) as a JSON array.
+fn push_numbers(out: &mut String, s: impl IntoIterator<Item = Option<u8>>) {
+    out.push('[');
+    for (i, x) in s.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        match x {
+            Some(x) => {
+                let _ = write!(out, "{x}");
+            }
+            None => out.push_str("null"),
+        }
+    }
+    out.push(']');
+}
+
+/// Appends a name or `null`.
+fn push_opt(out: &mut String, s: Option<&str>) {
+    match s {
+        Some(s) => push_str(out, s),
+        None => out.push_str("null"),
+    }
+}
+
+/// Writes a request into `out` (cleared first), one line with its newline: the
+/// seat's view and the legal actions (ids of the action space of docs/PYTHON.md,
+/// each with its words), and a seed for the bot's randomness. Written straight
+/// into the reused buffer, without a JSON tree in between (this is the hot path).
+pub fn request(
+    out: &mut String,
+    id: u64,
+    view: &PlayerView,
+    discard: DiscardBuilder,
+    legal: &[usize],
+    seed: u64,
+) {
+    out.clear();
     let p = view.public();
     let names = Names::of(p.rules);
     let n = usize::from(p.players);
-    let legal: Vec<Value> =
-        legal.iter().map(|&a| json!({"action": a, "text": tresillo_core::action::words(names, a)})).collect();
-    let bids: Vec<Value> = p.bids().iter().map(|b| json!([b.seat.0, names.bid(b.bid, false)])).collect();
-    let plays: Vec<Value> =
-        p.plays().iter().enumerate().map(|(i, c)| json!([p.play_seat(i).0, c.to_string()])).collect();
-    json!({
-        "type": "request",
-        "id": id,
-        "seat": view.seat().0,
-        "kind": format!("{:?}", view.request().kind()).to_lowercase(),
-        "seed": seed,
-        "view": {
-            "hand": cards(view.hand()),
-            "discards": cards(view.discards()),
-            "discarding": cards(discard.chosen),
-            "dealer": p.dealer.0,
-            "bids": bids,
-            "declarer": p.declarer.map(|s| s.0),
-            "contract": p.contract.map(|c| c.name()),
-            "trump": p.trump.map(|t| t.name()),
-            "exchanged": p.exchanged.0[..n].to_vec(),
-            "plays": plays,
-            "current_trick": p.current_trick().iter().map(ToString::to_string).collect::<Vec<_>>(),
-            "tricks": p.tricks.0[..n].to_vec(),
-            "known": cards(view.known_cards()),
-        },
-        "legal": legal,
-    })
+    let _ = write!(out, "{{\"type\":\"request\",\"id\":{id},\"seat\":{},\"kind\":\"", view.seat().0);
+    let at = out.len();
+    let _ = write!(out, "{:?}", view.request().kind());
+    out[at..].make_ascii_lowercase();
+    let _ = write!(out, "\",\"seed\":{seed},\"view\":{{\"hand\":");
+    push_cards(out, view.hand().iter());
+    out.push_str(",\"discards\":");
+    push_cards(out, view.discards().iter());
+    out.push_str(",\"discarding\":");
+    push_cards(out, discard.chosen.iter());
+    let _ = write!(out, ",\"dealer\":{},\"bids\":[", p.dealer.0);
+    for (i, b) in p.bids().iter().enumerate() {
+        let _ = write!(out, "{}[{},", if i > 0 { "," } else { "" }, b.seat.0);
+        push_str(out, &names.bid(b.bid, false));
+        out.push(']');
+    }
+    out.push_str("],\"declarer\":");
+    match p.declarer {
+        Some(s) => {
+            let _ = write!(out, "{}", s.0);
+        }
+        None => out.push_str("null"),
+    }
+    out.push_str(",\"contract\":");
+    push_opt(out, p.contract.map(|c| c.name()));
+    out.push_str(",\"trump\":");
+    push_opt(out, p.trump.map(|t| t.name()));
+    out.push_str(",\"exchanged\":");
+    push_numbers(out, p.exchanged.0[..n].iter().copied());
+    out.push_str(",\"plays\":[");
+    for (i, c) in p.plays().iter().enumerate() {
+        let _ = write!(out, "{}[{},\"{c}\"]", if i > 0 { "," } else { "" }, p.play_seat(i).0);
+    }
+    out.push_str("],\"current_trick\":");
+    push_cards(out, p.current_trick().iter().copied());
+    out.push_str(",\"tricks\":");
+    push_numbers(out, p.tricks.0[..n].iter().map(|&t| Some(t)));
+    out.push_str(",\"known\":");
+    push_cards(out, view.known_cards().iter());
+    out.push_str("},\"legal\":[");
+    for (i, &a) in legal.iter().enumerate() {
+        let _ = write!(out, "{}{{\"action\":{a},\"text\":", if i > 0 { "," } else { "" });
+        push_str(out, &tresillo_core::action::words(names, a));
+        out.push('}');
+    }
+    out.push_str("]}\n");
 }

@@ -7,7 +7,7 @@ use anyhow::{Result, bail};
 use std::io::Write;
 use std::time::Duration;
 use tresillo_agents::{Agent, RuleAgent, RuleParams, deal_for_seed, seat_rngs};
-use tresillo_bots::ExtBot;
+use tresillo_bots::{BotConfig, ExtBot};
 use tresillo_core::{Hand, Rules, Seat};
 
 /// Arguments of `tresillo bot-check`.
@@ -50,7 +50,9 @@ pub fn run(a: &BotCheckArgs, out: &mut impl Write) -> Result<()> {
             "{name} {players} players{}",
             options.iter().map(|(k, v)| format!(" {k}={v}")).collect::<String>()
         );
-        let mut bot = ExtBot::new(&a.cmd, Duration::from_millis(a.ms), None);
+        let mut config = BotConfig::new(&a.cmd);
+        config.limit = Duration::from_millis(a.ms);
+        let mut bot = ExtBot::new(config);
         let mut rule = RuleAgent::new(RuleParams::default());
         let mut played = 0;
         let mut fault = None;

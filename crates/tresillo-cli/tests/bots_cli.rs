@@ -64,6 +64,10 @@ fn every_fault_stops_the_run_in_one_line_with_the_finished_deals_kept() {
         ("garbage", "not UTF-8"),
         ("illegal", "answered action 999, which is not legal"),
         ("wrongid", "instead of request"),
+        ("badjson", "not an answer"),
+        ("oversize", "longer than 1048576 bytes"),
+        ("partial", "in the middle of a line"),
+        ("extra", "instead of request"),
         ("hang", "gave no answer within its limit of 300 ms"),
         ("silent", "gave no answer within its limit of 300 ms"),
     ];
@@ -158,17 +162,26 @@ fn a_bot_in_another_language_plays_too() {
 fn a_hand_budget_is_enforced_and_the_time_used_is_logged() {
     let d = TempDir::new("bots", "budget");
     let out = d.path("run");
-    let agents = format!("ext:cmd={} budget:hand_ms=1,rule,rule", faulty());
-    let err = failed(&tresillo(&[
-        "tournament",
-        "--agents",
-        &agents,
-        "--deals",
-        "30",
-        "--out",
-        out.to_str().unwrap(),
-    ]));
-    assert!(err.contains("used up its time for the hand (1 ms)"), "{err}");
+    // Each answer (40 ms) is well within its own limit; a hand's answers are not
+    // within the hand's budget.
+    let agents = format!("ext:cmd={} budget:ms=2000:hand_ms=150,rule,rule", faulty());
+    let o = Command::new(env!("CARGO_BIN_EXE_tresillo"))
+        .args(["tournament", "--agents", &agents, "--deals", "30", "--threads", "1"])
+        .args(["--out", out.to_str().unwrap()])
+        .env("FAULT", "slow")
+        .output()
+        .unwrap();
+    let err = failed(&o);
+    assert!(err.contains("used up its time for the hand (150 ms)"), "{err}");
+    // With a budget the hand's answers fit in, the same bot plays the run.
+    let agents = format!("ext:cmd={} budget:ms=2000:hand_ms=20000,rule,rule", faulty());
+    let o = Command::new(env!("CARGO_BIN_EXE_tresillo"))
+        .args(["tournament", "--agents", &agents, "--deals", "2", "--threads", "1"])
+        .args(["--out", d.path("run1").to_str().unwrap()])
+        .env("FAULT", "slow")
+        .output()
+        .unwrap();
+    ok(&o);
     let logs = d.path("logs");
     let agents =
         format!("ext:cmd={} budget:hand_ms=60000:log={},rule,rule", bot("random_bot.py"), logs.display());
@@ -181,5 +194,51 @@ fn a_hand_budget_is_enforced_and_the_time_used_is_logged() {
     let time = names.iter().find(|n| n.ends_with(".time")).expect("a .time file");
     assert!(names.iter().any(|n| n.ends_with(".log")), "{names:?}");
     let text = std::fs::read_to_string(logs.join(time)).unwrap();
-    assert!(text.contains("requests answered in") && text.contains("ms mean"), "{text}");
+    // 30 deals, the bot in one seat: at least a bid and nine cards a hand.
+    let requests: u64 = text.split_whitespace().next().unwrap().parse().unwrap();
+    assert!(requests >= 30 && text.contains("requests answered in") && text.contains("ms mean"), "{text}");
+}
+
+#[test]
+fn every_message_of_a_run_validates_against_the_schema() {
+    // The standard library's JSON and the `jsonschema` package (CI installs it).
+    if Command::new("python3")
+        .args(["-c", "import jsonschema"])
+        .output()
+        .map_or(true, |o| !o.status.success())
+    {
+        eprintln!("note: python3 -c 'import jsonschema' failed; the schema is not checked");
+        return;
+    }
+    let d = TempDir::new("bots", "schema");
+    let record = d.path("messages.jsonl");
+    let recording = root().join("crates/tresillo-bots/tests/bots/recording.py").display().to_string();
+    for (rules, players) in [("tresillo", "3"), ("tresillo", "4"), ("hombre", "3"), ("lhombre", "3")] {
+        let mut agents = vec![format!("ext:cmd={recording}:hand_ms=60000:opt.x=1"); 1];
+        agents.extend(std::iter::repeat_n("rule".to_string(), players.parse::<usize>().unwrap() - 1));
+        let out = d.path(&format!("{rules}-{players}"));
+        let o = Command::new(env!("CARGO_BIN_EXE_tresillo"))
+            .args(["tournament", "--agents", &agents.join(","), "--deals", "12", "--rules", rules])
+            .args(["--players", players, "--out", out.to_str().unwrap()])
+            .env("RECORD", &record)
+            .output()
+            .unwrap();
+        ok(&o);
+    }
+    let check = r#"
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+kinds = set()
+for line in open(sys.argv[2]):
+    m = json.loads(line)
+    jsonschema.validate(m, schema)
+    kinds.add(m["type"])
+    if m["type"] == "result":
+        assert len(m["scores"]) == len(m["tricks"]), m
+print(sorted(kinds))
+"#;
+    let schema = root().join("docs/protocol.schema.json");
+    let o = Command::new("python3").args(["-c", check]).arg(&schema).arg(&record).output().unwrap();
+    let out = ok(&o);
+    assert_eq!(out.trim(), "['action', 'bye', 'hand', 'hello', 'request', 'result']", "{out}");
 }

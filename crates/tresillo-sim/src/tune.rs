@@ -363,7 +363,7 @@ impl Space {
         }
         let mut start_values = Vec::with_capacity(params.len());
         for (i, p) in params.iter().enumerate() {
-            let Some(pi) = info.params.iter().find(|x| x.name == p.name) else {
+            let Some(pi) = info.params.iter().find(|x| x.accepts(&p.name)) else {
                 return Err(TuneError::UnknownParam {
                     agent: agent.into(),
                     param: p.name.clone(),

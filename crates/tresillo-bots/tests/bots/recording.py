@@ -8,7 +8,8 @@ for line in sys.stdin:
     m = json.loads(line)
     out = None
     if m["type"] == "hello":
-        out = {"type": "hello", "protocol": 1, "name": "recording", "version": "1"}
+        out = {"type": "hello", "protocol": 1, "name": "recording", "version": "1",
+               "options": [{"name": "x", "type": "int", "min": 0, "max": 3, "default": 0}]}
     elif m["type"] == "request":
         out = {"type": "action", "id": m["id"], "action": random.Random(m["seed"]).choice(m["legal"])["action"]}
     elif m["type"] == "bye":
