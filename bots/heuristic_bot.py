@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """A small heuristic bot, standard library only (docs/PROTOCOL.md):
 
-- auction: bids the lowest level with four trumps or the espada and basto, else
-  passes; names the suit it holds most of as trumps;
+- auction: bids the lowest level when its strength (20 a card of its longest
+  suit, 25 for the espada and for the basto) reaches 130 - aggr (the option
+  `aggr`, 0 to 100, default 50: four of a suit, or the espada and basto with
+  two of a suit), else passes; names the suit it holds most of as trumps;
 - exchange: discards its lowest non-trump cards, one at a time, then done;
 - card play: wins the trick with its cheapest winning card when it can guess
   one (a higher card of the suit led), else throws its lowest card;
@@ -27,7 +29,7 @@ def rank(card):
     return int(card[:-1])
 
 
-def choose(request, rng):
+def choose(request, rng, options):
     legal = request["legal"]
     view = request["view"]
     hand = view["hand"]
@@ -36,7 +38,8 @@ def choose(request, rng):
     best_suit = max(SUITS, key=lambda s: count[s])
     kind = request["kind"]
     if kind == "bid":
-        strong = count[best_suit] >= 4 or ("1E" in hand and "1B" in hand)
+        strength = 20 * count[best_suit] + 25 * ("1E" in hand) + 25 * ("1B" in hand)
+        strong = strength >= 130 - options["aggr"]
         bids = [a for a, t in texts.items() if t.startswith("bid")]
         return min(bids) if strong and bids else 81 if 81 in texts else legal[0]["action"]
     if kind == "declare":
@@ -66,4 +69,4 @@ def choose(request, rng):
 
 
 if __name__ == "__main__":
-    run("heuristic-bot", choose)
+    run("heuristic-bot", choose, options={"aggr": {"type": "int", "min": 0, "max": 100, "default": 50}})

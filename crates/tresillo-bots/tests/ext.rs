@@ -1,0 +1,118 @@
+//! `ExtBot` with real bot processes, hand by hand: under `fault=rule` every fault
+//! becomes forfeits counted by `take_work` and the run goes on, with the bot
+//! restarted; a bot that never starts stops the run after a bounded number of
+//! tries; a bot that does not fault plays the same hands under either policy;
+//! bot options are checked against what the bot declares.
+
+use std::path::PathBuf;
+use std::time::Duration;
+use tresillo_agents::{Agent, RuleAgent, RuleParams, Work, deal_for_seed, seat_rngs};
+use tresillo_bots::{BotConfig, ExtBot, OnFault, declared_options};
+use tresillo_core::{Hand, HandResult, Rules, Seat};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn faulty(fault: &str, after: u32, policy: OnFault) -> BotConfig {
+    let mut c =
+        BotConfig::new(&root().join("crates/tresillo-bots/tests/bots/faulty.py").display().to_string());
+    c.env = vec![("FAULT".into(), fault.into()), ("AFTER".into(), after.to_string())];
+    c.limit = Duration::from_millis(300);
+    c.on_fault = policy;
+    c
+}
+
+/// Plays `hands` hands of three-player tresillo, the bot at seat 0 against two
+/// rule agents; stops at the first hand refused.
+fn play(bot: &mut ExtBot, hands: u64) -> Result<(Vec<HandResult>, Work), String> {
+    let mut results = Vec::new();
+    let mut work = Work::default();
+    let mut rule1 = RuleAgent::new(RuleParams::default());
+    let mut rule2 = RuleAgent::new(RuleParams::default());
+    for i in 0..hands {
+        let dealer = Seat((i % 3) as u8);
+        let rules = Rules::parse("tresillo", &[]).unwrap();
+        let mut hand = Hand::with_rules(rules, 3, deal_for_seed(i).seated(3, dealer), dealer).unwrap();
+        let mut rngs = seat_rngs(i);
+        let mut agents: [&mut dyn Agent; 3] = [bot, &mut rule1, &mut rule2];
+        for a in agents.iter_mut() {
+            a.new_hand();
+        }
+        while let Some(seat) = hand.request().seat() {
+            let a = &mut agents[seat.index()];
+            let d = a.decide(&hand.view(seat), &mut rngs[seat.index()]);
+            hand.apply(d).map_err(|e| a.fault().unwrap_or_else(|| e.to_string()))?;
+        }
+        let r = hand.result().expect("over");
+        for a in agents.iter_mut() {
+            a.end_hand(&r);
+        }
+        work.add(agents[0].take_work());
+        results.push(r);
+    }
+    Ok((results, work))
+}
+
+#[test]
+fn under_fault_rule_every_fault_is_a_forfeit_and_the_bot_restarts() {
+    for fault in ["crash", "garbage", "illegal", "wrongid", "badjson", "hang", "partial", "extra", "oversize"]
+    {
+        let mut bot = ExtBot::new(faulty(fault, 25, OnFault::Rule));
+        let (results, work) = play(&mut bot, 12).unwrap_or_else(|e| panic!("{fault}: {e}"));
+        assert_eq!(results.len(), 12);
+        // A fault about every 25 requests (the count starts again with each
+        // process): several forfeits, yet most decisions are the bot's own.
+        assert!(work.forfeits > 0, "{fault}: {work:?}");
+        assert!(work.forfeits < 60, "{fault}: {work:?}");
+        assert!(bot.requests > 0, "{fault}: the restarted bot answers again");
+        assert_eq!(bot.take_work(), Work::default(), "{fault}: taking the work resets it");
+        assert_eq!(bot.fault(), None, "{fault}");
+    }
+}
+
+#[test]
+fn a_bot_that_never_starts_stops_the_run_after_a_bounded_number_of_tries() {
+    let mut bot = ExtBot::new(faulty("dead", 0, OnFault::Rule));
+    let err = play(&mut bot, 10).unwrap_err();
+    assert!(err.contains("failed to start 3 times in a row"), "{err}");
+    assert!(err.contains("closed its output"), "{err}");
+    // Under the default policy the first failure stops it.
+    let mut bot = ExtBot::new(faulty("dead", 0, OnFault::Stop));
+    let err = play(&mut bot, 10).unwrap_err();
+    assert!(err.contains("closed its output") && !err.contains("times in a row"), "{err}");
+}
+
+#[test]
+fn a_bot_without_faults_plays_the_same_hands_under_either_policy() {
+    let random = root().join("bots/random_bot.py").display().to_string();
+    let mut stop = ExtBot::new(BotConfig::new(&random));
+    let mut rule = ExtBot::new(BotConfig { on_fault: OnFault::Rule, ..BotConfig::new(&random) });
+    let (a, wa) = play(&mut stop, 20).unwrap();
+    let (b, wb) = play(&mut rule, 20).unwrap();
+    assert_eq!(a, b);
+    assert_eq!((wa.forfeits, wb.forfeits), (0, 0));
+}
+
+#[test]
+fn bot_options_are_checked_against_the_declaration() {
+    let heuristic = root().join("bots/heuristic_bot.py").display().to_string();
+    let rules = Rules::parse("tresillo", &[]).unwrap();
+    let declared = declared_options(&BotConfig::new(&heuristic), rules, 3).unwrap();
+    assert_eq!(declared.len(), 1, "{declared:?}");
+    assert_eq!((declared[0].name.as_str(), declared[0].int), ("aggr", true));
+    for (name, value, expect) in [
+        ("aggr", 150.0, "outside its range 0..100"),
+        ("aggr", 2.5, "takes integers"),
+        ("depth", 1.0, "option `depth` is not one it declares (it declares: aggr)"),
+    ] {
+        // Even under fault=rule: a wrong option is the experiment's mistake.
+        let mut c = BotConfig { on_fault: OnFault::Rule, ..BotConfig::new(&heuristic) };
+        c.options = vec![(name.into(), value)];
+        let err = play(&mut ExtBot::new(c), 3).unwrap_err();
+        assert!(err.contains(expect), "{name}={value}: {err}");
+    }
+    let mut c = BotConfig::new(&heuristic);
+    c.options = vec![("aggr".into(), 80.0)];
+    play(&mut ExtBot::new(c), 3).unwrap();
+}
