@@ -238,6 +238,33 @@ pub fn registry() -> Registry {
     r
 }
 
+/// How the bot of `spec` is run: an `ext` spec (`cmd`, `ms`, `cwd`, `env.NAME`),
+/// or one of the `named` bots; `None` for any other agent. The spec is read as
+/// the registry reads it; a malformed one gives `None` (building it says why).
+#[must_use]
+pub fn bot_config(spec: &str, named: &[(String, BotConfig)]) -> Option<BotConfig> {
+    let mut parts = spec.trim().split(':');
+    let name = parts.next()?.trim();
+    let pairs: Vec<(&str, &str)> =
+        parts.filter_map(|p| p.split_once('=')).map(|(k, v)| (k.trim(), v.trim())).collect();
+    let get = |key: &str| pairs.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
+    let mut config = if name == "ext" {
+        let mut c = BotConfig::new(get("cmd")?);
+        c.cwd = get("cwd").filter(|c| !c.is_empty()).map(PathBuf::from);
+        c.env = pairs
+            .iter()
+            .filter_map(|(k, v)| k.strip_prefix("env.").map(|n| (n.to_string(), v.to_string())))
+            .collect();
+        c
+    } else {
+        named.iter().find(|(n, _)| n == name)?.1.clone()
+    };
+    if let Some(ms) = get("ms").and_then(|m| m.parse::<u64>().ok()) {
+        config.limit = Duration::from_millis(ms);
+    }
+    Some(config)
+}
+
 /// An option a bot declares in its greeting.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BotOption {
@@ -253,9 +280,8 @@ pub struct BotOption {
     pub default: f64,
 }
 
-/// Starts the bot of `spec` (an `ext` spec or a named bot of `registry`), greets
-/// it for `rules` at `players`, and returns the options it declares; the process
-/// then ends. For `tune`, which starts a bot's options at their defaults.
+/// Starts the bot `config` describes, greets it for `rules` at `players`, and
+/// returns the options it declares; the process then ends. For `tune`, which starts a bot's options at their defaults.
 pub fn declared_options(config: &BotConfig, rules: Rules, players: u8) -> Result<Vec<BotOption>, String> {
     let mut bot = ExtBot::new(BotConfig { options: Vec::new(), ..config.clone() });
     bot.spawn(rules, players).map_err(|f| format!("external bot {}: {}", bot.who(), f.why))?;

@@ -56,6 +56,8 @@ use crate::tune::{self, TuneArgs};
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
+use tresillo_bots::{BotConfig, OnFault};
 use tresillo_core::Rules;
 
 /// Arguments of `tresillo run`.
@@ -86,6 +88,8 @@ struct ExperimentFile {
     description: Option<String>,
     tournament: Option<TournamentSection>,
     tune: Option<TuneSection>,
+    /// External bots by name (`[bots.NAME]`), read by [`bots`].
+    bots: Option<toml::Table>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -145,7 +149,18 @@ fn default_method() -> String {
 }
 
 /// The keys of each table: (key, required).
-const TOP_KEYS: [(&str, bool); 3] = [("description", false), ("tournament", false), ("tune", false)];
+const TOP_KEYS: [(&str, bool); 4] =
+    [("description", false), ("tournament", false), ("tune", false), ("bots", false)];
+const BOT_KEYS: [(&str, bool); 8] = [
+    ("cmd", true),
+    ("args", false),
+    ("cwd", false),
+    ("env", false),
+    ("ms", false),
+    ("hand_ms", false),
+    ("fault", false),
+    ("log", false),
+];
 const TOURNAMENT_KEYS: [(&str, bool); 11] = [
     ("agents", true),
     ("players", false),
@@ -250,6 +265,20 @@ fn parse(text: &str) -> Result<ExperimentFile> {
             None => {}
         }
     }
+    match table.get("bots") {
+        Some(toml::Value::Table(bots)) => {
+            for (name, t) in bots {
+                match t {
+                    toml::Value::Table(t) => {
+                        problems.extend(key_problems(text, &format!("bots.{name}"), t, &BOT_KEYS))
+                    }
+                    _ => problems.push(format!("`bots.{name}` must be a table: [bots.{name}]")),
+                }
+            }
+        }
+        Some(_) => problems.push("`bots` must be a table of bots: [bots.NAME]".into()),
+        None => {}
+    }
     if !problems.is_empty() {
         bail!("{}", problems.join("; "));
     }
@@ -268,6 +297,79 @@ fn parse(text: &str) -> Result<ExperimentFile> {
     })
 }
 
+/// The bots of a `[bots]` table (keys already checked): each becomes an agent
+/// named after its table, run as its keys say.
+fn bots(text: &str, bots: &toml::Table) -> Result<Vec<(String, BotConfig)>> {
+    let mut out = Vec::new();
+    let builtin = tresillo_bots::registry();
+    for (name, t) in bots {
+        let table = format!("bots.{name}");
+        let at = |key: &str| key_line(text, &table, key).map_or_else(String::new, |l| format!(" (line {l})"));
+        let bad = |key: &str, why: &str| anyhow::anyhow!("[{table}] `{key}`{}: {why}", at(key));
+        let t = t.as_table().expect("checked");
+        let string = |key: &str| -> Result<Option<String>> {
+            match t.get(key) {
+                None => Ok(None),
+                Some(toml::Value::String(s)) => Ok(Some(s.clone())),
+                Some(_) => Err(bad(key, "expected a string")),
+            }
+        };
+        let millis = |key: &str| -> Result<Option<Duration>> {
+            match t.get(key) {
+                None => Ok(None),
+                Some(toml::Value::Integer(n)) if (1..=86_400_000).contains(n) => {
+                    Ok(Some(Duration::from_millis(*n as u64)))
+                }
+                Some(_) => Err(bad(key, "expected milliseconds, 1 to 86400000")),
+            }
+        };
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+            bail!("[{table}]: a bot's name is letters, digits, - and _");
+        }
+        if builtin.info(name).is_some() {
+            bail!("[{table}]: `{name}` is already an agent's name; name the bot otherwise");
+        }
+        let cmd =
+            string("cmd")?.filter(|c| !c.trim().is_empty()).ok_or_else(|| bad("cmd", "the bot's program"))?;
+        let mut c = BotConfig { args: Vec::new(), ..BotConfig::new(&cmd) };
+        c.program = cmd;
+        match t.get("args") {
+            None => {}
+            Some(toml::Value::Array(a)) => {
+                for v in a {
+                    c.args.push(
+                        v.as_str().ok_or_else(|| bad("args", "expected a list of strings"))?.to_string(),
+                    );
+                }
+            }
+            Some(_) => return Err(bad("args", "expected a list of strings")),
+        }
+        c.cwd = string("cwd")?.map(PathBuf::from);
+        c.log = string("log")?.map(PathBuf::from);
+        match t.get("env") {
+            None => {}
+            Some(toml::Value::Table(e)) => {
+                for (k, v) in e {
+                    let v = v.as_str().ok_or_else(|| bad("env", &format!("`{k}`: expected a string")))?;
+                    c.env.push((k.clone(), v.to_string()));
+                }
+            }
+            Some(_) => return Err(bad("env", "expected a table of strings: env = { NAME = \"value\" }")),
+        }
+        if let Some(ms) = millis("ms")? {
+            c.limit = ms;
+        }
+        c.hand_budget = millis("hand_ms")?;
+        c.on_fault = match string("fault")?.as_deref() {
+            None | Some("stop") => OnFault::Stop,
+            Some("rule") => OnFault::Rule,
+            Some(_) => return Err(bad("fault", "expected \"stop\" or \"rule\"")),
+        };
+        out.push((name.clone(), c));
+    }
+    Ok(out)
+}
+
 /// What an experiment file asks for.
 #[derive(Clone)]
 pub enum Experiment {
@@ -283,6 +385,13 @@ pub fn load(a: &RunArgs) -> Result<Experiment> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading experiment {}", path.display()))?;
     let file = parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    if let Some(b) = &file.bots {
+        let named = bots(&text, b).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let _ = crate::NAMED_BOTS.set(named.clone());
+        if crate::NAMED_BOTS.get() != Some(&named) {
+            bail!("{}: the bots of one experiment file only are defined in one run", path.display());
+        }
+    }
     let e = match (file.tournament, file.tune) {
         (Some(t), None) => {
             if a.resume && a.force {

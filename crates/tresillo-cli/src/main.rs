@@ -44,10 +44,23 @@ mod tune;
 
 use anyhow::{Context, Result};
 
-/// The agents the command line seats: the built-in ones and external bots
-/// (`ext:cmd=PROGRAM`, docs/PROTOCOL.md).
+/// The bots an experiment file defines (`[bots.NAME]`), set once by `tresillo run`
+/// before anything is built.
+static NAMED_BOTS: std::sync::OnceLock<Vec<(String, tresillo_bots::BotConfig)>> = std::sync::OnceLock::new();
+
+/// The bots an experiment file defines (none outside `tresillo run`).
+fn named_bots() -> &'static [(String, tresillo_bots::BotConfig)] {
+    NAMED_BOTS.get().map_or(&[], Vec::as_slice)
+}
+
+/// The agents the command line seats: the built-in ones, external bots
+/// (`ext:cmd=PROGRAM`, docs/PROTOCOL.md) and the experiment file's named bots.
 fn registry() -> tresillo_agents::Registry {
-    tresillo_bots::registry()
+    let mut r = tresillo_bots::registry();
+    for (name, config) in named_bots() {
+        tresillo_bots::register_named(&mut r, name, config.clone()).expect("checked when the file was read");
+    }
+    r
 }
 use clap::{Parser, Subcommand};
 use std::io::Write;

@@ -108,6 +108,43 @@ pub struct TuneArgs {
     pub bidding: Option<String>,
 }
 
+/// The start spec of a tune: `start`, completed for an external bot's tuned
+/// options (`opt.NAME`, whose defaults only the bot knows) with the defaults its
+/// greeting declares; `start` itself when nothing is missing.
+fn bot_start(
+    agent: &str,
+    params: &[ParamRange],
+    start: Option<&str>,
+    rules: tresillo_core::Rules,
+    players: u8,
+) -> Result<Option<String>> {
+    let given =
+        |name: &str| start.is_some_and(|s| s.split(':').skip(1).any(|kv| kv.split('=').next() == Some(name)));
+    let missing: Vec<&ParamRange> =
+        params.iter().filter(|p| p.name.starts_with("opt.") && !given(&p.name)).collect();
+    if missing.is_empty() {
+        return Ok(start.map(str::to_string));
+    }
+    let Some(config) = tresillo_bots::bot_config(agent, crate::named_bots()) else {
+        return Ok(start.map(str::to_string));
+    };
+    let declared = tresillo_bots::declared_options(&config, rules, players).map_err(anyhow::Error::msg)?;
+    let mut spec =
+        start.map_or_else(|| agent.split(':').next().unwrap_or(agent).trim().to_string(), str::to_string);
+    for p in missing {
+        let name = &p.name["opt.".len()..];
+        let Some(o) = declared.iter().find(|o| o.name == name) else {
+            bail!(
+                "`{}`: the bot declares no option `{name}` (it declares: {})",
+                p.name,
+                declared.iter().map(|o| o.name.as_str()).collect::<Vec<_>>().join(", ")
+            );
+        };
+        spec.push_str(&format!(":{}={}", p.name, o.default));
+    }
+    Ok(Some(spec))
+}
+
 /// A checked tuning run.
 struct Plan {
     space: Space,
@@ -119,7 +156,15 @@ impl TuneArgs {
     fn plan(&self) -> Result<Plan> {
         let params = self.params.iter().map(|p| p.parse::<ParamRange>()).collect::<Result<Vec<_>, _>>()?;
         let method: Method = self.method.parse()?;
-        let space = Space::new(&self.agent, params, self.start.as_deref())?;
+        let registry = crate::registry();
+        let start = bot_start(
+            &self.agent,
+            &params,
+            self.start.as_deref(),
+            self.rules.parse()?,
+            self.rules.players()?,
+        )?;
+        let space = Space::with_registry(&registry, &self.agent, params, start.as_deref())?;
         let opponents: Vec<&str> = self.opponents.split(',').map(str::trim).collect();
         let players = self.rules.players()?;
         if opponents.len() + 1 != usize::from(players) {
@@ -137,7 +182,8 @@ impl TuneArgs {
             ..TuneSetup::new([a, b], self.deals, self.seed)
         };
         setup.opponents = opponents.iter().map(|s| s.to_string()).collect();
-        setup.validate(&space.spec(space.start()))?;
+        ensure!(setup.deals <= TuneSetup::MAX_DEALS, "at most {} deals", TuneSetup::MAX_DEALS);
+        setup.config(&space.spec(space.start())).validate_with(&registry)?;
         ensure!(self.rounds >= 1, "rounds must be at least 1");
         let plan = SearchPlan { method, max_rounds: self.rounds, max_evaluations: self.max_evaluations };
         space.check(&plan)?;
@@ -603,6 +649,7 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
             n => format!("; resuming after {}", crate::count(n, "candidate")),
         }
     );
+    let registry = crate::registry();
     let stop_after: Option<usize> = std::env::var(STOP_AFTER).ok().and_then(|v| v.parse().ok());
     let mut scored = 0;
     let ck = std::cell::RefCell::new(ck);
@@ -610,7 +657,9 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
         &plan,
         progress,
         |spec| {
-            let e = workers.install(|| setup.evaluate(spec)).with_context(|| format!("evaluating {spec}"))?;
+            let e = workers
+                .install(|| setup.evaluate_with(&registry, spec))
+                .with_context(|| format!("evaluating {spec}"))?;
             // The search evaluates the start first.
             ck.borrow_mut().start.get_or_insert_with(|| SavedEvaluation {
                 stats: e.stats.clone(),
@@ -733,9 +782,14 @@ fn confirm(
         TuneSetup::MAX_DEALS
     );
     let fresh = TuneSetup { deals, seed: setup.seed.wrapping_add(1), ..setup.clone() };
+    let registry = crate::registry();
     note!("confirming: {best} against the start {start} on {deals} fresh deals (seed {})", fresh.seed);
-    let e_start = workers.install(|| fresh.evaluate(start)).with_context(|| format!("evaluating {start}"))?;
-    let e_best = workers.install(|| fresh.evaluate(best)).with_context(|| format!("evaluating {best}"))?;
+    let e_start = workers
+        .install(|| fresh.evaluate_with(&registry, start))
+        .with_context(|| format!("evaluating {start}"))?;
+    let e_best = workers
+        .install(|| fresh.evaluate_with(&registry, best))
+        .with_context(|| format!("evaluating {best}"))?;
     let gain = e_best.paired_diff(&e_start);
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record([

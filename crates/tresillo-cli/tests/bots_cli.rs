@@ -242,3 +242,99 @@ print(sorted(kinds))
     let out = ok(&o);
     assert_eq!(out.trim(), "['action', 'bye', 'hand', 'hello', 'request', 'result']", "{out}");
 }
+
+#[test]
+fn an_experiment_file_names_its_bots() {
+    let d = TempDir::new("bots", "named");
+    let out = d.path("run");
+    let file = d.path("exp.toml");
+    let text = format!(
+        r#"description = "a named bot"
+
+[tournament]
+agents = ["pybot", "rule", "rule"]
+deals = 6
+seed = 3
+out = "{}"
+
+[bots.pybot]
+cmd = "python3"
+args = ["{}"]
+cwd = "{}"
+env = {{ FAULT = "illegal", AFTER = "30" }}
+ms = 2000
+fault = "rule"
+"#,
+        out.display(),
+        faulty(),
+        root().join("bots").display()
+    );
+    std::fs::write(&file, &text).unwrap();
+    let o = tresillo(&["run", file.to_str().unwrap()]);
+    ok(&o);
+    // The bot broke the rules after 30 requests: forfeits, reported, and the run went on.
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("warning: external bot faulty") && err.contains("answered action 999"), "{err}");
+    let deals = std::fs::read_to_string(out.join("deals.csv")).unwrap();
+    assert_eq!(deals.lines().count(), 7, "{deals}");
+    assert!(deals.lines().nth(1).unwrap().contains(",pybot,"), "{deals}");
+    // An unknown key is one line naming the file, the table, the key and its line.
+    std::fs::write(&file, text.replace("ms = 2000", "millis = 2000")).unwrap();
+    let err = failed(&tresillo(&["run", file.to_str().unwrap()]));
+    assert!(err.contains("exp.toml") && err.contains("`millis` (line 14) in [bots.pybot]"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    std::fs::write(&file, text.replace("[bots.pybot]", "[bots.rule]")).unwrap();
+    let err = failed(&tresillo(&["run", file.to_str().unwrap()]));
+    assert!(err.contains("`rule` is already an agent's name"), "{err}");
+    assert_eq!(running("faulty.py"), 0);
+}
+
+#[test]
+fn tune_sets_a_bots_declared_option() {
+    let d = TempDir::new("bots", "tune");
+    let out = d.path("candidates.csv");
+    let agent = format!("ext:cmd={} tune", bot("heuristic_bot.py"));
+    let o = ok(&tresillo(&[
+        "tune",
+        "--agent",
+        &agent,
+        "--param",
+        "opt.aggr=0..100:50",
+        "--opponents",
+        "rule,rule",
+        "--deals",
+        "8",
+        "--seed",
+        "5",
+        "--method",
+        "grid",
+        "--out",
+        out.to_str().unwrap(),
+    ]));
+    let csv = std::fs::read_to_string(&out).unwrap();
+    // The start is the bot's declared default, 50; the grid tries 0, 50 and 100.
+    assert!(csv.lines().next().unwrap().contains("opt.aggr"), "{csv}");
+    for v in ["0", "50", "100"] {
+        assert!(csv.lines().skip(1).any(|l| l.split(',').any(|f| f == v)), "{v}: {csv}\n{o}");
+    }
+    // A value out of the declared range stops the tune in one line.
+    let err = failed(&tresillo(&[
+        "tune",
+        "--agent",
+        &agent,
+        "--param",
+        "opt.aggr=0..200:200",
+        "--opponents",
+        "rule,rule",
+        "--deals",
+        "4",
+        "--seed",
+        "5",
+        "--method",
+        "grid",
+        "--out",
+        d.path("bad.csv").to_str().unwrap(),
+    ]));
+    assert!(err.contains("option `aggr` = 200 is outside its range 0..100"), "{err}");
+    assert_eq!(running("heuristic_bot.py tune"), 0);
+}

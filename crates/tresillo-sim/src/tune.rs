@@ -162,8 +162,9 @@ impl FromStr for ParamRange {
         let bad = |why: &str| TuneError::Range { text: text.to_string(), why: why.to_string() };
         let (name, range) = text.split_once('=').ok_or_else(|| bad("no `=`"))?;
         let name = name.trim();
-        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
-            return Err(bad("the parameter name must be letters, digits or `_`"));
+        // A `.` joins a family and its member (an external bot's `opt.aggr`).
+        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.') {
+            return Err(bad("the parameter name must be letters, digits, `_` or `.`"));
         }
         let range = range.trim();
         let number = |s: &str| {
