@@ -396,6 +396,11 @@ pub struct ExtBot {
     pub requests: u64,
     /// The longest wait for one answer (of the current process).
     pub longest: Duration,
+    /// Time spent writing requests into the buffer (of the current process).
+    pub encode: Duration,
+    /// Time spent parsing and checking answers (of the current process; also
+    /// within `waited`).
+    pub decode: Duration,
 }
 
 impl ExtBot {
@@ -423,6 +428,8 @@ impl ExtBot {
             waited: Duration::ZERO,
             requests: 0,
             longest: Duration::ZERO,
+            encode: Duration::ZERO,
+            decode: Duration::ZERO,
         }
     }
 
@@ -481,6 +488,8 @@ impl ExtBot {
         self.waited = Duration::ZERO;
         self.longest = Duration::ZERO;
         self.hand_used = Duration::ZERO;
+        self.encode = Duration::ZERO;
+        self.decode = Duration::ZERO;
         Ok(())
     }
 
@@ -554,14 +563,23 @@ impl ExtBot {
         self.next_id += 1;
         let id = self.next_id;
         let mut out = std::mem::take(&mut self.out);
+        let t_encode = Instant::now();
         message::request(&mut out, id, view, discard, legal, seed);
+        self.encode += t_encode.elapsed();
         let sent = self.send_line(&out);
         self.out = out;
         sent?;
         let (t0, left) = self.wait_for(false);
         let p = self.process.as_mut().ok_or("not running")?;
-        let r = p.line(left).map(|line| parse_answer(line, id, legal));
+        let r = p.line(left).map(|line| {
+            let t_decode = Instant::now();
+            (parse_answer(line, id, legal), t_decode)
+        });
         self.account(t0);
+        let r = r.map(|(answer, t_decode)| {
+            self.decode += t_decode.elapsed();
+            answer
+        });
         let a = match r {
             Ok(answer) => answer?,
             Err(e) => return Err(self.read_fault(e, left)),

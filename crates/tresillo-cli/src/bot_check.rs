@@ -42,7 +42,11 @@ pub fn run(a: &BotCheckArgs, out: &mut impl Write) -> Result<()> {
     if a.ms == 0 || a.hands == 0 {
         bail!("--ms and --hands must be at least 1");
     }
-    writeln!(out, "{:<64} {:>6} {:>9} {:>10} {:>10}", "table", "hands", "requests", "mean ms", "max ms")?;
+    writeln!(
+        out,
+        "{:<64} {:>6} {:>9} {:>10} {:>10} {:>10} {:>10}",
+        "table", "hands", "requests", "mean ms", "max ms", "encode µs", "decode µs"
+    )?;
     let mut failures = 0;
     for (name, players, options) in TABLES {
         let rules = Rules::parse(name, options)?;
@@ -81,8 +85,18 @@ pub fn run(a: &BotCheckArgs, out: &mut impl Write) -> Result<()> {
             played += 1;
         }
         let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-        let mean = if bot.requests > 0 { ms(bot.waited) / bot.requests as f64 } else { 0.0 };
-        writeln!(out, "{label:<64} {played:>6} {:>9} {mean:>10.3} {:>10.3}", bot.requests, ms(bot.longest))?;
+        let per = |d: Duration, scale: f64| {
+            if bot.requests > 0 { d.as_secs_f64() * scale / bot.requests as f64 } else { 0.0 }
+        };
+        writeln!(
+            out,
+            "{label:<64} {played:>6} {:>9} {:>10.3} {:>10.3} {:>10.2} {:>10.2}",
+            bot.requests,
+            per(bot.waited, 1000.0),
+            ms(bot.longest),
+            per(bot.encode, 1e6),
+            per(bot.decode, 1e6)
+        )?;
         if let Some(f) = fault {
             writeln!(out, "  FAULT in hand {}: {f}", played + 1)?;
             failures += 1;

@@ -338,3 +338,34 @@ fn tune_sets_a_bots_declared_option() {
     assert!(err.contains("option `aggr` = 200 is outside its range 0..100"), "{err}");
     assert_eq!(running("heuristic_bot.py tune"), 0);
 }
+
+#[test]
+fn no_bot_outlives_a_run_that_is_interrupted_or_killed() {
+    // The example bots exit at the end of their input, which the toolkit's end
+    // closes, however it ends (docs/PROTOCOL.md: a bot must exit at EOF).
+    let d = TempDir::new("bots", "signals");
+    for (signal, tag) in [("INT", "sigint"), ("KILL", "sigkill")] {
+        let agents = format!("ext:cmd={b} {tag},rule,ext:cmd={b} {tag}", b = bot("random_bot.py"));
+        let out = d.path(tag);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tresillo"))
+            .args(["tournament", "--agents", &agents, "--deals", "100000", "--threads", "2"])
+            .args(["--out", out.to_str().unwrap()])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let needle = format!("random_bot.py {tag}");
+        let t0 = std::time::Instant::now();
+        while running(&needle) < 2 {
+            assert!(t0.elapsed().as_secs() < 30, "{tag}: the bots never started");
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        Command::new("kill").args([&format!("-{signal}"), &child.id().to_string()]).status().unwrap();
+        child.wait().unwrap();
+        let t0 = std::time::Instant::now();
+        while running(&needle) > 0 {
+            assert!(t0.elapsed().as_secs() < 10, "{tag}: bot processes left after the run ended");
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+}
