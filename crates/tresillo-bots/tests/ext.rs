@@ -73,12 +73,15 @@ fn under_fault_rule_every_fault_is_a_forfeit_and_the_bot_restarts() {
 
 #[test]
 fn a_bot_that_never_starts_stops_the_run_after_a_bounded_number_of_tries() {
-    let mut bot = ExtBot::new(faulty("dead", 0, OnFault::Rule));
+    // A generous limit: the bot exits at once, and a loaded machine may take more
+    // than 300 ms to start Python.
+    let dead = |policy| BotConfig { limit: Duration::from_secs(20), ..faulty("dead", 0, policy) };
+    let mut bot = ExtBot::new(dead(OnFault::Rule));
     let err = play(&mut bot, 10).unwrap_err();
     assert!(err.contains("failed to start 3 times in a row"), "{err}");
     assert!(err.contains("closed its output"), "{err}");
     // Under the default policy the first failure stops it.
-    let mut bot = ExtBot::new(faulty("dead", 0, OnFault::Stop));
+    let mut bot = ExtBot::new(dead(OnFault::Stop));
     let err = play(&mut bot, 10).unwrap_err();
     assert!(err.contains("closed its output") && !err.contains("times in a row"), "{err}");
 }
