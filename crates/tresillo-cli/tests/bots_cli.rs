@@ -68,12 +68,13 @@ fn every_fault_stops_the_run_in_one_line_with_the_finished_deals_kept() {
         ("oversize", "longer than 1048576 bytes"),
         ("partial", "in the middle of a line"),
         ("extra", "instead of request"),
-        ("hang", "gave no answer within its limit of 300 ms"),
-        ("silent", "gave no answer within its limit of 300 ms"),
+        ("hang", "gave no answer within its limit of 1500 ms"),
+        ("silent", "gave no answer within its limit of 1500 ms"),
     ];
     for (fault, expect) in cases {
         let out = d.path(fault);
-        let agents = format!("ext:cmd={} faults:ms=300,rule,rule", faulty());
+        // 1.5 s: enough for Python to start on a loaded machine.
+        let agents = format!("ext:cmd={} faults:ms=1500,rule,rule", faulty());
         let o = Command::new(env!("CARGO_BIN_EXE_tresillo"))
             .args(["tournament", "--agents", &agents, "--deals", "300", "--threads", "1"])
             .args(["--out", out.to_str().unwrap()])
@@ -259,7 +260,7 @@ out = "{}"
 
 [bots.pybot]
 cmd = "python3"
-args = ["{}"]
+args = ["{}", "named"]
 cwd = "{}"
 env = {{ FAULT = "illegal", AFTER = "30" }}
 ms = 2000
@@ -286,7 +287,7 @@ fault = "rule"
     std::fs::write(&file, text.replace("[bots.pybot]", "[bots.rule]")).unwrap();
     let err = failed(&tresillo(&["run", file.to_str().unwrap()]));
     assert!(err.contains("`rule` is already an agent's name"), "{err}");
-    assert_eq!(running("faulty.py"), 0);
+    assert_eq!(running("faulty.py named"), 0);
 }
 
 #[test]
