@@ -22,6 +22,10 @@ pub struct AgentRules {
     /// `pimc` bids and names the contract by its own Monte Carlo auction with the
     /// ledger's utilities (hombre: points or chips), not through the general path.
     pub pimc_auction: bool,
+    /// A bid of rank 4 or a declared grand tourné (`lhombre`, RULES.md section
+    /// 12.4) shows the seat was dealt both spadille and basta: the sampler keeps
+    /// only such deals.
+    pub grand_tourne: bool,
 }
 
 /// The row of `set`.
@@ -29,9 +33,13 @@ pub struct AgentRules {
 pub const fn of(set: RuleSet) -> AgentRules {
     match set {
         RuleSet::Tresillo | RuleSet::TresilloHouse => {
-            AgentRules { heuristic: Heuristic::Spanish, pimc_auction: false }
+            AgentRules { heuristic: Heuristic::Spanish, pimc_auction: false, grand_tourne: false }
         }
-        RuleSet::Hombre => AgentRules { heuristic: Heuristic::Spanish, pimc_auction: true },
-        RuleSet::Lhombre => AgentRules { heuristic: Heuristic::Lhombre, pimc_auction: false },
+        RuleSet::Hombre => {
+            AgentRules { heuristic: Heuristic::Spanish, pimc_auction: true, grand_tourne: false }
+        }
+        RuleSet::Lhombre => {
+            AgentRules { heuristic: Heuristic::Lhombre, pimc_auction: false, grand_tourne: true }
+        }
     }
 }

@@ -17,8 +17,8 @@ use crate::notation::{Deal, Heap};
 use crate::penetro::{HeapEnd, PenetroState, take_ten};
 use crate::play::{PlayState, legal_moves, trick_winner};
 use crate::result::{HandResult, SurrenderRecord};
+use crate::rules::AllPass;
 use crate::rules::Rules;
-use crate::rules::{AllPass, AuctionOrder};
 use crate::tables::table;
 use crate::view::PlayerView;
 
@@ -415,15 +415,8 @@ impl Hand {
             p.phase = Phase::Declare;
             return;
         }
-        if rules_auction(p) == AuctionOrder::Duels {
-            p.to_speak = crate::rulesets::lhombre::next_bidder(p.bids(), p.passed, seat, p.dealer);
-            return;
-        }
-        let mut next = seat.next(p.players);
-        while p.passed & (1 << next.0) != 0 {
-            next = next.next(p.players);
-        }
-        p.to_speak = next;
+        let next_bidder = p.game_rules().spec().mechanics.next_bidder;
+        p.to_speak = next_bidder(p.bids(), p.passed, seat, p.dealer, p.players);
     }
 
     fn do_declare(&mut self, c: Contract, t: Option<Suit>) {

@@ -1,10 +1,14 @@
-//! The vocabulary of a rule set's table: [`RuleSpec`] and the enums its fields
-//! take (what happens when all pass, the auction and opponents' orders, the
-//! scoring system, the condiciones) and each option's [`OptionInfo`]. The tables
-//! themselves are in rules.rs (the Spanish rule sets) and `rulesets/` (one module
-//! per other rule set), which both import this and not each other's internals.
+//! The vocabulary of a rule set's table: [`RuleSpec`], the enums its fields take
+//! (what happens when all pass, the opponents' order, the scoring system, the
+//! condiciones), its [`Mechanics`] (the functions a rule set owns), each option's
+//! [`OptionInfo`], and the value [`Rules`] (a rule set with its [`RuleOptions`])
+//! that the mechanics are called with. The tables themselves are in `rulesets/`
+//! (one module per rule set), which imports this and not rules.rs; the methods of
+//! `Rules` are in rules.rs.
 
-use crate::game::{Contract, RuleSet};
+use crate::card::{Seat, Suit};
+use crate::cardset::CardSet;
+use crate::game::{Bid, BidEntry, Contract, Outcome, RuleSet};
 
 /// What happens when every player passes (RULES.md sections 3 and 12.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -28,16 +32,6 @@ pub enum AllPass {
     /// and then names trumps. Never cancelled. With the option `gascarille` the
     /// others may first make the holder of the espada play a gascarille instead.
     Obligation,
-}
-
-/// The order of speaking in the auction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AuctionOrder {
-    /// Round the table from mano, as many circuits as needed (section 3).
-    RoundTheTable,
-    /// L'Hombre (section 12.4): forehand against middlehand first, then the dealer
-    /// against the survivor.
-    Duels,
 }
 
 /// How the opponents settle who exchanges first (RULES.md sections 4, 12.3 and
@@ -273,7 +267,7 @@ pub const PENETRO_ALL_PLAY: OptionInfo = OptionInfo {
 
 /// Everything a rule set fixes, as data (RULES.md section 12): the table the state
 /// machine, the views and the ledger consult.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug)]
 pub struct RuleSpec {
     /// The rule set.
     pub set: RuleSet,
@@ -307,8 +301,6 @@ pub struct RuleSpec {
     pub takeover_condiciones: bool,
     /// The contracts it plays, low to high.
     pub contracts: &'static [Contract],
-    /// The order of speaking in the auction.
-    pub auction: AuctionOrder,
     /// How the opponents settle who exchanges first.
     pub opponents_order: OpponentsOrder,
     /// The most cards the first opponent may exchange (the heap permitting).
@@ -318,10 +310,103 @@ pub struct RuleSpec {
     pub accept_in: &'static [Contract],
     /// The declarer may declare the vole (*bola*) before the first trick.
     pub declared_vole: bool,
+    /// The declarer may give up after the third trick (section 6; not in
+    /// `lhombre`).
+    pub surrender: bool,
     /// How hands are scored.
     pub scoring: ScoringSystem,
     /// The words it shows players.
     pub names: Names,
     /// Its sentences and labels.
     pub words: &'static Words,
+    /// The functions that decide what its table cannot say as data.
+    pub mechanics: &'static Mechanics,
+}
+
+/// The mechanics a rule set owns beyond the data of its [`RuleSpec`]: functions
+/// set in the rule set's module (`rulesets/NAME.rs`), called through
+/// [`Rules`](crate::Rules) and the hand machine instead of a branch on the rule
+/// set. Rule sets that share a mechanic share the function (the Spanish auction is
+/// `rulesets::spanish`'s, used by `tresillo`, `tresillo-house` and `hombre`).
+/// Functions have no meaningful equality, so neither this nor [`RuleSpec`]
+/// compares: compare the rule sets ([`RuleSpec::set`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Mechanics {
+    /// Who speaks after `seat` in the auction, with the bids spoken so far (the
+    /// last being `seat`'s), the mask of seats that passed, the dealer and the
+    /// table size; called while more than one player is still in.
+    pub next_bidder: fn(bids: &[BidEntry], passed: u8, seat: Seat, dealer: Seat, players: u8) -> Seat,
+    /// The highest bid level under these options ([`Rules::max_level`](crate::Rules::max_level)).
+    pub max_level: fn(&Rules) -> u8,
+    /// The bid level a contract with these trumps fulfils
+    /// ([`Rules::contract_level`](crate::Rules::contract_level)).
+    pub contract_level: fn(&Rules, Contract, Option<Suit>) -> u8,
+    /// Whether a player dealt `hand` may bid `level` (open levels permitting).
+    pub may_bid: fn(level: u8, hand: CardSet) -> bool,
+    /// The rule [`Mechanics::may_bid`] keeps, as a refusal says it after the bid's
+    /// name (empty when every open level may be bid).
+    pub bid_refusal: &'static str,
+    /// A bid in the rule set's own words.
+    pub bid_words: fn(Bid) -> String,
+    /// Why the declarer may not name a contract with a trump after winning at a
+    /// level (`forced`: all passed) holding a hand; `None` when legal. Called
+    /// after the check that the rule set plays the contract at all.
+    pub declare_error: fn(&Rules, Contract, Option<Suit>, u8, bool, CardSet) -> Option<String>,
+    /// The fewest cards the declarer of a contract discards.
+    pub min_discard: fn(Option<Contract>) -> u8,
+    /// The outcome of a played hand from the declarer's tricks and each
+    /// opponent's (a contrabola is [`Rules::outcome`](crate::Rules::outcome)'s).
+    pub outcome: fn(Option<Contract>, u8, &[(Seat, u8)]) -> Outcome,
+    /// Who must play when every player passed, from the dealt hands and mano;
+    /// `None` when the hand is cancelled (at four players: the dealer penetra).
+    pub all_pass_declarer: fn(&Rules, &[CardSet], Seat) -> Option<Seat>,
+}
+
+/// The options of a rule set (RULES.md section 12.5). The default is no option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct RuleOptions {
+    /// `palo_de_favor`: the favoured suit, if any.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub palo_de_favor: Option<Suit>,
+    /// `codillo_old`: a codillo is paid to the winner only.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub codillo_old: bool,
+    /// `redeal_all_pass` (`lhombre`): all passing brings a new deal.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub redeal_all_pass: bool,
+    /// `show_heap` (`hombre`): the heap's remaining cards are public after the
+    /// exchange.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub show_heap: bool,
+    /// `hombre-chips` (`hombre`): chip payments instead of points.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub chips: bool,
+    /// `ante` (`hombre`): the dealer's chips into the pool; `None` is the default, 5.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub ante: Option<u16>,
+    /// `favorito` (`hombre`): coins outrank and score double.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub favorito: bool,
+    /// `gascarille` (`hombre`).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub gascarille: bool,
+    /// `contrabola` (`hombre`).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub contrabola: bool,
+    /// `penetro_all_play`: at four players nobody drops out of a penetro.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub penetro_all_play: bool,
+}
+
+/// A rule set with its options: one value that says which game is played.
+///
+/// `Rules::default()` is `tresillo` without options; `Rules::from(RuleSet)` is that
+/// rule set without options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Rules {
+    /// The rule set.
+    pub set: RuleSet,
+    /// Its options.
+    pub options: RuleOptions,
 }

@@ -9,7 +9,6 @@ use crate::cardset::CardSet;
 use crate::game::{Bid, BidEntry, Contract, RuleSet, Word, WordEntry};
 use crate::penetro::{DropWord, HeapEnd, PenetroState, playing_seats};
 use crate::play::PlayState;
-use crate::rules::AuctionOrder;
 use crate::rules::{RuleOptions, Rules};
 
 /// The most calls an auction can take (each call passes or raises, or equals once
@@ -553,10 +552,6 @@ pub struct PublicState {
     pub vole_declared: Option<bool>,
     /// Four players: the penetro, its heap end and drop-out conversation (section 12.2).
     pub penetro: PenetroState,
-}
-
-pub(crate) fn rules_auction(p: &PublicState) -> AuctionOrder {
-    p.game_rules().spec().auction
 }
 
 impl PublicState {

@@ -1,12 +1,23 @@
 //! `hombre` (RULES.md section 12.3): its table and words. The steps only it has
 //! are in `hand/hombre.rs`, its points and chips in `scoring/`.
 
+use crate::card::{Card, Seat};
+use crate::cardset::CardSet;
 use crate::game::{Contract, RuleSet};
-use crate::rulesets::spanish::TRESILLO_WORDS;
+use crate::rulesets::spanish::{self, TRESILLO_WORDS};
 use crate::spec::{
-    ANTE, AllPass, AuctionOrder, CONTRABOLA, Condiciones, FAVORITO, GASCARILLE, HOMBRE_CHIPS, Names,
-    OpponentsOrder, RuleSpec, SHOW_HEAP, ScoringSystem, Words,
+    ANTE, AllPass, CONTRABOLA, Condiciones, FAVORITO, GASCARILLE, HOMBRE_CHIPS, Mechanics, Names,
+    OpponentsOrder, RuleSpec, Rules, SHOW_HEAP, ScoringSystem, Words,
 };
+
+/// The obligation: the holder of the espada, else mano.
+fn obligation(_rules: &Rules, hands: &[CardSet], mano: Seat) -> Option<Seat> {
+    spanish::holder(hands, Card::ESPADA).or(Some(mano))
+}
+
+/// `hombre`'s mechanics: the Spanish ones (its options' levels included) with
+/// the obligation.
+pub const MECHANICS: Mechanics = Mechanics { all_pass_declarer: obligation, ..spanish::MECHANICS };
 
 /// `hombre`'s words (section 12.3).
 pub const HOMBRE_WORDS: Words = Words {
@@ -44,12 +55,13 @@ pub const HOMBRE: RuleSpec = RuleSpec {
     condiciones: Condiciones::NONE,
     takeover_condiciones: false,
     contracts: &Contract::EVERY,
-    auction: AuctionOrder::RoundTheTable,
     opponents_order: OpponentsOrder::RightOfNext,
     first_opponent_max: 8,
     accept_in: &[Contract::Vuelta],
     declared_vole: true,
+    surrender: true,
     scoring: ScoringSystem::Points,
     names: Names::Spanish,
     words: &HOMBRE_WORDS,
+    mechanics: &MECHANICS,
 };

@@ -39,9 +39,10 @@
 use crate::card::{Card, Seat, Suit};
 use crate::cardset::CardSet;
 use crate::game::BidEntry;
-use crate::game::{Contract, Outcome, PuestaKind, RuleSet};
+use crate::game::{Bid, Contract, Outcome, PuestaKind, RuleSet};
+use crate::rulesets::spanish;
 use crate::spec::{
-    AllPass, AuctionOrder, Condiciones, Names, OpponentsOrder, REDEAL_ALL_PASS, RuleSpec, ScoringSystem,
+    AllPass, Condiciones, Mechanics, Names, OpponentsOrder, REDEAL_ALL_PASS, RuleSpec, Rules, ScoringSystem,
     Words,
 };
 
@@ -104,15 +105,52 @@ pub const SPEC: RuleSpec = RuleSpec {
     condiciones: Condiciones::NONE,
     takeover_condiciones: false,
     contracts: &CONTRACTS,
-    auction: AuctionOrder::Duels,
     opponents_order: OpponentsOrder::FromDeclarer,
     first_opponent_max: 9,
     accept_in: &[],
     declared_vole: false,
+    surrender: false,
     scoring: ScoringSystem::PerDefender,
     names: Names::International,
     words: &WORDS,
+    mechanics: &MECHANICS,
 };
+
+/// L'Hombre's mechanics: the auction in duels with ranks for levels, what the
+/// declarer may name, the minimum exchanges, the outcome and the forced game of
+/// the spadille's holder (else the dealer; with `redeal_all_pass` a new deal).
+pub const MECHANICS: Mechanics = Mechanics {
+    next_bidder,
+    max_level: |_| MAX_RANK,
+    contract_level: |_, c, trump| rank(c, trump),
+    may_bid,
+    bid_refusal: MAY_BID_RULE,
+    bid_words,
+    declare_error: |_, contract, trump, level, forced, hand| {
+        declare_error(contract, trump, level, forced, hand)
+    },
+    min_discard: |c| c.map_or(0, min_discard),
+    outcome,
+    all_pass_declarer,
+};
+
+/// A bid in L'Hombre's words: `pass`, or the contracts of its rank.
+fn bid_words(b: Bid) -> String {
+    match b {
+        Bid::Paso => "pass".into(),
+        Bid::Level(l) => bid_name(l).into(),
+    }
+}
+
+/// The spadille's holder, else the dealer (the player before mano); `None`
+/// (a new deal) under `redeal_all_pass`.
+fn all_pass_declarer(rules: &Rules, hands: &[CardSet], mano: Seat) -> Option<Seat> {
+    if rules.options.redeal_all_pass {
+        return None;
+    }
+    let n = hands.len() as u8;
+    spanish::holder(hands, Card::ESPADA).or(Some(mano.plus(n - 1, n)))
+}
 
 /// One row of the table of section 12.4.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -240,7 +278,7 @@ pub const fn min_discard(contract: Contract) -> u8 {
 /// other until one is out (if forehand passes at once, middlehand still speaks),
 /// then the dealer against the survivor.
 #[must_use]
-pub fn next_bidder(bids: &[BidEntry], passed: u8, seat: Seat, dealer: Seat) -> Seat {
+pub fn next_bidder(bids: &[BidEntry], passed: u8, seat: Seat, dealer: Seat, _players: u8) -> Seat {
     let mano = dealer.next(3);
     let medio = mano.next(3);
     let out = |s: Seat| passed & (1 << s.0) != 0;
