@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use std::fmt::Write as _;
 use tresillo_core::{
-    AllPass, HandResult, Ledger, LedgerConfig, Outcome, PuestaKind, Rules, ScoringSystem, Seat, outcome_of,
+    HandResult, Ledger, LedgerConfig, Outcome, PuestaKind, Rules, ScoringSystem, Seat, outcome_of,
 };
 
 /// The output format of `tresillo score`.
@@ -417,12 +417,8 @@ pub(crate) fn describe(r: &HandResult, names: &[String]) -> String {
         let _ = write!(t, "{} plays {contract}", name(d));
         if r.gascarille {
             t.push_str(" (gascarille)");
-        } else if r.forced && r.game_rules().spec().all_pass == AllPass::Obligation {
-            t.push_str(" (obligation)");
-        } else if r.forced && r.game_rules().spec().all_pass == AllPass::ForcedEntrada {
-            t.push_str(" (forced entrada)");
         } else if r.forced {
-            t.push_str(" (espada forzada)");
+            let _ = write!(t, " ({})", r.game_rules().spec().words.forced_name);
         }
     }
     match r.surrender {

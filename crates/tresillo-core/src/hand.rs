@@ -17,7 +17,6 @@ use crate::notation::{Deal, Heap};
 use crate::penetro::{HeapEnd, PenetroState, take_ten};
 use crate::play::{PlayState, legal_moves, trick_winner};
 use crate::result::{HandResult, SurrenderRecord};
-use crate::rules::AllPass;
 use crate::rules::Rules;
 use crate::tables::table;
 use crate::view::PlayerView;
@@ -212,10 +211,9 @@ impl Hand {
                 Request::Discard { seat: p.dealer, min: 1, max: 1 }
             }
             Phase::DeclarerExchange => {
-                let obligation =
-                    p.contract.is_none() && p.game_rules().spec().all_pass == AllPass::Obligation;
-                let min = if obligation {
-                    p.game_rules().spec().forced_max_discard
+                // Before the contract is named: a forced game that exchanges first.
+                let min = if p.contract.is_none() {
+                    p.game_rules().spec().forced_min_discard
                 } else {
                     p.game_rules().declarer_min_discard(p.contract)
                 };
@@ -384,12 +382,8 @@ impl Hand {
                     p.declarer = Some(h);
                     p.original_declarer = Some(h);
                     p.level = 1;
-                    p.phase = match rules.spec().all_pass {
-                        AllPass::EspadaForzada | AllPass::SpadilleElseDealer => Phase::Declare,
-                        AllPass::ForcedEntrada => Phase::DeclarerExchange,
-                        AllPass::Obligation => Phase::DeclarerExchange,
-                    };
-                    if rules.spec().all_pass == AllPass::Obligation {
+                    p.phase = Phase::Declare;
+                    if rules.spec().forced_exchange_first {
                         self.public.phase = self.obligation_phase(h);
                     }
                 }

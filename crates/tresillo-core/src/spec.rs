@@ -10,30 +10,6 @@ use crate::card::{Seat, Suit};
 use crate::cardset::CardSet;
 use crate::game::{Bid, BidEntry, Contract, Outcome, RuleSet};
 
-/// What happens when every player passes (RULES.md sections 3 and 12.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AllPass {
-    /// `tresillo`: the holder of the espada must play an entrada (*espada
-    /// forzada*), naming trumps before exchanging; with the espada in the heap the
-    /// hand is cancelled.
-    EspadaForzada,
-    /// `tresillo-house`: a **forced entrada** by the holder of the espada, else of
-    /// the basto, else mano; the forced declarer discards up to
-    /// [`RuleSpec::forced_max_discard`] cards, draws, and only then names trumps.
-    /// Never cancelled.
-    ForcedEntrada,
-    /// `lhombre`: the holder of the spadille (the espada), else the dealer, must
-    /// play: names trumps (exchanging as in game) or turns the top card (as in
-    /// tourné), and the hand scores as game; under `redeal_all_pass` the hand is
-    /// cancelled (a new deal) instead.
-    SpadilleElseDealer,
-    /// `hombre`: an **obligation** by the holder of the espada, else mano, who
-    /// discards all but one card ([`RuleSpec::forced_max_discard`], exactly), draws
-    /// and then names trumps. Never cancelled. With the option `gascarille` the
-    /// others may first make the holder of the espada play a gascarille instead.
-    Obligation,
-}
-
 /// How the opponents settle who exchanges first (RULES.md sections 4, 12.3 and
 /// 12.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -91,8 +67,12 @@ pub struct Words {
     pub all_pass_help: &'static str,
     /// The same at four players.
     pub all_pass_help_four: &'static str,
-    /// The report's name for the forced game (`espada forzada`, `obligation`).
+    /// The report's and the session log's name for the forced game (`espada
+    /// forzada`, `obligation`).
     pub forced_name: &'static str,
+    /// The narrative's label for the forced game (`espada forzada`, `all passed,
+    /// must play; scores as game`).
+    pub forced_label: &'static str,
     /// The report's name for an unforced entrada, when the rule set has its own
     /// (`simple game` in hombre); empty for the contract's name.
     pub entrada_name: &'static str,
@@ -280,10 +260,28 @@ pub struct RuleSpec {
     pub players: &'static [u8],
     /// Its options.
     pub options: &'static [OptionInfo],
-    /// What happens when all pass.
-    pub all_pass: AllPass,
-    /// Under [`AllPass::ForcedEntrada`], the most cards the forced declarer discards.
+    /// When all pass, whoever [`Mechanics::all_pass_declarer`] names plays a
+    /// forced game; this says its shape. `true`: the forced declarer discards
+    /// (between [`RuleSpec::forced_min_discard`] and
+    /// [`RuleSpec::forced_max_discard`] cards), draws and only then names trumps
+    /// (`tresillo-house`'s forced entrada, `hombre`'s obligation, which with the
+    /// option `gascarille` the others may first turn into a gascarille); `false`:
+    /// the contract is named first and exchanged as usual (`tresillo`'s espada
+    /// forzada, `lhombre`'s forced game).
+    pub forced_exchange_first: bool,
+    /// The fewest cards the forced declarer discards before naming trumps (`hombre`:
+    /// all but one).
+    pub forced_min_discard: u8,
+    /// The most cards the forced declarer discards before naming trumps.
     pub forced_max_discard: u8,
+    /// When all pass somebody always plays: the hand is never cancelled
+    /// (`tresillo-house`, `hombre`).
+    pub always_played: bool,
+    /// When all pass the forced declarer is always the holder of the espada (else
+    /// the hand is cancelled: `tresillo`'s espada forzada), which the sampler
+    /// places directly; otherwise it keeps the deals for which
+    /// [`Mechanics::all_pass_declarer`] names the declarer (by rejection).
+    pub forced_holds_espada: bool,
     /// The contracts in which an opponent may take over after a surrender; in the
     /// others a surrender ends the hand as a puesta.
     pub takeover_in: &'static [Contract],
@@ -359,6 +357,7 @@ pub struct Mechanics {
     pub outcome: fn(Option<Contract>, u8, &[(Seat, u8)]) -> Outcome,
     /// Who must play when every player passed, from the dealt hands and mano;
     /// `None` when the hand is cancelled (at four players: the dealer penetra).
+    /// [`RuleSpec`]'s `forced_*` fields and `always_played` describe the game.
     pub all_pass_declarer: fn(&Rules, &[CardSet], Seat) -> Option<Seat>,
 }
 

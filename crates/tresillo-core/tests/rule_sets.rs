@@ -467,7 +467,7 @@ proptest! {
         }
         let res = h.result().unwrap();
         prop_assert_eq!(res.game_rules(), r);
-        if r.spec().all_pass == AllPass::ForcedEntrada {
+        if r.spec().always_played {
             prop_assert!(!res.is_cancelled());
         }
         let mut l = Ledger::new(LedgerConfig::with_rules(r, 3)).unwrap();

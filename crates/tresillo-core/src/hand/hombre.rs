@@ -26,6 +26,7 @@ impl Hand {
     /// gascarille demand when the option is on and `holder` was dealt the espada,
     /// else the obligation's exchange.
     pub(super) fn obligation_phase(&self, holder: Seat) -> Phase {
+        // Only `hombre` has the option: elsewhere the forced declarer exchanges.
         if self.public.options.gascarille && self.hidden.hands[holder].contains(Card::ESPADA) {
             Phase::Gascarille
         } else {

@@ -6,8 +6,8 @@ use crate::cardset::CardSet;
 use crate::game::{Contract, RuleSet};
 use crate::rulesets::spanish::{self, TRESILLO_WORDS};
 use crate::spec::{
-    ANTE, AllPass, CONTRABOLA, Condiciones, FAVORITO, GASCARILLE, HOMBRE_CHIPS, Mechanics, Names,
-    OpponentsOrder, RuleSpec, Rules, SHOW_HEAP, ScoringSystem, Words,
+    ANTE, CONTRABOLA, Condiciones, FAVORITO, GASCARILLE, HOMBRE_CHIPS, Mechanics, Names, OpponentsOrder,
+    RuleSpec, Rules, SHOW_HEAP, ScoringSystem, Words,
 };
 
 /// The obligation: the holder of the espada, else mano.
@@ -31,6 +31,7 @@ pub const HOMBRE_WORDS: Words = Words {
                          draw eight, name trumps (RULES.md section 12.3); with the gascarille option the others \
                          may first make the espada's holder play a gascarille",
     forced_name: "obligation",
+    forced_label: "obligation",
     entrada_name: "simple game",
     columns: &[("entrada", "simple game (entrada)")],
     ..TRESILLO_WORDS
@@ -47,8 +48,11 @@ pub const HOMBRE: RuleSpec = RuleSpec {
     summary: "the classic game: obligation, exchange right, points (or chips with hombre-chips)",
     players: &[3],
     options: &[SHOW_HEAP, HOMBRE_CHIPS, ANTE, FAVORITO, GASCARILLE, CONTRABOLA],
-    all_pass: AllPass::Obligation,
+    forced_exchange_first: true,
+    forced_min_discard: 8,
     forced_max_discard: 8,
+    always_played: true,
+    forced_holds_espada: false,
     takeover_in: &[Contract::Entrada],
     aip_plus_n: false,
     sacado_tanto: false,

@@ -42,8 +42,7 @@ use crate::game::BidEntry;
 use crate::game::{Bid, Contract, Outcome, PuestaKind, RuleSet};
 use crate::rulesets::spanish;
 use crate::spec::{
-    AllPass, Condiciones, Mechanics, Names, OpponentsOrder, REDEAL_ALL_PASS, RuleSpec, Rules, ScoringSystem,
-    Words,
+    Condiciones, Mechanics, Names, OpponentsOrder, REDEAL_ALL_PASS, RuleSpec, Rules, ScoringSystem, Words,
 };
 
 /// L'Hombre's sentences and labels (its names are [`Names::International`]).
@@ -55,6 +54,7 @@ pub const WORDS: Words = Words {
     all_pass_help: "",
     all_pass_help_four: "",
     forced_name: "forced game",
+    forced_label: "all passed, must play; scores as game",
     entrada_name: "",
     all_passed: "Everybody passes: a new deal.",
     gloss: false,
@@ -97,8 +97,11 @@ pub const SPEC: RuleSpec = RuleSpec {
     summary: "Danish L'Hombre: nine contracts, self bids, tourné, nolo, tout, payments per defender",
     players: &[3],
     options: &[REDEAL_ALL_PASS],
-    all_pass: AllPass::SpadilleElseDealer,
+    forced_exchange_first: false,
+    forced_min_discard: 0,
     forced_max_discard: 9,
+    always_played: false,
+    forced_holds_espada: false,
     takeover_in: &[],
     aip_plus_n: false,
     sacado_tanto: false,

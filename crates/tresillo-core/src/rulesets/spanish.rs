@@ -7,8 +7,8 @@ use crate::card::{Card, Seat, Suit};
 use crate::cardset::CardSet;
 use crate::game::{Bid, BidEntry, Contract, Outcome, RuleSet};
 use crate::spec::{
-    AllPass, CODILLO_OLD, Condiciones, Mechanics, Names, OpponentsOrder, PALO_DE_FAVOR, PENETRO_ALL_PLAY,
-    RuleSpec, Rules, ScoringSystem, Words,
+    CODILLO_OLD, Condiciones, Mechanics, Names, OpponentsOrder, PALO_DE_FAVOR, PENETRO_ALL_PLAY, RuleSpec,
+    Rules, ScoringSystem, Words,
 };
 
 /// The seat among `hands` that holds `c`, if any.
@@ -142,6 +142,7 @@ pub const TRESILLO_WORDS: Words = Words {
     all_pass_help_four: "if all pass the holder of the espada must play an entrada (espada forzada); with the espada \
                          in the heap the dealer, who sits out, penetra (RULES.md section 12.2)",
     forced_name: "espada forzada",
+    forced_label: "espada forzada",
     entrada_name: "",
     all_passed: "Everybody passes and the espada is in the heap: cancelled.",
     gloss: true,
@@ -160,6 +161,7 @@ pub const HOUSE_WORDS: Words = Words {
     all_pass_help_four: "if all pass the holder of the espada, else of the basto, else mano plays a forced entrada \
                          (RULES.md section 12.1)",
     forced_name: "forced entrada",
+    forced_label: "forced entrada",
     ..TRESILLO_WORDS
 };
 
@@ -170,8 +172,11 @@ pub const TRESILLO: RuleSpec = RuleSpec {
     summary: "modern Spanish Tresillo, the puesta system; at 4 players the dealer sits out and penetra (12.2)",
     players: &[3, 4],
     options: &[PALO_DE_FAVOR, CODILLO_OLD, PENETRO_ALL_PLAY],
-    all_pass: AllPass::EspadaForzada,
+    forced_exchange_first: false,
+    forced_min_discard: 0,
     forced_max_discard: 9,
+    always_played: false,
+    forced_holds_espada: true,
     takeover_in: &[Contract::Entrada, Contract::Vuelta],
     aip_plus_n: true,
     sacado_tanto: true,
@@ -205,8 +210,11 @@ pub const TRESILLO_HOUSE: RuleSpec = RuleSpec {
     summary: "a club's house rules: forced entrada, plato-only amounts, larger condiciones",
     players: &[3],
     options: &[PALO_DE_FAVOR, CODILLO_OLD],
-    all_pass: AllPass::ForcedEntrada,
+    forced_exchange_first: true,
+    forced_min_discard: 0,
     forced_max_discard: 8,
+    always_played: true,
+    forced_holds_espada: false,
     takeover_in: &[Contract::Entrada],
     aip_plus_n: false,
     sacado_tanto: false,

@@ -6,7 +6,7 @@ use crate::card::Seat;
 use crate::card::TRICKS;
 use crate::game::{Contract, Outcome, PuestaKind};
 use crate::result::HandResult;
-use crate::rules::{AllPass, Rules};
+use crate::rules::Rules;
 
 /// A result that passed the checks, reduced to what scoring needs.
 #[derive(Clone, Copy, Debug)]
@@ -82,7 +82,7 @@ pub(super) fn check(
                 "a four-player hand is never cancelled: when all pass and nobody holds the espada, the dealer penetra",
             ));
         }
-        if matches!(cfg.rules.spec().all_pass, AllPass::ForcedEntrada | AllPass::Obligation) {
+        if cfg.rules.spec().always_played {
             return Err(inconsistent(
                 "a hand of this rule set is never cancelled: when all pass somebody must play an entrada",
             ));
