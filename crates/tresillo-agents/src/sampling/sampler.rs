@@ -361,7 +361,7 @@ fn gascarille_asked(p: &tresillo_core::PublicState) -> Option<bool> {
 /// The seat that bid grand tourné (rank 4 of `lhombre`) or declared it: it was
 /// dealt both spadille and basta.
 fn grand_holder(p: &tresillo_core::PublicState) -> Option<Seat> {
-    if !crate::family::of(p.rules).grand_tourne {
+    if !crate::family::of(&p.game_rules()).grand_tourne {
         return None;
     }
     if p.contract == Some(Contract::GrandTourne) {

@@ -149,12 +149,7 @@ fn score(p: &PublicState, declarer: Seat, e: Ending) -> Option<f64> {
     // A dealer's stake before the deal (the puesta system's tanto, the chips'
     // ante) is paid whatever happens: left out, so that a declarer who deals
     // values the hand as any other.
-    let stake = match rules.spec().scoring {
-        _ if declarer != p.dealer => 0,
-        ScoringSystem::Puesta => 1,
-        ScoringSystem::Points if p.options.chips => rules.ante(),
-        ScoringSystem::Points | ScoringSystem::PerDefender => 0,
-    };
+    let stake = if declarer == p.dealer { (crate::family::of(&rules).dealer_stake)(&rules) } else { 0 };
     Some((s.net(declarer) + stake) as f64)
 }
 
@@ -174,12 +169,7 @@ fn contract_goal(p: &PublicState) -> Goal {
     match p.contract {
         Some(c) if c.is_nolo() => Goal::Nolo,
         Some(Contract::Contrabola) => Goal::Contrabola,
-        _ => match p.game_rules().spec().scoring {
-            ScoringSystem::PerDefender => Goal::Lhombre,
-            ScoringSystem::Points if p.options.chips => Goal::Won,
-            ScoringSystem::Points => Goal::Cuatro,
-            ScoringSystem::Puesta => Goal::Spanish,
-        },
+        _ => crate::family::of(&p.game_rules()).goal,
     }
 }
 
@@ -382,7 +372,7 @@ fn primeras_utility(p: &PublicState, declarer: Seat) -> Option<f64> {
 /// and the contract) rather than through [`General`] or the rule agent.
 #[must_use]
 pub fn pimc_bids(view: &PlayerView) -> bool {
-    crate::family::of(view.public().rules).pimc_auction
+    crate::family::of(&view.public().game_rules()).pimc_auction
         && matches!(view.request(), Request::Bid { .. } | Request::Declare { .. })
 }
 
@@ -401,7 +391,7 @@ impl HombreBids {
     /// `hombre` (or if the ledger refuses the results).
     #[must_use]
     pub fn new(p: &PublicState, me: Seat) -> Option<HombreBids> {
-        if !crate::family::of(p.rules).pimc_auction {
+        if !crate::family::of(&p.game_rules()).pimc_auction {
             return None;
         }
         let mut u = [[(0.0, 0.0); 4]; 3];
