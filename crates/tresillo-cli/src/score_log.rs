@@ -337,7 +337,7 @@ pub(crate) fn parse_hand(text: &str, header: &Header, dealer: Seat) -> Result<(H
         && !r.contract.is_some_and(|c| c.is_nolo())
         && r.surrender.is_none_or(|s| s.took_over.is_some())
         && let Some(fin) = r.final_declarer()
-        && r.tricks[fin] == tresillo_core::TRICKS
+        && r.tricks[fin] == r.game_rules().spec().tricks
     {
         r.bola_attempted = true;
         r.bola_made = true;

@@ -9,7 +9,7 @@
 //! this module. A [`PlayerView`] is a copy of the public part plus one seat's own
 //! cards, so it cannot hold anyone else's.
 
-use crate::card::TRICKS;
+use crate::card::MAX_TRICKS;
 use crate::card::{BySeat, Card, Seat, Suit};
 use crate::cardset::CardSet;
 use crate::game::{Bid, BidEntry, Contract, Outcome, PuestaKind, RuleSet, Word, WordEntry};
@@ -96,8 +96,8 @@ impl Hand {
             first_opponent: None,
             plays: [Card::ESPADA; MAX_PLAYS],
             num_plays: 0,
-            leaders: [mano; TRICKS as usize],
-            winners: [Seat(0); TRICKS as usize],
+            leaders: [mano; MAX_TRICKS as usize],
+            winners: [Seat(0); MAX_TRICKS as usize],
             tricks: BySeat::default(),
             tricks_done: 0,
             surrendered: None,
@@ -555,12 +555,13 @@ impl Hand {
         p.winners[t] = ws;
         p.tricks[ws] += 1;
         p.tricks_done += 1;
-        if t + 1 < usize::from(TRICKS) {
+        let rules = p.game_rules();
+        let tricks = rules.spec().tricks;
+        if t + 1 < usize::from(tricks) {
             p.leaders[t + 1] = ws;
         }
         let d = p.declarer.expect("declarer");
-        let rules = p.game_rules();
-        p.phase = if p.tricks_done == TRICKS {
+        p.phase = if p.tricks_done == tricks {
             Phase::Done
         } else if p.tricks_done == 3
             && p.surrendered.is_none()
@@ -612,7 +613,8 @@ impl Hand {
         };
         let primeras = p.bola == Some(false);
         let bola_attempted = p.bola == Some(true);
-        let bola_made = bola_attempted && p.declarer.is_some_and(|d| p.tricks[d] == TRICKS);
+        let all = p.game_rules().spec().tricks;
+        let bola_made = bola_attempted && p.declarer.is_some_and(|d| p.tricks[d] == all);
         Some(HandResult {
             rules: p.rules,
             options: p.options,

@@ -36,7 +36,7 @@ pub mod tables;
 mod view;
 mod words;
 
-pub use card::{BySeat, Card, Rank, Seat, Suit, TRICKS};
+pub use card::{BySeat, Card, MAX_TRICKS, Rank, Seat, Suit};
 pub use cardset::{CardSet, Iter as CardSetIter, Subsets};
 pub use game::{Bid, BidEntry, Contract, Outcome, PuestaKind, RuleSet, Word, WordEntry};
 pub use hand::{

@@ -255,6 +255,9 @@ pub struct RuleSpec {
     pub section: &'static str,
     /// One line describing it.
     pub summary: &'static str,
+    /// Tricks in a hand, and cards in each active player's hand after the
+    /// exchange (at most [`MAX_TRICKS`](crate::MAX_TRICKS)).
+    pub tricks: u8,
     /// The table sizes it is played at (four: an inactive dealer and the penetro of
     /// section 12.2).
     pub players: &'static [u8],

@@ -69,7 +69,7 @@
 use crate::search::gsolver::{Goal, Solvers, active_seats};
 use tresillo_core::{
     BySeat, Contract, Decision, HandResult, LedgerConfig, PlayState, PlayerView, PublicState, Request,
-    ScoringSystem, Seat, TRICKS, cancelled_result, score_deal,
+    ScoringSystem, Seat, cancelled_result, score_deal,
 };
 
 /// Whether the decisions of `view` belong to this module: every table but the
@@ -173,7 +173,9 @@ fn contract_goal(p: &PublicState) -> Goal {
     }
 }
 
-/// A representative ending of each class of `goal` (0..=top).
+/// A representative ending of each class of `goal` (0..=top): the trick counts
+/// of the trick goals are for nine tricks, as every rule set has; those of
+/// [`Goal::Reach`] read the rule set's.
 fn endings(p: &PublicState, declarer: Seat, goal: Goal) -> [Ending; 3] {
     let four = seats_from(p, declarer).1 == 4;
     let t = |d: u8, o: [u8; 3]| Ending { tricks: counts(p, declarer, d, o), ..Ending::default() };
@@ -187,8 +189,9 @@ fn endings(p: &PublicState, declarer: Seat, goal: Goal) -> [Ending; 3] {
         Goal::Cuatro => [t(3, [3, 3, 0]), won, t(4, [3, 2, 0])],
         Goal::Won => [t(3, [3, 3, 0]), won, won],
         Goal::Reach(_) => {
-            let failed = Ending { bola_attempted: true, ..t(8, [1, 0, 0]) };
-            let made = Ending { bola_attempted: true, bola_made: true, ..t(TRICKS, [0, 0, 0]) };
+            let all = p.game_rules().spec().tricks;
+            let failed = Ending { bola_attempted: true, ..t(all - 1, [1, 0, 0]) };
+            let made = Ending { bola_attempted: true, bola_made: true, ..t(all, [0, 0, 0]) };
             [failed, made, made]
         }
     }
@@ -199,7 +202,7 @@ fn endings(p: &PublicState, declarer: Seat, goal: Goal) -> [Ending; 3] {
 #[must_use]
 pub fn stakes(p: &PublicState, declarer: Seat) -> Option<Stakes> {
     let all = p.bola == Some(true) || p.vole_declared == Some(true);
-    let goal = if all { Goal::Reach(TRICKS) } else { contract_goal(p) };
+    let goal = if all { Goal::Reach(p.game_rules().spec().tricks) } else { contract_goal(p) };
     stakes_of(p, declarer, goal)
 }
 
@@ -322,7 +325,7 @@ impl General {
             Request::Bola { .. } => {
                 let made =
                     worlds.iter().filter(|ps| self.solvers.can_take_all(ps, declarer)).count() as f64 / k;
-                let all = stakes_of(p, declarer, Goal::Reach(TRICKS))?;
+                let all = stakes_of(p, declarer, Goal::Reach(p.game_rules().spec().tricks))?;
                 let on = made * all.utility[1] + (1.0 - made) * all.utility[0];
                 let stop = primeras_utility(p, declarer)?;
                 Some(Decision::Bola(on > stop))
@@ -334,7 +337,7 @@ impl General {
                     worlds.iter().filter(|ps| self.solvers.can_take_all(ps, declarer)).count() as f64 / k;
                 let mut q = *p;
                 q.vole_declared = Some(true);
-                let vole = stakes_of(&q, declarer, Goal::Reach(TRICKS))?;
+                let vole = stakes_of(&q, declarer, Goal::Reach(p.game_rules().spec().tricks))?;
                 let declared = made * vole.utility[1] + (1.0 - made) * vole.utility[0];
                 Some(Decision::DeclareVole(declared > plain))
             }

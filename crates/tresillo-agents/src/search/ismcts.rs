@@ -129,7 +129,7 @@ use crate::spec_error::SpecError;
 use std::time::{Duration, Instant};
 use tresillo_core::tables::table;
 use tresillo_core::{
-    Card, Decision, Hand, LedgerConfig, Outcome, PlayState, PlayerView, Request, Rules, Seat, TRICKS,
+    Card, Decision, Hand, LedgerConfig, MAX_TRICKS, Outcome, PlayState, PlayerView, Request, Rules, Seat,
     score_deal,
 };
 
@@ -749,7 +749,7 @@ impl Sim {
     #[inline]
     fn after_trick(&mut self) {
         let done = self.ps.tricks_done;
-        self.phase = if done == TRICKS {
+        self.phase = if done == MAX_TRICKS {
             Phase::Done
         } else if done == 3 && self.may_surrender {
             Phase::Surrender
@@ -884,7 +884,7 @@ pub fn hand_tantos(e: &HandEnd) -> [i32; 3] {
         let mut per = e.condicion + i32::from(e.estuche);
         match e.bola {
             Some(false) => per += 1,
-            Some(true) => per += if e.tricks[e.declarer.index()] == TRICKS { 8 } else { -8 },
+            Some(true) => per += if e.tricks[e.declarer.index()] == MAX_TRICKS { 8 } else { -8 },
             None => {}
         }
         per

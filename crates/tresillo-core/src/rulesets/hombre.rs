@@ -46,6 +46,7 @@ pub const HOMBRE: RuleSpec = RuleSpec {
     set: RuleSet::Hombre,
     section: "12.3",
     summary: "the classic game: obligation, exchange right, points (or chips with hombre-chips)",
+    tricks: 9,
     players: &[3],
     options: &[SHOW_HEAP, HOMBRE_CHIPS, ANTE, FAVORITO, GASCARILLE, CONTRABOLA],
     forced_exchange_first: true,

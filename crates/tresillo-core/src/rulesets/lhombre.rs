@@ -95,6 +95,7 @@ pub const SPEC: RuleSpec = RuleSpec {
     set: RuleSet::Lhombre,
     section: "12.4",
     summary: "Danish L'Hombre: nine contracts, self bids, tourné, nolo, tout, payments per defender",
+    tricks: 9,
     players: &[3],
     options: &[REDEAL_ALL_PASS],
     forced_exchange_first: false,
