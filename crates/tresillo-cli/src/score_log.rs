@@ -96,12 +96,12 @@ pub(crate) fn parse_header(text: &str) -> Result<Header> {
         config.pajarito = p;
     }
     if let Some(d) = raw.deals {
-        if config.rules.spec().scoring != ScoringSystem::Points || config.options.chips {
+        if (Rules { set: config.rules, options: config.options }).scoring() != ScoringSystem::Points {
             bail!("`deals` is the length of a hombre points session");
         }
         config.deals = d;
     }
-    if config.rules.spec().scoring == ScoringSystem::Puesta {
+    if config.rules.spec().scoring.puesta_accounts() {
         Ledger::new(config)?;
     }
     let mut header = Header { names, config, first_dealer: Seat(0) };

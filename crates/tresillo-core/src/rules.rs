@@ -414,6 +414,13 @@ impl Rules {
         (self.spec().mechanics.min_discard)(contract)
     }
 
+    /// The scoring system in use: the table's, or under an option that changes it
+    /// the option's (`hombre-chips`: chips).
+    #[must_use]
+    pub fn scoring(&self) -> ScoringSystem {
+        (self.spec().mechanics.scoring)(self)
+    }
+
     /// Whether the declarer of `contract` may give up after the third trick.
     #[must_use]
     pub fn may_surrender(&self, contract: Contract) -> bool {

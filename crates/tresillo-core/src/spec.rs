@@ -24,18 +24,51 @@ pub enum OpponentsOrder {
     FromDeclarer,
 }
 
-/// How hands are scored (RULES.md sections 8, 12.3 and 12.4).
+/// How hands are scored (RULES.md sections 8, 12.3 and 12.4): which ledger keeps
+/// a session. A scoring system is a mechanic any rule set may take; what the tools
+/// need to know of one is in the methods below (one place), and the ledger it
+/// selects in [`Scorer`](crate::Scorer). A rule set's table names its system
+/// without options; [`Rules::scoring`](crate::Rules::scoring) gives the one in use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ScoringSystem {
-    /// The puesta system of section 8 ([`Ledger`](crate::Ledger)).
+    /// The puesta system of section 8 ([`Ledger`](crate::Ledger)): `tresillo`,
+    /// `tresillo-house`.
     Puesta,
-    /// `hombre` points ([`PointsLedger`](crate::PointsLedger)), or chips with the
-    /// option `hombre-chips` ([`ChipsLedger`](crate::ChipsLedger)).
+    /// Points ([`PointsLedger`](crate::PointsLedger)): `hombre`.
     Points,
+    /// Chips with a pool ([`ChipsLedger`](crate::ChipsLedger)): `hombre` with the
+    /// option `hombre-chips`.
+    Chips,
     /// `lhombre`'s payments from or to each defender (section 12.4), straight
     /// between the players' bowls ([`Ledger`](crate::Ledger)): no plato, paper or
     /// pajaritos.
     PerDefender,
+}
+
+impl ScoringSystem {
+    /// What results are counted in: `tantos`, `points` or `chips`.
+    #[must_use]
+    pub const fn unit(self) -> &'static str {
+        match self {
+            ScoringSystem::Puesta | ScoringSystem::PerDefender => "tantos",
+            ScoringSystem::Points => "points",
+            ScoringSystem::Chips => "chips",
+        }
+    }
+
+    /// Whether hands are paid through the puesta system's plato, pajaritos dish
+    /// and paper of debts, with an amount in play and its cases (section 8).
+    #[must_use]
+    pub const fn puesta_accounts(self) -> bool {
+        matches!(self, ScoringSystem::Puesta)
+    }
+
+    /// Whether [`Ledger`](crate::Ledger) keeps it (the puesta system, and
+    /// payments per defender between the bowls); the others have their ledgers.
+    #[must_use]
+    pub const fn kept_by_ledger(self) -> bool {
+        matches!(self, ScoringSystem::Puesta | ScoringSystem::PerDefender)
+    }
 }
 
 /// The words a rule set shows players (cards, suits, bids, contracts,
@@ -88,6 +121,9 @@ pub struct Words {
     pub columns: &'static [(&'static str, &'static str)],
     /// The report's note on the outcome classes in this rule set, or empty.
     pub outcomes_note: &'static str,
+    /// The score log's line on the ledger when its payments have no plato,
+    /// pajaritos or paper, or empty.
+    pub ledger_note: &'static str,
 }
 
 /// Condiciones in tantos, from or to each other player (RULES.md sections 8 and
@@ -314,7 +350,8 @@ pub struct RuleSpec {
     /// The declarer may give up after the third trick (section 6; not in
     /// `lhombre`).
     pub surrender: bool,
-    /// How hands are scored.
+    /// How hands are scored without options ([`Rules::scoring`](crate::Rules::scoring)
+    /// under them).
     pub scoring: ScoringSystem,
     /// The words it shows players.
     pub names: Names,
@@ -358,6 +395,9 @@ pub struct Mechanics {
     /// The outcome of a played hand from the declarer's tricks and each
     /// opponent's (a contrabola is [`Rules::outcome`](crate::Rules::outcome)'s).
     pub outcome: fn(Option<Contract>, u8, &[(Seat, u8)]) -> Outcome,
+    /// The scoring system in use under these options (the table's
+    /// [`RuleSpec::scoring`] unless an option changes it).
+    pub scoring: fn(&Rules) -> ScoringSystem,
     /// Who must play when every player passed, from the dealt hands and mano;
     /// `None` when the hand is cancelled (at four players: the dealer penetra).
     /// [`RuleSpec`]'s `forced_*` fields and `always_played` describe the game.

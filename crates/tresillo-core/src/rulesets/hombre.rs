@@ -15,9 +15,14 @@ fn obligation(_rules: &Rules, hands: &[CardSet], mano: Seat) -> Option<Seat> {
     spanish::holder(hands, Card::ESPADA).or(Some(mano))
 }
 
+/// Points, or chips with the option `hombre-chips`.
+fn scoring(rules: &Rules) -> ScoringSystem {
+    if rules.options.chips { ScoringSystem::Chips } else { ScoringSystem::Points }
+}
+
 /// `hombre`'s mechanics: the Spanish ones (its options' levels included) with
-/// the obligation.
-pub const MECHANICS: Mechanics = Mechanics { all_pass_declarer: obligation, ..spanish::MECHANICS };
+/// the obligation and its scoring option.
+pub const MECHANICS: Mechanics = Mechanics { all_pass_declarer: obligation, scoring, ..spanish::MECHANICS };
 
 /// `hombre`'s words (section 12.3).
 pub const HOMBRE_WORDS: Words = Words {

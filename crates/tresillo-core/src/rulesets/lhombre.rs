@@ -74,6 +74,7 @@ pub const WORDS: Words = Words {
     ],
     outcomes_note: " In lhombre (RULES.md section 12.4) sacado is a win, puesta a draw and codillo a loss, each paid \
                     per defender; in the nolo contracts the declarer wins with no trick.",
+    ledger_note: "paid per defender (RULES.md section 12.4): no plato, pajaritos or paper",
 };
 
 /// The highest rank of the auction (nolo ouvert).
@@ -135,6 +136,7 @@ pub const MECHANICS: Mechanics = Mechanics {
     },
     min_discard: |c| c.map_or(0, min_discard),
     outcome,
+    scoring: spanish::table_scoring,
     all_pass_declarer,
 };
 

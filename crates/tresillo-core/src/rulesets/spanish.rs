@@ -124,8 +124,14 @@ pub const MECHANICS: Mechanics = Mechanics {
     declare_error,
     min_discard,
     outcome,
+    scoring: table_scoring,
     all_pass_declarer: espada_forzada,
 };
+
+/// The table's scoring system, whatever the options.
+pub fn table_scoring(rules: &Rules) -> ScoringSystem {
+    rules.spec().scoring
+}
 
 /// `tresillo-house`'s mechanics: the Spanish ones with the forced entrada.
 pub const HOUSE_MECHANICS: Mechanics = Mechanics { all_pass_declarer: forced_entrada, ..MECHANICS };
@@ -149,6 +155,7 @@ pub const TRESILLO_WORDS: Words = Words {
     help: "",
     columns: &[],
     outcomes_note: "",
+    ledger_note: "",
 };
 
 /// `tresillo-house`'s words (section 12.1).
