@@ -47,9 +47,9 @@ pub use penetro::{DropEntry, DropWord, HeapEnd, PenetroState, drop_out_decided, 
 pub use play::{PlayState, Undo, legal_moves, legal_moves_in, trick_winner, trick_winner_in};
 pub use result::{HandResult, SurrenderRecord};
 pub use rules::{
-    ANTE, CODILLO_OLD, CONTRABOLA, Condiciones, FAVORITO, GASCARILLE, HOMBRE_CHIPS, Mechanics, Names,
-    OpponentsOrder, OptionInfo, PALO_DE_FAVOR, PENETRO_ALL_PLAY, REDEAL_ALL_PASS, RuleOptions, RuleSpec,
-    Rules, RulesError, SHOW_HEAP, ScoringSystem,
+    ANTE, CODILLO_OLD, CONTRABOLA, Condiciones, DeclareError, FAVORITO, GASCARILLE, HOMBRE_CHIPS, Mechanics,
+    Names, OpponentsOrder, OptionInfo, OutcomeOf, PALO_DE_FAVOR, PENETRO_ALL_PLAY, REDEAL_ALL_PASS,
+    RuleOptions, RuleSpec, Rules, RulesError, SHOW_HEAP, ScoringSystem,
 };
 pub use scoring::*;
 pub use view::PlayerView;

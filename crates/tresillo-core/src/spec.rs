@@ -361,6 +361,13 @@ pub struct RuleSpec {
     pub mechanics: &'static Mechanics,
 }
 
+/// [`Mechanics::declare_error`]: the rules, the contract and trump named, the
+/// level won, whether all passed, the declarer's hand.
+pub type DeclareError = fn(&Rules, Contract, Option<Suit>, u8, bool, CardSet) -> Option<String>;
+
+/// [`Mechanics::outcome`]: the contract, the declarer's tricks, each opponent's.
+pub type OutcomeOf = fn(Option<Contract>, u8, &[(Seat, u8)]) -> Outcome;
+
 /// The mechanics a rule set owns beyond the data of its [`RuleSpec`]: functions
 /// set in the rule set's module (`rulesets/NAME.rs`), called through
 /// [`Rules`](crate::Rules) and the hand machine instead of a branch on the rule
@@ -389,12 +396,12 @@ pub struct Mechanics {
     /// Why the declarer may not name a contract with a trump after winning at a
     /// level (`forced`: all passed) holding a hand; `None` when legal. Called
     /// after the check that the rule set plays the contract at all.
-    pub declare_error: fn(&Rules, Contract, Option<Suit>, u8, bool, CardSet) -> Option<String>,
+    pub declare_error: DeclareError,
     /// The fewest cards the declarer of a contract discards.
     pub min_discard: fn(Option<Contract>) -> u8,
     /// The outcome of a played hand from the declarer's tricks and each
     /// opponent's (a contrabola is [`Rules::outcome`](crate::Rules::outcome)'s).
-    pub outcome: fn(Option<Contract>, u8, &[(Seat, u8)]) -> Outcome,
+    pub outcome: OutcomeOf,
     /// The scoring system in use under these options (the table's
     /// [`RuleSpec::scoring`] unless an option changes it).
     pub scoring: fn(&Rules) -> ScoringSystem,
