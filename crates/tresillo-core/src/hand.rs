@@ -217,8 +217,10 @@ impl Hand {
                 } else {
                     p.game_rules().declarer_min_discard(p.contract)
                 };
-                // Before the contract is named only a forced entrada exchanges.
-                let most = if p.contract.is_none() { p.game_rules().spec().forced_max_discard } else { 9 };
+                // Before the contract is named only a forced game exchanges; after
+                // it, up to the whole hand.
+                let spec = p.game_rules().spec();
+                let most = if p.contract.is_none() { spec.forced_max_discard } else { spec.tricks };
                 Request::Discard { seat: p.declarer.expect("declarer"), min, max: p.heap_left.min(most) }
             }
             Phase::Conversation => Request::Word { seat: self.next_speaker() },
@@ -372,8 +374,8 @@ impl Hand {
         let all = (1u8 << p.players) - 1;
         let active = all & !p.passed;
         if active == 0 {
-            // All passed: the rule set says who must play (espada forzada, or the
-            // house's forced entrada), or the hand is cancelled.
+            // All passed: the rule set says who must play and whether the forced
+            // game exchanges before naming trumps, or the hand is cancelled.
             let rules = p.game_rules();
             let holder = rules.all_pass_declarer(&self.hidden.hands.0[..p.players as usize], p.mano());
             match holder {
@@ -384,7 +386,7 @@ impl Hand {
                     p.level = 1;
                     p.phase = Phase::Declare;
                     if rules.spec().forced_exchange_first {
-                        self.public.phase = self.obligation_phase(h);
+                        self.public.phase = self.forced_exchange_phase(h);
                     }
                 }
                 // Four players: the dealer penetra (section 12.2).

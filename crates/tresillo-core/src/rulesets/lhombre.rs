@@ -131,9 +131,7 @@ pub const MECHANICS: Mechanics = Mechanics {
     may_bid,
     bid_refusal: MAY_BID_RULE,
     bid_words,
-    declare_error: |_, contract, trump, level, forced, hand| {
-        declare_error(contract, trump, level, forced, hand)
-    },
+    declare_error,
     min_discard: |c| c.map_or(0, min_discard),
     outcome,
     scoring: spanish::table_scoring,
@@ -236,9 +234,11 @@ fn dealt_both_black_aces(hand: CardSet) -> bool {
 }
 
 /// Why `contract` with `trump` may not be named after winning at `level`
-/// (`forced`: all passed) holding `hand`; `None` when it may.
+/// (`forced`: all passed) holding `hand`; `None` when it may (no option of the
+/// rule set changes it).
 #[must_use]
 pub fn declare_error(
+    _rules: &Rules,
     contract: Contract,
     trump: Option<Suit>,
     level: u8,
