@@ -593,3 +593,24 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_scoring_system_in_use_follows_hombre_chips_and_says_what_the_tools_show() {
+    let with = |set: &str, opts: &[(&str, &str)]| rules(set, opts).scoring();
+    assert_eq!(with("tresillo", &[]), ScoringSystem::Puesta);
+    assert_eq!(with("tresillo-house", &[("codillo_old", "true")]), ScoringSystem::Puesta);
+    assert_eq!(with("hombre", &[]), ScoringSystem::Points);
+    assert_eq!(with("hombre", &[("hombre-chips", "true")]), ScoringSystem::Chips);
+    assert_eq!(with("lhombre", &[]), ScoringSystem::PerDefender);
+    let units: Vec<&str> =
+        [ScoringSystem::Puesta, ScoringSystem::Points, ScoringSystem::Chips, ScoringSystem::PerDefender]
+            .map(ScoringSystem::unit)
+            .to_vec();
+    assert_eq!(units, ["tantos", "points", "chips", "tantos"]);
+    assert!(ScoringSystem::Puesta.puesta_accounts() && !ScoringSystem::PerDefender.puesta_accounts());
+    assert!(ScoringSystem::PerDefender.kept_by_ledger() && !ScoringSystem::Chips.kept_by_ledger());
+    // Scorer builds the ledger of the system in use.
+    let chips = rules("hombre", &[("hombre-chips", "true")]);
+    let s = Scorer::new(ScoringMode::Session, LedgerConfig::with_rules(chips, 3)).unwrap();
+    assert!(s.chips().is_some() && s.points().is_none());
+}
