@@ -1,9 +1,11 @@
-//! The agents' table of the rule sets: what the heuristics and the searches need
-//! to know about a rule set beyond its [`RuleSpec`](tresillo_core::RuleSpec). One
-//! row per rule set, here only: a new rule set adds its row (and the compiler
-//! points here when it adds a variant).
+//! The agents' table of the rule sets: what the heuristics, the searches and the
+//! sampler need to know about a rule set beyond its
+//! [`RuleSpec`](tresillo_core::RuleSpec). One row per rule set (and scoring
+//! option), here only: a new rule set adds its row (and the compiler points here
+//! when it adds a variant).
 
-use tresillo_core::RuleSet;
+use crate::search::gsolver::Goal;
+use tresillo_core::{RuleSet, Rules};
 
 /// Which rule agent decides (the `rule` spec's code path).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,23 +17,73 @@ pub enum Heuristic {
 }
 
 /// A rule set's row.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct AgentRules {
     /// The rule agent's code path.
     pub heuristic: Heuristic,
     /// `pimc` bids and names the contract by its own Monte Carlo auction with the
     /// ledger's utilities (hombre: points or chips), not through the general path.
     pub pimc_auction: bool,
+    /// A bid of rank 4 or a declared grand tourné (`lhombre`, RULES.md section
+    /// 12.4) shows the seat was dealt both spadille and basta: the sampler keeps
+    /// only such deals.
+    pub grand_tourne: bool,
+    /// What the declarer of a trump contract plays for (the general search's
+    /// goal before any bola, vole or tout; nolo and contrabola have their own).
+    pub goal: Goal,
+    /// The divisor `D` of ISMCTS's reward `0.5 + u / D`: about the stakes of the
+    /// rule set's scoring, so that a common won game is worth roughly 0.15 above
+    /// even, as in `tresillo`.
+    pub reward_divisor: f64,
+    /// What a dealer pays before the deal whatever happens (the puesta system's
+    /// tanto, the chips' ante), left out of a dealing declarer's value.
+    pub dealer_stake: fn(&Rules) -> i64,
+    /// `hombre`'s gascarille is demanded (chips scoring, where the opponents pay
+    /// 3 for a won gascarille instead of 5 for a won obligation); never under
+    /// points, where a gascarille is worth more to the declarer.
+    pub demand_gascarille: bool,
 }
 
-/// The row of `set`.
+/// The Spanish rows' common part (`tresillo`, the puesta system).
+const SPANISH: AgentRules = AgentRules {
+    heuristic: Heuristic::Spanish,
+    pimc_auction: false,
+    grand_tourne: false,
+    goal: Goal::Spanish,
+    reward_divisor: 60.0,
+    dealer_stake: |_| 1,
+    demand_gascarille: false,
+};
+
+/// `hombre` in points: the 4-3-2 cuatro counts double.
+const HOMBRE: AgentRules = AgentRules {
+    pimc_auction: true,
+    goal: Goal::Cuatro,
+    reward_divisor: 24.0,
+    dealer_stake: |_| 0,
+    ..SPANISH
+};
+
+/// The row of `rules` (`hombre` with `hombre-chips` has its own).
 #[must_use]
-pub const fn of(set: RuleSet) -> AgentRules {
-    match set {
-        RuleSet::Tresillo | RuleSet::TresilloHouse => {
-            AgentRules { heuristic: Heuristic::Spanish, pimc_auction: false }
-        }
-        RuleSet::Hombre => AgentRules { heuristic: Heuristic::Spanish, pimc_auction: true },
-        RuleSet::Lhombre => AgentRules { heuristic: Heuristic::Lhombre, pimc_auction: false },
+pub const fn of(rules: &Rules) -> AgentRules {
+    match rules.set {
+        RuleSet::Tresillo | RuleSet::TresilloHouse => SPANISH,
+        RuleSet::Hombre if rules.options.chips => AgentRules {
+            goal: Goal::Won,
+            reward_divisor: 120.0,
+            dealer_stake: Rules::ante,
+            demand_gascarille: true,
+            ..HOMBRE
+        },
+        RuleSet::Hombre => HOMBRE,
+        RuleSet::Lhombre => AgentRules {
+            heuristic: Heuristic::Lhombre,
+            grand_tourne: true,
+            goal: Goal::Lhombre,
+            reward_divisor: 44.0,
+            dealer_stake: |_| 0,
+            ..SPANISH
+        },
     }
 }

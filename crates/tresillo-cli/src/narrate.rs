@@ -4,9 +4,7 @@
 use anyhow::{Context, Result};
 use std::io::Write;
 use std::path::Path;
-use tresillo_core::{
-    AllPass, Bid, Contract, Deal, Decision, Hand, HandResult, Outcome, Phase, Request, Seat,
-};
+use tresillo_core::{Bid, Contract, Deal, Decision, Hand, HandResult, Outcome, Phase, Request, Seat};
 use tresillo_sim::HandRecord;
 
 /// Writes `records` to `path` as JSON Lines, replacing the file.
@@ -108,14 +106,11 @@ pub fn narrate(h: &Hand, d: &Decision) -> Option<String> {
                 }
                 (None, _) => "no trumps".into(),
             };
-            let label = match (forced, p.game_rules().spec().all_pass) {
-                (false, _) => "",
-                (true, _) if p.penetro.active => "(penetro) ",
-                (true, AllPass::EspadaForzada) => "(espada forzada) ",
-                (true, AllPass::ForcedEntrada) => "(forced entrada) ",
-                (true, AllPass::SpadilleElseDealer) => "(all passed, must play; scores as game) ",
-                (true, AllPass::Obligation) if p.gascarille => "(gascarille) ",
-                (true, AllPass::Obligation) => "(obligation) ",
+            let label = match forced {
+                false => String::new(),
+                true if p.penetro.active => "(penetro) ".into(),
+                true if p.gascarille => "(gascarille) ".into(),
+                true => format!("({}) ", p.game_rules().spec().words.forced_label),
             };
             format!("seat {seat} {label}plays {}, {trump}", names.contract(c, t))
         }

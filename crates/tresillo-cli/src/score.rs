@@ -12,7 +12,7 @@ use serde_json::json;
 use std::fmt::Write as _;
 use std::io::{Read, Write};
 use std::path::PathBuf;
-use tresillo_core::{Debt, HandResult, HandScore, Ledger, Rules, ScoringSystem, Seat, Settlement};
+use tresillo_core::{Debt, HandResult, HandScore, Ledger, Rules, Seat, Settlement};
 
 /// Arguments of `tresillo score`.
 #[derive(clap::Args, Debug)]
@@ -108,8 +108,9 @@ fn debt_text(d: &Debt, names: &[String]) -> String {
 }
 
 pub(crate) fn ledger_line(l: &Ledger, names: &[String]) -> String {
-    if l.config().rules.spec().scoring == ScoringSystem::PerDefender {
-        return "paid per defender (RULES.md section 12.4): no plato, pajaritos or paper".into();
+    let note = l.config().rules.spec().words.ledger_note;
+    if !note.is_empty() {
+        return note.into();
     }
     let paper = if l.paper().is_empty() {
         "empty".to_string()
@@ -152,7 +153,7 @@ pub fn render_table(s: &Session) -> String {
             let _ = writeln!(o, "  note: {note}");
         }
         let sc = &h.score;
-        if cfg.rules.spec().scoring == ScoringSystem::Puesta {
+        if cfg.rules.spec().scoring.puesta_accounts() {
             let _ = write!(o, "  {}, amount in play {}", sc.case, sc.aip);
             if let Some(d) = sc.played_for {
                 let _ = write!(o, " (the debt of {})", debt_text(&d, names));

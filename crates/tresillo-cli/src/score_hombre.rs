@@ -8,7 +8,7 @@ use crate::score_log::{Format, Header, describe, parse_hand, parse_header, signe
 use anyhow::{Context, Result, anyhow};
 use serde_json::json;
 use std::fmt::Write as _;
-use tresillo_core::{HandResult, HandScore, Rules, Scorer, ScoringMode, ScoringSystem, Seat};
+use tresillo_core::{HandResult, HandScore, LedgerConfig, Rules, Scorer, ScoringMode, ScoringSystem, Seat};
 
 /// One scored hand: the result, its score, and the scores (points) or chips after
 /// it with the pot or pool.
@@ -61,8 +61,13 @@ fn state(s: &Scorer) -> Result<(Vec<i64>, i64)> {
     Ok((c.bowls().to_vec(), c.pool()))
 }
 
+/// Whether the session is kept in chips (`hombre-chips`) rather than points.
+fn chips(cfg: &LedgerConfig) -> bool {
+    (Rules { set: cfg.rules, options: cfg.options }).scoring() == ScoringSystem::Chips
+}
+
 fn unit(h: &Header) -> (&'static str, &'static str) {
-    if h.config.options.chips { ("chips", "pool") } else { ("points", "pot") }
+    if chips(&h.config) { ("chips", "pool") } else { ("points", "pot") }
 }
 
 fn table(h: &Header, hands: &[Scored]) -> String {
@@ -73,7 +78,7 @@ fn table(h: &Header, hands: &[Scored]) -> String {
     let mut o = String::new();
     let rules = Rules { set: cfg.rules, options: cfg.options };
     let _ = write!(o, "Session: rule set {rules}, 3 players, {unit_name}");
-    if cfg.options.chips {
+    if chips(cfg) {
         let _ = writeln!(o, ", {} each at the start, ante {}", cfg.start_bowl, rules.ante());
     } else if cfg.deals > 0 {
         let _ = writeln!(o, " over {} deals", cfg.deals);
@@ -82,7 +87,7 @@ fn table(h: &Header, hands: &[Scored]) -> String {
     }
     let seats: Vec<String> = names.iter().enumerate().map(|(i, x)| format!("{i} {x}")).collect();
     let _ = writeln!(o, "Seats: {}", seats.join(", "));
-    let (game, pool) = if cfg.options.chips { ("paid", "pool") } else { ("game", "pot") };
+    let (game, pool) = if chips(cfg) { ("paid", "pool") } else { ("game", "pot") };
     for s in hands {
         let _ = writeln!(o);
         let _ = writeln!(o, "Hand {} (line {}): {}", s.score.hand, s.line, describe(&s.result, names));
@@ -134,7 +139,7 @@ fn jsonl(h: &Header, hands: &[Scored]) -> String {
         "rules": Rules { set: cfg.rules, options: cfg.options },
         "scoring": unit_name,
         "deals": cfg.deals,
-        "start": if cfg.options.chips { cfg.start_bowl } else { 0 },
+        "start": if chips(cfg) { cfg.start_bowl } else { 0 },
     }});
     let _ = writeln!(o, "{session}");
     for s in hands {

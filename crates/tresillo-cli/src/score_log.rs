@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use std::fmt::Write as _;
 use tresillo_core::{
-    AllPass, HandResult, Ledger, LedgerConfig, Outcome, PuestaKind, Rules, ScoringSystem, Seat, outcome_of,
+    HandResult, Ledger, LedgerConfig, Outcome, PuestaKind, Rules, ScoringSystem, Seat, outcome_of,
 };
 
 /// The output format of `tresillo score`.
@@ -96,12 +96,12 @@ pub(crate) fn parse_header(text: &str) -> Result<Header> {
         config.pajarito = p;
     }
     if let Some(d) = raw.deals {
-        if config.rules.spec().scoring != ScoringSystem::Points || config.options.chips {
+        if (Rules { set: config.rules, options: config.options }).scoring() != ScoringSystem::Points {
             bail!("`deals` is the length of a hombre points session");
         }
         config.deals = d;
     }
-    if config.rules.spec().scoring == ScoringSystem::Puesta {
+    if config.rules.spec().scoring.puesta_accounts() {
         Ledger::new(config)?;
     }
     let mut header = Header { names, config, first_dealer: Seat(0) };
@@ -337,7 +337,7 @@ pub(crate) fn parse_hand(text: &str, header: &Header, dealer: Seat) -> Result<(H
         && !r.contract.is_some_and(|c| c.is_nolo())
         && r.surrender.is_none_or(|s| s.took_over.is_some())
         && let Some(fin) = r.final_declarer()
-        && r.tricks[fin] == tresillo_core::TRICKS
+        && r.tricks[fin] == r.game_rules().spec().tricks
     {
         r.bola_attempted = true;
         r.bola_made = true;
@@ -417,12 +417,8 @@ pub(crate) fn describe(r: &HandResult, names: &[String]) -> String {
         let _ = write!(t, "{} plays {contract}", name(d));
         if r.gascarille {
             t.push_str(" (gascarille)");
-        } else if r.forced && r.game_rules().spec().all_pass == AllPass::Obligation {
-            t.push_str(" (obligation)");
-        } else if r.forced && r.game_rules().spec().all_pass == AllPass::ForcedEntrada {
-            t.push_str(" (forced entrada)");
         } else if r.forced {
-            t.push_str(" (espada forzada)");
+            let _ = write!(t, " ({})", r.game_rules().spec().words.forced_name);
         }
     }
     match r.surrender {

@@ -2,9 +2,12 @@
 
 use std::fmt;
 
-/// Tricks in a hand, and cards in each active player's hand after the exchange
-/// (RULES.md section 2): every count of tricks reads it, never a literal.
-pub const TRICKS: u8 = 9;
+/// The most tricks in a hand of any rule set (nine, RULES.md section 2): it bounds
+/// the arrays of a hand's tricks, the deal notation's hands (section 13) and the
+/// play of the cards ([`PlayState`](crate::PlayState) and the agents' solvers,
+/// which play until the cards run out). A hand counts its rule set's
+/// [`RuleSpec::tricks`](crate::RuleSpec::tricks), never a literal.
+pub const MAX_TRICKS: u8 = 9;
 
 /// One of the four suits. The order is the engine's sort order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -9,7 +9,7 @@
 //! this module. A [`PlayerView`] is a copy of the public part plus one seat's own
 //! cards, so it cannot hold anyone else's.
 
-use crate::card::TRICKS;
+use crate::card::MAX_TRICKS;
 use crate::card::{BySeat, Card, Seat, Suit};
 use crate::cardset::CardSet;
 use crate::game::{Bid, BidEntry, Contract, Outcome, PuestaKind, RuleSet, Word, WordEntry};
@@ -18,7 +18,6 @@ use crate::penetro::{HeapEnd, PenetroState, take_ten};
 use crate::play::{PlayState, legal_moves, trick_winner};
 use crate::result::{HandResult, SurrenderRecord};
 use crate::rules::Rules;
-use crate::rules::{AllPass, AuctionOrder};
 use crate::tables::table;
 use crate::view::PlayerView;
 
@@ -97,8 +96,8 @@ impl Hand {
             first_opponent: None,
             plays: [Card::ESPADA; MAX_PLAYS],
             num_plays: 0,
-            leaders: [mano; TRICKS as usize],
-            winners: [Seat(0); TRICKS as usize],
+            leaders: [mano; MAX_TRICKS as usize],
+            winners: [Seat(0); MAX_TRICKS as usize],
             tricks: BySeat::default(),
             tricks_done: 0,
             surrendered: None,
@@ -212,15 +211,16 @@ impl Hand {
                 Request::Discard { seat: p.dealer, min: 1, max: 1 }
             }
             Phase::DeclarerExchange => {
-                let obligation =
-                    p.contract.is_none() && p.game_rules().spec().all_pass == AllPass::Obligation;
-                let min = if obligation {
-                    p.game_rules().spec().forced_max_discard
+                // Before the contract is named: a forced game that exchanges first.
+                let min = if p.contract.is_none() {
+                    p.game_rules().spec().forced_min_discard
                 } else {
                     p.game_rules().declarer_min_discard(p.contract)
                 };
-                // Before the contract is named only a forced entrada exchanges.
-                let most = if p.contract.is_none() { p.game_rules().spec().forced_max_discard } else { 9 };
+                // Before the contract is named only a forced game exchanges; after
+                // it, up to the whole hand.
+                let spec = p.game_rules().spec();
+                let most = if p.contract.is_none() { spec.forced_max_discard } else { spec.tricks };
                 Request::Discard { seat: p.declarer.expect("declarer"), min, max: p.heap_left.min(most) }
             }
             Phase::Conversation => Request::Word { seat: self.next_speaker() },
@@ -374,8 +374,8 @@ impl Hand {
         let all = (1u8 << p.players) - 1;
         let active = all & !p.passed;
         if active == 0 {
-            // All passed: the rule set says who must play (espada forzada, or the
-            // house's forced entrada), or the hand is cancelled.
+            // All passed: the rule set says who must play and whether the forced
+            // game exchanges before naming trumps, or the hand is cancelled.
             let rules = p.game_rules();
             let holder = rules.all_pass_declarer(&self.hidden.hands.0[..p.players as usize], p.mano());
             match holder {
@@ -384,13 +384,9 @@ impl Hand {
                     p.declarer = Some(h);
                     p.original_declarer = Some(h);
                     p.level = 1;
-                    p.phase = match rules.spec().all_pass {
-                        AllPass::EspadaForzada | AllPass::SpadilleElseDealer => Phase::Declare,
-                        AllPass::ForcedEntrada => Phase::DeclarerExchange,
-                        AllPass::Obligation => Phase::DeclarerExchange,
-                    };
-                    if rules.spec().all_pass == AllPass::Obligation {
-                        self.public.phase = self.obligation_phase(h);
+                    p.phase = Phase::Declare;
+                    if rules.spec().forced_exchange_first {
+                        self.public.phase = self.forced_exchange_phase(h);
                     }
                 }
                 // Four players: the dealer penetra (section 12.2).
@@ -415,15 +411,8 @@ impl Hand {
             p.phase = Phase::Declare;
             return;
         }
-        if rules_auction(p) == AuctionOrder::Duels {
-            p.to_speak = crate::rulesets::lhombre::next_bidder(p.bids(), p.passed, seat, p.dealer);
-            return;
-        }
-        let mut next = seat.next(p.players);
-        while p.passed & (1 << next.0) != 0 {
-            next = next.next(p.players);
-        }
-        p.to_speak = next;
+        let next_bidder = p.game_rules().spec().mechanics.next_bidder;
+        p.to_speak = next_bidder(p.bids(), p.passed, seat, p.dealer, p.players);
     }
 
     fn do_declare(&mut self, c: Contract, t: Option<Suit>) {
@@ -568,12 +557,13 @@ impl Hand {
         p.winners[t] = ws;
         p.tricks[ws] += 1;
         p.tricks_done += 1;
-        if t + 1 < usize::from(TRICKS) {
+        let rules = p.game_rules();
+        let tricks = rules.spec().tricks;
+        if t + 1 < usize::from(tricks) {
             p.leaders[t + 1] = ws;
         }
         let d = p.declarer.expect("declarer");
-        let rules = p.game_rules();
-        p.phase = if p.tricks_done == TRICKS {
+        p.phase = if p.tricks_done == tricks {
             Phase::Done
         } else if p.tricks_done == 3
             && p.surrendered.is_none()
@@ -625,7 +615,8 @@ impl Hand {
         };
         let primeras = p.bola == Some(false);
         let bola_attempted = p.bola == Some(true);
-        let bola_made = bola_attempted && p.declarer.is_some_and(|d| p.tricks[d] == TRICKS);
+        let all = p.game_rules().spec().tricks;
+        let bola_made = bola_attempted && p.declarer.is_some_and(|d| p.tricks[d] == all);
         Some(HandResult {
             rules: p.rules,
             options: p.options,

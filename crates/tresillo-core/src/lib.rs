@@ -36,7 +36,7 @@ pub mod tables;
 mod view;
 mod words;
 
-pub use card::{BySeat, Card, Rank, Seat, Suit, TRICKS};
+pub use card::{BySeat, Card, MAX_TRICKS, Rank, Seat, Suit};
 pub use cardset::{CardSet, Iter as CardSetIter, Subsets};
 pub use game::{Bid, BidEntry, Contract, Outcome, PuestaKind, RuleSet, Word, WordEntry};
 pub use hand::{
@@ -47,9 +47,9 @@ pub use penetro::{DropEntry, DropWord, HeapEnd, PenetroState, drop_out_decided, 
 pub use play::{PlayState, Undo, legal_moves, legal_moves_in, trick_winner, trick_winner_in};
 pub use result::{HandResult, SurrenderRecord};
 pub use rules::{
-    ANTE, AllPass, AuctionOrder, CODILLO_OLD, CONTRABOLA, Condiciones, FAVORITO, GASCARILLE, HOMBRE_CHIPS,
-    Names, OpponentsOrder, OptionInfo, PALO_DE_FAVOR, PENETRO_ALL_PLAY, REDEAL_ALL_PASS, RuleOptions,
-    RuleSpec, Rules, RulesError, SHOW_HEAP, ScoringSystem,
+    ANTE, CODILLO_OLD, CONTRABOLA, Condiciones, DeclareError, FAVORITO, GASCARILLE, HOMBRE_CHIPS, Mechanics,
+    Names, OpponentsOrder, OptionInfo, OutcomeOf, PALO_DE_FAVOR, PENETRO_ALL_PLAY, REDEAL_ALL_PASS,
+    RuleOptions, RuleSpec, Rules, RulesError, SHOW_HEAP, ScoringSystem,
 };
 pub use scoring::*;
 pub use view::PlayerView;

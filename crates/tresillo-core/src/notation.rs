@@ -219,11 +219,11 @@ impl Deal {
         let four = s.split('/').count() == 5;
         for seat in 0..if four { 4 } else { 3 } {
             let got = d.hands.0[seat].len() as usize;
-            if got != usize::from(crate::card::TRICKS) && !(four && got == 0) {
+            if got != usize::from(crate::card::MAX_TRICKS) && !(four && got == 0) {
                 return Err(NotationError::WrongSize {
                     what: format!("hand {seat}"),
                     got,
-                    expected: usize::from(crate::card::TRICKS),
+                    expected: usize::from(crate::card::MAX_TRICKS),
                 });
             }
         }
@@ -253,7 +253,7 @@ impl Deal {
             if let Some(c) = (h & seen).first() {
                 return Err(NotationError::Duplicate(c));
             }
-            if h.len() > u32::from(crate::card::TRICKS) {
+            if h.len() > u32::from(crate::card::MAX_TRICKS) {
                 return Err(NotationError::TooManyCards { seat, got: h.len() as usize });
             }
             seen |= h;

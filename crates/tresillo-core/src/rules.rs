@@ -19,7 +19,7 @@
 //! # Ok::<(), tresillo_core::RulesError>(())
 //! ```
 
-use crate::card::{Card, Seat, Suit};
+use crate::card::{Seat, Suit};
 use crate::cardset::CardSet;
 use crate::game::{Bid, Contract, Outcome, PuestaKind, RuleSet};
 // The table vocabulary, at its old paths (`crate::rules::RuleSpec`, ...).
@@ -37,53 +37,6 @@ impl RuleSet {
             RuleSet::Lhombre => &crate::rulesets::lhombre::SPEC,
         }
     }
-
-    /// The highest bid level of the auction without options
-    /// ([`Rules::max_level`](crate::Rules::max_level) counts `palo_de_favor`).
-    #[must_use]
-    pub const fn max_level(self) -> u8 {
-        match self {
-            RuleSet::Lhombre => crate::rulesets::lhombre::MAX_RANK,
-            _ => 3,
-        }
-    }
-}
-
-/// The options of a rule set (RULES.md section 12.5). The default is no option.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct RuleOptions {
-    /// `palo_de_favor`: the favoured suit, if any.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
-    pub palo_de_favor: Option<Suit>,
-    /// `codillo_old`: a codillo is paid to the winner only.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
-    pub codillo_old: bool,
-    /// `redeal_all_pass` (`lhombre`): all passing brings a new deal.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
-    pub redeal_all_pass: bool,
-    /// `show_heap` (`hombre`): the heap's remaining cards are public after the
-    /// exchange.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
-    pub show_heap: bool,
-    /// `hombre-chips` (`hombre`): chip payments instead of points.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
-    pub chips: bool,
-    /// `ante` (`hombre`): the dealer's chips into the pool; `None` is the default, 5.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
-    pub ante: Option<u16>,
-    /// `favorito` (`hombre`): coins outrank and score double.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
-    pub favorito: bool,
-    /// `gascarille` (`hombre`).
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
-    pub gascarille: bool,
-    /// `contrabola` (`hombre`).
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
-    pub contrabola: bool,
-    /// `penetro_all_play`: at four players nobody drops out of a penetro.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
-    pub penetro_all_play: bool,
 }
 
 impl RuleOptions {
@@ -192,18 +145,6 @@ pub enum RulesError {
         /// The sizes it supports.
         allowed: String,
     },
-}
-
-/// A rule set with its options: one value that says which game is played.
-///
-/// `Rules::default()` is `tresillo` without options; `Rules::from(RuleSet)` is that
-/// rule set without options.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct Rules {
-    /// The rule set.
-    pub set: RuleSet,
-    /// Its options.
-    pub options: RuleOptions,
 }
 
 impl From<RuleSet> for Rules {
@@ -356,13 +297,11 @@ impl Rules {
     }
 
     /// The highest bid level: 3, plus 2 with a favoured suit (`palo_de_favor`,
-    /// `favorito`), plus 1 with `contrabola`; in `lhombre` the highest rank, 7.
+    /// `favorito`), plus 1 with `contrabola`; in `lhombre` the highest rank, 7
+    /// (the rule set's [`Mechanics::max_level`]).
     #[must_use]
-    pub const fn max_level(&self) -> u8 {
-        if matches!(self.spec().auction, AuctionOrder::Duels) {
-            return self.set.max_level();
-        }
-        3 + 2 * self.favoured_suit().is_some() as u8 + self.options.contrabola as u8
+    pub fn max_level(&self) -> u8 {
+        (self.spec().mechanics.max_level)(self)
     }
 
     /// The bid level a contract with these trumps fulfils (`None` for a vuelta,
@@ -371,23 +310,11 @@ impl Rules {
     /// favor 2, vuelta 3, solo 4, solo a favor 5. `contrabola` ranks just below
     /// solo and pushes solo up one level (entrada 1, vuelta 2, contrabola 3, solo
     /// 4). In `lhombre` the rank of section 12.4
-    /// ([`rulesets::lhombre::rank`](crate::rulesets::lhombre::rank)).
+    /// ([`rulesets::lhombre::rank`](crate::rulesets::lhombre::rank)). The rule
+    /// set's [`Mechanics::contract_level`].
     #[must_use]
-    pub const fn contract_level(&self, c: Contract, trump: Option<Suit>) -> u8 {
-        if matches!(self.spec().auction, AuctionOrder::Duels) {
-            return crate::rulesets::lhombre::rank(c, trump);
-        }
-        let f = self.favoured_suit();
-        let favoured = matches!((f, trump), (Some(f), Some(t)) if t as u8 == f as u8) as u8;
-        let fav = f.is_some() as u8;
-        let cb = self.options.contrabola as u8;
-        match c {
-            Contract::Entrada => 1 + favoured,
-            Contract::Vuelta => 2 + fav,
-            Contract::Contrabola => 3 + fav,
-            Contract::Solo => 3 + fav + cb + favoured,
-            _ => c.level(),
-        }
+    pub fn contract_level(&self, c: Contract, trump: Option<Suit>) -> u8 {
+        (self.spec().mechanics.contract_level)(self, c, trump)
     }
 
     /// Whether `contract` exists under these options (contrabola only with its
@@ -419,27 +346,18 @@ impl Rules {
     }
 
     /// Who must play when every player passed, with these dealt `hands` and `mano`;
-    /// `None` when the hand is cancelled.
+    /// `None` when the hand is cancelled (the rule set's
+    /// [`Mechanics::all_pass_declarer`]).
     #[must_use]
     pub fn all_pass_declarer(&self, hands: &[CardSet], mano: Seat) -> Option<Seat> {
-        let holder = |c: Card| hands.iter().position(|h| h.contains(c)).map(|i| Seat(i as u8));
-        match self.spec().all_pass {
-            AllPass::EspadaForzada => holder(Card::ESPADA),
-            AllPass::ForcedEntrada => holder(Card::ESPADA).or_else(|| holder(Card::BASTO)).or(Some(mano)),
-            AllPass::Obligation => holder(Card::ESPADA).or(Some(mano)),
-            AllPass::SpadilleElseDealer if self.options.redeal_all_pass => None,
-            AllPass::SpadilleElseDealer => {
-                let n = hands.len() as u8;
-                holder(Card::ESPADA).or(Some(mano.plus(n - 1, n)))
-            }
-        }
+        (self.spec().mechanics.all_pass_declarer)(self, hands, mano)
     }
 
     /// Whether a player holding `hand` may bid `level` (in `lhombre` grand tourné,
     /// rank 4, only with both spadille and basta).
     #[must_use]
     pub fn may_bid(&self, level: u8, hand: CardSet) -> bool {
-        !matches!(self.spec().auction, AuctionOrder::Duels) || crate::rulesets::lhombre::may_bid(level, hand)
+        (self.spec().mechanics.may_bid)(level, hand)
     }
 
     /// A bid in the rule set's own words: `juego`, `juego más (2)`, `paso` in
@@ -447,11 +365,7 @@ impl Rules {
     /// contract names of section 12.4 and `pass` in `lhombre`.
     #[must_use]
     pub fn bid_words(&self, bid: Bid) -> String {
-        match (self.spec().auction, bid) {
-            (AuctionOrder::Duels, Bid::Paso) => "pass".into(),
-            (AuctionOrder::Duels, Bid::Level(l)) => crate::rulesets::lhombre::bid_name(l).into(),
-            (_, b) => b.to_string(),
-        }
+        (self.spec().mechanics.bid_words)(bid)
     }
 
     /// What a player holding `hand` may bid when the levels `min_level..=max_level`
@@ -470,7 +384,7 @@ impl Rules {
         };
         let mut text = format!("this player may say {list}");
         if let Some(refused) = (min_level..=max_level).find(|&l| !self.may_bid(l, hand)) {
-            let why = crate::rulesets::lhombre::MAY_BID_RULE;
+            let why = self.spec().mechanics.bid_refusal;
             text.push_str(&format!(" ({} {why})", self.bid_words(Bid::Level(refused))));
         }
         text
@@ -490,44 +404,27 @@ impl Rules {
         if !self.spec().contracts.contains(&contract) {
             return Some(format!("{contract} is not a contract of {}", self.set));
         }
-        if let AllPass::SpadilleElseDealer = self.spec().all_pass {
-            return crate::rulesets::lhombre::declare_error(contract, trump, level, forced, hand);
-        }
-        if forced && contract != Contract::Entrada {
-            return Some(format!("espada forzada must be an entrada, not {contract}"));
-        }
-        if !self.has_contract(contract) {
-            return Some(format!("{contract} needs its rule option"));
-        }
-        if let (Contract::Contrabola, Some(s)) = (contract, trump)
-            && (hand & CardSet::suit(s)).is_empty()
-        {
-            return Some(format!("contrabola needs trumps of a suit the declarer holds, not {s}"));
-        }
-        if self.contract_level(contract, trump) < level {
-            return Some(format!("{contract} is below the level won ({level})"));
-        }
-        match (contract.names_trump(), trump) {
-            (true, None) => Some(format!("{contract} needs a trump suit")),
-            (false, Some(_)) => Some("in vuelta the turned card sets trumps; name no suit".into()),
-            _ => None,
-        }
+        (self.spec().mechanics.declare_error)(self, contract, trump, level, forced, hand)
     }
 
     /// The fewest cards the declarer of `contract` discards (vuelta 1; in
     /// `lhombre` game and nolo 1, tourné 2).
     #[must_use]
     pub fn declarer_min_discard(&self, contract: Option<Contract>) -> u8 {
-        match (self.spec().auction, contract) {
-            (AuctionOrder::Duels, Some(c)) => crate::rulesets::lhombre::min_discard(c),
-            (_, c) => u8::from(c == Some(Contract::Vuelta)),
-        }
+        (self.spec().mechanics.min_discard)(contract)
+    }
+
+    /// The scoring system in use: the table's, or under an option that changes it
+    /// the option's (`hombre-chips`: chips).
+    #[must_use]
+    pub fn scoring(&self) -> ScoringSystem {
+        (self.spec().mechanics.scoring)(self)
     }
 
     /// Whether the declarer of `contract` may give up after the third trick.
     #[must_use]
     pub fn may_surrender(&self, contract: Contract) -> bool {
-        !matches!(self.spec().scoring, ScoringSystem::PerDefender) && contract.may_surrender()
+        self.spec().surrender && contract.may_surrender()
     }
 
     /// Whether a declarer who won the first five tricks of `contract` decides on
@@ -547,10 +444,7 @@ impl Rules {
         if contract == Some(Contract::Contrabola) {
             return if declarer == 0 { Outcome::Sacado } else { Outcome::Puesta { kind: PuestaKind::Plain } };
         }
-        match self.spec().scoring {
-            ScoringSystem::Puesta | ScoringSystem::Points => Outcome::from_tricks(declarer, opponents),
-            ScoringSystem::PerDefender => crate::rulesets::lhombre::outcome(contract, declarer, opponents),
-        }
+        (self.spec().mechanics.outcome)(contract, declarer, opponents)
     }
 }
 

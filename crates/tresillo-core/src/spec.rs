@@ -1,44 +1,14 @@
-//! The vocabulary of a rule set's table: [`RuleSpec`] and the enums its fields
-//! take (what happens when all pass, the auction and opponents' orders, the
-//! scoring system, the condiciones) and each option's [`OptionInfo`]. The tables
-//! themselves are in rules.rs (the Spanish rule sets) and `rulesets/` (one module
-//! per other rule set), which both import this and not each other's internals.
+//! The vocabulary of a rule set's table: [`RuleSpec`], the enums its fields take
+//! (what happens when all pass, the opponents' order, the scoring system, the
+//! condiciones), its [`Mechanics`] (the functions a rule set owns), each option's
+//! [`OptionInfo`], and the value [`Rules`] (a rule set with its [`RuleOptions`])
+//! that the mechanics are called with. The tables themselves are in `rulesets/`
+//! (one module per rule set), which imports this and not rules.rs; the methods of
+//! `Rules` are in rules.rs.
 
-use crate::game::{Contract, RuleSet};
-
-/// What happens when every player passes (RULES.md sections 3 and 12.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AllPass {
-    /// `tresillo`: the holder of the espada must play an entrada (*espada
-    /// forzada*), naming trumps before exchanging; with the espada in the heap the
-    /// hand is cancelled.
-    EspadaForzada,
-    /// `tresillo-house`: a **forced entrada** by the holder of the espada, else of
-    /// the basto, else mano; the forced declarer discards up to
-    /// [`RuleSpec::forced_max_discard`] cards, draws, and only then names trumps.
-    /// Never cancelled.
-    ForcedEntrada,
-    /// `lhombre`: the holder of the spadille (the espada), else the dealer, must
-    /// play: names trumps (exchanging as in game) or turns the top card (as in
-    /// tourné), and the hand scores as game; under `redeal_all_pass` the hand is
-    /// cancelled (a new deal) instead.
-    SpadilleElseDealer,
-    /// `hombre`: an **obligation** by the holder of the espada, else mano, who
-    /// discards all but one card ([`RuleSpec::forced_max_discard`], exactly), draws
-    /// and then names trumps. Never cancelled. With the option `gascarille` the
-    /// others may first make the holder of the espada play a gascarille instead.
-    Obligation,
-}
-
-/// The order of speaking in the auction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AuctionOrder {
-    /// Round the table from mano, as many circuits as needed (section 3).
-    RoundTheTable,
-    /// L'Hombre (section 12.4): forehand against middlehand first, then the dealer
-    /// against the survivor.
-    Duels,
-}
+use crate::card::{Seat, Suit};
+use crate::cardset::CardSet;
+use crate::game::{Bid, BidEntry, Contract, Outcome, RuleSet};
 
 /// How the opponents settle who exchanges first (RULES.md sections 4, 12.3 and
 /// 12.4).
@@ -54,18 +24,51 @@ pub enum OpponentsOrder {
     FromDeclarer,
 }
 
-/// How hands are scored (RULES.md sections 8, 12.3 and 12.4).
+/// How hands are scored (RULES.md sections 8, 12.3 and 12.4): which ledger keeps
+/// a session. A scoring system is a mechanic any rule set may take; what the tools
+/// need to know of one is in the methods below (one place), and the ledger it
+/// selects in [`Scorer`](crate::Scorer). A rule set's table names its system
+/// without options; [`Rules::scoring`](crate::Rules::scoring) gives the one in use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ScoringSystem {
-    /// The puesta system of section 8 ([`Ledger`](crate::Ledger)).
+    /// The puesta system of section 8 ([`Ledger`](crate::Ledger)): `tresillo`,
+    /// `tresillo-house`.
     Puesta,
-    /// `hombre` points ([`PointsLedger`](crate::PointsLedger)), or chips with the
-    /// option `hombre-chips` ([`ChipsLedger`](crate::ChipsLedger)).
+    /// Points ([`PointsLedger`](crate::PointsLedger)): `hombre`.
     Points,
+    /// Chips with a pool ([`ChipsLedger`](crate::ChipsLedger)): `hombre` with the
+    /// option `hombre-chips`.
+    Chips,
     /// `lhombre`'s payments from or to each defender (section 12.4), straight
     /// between the players' bowls ([`Ledger`](crate::Ledger)): no plato, paper or
     /// pajaritos.
     PerDefender,
+}
+
+impl ScoringSystem {
+    /// What results are counted in: `tantos`, `points` or `chips`.
+    #[must_use]
+    pub const fn unit(self) -> &'static str {
+        match self {
+            ScoringSystem::Puesta | ScoringSystem::PerDefender => "tantos",
+            ScoringSystem::Points => "points",
+            ScoringSystem::Chips => "chips",
+        }
+    }
+
+    /// Whether hands are paid through the puesta system's plato, pajaritos dish
+    /// and paper of debts, with an amount in play and its cases (section 8).
+    #[must_use]
+    pub const fn puesta_accounts(self) -> bool {
+        matches!(self, ScoringSystem::Puesta)
+    }
+
+    /// Whether [`Ledger`](crate::Ledger) keeps it (the puesta system, and
+    /// payments per defender between the bowls); the others have their ledgers.
+    #[must_use]
+    pub const fn kept_by_ledger(self) -> bool {
+        matches!(self, ScoringSystem::Puesta | ScoringSystem::PerDefender)
+    }
 }
 
 /// The words a rule set shows players (cards, suits, bids, contracts,
@@ -97,8 +100,12 @@ pub struct Words {
     pub all_pass_help: &'static str,
     /// The same at four players.
     pub all_pass_help_four: &'static str,
-    /// The report's name for the forced game (`espada forzada`, `obligation`).
+    /// The report's and the session log's name for the forced game (`espada
+    /// forzada`, `obligation`).
     pub forced_name: &'static str,
+    /// The narrative's label for the forced game (`espada forzada`, `all passed,
+    /// must play; scores as game`).
+    pub forced_label: &'static str,
     /// The report's name for an unforced entrada, when the rule set has its own
     /// (`simple game` in hombre); empty for the contract's name.
     pub entrada_name: &'static str,
@@ -114,6 +121,9 @@ pub struct Words {
     pub columns: &'static [(&'static str, &'static str)],
     /// The report's note on the outcome classes in this rule set, or empty.
     pub outcomes_note: &'static str,
+    /// The score log's line on the ledger when its payments have no plato,
+    /// pajaritos or paper, or empty.
+    pub ledger_note: &'static str,
 }
 
 /// Condiciones in tantos, from or to each other player (RULES.md sections 8 and
@@ -273,7 +283,7 @@ pub const PENETRO_ALL_PLAY: OptionInfo = OptionInfo {
 
 /// Everything a rule set fixes, as data (RULES.md section 12): the table the state
 /// machine, the views and the ledger consult.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug)]
 pub struct RuleSpec {
     /// The rule set.
     pub set: RuleSet,
@@ -281,15 +291,36 @@ pub struct RuleSpec {
     pub section: &'static str,
     /// One line describing it.
     pub summary: &'static str,
+    /// Tricks in a hand, and cards in each active player's hand after the
+    /// exchange (at most [`MAX_TRICKS`](crate::MAX_TRICKS)).
+    pub tricks: u8,
     /// The table sizes it is played at (four: an inactive dealer and the penetro of
     /// section 12.2).
     pub players: &'static [u8],
     /// Its options.
     pub options: &'static [OptionInfo],
-    /// What happens when all pass.
-    pub all_pass: AllPass,
-    /// Under [`AllPass::ForcedEntrada`], the most cards the forced declarer discards.
+    /// When all pass, whoever [`Mechanics::all_pass_declarer`] names plays a
+    /// forced game; this says its shape. `true`: the forced declarer discards
+    /// (between [`RuleSpec::forced_min_discard`] and
+    /// [`RuleSpec::forced_max_discard`] cards), draws and only then names trumps
+    /// (`tresillo-house`'s forced entrada, `hombre`'s obligation, which with the
+    /// option `gascarille` the others may first turn into a gascarille); `false`:
+    /// the contract is named first and exchanged as usual (`tresillo`'s espada
+    /// forzada, `lhombre`'s forced game).
+    pub forced_exchange_first: bool,
+    /// The fewest cards the forced declarer discards before naming trumps (`hombre`:
+    /// all but one).
+    pub forced_min_discard: u8,
+    /// The most cards the forced declarer discards before naming trumps.
     pub forced_max_discard: u8,
+    /// When all pass somebody always plays: the hand is never cancelled
+    /// (`tresillo-house`, `hombre`).
+    pub always_played: bool,
+    /// When all pass the forced declarer is always the holder of the espada (else
+    /// the hand is cancelled: `tresillo`'s espada forzada), which the sampler
+    /// places directly; otherwise it keeps the deals for which
+    /// [`Mechanics::all_pass_declarer`] names the declarer (by rejection).
+    pub forced_holds_espada: bool,
     /// The contracts in which an opponent may take over after a surrender; in the
     /// others a surrender ends the hand as a puesta.
     pub takeover_in: &'static [Contract],
@@ -307,8 +338,6 @@ pub struct RuleSpec {
     pub takeover_condiciones: bool,
     /// The contracts it plays, low to high.
     pub contracts: &'static [Contract],
-    /// The order of speaking in the auction.
-    pub auction: AuctionOrder,
     /// How the opponents settle who exchanges first.
     pub opponents_order: OpponentsOrder,
     /// The most cards the first opponent may exchange (the heap permitting).
@@ -318,10 +347,115 @@ pub struct RuleSpec {
     pub accept_in: &'static [Contract],
     /// The declarer may declare the vole (*bola*) before the first trick.
     pub declared_vole: bool,
-    /// How hands are scored.
+    /// The declarer may give up after the third trick (section 6; not in
+    /// `lhombre`).
+    pub surrender: bool,
+    /// How hands are scored without options ([`Rules::scoring`](crate::Rules::scoring)
+    /// under them).
     pub scoring: ScoringSystem,
     /// The words it shows players.
     pub names: Names,
     /// Its sentences and labels.
     pub words: &'static Words,
+    /// The functions that decide what its table cannot say as data.
+    pub mechanics: &'static Mechanics,
+}
+
+/// [`Mechanics::declare_error`]: the rules, the contract and trump named, the
+/// level won, whether all passed, the declarer's hand.
+pub type DeclareError = fn(&Rules, Contract, Option<Suit>, u8, bool, CardSet) -> Option<String>;
+
+/// [`Mechanics::outcome`]: the contract, the declarer's tricks, each opponent's.
+pub type OutcomeOf = fn(Option<Contract>, u8, &[(Seat, u8)]) -> Outcome;
+
+/// The mechanics a rule set owns beyond the data of its [`RuleSpec`]: functions
+/// set in the rule set's module (`rulesets/NAME.rs`), called through
+/// [`Rules`](crate::Rules) and the hand machine instead of a branch on the rule
+/// set. Rule sets that share a mechanic share the function (the Spanish auction is
+/// `rulesets::spanish`'s, used by `tresillo`, `tresillo-house` and `hombre`).
+/// Functions have no meaningful equality, so neither this nor [`RuleSpec`]
+/// compares: compare the rule sets ([`RuleSpec::set`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Mechanics {
+    /// Who speaks after `seat` in the auction, with the bids spoken so far (the
+    /// last being `seat`'s), the mask of seats that passed, the dealer and the
+    /// table size; called while more than one player is still in.
+    pub next_bidder: fn(bids: &[BidEntry], passed: u8, seat: Seat, dealer: Seat, players: u8) -> Seat,
+    /// The highest bid level under these options ([`Rules::max_level`](crate::Rules::max_level)).
+    pub max_level: fn(&Rules) -> u8,
+    /// The bid level a contract with these trumps fulfils
+    /// ([`Rules::contract_level`](crate::Rules::contract_level)).
+    pub contract_level: fn(&Rules, Contract, Option<Suit>) -> u8,
+    /// Whether a player dealt `hand` may bid `level` (open levels permitting).
+    pub may_bid: fn(level: u8, hand: CardSet) -> bool,
+    /// The rule [`Mechanics::may_bid`] keeps, as a refusal says it after the bid's
+    /// name (empty when every open level may be bid).
+    pub bid_refusal: &'static str,
+    /// A bid in the rule set's own words.
+    pub bid_words: fn(Bid) -> String,
+    /// Why the declarer may not name a contract with a trump after winning at a
+    /// level (`forced`: all passed) holding a hand; `None` when legal. Called
+    /// after the check that the rule set plays the contract at all.
+    pub declare_error: DeclareError,
+    /// The fewest cards the declarer of a contract discards.
+    pub min_discard: fn(Option<Contract>) -> u8,
+    /// The outcome of a played hand from the declarer's tricks and each
+    /// opponent's (a contrabola is [`Rules::outcome`](crate::Rules::outcome)'s).
+    pub outcome: OutcomeOf,
+    /// The scoring system in use under these options (the table's
+    /// [`RuleSpec::scoring`] unless an option changes it).
+    pub scoring: fn(&Rules) -> ScoringSystem,
+    /// Who must play when every player passed, from the dealt hands and mano;
+    /// `None` when the hand is cancelled (at four players: the dealer penetra).
+    /// [`RuleSpec`]'s `forced_*` fields and `always_played` describe the game.
+    pub all_pass_declarer: fn(&Rules, &[CardSet], Seat) -> Option<Seat>,
+}
+
+/// The options of a rule set (RULES.md section 12.5). The default is no option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct RuleOptions {
+    /// `palo_de_favor`: the favoured suit, if any.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub palo_de_favor: Option<Suit>,
+    /// `codillo_old`: a codillo is paid to the winner only.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub codillo_old: bool,
+    /// `redeal_all_pass` (`lhombre`): all passing brings a new deal.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub redeal_all_pass: bool,
+    /// `show_heap` (`hombre`): the heap's remaining cards are public after the
+    /// exchange.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub show_heap: bool,
+    /// `hombre-chips` (`hombre`): chip payments instead of points.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub chips: bool,
+    /// `ante` (`hombre`): the dealer's chips into the pool; `None` is the default, 5.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub ante: Option<u16>,
+    /// `favorito` (`hombre`): coins outrank and score double.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub favorito: bool,
+    /// `gascarille` (`hombre`).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub gascarille: bool,
+    /// `contrabola` (`hombre`).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub contrabola: bool,
+    /// `penetro_all_play`: at four players nobody drops out of a penetro.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub penetro_all_play: bool,
+}
+
+/// A rule set with its options: one value that says which game is played.
+///
+/// `Rules::default()` is `tresillo` without options; `Rules::from(RuleSet)` is that
+/// rule set without options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Rules {
+    /// The rule set.
+    pub set: RuleSet,
+    /// Its options.
+    pub options: RuleOptions,
 }

@@ -3,13 +3,12 @@
 //! (RULES.md section 9). The state machine (hand.rs) and the views (view.rs) both
 //! import it; neither imports the other's internals.
 
-use crate::card::TRICKS;
+use crate::card::MAX_TRICKS;
 use crate::card::{BySeat, Card, Seat, Suit};
 use crate::cardset::CardSet;
 use crate::game::{Bid, BidEntry, Contract, RuleSet, Word, WordEntry};
 use crate::penetro::{DropWord, HeapEnd, PenetroState, playing_seats};
 use crate::play::PlayState;
-use crate::rules::AuctionOrder;
 use crate::rules::{RuleOptions, Rules};
 
 /// The most calls an auction can take (each call passes or raises, or equals once
@@ -517,8 +516,8 @@ pub struct PublicState {
     pub first_opponent: Option<Seat>,
     pub(crate) plays: [Card; MAX_PLAYS],
     pub(crate) num_plays: u8,
-    pub(crate) leaders: [Seat; TRICKS as usize],
-    pub(crate) winners: [Seat; TRICKS as usize],
+    pub(crate) leaders: [Seat; MAX_TRICKS as usize],
+    pub(crate) winners: [Seat; MAX_TRICKS as usize],
     /// Tricks won per seat.
     pub tricks: BySeat<u8>,
     /// Completed tricks.
@@ -553,10 +552,6 @@ pub struct PublicState {
     pub vole_declared: Option<bool>,
     /// Four players: the penetro, its heap end and drop-out conversation (section 12.2).
     pub penetro: PenetroState,
-}
-
-pub(crate) fn rules_auction(p: &PublicState) -> AuctionOrder {
-    p.game_rules().spec().auction
 }
 
 impl PublicState {
@@ -594,7 +589,7 @@ impl PublicState {
     /// the trick in progress.
     #[must_use]
     pub fn trick_leaders(&self) -> &[Seat] {
-        &self.leaders[..(self.tricks_done as usize + 1).min(usize::from(TRICKS))]
+        &self.leaders[..(self.tricks_done as usize + 1).min(usize::from(MAX_TRICKS))]
     }
 
     /// The winners of the completed tricks.

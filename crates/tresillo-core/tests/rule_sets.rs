@@ -467,7 +467,7 @@ proptest! {
         }
         let res = h.result().unwrap();
         prop_assert_eq!(res.game_rules(), r);
-        if r.spec().all_pass == AllPass::ForcedEntrada {
+        if r.spec().always_played {
             prop_assert!(!res.is_cancelled());
         }
         let mut l = Ledger::new(LedgerConfig::with_rules(r, 3)).unwrap();
@@ -547,4 +547,70 @@ proptest! {
         let st = l.settle();
         prop_assert_eq!(st.results.0.iter().sum::<i64>(), 0);
     }
+}
+
+// ------------------------------------------------------------ a rule set's data against its mechanics
+
+/// Every rule set with each option that changes who plays after all pass.
+fn every_table() -> Vec<Rules> {
+    let mut v: Vec<Rules> = RuleSet::ALL.into_iter().map(Rules::from).collect();
+    v.push(rules("lhombre", &[("redeal_all_pass", "true")]));
+    v
+}
+
+#[test]
+fn every_rule_set_deals_no_more_tricks_than_the_arrays_hold() {
+    for set in RuleSet::ALL {
+        let s = set.spec();
+        assert!(s.tricks <= MAX_TRICKS && s.tricks > 5, "{set}: {} tricks", s.tricks);
+        assert!(s.forced_min_discard <= s.forced_max_discard, "{set}");
+        assert!(!s.forced_exchange_first || s.forced_max_discard > 0, "{set}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// `always_played` and `forced_holds_espada` say what `all_pass_declarer`
+    /// does: somebody always plays, or only ever the espada's holder.
+    #[test]
+    fn the_all_pass_data_agrees_with_the_rule_sets_all_pass_declarer(seed in any::<u64>(), mano in 0u8..3) {
+        let deal = deal_from(seed);
+        let hands = &deal.hands.0[..3];
+        for r in every_table() {
+            let who = r.all_pass_declarer(hands, Seat(mano));
+            let holder = hands.iter().position(|h| h.contains(Card::ESPADA)).map(|i| Seat(i as u8));
+            if r.spec().always_played {
+                prop_assert!(who.is_some(), "{}: nobody plays", r);
+            }
+            if r.spec().forced_holds_espada {
+                prop_assert_eq!(who, holder, "{}", r);
+            }
+            if holder.is_none() && !r.spec().always_played && !r.spec().forced_holds_espada {
+                // lhombre: the dealer plays unless all passing redeals.
+                prop_assert_eq!(who.is_none(), r.options.redeal_all_pass, "{}", r);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_scoring_system_in_use_follows_hombre_chips_and_says_what_the_tools_show() {
+    let with = |set: &str, opts: &[(&str, &str)]| rules(set, opts).scoring();
+    assert_eq!(with("tresillo", &[]), ScoringSystem::Puesta);
+    assert_eq!(with("tresillo-house", &[("codillo_old", "true")]), ScoringSystem::Puesta);
+    assert_eq!(with("hombre", &[]), ScoringSystem::Points);
+    assert_eq!(with("hombre", &[("hombre-chips", "true")]), ScoringSystem::Chips);
+    assert_eq!(with("lhombre", &[]), ScoringSystem::PerDefender);
+    let units: Vec<&str> =
+        [ScoringSystem::Puesta, ScoringSystem::Points, ScoringSystem::Chips, ScoringSystem::PerDefender]
+            .map(ScoringSystem::unit)
+            .to_vec();
+    assert_eq!(units, ["tantos", "points", "chips", "tantos"]);
+    assert!(ScoringSystem::Puesta.puesta_accounts() && !ScoringSystem::PerDefender.puesta_accounts());
+    assert!(ScoringSystem::PerDefender.kept_by_ledger() && !ScoringSystem::Chips.kept_by_ledger());
+    // Scorer builds the ledger of the system in use.
+    let chips = rules("hombre", &[("hombre-chips", "true")]);
+    let s = Scorer::new(ScoringMode::Session, LedgerConfig::with_rules(chips, 3)).unwrap();
+    assert!(s.chips().is_some() && s.points().is_none());
 }

@@ -94,7 +94,7 @@ impl Agent for RuleAgent {
     }
 
     fn decide(&mut self, view: &PlayerView, _rng: &mut AgentRng) -> Decision {
-        if crate::family::of(view.public().rules).heuristic == crate::family::Heuristic::Lhombre
+        if crate::family::of(&view.public().game_rules()).heuristic == crate::family::Heuristic::Lhombre
             && let Some(d) = crate::heuristic::rule_lhombre::decide(&self.params, view)
         {
             return d;
@@ -940,7 +940,7 @@ fn contrabola_card(c: &Ctx) -> Card {
 /// the declarer the same); never under points, where a gascarille is worth more
 /// to the declarer (3) than an obligation (1).
 fn demand_gascarille(view: &PlayerView) -> bool {
-    view.public().options.chips
+    crate::family::of(&view.public().game_rules()).demand_gascarille
 }
 
 /// Bola only when safe: every card left is certain to win. The declarer leads

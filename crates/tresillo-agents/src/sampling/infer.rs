@@ -89,11 +89,12 @@ impl Inference {
         inf
     }
 
-    /// How many cards `seat` holds now: nine less the cards it has played (an
-    /// exchange keeps a hand at nine).
+    /// How many cards `seat` holds now: nine (the most tricks,
+    /// [`MAX_TRICKS`](tresillo_core::MAX_TRICKS), which every rule set plays) less
+    /// the cards it has played (an exchange keeps a hand at nine).
     #[must_use]
     pub fn hand_size(&self, seat: Seat) -> u32 {
-        u32::from(tresillo_core::TRICKS) - self.played_by[seat].len()
+        u32::from(tresillo_core::MAX_TRICKS) - self.played_by[seat].len()
     }
 }
 

@@ -71,7 +71,7 @@ use world::{draw, heap_rest};
 use crate::rng::{AgentRng, Draws};
 use crate::sampling::infer::{Inference, turned_location};
 use tresillo_core::{
-    AllPass, BySeat, Card, CardSet, Contract, Deal, Decision, Hand, Heap, PlayerView, Request, Rules, Seat,
+    BySeat, Card, CardSet, Contract, Deal, Decision, Hand, Heap, PlayerView, Request, Rules, Seat,
 };
 
 impl World {
@@ -107,7 +107,7 @@ impl World {
             let at_play = hands[s];
             let mut rest = at_play;
             let is_decl = Some(s) == p.original_declarer;
-            let house = p.forced && dealt_by_rejection(p.game_rules().spec().all_pass);
+            let house = p.forced && !p.game_rules().spec().forced_holds_espada;
             if is_decl && p.forced && !house {
                 rest.take(Card::ESPADA);
             }
@@ -351,8 +351,8 @@ impl ForcedCheck {
 /// was dealt the espada, so whether anyone was asked (`Some(true)`, the asking
 /// public) says whether it was. `None` in every other case.
 fn gascarille_asked(p: &tresillo_core::PublicState) -> Option<bool> {
-    let obligation = p.game_rules().spec().all_pass == AllPass::Obligation;
-    if !(p.options.gascarille && obligation && p.forced) {
+    // The option is `hombre`'s only: a forced hand there is the obligation.
+    if !(p.options.gascarille && p.forced) {
         return None;
     }
     Some(p.gascarille || p.gascarille_declined != 0)
@@ -361,7 +361,7 @@ fn gascarille_asked(p: &tresillo_core::PublicState) -> Option<bool> {
 /// The seat that bid grand tourné (rank 4 of `lhombre`) or declared it: it was
 /// dealt both spadille and basta.
 fn grand_holder(p: &tresillo_core::PublicState) -> Option<Seat> {
-    if p.game_rules().spec().auction != tresillo_core::AuctionOrder::Duels {
+    if !crate::family::of(&p.game_rules()).grand_tourne {
         return None;
     }
     if p.contract == Some(Contract::GrandTourne) {
@@ -388,14 +388,6 @@ impl GrandCheck {
         let held = (at_play | w.discards[self.declarer]) & aces;
         held == aces && (at_play & aces).len() + u32::from(self.exchanged) <= at_play.len()
     }
-}
-
-/// Whether the all-pass rule is applied by rejection ([`ForcedCheck`]): the forced
-/// entrada of `tresillo-house` and the obligation of `hombre` (the declarer was
-/// dealt the espada, unless nobody was and the declarer is mano), and the forced
-/// game of `lhombre` (the spadille's holder, else the dealer).
-fn dealt_by_rejection(all_pass: AllPass) -> bool {
-    matches!(all_pass, AllPass::ForcedEntrada | AllPass::Obligation | AllPass::SpadilleElseDealer)
 }
 
 impl Sampler {
@@ -461,7 +453,7 @@ impl Sampler {
         let all_passed = p.bids().len() >= 3 && p.passed == (1 << p.players) - 1;
         // `tresillo-house`, `hombre` and `lhombre` (whose forced dealer may have
         // been dealt no spadille, and whose redeal says nothing) by rejection.
-        let house = dealt_by_rejection(p.game_rules().spec().all_pass);
+        let house = !p.game_rules().spec().forced_holds_espada;
         let forced = match p.original_declarer {
             Some(declarer) if all_passed && house => Some(ForcedCheck {
                 rules: p.game_rules(),
@@ -600,7 +592,7 @@ impl Sampler {
     /// hidden hands, dead hands and the penetro (see the `four` module).
     #[cold]
     fn new_four(view: &PlayerView) -> Result<Sampler, NoWorld> {
-        if dealt_by_rejection(view.public().game_rules().spec().all_pass) {
+        if !view.public().game_rules().spec().forced_holds_espada {
             return Err(NoWorld("no four-player rule set forces a declarer by the cards dealt".into()));
         }
         let f = four::Four::new(view)?;

@@ -69,7 +69,7 @@
 use crate::search::gsolver::{Goal, Solvers, active_seats};
 use tresillo_core::{
     BySeat, Contract, Decision, HandResult, LedgerConfig, PlayState, PlayerView, PublicState, Request,
-    ScoringSystem, Seat, TRICKS, cancelled_result, score_deal,
+    ScoringSystem, Seat, cancelled_result, score_deal,
 };
 
 /// Whether the decisions of `view` belong to this module: every table but the
@@ -149,12 +149,7 @@ fn score(p: &PublicState, declarer: Seat, e: Ending) -> Option<f64> {
     // A dealer's stake before the deal (the puesta system's tanto, the chips'
     // ante) is paid whatever happens: left out, so that a declarer who deals
     // values the hand as any other.
-    let stake = match rules.spec().scoring {
-        _ if declarer != p.dealer => 0,
-        ScoringSystem::Puesta => 1,
-        ScoringSystem::Points if p.options.chips => rules.ante(),
-        ScoringSystem::Points | ScoringSystem::PerDefender => 0,
-    };
+    let stake = if declarer == p.dealer { (crate::family::of(&rules).dealer_stake)(&rules) } else { 0 };
     Some((s.net(declarer) + stake) as f64)
 }
 
@@ -174,16 +169,13 @@ fn contract_goal(p: &PublicState) -> Goal {
     match p.contract {
         Some(c) if c.is_nolo() => Goal::Nolo,
         Some(Contract::Contrabola) => Goal::Contrabola,
-        _ => match p.game_rules().spec().scoring {
-            ScoringSystem::PerDefender => Goal::Lhombre,
-            ScoringSystem::Points if p.options.chips => Goal::Won,
-            ScoringSystem::Points => Goal::Cuatro,
-            ScoringSystem::Puesta => Goal::Spanish,
-        },
+        _ => crate::family::of(&p.game_rules()).goal,
     }
 }
 
-/// A representative ending of each class of `goal` (0..=top).
+/// A representative ending of each class of `goal` (0..=top): the trick counts
+/// of the trick goals are for nine tricks, as every rule set has; those of
+/// [`Goal::Reach`] read the rule set's.
 fn endings(p: &PublicState, declarer: Seat, goal: Goal) -> [Ending; 3] {
     let four = seats_from(p, declarer).1 == 4;
     let t = |d: u8, o: [u8; 3]| Ending { tricks: counts(p, declarer, d, o), ..Ending::default() };
@@ -197,8 +189,9 @@ fn endings(p: &PublicState, declarer: Seat, goal: Goal) -> [Ending; 3] {
         Goal::Cuatro => [t(3, [3, 3, 0]), won, t(4, [3, 2, 0])],
         Goal::Won => [t(3, [3, 3, 0]), won, won],
         Goal::Reach(_) => {
-            let failed = Ending { bola_attempted: true, ..t(8, [1, 0, 0]) };
-            let made = Ending { bola_attempted: true, bola_made: true, ..t(TRICKS, [0, 0, 0]) };
+            let all = p.game_rules().spec().tricks;
+            let failed = Ending { bola_attempted: true, ..t(all - 1, [1, 0, 0]) };
+            let made = Ending { bola_attempted: true, bola_made: true, ..t(all, [0, 0, 0]) };
             [failed, made, made]
         }
     }
@@ -209,7 +202,7 @@ fn endings(p: &PublicState, declarer: Seat, goal: Goal) -> [Ending; 3] {
 #[must_use]
 pub fn stakes(p: &PublicState, declarer: Seat) -> Option<Stakes> {
     let all = p.bola == Some(true) || p.vole_declared == Some(true);
-    let goal = if all { Goal::Reach(TRICKS) } else { contract_goal(p) };
+    let goal = if all { Goal::Reach(p.game_rules().spec().tricks) } else { contract_goal(p) };
     stakes_of(p, declarer, goal)
 }
 
@@ -332,7 +325,7 @@ impl General {
             Request::Bola { .. } => {
                 let made =
                     worlds.iter().filter(|ps| self.solvers.can_take_all(ps, declarer)).count() as f64 / k;
-                let all = stakes_of(p, declarer, Goal::Reach(TRICKS))?;
+                let all = stakes_of(p, declarer, Goal::Reach(p.game_rules().spec().tricks))?;
                 let on = made * all.utility[1] + (1.0 - made) * all.utility[0];
                 let stop = primeras_utility(p, declarer)?;
                 Some(Decision::Bola(on > stop))
@@ -344,7 +337,7 @@ impl General {
                     worlds.iter().filter(|ps| self.solvers.can_take_all(ps, declarer)).count() as f64 / k;
                 let mut q = *p;
                 q.vole_declared = Some(true);
-                let vole = stakes_of(&q, declarer, Goal::Reach(TRICKS))?;
+                let vole = stakes_of(&q, declarer, Goal::Reach(p.game_rules().spec().tricks))?;
                 let declared = made * vole.utility[1] + (1.0 - made) * vole.utility[0];
                 Some(Decision::DeclareVole(declared > plain))
             }
@@ -382,7 +375,7 @@ fn primeras_utility(p: &PublicState, declarer: Seat) -> Option<f64> {
 /// and the contract) rather than through [`General`] or the rule agent.
 #[must_use]
 pub fn pimc_bids(view: &PlayerView) -> bool {
-    crate::family::of(view.public().rules).pimc_auction
+    crate::family::of(&view.public().game_rules()).pimc_auction
         && matches!(view.request(), Request::Bid { .. } | Request::Declare { .. })
 }
 
@@ -401,7 +394,7 @@ impl HombreBids {
     /// `hombre` (or if the ledger refuses the results).
     #[must_use]
     pub fn new(p: &PublicState, me: Seat) -> Option<HombreBids> {
-        if !crate::family::of(p.rules).pimc_auction {
+        if !crate::family::of(&p.game_rules()).pimc_auction {
             return None;
         }
         let mut u = [[(0.0, 0.0); 4]; 3];

@@ -62,7 +62,7 @@ use crate::search::solver::{Class, Position, SolverContext};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use tresillo_core::tables::table;
-use tresillo_core::{Card, CardSet, PlayState, Seat, TRICKS};
+use tresillo_core::{Card, CardSet, MAX_TRICKS, PlayState, Seat};
 
 /// What the declarer plays for: the final trick counts mapped to ordered
 /// classes `0..=top()` (higher is better for the declarer).
@@ -373,7 +373,7 @@ impl GeneralSolver {
         if let Some(&r) = self.range.get(&key) {
             return r;
         }
-        let left = TRICKS.saturating_sub(ps.tricks_done).saturating_sub(sure);
+        let left = MAX_TRICKS.saturating_sub(ps.tricks_done).saturating_sub(sure);
         let seats: Vec<usize> = (0..4).filter(|s| self.active & (1 << s) != 0).collect();
         let mut lo = u8::MAX;
         let mut hi = 0;
@@ -663,7 +663,7 @@ impl Solvers {
 
     /// Whether `declarer` can take every trick left.
     pub fn can_take_all(&mut self, ps: &PlayState, declarer: Seat) -> bool {
-        let k = ps.tricks[declarer.index()] + TRICKS.saturating_sub(ps.tricks_done);
+        let k = ps.tricks[declarer.index()] + MAX_TRICKS.saturating_sub(ps.tricks_done);
         self.at_least(ps, declarer, Goal::Reach(k), 1)
     }
 }

@@ -129,8 +129,8 @@ use crate::spec_error::SpecError;
 use std::time::{Duration, Instant};
 use tresillo_core::tables::table;
 use tresillo_core::{
-    Card, Decision, Hand, LedgerConfig, Outcome, PlayState, PlayerView, Request, Rules, ScoringSystem, Seat,
-    TRICKS, score_deal,
+    Card, Decision, Hand, LedgerConfig, MAX_TRICKS, Outcome, PlayState, PlayerView, Request, Rules, Seat,
+    score_deal,
 };
 
 /// The search budget of one decision.
@@ -553,16 +553,11 @@ fn decision_of(r: Request, mv: u8) -> Decision {
 }
 
 /// The divisor `D` of the reward `0.5 + u / D` for the general search (see the
-/// module documentation): about the stakes of a rule set's scoring, so that a
-/// common won game is worth roughly 0.15 above even, as in `tresillo`.
+/// module documentation): the agents' table's
+/// ([`AgentRules::reward_divisor`](crate::family::AgentRules::reward_divisor)).
 #[must_use]
 fn reward_divisor(rules: &Rules) -> f64 {
-    match rules.spec().scoring {
-        ScoringSystem::Puesta => 60.0,
-        ScoringSystem::PerDefender => 44.0,
-        ScoringSystem::Points if rules.options.chips => 120.0,
-        ScoringSystem::Points => 24.0,
-    }
+    crate::family::of(rules).reward_divisor
 }
 
 impl Default for Ismcts {
@@ -754,7 +749,7 @@ impl Sim {
     #[inline]
     fn after_trick(&mut self) {
         let done = self.ps.tricks_done;
-        self.phase = if done == TRICKS {
+        self.phase = if done == MAX_TRICKS {
             Phase::Done
         } else if done == 3 && self.may_surrender {
             Phase::Surrender
@@ -889,7 +884,7 @@ pub fn hand_tantos(e: &HandEnd) -> [i32; 3] {
         let mut per = e.condicion + i32::from(e.estuche);
         match e.bola {
             Some(false) => per += 1,
-            Some(true) => per += if e.tricks[e.declarer.index()] == TRICKS { 8 } else { -8 },
+            Some(true) => per += if e.tricks[e.declarer.index()] == MAX_TRICKS { 8 } else { -8 },
             None => {}
         }
         per

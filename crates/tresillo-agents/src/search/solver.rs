@@ -88,7 +88,7 @@ use tresillo_core::tables::{TRUMP_SUIT, table};
 use tresillo_core::{Card, CardSet, Outcome, PlayState, Seat, Suit};
 
 /// Tricks in a hand.
-pub const TOTAL_TRICKS: u8 = tresillo_core::TRICKS;
+pub const TOTAL_TRICKS: u8 = tresillo_core::MAX_TRICKS;
 
 /// An outcome class (RULES.md section 7), ordered from the declarer's point of
 /// view: `Codillo < Puesta < Sacado`.

@@ -382,7 +382,7 @@ fn read_deals(path: &Path, slots_n: usize) -> Result<Deals> {
         ];
         if dealer >= n
             || d.declarer.is_some_and(|s| usize::from(s) >= n)
-            || tricks.iter().map(|t| u32::from(*t)).sum::<u32>() > u32::from(tresillo_core::TRICKS)
+            || tricks.iter().map(|t| u32::from(*t)).sum::<u32>() > u32::from(tresillo_core::MAX_TRICKS)
         {
             return Err(bad("dealer, declarer seat or tricks out of range"));
         }

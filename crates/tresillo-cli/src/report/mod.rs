@@ -20,7 +20,6 @@ use html::{Table, esc, facts, figure, missing};
 use input::{CONTRACTS, MIX, Run, TournamentRun, TuneRun};
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use tresillo_core::ScoringSystem;
 
 /// Arguments of `tresillo report`.
 #[derive(clap::Args, Clone, Debug)]
@@ -412,11 +411,7 @@ fn family(rules: &tresillo_core::Rules, column: &str) -> String {
 
 /// What a run's results are counted in: tantos, or `hombre`'s points or chips.
 fn unit(rules: &tresillo_core::Rules) -> &'static str {
-    match (rules.spec().scoring, rules.options.chips) {
-        (ScoringSystem::Points, true) => "chips",
-        (ScoringSystem::Points, false) => "points",
-        _ => "tantos",
-    }
+    rules.scoring().unit()
 }
 
 fn players_fact(players: u8) -> String {

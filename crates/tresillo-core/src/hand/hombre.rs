@@ -22,10 +22,12 @@ use super::{Hand, Phase};
 use crate::card::{Card, Seat};
 
 impl Hand {
-    /// The phase after all pass under an obligation with `holder` to play: the
-    /// gascarille demand when the option is on and `holder` was dealt the espada,
-    /// else the obligation's exchange.
-    pub(super) fn obligation_phase(&self, holder: Seat) -> Phase {
+    /// The phase after all pass when the forced declarer `holder` exchanges
+    /// before naming trumps (`RuleSpec::forced_exchange_first`): the gascarille
+    /// demand when the option is on (only `hombre` has it) and `holder` was dealt
+    /// the espada, else the forced exchange (the obligation's, the house's forced
+    /// entrada's).
+    pub(super) fn forced_exchange_phase(&self, holder: Seat) -> Phase {
         if self.public.options.gascarille && self.hidden.hands[holder].contains(Card::ESPADA) {
             Phase::Gascarille
         } else {

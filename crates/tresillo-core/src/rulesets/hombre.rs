@@ -1,12 +1,28 @@
 //! `hombre` (RULES.md section 12.3): its table and words. The steps only it has
 //! are in `hand/hombre.rs`, its points and chips in `scoring/`.
 
+use crate::card::{Card, Seat};
+use crate::cardset::CardSet;
 use crate::game::{Contract, RuleSet};
-use crate::rulesets::spanish::TRESILLO_WORDS;
+use crate::rulesets::spanish::{self, TRESILLO_WORDS};
 use crate::spec::{
-    ANTE, AllPass, AuctionOrder, CONTRABOLA, Condiciones, FAVORITO, GASCARILLE, HOMBRE_CHIPS, Names,
-    OpponentsOrder, RuleSpec, SHOW_HEAP, ScoringSystem, Words,
+    ANTE, CONTRABOLA, Condiciones, FAVORITO, GASCARILLE, HOMBRE_CHIPS, Mechanics, Names, OpponentsOrder,
+    RuleSpec, Rules, SHOW_HEAP, ScoringSystem, Words,
 };
+
+/// The obligation: the holder of the espada, else mano.
+fn obligation(_rules: &Rules, hands: &[CardSet], mano: Seat) -> Option<Seat> {
+    spanish::holder(hands, Card::ESPADA).or(Some(mano))
+}
+
+/// Points, or chips with the option `hombre-chips`.
+fn scoring(rules: &Rules) -> ScoringSystem {
+    if rules.options.chips { ScoringSystem::Chips } else { ScoringSystem::Points }
+}
+
+/// `hombre`'s mechanics: the Spanish ones (its options' levels included) with
+/// the obligation and its scoring option.
+pub const MECHANICS: Mechanics = Mechanics { all_pass_declarer: obligation, scoring, ..spanish::MECHANICS };
 
 /// `hombre`'s words (section 12.3).
 pub const HOMBRE_WORDS: Words = Words {
@@ -20,6 +36,7 @@ pub const HOMBRE_WORDS: Words = Words {
                          draw eight, name trumps (RULES.md section 12.3); with the gascarille option the others \
                          may first make the espada's holder play a gascarille",
     forced_name: "obligation",
+    forced_label: "obligation",
     entrada_name: "simple game",
     columns: &[("entrada", "simple game (entrada)")],
     ..TRESILLO_WORDS
@@ -34,22 +51,27 @@ pub const HOMBRE: RuleSpec = RuleSpec {
     set: RuleSet::Hombre,
     section: "12.3",
     summary: "the classic game: obligation, exchange right, points (or chips with hombre-chips)",
+    tricks: 9,
     players: &[3],
     options: &[SHOW_HEAP, HOMBRE_CHIPS, ANTE, FAVORITO, GASCARILLE, CONTRABOLA],
-    all_pass: AllPass::Obligation,
+    forced_exchange_first: true,
+    forced_min_discard: 8,
     forced_max_discard: 8,
+    always_played: true,
+    forced_holds_espada: false,
     takeover_in: &[Contract::Entrada],
     aip_plus_n: false,
     sacado_tanto: false,
     condiciones: Condiciones::NONE,
     takeover_condiciones: false,
     contracts: &Contract::EVERY,
-    auction: AuctionOrder::RoundTheTable,
     opponents_order: OpponentsOrder::RightOfNext,
     first_opponent_max: 8,
     accept_in: &[Contract::Vuelta],
     declared_vole: true,
+    surrender: true,
     scoring: ScoringSystem::Points,
     names: Names::Spanish,
     words: &HOMBRE_WORDS,
+    mechanics: &MECHANICS,
 };

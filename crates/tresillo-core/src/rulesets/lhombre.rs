@@ -39,10 +39,10 @@
 use crate::card::{Card, Seat, Suit};
 use crate::cardset::CardSet;
 use crate::game::BidEntry;
-use crate::game::{Contract, Outcome, PuestaKind, RuleSet};
+use crate::game::{Bid, Contract, Outcome, PuestaKind, RuleSet};
+use crate::rulesets::spanish;
 use crate::spec::{
-    AllPass, AuctionOrder, Condiciones, Names, OpponentsOrder, REDEAL_ALL_PASS, RuleSpec, ScoringSystem,
-    Words,
+    Condiciones, Mechanics, Names, OpponentsOrder, REDEAL_ALL_PASS, RuleSpec, Rules, ScoringSystem, Words,
 };
 
 /// L'Hombre's sentences and labels (its names are [`Names::International`]).
@@ -54,6 +54,7 @@ pub const WORDS: Words = Words {
     all_pass_help: "",
     all_pass_help_four: "",
     forced_name: "forced game",
+    forced_label: "all passed, must play; scores as game",
     entrada_name: "",
     all_passed: "Everybody passes: a new deal.",
     gloss: false,
@@ -73,6 +74,7 @@ pub const WORDS: Words = Words {
     ],
     outcomes_note: " In lhombre (RULES.md section 12.4) sacado is a win, puesta a draw and codillo a loss, each paid \
                     per defender; in the nolo contracts the declarer wins with no trick.",
+    ledger_note: "paid per defender (RULES.md section 12.4): no plato, pajaritos or paper",
 };
 
 /// The highest rank of the auction (nolo ouvert).
@@ -94,25 +96,65 @@ pub const SPEC: RuleSpec = RuleSpec {
     set: RuleSet::Lhombre,
     section: "12.4",
     summary: "Danish L'Hombre: nine contracts, self bids, tourné, nolo, tout, payments per defender",
+    tricks: 9,
     players: &[3],
     options: &[REDEAL_ALL_PASS],
-    all_pass: AllPass::SpadilleElseDealer,
+    forced_exchange_first: false,
+    forced_min_discard: 0,
     forced_max_discard: 9,
+    always_played: false,
+    forced_holds_espada: false,
     takeover_in: &[],
     aip_plus_n: false,
     sacado_tanto: false,
     condiciones: Condiciones::NONE,
     takeover_condiciones: false,
     contracts: &CONTRACTS,
-    auction: AuctionOrder::Duels,
     opponents_order: OpponentsOrder::FromDeclarer,
     first_opponent_max: 9,
     accept_in: &[],
     declared_vole: false,
+    surrender: false,
     scoring: ScoringSystem::PerDefender,
     names: Names::International,
     words: &WORDS,
+    mechanics: &MECHANICS,
 };
+
+/// L'Hombre's mechanics: the auction in duels with ranks for levels, what the
+/// declarer may name, the minimum exchanges, the outcome and the forced game of
+/// the spadille's holder (else the dealer; with `redeal_all_pass` a new deal).
+pub const MECHANICS: Mechanics = Mechanics {
+    next_bidder,
+    max_level: |_| MAX_RANK,
+    contract_level: |_, c, trump| rank(c, trump),
+    may_bid,
+    bid_refusal: MAY_BID_RULE,
+    bid_words,
+    declare_error,
+    min_discard: |c| c.map_or(0, min_discard),
+    outcome,
+    scoring: spanish::table_scoring,
+    all_pass_declarer,
+};
+
+/// A bid in L'Hombre's words: `pass`, or the contracts of its rank.
+fn bid_words(b: Bid) -> String {
+    match b {
+        Bid::Paso => "pass".into(),
+        Bid::Level(l) => bid_name(l).into(),
+    }
+}
+
+/// The spadille's holder, else the dealer (the player before mano); `None`
+/// (a new deal) under `redeal_all_pass`.
+fn all_pass_declarer(rules: &Rules, hands: &[CardSet], mano: Seat) -> Option<Seat> {
+    if rules.options.redeal_all_pass {
+        return None;
+    }
+    let n = hands.len() as u8;
+    spanish::holder(hands, Card::ESPADA).or(Some(mano.plus(n - 1, n)))
+}
 
 /// One row of the table of section 12.4.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -192,9 +234,11 @@ fn dealt_both_black_aces(hand: CardSet) -> bool {
 }
 
 /// Why `contract` with `trump` may not be named after winning at `level`
-/// (`forced`: all passed) holding `hand`; `None` when it may.
+/// (`forced`: all passed) holding `hand`; `None` when it may (no option of the
+/// rule set changes it).
 #[must_use]
 pub fn declare_error(
+    _rules: &Rules,
     contract: Contract,
     trump: Option<Suit>,
     level: u8,
@@ -240,7 +284,7 @@ pub const fn min_discard(contract: Contract) -> u8 {
 /// other until one is out (if forehand passes at once, middlehand still speaks),
 /// then the dealer against the survivor.
 #[must_use]
-pub fn next_bidder(bids: &[BidEntry], passed: u8, seat: Seat, dealer: Seat) -> Seat {
+pub fn next_bidder(bids: &[BidEntry], passed: u8, seat: Seat, dealer: Seat, _players: u8) -> Seat {
     let mano = dealer.next(3);
     let medio = mano.next(3);
     let out = |s: Seat| passed & (1 << s.0) != 0;

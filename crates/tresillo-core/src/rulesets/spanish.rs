@@ -1,11 +1,140 @@
 //! The Spanish rule sets' tables: `tresillo` (RULES.md sections 1-8, at four
-//! players 12.2) and `tresillo-house` (12.1), with their words.
+//! players 12.2) and `tresillo-house` (12.1), with their words, and the Spanish
+//! mechanics (the auction round the table, its levels and declarations, the
+//! outcome of section 7) that `hombre` shares.
 
-use crate::game::{Contract, RuleSet};
+use crate::card::{Card, Seat, Suit};
+use crate::cardset::CardSet;
+use crate::game::{Bid, BidEntry, Contract, Outcome, RuleSet};
 use crate::spec::{
-    AllPass, AuctionOrder, CODILLO_OLD, Condiciones, Names, OpponentsOrder, PALO_DE_FAVOR, PENETRO_ALL_PLAY,
-    RuleSpec, ScoringSystem, Words,
+    CODILLO_OLD, Condiciones, Mechanics, Names, OpponentsOrder, PALO_DE_FAVOR, PENETRO_ALL_PLAY, RuleSpec,
+    Rules, ScoringSystem, Words,
 };
+
+/// The seat among `hands` that holds `c`, if any.
+#[must_use]
+pub fn holder(hands: &[CardSet], c: Card) -> Option<Seat> {
+    hands.iter().position(|h| h.contains(c)).map(|i| Seat(i as u8))
+}
+
+/// The auction of section 3: round the table from `seat`, skipping those who
+/// passed.
+fn round_the_table(_bids: &[BidEntry], passed: u8, seat: Seat, _dealer: Seat, players: u8) -> Seat {
+    let mut next = seat.next(players);
+    while passed & (1 << next.0) != 0 {
+        next = next.next(players);
+    }
+    next
+}
+
+/// The highest bid level: 3, plus 2 with a favoured suit (`palo_de_favor`,
+/// `favorito`), plus 1 with `contrabola`.
+fn max_level(rules: &Rules) -> u8 {
+    3 + 2 * rules.favoured_suit().is_some() as u8 + rules.options.contrabola as u8
+}
+
+/// The level a contract fulfils (see [`Rules::contract_level`]).
+fn contract_level(rules: &Rules, c: Contract, trump: Option<Suit>) -> u8 {
+    let f = rules.favoured_suit();
+    let favoured = matches!((f, trump), (Some(f), Some(t)) if t as u8 == f as u8) as u8;
+    let fav = f.is_some() as u8;
+    let cb = rules.options.contrabola as u8;
+    match c {
+        Contract::Entrada => 1 + favoured,
+        Contract::Vuelta => 2 + fav,
+        Contract::Contrabola => 3 + fav,
+        Contract::Solo => 3 + fav + cb + favoured,
+        _ => c.level(),
+    }
+}
+
+/// Every open level may be bid.
+fn may_bid(_level: u8, _hand: CardSet) -> bool {
+    true
+}
+
+/// `juego`, `juego más (2)`, `paso`.
+fn bid_words(b: Bid) -> String {
+    b.to_string()
+}
+
+/// The Spanish declaration: a forced declarer plays an entrada, contrabola only
+/// with its option and in a suit held, at least the level won, trumps named
+/// except in vuelta.
+fn declare_error(
+    rules: &Rules,
+    contract: Contract,
+    trump: Option<Suit>,
+    level: u8,
+    forced: bool,
+    hand: CardSet,
+) -> Option<String> {
+    if forced && contract != Contract::Entrada {
+        return Some(format!("espada forzada must be an entrada, not {contract}"));
+    }
+    if !rules.has_contract(contract) {
+        return Some(format!("{contract} needs its rule option"));
+    }
+    if let (Contract::Contrabola, Some(s)) = (contract, trump)
+        && (hand & CardSet::suit(s)).is_empty()
+    {
+        return Some(format!("contrabola needs trumps of a suit the declarer holds, not {s}"));
+    }
+    if rules.contract_level(contract, trump) < level {
+        return Some(format!("{contract} is below the level won ({level})"));
+    }
+    match (contract.names_trump(), trump) {
+        (true, None) => Some(format!("{contract} needs a trump suit")),
+        (false, Some(_)) => Some("in vuelta the turned card sets trumps; name no suit".into()),
+        _ => None,
+    }
+}
+
+/// Vuelta: at least one card; otherwise none.
+fn min_discard(contract: Option<Contract>) -> u8 {
+    u8::from(contract == Some(Contract::Vuelta))
+}
+
+/// Section 7's outcome.
+fn outcome(_contract: Option<Contract>, declarer: u8, opponents: &[(Seat, u8)]) -> Outcome {
+    Outcome::from_tricks(declarer, opponents)
+}
+
+/// Espada forzada: the holder of the espada; with the espada in the heap nobody
+/// (cancelled, at four players the dealer's penetro).
+fn espada_forzada(_rules: &Rules, hands: &[CardSet], _mano: Seat) -> Option<Seat> {
+    holder(hands, Card::ESPADA)
+}
+
+/// The house's forced entrada: the holder of the espada, else of the basto, else
+/// mano.
+fn forced_entrada(_rules: &Rules, hands: &[CardSet], mano: Seat) -> Option<Seat> {
+    holder(hands, Card::ESPADA).or_else(|| holder(hands, Card::BASTO)).or(Some(mano))
+}
+
+/// `tresillo`'s mechanics, the Spanish ones that `tresillo-house` and `hombre`
+/// take with their own all-pass rule.
+pub const MECHANICS: Mechanics = Mechanics {
+    next_bidder: round_the_table,
+    max_level,
+    contract_level,
+    may_bid,
+    bid_refusal: "",
+    bid_words,
+    declare_error,
+    min_discard,
+    outcome,
+    scoring: table_scoring,
+    all_pass_declarer: espada_forzada,
+};
+
+/// The table's scoring system, whatever the options.
+pub fn table_scoring(rules: &Rules) -> ScoringSystem {
+    rules.spec().scoring
+}
+
+/// `tresillo-house`'s mechanics: the Spanish ones with the forced entrada.
+pub const HOUSE_MECHANICS: Mechanics = Mechanics { all_pass_declarer: forced_entrada, ..MECHANICS };
 
 /// The espada forzada of section 3, and at four players the penetro (12.2).
 const ESPADA_FORZADA: &str = "if all pass the holder of the espada must play an entrada (espada forzada)";
@@ -19,12 +148,14 @@ pub const TRESILLO_WORDS: Words = Words {
     all_pass_help_four: "if all pass the holder of the espada must play an entrada (espada forzada); with the espada \
                          in the heap the dealer, who sits out, penetra (RULES.md section 12.2)",
     forced_name: "espada forzada",
+    forced_label: "espada forzada",
     entrada_name: "",
     all_passed: "Everybody passes and the espada is in the heap: cancelled.",
     gloss: true,
     help: "",
     columns: &[],
     outcomes_note: "",
+    ledger_note: "",
 };
 
 /// `tresillo-house`'s words (section 12.1).
@@ -37,6 +168,7 @@ pub const HOUSE_WORDS: Words = Words {
     all_pass_help_four: "if all pass the holder of the espada, else of the basto, else mano plays a forced entrada \
                          (RULES.md section 12.1)",
     forced_name: "forced entrada",
+    forced_label: "forced entrada",
     ..TRESILLO_WORDS
 };
 
@@ -45,10 +177,14 @@ pub const TRESILLO: RuleSpec = RuleSpec {
     set: RuleSet::Tresillo,
     section: "1-8",
     summary: "modern Spanish Tresillo, the puesta system; at 4 players the dealer sits out and penetra (12.2)",
+    tricks: 9,
     players: &[3, 4],
     options: &[PALO_DE_FAVOR, CODILLO_OLD, PENETRO_ALL_PLAY],
-    all_pass: AllPass::EspadaForzada,
+    forced_exchange_first: false,
+    forced_min_discard: 0,
     forced_max_discard: 9,
+    always_played: false,
+    forced_holds_espada: true,
     takeover_in: &[Contract::Entrada, Contract::Vuelta],
     aip_plus_n: true,
     sacado_tanto: true,
@@ -64,14 +200,15 @@ pub const TRESILLO: RuleSpec = RuleSpec {
     },
     takeover_condiciones: false,
     contracts: &Contract::ALL,
-    auction: AuctionOrder::RoundTheTable,
     opponents_order: OpponentsOrder::Conversation,
     first_opponent_max: 9,
     accept_in: &[],
     declared_vole: false,
+    surrender: true,
     scoring: ScoringSystem::Puesta,
     names: Names::Spanish,
     words: &TRESILLO_WORDS,
+    mechanics: &MECHANICS,
 };
 
 /// `tresillo-house` (RULES.md section 12.1).
@@ -79,10 +216,14 @@ pub const TRESILLO_HOUSE: RuleSpec = RuleSpec {
     set: RuleSet::TresilloHouse,
     section: "12.1",
     summary: "a club's house rules: forced entrada, plato-only amounts, larger condiciones",
+    tricks: 9,
     players: &[3],
     options: &[PALO_DE_FAVOR, CODILLO_OLD],
-    all_pass: AllPass::ForcedEntrada,
+    forced_exchange_first: true,
+    forced_min_discard: 0,
     forced_max_discard: 8,
+    always_played: true,
+    forced_holds_espada: false,
     takeover_in: &[Contract::Entrada],
     aip_plus_n: false,
     sacado_tanto: false,
@@ -98,12 +239,13 @@ pub const TRESILLO_HOUSE: RuleSpec = RuleSpec {
     },
     takeover_condiciones: true,
     contracts: &Contract::ALL,
-    auction: AuctionOrder::RoundTheTable,
     opponents_order: OpponentsOrder::Conversation,
     first_opponent_max: 9,
     accept_in: &[],
     declared_vole: false,
+    surrender: true,
     scoring: ScoringSystem::Puesta,
     names: Names::Spanish,
     words: &HOUSE_WORDS,
+    mechanics: &HOUSE_MECHANICS,
 };

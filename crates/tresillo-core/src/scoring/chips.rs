@@ -75,7 +75,7 @@ impl ChipsLedger {
         if config.players != 3 {
             return Err(ScoringError::Players(config.players));
         }
-        if config.rules.spec().scoring != ScoringSystem::Points || !config.options.chips {
+        if (Rules { set: config.rules, options: config.options }).scoring() != ScoringSystem::Chips {
             return Err(ScoringError::System { rules: config.rules, ledger: "chips" });
         }
         let mut bowls = BySeat::default();

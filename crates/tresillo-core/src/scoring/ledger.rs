@@ -118,7 +118,8 @@ impl Ledger {
         if n != 3 && n != 4 {
             return Err(ScoringError::Players(n));
         }
-        if config.rules.spec().scoring == ScoringSystem::Points {
+        let scoring = Rules { set: config.rules, options: config.options }.scoring();
+        if !scoring.kept_by_ledger() {
             return Err(ScoringError::System { rules: config.rules, ledger: "puesta" });
         }
         let (start_bowl, pajarito) = (config.start_bowl, config.pajarito);
@@ -128,10 +129,7 @@ impl Ledger {
             return Err(ScoringError::Stakes { start_bowl, pajarito });
         }
         // Only the puesta system has a pajaritos dish.
-        let stake = match config.rules.spec().scoring {
-            ScoringSystem::Puesta => config.pajarito,
-            ScoringSystem::Points | ScoringSystem::PerDefender => 0,
-        };
+        let stake = if scoring.puesta_accounts() { config.pajarito } else { 0 };
         let mut bowls = BySeat::default();
         for b in &mut bowls.0[..n as usize] {
             *b = config.start_bowl - stake;
@@ -587,10 +585,10 @@ enum System {
 
 impl System {
     fn new(config: LedgerConfig) -> Result<System, ScoringError> {
-        Ok(match config.rules.spec().scoring {
-            ScoringSystem::Puesta | ScoringSystem::PerDefender => System::Puesta(Ledger::new(config)?),
-            ScoringSystem::Points if config.options.chips => System::Chips(ChipsLedger::new(config)?),
-            ScoringSystem::Points => System::Points(PointsLedger::new(config)?),
+        Ok(match (Rules { set: config.rules, options: config.options }).scoring() {
+            s if s.kept_by_ledger() => System::Puesta(Ledger::new(config)?),
+            ScoringSystem::Chips => System::Chips(ChipsLedger::new(config)?),
+            _ => System::Points(PointsLedger::new(config)?),
         })
     }
 

@@ -15,7 +15,6 @@
 //! [`HandScore::pool`].
 
 use super::common::{ScoringError, same_result};
-use crate::card::TRICKS;
 use crate::card::{BySeat, Seat};
 use crate::game::{Contract, Outcome};
 use crate::result::HandResult;
@@ -69,14 +68,15 @@ pub(super) fn payments(r: &HandResult) -> Result<(BySeat<i64>, BySeat<i64>), Sco
     }
     let total: u32 = r.tricks.0.iter().map(|&t| u32::from(t)).sum();
     if total > 0 {
-        let expected = if r.primeras { 5 } else { 9 };
+        let all = r.game_rules().spec().tricks;
+        let expected = if r.primeras { 5 } else { u32::from(all) };
         if total != expected {
             return Err(ScoringError::TrickTotal { got: total, expected: expected as u8 });
         }
         if (r.primeras || r.bola_attempted) && r.tricks[d] < 5 {
             return Err(inconsistent("a tout needs the declarer's first five tricks"));
         }
-        if r.bola_attempted && r.bola_made != (r.tricks[d] == TRICKS) {
+        if r.bola_attempted && r.bola_made != (r.tricks[d] == all) {
             return Err(inconsistent("a tout is made exactly when the declarer takes all nine tricks"));
         }
         let defenders: Vec<(Seat, u8)> =

@@ -3,10 +3,9 @@
 
 use super::common::{LedgerConfig, ScoringError, is_active, outcome_of, same_result};
 use crate::card::Seat;
-use crate::card::TRICKS;
 use crate::game::{Contract, Outcome, PuestaKind};
 use crate::result::HandResult;
-use crate::rules::{AllPass, Rules};
+use crate::rules::Rules;
 
 /// A result that passed the checks, reduced to what scoring needs.
 #[derive(Clone, Copy, Debug)]
@@ -82,7 +81,7 @@ pub(super) fn check(
                 "a four-player hand is never cancelled: when all pass and nobody holds the espada, the dealer penetra",
             ));
         }
-        if matches!(cfg.rules.spec().all_pass, AllPass::ForcedEntrada | AllPass::Obligation) {
+        if cfg.rules.spec().always_played {
             return Err(inconsistent(
                 "a hand of this rule set is never cancelled: when all pass somebody must play an entrada",
             ));
@@ -193,6 +192,7 @@ pub(super) fn check(
     let gave_up = surrendered && takeover.is_none();
 
     // Trick counts.
+    let all = cfg.rules.spec().tricks;
     let expected_total = if gave_up && r.penetro {
         0
     } else if gave_up {
@@ -200,7 +200,7 @@ pub(super) fn check(
     } else if r.primeras {
         5
     } else {
-        9
+        all
     };
     if recorded && total != u32::from(expected_total) {
         return Err(ScoringError::TrickTotal { got: total, expected: expected_total });
@@ -235,14 +235,10 @@ pub(super) fn check(
         if (r.primeras || played_on) && r.tricks[fin] < 5 {
             return Err(inconsistent("primeras and bola need the declarer's first five tricks"));
         }
-        if r.bola_attempted && r.bola_made != (r.tricks[fin] == TRICKS) {
+        if r.bola_attempted && r.bola_made != (r.tricks[fin] == all) {
             return Err(inconsistent("a bola is made exactly when the declarer takes all nine tricks"));
         }
-        if !gave_up
-            && r.tricks[fin] == TRICKS
-            && !r.bola_attempted
-            && r.contract != Some(Contract::Contrabola)
-        {
+        if !gave_up && r.tricks[fin] == all && !r.bola_attempted && r.contract != Some(Contract::Contrabola) {
             return Err(inconsistent(
                 "nine tricks for the declarer are a bola made (RULES.md section 6: the first five won, \
                  then played on): set bola_attempted and bola_made",

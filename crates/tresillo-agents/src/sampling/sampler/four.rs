@@ -117,7 +117,7 @@ fn hand_size(p: &tresillo_core::PublicState, inf: &Inference, s: Seat) -> u32 {
         }
         return 10 - u32::from(p.exchanged[s].unwrap_or(0)) - played;
     }
-    u32::from(tresillo_core::TRICKS) - played
+    u32::from(p.game_rules().spec().tricks) - played
 }
 
 impl Four {
