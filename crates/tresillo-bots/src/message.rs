@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use std::fmt::Write;
 use std::time::Duration;
 use tresillo_core::action::DiscardBuilder;
-use tresillo_core::{Card, CardSet, LedgerConfig, Names, PlayerView, Rules, ScoringSystem, score_deal};
+use tresillo_core::{Card, CardSet, LedgerConfig, Names, PlayerView, Rules, score_deal};
 
 fn cards(s: CardSet) -> Vec<String> {
     s.iter().map(|c| c.to_string()).collect()
@@ -71,11 +71,7 @@ pub fn result(n: u64, r: &tresillo_core::HandResult) -> Value {
     };
     // A hand the table finished always scores; `null` would say otherwise.
     let scores = score_deal(config, r).ok().map(|s| s.totals().0[..players].to_vec());
-    let unit = match r.rules.spec().scoring {
-        ScoringSystem::Points if r.options.chips => "chips",
-        ScoringSystem::Points => "points",
-        ScoringSystem::Puesta | ScoringSystem::PerDefender => "tantos",
-    };
+    let unit = Rules { set: r.rules, options: r.options }.scoring().unit();
     json!({
         "type": "result",
         "hand": n,
