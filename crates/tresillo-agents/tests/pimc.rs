@@ -125,21 +125,27 @@ fn a_time_budget_draws_worlds_until_it_has_passed() {
     // cost) more than one; the count is not fixed.
     let mut pimc = tresillo_agents::build_agent("pimc:ms=30:threads=1").unwrap();
     let mut rule = tresillo_agents::RuleAgent::new(RuleParams::default());
-    let mut h = hand(3);
-    let mut rngs = seat_rngs(3);
-    let mut seen = 0;
-    while let Some(seat) = h.request().seat() {
-        let view = h.view(seat);
-        if let (Request::Play { legal, .. }, Some(_)) = (view.request(), h.public().declarer)
-            && legal.len() > 1
-        {
-            let d = pimc.decide(&view, &mut rngs[0].clone());
-            assert!(matches!(d, Decision::Play(c) if legal.contains(c)));
-            assert!(pimc.take_work().worlds >= 1);
-            seen += 1;
+    let (mut seen, mut worlds) = (0, 0);
+    for seed in 0..20u64 {
+        let mut h = hand(seed);
+        let mut rngs = seat_rngs(seed);
+        while let Some(seat) = h.request().seat() {
+            let view = h.view(seat);
+            if let (Request::Play { legal, .. }, Some(_)) = (view.request(), h.public().declarer)
+                && legal.len() > 1
+            {
+                let d = pimc.decide(&view, &mut rngs[0].clone());
+                assert!(matches!(d, Decision::Play(c) if legal.contains(c)));
+                let w = pimc.take_work().worlds;
+                assert!(w >= 1);
+                (seen, worlds) = (seen + 1, worlds + w);
+            }
+            let d = rule.decide(&view, &mut rngs[seat.index()]);
+            h.apply(d).unwrap();
         }
-        let d = rule.decide(&view, &mut rngs[seat.index()]);
-        h.apply(d).unwrap();
+        if seen > 3 {
+            break;
+        }
     }
-    assert!(seen > 3, "{seen}");
+    assert!(seen > 3 && worlds > seen, "{seen} decisions, {worlds} worlds");
 }
