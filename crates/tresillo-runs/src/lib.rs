@@ -15,6 +15,7 @@
 //! print!("{table}");
 //! ```
 
+pub mod compute;
 pub mod pairs;
 mod run;
 

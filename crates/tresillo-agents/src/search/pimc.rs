@@ -1410,7 +1410,7 @@ mod tests {
                         for ((adaptive, threads), s) in settings.into_iter().zip(&mut solvings) {
                             let mut r = rng.clone();
                             let draw = |r: &mut AgentRng| sampler.sample(r).play_state(&view);
-                            let got = s.card(legal, seat, decl, n, adaptive, &mut r, draw);
+                            let got = s.card(legal, seat, decl, (n, None), adaptive, &mut r, draw);
                             let at = format!("seed {seed}, adaptive {adaptive}, threads {threads}");
                             assert_eq!(got, Some(want), "{at}");
                             assert!(adaptive || r == all, "{at}: every world drawn");
@@ -1456,7 +1456,7 @@ mod tests {
             let mut rng = rng_from_seed(k as u64);
             let draw = |r: &mut AgentRng| sampler.sample(r).play_state(view);
             let decl = view.public().declarer.unwrap();
-            (s.card(legal, view.seat(), decl, 16, true, &mut rng, draw), rng)
+            (s.card(legal, view.seat(), decl, (16, None), true, &mut rng, draw), rng)
         };
         let mut one = Solving::with_threads(1);
         let want: Vec<_> = views.iter().enumerate().map(|x| decide(x, &mut one)).collect();
