@@ -106,6 +106,8 @@ struct TournamentSection {
     threads: Option<usize>,
     bidding: Option<String>,
     record: Option<PathBuf>,
+    /// `--ms-per-decision`: an equal time budget for the search agents.
+    ms_per_decision: Option<u32>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -302,6 +304,7 @@ pub fn load(a: &RunArgs) -> Result<Experiment> {
                 force: a.force,
                 record: t.record,
                 bidding: t.bidding,
+                ms_per_decision: t.ms_per_decision,
             })
         }
         (None, Some(t)) => {

@@ -32,6 +32,30 @@ fn read(p: &Path) -> Vec<u8> {
     std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
+/// The counts of `compute.csv` (every column before the measured times) and
+/// `forfeits.csv`: what must not depend on threads, shards or interruptions.
+fn compute_counts(d: &Path) -> (Vec<String>, Vec<u8>) {
+    let text = String::from_utf8(read(&d.join("compute.csv"))).unwrap();
+    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    let n = header.iter().position(|c| *c == "timed").expect("a timed column");
+    assert_eq!(header[n - 1], "forfeits", "the counts come before the times");
+    let rows = text.lines().map(|l| l.split(',').take(n).collect::<Vec<_>>().join(",")).collect();
+    (rows, read(&d.join("forfeits.csv")))
+}
+
+/// The measured columns of `compute.csv` are present and not negative.
+fn check_times(d: &Path) {
+    let text = String::from_utf8(read(&d.join("compute.csv"))).unwrap();
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let decisions: u64 = f[2].parse().unwrap();
+        assert!(decisions > 0, "{line}");
+        for x in &f[13..] {
+            assert!(x.parse::<f64>().is_ok_and(|v| v >= 0.0), "{line}");
+        }
+    }
+}
+
 const BASE: [&str; 8] =
     ["tournament", "--agents", "rule,random,rule", "--seed", "5", "--duplicate", "--deals", "120"];
 
@@ -50,6 +74,9 @@ fn output_is_identical_whatever_the_thread_count() {
     for f in ["deals.csv", "summary.csv", "stats.json"] {
         assert_eq!(read(&a.join(f)), read(&b.join(f)), "{f}");
     }
+    assert_eq!(compute_counts(&a), compute_counts(&b));
+    check_times(&a);
+    check_times(&b);
     let rows = String::from_utf8(read(&a.join("deals.csv"))).unwrap().lines().count();
     assert_eq!(rows, 1 + 120 * 6);
 }
@@ -70,6 +97,8 @@ fn shards_merge_into_the_unsplit_run() {
     for f in ["deals.csv", "summary.csv", "stats.json"] {
         assert_eq!(read(&whole.join(f)), read(&merged.join(f)), "{f}");
     }
+    assert_eq!(compute_counts(&whole), compute_counts(&merged));
+    check_times(&merged);
     // A missing shard is refused.
     let e = fails(&[
         "merge",
@@ -120,6 +149,8 @@ fn resume_after_a_kill_gives_the_uninterrupted_result() {
     for f in ["deals.csv", "summary.csv", "stats.json"] {
         assert_eq!(read(&full.join(f)), read(&cut.join(f)), "{f}");
     }
+    assert_eq!(compute_counts(&full), compute_counts(&cut));
+    check_times(&cut);
 }
 
 #[test]
@@ -139,6 +170,17 @@ fn resume_takes_the_statistics_the_manifest_counts() {
     run(&a);
     assert_eq!(read(&d.join("summary.csv")), summary);
     assert!(!d.join("stats.next.json").exists());
+    // Likewise the compute checkpoint: left as `compute.next.json` beside a
+    // stale `compute.json`, it is the one taken.
+    let counts = compute_counts(&d);
+    std::fs::rename(d.join("compute.json"), d.join("compute.next.json")).unwrap();
+    std::fs::write(d.join("compute.json"), serde_json::to_string(&tresillo_sim::Compute::new(3)).unwrap())
+        .unwrap();
+    std::fs::remove_file(d.join("summary.csv")).unwrap();
+    std::fs::remove_file(d.join("compute.csv")).unwrap();
+    run(&a);
+    assert_eq!(compute_counts(&d), counts);
+    assert!(!d.join("compute.next.json").exists());
     // Statistics that match neither are refused, not double counted.
     std::fs::write(d.join("stats.json"), stale.to_string()).unwrap();
     let e = fails(&a);
@@ -335,6 +377,7 @@ fn checkpoints_come_early_and_batch_boundaries_change_no_byte() {
             assert_eq!(read(&whole.join(f)), read(&d.join(f)), "{}: {f}", d.display());
         }
         assert_eq!(read(&rec(&whole)), read(&rec(d)), "{}", rec(d).display());
+        assert_eq!(compute_counts(&whole), compute_counts(d), "{}", d.display());
     }
     // A bad value is one clear line.
     let o = run_env(&tmp("batches-bad"), &[], &[("TRESILLO_BATCH_UNITS", "0")]);

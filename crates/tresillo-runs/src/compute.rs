@@ -56,8 +56,18 @@ pub fn compute_header() -> Vec<String> {
     let mut h: Vec<String> = ["slot", "agent", "decisions"].map(String::from).to_vec();
     h.extend(KINDS.iter().map(|k| k.to_string()));
     h.extend(
-        ["worlds", "nodes", "iters", "forfeits", "timed", "decision_s", "cpu_s", "card_ms_mean", "card_ms_p99"]
-            .map(String::from),
+        [
+            "worlds",
+            "nodes",
+            "iters",
+            "forfeits",
+            "timed",
+            "decision_s",
+            "cpu_s",
+            "card_ms_mean",
+            "card_ms_p99",
+        ]
+        .map(String::from),
     );
     h
 }
@@ -90,7 +100,13 @@ pub fn forfeits_csv(c: &Compute) -> Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(["deal", "seating", "slot", "seat", "count"])?;
     for f in &c.forfeits {
-        w.write_record([f.deal.to_string(), f.seating.clone(), f.slot.to_string(), f.seat.to_string(), f.count.to_string()])?;
+        w.write_record([
+            f.deal.to_string(),
+            f.seating.clone(),
+            f.slot.to_string(),
+            f.seat.to_string(),
+            f.count.to_string(),
+        ])?;
     }
     w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))
 }

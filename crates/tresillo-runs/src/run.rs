@@ -813,7 +813,9 @@ fn play(
             check_deals_size(dir, &m)?;
             // A kill during the last checkpoint leaves the statistics in
             // `stats.next.json` and no summary: put them in place.
-            if dir.join(STATS_NEXT).exists() || dir.join(COMPUTE_NEXT).exists() || !dir.join("summary.csv").exists()
+            if dir.join(STATS_NEXT).exists()
+                || dir.join(COMPUTE_NEXT).exists()
+                || !dir.join("summary.csv").exists()
             {
                 write_atomic(&dir.join("stats.json"), serde_json::to_string(&s)?.as_bytes())?;
                 fs::remove_file(dir.join(STATS_NEXT)).ok();

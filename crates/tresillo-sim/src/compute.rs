@@ -66,37 +66,13 @@ pub const PREEMPTED_NS: u64 = 20_000;
 pub const BUCKETS: usize = 8 + 37 * 8;
 
 /// A fixed log-spaced histogram of nanoseconds (8 buckets per octave, so a
-/// bucket's upper edge is at most 12.5% above any time in it). Fixed buckets
-/// merge exactly, in any order.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(from = "Vec<[u64; 2]>", into = "Vec<[u64; 2]>")]
-pub struct Histogram(pub [u64; BUCKETS]);
-
-impl Default for Histogram {
-    fn default() -> Self {
-        Histogram([0; BUCKETS])
-    }
-}
-
-impl From<Vec<[u64; 2]>> for Histogram {
-    /// From the pairs (bucket, count) of the non-empty buckets (buckets out of
-    /// range count in the last).
-    fn from(pairs: Vec<[u64; 2]>) -> Histogram {
-        let mut h = Histogram::default();
-        for [b, n] in pairs {
-            h.0[(b as usize).min(BUCKETS - 1)] += n;
-        }
-        h
-    }
-}
-
-impl From<Histogram> for Vec<[u64; 2]> {
-    /// The pairs (bucket, count) of the non-empty buckets: what `compute.json`
-    /// stores.
-    fn from(h: Histogram) -> Vec<[u64; 2]> {
-        h.0.iter().enumerate().filter(|(_, n)| **n > 0).map(|(b, n)| [b as u64, *n]).collect()
-    }
-}
+/// bucket's upper edge is at most 12.5% above any time in it), kept sparse: the
+/// non-empty buckets as pairs (bucket, count) in bucket order, which is also how
+/// `compute.json` stores it (a unit's histogram is usually empty or a few
+/// pairs, so the runner's per-unit output stays small). Fixed buckets merge
+/// exactly, in any order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Histogram(Vec<[u64; 2]>);
 
 impl Histogram {
     /// The bucket of `ns` nanoseconds.
@@ -122,20 +98,33 @@ impl Histogram {
 
     /// Counts a time of `ns` nanoseconds `weight` times.
     pub fn add(&mut self, ns: u64, weight: u64) {
-        self.0[Histogram::bucket(ns)] += weight;
+        self.add_to(Histogram::bucket(ns) as u64, weight);
+    }
+
+    fn add_to(&mut self, b: u64, n: u64) {
+        match self.0.binary_search_by_key(&b, |p| p[0]) {
+            Ok(k) => self.0[k][1] += n,
+            Err(k) => self.0.insert(k, [b, n]),
+        }
     }
 
     /// Adds another histogram's counts.
     pub fn merge(&mut self, o: &Histogram) {
-        for (a, b) in self.0.iter_mut().zip(o.0.iter()) {
-            *a += b;
+        for &[b, n] in &o.0 {
+            self.add_to(b, n);
         }
     }
 
     /// The times counted.
     #[must_use]
     pub fn count(&self) -> u64 {
-        self.0.iter().sum()
+        self.0.iter().map(|p| p[1]).sum()
+    }
+
+    /// The non-empty buckets, `[bucket, count]` in bucket order.
+    #[must_use]
+    pub fn buckets(&self) -> &[[u64; 2]] {
+        &self.0
     }
 
     /// The upper edge (nanoseconds) of the bucket holding the `q` quantile
@@ -148,10 +137,10 @@ impl Histogram {
         }
         let rank = ((q * n as f64).ceil() as u64).clamp(1, n);
         let mut seen = 0;
-        for (b, c) in self.0.iter().enumerate() {
+        for &[b, c] in &self.0 {
             seen += c;
             if seen >= rank {
-                return Some(Histogram::upper(b));
+                return Some(Histogram::upper(b as usize));
             }
         }
         None
@@ -451,7 +440,11 @@ mod tests {
         for ns in (0..5000u64).chain([1 << 20, (1 << 20) + 12345, 999_999_999, 1 << 39]) {
             let b = Histogram::bucket(ns);
             let low = if b == 0 { 0 } else { Histogram::upper(b - 1) };
-            assert!(low <= ns && ns < Histogram::upper(b), "{ns} in bucket {b} [{low}, {})", Histogram::upper(b));
+            assert!(
+                low <= ns && ns < Histogram::upper(b),
+                "{ns} in bucket {b} [{low}, {})",
+                Histogram::upper(b)
+            );
             // At most 12.5% wide beyond the exact buckets.
             if ns >= 8 {
                 assert!((Histogram::upper(b) - low) * 8 <= low, "{ns}");
@@ -466,9 +459,18 @@ mod tests {
         assert_eq!(h.quantile(0.99), Some(Histogram::upper(Histogram::bucket(99_000))));
         assert!(h.quantile(0.99).unwrap() >= 99_000 && h.quantile(0.99).unwrap() <= 99_000 * 9 / 8);
         assert_eq!(Histogram::default().quantile(0.99), None);
-        // The sparse form round-trips.
-        let pairs: Vec<[u64; 2]> = h.clone().into();
-        assert_eq!(Histogram::from(pairs), h);
+        // Merging is adding bucket by bucket, in any order; the pairs stay sorted.
+        let (mut a, mut b) = (Histogram::default(), Histogram::default());
+        for ns in [5_000u64, 70, 5_100, 1 << 30] {
+            a.add(ns, 2);
+            b.add(ns * 3, 1);
+        }
+        let (mut ab, mut ba) = (a.clone(), b.clone());
+        ab.merge(&b);
+        ba.merge(&a);
+        assert_eq!(ab, ba);
+        assert_eq!(ab.count(), 12);
+        assert!(ab.buckets().windows(2).all(|w| w[0][0] < w[1][0]));
     }
 
     #[test]
@@ -481,7 +483,8 @@ mod tests {
         for seed in 0..300u64 {
             let deal = crate::deal_for_seed(seed);
             let mut h = Hand::new(tresillo_core::RuleSet::Tresillo, 3, deal, Seat((seed % 3) as u8)).unwrap();
-            let r = tresillo_agents::play_hand(&mut h, &mut m, &mut tresillo_agents::seat_rngs(seed)).unwrap();
+            let r =
+                tresillo_agents::play_hand(&mut h, &mut m, &mut tresillo_agents::seat_rngs(seed)).unwrap();
             cards += h.public().plays().len() as u64;
             let _ = r;
         }

@@ -32,7 +32,15 @@
 //!   (the default), after every 8 worlds the leading card's sum is made exact
 //!   and the draws stop when the worlds left could not change the choice (its
 //!   lead exceeds what they could give any other card), so the choice is the
-//!   one all worlds would give. *Threads*: with `threads=N` the
+//!   one all worlds would give. *Time budget*: with `ms=N` every searched
+//!   play-phase decision (card, surrender, takeover, bola; in the other rule
+//!   sets and at four players too) draws worlds until N milliseconds have
+//!   passed, at least one valid world and at most 100,000, in place of
+//!   `worlds` (adaptive stopping off); the auction's `bid_worlds` stay fixed.
+//!   Not reproducible: the worlds drawn depend on the machine and its load
+//!   (`tresillo calibrate` finds the `worlds` of a given time). *Work*: the
+//!   agent reports the worlds it drew and the solver nodes it visited
+//!   ([`Agent::take_work`]). *Threads*: with `threads=N` the
 //!   searches of a card decision run on N threads of rayon's pool (the
 //!   calling thread one of them, each with its own solver context). The
 //!   decision is a fixed sequence of searches, each chosen from the answers
@@ -212,7 +220,14 @@ impl Plan {
 
     /// Starts a decision among the cards `legal` (at most `max` worlds, and
     /// none drawn after `deadline` once one is valid).
-    fn start(&mut self, legal: CardSet, decl: bool, max: u32, adaptive: bool, deadline: Option<std::time::Instant>) {
+    fn start(
+        &mut self,
+        legal: CardSet,
+        decl: bool,
+        max: u32,
+        adaptive: bool,
+        deadline: Option<std::time::Instant>,
+    ) {
         self.n = 0;
         for c in legal {
             self.cards[self.n] = c;
@@ -1236,7 +1251,8 @@ impl Agent for PimcAgent {
         );
         if solvable && let Ok(sampler) = Sampler::new(view) {
             let draw = |r: &mut AgentRng| sampler.sample(r).play_state(view);
-            if let Some(d) = self.solving.decide(view, self.params.budget(), self.params.adaptive, rng, draw) {
+            if let Some(d) = self.solving.decide(view, self.params.budget(), self.params.adaptive, rng, draw)
+            {
                 return d;
             }
         }
