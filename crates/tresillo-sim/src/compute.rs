@@ -13,7 +13,7 @@
 //! CPU time, a system call), as much as a whole decision of the `rule` agent. So
 //! each slot times its decisions in two classes (card play, everything else):
 //! every decision of a class while the class's timed decisions average at least
-//! [`FULL_TIMING_NS`] (any search agent) or while fewer than [`WARMUP`] are
+//! [`FULL_TIMING_NS`] of CPU time (any search agent) or while fewer than [`WARMUP`] are
 //! timed, else one in [`STRIDE`], which then counts for [`STRIDE`] decisions
 //! (itself and those let pass before it). The times (totals, the card
 //! decisions' mean and their histogram) are then sums of timed decisions
@@ -55,7 +55,7 @@ pub const FULL_TIMING_NS: u64 = 20_000;
 /// Decisions of a class timed before its mean decides the pace.
 pub const WARMUP: u64 = 16;
 /// Below [`FULL_TIMING_NS`], one decision in this many is timed.
-pub const STRIDE: u32 = 128;
+pub const STRIDE: u32 = 1024;
 
 /// A sampled decision whose wall time exceeds its CPU time by more than this
 /// (nanoseconds) was switched out: its CPU time counts as its wall time.
@@ -402,7 +402,9 @@ impl<P: TablePlayer> TablePlayer for Metered<P> {
         // time stands for its wall time.
         let wall = if weight > 1 && cpu > 0 && wall > cpu + PREEMPTED_NS { cpu } else { wall };
         pace.n += 1;
-        pace.ns = pace.ns.saturating_add(wall);
+        // The pace follows CPU time where there is a CPU clock: a busy machine's
+        // pauses must not make cheap decisions look expensive (and timed all).
+        pace.ns = pace.ns.saturating_add(if cfg!(unix) { cpu } else { wall });
         pace.skip = if pace.n < WARMUP || pace.ns / pace.n >= FULL_TIMING_NS { 0 } else { STRIDE - 1 };
         pace.weight = pace.skip + 1;
         let k = kind_index(&d);

@@ -339,7 +339,7 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
             },
             "From compute.csv: the wall time of each agent's card decisions, mean and 99th percentile, and \
              its thread CPU seconds deciding in all. Measured on the machine that played the run (not \
-             reproducible, unlike every other number here); cheap decisions are timed one in 128.",
+             reproducible, unlike every other number here); cheap decisions are timed one in 1,024.",
             &table,
         )?;
     }
