@@ -418,3 +418,62 @@ fn the_version_and_manifests_name_the_build_and_stay_identical_across_threads() 
     assert!(one["build"]["dirty"].is_boolean() || commit == "unknown", "{one}");
     assert_eq!(one, manifest("2"));
 }
+
+/// Issue 23, section 2: `--ms-per-decision` gives the search agents a time
+/// budget (their specs say so in deals.csv, a note says it does not reproduce)
+/// and leaves the others alone; a spec that fixes its work is refused.
+#[test]
+fn ms_per_decision_gives_the_search_agents_an_equal_time_budget() {
+    let d = tmp("equal-time");
+    let o = run(&[
+        "tournament",
+        "--agents",
+        "pimc,ismcts,rule",
+        "--deals",
+        "2",
+        "--ms-per-decision",
+        "2",
+        "--out",
+        d.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("pimc:ms=2, ismcts:ms=2") && err.contains("do not reproduce"), "{err}");
+    let csv = String::from_utf8(read(&d.join("deals.csv"))).unwrap();
+    let row = csv.lines().nth(1).unwrap();
+    assert!(row.contains("pimc:ms=2") && row.contains("ismcts:ms=2") && row.contains(",rule,"), "{row}");
+    let m: serde_json::Value = serde_json::from_slice(&read(&d.join("manifest.json"))).unwrap();
+    assert_eq!(m["config"]["agents"], serde_json::json!(["pimc:ms=2", "ismcts:ms=2", "rule"]));
+    check_times(&d);
+    for spec in ["pimc:worlds=4,rule,rule", "ismcts:iters=9,rule,rule", "pimc:ms=1,rule,rule"] {
+        let e = fails(&[
+            "tournament",
+            "--agents",
+            spec,
+            "--deals",
+            "2",
+            "--ms-per-decision",
+            "2",
+            "--out",
+            "out/x",
+        ]);
+        assert!(e.contains("already sets"), "{e}");
+    }
+}
+
+/// `tresillo calibrate` on a tiny target prints, last, a spec that builds; a
+/// spec that fixes its work, or an agent without one, is refused in one line.
+#[test]
+fn calibrate_prints_a_reproducible_spec() {
+    for (spec, param) in [("pimc", "worlds"), ("ismcts:c=1", "iters")] {
+        let o = run(&["calibrate", "--spec", spec, "--ms", "1", "--n", "2"]);
+        let text = String::from_utf8(o.stdout).unwrap();
+        let last = text.lines().last().unwrap();
+        assert!(last.starts_with(&format!("{spec}:{param}=")), "{text}");
+        tresillo_agents::build_agent(last).unwrap_or_else(|e| panic!("{last}: {e}"));
+        assert!(text.lines().count() >= 3, "the measurements first: {text}");
+    }
+    let e = fails(&["calibrate", "--spec", "pimc:worlds=5", "--ms", "1"]);
+    assert!(e.contains("already sets `worlds`"), "{e}");
+    let e = fails(&["calibrate", "--spec", "rule", "--ms", "1"]);
+    assert!(e.contains("`pimc` or `ismcts`"), "{e}");
+}

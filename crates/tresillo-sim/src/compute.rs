@@ -19,7 +19,8 @@
 //! decisions' mean and their histogram) are then sums of timed decisions
 //! weighted so: estimates, exact when every decision is timed (a sample whose
 //! wall time exceeds its CPU time by over [`PREEMPTED_NS`] was switched out by
-//! a busy machine, and counts its CPU time as its wall time). (An estimate,
+//! a busy machine, and counts its CPU time as its wall time; a decision's CPU
+//! time counts at most its wall time, the excess being the clock's own cost). (An estimate,
 //! not a mean scaled afterwards: the first decisions of a thread, slow with
 //! cold caches and lazy set-up, count once, not for [`STRIDE`].)
 
@@ -401,6 +402,9 @@ impl<P: TablePlayer> TablePlayer for Metered<P> {
         // would count another process's time slice as many decisions'. Its CPU
         // time stands for its wall time.
         let wall = if weight > 1 && cpu > 0 && wall > cpu + PREEMPTED_NS { cpu } else { wall };
+        // This thread's CPU time within the wall interval is at most that
+        // interval: above it is the clock's own cost (read outside the interval).
+        let cpu = cpu.min(wall);
         pace.n += 1;
         // The pace follows CPU time where there is a CPU clock: a busy machine's
         // pauses must not make cheap decisions look expensive (and timed all).
