@@ -3,8 +3,9 @@
 //! merge` do).
 //!
 //! A run directory holds `deals.csv` (rows in deal order), `stats.json` (the counts
-//! and sums so far), `manifest.json` (configuration and progress) and, once
-//! complete, `summary.csv`. After every batch (sized by time, see `Batches`) the
+//! and sums so far), `compute.json` (what each agent spent so far, see
+//! [`crate::compute`]), `manifest.json` (configuration and progress) and, once
+//! complete, `summary.csv`, `pairs.csv`, `compute.csv` and `forfeits.csv`. After every batch (sized by time, see `Batches`) the
 //! rows are appended, then the statistics (first as `stats.next.json`) and
 //! `manifest.json` are replaced atomically, so an interrupted run loses at most the
 //! few seconds of batches in flight; `--resume`
