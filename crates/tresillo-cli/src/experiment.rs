@@ -148,7 +148,7 @@ fn default_method() -> String {
 
 /// The keys of each table: (key, required).
 const TOP_KEYS: [(&str, bool); 3] = [("description", false), ("tournament", false), ("tune", false)];
-const TOURNAMENT_KEYS: [(&str, bool); 11] = [
+const TOURNAMENT_KEYS: [(&str, bool); 12] = [
     ("agents", true),
     ("players", false),
     ("deals", true),
@@ -160,6 +160,7 @@ const TOURNAMENT_KEYS: [(&str, bool); 11] = [
     ("threads", false),
     ("bidding", false),
     ("record", false),
+    ("ms_per_decision", false),
 ];
 const TUNE_KEYS: [(&str, bool); 15] = [
     ("agent", true),
@@ -400,6 +401,9 @@ pub fn command(e: &Experiment) -> Vec<String> {
             flag(&mut c, "--out", path_str(&t.out));
             if let Some(r) = &t.record {
                 flag(&mut c, "--record", path_str(r));
+            }
+            if let Some(ms) = t.ms_per_decision {
+                flag(&mut c, "--ms-per-decision", ms.to_string());
             }
             if let Some(n) = t.threads {
                 flag(&mut c, "--threads", n.to_string());

@@ -117,7 +117,7 @@ pub fn run(a: &TournamentArgs, command_line: Vec<String>) -> Result<String> {
 /// Says, on standard error, that agents with a time budget make a run that
 /// does not reproduce (their specs, in the manifest, say so too).
 fn note_time_budgets(config: &TournamentConfig) {
-    let timed = config.timed_agents();
+    let timed = config.timed_agents(&crate::registry());
     if !timed.is_empty() {
         note!(
             "note: {} decide under a time budget (ms=): the results depend on this machine and its load and \

@@ -168,14 +168,24 @@ pub struct TournamentConfig {
 /// of them is refused by [`TournamentConfig::with_time_budget`].
 pub const WORK_PARAMS: [&str; 3] = ["worlds", "iters", "ms"];
 
+/// Whether the agent of `spec` is a search agent that takes a time budget: a
+/// parameter `ms` beside an amount of work (`worlds` or `iters`) in `registry`.
+/// (An external bot's `ms` is a limit on its answers, not a budget.)
+#[must_use]
+pub fn takes_time_budget(spec: &str, registry: &Registry) -> bool {
+    let name = spec.split(':').next().unwrap_or("").trim();
+    registry.info(name).is_some_and(|i| {
+        let has = |n: &str| i.params.iter().any(|p| p.name == n);
+        has("ms") && (has("worlds") || has("iters"))
+    })
+}
+
 /// `spec` with a time budget of `ms` milliseconds per decision (`:ms=N`
-/// appended) when its agent takes one (a parameter `ms` in `registry`); other
-/// specs unchanged. Refuses, naming it, a spec that already fixes its work
+/// appended) when its agent takes one ([`takes_time_budget`]); other specs
+/// unchanged. Refuses, naming it, a spec that already fixes its work
 /// ([`WORK_PARAMS`]).
 pub fn with_time_budget(spec: &str, ms: u32, registry: &Registry) -> Result<String, ConfigError> {
-    let name = spec.split(':').next().unwrap_or("").trim();
-    let takes_ms = registry.info(name).is_some_and(|i| i.params.iter().any(|p| p.name == "ms"));
-    if !takes_ms {
+    if !takes_time_budget(spec, registry) {
         return Ok(spec.to_string());
     }
     for key in WORK_PARAMS {
@@ -204,14 +214,18 @@ impl TournamentConfig {
         Ok(())
     }
 
-    /// The agents (and the bidding agent) whose spec sets a time budget
-    /// (`ms=` above 0): their decisions depend on the machine's speed.
+    /// The search agents (and the bidding agent) whose spec sets a time budget
+    /// (`ms=` above 0, [`takes_time_budget`]): their decisions depend on the
+    /// machine's speed.
     #[must_use]
-    pub fn timed_agents(&self) -> Vec<&str> {
+    pub fn timed_agents(&self, registry: &Registry) -> Vec<&str> {
         self.agents
             .iter()
             .chain(&self.bidding)
-            .filter(|s| tresillo_agents::spec_param(s, "ms").ok().flatten().is_some_and(|v| v.trim() != "0"))
+            .filter(|s| {
+                takes_time_budget(s, registry)
+                    && tresillo_agents::spec_param(s, "ms").ok().flatten().is_some_and(|v| v.trim() != "0")
+            })
             .map(String::as_str)
             .collect()
     }
@@ -393,12 +407,24 @@ mod budget_tests {
         c.with_time_budget(25, &r).unwrap();
         assert_eq!(c.agents, ["pimc:ms=25", "ismcts:c=1.2:ms=25", "rule"]);
         assert_eq!(c.bidding.as_deref(), Some("random"));
-        assert_eq!(c.timed_agents(), ["pimc:ms=25", "ismcts:c=1.2:ms=25"]);
+        assert_eq!(c.timed_agents(&r), ["pimc:ms=25", "ismcts:c=1.2:ms=25"]);
         c.validate_with(&r).unwrap();
         for spec in ["pimc:worlds=8", "ismcts:iters=100", "pimc:ms=3"] {
             let e = with_time_budget(spec, 5, &r).unwrap_err().to_string();
             assert!(e.contains(spec) && e.contains("already sets"), "{e}");
         }
-        assert!(crate::simple_config(["pimc:ms=0", "rule", "rule"], 1, 1, false).timed_agents().is_empty());
+        assert!(crate::simple_config(["pimc:ms=0", "rule", "rule"], 1, 1, false).timed_agents(&r).is_empty());
+        // An agent whose `ms` is not a search budget (no worlds or iters) is left alone.
+        let mut own = Registry::builtin();
+        let info = tresillo_agents::AgentInfo {
+            name: "limited",
+            help: "answers within a time limit",
+            params: vec![tresillo_agents::ParamInfo { name: "ms", default: "0".into(), help: "a limit" }],
+        };
+        own.register(info, |_| Ok(Box::new(tresillo_agents::RandomAgent))).unwrap();
+        assert!(!takes_time_budget("limited:ms=5", &own) && takes_time_budget("pimc", &own));
+        assert_eq!(with_time_budget("limited", 5, &own).unwrap(), "limited");
+        let c = crate::simple_config(["limited:ms=5", "rule", "rule"], 1, 1, false);
+        assert!(c.timed_agents(&own).is_empty());
     }
 }

@@ -16,7 +16,8 @@ mod tune;
 pub use analysis::{CardAnalysis, HandAnalysis, PimcCard, PimcConfig, analyze};
 pub use compute::{Compute, Forfeit, Metered, SlotCompute};
 pub use config::{
-    ConfigError, SEATINGS, SEATINGS4, Scoring, Shard, TournamentConfig, WORK_PARAMS, with_time_budget,
+    ConfigError, SEATINGS, SEATINGS4, Scoring, Shard, TournamentConfig, WORK_PARAMS, takes_time_budget,
+    with_time_budget,
 };
 pub use record::{
     Act, HandRecord, RECORD_FORMAT, RecordError, Step, TournamentOrigin, play_recorded, seating_rng_seed,
