@@ -36,7 +36,10 @@
 //!   play-phase decision (card, surrender, takeover, bola; in the other rule
 //!   sets and at four players too) draws worlds until N milliseconds have
 //!   passed, at least one valid world and at most 100,000, in place of
-//!   `worlds` (adaptive stopping off); the auction's `bid_worlds` stay fixed.
+//!   `worlds` (adaptive stopping off); a card decision whose time is spent
+//!   when the worlds are drawn takes the card with the best optimistic sum
+//!   without settling it (so a decision overruns its budget by at most the
+//!   search in progress); the auction's `bid_worlds` stay fixed.
 //!   Not reproducible: the worlds drawn depend on the machine and its load
 //!   (`tresillo calibrate` finds the `worlds` of a given time). *Work*: the
 //!   agent reports the worlds it drew and the solver nodes it visited
@@ -253,6 +256,12 @@ impl Plan {
                 return Need::Done(c);
             }
             if let Some(slack) = self.settle {
+                if slack.is_none() && self.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+                    // A time budget spent: the card with the best optimistic
+                    // sum, without making its sum exact.
+                    self.done = Some(Some(self.cards[self.lead()]));
+                    continue;
+                }
                 let (t, clear) = self.leader(slack.unwrap_or(0));
                 if let Some(clear) = clear {
                     if clear || slack.is_none() {
