@@ -36,6 +36,11 @@ pub trait CheatAgent: Send {
 
     /// Answers the request of `seat` in `hand` (the full state). Must be legal.
     fn decide(&mut self, hand: &Hand, seat: Seat, rng: &mut AgentRng) -> Decision;
+
+    /// Its work since the last call, then zero ([`crate::Agent::take_work`]).
+    fn take_work(&mut self) -> crate::Work {
+        crate::Work::default()
+    }
 }
 
 /// Perfect-information card play by random playouts of the true deal; every other
@@ -172,7 +177,7 @@ impl crate::TablePlayer for Seated {
     fn player_work(&mut self) -> crate::Work {
         match self {
             Seated::Fair(a) => a.take_work(),
-            Seated::Cheat(_) => crate::Work::default(),
+            Seated::Cheat(c) => c.take_work(),
         }
     }
 }

@@ -272,6 +272,12 @@ impl Registry {
                 help: "worlds drawn (once per hand) to value each contract and trump for the auction",
             },
             ParamInfo {
+                name: "ms",
+                default: d.ms.to_string(),
+                help: "time per searched play-phase decision in milliseconds instead of `worlds` \
+                       (worlds drawn until it has passed, at least one; 0: none; not reproducible)",
+            },
+            ParamInfo {
                 name: "bid_margin",
                 default: d.bid_margin.to_string(),
                 help: "least mean bidding utility (hundredths of an AIP, 9 tantos) of a contract to bid it",
@@ -306,6 +312,9 @@ impl Registry {
                 }
                 if let Some(t) = p.int("threads", 0, 64)? {
                     q.threads = t as u32;
+                }
+                if let Some(ms) = p.int("ms", 0, 3_600_000)? {
+                    q.ms = ms as u32;
                 }
                 if let Some(n) = p.int("bid_worlds", 1, 10_000)? {
                     q.bid_worlds = n as u32;

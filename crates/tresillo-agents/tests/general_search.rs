@@ -195,12 +195,12 @@ fn general_answers_everything(
                     // pimc's path: worlds drawn from the view.
                     let sampler = Sampler::new(&view).unwrap_or_else(|e| panic!("{rules}, seed {seed}: {e}"));
                     let mut rng = rng_from_seed(seed);
-                    general.decide(&view, 2, || Some(sampler.sample(&mut rng).hands))
+                    general.decide(&view, 2, None, || Some(sampler.sample(&mut rng).hands))
                 } else {
                     // oracle's path: the true hands.
                     let hands = tresillo_core::BySeat(std::array::from_fn(|i| h.hand_of(Seat(i as u8))));
                     let mut once = Some(hands);
-                    general.decide(&view, 1, || once.take())
+                    general.decide(&view, 1, None, || once.take())
                 };
                 let d = d.unwrap_or_else(|| panic!("{rules}, seed {seed}: {:?} unanswered", view.request()));
                 // Give up every hombre game that may be given up, so that the

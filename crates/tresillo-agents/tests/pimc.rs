@@ -75,3 +75,77 @@ fn pimc_bids_a_strong_hand_and_passes_a_weak_one() {
         assert_eq!(d != Decision::Bid(tresillo_core::Bid::Paso), bids, "{mine}: {d:?}");
     }
 }
+
+#[test]
+fn take_work_counts_the_worlds_nodes_and_iterations_of_each_decision() {
+    // Every card decision with a choice: `pimc:worlds=5:adaptive=0` draws exactly
+    // 5 worlds, the oracle solves the 1 true world, `ismcts:iters=40` runs 40
+    // iterations; the counts are taken once (then zero), and a forced card
+    // (one legal) costs nothing.
+    let mut pimc = tresillo_agents::build_agent("pimc:worlds=5:adaptive=0:threads=1").unwrap();
+    let mut ismcts = tresillo_agents::build_agent("ismcts:iters=40").unwrap();
+    let mut oracle = Oracle::new(RuleParams::default());
+    let mut rule = tresillo_agents::RuleAgent::new(RuleParams::default());
+    let (mut choices, mut forced) = (0, 0);
+    for seed in 0..6u64 {
+        let mut h = hand(seed);
+        let mut rngs = seat_rngs(seed);
+        while let Some(seat) = h.request().seat() {
+            let view = h.view(seat);
+            if let (Request::Play { legal, .. }, Some(_)) = (view.request(), h.public().declarer) {
+                let mut r = rngs[0].clone();
+                pimc.decide(&view, &mut r);
+                ismcts.decide(&view, &mut r);
+                tresillo_agents::cheat::CheatAgent::decide(&mut oracle, &h, seat, &mut r);
+                let (p, i, o) = (
+                    pimc.take_work(),
+                    ismcts.take_work(),
+                    tresillo_agents::cheat::CheatAgent::take_work(&mut oracle),
+                );
+                if legal.len() > 1 {
+                    choices += 1;
+                    assert_eq!((p.worlds, i.iters, o.worlds), (5, 40, 1), "seed {seed}");
+                    assert!(p.nodes > 0 && o.nodes > 0, "seed {seed}: {p:?} {o:?}");
+                } else {
+                    forced += 1;
+                    assert_eq!((p, i, o), Default::default(), "seed {seed}");
+                }
+                assert_eq!(pimc.take_work(), tresillo_agents::Work::default(), "taken once");
+            }
+            let d = rule.decide(&view, &mut rngs[seat.index()]);
+            h.apply(d).unwrap();
+        }
+    }
+    assert!(choices > 30 && forced > 5, "{choices} {forced}");
+}
+
+#[test]
+fn a_time_budget_draws_worlds_until_it_has_passed() {
+    // `ms=`: at least one world, and (with the budget far above a world's
+    // cost) more than one; the count is not fixed.
+    let mut pimc = tresillo_agents::build_agent("pimc:ms=30:threads=1").unwrap();
+    let mut rule = tresillo_agents::RuleAgent::new(RuleParams::default());
+    let (mut seen, mut worlds) = (0, 0);
+    for seed in 0..20u64 {
+        let mut h = hand(seed);
+        let mut rngs = seat_rngs(seed);
+        while let Some(seat) = h.request().seat() {
+            let view = h.view(seat);
+            if let (Request::Play { legal, .. }, Some(_)) = (view.request(), h.public().declarer)
+                && legal.len() > 1
+            {
+                let d = pimc.decide(&view, &mut rngs[0].clone());
+                assert!(matches!(d, Decision::Play(c) if legal.contains(c)));
+                let w = pimc.take_work().worlds;
+                assert!(w >= 1);
+                (seen, worlds) = (seen + 1, worlds + w);
+            }
+            let d = rule.decide(&view, &mut rngs[seat.index()]);
+            h.apply(d).unwrap();
+        }
+        if seen > 3 {
+            break;
+        }
+    }
+    assert!(seen > 3 && worlds > seen, "{seen} decisions, {worlds} worlds");
+}

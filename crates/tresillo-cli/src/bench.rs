@@ -521,7 +521,11 @@ fn bench_ismcts(
 /// Views of the player to lead the first card in `count` hands of `rules` at a
 /// table of `players` played by rule agents (deals from seed 0 on; hands that
 /// never reach play are skipped).
-fn first_card_views(rules: tresillo_core::Rules, players: u8, count: usize) -> Result<Vec<PlayerView>> {
+pub(crate) fn first_card_views(
+    rules: tresillo_core::Rules,
+    players: u8,
+    count: usize,
+) -> Result<Vec<PlayerView>> {
     let mut out = Vec::with_capacity(count);
     let mut agent = RuleAgent::new(RuleParams::default());
     for seed in 0..100 * count as u64 {

@@ -110,6 +110,8 @@ struct TournamentSection {
     threads: Option<usize>,
     bidding: Option<String>,
     record: Option<PathBuf>,
+    /// `--ms-per-decision`: an equal time budget for the search agents.
+    ms_per_decision: Option<u32>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -161,7 +163,7 @@ const BOT_KEYS: [(&str, bool); 8] = [
     ("fault", false),
     ("log", false),
 ];
-const TOURNAMENT_KEYS: [(&str, bool); 11] = [
+const TOURNAMENT_KEYS: [(&str, bool); 12] = [
     ("agents", true),
     ("players", false),
     ("deals", true),
@@ -173,6 +175,7 @@ const TOURNAMENT_KEYS: [(&str, bool); 11] = [
     ("threads", false),
     ("bidding", false),
     ("record", false),
+    ("ms_per_decision", false),
 ];
 const TUNE_KEYS: [(&str, bool); 15] = [
     ("agent", true),
@@ -411,6 +414,7 @@ pub fn load(a: &RunArgs) -> Result<Experiment> {
                 force: a.force,
                 record: t.record,
                 bidding: t.bidding,
+                ms_per_decision: t.ms_per_decision,
             })
         }
         (None, Some(t)) => {
@@ -506,6 +510,9 @@ pub fn command(e: &Experiment) -> Vec<String> {
             flag(&mut c, "--out", path_str(&t.out));
             if let Some(r) = &t.record {
                 flag(&mut c, "--record", path_str(r));
+            }
+            if let Some(ms) = t.ms_per_decision {
+                flag(&mut c, "--ms-per-decision", ms.to_string());
             }
             if let Some(n) = t.threads {
                 flag(&mut c, "--threads", n.to_string());

@@ -25,6 +25,7 @@ mod analyze;
 mod args;
 mod bench;
 mod bot_check;
+mod calibrate;
 mod experiment;
 mod human;
 mod narrate;
@@ -93,6 +94,10 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Measure the engine's speed.
     Bench(bench::BenchArgs),
+    /// Find the `worlds` (pimc) or `iters` (ismcts) whose median card decision
+    /// takes a given time on this machine, and print that reproducible spec
+    /// (equal-compute experiments written down).
+    Calibrate(calibrate::CalibrateArgs),
     /// Keep the score of a session from a JSON Lines log.
     Score(score::ScoreArgs),
     /// List every agent with its parameters.
@@ -155,6 +160,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Play(a) => play::run(&a, &mut out)?,
         Command::Solve(a) => solve::run(&a, &mut out)?,
         Command::Bench(a) => bench::run(&a, &mut out)?,
+        Command::Calibrate(a) => calibrate::run(&a, &mut out)?,
         Command::Score(a) => score::run(&a)?,
         Command::Tournament(a) => {
             let table = tournament::run(&a, command_line())?;

@@ -54,6 +54,12 @@ pub struct TournamentArgs {
     /// deal order then seating order, like deals.csv.
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
+    /// Equal time: give every search agent (pimc, ismcts: those taking `ms=`)
+    /// the same budget of MS milliseconds per decision instead of a fixed
+    /// amount of work; rule and random are left alone. Not reproducible (for a
+    /// reproducible equal-compute run, see `tresillo calibrate`).
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u32).range(1..=3_600_000))]
+    pub ms_per_decision: Option<u32>,
 }
 
 impl TournamentArgs {
@@ -63,7 +69,7 @@ impl TournamentArgs {
             bail!("--resume and --force exclude each other: --resume continues the run, --force replaces it");
         }
         let agents: Vec<String> = self.agents.split(',').map(|s| s.trim().to_string()).collect();
-        let config = TournamentConfig {
+        let mut config = TournamentConfig {
             agents,
             players: self.rules.players()?,
             deals: self.deals,
@@ -77,6 +83,9 @@ impl TournamentArgs {
             },
             bidding: self.bidding.as_deref().map(|b| b.trim().to_string()),
         };
+        if let Some(ms) = self.ms_per_decision {
+            config.with_time_budget(ms, &crate::registry())?;
+        }
         config.validate_with(&crate::registry())?;
         Ok(config)
     }
@@ -100,13 +109,30 @@ impl TournamentArgs {
 
 /// Runs `tresillo tournament`; returns the printed summary table.
 pub fn run(a: &TournamentArgs, command_line: Vec<String>) -> Result<String> {
-    tresillo_runs::run(&a.config()?, &a.options(), command_line)
+    let config = a.config()?;
+    note_time_budgets(&config);
+    tresillo_runs::run(&config, &a.options(), command_line)
+}
+
+/// Says, on standard error, that agents with a time budget make a run that
+/// does not reproduce (their specs, in the manifest, say so too).
+fn note_time_budgets(config: &TournamentConfig) {
+    let timed = config.timed_agents(&crate::registry());
+    if !timed.is_empty() {
+        note!(
+            "note: {} decide under a time budget (ms=): the results depend on this machine and its load and \
+             do not reproduce; `tresillo calibrate` gives a reproducible spec of about the same time",
+            timed.join(", ")
+        );
+    }
 }
 
 /// Runs the tournament of an experiment (`tresillo run`): see
 /// [`tresillo_runs::run_experiment`].
 pub fn run_experiment(a: &TournamentArgs, command_line: Vec<String>) -> Result<String> {
-    tresillo_runs::run_experiment(&a.config()?, &a.options(), command_line)
+    let config = a.config()?;
+    note_time_budgets(&config);
+    tresillo_runs::run_experiment(&config, &a.options(), command_line)
 }
 
 /// Arguments of `tresillo merge`.

@@ -94,8 +94,9 @@ fn a_tournament_report_shows_the_summary_and_is_self_contained() {
     ]));
     let page = dir.path("page.html");
     let printed = ok(&tresillo(&["report", run.to_str().unwrap(), "--out", page.to_str().unwrap()]));
-    // Nine charts, and the paired differences of pairs.csv.
-    assert!(printed.contains("10 charts from 1 run in"), "{printed}");
+    // Nine charts, the paired differences of pairs.csv and the time per card
+    // decision of compute.csv.
+    assert!(printed.contains("11 charts from 1 run in"), "{printed}");
     let text = fs::read_to_string(&page).unwrap();
     let doc = parse(&text);
     assert_self_contained(&text, &doc);
@@ -159,13 +160,27 @@ fn a_tournament_report_shows_the_summary_and_is_self_contained() {
 
     // Every chart: an SVG with its title and axis descriptions, then its table.
     let figures: Vec<_> = doc.descendants().filter(|n| n.has_tag_name("figure")).collect();
-    assert_eq!(figures.len(), 10);
+    assert_eq!(figures.len(), 11);
     // The paired differences of pairs.csv: one row per pair of slots.
     assert_eq!(table(&doc, "run1-pairs-table").len(), 3);
+    // compute.csv: one row per slot, its decisions as counted.
+    let (chead, compute) = csv_rows(&run.join("compute.csv"));
+    let shown: Vec<Vec<String>> = table(&doc, "run1-compute-table").iter().map(|r| r[..2].to_vec()).collect();
+    let want: Vec<Vec<String>> = compute
+        .iter()
+        .map(|r| {
+            let p = pick(&chead, r, &["slot", "agent", "decisions"]);
+            vec![format!("{}:{}", p[0], p[1]), p[2].clone()]
+        })
+        .collect();
+    assert_eq!(shown, want);
     for f in &figures {
         let svg = f.descendants().find(|n| n.has_tag_name("svg")).expect("an svg");
         let texts: Vec<&str> = svg.descendants().filter_map(|n| n.text()).map(str::trim).collect();
-        assert!(texts.iter().any(|t| t.contains('%') || t.contains("tantos")), "a y axis with its unit");
+        assert!(
+            texts.iter().any(|t| t.contains('%') || t.contains("tantos") || t.contains("milliseconds")),
+            "a y axis with its unit"
+        );
         assert!(f.descendants().any(|n| n.has_tag_name("table")));
     }
     // The manifest at the top.
@@ -187,8 +202,8 @@ fn without_deals_csv_the_page_says_what_is_missing() {
     let page = dir.path("page.html");
     let printed =
         ok(&tresillo(&["report", a.to_str().unwrap(), b.to_str().unwrap(), "--out", page.to_str().unwrap()]));
-    // Five charts per run (the paired differences among them) and one across them.
-    assert!(printed.contains("11 charts from 2 runs"), "{printed}");
+    // Six charts per run (the paired differences and the compute among them) and one across them.
+    assert!(printed.contains("13 charts from 2 runs"), "{printed}");
     let text = fs::read_to_string(&page).unwrap();
     let doc = parse(&text);
     assert_self_contained(&text, &doc);
@@ -402,7 +417,7 @@ fn a_four_player_report_counts_penetros_drop_outs_and_positions_from_deals_csv()
     ]));
     let page = dir.path("page.html");
     let printed = ok(&tresillo(&["report", run.to_str().unwrap(), "--out", page.to_str().unwrap()]));
-    assert!(printed.contains("11 charts from 1 run in"), "{printed}");
+    assert!(printed.contains("12 charts from 1 run in"), "{printed}");
     let text = fs::read_to_string(&page).unwrap();
     let doc = parse(&text);
     assert_self_contained(&text, &doc);

@@ -32,6 +32,30 @@ fn read(p: &Path) -> Vec<u8> {
     std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
+/// The counts of `compute.csv` (every column before the measured times) and
+/// `forfeits.csv`: what must not depend on threads, shards or interruptions.
+fn compute_counts(d: &Path) -> (Vec<String>, Vec<u8>) {
+    let text = String::from_utf8(read(&d.join("compute.csv"))).unwrap();
+    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    let n = header.iter().position(|c| *c == "timed").expect("a timed column");
+    assert_eq!(header[n - 1], "forfeits", "the counts come before the times");
+    let rows = text.lines().map(|l| l.split(',').take(n).collect::<Vec<_>>().join(",")).collect();
+    (rows, read(&d.join("forfeits.csv")))
+}
+
+/// The measured columns of `compute.csv` are present and not negative.
+fn check_times(d: &Path) {
+    let text = String::from_utf8(read(&d.join("compute.csv"))).unwrap();
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let decisions: u64 = f[2].parse().unwrap();
+        assert!(decisions > 0, "{line}");
+        for x in &f[13..] {
+            assert!(x.parse::<f64>().is_ok_and(|v| v >= 0.0), "{line}");
+        }
+    }
+}
+
 const BASE: [&str; 8] =
     ["tournament", "--agents", "rule,random,rule", "--seed", "5", "--duplicate", "--deals", "120"];
 
@@ -50,6 +74,9 @@ fn output_is_identical_whatever_the_thread_count() {
     for f in ["deals.csv", "summary.csv", "stats.json"] {
         assert_eq!(read(&a.join(f)), read(&b.join(f)), "{f}");
     }
+    assert_eq!(compute_counts(&a), compute_counts(&b));
+    check_times(&a);
+    check_times(&b);
     let rows = String::from_utf8(read(&a.join("deals.csv"))).unwrap().lines().count();
     assert_eq!(rows, 1 + 120 * 6);
 }
@@ -70,6 +97,8 @@ fn shards_merge_into_the_unsplit_run() {
     for f in ["deals.csv", "summary.csv", "stats.json"] {
         assert_eq!(read(&whole.join(f)), read(&merged.join(f)), "{f}");
     }
+    assert_eq!(compute_counts(&whole), compute_counts(&merged));
+    check_times(&merged);
     // A missing shard is refused.
     let e = fails(&[
         "merge",
@@ -120,6 +149,8 @@ fn resume_after_a_kill_gives_the_uninterrupted_result() {
     for f in ["deals.csv", "summary.csv", "stats.json"] {
         assert_eq!(read(&full.join(f)), read(&cut.join(f)), "{f}");
     }
+    assert_eq!(compute_counts(&full), compute_counts(&cut));
+    check_times(&cut);
 }
 
 #[test]
@@ -139,6 +170,17 @@ fn resume_takes_the_statistics_the_manifest_counts() {
     run(&a);
     assert_eq!(read(&d.join("summary.csv")), summary);
     assert!(!d.join("stats.next.json").exists());
+    // Likewise the compute checkpoint: left as `compute.next.json` beside a
+    // stale `compute.json`, it is the one taken.
+    let counts = compute_counts(&d);
+    std::fs::rename(d.join("compute.json"), d.join("compute.next.json")).unwrap();
+    std::fs::write(d.join("compute.json"), serde_json::to_string(&tresillo_sim::Compute::new(3)).unwrap())
+        .unwrap();
+    std::fs::remove_file(d.join("summary.csv")).unwrap();
+    std::fs::remove_file(d.join("compute.csv")).unwrap();
+    run(&a);
+    assert_eq!(compute_counts(&d), counts);
+    assert!(!d.join("compute.next.json").exists());
     // Statistics that match neither are refused, not double counted.
     std::fs::write(d.join("stats.json"), stale.to_string()).unwrap();
     let e = fails(&a);
@@ -335,6 +377,7 @@ fn checkpoints_come_early_and_batch_boundaries_change_no_byte() {
             assert_eq!(read(&whole.join(f)), read(&d.join(f)), "{}: {f}", d.display());
         }
         assert_eq!(read(&rec(&whole)), read(&rec(d)), "{}", rec(d).display());
+        assert_eq!(compute_counts(&whole), compute_counts(d), "{}", d.display());
     }
     // A bad value is one clear line.
     let o = run_env(&tmp("batches-bad"), &[], &[("TRESILLO_BATCH_UNITS", "0")]);
@@ -374,4 +417,63 @@ fn the_version_and_manifests_name_the_build_and_stay_identical_across_threads() 
     assert_eq!(one["build"]["commit"], commit.as_str(), "{one}");
     assert!(one["build"]["dirty"].is_boolean() || commit == "unknown", "{one}");
     assert_eq!(one, manifest("2"));
+}
+
+/// Issue 23, section 2: `--ms-per-decision` gives the search agents a time
+/// budget (their specs say so in deals.csv, a note says it does not reproduce)
+/// and leaves the others alone; a spec that fixes its work is refused.
+#[test]
+fn ms_per_decision_gives_the_search_agents_an_equal_time_budget() {
+    let d = tmp("equal-time");
+    let o = run(&[
+        "tournament",
+        "--agents",
+        "pimc,ismcts,rule",
+        "--deals",
+        "2",
+        "--ms-per-decision",
+        "2",
+        "--out",
+        d.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("pimc:ms=2, ismcts:ms=2") && err.contains("do not reproduce"), "{err}");
+    let csv = String::from_utf8(read(&d.join("deals.csv"))).unwrap();
+    let row = csv.lines().nth(1).unwrap();
+    assert!(row.contains("pimc:ms=2") && row.contains("ismcts:ms=2") && row.contains(",rule,"), "{row}");
+    let m: serde_json::Value = serde_json::from_slice(&read(&d.join("manifest.json"))).unwrap();
+    assert_eq!(m["config"]["agents"], serde_json::json!(["pimc:ms=2", "ismcts:ms=2", "rule"]));
+    check_times(&d);
+    for spec in ["pimc:worlds=4,rule,rule", "ismcts:iters=9,rule,rule", "pimc:ms=1,rule,rule"] {
+        let e = fails(&[
+            "tournament",
+            "--agents",
+            spec,
+            "--deals",
+            "2",
+            "--ms-per-decision",
+            "2",
+            "--out",
+            "out/x",
+        ]);
+        assert!(e.contains("already sets"), "{e}");
+    }
+}
+
+/// `tresillo calibrate` on a tiny target prints, last, a spec that builds; a
+/// spec that fixes its work, or an agent without one, is refused in one line.
+#[test]
+fn calibrate_prints_a_reproducible_spec() {
+    for (spec, param) in [("pimc", "worlds"), ("ismcts:c=1", "iters")] {
+        let o = run(&["calibrate", "--spec", spec, "--ms", "1", "--n", "2"]);
+        let text = String::from_utf8(o.stdout).unwrap();
+        let last = text.lines().last().unwrap();
+        assert!(last.starts_with(&format!("{spec}:{param}=")), "{text}");
+        tresillo_agents::build_agent(last).unwrap_or_else(|e| panic!("{last}: {e}"));
+        assert!(text.lines().count() >= 3, "the measurements first: {text}");
+    }
+    let e = fails(&["calibrate", "--spec", "pimc:worlds=5", "--ms", "1"]);
+    assert!(e.contains("already sets `worlds`"), "{e}");
+    let e = fails(&["calibrate", "--spec", "rule", "--ms", "1"]);
+    assert!(e.contains("`pimc` or `ismcts`"), "{e}");
 }

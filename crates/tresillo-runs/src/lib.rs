@@ -1,7 +1,9 @@
 //! Run directories as a library: the one crate besides the command-line tool that
 //! touches files. A tournament ([`tresillo_sim::TournamentConfig`], agents from any
 //! [`tresillo_agents::Registry`]) is played into a directory holding `deals.csv`,
-//! `stats.json`, `manifest.json` and, once complete, `summary.csv`, with
+//! `stats.json`, `manifest.json`, `compute.json` and, once complete, `summary.csv`,
+//! `pairs.csv`, `compute.csv` and `forfeits.csv` ([`compute`]: what each agent
+//! spent, counts reproducible, times measured), with
 //! checkpoints, `resume` after a kill, replacement that keeps the old run whole,
 //! a run lock, record files and the merge of shards, byte for byte as
 //! `tresillo tournament` writes them (the CLI calls this crate; so do the Rust
@@ -15,6 +17,7 @@
 //! print!("{table}");
 //! ```
 
+pub mod compute;
 pub mod pairs;
 mod run;
 

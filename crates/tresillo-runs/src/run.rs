@@ -3,8 +3,9 @@
 //! merge` do).
 //!
 //! A run directory holds `deals.csv` (rows in deal order), `stats.json` (the counts
-//! and sums so far), `manifest.json` (configuration and progress) and, once
-//! complete, `summary.csv`. After every batch (sized by time, see `Batches`) the
+//! and sums so far), `compute.json` (what each agent spent so far, see
+//! [`crate::compute`]), `manifest.json` (configuration and progress) and, once
+//! complete, `summary.csv`, `pairs.csv`, `compute.csv` and `forfeits.csv`. After every batch (sized by time, see `Batches`) the
 //! rows are appended, then the statistics (first as `stats.next.json`) and
 //! `manifest.json` are replaced atomically, so an interrupted run loses at most the
 //! few seconds of batches in flight; `--resume`
@@ -19,6 +20,7 @@
 //! when complete.
 
 use crate::Build;
+use crate::compute::{COMPUTE_CSV, COMPUTE_JSON, COMPUTE_NEXT, FORFEITS_CSV, read_compute};
 use anyhow::{Context, Result, bail, ensure};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
@@ -27,7 +29,7 @@ use std::io::{IsTerminal, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tresillo_agents::Registry;
-use tresillo_sim::{AgentSlots, Stats, SummaryRow, Tournament, TournamentConfig};
+use tresillo_sim::{AgentSlots, Compute, Stats, SummaryRow, Tournament, TournamentConfig};
 
 /// How a tournament is written to its run directory (the configuration itself is a
 /// [`TournamentConfig`]).
@@ -185,12 +187,19 @@ fn write_replacing(path: &Path, bytes: &[u8], sync: bool) -> Result<()> {
 /// renamed over `stats.json`. A run killed at any point leaves, in one of the two
 /// statistics files, the statistics of exactly the deals the manifest counts
 /// ([`read_stats`] picks that one), never those of a batch the manifest does not.
-fn checkpoint(dir: &Path, stats: &Stats, manifest: &Manifest, sync: bool) -> Result<()> {
+///
+/// The compute checkpoint goes the same way, `compute.next.json` then
+/// `compute.json` ([`read_compute`] picks the one of the manifest's deals).
+fn checkpoint(dir: &Path, stats: &Stats, compute: &Compute, manifest: &Manifest, sync: bool) -> Result<()> {
     let next = dir.join(STATS_NEXT);
     write_replacing(&next, serde_json::to_string(stats)?.as_bytes(), sync)?;
+    let compute_next = dir.join(COMPUTE_NEXT);
+    write_replacing(&compute_next, serde_json::to_string(compute)?.as_bytes(), sync)?;
     write_replacing(&dir.join("manifest.json"), serde_json::to_string_pretty(manifest)?.as_bytes(), sync)?;
     fs::rename(&next, dir.join("stats.json"))
-        .with_context(|| format!("writing {}", dir.join("stats.json").display()))
+        .with_context(|| format!("writing {}", dir.join("stats.json").display()))?;
+    fs::rename(&compute_next, dir.join(COMPUTE_JSON))
+        .with_context(|| format!("writing {}", dir.join(COMPUTE_JSON).display()))
 }
 
 /// The statistics written before the manifest that counts them (see [`checkpoint`]).
@@ -231,8 +240,18 @@ fn read_stats(dir: &Path, deals_completed: u64) -> Result<Stats> {
     )
 }
 
-const RUN_FILES: [&str; 6] =
-    ["manifest.json", "deals.csv", "stats.json", "summary.csv", "pairs.csv", STATS_NEXT];
+const RUN_FILES: [&str; 10] = [
+    "manifest.json",
+    "deals.csv",
+    "stats.json",
+    "summary.csv",
+    "pairs.csv",
+    STATS_NEXT,
+    COMPUTE_JSON,
+    COMPUTE_NEXT,
+    COMPUTE_CSV,
+    FORFEITS_CSV,
+];
 
 /// Refuses to touch a directory holding another run unless `force`; with `force`,
 /// removes that run's files.
@@ -300,12 +319,31 @@ fn summary(config: &TournamentConfig, stats: &Stats, rows_per_unit: u64) -> Resu
     Ok((bytes, table(&rows)))
 }
 
-/// Writes `summary.csv` and `pairs.csv` in `dir` and returns the printable table.
-fn write_summary(dir: &Path, config: &TournamentConfig, stats: &Stats, rows_per_unit: u64) -> Result<String> {
+/// Writes `summary.csv` and `pairs.csv` in `dir` (and, with a compute,
+/// `compute.csv` and `forfeits.csv`) and returns the printable table.
+fn write_summary(
+    dir: &Path,
+    config: &TournamentConfig,
+    stats: &Stats,
+    compute: Option<&Compute>,
+    rows_per_unit: u64,
+) -> Result<String> {
     let (bytes, table) = summary(config, stats, rows_per_unit)?;
     write_atomic(&dir.join("summary.csv"), &bytes)?;
     let pairs = write_pairs(&dir.join("deals.csv"), &dir.join("pairs.csv"), config)?;
-    Ok(table + &pairs)
+    let compute = match compute {
+        Some(c) => write_compute(|f| dir.join(f), config, c)?,
+        None => String::new(),
+    };
+    Ok(table + &pairs + &compute)
+}
+
+/// Writes `compute.csv` and `forfeits.csv` (at `at(name)`) and returns the
+/// printed compute lines.
+fn write_compute(at: impl Fn(&str) -> PathBuf, config: &TournamentConfig, c: &Compute) -> Result<String> {
+    write_atomic(&at(COMPUTE_CSV), &crate::compute::compute_csv(config, c)?)?;
+    write_atomic(&at(FORFEITS_CSV), &crate::compute::forfeits_csv(c)?)?;
+    Ok(crate::compute::compute_table(config, c))
 }
 
 /// Writes `pairs.csv` (at `to`) from the rows of the `deals.csv` at `from`;
@@ -760,7 +798,8 @@ fn play(
     if a.resume && !resuming {
         (a.note)(&format!("{}: no run to resume there; starting it", dir.display()));
     }
-    let (mut manifest, mut stats) = if resuming {
+    let slots = config.agents.len();
+    let (mut manifest, mut stats, mut compute) = if resuming {
         let m = read_manifest(dir)?;
         if m.config != config {
             bail!(
@@ -770,14 +809,22 @@ fn play(
             );
         }
         let s = read_stats(dir, m.deals_completed)?;
+        let c = read_compute(dir, m.deals_completed)?;
         if m.complete {
             check_deals_size(dir, &m)?;
             // A kill during the last checkpoint leaves the statistics in
             // `stats.next.json` and no summary: put them in place.
-            if dir.join(STATS_NEXT).exists() || !dir.join("summary.csv").exists() {
+            if dir.join(STATS_NEXT).exists()
+                || dir.join(COMPUTE_NEXT).exists()
+                || !dir.join("summary.csv").exists()
+            {
                 write_atomic(&dir.join("stats.json"), serde_json::to_string(&s)?.as_bytes())?;
                 fs::remove_file(dir.join(STATS_NEXT)).ok();
-                write_summary(dir, &config, &s, t.rows_per_unit())?;
+                if let Some(c) = &c {
+                    write_atomic(&dir.join(COMPUTE_JSON), serde_json::to_string(c)?.as_bytes())?;
+                    fs::remove_file(dir.join(COMPUTE_NEXT)).ok();
+                }
+                write_summary(dir, &config, &s, c.as_ref(), t.rows_per_unit())?;
             }
             return Ok(already_complete(dir, &m));
         }
@@ -806,7 +853,16 @@ fn play(
             );
         }
         f.set_len(m.csv_bytes).context("truncating deals.csv to its last checkpoint")?;
-        (Manifest { build: a.build.clone(), command_line: command_line.clone(), ..m }, s)
+        let c = c.unwrap_or_else(|| {
+            (a.note)(&format!(
+                "{}: no compute checkpoint of its {} deals (a run of an older version); compute.csv \
+                 counts only the deals played from now",
+                dir.display(),
+                m.deals_completed
+            ));
+            Compute { deals: m.deals_completed, ..Compute::new(slots) }
+        });
+        (Manifest { build: a.build.clone(), command_line: command_line.clone(), ..m }, s, c)
     } else {
         // With --resume and no manifest, any run files are those of a start killed
         // before its first checkpoint (the manifest is written last): start over.
@@ -827,9 +883,11 @@ fn play(
             record: a.record.as_ref().map(|p| RecordProgress { path: p.clone(), bytes: 0 }),
         };
         let s = Stats::default();
+        let c = Compute::new(slots);
         write_atomic(&dir.join("stats.json"), serde_json::to_string(&s)?.as_bytes())?;
+        write_atomic(&dir.join(COMPUTE_JSON), serde_json::to_string(&c)?.as_bytes())?;
         write_atomic(&dir.join("manifest.json"), serde_json::to_string_pretty(&m)?.as_bytes())?;
-        (m, s)
+        (m, s, c)
     };
     let unit_len = config.scoring.unit_len();
     let rows_per_unit = t.rows_per_unit();
@@ -864,15 +922,16 @@ fn play(
     let first = u0 + manifest.units_completed;
     // The workers play batch after batch; a writer thread appends each finished
     // batch and checkpoints it while the next one is being played.
-    let (tx, rx) = std::sync::mpsc::sync_channel::<(u64, Vec<(Vec<u8>, Stats, Vec<u8>)>)>(1);
-    let (mut manifest, stats) = std::thread::scope(|scope| -> Result<(Manifest, Stats)> {
-        let writer = scope.spawn(|| -> Result<(Manifest, Stats)> {
+    let (tx, rx) = std::sync::mpsc::sync_channel::<(u64, Vec<(Vec<u8>, Stats, Vec<u8>, Compute)>)>(1);
+    let (mut manifest, stats, compute) = std::thread::scope(|scope| -> Result<(Manifest, Stats, Compute)> {
+        let writer = scope.spawn(|| -> Result<(Manifest, Stats, Compute)> {
             let mut checkpoints = 0;
             for (units, outs) in rx {
-                for (bytes, s, recs) in &outs {
+                for (bytes, s, recs, c) in &outs {
                     csv_file.write_all(bytes)?;
                     manifest.csv_bytes += bytes.len() as u64;
                     stats.merge(s);
+                    compute.merge(c);
                     if let (Some(f), Some(r)) = (record_file.as_mut(), manifest.record.as_mut()) {
                         f.write_all(recs)?;
                         r.bytes += recs.len() as u64;
@@ -884,13 +943,13 @@ fn play(
                 // killed process loses nothing that was written. (No fsync per batch:
                 // it would protect only against the machine itself going down, at a
                 // large cost; resume refuses a deals.csv shorter than its checkpoint.)
-                checkpoint(dir, &stats, &manifest, false)?;
+                checkpoint(dir, &stats, &compute, &manifest, false)?;
                 checkpoints += 1;
                 if abort_after == Some(checkpoints) {
                     std::process::abort(); // a test's kill at a known point
                 }
             }
-            Ok((manifest, stats))
+            Ok((manifest, stats, compute))
         });
         let mut next = first;
         while next < u1 {
@@ -917,7 +976,7 @@ fn play(
                                 .expect("template"),
                         );
                     }
-                    (w.into_inner().expect("in memory"), u.stats, recs)
+                    (w.into_inner().expect("in memory"), u.stats, recs, u.compute)
                 })
             })?;
             schedule.played(end - next, t0.elapsed().as_secs_f64());
@@ -932,9 +991,9 @@ fn play(
     bar.finish_and_clear();
     drop(slots);
     manifest.complete = true;
-    checkpoint(dir, &stats, &manifest, true)?;
+    checkpoint(dir, &stats, &compute, &manifest, true)?;
     let secs = started.elapsed().as_secs_f64();
-    let table = write_summary(dir, &config, &stats, rows_per_unit)?;
+    let table = write_summary(dir, &config, &stats, Some(&compute), rows_per_unit)?;
     // Only the deals this process played count toward its speed.
     let played = (u1 - first) * unit_len;
     let mut out = table;
@@ -1072,6 +1131,8 @@ pub fn merge(
         std::io::BufWriter::new(File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?);
     w.write_all(&header)?;
     let mut stats = Stats::default();
+    // The shards' compute, in shard (deal) order; none when a shard has none.
+    let mut compute = Some(Compute::default());
     for (m, d) in &parts {
         // Streamed: a shard's rows are never all in memory.
         let p = d.join("deals.csv");
@@ -1081,6 +1142,13 @@ pub fn merge(
         r.read_exact(&mut head).with_context(|| format!("reading {}", p.display()))?;
         std::io::copy(&mut r, &mut w).with_context(|| format!("copying {}", p.display()))?;
         stats.merge(&read_stats(d, m.deals_completed)?);
+        compute = match (compute, read_compute(d, m.deals_completed)?) {
+            (Some(mut all), Some(c)) => {
+                all.merge(&c);
+                Some(all)
+            }
+            _ => None,
+        };
     }
     let mut f = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
     f.flush()?;
@@ -1105,7 +1173,11 @@ pub fn merge(
     write_atomic(&tmp_of("manifest.json"), serde_json::to_string_pretty(&m)?.as_bytes())?;
     let (bytes, table) = summary(&whole, &stats, rows_per_unit)?;
     write_atomic(&tmp_of("summary.csv"), &bytes)?;
-    let table = table + &write_pairs(&tmp, &tmp_of("pairs.csv"), &whole)?;
+    let mut table = table + &write_pairs(&tmp, &tmp_of("pairs.csv"), &whole)?;
+    if let Some(c) = &compute {
+        write_atomic(&tmp_of(COMPUTE_JSON), serde_json::to_string(c)?.as_bytes())?;
+        table += &write_compute(tmp_of, &whole, c)?;
+    }
     let moves: Vec<(PathBuf, PathBuf)> = RUN_FILES.iter().map(|f| (tmp_of(f), out.join(f))).collect();
     publish(&moves)?;
     drop(partial);

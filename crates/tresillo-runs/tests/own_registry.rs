@@ -81,3 +81,57 @@ fn an_agent_of_the_callers_registry_writes_a_run_that_resumes_byte_for_byte() {
         std::fs::remove_dir_all(d).unwrap();
     }
 }
+
+/// The rule agent that reports, as forfeits, the card decisions in which it
+/// led the espada (a fact of the hand: the same whatever the thread).
+struct Forfeiting(RuleAgent, u64);
+
+impl Agent for Forfeiting {
+    fn name(&self) -> &str {
+        "forfeiting"
+    }
+    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
+        let d = self.0.decide(view, rng);
+        if d == Decision::Play(tresillo_core::Card::ESPADA) {
+            self.1 += 1;
+        }
+        d
+    }
+    fn take_work(&mut self) -> tresillo_agents::Work {
+        tresillo_agents::Work { forfeits: std::mem::take(&mut self.1), ..Default::default() }
+    }
+}
+
+#[test]
+fn forfeits_are_listed_per_hand_in_deal_order_and_counted_per_slot() {
+    let mut r = Registry::builtin();
+    let info = AgentInfo { name: "forfeiting", help: "rule, forfeiting its espadas", params: vec![] };
+    r.register(info, |_| Ok(Box::new(Forfeiting(RuleAgent::new(RuleParams::default()), 0)))).unwrap();
+    let config = simple_config(["forfeiting", "rule", "forfeiting"], 200, 3, true);
+    let out = |threads: usize| {
+        let d = temp(&format!("forfeits{threads}"));
+        let mut o = options(&d, threads);
+        o.registry = r.clone();
+        run(&config, &o, vec!["test".into()]).unwrap();
+        let csv = std::fs::read_to_string(d.join("forfeits.csv")).unwrap();
+        let compute = std::fs::read_to_string(d.join("compute.csv")).unwrap();
+        (csv, compute)
+    };
+    let (one, compute) = out(1);
+    let (two, _) = out(2);
+    assert_eq!(one, two, "forfeits.csv is the same on any thread count");
+    let mut lines = one.lines();
+    assert_eq!(lines.next(), Some("deal,seating,slot,seat,count"));
+    let rows: Vec<Vec<u64>> = lines.map(|l| l.split(',').map(|x| x.parse().unwrap()).collect()).collect();
+    assert!(rows.len() > 10, "{} hands with an espada led", rows.len());
+    // In deal order; never slot 1 (the plain rule agent); per slot, the sum is
+    // compute.csv's forfeits column.
+    assert!(rows.windows(2).all(|w| w[0][0] <= w[1][0]));
+    assert!(rows.iter().all(|r| r[2] != 1 && r[4] >= 1));
+    let per_slot: Vec<u64> =
+        compute.lines().skip(1).map(|l| l.split(',').nth(12).unwrap().parse().unwrap()).collect();
+    for slot in 0..3u64 {
+        let sum: u64 = rows.iter().filter(|r| r[2] == slot).map(|r| r[4]).sum();
+        assert_eq!(per_slot[slot as usize], sum, "slot {slot}");
+    }
+}

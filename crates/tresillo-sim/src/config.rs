@@ -35,6 +35,9 @@ pub enum ConfigError {
     /// An agent that does not play the rule set.
     #[error("{0}")]
     Rules(String),
+    /// A spec that an equal time budget cannot be given.
+    #[error("{0}")]
+    Budget(String),
 }
 
 /// How hands are scored.
@@ -161,7 +164,72 @@ pub struct TournamentConfig {
     pub bidding: Option<String>,
 }
 
+/// The parameters that fix a search agent's amount of work: a spec that sets one
+/// of them is refused by [`TournamentConfig::with_time_budget`].
+pub const WORK_PARAMS: [&str; 3] = ["worlds", "iters", "ms"];
+
+/// Whether the agent of `spec` is a search agent that takes a time budget: a
+/// parameter `ms` beside an amount of work (`worlds` or `iters`) in `registry`.
+/// (An external bot's `ms` is a limit on its answers, not a budget.)
+#[must_use]
+pub fn takes_time_budget(spec: &str, registry: &Registry) -> bool {
+    let name = spec.split(':').next().unwrap_or("").trim();
+    registry.info(name).is_some_and(|i| {
+        let has = |n: &str| i.params.iter().any(|p| p.name == n);
+        has("ms") && (has("worlds") || has("iters"))
+    })
+}
+
+/// `spec` with a time budget of `ms` milliseconds per decision (`:ms=N`
+/// appended) when its agent takes one ([`takes_time_budget`]); other specs
+/// unchanged. Refuses, naming it, a spec that already fixes its work
+/// ([`WORK_PARAMS`]).
+pub fn with_time_budget(spec: &str, ms: u32, registry: &Registry) -> Result<String, ConfigError> {
+    if !takes_time_budget(spec, registry) {
+        return Ok(spec.to_string());
+    }
+    for key in WORK_PARAMS {
+        if tresillo_agents::spec_param(spec, key)?.is_some() {
+            return Err(ConfigError::Budget(format!(
+                "`{spec}` already sets `{key}`: an equal time budget replaces the amount of work, so give \
+                 the agent without worlds, iters or ms"
+            )));
+        }
+    }
+    Ok(format!("{}:ms={ms}", spec.trim()))
+}
+
 impl TournamentConfig {
+    /// Gives every agent that takes a time budget (`pimc`, `ismcts`, any agent
+    /// registered with a parameter `ms`), the bidding agent included, `ms`
+    /// milliseconds per decision ([`with_time_budget`]); the others (`rule`,
+    /// `random`, ...) are left alone. Time budgets are not reproducible.
+    pub fn with_time_budget(&mut self, ms: u32, registry: &Registry) -> Result<(), ConfigError> {
+        for a in &mut self.agents {
+            *a = with_time_budget(a, ms, registry)?;
+        }
+        if let Some(b) = &mut self.bidding {
+            *b = with_time_budget(b, ms, registry)?;
+        }
+        Ok(())
+    }
+
+    /// The search agents (and the bidding agent) whose spec sets a time budget
+    /// (`ms=` above 0, [`takes_time_budget`]): their decisions depend on the
+    /// machine's speed.
+    #[must_use]
+    pub fn timed_agents(&self, registry: &Registry) -> Vec<&str> {
+        self.agents
+            .iter()
+            .chain(&self.bidding)
+            .filter(|s| {
+                takes_time_budget(s, registry)
+                    && tresillo_agents::spec_param(s, "ms").ok().flatten().is_some_and(|v| v.trim() != "0")
+            })
+            .map(String::as_str)
+            .collect()
+    }
+
     /// Checks the agents (with the built-in registry) and the counts.
     pub fn validate(&self) -> Result<(), ConfigError> {
         self.validate_with(&Registry::builtin())
@@ -324,5 +392,39 @@ mod tests {
         assert_eq!("session:12".parse::<Scoring>().unwrap(), Scoring::Session(12));
         assert!("session:0".parse::<Scoring>().is_err());
         assert!("sessions".parse::<Scoring>().is_err());
+    }
+}
+
+#[cfg(test)]
+mod budget_tests {
+    use super::*;
+
+    #[test]
+    fn an_equal_time_budget_goes_to_the_search_agents_only() {
+        let r = Registry::builtin();
+        let mut c = crate::simple_config(["pimc", "ismcts:c=1.2", "rule"], 3, 1, false);
+        c.bidding = Some("random".into());
+        c.with_time_budget(25, &r).unwrap();
+        assert_eq!(c.agents, ["pimc:ms=25", "ismcts:c=1.2:ms=25", "rule"]);
+        assert_eq!(c.bidding.as_deref(), Some("random"));
+        assert_eq!(c.timed_agents(&r), ["pimc:ms=25", "ismcts:c=1.2:ms=25"]);
+        c.validate_with(&r).unwrap();
+        for spec in ["pimc:worlds=8", "ismcts:iters=100", "pimc:ms=3"] {
+            let e = with_time_budget(spec, 5, &r).unwrap_err().to_string();
+            assert!(e.contains(spec) && e.contains("already sets"), "{e}");
+        }
+        assert!(crate::simple_config(["pimc:ms=0", "rule", "rule"], 1, 1, false).timed_agents(&r).is_empty());
+        // An agent whose `ms` is not a search budget (no worlds or iters) is left alone.
+        let mut own = Registry::builtin();
+        let info = tresillo_agents::AgentInfo {
+            name: "limited",
+            help: "answers within a time limit",
+            params: vec![tresillo_agents::ParamInfo { name: "ms", default: "0".into(), help: "a limit" }],
+        };
+        own.register(info, |_| Ok(Box::new(tresillo_agents::RandomAgent))).unwrap();
+        assert!(!takes_time_budget("limited:ms=5", &own) && takes_time_budget("pimc", &own));
+        assert_eq!(with_time_budget("limited", 5, &own).unwrap(), "limited");
+        let c = crate::simple_config(["limited:ms=5", "rule", "rule"], 1, 1, false);
+        assert!(c.timed_agents(&own).is_empty());
     }
 }

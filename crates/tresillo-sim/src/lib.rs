@@ -4,6 +4,7 @@
 #![deny(missing_docs)]
 
 mod analysis;
+pub mod compute;
 mod config;
 mod record;
 mod runner;
@@ -13,7 +14,11 @@ mod stats;
 mod tune;
 
 pub use analysis::{CardAnalysis, HandAnalysis, PimcCard, PimcConfig, analyze};
-pub use config::{ConfigError, SEATINGS, SEATINGS4, Scoring, Shard, TournamentConfig};
+pub use compute::{Compute, Forfeit, Metered, SlotCompute};
+pub use config::{
+    ConfigError, SEATINGS, SEATINGS4, Scoring, Shard, TournamentConfig, WORK_PARAMS, takes_time_budget,
+    with_time_budget,
+};
 pub use record::{
     Act, HandRecord, RECORD_FORMAT, RecordError, Step, TournamentOrigin, play_recorded, seating_rng_seed,
 };

@@ -2,6 +2,7 @@
 //! every seating, in parallel with rayon, and returns rows and statistics in deal
 //! order. It does no I/O: the caller writes what it gets.
 
+use crate::compute::{Compute, Forfeit, Metered};
 use crate::config::{ConfigError, SEATINGS, SEATINGS4, Scoring, TournamentConfig};
 use crate::record::{HandRecord, TournamentOrigin, play_recorded, seating_rng_seed};
 use crate::seeds::{deal_for_seed, deal_seed};
@@ -172,6 +173,9 @@ pub struct UnitOutput<'a> {
     /// One record per row, in the same order, when the tournament records
     /// ([`Tournament::recording`]); empty otherwise.
     pub records: Vec<HandRecord>,
+    /// What each agent slot spent (decisions, work, times) and the hands with
+    /// forfeits: counts exact, times measured ([`crate::compute`]).
+    pub compute: Compute,
 }
 
 const SEATING_NAMES: [&str; 6] = ["012", "021", "102", "120", "201", "210"];
@@ -195,7 +199,7 @@ pub type SeatPlayer = SplitPlayer<Seated>;
 /// One set of agents per worker thread of the current rayon pool, kept across
 /// calls of [`Tournament::run_in`]; dropped (and external bots ended) with it.
 #[derive(Default)]
-pub struct AgentSlots(Vec<std::sync::Mutex<Vec<SeatPlayer>>>);
+pub struct AgentSlots(Vec<std::sync::Mutex<Vec<Metered<SeatPlayer>>>>);
 
 impl AgentSlots {
     /// Empty slots for the threads of the current pool (call it inside the pool
@@ -258,6 +262,13 @@ impl Tournament {
             .collect()
     }
 
+    /// [`Tournament::build_agents`], each in a [`Metered`] that counts and
+    /// times its decisions.
+    #[must_use]
+    pub fn metered_agents(&self) -> Vec<Metered<SeatPlayer>> {
+        self.build_agents().into_iter().map(Metered::new).collect()
+    }
+
     /// Plays scoring units `units` in parallel and maps each output with `f` (also
     /// in parallel); the results come back in unit order whatever the thread count.
     pub fn run<T: Send>(
@@ -290,18 +301,24 @@ impl Tournament {
                 match slot.and_then(|m| m.try_lock().ok()) {
                     Some(mut agents) => {
                         if agents.is_empty() {
-                            *agents = self.build_agents();
+                            *agents = self.metered_agents();
                         }
                         self.play_unit(u, &mut agents).map(&f)
                     }
-                    None => self.play_unit(u, &mut self.build_agents()).map(&f),
+                    None => self.play_unit(u, &mut self.metered_agents()).map(&f),
                 }
             })
             .collect()
     }
 
-    /// Plays one scoring unit with `agents` (one per slot, as built from the specs).
-    pub fn play_unit(&self, unit: u64, agents: &mut [SeatPlayer]) -> Result<UnitOutput<'_>, SimError> {
+    /// Plays one scoring unit with `agents` (one per slot, as built from the
+    /// specs); the unit's compute is what they spent in it (their
+    /// [`Metered::compute`] is taken, so it starts from zero).
+    pub fn play_unit(
+        &self,
+        unit: u64,
+        agents: &mut [Metered<SeatPlayer>],
+    ) -> Result<UnitOutput<'_>, SimError> {
         let c = &self.config;
         let len = c.scoring.unit_len();
         let seatings = c.seatings();
@@ -310,6 +327,10 @@ impl Tournament {
         let n = c.players;
         let mut stats = Stats::new(n, len);
         let mut unit_tantos = [0i64; 4];
+        let mut forfeits = Vec::new();
+        for a in agents.iter_mut() {
+            a.compute = Default::default();
+        }
         for (si, &seating) in seatings.iter().enumerate() {
             let mut ledger = LedgerConfig::with_rules(c.rules, n);
             // A `hombre` points session ends (and pays out its pot) with the unit.
@@ -329,6 +350,20 @@ impl Tournament {
                 } else {
                     tresillo_agents::play_hand(&mut hand, agents, &mut rngs).map(|r| (r, None))
                 };
+                if played.is_ok() {
+                    for (seat, a) in agents.iter_mut().enumerate() {
+                        let w = a.take_hand_work();
+                        if w.forfeits > 0 {
+                            forfeits.push(Forfeit {
+                                deal: i,
+                                seating: seating_name(seating).to_string(),
+                                slot: seating[seat],
+                                seat: seat as u8,
+                                count: w.forfeits,
+                            });
+                        }
+                    }
+                }
                 unpermute(agents, &swaps);
                 let (r, steps) =
                     played.map_err(|error| SimError::Agent { deal: i, error: Box::new(error) })?;
@@ -354,7 +389,9 @@ impl Tournament {
         for (slot, t) in unit_tantos.iter().take(usize::from(n)).enumerate() {
             stats.agents[slot].units.add(*t);
         }
-        Ok(UnitOutput { unit, rows, stats, records })
+        let slots = agents.iter_mut().map(|a| std::mem::take(&mut a.compute)).collect();
+        let compute = Compute { deals: len, slots, forfeits };
+        Ok(UnitOutput { unit, rows, stats, records, compute })
     }
 
     fn row(&self, i: u64, seed: u64, seating: &[u8], r: &HandResult, s: &HandScore) -> DealRow<'_> {

@@ -230,6 +230,10 @@ fn position(p: &PublicState, hands: BySeat<tresillo_core::CardSet>) -> Option<Pl
 #[derive(Debug, Default)]
 pub struct General {
     solvers: Solvers,
+    /// Worlds drawn since the last [`General::take_work`].
+    worlds: u64,
+    /// The solvers' node count at the last [`General::take_work`].
+    nodes_seen: u64,
 }
 
 impl General {
@@ -239,19 +243,33 @@ impl General {
         General::default()
     }
 
+    /// The worlds drawn and the solver nodes visited since the last call.
+    pub fn take_work(&mut self) -> crate::Work {
+        let nodes = self.solvers.nodes();
+        let w = crate::Work {
+            worlds: std::mem::take(&mut self.worlds),
+            nodes: nodes - self.nodes_seen,
+            ..crate::Work::default()
+        };
+        self.nodes_seen = nodes;
+        w
+    }
+
     /// The decision for the request of `view` from at most `max` worlds that
     /// `next` yields (each the hands of every seat), or `None` when the request
-    /// is not one decided by search here (or no world could be solved).
+    /// is not one decided by search here (or no world could be solved). With a
+    /// `deadline`, drawing stops once it has passed and a world was solved.
     pub fn decide(
         &mut self,
         view: &PlayerView,
         max: u32,
+        deadline: Option<std::time::Instant>,
         mut next: impl FnMut() -> Option<BySeat<tresillo_core::CardSet>>,
     ) -> Option<Decision> {
         let p = view.public();
         let me = view.seat();
         let declarer = p.declarer?;
-        let mut worlds: Vec<PlayState> = Vec::with_capacity(max as usize);
+        let mut worlds: Vec<PlayState> = Vec::with_capacity(max.min(256) as usize);
         let request = view.request();
         if p.phase == tresillo_core::Phase::PenetroGiveUp {
             // The penetro's give-up before the drop-out: the rule agent's.
@@ -270,6 +288,10 @@ impl General {
             return None;
         }
         for _ in 0..max {
+            if deadline.is_some_and(|d| !worlds.is_empty() && std::time::Instant::now() >= d) {
+                break;
+            }
+            self.worlds += 1;
             let Some(hands) = next() else { continue };
             let ps = if let Request::DeclareVole { .. } = request {
                 let mut h = [tresillo_core::CardSet::EMPTY; 3];

@@ -603,6 +603,13 @@ impl Solvers {
         Solvers::default()
     }
 
+    /// Nodes both solvers visited since they were made (the work counters of
+    /// [`Agent::take_work`](crate::Agent::take_work)).
+    #[must_use]
+    pub fn nodes(&self) -> u64 {
+        self.general.nodes() + self.fast.as_ref().map_or(0, |c| c.nodes())
+    }
+
     /// The general solver (for benchmarks and tests).
     pub fn general(&mut self) -> &mut GeneralSolver {
         &mut self.general

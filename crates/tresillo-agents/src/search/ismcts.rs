@@ -329,6 +329,8 @@ pub struct Ismcts {
     trees: Vec<Tree>,
     /// Iterations of the last search, for benchmarks.
     last_iterations: u64,
+    /// Iterations since the last [`Agent::take_work`].
+    iterations: u64,
 }
 
 impl Ismcts {
@@ -342,6 +344,7 @@ impl Ismcts {
             rule: RuleAgent::new(params.rule),
             trees: (0..n).map(|_| Tree::default()).collect(),
             last_iterations: 0,
+            iterations: 0,
         }
     }
 
@@ -425,6 +428,7 @@ impl Ismcts {
             }
         }
         self.last_iterations = it;
+        self.iterations += it;
         let tree = &self.trees[if self.trees.len() == 1 { 0 } else { me.index() }];
         let mv = tree.most_visited(Moves::new(view).possible(&root))?;
         Some(root.decision(mv))
@@ -494,6 +498,7 @@ impl Ismcts {
             }
         }
         self.last_iterations = it;
+        self.iterations += it;
         let tree = &self.trees[if trees == 1 { 0 } else { me.index() }];
         let possible = match req {
             Request::Play { .. } => x.moves.base[me.index()],
@@ -569,6 +574,11 @@ impl Default for Ismcts {
 impl Agent for Ismcts {
     fn name(&self) -> &str {
         "ismcts"
+    }
+
+    /// Iterations (one determinization each) of every search.
+    fn take_work(&mut self) -> crate::Work {
+        crate::Work { iters: std::mem::take(&mut self.iterations), ..crate::Work::default() }
     }
 
     fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {

@@ -32,7 +32,18 @@
 //!   (the default), after every 8 worlds the leading card's sum is made exact
 //!   and the draws stop when the worlds left could not change the choice (its
 //!   lead exceeds what they could give any other card), so the choice is the
-//!   one all worlds would give. *Threads*: with `threads=N` the
+//!   one all worlds would give. *Time budget*: with `ms=N` every searched
+//!   play-phase decision (card, surrender, takeover, bola; in the other rule
+//!   sets and at four players too) draws worlds until N milliseconds have
+//!   passed, at least one valid world and at most 100,000, in place of
+//!   `worlds` (adaptive stopping off); a card decision whose time is spent
+//!   when the worlds are drawn takes the card with the best optimistic sum
+//!   without settling it (so a decision overruns its budget by at most the
+//!   search in progress); the auction's `bid_worlds` stay fixed.
+//!   Not reproducible: the worlds drawn depend on the machine and its load
+//!   (`tresillo calibrate` finds the `worlds` of a given time). *Work*: the
+//!   agent reports the worlds it drew and the solver nodes it visited
+//!   ([`Agent::take_work`]). *Threads*: with `threads=N` the
 //!   searches of a card decision run on N threads of rayon's pool (the
 //!   calling thread one of them, each with its own solver context). The
 //!   decision is a fixed sequence of searches, each chosen from the answers
@@ -172,6 +183,8 @@ struct Plan {
     decl: bool,
     max: u32,
     adaptive: bool,
+    /// A time budget's end: no more draws once it has passed and a world is valid.
+    deadline: Option<std::time::Instant>,
     /// The valid worlds drawn so far; those before `valued` have their value.
     worlds: Vec<World>,
     valued: usize,
@@ -196,6 +209,7 @@ impl Plan {
             decl: false,
             max: 0,
             adaptive: false,
+            deadline: None,
             worlds,
             valued: 0,
             drawn: 0,
@@ -207,14 +221,22 @@ impl Plan {
         }
     }
 
-    /// Starts a decision among the cards `legal` (at most `max` worlds).
-    fn start(&mut self, legal: CardSet, decl: bool, max: u32, adaptive: bool) {
+    /// Starts a decision among the cards `legal` (at most `max` worlds, and
+    /// none drawn after `deadline` once one is valid).
+    fn start(
+        &mut self,
+        legal: CardSet,
+        decl: bool,
+        max: u32,
+        adaptive: bool,
+        deadline: Option<std::time::Instant>,
+    ) {
         self.n = 0;
         for c in legal {
             self.cards[self.n] = c;
             self.n += 1;
         }
-        (self.decl, self.max, self.adaptive) = (decl, max, adaptive);
+        (self.decl, self.max, self.adaptive, self.deadline) = (decl, max, adaptive, deadline);
         self.worlds.clear();
         (self.valued, self.drawn, self.check, self.settle, self.done) = (0, 0, false, None, None);
         (self.low, self.high) = ([0; 10], [0; 10]);
@@ -234,6 +256,12 @@ impl Plan {
                 return Need::Done(c);
             }
             if let Some(slack) = self.settle {
+                if slack.is_none() && self.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+                    // A time budget spent: the card with the best optimistic
+                    // sum, without making its sum exact.
+                    self.done = Some(Some(self.cards[self.lead()]));
+                    continue;
+                }
                 let (t, clear) = self.leader(slack.unwrap_or(0));
                 if let Some(clear) = clear {
                     if clear || slack.is_none() {
@@ -256,7 +284,8 @@ impl Plan {
                 self.settle = Some(Some((self.max - self.drawn) as i32 * SPREAD));
                 continue;
             }
-            if self.drawn == self.max {
+            let out_of_time = || self.deadline.is_some_and(|d| std::time::Instant::now() >= d);
+            if self.drawn == self.max || (!self.worlds.is_empty() && out_of_time()) {
                 if self.worlds.is_empty() {
                     self.done = Some(None);
                 } else {
@@ -666,6 +695,27 @@ pub struct PimcParams {
     pub bid_margin: i32,
     /// The rule agent's thresholds, for the decisions made as the rule agent.
     pub rule: RuleParams,
+    /// A time budget per searched play-phase decision in milliseconds, in
+    /// place of `worlds` (0: none): worlds are drawn until it has passed, at
+    /// least one, at most [`MS_MAX_WORLDS`]. Not reproducible: the worlds
+    /// drawn depend on the machine and its load.
+    pub ms: u32,
+}
+
+/// The most worlds a decision under a time budget (`ms=`) draws.
+pub const MS_MAX_WORLDS: u32 = 100_000;
+
+impl PimcParams {
+    /// The worlds cap and the deadline of a searched decision starting now.
+    fn budget(&self) -> (u32, Option<std::time::Instant>) {
+        match self.ms {
+            0 => (self.worlds, None),
+            ms => (
+                MS_MAX_WORLDS,
+                Some(std::time::Instant::now() + std::time::Duration::from_millis(u64::from(ms))),
+            ),
+        }
+    }
 }
 
 impl Default for PimcParams {
@@ -677,6 +727,7 @@ impl Default for PimcParams {
             bid_worlds: 16,
             bid_margin: 0,
             rule: RuleParams::default(),
+            ms: 0,
         }
     }
 }
@@ -708,6 +759,10 @@ struct Solving {
     /// first.
     threads: usize,
     helpers: Vec<SolverContext>,
+    /// Worlds drawn since the last [`Solving::take_work`].
+    worlds: u64,
+    /// The contexts' node count at the last [`Solving::take_work`].
+    nodes_seen: u64,
 }
 
 /// Most threads `threads=0` (auto) uses for one card decision.
@@ -745,7 +800,22 @@ impl Solving {
             ahead: Ahead::default(),
             threads: threads as usize,
             helpers: Vec::new(),
+            worlds: 0,
+            nodes_seen: 0,
         }
+    }
+
+    /// The worlds drawn and the solver nodes visited since the last call.
+    fn take_work(&mut self) -> crate::Work {
+        let nodes = self.ctx.as_ref().map_or(0, |c| c.nodes())
+            + self.helpers.iter().map(SolverContext::nodes).sum::<u64>();
+        let w = crate::Work {
+            worlds: std::mem::take(&mut self.worlds),
+            nodes: nodes - self.nodes_seen,
+            ..crate::Work::default()
+        };
+        self.nodes_seen = nodes;
+        w
     }
 
     fn ctx(&mut self) -> &mut SolverContext {
@@ -778,7 +848,27 @@ impl Solving {
         legal: CardSet,
         me: Seat,
         declarer: Seat,
-        max: u32,
+        (max, deadline): (u32, Option<std::time::Instant>),
+        adaptive: bool,
+        rng: &mut AgentRng,
+        draw: F,
+    ) -> Option<Card>
+    where
+        F: FnMut(&mut AgentRng) -> Option<PlayState> + Send,
+    {
+        let c = self.card_search(legal, me, declarer, (max, deadline), adaptive, rng, draw);
+        self.worlds += u64::from(self.plan.drawn);
+        c
+    }
+
+    /// [`Solving::card`] without the count of worlds.
+    #[allow(clippy::too_many_arguments)]
+    fn card_search<F>(
+        &mut self,
+        legal: CardSet,
+        me: Seat,
+        declarer: Seat,
+        (max, deadline): (u32, Option<std::time::Instant>),
         adaptive: bool,
         rng: &mut AgentRng,
         mut draw: F,
@@ -786,7 +876,7 @@ impl Solving {
     where
         F: FnMut(&mut AgentRng) -> Option<PlayState> + Send,
     {
-        self.plan.start(legal, me == declarer, max, adaptive);
+        self.plan.start(legal, me == declarer, max, adaptive && deadline.is_none(), deadline);
         let n = self.plan.n;
         let main = self.ctx.get_or_insert_with(|| Box::new(SolverContext::new()));
         let threads = if self.threads == 0 { auto_threads() } else { self.threads };
@@ -840,16 +930,21 @@ impl Solving {
         choice
     }
 
-    /// Mean of `f(class)` over the worlds (with `declarer` declaring), or `None`.
+    /// Mean of `f(class)` over the worlds (with `declarer` declaring), or
+    /// `None`; no world drawn after `deadline` once one is solved.
     fn mean(
         &mut self,
         declarer: Seat,
-        max: u32,
+        (max, deadline): (u32, Option<std::time::Instant>),
         mut next: impl FnMut() -> Option<PlayState>,
         mut f: impl FnMut(&mut SolverContext, &Position) -> f64,
     ) -> Option<f64> {
         let (mut sum, mut n) = (0.0, 0u32);
         for _ in 0..max {
+            if n > 0 && deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+                break;
+            }
+            self.worlds += 1;
             let Some(ps) = next() else { continue };
             let Ok(pos) = Position::from_play_state(&ps, declarer) else { continue };
             sum += f(self.ctx(), &pos);
@@ -864,7 +959,7 @@ impl Solving {
     fn decide<F>(
         &mut self,
         view: &PlayerView,
-        worlds: u32,
+        worlds: (u32, Option<std::time::Instant>),
         adaptive: bool,
         rng: &mut AgentRng,
         mut draw: F,
@@ -1002,6 +1097,7 @@ impl PimcAgent {
         let hombre = crate::search::gpimc::HombreBids::new(view.public(), me);
         let mut v = Values { entrada: [0.0; 4], solo: [0.0; 4], vuelta: 0.0 };
         let n = self.params.bid_worlds;
+        self.solving.worlds += u64::from(n);
         for _ in 0..n {
             let w = sampler.sample(rng);
             // The heap in the order it is drawn.
@@ -1119,6 +1215,15 @@ impl Agent for PimcAgent {
         "pimc"
     }
 
+    /// Worlds drawn (card play, surrender, takeover and bola: the worlds each
+    /// decision drew, invalid draws included; the auction: `bid_worlds` once a
+    /// hand) and solver nodes visited.
+    fn take_work(&mut self) -> crate::Work {
+        let mut w = self.solving.take_work();
+        w.add(self.general.take_work());
+        w
+    }
+
     fn new_hand(&mut self) {
         self.values = None;
     }
@@ -1127,8 +1232,10 @@ impl Agent for PimcAgent {
         if crate::search::gpimc::handles(view.public()) && !crate::search::gpimc::pimc_bids(view) {
             // hombre, lhombre, four players: the general search of `gpimc`.
             if let Ok(sampler) = Sampler::new(view)
-                && let Some(d) =
-                    self.general.decide(view, self.params.worlds, || Some(sampler.sample(rng).hands))
+                && let Some(d) = {
+                    let (max, deadline) = self.params.budget();
+                    self.general.decide(view, max, deadline, || Some(sampler.sample(rng).hands))
+                }
             {
                 return d;
             }
@@ -1153,7 +1260,8 @@ impl Agent for PimcAgent {
         );
         if solvable && let Ok(sampler) = Sampler::new(view) {
             let draw = |r: &mut AgentRng| sampler.sample(r).play_state(view);
-            if let Some(d) = self.solving.decide(view, self.params.worlds, self.params.adaptive, rng, draw) {
+            if let Some(d) = self.solving.decide(view, self.params.budget(), self.params.adaptive, rng, draw)
+            {
                 return d;
             }
         }
@@ -1195,16 +1303,23 @@ impl CheatAgent for Oracle {
         if crate::search::gpimc::handles(view.public()) {
             // hombre, lhombre, four players: the general search on the true hands.
             let mut once = Some(tresillo_core::BySeat(std::array::from_fn(|i| hand.hand_of(Seat(i as u8)))));
-            if let Some(d) = self.general.decide(&view, 1, || once.take()) {
+            if let Some(d) = self.general.decide(&view, 1, None, || once.take()) {
                 return d;
             }
             return self.rule.decide(&view, rng);
         }
         let mut once = hand.play_state();
-        if let Some(d) = self.solving.decide(&view, 1, false, rng, |_| once.take()) {
+        if let Some(d) = self.solving.decide(&view, (1, None), false, rng, |_| once.take()) {
             return d;
         }
         self.rule.decide(&view, rng)
+    }
+
+    /// Worlds (one per searched decision: the true one) and solver nodes.
+    fn take_work(&mut self) -> crate::Work {
+        let mut w = self.solving.take_work();
+        w.add(self.general.take_work());
+        w
     }
 }
 
@@ -1320,7 +1435,7 @@ mod tests {
                         for ((adaptive, threads), s) in settings.into_iter().zip(&mut solvings) {
                             let mut r = rng.clone();
                             let draw = |r: &mut AgentRng| sampler.sample(r).play_state(&view);
-                            let got = s.card(legal, seat, decl, n, adaptive, &mut r, draw);
+                            let got = s.card(legal, seat, decl, (n, None), adaptive, &mut r, draw);
                             let at = format!("seed {seed}, adaptive {adaptive}, threads {threads}");
                             assert_eq!(got, Some(want), "{at}");
                             assert!(adaptive || r == all, "{at}: every world drawn");
@@ -1366,7 +1481,7 @@ mod tests {
             let mut rng = rng_from_seed(k as u64);
             let draw = |r: &mut AgentRng| sampler.sample(r).play_state(view);
             let decl = view.public().declarer.unwrap();
-            (s.card(legal, view.seat(), decl, 16, true, &mut rng, draw), rng)
+            (s.card(legal, view.seat(), decl, (16, None), true, &mut rng, draw), rng)
         };
         let mut one = Solving::with_threads(1);
         let want: Vec<_> = views.iter().enumerate().map(|x| decide(x, &mut one)).collect();

@@ -179,6 +179,53 @@ fn read_pairs(path: &Path) -> Result<Vec<PairRow>> {
     Ok(out)
 }
 
+/// A row of `compute.csv`: `slot:agent`, decisions, then the measured CPU
+/// seconds and the mean and 99th percentile milliseconds per card decision.
+pub type ComputeRow = (String, String, Option<f64>, Option<f64>, Option<f64>);
+
+/// The rows of a `compute.csv`; a file that is not one is refused naming its line.
+fn read_compute(path: &Path) -> Result<Vec<ComputeRow>> {
+    let mut r = csv::Reader::from_path(path).with_context(|| format!("reading {}", path.display()))?;
+    let header: Vec<String> = r.headers()?.iter().map(str::to_string).collect();
+    let expected = tresillo_runs::compute::compute_header();
+    ensure!(
+        header == expected,
+        "{} line 1: not the header of a compute.csv (expected {})",
+        path.display(),
+        expected.join(",")
+    );
+    let col = |name: &str| expected.iter().position(|c| c == name).expect("a compute.csv column");
+    let mut out = Vec::new();
+    for (i, row) in r.records().enumerate() {
+        let row = row.with_context(|| format!("{} line {}", path.display(), i + 2))?;
+        ensure!(
+            row.len() == expected.len(),
+            "{} line {}: {} fields, expected {}",
+            path.display(),
+            i + 2,
+            row.len(),
+            expected.len()
+        );
+        let num = |name: &str| -> Result<Option<f64>> {
+            let x = &row[col(name)];
+            if x.is_empty() {
+                return Ok(None);
+            }
+            x.parse::<f64>().map(Some).map_err(|_| {
+                anyhow::anyhow!("{} line {}: `{x}` in column {name} is not a number", path.display(), i + 2)
+            })
+        };
+        out.push((
+            format!("{}:{}", &row[0], &row[1]),
+            row[2].to_string(),
+            num("cpu_s")?,
+            num("card_ms_mean")?,
+            num("card_ms_p99")?,
+        ));
+    }
+    Ok(out)
+}
+
 /// Per-agent-slot counts from `deals.csv`, for the hands the slot declared (the
 /// original declarer) and, for takeovers, the hands it defended.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -485,6 +532,8 @@ pub struct TournamentRun {
     /// `pairs.csv` (the paired difference of every pair of slots), when the
     /// directory has it: `(slot_a:agent, slot_b:agent, units, mean, low, high)`.
     pub pairs: Vec<PairRow>,
+    /// `compute.csv` (what each slot spent), when the directory has it.
+    pub compute: Vec<ComputeRow>,
 }
 
 impl TournamentRun {
@@ -522,7 +571,17 @@ impl TournamentRun {
         };
         let pp = dir.join("pairs.csv");
         let pairs = if pp.is_file() { read_pairs(&pp)? } else { Vec::new() };
-        Ok(TournamentRun { path: dir.to_path_buf(), label: label_of(dir), manifest, summary, deals, pairs })
+        let cp = dir.join("compute.csv");
+        let compute = if cp.is_file() { read_compute(&cp)? } else { Vec::new() };
+        Ok(TournamentRun {
+            path: dir.to_path_buf(),
+            label: label_of(dir),
+            manifest,
+            summary,
+            deals,
+            pairs,
+            compute,
+        })
     }
 
     /// The summary rows of the agents for role `all`, in slot order.

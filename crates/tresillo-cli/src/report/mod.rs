@@ -313,6 +313,36 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
         )?;
     }
 
+    if !t.compute.is_empty() {
+        let mut table = Table::new(
+            &format!("{id}-compute-table"),
+            &["agent", "decisions", "CPU s", "ms per card decision (mean)", "p99"],
+        );
+        let fmt = |x: Option<f64>, d: usize| x.map_or(String::new(), |v| format!("{v:.d$}"));
+        let mut mean = Series::new("mean", 0, Vec::new());
+        let mut p99 = Series::new("99th percentile", 1, Vec::new());
+        for (agent, decisions, cpu, m, p) in &t.compute {
+            mean.values.push(*m);
+            p99.values.push(*p);
+            table.row(vec![agent.clone(), decisions.clone(), fmt(*cpu, 2), fmt(*m, 4), fmt(*p, 4)]);
+        }
+        body.chart(
+            &format!("{id}-compute"),
+            &Chart {
+                title: "Time per card decision".into(),
+                x_desc: "agent (slot:spec)".into(),
+                y_desc: "milliseconds per card decision".into(),
+                categories: t.compute.iter().map(|(a, ..)| a.clone()).collect(),
+                series: vec![mean, p99],
+                kind: Kind::Bars,
+            },
+            "From compute.csv: the wall time of each agent's card decisions, mean and 99th percentile, and \
+             its thread CPU seconds deciding in all. Measured on the machine that played the run (not \
+             reproducible, unlike every other number here); cheap decisions are timed one in 1,024.",
+            &table,
+        )?;
+    }
+
     // Declaring, by contract.
     let mut table = Table::new(
         &format!("{id}-declare-table"),
