@@ -13,7 +13,7 @@
 //! CPU time, a system call), as much as a whole decision of the `rule` agent. So
 //! each slot times its decisions in two classes (card play, everything else):
 //! every decision of a class while the class's timed decisions average at least
-//! [`FULL_TIMING_NS`] of CPU time (any search agent) or while fewer than [`WARMUP`] are
+//! [`FULL_TIMING_NS`] of wall time (any search agent, an external bot, a Python agent) or while fewer than [`WARMUP`] are
 //! timed, else one in [`STRIDE`], which then counts for [`STRIDE`] decisions
 //! (itself and those let pass before it). The times (totals, the card
 //! decisions' mean and their histogram) are then sums of timed decisions
@@ -50,9 +50,12 @@ pub fn kind_index(d: &Decision) -> usize {
     }
 }
 
-/// A class whose timed decisions average at least this (nanoseconds) has every
-/// decision timed: the clocks then cost under 2% of it.
-pub const FULL_TIMING_NS: u64 = 20_000;
+/// A class whose timed decisions average at least this wall time (nanoseconds)
+/// has every decision timed: the clocks then cost under a tenth of it. Wall
+/// time, not CPU time: an agent that waits (an external bot behind its pipes,
+/// a Python agent, a search on other threads) spends little CPU time on the
+/// calling thread, and its samples must not be taken for preempted ones.
+pub const FULL_TIMING_NS: u64 = 5_000;
 /// Decisions of a class timed before its mean decides the pace.
 pub const WARMUP: u64 = 16;
 /// Below [`FULL_TIMING_NS`], one decision in this many is timed.
@@ -406,9 +409,10 @@ impl<P: TablePlayer> TablePlayer for Metered<P> {
         // interval: above it is the clock's own cost (read outside the interval).
         let cpu = cpu.min(wall);
         pace.n += 1;
-        // The pace follows CPU time where there is a CPU clock: a busy machine's
-        // pauses must not make cheap decisions look expensive (and timed all).
-        pace.ns = pace.ns.saturating_add(if cfg!(unix) { cpu } else { wall });
+        // The pace follows wall time (after the preemption correction above):
+        // an agent that waits on a pipe or another thread uses little CPU time
+        // here, yet each of its decisions is worth timing.
+        pace.ns = pace.ns.saturating_add(wall);
         pace.skip = if pace.n < WARMUP || pace.ns / pace.n >= FULL_TIMING_NS { 0 } else { STRIDE - 1 };
         pace.weight = pace.skip + 1;
         let k = kind_index(&d);
