@@ -362,7 +362,7 @@ fn check(e: &Experiment) -> Result<()> {
 }
 
 /// Quotes a word for a POSIX shell when it needs it.
-fn quote(w: &str) -> String {
+pub(crate) fn quote(w: &str) -> String {
     let plain = !w.is_empty() && w.bytes().all(|b| b.is_ascii_alphanumeric() || b"_./:=,+-@%".contains(&b));
     if plain { w.to_string() } else { format!("'{}'", w.replace('\'', r"'\''")) }
 }

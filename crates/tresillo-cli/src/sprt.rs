@@ -19,7 +19,7 @@ pub struct SprtArgs {
     /// The smallest difference worth finding, in tantos per deal.
     #[arg(long, default_value_t = 0.5)]
     margin: f64,
-    /// The probability of naming a better agent when neither is (each side).
+    /// The probability of naming a better agent when neither is (both sides together).
     #[arg(long, default_value_t = 0.05)]
     alpha: f64,
     /// The probability of missing a difference as large as the margin.
@@ -112,9 +112,24 @@ pub fn run(a: &SprtArgs, out: &mut impl Write) -> Result<()> {
     )?;
     writeln!(
         out,
-        "sequential test: alpha {} (each side), beta {}, margin {} tantos per deal; log-likelihood ratios {:+.3} \
+        "sequential test: alpha {}, beta {}, margin {} tantos per deal; log-likelihood ratios {:+.3} \
          (A better) and {:+.3} (B better) against the bounds {:.3} (no difference) and {:.3} (better)",
         a.alpha, a.beta, a.margin, state.llr.0, state.llr.1, state.bounds.0, state.bounds.1
     )?;
+    let mut keep = vec![
+        "tresillo".to_string(),
+        "tournament".into(),
+        "--agents".into(),
+        config.agents.join(","),
+        "--deals".into(),
+        state.units.to_string(),
+        "--duplicate".into(),
+        "--seed".into(),
+        a.seed.to_string(),
+    ];
+    keep.extend(a.rules.words());
+    keep.extend(["--out".into(), "DIR".into()]);
+    let keep: Vec<String> = keep.iter().map(|w| crate::experiment::quote(w)).collect();
+    writeln!(out, "the same deals, kept in a run directory (deals.csv, pairs.csv): {}", keep.join(" "))?;
     Ok(())
 }
