@@ -5,6 +5,7 @@
 
 mod analysis;
 mod config;
+pub mod league;
 mod record;
 mod runner;
 mod seeds;
