@@ -15,6 +15,7 @@
 //! print!("{table}");
 //! ```
 
+pub mod league;
 pub mod pairs;
 mod run;
 

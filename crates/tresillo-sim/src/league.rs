@@ -282,13 +282,7 @@ pub fn matrix(n: usize, tables: &[TableResults]) -> Vec<Matchup> {
                 continue;
             }
             let diffs: Vec<f64> = per_deal.values().map(|(s, k)| s / f64::from(*k)).collect();
-            let m = diffs.len() as f64;
-            let mean = diffs.iter().sum::<f64>() / m.max(1.0);
-            let ci95 = (diffs.len() >= 2).then(|| {
-                let var = diffs.iter().map(|d| (d - mean) * (d - mean)).sum::<f64>() / (m - 1.0);
-                let half = 1.96 * (var / m).sqrt();
-                (mean - half, mean + half)
-            });
+            let (mean, ci95) = crate::stats::mean_ci95(&diffs);
             out.push(Matchup { a, b, tables: met, deals: diffs.len() as u64, mean, ci95 });
         }
     }

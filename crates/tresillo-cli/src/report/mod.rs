@@ -13,6 +13,7 @@
 mod chart;
 mod html;
 mod input;
+mod league;
 
 use anyhow::{Context, Result};
 use chart::{Chart, Kind, Marker, Series};
@@ -87,6 +88,7 @@ fn render(runs: &[Run]) -> Result<Page> {
         .map(|r| match r {
             Run::Tournament(t) => format!("tournament {}", t.label),
             Run::Tune(t) => format!("tuning run {}", t.label),
+            Run::League(l) => format!("league {}", l.label),
         })
         .collect();
     let title = format!("tresillo report: {}", labels.join(", "));
@@ -102,7 +104,7 @@ fn render(runs: &[Run]) -> Result<Page> {
         .iter()
         .filter_map(|r| match r {
             Run::Tournament(t) => Some(t),
-            Run::Tune(_) => None,
+            Run::Tune(_) | Run::League(_) => None,
         })
         .collect();
     if tournaments.len() > 1 {
@@ -121,6 +123,7 @@ fn render(runs: &[Run]) -> Result<Page> {
         match r {
             Run::Tournament(t) => tournament(&mut body, t, &prefix)?,
             Run::Tune(t) => tune(&mut body, t, &prefix)?,
+            Run::League(l) => league::league(&mut body, l, &prefix)?,
         }
         body.html.push_str("</section>\n");
     }
