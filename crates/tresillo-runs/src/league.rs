@@ -167,7 +167,7 @@ pub fn league(
         let opts = RunOptions { out: out.clone(), progress: a.progress, ..a.clone() };
         let mut line = command_line.to_vec();
         line.push(format!("(table {})", t.dir));
-        run(&tc, &opts, line).with_context(|| format!("table {}", out.display()))?;
+        run(&tc, &opts, line)?;
     }
     let complete: Vec<bool> = all.iter().map(|t| is_complete(&dir.join(&t.dir))).collect();
     let done = complete.iter().filter(|c| **c).count();
