@@ -37,24 +37,40 @@ pub struct LeagueArgs {
     /// Overwrite a league already in the output directory.
     #[arg(long)]
     pub force: bool,
+    /// An agent spec that makes every seat's auction, contract/trump, exchange and
+    /// conversation decisions (card play alone is compared, as in `tournament`).
+    #[arg(long)]
+    pub bidding: Option<String>,
+}
+
+impl LeagueArgs {
+    /// The league's configuration (its `agents` are the league's), checked: every
+    /// table's tournament is valid.
+    pub fn config(&self) -> Result<TournamentConfig> {
+        if self.resume && self.force {
+            bail!(
+                "--resume and --force exclude each other: --resume continues the league, --force replaces it"
+            );
+        }
+        let config = TournamentConfig {
+            agents: self.agents.split(',').map(|s| s.trim().to_string()).collect(),
+            players: self.rules.players()?,
+            deals: self.deals,
+            seed: self.seed,
+            rules: self.rules.parse()?,
+            scoring: Scoring::Deal,
+            duplicate: true,
+            shard: Shard::WHOLE,
+            bidding: self.bidding.as_deref().map(|b| b.trim().to_string()),
+        };
+        tresillo_runs::league::check(&config, &crate::registry())?;
+        Ok(config)
+    }
 }
 
 /// Runs `tresillo league`; returns the printed ranking.
 pub fn run(a: &LeagueArgs, command_line: Vec<String>) -> Result<String> {
-    if a.resume && a.force {
-        bail!("--resume and --force exclude each other: --resume continues the league, --force replaces it");
-    }
-    let config = TournamentConfig {
-        agents: a.agents.split(',').map(|s| s.trim().to_string()).collect(),
-        players: a.rules.players()?,
-        deals: a.deals,
-        seed: a.seed,
-        rules: a.rules.parse()?,
-        scoring: Scoring::Deal,
-        duplicate: true,
-        shard: Shard::WHOLE,
-        bidding: None,
-    };
+    let config = a.config()?;
     let shard = match &a.shard {
         Some(s) => s.parse::<Shard>()?,
         None => Shard::WHOLE,

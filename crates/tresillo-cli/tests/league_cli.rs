@@ -186,3 +186,38 @@ fn four_players_and_bad_input() {
     ]));
     assert!(e.contains("exclude each other"), "{e}");
 }
+
+#[test]
+fn an_experiment_file_runs_a_league() {
+    let d = TempDir::new("league", "experiment");
+    let out = d.path("res");
+    let toml = format!(
+        "description = \"a tiny league\"\n[league]\nagents = [\"rule:entrada=10\", \"random\", \"rule\", \
+         \"rule:entrada=25\"]\ndeals = 60\nseed = 1\nout = \"{}\"\nthreads = 1\n",
+        out.display()
+    );
+    let file = d.write("l.toml", &toml);
+    let dry = ok(&tresillo(&["run", file.to_str().unwrap(), "--dry-run"]));
+    assert_eq!(
+        dry.trim(),
+        format!(
+            "tresillo league --agents rule:entrada=10,random,rule,rule:entrada=25 --deals 60 --seed 1 --rules \
+             tresillo --out {} --threads 1",
+            out.display()
+        )
+    );
+    let printed = ok(&tresillo(&["run", file.to_str().unwrap()]));
+    assert!(printed.contains("  1. rule "), "{printed}");
+    // The same league as the command line's.
+    let direct = d.path("direct");
+    ok(&league(&direct, &[]));
+    same(&out, &direct);
+    // Unknown keys are one line naming them and their line.
+    let bad =
+        d.write("bad.toml", "[league]\nagents = [\"rule\"]\ndeals = 5\nseed = 1\nout = \"o\"\nbatch = 3\n");
+    let e = failed(&tresillo(&["run", bad.to_str().unwrap()]));
+    assert!(e.trim().lines().count() == 1 && e.contains("unknown field `batch` (line 6) in [league]"), "{e}");
+    let two = d.write("two.toml", "[league]\nagents = []\ndeals = 5\nseed = 1\nout = \"o\"\n[tournament]\nagents = []\ndeals = 5\nseed = 1\nout = \"o\"\n");
+    let e = failed(&tresillo(&["run", two.to_str().unwrap()]));
+    assert!(e.contains("more than one of [tournament], [tune] and [league]"), "{e}");
+}

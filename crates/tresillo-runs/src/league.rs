@@ -23,6 +23,7 @@ use anyhow::{Context, Result, bail, ensure};
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::path::{Path, PathBuf};
+use tresillo_agents::Registry;
 use tresillo_sim::league::{Matchup, Rating, TableResults, fit, matrix, subsets};
 use tresillo_sim::{Scoring, Shard, TournamentConfig};
 
@@ -82,8 +83,9 @@ pub fn table_config(config: &TournamentConfig, table: &LeagueTable) -> Tournamen
     }
 }
 
-/// Checks a league's configuration: one-line errors.
-fn check(config: &TournamentConfig, a: &RunOptions<'_>) -> Result<()> {
+/// Checks a league's configuration against the registry its agents come from:
+/// one-line errors.
+pub fn check(config: &TournamentConfig, registry: &Registry) -> Result<()> {
     let n = config.agents.len();
     let k = usize::from(config.players);
     ensure!(
@@ -99,7 +101,7 @@ fn check(config: &TournamentConfig, a: &RunOptions<'_>) -> Result<()> {
     ensure!(config.scoring == Scoring::Deal, "a league scores by deal");
     ensure!(config.shard == Shard::WHOLE, "a league shards by tables: give the shard to `league`");
     for t in tables(config) {
-        table_config(config, &t).validate_with(&a.registry)?;
+        table_config(config, &t).validate_with(registry)?;
     }
     Ok(())
 }
@@ -114,7 +116,7 @@ pub fn league(
     a: &RunOptions<'_>,
     command_line: &[String],
 ) -> Result<String> {
-    check(config, a)?;
+    check(config, &a.registry)?;
     let dir = a.out.as_path();
     let all = tables(config);
     let manifest_path = dir.join("league.json");
