@@ -389,15 +389,16 @@ pub fn load(a: &RunArgs) -> Result<Experiment> {
             Experiment::Tune(args)
         }
         (None, None, None) => {
-            bail!(
-                "{}: has no [tournament], [tune] or [league] table; an experiment is one of them",
-                path.display()
-            )
+            bail!("{}: has neither a [tournament] nor a [tune] nor a [league] table", path.display())
         }
-        _ => bail!(
-            "{}: has more than one of [tournament], [tune] and [league]; an experiment is one of them",
-            path.display()
-        ),
+        (t, u, l) => {
+            let tables: Vec<&str> =
+                [(t.is_some(), "[tournament]"), (u.is_some(), "[tune]"), (l.is_some(), "[league]")]
+                    .into_iter()
+                    .filter_map(|(present, name)| present.then_some(name))
+                    .collect();
+            bail!("{}: has both {}; an experiment is one of them", path.display(), tables.join(" and "))
+        }
     };
     check(&e).with_context(|| format!("{}: bad experiment", path.display()))?;
     Ok(e)

@@ -219,5 +219,5 @@ fn an_experiment_file_runs_a_league() {
     assert!(e.trim().lines().count() == 1 && e.contains("unknown field `batch` (line 6) in [league]"), "{e}");
     let two = d.write("two.toml", "[league]\nagents = []\ndeals = 5\nseed = 1\nout = \"o\"\n[tournament]\nagents = []\ndeals = 5\nseed = 1\nout = \"o\"\n");
     let e = failed(&tresillo(&["run", two.to_str().unwrap()]));
-    assert!(e.contains("more than one of [tournament], [tune] and [league]"), "{e}");
+    assert!(e.contains("has both [tournament] and [league]"), "{e}");
 }

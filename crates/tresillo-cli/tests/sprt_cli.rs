@@ -91,3 +91,80 @@ fn bad_settings_are_one_line_errors() {
         assert!(e.contains(want), "{a:?}: {e}");
     }
 }
+
+#[test]
+fn out_keeps_every_look_as_a_run_directory_and_resumes_to_the_same_test() {
+    let d = TempDir::new("sprt", "out");
+    let args =
+        ["sprt", "--agents", "random,rule,rule", "--margin", "1", "--batch", "40", "--max-deals", "400"];
+    let plain = ok(&tresillo(&args));
+    let dir = d.path("kept");
+    let mut with_out = args.to_vec();
+    with_out.extend(["--out", dir.to_str().unwrap()]);
+    let kept = ok(&tresillo(&with_out));
+    // The same test, and where its deals are.
+    assert!(kept.starts_with(&plain), "{kept}\n{plain}");
+    assert!(kept.contains("sprt.json (the test's state), looks/look-00000 to look-00000"), "{kept}");
+    let state = std::fs::read_to_string(dir.join("sprt.json")).unwrap();
+    assert!(state.contains("\"verdict\": \"B better\"") && state.contains("\"deals\": 40"), "{state}");
+    let look = dir.join("looks/look-00000");
+    let rows = std::fs::read_to_string(look.join("deals.csv")).unwrap().lines().count();
+    assert_eq!(rows, 1 + 40 * 6);
+    assert!(look.join("pairs.csv").exists() && look.join("summary.csv").exists());
+    // Again without --resume: refused; with it: the same.
+    let e = failed(&tresillo(&with_out));
+    assert!(e.contains("use --resume to continue it"), "{e}");
+    let mut resume = with_out.clone();
+    resume.push("--resume");
+    assert_eq!(ok(&tresillo(&resume)), kept);
+    // Another test in the same directory needs --force.
+    let mut other = with_out.clone();
+    other[4] = "0.5";
+    let e = failed(&tresillo(&other));
+    assert!(e.contains("holds another sequential test; use --force"), "{e}");
+    other.push("--force");
+    ok(&tresillo(&other));
+
+    // Identical agents: several looks, killed in the middle of the first, resumed.
+    let same_args = [
+        "sprt",
+        "--agents",
+        "rule,rule,random",
+        "--slots",
+        "0,1",
+        "--margin",
+        "1",
+        "--batch",
+        "40",
+        "--max-deals",
+        "4000",
+    ];
+    let whole = ok(&tresillo(&same_args));
+    let cut = d.path("cut");
+    let mut a = same_args.to_vec();
+    a.extend(["--out", cut.to_str().unwrap()]);
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_tresillo"))
+        .args(&a)
+        .env("TRESILLO_BATCH_UNITS", "7")
+        .env("TRESILLO_ABORT_AFTER_CHECKPOINTS", "3")
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    a.push("--resume");
+    let resumed = ok(&tresillo(&a));
+    assert!(resumed.starts_with(&whole), "{resumed}\n{whole}");
+    let e = failed(&tresillo(&[
+        "sprt",
+        "--agents",
+        "rule,rule,random",
+        "--batch",
+        "30",
+        "--max-deals",
+        "100",
+        "--out",
+        "x",
+    ]));
+    assert!(e.contains("--max-deals 100 is not a multiple of --batch 30"), "{e}");
+    let e = failed(&tresillo(&["sprt", "--agents", "rule,rule,random", "--resume"]));
+    assert!(e.contains("need --out"), "{e}");
+}
