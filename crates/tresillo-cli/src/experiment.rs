@@ -441,6 +441,19 @@ fn flag(c: &mut Vec<String>, k: &str, v: impl Into<String>) {
     c.push(v.into());
 }
 
+/// `--threads`, `--resume` and `--force`, as given.
+fn run_flags(c: &mut Vec<String>, threads: Option<usize>, resume: bool, force: bool) {
+    if let Some(n) = threads {
+        flag(c, "--threads", n.to_string());
+    }
+    if resume {
+        c.push("--resume".into());
+    }
+    if force {
+        c.push("--force".into());
+    }
+}
+
 /// The `tresillo` command line equivalent to an experiment.
 #[must_use]
 pub fn command(e: &Experiment) -> Vec<String> {
@@ -463,15 +476,7 @@ pub fn command(e: &Experiment) -> Vec<String> {
             if let Some(r) = &t.record {
                 flag(&mut c, "--record", path_str(r));
             }
-            if let Some(n) = t.threads {
-                flag(&mut c, "--threads", n.to_string());
-            }
-            if t.resume {
-                c.push("--resume".into());
-            }
-            if t.force {
-                c.push("--force".into());
-            }
+            run_flags(&mut c, t.threads, t.resume, t.force);
         }
         Experiment::Tune(t) => {
             c.push("tune".into());
@@ -494,15 +499,7 @@ pub fn command(e: &Experiment) -> Vec<String> {
             c.extend(t.rules.words());
             flag(&mut c, "--scoring", &t.scoring);
             flag(&mut c, "--out", path_str(&t.out));
-            if let Some(n) = t.threads {
-                flag(&mut c, "--threads", n.to_string());
-            }
-            if t.resume {
-                c.push("--resume".into());
-            }
-            if t.force {
-                c.push("--force".into());
-            }
+            run_flags(&mut c, t.threads, t.resume, t.force);
         }
         Experiment::League(l) => {
             c.push("league".into());
@@ -514,15 +511,7 @@ pub fn command(e: &Experiment) -> Vec<String> {
                 flag(&mut c, "--bidding", b);
             }
             flag(&mut c, "--out", path_str(&l.out));
-            if let Some(n) = l.threads {
-                flag(&mut c, "--threads", n.to_string());
-            }
-            if l.resume {
-                c.push("--resume".into());
-            }
-            if l.force {
-                c.push("--force".into());
-            }
+            run_flags(&mut c, l.threads, l.resume, l.force);
         }
     }
     c

@@ -171,7 +171,7 @@ fn merge_never_writes_into_its_inputs_and_keeps_the_old_output_until_done() {
     let mut inside: Vec<String> =
         fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     inside.sort();
-    assert_eq!(inside, ["deals.csv", "manifest.json", "run.lock", "stats.json", "summary.csv"]);
+    assert_eq!(inside, ["deals.csv", "manifest.json", "pairs.csv", "run.lock", "stats.json", "summary.csv"]);
     // With the input repaired, --force replaces the output.
     fs::write(b.join("deals.csv"), &csv).unwrap();
     ok(&tresillo(&["merge", s(&out), s(&a), s(&b), "--force"]));

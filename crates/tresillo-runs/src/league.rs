@@ -22,7 +22,7 @@ use crate::run::{RunOptions, check_deals_size, read_manifest, run, write_atomic}
 use anyhow::{Context, Result, bail, ensure};
 use serde::{Deserialize, Serialize};
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use tresillo_agents::Registry;
 use tresillo_sim::league::{Matchup, Rating, TableResults, fit, matrix, subsets};
 use tresillo_sim::{Scoring, Shard, TournamentConfig};
@@ -243,8 +243,7 @@ fn ratings_csv(ranked: &[Rating], agents: &[String]) -> String {
 fn matrix_csv(pairs: &[Matchup], agents: &[String]) -> String {
     let mut s = format!("{MATRIX_HEADER}\n");
     for p in pairs {
-        let (lo, hi) =
-            p.ci95.map_or((String::new(), String::new()), |(l, h)| (format!("{l:.4}"), format!("{h:.4}")));
+        let (lo, hi) = crate::pairs::ci_fields(p.ci95);
         s.push_str(&format!(
             "{},{},{},{},{:.4},{lo},{hi}\n",
             crate::pairs::quote(&agents[p.a]),
@@ -291,11 +290,4 @@ fn printed(
     }
     s.push_str(&format!("output in {}\n", dir.display()));
     s
-}
-
-/// The league directory's tables' run directories, in order (for readers such as
-/// `tresillo report`).
-#[must_use]
-pub fn table_dirs(dir: &Path, manifest: &LeagueManifest) -> Vec<PathBuf> {
-    manifest.tables.iter().map(|t| dir.join(&t.dir)).collect()
 }

@@ -98,8 +98,7 @@ pub fn unit_totals(path: &Path, config: &TournamentConfig) -> Result<BTreeMap<u6
 pub fn csv(pairs: &[Pair]) -> Vec<u8> {
     let mut s = format!("{HEADER}\n");
     for p in pairs {
-        let (lo, hi) =
-            p.ci95.map_or((String::new(), String::new()), |(l, h)| (format!("{l:.4}"), format!("{h:.4}")));
+        let (lo, hi) = ci_fields(p.ci95);
         s.push_str(&format!(
             "{},{},{},{},{},{:.4},{lo},{hi}\n",
             p.a.0,
@@ -111,6 +110,11 @@ pub fn csv(pairs: &[Pair]) -> Vec<u8> {
         ));
     }
     s.into_bytes()
+}
+
+/// An interval's ends as CSV fields (four decimals), empty without one.
+pub(crate) fn ci_fields(ci: Option<(f64, f64)>) -> (String, String) {
+    ci.map_or((String::new(), String::new()), |(l, h)| (format!("{l:.4}"), format!("{h:.4}")))
 }
 
 pub(crate) fn quote(s: &str) -> String {
