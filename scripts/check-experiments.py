@@ -48,6 +48,7 @@ FAST = [
     "rules-hombre-contrabola",
     "rules-lhombre",
     "rules-lhombre-redeal",
+    "league-rule",
 ]
 
 
@@ -80,9 +81,9 @@ def outputs(name):
         spec = tomllib.loads(path.read_text())
     except (OSError, tomllib.TOMLDecodeError) as e:
         raise SystemExit(f"error: {path}: {e}")
-    table = spec.get("tournament") or spec.get("tune")
+    table = spec.get("tournament") or spec.get("tune") or spec.get("league")
     out = Path(table["out"])
-    if "tournament" in spec:
+    if "tune" not in spec:  # a run or league directory: its files
         return out, None
     return out.parent, out.stem  # candidates.csv and candidates.manifest.json
 

@@ -4,10 +4,12 @@ tournament's deals.csv (standard library only).
 
 Usage: scripts/paired.py RUN_DIR SLOT [OTHER]
 
-For every deal, the tantos of SLOT summed over the deal's seatings, minus the same
-sum for OTHER (default: the mean of the other slots, two, or three at a table of
-four), divided by the number of seatings: tantos per deal, as the summaries count
-them. Prints the mean over deals with a 95% confidence interval (normal approximation, deals independent).
+For every deal (every session of K deals when the run's manifest says
+`session:K`, written {"Session": K}), the tantos of SLOT summed over the unit's rows, minus the same sum
+for OTHER (default: the mean of the other slots, two, or three at a table of
+four), divided by the number of seatings: tantos per deal (per session), as the
+summaries count them. Prints the mean over units with a 95% confidence interval
+(normal approximation, units independent): the numbers of the run's pairs.csv.
 
 Bad input (a missing directory or file, a deals.csv cut short or malformed, a slot
 the run does not have) gives one line starting with `error:`, as analyze.py does.
@@ -35,14 +37,20 @@ def paired(run, slot, other):
     bad = first_bad_token(run / "deals.csv")
     if bad is not None:
         raise BadInput(bad)
-    players = manifest.get("config", {}).get("players", 3) if isinstance(manifest, dict) else 3
+    config = manifest.get("config", {}) if isinstance(manifest, dict) else {}
+    players = config.get("players", 3)
+    # The manifest writes deal scoring as "Deal" and sessions of K deals as {"Session": K}.
+    scoring = config.get("scoring", "Deal")
+    unit_len = scoring.get("Session", 1) if isinstance(scoring, dict) else 1
+    if not isinstance(unit_len, int) or unit_len < 1:
+        raise BadInput(f"{run / 'manifest.json'}: scoring {scoring!r} is not deal or session:K")
     slots = 4 if players == 4 else 3
     for name, s in (("SLOT", slot), ("OTHER", other)):
         if s is not None and s >= slots:
             raise BadInput(f"{name} {s}: the run has slots 0 to {slots - 1}")
     if other == slot:
         raise BadInput(f"OTHER is SLOT ({slot}): name another slot")
-    per_deal = defaultdict(lambda: [0, 0, 0, 0])
+    per_unit = defaultdict(lambda: [0, 0, 0, 0])
     seatings = defaultdict(set)
     with open(run / "deals.csv", newline="", encoding="utf-8") as f:
         for line, row in enumerate(csv.DictReader(f), start=2):
@@ -50,21 +58,22 @@ def paired(run, slot, other):
             seats = 4 if row.get("players") == "4" else 3
             if len(seating) != seats or any(c not in "0123"[:seats] for c in seating):
                 raise BadInput(f"{run / 'deals.csv'} line {line}, column seating: {seating!r} is not a seating of {seats} slots")
-            seatings[row["deal"]].add(seating)
+            unit = int(row["deal"]) // unit_len
+            seatings[unit].add(seating)
             for seat in range(seats):
                 s = int(seating[seat])
-                per_deal[row["deal"]][s] += int(row[f"pool{seat}"]) + int(row[f"cond{seat}"])
+                per_unit[unit][s] += int(row[f"pool{seat}"]) + int(row[f"cond{seat}"])
     diffs = []
-    for deal, t in per_deal.items():
-        k = len(seatings[deal])
+    for unit, t in per_unit.items():
+        k = len(seatings[unit])
         if other is None:
             rest = [t[j] for j in range(slots) if j != slot]
             diffs.append((t[slot] - sum(rest) / len(rest)) / k)
         else:
             diffs.append((t[slot] - t[other]) / k)
     if len(diffs) < 2:
-        raise BadInput(f"{run / 'deals.csv'}: {len(diffs)} deals; a confidence interval needs at least 2")
-    return diffs
+        raise BadInput(f"{run / 'deals.csv'}: {len(diffs)} units; a confidence interval needs at least 2")
+    return diffs, "deal" if unit_len == 1 else "session"
 
 
 def main():
@@ -73,7 +82,7 @@ def main():
     try:
         slot = slot_arg(sys.argv[2], "SLOT")
         other = slot_arg(sys.argv[3], "OTHER") if len(sys.argv) == 4 else None
-        diffs = paired(Path(sys.argv[1]), slot, other)
+        diffs, unit = paired(Path(sys.argv[1]), slot, other)
     except BadInput as e:
         sys.exit(f"error: {e}")
     except OSError as e:
@@ -83,7 +92,7 @@ def main():
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
     half = 1.96 * math.sqrt(var / n)
     vs = "the mean of the other slots" if other is None else f"slot {other}"
-    print(f"slot {slot} minus {vs}, tantos per deal (paired by deal), {n} deals:")
+    print(f"slot {slot} minus {vs}, tantos per {unit} (paired by {unit}), {n} {unit}s:")
     print(f"{mean:+.4f} [{mean - half:+.4f}, {mean + half:+.4f}]")
 
 

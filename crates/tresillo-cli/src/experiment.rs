@@ -1,6 +1,7 @@
-//! `tresillo run experiments/NAME.toml`: an experiment described in TOML, either a
-//! tournament or a tune. The file has an optional top-level `description` and
-//! exactly one of the tables `[tournament]` and `[tune]`:
+//! `tresillo run experiments/NAME.toml`: an experiment described in TOML, a
+//! tournament, a tune or a league. The file has an optional top-level
+//! `description` and exactly one of the tables `[tournament]`, `[tune]` and
+//! `[league]`:
 //!
 //! ```toml
 //! description = "rule against two random players"
@@ -37,6 +38,18 @@
 //! threads = 2                            # optional
 //! ```
 //!
+//! ```toml
+//! [league]
+//! agents = ["random", "rule", "pimc"]    # every set of three (four) is a table
+//! players = 3                            # optional
+//! deals = 1000                           # per table, under every seating
+//! seed = 1
+//! rules = "tresillo"                     # optional
+//! bidding = "rule"                       # optional, as in a tournament
+//! out = "results/league"
+//! threads = 2                            # optional
+//! ```
+//!
 //! `agents`/`agent`, `params`, `opponents`, `deals`, `seed` and `out` are required:
 //! the seed has no default, so that a results file always says which deals it
 //! played and two experiments never share deals by accident. Unknown keys are
@@ -50,6 +63,7 @@
 //! a tune writes its CSV under a temporary name and renames it at the end (an
 //! interrupted tune is likewise continued by `--resume`, started over by `--force`).
 
+use crate::league::LeagueArgs;
 use crate::rules::RulesArgs;
 use crate::tournament::{self, TournamentArgs};
 use crate::tune::{self, TuneArgs};
@@ -90,6 +104,22 @@ struct ExperimentFile {
     tune: Option<TuneSection>,
     /// External bots by name (`[bots.NAME]`), read by [`bots`].
     bots: Option<toml::Table>,
+    league: Option<LeagueSection>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct LeagueSection {
+    agents: Vec<String>,
+    #[serde(default = "default_players")]
+    players: u8,
+    deals: u64,
+    seed: u64,
+    #[serde(default)]
+    rules: Rules,
+    bidding: Option<String>,
+    out: PathBuf,
+    threads: Option<usize>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -151,8 +181,8 @@ fn default_method() -> String {
 }
 
 /// The keys of each table: (key, required).
-const TOP_KEYS: [(&str, bool); 4] =
-    [("description", false), ("tournament", false), ("tune", false), ("bots", false)];
+const TOP_KEYS: [(&str, bool); 5] =
+    [("description", false), ("tournament", false), ("tune", false), ("bots", false), ("league", false)];
 const BOT_KEYS: [(&str, bool); 8] = [
     ("cmd", true),
     ("args", false),
@@ -162,6 +192,16 @@ const BOT_KEYS: [(&str, bool); 8] = [
     ("hand_ms", false),
     ("fault", false),
     ("log", false),
+];
+const LEAGUE_KEYS: [(&str, bool); 8] = [
+    ("agents", true),
+    ("players", false),
+    ("deals", true),
+    ("seed", true),
+    ("rules", false),
+    ("bidding", false),
+    ("out", true),
+    ("threads", false),
 ];
 const TOURNAMENT_KEYS: [(&str, bool); 12] = [
     ("agents", true),
@@ -261,7 +301,9 @@ fn parse(text: &str) -> Result<ExperimentFile> {
     };
     let table: toml::Table = toml::from_str(text).map_err(one_line)?;
     let mut problems = key_problems(text, "", &table, &TOP_KEYS);
-    for (name, keys) in [("tournament", &TOURNAMENT_KEYS[..]), ("tune", &TUNE_KEYS[..])] {
+    for (name, keys) in
+        [("tournament", &TOURNAMENT_KEYS[..]), ("tune", &TUNE_KEYS[..]), ("league", &LEAGUE_KEYS[..])]
+    {
         match table.get(name) {
             Some(toml::Value::Table(t)) => problems.extend(key_problems(text, name, t, keys)),
             Some(_) => problems.push(format!("`{name}` must be a table: [{name}]")),
@@ -380,6 +422,8 @@ pub enum Experiment {
     Tournament(TournamentArgs),
     /// A tune.
     Tune(TuneArgs),
+    /// A league.
+    League(LeagueArgs),
 }
 
 /// Reads and checks an experiment file; `a`'s flags override the file.
@@ -395,32 +439,39 @@ pub fn load(a: &RunArgs) -> Result<Experiment> {
             bail!("{}: the bots of one experiment file only are defined in one run", path.display());
         }
     }
-    let e = match (file.tournament, file.tune) {
-        (Some(t), None) => {
-            if a.resume && a.force {
-                bail!("--resume and --force exclude each other");
-            }
-            Experiment::Tournament(TournamentArgs {
-                agents: t.agents.join(","),
-                deals: t.deals,
-                seed: t.seed,
-                out: t.out,
-                threads: a.threads.or(t.threads),
-                duplicate: t.duplicate,
-                scoring: t.scoring,
-                rules: RulesArgs { players: t.players, ..RulesArgs::from_rules(&t.rules) },
-                shard: None,
-                resume: a.resume,
-                force: a.force,
-                record: t.record,
-                bidding: t.bidding,
-                ms_per_decision: t.ms_per_decision,
-            })
-        }
-        (None, Some(t)) => {
-            if a.resume && a.force {
-                bail!("--resume and --force exclude each other");
-            }
+    if a.resume && a.force {
+        bail!("--resume and --force exclude each other");
+    }
+    let e = match (file.tournament, file.tune, file.league) {
+        (None, None, Some(l)) => Experiment::League(LeagueArgs {
+            agents: l.agents.join(","),
+            deals: l.deals,
+            seed: l.seed,
+            out: l.out,
+            threads: a.threads.or(l.threads),
+            rules: RulesArgs { players: l.players, ..RulesArgs::from_rules(&l.rules) },
+            shard: None,
+            resume: a.resume,
+            force: a.force,
+            bidding: l.bidding,
+        }),
+        (Some(t), None, None) => Experiment::Tournament(TournamentArgs {
+            agents: t.agents.join(","),
+            deals: t.deals,
+            seed: t.seed,
+            out: t.out,
+            threads: a.threads.or(t.threads),
+            duplicate: t.duplicate,
+            scoring: t.scoring,
+            rules: RulesArgs { players: t.players, ..RulesArgs::from_rules(&t.rules) },
+            shard: None,
+            resume: a.resume,
+            force: a.force,
+            record: t.record,
+            bidding: t.bidding,
+            ms_per_decision: t.ms_per_decision,
+        }),
+        (None, Some(t), None) => {
             let mut args = TuneArgs {
                 agent: t.agent,
                 params: t.params,
@@ -449,10 +500,17 @@ pub fn load(a: &RunArgs) -> Result<Experiment> {
             }
             Experiment::Tune(args)
         }
-        (Some(_), Some(_)) => {
-            bail!("{}: has both [tournament] and [tune]; an experiment is one of them", path.display())
+        (None, None, None) => {
+            bail!("{}: has neither a [tournament] nor a [tune] nor a [league] table", path.display())
         }
-        (None, None) => bail!("{}: has neither a [tournament] nor a [tune] table", path.display()),
+        (t, u, l) => {
+            let tables: Vec<&str> =
+                [(t.is_some(), "[tournament]"), (u.is_some(), "[tune]"), (l.is_some(), "[league]")]
+                    .into_iter()
+                    .filter_map(|(present, name)| present.then_some(name))
+                    .collect();
+            bail!("{}: has both {}; an experiment is one of them", path.display(), tables.join(" and "))
+        }
     };
     check(&e).with_context(|| format!("{}: bad experiment", path.display()))?;
     Ok(e)
@@ -470,12 +528,18 @@ fn check(e: &Experiment) -> Result<()> {
         Experiment::Tune(t) => {
             t.check()?;
         }
+        Experiment::League(l) => {
+            l.config()?;
+            if let Some(n) = l.threads {
+                crate::args::check_threads(n, "threads").map_err(anyhow::Error::msg)?;
+            }
+        }
     }
     Ok(())
 }
 
 /// Quotes a word for a POSIX shell when it needs it.
-fn quote(w: &str) -> String {
+pub(crate) fn quote(w: &str) -> String {
     let plain = !w.is_empty() && w.bytes().all(|b| b.is_ascii_alphanumeric() || b"_./:=,+-@%".contains(&b));
     if plain { w.to_string() } else { format!("'{}'", w.replace('\'', r"'\''")) }
 }
@@ -487,6 +551,19 @@ fn path_str(p: &Path) -> String {
 fn flag(c: &mut Vec<String>, k: &str, v: impl Into<String>) {
     c.push(k.into());
     c.push(v.into());
+}
+
+/// `--threads`, `--resume` and `--force`, as given.
+fn run_flags(c: &mut Vec<String>, threads: Option<usize>, resume: bool, force: bool) {
+    if let Some(n) = threads {
+        flag(c, "--threads", n.to_string());
+    }
+    if resume {
+        c.push("--resume".into());
+    }
+    if force {
+        c.push("--force".into());
+    }
 }
 
 /// The `tresillo` command line equivalent to an experiment.
@@ -514,15 +591,7 @@ pub fn command(e: &Experiment) -> Vec<String> {
             if let Some(ms) = t.ms_per_decision {
                 flag(&mut c, "--ms-per-decision", ms.to_string());
             }
-            if let Some(n) = t.threads {
-                flag(&mut c, "--threads", n.to_string());
-            }
-            if t.resume {
-                c.push("--resume".into());
-            }
-            if t.force {
-                c.push("--force".into());
-            }
+            run_flags(&mut c, t.threads, t.resume, t.force);
         }
         Experiment::Tune(t) => {
             c.push("tune".into());
@@ -545,15 +614,19 @@ pub fn command(e: &Experiment) -> Vec<String> {
             c.extend(t.rules.words());
             flag(&mut c, "--scoring", &t.scoring);
             flag(&mut c, "--out", path_str(&t.out));
-            if let Some(n) = t.threads {
-                flag(&mut c, "--threads", n.to_string());
+            run_flags(&mut c, t.threads, t.resume, t.force);
+        }
+        Experiment::League(l) => {
+            c.push("league".into());
+            flag(&mut c, "--agents", &l.agents);
+            flag(&mut c, "--deals", l.deals.to_string());
+            flag(&mut c, "--seed", l.seed.to_string());
+            c.extend(l.rules.words());
+            if let Some(b) = &l.bidding {
+                flag(&mut c, "--bidding", b);
             }
-            if t.resume {
-                c.push("--resume".into());
-            }
-            if t.force {
-                c.push("--force".into());
-            }
+            flag(&mut c, "--out", path_str(&l.out));
+            run_flags(&mut c, l.threads, l.resume, l.force);
         }
     }
     c
@@ -574,6 +647,9 @@ pub fn run(a: &RunArgs, command_line: Vec<String>) -> Result<String> {
         Experiment::Tune(t) => {
             tune::run(&TuneArgs { replace: true, ..t.clone() }, command_line).with_context(what)
         }
+        // A league run again keeps its complete tables (it continues); --force
+        // replaces them.
+        Experiment::League(l) => crate::league::run(l, command_line).with_context(what),
     }
 }
 
@@ -593,13 +669,16 @@ mod tests {
         let keys = |k: &[(&str, bool)]| k.iter().map(|(k, _)| k.to_string()).collect::<Vec<_>>();
         assert_eq!(serde_fields::<TournamentSection>(), keys(&TOURNAMENT_KEYS));
         assert_eq!(serde_fields::<TuneSection>(), keys(&TUNE_KEYS));
+        assert_eq!(serde_fields::<LeagueSection>(), keys(&LEAGUE_KEYS));
         assert_eq!(serde_fields::<ExperimentFile>(), keys(&TOP_KEYS));
         // The required keys alone make a section that parses.
         let minimal = "[tournament]\nagents = []\ndeals = 1\nseed = 1\nout = 'o'\n";
         toml::from_str::<ExperimentFile>(minimal).unwrap();
         let minimal = "[tune]\nagent = 'rule'\nparams = []\nopponents = []\ndeals = 1\nseed = 1\nout = 'o'\n";
         toml::from_str::<ExperimentFile>(minimal).unwrap();
-        for (k, required) in TOURNAMENT_KEYS.iter().chain(&TUNE_KEYS) {
+        let minimal = "[league]\nagents = []\ndeals = 1\nseed = 1\nout = 'o'\n";
+        toml::from_str::<ExperimentFile>(minimal).unwrap();
+        for (k, required) in TOURNAMENT_KEYS.iter().chain(&TUNE_KEYS).chain(&LEAGUE_KEYS) {
             assert_eq!(
                 *required,
                 ["agents", "agent", "params", "opponents", "deals", "seed", "out"].contains(k),

@@ -28,6 +28,7 @@ mod bot_check;
 mod calibrate;
 mod experiment;
 mod human;
+mod league;
 mod narrate;
 mod perft;
 mod play;
@@ -115,6 +116,9 @@ enum Command {
     Tournament(tournament::TournamentArgs),
     /// Merge finished shards of one run into a single run directory.
     Merge(tournament::MergeArgs),
+    /// Rank many agents: every set of three (four) of them a duplicate table on
+    /// the same deals; ratings with 95% intervals and the pairwise matrix.
+    League(league::LeagueArgs),
     /// Search an agent's numeric parameters for the best mean tantos against fixed
     /// opponents; write every candidate to a CSV and print the best spec last.
     Tune(tune::TuneArgs),
@@ -169,6 +173,10 @@ fn run(cli: Cli) -> Result<()> {
         Command::Merge(a) => {
             let table = tournament::merge(&a, command_line())?;
             write!(out, "{table}")?;
+        }
+        Command::League(a) => {
+            let ranking = league::run(&a, command_line())?;
+            write!(out, "{ranking}")?;
         }
         Command::Tune(a) => {
             let report = tune::run(&a, command_line())?;

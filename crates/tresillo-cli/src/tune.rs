@@ -532,19 +532,19 @@ fn read_checkpoint(path: &Path) -> Result<Checkpoint> {
     })
 }
 
-/// For `--resume` without a checkpoint: the finished search's message when `out`
-/// and its manifest hold a search with these settings.
-fn finished(out: &Path, manifest: &Path, settings: &Settings) -> Option<String> {
+/// For `--resume` without a checkpoint, when `out` and its manifest hold a search
+/// with these settings: the first line of the message (no newline), the start's
+/// spec and the best's.
+fn finished(out: &Path, manifest: &Path, settings: &Settings) -> Option<(String, String, String)> {
     let text = fs::read_to_string(manifest).ok()?;
     let m: serde_json::Value = serde_json::from_str(&text).ok()?;
     let done: Settings = serde_json::from_value(m.clone()).ok()?;
     let best = m["best"]["spec"].as_str()?;
+    let start = m["start_result"]["spec"].as_str()?;
     (out.exists() && done == *settings).then(|| {
-        format!(
-            "{}: the search is already complete ({} candidates); nothing to do\n{best}\n",
-            out.display(),
-            m["evaluations"]
-        )
+        let message =
+            format!("{}: the search is already complete ({} candidates)", out.display(), m["evaluations"]);
+        (message, start.to_string(), best.to_string())
     })
 }
 
@@ -596,12 +596,24 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
         ck
     } else {
         if a.resume {
-            if let Some(done) = finished(&a.out, &manifest_path, &settings) {
+            if let Some((mut done, start, best)) = finished(&a.out, &manifest_path, &settings) {
+                // A confirmation asked for now and not written yet is run; one
+                // already written is kept.
+                match a.confirm.filter(|_| !a.confirm_path().exists()) {
+                    Some(n) => {
+                        done.push('\n');
+                        done.push_str(&confirm(a, &setup, &start, &best, n, &pool(a.threads)?)?);
+                    }
+                    None => done.push_str("; nothing to do\n"),
+                }
+                done.push_str(&format!("{best}\n"));
                 return Ok(done);
             }
             note!("{}: no search to resume; starting it", a.out.display());
         }
-        for p in [&a.out, &manifest_path] {
+        let confirm_path = a.confirm_path();
+        let confirm_file = a.confirm.map(|_| &confirm_path);
+        for p in [Some(&a.out), Some(&manifest_path), confirm_file].into_iter().flatten() {
             if p.exists() && !(a.force || a.replace) {
                 bail!("{} already exists; use --force to overwrite it", p.display());
             }
@@ -714,6 +726,11 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
     // The old manifest goes first: it must never describe the new CSV.
     if manifest_path.exists() {
         fs::remove_file(&manifest_path).with_context(|| format!("removing {}", manifest_path.display()))?;
+    }
+    // A confirmation of an earlier search's best no longer describes this one.
+    let stale = a.confirm_path();
+    if stale.exists() {
+        fs::remove_file(&stale).with_context(|| format!("removing {}", stale.display()))?;
     }
     fs::rename(&partial, &a.out).with_context(|| format!("writing {}", a.out.display()))?;
     write_atomic(&manifest_path, serde_json::to_string_pretty(&manifest)?.as_bytes())?;

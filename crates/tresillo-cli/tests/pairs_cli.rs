@@ -24,6 +24,22 @@ fn rows(run: &Path) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// Every row of the run's pairs.csv equals `scripts/paired.py RUN A B`, and is
+/// printed in `out`; each row counts `units` units.
+fn check_against_paired_py(run: &Path, out: &str, pairs: usize, units: &str) {
+    let r = rows(run);
+    assert_eq!(r.len(), pairs);
+    for row in &r {
+        let (a, b) = (&row[0], &row[2]);
+        let want = paired_py(run, a, b);
+        let mean: f64 = row[5].parse().unwrap();
+        let (lo, hi): (f64, f64) = (row[6].parse().unwrap(), row[7].parse().unwrap());
+        assert_eq!(format!("{mean:+.4} [{lo:+.4}, {hi:+.4}]"), want, "slots {a} and {b}");
+        assert!(out.contains(&format!("{mean:+.4} [{lo:+.4}, {hi:+.4}]")), "{out}");
+        assert_eq!(row[4], units);
+    }
+}
+
 #[test]
 fn pairs_csv_equals_paired_py_and_is_printed_and_reported() {
     let d = TempDir::new("pairs", "run");
@@ -39,20 +55,41 @@ fn pairs_csv_equals_paired_py_and_is_printed_and_reported() {
         run.to_str().unwrap(),
     ]));
     assert!(out.contains("paired differences, tantos per deal (A minus B, 95% CI):"), "{out}");
-    let r = rows(&run);
-    assert_eq!(r.len(), 3);
-    for row in &r {
-        let (a, b) = (&row[0], &row[2]);
-        let want = paired_py(&run, a, b);
-        let mean: f64 = row[5].parse().unwrap();
-        let (lo, hi): (f64, f64) = (row[6].parse().unwrap(), row[7].parse().unwrap());
-        assert_eq!(format!("{mean:+.4} [{lo:+.4}, {hi:+.4}]"), want, "slots {a} and {b}");
-        assert!(out.contains(&format!("{mean:+.4} [{lo:+.4}, {hi:+.4}]")), "{out}");
-        assert_eq!(row[4], "150");
-    }
+    check_against_paired_py(&run, &out, 3, "150");
+    // rule against random is clearly decided on 150 duplicate deals.
+    let first = &rows(&run)[0];
+    assert!(first[6].parse::<f64>().unwrap() > 0.0, "{first:?}");
     let html = d.path("r.html");
     ok(&tresillo(&["report", run.to_str().unwrap(), "--out", html.to_str().unwrap()]));
     assert!(std::fs::read_to_string(html).unwrap().contains("paired differences"));
+}
+
+#[test]
+fn pairs_csv_equals_paired_py_at_four_players_and_with_sessions() {
+    let d = TempDir::new("pairs", "four");
+    for (name, players, agents, scoring, units) in [
+        ("four", "4", "rule,random,rule:entrada=60,random", "deal", "20"),
+        ("four-sessions", "4", "rule,random,rule:entrada=60,random", "session:4", "5"),
+        ("three-sessions", "3", "rule,random,rule:entrada=60", "session:5", "16"),
+    ] {
+        let run = d.path(name);
+        let out = ok(&tresillo(&[
+            "tournament",
+            "--players",
+            players,
+            "--agents",
+            agents,
+            "--deals",
+            if players == "4" { "20" } else { "80" },
+            "--duplicate",
+            "--scoring",
+            scoring,
+            "--out",
+            run.to_str().unwrap(),
+        ]));
+        let pairs = if players == "4" { 6 } else { 3 };
+        check_against_paired_py(&run, &out, pairs, units);
+    }
 }
 
 #[test]

@@ -71,7 +71,7 @@ fn output_is_identical_whatever_the_thread_count() {
     let (a, b) = (tmp("threads1"), tmp("threads2"));
     tournament(&a, &["--threads", "1"]);
     tournament(&b, &["--threads", "2"]);
-    for f in ["deals.csv", "summary.csv", "stats.json"] {
+    for f in ["deals.csv", "summary.csv", "stats.json", "pairs.csv"] {
         assert_eq!(read(&a.join(f)), read(&b.join(f)), "{f}");
     }
     assert_eq!(compute_counts(&a), compute_counts(&b));
@@ -94,7 +94,7 @@ fn shards_merge_into_the_unsplit_run() {
     let mut a = vec!["merge", merged.to_str().unwrap()];
     a.extend(shards.iter().rev().map(|p| p.to_str().unwrap()));
     run(&a);
-    for f in ["deals.csv", "summary.csv", "stats.json"] {
+    for f in ["deals.csv", "summary.csv", "stats.json", "pairs.csv"] {
         assert_eq!(read(&whole.join(f)), read(&merged.join(f)), "{f}");
     }
     assert_eq!(compute_counts(&whole), compute_counts(&merged));
@@ -146,7 +146,7 @@ fn resume_after_a_kill_gives_the_uninterrupted_result() {
     let mut a = args.to_vec();
     a.extend(["--out", cut.to_str().unwrap(), "--resume"]);
     run(&a);
-    for f in ["deals.csv", "summary.csv", "stats.json"] {
+    for f in ["deals.csv", "summary.csv", "stats.json", "pairs.csv"] {
         assert_eq!(read(&full.join(f)), read(&cut.join(f)), "{f}");
     }
     assert_eq!(compute_counts(&full), compute_counts(&cut));
@@ -250,6 +250,7 @@ fn session_scoring_runs_and_is_sharded_by_whole_sessions() {
     run(&["merge", m.to_str().unwrap(), s0.to_str().unwrap(), s1.to_str().unwrap()]);
     assert_eq!(read(&whole.join("deals.csv")), read(&m.join("deals.csv")));
     assert_eq!(read(&whole.join("summary.csv")), read(&m.join("summary.csv")));
+    assert_eq!(read(&whole.join("pairs.csv")), read(&m.join("pairs.csv")));
 }
 
 #[test]

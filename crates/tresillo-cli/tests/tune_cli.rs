@@ -325,35 +325,72 @@ fn counts_of_one_are_singular() {
 fn the_best_is_judged_against_the_start_and_confirmed_on_fresh_deals() {
     let d = TempDir::new("tune", "confirm");
     let out = d.path("c.csv");
+    let confirm_csv = d.path("c.confirm.csv");
+    let tune = |extra: &[&str]| {
+        let mut args = vec!["tune", "--agent", "rule", "--start", "rule:entrada=10", "--param"];
+        args.extend_from_slice(&["entrada=10,45", "--method", "grid", "--deals", "60", "--seed", "3"]);
+        args.extend_from_slice(&["--out", out.to_str().unwrap()]);
+        args.extend_from_slice(extra);
+        tresillo(&args)
+    };
+    let printed = ok(&tune(&["--confirm", "80"]));
+    // Declaring from 45 points rather than 10 is clearly better on the same deals.
+    assert!(printed.contains("the best beats the start significantly: +"), "{printed}");
+    assert!(printed.contains("confirmation on 80 fresh deals (seed 4)"), "{printed}");
+    assert!(printed.contains("  the best beats the start significantly"), "{printed}");
+    // The last line is still the best spec alone.
+    assert_eq!(printed.lines().last().unwrap(), "rule:entrada=45", "{printed}");
+    let confirm = std::fs::read_to_string(&confirm_csv).unwrap();
+    let rows: Vec<Vec<&str>> = confirm.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 3, "{confirm}");
+    assert_eq!(rows[1][..4], ["start", "rule:entrada=10", "80", "4"], "{confirm}");
+    assert_eq!(rows[2][..4], ["best", "rule:entrada=45", "80", "4"], "{confirm}");
+    // The printed confirmation is the file's gain and interval.
+    let gain = format!("{:+.4} [{:+.4}, {:+.4}]", num(rows[2][7]), num(rows[2][8]), num(rows[2][9]));
+    assert!(num(rows[2][8]) > 0.0 && printed.contains(&gain), "{gain} in {printed}");
+
+    // An existing confirmation is not overwritten without --force ...
+    let e = failed(&tune(&["--confirm", "80"]));
+    assert!(e.contains("already exists; use --force"), "{e}");
+    // ... --resume of the finished search keeps it ...
+    let again = ok(&tune(&["--confirm", "80", "--resume"]));
+    assert!(again.contains("nothing to do") && !again.contains("confirmation on"), "{again}");
+    assert_eq!(std::fs::read_to_string(&confirm_csv).unwrap(), confirm);
+    // ... and writes it, the same, when it is missing.
+    std::fs::remove_file(&confirm_csv).unwrap();
+    let again = ok(&tune(&["--confirm", "80", "--resume"]));
+    assert!(again.contains("already complete") && again.contains(&gain), "{again}");
+    assert_eq!(again.lines().last().unwrap(), "rule:entrada=45", "{again}");
+    assert_eq!(std::fs::read_to_string(&confirm_csv).unwrap(), confirm);
+    // A new search without --confirm removes the old one's confirmation.
+    ok(&tune(&["--force"]));
+    assert!(!confirm_csv.exists());
+    // Without a significant gain the verdict says so and suggests --confirm.
     let printed = ok(&tresillo(&[
         "tune",
         "--agent",
         "rule",
         "--param",
-        "entrada=40,44,46",
+        "entrada=45,46",
         "--method",
         "grid",
         "--deals",
-        "60",
+        "10",
         "--seed",
         "3",
         "--out",
-        out.to_str().unwrap(),
-        "--confirm",
-        "80",
+        d.path("n.csv").to_str().unwrap(),
     ]));
-    let lines: Vec<&str> = printed.lines().collect();
     assert!(
-        printed.contains("beats the start significantly")
+        printed.contains("is the start itself")
             || printed.contains("does not beat the start significantly")
-            || printed.contains("is the start itself"),
+                && printed.contains("confirm it on fresh deals (--confirm DEALS)"),
         "{printed}"
     );
-    assert!(printed.contains("confirmation on 80 fresh deals (seed 4)"), "{printed}");
-    // The last line is still the best spec alone.
-    assert!(lines.last().unwrap().starts_with("rule:entrada="), "{printed}");
-    let confirm = std::fs::read_to_string(d.path("c.confirm.csv")).unwrap();
-    let rows: Vec<&str> = confirm.lines().collect();
-    assert_eq!(rows.len(), 3, "{confirm}");
-    assert!(rows[1].starts_with("start,rule:entrada=45,80,4,") && rows[2].starts_with("best,"), "{confirm}");
+    let e = failed(&tune(&["--force", "--confirm", "1"]));
+    assert!(e.contains("--confirm 1: between 2"), "{e}");
+}
+
+fn num(s: &str) -> f64 {
+    s.parse().unwrap()
 }

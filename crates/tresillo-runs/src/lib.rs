@@ -18,6 +18,7 @@
 //! ```
 
 pub mod compute;
+pub mod league;
 pub mod pairs;
 mod run;
 

@@ -33,8 +33,26 @@ pub struct Pair {
 /// Every pair of slots `a < b` of the run whose rows are the `deals.csv` at `path`.
 pub fn pairs(path: &Path, config: &TournamentConfig) -> Result<Vec<Pair>> {
     let slots = usize::from(config.players);
-    let unit_len = config.scoring.unit_len();
     let seatings = config.seatings().len() as f64;
+    let units = unit_totals(path, config)?;
+    let name = |s: usize| config.agents.get(s).cloned().unwrap_or_default();
+    let mut out = Vec::new();
+    for a in 0..slots {
+        for b in a + 1..slots {
+            let diffs: Vec<f64> = units.values().map(|t| (t[a] - t[b]) as f64 / seatings).collect();
+            let (mean, ci95) = tresillo_sim::mean_ci95(&diffs);
+            out.push(Pair { a: (a, name(a)), b: (b, name(b)), units: diffs.len() as u64, mean, ci95 });
+        }
+    }
+    Ok(out)
+}
+
+/// Each slot's tantos summed over each scoring unit's rows (a deal, or a
+/// session), by unit index, from the `deals.csv` at `path` of a run of `config`;
+/// integers, so exact whatever the order. One-line errors name the file and line.
+pub fn unit_totals(path: &Path, config: &TournamentConfig) -> Result<BTreeMap<u64, [i64; 4]>> {
+    let slots = usize::from(config.players);
+    let unit_len = config.scoring.unit_len();
     let mut r = csv::Reader::from_path(path).with_context(|| format!("reading {}", path.display()))?;
     let headers = r.headers().with_context(|| format!("reading {}", path.display()))?.clone();
     let col = |name: &str| {
@@ -72,22 +90,7 @@ pub fn pairs(path: &Path, config: &TournamentConfig) -> Result<Vec<Pair>> {
             t[slot] += int(pool)? + int(cond)?;
         }
     }
-    let name = |s: usize| config.agents.get(s).cloned().unwrap_or_default();
-    let mut out = Vec::new();
-    for a in 0..slots {
-        for b in a + 1..slots {
-            let diffs: Vec<f64> = units.values().map(|t| (t[a] - t[b]) as f64 / seatings).collect();
-            let n = diffs.len() as f64;
-            let mean = if diffs.is_empty() { 0.0 } else { diffs.iter().sum::<f64>() / n };
-            let ci95 = (diffs.len() >= 2).then(|| {
-                let var = diffs.iter().map(|d| (d - mean) * (d - mean)).sum::<f64>() / (n - 1.0);
-                let half = 1.96 * (var / n).sqrt();
-                (mean - half, mean + half)
-            });
-            out.push(Pair { a: (a, name(a)), b: (b, name(b)), units: diffs.len() as u64, mean, ci95 });
-        }
-    }
-    Ok(out)
+    Ok(units)
 }
 
 /// The bytes of `pairs.csv`.
@@ -95,8 +98,7 @@ pub fn pairs(path: &Path, config: &TournamentConfig) -> Result<Vec<Pair>> {
 pub fn csv(pairs: &[Pair]) -> Vec<u8> {
     let mut s = format!("{HEADER}\n");
     for p in pairs {
-        let (lo, hi) =
-            p.ci95.map_or((String::new(), String::new()), |(l, h)| (format!("{l:.4}"), format!("{h:.4}")));
+        let (lo, hi) = ci_fields(p.ci95);
         s.push_str(&format!(
             "{},{},{},{},{},{:.4},{lo},{hi}\n",
             p.a.0,
@@ -110,7 +112,12 @@ pub fn csv(pairs: &[Pair]) -> Vec<u8> {
     s.into_bytes()
 }
 
-fn quote(s: &str) -> String {
+/// An interval's ends as CSV fields (four decimals), empty without one.
+pub(crate) fn ci_fields(ci: Option<(f64, f64)>) -> (String, String) {
+    ci.map_or((String::new(), String::new()), |(l, h)| (format!("{l:.4}"), format!("{h:.4}")))
+}
+
+pub(crate) fn quote(s: &str) -> String {
     if s.contains([',', '"', '\n']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
 }
 

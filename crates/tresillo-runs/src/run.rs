@@ -163,7 +163,7 @@ fn partial_record(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
-fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     write_replacing(path, bytes, true)
 }
 

@@ -6,6 +6,7 @@
 mod analysis;
 pub mod compute;
 mod config;
+pub mod league;
 mod record;
 mod runner;
 mod seeds;
@@ -27,7 +28,7 @@ pub use runner::{
     simple_config,
 };
 pub use seeds::{deal_for_seed, deal_seed, shuffled_pack};
-pub use stats::{AgentStats, Moments, OutcomeCounts, Stats, SummaryRow};
+pub use stats::{AgentStats, Moments, OutcomeCounts, Stats, SummaryRow, mean_ci95};
 pub use tune::{
     Evaluation, MAX_RANGE_VALUES, Method, ParamRange, Progress, Record, SearchPlan, Space, TuneError,
     TuneResult, TuneSetup,

@@ -292,6 +292,20 @@ impl SummaryRow {
     }
 }
 
+/// The mean of `xs` and its 95% confidence interval (normal approximation, the
+/// values independent); the interval is `None` with fewer than two values.
+#[must_use]
+pub fn mean_ci95(xs: &[f64]) -> (f64, Option<(f64, f64)>) {
+    let n = xs.len() as f64;
+    let mean = if xs.is_empty() { 0.0 } else { xs.iter().sum::<f64>() / n };
+    let ci95 = (xs.len() >= 2).then(|| {
+        let var = xs.iter().map(|d| (d - mean) * (d - mean)).sum::<f64>() / (n - 1.0);
+        let half = 1.96 * (var / n).sqrt();
+        (mean - half, mean + half)
+    });
+    (mean, ci95)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

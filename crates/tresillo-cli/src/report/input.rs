@@ -17,6 +17,8 @@ pub enum Run {
     Tournament(TournamentRun),
     /// A tuning run.
     Tune(TuneRun),
+    /// A league directory.
+    League(super::league::LeagueRun),
 }
 
 impl Run {
@@ -25,6 +27,7 @@ impl Run {
         match self {
             Run::Tournament(t) => &t.label,
             Run::Tune(t) => &t.label,
+            Run::League(l) => &l.label,
         }
     }
 
@@ -36,6 +39,7 @@ impl Run {
                 match r {
                     Run::Tournament(t) => t.label = t.path.display().to_string(),
                     Run::Tune(t) => t.label = t.path.display().to_string(),
+                    Run::League(l) => l.label = l.path.display().to_string(),
                 }
             }
         }
@@ -56,6 +60,9 @@ pub fn load(path: &Path) -> Result<Run> {
         return Ok(Run::Tune(TuneRun::load(path, &manifest)?));
     }
     ensure!(path.is_dir(), "{}: no such file or directory", path.display());
+    if path.join("league.json").is_file() {
+        return Ok(Run::League(super::league::LeagueRun::load(path, label_of(path))?));
+    }
     if path.join("manifest.json").is_file() {
         return Ok(Run::Tournament(TournamentRun::load(path)?));
     }
@@ -101,7 +108,7 @@ fn label_of(path: &Path) -> String {
     p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned())
 }
 
-fn csv_error(file: &Path, e: &csv::Error) -> anyhow::Error {
+pub(super) fn csv_error(file: &Path, e: &csv::Error) -> anyhow::Error {
     match e.position() {
         Some(p) => anyhow::anyhow!("{} line {}: {}", file.display(), p.line(), e.kind_message()),
         None => anyhow::anyhow!("{}: {e}", file.display()),

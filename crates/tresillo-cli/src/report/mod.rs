@@ -13,6 +13,7 @@
 mod chart;
 mod html;
 mod input;
+mod league;
 
 use anyhow::{Context, Result};
 use chart::{Chart, Kind, Marker, Series};
@@ -86,6 +87,7 @@ fn render(runs: &[Run]) -> Result<Page> {
         .map(|r| match r {
             Run::Tournament(t) => format!("tournament {}", t.label),
             Run::Tune(t) => format!("tuning run {}", t.label),
+            Run::League(l) => format!("league {}", l.label),
         })
         .collect();
     let title = format!("tresillo report: {}", labels.join(", "));
@@ -101,7 +103,7 @@ fn render(runs: &[Run]) -> Result<Page> {
         .iter()
         .filter_map(|r| match r {
             Run::Tournament(t) => Some(t),
-            Run::Tune(_) => None,
+            Run::Tune(_) | Run::League(_) => None,
         })
         .collect();
     if tournaments.len() > 1 {
@@ -120,6 +122,7 @@ fn render(runs: &[Run]) -> Result<Page> {
         match r {
             Run::Tournament(t) => tournament(&mut body, t, &prefix)?,
             Run::Tune(t) => tune(&mut body, t, &prefix)?,
+            Run::League(l) => league::league(&mut body, l, &prefix)?,
         }
         body.html.push_str("</section>\n");
     }

@@ -1,0 +1,169 @@
+//! The report of a league directory (`tresillo league`): the ranking with its
+//! intervals as a chart, and the pairwise matrix.
+
+use super::Body;
+use super::chart::{Chart, Kind, Series};
+use super::html::{Table, esc};
+use super::input::csv_error;
+use anyhow::{Context, Result, ensure};
+use std::path::{Path, PathBuf};
+use tresillo_runs::league::{LeagueManifest, MATRIX_HEADER, RATINGS_HEADER};
+
+/// A league directory as the report reads it.
+pub struct LeagueRun {
+    /// Its directory.
+    pub path: PathBuf,
+    /// Its short name.
+    pub label: String,
+    /// `league.json`.
+    pub manifest: LeagueManifest,
+    /// `ratings.csv`, best first: agent, rating, low, high, tables, deals.
+    pub ratings: Vec<Vec<String>>,
+    /// `matrix.csv`: agent A, agent B, tables, deals, mean, low, high.
+    pub matrix: Vec<Vec<String>>,
+}
+
+/// The rows of a league CSV after its header, which must be `header`.
+fn rows(path: &Path, header: &str) -> Result<Vec<Vec<String>>> {
+    let mut r = csv::Reader::from_path(path).with_context(|| format!("reading {}", path.display()))?;
+    let head: Vec<&str> = r.headers().map_err(|e| csv_error(path, &e))?.iter().collect();
+    ensure!(head.join(",") == header, "{} line 1: not the header {header}", path.display());
+    let width = header.split(',').count();
+    let mut out = Vec::new();
+    for (i, rec) in r.records().enumerate() {
+        let rec = rec.map_err(|e| csv_error(path, &e))?;
+        let row: Vec<String> = rec.iter().map(str::to_string).collect();
+        ensure!(
+            row.len() == width,
+            "{} line {}: {} fields, expected {width}",
+            path.display(),
+            i + 2,
+            row.len()
+        );
+        for (k, cell) in row.iter().enumerate().skip(1) {
+            ensure!(
+                cell.is_empty() || cell.parse::<f64>().is_ok() || (k == 1 && header == MATRIX_HEADER),
+                "{} line {}: `{cell}` is not a number",
+                path.display(),
+                i + 2
+            );
+        }
+        out.push(row);
+    }
+    Ok(out)
+}
+
+impl LeagueRun {
+    /// Reads the league in `dir` (its `league.json` exists); it must be complete.
+    pub fn load(dir: &Path, label: String) -> Result<LeagueRun> {
+        let p = dir.join("league.json");
+        let text = std::fs::read_to_string(&p).with_context(|| format!("reading {}", p.display()))?;
+        let manifest: LeagueManifest = serde_json::from_str(&text)
+            .with_context(|| format!("{}: not a tresillo league manifest", p.display()))?;
+        ensure!(
+            manifest.complete,
+            "{}: the league is not complete (its ratings are written when every table is); finish it with \
+             `tresillo league ... --resume`",
+            dir.display()
+        );
+        let ratings = rows(&dir.join("ratings.csv"), RATINGS_HEADER)?;
+        let matrix = rows(&dir.join("matrix.csv"), MATRIX_HEADER)?;
+        Ok(LeagueRun { path: dir.to_path_buf(), label, manifest, ratings, matrix })
+    }
+}
+
+fn num(s: &str) -> Option<f64> {
+    s.parse().ok()
+}
+
+/// The league's section: facts, the ranking chart and the matrix.
+pub fn league(body: &mut Body, l: &LeagueRun, id: &str) -> Result<()> {
+    let c = &l.manifest.config;
+    body.html.push_str(&format!(
+        "<p>{} agents, {} tables of {} (every set of {}), {} deals per table under every seating, seed {}, \
+         rules {}.</p>\n",
+        c.agents.len(),
+        l.manifest.tables.len(),
+        c.players,
+        c.players,
+        c.deals,
+        c.seed,
+        esc(&c.rules.to_string())
+    ));
+    let mut table = Table::new(
+        &format!("{id}-ratings-table"),
+        &["rank", "agent", "rating", "ci95_low", "ci95_high", "tables", "deals"],
+    );
+    let mut s = Series::new("rating (95% CI)", 0, Vec::new());
+    for (i, r) in l.ratings.iter().enumerate() {
+        s.values.push(num(&r[1]));
+        s.ci.push(num(&r[2]).zip(num(&r[3])));
+        let mut row = vec![(i + 1).to_string()];
+        row.extend(r.iter().cloned());
+        table.row(row);
+    }
+    body.chart(
+        &format!("{id}-ratings"),
+        &Chart {
+            title: "The ranking: ratings with 95% confidence intervals".into(),
+            x_desc: "agent, best first".into(),
+            y_desc: "tantos per deal over an average table".into(),
+            categories: l.ratings.iter().map(|r| r[0].clone()).collect(),
+            series: vec![s],
+            kind: Kind::Points,
+        },
+        "From ratings.csv: an additive model of tantos per deal fitted to every table's per-deal results \
+         (an agent's result minus its table's mean is its rating minus the table's mean rating; ratings sum \
+         to 0), intervals from the deals as clusters (every table plays the same deals). Two ratings' \
+         difference is the expected paired difference of the two agents at one table.",
+        &table,
+    )?;
+    // The matrix: row agent minus column agent where they met.
+    let agents = &c.agents;
+    let mut head: Vec<&str> = vec!["A \\ B"];
+    head.extend(agents.iter().map(String::as_str));
+    let mut square = Table::new(&format!("{id}-matrix-table"), &head);
+    for a in agents {
+        let mut row = vec![a.clone()];
+        for b in agents {
+            let cell = l.matrix.iter().find_map(|m| {
+                let sign = if (&m[0], &m[1]) == (a, b) {
+                    1.0
+                } else if (&m[0], &m[1]) == (b, a) {
+                    -1.0
+                } else {
+                    return None;
+                };
+                let (mean, lo, hi) = (num(&m[4])? * sign, num(&m[5]), num(&m[6]));
+                let ci = match (lo, hi) {
+                    (Some(lo), Some(hi)) if sign > 0.0 => format!(" [{lo:+.2}, {hi:+.2}]"),
+                    (Some(lo), Some(hi)) => format!(" [{:+.2}, {:+.2}]", -hi, -lo),
+                    _ => String::new(),
+                };
+                Some(format!("{mean:+.2}{ci}"))
+            });
+            row.push(cell.unwrap_or_default());
+        }
+        square.row(row);
+    }
+    let mut s = Series::new("A minus B (95% CI)", 0, Vec::new());
+    for m in &l.matrix {
+        s.values.push(num(&m[4]));
+        s.ci.push(num(&m[5]).zip(num(&m[6])));
+    }
+    body.chart(
+        &format!("{id}-matrix"),
+        &Chart {
+            title: "Head to head: paired differences where they met".into(),
+            x_desc: "pair of agents".into(),
+            y_desc: "tantos per deal, A minus B (95% CI)".into(),
+            categories: l.matrix.iter().map(|m| format!("{} - {}", m[0], m[1])).collect(),
+            series: vec![s],
+            kind: Kind::Points,
+        },
+        "From matrix.csv: for every pair of agents, per deal, A's result minus B's averaged over the tables \
+         where both sat; the mean over deals and its 95% interval. The table reads row minus column.",
+        &square,
+    )?;
+    Ok(())
+}

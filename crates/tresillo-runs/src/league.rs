@@ -1,0 +1,293 @@
+//! League directories: many agents ranked from a balanced schedule of tables.
+//!
+//! A league of `n` agents at tables of `k` (3, or 4 with `players = 4`) plays
+//! every `k`-subset of the agents as a table ([`tresillo_sim::league::subsets`],
+//! in lexicographic order), each table a duplicate tournament on the same deal
+//! seeds under every seating: every agent meets every other equally often, in
+//! every seat, on the same cards. Each table is an ordinary run directory,
+//! `DIR/tables/table-I-J-K` (the agents' league indices), played by [`run`]: it
+//! checkpoints, resumes after a kill and replaces a run with `force` exactly like
+//! a tournament. `shard K/N` plays every N-th table from the K-th, into the same
+//! league directory (on one machine or a shared filesystem, or copied together).
+//!
+//! When every table is complete, the league files are written from the tables'
+//! `deals.csv`: `ratings.csv` (the model of [`tresillo_sim::league`]: agent,
+//! rating in tantos per deal over an average table, 95% interval, tables, deals;
+//! best first), `matrix.csv` (every pair that met: the paired difference per deal,
+//! with its interval) and `league.json` (configuration, tables, completeness).
+//! They depend only on the tables' rows: the same bytes whatever the thread
+//! count, shard split or interruption.
+
+use crate::run::{RunOptions, check_deals_size, read_manifest, run, write_atomic};
+use anyhow::{Context, Result, bail, ensure};
+use serde::{Deserialize, Serialize};
+use std::fs;
+use std::path::Path;
+use tresillo_agents::Registry;
+use tresillo_sim::league::{Matchup, Rating, TableResults, fit, matrix, subsets};
+use tresillo_sim::{Scoring, Shard, TournamentConfig};
+
+/// The header of `ratings.csv`.
+pub const RATINGS_HEADER: &str = "agent,rating,ci95_low,ci95_high,tables,deals";
+/// The header of `matrix.csv`.
+pub const MATRIX_HEADER: &str = "agent_a,agent_b,tables,deals,mean,ci95_low,ci95_high";
+
+/// The most agents a league takes (a table of three per 3-subset: 1,140 tables
+/// at 20).
+pub const MAX_AGENTS: usize = 20;
+
+/// What `league.json` holds.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct LeagueManifest {
+    /// Always `tresillo`.
+    pub tool: String,
+    /// The tool's version.
+    pub version: String,
+    /// The configuration: every agent of the league in `agents`; each table's
+    /// run plays it with the table's agents.
+    pub config: TournamentConfig,
+    /// The tables, in order: their directories under the league and the league
+    /// indices of their agents.
+    pub tables: Vec<LeagueTable>,
+    /// Whether every table is complete and the league files written.
+    pub complete: bool,
+}
+
+/// One table of a league.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct LeagueTable {
+    /// Its run directory, relative to the league directory.
+    pub dir: String,
+    /// The league indices of its agents, in slot order.
+    pub agents: Vec<usize>,
+}
+
+/// The tables of a league of `config` (its `agents` are the league's).
+#[must_use]
+pub fn tables(config: &TournamentConfig) -> Vec<LeagueTable> {
+    subsets(config.agents.len(), usize::from(config.players))
+        .into_iter()
+        .map(|agents| {
+            let ids: Vec<String> = agents.iter().map(usize::to_string).collect();
+            LeagueTable { dir: format!("tables/table-{}", ids.join("-")), agents }
+        })
+        .collect()
+}
+
+/// The tournament of one table.
+#[must_use]
+pub fn table_config(config: &TournamentConfig, table: &LeagueTable) -> TournamentConfig {
+    TournamentConfig {
+        agents: table.agents.iter().map(|&i| config.agents[i].clone()).collect(),
+        ..config.clone()
+    }
+}
+
+/// Checks a league's configuration against the registry its agents come from:
+/// one-line errors.
+pub fn check(config: &TournamentConfig, registry: &Registry) -> Result<()> {
+    let n = config.agents.len();
+    let k = usize::from(config.players);
+    ensure!(
+        (k..=MAX_AGENTS).contains(&n),
+        "--agents: a league takes {k} to {MAX_AGENTS} agents (tables of {k}), not {n}"
+    );
+    for (i, s) in config.agents.iter().enumerate() {
+        if let Some(j) = config.agents[..i].iter().position(|t| t == s) {
+            bail!("--agents: `{s}` is agent {j} and agent {i}; name each agent once");
+        }
+    }
+    ensure!(config.duplicate, "a league plays every table under every seating (duplicate)");
+    ensure!(config.scoring == Scoring::Deal, "a league scores by deal");
+    ensure!(config.shard == Shard::WHOLE, "a league shards by tables: give the shard to `league`");
+    for t in tables(config) {
+        table_config(config, &t).validate_with(registry)?;
+    }
+    Ok(())
+}
+
+/// Plays (or continues) the tables of shard `shard` of the league of `config`
+/// into `a.out`, then, when every table of the league is complete, writes the
+/// league files; returns the printed lines (the ranking, or how many tables are
+/// complete).
+pub fn league(
+    config: &TournamentConfig,
+    shard: Shard,
+    a: &RunOptions<'_>,
+    command_line: &[String],
+) -> Result<String> {
+    check(config, &a.registry)?;
+    let dir = a.out.as_path();
+    let all = tables(config);
+    let manifest_path = dir.join("league.json");
+    if manifest_path.exists() && !a.force {
+        let text = fs::read_to_string(&manifest_path)
+            .with_context(|| format!("reading {}", manifest_path.display()))?;
+        let m: LeagueManifest = serde_json::from_str(&text)
+            .with_context(|| format!("{}: not a tresillo league manifest", manifest_path.display()))?;
+        ensure!(
+            m.config == *config,
+            "{} holds a league with another configuration; use --force to overwrite it",
+            dir.display()
+        );
+    }
+    fs::create_dir_all(dir.join("tables")).with_context(|| format!("creating {}", dir.display()))?;
+    let mut manifest = LeagueManifest {
+        tool: "tresillo".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        config: config.clone(),
+        tables: all.clone(),
+        complete: false,
+    };
+    if a.force || !manifest_path.exists() {
+        for f in ["ratings.csv", "matrix.csv"] {
+            let p = dir.join(f);
+            if p.exists() {
+                fs::remove_file(&p).with_context(|| format!("removing {}", p.display()))?;
+            }
+        }
+        write_atomic(&manifest_path, serde_json::to_string_pretty(&manifest)?.as_bytes())?;
+    }
+    let mine: Vec<(usize, &LeagueTable)> =
+        all.iter().enumerate().filter(|(i, _)| *i as u64 % shard.count == shard.index).collect();
+    for (n, (i, t)) in mine.iter().enumerate() {
+        let tc = table_config(config, t);
+        let out = dir.join(&t.dir);
+        let done =
+            !a.force && out.join("manifest.json").exists() && read_manifest(&out).is_ok_and(|m| m.complete);
+        (a.note)(&format!(
+            "table {} of {} ({} of this shard): {}{}",
+            i + 1,
+            all.len(),
+            n + 1,
+            tc.agents.join(","),
+            if done { ", complete" } else { "" }
+        ));
+        if done && read_manifest(&out)?.config == tc {
+            continue;
+        }
+        let opts = RunOptions { out: out.clone(), progress: a.progress, ..a.clone() };
+        let mut line = command_line.to_vec();
+        line.push(format!("(table {})", t.dir));
+        run(&tc, &opts, line)?;
+    }
+    let complete: Vec<bool> = all.iter().map(|t| is_complete(&dir.join(&t.dir))).collect();
+    let done = complete.iter().filter(|c| **c).count();
+    if done < all.len() {
+        return Ok(format!(
+            "{done} of {} tables complete in {}; the league's ratings are written when all are (run the other \
+             shards, then this command with --resume)\n",
+            all.len(),
+            dir.display()
+        ));
+    }
+    let results: Vec<TableResults> = all
+        .iter()
+        .map(|t| table_results(&dir.join(&t.dir), &table_config(config, t), t))
+        .collect::<Result<_>>()?;
+    let n = config.agents.len();
+    let ratings = fit(n, &results).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
+    let pairs = matrix(n, &results);
+    let ranked = ranking(&ratings);
+    write_atomic(&dir.join("ratings.csv"), ratings_csv(&ranked, &config.agents).as_bytes())?;
+    write_atomic(&dir.join("matrix.csv"), matrix_csv(&pairs, &config.agents).as_bytes())?;
+    manifest.complete = true;
+    write_atomic(&manifest_path, serde_json::to_string_pretty(&manifest)?.as_bytes())?;
+    Ok(printed(config, all.len(), &ranked, &pairs, dir))
+}
+
+fn is_complete(dir: &Path) -> bool {
+    read_manifest(dir).is_ok_and(|m| m.complete)
+}
+
+/// The results of a complete table: each slot's tantos per deal.
+fn table_results(dir: &Path, config: &TournamentConfig, t: &LeagueTable) -> Result<TableResults> {
+    let m = read_manifest(dir)?;
+    ensure!(
+        m.config == *config,
+        "{} holds a run with another configuration than the league's table; run the league with --force",
+        dir.display()
+    );
+    check_deals_size(dir, &m)?;
+    let totals = crate::pairs::unit_totals(&dir.join("deals.csv"), config)?;
+    let seatings = config.seatings().len() as f64;
+    let k = t.agents.len();
+    let deals =
+        totals.into_iter().map(|(d, s)| (d, s[..k].iter().map(|&x| x as f64 / seatings).collect())).collect();
+    Ok(TableResults { agents: t.agents.clone(), deals })
+}
+
+/// The ratings best first (ties in league order).
+fn ranking(ratings: &[Rating]) -> Vec<Rating> {
+    let mut r = ratings.to_vec();
+    r.sort_by(|a, b| b.rating.total_cmp(&a.rating).then(a.agent.cmp(&b.agent)));
+    r
+}
+
+fn ratings_csv(ranked: &[Rating], agents: &[String]) -> String {
+    let mut s = format!("{RATINGS_HEADER}\n");
+    for r in ranked {
+        s.push_str(&format!(
+            "{},{:.4},{:.4},{:.4},{},{}\n",
+            crate::pairs::quote(&agents[r.agent]),
+            r.rating,
+            r.ci95.0,
+            r.ci95.1,
+            r.tables,
+            r.deals
+        ));
+    }
+    s
+}
+
+fn matrix_csv(pairs: &[Matchup], agents: &[String]) -> String {
+    let mut s = format!("{MATRIX_HEADER}\n");
+    for p in pairs {
+        let (lo, hi) = crate::pairs::ci_fields(p.ci95);
+        s.push_str(&format!(
+            "{},{},{},{},{:.4},{lo},{hi}\n",
+            crate::pairs::quote(&agents[p.a]),
+            crate::pairs::quote(&agents[p.b]),
+            p.tables,
+            p.deals,
+            p.mean
+        ));
+    }
+    s
+}
+
+fn printed(
+    config: &TournamentConfig,
+    tables: usize,
+    ranked: &[Rating],
+    pairs: &[Matchup],
+    dir: &Path,
+) -> String {
+    let mut s = format!(
+        "league of {} agents: {tables} tables of {}, {} deals each under every seating; ratings in tantos per \
+         deal over an average table (95% CI):\n",
+        config.agents.len(),
+        config.players,
+        config.deals
+    );
+    for (i, r) in ranked.iter().enumerate() {
+        s.push_str(&format!(
+            "{:>3}. {:<36} {:>+9.4} [{:+.4}, {:+.4}]\n",
+            i + 1,
+            config.agents[r.agent],
+            r.rating,
+            r.ci95.0,
+            r.ci95.1
+        ));
+    }
+    s.push_str("paired differences where they met, tantos per deal (A minus B, 95% CI):\n");
+    for p in pairs {
+        let ci = p.ci95.map_or(String::new(), |(l, h)| format!("[{l:+.4}, {h:+.4}]"));
+        s.push_str(&format!(
+            "  {:<28} - {:<28} {:>+10.4} {ci}\n",
+            config.agents[p.a], config.agents[p.b], p.mean
+        ));
+    }
+    s.push_str(&format!("output in {}\n", dir.display()));
+    s
+}
