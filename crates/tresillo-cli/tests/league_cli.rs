@@ -63,6 +63,24 @@ fn agents_of_known_strength_are_ranked_in_order_and_the_files_hold_it() {
     assert!(num(rows[3][3]) < num(rows[2][2]), "{ratings}");
     // The printed ranking is the file's.
     assert!(out.contains("  1. rule ") && out.contains("  4. random "), "{out}");
+    // compute.csv: each agent's decisions are the sum of its slot's at its tables.
+    let compute = std::fs::read_to_string(dir.join("compute.csv")).unwrap();
+    let lines: Vec<Vec<&str>> = compute.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    assert_eq!(lines.len(), 4, "{compute}");
+    assert!(out.contains("what each agent spent, over all its tables:"), "{out}");
+    for (i, agent) in AGENTS.split(',').enumerate() {
+        let mut sum = 0u64;
+        for t in ["table-0-1-2", "table-0-1-3", "table-0-2-3", "table-1-2-3"] {
+            let ix: Vec<usize> = t[6..].split('-').map(|x| x.parse().unwrap()).collect();
+            if let Some(slot) = ix.iter().position(|&a| a == i) {
+                let c = std::fs::read_to_string(dir.join("tables").join(t).join("compute.csv")).unwrap();
+                let row: Vec<&str> = c.lines().nth(1 + slot).unwrap().split(',').collect();
+                sum += row[2].parse::<u64>().unwrap();
+            }
+        }
+        assert_eq!((lines[i][0], lines[i][1]), (i.to_string().as_str(), agent), "{compute}");
+        assert_eq!(lines[i][2].parse::<u64>().unwrap(), sum, "{compute}");
+    }
     // The matrix: each pair met at two tables on the same 60 deals, and its mean is
     // the mean of those tables' pairs.csv means (the same deals at both).
     let matrix = std::fs::read_to_string(dir.join("matrix.csv")).unwrap();

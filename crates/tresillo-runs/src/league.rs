@@ -16,7 +16,9 @@
 //! best first), `matrix.csv` (every pair that met: the paired difference per deal,
 //! with its interval) and `league.json` (configuration, tables, completeness).
 //! They depend only on the tables' rows: the same bytes whatever the thread
-//! count, shard split or interruption.
+//! count, shard split or interruption. Beside them, `compute.csv`: each agent's
+//! compute (the columns of a run's `compute.csv`, `slot` being the agent's league
+//! index) summed over its tables; its counts are exact, its times measurements.
 
 use crate::run::{RunOptions, check_deals_size, read_manifest, run, write_atomic};
 use anyhow::{Context, Result, bail, ensure};
@@ -24,6 +26,7 @@ use serde::{Deserialize, Serialize};
 use std::fs;
 use std::path::Path;
 use tresillo_agents::Registry;
+use tresillo_sim::compute::Compute;
 use tresillo_sim::league::{Matchup, Rating, TableResults, fit, matrix, subsets};
 use tresillo_sim::{Scoring, Shard, TournamentConfig};
 
@@ -140,7 +143,7 @@ pub fn league(
         complete: false,
     };
     if a.force || !manifest_path.exists() {
-        for f in ["ratings.csv", "matrix.csv"] {
+        for f in ["ratings.csv", "matrix.csv", crate::compute::COMPUTE_CSV] {
             let p = dir.join(f);
             if p.exists() {
                 fs::remove_file(&p).with_context(|| format!("removing {}", p.display()))?;
@@ -191,9 +194,38 @@ pub fn league(
     let ranked = ranking(&ratings);
     write_atomic(&dir.join("ratings.csv"), ratings_csv(&ranked, &config.agents).as_bytes())?;
     write_atomic(&dir.join("matrix.csv"), matrix_csv(&pairs, &config.agents).as_bytes())?;
+    let compute = league_compute(dir, config, &all)?;
+    if let Some(c) = &compute {
+        write_atomic(&dir.join(crate::compute::COMPUTE_CSV), &crate::compute::compute_csv(config, c)?)?;
+    }
     manifest.complete = true;
     write_atomic(&manifest_path, serde_json::to_string_pretty(&manifest)?.as_bytes())?;
-    Ok(printed(config, all.len(), &ranked, &pairs, dir))
+    let mut text = printed(config, all.len(), &ranked, &pairs, dir);
+    if let Some(c) = &compute {
+        text.push_str("what each agent spent, over all its tables:\n");
+        text.push_str(&crate::compute::compute_table(config, c));
+    }
+    Ok(text)
+}
+
+/// Each league agent's compute summed over the tables it sat at (its slot at
+/// each table), with `slot` the agent's league index; `None` when a table has no
+/// compute (written by a version before compute accounting). The counts are
+/// exact; the times are measurements, like a table's `compute.csv`.
+fn league_compute(dir: &Path, config: &TournamentConfig, all: &[LeagueTable]) -> Result<Option<Compute>> {
+    let mut total = Compute::new(config.agents.len());
+    for t in all {
+        let table = dir.join(&t.dir);
+        let m = read_manifest(&table)?;
+        let Some(c) = crate::compute::read_compute(&table, m.deals_completed)? else { return Ok(None) };
+        for (slot, &agent) in t.agents.iter().enumerate() {
+            if let (Some(from), Some(to)) = (c.slots.get(slot), total.slots.get_mut(agent)) {
+                to.merge(from);
+            }
+        }
+    }
+    total.deals = config.deals;
+    Ok(Some(total))
 }
 
 fn is_complete(dir: &Path) -> bool {
