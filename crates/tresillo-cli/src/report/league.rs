@@ -1,10 +1,10 @@
 //! The report of a league directory (`tresillo league`): the ranking with its
 //! intervals as a chart, and the pairwise matrix.
 
-use super::Body;
+use super::body::Body;
 use super::chart::{Chart, Kind, Series};
+use super::csv_error::csv_error;
 use super::html::{Table, esc};
-use super::input::csv_error;
 use anyhow::{Context, Result, ensure};
 use std::path::{Path, PathBuf};
 use tresillo_runs::league::{LeagueManifest, MATRIX_HEADER, RATINGS_HEADER};

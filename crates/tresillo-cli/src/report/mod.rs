@@ -10,14 +10,17 @@
 //! otherwise. The page loads nothing: styles are inline, charts are inline SVG, and
 //! it holds no timestamp, so the same inputs give the same bytes.
 
+mod body;
 mod chart;
+mod csv_error;
 mod html;
 mod input;
 mod league;
 
 use anyhow::{Context, Result};
+use body::Body;
 use chart::{Chart, Kind, Marker, Series};
-use html::{Table, esc, facts, figure, missing};
+use html::{Table, esc, facts, missing};
 use input::{CONTRACTS, MIX, Run, TournamentRun, TuneRun};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -62,22 +65,6 @@ pub fn run(a: &ReportArgs) -> Result<String> {
 struct Page {
     html: String,
     charts: usize,
-}
-
-/// Builds the body section by section and counts the charts.
-#[derive(Default)]
-struct Body {
-    html: String,
-    charts: usize,
-}
-
-impl Body {
-    fn chart(&mut self, id: &str, c: &Chart, note: &str, table: &Table) -> Result<()> {
-        let svg = chart::render(c)?;
-        self.html.push_str(&figure(id, &svg, note, table));
-        self.charts += 1;
-        Ok(())
-    }
 }
 
 fn render(runs: &[Run]) -> Result<Page> {
