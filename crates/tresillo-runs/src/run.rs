@@ -915,6 +915,10 @@ fn play(
     let mut csv_file =
         OpenOptions::new().append(true).open(dir.join("deals.csv")).context("opening deals.csv")?;
     csv_file.seek(SeekFrom::End(0))?;
+    // Rows are buffered (one write a unit was a system call per deal) and the
+    // buffer is flushed before every checkpoint, so the file still holds every
+    // row the manifest counts.
+    let mut csv_file = std::io::BufWriter::with_capacity(1 << 20, csv_file);
     // Each worker thread keeps its agents for the whole run (an external bot's
     // process serves every batch); they are dropped, and bots ended, at the end.
     let slots = workers.install(AgentSlots::new);
@@ -943,6 +947,7 @@ fn play(
                 // killed process loses nothing that was written. (No fsync per batch:
                 // it would protect only against the machine itself going down, at a
                 // large cost; resume refuses a deals.csv shorter than its checkpoint.)
+                csv_file.flush()?;
                 checkpoint(dir, &stats, &compute, &manifest, false)?;
                 checkpoints += 1;
                 if abort_after == Some(checkpoints) {
