@@ -7,6 +7,7 @@ mod analysis;
 pub mod compute;
 mod config;
 pub mod league;
+pub mod properties;
 mod record;
 mod runner;
 mod seeds;
