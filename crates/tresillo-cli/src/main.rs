@@ -32,6 +32,7 @@ mod league;
 mod narrate;
 mod perft;
 mod play;
+mod properties;
 mod provenance;
 mod replay;
 mod report;
@@ -133,6 +134,9 @@ enum Command {
     /// Draw tournament directories and tuning runs as one self-contained HTML page
     /// with charts.
     Report(report::ReportArgs),
+    /// Measure Long et al.'s game-tree properties (leaf correlation, bias,
+    /// disambiguation) and PIMC's error against the oracle (docs/PROPERTIES.md).
+    Properties(properties::PropertiesArgs),
 }
 
 /// `n` and a noun, in the plural unless `n` is 1: `1 run`, `2 runs`.
@@ -194,6 +198,7 @@ fn run(cli: Cli) -> Result<()> {
             write!(out, "{line}")?;
         }
         Command::BotCheck(a) => bot_check::run(&a, &mut out)?,
+        Command::Properties(a) => properties::run(&a, &mut out)?,
         Command::Sprt(a) => sprt::run(&a, &mut out)?,
         Command::Agents => {
             for a in registry().infos() {
