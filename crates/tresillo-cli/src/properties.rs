@@ -26,7 +26,7 @@ pub struct PropertiesArgs {
     /// Worker threads (default: all cores). The output does not depend on it.
     #[arg(long, allow_negative_numbers = true, value_parser = crate::args::threads)]
     pub threads: Option<usize>,
-    /// Write every number as CSV to this file.
+    /// Write every number as CSV to this file (its directory created if missing).
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
     /// The rule set, its options and the table size.
@@ -69,6 +69,9 @@ pub fn run(a: &PropertiesArgs, out: &mut impl Write) -> Result<()> {
     }
     let p = pool.build()?.install(|| measure(&config))?;
     if let Some(path) = &a.out {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        }
         std::fs::write(path, csv(&config, &p)).with_context(|| format!("writing {}", path.display()))?;
     }
     write!(out, "{}", table(&config, &p))?;
