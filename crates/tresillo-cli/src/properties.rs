@@ -61,8 +61,14 @@ fn worlds(s: &str) -> Result<u32, String> {
 pub fn run(a: &PropertiesArgs, out: &mut impl Write) -> Result<()> {
     let rules = a.rules.parse()?;
     let players = a.rules.players()?;
-    let config =
-        PropertiesConfig { rules, players, deals: a.deals, seed: a.seed, worlds: a.worlds, playouts: a.playouts };
+    let config = PropertiesConfig {
+        rules,
+        players,
+        deals: a.deals,
+        seed: a.seed,
+        worlds: a.worlds,
+        playouts: a.playouts,
+    };
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(t) = a.threads {
         pool = pool.num_threads(t);

@@ -85,13 +85,15 @@ fn bad_arguments_are_one_line_errors() {
     let dir = TempDir::new("properties", "bad-out");
     let file = dir.write("file", "");
     let bad = file.join("p.csv");
-    let (ok, _, err) = tresillo(&["properties", "--deals", "1", "--worlds", "0", "--out", bad.to_str().unwrap()]);
+    let (ok, _, err) =
+        tresillo(&["properties", "--deals", "1", "--worlds", "0", "--out", bad.to_str().unwrap()]);
     assert!(!ok);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.starts_with("error: creating "), "{err}");
     // A missing directory is made.
     let nested = dir.path("a/b/p.csv");
-    let (ok, _, err) = tresillo(&["properties", "--deals", "1", "--worlds", "0", "--out", nested.to_str().unwrap()]);
+    let (ok, _, err) =
+        tresillo(&["properties", "--deals", "1", "--worlds", "0", "--out", nested.to_str().unwrap()]);
     assert!(ok, "{err}");
     assert!(std::fs::read_to_string(&nested).unwrap().starts_with("rules,"));
 }

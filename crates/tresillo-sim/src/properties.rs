@@ -243,8 +243,8 @@ fn measure_deal(c: &PropertiesConfig, i: u64, solvers: &mut Solvers) -> Result<P
     let seed = deal_seed(c.seed, i);
     let dealer = Seat((i % u64::from(c.players)) as u8);
     let deal = deal_for_seed(seed).seated(c.players, dealer);
-    let mut hand =
-        Hand::with_rules(c.rules, c.players, deal, dealer).map_err(|source| SimError::Hand { deal: i, source })?;
+    let mut hand = Hand::with_rules(c.rules, c.players, deal, dealer)
+        .map_err(|source| SimError::Hand { deal: i, source })?;
     let mut agents: Vec<_> =
         (0..c.players).map(|_| build_seated("rule").expect("the rule agent is built in")).collect();
     let mut rngs = seat_rngs(seed);
@@ -257,7 +257,7 @@ fn measure_deal(c: &PropertiesConfig, i: u64, solvers: &mut Solvers) -> Result<P
     })
     .map_err(|e| SimError::Agent { deal: i, error: Box::new(e) })?;
     let mut out = Properties { deals: 1, ..Properties::default() };
-    let mut rng = rng_from_seed(splitmix64(seed ^ 0x5EED_0F_D1A6_u64));
+    let mut rng = rng_from_seed(splitmix64(seed ^ 0x5E_ED0F_D1A6_u64));
     let Some(first) = decisions.first() else { return Ok(out) };
     let Some((ps, declarer, stakes)) = position(first) else { return Ok(out) };
     out.played = 1;
@@ -514,7 +514,7 @@ mod tests {
         let legal = parse_hand("1E 7O 2C").unwrap();
         let first = legal.first().unwrap();
         assert_eq!(best_card(legal, |_| 1.0), Some(first));
-        let last = legal.iter().last().unwrap();
+        let last = legal.iter().next_back().unwrap();
         assert_eq!(best_card(legal, |c| if c == last { 2.0 } else { 0.0 }), Some(last));
         assert_eq!(best_card(CardSet::EMPTY, |_| 0.0), None);
     }
