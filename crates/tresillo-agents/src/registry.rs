@@ -537,7 +537,6 @@ fn register_alphamu(r: &mut Registry) {
     .expect("a new name");
 }
 
-
 /// The rule parameters a spec sets (other keys are left to the caller).
 fn rule_params(p: &Params<'_>) -> Result<RuleParams, SpecError> {
     let mut r = RuleParams::default();

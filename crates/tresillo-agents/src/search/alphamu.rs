@@ -223,7 +223,8 @@ impl<'a> AlphaMu<'a> {
         }
         let mut out = [Card::ESPADA; 10];
         for (i, c) in legal.into_iter().enumerate() {
-            let j = (0..i).find(|&j| node.iter().enumerate().all(|(k, _)| all[k][j] == all[k][i])).unwrap_or(i);
+            let j =
+                (0..i).find(|&j| node.iter().enumerate().all(|(k, _)| all[k][j] == all[k][i])).unwrap_or(i);
             out[i] = legal.into_iter().nth(j).expect("a legal card");
             debug_assert!(j < i || out[i] == c);
         }
@@ -318,7 +319,11 @@ impl<'a> AlphaMu<'a> {
         let top = self.best_util();
         front
             .iter()
-            .map(|v| node.iter().map(|(i, _)| if v[*i as usize] == NONE { top } else { i32::from(v[*i as usize]) }).sum())
+            .map(|v| {
+                node.iter()
+                    .map(|(i, _)| if v[*i as usize] == NONE { top } else { i32::from(v[*i as usize]) })
+                    .sum()
+            })
             .max()
             .unwrap_or(i32::MIN / 2)
     }
@@ -480,7 +485,9 @@ mod tests {
         let declarer = view.public().declarer.expect("a declarer");
         let mut rng = rng_from_seed(seed);
         (0..k)
-            .filter_map(|_| Position::from_play_state(&sampler.sample(&mut rng).play_state(&view)?, declarer).ok())
+            .filter_map(|_| {
+                Position::from_play_state(&sampler.sample(&mut rng).play_state(&view)?, declarer).ok()
+            })
             .collect()
     }
 
