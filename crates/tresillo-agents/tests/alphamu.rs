@@ -58,7 +58,7 @@ fn play(spec: &str, rules: Rules, players: u8, seed: u64) -> Vec<Decision> {
 #[test]
 fn alphamu_plays_every_rule_set_legally() {
     for (rules, players) in rule_sets() {
-        for k in 0..6 {
+        for k in 0..4 {
             play("alphamu:worlds=6:depth=2:pimc_worlds=8:bid_worlds=4", rules, players, splitmix64(k + 77));
         }
     }
@@ -67,7 +67,7 @@ fn alphamu_plays_every_rule_set_legally() {
 #[test]
 fn alphamu_plays_many_tresillo_hands_legally() {
     let rules = Rules::parse("tresillo", &[]).unwrap();
-    for k in 0..30 {
+    for k in 0..20 {
         play("alphamu:worlds=6:depth=3:pimc_worlds=8:bid_worlds=4", rules, 3, splitmix64(k ^ 0xA1FA));
     }
 }
@@ -89,7 +89,7 @@ fn alphamu_at_depth_one_is_pimc() {
     let mut pimc = build_agent("pimc:worlds=12:adaptive=0:threads=1").unwrap();
     let mut rule = RuleAgent::default();
     let mut compared = 0;
-    for k in 0..40u64 {
+    for k in 0..25u64 {
         let mut h = hand(rules, 3, k);
         let mut rngs = seat_rngs(k);
         while let Some(seat) = h.request().seat() {
@@ -106,7 +106,7 @@ fn alphamu_at_depth_one_is_pimc() {
             h.apply(d).expect("legal");
         }
     }
-    assert!(compared > 150, "{compared}");
+    assert!(compared > 100, "{compared}");
 }
 
 #[test]
