@@ -78,7 +78,6 @@
 //! duplicate deals; full game -0.135 [-0.298, +0.029]). Against the same agent
 //! at depth 1 (the same 32 worlds) depth 3 gains +0.092 [-0.047, +0.230]: the
 //! search itself is not shown to help, and its 32 worlds lose to pimc's 64.
-//!
 
 use crate::Agent;
 use crate::rng::AgentRng;
