@@ -54,7 +54,7 @@ mod search;
 mod spec_error;
 
 // The search modules at their old paths (`tresillo_agents::pimc::...`).
-pub use search::{gpimc, gsolver, pimc, solver};
+pub use search::{alphamu, gpimc, gsolver, pimc, solver};
 
 pub use agent::{
     Agent, AgentError, SplitPlayer, TablePlayer, Work, is_bidding_request, play_hand, play_hand_with,

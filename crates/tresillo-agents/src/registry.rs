@@ -181,8 +181,8 @@ impl Registry {
         Registry::default()
     }
 
-    /// The agents of this crate: `random`, `rule`, `pimc`, `ismcts` and the
-    /// experiments-only `cheat` and `oracle`.
+    /// The agents of this crate: `random`, `rule`, `pimc`, `ismcts`, `alphamu`
+    /// and the experiments-only `cheat` and `oracle`.
     #[must_use]
     pub fn builtin() -> Registry {
         let mut r = Registry::empty();
@@ -326,6 +326,7 @@ impl Registry {
             },
         )
         .expect("a new name");
+        register_alphamu(&mut r);
         r.register_cheat(
             AgentInfo {
                 name: "oracle",
@@ -456,6 +457,84 @@ fn rule_param_infos() -> Vec<ParamInfo> {
             help,
         })
         .collect()
+}
+
+/// Registers `alphamu` ([`crate::search::alphamu`]).
+fn register_alphamu(r: &mut Registry) {
+    use crate::search::alphamu::{AlphaMuAgent, AlphaMuParams, MAX_WORLDS};
+    let d = AlphaMuParams::default();
+    let mut params = vec![
+        ParamInfo {
+            name: "worlds",
+            default: d.worlds.to_string(),
+            help: "worlds drawn from the exact sampler per searched card decision (1 to 64)",
+        },
+        ParamInfo {
+            name: "depth",
+            default: d.depth.to_string(),
+            help: "moves of this seat chosen alike in every world, the current one counted \
+                   (1: pimc with adaptive=0; 1 to 9)",
+        },
+        ParamInfo {
+            name: "late",
+            default: d.late.to_string(),
+            help: "search only card decisions with at most this many tricks left, the current \
+                   one counted (1 to 9; the others as the inner pimc)",
+        },
+        ParamInfo {
+            name: "pimc_worlds",
+            default: d.pimc.worlds.to_string(),
+            help: "worlds of the inner pimc (adaptive), which makes every decision not searched",
+        },
+        ParamInfo {
+            name: "bid_worlds",
+            default: d.pimc.bid_worlds.to_string(),
+            help: "the inner pimc's worlds for the auction and contract",
+        },
+        ParamInfo {
+            name: "bid_margin",
+            default: d.pimc.bid_margin.to_string(),
+            help: "the inner pimc's bid margin (hundredths of an AIP)",
+        },
+    ];
+    params.extend(rule_param_infos());
+    r.register(
+        AgentInfo {
+            name: "alphamu",
+            help: "alpha-mu search (Cazenave and Ventos 2019) against pimc's strategy fusion: card \
+                   play over sampled worlds with this seat's own next `depth` cards chosen alike in \
+                   every world it cannot tell apart (Pareto fronts of per-world classes, the other \
+                   seats choosing world by world, the solver's classes after the last), depth 1 \
+                   being pimc; every other decision as an inner pimc (pimc_worlds). Three-player \
+                   tresillo and tresillo-house only: in hombre, lhombre and at four players it \
+                   plays as its inner pimc",
+            params,
+        },
+        |p| {
+            let mut q = AlphaMuParams::default();
+            q.pimc.rule = rule_params(p)?;
+            if let Some(n) = p.int("worlds", 1, i64::from(MAX_WORLDS))? {
+                q.worlds = n as u32;
+            }
+            if let Some(n) = p.int("depth", 1, 9)? {
+                q.depth = n as u32;
+            }
+            if let Some(n) = p.int("late", 1, 9)? {
+                q.late = n as u32;
+            }
+            if let Some(n) = p.int("pimc_worlds", 1, 100_000)? {
+                q.pimc.worlds = n as u32;
+            }
+            if let Some(n) = p.int("bid_worlds", 1, 10_000)? {
+                q.pimc.bid_worlds = n as u32;
+            }
+            if let Some(m) = p.int("bid_margin", -300, 300)? {
+                q.pimc.bid_margin = m as i32;
+            }
+            Ok(Box::new(AlphaMuAgent::new(q)))
+        },
+    )
+    .expect("a new name");
 }
 
 /// The rule parameters a spec sets (other keys are left to the caller).

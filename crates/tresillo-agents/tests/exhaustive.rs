@@ -23,11 +23,12 @@ const FAST: [&str; 2] = ["random", "rule"];
 
 /// A small spec for each fair agent of the registry (search agents with small
 /// budgets, one thread).
-const SMALL: [(&str, &str); 4] = [
+const SMALL: [(&str, &str); 5] = [
     ("random", "random"),
     ("rule", "rule"),
     ("pimc", "pimc:worlds=3:bid_worlds=2:adaptive=0:threads=1"),
     ("ismcts", "ismcts:iters=60"),
+    ("alphamu", "alphamu:worlds=3:depth=2:pimc_worlds=3:bid_worlds=2"),
 ];
 
 fn env_count(name: &str, default: u64) -> u64 {

@@ -1047,7 +1047,7 @@ impl SolverContext {
 
 impl Position {
     /// Plays `c` (legal, of the player to move) in place.
-    fn play(&mut self, c: Card) {
+    pub(crate) fn play(&mut self, c: Card) {
         let s = self.to_move();
         self.hands[s.index()].take(c);
         if self.trick_len < 2 {
