@@ -282,6 +282,29 @@ impl Registry {
                 default: d.bid_margin.to_string(),
                 help: "least mean bidding utility (hundredths of an AIP, 9 tantos) of a contract to bid it",
             },
+            ParamInfo {
+                name: "discard",
+                default: "rule".to_string(),
+                help: "this seat's own discards (declarer and opponents, three-player tresillo): rule, \
+                       or search (candidates around rule's discard valued by solving sampled worlds \
+                       and draws after the exchange)",
+            },
+            ParamInfo {
+                name: "discard_worlds",
+                default: d.discard_worlds.to_string(),
+                help: "worlds (hidden cards and the draw) per searched discard (discard=search)",
+            },
+            ParamInfo {
+                name: "discard_cands",
+                default: d.discard_cands.to_string(),
+                help: "most candidate discards a searched discard values, rule's first (1 to 12; 1: rule's)",
+            },
+            ParamInfo {
+                name: "discard_z",
+                default: d.discard_z.to_string(),
+                help: "a searched discard leaves rule's only for a candidate whose mean gain over the \
+                       worlds exceeds this many hundredths of its paired standard error (0: any gain)",
+            },
         ];
         pimc_params.extend(rule_param_infos());
         r.register(
@@ -321,6 +344,20 @@ impl Registry {
                 }
                 if let Some(m) = p.int("bid_margin", -300, 300)? {
                     q.bid_margin = m as i32;
+                }
+                if let Some(n) = p.int("discard_worlds", 1, 100_000)? {
+                    q.discard_worlds = n as u32;
+                }
+                if let Some(n) = p.int("discard_cands", 1, crate::search::exchange::MAX_CANDIDATES as i64)? {
+                    q.discard_cands = n as u32;
+                }
+                if let Some(z) = p.int("discard_z", 0, 1000)? {
+                    q.discard_z = z as u32;
+                }
+                match p.get("discard") {
+                    None | Some("rule") => {}
+                    Some("search") => q.discard_search = true,
+                    Some(v) => return Err(p.bad_value("discard", v, "expected rule or search")),
                 }
                 Ok(Box::new(PimcAgent::new(q)))
             },

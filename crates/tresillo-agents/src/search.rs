@@ -2,6 +2,7 @@
 //! Spanish three-player classes, `gsolver` for every goal and table), PIMC
 //! (`pimc`, and `gpimc` for the general rule sets) and ISMCTS (`ismcts`).
 
+pub mod exchange;
 pub mod gpimc;
 pub mod gsolver;
 pub mod ismcts;
