@@ -285,9 +285,9 @@ impl Registry {
             ParamInfo {
                 name: "discard",
                 default: "rule".to_string(),
-                help: "this seat's own discards (declarer and opponents, three-player tresillo): rule, \
-                       or search (candidates around rule's discard valued by solving sampled worlds \
-                       and draws after the exchange)",
+                help: "this seat's own discards (three-player tresillo): rule, search (declarer and \
+                       opponents: candidates around rule's discard valued by solving sampled worlds \
+                       and draws after the exchange) or declarer (searched as declarer only)",
             },
             ParamInfo {
                 name: "discard_worlds",
@@ -357,7 +357,8 @@ impl Registry {
                 match p.get("discard") {
                     None | Some("rule") => {}
                     Some("search") => q.discard_search = true,
-                    Some(v) => return Err(p.bad_value("discard", v, "expected rule or search")),
+                    Some("declarer") => (q.discard_search, q.discard_declarer_only) = (true, true),
+                    Some(v) => return Err(p.bad_value("discard", v, "expected rule, search or declarer")),
                 }
                 Ok(Box::new(PimcAgent::new(q)))
             },

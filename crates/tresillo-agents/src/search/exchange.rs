@@ -1,4 +1,4 @@
-//! The searched exchange (`pimc:discard=search`): at its own discard, the
+//! The searched exchange (`pimc:discard=search`, or `discard=declarer`): at its own discard, the
 //! agent values a few candidate discards by sampling worlds and solving the
 //! card play after the exchange, and keeps the one of best mean utility.
 //!
@@ -31,7 +31,9 @@
 //! hundredths of its standard error, paired over the worlds (`discard_z`; 0:
 //! any gain).
 //!
-//! Three-player `tresillo` and `tresillo-house` with trumps known; elsewhere (the
+//! With `discard=declarer` only the declarer's discard is searched (an
+//! opponent discards as the rule agent). Three-player `tresillo` and
+//! `tresillo-house` with trumps known; elsewhere (the
 //! forced entrada of `tresillo-house` that exchanges before naming trumps,
 //! `hombre`, `lhombre`, four players) the agent discards as the rule agent does.
 
@@ -373,6 +375,25 @@ mod tests {
     }
 
     #[test]
+    fn declarer_only_searches_as_declarer() {
+        let mut agent =
+            crate::build_agent("pimc:worlds=2:bid_worlds=2:discard=declarer:discard_worlds=4").unwrap();
+        let (mut changed, mut n) = (0, 0);
+        discards(Rules::default(), 3, 0..40, agent.as_mut(), |view, ours, theirs| {
+            if view.public().declarer == Some(view.seat()) {
+                changed += usize::from(ours != theirs);
+            } else {
+                n += 1;
+                assert_eq!(ours, theirs, "an opponent discards as rule");
+            }
+        });
+        assert!(
+            n > 0 && changed > 0,
+            "{n} opponents' discards, {changed} declarer's searched away from rule"
+        );
+    }
+
+    #[test]
     fn one_candidate_is_rules_discard_and_off_is_rule() {
         let mut one = searching(4, 1);
         let n = discards(Rules::default(), 3, 0..20, &mut one, |_, ours, theirs| assert_eq!(ours, theirs));
@@ -386,6 +407,7 @@ mod tests {
         use crate::{SpecError, build_agent};
         assert!(build_agent("pimc:discard=search:discard_worlds=8:discard_cands=3:discard_z=150").is_ok());
         assert!(build_agent("pimc:discard=rule").is_ok());
+        assert!(build_agent("pimc:discard=declarer").is_ok());
         for bad in
             ["discard=maybe", "discard_cands=0", "discard_cands=13", "discard_worlds=0", "discard_z=-1"]
         {

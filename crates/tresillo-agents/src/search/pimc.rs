@@ -703,6 +703,9 @@ pub struct PimcParams {
     /// Search this seat's own discards ([`exchange`](crate::search::exchange))
     /// instead of discarding as the rule agent (`discard=search`; off by default).
     pub discard_search: bool,
+    /// Search them only as the declarer, discarding as the rule agent as an
+    /// opponent (`discard=declarer`).
+    pub discard_declarer_only: bool,
     /// Worlds drawn per searched discard.
     pub discard_worlds: u32,
     /// Most candidate discards a searched discard values (1: the rule agent's).
@@ -739,6 +742,7 @@ impl Default for PimcParams {
             rule: RuleParams::default(),
             ms: 0,
             discard_search: false,
+            discard_declarer_only: false,
             discard_worlds: 32,
             discard_cands: 6,
             discard_z: 0,
@@ -1265,7 +1269,11 @@ impl Agent for PimcAgent {
                 self.bid(view, rng, min_level)
             }
             Request::Declare { min_level, forced, .. } => self.declare(view, rng, min_level, forced),
-            Request::Discard { min, max, .. } if self.params.discard_search => {
+            Request::Discard { min, max, .. }
+                if self.params.discard_search
+                    && (!self.params.discard_declarer_only
+                        || view.public().declarer == Some(view.seat())) =>
+            {
                 let q = &self.params;
                 let search = (q.discard_worlds, q.discard_cands as usize, q.discard_z);
                 let (ctx, drawn) = self.solving.ctx_and_worlds();
