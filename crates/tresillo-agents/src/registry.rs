@@ -316,7 +316,7 @@ impl Registry {
                        value, same choice as solving every card); auction and contract by solving \
                        sampled deals after a simulated exchange (every player discarding as rule) as \
                        entrada and solo in each suit and as vuelta, valued in deal-scoring tantos; \
-                       exchange and conversation as rule. In hombre and lhombre: card play, surrender, \
+                       exchange as rule (or searched: discard=search, discard=declarer) and conversation as rule. In hombre and lhombre: card play, surrender, \
                        takeover, acceptance, bola/vole/tout and the declared vole by solving sampled \
                        worlds for the contract's objective (nolo, contrabola, cuatro, all tricks) \
                        valued by the ledger of a fresh deal; hombre's auction and contract by the \
