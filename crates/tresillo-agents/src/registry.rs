@@ -282,6 +282,29 @@ impl Registry {
                 default: d.bid_margin.to_string(),
                 help: "least mean bidding utility (hundredths of an AIP, 9 tantos) of a contract to bid it",
             },
+            ParamInfo {
+                name: "discard",
+                default: "rule".to_string(),
+                help: "this seat's own discards (three-player tresillo): rule, search (declarer and \
+                       opponents: candidates around rule's discard valued by solving sampled worlds \
+                       and draws after the exchange) or declarer (searched as declarer only)",
+            },
+            ParamInfo {
+                name: "discard_worlds",
+                default: d.discard_worlds.to_string(),
+                help: "worlds (hidden cards and the draw) per searched discard (discard=search)",
+            },
+            ParamInfo {
+                name: "discard_cands",
+                default: d.discard_cands.to_string(),
+                help: "most candidate discards a searched discard values, rule's first (1 to 12; 1: rule's)",
+            },
+            ParamInfo {
+                name: "discard_z",
+                default: d.discard_z.to_string(),
+                help: "a searched discard leaves rule's only for a candidate whose mean gain over the \
+                       worlds exceeds this many hundredths of its paired standard error (0: any gain)",
+            },
         ];
         pimc_params.extend(rule_param_infos());
         r.register(
@@ -293,7 +316,7 @@ impl Registry {
                        value, same choice as solving every card); auction and contract by solving \
                        sampled deals after a simulated exchange (every player discarding as rule) as \
                        entrada and solo in each suit and as vuelta, valued in deal-scoring tantos; \
-                       exchange and conversation as rule. In hombre and lhombre: card play, surrender, \
+                       exchange as rule (or searched: discard=search, discard=declarer) and conversation as rule. In hombre and lhombre: card play, surrender, \
                        takeover, acceptance, bola/vole/tout and the declared vole by solving sampled \
                        worlds for the contract's objective (nolo, contrabola, cuatro, all tricks) \
                        valued by the ledger of a fresh deal; hombre's auction and contract by the \
@@ -321,6 +344,21 @@ impl Registry {
                 }
                 if let Some(m) = p.int("bid_margin", -300, 300)? {
                     q.bid_margin = m as i32;
+                }
+                if let Some(n) = p.int("discard_worlds", 1, 100_000)? {
+                    q.discard_worlds = n as u32;
+                }
+                if let Some(n) = p.int("discard_cands", 1, crate::search::exchange::MAX_CANDIDATES as i64)? {
+                    q.discard_cands = n as u32;
+                }
+                if let Some(z) = p.int("discard_z", 0, 1000)? {
+                    q.discard_z = z as u32;
+                }
+                match p.get("discard") {
+                    None | Some("rule") => {}
+                    Some("search") => q.discard_search = true,
+                    Some("declarer") => (q.discard_search, q.discard_declarer_only) = (true, true),
+                    Some(v) => return Err(p.bad_value("discard", v, "expected rule, search or declarer")),
                 }
                 Ok(Box::new(PimcAgent::new(q)))
             },

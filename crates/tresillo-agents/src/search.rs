@@ -4,6 +4,7 @@
 //! alpha-mu (`alphamu`, PIMC without strategy fusion in this seat's own cards).
 
 pub mod alphamu;
+pub mod exchange;
 pub mod gpimc;
 pub mod gsolver;
 pub mod ismcts;

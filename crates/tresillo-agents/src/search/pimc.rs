@@ -700,6 +700,19 @@ pub struct PimcParams {
     /// least one, at most [`MS_MAX_WORLDS`]. Not reproducible: the worlds
     /// drawn depend on the machine and its load.
     pub ms: u32,
+    /// Search this seat's own discards ([`exchange`](crate::search::exchange))
+    /// instead of discarding as the rule agent (`discard=search`; off by default).
+    pub discard_search: bool,
+    /// Search them only as the declarer, discarding as the rule agent as an
+    /// opponent (`discard=declarer`).
+    pub discard_declarer_only: bool,
+    /// Worlds drawn per searched discard.
+    pub discard_worlds: u32,
+    /// Most candidate discards a searched discard values (1: the rule agent's).
+    pub discard_cands: u32,
+    /// A searched discard leaves the rule agent's only for a candidate whose
+    /// mean gain over it exceeds this many hundredths of its standard error.
+    pub discard_z: u32,
 }
 
 /// The most worlds a decision under a time budget (`ms=`) draws.
@@ -728,6 +741,11 @@ impl Default for PimcParams {
             bid_margin: 0,
             rule: RuleParams::default(),
             ms: 0,
+            discard_search: false,
+            discard_declarer_only: false,
+            discard_worlds: 32,
+            discard_cands: 6,
+            discard_z: 0,
         }
     }
 }
@@ -820,6 +838,11 @@ impl Solving {
 
     fn ctx(&mut self) -> &mut SolverContext {
         self.ctx.get_or_insert_with(|| Box::new(SolverContext::new()))
+    }
+
+    /// The main context and the count of worlds drawn (for the searched exchange).
+    fn ctx_and_worlds(&mut self) -> (&mut SolverContext, &mut u64) {
+        (self.ctx.get_or_insert_with(|| Box::new(SolverContext::new())), &mut self.worlds)
     }
 
     /// The card with the best mean utility for `me` over the worlds `draw`
@@ -1246,6 +1269,17 @@ impl Agent for PimcAgent {
                 self.bid(view, rng, min_level)
             }
             Request::Declare { min_level, forced, .. } => self.declare(view, rng, min_level, forced),
+            Request::Discard { min, max, .. }
+                if self.params.discard_search
+                    && (!self.params.discard_declarer_only
+                        || view.public().declarer == Some(view.seat())) =>
+            {
+                let q = &self.params;
+                let search = (q.discard_worlds, q.discard_cands as usize, q.discard_z);
+                let (ctx, drawn) = self.solving.ctx_and_worlds();
+                crate::search::exchange::searched_discard(view, min, max, search, rng, ctx, drawn)
+                    .map(Decision::Discard)
+            }
             _ => None,
         };
         if let Some(d) = mc {
