@@ -121,6 +121,7 @@ use crate::heuristic::rule::{RuleAgent, exchange_discards};
 use crate::heuristic::rule_eval::RuleParams;
 use crate::rng::AgentRng;
 use crate::rng::below;
+use crate::sampling::likelihood::{InferParams, WeightedPool};
 use crate::sampling::sampler::Sampler;
 use crate::search::solver::{Class, Position, SolverContext};
 use std::sync::{Condvar, Mutex, PoisonError};
@@ -700,6 +701,9 @@ pub struct PimcParams {
     /// least one, at most [`MS_MAX_WORLDS`]. Not reproducible: the worlds
     /// drawn depend on the machine and its load.
     pub ms: u32,
+    /// Inference-weighted worlds for the searched play-phase decisions
+    /// (`infer=1`; see [`RuleLikelihood`](crate::RuleLikelihood)).
+    pub infer: InferParams,
 }
 
 /// The most worlds a decision under a time budget (`ms=`) draws.
@@ -728,6 +732,7 @@ impl Default for PimcParams {
             bid_margin: 0,
             rule: RuleParams::default(),
             ms: 0,
+            infer: InferParams::default(),
         }
     }
 }
@@ -1068,6 +1073,10 @@ pub struct PimcAgent {
     values: Option<Values>,
     /// The play-phase search of the other rule sets ([`gpimc`](crate::search::gpimc)).
     general: crate::search::gpimc::General,
+    /// The weighted worlds of `infer=1` (reused between decisions) and their
+    /// counts since the last [`Agent::take_work`].
+    pool: WeightedPool,
+    infer_work: crate::Work,
 }
 
 impl PimcAgent {
@@ -1080,6 +1089,8 @@ impl PimcAgent {
             solving: Solving::with_threads(params.threads),
             values: None,
             general: crate::search::gpimc::General::new(),
+            pool: WeightedPool::default(),
+            infer_work: crate::Work::default(),
         }
     }
 
@@ -1221,6 +1232,7 @@ impl Agent for PimcAgent {
     fn take_work(&mut self) -> crate::Work {
         let mut w = self.solving.take_work();
         w.add(self.general.take_work());
+        w.add(std::mem::take(&mut self.infer_work));
         w
     }
 
@@ -1259,7 +1271,25 @@ impl Agent for PimcAgent {
             Request::Surrender { .. } | Request::TakeOver { .. } | Request::Bola { .. }
         );
         if solvable && let Ok(sampler) = Sampler::new(view) {
-            let draw = |r: &mut AgentRng| sampler.sample(r).play_state(view);
+            let weighted = self.params.infer.on
+                && crate::sampling::likelihood::weigh(
+                    &mut self.pool,
+                    &mut self.infer_work,
+                    &self.params.infer,
+                    self.params.rule,
+                    self.params.worlds,
+                    &sampler,
+                    view,
+                    rng,
+                );
+            let pool = &self.pool;
+            let draw = |r: &mut AgentRng| {
+                if weighted {
+                    pool.pick(r).and_then(|w| w.play_state(view))
+                } else {
+                    sampler.sample(r).play_state(view)
+                }
+            };
             if let Some(d) = self.solving.decide(view, self.params.budget(), self.params.adaptive, rng, draw)
             {
                 return d;
