@@ -713,6 +713,66 @@ mod tests {
         assert!(pool.temper(1.0).ess < 16.0);
     }
 
+    /// Plays deal `seed` with `spec` in every seat; the plays, the bids and the
+    /// decisions whose worlds were weighted.
+    fn play(spec: &str, seed: u64) -> (Vec<tresillo_core::Card>, Vec<tresillo_core::BidEntry>, u64) {
+        let mut hand = Hand::new(RuleSet::Tresillo, 3, deal_for_seed(seed), Seat(0)).unwrap();
+        let mut agents: Vec<Box<dyn Agent>> = (0..3).map(|_| crate::build_agent(spec).unwrap()).collect();
+        let mut rngs = crate::seat_rngs(seed);
+        crate::play_hand(&mut hand, &mut agents, &mut rngs).unwrap();
+        let weighted = agents.iter_mut().map(|a| a.take_work().weighted).sum();
+        (hand.public().plays().to_vec(), hand.public().bids().to_vec(), weighted)
+    }
+
+    #[test]
+    fn weighted_pimc_decides_the_same_on_any_number_of_threads() {
+        let mut weighted = 0;
+        for seed in [11, 12] {
+            let one = play("pimc:infer=1:worlds=8:bid_worlds=2:threads=1", seed);
+            let three = play("pimc:infer=1:worlds=8:bid_worlds=2:threads=3", seed);
+            assert_eq!(one, three, "seed {seed}");
+            weighted += one.2;
+        }
+        assert!(weighted > 0);
+    }
+
+    #[test]
+    fn infer_0_decides_as_before_and_ismcts_weights_with_infer_1() {
+        let mut weighted = 0;
+        for seed in [11, 12] {
+            let plain = play("pimc:worlds=8:bid_worlds=2", seed);
+            assert_eq!(plain, play("pimc:worlds=8:bid_worlds=2:infer=0:infer_temp=3:infer_pool=9", seed));
+            assert_eq!(plain.2, 0);
+            let ismcts = play("ismcts:iters=200", seed);
+            assert_eq!(ismcts, play("ismcts:iters=200:infer=0:infer_eps=50", seed));
+            weighted += play("ismcts:iters=200:infer=1:infer_pool=1", seed).2;
+        }
+        assert!(weighted > 0);
+    }
+
+    #[test]
+    fn bad_inference_values_are_spec_errors() {
+        use crate::SpecError;
+        for spec in [
+            "pimc:infer=2",
+            "pimc:infer_temp=0",
+            "pimc:infer_eps=100",
+            "pimc:infer_pool=65",
+            "pimc:infer_ess=0",
+            "ismcts:infer=x",
+            "ismcts:infer_pool=0",
+        ] {
+            assert!(matches!(crate::build_agent(spec), Err(SpecError::BadValue { .. })), "{spec}");
+        }
+        assert!(
+            crate::build_agent("ismcts:infer=1:infer_temp=20:infer_eps=10:infer_pool=2:infer_ess=4").is_ok()
+        );
+        assert!(
+            crate::build_agent("pimc:infer=1:infer_temp=20:infer_eps=10:infer_pool=2:infer_ess=4").is_ok()
+        );
+        assert!(matches!(crate::build_agent("rule:infer=1"), Err(SpecError::UnknownParam { .. })));
+    }
+
     #[test]
     #[ignore = "diagnostic: cargo test -p tresillo-agents --release likelihood_diagnostic -- --ignored --nocapture"]
     fn likelihood_diagnostic() {
