@@ -55,6 +55,14 @@ pub struct Work {
     /// Decisions that were not the agent's own: an external bot's faulty answer
     /// replaced by a fallback agent's.
     pub forfeits: u64,
+    /// Decisions whose worlds were weighted by a likelihood (`infer=1`).
+    pub weighted: u64,
+    /// The effective sample sizes of those decisions' pools, summed (in
+    /// worlds, each rounded down).
+    pub ess: u64,
+    /// Weighted decisions that fell back on uniform worlds (effective sample
+    /// size below `infer_ess`).
+    pub fallbacks: u64,
 }
 
 impl Work {
@@ -64,6 +72,9 @@ impl Work {
         self.nodes += other.nodes;
         self.iters += other.iters;
         self.forfeits += other.forfeits;
+        self.weighted += other.weighted;
+        self.ess += other.ess;
+        self.fallbacks += other.fallbacks;
     }
 }
 

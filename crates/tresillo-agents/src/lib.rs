@@ -61,6 +61,7 @@ pub use agent::{
 };
 
 pub use sampling::infer::Inference;
+pub use sampling::likelihood::{InferParams, Likelihood, PoolStats, RuleLikelihood, WeightedPool};
 
 pub use heuristic::random::RandomAgent;
 pub use heuristic::rule::RuleAgent;

@@ -42,6 +42,7 @@
 use crate::cheat::{Cheat, CheatAgent, Seated};
 use crate::heuristic::rule::RuleAgent;
 use crate::heuristic::rule_eval::RuleParams;
+use crate::sampling::likelihood::InferParams;
 use crate::search::ismcts::{Ismcts, IsmctsParams};
 use crate::search::pimc::{Oracle, PimcAgent, PimcParams};
 pub use crate::spec_error::SpecError;
@@ -209,6 +210,7 @@ impl Registry {
                 help,
             })
             .collect();
+        ismcts_params.extend(infer_param_infos());
         ismcts_params.extend(rule_param_infos());
         r.register(
             AgentInfo {
@@ -306,6 +308,7 @@ impl Registry {
                        worlds exceeds this many hundredths of its paired standard error (0: any gain)",
             },
         ];
+        pimc_params.extend(infer_param_infos());
         pimc_params.extend(rule_param_infos());
         r.register(
             AgentInfo {
@@ -360,6 +363,7 @@ impl Registry {
                     Some("declarer") => (q.discard_search, q.discard_declarer_only) = (true, true),
                     Some(v) => return Err(p.bad_value("discard", v, "expected rule, search or declarer")),
                 }
+                q.infer = infer_params(p)?;
                 Ok(Box::new(PimcAgent::new(q)))
             },
         )
@@ -573,6 +577,35 @@ fn register_alphamu(r: &mut Registry) {
         },
     )
     .expect("a new name");
+}
+
+/// The inference parameters (`infer`, `infer_temp`, ...) of `pimc` and `ismcts`.
+fn infer_param_infos() -> Vec<ParamInfo> {
+    InferParams::INFO
+        .iter()
+        .map(|&(name, default, help)| ParamInfo { name, default: default.into(), help })
+        .collect()
+}
+
+/// The inference parameters a spec sets ([`InferParams`]).
+fn infer_params(p: &Params<'_>) -> Result<InferParams, SpecError> {
+    let mut q = InferParams::default();
+    if let Some(x) = p.int("infer", 0, 1)? {
+        q.on = x == 1;
+    }
+    if let Some(x) = p.int("infer_temp", 1, 1000)? {
+        q.temp = x as u32;
+    }
+    if let Some(x) = p.int("infer_eps", 1, 99)? {
+        q.eps = x as u32;
+    }
+    if let Some(x) = p.int("infer_pool", 1, 64)? {
+        q.pool = x as u32;
+    }
+    if let Some(x) = p.int("infer_ess", 1, 100_000)? {
+        q.min_ess = x as u32;
+    }
+    Ok(q)
 }
 
 /// The rule parameters a spec sets (other keys are left to the caller).

@@ -2,4 +2,5 @@
 //! with its view, drawn exactly uniformly (`sampler`), for the agents that search.
 
 pub mod infer;
+pub mod likelihood;
 pub mod sampler;

@@ -571,6 +571,34 @@ fn a_deals_csv_of_an_older_version_is_still_reported() {
 }
 
 #[test]
+fn a_compute_csv_without_the_inference_columns_is_still_reported() {
+    // Written before `weighted`, `ess_mean` and `fallbacks` were appended.
+    let dir = TempDir::new("report", "oldcompute");
+    let run = dir.path("run");
+    ok(&tresillo(&["tournament", "--deals", "6", "--seed", "2", "--out", run.to_str().unwrap()]));
+    let page = dir.path("new.html");
+    ok(&tresillo(&["report", run.to_str().unwrap(), "--out", page.to_str().unwrap()]));
+    let new_page = fs::read_to_string(&page).unwrap();
+    let csv = fs::read_to_string(run.join("compute.csv")).unwrap();
+    let cut = csv.lines().next().unwrap().split(',').position(|h| h == "card_ms_p99").unwrap() + 1;
+    assert_eq!(
+        csv.lines().next().unwrap().split(',').skip(cut).collect::<Vec<_>>(),
+        ["weighted", "ess_mean", "fallbacks"]
+    );
+    let old: String =
+        csv.lines().map(|l| l.split(',').take(cut).collect::<Vec<_>>().join(",") + "\n").collect();
+    fs::write(run.join("compute.csv"), &old).unwrap();
+    ok(&tresillo(&["report", run.to_str().unwrap(), "--out", page.to_str().unwrap()]));
+    assert_eq!(fs::read_to_string(&page).unwrap(), new_page);
+    // A header cut elsewhere is still refused.
+    let short: String =
+        csv.lines().map(|l| l.split(',').take(cut + 1).collect::<Vec<_>>().join(",") + "\n").collect();
+    fs::write(run.join("compute.csv"), short).unwrap();
+    let err = failed(&tresillo(&["report", run.to_str().unwrap(), "--out", page.to_str().unwrap()]));
+    assert!(err.contains("not the header of a compute.csv"), "{err}");
+}
+
+#[test]
 fn tuning_runs_with_rule_options_and_four_players_are_reported() {
     let dir = TempDir::new("report", "tune-rules");
     for (name, args, facts) in [

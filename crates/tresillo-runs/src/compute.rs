@@ -66,6 +66,9 @@ pub fn compute_header() -> Vec<String> {
             "cpu_s",
             "card_ms_mean",
             "card_ms_p99",
+            "weighted",
+            "ess_mean",
+            "fallbacks",
         ]
         .map(String::from),
     );
@@ -75,7 +78,9 @@ pub fn compute_header() -> Vec<String> {
 /// The bytes of `compute.csv`: per agent slot, the counts (decisions in all and
 /// by kind, worlds, nodes, iterations, forfeits), then the measurements
 /// (decisions timed, estimated wall and CPU seconds deciding, mean and 99th
-/// percentile milliseconds per timed card decision).
+/// percentile milliseconds per timed card decision), then the inference
+/// counts (decisions with likelihood-weighted worlds, their mean effective
+/// sample size in worlds, and those that fell back on uniform worlds).
 pub fn compute_csv(config: &TournamentConfig, c: &Compute) -> Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(compute_header())?;
@@ -89,6 +94,9 @@ pub fn compute_csv(config: &TournamentConfig, c: &Compute) -> Result<Vec<u8>> {
         r.push(fixed(Some(s.cpu_seconds()), 6));
         r.push(fixed(s.card_ms_mean(), 4));
         r.push(fixed(s.card_ms_p99(), 4));
+        r.push(s.weighted.to_string());
+        r.push(fixed((s.weighted > 0).then(|| s.ess as f64 / s.weighted as f64), 1));
+        r.push(s.fallbacks.to_string());
         w.write_record(&r)?;
     }
     w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))

@@ -166,6 +166,15 @@ pub struct SlotCompute {
     pub iters: u64,
     /// Decisions forfeited ([`Work::forfeits`]).
     pub forfeits: u64,
+    /// Decisions with likelihood-weighted worlds ([`Work::weighted`]).
+    #[serde(default)]
+    pub weighted: u64,
+    /// Their pools' effective sample sizes, summed ([`Work::ess`]).
+    #[serde(default)]
+    pub ess: u64,
+    /// Weighted decisions that fell back on uniform worlds ([`Work::fallbacks`]).
+    #[serde(default)]
+    pub fallbacks: u64,
     /// Decisions timed (measured: differs between runs).
     pub timed: u64,
     /// Estimated wall time of every decision, in nanoseconds (the timed
@@ -195,6 +204,9 @@ impl SlotCompute {
         self.nodes += o.nodes;
         self.iters += o.iters;
         self.forfeits += o.forfeits;
+        self.weighted += o.weighted;
+        self.ess += o.ess;
+        self.fallbacks += o.fallbacks;
         self.card_hist.merge(&o.card_hist);
     }
 
@@ -204,6 +216,9 @@ impl SlotCompute {
         self.nodes += w.nodes;
         self.iters += w.iters;
         self.forfeits += w.forfeits;
+        self.weighted += w.weighted;
+        self.ess += w.ess;
+        self.fallbacks += w.fallbacks;
     }
 
     /// Decisions of every kind.

@@ -124,6 +124,7 @@ use crate::Agent;
 use crate::heuristic::rule::RuleAgent;
 use crate::heuristic::rule_eval::RuleParams;
 use crate::rng::{AgentRng, Draws, below};
+use crate::sampling::likelihood::{InferParams, WeightedPool};
 use crate::sampling::sampler::{Sampler, World};
 use crate::spec_error::SpecError;
 use std::time::{Duration, Instant};
@@ -182,6 +183,10 @@ pub struct IsmctsParams {
     /// The rule agent's thresholds, for the decisions not searched (auction,
     /// contract and trumps, exchanges, conversation).
     pub rule: RuleParams,
+    /// Inference-weighted worlds (`infer=1`, see
+    /// [`RuleLikelihood`](crate::RuleLikelihood)) for plain three-player
+    /// `tresillo`'s searches: a pool of `infer_pool` times 64 worlds per decision.
+    pub infer: InferParams,
 }
 
 impl Default for IsmctsParams {
@@ -192,6 +197,7 @@ impl Default for IsmctsParams {
             playout: Playout::Random,
             mo: false,
             rule: RuleParams::default(),
+            infer: InferParams::default(),
         }
     }
 }
@@ -220,7 +226,7 @@ impl IsmctsParams {
             "c" => Some(d.c.to_string()),
             "playout" => Some("random".into()),
             "mo" => Some("0".into()),
-            _ => None,
+            _ => InferParams::INFO.iter().find(|i| i.0 == name).map(|i| i.1.to_string()),
         }
     }
 
@@ -258,7 +264,7 @@ impl IsmctsParams {
                 }
             }
             "mo" => self.mo = int(0, 1)? == 1,
-            _ => return Ok(false),
+            _ => return self.infer.set(key, value),
         }
         Ok(true)
     }
@@ -282,6 +288,7 @@ impl IsmctsParams {
             }
             if p.rule.get(k).is_none() {
                 let mut known: Vec<&str> = IsmctsParams::INFO.iter().map(|(n, _)| *n).collect();
+                known.extend(InferParams::INFO.iter().map(|(n, _, _)| *n));
                 known.extend(RuleParams::INFO.iter().map(|(n, _)| *n));
                 return Err(SpecError::UnknownParam {
                     agent: agent.into(),
@@ -331,6 +338,10 @@ pub struct Ismcts {
     last_iterations: u64,
     /// Iterations since the last [`Agent::take_work`].
     iterations: u64,
+    /// The weighted worlds of `infer=1` (reused between decisions) and their
+    /// counts since the last [`Agent::take_work`].
+    pool: WeightedPool,
+    infer_work: crate::Work,
 }
 
 impl Ismcts {
@@ -345,6 +356,8 @@ impl Ismcts {
             trees: (0..n).map(|_| Tree::default()).collect(),
             last_iterations: 0,
             iterations: 0,
+            pool: WeightedPool::default(),
+            infer_work: crate::Work::default(),
         }
     }
 
@@ -393,6 +406,17 @@ impl Ismcts {
         for t in &mut self.trees {
             t.reset(reserve);
         }
+        let weighted = self.params.infer.on
+            && crate::sampling::likelihood::weigh(
+                &mut self.pool,
+                &mut self.infer_work,
+                &self.params.infer,
+                self.params.rule,
+                64,
+                &sampler,
+                view,
+                rng,
+            );
         let estuche = table(root.ps.trump).estuche;
         let played_by = crate::Inference::from_view(view).played_by;
         let x = Ctx {
@@ -414,7 +438,10 @@ impl Ismcts {
                 break;
             }
             it += 1;
-            let world = sampler.sample_fast(rng);
+            let world = match weighted.then(|| self.pool.pick(rng)).flatten() {
+                Some(w) => *w,
+                None => sampler.sample_fast(rng),
+            };
             let mut sim = root;
             for s in 0..3 {
                 sim.ps.hands[s] = world.hands.0[s];
@@ -578,7 +605,9 @@ impl Agent for Ismcts {
 
     /// Iterations (one determinization each) of every search.
     fn take_work(&mut self) -> crate::Work {
-        crate::Work { iters: std::mem::take(&mut self.iterations), ..crate::Work::default() }
+        let mut w = std::mem::take(&mut self.infer_work);
+        w.iters += std::mem::take(&mut self.iterations);
+        w
     }
 
     fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {

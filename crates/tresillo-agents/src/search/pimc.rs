@@ -121,6 +121,7 @@ use crate::heuristic::rule::{RuleAgent, exchange_discards};
 use crate::heuristic::rule_eval::RuleParams;
 use crate::rng::AgentRng;
 use crate::rng::below;
+use crate::sampling::likelihood::{InferParams, WeightedPool};
 use crate::sampling::sampler::Sampler;
 use crate::search::solver::{Class, Position, SolverContext};
 use std::sync::{Condvar, Mutex, PoisonError};
@@ -713,6 +714,9 @@ pub struct PimcParams {
     /// A searched discard leaves the rule agent's only for a candidate whose
     /// mean gain over it exceeds this many hundredths of its standard error.
     pub discard_z: u32,
+    /// Inference-weighted worlds for the searched play-phase decisions
+    /// (`infer=1`; see [`RuleLikelihood`](crate::RuleLikelihood)).
+    pub infer: InferParams,
 }
 
 /// The most worlds a decision under a time budget (`ms=`) draws.
@@ -746,6 +750,7 @@ impl Default for PimcParams {
             discard_worlds: 32,
             discard_cands: 6,
             discard_z: 0,
+            infer: InferParams::default(),
         }
     }
 }
@@ -1091,6 +1096,10 @@ pub struct PimcAgent {
     values: Option<Values>,
     /// The play-phase search of the other rule sets ([`gpimc`](crate::search::gpimc)).
     general: crate::search::gpimc::General,
+    /// The weighted worlds of `infer=1` (reused between decisions) and their
+    /// counts since the last [`Agent::take_work`].
+    pool: WeightedPool,
+    infer_work: crate::Work,
 }
 
 impl PimcAgent {
@@ -1103,6 +1112,8 @@ impl PimcAgent {
             solving: Solving::with_threads(params.threads),
             values: None,
             general: crate::search::gpimc::General::new(),
+            pool: WeightedPool::default(),
+            infer_work: crate::Work::default(),
         }
     }
 
@@ -1244,6 +1255,7 @@ impl Agent for PimcAgent {
     fn take_work(&mut self) -> crate::Work {
         let mut w = self.solving.take_work();
         w.add(self.general.take_work());
+        w.add(std::mem::take(&mut self.infer_work));
         w
     }
 
@@ -1293,7 +1305,25 @@ impl Agent for PimcAgent {
             Request::Surrender { .. } | Request::TakeOver { .. } | Request::Bola { .. }
         );
         if solvable && let Ok(sampler) = Sampler::new(view) {
-            let draw = |r: &mut AgentRng| sampler.sample(r).play_state(view);
+            let weighted = self.params.infer.on
+                && crate::sampling::likelihood::weigh(
+                    &mut self.pool,
+                    &mut self.infer_work,
+                    &self.params.infer,
+                    self.params.rule,
+                    self.params.worlds,
+                    &sampler,
+                    view,
+                    rng,
+                );
+            let pool = &self.pool;
+            let draw = |r: &mut AgentRng| {
+                if weighted {
+                    pool.pick(r).and_then(|w| w.play_state(view))
+                } else {
+                    sampler.sample(r).play_state(view)
+                }
+            };
             if let Some(d) = self.solving.decide(view, self.params.budget(), self.params.adaptive, rng, draw)
             {
                 return d;
