@@ -221,36 +221,44 @@ enum Col {
     U64(UInt64Builder),
     U8(UInt8Builder),
     I64(Int64Builder),
-    Name(StringDictionaryBuilder<Int32Type>),
-    Text(StringBuilder),
+    /// A name, and whether the column may be null.
+    Name(StringDictionaryBuilder<Int32Type>, bool),
+    /// A text, and whether the column may be null.
+    Text(StringBuilder, bool),
 }
 
 impl Col {
-    fn new(kind: Kind) -> Col {
+    fn new(kind: Kind, nullable: bool) -> Col {
         match kind {
             U64 => Col::U64(UInt64Builder::new()),
             U8 => Col::U8(UInt8Builder::new()),
             I64 => Col::I64(Int64Builder::new()),
-            Name => Col::Name(StringDictionaryBuilder::new()),
-            Text => Col::Text(StringBuilder::new()),
+            Name => Col::Name(StringDictionaryBuilder::new(), nullable),
+            Text => Col::Text(StringBuilder::new(), nullable),
         }
     }
 
     fn push(&mut self, v: Val<'_>) {
-        // An empty string is the CSV's empty cell: null.
-        let text = |s: &str| (!s.is_empty()).then_some(s.to_string());
+        // An empty string is the CSV's empty cell: null where the column may be
+        // null (in the others, never empty in a run, it stays an empty string).
         match (self, v) {
             (Col::U64(b), Val::U64(x)) => b.append_value(x),
             (Col::U8(b), Val::U8(x)) => b.append_option(x),
             (Col::I64(b), Val::I64(x)) => b.append_option(x),
-            (Col::Name(b), Val::Str(s)) => {
-                if s.is_empty() {
+            (Col::Name(b, nullable), Val::Str(s)) => {
+                if s.is_empty() && *nullable {
                     b.append_null();
                 } else {
                     b.append_value(s);
                 }
             }
-            (Col::Text(b), Val::Str(s)) => b.append_option(text(s)),
+            (Col::Text(b, nullable), Val::Str(s)) => {
+                if s.is_empty() && *nullable {
+                    b.append_null();
+                } else {
+                    b.append_value(s);
+                }
+            }
             _ => unreachable!("a deals.parquet column given a value of another type"),
         }
     }
@@ -260,8 +268,8 @@ impl Col {
             Col::U64(b) => Arc::new(b.finish()),
             Col::U8(b) => Arc::new(b.finish()),
             Col::I64(b) => Arc::new(b.finish()),
-            Col::Name(b) => Arc::new(b.finish()),
-            Col::Text(b) => Arc::new(b.finish()),
+            Col::Name(b, _) => Arc::new(b.finish()),
+            Col::Text(b, _) => Arc::new(b.finish()),
         }
     }
 }
@@ -282,7 +290,7 @@ impl RowBuilder {
     /// An empty builder.
     #[must_use]
     pub fn new() -> RowBuilder {
-        RowBuilder { cols: columns().map(|c| Col::new(c.1)).collect(), rows: 0 }
+        RowBuilder { cols: columns().map(|c| Col::new(c.1, c.2)).collect(), rows: 0 }
     }
 
     /// Rows collected since the last [`RowBuilder::finish`].
@@ -522,6 +530,11 @@ pub fn row_count(path: &Path) -> Result<u64> {
     Ok(open(path)?.metadata().file_metadata().num_rows().max(0) as u64)
 }
 
+/// The rows in each row group of a Parquet file of deals, from its footer.
+pub fn row_groups(path: &Path) -> Result<Vec<u64>> {
+    Ok(open(path)?.metadata().row_groups().iter().map(|g| g.num_rows().max(0) as u64).collect())
+}
+
 /// The header of `deals.csv`: the column names.
 #[must_use]
 pub fn header() -> csv::StringRecord {
@@ -701,4 +714,120 @@ pub fn assemble(parts: &[PathBuf], out: &Path, u0: u64, rows_per_unit: u64) -> R
 /// played every unit).
 pub fn all_parts(parts: &Path, u0: u64, units: u64, rows_per_unit: u64) -> Result<Vec<PathBuf>> {
     resume_parts(parts, u0, units, rows_per_unit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tmp(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("tresillo-parquet-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn formats_parse_and_print() {
+        for n in Format::NAMES {
+            assert_eq!(n.parse::<Format>().unwrap().to_string(), n);
+        }
+        assert!("xml".parse::<Format>().unwrap_err().contains("csv, parquet or both"));
+        assert!(Format::Both.csv() && Format::Both.parquet());
+        assert!(!Format::Csv.parquet() && !Format::Parquet.csv());
+    }
+
+    #[test]
+    fn a_row_round_trips_as_the_csv_row() {
+        let row = DealRow {
+            deal: 7,
+            deal_seed: u64::MAX,
+            seating: "120",
+            rules: "tresillo",
+            agent0: "rule",
+            agent1: "pimc:worlds=8,ms=3",
+            agent2: "random",
+            bids: "1:1 2:P".into(),
+            contract: "entrada",
+            declarer: Some(1),
+            outcome: "sacado",
+            aip: None,
+            pool0: -3,
+            debt1: Some(4),
+            players: 3,
+            ..DealRow::default()
+        };
+        let d = tmp("roundtrip");
+        let p = d.join("deals.parquet");
+        let mut b = RowBuilder::new();
+        b.push(&row);
+        b.push(&DealRow { deal: 8, contract: "", ..row.clone() });
+        let mut w = GroupWriter::create(&p, 0, 1).unwrap();
+        w.write(&b.finish()).unwrap();
+        w.close().unwrap();
+        let mut text = Vec::new();
+        to_csv(&p, &mut text).unwrap();
+        let mut expected = csv::Writer::from_writer(Vec::new());
+        expected.serialize(&row).unwrap();
+        expected.serialize(DealRow { deal: 8, contract: "", ..row.clone() }).unwrap();
+        assert_eq!(
+            String::from_utf8(text).unwrap(),
+            String::from_utf8(expected.into_inner().unwrap()).unwrap()
+        );
+        assert_eq!(row_count(&p).unwrap(), 2);
+    }
+
+    #[test]
+    fn row_groups_follow_unit_indices_not_batches() {
+        // Units of 2 rows, groups of 4 units (8 rows); rows from unit 3 on.
+        let d = tmp("groups");
+        let rows: Vec<DealRow<'_>> = (0..26).map(|i| DealRow { deal: i, ..DealRow::default() }).collect();
+        let mut files = Vec::new();
+        for (k, sizes) in [vec![26], vec![1, 5, 20], vec![7, 7, 7, 5]].into_iter().enumerate() {
+            let p = d.join(format!("{k}.parquet"));
+            let mut w = GroupWriter::with_level(&p, 3, 2, LEVEL).unwrap();
+            w.group_rows = 8;
+            w.left = 2; // unit 3 of groups of 4 units: one unit (2 rows) left
+            let mut at = 0;
+            for n in sizes {
+                let mut b = RowBuilder::new();
+                for r in &rows[at..at + n] {
+                    b.push(r);
+                }
+                w.write(&b.finish()).unwrap();
+                at += n;
+            }
+            w.close().unwrap();
+            assert_eq!(row_groups(&p).unwrap(), [2, 8, 8, 8]);
+            files.push(fs::read(&p).unwrap());
+        }
+        assert!(files.windows(2).all(|w| w[0] == w[1]), "the same bytes whatever the batches");
+    }
+
+    #[test]
+    fn a_truncated_or_foreign_file_is_one_line_naming_it() {
+        let d = tmp("bad");
+        let p = d.join("deals.parquet");
+        let mut w = GroupWriter::create(&p, 0, 1).unwrap();
+        let mut b = RowBuilder::new();
+        b.push(&DealRow::default());
+        w.write(&b.finish()).unwrap();
+        w.close().unwrap();
+        let bytes = fs::read(&p).unwrap();
+        fs::write(&p, &bytes[..bytes.len() / 2]).unwrap();
+        let e = format!("{:#}", row_count(&p).unwrap_err());
+        assert!(e.contains(&p.display().to_string()) && e.contains("not a readable Parquet file"), "{e}");
+        assert_eq!(e.lines().count(), 1, "{e}");
+        // A Parquet file of other columns.
+        let other = Arc::new(Schema::new(vec![Field::new("x", DataType::Int64, false)]));
+        let batch =
+            RecordBatch::try_new(other.clone(), vec![Arc::new(arrow_array::Int64Array::from(vec![1]))])
+                .unwrap();
+        let mut w = ArrowWriter::try_new(File::create(&p).unwrap(), other, None).unwrap();
+        w.write(&batch).unwrap();
+        w.close().unwrap();
+        let e = format!("{:#}", batches(&p).err().unwrap());
+        assert!(e.contains(&p.display().to_string()) && e.contains("no column deal"), "{e}");
+        assert_eq!(e.lines().count(), 1, "{e}");
+    }
 }

@@ -1193,7 +1193,17 @@ pub fn merge(
         ensure!(m.complete, "{} is not a finished shard (run it again with --resume)", d.display());
         parts.push((m, d.clone()));
     }
-    let format = format.unwrap_or(parts.first().map_or(Format::Csv, |(m, _)| m.format));
+    // Without --format: the files every shard holds.
+    let format = match format {
+        Some(f) => f,
+        None => {
+            match (parts.iter().all(|(m, _)| m.format.csv()), parts.iter().all(|(m, _)| m.format.parquet())) {
+                (true, true) => Format::Both,
+                (false, true) => Format::Parquet,
+                _ => Format::Csv, // a shard without deals.csv is named below
+            }
+        }
+    };
     for (m, d) in &parts {
         let lacks = |f: &str| {
             anyhow::anyhow!(
@@ -1373,6 +1383,12 @@ pub fn merge(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_parquet_columns_are_the_csv_header() {
+        let names: Vec<&str> = crate::parquet::COLUMNS.iter().map(|c| c.0).collect();
+        assert_eq!(format!("{}\n", names.join(",")).into_bytes(), csv_header().unwrap());
+    }
 
     #[test]
     fn batches_start_at_one_unit_per_thread_and_grow_with_the_speed() {
