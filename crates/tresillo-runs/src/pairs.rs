@@ -106,7 +106,27 @@ pub fn unit_totals(path: &Path, config: &TournamentConfig) -> Result<BTreeMap<u6
                 add(&row, line)?;
             }
         }
-        None => crate::parquet::for_each_record(path, |row, n| add(row, format!("row {n}")))?,
+        None => {
+            // Typed, and only the columns needed (each seat's pool + cond).
+            drop(add);
+            let mut row = 0u64;
+            crate::parquet::for_each_result(path, slots, |d, seating, money| {
+                row += 1;
+                let order = seating.as_bytes();
+                if order.len() != slots {
+                    bail!("{} row {row}: seating `{seating}` is not one of {slots} slots", path.display());
+                }
+                let t = units.entry(d / unit_len).or_insert([0; 4]);
+                for (seat, m) in money.iter().enumerate().take(slots) {
+                    let slot = usize::from(order[seat].wrapping_sub(b'0'));
+                    if slot >= slots {
+                        bail!("{} row {row}: seating `{seating}` names slot {slot}", path.display());
+                    }
+                    t[slot] += m;
+                }
+                Ok(())
+            })?;
+        }
     }
     Ok(units)
 }

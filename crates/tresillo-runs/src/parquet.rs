@@ -378,21 +378,26 @@ impl RowBuilder {
     }
 }
 
-/// The writer's settings: zstd, no time in the metadata (`created_by` names this
-/// version), no row group split by the writer itself (groups end where
-/// [`GroupWriter`] says).
-fn properties(level: i32) -> WriterProperties {
+/// The writer's settings: zstd at `level` (`None`: uncompressed), no time in the
+/// metadata (`created_by` names this version), no row group split by the writer
+/// itself (groups end where [`GroupWriter`] says).
+fn properties(level: Option<i32>) -> WriterProperties {
+    let compression = match level {
+        Some(l) => Compression::ZSTD(ZstdLevel::try_new(l).expect("a valid zstd level")),
+        None => Compression::UNCOMPRESSED,
+    };
     WriterProperties::builder()
-        .set_compression(Compression::ZSTD(ZstdLevel::try_new(level).expect("a valid zstd level")))
+        .set_compression(compression)
         .set_created_by(format!("tresillo {} (parquet-rs)", env!("CARGO_PKG_VERSION")))
         .set_max_row_group_row_count(None)
         .build()
 }
 
 /// zstd level of `deals.parquet`.
-const LEVEL: i32 = 3;
-/// zstd level of the part files (read again once, then removed: speed first).
-const PART_LEVEL: i32 = 1;
+const LEVEL: Option<i32> = Some(3);
+/// The part files are not compressed: they are read again once, then removed, and
+/// a zstd context per column chunk and page costs more than it saves there.
+const PART_LEVEL: Option<i32> = None;
 
 /// Scoring units per row group: about [`GROUP_ROWS`] rows, whole units, at least
 /// one. The environment variable `TRESILLO_PARQUET_GROUP_ROWS` sets another number
@@ -427,7 +432,7 @@ impl GroupWriter {
         GroupWriter::with_level(path, first_unit, rows_per_unit, LEVEL)
     }
 
-    fn with_level(path: &Path, first_unit: u64, rows_per_unit: u64, level: i32) -> Result<GroupWriter> {
+    fn with_level(path: &Path, first_unit: u64, rows_per_unit: u64, level: Option<i32>) -> Result<GroupWriter> {
         let f = File::create(path).with_context(|| format!("creating {}", path.display()))?;
         let writer =
             ArrowWriter::try_new(BufWriter::with_capacity(1 << 20, f), schema(), Some(properties(level)))
@@ -528,6 +533,39 @@ pub fn batches(path: &Path) -> Result<impl Iterator<Item = Result<RecordBatch>> 
 /// [`batches`] does).
 pub fn row_count(path: &Path) -> Result<u64> {
     Ok(open(path)?.metadata().file_metadata().num_rows().max(0) as u64)
+}
+
+/// For each row of a `deals.parquet`, in order: the deal index, the seating and
+/// each seat's `pool` + `cond` (seats 0 to `seats - 1`; the rest 0). Reads only
+/// those columns, typed (what `pairs.csv` needs, without formatting every cell).
+pub fn for_each_result(path: &Path, seats: usize, mut f: impl FnMut(u64, &str, [i64; 4]) -> Result<()>) -> Result<()> {
+    let b = open(path)?;
+    let names: Vec<String> = ["deal".to_string(), "seating".to_string()]
+        .into_iter()
+        .chain((0..seats.min(4)).flat_map(|s| [format!("pool{s}"), format!("cond{s}")]))
+        .collect();
+    let index = |n: &str| COLUMNS.iter().position(|c| c.0 == n).expect("a column of the schema");
+    let mask = parquet::arrow::ProjectionMask::roots(b.parquet_schema(), names.iter().map(|n| index(n)));
+    let shown = path.display().to_string();
+    let reader = b.with_projection(mask).with_batch_size(8192).build()?;
+    for batch in reader {
+        let batch = batch.map_err(|e| anyhow::anyhow!("{shown}: unreadable rows (truncated or damaged?): {e}"))?;
+        let col = |n: &str| batch.column_by_name(n).expect("projected");
+        let deal = col("deal").as_primitive::<UInt64Type>();
+        let seating = col("seating").as_dictionary::<Int32Type>();
+        let seating_names = seating.values().as_string::<i32>();
+        let money: Vec<&arrow_array::PrimitiveArray<Int64Type>> =
+            names[2..].iter().map(|n| col(n).as_primitive::<Int64Type>()).collect();
+        for i in 0..batch.num_rows() {
+            let mut r = [0i64; 4];
+            for (s, v) in r.iter_mut().enumerate().take(seats.min(4)) {
+                *v = money[2 * s].value(i) + money[2 * s + 1].value(i);
+            }
+            let name = seating_names.value(seating.keys().value(i) as usize);
+            f(deal.value(i), name, r)?;
+        }
+    }
+    Ok(())
 }
 
 /// The rows in each row group of a Parquet file of deals, from its footer.
@@ -725,6 +763,49 @@ mod tests {
         let _ = fs::remove_dir_all(&d);
         fs::create_dir_all(&d).unwrap();
         d
+    }
+
+    /// README's one table of the columns of both files names every column with its
+    /// Parquet type as written here.
+    #[test]
+    fn the_readme_table_gives_every_column_its_type() {
+        let readme = fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
+        let start = readme.find("#### `deals.csv` and `deals.parquet` columns").expect("the table's heading");
+        let mut listed = Vec::new();
+        for line in readme[start..].lines().skip_while(|l| !l.starts_with("| `deal`")) {
+            let Some(row) = line.strip_prefix("| ") else { break };
+            let cells: Vec<&str> = row.split(" | ").collect();
+            let mut names = Vec::new();
+            for n in cells[0].split(", ") {
+                let n = n.trim_matches('`');
+                match n.strip_suffix("0..2") {
+                    Some(stem) => names.extend((0..3).map(|i| format!("{stem}{i}"))),
+                    None => names.push(n.to_string()),
+                }
+            }
+            let types: Vec<&str> = cells[1].split("; ").collect();
+            for (i, n) in names.iter().enumerate() {
+                listed.push((n.clone(), types[if types.len() == 1 { 0 } else { i }].to_string()));
+            }
+        }
+        let want: Vec<(String, String)> = COLUMNS
+            .iter()
+            .map(|&(n, kind, nullable)| {
+                let t = match kind {
+                    U64 => "uint64",
+                    U8 => "uint8",
+                    I64 => "int64",
+                    Name => "dictionary",
+                    Text => "string",
+                };
+                (n.to_string(), if nullable { format!("{t}, null") } else { t.to_string() })
+            })
+            .collect();
+        // (The table groups some columns, `pool0..2`, `cond0..2`: compared as sets.)
+        let (mut listed, mut want) = (listed, want);
+        listed.sort();
+        want.sort();
+        assert_eq!(listed, want);
     }
 
     #[test]
