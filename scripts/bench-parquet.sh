@@ -18,7 +18,7 @@ py=${PYTHON:-python3}
 bin=${TRESILLO:-target/release/tresillo}
 mkdir -p "$out"
 echo "# $deals duplicate deals of rule,rule,random, $(nproc) cores, $(date -u +%FT%TZ)"
-printf '%-8s %-6s %9s %10s %8s  %s\n' format round wall_s peak_mb cpu% "load average before"
+printf '%-8s %-6s %9s %9s %10s %8s  %s\n' format round wall_s cpu_s peak_mb cpu% "load average before"
 for r in $(seq "$rounds"); do
     for f in csv parquet both; do
         load=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -27,7 +27,8 @@ for r in $(seq "$rounds"); do
         wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s }' "$out/time-$f.txt")
         rss=$(awk -F': ' '/Maximum resident set size/ { printf "%.0f", $2 / 1024 }' "$out/time-$f.txt")
         cpu=$(awk -F': ' '/Percent of CPU/ { print $2 }' "$out/time-$f.txt")
-        printf '%-8s %-6s %9s %10s %8s  %s\n' "$f" "$r" "$wall" "$rss" "$cpu" "$load"
+        cpus=$(awk -F': ' '/(User|System) time/ { s += $2 } END { print s }' "$out/time-$f.txt")
+        printf '%-8s %-6s %9s %9s %10s %8s  %s\n' "$f" "$r" "$wall" "$cpus" "$rss" "$cpu" "$load"
     done
 done
 cmp "$out/parquet/deals.parquet" "$out/both/deals.parquet"
