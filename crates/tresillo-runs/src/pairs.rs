@@ -108,7 +108,6 @@ pub fn unit_totals(path: &Path, config: &TournamentConfig) -> Result<BTreeMap<u6
         }
         None => {
             // Typed, and only the columns needed (each seat's pool + cond).
-            drop(add);
             let mut row = 0u64;
             crate::parquet::for_each_result(path, slots, |d, seating, money| {
                 row += 1;
