@@ -432,7 +432,12 @@ impl GroupWriter {
         GroupWriter::with_level(path, first_unit, rows_per_unit, LEVEL)
     }
 
-    fn with_level(path: &Path, first_unit: u64, rows_per_unit: u64, level: Option<i32>) -> Result<GroupWriter> {
+    fn with_level(
+        path: &Path,
+        first_unit: u64,
+        rows_per_unit: u64,
+        level: Option<i32>,
+    ) -> Result<GroupWriter> {
         let f = File::create(path).with_context(|| format!("creating {}", path.display()))?;
         let writer =
             ArrowWriter::try_new(BufWriter::with_capacity(1 << 20, f), schema(), Some(properties(level)))
@@ -538,7 +543,11 @@ pub fn row_count(path: &Path) -> Result<u64> {
 /// For each row of a `deals.parquet`, in order: the deal index, the seating and
 /// each seat's `pool` + `cond` (seats 0 to `seats - 1`; the rest 0). Reads only
 /// those columns, typed (what `pairs.csv` needs, without formatting every cell).
-pub fn for_each_result(path: &Path, seats: usize, mut f: impl FnMut(u64, &str, [i64; 4]) -> Result<()>) -> Result<()> {
+pub fn for_each_result(
+    path: &Path,
+    seats: usize,
+    mut f: impl FnMut(u64, &str, [i64; 4]) -> Result<()>,
+) -> Result<()> {
     let b = open(path)?;
     let names: Vec<String> = ["deal".to_string(), "seating".to_string()]
         .into_iter()
@@ -549,7 +558,8 @@ pub fn for_each_result(path: &Path, seats: usize, mut f: impl FnMut(u64, &str, [
     let shown = path.display().to_string();
     let reader = b.with_projection(mask).with_batch_size(8192).build()?;
     for batch in reader {
-        let batch = batch.map_err(|e| anyhow::anyhow!("{shown}: unreadable rows (truncated or damaged?): {e}"))?;
+        let batch =
+            batch.map_err(|e| anyhow::anyhow!("{shown}: unreadable rows (truncated or damaged?): {e}"))?;
         let col = |n: &str| batch.column_by_name(n).expect("projected");
         let deal = col("deal").as_primitive::<UInt64Type>();
         let seating = col("seating").as_dictionary::<Int32Type>();
