@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Recompute a tournament's summary.csv from its deals.csv with pandas.
+"""Recompute a tournament's summary.csv from its deals.csv (or deals.parquet) with pandas.
 
 An example for users who analyse the CSV themselves: every figure of summary.csv
 (declaring, contracts, success, outcomes, mean tantos and their 95% confidence
@@ -8,6 +8,9 @@ intervals) derived from the per-deal rows and the run's manifest.json.
     pip install -r scripts/requirements.txt
     python3 scripts/analyze.py out/tournament            # print the summary as CSV
     python3 scripts/analyze.py out/tournament --check    # compare with summary.csv
+
+A run written with `--format parquet` (no deals.csv) is read from deals.parquet,
+which needs pyarrow (`pip install pyarrow`); the figures are the same.
 
 Four-player runs (a `players` column of 4, seats 0-3 with the `agent3`...`debt3`
 columns) and files written before those columns existed (three players) are
@@ -95,7 +98,9 @@ def mean_ci(values, scale=1.0):
 
 def load(run):
     path = run / "manifest.json"
-    manifest = check_run(run)
+    manifest = check_run(run, parquet_ok=True)
+    if not (run / "deals.csv").exists():
+        return load_parquet(run, manifest)
     try:
         config = manifest["config"]
         scoring = config["scoring"]
@@ -124,6 +129,56 @@ def load(run):
     if (deals["players"].fillna(3) != players).any():
         raise BadInput(f"{run / 'deals.csv'}: a players column other than the manifest's {players}")
     seatings = (24 if players == 4 else 6) if duplicate else 1
+    return agents, unit_len, seatings, deals, players
+
+
+def config_of(run, manifest):
+    """(agents, unit_len, seatings, players) from a manifest."""
+    try:
+        config = manifest["config"]
+        scoring = config["scoring"]
+        unit_len = 1 if scoring == "Deal" else int(scoring["Session"])
+        players = int(config.get("players", 3))
+        duplicate = bool(config["duplicate"])
+        agents = list(config["agents"])
+    except (KeyError, TypeError, ValueError) as e:
+        raise BadInput(f"{run / 'manifest.json'}: not a tournament manifest ({type(e).__name__}: {e})") from None
+    seatings = (24 if players == 4 else 6) if duplicate else 1
+    return agents, unit_len, seatings, players
+
+
+def read_parquet(path):
+    """deals.parquet as the frame read_deals makes of deals.csv: text columns
+    with "" for none, the nullable integer columns as Int64 (needs pyarrow)."""
+    try:
+        import pyarrow  # noqa: F401  (pandas' Parquet engine)
+    except ImportError:
+        raise BadInput(f"{path}: reading Parquet needs pyarrow (pip install pyarrow)") from None
+    try:
+        deals = pd.read_parquet(path)
+    except Exception as e:  # pyarrow's errors have no common base  # noqa: BLE001
+        first = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise BadInput(f"{path}: not a readable deals.parquet ({first})") from None
+    missing = [c for c in INTEGERS + ["seating", "contract", "outcome"] if c not in deals.columns]
+    if missing:
+        raise BadInput(f"{path}: not a deals.parquet of tresillo (no column {missing[0]!r})")
+    for c in deals.columns:
+        if isinstance(deals[c].dtype, pd.CategoricalDtype) or deals[c].dtype == object:
+            deals[c] = deals[c].astype(object).where(deals[c].notna(), "").astype(str)
+    for c in OPTIONAL_INTEGERS:
+        if c in deals.columns:
+            deals[c] = deals[c].astype("Int64")
+    for c in INTEGERS:
+        deals[c] = deals[c].astype("int64")
+    return deals
+
+
+def load_parquet(run, manifest):
+    """load() for a run written with --format parquet."""
+    agents, unit_len, seatings, players = config_of(run, manifest)
+    deals = read_parquet(run / "deals.parquet")
+    if (deals["players"].fillna(3) != players).any():
+        raise BadInput(f"{run / 'deals.parquet'}: a players column other than the manifest's {players}")
     return agents, unit_len, seatings, deals, players
 
 
@@ -262,7 +317,8 @@ def main():
                 bad += 1
     if bad:
         sys.exit(f"{bad} differences from {a.run / 'summary.csv'}")
-    print(f"all {len(rows)} rows of {a.run / 'summary.csv'} recomputed from deals.csv, field for field")
+    source = "deals.csv" if (a.run / "deals.csv").exists() else "deals.parquet"
+    print(f"all {len(rows)} rows of {a.run / 'summary.csv'} recomputed from {source}, field for field")
 
 
 if __name__ == "__main__":

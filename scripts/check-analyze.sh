@@ -121,3 +121,11 @@ expect_paired_error "SLOT 'x' is not a slot number" "$out/deal" x
 expect_paired_error "OTHER is SLOT (1)" "$out/deal" 1 1
 expect_paired_error "usage: scripts/paired.py RUN_DIR SLOT [OTHER]" "$out/deal"
 echo "check-analyze: paired.py gives the paired difference, and one-line errors"
+
+# deals.parquet (--format parquet): needs pyarrow, which scripts/requirements.txt
+# does not install; .ci/run checks it in the Python package's environment.
+if "$venv/bin/python" -c 'import pyarrow, polars, duckdb' >/dev/null 2>&1; then
+    bash scripts/check-parquet.sh "$venv/bin/python"
+else
+    echo "check-analyze: deals.parquet skipped here (no pyarrow, polars, duckdb in $venv); .ci/run checks it"
+fi

@@ -100,14 +100,28 @@ def read_manifest(run):
         raise BadInput(f"{path}: not UTF-8 text") from None
 
 
-def check_run(run):
+def check_run(run, parquet_ok=False):
     """The run directory exists and holds manifest.json and a deals.csv of the
     length the manifest records: shorter than the last checkpoint is refused as cut
     short; a complete run's file of another length as changed (naming its first bad
-    token when it has one). Returns the manifest."""
+    token when it has one). With `parquet_ok`, a run without deals.csv may hold
+    deals.parquet instead (`--format parquet`), of exactly the size the manifest
+    records (`parquet_bytes`). Returns the manifest."""
     run = Path(run)
     if not run.is_dir():
         raise BadInput(f"{run}: no such run directory")
+    if parquet_ok and not (run / "deals.csv").exists() and (run / "deals.parquet").is_file():
+        if not (run / "manifest.json").is_file():
+            raise BadInput(f"{run / 'manifest.json'}: missing")
+        manifest = read_manifest(run)
+        want = manifest.get("parquet_bytes") if isinstance(manifest, dict) else None
+        have = (run / "deals.parquet").stat().st_size
+        if have != want:
+            raise BadInput(
+                f"{run / 'deals.parquet'}: holds {have} bytes but the run's manifest counts {want}: the file"
+                " was truncated or changed (run the tournament again with --force)"
+            )
+        return manifest
     for f in ["manifest.json", "deals.csv"]:
         if not (run / f).is_file():
             raise BadInput(f"{run / f}: missing")

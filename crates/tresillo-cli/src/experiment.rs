@@ -142,6 +142,9 @@ struct TournamentSection {
     record: Option<PathBuf>,
     /// `--ms-per-decision`: an equal time budget for the search agents.
     ms_per_decision: Option<u32>,
+    /// `--format`: which files hold the rows (`csv`, `parquet`, `both`).
+    #[serde(default)]
+    format: tresillo_runs::Format,
 }
 
 #[derive(Deserialize, Debug)]
@@ -203,7 +206,7 @@ const LEAGUE_KEYS: [(&str, bool); 8] = [
     ("out", true),
     ("threads", false),
 ];
-const TOURNAMENT_KEYS: [(&str, bool); 12] = [
+const TOURNAMENT_KEYS: [(&str, bool); 13] = [
     ("agents", true),
     ("players", false),
     ("deals", true),
@@ -216,6 +219,7 @@ const TOURNAMENT_KEYS: [(&str, bool); 12] = [
     ("bidding", false),
     ("record", false),
     ("ms_per_decision", false),
+    ("format", false),
 ];
 const TUNE_KEYS: [(&str, bool); 15] = [
     ("agent", true),
@@ -470,6 +474,7 @@ pub fn load(a: &RunArgs) -> Result<Experiment> {
             record: t.record,
             bidding: t.bidding,
             ms_per_decision: t.ms_per_decision,
+            format: t.format,
         }),
         (None, Some(t), None) => {
             let mut args = TuneArgs {

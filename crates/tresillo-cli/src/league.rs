@@ -85,6 +85,7 @@ pub fn run(a: &LeagueArgs, command_line: Vec<String>) -> Result<String> {
         build: Some(crate::provenance::current()),
         registry: crate::registry(),
         note: &|line| note!("{line}"),
+        format: tresillo_runs::Format::Csv,
     };
     tresillo_runs::league::league(&config, shard, &options, &command_line)
 }

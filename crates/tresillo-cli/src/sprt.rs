@@ -289,6 +289,7 @@ fn kept(
             build: Some(crate::provenance::current()),
             registry: crate::registry(),
             note: &|_| {},
+            format: tresillo_runs::Format::Csv,
         };
         tresillo_runs::run(&shard, &options, crate::command_line())?;
         for t in tresillo_runs::pairs::unit_totals(&out.join("deals.csv"), &shard)?.values() {

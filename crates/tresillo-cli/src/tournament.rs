@@ -4,7 +4,7 @@
 
 use anyhow::{Result, bail};
 use std::path::PathBuf;
-use tresillo_runs::RunOptions;
+use tresillo_runs::{Format, RunOptions};
 pub use tresillo_runs::{Manifest, check_deals_size, file_in_the_way, lock_file};
 use tresillo_sim::{Scoring, Shard, TournamentConfig};
 
@@ -60,6 +60,10 @@ pub struct TournamentArgs {
     /// reproducible equal-compute run, see `tresillo calibrate`).
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u32).range(1..=3_600_000))]
     pub ms_per_decision: Option<u32>,
+    /// Which files hold the rows: `csv` (deals.csv), `parquet` (deals.parquet:
+    /// typed, compressed, for pandas, polars, DuckDB, R, Spark) or `both`.
+    #[arg(long, default_value = "csv", value_name = "csv|parquet|both")]
+    pub format: Format,
 }
 
 impl TournamentArgs {
@@ -103,6 +107,7 @@ impl TournamentArgs {
             build: Some(crate::provenance::current()),
             registry: crate::registry(),
             note: &|line| note!("{line}"),
+            format: self.format,
         }
     }
 }
@@ -146,9 +151,13 @@ pub struct MergeArgs {
     /// Overwrite a run already in the output directory.
     #[arg(long)]
     pub force: bool,
+    /// Which files of rows to write: `csv`, `parquet` or `both` (default: the
+    /// shards' format); every shard must hold them.
+    #[arg(long, value_name = "csv|parquet|both")]
+    pub format: Option<Format>,
 }
 
 /// Runs `tresillo merge`; returns the printed summary table.
 pub fn merge(a: &MergeArgs, command_line: Vec<String>) -> Result<String> {
-    tresillo_runs::merge(&a.out, &a.dirs, a.force, Some(crate::provenance::current()), command_line)
+    tresillo_runs::merge(&a.out, &a.dirs, a.force, Some(crate::provenance::current()), command_line, a.format)
 }

@@ -211,8 +211,18 @@ pub fn _tournament(
             n.push(line.to_string());
         }
     };
-    let opts =
-        RunOptions { out, threads, resume, force, record, progress, build: None, registry, note: &note };
+    let opts = RunOptions {
+        out,
+        threads,
+        resume,
+        force,
+        record,
+        progress,
+        build: None,
+        registry,
+        note: &note,
+        format: tresillo_runs::Format::Csv,
+    };
     let command_line = vec!["python: tresillo.tournament".to_string()];
     let result = py.detach(|| tresillo_runs::run(&config, &opts, command_line));
     match result {

@@ -53,8 +53,17 @@ pub fn pairs(path: &Path, config: &TournamentConfig) -> Result<Vec<Pair>> {
 pub fn unit_totals(path: &Path, config: &TournamentConfig) -> Result<BTreeMap<u64, [i64; 4]>> {
     let slots = usize::from(config.players);
     let unit_len = config.scoring.unit_len();
-    let mut r = csv::Reader::from_path(path).with_context(|| format!("reading {}", path.display()))?;
-    let headers = r.headers().with_context(|| format!("reading {}", path.display()))?.clone();
+    // deals.parquet (or its temporary name in a merge) is read as its CSV records.
+    let parquet = path.file_name().is_some_and(|n| n.to_string_lossy().contains(".parquet"));
+    let mut r = if parquet {
+        None
+    } else {
+        Some(csv::Reader::from_path(path).with_context(|| format!("reading {}", path.display()))?)
+    };
+    let headers = match r.as_mut() {
+        Some(r) => r.headers().with_context(|| format!("reading {}", path.display()))?.clone(),
+        None => crate::parquet::header(),
+    };
     let col = |name: &str| {
         headers
             .iter()
@@ -68,26 +77,54 @@ pub fn unit_totals(path: &Path, config: &TournamentConfig) -> Result<BTreeMap<u6
         .collect::<Result<_>>()?;
     // Per unit, each slot's total (integers: exact whatever the order).
     let mut units: BTreeMap<u64, [i64; 4]> = BTreeMap::new();
-    for (i, row) in r.records().enumerate() {
-        let line = i + 2;
-        let row = row.with_context(|| format!("{} line {line}", path.display()))?;
+    let mut add = |row: &csv::StringRecord, line: String| -> Result<()> {
         let field = |c: usize| row.get(c).unwrap_or("");
         let int = |c: usize| -> Result<i64> {
             let v = field(c);
-            v.parse().map_err(|_| anyhow::anyhow!("{} line {line}: `{v}` is not an integer", path.display()))
+            v.parse().map_err(|_| anyhow::anyhow!("{} {line}: `{v}` is not an integer", path.display()))
         };
         let d: u64 = int(deal)? as u64;
         let order = field(seating).as_bytes();
         if order.len() != slots {
-            bail!("{} line {line}: seating `{}` is not one of {slots} slots", path.display(), field(seating));
+            bail!("{} {line}: seating `{}` is not one of {slots} slots", path.display(), field(seating));
         }
         let t = units.entry(d / unit_len).or_insert([0; 4]);
         for (seat, &(pool, cond)) in money.iter().enumerate() {
             let slot = usize::from(order[seat].wrapping_sub(b'0'));
             if slot >= slots {
-                bail!("{} line {line}: seating `{}` names slot {slot}", path.display(), field(seating));
+                bail!("{} {line}: seating `{}` names slot {slot}", path.display(), field(seating));
             }
             t[slot] += int(pool)? + int(cond)?;
+        }
+        Ok(())
+    };
+    match r.as_mut() {
+        Some(r) => {
+            for (i, row) in r.records().enumerate() {
+                let line = format!("line {}", i + 2);
+                let row = row.with_context(|| format!("{} {line}", path.display()))?;
+                add(&row, line)?;
+            }
+        }
+        None => {
+            // Typed, and only the columns needed (each seat's pool + cond).
+            let mut row = 0u64;
+            crate::parquet::for_each_result(path, slots, |d, seating, money| {
+                row += 1;
+                let order = seating.as_bytes();
+                if order.len() != slots {
+                    bail!("{} row {row}: seating `{seating}` is not one of {slots} slots", path.display());
+                }
+                let t = units.entry(d / unit_len).or_insert([0; 4]);
+                for (seat, m) in money.iter().enumerate().take(slots) {
+                    let slot = usize::from(order[seat].wrapping_sub(b'0'));
+                    if slot >= slots {
+                        bail!("{} row {row}: seating `{seating}` names slot {slot}", path.display());
+                    }
+                    t[slot] += m;
+                }
+                Ok(())
+            })?;
         }
     }
     Ok(units)

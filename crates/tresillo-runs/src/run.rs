@@ -21,6 +21,7 @@
 
 use crate::Build;
 use crate::compute::{COMPUTE_CSV, COMPUTE_JSON, COMPUTE_NEXT, FORFEITS_CSV, read_compute};
+use crate::parquet::{DEALS_PARQUET, Format, PARTS_DIR, RowBuilder};
 use anyhow::{Context, Result, bail, ensure};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
@@ -29,7 +30,7 @@ use std::io::{IsTerminal, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tresillo_agents::Registry;
-use tresillo_sim::{AgentSlots, Compute, Stats, SummaryRow, Tournament, TournamentConfig};
+use tresillo_sim::{AgentSlots, Compute, DealRow, Stats, SummaryRow, Tournament, TournamentConfig};
 
 /// How a tournament is written to its run directory (the configuration itself is a
 /// [`TournamentConfig`]).
@@ -55,6 +56,8 @@ pub struct RunOptions<'a> {
     pub registry: Registry,
     /// Receives each note for the user (one line, no newline), as it happens.
     pub note: &'a (dyn Fn(&str) + Sync),
+    /// Which files hold the rows: `deals.csv`, `deals.parquet` or both.
+    pub format: Format,
 }
 
 impl RunOptions<'_> {
@@ -72,6 +75,7 @@ impl RunOptions<'_> {
             build: None,
             registry: Registry::builtin(),
             note: &|_| {},
+            format: Format::Csv,
         }
     }
 }
@@ -118,6 +122,14 @@ pub struct Manifest {
     /// The record file (`--record`) and how much of it holds finished hands.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub record: Option<RecordProgress>,
+    /// Which files hold the rows (absent: `csv`, the default, so that manifests
+    /// of CSV runs are unchanged).
+    #[serde(default, skip_serializing_if = "Format::is_csv")]
+    pub format: Format,
+    /// Bytes of the finished `deals.parquet` (set when a run with Parquet output
+    /// completes; until then its rows are in part files, see [`crate::parquet`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parquet_bytes: Option<u64>,
 }
 
 /// Where a run writes its records, and the bytes of that file that hold the hands
@@ -240,9 +252,10 @@ fn read_stats(dir: &Path, deals_completed: u64) -> Result<Stats> {
     )
 }
 
-const RUN_FILES: [&str; 10] = [
+const RUN_FILES: [&str; 11] = [
     "manifest.json",
     "deals.csv",
+    DEALS_PARQUET,
     "stats.json",
     "summary.csv",
     "pairs.csv",
@@ -256,7 +269,15 @@ const RUN_FILES: [&str; 10] = [
 /// Refuses to touch a directory holding another run unless `force`; with `force`,
 /// removes that run's files.
 fn claim_dir(dir: &Path, force: bool) -> Result<()> {
-    let existing: Vec<&str> = RUN_FILES.iter().copied().filter(|f| dir.join(f).exists()).collect();
+    let mut existing: Vec<&str> = RUN_FILES.iter().copied().filter(|f| dir.join(f).exists()).collect();
+    if dir.join(PARTS_DIR).exists() {
+        if !force {
+            existing.push(PARTS_DIR);
+        } else {
+            fs::remove_dir_all(dir.join(PARTS_DIR))
+                .with_context(|| format!("removing {}", dir.join(PARTS_DIR).display()))?;
+        }
+    }
     if !existing.is_empty() {
         if !force {
             bail!(
@@ -265,7 +286,7 @@ fn claim_dir(dir: &Path, force: bool) -> Result<()> {
                 existing.join(", ")
             );
         }
-        for f in existing {
+        for f in existing.into_iter().filter(|f| *f != PARTS_DIR) {
             fs::remove_file(dir.join(f)).with_context(|| format!("removing {}", dir.join(f).display()))?;
         }
     }
@@ -307,6 +328,13 @@ fn check_csv_header(path: &Path, what: &str) -> Result<()> {
     )
 }
 
+/// The file of a run directory's rows that readers take: `deals.csv` when it is
+/// there, else `deals.parquet`.
+pub fn rows_file(dir: &Path) -> PathBuf {
+    let csv = dir.join("deals.csv");
+    if csv.exists() { csv } else { dir.join(DEALS_PARQUET) }
+}
+
 /// The bytes of `summary.csv` and the printable table.
 fn summary(config: &TournamentConfig, stats: &Stats, rows_per_unit: u64) -> Result<(Vec<u8>, String)> {
     let rows = stats.summary(&config.agents, rows_per_unit);
@@ -330,7 +358,7 @@ fn write_summary(
 ) -> Result<String> {
     let (bytes, table) = summary(config, stats, rows_per_unit)?;
     write_atomic(&dir.join("summary.csv"), &bytes)?;
-    let pairs = write_pairs(&dir.join("deals.csv"), &dir.join("pairs.csv"), config)?;
+    let pairs = write_pairs(&rows_file(dir), &dir.join("pairs.csv"), config)?;
     let compute = match compute {
         Some(c) => write_compute(|f| dir.join(f), config, c)?,
         None => String::new(),
@@ -677,6 +705,11 @@ fn publish(moves: &[(PathBuf, PathBuf)]) -> Result<()> {
     Ok(())
 }
 
+/// What the workers hand the writer for one scoring unit: its `deals.csv` bytes
+/// (empty without CSV output), statistics, record lines, compute, and its rows
+/// (empty without Parquet output).
+type UnitRows<'a> = (Vec<u8>, Stats, Vec<u8>, Compute, Vec<DealRow<'a>>);
+
 /// Seconds of play a batch aims at once the speed is known: a kill loses about
 /// that (the batch being played, and the one being written), never the run.
 const BATCH_SECS: f64 = 3.0;
@@ -765,15 +798,22 @@ fn check_record_path(record: Option<&Path>, out: &Path) -> Result<()> {
 /// bytes its manifest counts (`csv_bytes`): a truncated or changed file is never read
 /// as if it were the run.
 pub fn check_deals_size(dir: &Path, m: &Manifest) -> Result<()> {
-    let p = dir.join("deals.csv");
-    let len = fs::metadata(&p).with_context(|| format!("reading {}", p.display()))?.len();
-    ensure!(
-        len == m.csv_bytes,
-        "{}: holds {len} bytes but the run's manifest counts {}: the file was truncated or changed \
-         (run the tournament again with --force)",
-        p.display(),
-        m.csv_bytes
-    );
+    let mut files = Vec::new();
+    if m.format.csv() {
+        files.push((dir.join("deals.csv"), m.csv_bytes));
+    }
+    if m.format.parquet() {
+        files.push((dir.join(DEALS_PARQUET), m.parquet_bytes.unwrap_or(0)));
+    }
+    for (p, want) in files {
+        let len = fs::metadata(&p).with_context(|| format!("reading {}", p.display()))?.len();
+        ensure!(
+            len == want,
+            "{}: holds {len} bytes but the run's manifest counts {want}: the file was truncated or changed \
+             (run the tournament again with --force)",
+            p.display(),
+        );
+    }
     Ok(())
 }
 
@@ -808,10 +848,27 @@ fn play(
                 config_diff(&m.config, &config)
             );
         }
+        if m.format != a.format {
+            bail!(
+                "{} holds a run written with --format {}; resume it with --format {} (or use --force to \
+                 start it again)",
+                dir.display(),
+                m.format,
+                m.format
+            );
+        }
         let s = read_stats(dir, m.deals_completed)?;
         let c = read_compute(dir, m.deals_completed)?;
         if m.complete {
             check_deals_size(dir, &m)?;
+            if m.format.parquet() {
+                crate::parquet::row_count(&dir.join(DEALS_PARQUET))?;
+                // A kill after the manifest counted deals.parquet, before the parts went.
+                if dir.join(PARTS_DIR).exists() {
+                    fs::remove_dir_all(dir.join(PARTS_DIR))
+                        .with_context(|| format!("removing {}", dir.join(PARTS_DIR).display()))?;
+                }
+            }
             // A kill during the last checkpoint leaves the statistics in
             // `stats.next.json` and no summary: put them in place.
             if dir.join(STATS_NEXT).exists()
@@ -841,18 +898,25 @@ fn play(
             }
             (None, None) => {}
         }
-        check_csv_header(&dir.join("deals.csv"), "resume it")?;
-        let f = OpenOptions::new().write(true).open(dir.join("deals.csv")).context("opening deals.csv")?;
-        let len = f.metadata()?.len();
-        if len < m.csv_bytes {
-            bail!(
-                "{}: deals.csv holds {len} bytes but its checkpoint counts {} (was the machine \
-                 restarted?); start the run again with --force",
-                dir.display(),
-                m.csv_bytes
-            );
+        if m.format.parquet() {
+            // Checks every part the manifest counts before anything is changed.
+            crate::parquet::resume_parts(&dir.join(PARTS_DIR), u0, m.units_completed, t.rows_per_unit())?;
         }
-        f.set_len(m.csv_bytes).context("truncating deals.csv to its last checkpoint")?;
+        if m.format.csv() {
+            check_csv_header(&dir.join("deals.csv"), "resume it")?;
+            let f =
+                OpenOptions::new().write(true).open(dir.join("deals.csv")).context("opening deals.csv")?;
+            let len = f.metadata()?.len();
+            if len < m.csv_bytes {
+                bail!(
+                    "{}: deals.csv holds {len} bytes but its checkpoint counts {} (was the machine \
+                     restarted?); start the run again with --force",
+                    dir.display(),
+                    m.csv_bytes
+                );
+            }
+            f.set_len(m.csv_bytes).context("truncating deals.csv to its last checkpoint")?;
+        }
         let c = c.unwrap_or_else(|| {
             (a.note)(&format!(
                 "{}: no compute checkpoint of its {} deals (a run of an older version); compute.csv \
@@ -867,8 +931,14 @@ fn play(
         // With --resume and no manifest, any run files are those of a start killed
         // before its first checkpoint (the manifest is written last): start over.
         claim_dir(dir, a.force || a.resume)?;
-        let header = csv_header()?;
-        write_atomic(&dir.join("deals.csv"), &header)?;
+        let header = if a.format.csv() { csv_header()? } else { Vec::new() };
+        if a.format.csv() {
+            write_atomic(&dir.join("deals.csv"), &header)?;
+        }
+        if a.format.parquet() {
+            fs::create_dir_all(dir.join(PARTS_DIR))
+                .with_context(|| format!("creating {}", dir.join(PARTS_DIR).display()))?;
+        }
         let m = Manifest {
             tool: "tresillo".into(),
             version: env!("CARGO_PKG_VERSION").into(),
@@ -881,6 +951,8 @@ fn play(
             csv_bytes: header.len() as u64,
             complete: false,
             record: a.record.as_ref().map(|p| RecordProgress { path: p.clone(), bytes: 0 }),
+            format: a.format,
+            parquet_bytes: None,
         };
         let s = Stats::default();
         let c = Compute::new(slots);
@@ -912,13 +984,20 @@ fn play(
     let workers = pool(a.threads)?;
     let mut schedule = Batches::new(workers.current_num_threads() as u64, rows_per_unit, batch_override()?);
     let abort_after = abort_after_checkpoints()?;
-    let mut csv_file =
-        OpenOptions::new().append(true).open(dir.join("deals.csv")).context("opening deals.csv")?;
-    csv_file.seek(SeekFrom::End(0))?;
-    // Rows are buffered (one write a unit was a system call per deal) and the
-    // buffer is flushed before every checkpoint, so the file still holds every
-    // row the manifest counts.
-    let mut csv_file = std::io::BufWriter::with_capacity(1 << 20, csv_file);
+    let format = manifest.format;
+    let mut csv_file = if format.csv() {
+        let mut f =
+            OpenOptions::new().append(true).open(dir.join("deals.csv")).context("opening deals.csv")?;
+        f.seek(SeekFrom::End(0))?;
+        // Rows are buffered (one write a unit was a system call per deal) and the
+        // buffer is flushed before every checkpoint, so the file still holds every
+        // row the manifest counts.
+        Some(std::io::BufWriter::with_capacity(1 << 20, f))
+    } else {
+        None
+    };
+    let parts = dir.join(PARTS_DIR);
+    let mut row_builder = RowBuilder::new();
     // Each worker thread keeps its agents for the whole run (an external bot's
     // process serves every batch); they are dropped, and bots ended, at the end.
     let slots = workers.install(AgentSlots::new);
@@ -926,14 +1005,19 @@ fn play(
     let first = u0 + manifest.units_completed;
     // The workers play batch after batch; a writer thread appends each finished
     // batch and checkpoints it while the next one is being played.
-    let (tx, rx) = std::sync::mpsc::sync_channel::<(u64, Vec<(Vec<u8>, Stats, Vec<u8>, Compute)>)>(1);
+    let (tx, rx) = std::sync::mpsc::sync_channel::<(u64, Vec<UnitRows<'_>>)>(1);
     let (mut manifest, stats, compute) = std::thread::scope(|scope| -> Result<(Manifest, Stats, Compute)> {
         let writer = scope.spawn(|| -> Result<(Manifest, Stats, Compute)> {
             let mut checkpoints = 0;
             for (units, outs) in rx {
-                for (bytes, s, recs, c) in &outs {
-                    csv_file.write_all(bytes)?;
-                    manifest.csv_bytes += bytes.len() as u64;
+                for (bytes, s, recs, c, rows) in &outs {
+                    if let Some(f) = csv_file.as_mut() {
+                        f.write_all(bytes)?;
+                        manifest.csv_bytes += bytes.len() as u64;
+                    }
+                    for r in rows {
+                        row_builder.push(r);
+                    }
                     stats.merge(s);
                     compute.merge(c);
                     if let (Some(f), Some(r)) = (record_file.as_mut(), manifest.record.as_mut()) {
@@ -941,13 +1025,19 @@ fn play(
                         r.bytes += recs.len() as u64;
                     }
                 }
+                if format.parquet() {
+                    let from = u0 + manifest.units_completed;
+                    crate::parquet::write_part(&parts, from, from + units, &row_builder.finish())?;
+                }
                 manifest.units_completed += units;
                 manifest.deals_completed = manifest.units_completed * unit_len;
                 // The rows are in the file before the manifest counts them, so a
                 // killed process loses nothing that was written. (No fsync per batch:
                 // it would protect only against the machine itself going down, at a
                 // large cost; resume refuses a deals.csv shorter than its checkpoint.)
-                csv_file.flush()?;
+                if let Some(f) = csv_file.as_mut() {
+                    f.flush()?;
+                }
                 checkpoint(dir, &stats, &compute, &manifest, false)?;
                 checkpoints += 1;
                 if abort_after == Some(checkpoints) {
@@ -964,9 +1054,11 @@ fn play(
                 t.run_in(&slots, next..end, |u| {
                     let mut w = csv::WriterBuilder::new()
                         .has_headers(false)
-                        .from_writer(Vec::with_capacity(256 * u.rows.len()));
-                    for r in &u.rows {
-                        w.serialize(r).expect("rows serialize");
+                        .from_writer(Vec::with_capacity(if format.csv() { 256 * u.rows.len() } else { 0 }));
+                    if format.csv() {
+                        for r in &u.rows {
+                            w.serialize(r).expect("rows serialize");
+                        }
                     }
                     let mut recs = Vec::new();
                     for r in &u.records {
@@ -981,7 +1073,8 @@ fn play(
                                 .expect("template"),
                         );
                     }
-                    (w.into_inner().expect("in memory"), u.stats, recs, u.compute)
+                    let rows = if format.parquet() { u.rows } else { Vec::new() };
+                    (w.into_inner().expect("in memory"), u.stats, recs, u.compute, rows)
                 })
             })?;
             schedule.played(end - next, t0.elapsed().as_secs_f64());
@@ -995,8 +1088,21 @@ fn play(
     })?;
     bar.finish_and_clear();
     drop(slots);
+    if format.parquet() {
+        // The parts, regrouped, become deals.parquet before the manifest says the run
+        // is complete; the parts go only after that.
+        let list = crate::parquet::all_parts(&parts, u0, manifest.units_completed, rows_per_unit)?;
+        let tmp = dir.join(format!("{DEALS_PARQUET}.tmp"));
+        crate::parquet::assemble(&list, &tmp, u0, rows_per_unit)?;
+        let target = dir.join(DEALS_PARQUET);
+        fs::rename(&tmp, &target).with_context(|| format!("writing {}", target.display()))?;
+        manifest.parquet_bytes = Some(fs::metadata(&target)?.len());
+    }
     manifest.complete = true;
     checkpoint(dir, &stats, &compute, &manifest, true)?;
+    if format.parquet() {
+        fs::remove_dir_all(&parts).with_context(|| format!("removing {}", parts.display()))?;
+    }
     let secs = started.elapsed().as_secs_f64();
     let table = write_summary(dir, &config, &stats, Some(&compute), rows_per_unit)?;
     // Only the deals this process played count toward its speed.
@@ -1055,12 +1161,15 @@ impl Drop for Partial {
 
 /// Merges the finished shard directories `dirs` (in any order) into the run
 /// directory `out` (`force`: replacing a run there); returns the summary table.
+/// `format` says which files of rows to write (`None`: the shards' format); each
+/// shard must hold them.
 pub fn merge(
     out: &Path,
     dirs: &[PathBuf],
     force: bool,
     build: Option<Build>,
     command_line: Vec<String>,
+    format: Option<Format>,
 ) -> Result<String> {
     // Before anything is touched: the output must be apart from every input.
     let out_at = resolved(out)?;
@@ -1082,16 +1191,54 @@ pub fn merge(
         input_locks.push(lock_input(d)?);
         let m = read_manifest(d)?;
         ensure!(m.complete, "{} is not a finished shard (run it again with --resume)", d.display());
-        let csv = d.join("deals.csv");
-        let len = fs::metadata(&csv).with_context(|| format!("reading {}", csv.display()))?.len();
-        ensure!(
-            len == m.csv_bytes,
-            "{}: deals.csv holds {len} bytes but its checkpoint counts {}: the shard was changed or is \
-             incomplete; run it again",
-            d.display(),
-            m.csv_bytes
-        );
         parts.push((m, d.clone()));
+    }
+    // Without --format: the files every shard holds.
+    let format = match format {
+        Some(f) => f,
+        None => {
+            match (parts.iter().all(|(m, _)| m.format.csv()), parts.iter().all(|(m, _)| m.format.parquet())) {
+                (true, true) => Format::Both,
+                (false, true) => Format::Parquet,
+                _ => Format::Csv, // a shard without deals.csv is named below
+            }
+        }
+    };
+    for (m, d) in &parts {
+        let lacks = |f: &str| {
+            anyhow::anyhow!(
+                "{}: no {f} (the shard was run with --format {}); merge it with --format {}, or run the \
+                 shards with --format {}",
+                d.display(),
+                m.format,
+                m.format,
+                if format == Format::Both { "both".to_string() } else { format.to_string() }
+            )
+        };
+        if format.csv() {
+            ensure!(m.format.csv(), lacks("deals.csv"));
+            let csv = d.join("deals.csv");
+            let len = fs::metadata(&csv).with_context(|| format!("reading {}", csv.display()))?.len();
+            ensure!(
+                len == m.csv_bytes,
+                "{}: deals.csv holds {len} bytes but its checkpoint counts {}: the shard was changed or is \
+                 incomplete; run it again",
+                d.display(),
+                m.csv_bytes
+            );
+        }
+        if format.parquet() {
+            ensure!(m.format.parquet(), lacks(DEALS_PARQUET));
+            let p = d.join(DEALS_PARQUET);
+            let len = fs::metadata(&p).with_context(|| format!("reading {}", p.display()))?.len();
+            ensure!(
+                Some(len) == m.parquet_bytes,
+                "{}: holds {len} bytes but its checkpoint counts {}: the shard was changed or is incomplete; \
+                 run it again",
+                p.display(),
+                m.parquet_bytes.unwrap_or(0)
+            );
+        }
     }
     let whole = parts[0].0.config.whole();
     let count = parts[0].0.config.shard.count;
@@ -1132,20 +1279,49 @@ pub fn merge(
     let partial = Partial(RUN_FILES.iter().map(|f| tmp_of(f)).collect());
     let header = csv_header()?;
     let tmp = tmp_of("deals.csv");
-    let mut w =
-        std::io::BufWriter::new(File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?);
-    w.write_all(&header)?;
+    let mut w = if format.csv() {
+        let mut w = std::io::BufWriter::new(
+            File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?,
+        );
+        w.write_all(&header)?;
+        Some(w)
+    } else {
+        None
+    };
+    // The merged rows' row groups start at unit 0 of the whole run, as one run's.
+    let rows_per_unit = whole.scoring.unit_len() * whole.seatings().len() as u64;
+    let tmp_parquet = tmp_of(DEALS_PARQUET);
+    let mut pw = if format.parquet() {
+        Some(crate::parquet::GroupWriter::create(&tmp_parquet, 0, rows_per_unit)?)
+    } else {
+        None
+    };
     let mut stats = Stats::default();
     // The shards' compute, in shard (deal) order; none when a shard has none.
     let mut compute = Some(Compute::default());
     for (m, d) in &parts {
         // Streamed: a shard's rows are never all in memory.
-        let p = d.join("deals.csv");
-        check_csv_header(&p, "merge it")?;
-        let mut r = File::open(&p).with_context(|| format!("reading {}", p.display()))?;
-        let mut head = vec![0; header.len()];
-        r.read_exact(&mut head).with_context(|| format!("reading {}", p.display()))?;
-        std::io::copy(&mut r, &mut w).with_context(|| format!("copying {}", p.display()))?;
+        if let Some(w) = w.as_mut() {
+            let p = d.join("deals.csv");
+            check_csv_header(&p, "merge it")?;
+            let mut r = File::open(&p).with_context(|| format!("reading {}", p.display()))?;
+            let mut head = vec![0; header.len()];
+            r.read_exact(&mut head).with_context(|| format!("reading {}", p.display()))?;
+            std::io::copy(&mut r, w).with_context(|| format!("copying {}", p.display()))?;
+        }
+        if let Some(pw) = pw.as_mut() {
+            let p = d.join(DEALS_PARQUET);
+            let want = m.units_completed * rows_per_unit;
+            let n = crate::parquet::row_count(&p)?;
+            ensure!(
+                n == want,
+                "{}: holds {n} rows but its shard has {want}; run the shard again",
+                p.display()
+            );
+            for b in crate::parquet::batches(&p)? {
+                pw.write(&b?)?;
+            }
+        }
         stats.merge(&read_stats(d, m.deals_completed)?);
         compute = match (compute, read_compute(d, m.deals_completed)?) {
             (Some(mut all), Some(c)) => {
@@ -1155,13 +1331,24 @@ pub fn merge(
             _ => None,
         };
     }
-    let mut f = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
-    f.flush()?;
-    f.sync_all()?;
-    let csv_bytes = f.metadata()?.len();
+    let csv_bytes = match w {
+        Some(w) => {
+            let mut f = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
+            f.flush()?;
+            f.sync_all()?;
+            f.metadata()?.len()
+        }
+        None => 0,
+    };
+    let parquet_bytes = match pw {
+        Some(pw) => {
+            pw.close()?;
+            Some(fs::metadata(&tmp_parquet)?.len())
+        }
+        None => None,
+    };
     write_atomic(&tmp_of("stats.json"), serde_json::to_string(&stats)?.as_bytes())?;
-    // The merged run may seat agents of another registry: only its shape counts here.
-    let rows_per_unit = whole.scoring.unit_len() * whole.seatings().len() as u64;
+    // (The merged run may seat agents of another registry: only its shape counts.)
     let m = Manifest {
         tool: "tresillo".into(),
         version: env!("CARGO_PKG_VERSION").into(),
@@ -1174,11 +1361,14 @@ pub fn merge(
         csv_bytes,
         complete: true,
         record: None,
+        format,
+        parquet_bytes,
     };
     write_atomic(&tmp_of("manifest.json"), serde_json::to_string_pretty(&m)?.as_bytes())?;
     let (bytes, table) = summary(&whole, &stats, rows_per_unit)?;
     write_atomic(&tmp_of("summary.csv"), &bytes)?;
-    let mut table = table + &write_pairs(&tmp, &tmp_of("pairs.csv"), &whole)?;
+    let rows = if format.csv() { &tmp } else { &tmp_parquet };
+    let mut table = table + &write_pairs(rows, &tmp_of("pairs.csv"), &whole)?;
     if let Some(c) = &compute {
         write_atomic(&tmp_of(COMPUTE_JSON), serde_json::to_string(c)?.as_bytes())?;
         table += &write_compute(tmp_of, &whole, c)?;
@@ -1193,6 +1383,12 @@ pub fn merge(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_parquet_columns_are_the_csv_header() {
+        let names: Vec<&str> = crate::parquet::COLUMNS.iter().map(|c| c.0).collect();
+        assert_eq!(format!("{}\n", names.join(",")).into_bytes(), csv_header().unwrap());
+    }
 
     #[test]
     fn batches_start_at_one_unit_per_thread_and_grow_with_the_speed() {

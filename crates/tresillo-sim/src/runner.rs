@@ -286,11 +286,11 @@ impl Tournament {
     /// thread plays which unit changes no result.
     ///
     /// [`Agent::new_hand`]: tresillo_agents::Agent::new_hand
-    pub fn run_in<T: Send>(
-        &self,
+    pub fn run_in<'t, T: Send>(
+        &'t self,
         slots: &AgentSlots,
         units: Range<u64>,
-        f: impl Fn(UnitOutput<'_>) -> T + Sync,
+        f: impl Fn(UnitOutput<'t>) -> T + Sync,
     ) -> Result<Vec<T>, SimError> {
         units
             .into_par_iter()

@@ -375,24 +375,39 @@ fn contract_name(d: &DealRecord, line: u64, path: &Path) -> Result<Option<(u16, 
     Ok(Some((rank, name)))
 }
 
-/// Reads `deals.csv` into per-slot counts; `slots` is the number of agent slots
-/// (three, or four at a table of four).
+/// Reads `deals.csv`, or `deals.parquet` (its rows as the CSV's text records),
+/// into per-slot counts; `slots` is the number of agent slots (three, or four at
+/// a table of four). In messages a Parquet row *k* is "line *k* + 1", the line of
+/// the same row in the CSV.
 fn read_deals(path: &Path, slots_n: usize) -> Result<Deals> {
     let file = File::open(path).with_context(|| format!("reading {}", path.display()))?;
+    let parquet = path.extension().is_some_and(|e| e == "parquet");
+    let mut pq = if parquet { Some(tresillo_runs::parquet::RecordReader::open(path)?) } else { None };
     let mut r = csv::Reader::from_reader(std::io::BufReader::with_capacity(1 << 20, file));
     let mut slots: Vec<SlotDeals> = vec![SlotDeals::default(); slots_n];
     let mut named: Vec<(u16, Named)> = Vec::new();
     let mut players = 3;
     let mut record = csv::StringRecord::new();
-    let headers = r.headers().map_err(|e| csv_error(path, &e))?.clone();
+    let headers = match pq {
+        Some(_) => tresillo_runs::parquet::header(),
+        None => r.headers().map_err(|e| csv_error(path, &e))?.clone(),
+    };
     loop {
-        match r.read_record(&mut record) {
-            Ok(false) => break,
-            Ok(true) => {}
-            Err(e) => return Err(csv_error(path, &e)),
+        let more = match pq.as_mut() {
+            Some(p) => p.read_record(&mut record)?,
+            None => r.read_record(&mut record).map_err(|e| csv_error(path, &e))?,
+        };
+        if !more {
+            break;
         }
-        let line = record.position().map_or(0, csv::Position::line);
-        let d: DealRecord = record.deserialize(Some(&headers)).map_err(|e| csv_error(path, &e))?;
+        let line = match &pq {
+            Some(p) => p.row() + 1,
+            None => record.position().map_or(0, csv::Position::line),
+        };
+        let d: DealRecord = record.deserialize(Some(&headers)).map_err(|e| match &pq {
+            Some(_) => anyhow::anyhow!("{} line {line}: {e}", path.display()),
+            None => csv_error(path, &e),
+        })?;
         let bad = |what: &str| anyhow::anyhow!("{} line {line}: {what}", path.display());
         let n = usize::from(d.players.unwrap_or(3));
         let seating: Vec<usize> = d.seating.bytes().map(|b| b.wrapping_sub(b'0') as usize).collect();
@@ -545,7 +560,7 @@ impl TournamentRun {
             agents.len(),
             3 * agents.len() + 1
         );
-        let dp = dir.join("deals.csv");
+        let dp = tresillo_runs::rows_file(dir);
         let deals = if dp.is_file() && manifest.complete {
             // A malformed row is named first; a well-formed file cut short (or
             // grown) is refused by its size, which the manifest records.
