@@ -7,6 +7,11 @@ the means. `*_cpu_s` are the process's CPU seconds (all threads), which a shared
 loaded machine inflates far less than the wall times `*_s`. Used by scripts/bench-parquet.sh (issue 25).
 
     python3 scripts/bench-parquet-load.py out/bench-csv/deals.csv
+    python3 scripts/bench-parquet-load.py out/bench-parquet/deals.parquet --arrow
+
+`--arrow` loads a Parquet file with `dtype_backend="pyarrow"`: the columns stay
+Arrow arrays instead of being converted to NumPy (nullable integers would become
+float64), which is most of the default load's time.
 """
 
 import json
@@ -24,12 +29,13 @@ def peak_mb():
 
 def main():
     path = Path(sys.argv[1])
+    arrow = "--arrow" in sys.argv[2:]
     base = peak_mb()
     if path.suffix == ".parquet":
         import pyarrow  # noqa: F401  (imported before the clock starts, like pandas)
     t0, c0 = time.perf_counter(), time.process_time()
     if path.suffix == ".parquet":
-        deals = pd.read_parquet(path)
+        deals = pd.read_parquet(path, dtype_backend="pyarrow") if arrow else pd.read_parquet(path)
     else:
         deals = pd.read_csv(path, dtype={"seating": str})
     t1, c1 = time.perf_counter(), time.process_time()
@@ -46,6 +52,7 @@ def main():
     t2, c2 = time.perf_counter(), time.process_time()
     print(json.dumps({
         "file": str(path),
+        "backend": "pyarrow" if arrow else "numpy",
         "bytes": path.stat().st_size,
         "rows": len(deals),
         "load_s": round(t1 - t0, 2),

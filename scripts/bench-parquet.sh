@@ -38,4 +38,5 @@ echo "# pandas $("$py" -c 'import pandas, pyarrow; print(pandas.__version__, "py
 for r in $(seq "$rounds"); do
     "$py" scripts/bench-parquet-load.py "$out/csv/deals.csv"
     "$py" scripts/bench-parquet-load.py "$out/parquet/deals.parquet"
+    "$py" scripts/bench-parquet-load.py "$out/parquet/deals.parquet" --arrow
 done
