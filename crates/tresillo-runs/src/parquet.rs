@@ -33,7 +33,7 @@ use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use parquet::arrow::ArrowWriter;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::basic::{Compression, ZstdLevel};
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use serde::{Deserialize, Serialize};
 use std::fs::{self, File};
 use std::io::{BufWriter, Write};
@@ -390,11 +390,12 @@ fn properties(level: Option<i32>) -> WriterProperties {
         .set_compression(compression)
         .set_created_by(format!("tresillo {} (parquet-rs)", env!("CARGO_PKG_VERSION")))
         .set_max_row_group_row_count(None)
+        .set_statistics_enabled(EnabledStatistics::Chunk)
         .build()
 }
 
 /// zstd level of `deals.parquet`.
-const LEVEL: Option<i32> = Some(3);
+const LEVEL: Option<i32> = Some(1);
 /// The part files are not compressed: they are read again once, then removed, and
 /// a zstd context per column chunk and page costs more than it saves there.
 const PART_LEVEL: Option<i32> = None;
