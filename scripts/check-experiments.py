@@ -64,10 +64,23 @@ def without_build(text):
 
 def counts_of_compute(data):
     """compute.csv's rows cut after `forfeits`: the counts, which a rerun must
-    reproduce, without the measurements (timed, seconds, milliseconds)."""
+    reproduce, without the measurements (timed, seconds, milliseconds) and
+    without `nodes`: a worker's solver keeps its table across the hands it plays,
+    so its node count depends on the batches a run was played in (README,
+    "compute.csv")."""
     rows = data.decode().splitlines()
-    keep = rows[0].split(",").index("forfeits") + 1 if rows else 0
-    return [next(csv.reader([r]))[:keep] for r in rows]
+    if not rows:
+        return []
+    header = rows[0].split(",")
+    keep = header.index("forfeits") + 1
+    drop = header.index("nodes") if "nodes" in header else None
+    out = []
+    for r in rows:
+        cells = next(csv.reader([r]))[:keep]
+        if drop is not None:
+            del cells[drop]
+        out.append(cells)
+    return out
 
 
 def same(committed, rerun):

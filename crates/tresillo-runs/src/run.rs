@@ -1006,8 +1006,17 @@ fn play(
     // The workers play batch after batch; a writer thread appends each finished
     // batch and checkpoints it while the next one is being played.
     let (tx, rx) = std::sync::mpsc::sync_channel::<(u64, Vec<UnitRows<'_>>)>(1);
-    let (mut manifest, stats, compute) = std::thread::scope(|scope| -> Result<(Manifest, Stats, Compute)> {
-        let writer = scope.spawn(|| -> Result<(Manifest, Stats, Compute)> {
+    // A run that starts at its first unit also encodes deals.parquet as it goes, in
+    // this writer thread while the workers play (the same GroupWriter `assemble`
+    // uses, so the same bytes); a resumed run assembles it from the parts at the end.
+    let live_tmp = dir.join(format!("{DEALS_PARQUET}.tmp"));
+    let mut live = if format.parquet() && manifest.units_completed == 0 {
+        Some(crate::parquet::GroupWriter::create(&live_tmp, u0, rows_per_unit)?)
+    } else {
+        None
+    };
+    let (mut manifest, stats, compute, live) = std::thread::scope(|scope| -> Result<_> {
+        let writer = scope.spawn(|| -> Result<(Manifest, Stats, Compute, Option<crate::parquet::GroupWriter>)> {
             let mut checkpoints = 0;
             for (units, outs) in rx {
                 for (bytes, s, recs, c, rows) in &outs {
@@ -1027,7 +1036,11 @@ fn play(
                 }
                 if format.parquet() {
                     let from = u0 + manifest.units_completed;
-                    crate::parquet::write_part(&parts, from, from + units, &row_builder.finish())?;
+                    let batch = row_builder.finish();
+                    crate::parquet::write_part(&parts, from, from + units, &batch)?;
+                    if let Some(w) = live.as_mut() {
+                        w.write(&batch)?;
+                    }
                 }
                 manifest.units_completed += units;
                 manifest.deals_completed = manifest.units_completed * unit_len;
@@ -1044,7 +1057,7 @@ fn play(
                     std::process::abort(); // a test's kill at a known point
                 }
             }
-            Ok((manifest, stats, compute))
+            Ok((manifest, stats, compute, live))
         });
         let mut next = first;
         while next < u1 {
@@ -1091,9 +1104,14 @@ fn play(
     if format.parquet() {
         // The parts, regrouped, become deals.parquet before the manifest says the run
         // is complete; the parts go only after that.
-        let list = crate::parquet::all_parts(&parts, u0, manifest.units_completed, rows_per_unit)?;
-        let tmp = dir.join(format!("{DEALS_PARQUET}.tmp"));
-        crate::parquet::assemble(&list, &tmp, u0, rows_per_unit)?;
+        let tmp = live_tmp;
+        match live {
+            Some(w) => w.close()?,
+            None => {
+                let list = crate::parquet::all_parts(&parts, u0, manifest.units_completed, rows_per_unit)?;
+                crate::parquet::assemble(&list, &tmp, u0, rows_per_unit)?;
+            }
+        }
         let target = dir.join(DEALS_PARQUET);
         fs::rename(&tmp, &target).with_context(|| format!("writing {}", target.display()))?;
         manifest.parquet_bytes = Some(fs::metadata(&target)?.len());
