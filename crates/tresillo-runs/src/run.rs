@@ -1016,49 +1016,50 @@ fn play(
         None
     };
     let (mut manifest, stats, compute, live) = std::thread::scope(|scope| -> Result<_> {
-        let writer = scope.spawn(|| -> Result<(Manifest, Stats, Compute, Option<crate::parquet::GroupWriter>)> {
-            let mut checkpoints = 0;
-            for (units, outs) in rx {
-                for (bytes, s, recs, c, rows) in &outs {
+        let writer =
+            scope.spawn(|| -> Result<(Manifest, Stats, Compute, Option<crate::parquet::GroupWriter>)> {
+                let mut checkpoints = 0;
+                for (units, outs) in rx {
+                    for (bytes, s, recs, c, rows) in &outs {
+                        if let Some(f) = csv_file.as_mut() {
+                            f.write_all(bytes)?;
+                            manifest.csv_bytes += bytes.len() as u64;
+                        }
+                        for r in rows {
+                            row_builder.push(r);
+                        }
+                        stats.merge(s);
+                        compute.merge(c);
+                        if let (Some(f), Some(r)) = (record_file.as_mut(), manifest.record.as_mut()) {
+                            f.write_all(recs)?;
+                            r.bytes += recs.len() as u64;
+                        }
+                    }
+                    if format.parquet() {
+                        let from = u0 + manifest.units_completed;
+                        let batch = row_builder.finish();
+                        crate::parquet::write_part(&parts, from, from + units, &batch)?;
+                        if let Some(w) = live.as_mut() {
+                            w.write(&batch)?;
+                        }
+                    }
+                    manifest.units_completed += units;
+                    manifest.deals_completed = manifest.units_completed * unit_len;
+                    // The rows are in the file before the manifest counts them, so a
+                    // killed process loses nothing that was written. (No fsync per batch:
+                    // it would protect only against the machine itself going down, at a
+                    // large cost; resume refuses a deals.csv shorter than its checkpoint.)
                     if let Some(f) = csv_file.as_mut() {
-                        f.write_all(bytes)?;
-                        manifest.csv_bytes += bytes.len() as u64;
+                        f.flush()?;
                     }
-                    for r in rows {
-                        row_builder.push(r);
-                    }
-                    stats.merge(s);
-                    compute.merge(c);
-                    if let (Some(f), Some(r)) = (record_file.as_mut(), manifest.record.as_mut()) {
-                        f.write_all(recs)?;
-                        r.bytes += recs.len() as u64;
+                    checkpoint(dir, &stats, &compute, &manifest, false)?;
+                    checkpoints += 1;
+                    if abort_after == Some(checkpoints) {
+                        std::process::abort(); // a test's kill at a known point
                     }
                 }
-                if format.parquet() {
-                    let from = u0 + manifest.units_completed;
-                    let batch = row_builder.finish();
-                    crate::parquet::write_part(&parts, from, from + units, &batch)?;
-                    if let Some(w) = live.as_mut() {
-                        w.write(&batch)?;
-                    }
-                }
-                manifest.units_completed += units;
-                manifest.deals_completed = manifest.units_completed * unit_len;
-                // The rows are in the file before the manifest counts them, so a
-                // killed process loses nothing that was written. (No fsync per batch:
-                // it would protect only against the machine itself going down, at a
-                // large cost; resume refuses a deals.csv shorter than its checkpoint.)
-                if let Some(f) = csv_file.as_mut() {
-                    f.flush()?;
-                }
-                checkpoint(dir, &stats, &compute, &manifest, false)?;
-                checkpoints += 1;
-                if abort_after == Some(checkpoints) {
-                    std::process::abort(); // a test's kill at a known point
-                }
-            }
-            Ok((manifest, stats, compute, live))
-        });
+                Ok((manifest, stats, compute, live))
+            });
         let mut next = first;
         while next < u1 {
             let end = (next + schedule.next()).min(u1);
