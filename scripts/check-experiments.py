@@ -55,10 +55,13 @@ FAST = [
 
 
 def without_build(text):
-    """A manifest's JSON with the `build` object removed, re-printed canonically."""
+    """A manifest's JSON without the `build` object and the `command_line` (how
+    the run was started, `--threads`, `--resume` or `--force`, which the results
+    do not depend on), re-printed canonically."""
     value = json.loads(text)
     if isinstance(value, dict):
         value.pop("build", None)
+        value.pop("command_line", None)
     return json.dumps(value, indent=2)
 
 
