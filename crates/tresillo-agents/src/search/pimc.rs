@@ -129,15 +129,7 @@ use tresillo_core::{
     Bid, Card, CardSet, Contract, Decision, Hand, PlayState, PlayerView, Request, Seat, Suit,
 };
 
-/// Utility of a class for the declarer's side, in units of the amount in play.
-#[must_use]
-pub const fn declarer_utility(c: Class) -> i32 {
-    match c {
-        Class::Sacado => 1,
-        Class::Puesta => -1,
-        Class::Codillo => -2,
-    }
-}
+pub use crate::search::solver::declarer_utility;
 
 /// Largest minus smallest utility (for adaptive stopping).
 const SPREAD: i32 = 3;

@@ -102,6 +102,16 @@ pub enum Class {
     Sacado = 2,
 }
 
+/// Utility of a class for the declarer's side, in units of the amount in play.
+#[must_use]
+pub const fn declarer_utility(c: Class) -> i32 {
+    match c {
+        Class::Sacado => 1,
+        Class::Puesta => -1,
+        Class::Codillo => -2,
+    }
+}
+
 impl Class {
     /// All classes, worst first.
     pub const ALL: [Class; 3] = [Class::Codillo, Class::Puesta, Class::Sacado];
