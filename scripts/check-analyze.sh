@@ -116,10 +116,27 @@ expect_paired_error "deals.csv: holds 5000 bytes but the run's manifest counts" 
 expect_paired_error "deals.csv line 5, column deal: 'x4' is not an integer" "$bad/deal-token" 0
 expect_paired_error "deals.csv line 12: a record that does not parse" "$bad/quote" 0
 expect_paired_error "manifest.json line 2" "$bad/manifest" 0
-expect_paired_error "SLOT 3: the run has slots 0 to 2" "$out/deal" 3
+expect_paired_error "SLOT 3: the run $out/deal has slots 0 to 2" "$out/deal" 3
 expect_paired_error "SLOT 'x' is not a slot number" "$out/deal" x
 expect_paired_error "OTHER is SLOT (1)" "$out/deal" 1 1
-expect_paired_error "usage: scripts/paired.py RUN_DIR SLOT [OTHER]" "$out/deal"
+expect_paired_error "usage: scripts/paired.py RUN_DIR SLOT [OTHER | --across RUN_B [SLOT_B]]" "$out/deal"
+# --across: a run against itself gives the within-run difference; runs of other
+# deals are refused.
+within=$(paired "$out/deal" 0 1 | tail -1)
+across=$(paired "$out/deal" 0 --across "$out/deal" 1 | tail -1)
+[ "$within" = "$across" ] || {
+    echo "check-analyze: paired.py --across gave $across, within the run $within" >&2
+    exit 1
+}
+[ "$(paired "$out/deal" 2 --across "$out/deal" | tail -1)" = "+0.0000 [+0.0000, +0.0000]" ] || {
+    echo "check-analyze: paired.py --across: a slot against itself is not 0" >&2
+    exit 1
+}
+tresillo tournament --agents rule,random,random --deals 2000 --duplicate --seed 99 \
+    --out "$out/deal-seed99" --force >/dev/null
+expect_paired_error "deal 0 is not the deal of" "$out/deal" 0 --across "$out/deal-seed99"
+expect_paired_error "did not play the same deals (2000 and 500)" "$out/deal" 0 --across "$out/lhombre"
+expect_paired_error "is scored per deal" "$out/deal" 0 --across "$out/session"
 echo "check-analyze: paired.py gives the paired difference, and one-line errors"
 
 # deals.parquet (--format parquet): needs pyarrow, which scripts/requirements.txt

@@ -2,7 +2,7 @@
 """Paired difference of one agent slot against the others, per deal, from a
 tournament's deals.csv (standard library only).
 
-Usage: scripts/paired.py RUN_DIR SLOT [OTHER]
+Usage: scripts/paired.py RUN_DIR SLOT [OTHER | --across RUN_B [SLOT_B]]
 
 For every deal (every session of K deals when the run's manifest says
 `session:K`, written {"Session": K}), the tantos of SLOT summed over the unit's rows, minus the same sum
@@ -10,6 +10,11 @@ for OTHER (default: the mean of the other slots, two, or three at a table of
 four), divided by the number of seatings: tantos per deal (per session), as the
 summaries count them. Prints the mean over units with a 95% confidence interval
 (normal approximation, units independent): the numbers of the run's pairs.csv.
+
+With `--across RUN_B`, the difference is SLOT in RUN_DIR minus SLOT_B (default
+SLOT) in RUN_B, deal by deal: two variants of an agent each run against the same
+field on the same deals (the same seed, deals and duplicate setting; every
+deal's seed is checked), so the field's play is paired too.
 
 Bad input (a missing directory or file, a deals.csv cut short or malformed, a slot
 the run does not have) gives one line starting with `error:`, as analyze.py does.
@@ -31,8 +36,9 @@ def slot_arg(text, name):
     return int(text)
 
 
-def paired(run, slot, other):
-    """The per-deal differences of `slot` minus `other` (or the other slots' mean)."""
+def totals(run, slot, other=None):
+    """Per unit (deal, or session): each slot's tantos summed over the unit's rows,
+    the number of seatings, and the unit's deal seeds; and the unit's name."""
     manifest = check_run(run)
     bad = first_bad_token(run / "deals.csv")
     if bad is not None:
@@ -47,11 +53,12 @@ def paired(run, slot, other):
     slots = 4 if players == 4 else 3
     for name, s in (("SLOT", slot), ("OTHER", other)):
         if s is not None and s >= slots:
-            raise BadInput(f"{name} {s}: the run has slots 0 to {slots - 1}")
+            raise BadInput(f"{name} {s}: the run {run} has slots 0 to {slots - 1}")
     if other == slot:
         raise BadInput(f"OTHER is SLOT ({slot}): name another slot")
     per_unit = defaultdict(lambda: [0, 0, 0, 0])
     seatings = defaultdict(set)
+    seeds = defaultdict(set)
     with open(run / "deals.csv", newline="", encoding="utf-8") as f:
         for line, row in enumerate(csv.DictReader(f), start=2):
             seating = row["seating"]
@@ -60,12 +67,19 @@ def paired(run, slot, other):
                 raise BadInput(f"{run / 'deals.csv'} line {line}, column seating: {seating!r} is not a seating of {seats} slots")
             unit = int(row["deal"]) // unit_len
             seatings[unit].add(seating)
+            seeds[unit].add(row["deal_seed"])
             for seat in range(seats):
                 s = int(seating[seat])
                 per_unit[unit][s] += int(row[f"pool{seat}"]) + int(row[f"cond{seat}"])
+    units = {u: (t, len(seatings[u]), seeds[u]) for u, t in per_unit.items()}
+    return units, slots, "deal" if unit_len == 1 else "session"
+
+
+def paired(run, slot, other):
+    """The per-deal differences of `slot` minus `other` (or the other slots' mean)."""
+    units, slots, unit = totals(run, slot, other)
     diffs = []
-    for unit, t in per_unit.items():
-        k = len(seatings[unit])
+    for t, k, _ in units.values():
         if other is None:
             rest = [t[j] for j in range(slots) if j != slot]
             diffs.append((t[slot] - sum(rest) / len(rest)) / k)
@@ -73,16 +87,44 @@ def paired(run, slot, other):
             diffs.append((t[slot] - t[other]) / k)
     if len(diffs) < 2:
         raise BadInput(f"{run / 'deals.csv'}: {len(diffs)} units; a confidence interval needs at least 2")
-    return diffs, "deal" if unit_len == 1 else "session"
+    return diffs, unit
+
+
+def across(run_a, slot_a, run_b, slot_b):
+    """The per-deal differences of `slot_a` in `run_a` minus `slot_b` in `run_b`,
+    on the deals both runs played (which must be the same deals)."""
+    a, _, unit = totals(run_a, slot_a)
+    b, _, unit_b = totals(run_b, slot_b)
+    if unit != unit_b:
+        raise BadInput(f"{run_a} is scored per {unit}, {run_b} per {unit_b}")
+    if a.keys() != b.keys():
+        raise BadInput(f"{run_a} and {run_b} did not play the same {unit}s ({len(a)} and {len(b)})")
+    diffs = []
+    for u, (ta, ka, seeds_a) in sorted(a.items()):
+        tb, kb, seeds_b = b[u]
+        if seeds_a != seeds_b:
+            raise BadInput(f"{run_b / 'deals.csv'}: {unit} {u} is not the deal of {run_a} (another seed)")
+        diffs.append(ta[slot_a] / ka - tb[slot_b] / kb)
+    if len(diffs) < 2:
+        raise BadInput(f"{run_a / 'deals.csv'}: {len(diffs)} units; a confidence interval needs at least 2")
+    return diffs, unit
 
 
 def main():
-    if len(sys.argv) not in (3, 4):
-        sys.exit(f"error: usage: {USAGE}")
+    args = sys.argv[1:]
     try:
-        slot = slot_arg(sys.argv[2], "SLOT")
-        other = slot_arg(sys.argv[3], "OTHER") if len(sys.argv) == 4 else None
-        diffs, unit = paired(Path(sys.argv[1]), slot, other)
+        if len(args) in (4, 5) and args[2] == "--across":
+            slot = slot_arg(args[1], "SLOT")
+            slot_b = slot_arg(args[4], "SLOT_B") if len(args) == 5 else slot
+            diffs, unit = across(Path(args[0]), slot, Path(args[3]), slot_b)
+            vs = f"slot {slot_b} of {args[3]}"
+        elif len(args) in (2, 3):
+            slot = slot_arg(args[1], "SLOT")
+            other = slot_arg(args[2], "OTHER") if len(args) == 3 else None
+            diffs, unit = paired(Path(args[0]), slot, other)
+            vs = "the mean of the other slots" if other is None else f"slot {other}"
+        else:
+            sys.exit(f"error: usage: {USAGE}")
     except BadInput as e:
         sys.exit(f"error: {e}")
     except OSError as e:
@@ -91,7 +133,6 @@ def main():
     mean = sum(diffs) / n
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
     half = 1.96 * math.sqrt(var / n)
-    vs = "the mean of the other slots" if other is None else f"slot {other}"
     print(f"slot {slot} minus {vs}, tantos per {unit} (paired by {unit}), {n} {unit}s:")
     print(f"{mean:+.4f} [{mean - half:+.4f}, {mean + half:+.4f}]")
 

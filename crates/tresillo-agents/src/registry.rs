@@ -590,20 +590,10 @@ fn infer_param_infos() -> Vec<ParamInfo> {
 /// The inference parameters a spec sets ([`InferParams`]).
 fn infer_params(p: &Params<'_>) -> Result<InferParams, SpecError> {
     let mut q = InferParams::default();
-    if let Some(x) = p.int("infer", 0, 1)? {
-        q.on = x == 1;
-    }
-    if let Some(x) = p.int("infer_temp", 1, 1000)? {
-        q.temp = x as u32;
-    }
-    if let Some(x) = p.int("infer_eps", 1, 99)? {
-        q.eps = x as u32;
-    }
-    if let Some(x) = p.int("infer_pool", 1, 64)? {
-        q.pool = x as u32;
-    }
-    if let Some(x) = p.int("infer_ess", 1, 100_000)? {
-        q.min_ess = x as u32;
+    for (name, _, _) in InferParams::INFO {
+        if let Some(v) = p.get(name) {
+            q.set(name, v).map_err(|why| p.bad_value(name, v, why))?;
+        }
     }
     Ok(q)
 }

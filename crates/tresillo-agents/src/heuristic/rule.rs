@@ -617,8 +617,9 @@ impl Ctx {
 }
 
 impl RuleAgent {
-    /// Chooses a card: see [`Ctx`] and the lead/follow functions.
-    fn play(&self, view: &PlayerView, legal: CardSet) -> Card {
+    /// Chooses a card: see [`Ctx`] and the lead/follow functions (deterministic;
+    /// the inference model asks it of the other seats' views in a sampled world).
+    pub(crate) fn play(&self, view: &PlayerView, legal: CardSet) -> Card {
         if legal.len() == 1 {
             return legal.first().expect("a legal card");
         }

@@ -17,13 +17,14 @@
 //! how many equally weighted worlds the pool is worth; below a threshold the
 //! search falls back on the exact sampler's uniform worlds.
 
+use crate::heuristic::rule::RuleAgent;
 use crate::heuristic::rule_eval::{RuleParams, best_suit, evaluate, evaluate_vuelta, keep_set};
 use crate::heuristic::rule_eval::{side_value, trump_value};
 use crate::rng::{AgentRng, below};
 use crate::sampling::infer::Inference;
 use crate::sampling::sampler::{Sampler, World};
 use tresillo_core::tables::table;
-use tresillo_core::{Bid, CardSet, Contract, PlayerView, Seat, Suit, Word};
+use tresillo_core::{Bid, CardSet, Contract, Decision, PlayerView, Request, Seat, Suit, Word};
 
 /// A model of the other players: the log-likelihood of the public history of
 /// `view` (what the other seats bid, declared, exchanged, said and played) if
@@ -75,7 +76,14 @@ fn log_sigmoid(x: f64) -> f64 {
 /// discards back and the cards drawn taken out; which cards were drawn nobody
 /// sees, so the model takes the drawn ones to be the hand's cards outside
 /// `keep_set` first (the choice `rule` itself would make most likely), the
-/// turned vuelta card always drawn. Card play is not scored.
+/// turned vuelta card always drawn.
+/// - **Card play** (when `play` > 0): the world is replayed
+///   ([`World::replay_visit`]) and at each card another seat played with a
+///   choice (two legal cards or more) `rule` is asked what it would have played
+///   from that seat's view in the world: the card played has probability
+///   `1 - play + play / n` if it is `rule`'s and `play / n` if not, `n` the
+///   legal cards (with probability `play` the player departs from `rule` and
+///   plays any legal card).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RuleLikelihood {
     /// The thresholds of the modelled players.
@@ -85,6 +93,9 @@ pub struct RuleLikelihood {
     /// Probability of each departure from `rule`'s exact choice (exchange,
     /// words), in `(0, 1)`.
     pub eps: f64,
+    /// Probability that a card played departs from `rule`'s, in `(0, 1]`; 0:
+    /// card play is not scored.
+    pub play: f64,
 }
 
 impl RuleLikelihood {
@@ -146,6 +157,40 @@ impl Likelihood for RuleLikelihood {
         if p.players != 3 || rules.favoured_suit().is_some() || rules.options.contrabola {
             return 0.0;
         }
+        let lw = self.decisions(view, world);
+        if self.play > 0.0 && lw > f64::NEG_INFINITY { lw + self.card_play(view, world) } else { lw }
+    }
+}
+
+impl RuleLikelihood {
+    /// The log-likelihood of the card play: see the type's documentation.
+    /// A world the rules reject on replay is ruled out.
+    fn card_play(&self, view: &PlayerView, world: &World) -> f64 {
+        let me = view.seat();
+        let p = view.public();
+        if (0..p.plays().len()).all(|i| p.play_seat(i) == me) {
+            return 0.0;
+        }
+        let rule = RuleAgent::new(self.params);
+        let e = self.play.min(1.0);
+        let mut lw = 0.0;
+        let replayed = world.replay_visit(view, |hand, d| {
+            if let (Request::Play { seat, legal }, Decision::Play(c)) = (hand.request(), d)
+                && seat != me
+                && legal.len() > 1
+            {
+                let n = f64::from(legal.len());
+                let agree = rule.play(&hand.view(seat), legal) == c;
+                lw += if agree { (1.0 - e + e / n).ln() } else { (e / n).ln() };
+            }
+        });
+        if replayed.is_ok() { lw } else { f64::NEG_INFINITY }
+    }
+
+    /// The log-likelihood of the bids, contract, words and exchange counts.
+    fn decisions(&self, view: &PlayerView, world: &World) -> f64 {
+        let p = view.public();
+        let rules = p.game_rules();
         let me = view.seat();
         let inf = Inference::from_view(view);
         let mut dealt = [CardSet::EMPTY; 3];
@@ -382,17 +427,19 @@ pub struct InferParams {
     /// The least effective sample size (in worlds) of the weights used: below
     /// it the weights are tempered toward uniform ([`TEMPER_STEPS`]).
     pub min_ess: u32,
+    /// [`RuleLikelihood::play`], in percent (0: card play not scored).
+    pub play: u32,
 }
 
 impl Default for InferParams {
     fn default() -> Self {
-        InferParams { on: false, temp: 10, eps: 5, pool: 4, min_ess: 16 }
+        InferParams { on: false, temp: 10, eps: 5, pool: 4, min_ess: 16, play: 0 }
     }
 }
 
 impl InferParams {
     /// The spec parameters (name, default, help), for the registry.
-    pub const INFO: [(&'static str, &'static str, &'static str); 5] = [
+    pub const INFO: [(&'static str, &'static str, &'static str); 6] = [
         (
             "infer",
             "0",
@@ -414,6 +461,11 @@ impl InferParams {
             "16",
             "inference: least effective sample size (worlds); below it the likelihood's power is halved (up to 6 times, then uniform worlds)",
         ),
+        (
+            "infer_play",
+            "0",
+            "inference: also score the others' card play against rule's card; the probability of a departure, percent (0: card play not scored, 1-100)",
+        ),
     ];
 
     /// Sets the inference parameter `key` from its spec value. `Ok(false)`: no
@@ -432,6 +484,7 @@ impl InferParams {
             "infer_eps" => self.eps = int(1, 99)?,
             "infer_pool" => self.pool = int(1, 64)?,
             "infer_ess" => self.min_ess = int(1, 100_000)?,
+            "infer_play" => self.play = int(0, 100)?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -444,6 +497,7 @@ impl InferParams {
             params: rule,
             temp: f64::from(self.temp.max(1)),
             eps: f64::from(self.eps.clamp(1, 99)) / 100.0,
+            play: f64::from(self.play.min(100)) / 100.0,
         }
     }
 }

@@ -246,6 +246,8 @@ fn bad_inference_values_are_spec_errors() {
         "pimc:infer_eps=100",
         "pimc:infer_pool=65",
         "pimc:infer_ess=0",
+        "pimc:infer_play=101",
+        "ismcts:infer_play=-1",
         "ismcts:infer=x",
         "ismcts:infer_pool=0",
     ] {
@@ -253,14 +255,130 @@ fn bad_inference_values_are_spec_errors() {
     }
     assert!(crate::build_agent("ismcts:infer=1:infer_temp=20:infer_eps=10:infer_pool=2:infer_ess=4").is_ok());
     assert!(crate::build_agent("pimc:infer=1:infer_temp=20:infer_eps=10:infer_pool=2:infer_ess=4").is_ok());
+    assert!(crate::build_agent("pimc:infer=1:infer_play=30").is_ok());
+    assert!(crate::build_agent("ismcts:infer=1:infer_play=100").is_ok());
     assert!(matches!(crate::build_agent("rule:infer=1"), Err(SpecError::UnknownParam { .. })));
+}
+
+/// Plays deal `seed` with three rule agents to the `k`-th card decision
+/// (counting every card played) at which `viewer` has a choice.
+fn hand_at_play(seed: u64, viewer: Seat, k: usize) -> Option<Hand> {
+    let mut hand = Hand::new(RuleSet::Tresillo, 3, deal_for_seed(seed), Seat((seed % 3) as u8)).ok()?;
+    let mut agent = RuleAgent::default();
+    let mut rng = rng_from_seed(seed);
+    while !hand.is_done() {
+        let req = hand.request();
+        let seat = req.seat()?;
+        let view = hand.view(seat);
+        if seat == viewer
+            && matches!(req, Request::Play { legal, .. } if legal.len() > 1)
+            && view.public().plays().len() >= k
+        {
+            return Some(hand);
+        }
+        hand.apply(agent.decide(&view, &mut rng)).ok()?;
+    }
+    None
+}
+
+#[test]
+fn card_play_scores_each_card_against_rules_card_in_the_world() {
+    let e = 0.3;
+    let with = RuleLikelihood { play: e, ..model() };
+    let without = model();
+    let (mut checked, mut lower) = (0, 0);
+    for seed in 1..60 {
+        let Some(h) = hand_at_play(seed, Seat(1), 12) else { continue };
+        let view = h.view(Seat(1));
+        let p = view.public();
+        // In the true world every other seat played rule's card: each choice
+        // scores ln(1 - e + e/n), the most a world can score.
+        let t = truth(&h);
+        let mut best = 0.0;
+        let mut replay =
+            Hand::new(RuleSet::Tresillo, 3, deal_for_seed(seed), Seat((seed % 3) as u8)).unwrap();
+        let mut agent = RuleAgent::default();
+        let mut rng = rng_from_seed(seed);
+        while replay.public().plays().len() < p.plays().len() {
+            let req = replay.request();
+            let seat = req.seat().unwrap();
+            if let Request::Play { legal, .. } = req
+                && seat != Seat(1)
+                && legal.len() > 1
+            {
+                let n = f64::from(legal.len());
+                best += (1.0 - e + e / n).ln();
+            }
+            let v = replay.view(seat);
+            replay.apply(agent.decide(&v, &mut rng)).unwrap();
+        }
+        let tp = with.log_weight(&view, &t) - without.log_weight(&view, &t);
+        assert!((tp - best).abs() < 1e-9, "seed {seed}: {tp} vs {best}");
+        assert!(best < 0.0, "seed {seed}: the others had no choice");
+        // A sampled world scores at most 0 (a world may score more than the
+        // truth where a seat had fewer legal cards); most score less.
+        let sampler = Sampler::new(&view).unwrap();
+        let mut rng = rng_from_seed(seed);
+        for _ in 0..32 {
+            let w = sampler.sample(&mut rng);
+            let d = with.log_weight(&view, &w) - without.log_weight(&view, &w);
+            assert!(d <= 1e-12, "seed {seed}: a world scores {d}");
+            lower += usize::from(d < best - 1e-9);
+        }
+        checked += 1;
+    }
+    assert!(checked >= 20, "{checked} hands");
+    assert!(lower > checked * 32 * 3 / 4, "only {lower} of {} worlds scored below the truth", checked * 32);
+}
+
+#[test]
+fn card_play_is_not_scored_before_another_seat_plays_or_with_play_0() {
+    let with = RuleLikelihood { play: 0.3, ..model() };
+    let mut checked = 0;
+    for seed in 1..40 {
+        // The first card decision of the hand's leader: nobody else has played.
+        let Some(h) = hand_at_play(seed, Seat((seed % 3) as u8).next(3), 0) else { continue };
+        let view = h.view(h.request().seat().unwrap());
+        if view.public().plays().is_empty() {
+            let sampler = Sampler::new(&view).unwrap();
+            let w = sampler.sample(&mut rng_from_seed(seed));
+            assert_eq!(with.log_weight(&view, &w), model().log_weight(&view, &w));
+            checked += 1;
+        }
+    }
+    assert!(checked >= 5, "{checked} hands");
+}
+
+#[test]
+fn the_card_play_term_sharpens_the_posterior() {
+    // Late in the hand the true world of rule players is outranked by fewer
+    // sampled worlds with card play scored than without.
+    let with = RuleLikelihood { play: 0.3, ..model() };
+    let without = model();
+    let (mut a, mut b, mut k) = (0.0, 0.0, 0);
+    for seed in 1..40 {
+        if let Some(h) = hand_at_play(seed, Seat(2), 12) {
+            a += share_above(&with, &h, 64, seed);
+            b += share_above(&without, &h, 64, seed);
+            k += 1;
+        }
+    }
+    assert!(k >= 20, "{k} hands");
+    assert!(
+        a < b * 0.7,
+        "share above the truth: {:.3} with card play, {:.3} without",
+        a / k as f64,
+        b / k as f64
+    );
 }
 
 #[test]
 #[ignore = "diagnostic: cargo test -p tresillo-agents --release likelihood_diagnostic -- --ignored --nocapture"]
 fn likelihood_diagnostic() {
-    for (temp, eps) in [(10.0, 0.05), (20.0, 0.1), (5.0, 0.02)] {
-        let model = RuleLikelihood { params: RuleParams::default(), temp, eps };
+    for (temp, eps, play) in
+        [(10.0, 0.05, 0.0), (20.0, 0.1, 0.0), (5.0, 0.02, 0.0), (10.0, 0.05, 0.3), (10.0, 0.05, 0.6)]
+    {
+        let model = RuleLikelihood { params: RuleParams::default(), temp, eps, play };
         let r = ranks(&model, 9001..9101, 256);
         let k = r.len() as f64;
         let above = r.iter().map(|x| x.0).sum::<f64>() / k;
@@ -268,7 +386,7 @@ fn likelihood_diagnostic() {
         let low = r.iter().filter(|x| x.1 < 8.0).count();
         let lt = r.iter().map(|x| x.2).sum::<f64>() / k;
         eprintln!(
-            "temp {temp} eps {eps}: {k} decisions, share above truth {above:.3}, mean ess {ess:.1}, ess<8 {low}, mean true lw {lt:.2}"
+            "temp {temp} eps {eps} play {play}: {k} decisions, share above truth {above:.3}, mean ess {ess:.1}, ess<8 {low}, mean true lw {lt:.2}"
         );
     }
 }

@@ -144,6 +144,18 @@ impl World {
     /// also proves the world consistent; the hand's view of the viewer's seat equals
     /// `view`.
     pub fn replay(&self, view: &PlayerView) -> Result<Hand, NoWorld> {
+        self.replay_visit(view, |_, _| {})
+    }
+
+    /// [`World::replay`], calling `visit` with the hand and the decision about
+    /// to be applied before each public decision is replayed: how a model of
+    /// the players scores the history in this world (the seat asked is
+    /// `hand.request().seat()`, its view in the world `hand.view(seat)`).
+    pub fn replay_visit(
+        &self,
+        view: &PlayerView,
+        mut visit: impl FnMut(&Hand, Decision),
+    ) -> Result<Hand, NoWorld> {
         let p = view.public();
         let deal = self.to_deal(view)?;
         let mut hand = Hand::with_rules(p.game_rules(), p.players, deal, p.dealer)
@@ -193,6 +205,7 @@ impl World {
                 }
                 Request::Done => return Err(NoWorld("the replayed hand ended early".into())),
             };
+            visit(&hand, d);
             hand.apply(d).map_err(|e| NoWorld(format!("replaying {d:?}: {e}")))?;
         }
         Ok(hand)
