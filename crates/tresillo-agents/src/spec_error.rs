@@ -57,3 +57,13 @@ pub enum SpecError {
     #[error("an agent named `{0}` is already registered")]
     Duplicate(String),
 }
+
+/// A spec value as an integer in `min..=max`, or why not (the `why` of
+/// [`SpecError::BadValue`]: "expected an integer", "must be between ...").
+pub(crate) fn int_in(value: &str, min: u32, max: u32) -> Result<u32, String> {
+    let x: i64 = value.parse().map_err(|_| "expected an integer".to_string())?;
+    if x < i64::from(min) || x > i64::from(max) {
+        return Err(format!("must be between {min} and {max}"));
+    }
+    Ok(x as u32)
+}

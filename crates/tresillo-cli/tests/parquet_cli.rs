@@ -6,6 +6,9 @@
 //! Every command runs with `TRESILLO_PARQUET_GROUP_ROWS=50` (row groups of 8
 //! duplicate deals), so that these small runs have many row groups.
 
+mod common;
+
+use common::read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -37,15 +40,7 @@ fn run(args: &[&str]) -> Output {
 }
 
 fn fails(args: &[&str]) -> String {
-    let o = run_env(args, &[]);
-    assert!(!o.status.success(), "{args:?} should fail");
-    let err = String::from_utf8_lossy(&o.stderr).to_string();
-    assert_eq!(err.trim().lines().count(), 1, "one clear line: {err}");
-    err
-}
-
-fn read(p: &Path) -> Vec<u8> {
-    std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    common::one_line_error(args, &run_env(args, &[]))
 }
 
 const BASE: [&str; 8] =

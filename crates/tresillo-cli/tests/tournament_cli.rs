@@ -1,6 +1,9 @@
 //! End-to-end tests of `tresillo tournament` and `tresillo merge`: determinism
 //! across threads and shards, resume after an interruption, and bad input.
 
+mod common;
+
+use common::read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -21,15 +24,7 @@ fn run(args: &[&str]) -> Output {
 }
 
 fn fails(args: &[&str]) -> String {
-    let o = bin().args(args).output().unwrap();
-    assert!(!o.status.success(), "{args:?} should fail");
-    let err = String::from_utf8_lossy(&o.stderr).to_string();
-    assert_eq!(err.trim().lines().count(), 1, "one clear line: {err}");
-    err
-}
-
-fn read(p: &Path) -> Vec<u8> {
-    std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    common::one_line_error(args, &bin().args(args).output().unwrap())
 }
 
 /// The counts of `compute.csv` (every column before the measured times) and

@@ -471,13 +471,7 @@ impl InferParams {
     /// Sets the inference parameter `key` from its spec value. `Ok(false)`: no
     /// such parameter; `Err(why)`: a bad value (the bounds of [`InferParams::INFO`]).
     pub fn set(&mut self, key: &str, value: &str) -> Result<bool, String> {
-        let int = |min: u32, max: u32| -> Result<u32, String> {
-            let x: i64 = value.parse().map_err(|_| "expected an integer".to_string())?;
-            if x < i64::from(min) || x > i64::from(max) {
-                return Err(format!("must be between {min} and {max}"));
-            }
-            Ok(x as u32)
-        };
+        let int = |min: u32, max: u32| crate::spec_error::int_in(value, min, max);
         match key {
             "infer" => self.on = int(0, 1)? == 1,
             "infer_temp" => self.temp = int(1, 1000)?,
@@ -499,6 +493,36 @@ impl InferParams {
             eps: f64::from(self.eps.clamp(1, 99)) / 100.0,
             play: f64::from(self.play.min(100)) / 100.0,
         }
+    }
+}
+
+/// An agent's weighted worlds for `infer=1`: the pool (reused between
+/// decisions, so that weighting allocates nothing once it has grown) and the
+/// weighting's counts since the agent's last `take_work`. Shared by `pimc` and
+/// `ismcts`.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Weighting {
+    /// The last decision's weighted pool.
+    pub(crate) pool: WeightedPool,
+    /// Weighted decisions, effective sample sizes and fallbacks.
+    pub(crate) work: crate::Work,
+}
+
+impl Weighting {
+    /// With `params.on`, weights a pool for a decision searching `worlds`
+    /// worlds ([`weigh`]) and says whether to draw from it; without, `false`
+    /// (the exact sampler's uniform worlds, no random number drawn).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn weigh(
+        &mut self,
+        params: &InferParams,
+        rule: RuleParams,
+        worlds: u32,
+        sampler: &Sampler,
+        view: &PlayerView,
+        rng: &mut AgentRng,
+    ) -> bool {
+        params.on && weigh(&mut self.pool, &mut self.work, params, rule, worlds, sampler, view, rng)
     }
 }
 

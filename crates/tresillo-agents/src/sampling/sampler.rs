@@ -138,6 +138,29 @@ impl World {
         Ok(Deal { hands, heap: Heap::from_cards(&heap[..n]) })
     }
 
+    /// The world's heap in a random drawing order (the order an exchange would
+    /// draw it in), with `first` on top when it is in the heap (the turned
+    /// vuelta card): the cards and their count. One random number per card
+    /// below the top, from `rng`.
+    pub fn heap_drawing_order(&self, first: Option<Card>, rng: &mut AgentRng) -> ([Card; 40], usize) {
+        let mut order = [Card::ESPADA; 40];
+        let mut rest = self.heap;
+        let mut len = 0;
+        if let Some(t) = first
+            && rest.take(t)
+        {
+            order[0] = t;
+            len = 1;
+        }
+        while !rest.is_empty() {
+            let c = rest.nth(crate::rng::below(rng, rest.len())).expect("a heap card");
+            rest.take(c);
+            order[len] = c;
+            len += 1;
+        }
+        (order, len)
+    }
+
     /// A [`Hand`] in this world, at the point `view` was taken: the deal of
     /// [`World::to_deal`] with every public decision of the view replayed (and the
     /// world's discards for the exchanges). The rules check every decision, so this

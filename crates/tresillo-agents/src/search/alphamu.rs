@@ -195,7 +195,7 @@ impl<'a> AlphaMu<'a> {
             if let Some(j) = (0..legal.len()).find(|&j| j != k && reps[j] == reps[k] && exact[j]) {
                 deep[k] = deep[j];
             } else {
-                let child = self.play(&node, reps[k]);
+                let child = play(&node, reps[k]);
                 let front = self.search(&child, depth - 1, need);
                 deep[k] = front.iter().map(|v| self.sum(v)).max().unwrap_or(i32::MIN / 2);
             }
@@ -240,17 +240,6 @@ impl<'a> AlphaMu<'a> {
         out
     }
 
-    /// The worlds of `node` where `c` is legal, with `c` played.
-    fn play(&self, node: &[(u8, Position)], c: Card) -> Vec<(u8, Position)> {
-        node.iter()
-            .filter(|(_, p)| p.legal().contains(c))
-            .map(|&(i, mut p)| {
-                p.play(c);
-                (i, p)
-            })
-            .collect()
-    }
-
     /// A vector's sum over its worlds.
     fn sum(&self, v: &Vector) -> i32 {
         v[..self.n].iter().filter(|&&x| x != NONE).map(|&x| i32::from(x)).sum()
@@ -292,7 +281,7 @@ impl<'a> AlphaMu<'a> {
                         continue;
                     }
                     seen.insert(c);
-                    let child = self.play(node, c);
+                    let child = play(node, c);
                     front.extend(self.search(&child, m - 1, None));
                 }
             }
@@ -305,7 +294,7 @@ impl<'a> AlphaMu<'a> {
         }
         let mut acc: Option<Vec<Vector>> = None;
         for c in cards {
-            let child = self.play(node, c);
+            let child = play(node, c);
             let f = self.search(&child, m, None);
             let next = match acc.take() {
                 None => f,
@@ -387,6 +376,18 @@ pub struct AlphaMuAgent {
     worlds: u64,
     /// The context's node count at the last [`Agent::take_work`].
     nodes_seen: u64,
+}
+
+/// The worlds of `node` (each with its index) where `c` is legal, with `c`
+/// played.
+fn play<I: Copy>(node: &[(I, Position)], c: Card) -> Vec<(I, Position)> {
+    node.iter()
+        .filter(|(_, p)| p.legal().contains(c))
+        .map(|&(i, mut p)| {
+            p.play(c);
+            (i, p)
+        })
+        .collect()
 }
 
 impl AlphaMuAgent {
@@ -514,15 +515,7 @@ mod tests {
             }
             return BTreeSet::from([v]);
         }
-        let child = |c: Card| -> Vec<(usize, Position)> {
-            node.iter()
-                .filter(|(_, p)| p.legal().contains(c))
-                .map(|&(i, mut p)| {
-                    p.play(c);
-                    (i, p)
-                })
-                .collect()
-        };
+        let child = |c: Card| play(node, c);
         let s = p0.to_move();
         if s == me {
             return p0.legal().into_iter().flat_map(|c| brute(&child(c), me, decl, n)).collect();

@@ -38,7 +38,7 @@
 //! `hombre`, `lhombre`, four players) the agent discards as the rule agent does.
 
 use crate::heuristic::rule::exchange_discards;
-use crate::rng::{AgentRng, below};
+use crate::rng::AgentRng;
 use crate::sampling::sampler::Sampler;
 use crate::search::solver::{Position, SolverContext, declarer_utility};
 use tresillo_core::{Card, CardSet, Contract, Phase, PlayerView, Seat, Suit};
@@ -209,21 +209,7 @@ pub fn searched_discard(
         *drawn += 1;
         let w = sampler.sample(rng);
         // The heap in drawing order: the turned card first while it is there.
-        let mut order = [Card::ESPADA; 40];
-        let mut rest = w.heap;
-        let mut len = 0;
-        if let Some(t) = turned
-            && rest.take(t)
-        {
-            order[0] = t;
-            len = 1;
-        }
-        while !rest.is_empty() {
-            let c = rest.nth(below(rng, rest.len())).expect("a heap card");
-            rest.take(c);
-            order[len] = c;
-            len += 1;
-        }
+        let (order, len) = w.heap_drawing_order(turned, rng);
         let heap = &order[..len];
         let dealt = [w.hands.0[0], w.hands.0[1], w.hands.0[2]];
         let mut values = [0i64; MAX_CANDIDATES];

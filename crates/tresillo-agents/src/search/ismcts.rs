@@ -124,7 +124,7 @@ use crate::Agent;
 use crate::heuristic::rule::RuleAgent;
 use crate::heuristic::rule_eval::RuleParams;
 use crate::rng::{AgentRng, Draws, below};
-use crate::sampling::likelihood::{InferParams, WeightedPool};
+use crate::sampling::likelihood::{InferParams, Weighting};
 use crate::sampling::sampler::{Sampler, World};
 use crate::spec_error::SpecError;
 use std::time::{Duration, Instant};
@@ -234,13 +234,7 @@ impl IsmctsParams {
     /// search parameter (it may be a rule parameter); `Err(why)`: a bad value.
     /// `ms=0` keeps the iteration budget.
     pub fn set(&mut self, key: &str, value: &str) -> Result<bool, String> {
-        let int = |min: u32, max: u32| -> Result<u32, String> {
-            let x: i64 = value.parse().map_err(|_| "expected an integer".to_string())?;
-            if x < i64::from(min) || x > i64::from(max) {
-                return Err(format!("must be between {min} and {max}"));
-            }
-            Ok(x as u32)
-        };
+        let int = |min: u32, max: u32| crate::spec_error::int_in(value, min, max);
         match key {
             "iters" => self.budget = Budget::Iterations(int(1, 10_000_000)?),
             "ms" => {
@@ -338,10 +332,8 @@ pub struct Ismcts {
     last_iterations: u64,
     /// Iterations since the last [`Agent::take_work`].
     iterations: u64,
-    /// The weighted worlds of `infer=1` (reused between decisions) and their
-    /// counts since the last [`Agent::take_work`].
-    pool: WeightedPool,
-    infer_work: crate::Work,
+    /// The weighted worlds of `infer=1` and their counts.
+    infer: Weighting,
 }
 
 impl Ismcts {
@@ -356,8 +348,7 @@ impl Ismcts {
             trees: (0..n).map(|_| Tree::default()).collect(),
             last_iterations: 0,
             iterations: 0,
-            pool: WeightedPool::default(),
-            infer_work: crate::Work::default(),
+            infer: Weighting::default(),
         }
     }
 
@@ -406,17 +397,7 @@ impl Ismcts {
         for t in &mut self.trees {
             t.reset(reserve);
         }
-        let weighted = self.params.infer.on
-            && crate::sampling::likelihood::weigh(
-                &mut self.pool,
-                &mut self.infer_work,
-                &self.params.infer,
-                self.params.rule,
-                64,
-                &sampler,
-                view,
-                rng,
-            );
+        let weighted = self.infer.weigh(&self.params.infer, self.params.rule, 64, &sampler, view, rng);
         let estuche = table(root.ps.trump).estuche;
         let played_by = crate::Inference::from_view(view).played_by;
         let x = Ctx {
@@ -438,7 +419,7 @@ impl Ismcts {
                 break;
             }
             it += 1;
-            let world = match weighted.then(|| self.pool.pick(rng)).flatten() {
+            let world = match weighted.then(|| self.infer.pool.pick(rng)).flatten() {
                 Some(w) => *w,
                 None => sampler.sample_fast(rng),
             };
@@ -605,7 +586,7 @@ impl Agent for Ismcts {
 
     /// Iterations (one determinization each) of every search.
     fn take_work(&mut self) -> crate::Work {
-        let mut w = std::mem::take(&mut self.infer_work);
+        let mut w = std::mem::take(&mut self.infer.work);
         w.iters += std::mem::take(&mut self.iterations);
         w
     }

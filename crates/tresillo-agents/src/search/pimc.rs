@@ -120,8 +120,7 @@ use crate::cheat::CheatAgent;
 use crate::heuristic::rule::{RuleAgent, exchange_discards};
 use crate::heuristic::rule_eval::RuleParams;
 use crate::rng::AgentRng;
-use crate::rng::below;
-use crate::sampling::likelihood::{InferParams, WeightedPool};
+use crate::sampling::likelihood::{InferParams, Weighting};
 use crate::sampling::sampler::Sampler;
 use crate::search::solver::{Class, Position, SolverContext};
 use std::sync::{Condvar, Mutex, PoisonError};
@@ -1088,10 +1087,8 @@ pub struct PimcAgent {
     values: Option<Values>,
     /// The play-phase search of the other rule sets ([`gpimc`](crate::search::gpimc)).
     general: crate::search::gpimc::General,
-    /// The weighted worlds of `infer=1` (reused between decisions) and their
-    /// counts since the last [`Agent::take_work`].
-    pool: WeightedPool,
-    infer_work: crate::Work,
+    /// The weighted worlds of `infer=1` and their counts.
+    infer: Weighting,
 }
 
 impl PimcAgent {
@@ -1104,8 +1101,7 @@ impl PimcAgent {
             solving: Solving::with_threads(params.threads),
             values: None,
             general: crate::search::gpimc::General::new(),
-            pool: WeightedPool::default(),
-            infer_work: crate::Work::default(),
+            infer: Weighting::default(),
         }
     }
 
@@ -1127,15 +1123,7 @@ impl PimcAgent {
         for _ in 0..n {
             let w = sampler.sample(rng);
             // The heap in the order it is drawn.
-            let mut order = [Card::ESPADA; 40];
-            let mut rest = w.heap;
-            let mut len = 0;
-            while !rest.is_empty() {
-                let c = rest.nth(below(rng, rest.len())).expect("a heap card");
-                rest.take(c);
-                order[len] = c;
-                len += 1;
-            }
+            let (order, len) = w.heap_drawing_order(None, rng);
             let heap = &order[..len];
             let dealt = [w.hands.0[0], w.hands.0[1], w.hands.0[2]];
             let value = |contract: Contract, trump: Suit, ctx: &mut SolverContext| -> Option<f64> {
@@ -1247,7 +1235,7 @@ impl Agent for PimcAgent {
     fn take_work(&mut self) -> crate::Work {
         let mut w = self.solving.take_work();
         w.add(self.general.take_work());
-        w.add(std::mem::take(&mut self.infer_work));
+        w.add(std::mem::take(&mut self.infer.work));
         w
     }
 
@@ -1297,18 +1285,15 @@ impl Agent for PimcAgent {
             Request::Surrender { .. } | Request::TakeOver { .. } | Request::Bola { .. }
         );
         if solvable && let Ok(sampler) = Sampler::new(view) {
-            let weighted = self.params.infer.on
-                && crate::sampling::likelihood::weigh(
-                    &mut self.pool,
-                    &mut self.infer_work,
-                    &self.params.infer,
-                    self.params.rule,
-                    self.params.worlds,
-                    &sampler,
-                    view,
-                    rng,
-                );
-            let pool = &self.pool;
+            let weighted = self.infer.weigh(
+                &self.params.infer,
+                self.params.rule,
+                self.params.worlds,
+                &sampler,
+                view,
+                rng,
+            );
+            let pool = &self.infer.pool;
             let draw = |r: &mut AgentRng| {
                 if weighted {
                     pool.pick(r).and_then(|w| w.play_state(view))

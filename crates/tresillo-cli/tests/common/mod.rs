@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// A fresh directory under the system temp dir, removed when dropped.
@@ -51,4 +51,17 @@ pub fn ok(out: &Output) -> String {
 pub fn failed(out: &Output) -> String {
     assert!(!out.status.success(), "unexpected success: {}", String::from_utf8_lossy(&out.stdout));
     String::from_utf8(out.stderr.clone()).unwrap()
+}
+
+/// A file's bytes; a panic naming the file when it cannot be read.
+pub fn read(p: &Path) -> Vec<u8> {
+    fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// The standard error of `args`'s run `o`, which must fail with one clear line.
+pub fn one_line_error(args: &[&str], o: &Output) -> String {
+    assert!(!o.status.success(), "{args:?} should fail");
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert_eq!(err.trim().lines().count(), 1, "one clear line: {err}");
+    err
 }
