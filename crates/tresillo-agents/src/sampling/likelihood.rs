@@ -509,10 +509,18 @@ pub(crate) struct Weighting {
 }
 
 impl Weighting {
-    /// With `params.on`, weights a pool for a decision searching `worlds`
-    /// worlds ([`weigh`]) and says whether to draw from it; without, `false`
-    /// (the exact sampler's uniform worlds, no random number drawn).
-    #[allow(clippy::too_many_arguments)]
+    /// Without `params.on`, `false` (the exact sampler's uniform worlds, no
+    /// random number drawn). With it, fills the pool for one decision searching
+    /// `worlds` worlds (`params.pool` times as many, weighted by
+    /// `params.model(rule)`), counts it in `work`, and says whether the search
+    /// should draw from the pool (`true`) or fall back on the exact sampler's
+    /// uniform worlds.
+    ///
+    /// When the effective sample size is below `params.min_ess` (capped at the
+    /// pool's size) the likelihood's power is halved, up to [`TEMPER_STEPS`]
+    /// times, until it is reached (the weights tempered toward uniform); if it
+    /// never is (every world about as unlikely as the others, or all ruled
+    /// out), the decision draws uniform worlds. Either counts as a fallback.
     pub(crate) fn weigh(
         &mut self,
         params: &InferParams,
@@ -522,40 +530,26 @@ impl Weighting {
         view: &PlayerView,
         rng: &mut AgentRng,
     ) -> bool {
-        params.on && weigh(&mut self.pool, &mut self.work, params, rule, worlds, sampler, view, rng)
+        let size = worlds.saturating_mul(params.pool).max(1);
+        params.on
+            && weigh_with(
+                &mut self.pool,
+                &mut self.work,
+                &params.model(rule),
+                params.min_ess,
+                size,
+                sampler,
+                view,
+                rng,
+            )
     }
 }
 
-/// How many times [`weigh`] halves the likelihood's power before it gives up
-/// and draws uniform worlds.
+/// How many times [`Weighting::weigh`] halves the likelihood's power before it
+/// gives up and draws uniform worlds.
 pub const TEMPER_STEPS: u32 = 6;
 
-/// Fills `pool` for one decision searching `worlds` worlds (`params.pool`
-/// times as many, weighted by `params.model(rule)`), counts it in `work`, and
-/// says whether the search should draw from the pool (`true`) or fall back on
-/// the exact sampler's uniform worlds.
-///
-/// When the effective sample size is below `params.min_ess` (capped at the
-/// pool's size) the likelihood's power is halved, up to [`TEMPER_STEPS`]
-/// times, until it is reached (the weights tempered toward uniform); if it
-/// never is (every world about as unlikely as the others, or all ruled out),
-/// the decision draws uniform worlds. Either counts as a fallback.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn weigh(
-    pool: &mut WeightedPool,
-    work: &mut crate::Work,
-    params: &InferParams,
-    rule: RuleParams,
-    worlds: u32,
-    sampler: &Sampler,
-    view: &PlayerView,
-    rng: &mut AgentRng,
-) -> bool {
-    let size = worlds.saturating_mul(params.pool).max(1);
-    weigh_with(pool, work, &params.model(rule), params.min_ess, size, sampler, view, rng)
-}
-
-/// [`weigh`] with any model and a pool of `size` worlds.
+/// [`Weighting::weigh`] with any model and a pool of `size` worlds.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn weigh_with(
     pool: &mut WeightedPool,

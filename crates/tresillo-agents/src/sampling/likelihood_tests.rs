@@ -54,32 +54,6 @@ fn ranks(model: &RuleLikelihood, seeds: std::ops::Range<u64>, n: u32) -> Vec<(f6
     out
 }
 
-/// Plays `seed` with three rule agents, except that `pass` (if any) passes
-/// every bid, up to the first card decision of `viewer` with a choice after
-/// trick 1; returns that hand.
-fn hand_at(seed: u64, viewer: Seat, pass: Option<Seat>) -> Option<Hand> {
-    let mut hand = Hand::new(RuleSet::Tresillo, 3, deal_for_seed(seed), Seat((seed % 3) as u8)).ok()?;
-    let mut agent = RuleAgent::default();
-    let mut rng = rng_from_seed(seed);
-    while !hand.is_done() {
-        let req = hand.request();
-        let seat = req.seat()?;
-        let view = hand.view(seat);
-        if seat == viewer
-            && matches!(req, Request::Play { legal, .. } if legal.len() > 1)
-            && view.public().plays().len() >= 3
-        {
-            return Some(hand);
-        }
-        let d = match req {
-            Request::Bid { .. } if Some(seat) == pass => tresillo_core::Decision::Bid(Bid::Paso),
-            _ => agent.decide(&view, &mut rng),
-        };
-        hand.apply(d).ok()?;
-    }
-    None
-}
-
 /// The share of `n` sampled worlds whose log-weight exceeds the true
 /// world's, at `hand`'s request.
 fn share_above(model: &RuleLikelihood, hand: &Hand, n: u32, seed: u64) -> f64 {
@@ -100,7 +74,7 @@ fn the_true_world_of_rule_players_outranks_most_sampled_worlds() {
     let m = model();
     let mut shares = Vec::new();
     for seed in 1..40 {
-        if let Some(h) = hand_at(seed, Seat(0), None) {
+        if let Some(h) = hand_at_play(seed, Seat(0), 3) {
             shares.push(share_above(&m, &h, 64, seed));
         }
     }
@@ -160,7 +134,7 @@ impl Likelihood for Holds {
 
 #[test]
 fn weights_are_used_tempered_or_dropped_by_the_effective_sample_size() {
-    let h = (1..50).find_map(|seed| hand_at(seed, Seat(0), None)).unwrap();
+    let h = (1..50).find_map(|seed| hand_at_play(seed, Seat(0), 3)).unwrap();
     let view = h.view(Seat(0));
     let sampler = Sampler::new(&view).unwrap();
     let hidden = view.unseen_cards() & truth(&h).hands[Seat(1)];
