@@ -26,8 +26,19 @@ tresillo tournament --rules hombre --rule-option contrabola=true --rule-option g
     --agents rule,random,random --deals 300 --duplicate --format parquet --out "$out/hombre" >/dev/null
 tresillo tournament --rules lhombre --agents rule,random,rule --deals 300 --duplicate --format parquet \
     --out "$out/lhombre" >/dev/null
-# `both`: analyze.py reads the CSV; without it, the Parquet file.
+# `both`: analyze.py and paired.py read the CSV; without it, the Parquet file.
+paired_csv=$("$py" scripts/paired.py "$out/session" 0 2)
 rm "$out/session/deals.csv"
+paired_pq=$("$py" scripts/paired.py "$out/session" 0 2)
+[ "$paired_csv" = "$paired_pq" ] || {
+    printf 'check-parquet: paired.py from deals.csv:\n%s\nfrom deals.parquet:\n%s\n' "$paired_csv" "$paired_pq" >&2
+    exit 1
+}
+[ "$("$py" scripts/paired.py "$out/deal" 1 --across "$out/deal" | tail -1)" = "+0.0000 [+0.0000, +0.0000]" ] || {
+    echo "check-parquet: paired.py --across on a Parquet run: a slot against itself is not 0" >&2
+    exit 1
+}
+echo "check-parquet: paired.py gives the same numbers from deals.parquet as from deals.csv"
 for run in deal session four hombre lhombre; do
     got=$("$py" scripts/analyze.py "$out/$run" --check)
     [[ "$got" == *"recomputed from deals.parquet, field for field"* ]] || {
@@ -55,11 +66,13 @@ expect_error() { # expect_error WANT COMMAND...: the command fails with one line
     fi
 }
 expect_error "$bad/deals.parquet: holds $((size / 2)) bytes" "$py" scripts/analyze.py "$bad"
+expect_error "$bad/deals.parquet: holds $((size / 2)) bytes" "$py" scripts/paired.py "$bad" 0
 expect_error "$bad/deals.parquet" tresillo report "$bad" --out "$out/bad.html"
 # A file of the right size that is not Parquet.
 head -c "$size" /dev/zero | tr '\0' x >"$bad/deals.parquet"
 expect_error "$bad/deals.parquet: not a readable deals.parquet" "$py" scripts/analyze.py "$bad"
 expect_error "$bad/deals.parquet: not a readable Parquet file" tresillo report "$bad" --out "$out/bad.html"
+expect_error "$bad/deals.parquet: not a readable deals.parquet" "$py" scripts/paired.py "$bad" 0
 echo "check-parquet: a truncated or foreign deals.parquet is one error line naming it"
 
 # The README's snippets (the ```python blocks that read deals.parquet), run where

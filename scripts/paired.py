@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Paired difference of one agent slot against the others, per deal, from a
-tournament's deals.csv (standard library only).
+tournament's deals.csv (standard library only), or its deals.parquet when the run
+has no deals.csv (`--format parquet`; reading it needs pyarrow).
 
 Usage: scripts/paired.py RUN_DIR SLOT [OTHER | --across RUN_B [SLOT_B]]
 
@@ -36,13 +37,48 @@ def slot_arg(text, name):
     return int(text)
 
 
+COLUMNS = ["deal", "deal_seed", "seating", "players"] + [f"{c}{i}" for i in range(4) for c in ("pool", "cond")]
+
+
+def rows(path):
+    """(where, row) for each row of a deals.csv or deals.parquet: `where` names the
+    line of a CSV file ("line N") or the row of a Parquet file ("row N")."""
+    if path.suffix == ".csv":
+        with open(path, newline="", encoding="utf-8") as f:
+            for line, row in enumerate(csv.DictReader(f), start=2):
+                yield f"line {line}", row
+        return
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise BadInput(f"{path}: reading deals.parquet needs pyarrow (pip install pyarrow)") from None
+    try:
+        f = pq.ParquetFile(path)
+        names = set(f.schema_arrow.names)
+        missing = [c for c in COLUMNS[:3] + ["pool0", "cond0"] if c not in names]
+        if missing:
+            raise BadInput(f"{path}: not a deals.parquet of tresillo (no column {missing[0]!r})")
+        n = 0
+        for batch in f.iter_batches(columns=[c for c in COLUMNS if c in names]):
+            for row in batch.to_pylist():
+                n += 1
+                yield f"row {n}", row
+    except BadInput:
+        raise
+    except Exception as e:  # pyarrow's errors have no common base
+        first = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise BadInput(f"{path}: not a readable deals.parquet ({first})") from None
+
+
 def totals(run, slot, other=None):
     """Per unit (deal, or session): each slot's tantos summed over the unit's rows,
     the number of seatings, and the unit's deal seeds; and the unit's name."""
-    manifest = check_run(run)
-    bad = first_bad_token(run / "deals.csv")
-    if bad is not None:
-        raise BadInput(bad)
+    manifest = check_run(run, parquet_ok=True)
+    csv_file = run / "deals.csv"
+    if csv_file.exists():
+        bad = first_bad_token(csv_file)
+        if bad is not None:
+            raise BadInput(bad)
     config = manifest.get("config", {}) if isinstance(manifest, dict) else {}
     players = config.get("players", 3)
     # The manifest writes deal scoring as "Deal" and sessions of K deals as {"Session": K}.
@@ -59,25 +95,25 @@ def totals(run, slot, other=None):
     per_unit = defaultdict(lambda: [0, 0, 0, 0])
     seatings = defaultdict(set)
     seeds = defaultdict(set)
-    with open(run / "deals.csv", newline="", encoding="utf-8") as f:
-        for line, row in enumerate(csv.DictReader(f), start=2):
-            seating = row["seating"]
-            seats = 4 if row.get("players") == "4" else 3
-            if len(seating) != seats or any(c not in "0123"[:seats] for c in seating):
-                raise BadInput(f"{run / 'deals.csv'} line {line}, column seating: {seating!r} is not a seating of {seats} slots")
-            unit = int(row["deal"]) // unit_len
-            seatings[unit].add(seating)
-            seeds[unit].add(row["deal_seed"])
-            for seat in range(seats):
-                s = int(seating[seat])
-                per_unit[unit][s] += int(row[f"pool{seat}"]) + int(row[f"cond{seat}"])
+    source = csv_file if csv_file.exists() else run / "deals.parquet"
+    for line, row in rows(source):
+        seating = row["seating"]
+        seats = 4 if str(row.get("players")) == "4" else 3
+        if len(seating) != seats or any(c not in "0123"[:seats] for c in seating):
+            raise BadInput(f"{source} {line}, column seating: {seating!r} is not a seating of {seats} slots")
+        unit = int(row["deal"]) // unit_len
+        seatings[unit].add(seating)
+        seeds[unit].add(str(row["deal_seed"]))
+        for seat in range(seats):
+            s = int(seating[seat])
+            per_unit[unit][s] += int(row[f"pool{seat}"]) + int(row[f"cond{seat}"])
     units = {u: (t, len(seatings[u]), seeds[u]) for u, t in per_unit.items()}
-    return units, slots, "deal" if unit_len == 1 else "session"
+    return units, slots, "deal" if unit_len == 1 else "session", source
 
 
 def paired(run, slot, other):
     """The per-deal differences of `slot` minus `other` (or the other slots' mean)."""
-    units, slots, unit = totals(run, slot, other)
+    units, slots, unit, source = totals(run, slot, other)
     diffs = []
     for t, k, _ in units.values():
         if other is None:
@@ -86,15 +122,15 @@ def paired(run, slot, other):
         else:
             diffs.append((t[slot] - t[other]) / k)
     if len(diffs) < 2:
-        raise BadInput(f"{run / 'deals.csv'}: {len(diffs)} units; a confidence interval needs at least 2")
+        raise BadInput(f"{source}: {len(diffs)} units; a confidence interval needs at least 2")
     return diffs, unit
 
 
 def across(run_a, slot_a, run_b, slot_b):
     """The per-deal differences of `slot_a` in `run_a` minus `slot_b` in `run_b`,
     on the deals both runs played (which must be the same deals)."""
-    a, _, unit = totals(run_a, slot_a)
-    b, _, unit_b = totals(run_b, slot_b)
+    a, _, unit, source_a = totals(run_a, slot_a)
+    b, _, unit_b, source_b = totals(run_b, slot_b)
     if unit != unit_b:
         raise BadInput(f"{run_a} is scored per {unit}, {run_b} per {unit_b}")
     if a.keys() != b.keys():
@@ -103,10 +139,10 @@ def across(run_a, slot_a, run_b, slot_b):
     for u, (ta, ka, seeds_a) in sorted(a.items()):
         tb, kb, seeds_b = b[u]
         if seeds_a != seeds_b:
-            raise BadInput(f"{run_b / 'deals.csv'}: {unit} {u} is not the deal of {run_a} (another seed)")
+            raise BadInput(f"{source_b}: {unit} {u} is not the deal of {run_a} (another seed)")
         diffs.append(ta[slot_a] / ka - tb[slot_b] / kb)
     if len(diffs) < 2:
-        raise BadInput(f"{run_a / 'deals.csv'}: {len(diffs)} units; a confidence interval needs at least 2")
+        raise BadInput(f"{source_a}: {len(diffs)} units; a confidence interval needs at least 2")
     return diffs, unit
 
 
