@@ -28,7 +28,7 @@ from pathlib import Path
 
 from rundir import BadInput, check_run, first_bad_token
 
-USAGE = __doc__.strip().splitlines()[3].removeprefix("Usage: ")
+USAGE = next(l for l in __doc__.splitlines() if l.startswith("Usage: ")).removeprefix("Usage: ")
 
 
 def slot_arg(text, name):
