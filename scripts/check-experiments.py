@@ -68,9 +68,10 @@ def without_build(text):
 def counts_of_compute(data):
     """compute.csv's rows cut after `forfeits`: the counts, which a rerun must
     reproduce, without the measurements (timed, seconds, milliseconds) and
-    without `nodes`: a worker's solver keeps its table across the hands it plays,
-    so its node count depends on the batches a run was played in (README,
-    "compute.csv")."""
+    without `nodes`: the committed runs were made while a worker's solver kept
+    its table across the hands it played, so their node counts depend on the
+    batches they were played in (solver agents now empty their tables before
+    each hand, and nodes reproduce: tested in tournament_cli.rs)."""
     rows = data.decode().splitlines()
     if not rows:
         return []

@@ -122,13 +122,8 @@ pub fn run(a: &TournamentArgs, command_line: Vec<String>) -> Result<String> {
 /// Says, on standard error, that agents with a time budget make a run that
 /// does not reproduce (their specs, in the manifest, say so too).
 fn note_time_budgets(config: &TournamentConfig) {
-    let timed = config.timed_agents(&crate::registry());
-    if !timed.is_empty() {
-        note!(
-            "note: {} decide under a time budget (ms=): the results depend on this machine and its load and \
-             do not reproduce; `tresillo calibrate` gives a reproducible spec of about the same time",
-            timed.join(", ")
-        );
+    if let Some(line) = config.time_budget_note(&crate::registry()) {
+        note!("{line}");
     }
 }
 

@@ -81,6 +81,51 @@ fn output_is_identical_whatever_the_thread_count() {
     assert_eq!(rows, 1 + 120 * 6);
 }
 
+/// The solver agents' work counts too (`nodes` included): each clears its solver
+/// tables before a hand, so the nodes a hand's searches visit do not depend on
+/// which hands the same worker played before, in any rule set.
+#[test]
+fn solver_nodes_are_identical_whatever_the_threads_and_batches() {
+    for (name, rules) in [("nodes-tresillo", "tresillo"), ("nodes-hombre", "hombre")] {
+        let out = |k: &str| tmp(&format!("{name}-{k}"));
+        let args = |d: &Path| -> Vec<String> {
+            let a = [
+                "tournament",
+                "--agents",
+                "pimc:worlds=3,oracle,rule",
+                "--bidding",
+                "rule",
+                "--rules",
+                rules,
+            ];
+            let mut a: Vec<String> = a.iter().map(|s| s.to_string()).collect();
+            a.extend(
+                ["--seed", "11", "--duplicate", "--deals", "8", "--out", d.to_str().unwrap()]
+                    .map(String::from),
+            );
+            a
+        };
+        let (one, two) = (out("1"), out("2"));
+        let o = bin().args(args(&one)).args(["--threads", "1"]).output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let o = bin()
+            .args(args(&two))
+            .args(["--threads", "2"])
+            .env("TRESILLO_BATCH_UNITS", "1")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let (a, b) = (compute_counts(&one), compute_counts(&two));
+        assert_eq!(a, b, "{rules}");
+        let header: Vec<&str> = a.0[0].split(',').collect();
+        let nodes = header.iter().position(|c| *c == "nodes").expect("a nodes column");
+        for row in &a.0[1..3] {
+            let n: u64 = row.split(',').nth(nodes).unwrap().parse().unwrap();
+            assert!(n > 0, "{rules}: {row}: the solver agents searched");
+        }
+    }
+}
+
 #[test]
 fn shards_merge_into_the_unsplit_run() {
     let whole = tmp("whole");

@@ -133,11 +133,12 @@ fn value_error(msg: impl Into<String>) -> PyErr {
 
 /// Runs a tournament into the run directory `out` (see `tresillo.tournament`):
 /// `agents` are spec strings or `(name, callable)` pairs. Returns the summary
-/// table as printed by `tresillo tournament`.
+/// table as printed by `tresillo tournament`, and the runner's notes (a time
+/// budget that does not reproduce, a resumed run) for Python to warn with.
 #[pyfunction]
 #[pyo3(signature = (agents, deals, out, duplicate = false, rules = "tresillo", players = 3, options = Vec::new(),
     seed = 1, scoring = "deal", shard = None, threads = None, resume = false, force = false, record = None,
-    progress = false))]
+    progress = false, bidding = None, ms_per_decision = None, format = "csv"))]
 #[allow(clippy::too_many_arguments)]
 pub fn _tournament(
     py: Python<'_>,
@@ -156,7 +157,16 @@ pub fn _tournament(
     force: bool,
     record: Option<PathBuf>,
     progress: bool,
-) -> PyResult<String> {
+    bidding: Option<String>,
+    ms_per_decision: Option<u32>,
+    format: &str,
+) -> PyResult<(String, Vec<String>)> {
+    if resume && force {
+        return Err(value_error(
+            "resume and force exclude each other: resume continues the run, force replaces it",
+        ));
+    }
+    let format = format.parse::<tresillo_runs::Format>().map_err(|e| value_error(format!("format: {e}")))?;
     let refs: Vec<(&str, &str)> = options.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let rules = Rules::parse(rules, &refs).map_err(|e| value_error(e.to_string()))?;
     let mut registry = tresillo_bots::registry();
@@ -190,7 +200,7 @@ pub fn _tournament(
             .map_err(|e| value_error(e.to_string()))?;
         specs.push(name.to_string());
     }
-    let config = TournamentConfig {
+    let mut config = TournamentConfig {
         agents: specs,
         players,
         deals,
@@ -202,10 +212,18 @@ pub fn _tournament(
             Some(s) => s.parse::<Shard>().map_err(|e| value_error(e.to_string()))?,
             None => Shard::WHOLE,
         },
-        bidding: None,
+        bidding: bidding.map(|b| b.trim().to_string()),
     };
+    let mut notes = Vec::<String>::new();
+    if let Some(ms) = ms_per_decision {
+        if ms == 0 {
+            return Err(value_error("ms_per_decision: at least 1 millisecond"));
+        }
+        config.with_time_budget(ms, &registry).map_err(|e| value_error(e.to_string()))?;
+        notes.extend(config.time_budget_note(&registry));
+    }
     config.validate_with(&registry).map_err(|e| value_error(e.to_string()))?;
-    let notes = Mutex::new(Vec::<String>::new());
+    let notes = Mutex::new(notes);
     let note = |line: &str| {
         if let Ok(mut n) = notes.lock() {
             n.push(line.to_string());
@@ -221,12 +239,13 @@ pub fn _tournament(
         build: None,
         registry,
         note: &note,
-        format: tresillo_runs::Format::Csv,
+        format,
     };
     let command_line = vec!["python: tresillo.tournament".to_string()];
     let result = py.detach(|| tresillo_runs::run(&config, &opts, command_line));
+    drop(opts);
     match result {
-        Ok(table) => Ok(table),
+        Ok(table) => Ok((table, notes.into_inner().unwrap_or_default())),
         Err(e) => {
             let why = failure.lock().ok().and_then(|f| f.clone());
             Err(PyRuntimeError::new_err(match why {

@@ -79,3 +79,60 @@ def test_a_seated_agent_sees_only_its_seat():
     assert seen and all(set(v) >= {"seat", "hand"} for v in seen)
     # The view names one hand, the seat's own: nine cards at most, none of another seat.
     assert all(len(v["hand"]) <= 9 for v in seen)
+
+
+def test_bidding_and_both_formats_write_what_the_cli_writes(tmp_path):
+    """`bidding`, `format` and the rest of `tresillo tournament`'s options give the
+    CLI's files byte for byte (the manifest differs only in how the run was
+    started and the build)."""
+    from conftest import run_cli
+
+    agents = ["pimc:worlds=4", "rule", "random"]
+    run_cli("tournament", "--agents", ",".join(agents), "--deals", "24", "--duplicate", "--seed", "7",
+            "--bidding", "rule", "--format", "both", "--out", str(tmp_path / "cli"))
+    rows = tresillo.tournament(agents, deals=24, duplicate=True, seed=7, bidding="rule", format="both",
+                               out=tmp_path / "py")
+    for f in ("deals.csv", "deals.parquet", "summary.csv", "pairs.csv", "stats.json"):
+        assert (tmp_path / "py" / f).read_bytes() == (tmp_path / "cli" / f).read_bytes(), f
+    m = json.load(open(tmp_path / "py" / "manifest.json"))
+    assert m["config"]["bidding"] == "rule" and m["format"] == "both"
+    assert {"0:pimc:worlds=4", "1:rule", "2:random"} <= {r["agent"] for r in rows}
+
+
+def test_read_deals_gives_the_same_frame_from_parquet_as_from_csv(tmp_path):
+    from conftest import need
+
+    pd = need("pandas")
+    need("pyarrow")
+    kw = dict(deals=60, duplicate=True, seed=3, bidding="rule")
+    tresillo.tournament(["rule", "random", "rule"], out=tmp_path / "csv", **kw)
+    tresillo.tournament(["rule", "random", "rule"], out=tmp_path / "pq", format="parquet", **kw)
+    assert not (tmp_path / "pq" / "deals.csv").exists()
+    a, b = tresillo.read_deals(tmp_path / "csv"), tresillo.read_deals(tmp_path / "pq")
+    pd.testing.assert_frame_equal(a, b)
+    assert len(b) == 60 * 6 and str(b["declarer"].dtype) == "Int64"
+    with pytest.raises(FileNotFoundError, match="nor deals.parquet"):
+        tresillo.read_deals(tmp_path)
+
+
+def test_ms_per_decision_times_the_search_agents_and_warns(tmp_path):
+    with pytest.warns(UserWarning, match="pimc:ms=2 decide under a time budget.*do not reproduce"):
+        tresillo.tournament(["pimc", "rule", "random"], deals=2, ms_per_decision=2, bidding="rule",
+                            out=tmp_path / "t")
+    m = json.load(open(tmp_path / "t" / "manifest.json"))
+    assert m["config"]["agents"] == ["pimc:ms=2", "rule", "random"]
+
+
+def test_bad_run_options_are_refused_in_one_line(tmp_path):
+    ok = ["rule", "rule", "random"]
+    with pytest.raises(ValueError, match="format: unknown format `xml`"):
+        tresillo.tournament(ok, deals=3, out=tmp_path / "a", format="xml")
+    with pytest.raises(ValueError, match="resume and force exclude each other"):
+        tresillo.tournament(ok, deals=3, out=tmp_path / "b", resume=True, force=True)
+    with pytest.raises(ValueError, match="ms_per_decision: at least 1"):
+        tresillo.tournament(ok, deals=3, out=tmp_path / "c", ms_per_decision=0)
+    with pytest.raises(ValueError, match="worlds"):
+        tresillo.tournament(["pimc:worlds=8", "rule", "rule"], deals=3, out=tmp_path / "d", ms_per_decision=5)
+    with pytest.raises(ValueError, match="nobody"):
+        tresillo.tournament(ok, deals=3, out=tmp_path / "e", bidding="nobody")
+    assert not any((tmp_path / d).exists() for d in "abcde")

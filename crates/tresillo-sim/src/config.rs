@@ -230,6 +230,21 @@ impl TournamentConfig {
             .collect()
     }
 
+    /// The note to show before a run whose agents decide under a time budget
+    /// ([`timed_agents`](Self::timed_agents)): such a run does not reproduce.
+    /// `None` when every agent does a fixed amount of work.
+    #[must_use]
+    pub fn time_budget_note(&self, registry: &Registry) -> Option<String> {
+        let timed = self.timed_agents(registry);
+        (!timed.is_empty()).then(|| {
+            format!(
+                "note: {} decide under a time budget (ms=): the results depend on this machine and its load and \
+                 do not reproduce; `tresillo calibrate` gives a reproducible spec of about the same time",
+                timed.join(", ")
+            )
+        })
+    }
+
     /// Checks the agents (with the built-in registry) and the counts.
     pub fn validate(&self) -> Result<(), ConfigError> {
         self.validate_with(&Registry::builtin())

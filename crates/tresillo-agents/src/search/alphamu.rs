@@ -431,6 +431,9 @@ impl Agent for AlphaMuAgent {
 
     fn new_hand(&mut self) {
         self.pimc.new_hand();
+        if let Some(c) = &mut self.ctx {
+            c.clear();
+        }
     }
 
     /// Worlds drawn and solver nodes visited, its own and its inner pimc's.

@@ -243,6 +243,12 @@ impl General {
         General::default()
     }
 
+    /// Empties both solvers' tables before a hand (see
+    /// [`SolverContext::clear`](crate::search::solver::SolverContext::clear)).
+    pub fn new_hand(&mut self) {
+        self.solvers.clear();
+    }
+
     /// The worlds drawn and the solver nodes visited since the last call.
     pub fn take_work(&mut self) -> crate::Work {
         let nodes = self.solvers.nodes();

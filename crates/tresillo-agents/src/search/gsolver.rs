@@ -610,6 +610,14 @@ impl Solvers {
         self.general.nodes() + self.fast.as_ref().map_or(0, |c| c.nodes())
     }
 
+    /// Empties both tables ([`SolverContext::clear`], [`GeneralSolver::clear`]).
+    pub fn clear(&mut self) {
+        self.general.clear();
+        if let Some(c) = &mut self.fast {
+            c.clear();
+        }
+    }
+
     /// The general solver (for benchmarks and tests).
     pub fn general(&mut self) -> &mut GeneralSolver {
         &mut self.general

@@ -836,6 +836,13 @@ impl Solving {
         self.ctx.get_or_insert_with(|| Box::new(SolverContext::new()))
     }
 
+    /// Empties the solver tables before a hand ([`SolverContext::clear`]): the
+    /// nodes of the hand's searches then depend on the hand alone.
+    fn new_hand(&mut self) {
+        self.ctx.iter_mut().for_each(|c| c.clear());
+        self.helpers.iter_mut().for_each(SolverContext::clear);
+    }
+
     /// The main context and the count of worlds drawn (for the searched exchange).
     fn ctx_and_worlds(&mut self) -> (&mut SolverContext, &mut u64) {
         (self.ctx.get_or_insert_with(|| Box::new(SolverContext::new())), &mut self.worlds)
@@ -1241,6 +1248,8 @@ impl Agent for PimcAgent {
 
     fn new_hand(&mut self) {
         self.values = None;
+        self.solving.new_hand();
+        self.general.new_hand();
     }
 
     fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
@@ -1337,6 +1346,11 @@ impl Oracle {
 impl CheatAgent for Oracle {
     fn name(&self) -> &str {
         "oracle"
+    }
+
+    fn new_hand(&mut self) {
+        self.solving.new_hand();
+        self.general.new_hand();
     }
 
     fn decide(&mut self, hand: &Hand, seat: Seat, rng: &mut AgentRng) -> Decision {

@@ -754,9 +754,15 @@ impl SolverContext {
         }
     }
 
-    /// Forgets every table entry (answers never depend on it; only speed does).
+    /// Forgets every table entry and the generations of the deals searched, so
+    /// that the searches after it visit the nodes a new context would (answers
+    /// never depend on the table; only speed does). The node count is kept.
+    /// Agents clear their contexts before each hand: a tournament's work counts
+    /// then do not depend on which hands a worker played before.
     pub fn clear(&mut self) {
         self.table.fill(Bucket::default());
+        self.deal = [CardSet::EMPTY; 3];
+        self.generation = 0;
     }
 
     /// Search nodes visited since the context was made (a measure of work).

@@ -16,6 +16,7 @@ See docs/PYTHON.md for the action space, the observation and the integrations
 
 import csv as _csv
 import os as _os
+import warnings as _warnings
 
 from ._tresillo import (
     CHANCE,
@@ -55,6 +56,9 @@ def tournament(
     force=False,
     record=None,
     progress=False,
+    bidding=None,
+    ms_per_decision=None,
+    format="csv",
 ):
     """Play a tournament with the Rust runner into the run directory ``out`` and
     return its summary rows (summary.csv as a list of dicts).
@@ -71,6 +75,15 @@ def tournament(
     If a Python agent raises or answers an illegal action, a ``RuntimeError``
     names it and the seat; every finished deal is kept and ``resume=True``
     continues.
+
+    ``bidding``: an agent spec that makes every seat's auction, contract, exchange
+    and conversation decisions, so the seated agents differ only in card play
+    (``bidding="rule"``). ``ms_per_decision``: equal time, each search agent
+    (``pimc``, ``ismcts``) gets that many milliseconds per decision; such a run
+    does not reproduce, and a ``UserWarning`` says so. ``format``: ``"csv"``
+    (deals.csv), ``"parquet"`` (deals.parquet) or ``"both"``; ``read_deals``
+    reads either. The same options as ``tresillo tournament``'s ``--bidding``,
+    ``--ms-per-decision`` and ``--format``, with the same files.
     """
     slots = []
     for a in agents:
@@ -83,7 +96,7 @@ def tournament(
         else:
             raise ValueError(f"agent {a!r}: a spec string, a callable or a (name, callable) pair")
     opts = [(k, _option_text(v)) for k, v in (options or {}).items()]
-    _tournament(
+    _table, notes = _tournament(
         slots,
         deals,
         _os.fspath(out),
@@ -99,7 +112,12 @@ def tournament(
         force=force,
         record=None if record is None else _os.fspath(record),
         progress=progress,
+        bidding=bidding,
+        ms_per_decision=ms_per_decision,
+        format=format,
     )
+    for line in notes:
+        _warnings.warn(line.removeprefix("note: "), stacklevel=2)
     with open(_os.path.join(_os.fspath(out), "summary.csv"), newline="") as f:
         return list(_csv.DictReader(f))
 

@@ -33,4 +33,7 @@ def tournament(
     force: bool = False,
     record: Optional[Union[str, "os.PathLike[str]"]] = None,
     progress: bool = False,
+    bidding: Optional[str] = None,
+    ms_per_decision: Optional[int] = None,
+    format: str = "csv",
 ) -> List[Dict[str, str]]: ...

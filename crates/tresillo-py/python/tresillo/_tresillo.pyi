@@ -88,4 +88,7 @@ def _tournament(
     force: bool = False,
     record: Optional[str] = None,
     progress: bool = False,
-) -> str: ...
+    bidding: Optional[str] = None,
+    ms_per_decision: Optional[int] = None,
+    format: str = "csv",
+) -> Tuple[str, List[str]]: ...

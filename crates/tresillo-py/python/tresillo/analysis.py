@@ -65,20 +65,40 @@ DEALS_DTYPES: dict[str, str] = {
 
 
 def read_deals(run_dir: str | os.PathLike[str]) -> Any:
-    """Return a run directory's deals.csv as a pandas DataFrame with typed columns.
+    """Return a run directory's deals as a pandas DataFrame with typed columns.
 
-    Integers stay integers (nullable ``Int64`` where the CSV leaves cells empty),
+    Reads deals.csv, or deals.parquet when the run has no deals.csv (a run made
+    with ``format="parquet"``; reading it needs pyarrow). Either way the frame is
+    the same: integers stay integers (nullable ``Int64`` where a cell is empty),
     names are categories. Columns this version does not know keep pandas' guess.
-    Raises ``FileNotFoundError`` naming the file when the run has no deals.csv and
-    ``ImportError`` with the install command when pandas is missing.
+    Raises ``FileNotFoundError`` naming the file when the run has neither file
+    and ``ImportError`` with the install command when pandas (or, for Parquet,
+    pyarrow) is missing.
     """
     try:
         import pandas as pd
     except ImportError as e:  # pragma: no cover - depends on the environment
         raise ImportError("tresillo.read_deals needs pandas: pip install pandas") from e
-    path = os.path.join(os.fspath(run_dir), "deals.csv")
-    if not os.path.exists(path):
-        raise FileNotFoundError(f"{path}: no such file (is {os.fspath(run_dir)} a run directory?)")
-    header = pd.read_csv(path, nrows=0).columns
-    dtypes = {c: t for c, t in DEALS_DTYPES.items() if c in header}
-    return pd.read_csv(path, dtype=dtypes, keep_default_na=False, na_values={c: [""] for c in header})
+    run_dir = os.fspath(run_dir)
+    path = os.path.join(run_dir, "deals.csv")
+    if os.path.exists(path):
+        header = pd.read_csv(path, nrows=0).columns
+        dtypes = {c: t for c, t in DEALS_DTYPES.items() if c in header}
+        return pd.read_csv(path, dtype=dtypes, keep_default_na=False, na_values={c: [""] for c in header})
+    parquet = os.path.join(run_dir, "deals.parquet")
+    if not os.path.exists(parquet):
+        raise FileNotFoundError(f"{path}: no such file, nor deals.parquet (is {run_dir} a run directory?)")
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        raise ImportError(f"{parquet}: reading Parquet needs pyarrow: pip install pyarrow") from e
+    df = pd.read_parquet(parquet)
+    for c, t in DEALS_DTYPES.items():
+        if c not in df.columns:
+            continue
+        if t == "category":
+            # The file's dictionary order is first appearance; the CSV reader's is sorted.
+            df[c] = df[c].astype("object").astype("category")
+        else:
+            df[c] = df[c].astype(t)
+    return df
