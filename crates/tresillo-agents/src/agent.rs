@@ -3,6 +3,8 @@
 //! seat whose bidding-phase decisions another player makes).
 
 use crate::rng::AgentRng;
+use crate::sampling::model::Likelihood;
+use std::sync::Arc;
 use tresillo_core::{Decision, Hand, HandError, HandResult, PlayerView, Seat};
 
 /// A player. Given its seat's view (whose [`PlayerView::request`] says what is
@@ -39,6 +41,15 @@ pub trait Agent: Send {
     /// and sums it per slot. Nothing by default.
     fn take_work(&mut self) -> Work {
         Work::default()
+    }
+
+    /// Gives the agent `model` to weight its sampled worlds by, in place of its
+    /// soft `rule` (docs/AGENTS.md, "Inference-weighted worlds"), and turns its
+    /// inference on, as `infer=1` would. `true` if the agent weights worlds
+    /// (`pimc`, `ismcts`); `false` (the default) if it has none to weight.
+    fn set_likelihood(&mut self, model: Arc<dyn Likelihood>) -> bool {
+        let _ = model;
+        false
     }
 }
 
@@ -96,6 +107,9 @@ impl<A: Agent + ?Sized> Agent for Box<A> {
     }
     fn take_work(&mut self) -> Work {
         (**self).take_work()
+    }
+    fn set_likelihood(&mut self, model: Arc<dyn Likelihood>) -> bool {
+        (**self).set_likelihood(model)
     }
 }
 

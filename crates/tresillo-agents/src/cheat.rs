@@ -140,6 +140,15 @@ impl Seated {
             Seated::Cheat(a) => a.name(),
         }
     }
+
+    /// [`Agent::set_likelihood`] for a fair agent; a cheat sees the hands and
+    /// has no worlds to weight (`false`).
+    pub fn set_likelihood(&mut self, model: std::sync::Arc<dyn crate::Likelihood>) -> bool {
+        match self {
+            Seated::Fair(a) => a.set_likelihood(model),
+            Seated::Cheat(_) => false,
+        }
+    }
 }
 
 impl crate::TablePlayer for Seated {

@@ -61,7 +61,8 @@ pub use agent::{
 };
 
 pub use sampling::infer::Inference;
-pub use sampling::likelihood::{InferParams, Likelihood, PoolStats, RuleLikelihood, WeightedPool};
+pub use sampling::likelihood::{InferParams, PoolStats, RuleLikelihood, WeightedPool};
+pub use sampling::model::Likelihood;
 
 pub use heuristic::random::RandomAgent;
 pub use heuristic::rule::RuleAgent;

@@ -3,4 +3,5 @@
 
 pub mod infer;
 pub mod likelihood;
+pub mod model;
 pub mod sampler;

@@ -13,7 +13,9 @@
 // PyO3's macros expand to `unsafe` FFI glue; this crate writes none itself.
 #![allow(unsafe_code)]
 
+mod model;
 mod observation;
+mod seat_view;
 mod seated;
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -555,10 +557,21 @@ pub(crate) fn action_words(names: Names, a: usize) -> String {
 /// seat's view only (an `oracle` sees the whole hand, as in a tournament). A
 /// discard comes one card at a time: the agent decides the whole set once and
 /// returns its cards in order, then "discard done".
+///
+/// `likelihood=f` (pimc, ismcts): a Python model of the other players that
+/// weights the agent's sampled worlds in place of its soft `rule`, turning its
+/// inference on: `f(view, world) -> float`, the log-likelihood of the public
+/// history in `world` (a `tresillo.World`) seen from `view` (a `SeatView`). An
+/// exception or a NaN is raised as a `RuntimeError` after the decision.
 #[pyclass(module = "tresillo._tresillo")]
 pub struct Agent {
     spec: String,
     inner: std::sync::Mutex<Inner>,
+    /// Where a `likelihood=` model's first failure is kept (raised after the
+    /// decision it spoiled).
+    model_failure: Option<std::sync::Arc<std::sync::Mutex<Option<String>>>>,
+    /// The `likelihood=` model, for a tournament that seats this agent.
+    pub(crate) likelihood: Option<Py<PyAny>>,
 }
 
 /// An agent's mutable part (behind a lock: Python objects may be shared
@@ -577,11 +590,27 @@ struct Inner {
 #[pymethods]
 impl Agent {
     #[new]
-    #[pyo3(signature = (spec, seed = 0))]
-    fn new(spec: &str, seed: u64) -> PyResult<Agent> {
-        let seated =
+    #[pyo3(signature = (spec, seed = 0, likelihood = None))]
+    fn new(spec: &str, seed: u64, likelihood: Option<Bound<'_, PyAny>>) -> PyResult<Agent> {
+        let mut seated =
             tresillo_agents::build_seated(spec).map_err(|e| value_error(format!("agent {spec:?}: {e}")))?;
+        let mut model_failure = None;
+        let kept = likelihood.as_ref().map(|f| f.clone().unbind());
+        if let Some(f) = likelihood {
+            if !f.is_callable() {
+                return Err(value_error(format!("agent {spec:?}: likelihood is not callable")));
+            }
+            let (model, failure) = model::PyLikelihood::new(f.unbind());
+            if !seated.set_likelihood(std::sync::Arc::new(model)) {
+                return Err(value_error(format!(
+                    "agent {spec:?}: samples no worlds to weight; a likelihood is for pimc or ismcts"
+                )));
+            }
+            model_failure = Some(failure);
+        }
         Ok(Agent {
+            model_failure,
+            likelihood: kept,
             spec: spec.to_string(),
             inner: std::sync::Mutex::new(Inner {
                 seated,
@@ -596,6 +625,12 @@ impl Agent {
     #[getter]
     fn spec(&self) -> &str {
         &self.spec
+    }
+
+    /// The `likelihood=` model it was given, or `None`.
+    #[getter]
+    fn likelihood(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.likelihood.as_ref().map(|f| f.clone_ref(py))
     }
 
     /// The action of the seat to move in `state` (a `ValueError` at a chance node
@@ -627,6 +662,10 @@ impl Agent {
         let hand = *hand;
         let (seated, rng) = (&mut me.seated, &mut me.rng);
         let d = py.detach(|| seated.decide_at(&hand, seat, rng));
+        if let Some(why) = self.model_failure.as_ref().and_then(|f| f.lock().ok().and_then(|mut f| f.take()))
+        {
+            return Err(PyRuntimeError::new_err(format!("agent {}: its likelihood {why}", self.spec)));
+        }
         let id = match d {
             Decision::Discard(set) => {
                 me.planned = Some((seat, state.history.len() - chosen.len() as usize, set));
@@ -742,7 +781,8 @@ fn _tresillo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(record_actions, m)?)?;
     m.add_function(wrap_pyfunction!(_state_from_history, m)?)?;
     m.add_function(wrap_pyfunction!(seated::_tournament, m)?)?;
-    m.add_class::<seated::SeatView>()?;
+    m.add_class::<seat_view::SeatView>()?;
+    m.add_class::<model::World>()?;
     m.add("NUM_ACTIONS", NUM_ACTIONS)?;
     m.add("OBSERVATION_SIZE", observation::SIZE)?;
     m.add("CHANCE", CHANCE)?;

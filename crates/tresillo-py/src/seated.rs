@@ -4,74 +4,16 @@
 //! The runner is the run-directory library's ([`tresillo_runs::run`]): the same
 //! files, checkpoints and resume as `tresillo tournament`.
 
-use crate::observation;
+use crate::seat_view::SeatView;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use tresillo_agents::{Agent, AgentInfo, AgentRng};
 use tresillo_core::action::{Action, DiscardBuilder, legal_ids};
-use tresillo_core::{Bid, Card, Decision, Names, PlayerView, Request, Rules};
+use tresillo_core::{Bid, Card, Decision, PlayerView, Request, Rules};
 use tresillo_runs::RunOptions;
 use tresillo_sim::{Scoring, Shard, TournamentConfig};
-
-/// What a seated Python agent sees: its seat's view, with the fixed action space.
-/// `legal_actions()`, `observation_tensor()`, `information_state_string()`,
-/// `view()` (a dict), `action_to_string(a)`, `seat`.
-#[pyclass(module = "tresillo._tresillo", frozen)]
-pub struct SeatView {
-    view: PlayerView,
-    discard: DiscardBuilder,
-}
-
-#[pymethods]
-impl SeatView {
-    /// The seat deciding.
-    #[getter]
-    fn seat(&self) -> u8 {
-        self.view.seat().0
-    }
-
-    /// The legal action ids, increasing.
-    fn legal_actions(&self) -> Vec<usize> {
-        legal_ids(&self.view, self.discard)
-    }
-
-    /// The seat's observation tensor (docs/PYTHON.md).
-    fn observation_tensor(&self) -> Vec<f32> {
-        observation::tensor(&self.view, self.discard.chosen)
-    }
-
-    /// The seat's information-state string (as `State.information_state_string`).
-    fn information_state_string(&self) -> String {
-        format!("seat {}; discarding {}; {:?}", self.view.seat(), self.discard.chosen, self.view)
-    }
-
-    /// The words of action `a` in the rule set's names.
-    fn action_to_string(&self, a: usize) -> String {
-        crate::action_words(self.view.public().game_rules().spec().names, a)
-    }
-
-    /// The view as a dict: hand, discards, request, rules, players.
-    fn view<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        let p = self.view.public();
-        let cards = |s: tresillo_core::CardSet| s.iter().map(|c| c.to_string()).collect::<Vec<_>>();
-        d.set_item("seat", self.view.seat().0)?;
-        d.set_item("rules", p.rules.name())?;
-        d.set_item("players", p.players)?;
-        d.set_item("hand", cards(self.view.hand()))?;
-        d.set_item("discards", cards(self.view.discards()))?;
-        d.set_item("building", cards(self.discard.chosen))?;
-        d.set_item("request", format!("{:?}", self.view.request()))?;
-        d.set_item("trump", p.trump.map(|t| t.to_string()))?;
-        d.set_item("contract", p.contract.map(|c| Names::of(p.rules).contract(c, p.trump)))?;
-        d.set_item("declarer", p.declarer.map(|s| s.0))?;
-        d.set_item("current_trick", p.current_trick().iter().map(ToString::to_string).collect::<Vec<_>>())?;
-        Ok(d)
-    }
-}
 
 /// A Python callable `f(seat_view) -> action id` as an agent. A discard is asked
 /// card by card until "done". An exception or an illegal answer is kept in
@@ -85,16 +27,80 @@ struct PyAgent {
 
 impl PyAgent {
     fn fail(&self, view: &PlayerView, why: String) -> Decision {
-        if let Ok(mut f) = self.failure.lock()
-            && f.is_none()
-        {
-            *f = Some(format!("Python agent {} (seat {}): {why}", self.name, view.seat()));
+        refuse(&self.failure, view, format!("Python agent {} (seat {}): {why}", self.name, view.seat()))
+    }
+}
+
+/// Keeps the run's first failure `why` and answers a decision of another kind
+/// than the one asked: the engine refuses it, which stops the run with every
+/// finished deal kept.
+fn refuse(failure: &Mutex<Option<String>>, view: &PlayerView, why: String) -> Decision {
+    if let Ok(mut f) = failure.lock()
+        && f.is_none()
+    {
+        *f = Some(why);
+    }
+    match view.request() {
+        Request::Play { .. } => Decision::Bid(Bid::Paso),
+        _ => Decision::Play(Card::ESPADA),
+    }
+}
+
+/// A built-in agent seated by a `(name, tresillo.Agent)` pair: its spec, and the
+/// Python model it was given ([`crate::model::PyLikelihood`]). A failure of the
+/// model stops the run as a failing Python agent does.
+struct ModelAgent {
+    name: &'static str,
+    inner: Box<dyn Agent>,
+    model_failure: Option<Arc<Mutex<Option<String>>>>,
+    failure: Arc<Mutex<Option<String>>>,
+}
+
+impl ModelAgent {
+    fn build(
+        name: &'static str,
+        spec: &str,
+        model: Option<Py<PyAny>>,
+        failure: Arc<Mutex<Option<String>>>,
+    ) -> Result<Box<dyn Agent>, tresillo_agents::SpecError> {
+        let mut inner = tresillo_agents::build_agent(spec)?;
+        let mut model_failure = None;
+        if let Some(f) = model {
+            let (model, kept) = crate::model::PyLikelihood::new(f);
+            inner.set_likelihood(Arc::new(model));
+            model_failure = Some(kept);
         }
-        // A decision of another kind than the one asked: the engine refuses it.
-        match view.request() {
-            Request::Play { .. } => Decision::Bid(Bid::Paso),
-            _ => Decision::Play(Card::ESPADA),
+        Ok(Box::new(ModelAgent { name, inner, model_failure, failure }))
+    }
+}
+
+impl Agent for ModelAgent {
+    fn name(&self) -> &str {
+        self.name
+    }
+
+    fn new_hand(&mut self) {
+        self.inner.new_hand();
+    }
+
+    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
+        let d = self.inner.decide(view, rng);
+        match self.model_failure.as_ref().and_then(|f| f.lock().ok().and_then(|mut f| f.take())) {
+            Some(why) => refuse(
+                &self.failure,
+                view,
+                format!("agent {} (seat {}): its likelihood {why}", self.name, view.seat()),
+            ),
+            None => d,
         }
+    }
+
+    fn end_hand(&mut self, result: &tresillo_core::HandResult) {
+        self.inner.end_hand(result);
+    }
+
+    fn take_work(&mut self) -> tresillo_agents::Work {
+        self.inner.take_work()
     }
 }
 
@@ -178,10 +184,18 @@ pub fn _tournament(
             continue;
         }
         let (name, f): (String, Bound<'_, PyAny>) = a.extract().map_err(|_| {
-            value_error("an agent is a spec string (`\"pimc:worlds=32\"`) or a (name, callable) pair")
+            value_error(
+                "an agent is a spec string (`\"pimc:worlds=32\"`), or a (name, callable) or (name, tresillo.Agent) pair",
+            )
         })?;
-        if !f.is_callable() {
+        let agent = f.cast::<crate::Agent>().ok();
+        if agent.is_none() && !f.is_callable() {
             return Err(value_error(format!("agent {name}: not callable")));
+        }
+        if name.contains([':', ',']) || name.trim() != name || name.is_empty() {
+            return Err(value_error(format!(
+                "agent name {name:?}: a name without `:`, `,` or spaces at its ends"
+            )));
         }
         if specs.contains(&name) || registry.infos().iter().any(|i| i.name == name) {
             return Err(value_error(format!(
@@ -189,8 +203,25 @@ pub fn _tournament(
             )));
         }
         let name: &'static str = Box::leak(name.into_boxed_str());
-        let f = f.unbind();
         let fail = Arc::clone(&failure);
+        if let Some(agent) = agent {
+            // A built-in agent, with the Python model it was given, if any.
+            let agent = agent.borrow();
+            let spec = agent.spec.clone();
+            tresillo_agents::build_seated(&spec).map_err(|e| value_error(format!("agent {spec:?}: {e}")))?;
+            let model = agent.likelihood.as_ref().map(|m| m.clone_ref(py));
+            let help = "a built-in agent weighting its worlds by a Python likelihood";
+            let info = AgentInfo { name, help, params: Vec::new() };
+            registry
+                .register(info, move |_| {
+                    let model = model.as_ref().map(|m| Python::attach(|py| m.clone_ref(py)));
+                    ModelAgent::build(name, &spec, model, Arc::clone(&fail))
+                })
+                .map_err(|e| value_error(e.to_string()))?;
+            specs.push(name.to_string());
+            continue;
+        }
+        let f = f.unbind();
         let info = AgentInfo { name, help: "a Python callable", params: Vec::new() };
         registry
             .register(info, move |_| {

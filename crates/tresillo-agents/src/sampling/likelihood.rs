@@ -22,21 +22,11 @@ use crate::heuristic::rule_eval::{RuleParams, best_suit, evaluate, evaluate_vuel
 use crate::heuristic::rule_eval::{side_value, trump_value};
 use crate::rng::{AgentRng, below};
 use crate::sampling::infer::Inference;
+use crate::sampling::model::Likelihood;
 use crate::sampling::sampler::{Sampler, World};
+use std::sync::Arc;
 use tresillo_core::tables::table;
 use tresillo_core::{Bid, CardSet, Contract, Decision, PlayerView, Request, Seat, Suit, Word};
-
-/// A model of the other players: the log-likelihood of the public history of
-/// `view` (what the other seats bid, declared, exchanged, said and played) if
-/// the hidden cards were those of `world`. Only differences between worlds of
-/// one view matter (the weights are normalised); 0 for every world is the
-/// uniform sampler. An implementation sees only the view and the candidate
-/// world, never the true hands.
-pub trait Likelihood: Send + Sync {
-    /// The log-likelihood (natural logarithm, at most 0 by convention; may be
-    /// `f64::NEG_INFINITY` for a world the model rules out).
-    fn log_weight(&self, view: &PlayerView, world: &World) -> f64;
-}
 
 /// `ln(sigmoid(x))`, computed without overflow.
 fn log_sigmoid(x: f64) -> f64 {
@@ -506,13 +496,34 @@ pub(crate) struct Weighting {
     pub(crate) pool: WeightedPool,
     /// Weighted decisions, effective sample sizes and fallbacks.
     pub(crate) work: crate::Work,
+    /// The model given by the program ([`crate::Agent::set_likelihood`]), used
+    /// in place of the soft `rule` of the inference parameters.
+    pub(crate) given: Option<Given>,
+}
+
+/// A [`Likelihood`] given by the program (a Python model, say), shared by the
+/// agents it was given to.
+#[derive(Clone)]
+pub(crate) struct Given(pub(crate) Arc<dyn Likelihood>);
+
+impl std::fmt::Debug for Given {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Given(a program's likelihood)")
+    }
 }
 
 impl Weighting {
+    /// Weights worlds by `model` from now on, and turns inference on in
+    /// `params` (what [`crate::Agent::set_likelihood`] does for pimc and ismcts).
+    pub(crate) fn give(&mut self, params: &mut InferParams, model: Arc<dyn Likelihood>) {
+        self.given = Some(Given(model));
+        params.on = true;
+    }
+
     /// Without `params.on`, `false` (the exact sampler's uniform worlds, no
     /// random number drawn). With it, fills the pool for one decision searching
-    /// `worlds` worlds (`params.pool` times as many, weighted by
-    /// `params.model(rule)`), counts it in `work`, and says whether the search
+    /// `worlds` worlds (`params.pool` times as many, weighted by the given model,
+    /// else `params.model(rule)`), counts it in `work`, and says whether the search
     /// should draw from the pool (`true`) or fall back on the exact sampler's
     /// uniform worlds.
     ///
@@ -531,17 +542,16 @@ impl Weighting {
         rng: &mut AgentRng,
     ) -> bool {
         let size = worlds.saturating_mul(params.pool).max(1);
+        let soft_rule;
+        let model: &dyn Likelihood = match &self.given {
+            Some(g) => &*g.0,
+            None => {
+                soft_rule = params.model(rule);
+                &soft_rule
+            }
+        };
         params.on
-            && weigh_with(
-                &mut self.pool,
-                &mut self.work,
-                &params.model(rule),
-                params.min_ess,
-                size,
-                sampler,
-                view,
-                rng,
-            )
+            && weigh_with(&mut self.pool, &mut self.work, model, params.min_ess, size, sampler, view, rng)
     }
 }
 

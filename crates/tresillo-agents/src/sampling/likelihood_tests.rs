@@ -364,3 +364,60 @@ fn likelihood_diagnostic() {
         );
     }
 }
+
+/// A program's model given through `Agent::set_likelihood`: it sees the deciding
+/// seat's view and worlds consistent with it (never the hand), it replaces the
+/// soft rule and turns inference on; the weighting's counts follow it (a flat
+/// model never falls back, one that rules every world out always does), and the
+/// same model gives the same play (deterministic). Agents with no worlds to
+/// weight refuse it.
+#[test]
+fn a_given_model_weights_the_worlds_of_pimc_and_ismcts() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    struct Flat {
+        value: f64,
+        calls: AtomicU64,
+    }
+    impl Likelihood for Flat {
+        fn log_weight(&self, view: &PlayerView, w: &World) -> f64 {
+            let me = view.seat().index();
+            assert_eq!(w.hands.0[me], view.hand(), "the world keeps the viewer's own hand");
+            for s in 0..3 {
+                if s != me {
+                    assert!(
+                        (w.hands.0[s] & view.hand()).is_empty(),
+                        "another seat holds none of the viewer's cards"
+                    );
+                }
+            }
+            self.calls.fetch_add(1, Ordering::Relaxed);
+            self.value
+        }
+    }
+    let run = |spec: &str, value: f64| {
+        let model = Arc::new(Flat { value, calls: AtomicU64::new(0) });
+        let mut hand = Hand::new(RuleSet::Tresillo, 3, deal_for_seed(21), Seat(0)).unwrap();
+        let mut agents: Vec<Box<dyn Agent>> = (0..3).map(|_| crate::build_agent(spec).unwrap()).collect();
+        for a in &mut agents {
+            assert!(a.set_likelihood(model.clone()));
+        }
+        let mut rngs = crate::seat_rngs(21);
+        crate::play_hand(&mut hand, &mut agents, &mut rngs).unwrap();
+        let mut w = crate::Work::default();
+        agents.iter_mut().for_each(|a| w.add(a.take_work()));
+        (hand.public().plays().to_vec(), w, model.calls.load(Ordering::Relaxed))
+    };
+    for spec in ["pimc:worlds=8:bid_worlds=2", "ismcts:iters=200"] {
+        let (plays, flat, calls) = run(spec, 0.0);
+        assert!(flat.weighted > 0 && flat.fallbacks == 0, "{spec}: {flat:?}");
+        assert!(calls >= flat.weighted * 8, "{spec}: the model scored every pooled world ({calls} calls)");
+        let (_, none, _) = run(spec, f64::NEG_INFINITY);
+        assert!(none.weighted > 0 && none.fallbacks == none.weighted, "{spec}: {none:?}");
+        assert_eq!(run(spec, 0.0).0, plays, "{spec}: the same model, the same play");
+    }
+    let flat = Arc::new(Flat { value: 0.0, calls: AtomicU64::new(0) });
+    for spec in ["rule", "random", "alphamu"] {
+        assert!(!crate::build_agent(spec).unwrap().set_likelihood(flat.clone()), "{spec}");
+    }
+}

@@ -591,6 +591,11 @@ impl Agent for Ismcts {
         w
     }
 
+    fn set_likelihood(&mut self, model: std::sync::Arc<dyn crate::Likelihood>) -> bool {
+        self.infer.give(&mut self.params.infer, model);
+        true
+    }
+
     fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
         match view.request() {
             Request::Play { .. }

@@ -1252,6 +1252,11 @@ impl Agent for PimcAgent {
         self.general.new_hand();
     }
 
+    fn set_likelihood(&mut self, model: std::sync::Arc<dyn crate::Likelihood>) -> bool {
+        self.infer.give(&mut self.params.infer, model);
+        true
+    }
+
     fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
         if crate::search::gpimc::handles(view.public()) && !crate::search::gpimc::pimc_bids(view) {
             // hombre, lhombre, four players: the general search of `gpimc`.

@@ -27,6 +27,7 @@ from ._tresillo import (
     Game,
     SeatView,
     State,
+    World,
     _tournament,
     agents,
     rule_sets,
@@ -65,7 +66,10 @@ def tournament(
 
     ``agents``: one per seat slot; each a spec of ``tresillo agents``
     (``"pimc:worlds=32"``), a Python callable ``f(seat_view) -> action id`` (named
-    by its ``name`` attribute or ``__name__``), or a ``(name, callable)`` pair. A
+    by its ``name`` attribute or ``__name__``), a ``(name, callable)`` pair, or a
+    ``(name, tresillo.Agent(spec, likelihood=model))`` pair: a built-in agent
+    weighting its worlds by a Python model (one call per sampled world, under the
+    interpreter's lock; a model that fails stops the run as a failing agent does). A
     callable sees a ``tresillo.SeatView``: only its seat's view (``legal_actions()``,
     ``observation_tensor()``, ``information_state_string()``, ``view()``). The run
     writes deals.csv, summary.csv, stats.json and manifest.json exactly as
@@ -89,6 +93,10 @@ def tournament(
     for a in agents:
         if isinstance(a, str):
             slots.append(a)
+        elif isinstance(a, Agent):
+            if a.likelihood is not None:
+                raise ValueError(f"agent {a!r}: an agent with a likelihood is seated as a (name, agent) pair")
+            slots.append(a.spec)
         elif isinstance(a, tuple):
             slots.append(a)
         elif callable(a):
@@ -130,6 +138,7 @@ __all__ = [
     "Game",
     "SeatView",
     "State",
+    "World",
     "agents",
     "read_deals",
     "rule_sets",

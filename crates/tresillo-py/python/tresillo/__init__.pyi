@@ -12,13 +12,14 @@ from ._tresillo import (
     Game as Game,
     SeatView as SeatView,
     State as State,
+    World as World,
     agents as agents,
     rule_sets as rule_sets,
 )
 
 def read_deals(run_dir: Union[str, "os.PathLike[str]"]) -> Any: ...
 def tournament(
-    agents: Sequence[Union[str, Callable[[SeatView], int], Tuple[str, Callable[[SeatView], int]]]],
+    agents: Sequence[Union[str, Agent, Callable[[SeatView], int], Tuple[str, Union[Agent, Callable[[SeatView], int]]]]],
     deals: int,
     out: Union[str, "os.PathLike[str]"],
     duplicate: bool = False,

@@ -1,6 +1,6 @@
 """Type stubs of the Rust extension module (see docs/PYTHON.md)."""
 
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 NUM_ACTIONS: int
 OBSERVATION_SIZE: int
@@ -50,12 +50,30 @@ class State:
     def view(self, player: int) -> Dict[str, Any]: ...
 
 class Agent:
-    """An agent of the registry, deciding for the seat to move."""
+    """An agent of the registry, deciding for the seat to move; ``likelihood``
+    (pimc, ismcts) weights its sampled worlds by a Python model."""
 
-    def __init__(self, spec: str, seed: int = 0) -> None: ...
+    def __init__(
+        self,
+        spec: str,
+        seed: int = 0,
+        likelihood: Optional[Callable[["SeatView", "World"], float]] = None,
+    ) -> None: ...
     @property
     def spec(self) -> str: ...
+    @property
+    def likelihood(self) -> Optional[Callable[["SeatView", "World"], float]]: ...
     def step(self, state: State) -> int: ...
+
+class World:
+    """A world the agent's sampler drew, consistent with the deciding seat's view."""
+
+    @property
+    def hands(self) -> List[List[str]]: ...
+    @property
+    def discards(self) -> List[List[str]]: ...
+    @property
+    def heap(self) -> List[str]: ...
 
 def agents() -> List[Tuple[str, str]]: ...
 def rule_sets() -> List[Tuple[str, str, List[Tuple[str, str, str, str]]]]: ...
