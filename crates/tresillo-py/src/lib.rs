@@ -561,8 +561,11 @@ pub(crate) fn action_words(names: Names, a: usize) -> String {
 /// `likelihood=f` (pimc, ismcts): a Python model of the other players that
 /// weights the agent's sampled worlds in place of its soft `rule`, turning its
 /// inference on: `f(view, world) -> float`, the log-likelihood of the public
-/// history in `world` (a `tresillo.World`) seen from `view` (a `SeatView`). An
-/// exception or a NaN is raised as a `RuntimeError` after the decision.
+/// history in `world` (a `tresillo.World`) seen from `view` (a `SeatView`).
+/// With `batched=True`, `f(view, worlds)` scores a decision's whole pool in one
+/// call and returns a sequence of floats (a list, a NumPy array). An exception,
+/// a NaN or a batch of the wrong length is raised as a `RuntimeError` after the
+/// decision.
 #[pyclass(module = "tresillo._tresillo")]
 pub struct Agent {
     spec: String,
@@ -570,8 +573,10 @@ pub struct Agent {
     /// Where a `likelihood=` model's first failure is kept (raised after the
     /// decision it spoiled).
     model_failure: Option<std::sync::Arc<std::sync::Mutex<Option<String>>>>,
-    /// The `likelihood=` model, for a tournament that seats this agent.
+    /// The `likelihood=` model, for a tournament that seats this agent, and
+    /// whether it answers a whole pool per call (`batched=True`).
     pub(crate) likelihood: Option<Py<PyAny>>,
+    pub(crate) batched: bool,
 }
 
 /// An agent's mutable part (behind a lock: Python objects may be shared
@@ -590,8 +595,8 @@ struct Inner {
 #[pymethods]
 impl Agent {
     #[new]
-    #[pyo3(signature = (spec, seed = 0, likelihood = None))]
-    fn new(spec: &str, seed: u64, likelihood: Option<Bound<'_, PyAny>>) -> PyResult<Agent> {
+    #[pyo3(signature = (spec, seed = 0, likelihood = None, batched = false))]
+    fn new(spec: &str, seed: u64, likelihood: Option<Bound<'_, PyAny>>, batched: bool) -> PyResult<Agent> {
         let mut seated =
             tresillo_agents::build_seated(spec).map_err(|e| value_error(format!("agent {spec:?}: {e}")))?;
         let mut model_failure = None;
@@ -600,7 +605,7 @@ impl Agent {
             if !f.is_callable() {
                 return Err(value_error(format!("agent {spec:?}: likelihood is not callable")));
             }
-            let (model, failure) = model::PyLikelihood::new(f.unbind());
+            let (model, failure) = model::PyLikelihood::new(f.unbind(), batched);
             if !seated.set_likelihood(std::sync::Arc::new(model)) {
                 return Err(value_error(format!(
                     "agent {spec:?}: samples no worlds to weight; a likelihood is for pimc or ismcts"
@@ -611,6 +616,7 @@ impl Agent {
         Ok(Agent {
             model_failure,
             likelihood: kept,
+            batched,
             spec: spec.to_string(),
             inner: std::sync::Mutex::new(Inner {
                 seated,

@@ -51,20 +51,40 @@ impl World {
     }
 }
 
-/// A Python callable as a [`Likelihood`]. Its first failure (an exception, or
-/// an answer that is not a number or is NaN) is kept in `failure`, every world
-/// is then ruled out (the agent falls back on uniform worlds), and the caller
-/// raises it after the decision.
+/// A Python callable as a [`Likelihood`]: `f(view, world) -> float`, or with
+/// `batched`, `f(view, worlds) -> a sequence of floats` (one call per pool, for
+/// a network's batched forward pass). Its first failure (an exception, an
+/// answer that is not a number, a NaN, a batch of the wrong length) is kept in
+/// `failure`, every world is then ruled out (the agent falls back on uniform
+/// worlds), and the caller raises it after the decision.
 pub struct PyLikelihood {
     f: Py<PyAny>,
+    batched: bool,
     failure: Arc<Mutex<Option<String>>>,
 }
 
 impl PyLikelihood {
-    /// The model `f`, and where its failure will be kept.
-    pub fn new(f: Py<PyAny>) -> (PyLikelihood, Arc<Mutex<Option<String>>>) {
+    /// The model `f` (called per world, or per pool with `batched`), and where
+    /// its failure will be kept.
+    pub fn new(f: Py<PyAny>, batched: bool) -> (PyLikelihood, Arc<Mutex<Option<String>>>) {
         let failure = Arc::new(Mutex::new(None));
-        (PyLikelihood { f, failure: Arc::clone(&failure) }, failure)
+        (PyLikelihood { f, batched, failure: Arc::clone(&failure) }, failure)
+    }
+
+    fn failed(&self) -> bool {
+        self.failure.lock().map_or(true, |f| f.is_some())
+    }
+
+    /// One call of a batched model on `worlds`.
+    fn batch(&self, view: &PlayerView, worlds: &[tresillo_agents::World]) -> PyResult<Vec<f64>> {
+        let players = usize::from(view.public().players);
+        Python::attach(|py| {
+            let list = worlds
+                .iter()
+                .map(|w| Py::new(py, World { world: *w, players }))
+                .collect::<PyResult<Vec<_>>>()?;
+            self.f.call1(py, (SeatView::of(*view), list))?.extract::<Vec<f64>>(py)
+        })
     }
 
     fn fail(&self, why: String) -> f64 {
@@ -78,8 +98,36 @@ impl PyLikelihood {
 }
 
 impl Likelihood for PyLikelihood {
+    fn log_weights(&self, view: &PlayerView, worlds: &[tresillo_agents::World], out: &mut Vec<f64>) {
+        out.clear();
+        if !self.batched {
+            out.extend(worlds.iter().map(|w| self.log_weight(view, w)));
+            return;
+        }
+        if !self.failed() {
+            match self.batch(view, worlds) {
+                Ok(v) if v.len() != worlds.len() => {
+                    self.fail(format!("returned {} log-likelihoods for {} worlds", v.len(), worlds.len()));
+                }
+                Ok(v) if v.iter().any(|x| x.is_nan()) => {
+                    self.fail("returned NaN, not a log-likelihood".into());
+                }
+                Ok(v) => out.extend(v),
+                Err(e) => {
+                    self.fail(format!("raised {e}"));
+                }
+            }
+        }
+        out.resize(worlds.len(), f64::NEG_INFINITY);
+    }
+
     fn log_weight(&self, view: &PlayerView, world: &tresillo_agents::World) -> f64 {
-        if self.failure.lock().map_or(true, |f| f.is_some()) {
+        if self.batched {
+            let mut one = Vec::with_capacity(1);
+            self.log_weights(view, std::slice::from_ref(world), &mut one);
+            return one[0];
+        }
+        if self.failed() {
             return f64::NEG_INFINITY;
         }
         let players = usize::from(view.public().players);

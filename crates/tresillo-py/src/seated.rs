@@ -61,12 +61,13 @@ impl ModelAgent {
         name: &'static str,
         spec: &str,
         model: Option<Py<PyAny>>,
+        batched: bool,
         failure: Arc<Mutex<Option<String>>>,
     ) -> Result<Box<dyn Agent>, tresillo_agents::SpecError> {
         let mut inner = tresillo_agents::build_agent(spec)?;
         let mut model_failure = None;
         if let Some(f) = model {
-            let (model, kept) = crate::model::PyLikelihood::new(f);
+            let (model, kept) = crate::model::PyLikelihood::new(f, batched);
             inner.set_likelihood(Arc::new(model));
             model_failure = Some(kept);
         }
@@ -210,12 +211,13 @@ pub fn _tournament(
             let spec = agent.spec.clone();
             tresillo_agents::build_seated(&spec).map_err(|e| value_error(format!("agent {spec:?}: {e}")))?;
             let model = agent.likelihood.as_ref().map(|m| m.clone_ref(py));
+            let batched = agent.batched;
             let help = "a built-in agent weighting its worlds by a Python likelihood";
             let info = AgentInfo { name, help, params: Vec::new() };
             registry
                 .register(info, move |_| {
                     let model = model.as_ref().map(|m| Python::attach(|py| m.clone_ref(py)));
-                    ModelAgent::build(name, &spec, model, Arc::clone(&fail))
+                    ModelAgent::build(name, &spec, model, batched, Arc::clone(&fail))
                 })
                 .map_err(|e| value_error(e.to_string()))?;
             specs.push(name.to_string());

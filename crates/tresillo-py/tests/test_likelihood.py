@@ -119,3 +119,33 @@ def test_the_docs_example_runs(tmp_path):
     scope = {"tresillo": tresillo}
     exec(compile(code, "docs/PYTHON.md", "exec"), scope)
     assert {"0:pimc-mine", "1:pimc:worlds=32"} <= {r["agent"] for r in scope["rows"]}
+
+
+def test_a_batched_model_scores_the_whole_pool_at_once_and_plays_as_the_same_model_per_world():
+    np = pytest.importorskip("numpy")
+
+    def one(view, world):
+        return -0.3 * len(world.hands[(view.seat + 1) % 3][0:3]) - 0.1 * len(world.heap)
+
+    batches = []
+
+    def many(view, worlds):
+        batches.append(len(worlds))
+        return np.array([one(view, w) for w in worlds])
+
+    for spec in ("pimc:worlds=4:bid_worlds=2", "ismcts:iters=100"):
+        a = play_hand([tresillo.Agent(spec, likelihood=one), tresillo.Agent("rule"), tresillo.Agent("rule")])
+        b = play_hand([tresillo.Agent(spec, likelihood=many, batched=True), tresillo.Agent("rule"),
+                       tresillo.Agent("rule")])
+        assert a.history() == b.history(), spec
+    assert batches and min(batches) > 1, "one call per pool, not per world"
+
+
+def test_a_batch_of_the_wrong_length_is_one_clear_error(tmp_path):
+    short = tresillo.Agent("pimc:worlds=4:bid_worlds=2", likelihood=lambda v, ws: [0.0], batched=True)
+    state = tresillo.Game().new_initial_state(seed=4)
+    with pytest.raises(RuntimeError, match=r"returned 1 log-likelihoods for \d+ worlds"):
+        while not state.is_terminal():
+            state.apply_action(short.step(state))
+    with pytest.raises(RuntimeError, match=r"agent short \(seat 0\): its likelihood returned 1 log-likelihoods"):
+        tresillo.tournament([("short", short), "rule", "rule"], deals=3, bidding="rule", out=tmp_path / "x")

@@ -345,15 +345,12 @@ impl WeightedPool {
         rng: &mut AgentRng,
     ) -> PoolStats {
         self.worlds.clear();
-        self.log.clear();
-        self.top = f64::NEG_INFINITY;
         for _ in 0..size.max(1) {
-            let w = sampler.sample(rng);
-            let lw = model.log_weight(view, &w);
-            self.top = self.top.max(lw);
-            self.worlds.push(w);
-            self.log.push(lw);
+            self.worlds.push(sampler.sample(rng));
         }
+        model.log_weights(view, &self.worlds, &mut self.log);
+        assert_eq!(self.log.len(), self.worlds.len(), "a log-weight for every world");
+        self.top = self.log.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         self.temper(1.0)
     }
 

@@ -16,4 +16,13 @@ pub trait Likelihood: Send + Sync {
     /// The log-likelihood (natural logarithm, at most 0 by convention; may be
     /// `f64::NEG_INFINITY` for a world the model rules out).
     fn log_weight(&self, view: &PlayerView, world: &World) -> f64;
+
+    /// The log-weights of all of `worlds` (one decision's pool), into `out`
+    /// (cleared first), in the worlds' order. By default [`Self::log_weight`]
+    /// of each; a model that is cheaper in batches (a network's forward pass
+    /// behind the Python bindings) answers the whole pool at once.
+    fn log_weights(&self, view: &PlayerView, worlds: &[World], out: &mut Vec<f64>) {
+        out.clear();
+        out.extend(worlds.iter().map(|w| self.log_weight(view, w)));
+    }
 }
