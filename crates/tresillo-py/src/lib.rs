@@ -572,7 +572,7 @@ pub struct Agent {
     inner: std::sync::Mutex<Inner>,
     /// Where a `likelihood=` model's first failure is kept (raised after the
     /// decision it spoiled).
-    model_failure: Option<std::sync::Arc<std::sync::Mutex<Option<String>>>>,
+    model_failure: Option<model::ModelFailure>,
     /// The `likelihood=` model, for a tournament that seats this agent, and
     /// whether it answers a whole pool per call (`batched=True`).
     pub(crate) likelihood: Option<Py<PyAny>>,
@@ -668,8 +668,7 @@ impl Agent {
         let hand = *hand;
         let (seated, rng) = (&mut me.seated, &mut me.rng);
         let d = py.detach(|| seated.decide_at(&hand, seat, rng));
-        if let Some(why) = self.model_failure.as_ref().and_then(|f| f.lock().ok().and_then(|mut f| f.take()))
-        {
+        if let Some(why) = self.model_failure.as_ref().and_then(model::ModelFailure::take) {
             return Err(PyRuntimeError::new_err(format!("agent {}: its likelihood {why}", self.spec)));
         }
         let id = match d {

@@ -63,12 +63,23 @@ pub struct PyLikelihood {
     failure: Arc<Mutex<Option<String>>>,
 }
 
+/// Where a [`PyLikelihood`]'s first failure is kept, for the agent that owns the
+/// model to raise after the decision it spoiled.
+pub struct ModelFailure(Arc<Mutex<Option<String>>>);
+
+impl ModelFailure {
+    /// The failure since the last call, if any (the model is then asked again).
+    pub fn take(&self) -> Option<String> {
+        self.0.lock().ok().and_then(|mut f| f.take())
+    }
+}
+
 impl PyLikelihood {
     /// The model `f` (called per world, or per pool with `batched`), and where
     /// its failure will be kept.
-    pub fn new(f: Py<PyAny>, batched: bool) -> (PyLikelihood, Arc<Mutex<Option<String>>>) {
+    pub fn new(f: Py<PyAny>, batched: bool) -> (PyLikelihood, ModelFailure) {
         let failure = Arc::new(Mutex::new(None));
-        (PyLikelihood { f, batched, failure: Arc::clone(&failure) }, failure)
+        (PyLikelihood { f, batched, failure: Arc::clone(&failure) }, ModelFailure(failure))
     }
 
     fn failed(&self) -> bool {

@@ -52,7 +52,7 @@ fn refuse(failure: &Mutex<Option<String>>, view: &PlayerView, why: String) -> De
 struct ModelAgent {
     name: &'static str,
     inner: Box<dyn Agent>,
-    model_failure: Option<Arc<Mutex<Option<String>>>>,
+    model_failure: Option<crate::model::ModelFailure>,
     failure: Arc<Mutex<Option<String>>>,
 }
 
@@ -86,7 +86,7 @@ impl Agent for ModelAgent {
 
     fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
         let d = self.inner.decide(view, rng);
-        match self.model_failure.as_ref().and_then(|f| f.lock().ok().and_then(|mut f| f.take())) {
+        match self.model_failure.as_ref().and_then(crate::model::ModelFailure::take) {
             Some(why) => refuse(
                 &self.failure,
                 view,
@@ -209,7 +209,8 @@ pub fn _tournament(
             // A built-in agent, with the Python model it was given, if any.
             let agent = agent.borrow();
             let spec = agent.spec.clone();
-            tresillo_agents::build_seated(&spec).map_err(|e| value_error(format!("agent {spec:?}: {e}")))?;
+            // The check the factory below repeats per worker: a fair agent of the registry.
+            tresillo_agents::build_agent(&spec).map_err(|e| value_error(format!("agent {spec:?}: {e}")))?;
             let model = agent.likelihood.as_ref().map(|m| m.clone_ref(py));
             let batched = agent.batched;
             let help = "a built-in agent weighting its worlds by a Python likelihood";
