@@ -17,7 +17,7 @@ set -euo pipefail
 
 cd "$(git -C "$(dirname "$0")" rev-parse --show-toplevel)"
 ROUNDS="${ROUNDS:-3}"
-VENV=target/openspiel-venv
+VENV="${OPENSPIEL_VENV:-target/openspiel-venv}"   # any venv with open-spiel will do (CI passes its own)
 TARGET_DIR="${CARGO_TARGET_DIR:-target}"
 
 if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import pyspiel' 2>/dev/null; then

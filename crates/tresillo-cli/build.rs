@@ -1,61 +1,70 @@
 //! Records the git commit the binary is built from, and whether the work tree had
-//! changes, for `--version` and every manifest (`TRESILLO_COMMIT`: 40 hex digits or
-//! `unknown`; `TRESILLO_DIRTY`: `true`, `false` or `unknown`). Without git, or
-//! outside a checkout (a source tarball), both are `unknown`.
+//! changes (tracked files), for `--version` and every manifest: vergen-gitcl's
+//! `VERGEN_GIT_SHA` and `VERGEN_GIT_DIRTY`, read by `src/provenance.rs` (which says
+//! `unknown` for a build outside a checkout, a source tarball). This script adds
+//! what must rerun it besides HEAD and the branch's ref: the index (staging), the
+//! reflog of HEAD (every commit or checkout appends to it, also in a worktree or when
+//! the branch's ref lives in packed-refs), packed refs, and the workspace's Rust
+//! sources and manifests (an edit makes the tree dirty).
 //!
-//! Reruns when HEAD moves (a commit, a checkout: HEAD, the branch's ref, packed
-//! refs), when the index changes (staging), and when any file of the workspace's
-//! crates or its manifests changes (an edit makes the tree dirty). Worktrees are
-//! handled by asking git for its directories.
+//! Only paths that exist are watched: cargo reruns a build script whose watched path
+//! is missing on every build, which recompiled the CLI each time in a checkout
+//! without `.git/packed-refs`. `.ci/run` checks that a second build compiles nothing.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use vergen_gitcl::{Emitter, GitclBuilder};
+
+fn main() {
+    let manifest_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
+    // VERGEN_GIT_SHA and VERGEN_GIT_DIRTY (placeholders outside a checkout: see
+    // provenance.rs), and vergen's rerun lines for HEAD and the branch's ref.
+    let git = GitclBuilder::default().sha(false).dirty(false).build().expect("a valid vergen configuration");
+    Emitter::default()
+        .quiet()
+        .add_instructions(&git)
+        .and_then(|e| e.emit())
+        .expect("vergen writes to standard output");
+    watch_sources(&manifest_dir.join("../.."));
+    watch_git();
+}
+
+/// The workspace's Rust sources and manifests: an edit there changes the dirty flag.
+/// (Tests, examples and Python files are not watched: they do not make the binary,
+/// and pytest's caches under them would rebuild the CLI after every test run.)
+fn watch_sources(root: &Path) {
+    for p in ["Cargo.toml", "Cargo.lock", "benches"] {
+        watch(&root.join(p));
+    }
+    let Ok(crates) = std::fs::read_dir(root.join("crates")) else { return };
+    let mut dirs: Vec<PathBuf> = crates.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    dirs.sort();
+    for dir in dirs {
+        for p in ["Cargo.toml", "build.rs", "src"] {
+            watch(&dir.join(p));
+        }
+    }
+}
+
+/// What moves when git stages, commits or checks out, wherever the checkout keeps it.
+fn watch_git() {
+    let dir = |arg: &str| git(&["rev-parse", "--path-format=absolute", arg]).map(PathBuf::from);
+    let Some(git_dir) = dir("--git-dir") else { return };
+    let common = dir("--git-common-dir").unwrap_or_else(|| git_dir.clone());
+    for p in [git_dir.join("index"), git_dir.join("logs/HEAD"), common.join("packed-refs")] {
+        watch(&p);
+    }
+}
 
 fn git(args: &[&str]) -> Option<String> {
     let out = Command::new("git").args(args).output().ok()?;
     out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
-fn main() {
-    let manifest_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
-    let root = manifest_dir.join("../..");
-    for p in ["crates", "benches", "Cargo.toml", "Cargo.lock"] {
-        println!("cargo:rerun-if-changed={}", root.join(p).display());
-    }
-    let commit =
-        git(&["rev-parse", "HEAD"]).filter(|c| c.len() == 40 && c.bytes().all(|b| b.is_ascii_hexdigit()));
-    if commit.is_some() {
-        let dir = |arg: &str| git(&["rev-parse", "--path-format=absolute", arg]).map(PathBuf::from);
-        if let Some(git_dir) = dir("--git-dir") {
-            watch(&git_dir.join("HEAD"));
-            watch(&git_dir.join("index"));
-            if let Some(head_ref) = git(&["symbolic-ref", "-q", "HEAD"]) {
-                let common = dir("--git-common-dir").unwrap_or_else(|| git_dir.clone());
-                watch(&common.join(head_ref));
-                watch(&common.join("packed-refs"));
-            }
-        }
-    }
-    let dirty = match &commit {
-        None => "unknown".to_string(),
-        Some(_) => match git(&["status", "--porcelain", "--untracked-files=no"]) {
-            Some(s) => (!s.is_empty()).to_string(),
-            None => "unknown".to_string(),
-        },
-    };
-    let commit = commit.as_deref().unwrap_or("unknown");
-    let tree = match dirty.as_str() {
-        "false" => "clean",
-        "true" => "with uncommitted changes",
-        _ => "state unknown",
-    };
-    let version = std::env::var("CARGO_PKG_VERSION").expect("cargo sets it");
-    println!("cargo:rustc-env=TRESILLO_COMMIT={commit}");
-    println!("cargo:rustc-env=TRESILLO_DIRTY={dirty}");
-    println!("cargo:rustc-env=TRESILLO_LONG_VERSION={version} (commit {commit}, tree {tree})");
-}
-
-/// Reruns when `path` changes (also when it appears later: cargo watches it).
+/// Reruns when `path` changes, if it exists (a missing path would rerun every build).
 fn watch(path: &Path) {
-    println!("cargo:rerun-if-changed={}", path.display());
+    if path.exists() {
+        println!("cargo:rerun-if-changed={}", path.display());
+    }
 }

@@ -71,7 +71,7 @@ use std::process::ExitCode;
 
 /// Simulation and AI research toolkit for Tresillo (Hombre, L'Hombre).
 #[derive(Parser)]
-#[command(name = "tresillo", version = provenance::LONG_VERSION, about)]
+#[command(name = "tresillo", version = provenance::LONG_VERSION.as_str(), about)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -5,8 +5,34 @@
 //! differ when another build reproduces a run (`scripts/check-experiments.sh`
 //! compares manifests without it).
 
+use std::sync::LazyLock;
+
+/// The commit `build.rs` found (vergen-gitcl), or `unknown` outside a checkout
+/// (vergen's placeholder, or anything that is not 40 hex digits).
+fn commit() -> &'static str {
+    let sha = env!("VERGEN_GIT_SHA");
+    if sha.len() == 40 && sha.bytes().all(|b| b.is_ascii_hexdigit()) { sha } else { "unknown" }
+}
+
+/// Whether the tree had uncommitted changes to tracked files; `None` when unknown.
+fn dirty() -> Option<bool> {
+    match (commit(), env!("VERGEN_GIT_DIRTY")) {
+        ("unknown", _) => None,
+        (_, "true") => Some(true),
+        (_, "false") => Some(false),
+        _ => None,
+    }
+}
+
 /// `tresillo --version`: the version, the commit and the state of the tree.
-pub const LONG_VERSION: &str = env!("TRESILLO_LONG_VERSION");
+pub static LONG_VERSION: LazyLock<String> = LazyLock::new(|| {
+    let tree = match dirty() {
+        Some(false) => "clean",
+        Some(true) => "with uncommitted changes",
+        None => "state unknown",
+    };
+    format!("{} (commit {}, tree {tree})", env!("CARGO_PKG_VERSION"), commit())
+});
 
 /// The build that wrote a manifest (the library's type).
 pub use tresillo_runs::Build;
@@ -14,10 +40,5 @@ pub use tresillo_runs::Build;
 /// This binary's build.
 #[must_use]
 pub fn current() -> Build {
-    let dirty = match env!("TRESILLO_DIRTY") {
-        "true" => Some(true),
-        "false" => Some(false),
-        _ => None,
-    };
-    Build { commit: env!("TRESILLO_COMMIT").into(), dirty }
+    Build { commit: commit().into(), dirty: dirty() }
 }
