@@ -24,17 +24,21 @@
 #   2. a merge job with --dependency=afterok on the array:
 #        tresillo merge OUT OUT.shards/0 ... OUT.shards/N-1
 # and prints both job ids. A task that is preempted or requeued resumes its shard
-# from the last checkpoint (--resume), so no finished deal is played twice. If the
-# merge job never starts because a task failed, fix the cause, resubmit the failed
-# tasks (`sbatch --array=K ...`, or run this script again: finished shards return at
-# once) and merge by hand:
+# from the last checkpoint (--resume), so no finished deal is played twice. If a
+# task fails or is cancelled, SLURM cancels the merge job (--kill-on-invalid-dep=yes;
+# without it the job would stay pending for ever, DependencyNeverSatisfied): fix the
+# cause and, once no task of that array runs any more, run this script again with
+# the same arguments. Finished shards return at once, the others resume from their
+# checkpoints, and a new merge job merges. A merge can also be done by hand once
+# every shard is finished:
 #   tresillo merge OUT OUT.shards/*        # add --force to replace a merged run
 #
 # Environment:
 #   TRESILLO     the binary (default: target/release/tresillo if built, else
 #                `tresillo` on PATH); resolved to an absolute path at submission
 #   SBATCH_OPTS  extra sbatch options for both jobs (partition, account, time...);
-#                the #SBATCH lines above are the defaults
+#                the #SBATCH lines above are the defaults (a node with fewer than
+#                4 CPUs needs --cpus-per-task=C here)
 #   SBATCH       the sbatch command (default: sbatch)
 #
 # The tournament options are those of `tresillo tournament` except --out, --shard,
@@ -95,7 +99,7 @@ opts=(${SBATCH_OPTS:-})
 array=$("$SBATCH" --parsable ${opts[@]+"${opts[@]}"} --array="0-$((n - 1))" --job-name=tresillo-shards \
     "$0" __task "$n" "$out" "$@")
 array=${array%%;*}
-merge=$("$SBATCH" --parsable ${opts[@]+"${opts[@]}"} --dependency="afterok:$array" --job-name=tresillo-merge \
-    --cpus-per-task=1 --output="$out/merge-%j.out" "$0" __merge "$n" "$out")
+merge=$("$SBATCH" --parsable ${opts[@]+"${opts[@]}"} --dependency="afterok:$array" --kill-on-invalid-dep=yes \
+    --job-name=tresillo-merge --cpus-per-task=1 --output="$out/merge-%j.out" "$0" __merge "$n" "$out")
 merge=${merge%%;*}
 echo "submitted array job $array ($n shards into $out.shards) and merge job $merge (afterok:$array)"
