@@ -125,7 +125,8 @@ fn verdict_line(
         (Verdict::AcceptH1, Test::Bounds { h0, h1 }) => match kind {
             "better" => format!("{b} is better than {a} by {margin} (H1 accepted: {b} minus {a} is {h1}, not {h0})"),
             "non-regression" => format!(
-                "{b} is not worse than {a} by more than {margin} (non-regression passed: H1 {b} minus {a} = {h1}                  accepted against H0 = {h0})"
+                "{b} is not worse than {a} by more than {margin} (non-regression passed: H1 {b} minus {a} = {h1} \
+                 accepted against H0 = {h0})"
             ),
             _ => format!("H1 accepted: {b} minus {a} is {h1} rather than {h0} tantos per deal"),
         },

@@ -689,8 +689,6 @@ pub struct TuneManifest {
 /// A tune's verdict, as its manifest records it.
 #[derive(Deserialize)]
 pub struct TuneRecommendation {
-    /// `adopt` or `keep the start`.
-    pub decision: String,
     /// The recommended spec.
     pub spec: String,
     /// The verdict's line.
