@@ -169,6 +169,7 @@ struct TuneSection {
     out: PathBuf,
     threads: Option<usize>,
     bidding: Option<String>,
+    confirm: Option<u64>,
 }
 
 fn default_players() -> u8 {
@@ -221,7 +222,7 @@ const TOURNAMENT_KEYS: [(&str, bool); 13] = [
     ("ms_per_decision", false),
     ("format", false),
 ];
-const TUNE_KEYS: [(&str, bool); 15] = [
+const TUNE_KEYS: [(&str, bool); 16] = [
     ("agent", true),
     ("params", true),
     ("opponents", true),
@@ -237,6 +238,7 @@ const TUNE_KEYS: [(&str, bool); 15] = [
     ("out", true),
     ("threads", false),
     ("bidding", false),
+    ("confirm", false),
 ];
 
 /// `line L, column C` of a byte offset.
@@ -495,7 +497,7 @@ pub fn load(a: &RunArgs) -> Result<Experiment> {
                 resume: a.resume,
                 replace: false,
                 bidding: t.bidding,
-                confirm: None,
+                confirm: t.confirm,
             };
             if let Some(r) = t.rounds {
                 args.rounds = r;
@@ -616,6 +618,9 @@ pub fn command(e: &Experiment) -> Vec<String> {
                 flag(&mut c, "--start", s);
             }
             flag(&mut c, "--max-evaluations", t.max_evaluations.to_string());
+            if let Some(n) = t.confirm {
+                flag(&mut c, "--confirm", n.to_string());
+            }
             c.extend(t.rules.words());
             flag(&mut c, "--scoring", &t.scoring);
             flag(&mut c, "--out", path_str(&t.out));

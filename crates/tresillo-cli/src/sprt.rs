@@ -1,12 +1,28 @@
 //! `tresillo sprt`: is agent A better than agent B? Duplicate deals in batches
 //! until a sequential test decides, at stated error rates
 //! ([`tresillo_sim::sequential`]).
+//!
+//! `--test difference` (the default) names the better of the two slots or says
+//! neither is better by the margin; `--test better` asks "is B better than A by
+//! the margin" (H0: B − A = 0, H1: B − A = margin) and `--test non-regression`
+//! "is B not worse than A by more than the margin" (H0: B − A = −margin,
+//! H1: B − A = 0), as engine testers run a gainer and a non-regression test;
+//! `--bounds H0,H1` gives the two hypotheses of B − A directly. Identical play
+//! (every deal's difference the same) is a verdict ([`tresillo_sim::sequential`]).
+//!
+//! With `--out DIR` every look is a run directory (a shard of the run of
+//! `--max-deals` deals) under `DIR/looks/`, and `DIR/sprt.json` holds the test
+//! and its path (the log-likelihood ratios at every look), which `tresillo
+//! report DIR` draws. A test killed at any moment is finished by `--resume`:
+//! the finished looks are kept, the interrupted one continued (or started over
+//! when it had no checkpoint yet), and the state is computed again from the
+//! looks' deals, so the verdict and the files are those of an uninterrupted test.
 
 use anyhow::{Context, Result, bail, ensure};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use tresillo_runs::RunOptions;
-use tresillo_sim::sequential::{Differences, SprtSettings, SprtState, Verdict, run_sprt};
+use tresillo_sim::sequential::{Differences, SprtSettings, SprtState, Test, Verdict, run_sprt};
 use tresillo_sim::{Scoring, Shard, Tournament, TournamentConfig};
 
 /// Arguments of `tresillo sprt`.
@@ -21,6 +37,17 @@ pub struct SprtArgs {
     /// The smallest difference worth finding, in tantos per deal.
     #[arg(long, default_value_t = 0.5)]
     margin: f64,
+    /// `difference` (A better, B better, or neither by the margin), `better` (B
+    /// better than A by the margin: H0 B−A = 0, H1 B−A = margin) or
+    /// `non-regression` (B not worse than A by more than the margin: H0 B−A =
+    /// −margin, H1 B−A = 0).
+    #[arg(long, default_value = "difference", conflicts_with = "bounds")]
+    test: String,
+    /// The two hypotheses of the mean of B minus A, `H0,H1` (H0 below H1), in
+    /// tantos per deal: a one-sided test such as `--bounds -0.5,0` (the same as
+    /// `--test non-regression --margin 0.5`).
+    #[arg(long, value_name = "H0,H1", allow_hyphen_values = true)]
+    bounds: Option<String>,
     /// The probability of naming a better agent when neither is (both sides together).
     #[arg(long, default_value_t = 0.05)]
     alpha: f64,
@@ -53,6 +80,82 @@ pub struct SprtArgs {
     /// Replace a test already in `--out`.
     #[arg(long)]
     force: bool,
+    /// An agent spec that makes every seat's bidding-phase decisions (as in
+    /// `tournament --bidding`), to test card play alone.
+    #[arg(long)]
+    bidding: Option<String>,
+}
+
+impl SprtArgs {
+    /// The hypotheses of `--test` or `--bounds`, and the name of the test.
+    fn test(&self) -> Result<(Test, &'static str)> {
+        if let Some(b) = &self.bounds {
+            let v: Vec<f64> = b
+                .split(',')
+                .map(|x| x.trim().parse::<f64>())
+                .collect::<Result<_, _>>()
+                .map_err(|_| anyhow::anyhow!("--bounds {b}: two numbers, `H0,H1` (for example -0.5,0)"))?;
+            let [h0, h1] = v[..] else { bail!("--bounds {b}: two numbers, `H0,H1` (for example -0.5,0)") };
+            return Ok((Test::Bounds { h0, h1 }, "bounds"));
+        }
+        let m = self.margin;
+        Ok(match self.test.trim() {
+            "difference" => (Test::Difference, "difference"),
+            "better" => (Test::Bounds { h0: 0.0, h1: m }, "better"),
+            "non-regression" => (Test::Bounds { h0: -m, h1: 0.0 }, "non-regression"),
+            other => bail!("--test {other}: one of difference, better, non-regression"),
+        })
+    }
+}
+
+/// The verdict in words, A and B named.
+fn verdict_line(
+    state: &SprtState,
+    test: Test,
+    kind: &str,
+    margin: f64,
+    (a, b): (&str, &str),
+    max_deals: u64,
+) -> String {
+    match (state.verdict, test) {
+        (Verdict::ABetter, _) => format!("{a} is better than {b}"),
+        (Verdict::BBetter, _) => format!("{b} is better than {a}"),
+        (Verdict::NoDifference, _) => format!("neither {a} nor {b} is better by {margin} or more"),
+        (Verdict::Undecided, _) => format!("undecided after {} deals (--max-deals {max_deals})", state.units),
+        (Verdict::AcceptH1, Test::Bounds { h0, h1 }) => match kind {
+            "better" => format!("{b} is better than {a} by {margin} (H1 accepted: {b} minus {a} is {h1}, not {h0})"),
+            "non-regression" => format!(
+                "{b} is not worse than {a} by more than {margin} (non-regression passed: H1 {b} minus {a} = {h1} \
+                 accepted against H0 = {h0})"
+            ),
+            _ => format!("H1 accepted: {b} minus {a} is {h1} rather than {h0} tantos per deal"),
+        },
+        (Verdict::AcceptH0, Test::Bounds { h0, h1 }) => match kind {
+            "better" => format!(
+                "{b} is not better than {a} by {margin} (H0 accepted: {b} minus {a} is {h0}, not {h1})"
+            ),
+            "non-regression" => format!(
+                "{b} may be worse than {a} by {margin} (non-regression failed: H0 {b} minus {a} = {h0} accepted \
+                 against H1 = {h1})"
+            ),
+            _ => format!("H0 accepted: {b} minus {a} is {h0} rather than {h1} tantos per deal"),
+        },
+        (Verdict::AcceptH1 | Verdict::AcceptH0, Test::Difference) => {
+            unreachable!("one-sided verdicts come from one-sided tests")
+        }
+    }
+}
+
+/// The verdict as `sprt.json` writes it.
+fn verdict_word(v: Verdict) -> &'static str {
+    match v {
+        Verdict::ABetter => "A better",
+        Verdict::BBetter => "B better",
+        Verdict::NoDifference => "no difference",
+        Verdict::Undecided => "undecided",
+        Verdict::AcceptH1 => "H1",
+        Verdict::AcceptH0 => "H0",
+    }
 }
 
 /// Runs `tresillo sprt`.
@@ -65,8 +168,9 @@ pub fn run(a: &SprtArgs, out: &mut impl Write) -> Result<()> {
         .map_err(|_| anyhow::anyhow!("--slots {}: two slot numbers, `A,B`", a.slots))?;
     let [sa, sb] = slots[..] else { bail!("--slots {}: two slot numbers, `A,B`", a.slots) };
     let players = a.rules.players()?;
+    let (test, kind) = a.test()?;
     let settings =
-        SprtSettings { slots: (sa, sb), alpha: a.alpha, beta: a.beta, margin: a.margin, batch: a.batch };
+        SprtSettings { slots: (sa, sb), alpha: a.alpha, beta: a.beta, margin: a.margin, batch: a.batch, test };
     settings.check(players).map_err(anyhow::Error::msg)?;
     if a.max_deals < 2 {
         bail!("--max-deals {}: at least 2", a.max_deals);
@@ -80,7 +184,7 @@ pub fn run(a: &SprtArgs, out: &mut impl Write) -> Result<()> {
         scoring: Scoring::Deal,
         duplicate: true,
         shard: Shard::WHOLE,
-        bidding: None,
+        bidding: a.bidding.as_deref().map(|b| b.trim().to_string()),
     };
     let registry = crate::registry();
     config.validate_with(&registry)?;
@@ -99,7 +203,7 @@ pub fn run(a: &SprtArgs, out: &mut impl Write) -> Result<()> {
         );
     };
     let state = match &a.out {
-        Some(dir) => kept(a, &config, &settings, dir, look)?,
+        Some(dir) => kept(a, &config, &settings, kind, dir, look)?,
         None => {
             if a.resume || a.force {
                 bail!("--resume and --force need --out (the directory that keeps the test)");
@@ -112,12 +216,7 @@ pub fn run(a: &SprtArgs, out: &mut impl Write) -> Result<()> {
             b.build()?.install(|| run_sprt(&t, &settings, a.max_deals, look))?
         }
     };
-    let why = match state.verdict {
-        Verdict::ABetter => format!("{name_a} is better than {name_b}"),
-        Verdict::BBetter => format!("{name_b} is better than {name_a}"),
-        Verdict::NoDifference => format!("neither {name_a} nor {name_b} is better by {} or more", a.margin),
-        Verdict::Undecided => format!("undecided after {} deals (--max-deals)", a.max_deals),
-    };
+    let why = verdict_line(&state, test, kind, a.margin, (&name_a, &name_b), a.max_deals);
     writeln!(out, "{why}")?;
     writeln!(
         out,
@@ -129,12 +228,28 @@ pub fn run(a: &SprtArgs, out: &mut impl Write) -> Result<()> {
         state.mean - state.ci95,
         state.mean + state.ci95
     )?;
-    writeln!(
-        out,
-        "sequential test: alpha {}, beta {}, margin {} tantos per deal; log-likelihood ratios {:+.3} \
-         (A better) and {:+.3} (B better) against the bounds {:.3} (no difference) and {:.3} (better)",
-        a.alpha, a.beta, a.margin, state.llr.0, state.llr.1, state.bounds.0, state.bounds.1
-    )?;
+    match test {
+        Test::Difference => writeln!(
+            out,
+            "sequential test: alpha {}, beta {}, margin {} tantos per deal; log-likelihood ratios {:+.3} \
+             (A better) and {:+.3} (B better) against the bounds {:.3} (no difference) and {:.3} (better)",
+            a.alpha, a.beta, a.margin, state.llr.0, state.llr.1, state.bounds.0, state.bounds.1
+        )?,
+        Test::Bounds { h0, h1 } => writeln!(
+            out,
+            "sequential test ({kind}): alpha {}, beta {}, H0 {name_b} minus {name_a} = {h0}, H1 = {h1} tantos per \
+             deal; log-likelihood ratio {:+.3} against the bounds {:.3} (H0) and {:.3} (H1)",
+            a.alpha, a.beta, state.llr.0, state.bounds.0, state.bounds.1
+        )?,
+    }
+    if state.zero_variance {
+        writeln!(
+            out,
+            "identical play: every one of the {} deals gave the same difference ({:+.4}), so the normal model's \
+             ratios are infinite and each stands at the bound it points to",
+            state.units, state.mean
+        )?;
+    }
     let mut keep = vec![
         "tresillo".to_string(),
         "tournament".into(),
@@ -147,6 +262,9 @@ pub fn run(a: &SprtArgs, out: &mut impl Write) -> Result<()> {
         a.seed.to_string(),
     ];
     keep.extend(a.rules.words());
+    if let Some(b) = &config.bidding {
+        keep.extend(["--bidding".into(), b.clone()]);
+    }
     keep.extend(["--out".into(), "DIR".into()]);
     let keep: Vec<String> = keep.iter().map(|w| crate::experiment::quote(w)).collect();
     writeln!(out, "the same deals, kept in a run directory (deals.csv, pairs.csv): {}", keep.join(" "))?;
@@ -167,24 +285,54 @@ pub fn run(a: &SprtArgs, out: &mut impl Write) -> Result<()> {
 
 /// What `sprt.json` holds: the test as it stands after the last look.
 #[derive(serde::Serialize, serde::Deserialize, PartialEq)]
-struct Kept {
-    tool: String,
-    version: String,
+pub(crate) struct Kept {
+    pub(crate) tool: String,
+    pub(crate) version: String,
     /// The run the looks are shards of (`max_deals` deals).
-    config: TournamentConfig,
-    slots: (usize, usize),
-    alpha: f64,
-    beta: f64,
-    margin: f64,
-    batch: u64,
+    pub(crate) config: TournamentConfig,
+    pub(crate) slots: (usize, usize),
+    pub(crate) alpha: f64,
+    pub(crate) beta: f64,
+    pub(crate) margin: f64,
+    pub(crate) batch: u64,
     /// Deals played so far (whole looks).
-    deals: u64,
-    mean: f64,
-    llr: (f64, f64),
-    bounds: (f64, f64),
-    /// `A better`, `B better`, `no difference`, or `undecided` (still running, or
-    /// at the deal limit).
-    verdict: String,
+    pub(crate) deals: u64,
+    pub(crate) mean: f64,
+    pub(crate) llr: (f64, f64),
+    pub(crate) bounds: (f64, f64),
+    /// `A better`, `B better`, `no difference`, `H1`, `H0` (one-sided tests), or
+    /// `undecided` (still running, or at the deal limit).
+    pub(crate) verdict: String,
+    /// `difference`, `better`, `non-regression` or `bounds`.
+    #[serde(default = "difference")]
+    pub(crate) test: String,
+    /// The hypotheses of B minus A (one-sided tests).
+    #[serde(default)]
+    pub(crate) h0: Option<f64>,
+    /// See `h0`.
+    #[serde(default)]
+    pub(crate) h1: Option<f64>,
+    /// Every deal so far gave the same difference.
+    #[serde(default)]
+    pub(crate) zero_variance: bool,
+    /// The state after every look: deals, mean (A minus B), the two ratios.
+    #[serde(default)]
+    pub(crate) looks: Vec<KeptLook>,
+}
+
+fn difference() -> String {
+    "difference".into()
+}
+
+/// The state after one look, in `sprt.json`'s `looks`.
+#[derive(serde::Serialize, serde::Deserialize, PartialEq, Clone, Debug)]
+pub struct KeptLook {
+    /// Deals played by then.
+    pub deals: u64,
+    /// The mean difference, A minus B.
+    pub mean: f64,
+    /// The log-likelihood ratios (test 1 and test 2; a one-sided test's in both).
+    pub llr: (f64, f64),
 }
 
 /// The directory of look `k`.
@@ -200,6 +348,7 @@ fn kept(
     a: &SprtArgs,
     config: &TournamentConfig,
     settings: &SprtSettings,
+    kind: &str,
     dir: &Path,
     look: impl Fn(&SprtState),
 ) -> Result<SprtState> {
@@ -225,8 +374,19 @@ fn kept(
         deals: 0,
         mean: 0.0,
         llr: (0.0, 0.0),
-        bounds: (0.0, 0.0),
+        bounds: settings.state(0, 0.0, 0.0).bounds,
         verdict: "undecided".into(),
+        test: kind.into(),
+        h0: match settings.test {
+            Test::Bounds { h0, .. } => Some(h0),
+            Test::Difference => None,
+        },
+        h1: match settings.test {
+            Test::Bounds { h1, .. } => Some(h1),
+            Test::Difference => None,
+        },
+        zero_variance: false,
+        looks: Vec::new(),
     };
     if state_path.exists() {
         let text = std::fs::read_to_string(&state_path)
@@ -237,8 +397,10 @@ fn kept(
             deals: 0,
             mean: 0.0,
             llr: (0.0, 0.0),
-            bounds: (0.0, 0.0),
+            bounds: kept.bounds,
             verdict: kept.verdict.clone(),
+            zero_variance: false,
+            looks: Vec::new(),
             ..old
         };
         if a.force {
@@ -267,7 +429,10 @@ fn kept(
         let tmp = dir.join("sprt.json.tmp");
         std::fs::write(&tmp, serde_json::to_string_pretty(kept)?)
             .with_context(|| format!("writing {}", tmp.display()))?;
-        std::fs::rename(&tmp, &state_path).with_context(|| format!("writing {}", state_path.display()))
+        tresillo_runs::write_point();
+        std::fs::rename(&tmp, &state_path).with_context(|| format!("writing {}", state_path.display()))?;
+        tresillo_runs::write_point();
+        Ok(())
     };
     if !state_path.exists() || a.force {
         write(&kept)?;
@@ -282,7 +447,9 @@ fn kept(
         let options = RunOptions {
             out: out.clone(),
             threads: a.threads,
-            resume: out.join("manifest.json").exists(),
+            // Always: a look killed before its first checkpoint (no manifest yet)
+            // is started over, one with a checkpoint continued, a finished one kept.
+            resume: true,
             force: false,
             record: None,
             progress: true,
@@ -301,17 +468,10 @@ fn kept(
         kept.mean = state.mean;
         kept.llr = state.llr;
         kept.bounds = state.bounds;
-        kept.verdict = match state.verdict {
-            Verdict::ABetter => "A better",
-            Verdict::BBetter => "B better",
-            Verdict::NoDifference => "no difference",
-            Verdict::Undecided => "undecided",
-        }
-        .into();
-        let tmp = dir.join("sprt.json.tmp");
-        std::fs::write(&tmp, serde_json::to_string_pretty(&kept)?)
-            .with_context(|| format!("writing {}", tmp.display()))?;
-        std::fs::rename(&tmp, &state_path).with_context(|| format!("writing {}", state_path.display()))?;
+        kept.verdict = verdict_word(state.verdict).into();
+        kept.zero_variance = state.zero_variance;
+        kept.looks.push(KeptLook { deals: state.units, mean: state.mean, llr: state.llr });
+        write(&kept)?;
         if state.verdict != Verdict::Undecided {
             break;
         }

@@ -1,6 +1,20 @@
 //! `tresillo tune`: search an agent's numeric parameters for the best mean tantos
 //! against fixed opponents (the search itself is `tresillo_sim::Space::search`).
 //!
+//! **The verdict.** The search's best is the maximum of many noisy estimates, so
+//! its gain over the start is optimistic (selection bias, the winner's curse).
+//! The recommendation is therefore the start unless the best's gain is confirmed
+//! on fresh deals: after the search, the best and the start play `--confirm`
+//! deals of the next seed (`--seed` + 1; by default twice the search's deals per
+//! candidate), paired by deal, and the best is adopted only when the 95%
+//! interval of its gain lies above 0 (a one-sided test at the 2.5% level).
+//! `--confirm 0` skips the confirmation, and then the start is kept. The verdict
+//! ("keep the start" or "adopt X: +g [lo, hi] on N fresh deals") is printed on
+//! the line before the last, recorded in the manifest's `recommendation` and in
+//! `<stem>.confirm.csv`'s `recommended` column; the last line is the recommended
+//! spec alone (the start when it is kept), and the exit status is 0 either way,
+//! so that `SPEC=$(tresillo tune ... | tail -n 1)` is always the spec to use.
+//!
 //! Writes every evaluated candidate, as soon as it is scored, to `<out>.partial`,
 //! renamed to the `--out` CSV when the search ends, and then a manifest
 //! (`<stem>.manifest.json` beside it) with the configuration and the best spec; an
@@ -91,7 +105,9 @@ pub struct TuneArgs {
     /// After the search, play the best candidate and the start again on DEALS
     /// fresh deals (the seed after `--seed`), paired, and write the result to
     /// `<stem>.confirm.csv` beside the candidates: the best of many noisy
-    /// candidates is biased upwards, this is the unbiased check.
+    /// candidates is biased upwards, this is the unbiased check, and the best is
+    /// recommended only when it passes (its gain's 95% interval above 0).
+    /// Default: twice `--deals`; 0 skips it (the start is then kept).
     #[arg(long, value_name = "DEALS", allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
     pub confirm: Option<u64>,
     /// Continue the interrupted search of `--out` from its checkpoint; a finished
@@ -190,6 +206,12 @@ impl TuneArgs {
         if let Some(t) = self.threads {
             crate::args::check_threads(t, "threads").map_err(anyhow::Error::msg)?;
         }
+        let n = self.confirm_deals();
+        ensure!(
+            n == 0 || (2..=TuneSetup::MAX_DEALS).contains(&n),
+            "--confirm {n}: between 2 (a confidence interval needs two) and {} deals, or 0 for none",
+            TuneSetup::MAX_DEALS
+        );
         Ok(Plan { space, setup, plan })
     }
 
@@ -204,6 +226,13 @@ impl TuneArgs {
     pub fn manifest_path(&self) -> PathBuf {
         let stem = self.out.file_stem().map_or_else(|| "tune".into(), |s| s.to_string_lossy().into_owned());
         self.out.with_file_name(format!("{stem}.manifest.json"))
+    }
+
+    /// The deals of the confirmation: `--confirm`, or twice `--deals` (at most
+    /// the limit of a candidate's deals); 0 for none.
+    #[must_use]
+    pub fn confirm_deals(&self) -> u64 {
+        self.confirm.unwrap_or_else(|| self.deals.saturating_mul(2).clamp(2, TuneSetup::MAX_DEALS))
     }
 
     /// `<stem>.confirm.csv` beside the candidates (`--confirm`).
@@ -308,6 +337,81 @@ struct Manifest<'a> {
     converged: bool,
     best: ManifestCandidate<'a>,
     start_result: ManifestCandidate<'a>,
+    recommendation: &'a Recommendation,
+}
+
+/// The verdict of a tune: the spec to use and why (the manifest's
+/// `recommendation`).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+struct Recommendation {
+    /// `adopt` or `keep the start`.
+    decision: String,
+    /// The spec recommended: the search's best when adopted, else the start.
+    spec: String,
+    /// The verdict in one line, as printed.
+    verdict: String,
+    /// The rule that decides.
+    test: String,
+    /// The search's best (its estimate is optimistic: selection bias).
+    search_best: String,
+    /// Fresh deals of the confirmation (0: none was played).
+    confirm_deals: u64,
+    /// Their seed.
+    confirm_seed: Option<u64>,
+    /// The best minus the start on the fresh deals, paired, and its 95% interval.
+    gain: Option<f64>,
+    gain_ci95_low: Option<f64>,
+    gain_ci95_high: Option<f64>,
+}
+
+/// The rule `tune` decides by, as the manifest states it.
+const TEST: &str = "adopt the search's best only when its paired gain over the start on fresh deals has a 95% \
+                    interval above 0 (a one-sided test at the 2.5% level); otherwise keep the start";
+
+impl Recommendation {
+    /// The verdict of a search whose best is `best` (`None`: the start itself),
+    /// from its confirmation: (deals, seed, paired gain and half-width).
+    fn new(start: &str, best: &str, confirmation: Option<(u64, u64, Option<(f64, f64)>)>, why_none: &str) -> Self {
+        let keep = |verdict: String| Recommendation {
+            decision: "keep the start".into(),
+            spec: start.to_string(),
+            verdict,
+            test: TEST.into(),
+            search_best: best.to_string(),
+            confirm_deals: 0,
+            confirm_seed: None,
+            gain: None,
+            gain_ci95_low: None,
+            gain_ci95_high: None,
+        };
+        let Some((n, seed, gain)) = confirmation else {
+            return keep(format!("keep the start {start}: {why_none}"));
+        };
+        let with = |mut r: Recommendation| {
+            r.confirm_deals = n;
+            r.confirm_seed = Some(seed);
+            if let Some((d, h)) = gain {
+                (r.gain, r.gain_ci95_low, r.gain_ci95_high) = (Some(round4(d)), Some(round4(d - h)), Some(round4(d + h)));
+            }
+            r
+        };
+        match gain {
+            Some((d, h)) if d - h > 0.0 => with(Recommendation {
+                decision: "adopt".into(),
+                spec: best.to_string(),
+                verdict: format!("adopt {best}: {d:+.4} [{:+.4}, {:+.4}] on {n} fresh deals", d - h, d + h),
+                ..keep(String::new())
+            }),
+            Some((d, h)) => with(keep(format!(
+                "keep the start {start}: {best} is not confirmed on {n} fresh deals, {d:+.4} [{:+.4}, {:+.4}] \
+                 (its interval {})",
+                d - h,
+                d + h,
+                if d + h < 0.0 { "lies below 0: it is worse" } else { "includes 0" }
+            ))),
+            None => with(keep(format!("keep the start {start}: no paired comparison on the fresh deals"))),
+        }
+    }
 }
 
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -534,17 +638,17 @@ fn read_checkpoint(path: &Path) -> Result<Checkpoint> {
 
 /// For `--resume` without a checkpoint, when `out` and its manifest hold a search
 /// with these settings: the first line of the message (no newline), the start's
-/// spec and the best's.
-fn finished(out: &Path, manifest: &Path, settings: &Settings) -> Option<(String, String, String)> {
+/// spec and the recommendation.
+fn finished(out: &Path, manifest: &Path, settings: &Settings) -> Option<(String, String, Option<Recommendation>)> {
     let text = fs::read_to_string(manifest).ok()?;
     let m: serde_json::Value = serde_json::from_str(&text).ok()?;
     let done: Settings = serde_json::from_value(m.clone()).ok()?;
-    let best = m["best"]["spec"].as_str()?;
     let start = m["start_result"]["spec"].as_str()?;
+    let rec: Option<Recommendation> = serde_json::from_value(m["recommendation"].clone()).ok();
     (out.exists() && done == *settings).then(|| {
         let message =
             format!("{}: the search is already complete ({} candidates)", out.display(), m["evaluations"]);
-        (message, start.to_string(), best.to_string())
+        (message, start.to_string(), rec)
     })
 }
 
@@ -596,23 +700,39 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
         ck
     } else {
         if a.resume {
-            if let Some((mut done, start, best)) = finished(&a.out, &manifest_path, &settings) {
-                // A confirmation asked for now and not written yet is run; one
-                // already written is kept.
-                match a.confirm.filter(|_| !a.confirm_path().exists()) {
-                    Some(n) => {
-                        done.push('\n');
-                        done.push_str(&confirm(a, &setup, &start, &best, n, &pool(a.threads)?)?);
-                    }
-                    None => done.push_str("; nothing to do\n"),
+            if let Some((mut done, start, rec)) = finished(&a.out, &manifest_path, &settings) {
+                let Some(rec) = rec else {
+                    bail!(
+                        "{}: written by an older tresillo, without a recommendation; start the search over with \
+                         --force",
+                        manifest_path.display()
+                    );
+                };
+                let wanted = if rec.search_best == start { 0 } else { a.confirm_deals() };
+                ensure!(
+                    rec.confirm_deals == wanted,
+                    "{}: the search was confirmed on {} fresh deals, not {wanted}; resume it with --confirm {} or \
+                     start over with --force",
+                    manifest_path.display(),
+                    rec.confirm_deals,
+                    rec.confirm_deals
+                );
+                if rec.confirm_deals > 0 && !a.confirm_path().exists() {
+                    // The confirmation's file alone is missing: played again, the same.
+                    done.push('\n');
+                    let c = confirm(a, &setup, &start, &rec.search_best, rec.confirm_deals, &pool(a.threads)?)?;
+                    write_confirm(a, &c, &rec)?;
+                    done.push_str(&c.text);
+                } else {
+                    done.push_str("; nothing to do\n");
                 }
-                done.push_str(&format!("{best}\n"));
+                done.push_str(&format!("verdict: {}\n{}\n", rec.verdict, rec.spec));
                 return Ok(done);
             }
             note!("{}: no search to resume; starting it", a.out.display());
         }
         let confirm_path = a.confirm_path();
-        let confirm_file = a.confirm.map(|_| &confirm_path);
+        let confirm_file = (a.confirm_deals() > 0).then_some(&confirm_path);
         for p in [Some(&a.out), Some(&manifest_path), confirm_file].into_iter().flatten() {
             if p.exists() && !(a.force || a.replace) {
                 bail!("{} already exists; use --force to overwrite it", p.display());
@@ -710,6 +830,25 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
     drop(file);
     let best = result.best();
     let start = result.start();
+    // The confirmation comes before the manifest, which records its verdict: a
+    // search killed during it is finished by --resume from the checkpoint.
+    let n_confirm = a.confirm_deals();
+    let confirmation = if best.index == start.index || n_confirm == 0 {
+        None
+    } else {
+        Some(confirm(a, &setup, &start.spec, &best.spec, n_confirm, &workers)?)
+    };
+    let why_none = if best.index == start.index {
+        "no candidate beat it in the search"
+    } else {
+        "the search's best is not confirmed (--confirm 0 played no fresh deals)"
+    };
+    let rec = Recommendation::new(
+        &start.spec,
+        &best.spec,
+        confirmation.as_ref().map(|c| (c.deals, c.seed, c.gain)),
+        why_none,
+    );
     let manifest = Manifest {
         tool: "tresillo",
         version: env!("CARGO_PKG_VERSION"),
@@ -722,6 +861,7 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
         converged: result.converged,
         best: ManifestCandidate::new(best),
         start_result: ManifestCandidate::new(start),
+        recommendation: &rec,
     };
     // The old manifest goes first: it must never describe the new CSV.
     if manifest_path.exists() {
@@ -731,6 +871,9 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
     let stale = a.confirm_path();
     if stale.exists() {
         fs::remove_file(&stale).with_context(|| format!("removing {}", stale.display()))?;
+    }
+    if let Some(c) = &confirmation {
+        write_confirm(a, c, &rec)?;
     }
     fs::rename(&partial, &a.out).with_context(|| format!("writing {}", a.out.display()))?;
     write_atomic(&manifest_path, serde_json::to_string_pretty(&manifest)?.as_bytes())?;
@@ -754,37 +897,41 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
     out.push_str(&format!("start  {:<44} {}\n", start.spec, describe(start)));
     out.push_str(&format!("best   {:<44} {}\n", best.spec, describe(best)));
     out.push_str("mean tantos per deal [95% CI]; vs start: paired difference on the same deals [95% CI]\n");
-    out.push_str(&verdict("the best", best.index == start.index, best.vs_start, a.confirm.is_none()));
-    if let Some(n) = a.confirm {
-        out.push_str(&confirm(a, &setup, &start.spec, &best.spec, n, &workers)?);
+    out.push_str(&verdict(best.index == start.index, best.vs_start, result.records.len()));
+    if let Some(c) = &confirmation {
+        out.push_str(&c.text);
     }
-    out.push_str(&format!("{}\n", best.spec));
+    out.push_str(&format!("verdict: {}\n{}\n", rec.verdict, rec.spec));
     Ok(out)
 }
 
-/// Whether a paired gain over the start is significant (its 95% interval above 0).
-fn verdict(what: &str, is_start: bool, vs_start: Option<(f64, f64)>, suggest: bool) -> String {
+/// What the search alone says of its best: its gain over the start on the
+/// search's own deals, called optimistic (it is the largest of many noisy
+/// estimates).
+fn verdict(is_start: bool, vs_start: Option<(f64, f64)>, candidates: usize) -> String {
     match vs_start {
-        _ if is_start => format!("{what} is the start itself: no candidate beat it\n"),
-        Some((d, h)) if d - h > 0.0 => {
-            format!(
-                "{what} beats the start significantly: {d:+.4} [{:+.4}, {:+.4}] excludes 0\n",
-                d - h,
-                d + h
-            )
-        }
+        _ if is_start => "the search's best is the start itself: no candidate beat it\n".to_string(),
         Some((d, h)) => format!(
-            "{what} does not beat the start significantly: {d:+.4} [{:+.4}, {:+.4}] includes 0 or lies below it{}\n",
+            "the search's best gains {d:+.4} [{:+.4}, {:+.4}] on the search's deals: an optimistic estimate (the \
+             largest of {candidates} noisy ones: selection bias); the confirmation on fresh deals decides\n",
             d - h,
-            d + h,
-            if suggest { "; confirm it on fresh deals (--confirm DEALS) before trusting it" } else { "" }
+            d + h
         ),
-        None => format!("{what}: no paired comparison with the start\n"),
+        None => "the search's best: no paired comparison with the start\n".to_string(),
     }
 }
 
-/// `--confirm`: the start and the best on `deals` fresh deals (seed + 1), paired;
-/// written to `<stem>.confirm.csv`. Returns the printed lines.
+/// A confirmation played: the start and the best on fresh deals.
+struct Confirmation {
+    deals: u64,
+    seed: u64,
+    gain: Option<(f64, f64)>,
+    rows: [(String, String, (f64, f64), Option<(f64, f64)>); 2],
+    /// The printed lines.
+    text: String,
+}
+
+/// The start and the best on `deals` fresh deals (seed + 1), paired.
 fn confirm(
     a: &TuneArgs,
     setup: &TuneSetup,
@@ -792,10 +939,10 @@ fn confirm(
     best: &str,
     deals: u64,
     workers: &rayon::ThreadPool,
-) -> Result<String> {
+) -> Result<Confirmation> {
     ensure!(
         (2..=TuneSetup::MAX_DEALS).contains(&deals),
-        "--confirm {deals}: between 2 (a confidence interval needs two) and {} deals",
+        "--confirm {deals}: between 2 (a confidence interval needs two) and {} deals, or 0 for none",
         TuneSetup::MAX_DEALS
     );
     let fresh = TuneSetup { deals, seed: setup.seed.wrapping_add(1), ..setup.clone() };
@@ -808,6 +955,30 @@ fn confirm(
         .install(|| fresh.evaluate_with(&registry, best))
         .with_context(|| format!("evaluating {best}"))?;
     let gain = e_best.paired_diff(&e_start);
+    let shown = match gain {
+        Some((d, h)) => format!("{d:+.4} [{:+.4}, {:+.4}]", d - h, d + h),
+        None => "no paired comparison".into(),
+    };
+    let text = format!(
+        "confirmation on {deals} fresh deals (seed {}), in {}:\n  {best} minus the start: {shown}\n",
+        fresh.seed,
+        a.confirm_path().display()
+    );
+    Ok(Confirmation {
+        deals,
+        seed: fresh.seed,
+        gain,
+        rows: [
+            ("start".into(), start.into(), e_start.mean_ci(), Some((0.0, 0.0))),
+            ("best".into(), best.into(), e_best.mean_ci(), gain),
+        ],
+        text,
+    })
+}
+
+/// Writes `<stem>.confirm.csv`: the start's and the best's rows, the last column
+/// (`recommended`) saying which one the verdict recommends.
+fn write_confirm(a: &TuneArgs, c: &Confirmation, rec: &Recommendation) -> Result<()> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record([
         "role",
@@ -820,30 +991,25 @@ fn confirm(
         "vs_start",
         "vs_start_ci95_low",
         "vs_start_ci95_high",
+        "recommended",
     ])?;
-    for (role, spec, e, vs) in [("start", start, &e_start, Some((0.0, 0.0))), ("best", best, &e_best, gain)] {
-        let (m, h) = e.mean_ci();
+    for (role, spec, (m, h), vs) in &c.rows {
         let (d, dh) = vs.unwrap_or((f64::NAN, f64::NAN));
+        let recommended = (role == "best") == (rec.decision == "adopt");
         w.write_record([
-            role.to_string(),
-            spec.to_string(),
-            deals.to_string(),
-            fresh.seed.to_string(),
-            f4(m),
+            role.clone(),
+            spec.clone(),
+            c.deals.to_string(),
+            c.seed.to_string(),
+            f4(*m),
             f4(m - h),
             f4(m + h),
             f4(d),
             f4(d - dh),
             f4(d + dh),
+            recommended.to_string(),
         ])?;
     }
     let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
-    let path = a.confirm_path();
-    write_atomic(&path, &bytes)?;
-    Ok(format!(
-        "confirmation on {deals} fresh deals (seed {}), in {}:\n{}",
-        fresh.seed,
-        path.display(),
-        verdict("  the best", start == best, gain, false)
-    ))
+    write_atomic(&a.confirm_path(), &bytes)
 }

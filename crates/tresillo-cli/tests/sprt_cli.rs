@@ -168,3 +168,219 @@ fn out_keeps_every_look_as_a_run_directory_and_resumes_to_the_same_test() {
     let e = failed(&tresillo(&["sprt", "--agents", "rule,rule,random", "--resume"]));
     assert!(e.contains("need --out"), "{e}");
 }
+
+/// Issue 33, item 3: identical play (every difference 0) is a verdict, not a
+/// test that runs to its cap undecided.
+#[test]
+fn identical_play_is_a_verdict() {
+    let out = ok(&tresillo(&[
+        "sprt",
+        "--agents",
+        "rule,rule,rule",
+        "--margin",
+        "0.5",
+        "--batch",
+        "500",
+        "--max-deals",
+        "3000",
+    ]));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "neither 0:rule nor 1:rule is better by 0.5 or more", "{out}");
+    assert!(lines[1].starts_with("stopped after 500 duplicate deals"), "{out}");
+    assert!(out.contains("identical play: every one of the 500 deals gave the same difference (+0.0000)"), "{out}");
+    // The one-sided tests decide it too: no regression, and no gain.
+    let one_sided = |test: &str| {
+        ok(&tresillo(&[
+            "sprt",
+            "--agents",
+            "rule,rule,rule",
+            "--test",
+            test,
+            "--margin",
+            "0.5",
+            "--batch",
+            "100",
+            "--max-deals",
+            "3000",
+        ]))
+    };
+    let nonreg = one_sided("non-regression");
+    assert!(nonreg.starts_with("1:rule is not worse than 0:rule by more than 0.5 (non-regression passed"), "{nonreg}");
+    let better = one_sided("better");
+    assert!(better.starts_with("1:rule is not better than 0:rule by 0.5 (H0 accepted"), "{better}");
+}
+
+/// Issue 33, item 3: a non-regression test beside "B better by the margin",
+/// explicit bounds, and `--bidding` as in a tournament.
+#[test]
+fn one_sided_tests_and_card_play_alone() {
+    let run = |extra: &[&str]| {
+        let mut a = vec!["sprt", "--agents", "rule,random,rule", "--batch", "40", "--max-deals", "4000"];
+        a.extend_from_slice(extra);
+        ok(&tresillo(&a))
+    };
+    // B (random) against A (rule): not better, and a regression.
+    let better = run(&["--test", "better", "--margin", "1"]);
+    assert!(better.starts_with("1:random is not better than 0:rule by 1 (H0 accepted"), "{better}");
+    assert!(better.contains("sequential test (better): alpha 0.05, beta 0.05, H0 1:random minus 0:rule = 0, H1 = 1"));
+    let nonreg = run(&["--test", "non-regression", "--margin", "1"]);
+    assert!(nonreg.starts_with("1:random may be worse than 0:rule by 1 (non-regression failed"), "{nonreg}");
+    // The same test by its bounds.
+    let bounds = run(&["--bounds", "-1,0"]);
+    assert!(bounds.starts_with("H0 accepted: 1:random minus 0:rule is -1 rather than 0"), "{bounds}");
+    // Card play alone: the rule agent bids for both; the kept command says so.
+    let cards = run(&["--bidding", "rule", "--margin", "1"]);
+    assert!(cards.starts_with("0:rule is better than 1:random"), "{cards}");
+    assert!(cards.lines().last().unwrap().contains(" --bidding rule --out DIR"), "{cards}");
+    for (args, want) in [
+        (vec!["--test", "worse"], "--test worse: one of difference, better, non-regression"),
+        (vec!["--bounds", "0"], "--bounds 0: two numbers"),
+        (vec!["--bounds", "1,0"], "H0 below H1"),
+        (vec!["--bidding", "nobody"], "nobody"),
+    ] {
+        let mut a = vec!["sprt", "--agents", "rule,random,rule"];
+        a.extend(args);
+        let e = failed(&tresillo(&a));
+        assert_eq!(e.trim().lines().count(), 1, "{e}");
+        assert!(e.contains(want), "{a:?}: {e}");
+    }
+}
+
+/// Issue 33, item 3: `tresillo report` draws an sprt directory: its test, its
+/// verdict and the ratios look by look against the bounds.
+#[test]
+fn report_draws_an_sprt_directory() {
+    let d = TempDir::new("sprt", "report");
+    let dir = d.path("t");
+    ok(&tresillo(&[
+        "sprt",
+        "--agents",
+        "rule,rule:entrada=40,random",
+        "--test",
+        "non-regression",
+        "--margin",
+        "0.3",
+        "--batch",
+        "40",
+        "--max-deals",
+        "160",
+        "--out",
+        dir.to_str().unwrap(),
+    ]));
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("sprt.json")).unwrap()).unwrap();
+    let looks = state["looks"].as_array().unwrap();
+    assert!(!looks.is_empty() && looks.len() <= 4, "{state}");
+    assert_eq!(looks.last().unwrap()["deals"], state["deals"]);
+    assert_eq!(state["test"], "non-regression");
+    assert_eq!((state["h0"].as_f64(), state["h1"].as_f64()), (Some(-0.3), Some(0.0)));
+    let page = d.path("r.html");
+    let printed = ok(&tresillo(&["report", dir.to_str().unwrap(), "--out", page.to_str().unwrap()]));
+    assert!(printed.starts_with("1 chart from 1 run"), "{printed}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("sequential test t"), "the section is named");
+    assert!(html.contains("Sequential test: 0:rule against 1:rule:entrada=40"), "the chart's title");
+    assert!(html.contains("upper bound (accept H1)") && html.contains("lower bound (accept H0)"));
+    assert!(html.contains("non-regression test: H0 1:rule:entrada=40 minus 0:rule = -0.3, H1 = 0"));
+    assert_eq!(html.matches("<tr><td class=\"num\">").count() >= looks.len(), true, "a table row per look");
+}
+
+/// The files of a directory (recursively), by relative path, as compared after
+/// a kill and `--resume`: byte for byte, except a manifest's `command_line` (the
+/// command that last ran it) and `build`, a look's `run.lock` (the pid of its
+/// last writer), and the times of `compute.json` and
+/// `compute.csv` (measurements; their counts are compared).
+fn contents(dir: &std::path::Path) -> std::collections::BTreeMap<String, String> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+                continue;
+            }
+            let name = p.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+            if name.ends_with("run.lock") {
+                continue; // the pid of the process that last wrote the look
+            }
+            let text = String::from_utf8(std::fs::read(&p).unwrap()).unwrap();
+            let text = if name.ends_with("manifest.json") {
+                let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+                v.as_object_mut().unwrap().remove("command_line");
+                v.as_object_mut().unwrap().remove("build");
+                v.to_string()
+            } else if name.ends_with("compute.json") {
+                let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+                for s in v["slots"].as_array_mut().unwrap() {
+                    for k in ["timed", "wall_ns", "cpu_ns", "card_wall_ns", "card_hist"] {
+                        s.as_object_mut().unwrap().remove(k);
+                    }
+                }
+                v.to_string()
+            } else if name.ends_with("compute.csv") {
+                let keep = text.lines().next().unwrap().split(',').position(|c| c == "forfeits").unwrap() + 1;
+                text.lines().map(|l| l.split(',').take(keep).collect::<Vec<_>>().join(",") + "\n").collect()
+            } else {
+                text
+            };
+            out.insert(name, text);
+        }
+    }
+    out
+}
+
+/// Issue 34, item 2: an `sprt --out` killed at any write (the k-th write point of
+/// the process, for every k until the test finishes unkilled) is finished by
+/// `--resume` to the same verdict and the same files as an uninterrupted test.
+#[test]
+fn a_killed_sprt_resumes_from_any_write_to_the_same_result() {
+    let d = TempDir::new("sprt", "kills");
+    let args = |dir: &std::path::Path| -> Vec<String> {
+        [
+            "sprt",
+            "--agents",
+            "rule,rule:entrada=43,random",
+            "--margin",
+            "0.2",
+            "--batch",
+            "20",
+            "--max-deals",
+            "60",
+            "--threads",
+            "1",
+            "--out",
+            dir.to_str().unwrap(),
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let run = |dir: &std::path::Path, extra: &[&str], kill: Option<u64>| {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_tresillo"));
+        c.args(args(dir)).args(extra).env("TRESILLO_BATCH_UNITS", "10");
+        if let Some(k) = kill {
+            c.env("TRESILLO_ABORT_AFTER_WRITES", k.to_string());
+        }
+        c.output().unwrap()
+    };
+    let whole_dir = d.path("whole");
+    let whole = ok(&run(&whole_dir, &[], None));
+    let want = contents(&whole_dir);
+    assert!(want.contains_key("sprt.json") && want.keys().any(|k| k.ends_with("look-00002/deals.csv")), "{want:?}");
+    let mut k = 1;
+    loop {
+        let dir = d.path(&format!("k{k}"));
+        let o = run(&dir, &[], Some(k));
+        if o.status.success() {
+            break; // every write point of the test has been a kill point
+        }
+        let resumed = run(&dir, &["--resume"], None);
+        let text = ok(&resumed);
+        assert_eq!(text.lines().next(), whole.lines().next(), "killed at write {k}");
+        assert_eq!(contents(&dir), want, "killed at write {k}");
+        std::fs::remove_dir_all(&dir).unwrap();
+        k += 1;
+        assert!(k < 10_000, "no end to the write points");
+    }
+    assert!(k > 30, "only {k} write points: the hook does not see the runner's writes");
+}

@@ -70,15 +70,23 @@ fn a_grid_writes_every_candidate_and_prints_the_best_spec_last() {
         assert_eq!(format!("rule:entrada={}:vuelta={}", r[1], r[2]), r[0]);
     }
     assert_eq!(rows[0][7], "0.0000", "the start against itself");
-    // The last line is the best spec alone: the highest mean, the earliest on a tie.
-    let best = stdout.lines().last().unwrap();
+    // The manifest's best is the highest mean, the earliest on a tie; the last
+    // line is the spec recommended, which is that best only when confirmed.
+    let last = stdout.lines().last().unwrap();
     let top = rows.iter().map(|r| r[3].parse::<f64>().unwrap()).fold(f64::MIN, f64::max);
     let first_top = rows.iter().find(|r| r[3].parse::<f64>().unwrap() == top).unwrap();
-    assert_eq!(best, first_top[0]);
-    // The manifest beside the CSV agrees.
     let m: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(d.0.join("candidates.manifest.json")).unwrap()).unwrap();
-    assert_eq!(m["best"]["spec"], best);
+    assert_eq!(m["best"]["spec"], first_top[0]);
+    let rec = &m["recommendation"];
+    assert_eq!(rec["spec"], last);
+    assert_eq!(rec["search_best"], first_top[0]);
+    match rec["decision"].as_str().unwrap() {
+        "adopt" => assert_eq!(last, first_top[0]),
+        "keep the start" => assert_eq!(last, rows[0][0]),
+        other => panic!("{other}"),
+    }
+    assert_eq!(stdout.lines().rev().nth(1).unwrap(), format!("verdict: {}", rec["verdict"].as_str().unwrap()));
     assert_eq!(m["evaluations"], 5);
     assert_eq!(m["duplicate"], true);
     assert_eq!(m["method"], "grid");
@@ -210,8 +218,8 @@ fn an_interrupted_tune_resumes_to_the_same_bytes() {
     let (_, rows) = read_csv(&csv);
     assert!(rows.len() >= 5, "{}", rows.len());
     // Again from nothing, interrupted twice.
-    for f in [&csv, &manifest] {
-        fs::remove_file(f).unwrap();
+    for f in [&csv, &manifest, &d.path("candidates.confirm.csv")] {
+        let _ = fs::remove_file(f);
     }
     let err = tune_stopping(&d.0, 2, &args);
     assert!(err.contains("stopped after 2 candidates") && err.contains("--resume"), "{err}");
@@ -334,61 +342,161 @@ fn the_best_is_judged_against_the_start_and_confirmed_on_fresh_deals() {
         tresillo(&args)
     };
     let printed = ok(&tune(&["--confirm", "80"]));
-    // Declaring from 45 points rather than 10 is clearly better on the same deals.
-    assert!(printed.contains("the best beats the start significantly: +"), "{printed}");
+    // Declaring from 45 points rather than 10 is clearly better on the same deals;
+    // the search's estimate is called optimistic, the confirmation decides.
+    assert!(printed.contains("the search's best gains +"), "{printed}");
+    assert!(printed.contains("an optimistic estimate (the largest of 2 noisy ones: selection bias)"), "{printed}");
     assert!(printed.contains("confirmation on 80 fresh deals (seed 4)"), "{printed}");
-    assert!(printed.contains("  the best beats the start significantly"), "{printed}");
-    // The last line is still the best spec alone.
-    assert_eq!(printed.lines().last().unwrap(), "rule:entrada=45", "{printed}");
     let confirm = std::fs::read_to_string(&confirm_csv).unwrap();
     let rows: Vec<Vec<&str>> = confirm.lines().map(|l| l.split(',').collect()).collect();
     assert_eq!(rows.len(), 3, "{confirm}");
+    assert_eq!(rows[0].last(), Some(&"recommended"), "the verdict's column is last: {confirm}");
     assert_eq!(rows[1][..4], ["start", "rule:entrada=10", "80", "4"], "{confirm}");
     assert_eq!(rows[2][..4], ["best", "rule:entrada=45", "80", "4"], "{confirm}");
-    // The printed confirmation is the file's gain and interval.
+    assert_eq!((rows[1][10], rows[2][10]), ("false", "true"), "{confirm}");
+    // The verdict is the file's gain and interval; the last line the spec adopted.
     let gain = format!("{:+.4} [{:+.4}, {:+.4}]", num(rows[2][7]), num(rows[2][8]), num(rows[2][9]));
-    assert!(num(rows[2][8]) > 0.0 && printed.contains(&gain), "{gain} in {printed}");
+    assert!(num(rows[2][8]) > 0.0, "{confirm}");
+    let lines: Vec<&str> = printed.lines().collect();
+    assert_eq!(lines[lines.len() - 2], format!("verdict: adopt rule:entrada=45: {gain} on 80 fresh deals"));
+    assert_eq!(lines[lines.len() - 1], "rule:entrada=45", "{printed}");
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.path("c.manifest.json")).unwrap()).unwrap();
+    let rec = &m["recommendation"];
+    assert_eq!((rec["decision"].as_str(), rec["spec"].as_str()), (Some("adopt"), Some("rule:entrada=45")));
+    assert_eq!((rec["confirm_deals"].as_u64(), rec["confirm_seed"].as_u64()), (Some(80), Some(4)));
+    assert_eq!(format!("{:+.4}", rec["gain_ci95_low"].as_f64().unwrap()), format!("{:+.4}", num(rows[2][8])));
 
     // An existing confirmation is not overwritten without --force ...
     let e = failed(&tune(&["--confirm", "80"]));
     assert!(e.contains("already exists; use --force"), "{e}");
-    // ... --resume of the finished search keeps it ...
+    // ... --resume of the finished search keeps it, and refuses another size ...
     let again = ok(&tune(&["--confirm", "80", "--resume"]));
     assert!(again.contains("nothing to do") && !again.contains("confirmation on"), "{again}");
+    assert!(again.ends_with(&format!("{}\n{}\n", lines[lines.len() - 2], lines[lines.len() - 1])), "{again}");
     assert_eq!(std::fs::read_to_string(&confirm_csv).unwrap(), confirm);
+    let e = failed(&tune(&["--confirm", "90", "--resume"]));
+    assert!(e.contains("confirmed on 80 fresh deals, not 90"), "{e}");
     // ... and writes it, the same, when it is missing.
     std::fs::remove_file(&confirm_csv).unwrap();
     let again = ok(&tune(&["--confirm", "80", "--resume"]));
     assert!(again.contains("already complete") && again.contains(&gain), "{again}");
     assert_eq!(again.lines().last().unwrap(), "rule:entrada=45", "{again}");
     assert_eq!(std::fs::read_to_string(&confirm_csv).unwrap(), confirm);
-    // A new search without --confirm removes the old one's confirmation.
-    ok(&tune(&["--force"]));
+    // Without a confirmation (--confirm 0) the start is kept, and the old
+    // search's confirmation is removed.
+    let printed = ok(&tune(&["--force", "--confirm", "0"]));
     assert!(!confirm_csv.exists());
-    // Without a significant gain the verdict says so and suggests --confirm.
+    assert!(printed.ends_with("verdict: keep the start rule:entrada=10: the search's best is not confirmed (--confirm 0 played no fresh deals)\nrule:entrada=10\n"), "{printed}");
+    // The start as the best is kept without a confirmation.
     let printed = ok(&tresillo(&[
         "tune",
         "--agent",
         "rule",
         "--param",
-        "entrada=45,46",
-        "--method",
-        "grid",
+        "entrada=45",
         "--deals",
         "10",
-        "--seed",
-        "3",
         "--out",
         d.path("n.csv").to_str().unwrap(),
     ]));
-    assert!(
-        printed.contains("is the start itself")
-            || printed.contains("does not beat the start significantly")
-                && printed.contains("confirm it on fresh deals (--confirm DEALS)"),
-        "{printed}"
-    );
+    assert!(printed.ends_with("verdict: keep the start rule:entrada=45: no candidate beat it in the search\nrule:entrada=45\n"), "{printed}");
+    assert!(!d.path("n.confirm.csv").exists());
     let e = failed(&tune(&["--force", "--confirm", "1"]));
     assert!(e.contains("--confirm 1: between 2"), "{e}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 3, "refused before anything was written");
+}
+
+/// Issue 33, item 1, the reproducer (scaled down): the search's best, not
+/// confirmed on fresh deals (here worse than the start), is never recommended:
+/// the last line, the manifest, the confirmation's file and the report all keep
+/// the start.
+#[test]
+fn a_candidate_not_confirmed_is_never_recommended() {
+    let d = TempDir::new("tune", "unconfirmed");
+    let out = d.path("c.csv");
+    let printed = ok(&tresillo(&[
+        "tune",
+        "--agent",
+        "rule",
+        "--param",
+        "entrada=41..49:2",
+        "--param",
+        "solo=46..54:2",
+        "--method",
+        "coordinate",
+        "--deals",
+        DEALS,
+        "--seed",
+        SEED,
+        "--confirm",
+        CONFIRM,
+        "--out",
+        out.to_str().unwrap(),
+    ]));
+    let confirm = std::fs::read_to_string(d.path("c.confirm.csv")).unwrap();
+    let rows: Vec<Vec<&str>> = confirm.lines().map(|l| l.split(',').collect()).collect();
+    let (start, best) = (rows[1][1], rows[2][1]);
+    assert_ne!(start, best, "the search found a best other than the start: {printed}");
+    assert!(num(rows[2][8]) <= 0.0, "this reproducer's best is not confirmed: {confirm}");
+    assert_eq!(printed.lines().last().unwrap(), start, "{printed}");
+    let verdict = printed.lines().rev().nth(1).unwrap();
+    assert!(verdict.starts_with(&format!("verdict: keep the start {start}: {best} is not confirmed on {CONFIRM} fresh deals")), "{verdict}");
+    assert_eq!((rows[1][10], rows[2][10]), ("true", "false"), "{confirm}");
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.path("c.manifest.json")).unwrap()).unwrap();
+    assert_eq!(m["recommendation"]["decision"], "keep the start");
+    assert_eq!(m["recommendation"]["spec"], start);
+    assert_eq!(m["best"]["spec"], best, "the search's best is still recorded, as the search's");
+    // The report's tune page says so.
+    let page = d.path("r.html");
+    ok(&tresillo(&["report", out.to_str().unwrap(), "--out", page.to_str().unwrap()]));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains(&format!("<strong>Verdict: keep the start {start}")), "the verdict on the page");
+    assert!(html.contains(&format!("fresh deals (seed {})", SEED.parse::<u64>().unwrap() + 1)), "the confirmation");
+    assert!(html.contains("optimistic"), "the search's estimate is called optimistic");
+}
+
+/// The reproducer's deals, seed and confirmation (issue 33: 1000 deals, seed 11,
+/// confirmation 3000, scaled down to run in seconds, its property kept: a best
+/// that the confirmation does not support).
+const DEALS: &str = "300";
+const SEED: &str = "11";
+const CONFIRM: &str = "900";
+
+/// Issue 33, item 1: a deliberately bad start (declaring from 35 points) is
+/// improved, and the gain is confirmed on fresh deals and adopted.
+#[test]
+fn a_bad_start_is_improved_and_the_gain_confirmed() {
+    let d = TempDir::new("tune", "badstart");
+    let out = d.path("c.csv");
+    let printed = ok(&tresillo(&[
+        "tune",
+        "--agent",
+        "rule",
+        "--start",
+        "rule:entrada=35",
+        "--param",
+        "entrada=35..55:5",
+        "--deals",
+        "200",
+        "--seed",
+        "5",
+        "--confirm",
+        "400",
+        "--out",
+        out.to_str().unwrap(),
+    ]));
+    let last = printed.lines().last().unwrap();
+    assert_ne!(last, "rule:entrada=35", "{printed}");
+    let verdict = printed.lines().rev().nth(1).unwrap();
+    assert!(verdict.starts_with(&format!("verdict: adopt {last}: +")) && verdict.ends_with(" on 400 fresh deals"), "{verdict}");
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.path("c.manifest.json")).unwrap()).unwrap();
+    let rec = &m["recommendation"];
+    assert_eq!(rec["decision"], "adopt");
+    assert!(rec["gain_ci95_low"].as_f64().unwrap() > 0.0, "{rec}");
+    println!("bad start: {verdict}");
 }
 
 fn num(s: &str) -> f64 {

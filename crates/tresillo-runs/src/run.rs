@@ -190,8 +190,30 @@ fn write_replacing(path: &Path, bytes: &[u8], sync: bool) -> Result<()> {
             f.sync_all()?;
         }
     }
+    write_point();
     fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
+    write_point();
     Ok(())
+}
+
+/// A test hook: with `TRESILLO_ABORT_AFTER_WRITES=K` in the environment, the
+/// process aborts (as `kill -9` would stop it) at the K-th write point of the
+/// process: each temporary file written, each rename, each flush of `deals.csv`.
+/// Tests walk K over every point of a command to show that `--resume` finishes
+/// it to the same bytes wherever it was killed. Commands that write their own
+/// files (`sprt`) call it too.
+pub fn write_point() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static WRITES: AtomicU64 = AtomicU64::new(0);
+    static LIMIT: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
+    let limit = *LIMIT.get_or_init(|| {
+        std::env::var("TRESILLO_ABORT_AFTER_WRITES").ok().and_then(|v| v.trim().parse::<u64>().ok())
+    });
+    if let Some(k) = limit
+        && WRITES.fetch_add(1, Ordering::SeqCst) + 1 == k
+    {
+        std::process::abort();
+    }
 }
 
 /// Records progress: the new statistics as `stats.next.json`, then `manifest.json`
@@ -210,8 +232,11 @@ fn checkpoint(dir: &Path, stats: &Stats, compute: &Compute, manifest: &Manifest,
     write_replacing(&dir.join("manifest.json"), serde_json::to_string_pretty(manifest)?.as_bytes(), sync)?;
     fs::rename(&next, dir.join("stats.json"))
         .with_context(|| format!("writing {}", dir.join("stats.json").display()))?;
+    write_point();
     fs::rename(&compute_next, dir.join(COMPUTE_JSON))
-        .with_context(|| format!("writing {}", dir.join(COMPUTE_JSON).display()))
+        .with_context(|| format!("writing {}", dir.join(COMPUTE_JSON).display()))?;
+    write_point();
+    Ok(())
 }
 
 /// The statistics written before the manifest that counts them (see [`checkpoint`]).
@@ -871,9 +896,12 @@ fn play(
             }
             // A kill during the last checkpoint leaves the statistics in
             // `stats.next.json` and no summary: put them in place.
+            // A kill among the summary files leaves some of them missing: write them all.
+            let summaries: &[&str] =
+                if c.is_some() { &["summary.csv", "pairs.csv", COMPUTE_CSV, FORFEITS_CSV] } else { &["summary.csv", "pairs.csv"] };
             if dir.join(STATS_NEXT).exists()
                 || dir.join(COMPUTE_NEXT).exists()
-                || !dir.join("summary.csv").exists()
+                || summaries.iter().any(|f| !dir.join(f).exists())
             {
                 write_atomic(&dir.join("stats.json"), serde_json::to_string(&s)?.as_bytes())?;
                 fs::remove_file(dir.join(STATS_NEXT)).ok();
@@ -1051,6 +1079,7 @@ fn play(
                     // large cost; resume refuses a deals.csv shorter than its checkpoint.)
                     if let Some(f) = csv_file.as_mut() {
                         f.flush()?;
+                        write_point();
                     }
                     checkpoint(dir, &stats, &compute, &manifest, false)?;
                     checkpoints += 1;

@@ -20,8 +20,28 @@
 //! - no difference as large as the margin when both are at or below
 //!   `ln(beta / (1 - alpha/2))` at the same look.
 //!
+//! That is [`Test::Difference`], the default. [`Test::Bounds`] is the one-sided
+//! test of engine testers (fishtest's `[elo0, elo1]`), on the mean of B minus A
+//! (`-d`): H0: mean = `h0` against H1: mean = `h1` (`h0 < h1`), with
+//!
+//! ```text
+//! LLR = n (h1 - h0) (m' - (h0 + h1) / 2) / s²      (m' = mean of B minus A)
+//! ```
+//!
+//! accepting H1 at `ln((1 - beta) / alpha)` and H0 at `ln(beta / (1 - alpha))`.
+//! "B is better than A by the margin" is `h0 = 0, h1 = margin`; the
+//! non-regression test "B is not worse than A by more than the margin" is
+//! `h0 = -margin, h1 = 0`.
+//!
 //! Looks come after every batch, none before [`MIN_UNITS`] units (the variance
 //! estimate needs them); the limit of units ends the test undecided.
+//!
+//! **Zero variance decides.** When every unit so far has the same difference
+//! (identical play, as of an agent against itself on duplicate deals), the normal
+//! model's likelihood ratio is infinite in the direction of the hypothesis that
+//! constant is nearer: each ratio is then set to the bound it points to (its
+//! sign), and the look decides as soon as [`MIN_UNITS`] units are in. A constant
+//! exactly halfway between two hypotheses leaves that ratio at 0 (undecided).
 //! Under H0 each one-sided likelihood ratio is a martingale (known variance), so
 //! by Ville's inequality it ever reaches `(1 - beta) / (alpha/2)` with probability
 //! at most `alpha/2`, however long the test goes on and however often it looks:
@@ -35,6 +55,21 @@ use crate::runner::{AgentSlots, SimError, Tournament};
 
 /// No verdict before this many units: the variance estimate needs them.
 pub const MIN_UNITS: u64 = 30;
+
+/// Which hypotheses a sequential test weighs (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Test {
+    /// A better by the margin, B better by the margin, or neither: two one-sided
+    /// tests at `alpha / 2` each.
+    Difference,
+    /// One test on the mean of B minus A: H0: mean = `h0` against H1: mean = `h1`.
+    Bounds {
+        /// The mean under H0, in tantos per scoring unit.
+        h0: f64,
+        /// The mean under H1 (above `h0`).
+        h1: f64,
+    },
+}
 
 /// The settings of a sequential test.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -51,6 +86,8 @@ pub struct SprtSettings {
     pub margin: f64,
     /// Scoring units played between two looks.
     pub batch: u64,
+    /// The hypotheses ([`Test::Difference`] uses `margin`; [`Test::Bounds`] its own).
+    pub test: Test,
 }
 
 /// How a sequential test ended.
@@ -64,6 +101,10 @@ pub enum Verdict {
     NoDifference,
     /// The unit limit came first.
     Undecided,
+    /// [`Test::Bounds`]: H1 accepted (the mean of B minus A is `h1` rather than `h0`).
+    AcceptH1,
+    /// [`Test::Bounds`]: H0 accepted.
+    AcceptH0,
 }
 
 /// The state of a sequential test after a look.
@@ -75,12 +116,16 @@ pub struct SprtState {
     pub mean: f64,
     /// Its 95% confidence half-width (fixed-sample, for information only).
     pub ci95: f64,
-    /// The log-likelihood ratios of test 1 (A better) and test 2 (B better).
+    /// The log-likelihood ratios of test 1 (A better) and test 2 (B better);
+    /// [`Test::Bounds`]: its one ratio (H1 against H0) in both.
     pub llr: (f64, f64),
     /// The bounds: accept H0 at or below the first, H1 at or above the second.
     pub bounds: (f64, f64),
     /// The verdict so far (`Undecided` while the test goes on).
     pub verdict: Verdict,
+    /// Every unit so far had the same difference (identical play): the ratios are
+    /// at the bounds they point to (see the module documentation).
+    pub zero_variance: bool,
 }
 
 impl SprtSettings {
@@ -102,6 +147,11 @@ impl SprtSettings {
         if self.batch == 0 {
             return Err("the batch must hold at least one scoring unit".into());
         }
+        if let Test::Bounds { h0, h1 } = self.test
+            && !(h0.is_finite() && h1.is_finite() && h0 < h1)
+        {
+            return Err(format!("hypotheses H0 {h0} and H1 {h1}: two numbers, H0 below H1"));
+        }
         Ok(())
     }
 
@@ -109,30 +159,57 @@ impl SprtSettings {
     #[must_use]
     pub fn state(&self, units: u64, sum: f64, sum_sq: f64) -> SprtState {
         let n = units as f64;
-        let side = self.alpha / 2.0;
-        let lower = (self.beta / (1.0 - side)).ln();
-        let upper = ((1.0 - self.beta) / side).ln();
+        let (lower, upper) = match self.test {
+            Test::Difference => {
+                let side = self.alpha / 2.0;
+                ((self.beta / (1.0 - side)).ln(), ((1.0 - self.beta) / side).ln())
+            }
+            Test::Bounds { .. } => ((self.beta / (1.0 - self.alpha)).ln(), ((1.0 - self.beta) / self.alpha).ln()),
+        };
         let mean = if units > 0 { sum / n } else { 0.0 };
         let var = if units > 1 { ((sum_sq - n * mean * mean) / (n - 1.0)).max(0.0) } else { 0.0 };
+        // Rounding leaves a constant's variance a few ulps above zero: below this
+        // share of the squared mean it is zero.
+        let zero_variance = units >= MIN_UNITS && var <= 1e-12 * (1.0 + mean * mean);
         let ci95 = if units > 1 { 1.96 * (var / n).sqrt() } else { f64::INFINITY };
+        // The exponent of a normal likelihood ratio of mean `hi` against `lo`
+        // per unit of variance: `(hi - lo) (mean - (lo + hi) / 2)`.
+        let slope = |lo: f64, hi: f64, mean: f64| (hi - lo) * (mean - (lo + hi) / 2.0);
+        let ratio = |s: f64| {
+            if zero_variance {
+                // Infinite in the direction of its sign: at the bound it points to.
+                if s > 0.0 {
+                    upper
+                } else if s < 0.0 {
+                    lower
+                } else {
+                    0.0
+                }
+            } else {
+                n * s / var
+            }
+        };
         // Nothing is decided before the variance is estimated from enough units
         // (from a handful, it can be far too small and the ratios far too large).
-        let (llr1, llr2) = if units < MIN_UNITS || var <= 0.0 {
-            (0.0, 0.0)
-        } else {
-            let m = self.margin;
-            (n * (m * mean - m * m / 2.0) / var, n * (-m * mean - m * m / 2.0) / var)
+        let decides = units >= MIN_UNITS && (zero_variance || var > 0.0);
+        let m = self.margin;
+        let (llr1, llr2) = match self.test {
+            _ if !decides => (0.0, 0.0),
+            Test::Difference => (ratio(slope(0.0, m, mean)), ratio(slope(0.0, -m, mean))),
+            Test::Bounds { h0, h1 } => {
+                let r = ratio(slope(h0, h1, -mean));
+                (r, r)
+            }
         };
-        let verdict = if llr1 >= upper {
-            Verdict::ABetter
-        } else if llr2 >= upper {
-            Verdict::BBetter
-        } else if llr1 <= lower && llr2 <= lower {
-            Verdict::NoDifference
-        } else {
-            Verdict::Undecided
+        let verdict = match self.test {
+            Test::Difference if llr1 >= upper => Verdict::ABetter,
+            Test::Difference if llr2 >= upper => Verdict::BBetter,
+            Test::Difference if llr1 <= lower && llr2 <= lower => Verdict::NoDifference,
+            Test::Bounds { .. } if decides && llr1 >= upper => Verdict::AcceptH1,
+            Test::Bounds { .. } if decides && llr1 <= lower => Verdict::AcceptH0,
+            _ => Verdict::Undecided,
         };
-        SprtState { units, mean, ci95, llr: (llr1, llr2), bounds: (lower, upper), verdict }
+        SprtState { units, mean, ci95, llr: (llr1, llr2), bounds: (lower, upper), verdict, zero_variance }
     }
 }
 
@@ -202,7 +279,7 @@ mod tests {
     use rand_pcg::Pcg64Mcg;
 
     fn settings() -> SprtSettings {
-        SprtSettings { slots: (0, 1), alpha: 0.05, beta: 0.05, margin: 1.5, batch: 20 }
+        SprtSettings { slots: (0, 1), alpha: 0.05, beta: 0.05, margin: 1.5, batch: 20, test: Test::Difference }
     }
 
     /// A paired difference like a duplicate deal's: the difference of two draws of
@@ -221,9 +298,9 @@ mod tests {
 
     /// How often each verdict comes out of `runs` simulated tests whose
     /// differences have mean `shift` (at most `max` units each).
-    fn simulate(s: &SprtSettings, shift: f64, runs: u64, max: u64) -> [u64; 4] {
+    fn simulate(s: &SprtSettings, shift: f64, runs: u64, max: u64) -> [u64; 6] {
         let mut rng = Pcg64Mcg::seed_from_u64(23);
-        let mut counts = [0; 4];
+        let mut counts = [0; 6];
         for _ in 0..runs {
             let mut diffs = Differences::default();
             let verdict = loop {
@@ -243,9 +320,9 @@ mod tests {
     #[test]
     fn identical_agents_name_a_winner_at_most_alpha_of_the_time() {
         // Sigma of a difference is about 9.4 tantos; the margin a tenth of it.
-        let s = SprtSettings { slots: (0, 1), alpha: 0.05, beta: 0.05, margin: 1.0, batch: 25 };
+        let s = SprtSettings { slots: (0, 1), alpha: 0.05, beta: 0.05, margin: 1.0, batch: 25, test: Test::Difference };
         let runs = 4_000;
-        let [a, b, none, undecided] = simulate(&s, 0.0, runs, 100_000);
+        let [a, b, none, undecided, ..] = simulate(&s, 0.0, runs, 100_000);
         let rate = (a + b) as f64 / runs as f64;
         println!("no difference: {a} A, {b} B, {none} none, {undecided} undecided in {runs}: {rate:.4}");
         assert!(rate <= s.alpha, "false-positive rate {rate} above alpha {}", s.alpha);
@@ -260,9 +337,9 @@ mod tests {
 
     #[test]
     fn a_difference_of_the_margin_is_found_at_least_one_minus_beta_of_the_time() {
-        let s = SprtSettings { slots: (0, 1), alpha: 0.05, beta: 0.1, margin: 1.0, batch: 25 };
+        let s = SprtSettings { slots: (0, 1), alpha: 0.05, beta: 0.1, margin: 1.0, batch: 25, test: Test::Difference };
         let runs = 2_000;
-        let [a, b, none, undecided] = simulate(&s, s.margin, runs, 100_000);
+        let [a, b, none, undecided, ..] = simulate(&s, s.margin, runs, 100_000);
         let power = a as f64 / runs as f64;
         println!("difference of the margin: {a} A, {b} B, {none} none, {undecided} undecided: {power:.4}");
         assert!(power >= 1.0 - s.beta, "power {power} below 1 - beta");
@@ -270,6 +347,74 @@ mod tests {
         // And B's side the same.
         let [a, b, ..] = simulate(&s, -s.margin, runs, 100_000);
         assert!(b as f64 / runs as f64 >= 1.0 - s.beta && a == 0, "{a} {b}");
+    }
+
+    /// Issue 33, item 3: every difference 0 (an agent against itself) is a
+    /// verdict at the first look that may decide, not an endless test; a
+    /// constant difference decides by its side.
+    #[test]
+    fn zero_variance_decides() {
+        let s = SprtSettings { margin: 0.5, batch: 500, ..settings() };
+        let mut d = Differences::default();
+        for _ in 0..MIN_UNITS - 1 {
+            d.push(0.0);
+        }
+        assert_eq!(d.look(&s).verdict, Verdict::Undecided, "not before MIN_UNITS");
+        d.push(0.0);
+        let st = d.look(&s);
+        assert!(st.zero_variance, "{st:?}");
+        assert_eq!(st.verdict, Verdict::NoDifference, "{st:?}");
+        assert_eq!(st.llr, (st.bounds.0, st.bounds.0));
+        // A constant difference of the margin or more names the better side.
+        for (c, want) in [(0.5, Verdict::ABetter), (-2.0, Verdict::BBetter), (0.1, Verdict::NoDifference)] {
+            let mut d = Differences::default();
+            for _ in 0..40 {
+                d.push(c);
+            }
+            assert_eq!(d.look(&s).verdict, want, "{c}");
+        }
+        // The one-sided tests: identical play is not worse (non-regression), and
+        // not better by the margin.
+        let mut d = Differences::default();
+        for _ in 0..40 {
+            d.push(0.0);
+        }
+        let nonreg = SprtSettings { test: Test::Bounds { h0: -0.5, h1: 0.0 }, ..s };
+        assert_eq!(d.look(&nonreg).verdict, Verdict::AcceptH1);
+        let better = SprtSettings { test: Test::Bounds { h0: 0.0, h1: 0.5 }, ..s };
+        assert_eq!(d.look(&better).verdict, Verdict::AcceptH0);
+        // Exactly halfway: no evidence either way.
+        let mid = SprtSettings { test: Test::Bounds { h0: -1.0, h1: 1.0 }, ..s };
+        assert_eq!(d.look(&mid).verdict, Verdict::Undecided);
+        // A single different unit is variance again: the ordinary ratio.
+        d.push(6.0);
+        assert!(!d.look(&s).zero_variance);
+    }
+
+    /// The one-sided tests keep their error rates: "B better by the margin"
+    /// accepted at most alpha of the time when B is not better, and at least
+    /// 1 - beta of the time when it is; the non-regression test likewise.
+    #[test]
+    fn one_sided_tests_keep_their_error_rates() {
+        let runs = 2_000;
+        let m = 1.0;
+        // `shift` is A minus B: B better by m is a shift of -m.
+        let better = SprtSettings { alpha: 0.05, beta: 0.1, margin: m, batch: 25, ..settings() };
+        let better = SprtSettings { test: Test::Bounds { h0: 0.0, h1: m }, ..better };
+        let h1 = |c: [u64; 6]| c[Verdict::AcceptH1 as usize] as f64 / runs as f64;
+        let false_pos = h1(simulate(&better, 0.0, runs, 100_000));
+        let power = h1(simulate(&better, -m, runs, 100_000));
+        println!("better: false positives {false_pos}, power {power}");
+        assert!(false_pos <= better.alpha && power >= 1.0 - better.beta, "{false_pos} {power}");
+        // Non-regression: B worse by m (shift +m) passes at most alpha of the time.
+        let nonreg = SprtSettings { test: Test::Bounds { h0: -m, h1: 0.0 }, ..better };
+        let false_pass = h1(simulate(&nonreg, m, runs, 100_000));
+        let pass = h1(simulate(&nonreg, 0.0, runs, 100_000));
+        println!("non-regression: false passes {false_pass}, passes {pass}");
+        assert!(false_pass <= nonreg.alpha && pass >= 1.0 - nonreg.beta, "{false_pass} {pass}");
+        assert!(simulate(&nonreg, 0.0, 50, 100_000)[Verdict::Undecided as usize] == 0);
+        let bad = SprtSettings { test: Test::Bounds { h0: 0.0, h1: 0.0 }, ..better };
+        assert!(bad.check(3).unwrap_err().contains("H0 below H1"));
     }
 
     #[test]

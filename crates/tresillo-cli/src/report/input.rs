@@ -20,6 +20,8 @@ pub enum Run {
     Tune(TuneRun),
     /// A league directory.
     League(super::league::LeagueRun),
+    /// An `sprt --out` directory.
+    Sprt(super::sprt::SprtRun),
 }
 
 impl Run {
@@ -29,6 +31,7 @@ impl Run {
             Run::Tournament(t) => &t.label,
             Run::Tune(t) => &t.label,
             Run::League(l) => &l.label,
+            Run::Sprt(s) => &s.label,
         }
     }
 
@@ -41,6 +44,7 @@ impl Run {
                     Run::Tournament(t) => t.label = t.path.display().to_string(),
                     Run::Tune(t) => t.label = t.path.display().to_string(),
                     Run::League(l) => l.label = l.path.display().to_string(),
+                    Run::Sprt(s) => s.label = s.path.display().to_string(),
                 }
             }
         }
@@ -67,6 +71,9 @@ pub fn load(path: &Path) -> Result<Run> {
     if path.join("manifest.json").is_file() {
         return Ok(Run::Tournament(TournamentRun::load(path)?));
     }
+    if path.join("sprt.json").is_file() {
+        return Ok(Run::Sprt(super::sprt::SprtRun::load(path, label_of(path))?));
+    }
     let mut manifests = Vec::new();
     for entry in fs::read_dir(path).with_context(|| format!("reading {}", path.display()))? {
         let p = entry?.path();
@@ -83,7 +90,8 @@ pub fn load(path: &Path) -> Result<Run> {
             Ok(Run::Tune(TuneRun::load(&csv, m)?))
         }
         [] => bail!(
-            "{}: not a run directory (no manifest.json of a tournament, no *.manifest.json of a tuning run)",
+            "{}: not a run directory (no manifest.json of a tournament, no *.manifest.json of a tuning run, no \
+             league.json of a league, no sprt.json of a sequential test)",
             path.display()
         ),
         _ => bail!(
@@ -673,6 +681,30 @@ pub struct TuneManifest {
     pub converged: bool,
     /// The best candidate.
     pub best: TuneBest,
+    /// The verdict (absent in manifests of older versions).
+    #[serde(default)]
+    pub recommendation: Option<TuneRecommendation>,
+}
+
+/// A tune's verdict, as its manifest records it.
+#[derive(Deserialize)]
+pub struct TuneRecommendation {
+    /// The recommended spec.
+    pub spec: String,
+    /// The verdict's line.
+    pub verdict: String,
+    /// The rule that decides.
+    pub test: String,
+    /// Fresh deals of the confirmation (0: none).
+    pub confirm_deals: u64,
+    /// Their seed.
+    pub confirm_seed: Option<u64>,
+    /// The best minus the start on the fresh deals.
+    pub gain: Option<f64>,
+    /// Its interval's low end.
+    pub gain_ci95_low: Option<f64>,
+    /// Its interval's high end.
+    pub gain_ci95_high: Option<f64>,
 }
 
 /// A tuned parameter.

@@ -16,6 +16,7 @@ mod csv_error;
 mod html;
 mod input;
 mod league;
+mod sprt;
 
 use anyhow::{Context, Result};
 use body::Body;
@@ -75,6 +76,7 @@ fn render(runs: &[Run]) -> Result<Page> {
             Run::Tournament(t) => format!("tournament {}", t.label),
             Run::Tune(t) => format!("tuning run {}", t.label),
             Run::League(l) => format!("league {}", l.label),
+            Run::Sprt(s) => format!("sequential test {}", s.label),
         })
         .collect();
     let title = format!("tresillo report: {}", labels.join(", "));
@@ -90,7 +92,7 @@ fn render(runs: &[Run]) -> Result<Page> {
         .iter()
         .filter_map(|r| match r {
             Run::Tournament(t) => Some(t),
-            Run::Tune(_) | Run::League(_) => None,
+            Run::Tune(_) | Run::League(_) | Run::Sprt(_) => None,
         })
         .collect();
     if tournaments.len() > 1 {
@@ -110,6 +112,7 @@ fn render(runs: &[Run]) -> Result<Page> {
             Run::Tournament(t) => tournament(&mut body, t, &prefix)?,
             Run::Tune(t) => tune(&mut body, t, &prefix)?,
             Run::League(l) => league::league(&mut body, l, &prefix)?,
+            Run::Sprt(s) => sprt::sprt(&mut body, s, &prefix)?,
         }
         body.html.push_str("</section>\n");
     }
@@ -852,16 +855,49 @@ fn tune(body: &mut Body, t: &TuneRun, id: &str) -> Result<()> {
             (
                 "best",
                 format!(
-                    "{} with {:.4} {} per deal [{:.4}, {:.4}]",
+                    "{} with {:.4} {} per deal [{:.4}, {:.4}] (the search's estimate: optimistic, the largest of \
+                     {} noisy ones)",
                     m.best.spec,
                     best.mean,
                     unit(&m.rules),
                     best.low,
-                    best.high
+                    best.high,
+                    m.evaluations
                 ),
+            ),
+            (
+                "verdict",
+                match &m.recommendation {
+                    Some(r) => r.verdict.clone(),
+                    None => "none recorded (a tune of an older version: its best was not confirmed)".into(),
+                },
+            ),
+            (
+                "confirmation",
+                match &m.recommendation {
+                    Some(r) if r.confirm_deals > 0 => format!(
+                        "the best minus the start on {} fresh deals (seed {}), paired: {} [{}, {}]; rule: {}",
+                        r.confirm_deals,
+                        r.confirm_seed.map_or_else(String::new, |s| s.to_string()),
+                        r.gain.map_or_else(|| "-".into(), |g| format!("{g:+.4}")),
+                        r.gain_ci95_low.map_or_else(|| "-".into(), |g| format!("{g:+.4}")),
+                        r.gain_ci95_high.map_or_else(|| "-".into(), |g| format!("{g:+.4}")),
+                        r.test
+                    ),
+                    Some(r) => format!("none played; rule: {}", r.test),
+                    None => "none recorded".into(),
+                },
             ),
         ],
     ));
+    if let Some(r) = &m.recommendation {
+        let _ = writeln!(
+            body.html,
+            "<p class=\"verdict\"><strong>Verdict: {}</strong>. The recommended spec is <code>{}</code>.</p>",
+            esc(&r.verdict),
+            esc(&r.spec)
+        );
+    }
     let k = m.params.len();
     let extra: Vec<usize> =
         ["deals", "round"].iter().filter_map(|c| t.header.iter().position(|h| h == c)).collect();

@@ -1,0 +1,34 @@
+#!/bin/sh
+# Checks that `tresillo calibrate` matches compute over whole games: calibrates
+# pimc and ismcts to the same CPU milliseconds per decision (card play alone,
+# the rule agent bidding), plays them against each other in a 40-deal duplicate
+# tournament on one thread, and fails unless each spends within 20% of the
+# other's CPU time per card decision (compute.csv's cpu_s over its card count).
+#
+# A timing property, so a script and not a unit test: run it on a quiet machine.
+# Usage: scripts/check-calibrate.sh [MS] [BIN]   (default 2 ms, target/release/tresillo)
+set -eu
+MS=${1:-2}
+BIN=${2:-target/release/tresillo}
+if [ ! -x "$BIN" ]; then
+    cargo build --release -q -p tresillo-cli
+fi
+DIR=$(mktemp -d)
+trap 'rm -rf "$DIR"' EXIT
+P=$("$BIN" calibrate --spec pimc --ms "$MS" --bidding rule | tee "$DIR/pimc.txt" | tail -n 1)
+I=$("$BIN" calibrate --spec ismcts --ms "$MS" --bidding rule | tee "$DIR/ismcts.txt" | tail -n 1)
+grep '^calibrated:' "$DIR/pimc.txt" "$DIR/ismcts.txt" | sed 's/^[^:]*://'
+"$BIN" tournament --agents "$P,$I,rule" --bidding rule --deals 40 --duplicate --seed 5 --threads 1 \
+    --out "$DIR/run" > /dev/null
+python3 - "$DIR/run/compute.csv" "$P" "$I" <<'PY'
+import csv, sys
+rows = {r["slot"]: r for r in csv.DictReader(open(sys.argv[1]))}
+ms = {}
+for slot, spec in (("0", sys.argv[2]), ("1", sys.argv[3])):
+    r = rows[slot]
+    ms[slot] = 1000 * float(r["cpu_s"]) / int(r["card"])
+    print(f"tournament: {spec}: {ms[slot]:.3f} CPU ms per card decision ({r['card']} cards, {r['cpu_s']} CPU s)")
+ratio = max(ms.values()) / min(ms.values())
+print(f"ratio {ratio:.3f} (at most 1.20 to pass)")
+sys.exit(0 if ratio <= 1.2 else 1)
+PY
