@@ -27,7 +27,8 @@ The rules it follows (README, "summary.csv columns"):
   divided by the rows per unit (deals per unit times seatings) to give tantos per
   deal;
 - roles `declarer` and `opponent`: each row is one observation;
-- the interval is mean +/- 1.96 * sqrt(sample variance / n);
+- the interval is mean +/- t(0.975, n - 1) * sqrt(sample variance / n), Student's t
+  (rundir.t95, the same digits as the Rust code);
 - success and outcomes are from the original declarer's side: a hand taken over
   (`took_over` set) is its puesta, never its success.
 """
@@ -43,7 +44,7 @@ try:
 except ImportError:
     sys.exit("error: scripts/analyze.py needs pandas: pip install -r scripts/requirements.txt")
 
-from rundir import INTEGERS, OPTIONAL_INTEGERS, BadInput, check_run, first_bad_token
+from rundir import INTEGERS, OPTIONAL_INTEGERS, BadInput, check_run, first_bad_token, half_width
 
 CONTRACTS = ["entrada", "vuelta", "solo"]
 # The summary column each contract of deals.csv counts in (Contract::family).
@@ -90,7 +91,7 @@ def mean_ci(values, scale=1.0):
     mean = total / nf
     if n > 1:
         var = (float(sum_sq) - nf * mean * mean) / (nf - 1.0)
-        half = 1.96 * math.sqrt(max(var, 0.0) / nf)
+        half = half_width(var, n)
     else:
         half = float("nan")
     return mean / scale, half / scale

@@ -10,7 +10,9 @@ For every deal (every session of K deals when the run's manifest says
 for OTHER (default: the mean of the other slots, two, or three at a table of
 four), divided by the number of seatings: tantos per deal (per session), as the
 summaries count them. Prints the mean over units with a 95% confidence interval
-(normal approximation, units independent): the numbers of the run's pairs.csv.
+(Student's t with units - 1 degrees of freedom, units independent), the
+likelihood of superiority and the units won, drawn and lost: the numbers of the
+run's pairs.csv.
 
 With `--across RUN_B`, the difference is SLOT in RUN_DIR minus SLOT_B (default
 SLOT) in RUN_B, deal by deal: two variants of an agent each run against the same
@@ -26,7 +28,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from rundir import BadInput, check_run, first_bad_token
+from rundir import BadInput, check_run, first_bad_token, half_width, t_cdf
 
 USAGE = next(l for l in __doc__.splitlines() if l.startswith("Usage: ")).removeprefix("Usage: ")
 
@@ -166,11 +168,16 @@ def main():
     except OSError as e:
         sys.exit(f"error: {e.filename}: {e.strerror}")
     n = len(diffs)
-    mean = sum(diffs) / n
-    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    half = 1.96 * math.sqrt(var / n)
+    mean = sum(diffs) / float(n)
+    var = sum((d - mean) * (d - mean) for d in diffs) / (float(n) - 1.0)
+    half = half_width(var, n)
+    se = math.sqrt(var / float(n))
+    los = t_cdf(mean / se, n - 1) if se > 0.0 else (1.0 if mean > 0.0 else 0.0 if mean < 0.0 else 0.5)
+    wins = sum(1 for d in diffs if d > 0.0)
+    draws = sum(1 for d in diffs if d == 0.0)
     print(f"slot {slot} minus {vs}, tantos per {unit} (paired by {unit}), {n} {unit}s:")
     print(f"{mean:+.4f} [{mean - half:+.4f}, {mean + half:+.4f}]")
+    print(f"likelihood of superiority {los:.4f}; {unit}s won/drawn/lost {wins}/{draws}/{n - wins - draws}")
 
 
 if __name__ == "__main__":

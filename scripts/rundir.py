@@ -4,7 +4,90 @@ file, line, column and token (shared by analyze.py and paired.py)."""
 
 import csv
 import json
+import math
 from pathlib import Path
+
+# Student's t, as crates/tresillo-sim/src/student.rs computes it (the same
+# operations in the same order, so the printed digits agree with the Rust code).
+Z95 = 1.959963984540054
+
+
+def t_two_sided(t, df):
+    """A(t|df) = P(|T| <= t) for integer df >= 1 (Abramowitz and Stegun 26.7.3/4)."""
+    nu = max(df, 1)
+    th = math.atan(t / math.sqrt(float(nu)))
+    s, c = math.sin(th), math.cos(th)
+    c2 = c * c
+    if nu % 2 == 1:
+        total = 0.0
+        if nu > 1:
+            term = c
+            total = c
+            k = 3
+            while k < nu:
+                term *= c2 * float(k - 1) / float(k)
+                total += term
+                k += 2
+        return 2.0 / math.pi * (th + s * total)
+    term = 1.0
+    total = 1.0
+    k = 2
+    while k < nu:
+        term *= c2 * float(k - 1) / float(k)
+        total += term
+        k += 2
+    return s * total
+
+
+def t95(df):
+    """The two-sided 95% quantile of Student's t with df degrees of freedom."""
+    if df == 0:
+        return float("nan")
+    if df > 1000:
+        z = Z95
+        v = float(df)
+        z2 = z * z
+        z3 = z2 * z
+        z5 = z3 * z2
+        z7 = z5 * z2
+        z9 = z7 * z2
+        g1 = (z3 + z) / 4.0
+        g2 = (5.0 * z5 + 16.0 * z3 + 3.0 * z) / 96.0
+        g3 = (3.0 * z7 + 19.0 * z5 + 17.0 * z3 - 15.0 * z) / 384.0
+        g4 = (79.0 * z9 + 776.0 * z7 + 1482.0 * z5 - 1920.0 * z3 - 945.0 * z) / 92160.0
+        return z + g1 / v + g2 / (v * v) + g3 / (v * v * v) + g4 / (v * v * v * v)
+    lo, hi = Z95, 13.0
+    while t_two_sided(hi, df) < 0.95:
+        hi *= 2.0
+    while True:
+        mid = 0.5 * (lo + hi)
+        if mid <= lo or mid >= hi:
+            return hi
+        if t_two_sided(mid, df) < 0.95:
+            lo = mid
+        else:
+            hi = mid
+
+
+def erfc(x):
+    """Numerical Recipes' erfcc (x >= 0), as the Rust code computes it."""
+    t = 1.0 / (1.0 + 0.5 * x)
+    p = -x * x - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (
+        0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))))
+    return t * math.exp(p)
+
+
+def t_cdf(t, df):
+    """P(T <= t), Student's t with df degrees of freedom (the normal above 100,000)."""
+    a = 1.0 - erfc(abs(t) / math.sqrt(2.0)) if df > 100_000 else t_two_sided(abs(t), df)
+    return 0.5 + 0.5 * a if t >= 0.0 else 0.5 - 0.5 * a
+
+
+def half_width(var, n):
+    """The half-width of the 95% interval on a mean of n values of sample variance var."""
+    if n < 2:
+        return float("nan")
+    return t95(n - 1) * math.sqrt(max(var, 0.0) / float(n))
 
 
 class BadInput(Exception):

@@ -43,6 +43,14 @@ pub trait Agent: Send {
         Work::default()
     }
 
+    /// Wall nanoseconds spent since the last call getting ready rather than
+    /// deciding (an external bot's process start and greeting, within the
+    /// decision that needed it), then zero: the runner's metering takes it
+    /// out of that decision's time and counts it apart. 0 by default.
+    fn take_startup_ns(&mut self) -> u64 {
+        0
+    }
+
     /// Gives the agent `model` to weight its sampled worlds by, in place of its
     /// soft `rule` (docs/AGENTS.md, "Inference-weighted worlds"), and turns its
     /// inference on, as `infer=1` would. `true` if the agent weights worlds
@@ -108,6 +116,9 @@ impl<A: Agent + ?Sized> Agent for Box<A> {
     fn take_work(&mut self) -> Work {
         (**self).take_work()
     }
+    fn take_startup_ns(&mut self) -> u64 {
+        (**self).take_startup_ns()
+    }
     fn set_likelihood(&mut self, model: Arc<dyn Likelihood>) -> bool {
         (**self).set_likelihood(model)
     }
@@ -168,6 +179,10 @@ pub trait TablePlayer {
     fn player_work(&mut self) -> Work {
         Work::default()
     }
+    /// Its start-up time since the last call ([`Agent::take_startup_ns`]).
+    fn player_startup_ns(&mut self) -> u64 {
+        0
+    }
 }
 
 impl<A: Agent + ?Sized> TablePlayer for A {
@@ -189,6 +204,9 @@ impl<A: Agent + ?Sized> TablePlayer for A {
     }
     fn player_work(&mut self) -> Work {
         self.take_work()
+    }
+    fn player_startup_ns(&mut self) -> u64 {
+        self.take_startup_ns()
     }
 }
 
@@ -299,5 +317,9 @@ impl<P: TablePlayer> TablePlayer for SplitPlayer<P> {
             w.add(b.player_work());
         }
         w
+    }
+
+    fn player_startup_ns(&mut self) -> u64 {
+        self.play.player_startup_ns() + self.bidding.as_mut().map_or(0, TablePlayer::player_startup_ns)
     }
 }

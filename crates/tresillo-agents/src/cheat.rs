@@ -189,4 +189,11 @@ impl crate::TablePlayer for Seated {
             Seated::Cheat(c) => c.take_work(),
         }
     }
+
+    fn player_startup_ns(&mut self) -> u64 {
+        match self {
+            Seated::Fair(a) => a.take_startup_ns(),
+            Seated::Cheat(_) => 0,
+        }
+    }
 }

@@ -384,6 +384,9 @@ pub struct ExtBot {
     fallback: Option<Box<dyn Agent>>,
     forfeiting: bool,
     forfeits: u64,
+    /// Wall nanoseconds spent starting the process (and reading its hello)
+    /// since the last [`Agent::take_startup_ns`].
+    startup_ns: u64,
     failed_starts: u32,
     reported: u32,
     /// The request being written (reused).
@@ -421,6 +424,7 @@ impl ExtBot {
             fallback,
             forfeiting: false,
             forfeits: 0,
+            startup_ns: 0,
             failed_starts: 0,
             reported: 0,
             out: String::with_capacity(2048),
@@ -591,7 +595,10 @@ impl ExtBot {
     fn decide_checked(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Result<Decision, Fault> {
         if self.process.is_none() {
             let p = view.public();
-            if let Err(f) = self.spawn(p.game_rules(), p.players) {
+            let t0 = Instant::now();
+            let started = self.spawn(p.game_rules(), p.players);
+            self.startup_ns += u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX);
+            if let Err(f) = started {
                 self.failed_starts += 1;
                 if self.failed_starts >= MAX_FAILED_STARTS && self.config.on_fault == OnFault::Rule {
                     return Err(Fault {
@@ -822,6 +829,10 @@ impl Agent for ExtBot {
 
     fn take_work(&mut self) -> Work {
         Work { forfeits: std::mem::take(&mut self.forfeits), ..Work::default() }
+    }
+
+    fn take_startup_ns(&mut self) -> u64 {
+        std::mem::take(&mut self.startup_ns)
     }
 }
 

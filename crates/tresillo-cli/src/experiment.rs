@@ -460,6 +460,8 @@ pub fn load(a: &RunArgs) -> Result<Experiment> {
             resume: a.resume,
             force: a.force,
             bidding: l.bidding,
+            deals_from: None,
+            quiet: false,
         }),
         (Some(t), None, None) => Experiment::Tournament(TournamentArgs {
             agents: t.agents.join(","),
@@ -477,6 +479,8 @@ pub fn load(a: &RunArgs) -> Result<Experiment> {
             bidding: t.bidding,
             ms_per_decision: t.ms_per_decision,
             format: t.format,
+            deals_from: None,
+            quiet: false,
         }),
         (None, Some(t), None) => {
             let mut args = TuneArgs {

@@ -41,6 +41,13 @@ pub struct LeagueArgs {
     /// conversation decisions (card play alone is compared, as in `tournament`).
     #[arg(long)]
     pub bidding: Option<String>,
+    /// Every table plays the deals of this deal book (one deal seed or dealt
+    /// hand a line; see `tournament --deals-from`); `--deals` is its length.
+    #[arg(long, value_name = "FILE", conflicts_with = "deals")]
+    pub deals_from: Option<PathBuf>,
+    /// No progress on standard error (see `tournament --quiet`).
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 impl LeagueArgs {
@@ -55,7 +62,10 @@ impl LeagueArgs {
         let config = TournamentConfig {
             agents: self.agents.split(',').map(|s| s.trim().to_string()).collect(),
             players: self.rules.players()?,
-            deals: self.deals,
+            deals: match self.deals_from.as_deref().map(tresillo_runs::read_book).transpose()? {
+                Some(b) => b.len(),
+                None => self.deals,
+            },
             seed: self.seed,
             rules: self.rules.parse()?,
             scoring: Scoring::Deal,
@@ -81,11 +91,12 @@ pub fn run(a: &LeagueArgs, command_line: Vec<String>) -> Result<String> {
         resume: a.resume,
         force: a.force,
         record: None,
-        progress: true,
+        progress: !a.quiet,
         build: Some(crate::provenance::current()),
         registry: crate::registry(),
         note: &|line| note!("{line}"),
         format: tresillo_runs::Format::Csv,
     };
-    tresillo_runs::league::league(&config, shard, &options, &command_line)
+    let book = a.deals_from.as_deref().map(tresillo_runs::read_book).transpose()?;
+    tresillo_runs::league::league(&config, shard, &options, book.as_ref(), &command_line)
 }

@@ -64,6 +64,17 @@ pub struct TournamentArgs {
     /// typed, compressed, for pandas, polars, DuckDB, R, Spark) or `both`.
     #[arg(long, default_value = "csv", value_name = "csv|parquet|both")]
     pub format: Format,
+    /// Play the deals of a deal book instead of the seed's: FILE holds one deal
+    /// a line, a deal seed or a dealt hand in RULES.md notation (`h0 / h1 / h2 /
+    /// heap`), so two runs compare on exactly the same deals; `--deals` is
+    /// then the book's length. A run's deals.csv `deal_seed` column is a book.
+    #[arg(long, value_name = "FILE", conflicts_with = "deals")]
+    pub deals_from: Option<PathBuf>,
+    /// No progress on standard error (neither the bar on a terminal nor, when
+    /// standard error is a file or a pipe, the progress line every 30 seconds;
+    /// TRESILLO_PROGRESS_EVERY=SECS sets that interval).
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 impl TournamentArgs {
@@ -76,7 +87,10 @@ impl TournamentArgs {
         let mut config = TournamentConfig {
             agents,
             players: self.rules.players()?,
-            deals: self.deals,
+            deals: match &self.book()? {
+                Some(b) => b.len(),
+                None => self.deals,
+            },
             seed: self.seed,
             rules: self.rules.parse()?,
             scoring: self.scoring.parse::<Scoring>()?,
@@ -94,8 +108,14 @@ impl TournamentArgs {
         Ok(config)
     }
 
-    /// How the run is written: these arguments, this build, progress on a
-    /// terminal, notes on standard error.
+    /// The deal book of `--deals-from`, read (one-line errors naming the file,
+    /// line and token).
+    pub fn book(&self) -> Result<Option<tresillo_sim::book::DealBook>> {
+        self.deals_from.as_deref().map(tresillo_runs::read_book).transpose()
+    }
+
+    /// How the run is written: these arguments, this build, progress on
+    /// standard error (unless `--quiet`), notes on standard error.
     pub fn options(&self) -> RunOptions<'static> {
         RunOptions {
             out: self.out.clone(),
@@ -103,7 +123,7 @@ impl TournamentArgs {
             resume: self.resume,
             force: self.force,
             record: self.record.clone(),
-            progress: true,
+            progress: !self.quiet,
             build: Some(crate::provenance::current()),
             registry: crate::registry(),
             note: &|line| note!("{line}"),
@@ -116,7 +136,7 @@ impl TournamentArgs {
 pub fn run(a: &TournamentArgs, command_line: Vec<String>) -> Result<String> {
     let config = a.config()?;
     note_time_budgets(&config);
-    tresillo_runs::run(&config, &a.options(), command_line)
+    tresillo_runs::run_book(&config, &a.options(), a.book()?.as_ref(), command_line)
 }
 
 /// Says, on standard error, that agents with a time budget make a run that

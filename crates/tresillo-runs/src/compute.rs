@@ -69,6 +69,7 @@ pub fn compute_header() -> Vec<String> {
             "weighted",
             "ess_mean",
             "fallbacks",
+            "startup_s",
         ]
         .map(String::from),
     );
@@ -80,12 +81,24 @@ pub fn compute_header() -> Vec<String> {
 /// (decisions timed, estimated wall and CPU seconds deciding, mean and 99th
 /// percentile milliseconds per timed card decision), then the inference
 /// counts (decisions with likelihood-weighted worlds, their mean effective
-/// sample size in worlds, and those that fell back on uniform worlds).
+/// sample size in worlds, and those that fell back on uniform worlds), then
+/// the seconds spent starting up apart from deciding (an external bot's
+/// process). A run with a bidding agent (`--bidding`) has one more row, slot
+/// `bidding`: that agent's decisions, work and times in every seat, which the
+/// slots' rows do not count.
 pub fn compute_csv(config: &TournamentConfig, c: &Compute) -> Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(compute_header())?;
-    for (k, s) in c.slots.iter().enumerate() {
-        let mut r = vec![k.to_string(), config.agents.get(k).cloned().unwrap_or_default()];
+    let bidding =
+        c.bidding.as_ref().map(|b| ("bidding".to_string(), config.bidding.clone().unwrap_or_default(), b));
+    let rows = c
+        .slots
+        .iter()
+        .enumerate()
+        .map(|(k, s)| (k.to_string(), config.agents.get(k).cloned().unwrap_or_default(), s))
+        .chain(bidding);
+    for (slot, agent, s) in rows {
+        let mut r = vec![slot, agent];
         r.push(s.total_decisions().to_string());
         r.extend(s.decisions.iter().map(u64::to_string));
         r.extend([s.worlds, s.nodes, s.iters, s.forfeits].map(|x| x.to_string()));
@@ -97,6 +110,7 @@ pub fn compute_csv(config: &TournamentConfig, c: &Compute) -> Result<Vec<u8>> {
         r.push(s.weighted.to_string());
         r.push(fixed((s.weighted > 0).then(|| s.ess as f64 / s.weighted as f64), 1));
         r.push(s.fallbacks.to_string());
+        r.push(fixed(Some(s.startup_ns as f64 / 1e9), 6));
         w.write_record(&r)?;
     }
     w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))
@@ -128,8 +142,16 @@ pub fn compute_table(config: &TournamentConfig, c: &Compute) -> String {
         "{:<28} {:>11} {:>10} {:>10} {:>9} {:>11} {:>13} {:>11}\n",
         "compute (times measured)", "decisions", "card ms", "card p99", "CPU s", "worlds", "nodes", "iters"
     );
-    for (k, x) in c.slots.iter().enumerate() {
-        let agent = config.agents.get(k).map_or("", String::as_str);
+    let bidding =
+        c.bidding.as_ref().map(|b| (format!("bidding: {}", config.bidding.as_deref().unwrap_or("")), b));
+    let rows = c
+        .slots
+        .iter()
+        .enumerate()
+        .map(|(k, x)| (config.agents.get(k).cloned().unwrap_or_default(), x))
+        .chain(bidding);
+    for (agent, x) in rows {
+        let agent = agent.as_str();
         let name = if agent.chars().count() <= 28 {
             agent.to_string()
         } else {

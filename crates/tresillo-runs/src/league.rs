@@ -14,26 +14,34 @@
 //! `deals.csv`: `ratings.csv` (the model of [`tresillo_sim::league`]: agent,
 //! rating in tantos per deal over an average table, 95% interval, tables, deals;
 //! best first), `matrix.csv` (every pair that met: the paired difference per deal,
-//! with its interval) and `league.json` (configuration, tables, completeness).
+//! with its interval; then the difference of the two ratings with its interval
+//! and likelihood of superiority, and the deals each won, drew and lost; all
+//! intervals Student's t) and `league.json` (configuration, tables, completeness).
 //! They depend only on the tables' rows: the same bytes whatever the thread
 //! count, shard split or interruption. Beside them, `compute.csv`: each agent's
 //! compute (the columns of a run's `compute.csv`, `slot` being the agent's league
 //! index) summed over its tables; its counts are exact, its times measurements.
 
-use crate::run::{RunOptions, check_deals_size, read_manifest, run, write_atomic};
+use crate::run::{RunOptions, check_deals_size, read_manifest, write_atomic};
 use anyhow::{Context, Result, bail, ensure};
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::path::Path;
 use tresillo_agents::Registry;
+use tresillo_sim::book::DealBook;
 use tresillo_sim::compute::Compute;
-use tresillo_sim::league::{Matchup, Rating, TableResults, fit, matrix, subsets};
+use tresillo_sim::league::{Fit, Matchup, Rating, TableResults, fit_cov, matrix, subsets};
 use tresillo_sim::{Scoring, Shard, TournamentConfig};
 
 /// The header of `ratings.csv`.
 pub const RATINGS_HEADER: &str = "agent,rating,ci95_low,ci95_high,tables,deals";
 /// The header of `matrix.csv`.
-pub const MATRIX_HEADER: &str = "agent_a,agent_b,tables,deals,mean,ci95_low,ci95_high";
+pub const MATRIX_HEADER: &str = "agent_a,agent_b,tables,deals,mean,ci95_low,ci95_high,rating_diff,\
+                                  rating_diff_low,rating_diff_high,los,wins,draws,losses";
+
+/// The header of `matrix.csv` before the rating differences, likelihood of
+/// superiority and win/draw/loss counts were added (issue 33).
+pub const MATRIX_HEADER_V1: &str = "agent_a,agent_b,tables,deals,mean,ci95_low,ci95_high";
 
 /// The most agents a league takes (a table of three per 3-subset: 1,140 tables
 /// at 20).
@@ -54,6 +62,9 @@ pub struct LeagueManifest {
     pub tables: Vec<LeagueTable>,
     /// Whether every table is complete and the league files written.
     pub complete: bool,
+    /// The deal book every table plays (`--deals-from`); absent for leagues on the seed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deal_book: Option<DealBook>,
 }
 
 /// One table of a league.
@@ -117,12 +128,14 @@ pub fn league(
     config: &TournamentConfig,
     shard: Shard,
     a: &RunOptions<'_>,
+    book: Option<&DealBook>,
     command_line: &[String],
 ) -> Result<String> {
     check(config, &a.registry)?;
     let dir = a.out.as_path();
     let all = tables(config);
     let manifest_path = dir.join("league.json");
+    let mut book = book.cloned();
     if manifest_path.exists() && !a.force {
         let text = fs::read_to_string(&manifest_path)
             .with_context(|| format!("reading {}", manifest_path.display()))?;
@@ -133,6 +146,12 @@ pub fn league(
             "{} holds a league with another configuration; use --force to overwrite it",
             dir.display()
         );
+        ensure!(
+            book.is_none() || book == m.deal_book,
+            "{} holds a league played on another deal book; use --force to overwrite it",
+            dir.display()
+        );
+        book = book.or(m.deal_book);
     }
     fs::create_dir_all(dir.join("tables")).with_context(|| format!("creating {}", dir.display()))?;
     let mut manifest = LeagueManifest {
@@ -141,6 +160,7 @@ pub fn league(
         config: config.clone(),
         tables: all.clone(),
         complete: false,
+        deal_book: book.clone(),
     };
     if a.force || !manifest_path.exists() {
         for f in ["ratings.csv", "matrix.csv", crate::compute::COMPUTE_CSV] {
@@ -172,7 +192,7 @@ pub fn league(
         let opts = RunOptions { out: out.clone(), progress: a.progress, ..a.clone() };
         let mut line = command_line.to_vec();
         line.push(format!("(table {})", t.dir));
-        run(&tc, &opts, line)?;
+        crate::run::run_book(&tc, &opts, book.as_ref(), line)?;
     }
     let complete: Vec<bool> = all.iter().map(|t| is_complete(&dir.join(&t.dir))).collect();
     let done = complete.iter().filter(|c| **c).count();
@@ -189,18 +209,18 @@ pub fn league(
         .map(|t| table_results(&dir.join(&t.dir), &table_config(config, t), t))
         .collect::<Result<_>>()?;
     let n = config.agents.len();
-    let ratings = fit(n, &results).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
+    let fitted = fit_cov(n, &results).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
     let pairs = matrix(n, &results);
-    let ranked = ranking(&ratings);
+    let ranked = ranking(&fitted.ratings);
     write_atomic(&dir.join("ratings.csv"), ratings_csv(&ranked, &config.agents).as_bytes())?;
-    write_atomic(&dir.join("matrix.csv"), matrix_csv(&pairs, &config.agents).as_bytes())?;
+    write_atomic(&dir.join("matrix.csv"), matrix_csv(&pairs, &fitted, &config.agents).as_bytes())?;
     let compute = league_compute(dir, config, &all)?;
     if let Some(c) = &compute {
         write_atomic(&dir.join(crate::compute::COMPUTE_CSV), &crate::compute::compute_csv(config, c)?)?;
     }
     manifest.complete = true;
     write_atomic(&manifest_path, serde_json::to_string_pretty(&manifest)?.as_bytes())?;
-    let mut text = printed(config, all.len(), &ranked, &pairs, dir);
+    let mut text = printed(config, all.len(), &ranked, &pairs, &fitted, dir);
     if let Some(c) = &compute {
         text.push_str("what each agent spent, over all its tables:\n");
         text.push_str(&crate::compute::compute_table(config, c));
@@ -222,6 +242,9 @@ fn league_compute(dir: &Path, config: &TournamentConfig, all: &[LeagueTable]) ->
             if let (Some(from), Some(to)) = (c.slots.get(slot), total.slots.get_mut(agent)) {
                 to.merge(from);
             }
+        }
+        if let Some(b) = &c.bidding {
+            total.bidding.get_or_insert_with(Default::default).merge(b);
         }
     }
     total.deals = config.deals;
@@ -272,17 +295,25 @@ fn ratings_csv(ranked: &[Rating], agents: &[String]) -> String {
     s
 }
 
-fn matrix_csv(pairs: &[Matchup], agents: &[String]) -> String {
+fn matrix_csv(pairs: &[Matchup], fitted: &Fit, agents: &[String]) -> String {
     let mut s = format!("{MATRIX_HEADER}\n");
     for p in pairs {
         let (lo, hi) = crate::pairs::ci_fields(p.ci95);
+        let d = fitted.difference(p.a, p.b);
         s.push_str(&format!(
-            "{},{},{},{},{:.4},{lo},{hi}\n",
+            "{},{},{},{},{:.4},{lo},{hi},{:.4},{:.4},{:.4},{:.4},{},{},{}\n",
             crate::pairs::quote(&agents[p.a]),
             crate::pairs::quote(&agents[p.b]),
             p.tables,
             p.deals,
-            p.mean
+            p.mean,
+            d.diff,
+            d.ci95.0,
+            d.ci95.1,
+            d.los,
+            p.wins,
+            p.draws,
+            p.losses
         ));
     }
     s
@@ -293,11 +324,12 @@ fn printed(
     tables: usize,
     ranked: &[Rating],
     pairs: &[Matchup],
+    fitted: &Fit,
     dir: &Path,
 ) -> String {
     let mut s = format!(
         "league of {} agents: {tables} tables of {}, {} deals each under every seating; ratings in tantos per \
-         deal over an average table (95% CI):\n",
+         deal over an average table (95% CI, Student's t):\n",
         config.agents.len(),
         config.players,
         config.deals
@@ -312,7 +344,23 @@ fn printed(
             r.ci95.1
         ));
     }
-    s.push_str("paired differences where they met, tantos per deal (A minus B, 95% CI):\n");
+    s.push_str("rating differences (A minus B, 95% CI), likelihood of superiority, deals A won/drew/lost:\n");
+    for p in pairs {
+        let d = fitted.difference(p.a, p.b);
+        s.push_str(&format!(
+            "  {:<28} - {:<28} {:>+10.4} [{:+.4}, {:+.4}] LOS {:.4} W/D/L {}/{}/{}\n",
+            config.agents[p.a],
+            config.agents[p.b],
+            d.diff,
+            d.ci95.0,
+            d.ci95.1,
+            d.los,
+            p.wins,
+            p.draws,
+            p.losses
+        ));
+    }
+    s.push_str("paired differences where they met, tantos per deal (A minus B, 95% CI, Student's t):\n");
     for p in pairs {
         let ci = p.ci95.map_or(String::new(), |(l, h)| format!("[{l:+.4}, {h:+.4}]"));
         s.push_str(&format!(

@@ -1,8 +1,11 @@
 //! The paired difference of every pair of agent slots: for each scoring unit
 //! (a deal, or a session with `--scoring session:K`), slot A's tantos over the
 //! unit's rows minus slot B's, divided by the number of seatings, with the mean
-//! over units and its 95% confidence interval (normal approximation, units
-//! independent). Deals played under every seating make the difference far
+//! over units and its 95% confidence interval (Student's t with `units - 1`
+//! degrees of freedom, units independent), then the likelihood of superiority
+//! (the t distribution function at mean / standard error: the probability
+//! that A's true mean is above B's) and the units A won, drew and lost (its
+//! tantos above, equal to, below B's on the same deal). Deals played under every seating make the difference far
 //! tighter than the two slots' own intervals. Read from `deals.csv` when a run
 //! or a merge completes, so it holds for resumed and merged runs alike; for deal
 //! scoring it is exactly what `scripts/paired.py RUN A B` computes (tested).
@@ -13,7 +16,11 @@ use std::path::Path;
 use tresillo_sim::TournamentConfig;
 
 /// The header of `pairs.csv`.
-pub const HEADER: &str = "slot_a,agent_a,slot_b,agent_b,units,mean,ci95_low,ci95_high";
+pub const HEADER: &str = "slot_a,agent_a,slot_b,agent_b,units,mean,ci95_low,ci95_high,los,wins,draws,losses";
+
+/// The header of `pairs.csv` before the likelihood of superiority and the
+/// win/draw/loss counts were added (issue 33): the first eight columns.
+pub const HEADER_V1: &str = "slot_a,agent_a,slot_b,agent_b,units,mean,ci95_low,ci95_high";
 
 /// One pair's difference.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,8 +33,12 @@ pub struct Pair {
     pub units: u64,
     /// The mean difference per unit (A minus B), tantos.
     pub mean: f64,
-    /// The 95% confidence interval (`None` with fewer than two units).
+    /// The 95% confidence interval (Student's t; `None` with fewer than two units).
     pub ci95: Option<(f64, f64)>,
+    /// The likelihood of superiority of A over B (`None` with fewer than two units).
+    pub los: Option<f64>,
+    /// Units on which A scored more than B, the same, less.
+    pub wdl: (u64, u64, u64),
 }
 
 /// Every pair of slots `a < b` of the run whose rows are the `deals.csv` at `path`.
@@ -40,8 +51,16 @@ pub fn pairs(path: &Path, config: &TournamentConfig) -> Result<Vec<Pair>> {
     for a in 0..slots {
         for b in a + 1..slots {
             let diffs: Vec<f64> = units.values().map(|t| (t[a] - t[b]) as f64 / seatings).collect();
-            let (mean, ci95) = tresillo_sim::mean_ci95(&diffs);
-            out.push(Pair { a: (a, name(a)), b: (b, name(b)), units: diffs.len() as u64, mean, ci95 });
+            let p = tresillo_sim::Paired::of(&diffs);
+            out.push(Pair {
+                a: (a, name(a)),
+                b: (b, name(b)),
+                units: p.n,
+                mean: p.mean,
+                ci95: p.ci95,
+                los: p.los,
+                wdl: (p.wins, p.draws, p.losses),
+            });
         }
     }
     Ok(out)
@@ -136,14 +155,18 @@ pub fn csv(pairs: &[Pair]) -> Vec<u8> {
     let mut s = format!("{HEADER}\n");
     for p in pairs {
         let (lo, hi) = ci_fields(p.ci95);
+        let los = p.los.map_or(String::new(), |x| format!("{x:.4}"));
         s.push_str(&format!(
-            "{},{},{},{},{},{:.4},{lo},{hi}\n",
+            "{},{},{},{},{},{:.4},{lo},{hi},{los},{},{},{}\n",
             p.a.0,
             quote(&p.a.1),
             p.b.0,
             quote(&p.b.1),
             p.units,
-            p.mean
+            p.mean,
+            p.wdl.0,
+            p.wdl.1,
+            p.wdl.2
         ));
     }
     s.into_bytes()
@@ -161,14 +184,21 @@ pub(crate) fn quote(s: &str) -> String {
 /// The lines printed under the summary table.
 #[must_use]
 pub fn table(pairs: &[Pair], unit: &str) -> String {
-    let mut s = format!("paired differences, tantos per {unit} (A minus B, 95% CI):\n");
+    let mut s = format!(
+        "paired differences, tantos per {unit} (A minus B, 95% CI by Student's t; likelihood of superiority; \
+         {unit}s A won/drew/lost):\n"
+    );
     for p in pairs {
         let ci = p.ci95.map_or(String::new(), |(l, h)| format!("[{l:+.4}, {h:+.4}]"));
+        let los = p.los.map_or(String::new(), |x| format!(" LOS {x:.4}"));
         s.push_str(&format!(
-            "  {:<28} - {:<28} {:>+10.4} {ci}\n",
+            "  {:<28} - {:<28} {:>+10.4} {ci}{los} W/D/L {}/{}/{}\n",
             format!("{}:{}", p.a.0, p.a.1),
             format!("{}:{}", p.b.0, p.b.1),
-            p.mean
+            p.mean,
+            p.wdl.0,
+            p.wdl.1,
+            p.wdl.2
         ));
     }
     s

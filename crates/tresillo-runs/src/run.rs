@@ -30,6 +30,7 @@ use std::io::{IsTerminal, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tresillo_agents::Registry;
+use tresillo_sim::book::DealBook;
 use tresillo_sim::{AgentSlots, Compute, DealRow, Stats, SummaryRow, Tournament, TournamentConfig};
 
 /// How a tournament is written to its run directory (the configuration itself is a
@@ -47,7 +48,10 @@ pub struct RunOptions<'a> {
     pub force: bool,
     /// Also write every hand played to this file as JSON Lines (docs/RECORDS.md).
     pub record: Option<PathBuf>,
-    /// Show a progress bar on standard error when it is a terminal.
+    /// Show progress on standard error: a bar when it is a terminal; otherwise
+    /// (a log file, nohup, SLURM, CI) one line through `note` every
+    /// [`progress_every`] seconds: deals done, rate, ETA and the running paired
+    /// difference of slots 0 and 1. `false` (`--quiet`): nothing.
     pub progress: bool,
     /// The build recorded in the manifest (`None`: none recorded).
     pub build: Option<Build>,
@@ -78,6 +82,68 @@ impl RunOptions<'_> {
             format: Format::Csv,
         }
     }
+}
+
+/// Seconds between two progress lines when standard error is not a terminal:
+/// `TRESILLO_PROGRESS_EVERY` (0: a line at every checkpoint), 30 by default.
+#[must_use]
+pub fn progress_every() -> f64 {
+    std::env::var("TRESILLO_PROGRESS_EVERY").ok().and_then(|v| v.trim().parse::<f64>().ok()).unwrap_or(30.0)
+}
+
+/// The running score of slots 0 and 1 for the progress lines: per scoring
+/// unit, slot 0's tantos minus slot 1's (integers, summed over the seatings).
+#[derive(Default)]
+struct Running {
+    diff: tresillo_sim::Moments,
+    wdl: [u64; 3],
+}
+
+impl Running {
+    fn add(&mut self, s: &Stats) {
+        if let (Some(a), Some(b)) = (s.agents.first(), s.agents.get(1)) {
+            let d = a.units.sum - b.units.sum;
+            self.diff.add(d);
+            self.wdl[usize::from(d <= 0) + usize::from(d < 0)] += 1;
+        }
+    }
+
+    /// `0:A - 1:B +m [lo, hi] tantos per deal, W/D/L w/d/l` (Student's t).
+    fn line(&self, config: &TournamentConfig, rows_per_unit: u64) -> String {
+        let name = |k: usize| config.agents.get(k).map_or("?", String::as_str);
+        let ci = match self.diff.mean_ci(rows_per_unit as f64) {
+            Some((m, h)) if h.is_finite() => format!("{m:+.4} [{:+.4}, {:+.4}]", m - h, m + h),
+            Some((m, _)) => format!("{m:+.4}"),
+            None => "-".into(),
+        };
+        format!(
+            "0:{} - 1:{} {ci} tantos per deal, W/D/L {}/{}/{}",
+            name(0),
+            name(1),
+            self.wdl[0],
+            self.wdl[1],
+            self.wdl[2]
+        )
+    }
+}
+
+fn duration(secs: f64) -> String {
+    let s = secs.round() as u64;
+    if s >= 3600 { format!("{}h{:02}m", s / 3600, s / 60 % 60) } else { format!("{}m{:02}s", s / 60, s % 60) }
+}
+
+/// Reads the deal book in `path` (`--deals-from`): one-line errors naming the
+/// file, the line and the token ([`DealBook::parse`]).
+pub fn read_book(path: &Path) -> Result<DealBook> {
+    let text =
+        fs::read_to_string(path).with_context(|| format!("reading the deal book {}", path.display()))?;
+    DealBook::parse(&text).map_err(|e| {
+        if e.line == 0 {
+            anyhow::anyhow!("{}: {}", path.display(), e.why)
+        } else {
+            anyhow::anyhow!("{} {e}", path.display())
+        }
+    })
 }
 
 /// The most worker threads a run takes.
@@ -130,6 +196,17 @@ pub struct Manifest {
     /// completes; until then its rows are in part files, see [`crate::parquet`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parquet_bytes: Option<u64>,
+    /// The agents whose decisions depend on the clock (a time budget: `ms=`
+    /// of a search agent, `--ms-per-decision`): when present, the run is not
+    /// reproducible (another machine, or the same one busier, plays other
+    /// cards). Absent when every agent does a fixed amount of work, so that
+    /// manifests of reproducible runs are unchanged.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub time_budget: Vec<String>,
+    /// The deal book the run plays (`--deals-from`): deal `i` is its line `i`
+    /// instead of the master seed's deal `i`. Absent for runs on the seed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deal_book: Option<DealBook>,
 }
 
 /// Where a run writes its records, and the bytes of that file that hold the hands
@@ -616,6 +693,18 @@ fn config_diff(stored: &TournamentConfig, given: &TournamentConfig) -> String {
 /// `DIR.partial` and moves its files into `DIR` once complete: until then the old
 /// run stays whole.
 pub fn run(config: &TournamentConfig, a: &RunOptions<'_>, command_line: Vec<String>) -> Result<String> {
+    run_book(config, a, None, command_line)
+}
+
+/// [`run`] on the deals of `book` (`--deals-from`): deal `i` is the book's deal
+/// `i` ([`DealBook::deal`]), recorded in the manifest's `deal_book`. A resumed
+/// run takes the book from its manifest; a different book is refused.
+pub fn run_book(
+    config: &TournamentConfig,
+    a: &RunOptions<'_>,
+    book: Option<&DealBook>,
+    command_line: Vec<String>,
+) -> Result<String> {
     let dir = a.out.as_path();
     check_record_path(a.record.as_deref(), dir)?;
     let _lock = lock_dir(dir)?;
@@ -631,8 +720,8 @@ pub fn run(config: &TournamentConfig, a: &RunOptions<'_>, command_line: Vec<Stri
         None
     };
     match replacing {
-        Some(partial) => replace(a, config, dir, &partial, command_line),
-        None => play(a, config, dir, dir, command_line),
+        Some(partial) => replace(a, config, dir, &partial, book, command_line),
+        None => play(a, config, dir, dir, book, command_line),
     }
 }
 
@@ -670,7 +759,7 @@ pub fn run_experiment(
             return Ok(already_complete(out, &m));
         }
     }
-    replace(a, config, out, &partial, command_line)
+    replace(a, config, out, &partial, None, command_line)
 }
 
 /// Plays the run in `partial` (locked here; `out` is locked by the caller) and, once
@@ -680,10 +769,11 @@ fn replace(
     config: &TournamentConfig,
     out: &Path,
     partial: &Path,
+    book: Option<&DealBook>,
     command_line: Vec<String>,
 ) -> Result<String> {
     let partial_lock = lock_dir(partial)?;
-    let table = play(a, config, partial, out, command_line)?;
+    let table = play(a, config, partial, out, book, command_line)?;
     // The records first: a kill before the run's files move leaves `--resume` to
     // find the run complete in `partial` and move them; the record is then in place.
     if let Some(rec) = &a.record {
@@ -853,10 +943,27 @@ fn play(
     config: &TournamentConfig,
     dir: &Path,
     shown: &Path,
+    book: Option<&DealBook>,
     command_line: Vec<String>,
 ) -> Result<String> {
     let config = config.clone();
-    let t = Tournament::with_registry(config.clone(), a.registry.clone())?;
+    // A resumed run plays the book its manifest names; another book is refused.
+    let stored = if a.resume && dir.join("manifest.json").exists() {
+        read_manifest(dir).ok().and_then(|m| m.deal_book)
+    } else {
+        None
+    };
+    if let (Some(s), Some(b)) = (&stored, book)
+        && s != b
+    {
+        bail!(
+            "{} holds a run played on another deal book; resume it with its own book (or without \
+             --deals-from), or use --force to start it again",
+            dir.display()
+        );
+    }
+    let book = book.cloned().or(stored);
+    let t = Tournament::with_registry(config.clone(), a.registry.clone())?.with_book(book.clone())?;
     let (u0, u1) = config.unit_range();
     let (d0, d1) = config.deal_range();
     let resuming = a.resume && dir.join("manifest.json").exists();
@@ -981,6 +1088,8 @@ fn play(
             record: a.record.as_ref().map(|p| RecordProgress { path: p.clone(), bytes: 0 }),
             format: a.format,
             parquet_bytes: None,
+            time_budget: config.timed_agents(&a.registry).into_iter().map(String::from).collect(),
+            deal_book: book.clone(),
         };
         let s = Stats::default();
         let c = Compute::new(slots);
@@ -991,7 +1100,8 @@ fn play(
     };
     let unit_len = config.scoring.unit_len();
     let rows_per_unit = t.rows_per_unit();
-    let bar = if a.progress && std::io::stderr().is_terminal() {
+    let terminal = std::io::stderr().is_terminal();
+    let bar = if a.progress && terminal {
         // No speed and no ETA until a unit has finished: before that there is no rate.
         let b = ProgressBar::new(d1 - d0);
         b.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} deals  {msg}").expect("template"));
@@ -1047,8 +1157,15 @@ fn play(
         let writer =
             scope.spawn(|| -> Result<(Manifest, Stats, Compute, Option<crate::parquet::GroupWriter>)> {
                 let mut checkpoints = 0;
+                // Progress lines where no terminal is (standard error a file or a pipe).
+                let lines = a.progress && !terminal;
+                let every = progress_every();
+                let mut running = Running::default();
+                let mut last_line = started;
+                let played_from = manifest.deals_completed;
                 for (units, outs) in rx {
                     for (bytes, s, recs, c, rows) in &outs {
+                        running.add(s);
                         if let Some(f) = csv_file.as_mut() {
                             f.write_all(bytes)?;
                             manifest.csv_bytes += bytes.len() as u64;
@@ -1082,6 +1199,20 @@ fn play(
                         write_point();
                     }
                     checkpoint(dir, &stats, &compute, &manifest, false)?;
+                    let done = manifest.deals_completed;
+                    if lines && last_line.elapsed().as_secs_f64() >= every {
+                        last_line = Instant::now();
+                        let secs = started.elapsed().as_secs_f64().max(1e-9);
+                        let rate = (done - played_from) as f64 / secs;
+                        let left = (d1 - d0).saturating_sub(done);
+                        let eta = if rate > 0.0 { duration(left as f64 / rate) } else { "-".into() };
+                        (a.note)(&format!(
+                            "progress: {done}/{} deals ({:.1}%), {rate:.1} deals/s, ETA {eta}; {}",
+                            d1 - d0,
+                            100.0 * done as f64 / (d1 - d0).max(1) as f64,
+                            running.line(&config, rows_per_unit)
+                        ));
+                    }
                     checkpoints += 1;
                     if abort_after == Some(checkpoints) {
                         std::process::abort(); // a test's kill at a known point
@@ -1298,6 +1429,12 @@ pub fn merge(
             parts[0].1.display()
         );
         ensure!(m.config.shard.count == count, "{} was split into another number of shards", d.display());
+        ensure!(
+            m.deal_book == parts[0].0.deal_book,
+            "{} was played on another deal book than {}",
+            d.display(),
+            parts[0].1.display()
+        );
     }
     parts.sort_by_key(|(m, _)| m.config.shard.index);
     for w in parts.windows(2) {
@@ -1411,6 +1548,16 @@ pub fn merge(
         record: None,
         format,
         parquet_bytes,
+        time_budget: parts.iter().flat_map(|(m, _)| m.time_budget.iter().cloned()).fold(
+            Vec::new(),
+            |mut v, s| {
+                if !v.contains(&s) {
+                    v.push(s);
+                }
+                v
+            },
+        ),
+        deal_book: parts[0].0.deal_book.clone(),
     };
     write_atomic(&tmp_of("manifest.json"), serde_json::to_string_pretty(&m)?.as_bytes())?;
     let (bytes, table) = summary(&whole, &stats, rows_per_unit)?;

@@ -188,6 +188,12 @@ pub struct SlotCompute {
     /// Wall times of the timed card decisions, each counted for the decisions
     /// it stands for.
     pub card_hist: Histogram,
+    /// Wall nanoseconds the agent spent getting ready rather than deciding
+    /// (an external bot's process start and greeting,
+    /// [`tresillo_agents::Agent::take_startup_ns`]), taken out of the decision
+    /// it happened in (measured).
+    #[serde(default)]
+    pub startup_ns: u64,
 }
 
 impl SlotCompute {
@@ -208,6 +214,7 @@ impl SlotCompute {
         self.ess += o.ess;
         self.fallbacks += o.fallbacks;
         self.card_hist.merge(&o.card_hist);
+        self.startup_ns += o.startup_ns;
     }
 
     /// Adds an agent's work counters.
@@ -281,13 +288,18 @@ pub struct Compute {
     pub slots: Vec<SlotCompute>,
     /// The hands with forfeits, in deal then seating order.
     pub forfeits: Vec<Forfeit>,
+    /// The bidding agent of a run with one (`--bidding`): its decisions,
+    /// work and times in every seat, charged here rather than to the slots
+    /// whose seats it bid for. `None` without a bidding agent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bidding: Option<SlotCompute>,
 }
 
 impl Compute {
     /// Empty compute of `slots` agent slots.
     #[must_use]
     pub fn new(slots: usize) -> Compute {
-        Compute { deals: 0, slots: vec![SlotCompute::default(); slots], forfeits: Vec::new() }
+        Compute { deals: 0, slots: vec![SlotCompute::default(); slots], forfeits: Vec::new(), bidding: None }
     }
 
     /// Adds the compute of the deals after these (call in deal order).
@@ -299,6 +311,9 @@ impl Compute {
         for (a, b) in self.slots.iter_mut().zip(&o.slots) {
             a.merge(b);
         }
+        if let Some(b) = &o.bidding {
+            self.bidding.get_or_insert_with(SlotCompute::default).merge(b);
+        }
         self.forfeits.extend(o.forfeits.iter().cloned());
     }
 
@@ -307,8 +322,8 @@ impl Compute {
     #[must_use]
     pub fn counts(&self) -> Compute {
         let mut c = self.clone();
-        for s in &mut c.slots {
-            (s.timed, s.wall_ns, s.cpu_ns, s.card_wall_ns) = (0, 0, 0, 0);
+        for s in c.slots.iter_mut().chain(c.bidding.as_mut()) {
+            (s.timed, s.wall_ns, s.cpu_ns, s.card_wall_ns, s.startup_ns) = (0, 0, 0, 0, 0);
             s.card_hist = Histogram::default();
         }
         c
@@ -404,6 +419,7 @@ impl<P: TablePlayer> TablePlayer for Metered<P> {
             pace.skip -= 1;
             let d = self.player.decide_at(hand, seat, rng);
             self.compute.decisions[kind_index(&d)] += 1;
+            self.compute.startup_ns += self.player.player_startup_ns();
             return d;
         }
         // The CPU clock's system calls outside the wall interval: a system
@@ -414,6 +430,11 @@ impl<P: TablePlayer> TablePlayer for Metered<P> {
         let d = self.player.decide_at(hand, seat, rng);
         let wall = u64::try_from(wall.elapsed().as_nanos()).unwrap_or(u64::MAX);
         let cpu = thread_cpu_ns().saturating_sub(cpu).saturating_sub(cpu_clock_overhead());
+        // A start-up within the decision (an external bot's process) is not
+        // the decision's time: counted apart.
+        let startup = self.player.player_startup_ns();
+        self.compute.startup_ns += startup;
+        let wall = wall.saturating_sub(startup);
         let weight = u64::from(pace.weight.max(1));
         // A sample (standing for others) whose wall time is far above its CPU
         // time was switched out by the system: counted STRIDE times, that
@@ -453,6 +474,10 @@ impl<P: TablePlayer> TablePlayer for Metered<P> {
 
     fn player_work(&mut self) -> Work {
         self.player.player_work()
+    }
+
+    fn player_startup_ns(&mut self) -> u64 {
+        0 // taken by this meter, decision by decision
     }
 }
 

@@ -38,6 +38,9 @@ pub enum ConfigError {
     /// A spec that an equal time budget cannot be given.
     #[error("{0}")]
     Budget(String),
+    /// A deal book that does not fit the run.
+    #[error("{0}")]
+    Book(String),
 }
 
 /// How hands are scored.

@@ -33,8 +33,13 @@
 //! r = A^-1 X'y',   Var(r) = A^-1 [C/(C-1) sum_d u_d u_d'] A^-1
 //! ```
 //!
-//! and the interval is `r_i ± 1.96 sqrt(Var(r)_ii)`. A simulation in the tests
-//! checks that the intervals cover the true ratings about 95% of the time.
+//! and the interval is `r_i ± t95(C-1) sqrt(Var(r)_ii)` (Student's t with
+//! `C - 1` degrees of freedom, the clusters less one). The difference of two
+//! ratings, the question a reader asks, has its own interval,
+//! `r_a - r_b ± t95(C-1) sqrt(Var_aa + Var_bb - 2 Var_ab)`, and its likelihood
+//! of superiority `T_{C-1}((r_a - r_b) / se)` ([`Fit::difference`]). A
+//! simulation in the tests checks that the intervals cover the true ratings
+//! about 95% of the time.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -79,8 +84,53 @@ pub struct Matchup {
     /// The mean of A's result minus B's, tantos per deal (per deal, averaged over
     /// the tables, then over deals).
     pub mean: f64,
-    /// Its 95% confidence interval (deals independent); `None` with fewer than two deals.
+    /// Its 95% confidence interval (deals independent, Student's t); `None`
+    /// with fewer than two deals.
     pub ci95: Option<(f64, f64)>,
+    /// Deals on which A's result was above B's (averaged over the tables
+    /// where both sat).
+    pub wins: u64,
+    /// Deals on which they were equal.
+    pub draws: u64,
+    /// Deals on which A's result was below B's.
+    pub losses: u64,
+}
+
+/// The difference of two fitted ratings, `r_a - r_b`, with its interval and
+/// likelihood of superiority (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RatingDifference {
+    /// `r_a - r_b`, tantos per deal.
+    pub diff: f64,
+    /// Its 95% interval (the sandwich covariance, Student's t on the deals less one).
+    pub ci95: (f64, f64),
+    /// The likelihood that A's true rating is above B's.
+    pub los: f64,
+}
+
+/// Fitted ratings with their covariance.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fit {
+    /// The ratings, in league order.
+    pub ratings: Vec<Rating>,
+    /// The cluster-robust covariance of the ratings (`n` × `n`, row-major).
+    pub cov: Vec<f64>,
+    /// The deals (clusters) behind it.
+    pub clusters: usize,
+}
+
+impl Fit {
+    /// The difference of the ratings of agents `a` and `b`.
+    #[must_use]
+    pub fn difference(&self, a: usize, b: usize) -> RatingDifference {
+        let n = self.ratings.len();
+        let var = self.cov[a * n + a] + self.cov[b * n + b] - 2.0 * self.cov[a * n + b];
+        let se = var.max(0.0).sqrt();
+        let df = self.clusters as u64 - 1;
+        let half = crate::student::t95(df) * se;
+        let diff = self.ratings[a].rating - self.ratings[b].rating;
+        RatingDifference { diff, ci95: (diff - half, diff + half), los: crate::student::los(diff, se, df) }
+    }
 }
 
 /// Why ratings cannot be fitted.
@@ -186,6 +236,11 @@ fn inverse(mut m: Vec<f64>, n: usize) -> Option<Vec<f64>> {
 /// Fits the ratings of `n` agents (league indices `0..n`) to the tables' results;
 /// returned in league order.
 pub fn fit(n: usize, tables: &[TableResults]) -> Result<Vec<Rating>, LeagueError> {
+    fit_cov(n, tables).map(|f| f.ratings)
+}
+
+/// [`fit`], with the ratings' covariance (for [`Fit::difference`]).
+pub fn fit_cov(n: usize, tables: &[TableResults]) -> Result<Fit, LeagueError> {
     check(n, tables)?;
     // A = X'X + 11'/n and X'y', summed table by table.
     let mut a = vec![1.0 / n as f64; n * n];
@@ -237,13 +292,20 @@ pub fn fit(n: usize, tables: &[TableResults]) -> Result<Vec<Rating>, LeagueError
         }
     }
     let k = c as f64 / (c as f64 - 1.0);
-    Ok((0..n)
-        .map(|i| {
-            // Var(r)_ii = row i of A^-1 · meat · column i of A^-1 (A^-1 symmetric).
-            let var: f64 = (0..n)
-                .map(|p| (0..n).map(|q| inv[i * n + p] * meat[p * n + q] * inv[q * n + i]).sum::<f64>())
+    // Var(r) = k · A^-1 · meat · A^-1 (A^-1 symmetric).
+    let mut cov = vec![0.0; n * n];
+    for i in 0..n {
+        for j in 0..n {
+            let v: f64 = (0..n)
+                .map(|p| (0..n).map(|q| inv[i * n + p] * meat[p * n + q] * inv[q * n + j]).sum::<f64>())
                 .sum();
-            let half = 1.96 * (k * var).max(0.0).sqrt();
+            cov[i * n + j] = k * v;
+        }
+    }
+    let t = crate::student::t95(c as u64 - 1);
+    let ratings = (0..n)
+        .map(|i| {
+            let half = t * cov[i * n + i].max(0.0).sqrt();
             let at: Vec<&TableResults> = tables.iter().filter(|t| t.agents.contains(&i)).collect();
             Rating {
                 agent: i,
@@ -253,7 +315,8 @@ pub fn fit(n: usize, tables: &[TableResults]) -> Result<Vec<Rating>, LeagueError
                 deals: at.iter().map(|t| t.deals.len() as u64).sum(),
             }
         })
-        .collect())
+        .collect();
+    Ok(Fit { ratings, cov, clusters: c })
 }
 
 /// Every pair of agents `a < b` that met: the paired difference per deal (A minus
@@ -282,8 +345,18 @@ pub fn matrix(n: usize, tables: &[TableResults]) -> Vec<Matchup> {
                 continue;
             }
             let diffs: Vec<f64> = per_deal.values().map(|(s, k)| s / f64::from(*k)).collect();
-            let (mean, ci95) = crate::stats::mean_ci95(&diffs);
-            out.push(Matchup { a, b, tables: met, deals: diffs.len() as u64, mean, ci95 });
+            let p = crate::stats::Paired::of(&diffs);
+            out.push(Matchup {
+                a,
+                b,
+                tables: met,
+                deals: diffs.len() as u64,
+                mean: p.mean,
+                ci95: p.ci95,
+                wins: p.wins,
+                draws: p.draws,
+                losses: p.losses,
+            });
         }
     }
     out
@@ -394,6 +467,36 @@ mod tests {
         println!("coverage {rate:.4} of {total}; order right in {order_right} of {runs}");
         assert!((0.925..=0.975).contains(&rate), "coverage {rate}");
         assert!(order_right > runs * 3 / 4, "{order_right}");
+    }
+
+    #[test]
+    fn rating_differences_have_intervals_that_cover_the_truth() {
+        let truth = [1.0, 0.5, 0.0, -0.25, -1.25];
+        let mut rng = Pcg64Mcg::seed_from_u64(11);
+        let (runs, mut covered, mut total) = (200, 0, 0);
+        for _ in 0..runs {
+            let tables = simulate(&truth, 300, &mut rng);
+            let f = fit_cov(truth.len(), &tables).unwrap();
+            for a in 0..truth.len() {
+                for b in a + 1..truth.len() {
+                    let d = f.difference(a, b);
+                    assert!((d.diff - (f.ratings[a].rating - f.ratings[b].rating)).abs() < 1e-12);
+                    assert!(d.ci95.0 < d.diff && d.diff < d.ci95.1 && (0.0..=1.0).contains(&d.los));
+                    total += 1;
+                    let want = truth[a] - truth[b];
+                    covered += usize::from(d.ci95.0 <= want && want <= d.ci95.1);
+                }
+            }
+        }
+        let rate = covered as f64 / total as f64;
+        assert!((0.925..=0.975).contains(&rate), "coverage {rate}");
+        // A clear difference is all but certain; the matrix counts each deal once.
+        let tables = simulate(&truth, 300, &mut rng);
+        let f = fit_cov(truth.len(), &tables).unwrap();
+        assert!(f.difference(0, 4).los > 0.999 && f.difference(4, 0).los < 0.001);
+        for m in matrix(truth.len(), &tables) {
+            assert_eq!(m.wins + m.draws + m.losses, m.deals, "{m:?}");
+        }
     }
 
     #[test]

@@ -4,6 +4,7 @@
 #![deny(missing_docs)]
 
 mod analysis;
+pub mod book;
 pub mod compute;
 mod config;
 pub mod league;
@@ -13,6 +14,7 @@ mod runner;
 mod seeds;
 pub mod sequential;
 mod stats;
+pub mod student;
 mod tune;
 
 pub use analysis::{CardAnalysis, HandAnalysis, PimcCard, PimcConfig, analyze};
@@ -25,11 +27,11 @@ pub use record::{
     Act, HandRecord, RECORD_FORMAT, RecordError, Step, TournamentOrigin, play_recorded, seating_rng_seed,
 };
 pub use runner::{
-    AgentSlots, DealRow, SeatPlayer, SimError, Tournament, UnitOutput, seating_index, seating_name,
-    simple_config,
+    AgentSlots, DealRow, MeteredSeat, SeatPlayer, SimError, Tournament, UnitOutput, seating_index,
+    seating_name, simple_config,
 };
 pub use seeds::{deal_for_seed, deal_seed, shuffled_pack};
-pub use stats::{AgentStats, Moments, OutcomeCounts, Stats, SummaryRow, mean_ci95};
+pub use stats::{AgentStats, Moments, OutcomeCounts, Paired, Stats, SummaryRow, mean_ci95};
 pub use tune::{
     Evaluation, MAX_RANGE_VALUES, Method, ParamRange, Progress, Record, SearchPlan, Space, TuneError,
     TuneResult, TuneSetup,

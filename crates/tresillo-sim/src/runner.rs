@@ -190,6 +190,7 @@ pub struct Tournament {
     config: TournamentConfig,
     registry: Registry,
     record: bool,
+    book: Option<std::sync::Arc<crate::book::DealBook>>,
 }
 
 /// What sits in a seat during a tournament: the slot's agent, and the bidding agent
@@ -199,7 +200,12 @@ pub type SeatPlayer = SplitPlayer<Seated>;
 /// One set of agents per worker thread of the current rayon pool, kept across
 /// calls of [`Tournament::run_in`]; dropped (and external bots ended) with it.
 #[derive(Default)]
-pub struct AgentSlots(Vec<std::sync::Mutex<Vec<Metered<SeatPlayer>>>>);
+pub struct AgentSlots(Vec<std::sync::Mutex<Vec<MeteredSeat>>>);
+
+/// A seat as the runner plays it: the slot's agent and the bidding agent each in
+/// its own [`Metered`], so that the bidding agent's decisions, work and times
+/// are charged to it ([`Compute::bidding`]), not to the slot it bids for.
+pub type MeteredSeat = SplitPlayer<Metered<Seated>>;
 
 impl AgentSlots {
     /// Empty slots for the threads of the current pool (call it inside the pool
@@ -221,7 +227,24 @@ impl Tournament {
     /// built-in ones do (same seeds, same outputs).
     pub fn with_registry(config: TournamentConfig, registry: Registry) -> Result<Tournament, SimError> {
         config.validate_with(&registry)?;
-        Ok(Tournament { config, registry, record: false })
+        Ok(Tournament { config, registry, record: false, book: None })
+    }
+
+    /// Plays the deals of `book` instead of the master seed's: deal `i` is the
+    /// book's deal `i` ([`crate::book::DealBook::deal`]). Refused when the run
+    /// has more deals than the book.
+    pub fn with_book(mut self, book: Option<crate::book::DealBook>) -> Result<Tournament, SimError> {
+        if let Some(b) = &book
+            && self.config.deals > b.len()
+        {
+            return Err(SimError::Config(ConfigError::Book(format!(
+                "the run has {} deals but the deal book only {}",
+                self.config.deals,
+                b.len()
+            ))));
+        }
+        self.book = book.map(std::sync::Arc::new);
+        Ok(self)
     }
 
     /// Also returns a [`HandRecord`] of every hand played (in
@@ -262,11 +285,14 @@ impl Tournament {
             .collect()
     }
 
-    /// [`Tournament::build_agents`], each in a [`Metered`] that counts and
-    /// times its decisions.
+    /// [`Tournament::build_agents`], the slot's agent and the bidding agent
+    /// each in a [`Metered`] that counts and times its decisions.
     #[must_use]
-    pub fn metered_agents(&self) -> Vec<Metered<SeatPlayer>> {
-        self.build_agents().into_iter().map(Metered::new).collect()
+    pub fn metered_agents(&self) -> Vec<MeteredSeat> {
+        self.build_agents()
+            .into_iter()
+            .map(|s| SplitPlayer { play: Metered::new(s.play), bidding: s.bidding.map(Metered::new) })
+            .collect()
     }
 
     /// Plays scoring units `units` in parallel and maps each output with `f` (also
@@ -314,11 +340,7 @@ impl Tournament {
     /// Plays one scoring unit with `agents` (one per slot, as built from the
     /// specs); the unit's compute is what they spent in it (their
     /// [`Metered::compute`] is taken, so it starts from zero).
-    pub fn play_unit(
-        &self,
-        unit: u64,
-        agents: &mut [Metered<SeatPlayer>],
-    ) -> Result<UnitOutput<'_>, SimError> {
+    pub fn play_unit(&self, unit: u64, agents: &mut [MeteredSeat]) -> Result<UnitOutput<'_>, SimError> {
         let c = &self.config;
         let len = c.scoring.unit_len();
         let seatings = c.seatings();
@@ -329,7 +351,10 @@ impl Tournament {
         let mut unit_tantos = [0i64; 4];
         let mut forfeits = Vec::new();
         for a in agents.iter_mut() {
-            a.compute = Default::default();
+            a.play.compute = Default::default();
+            if let Some(b) = &mut a.bidding {
+                b.compute = Default::default();
+            }
         }
         for (si, &seating) in seatings.iter().enumerate() {
             let mut ledger = LedgerConfig::with_rules(c.rules, n);
@@ -337,9 +362,12 @@ impl Tournament {
             ledger.deals = len as u32;
             let mut scorer = Scorer::new(c.scoring.mode(), ledger).expect("a checked table");
             for i in unit * len..(unit + 1) * len {
-                let seed = deal_seed(c.seed, i);
+                let (seed, deal) = match &self.book {
+                    Some(b) => b.deal(c.seed, i),
+                    None => (deal_seed(c.seed, i), deal_for_seed(deal_seed(c.seed, i))),
+                };
                 let dealer = Seat((i % u64::from(n)) as u8);
-                let deal = deal_for_seed(seed).seated(n, dealer);
+                let deal = deal.seated(n, dealer);
                 let mut hand = Hand::with_rules(c.rules, n, deal, dealer)
                     .map_err(|source| SimError::Hand { deal: i, source })?;
                 let rng_seed = seating_rng_seed(seed, si);
@@ -352,7 +380,10 @@ impl Tournament {
                 };
                 if played.is_ok() {
                     for (seat, a) in agents.iter_mut().enumerate() {
-                        let w = a.take_hand_work();
+                        let mut w = a.play.take_hand_work();
+                        if let Some(b) = &mut a.bidding {
+                            w.add(b.take_hand_work());
+                        }
                         if w.forfeits > 0 {
                             forfeits.push(Forfeit {
                                 deal: i,
@@ -389,8 +420,15 @@ impl Tournament {
         for (slot, t) in unit_tantos.iter().take(usize::from(n)).enumerate() {
             stats.agents[slot].units.add(*t);
         }
-        let slots = agents.iter_mut().map(|a| std::mem::take(&mut a.compute)).collect();
-        let compute = Compute { deals: len, slots, forfeits };
+        let slots = agents.iter_mut().map(|a| std::mem::take(&mut a.play.compute)).collect();
+        let bidding = c.bidding.is_some().then(|| {
+            let mut sum = crate::compute::SlotCompute::default();
+            for b in agents.iter_mut().filter_map(|a| a.bidding.as_mut()) {
+                sum.merge(&std::mem::take(&mut b.compute));
+            }
+            sum
+        });
+        let compute = Compute { deals: len, slots, forfeits, bidding };
         Ok(UnitOutput { unit, rows, stats, records, compute })
     }
 

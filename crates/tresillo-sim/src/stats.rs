@@ -29,8 +29,9 @@ impl Moments {
         self.sum_sq += o.sum_sq;
     }
 
-    /// Mean and the half-width of its 95% confidence interval (normal
-    /// approximation), each divided by `scale`.
+    /// Mean and the half-width of its 95% confidence interval (Student's t
+    /// with `n - 1` degrees of freedom, [`crate::student::t95`]), each divided
+    /// by `scale`.
     #[must_use]
     pub fn mean_ci(&self, scale: f64) -> Option<(f64, f64)> {
         if self.n == 0 {
@@ -40,7 +41,7 @@ impl Moments {
         let mean = self.sum as f64 / n;
         let half = if self.n > 1 {
             let var = (self.sum_sq as f64 - n * mean * mean) / (n - 1.0);
-            1.96 * (var.max(0.0) / n).sqrt()
+            crate::student::half_width(var, self.n)
         } else {
             f64::NAN
         };
@@ -292,18 +293,60 @@ impl SummaryRow {
     }
 }
 
-/// The mean of `xs` and its 95% confidence interval (normal approximation, the
-/// values independent); the interval is `None` with fewer than two values.
+/// The mean of `xs` and its 95% confidence interval (Student's t with
+/// `n - 1` degrees of freedom, the values independent); the interval is `None`
+/// with fewer than two values.
 #[must_use]
 pub fn mean_ci95(xs: &[f64]) -> (f64, Option<(f64, f64)>) {
-    let n = xs.len() as f64;
-    let mean = if xs.is_empty() { 0.0 } else { xs.iter().sum::<f64>() / n };
-    let ci95 = (xs.len() >= 2).then(|| {
+    let p = Paired::of(xs);
+    (p.mean, p.ci95)
+}
+
+/// A paired comparison over independent units (each unit's difference A minus
+/// B): the mean, its 95% interval (Student's t), the likelihood of
+/// superiority and the units A won, drew and lost.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Paired {
+    /// Units.
+    pub n: u64,
+    /// The mean difference.
+    pub mean: f64,
+    /// Its standard error (NaN below two units).
+    pub se: f64,
+    /// The 95% interval, `mean ± t95(n - 1) · se`; `None` below two units.
+    pub ci95: Option<(f64, f64)>,
+    /// The likelihood of superiority, `P(true mean > 0)`: the t distribution
+    /// function at `mean / se` ([`crate::student::los`]); `None` below two units.
+    pub los: Option<f64>,
+    /// Units with a positive difference (A scored more).
+    pub wins: u64,
+    /// Units with a difference of 0.
+    pub draws: u64,
+    /// Units with a negative difference.
+    pub losses: u64,
+}
+
+impl Paired {
+    /// The comparison of the differences `xs`.
+    #[must_use]
+    pub fn of(xs: &[f64]) -> Paired {
+        let n = xs.len() as f64;
+        let mean = if xs.is_empty() { 0.0 } else { xs.iter().sum::<f64>() / n };
         let var = xs.iter().map(|d| (d - mean) * (d - mean)).sum::<f64>() / (n - 1.0);
-        let half = 1.96 * (var / n).sqrt();
-        (mean - half, mean + half)
-    });
-    (mean, ci95)
+        let two = xs.len() >= 2;
+        let half = crate::student::half_width(var, xs.len() as u64);
+        let se = if two { (var / n).sqrt() } else { f64::NAN };
+        Paired {
+            n: xs.len() as u64,
+            mean,
+            se,
+            ci95: two.then(|| (mean - half, mean + half)),
+            los: two.then(|| crate::student::los(mean, se, xs.len() as u64 - 1)),
+            wins: xs.iter().filter(|&&d| d > 0.0).count() as u64,
+            draws: xs.iter().filter(|&&d| d == 0.0).count() as u64,
+            losses: xs.iter().filter(|&&d| d < 0.0).count() as u64,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -318,10 +361,28 @@ mod tests {
         }
         let (mean, half) = m.mean_ci(1.0).unwrap();
         assert!((mean - 3.0).abs() < 1e-12);
-        // sd = sqrt(2.5), se = sqrt(0.5)
-        assert!((half - 1.96 * 0.5f64.sqrt()).abs() < 1e-12);
+        // sd = sqrt(2.5), se = sqrt(0.5); Student's t with 4 degrees of freedom.
+        assert!((half - 2.776_445_105_197_8 * 0.5f64.sqrt()).abs() < 1e-9, "{half}");
         let (m2, h2) = m.mean_ci(2.0).unwrap();
         assert!((m2 - 1.5).abs() < 1e-12 && (h2 - half / 2.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn paired_intervals_use_students_t() {
+        // Ten differences: the 95% interval is mean ± t(0.975, 9) · se, 15%
+        // wider than the normal approximation's.
+        let xs = [1.0, -2.0, 3.0, 0.0, 4.0, 2.0, -1.0, 0.0, 5.0, 1.0];
+        let p = Paired::of(&xs);
+        let (lo, hi) = p.ci95.unwrap();
+        let se = p.se;
+        assert!((p.mean - 1.3).abs() < 1e-12);
+        assert!((hi - p.mean - 2.262_157_162_798_2 * se).abs() < 1e-9, "{lo} {hi}");
+        assert!((p.mean - lo - 2.262_157_162_798_2 * se).abs() < 1e-9);
+        assert_eq!((p.wins, p.draws, p.losses), (6, 2, 2));
+        let los = p.los.unwrap();
+        assert!(los > 0.9 && los < 1.0, "{los}");
+        assert_eq!(mean_ci95(&xs), (p.mean, p.ci95));
+        assert_eq!(Paired::of(&[2.0]).ci95, None);
     }
 
     #[test]

@@ -87,6 +87,8 @@ pub fn color(i: usize) -> RGBColor {
 pub const HIGHLIGHT: RGBColor = RGBColor(213, 94, 0);
 
 const HEIGHT: u32 = 400;
+/// The height of a line of the key under the plot.
+const KEY_LINE: u32 = 22;
 const LEGEND_WIDTH: u32 = 280;
 const FONT: &str = "sans-serif";
 
@@ -185,6 +187,27 @@ fn y_label(v: f64, span: f64) -> String {
     }
 }
 
+/// The labels drawn on the category axis, and the key that explains them when
+/// they are codes. A label is drawn as written when every label fits the width
+/// of its category (about 8.5 pixels a character, at most 16) and they stay
+/// distinct; otherwise every category is drawn as a short code (`#1`, `#2`,
+/// ...) and the key under the plot gives each code's full label, so labels
+/// never run into each other or read alike, at any number of categories.
+/// Numbers (a parameter's values) are drawn as written.
+fn axis_labels(categories: &[String], slot_px: u32) -> (Vec<String>, Vec<(String, String)>) {
+    let fit = ((f64::from(slot_px) / 8.5) as usize).clamp(3, 16);
+    let numeric = categories.iter().all(|s| s.parse::<f64>().is_ok());
+    let fits = categories.iter().all(|s| s.chars().count() <= fit);
+    let mut seen = std::collections::BTreeSet::new();
+    let distinct = categories.iter().all(|s| seen.insert(s.as_str()));
+    if numeric || (fits && distinct) {
+        return (categories.to_vec(), Vec::new());
+    }
+    let codes: Vec<String> = (1..=categories.len()).map(|i| format!("#{i}")).collect();
+    let key = codes.iter().cloned().zip(categories.iter().cloned()).collect();
+    (codes, key)
+}
+
 /// The label of the category at `v`: at most about 20 labels on an axis (every
 /// k-th beyond that), numbers with a minus sign.
 fn category_label(labels: &[String], v: f64) -> String {
@@ -214,12 +237,24 @@ pub fn render(c: &Chart) -> Result<String> {
     };
     let plot_width = (n as u32 * per_category + 110).clamp(560, 880);
     let width = plot_width + if legend { LEGEND_WIDTH } else { 0 };
+    let (labels, key) = axis_labels(&c.categories, (plot_width - 110) / n as u32);
+    let height = HEIGHT + if key.is_empty() { 0 } else { 16 + KEY_LINE * key.len() as u32 };
     let err = draw_err(&c.title);
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (width, HEIGHT)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
         root.fill(&WHITE).map_err(&err)?;
-        let (plot, side) = root.split_horizontally(plot_width);
+        let (top, bottom) = root.split_vertically(HEIGHT);
+        let (plot, side) = top.split_horizontally(plot_width);
+        // The key: each code and its full label, one a line.
+        let chars = ((width - 70) as f64 / 8.0) as usize;
+        for (j, (code, full)) in key.iter().enumerate() {
+            let y = 6 + (KEY_LINE * j as u32) as i32;
+            bottom
+                .draw(&Text::new(code.clone(), (14, y), (FONT, 15).into_font().style(FontStyle::Bold)))
+                .map_err(&err)?;
+            bottom.draw(&Text::new(shorten(full, chars), (56, y), (FONT, 15))).map_err(&err)?;
+        }
         let (lo, hi) = y_range(c);
         let x = Categories::new(n);
         let mut chart = ChartBuilder::on(&plot)
@@ -229,7 +264,7 @@ pub fn render(c: &Chart) -> Result<String> {
             .y_label_area_size(92)
             .build_cartesian_2d(x, lo..hi)
             .map_err(&err)?;
-        let labels = &c.categories;
+        let labels = &labels;
         let span = hi - lo;
         chart
             .configure_mesh()
@@ -407,6 +442,30 @@ mod tests {
         let many: Vec<String> = (0..45).map(|i| i.to_string()).collect();
         let shown = (0..45).filter(|i| !category_label(&many, *i as f64).is_empty()).count();
         assert_eq!(shown, 15);
+    }
+
+    #[test]
+    fn long_or_alike_labels_become_codes_with_a_key() {
+        // Two pairs whose labels begin alike (issue 33): both were drawn as
+        // `0:pimc:worlds=1…`. Now each is a code and the key under the plot
+        // gives its full label.
+        let mut c = chart(Kind::Points, vec![Series::new("d", 0, vec![Some(1.0), Some(-1.0)])]);
+        c.categories = vec!["0:pimc:worlds=16 - 1:rule".into(), "0:pimc:worlds=12 - 1:rule".into()];
+        let svg = render(&c).unwrap();
+        for text in ["#1", "#2", "0:pimc:worlds=16 - 1:rule", "0:pimc:worlds=12 - 1:rule"] {
+            assert!(
+                svg.contains(&format!(">\n{text}\n</text>")) || svg.contains(&format!(">{text}</text>")),
+                "{text}"
+            );
+        }
+        assert!(!svg.contains('\u{2026}'), "no label cut short");
+        // At any number of categories the codes stay distinct; short labels are drawn as written.
+        let many: Vec<String> = (0..40).map(|i| format!("agent-{i}:spec=long")).collect();
+        let (shown, key) = axis_labels(&many, 10);
+        assert_eq!(key.len(), 40);
+        assert_eq!(shown.iter().collect::<std::collections::BTreeSet<_>>().len(), 40);
+        let few: Vec<String> = ["rule", "random"].map(String::from).to_vec();
+        assert_eq!(axis_labels(&few, 200), (few.clone(), Vec::new()));
     }
 
     #[test]

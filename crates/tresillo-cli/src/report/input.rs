@@ -3,6 +3,7 @@
 //! and its `.manifest.json`). Every error names the file, and the line where there
 //! is one.
 
+use super::compute::{ComputeRow, read_compute};
 use super::csv_error::csv_error;
 use crate::tournament::Manifest;
 use anyhow::{Context, Result, bail, ensure};
@@ -144,8 +145,10 @@ pub type PairRow = (String, String, String, Option<f64>, Option<f64>, Option<f64
 fn read_pairs(path: &Path) -> Result<Vec<PairRow>> {
     let mut r = csv::Reader::from_path(path).with_context(|| format!("reading {}", path.display()))?;
     let header: Vec<String> = r.headers()?.iter().map(str::to_string).collect();
+    // Runs before issue 33 end at ci95_high.
+    let width = header.len();
     ensure!(
-        header.join(",") == tresillo_runs::pairs::HEADER,
+        [tresillo_runs::pairs::HEADER, tresillo_runs::pairs::HEADER_V1].contains(&header.join(",").as_str()),
         "{} line 1: not the header of a pairs.csv (expected {})",
         path.display(),
         tresillo_runs::pairs::HEADER
@@ -153,7 +156,13 @@ fn read_pairs(path: &Path) -> Result<Vec<PairRow>> {
     let mut out = Vec::new();
     for (i, row) in r.records().enumerate() {
         let row = row.with_context(|| format!("{} line {}", path.display(), i + 2))?;
-        ensure!(row.len() == 8, "{} line {}: {} fields, expected 8", path.display(), i + 2, row.len());
+        ensure!(
+            row.len() == width,
+            "{} line {}: {} fields, expected {width}",
+            path.display(),
+            i + 2,
+            row.len()
+        );
         let num = |k: usize| row[k].parse::<f64>().ok();
         out.push((
             format!("{}:{}", &row[0], &row[1]),
@@ -162,59 +171,6 @@ fn read_pairs(path: &Path) -> Result<Vec<PairRow>> {
             num(5),
             num(6),
             num(7),
-        ));
-    }
-    Ok(out)
-}
-
-/// A row of `compute.csv`: `slot:agent`, decisions, then the measured CPU
-/// seconds and the mean and 99th percentile milliseconds per card decision.
-pub type ComputeRow = (String, String, Option<f64>, Option<f64>, Option<f64>);
-
-/// The rows of a `compute.csv`; a file that is not one is refused naming its line.
-fn read_compute(path: &Path) -> Result<Vec<ComputeRow>> {
-    let mut r = csv::Reader::from_path(path).with_context(|| format!("reading {}", path.display()))?;
-    let header: Vec<String> = r.headers()?.iter().map(str::to_string).collect();
-    let mut expected = tresillo_runs::compute::compute_header();
-    // Runs before the inference columns (weighted, ess_mean, fallbacks) end
-    // at card_ms_p99.
-    let old = expected.iter().position(|c| c == "card_ms_p99").expect("a compute.csv column") + 1;
-    if header.len() == old && header[..] == expected[..old] {
-        expected.truncate(old);
-    }
-    ensure!(
-        header == expected,
-        "{} line 1: not the header of a compute.csv (expected {})",
-        path.display(),
-        expected.join(",")
-    );
-    let col = |name: &str| expected.iter().position(|c| c == name).expect("a compute.csv column");
-    let mut out = Vec::new();
-    for (i, row) in r.records().enumerate() {
-        let row = row.with_context(|| format!("{} line {}", path.display(), i + 2))?;
-        ensure!(
-            row.len() == expected.len(),
-            "{} line {}: {} fields, expected {}",
-            path.display(),
-            i + 2,
-            row.len(),
-            expected.len()
-        );
-        let num = |name: &str| -> Result<Option<f64>> {
-            let x = &row[col(name)];
-            if x.is_empty() {
-                return Ok(None);
-            }
-            x.parse::<f64>().map(Some).map_err(|_| {
-                anyhow::anyhow!("{} line {}: `{x}` in column {name} is not a number", path.display(), i + 2)
-            })
-        };
-        out.push((
-            format!("{}:{}", &row[0], &row[1]),
-            row[2].to_string(),
-            num("cpu_s")?,
-            num("card_ms_mean")?,
-            num("card_ms_p99")?,
         ));
     }
     Ok(out)

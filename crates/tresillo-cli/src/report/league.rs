@@ -3,11 +3,12 @@
 
 use super::body::Body;
 use super::chart::{Chart, Kind, Series};
+use super::compute::{ComputeRow, read_compute};
 use super::csv_error::csv_error;
 use super::html::{Table, esc};
 use anyhow::{Context, Result, ensure};
 use std::path::{Path, PathBuf};
-use tresillo_runs::league::{LeagueManifest, MATRIX_HEADER, RATINGS_HEADER};
+use tresillo_runs::league::{LeagueManifest, MATRIX_HEADER, MATRIX_HEADER_V1, RATINGS_HEADER};
 
 /// A league directory as the report reads it.
 pub struct LeagueRun {
@@ -19,15 +20,22 @@ pub struct LeagueRun {
     pub manifest: LeagueManifest,
     /// `ratings.csv`, best first: agent, rating, low, high, tables, deals.
     pub ratings: Vec<Vec<String>>,
-    /// `matrix.csv`: agent A, agent B, tables, deals, mean, low, high.
+    /// `matrix.csv`: agent A, agent B, tables, deals, mean, low, high, then
+    /// (leagues since issue 33) the rating difference, its low and high, the
+    /// likelihood of superiority, wins, draws, losses.
     pub matrix: Vec<Vec<String>>,
+    /// `compute.csv` (each agent over its tables), when the league has it.
+    pub compute: Vec<ComputeRow>,
 }
 
-/// The rows of a league CSV after its header, which must be `header`.
-fn rows(path: &Path, header: &str) -> Result<Vec<Vec<String>>> {
+/// The rows of a league CSV after its header, which must be one of `headers`
+/// (the current one first).
+fn rows(path: &Path, headers: &[&str]) -> Result<Vec<Vec<String>>> {
     let mut r = csv::Reader::from_path(path).with_context(|| format!("reading {}", path.display()))?;
     let head: Vec<&str> = r.headers().map_err(|e| csv_error(path, &e))?.iter().collect();
-    ensure!(head.join(",") == header, "{} line 1: not the header {header}", path.display());
+    let head = head.join(",");
+    ensure!(headers.contains(&head.as_str()), "{} line 1: not the header {}", path.display(), headers[0]);
+    let header = head.as_str();
     let width = header.split(',').count();
     let mut out = Vec::new();
     for (i, rec) in r.records().enumerate() {
@@ -42,7 +50,9 @@ fn rows(path: &Path, header: &str) -> Result<Vec<Vec<String>>> {
         );
         for (k, cell) in row.iter().enumerate().skip(1) {
             ensure!(
-                cell.is_empty() || cell.parse::<f64>().is_ok() || (k == 1 && header == MATRIX_HEADER),
+                cell.is_empty()
+                    || cell.parse::<f64>().is_ok()
+                    || (k == 1 && header.starts_with(MATRIX_HEADER_V1)),
                 "{} line {}: `{cell}` is not a number",
                 path.display(),
                 i + 2
@@ -66,9 +76,11 @@ impl LeagueRun {
              `tresillo league ... --resume`",
             dir.display()
         );
-        let ratings = rows(&dir.join("ratings.csv"), RATINGS_HEADER)?;
-        let matrix = rows(&dir.join("matrix.csv"), MATRIX_HEADER)?;
-        Ok(LeagueRun { path: dir.to_path_buf(), label, manifest, ratings, matrix })
+        let ratings = rows(&dir.join("ratings.csv"), &[RATINGS_HEADER])?;
+        let matrix = rows(&dir.join("matrix.csv"), &[MATRIX_HEADER, MATRIX_HEADER_V1])?;
+        let cp = dir.join("compute.csv");
+        let compute = if cp.is_file() { read_compute(&cp)? } else { Vec::new() };
+        Ok(LeagueRun { path: dir.to_path_buf(), label, manifest, ratings, matrix, compute })
     }
 }
 
@@ -162,8 +174,45 @@ pub fn league(body: &mut Body, l: &LeagueRun, id: &str) -> Result<()> {
             kind: Kind::Points,
         },
         "From matrix.csv: for every pair of agents, per deal, A's result minus B's averaged over the tables \
-         where both sat; the mean over deals and its 95% interval. The table reads row minus column.",
+         where both sat; the mean over deals and its 95% interval (Student's t). The table reads row minus \
+         column. Pairs whose labels do not fit are numbered: the key under the chart names them.",
         &square,
     )?;
+    if l.matrix.first().is_some_and(|m| m.len() > 7) {
+        let cols =
+            ["agent A", "agent B", "rating A minus B", "ci95_low", "ci95_high", "LOS", "won", "drew", "lost"];
+        let mut table = Table::new(&format!("{id}-differences-table"), &cols);
+        let mut s = Series::new("rating A minus B (95% CI)", 0, Vec::new());
+        for m in &l.matrix {
+            s.values.push(num(&m[7]));
+            s.ci.push(num(&m[8]).zip(num(&m[9])));
+            table.row([0, 1, 7, 8, 9, 10, 11, 12, 13].map(|k| m[k].clone()).to_vec());
+        }
+        body.chart(
+            &format!("{id}-differences"),
+            &Chart {
+                title: "Rating differences, with the likelihood of superiority".into(),
+                x_desc: "pair of agents".into(),
+                y_desc: "tantos per deal, rating A minus rating B (95% CI)".into(),
+                categories: l.matrix.iter().map(|m| format!("{} - {}", m[0], m[1])).collect(),
+                series: vec![s],
+                kind: Kind::Points,
+            },
+            "From matrix.csv: the difference of the two fitted ratings with its 95% interval (the sandwich \
+             covariance of the ratings, Student's t on the deals less one), the likelihood of superiority \
+             (the probability that A's true rating is above B's) and the deals on which A's result was above, \
+             equal to or below B's (averaged over the tables where both sat).",
+            &table,
+        )?;
+    }
+    if l.compute.is_empty() {
+        body.html.push_str(&super::html::missing(
+            "This league has no compute.csv (written by a version before compute accounting), so its compute \
+             chart is not drawn.",
+        ));
+    } else {
+        let timed = !c.timed_agents(&crate::registry()).is_empty();
+        super::compute::chart(body, &l.compute, id, "each agent summed over the tables it sat at", timed)?;
+    }
     Ok(())
 }

@@ -12,6 +12,7 @@
 
 mod body;
 mod chart;
+mod compute;
 mod csv_error;
 mod html;
 mod input;
@@ -84,7 +85,8 @@ fn render(runs: &[Run]) -> Result<Page> {
     let _ = writeln!(
         body.html,
         "<p>Made by <code>tresillo report</code> (version {}). Tantos are per deal from the agent's \
-         point of view; intervals are 95% confidence intervals (normal approximation).</p>",
+         point of view; intervals are 95% confidence intervals by Student's t (mean ± t(0.975, n − 1) · s / √n over n \
+         independent units: deals, sessions, or a league's deals).</p>",
         esc(env!("CARGO_PKG_VERSION"))
     );
     body.html.push_str("<nav><ul>\n");
@@ -119,12 +121,29 @@ fn render(runs: &[Run]) -> Result<Page> {
     Ok(Page { html: html::page(&title, &body.html), charts: body.charts })
 }
 
+/// The manifest's `time_budget` in words: whether the same command plays the
+/// same cards again.
+fn reproducible(time_budget: &[String]) -> String {
+    if time_budget.is_empty() {
+        "yes: the same command (any thread count, shard split or interruption) writes the same deals.csv, \
+         summary.csv and pairs.csv; only the compute times are measurements"
+            .into()
+    } else {
+        format!(
+            "no (time_budget): {} decided under a time budget, so the cards played, and every number below, \
+             depend on the machine's speed and load; calibrate a fixed amount of work (tresillo calibrate) for a \
+             reproducible run",
+            time_budget.join(", ")
+        )
+    }
+}
+
 fn pct(a: f64, b: f64) -> Option<f64> {
     (b > 0.0).then(|| 100.0 * a / b)
 }
 
 fn slot_label(agent: &str) -> String {
-    chart::shorten(agent, 16)
+    agent.to_string()
 }
 
 /// Mean tantos of every agent slot, run by run.
@@ -225,6 +244,7 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
             ),
             ("cancelled hands", format!("{} of {} rows", total.get("cancelled"), total.get("deals"))),
             ("complete", m.complete.to_string()),
+            ("reproducible", reproducible(&m.time_budget)),
         ],
     ));
     let rows: Vec<_> = t.agent_rows().collect();
@@ -307,33 +327,7 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
     }
 
     if !t.compute.is_empty() {
-        let mut table = Table::new(
-            &format!("{id}-compute-table"),
-            &["agent", "decisions", "CPU s", "ms per card decision (mean)", "p99"],
-        );
-        let fmt = |x: Option<f64>, d: usize| x.map_or(String::new(), |v| format!("{v:.d$}"));
-        let mut mean = Series::new("mean", 0, Vec::new());
-        let mut p99 = Series::new("99th percentile", 1, Vec::new());
-        for (agent, decisions, cpu, m, p) in &t.compute {
-            mean.values.push(*m);
-            p99.values.push(*p);
-            table.row(vec![agent.clone(), decisions.clone(), fmt(*cpu, 2), fmt(*m, 4), fmt(*p, 4)]);
-        }
-        body.chart(
-            &format!("{id}-compute"),
-            &Chart {
-                title: "Time per card decision".into(),
-                x_desc: "agent (slot:spec)".into(),
-                y_desc: "milliseconds per card decision".into(),
-                categories: t.compute.iter().map(|(a, ..)| a.clone()).collect(),
-                series: vec![mean, p99],
-                kind: Kind::Bars,
-            },
-            "From compute.csv: the wall time of each agent's card decisions, mean and 99th percentile, and \
-             its thread CPU seconds deciding in all. Measured on the machine that played the run (not \
-             reproducible, unlike every other number here); cheap decisions are timed one in 1,024.",
-            &table,
-        )?;
+        compute::chart(body, &t.compute, id, "per agent slot", !m.time_budget.is_empty())?;
     }
 
     // Declaring, by contract.
@@ -629,7 +623,7 @@ fn outcome_mix(body: &mut Body, t: &TournamentRun, id: &str, rows: &[&input::Sum
             if declared == 0.0 {
                 continue;
             }
-            categories.push(format!("{} {c}", chart::shorten(r.get("agent"), 8)));
+            categories.push(format!("{} {c}", r.get("agent")));
             let mut cells: Vec<String> = vec![
                 r.get("agent").into(),
                 c.into(),
