@@ -53,7 +53,7 @@ impl LeagueArgs {
             );
         }
         let config = TournamentConfig {
-            agents: self.agents.split(',').map(|s| s.trim().to_string()).collect(),
+            agents: tresillo_agents::split_specs(&self.agents)?,
             players: self.rules.players()?,
             deals: self.deals,
             seed: self.seed,
@@ -86,6 +86,7 @@ pub fn run(a: &LeagueArgs, command_line: Vec<String>) -> Result<String> {
         registry: crate::registry(),
         note: &|line| note!("{line}"),
         format: tresillo_runs::Format::Csv,
+        bots: crate::bot_identities(&a.agents, a.bidding.as_deref()),
     };
     tresillo_runs::league::league(&config, shard, &options, &command_line)
 }
