@@ -424,7 +424,9 @@ impl Registry {
 
     /// Parses `spec` and checks its parameters against the agent's declared ones.
     fn lookup<'s>(&self, spec: &'s str) -> Result<(&Entry, Params<'s>), SpecError> {
-        let (name, pairs) = split_spec(spec)?;
+        let (name, mut pairs) = split_spec(spec)?;
+        // `name=LABEL` is every agent's: the label tables show, not the agent's.
+        pairs.retain(|&(k, _)| k != "name");
         let Some(entry) = self.entries.iter().find(|e| e.info.name == name) else {
             return Err(SpecError::UnknownAgent {
                 name: name.to_string(),
@@ -612,9 +614,32 @@ fn rule_params(p: &Params<'_>) -> Result<RuleParams, SpecError> {
 /// The `key=value` pairs of a spec.
 type Pairs<'a> = Vec<(&'a str, &'a str)>;
 
-/// Splits a spec into its name and `key=value` pairs.
+/// Splits `s` at each `sep` outside double quotes; refuses a quote left open.
+fn split_unquoted(s: &str, sep: char) -> Result<Vec<&str>, SpecError> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut quoted = false;
+    for (i, c) in s.char_indices() {
+        if c == '"' {
+            quoted = !quoted;
+        } else if c == sep && !quoted {
+            out.push(&s[start..i]);
+            start = i + c.len_utf8();
+        }
+    }
+    if quoted {
+        return Err(SpecError::Malformed(format!("{s} (a double quote is not closed)")));
+    }
+    out.push(&s[start..]);
+    Ok(out)
+}
+
+/// Splits a spec into its name and `key=value` pairs. A value in double quotes
+/// (`cmd="python3 C:/bots/x.py"`) may hold `:` and `,`; the quotes are not part of
+/// it.
 fn split_spec(spec: &str) -> Result<(&str, Pairs<'_>), SpecError> {
-    let mut parts = spec.trim().split(':');
+    let parts = split_unquoted(spec.trim(), ':')?;
+    let mut parts = parts.into_iter();
     let name = parts.next().unwrap_or("").trim();
     let mut kv = Vec::new();
     for p in parts {
@@ -623,9 +648,33 @@ fn split_spec(spec: &str) -> Result<(&str, Pairs<'_>), SpecError> {
         if kv.iter().any(|&(seen, _)| seen == k) {
             return Err(SpecError::RepeatedParam { agent: name.to_string(), param: k.to_string() });
         }
-        kv.push((k, v.trim()));
+        let v = v.trim();
+        let v = v.strip_prefix('"').and_then(|v| v.strip_suffix('"')).unwrap_or(v);
+        kv.push((k, v));
     }
     Ok((name, kv))
+}
+
+/// A spec's agent name and its `key=value` pairs, as the registry reads them
+/// (quotes removed, `name=` included).
+pub fn spec_parts(spec: &str) -> Result<(&str, Vec<(&str, &str)>), SpecError> {
+    split_spec(spec)
+}
+
+/// The agent specs of a comma-separated list (`--agents`), each trimmed; a comma
+/// inside double quotes belongs to its spec (`ext:cmd="bot --x=1,2",rule`).
+pub fn split_specs(list: &str) -> Result<Vec<String>, SpecError> {
+    Ok(split_unquoted(list, ',')?.into_iter().map(|s| s.trim().to_string()).collect())
+}
+
+/// The label a spec shows in tables: its `name=` value when it has one, else the
+/// spec itself.
+#[must_use]
+pub fn spec_label(spec: &str) -> &str {
+    match split_spec(spec) {
+        Ok((_, pairs)) => pairs.iter().find(|(k, _)| *k == "name").map_or(spec, |(_, v)| v),
+        Err(_) => spec,
+    }
 }
 #[cfg(test)]
 mod tests {

@@ -25,8 +25,10 @@
 mod message;
 
 use std::io::{Read, Write};
+use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use tresillo_agents::{Agent, AgentInfo, AgentRng, ParamInfo, Params, Registry, SpecError, Work};
 use tresillo_core::action::{Action, DiscardBuilder, legal_ids};
@@ -48,9 +50,37 @@ pub const MAX_LOG: u64 = 1 << 20;
 /// the protocol before its first answer) before the run stops.
 pub const MAX_FAILED_STARTS: u32 = 3;
 
-/// Under `fault=rule`, the forfeits reported on standard error per agent; later
-/// ones are only counted.
+/// Under `fault=rule`, the forfeits reported on standard error per bot (its
+/// command line, over every worker thread); later ones are only counted.
 const MAX_REPORTED: u32 = 5;
+
+/// While a bot waits for an answer, how often it looks whether the bot itself has
+/// exited (its output may stay open in a child it left) and whether the run was
+/// interrupted. An answer that comes is read at once, whatever this is.
+const WATCH: Duration = Duration::from_millis(20);
+
+/// The process groups of the bots running now (each bot leads its own group).
+static LIVE: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+/// The forfeits reported so far, per bot command line.
+static REPORTED: Mutex<Vec<(String, u32)>> = Mutex::new(Vec::new());
+
+/// Kills the process group of every bot running now, without a word to them: for
+/// a process about to exit at once (a second Ctrl-C). A run that ends normally,
+/// on a fault or on an interruption ends its bots itself (`bye`, then the group).
+pub fn kill_all_now() {
+    let live = LIVE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    for &pid in live.iter() {
+        kill_group(pid);
+    }
+}
+
+/// Kills process group `pgid` (gone already: nothing to do).
+fn kill_group(pgid: u32) {
+    if let Some(pid) = i32::try_from(pgid).ok().and_then(rustix::process::Pid::from_raw) {
+        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+    }
+}
 
 /// What a bot's fault does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -243,10 +273,7 @@ pub fn registry() -> Registry {
 /// the registry reads it; a malformed one gives `None` (building it says why).
 #[must_use]
 pub fn bot_config(spec: &str, named: &[(String, BotConfig)]) -> Option<BotConfig> {
-    let mut parts = spec.trim().split(':');
-    let name = parts.next()?.trim();
-    let pairs: Vec<(&str, &str)> =
-        parts.filter_map(|p| p.split_once('=')).map(|(k, v)| (k.trim(), v.trim())).collect();
+    let (name, pairs) = tresillo_agents::spec_parts(spec).ok()?;
     let get = |key: &str| pairs.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
     let mut config = if name == "ext" {
         let mut c = BotConfig::new(get("cmd")?);
@@ -263,6 +290,135 @@ pub fn bot_config(spec: &str, named: &[(String, BotConfig)]) -> Option<BotConfig
         config.limit = Duration::from_millis(ms);
     }
     Some(config)
+}
+
+/// What a run records of a bot, to tell later whether the same bot plays
+/// (`--resume` refuses another): the agent that names it, its command, arguments
+/// and working directory, and a digest of each file the command names (the
+/// program, and each argument that is a file, as `python3 bot.py` names its
+/// script).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct BotIdentity {
+    /// The agent spec's name (`ext`, or the name of an experiment file's bot) and
+    /// its label when it has one (`ext:...:name=LABEL`), as the agents list says it.
+    pub agent: String,
+    /// The program.
+    pub program: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// Its working directory, when set.
+    pub cwd: Option<String>,
+    /// `(file, BLAKE3 digest in hex)` for the program (found on `PATH` when it
+    /// has no `/`) and each argument that names an existing file.
+    pub files: Vec<(String, String)>,
+}
+
+impl BotConfig {
+    /// The bot's [`BotIdentity`] as agent `agent`: its files are read now.
+    #[must_use]
+    pub fn identity(&self, agent: &str) -> BotIdentity {
+        let base = self.cwd.clone().unwrap_or_default();
+        let mut files = Vec::new();
+        let program = if self.program.contains('/') {
+            Some(base.join(&self.program))
+        } else {
+            std::env::var_os("PATH").and_then(|paths| {
+                std::env::split_paths(&paths).map(|d| d.join(&self.program)).find(|p| p.is_file())
+            })
+        };
+        let candidates = program.into_iter().chain(self.args.iter().map(|a| base.join(a)));
+        for path in candidates {
+            if path.is_file()
+                && let Ok(bytes) = std::fs::read(&path)
+            {
+                files.push((path.display().to_string(), blake3::hash(&bytes).to_hex().to_string()));
+            }
+        }
+        BotIdentity {
+            agent: agent.to_string(),
+            program: self.program.clone(),
+            args: self.args.clone(),
+            cwd: self.cwd.as_ref().map(|c| c.display().to_string()),
+            files,
+        }
+    }
+}
+
+/// The bots among `specs` (each agent spec once, in order) and their identities;
+/// `named`: the bots an experiment file defines.
+#[must_use]
+pub fn identities<'a>(
+    specs: impl IntoIterator<Item = &'a str>,
+    named: &[(String, BotConfig)],
+) -> Vec<BotIdentity> {
+    let mut out: Vec<BotIdentity> = Vec::new();
+    for spec in specs {
+        if let Some(c) = bot_config(spec, named) {
+            let agent = match tresillo_agents::spec_label(spec) {
+                label if label != spec => label.to_string(),
+                _ => spec_name(spec),
+            };
+            let id = c.identity(&agent);
+            if !out.contains(&id) {
+                out.push(id);
+            }
+        }
+    }
+    out
+}
+
+/// What differs between the bots a run recorded (`old`) and the bots of its
+/// resumption (`new`), in a few words; `None` when they are the same.
+#[must_use]
+pub fn identity_change(old: &[BotIdentity], new: &[BotIdentity]) -> Option<String> {
+    if old == new {
+        return None;
+    }
+    for n in new {
+        let Some(o) = old.iter().find(|o| o.agent == n.agent && o.program == n.program && o.args == n.args)
+        else {
+            let was = old.iter().find(|o| o.agent == n.agent);
+            return Some(match was {
+                Some(o) => format!(
+                    "`{}` was `{}`, now `{}`",
+                    n.agent,
+                    command_of(&o.program, &o.args),
+                    command_of(&n.program, &n.args)
+                ),
+                None => format!("`{}` (`{}`) did not play in it", n.agent, command_of(&n.program, &n.args)),
+            });
+        };
+        if o.cwd != n.cwd {
+            return Some(format!(
+                "`{}` ran in {}, now in {}",
+                n.agent,
+                o.cwd.as_deref().unwrap_or("the toolkit's directory"),
+                n.cwd.as_deref().unwrap_or("the toolkit's directory")
+            ));
+        }
+        for (path, digest) in &n.files {
+            match o.files.iter().find(|(p, _)| p == path) {
+                Some((_, d)) if d == digest => {}
+                Some(_) => return Some(format!("`{}`: {path} has changed", n.agent)),
+                None => return Some(format!("`{}`: {path} was not its file", n.agent)),
+            }
+        }
+        if let Some((path, _)) = o.files.iter().find(|(p, _)| !n.files.iter().any(|(q, _)| q == p)) {
+            return Some(format!("`{}`: {path} is gone", n.agent));
+        }
+    }
+    let gone = old.iter().find(|o| !new.contains(o)).map_or("?", |o| o.agent.as_str());
+    Some(format!("`{gone}` played in it and does not now"))
+}
+
+fn command_of(program: &str, args: &[String]) -> String {
+    std::iter::once(program).chain(args.iter().map(String::as_str)).collect::<Vec<_>>().join(" ")
+}
+
+/// The name an agent spec shows (its `name=` label when it has one, else its
+/// agent name).
+fn spec_name(spec: &str) -> String {
+    spec.split(':').next().unwrap_or("").trim().to_string()
 }
 
 /// An option a bot declares in its greeting.
@@ -337,13 +493,25 @@ impl Process {
                 return Err(Some(format!("wrote a line longer than {MAX_LINE} bytes")));
             }
             let left = deadline.saturating_duration_since(Instant::now());
-            let timeout = rustix::event::Timespec::try_from(left)
-                .unwrap_or(rustix::event::Timespec { tv_sec: i64::MAX, tv_nsec: 0 });
-            let mut fds = [rustix::event::PollFd::new(&self.stdout, rustix::event::PollFlags::IN)];
-            match rustix::event::poll(&mut fds, Some(&timeout)) {
-                Ok(0) => return Err(None),
-                Ok(_) => {}
-                Err(rustix::io::Errno::INTR) => continue,
+            match self.wait_readable(left.min(WATCH)) {
+                Ok(true) => {}
+                Ok(false) => {
+                    if tresillo_agents::interrupt::stop_requested() {
+                        return Err(Some(INTERRUPTED.into()));
+                    }
+                    // The bot itself exited (its output may be held open by a child
+                    // it left): a crash, found now rather than at the time limit. An
+                    // answer written just before it exited is still read.
+                    if let Ok(Some(status)) = self.child.try_wait() {
+                        if !self.wait_readable(Duration::ZERO).unwrap_or(false) {
+                            return Err(Some(format!("exited ({status}) without answering")));
+                        }
+                    } else if left <= WATCH {
+                        return Err(None);
+                    } else {
+                        continue;
+                    }
+                }
                 Err(e) => return Err(Some(format!("waiting for its output: {e}"))),
             }
             let mut chunk = [0u8; 8192];
@@ -363,6 +531,25 @@ impl Process {
     }
 }
 
+impl Process {
+    /// Whether the bot's output has something to read (or was closed) within `wait`.
+    fn wait_readable(&self, wait: Duration) -> Result<bool, rustix::io::Errno> {
+        let timeout = rustix::event::Timespec::try_from(wait)
+            .unwrap_or(rustix::event::Timespec { tv_sec: i64::MAX, tv_nsec: 0 });
+        let mut fds = [rustix::event::PollFd::new(&self.stdout, rustix::event::PollFlags::IN)];
+        loop {
+            match rustix::event::poll(&mut fds, Some(&timeout)) {
+                Ok(n) => return Ok(n > 0),
+                Err(rustix::io::Errno::INTR) => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+}
+
+/// The fault of a bot stopped by an interruption of the run.
+const INTERRUPTED: &str = "stopped: the run was interrupted";
+
 /// An external bot (see the crate documentation).
 pub struct ExtBot {
     config: BotConfig,
@@ -380,7 +567,7 @@ pub struct ExtBot {
     fault: Option<String>,
     /// Under `fault=rule`: who decides after a fault, whether it does for the
     /// rest of this hand, the forfeits not yet taken, the failed starts in a row,
-    /// the forfeits reported.
+    /// (the forfeits reported are counted per bot, in `REPORTED`).
     fallback: Option<Box<dyn Agent>>,
     forfeiting: bool,
     forfeits: u64,
@@ -388,7 +575,6 @@ pub struct ExtBot {
     /// since the last [`Agent::take_startup_ns`].
     startup_ns: u64,
     failed_starts: u32,
-    reported: u32,
     /// The request being written (reused).
     out: String,
     /// Time spent on answers in the current hand.
@@ -426,7 +612,6 @@ impl ExtBot {
             forfeits: 0,
             startup_ns: 0,
             failed_starts: 0,
-            reported: 0,
             out: String::with_capacity(2048),
             hand_used: Duration::ZERO,
             waited: Duration::ZERO,
@@ -452,8 +637,12 @@ impl ExtBot {
             command.current_dir(dir);
         }
         command.envs(c.env.iter().map(|(k, v)| (k, v)));
+        // Its own process group: whatever it starts is ended with it, and a Ctrl-C
+        // at the terminal reaches the toolkit alone, which ends its bots in order.
+        command.process_group(0);
         let mut child =
             command.spawn().map_err(|e| format!("could not start `{}`: {e}", c.command_line()))?;
+        LIVE.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(child.id());
         let stdin = child.stdin.take().ok_or("no standard input")?;
         let stdout = child.stdout.take().ok_or("no standard output")?;
         if let (Some(dir), Some(err)) = (&c.log, child.stderr.take()) {
@@ -538,6 +727,7 @@ impl ExtBot {
     fn read_fault(&mut self, e: Option<String>, left: Duration) -> Fault {
         let limit = self.config.limit;
         match e {
+            Some(e) if e.starts_with("exited") || e == INTERRUPTED => e.into(),
             Some(e) => {
                 let p = self.process.as_mut().expect("running");
                 // Give an exiting bot a moment to be reaped, for its status.
@@ -632,9 +822,11 @@ impl ExtBot {
     }
 
     /// Ends the process: `bye`, its input closed, a grace period to exit, then
-    /// killed; its time goes to the log directory.
+    /// its process group killed (what it started, and itself if still there); its
+    /// time goes to the log directory.
     fn end_process(&mut self) {
         let Some(mut p) = self.process.take() else { return };
+        let pgid = p.child.id();
         if let Some(dir) = &self.config.log {
             let path = dir.join(format!("{}-{}.time", sanitize(&self.config.program), p.child.id()));
             let _ = std::fs::write(path, format!("{}\n", self.time_line()));
@@ -644,12 +836,15 @@ impl ExtBot {
         let deadline = Instant::now() + Duration::from_millis(500);
         while Instant::now() < deadline {
             if let Ok(Some(_)) = p.child.try_wait() {
-                return;
+                break;
             }
             std::thread::sleep(Duration::from_millis(5));
         }
-        let _ = p.child.kill();
+        // The group goes, the bot's children with it (a bot that forked, or that
+        // keeps running after `bye`).
+        kill_group(pgid);
         let _ = p.child.wait();
+        LIVE.lock().unwrap_or_else(std::sync::PoisonError::into_inner).retain(|&g| g != pgid);
     }
 
     /// One line on the time the bot used: requests, mean and longest answer.
@@ -776,6 +971,9 @@ impl Agent for ExtBot {
     }
 
     fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
+        if self.fault.is_none() && tresillo_agents::interrupt::stop_requested() {
+            self.fault = Some(format!("external bot {}: {INTERRUPTED}", self.who()));
+        }
         if self.fault.is_some() {
             // A bot that failed once is not asked again.
             return refused(view);
@@ -787,7 +985,7 @@ impl Agent for ExtBot {
             Ok(d) => d,
             Err(f) => {
                 let line = format!("external bot {}: {}", self.who(), f.why);
-                if self.fallback.is_none() || f.fatal {
+                if self.fallback.is_none() || f.fatal || tresillo_agents::interrupt::stop_requested() {
                     self.fault = Some(line);
                     return refused(view);
                 }
@@ -795,15 +993,24 @@ impl Agent for ExtBot {
                 // starts at the next hand.
                 self.end_process();
                 self.forfeiting = true;
-                if self.reported < MAX_REPORTED {
-                    self.reported += 1;
-                    let more = if self.reported == MAX_REPORTED {
-                        " (further forfeits of this agent are only counted)"
+                let reported = {
+                    let mut all = REPORTED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                    let cmd = self.config.command_line();
+                    let i = all.iter().position(|(c, _)| *c == cmd).unwrap_or_else(|| {
+                        all.push((cmd, 0));
+                        all.len() - 1
+                    });
+                    all[i].1 += 1;
+                    all[i].1
+                };
+                if reported <= MAX_REPORTED {
+                    let more = if reported == MAX_REPORTED {
+                        " (further forfeits of this bot are only counted)"
                     } else {
                         ""
                     };
                     eprintln!(
-                        "warning: {line}, at seat {} in its hand {}: the rule agent plays the rest of the hand (forfeits), the bot restarts at the next{more}",
+                        "warning: {line}, at seat {} in its hand {}: the rule agent plays the rest of the hand (forfeits), the bot restarts at the next hand{more}",
                         view.seat().0,
                         self.hands
                     );

@@ -138,6 +138,19 @@ fn push_opt(out: &mut String, s: Option<&str>) {
     }
 }
 
+/// An action's words in the protocol: the rule set's words (docs/PROTOCOL.md),
+/// with its cards in the standard notation of the view (`play 11C`, not the
+/// display name `play Q♥` of `lhombre`).
+pub fn action_text(names: Names, a: usize) -> String {
+    use tresillo_core::Decision;
+    use tresillo_core::action::Action;
+    match Action::from_id(a) {
+        Some(Action::DiscardCard(c)) => format!("discard {c}"),
+        Some(Action::Decision(Decision::Play(c))) => format!("play {c}"),
+        _ => tresillo_core::action::words(names, a),
+    }
+}
+
 /// Writes a request into `out` (cleared first), one line with its newline: the
 /// seat's view and the legal actions (ids of the action space of docs/PYTHON.md,
 /// each with its words), and a seed for the bot's randomness. Written straight
@@ -196,8 +209,59 @@ pub fn request(
     out.push_str("},\"legal\":[");
     for (i, &a) in legal.iter().enumerate() {
         let _ = write!(out, "{}{{\"action\":{a},\"text\":", if i > 0 { "," } else { "" });
-        push_str(out, &tresillo_core::action::words(names, a));
+        push_str(out, &action_text(names, a));
         out.push('}');
     }
     out.push_str("]}\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tresillo_agents::{Agent, RuleAgent, RuleParams, deal_for_seed, seat_rngs};
+    use tresillo_core::{Hand, Seat, action::legal_ids};
+
+    /// In every rule set a card's action text names the card as the view does
+    /// (`lhombre` displays cards otherwise: `Q♥` for 11C).
+    #[test]
+    fn a_cards_action_text_uses_the_notation_of_the_view() {
+        for set in ["tresillo", "hombre", "lhombre"] {
+            let rules = Rules::parse(set, &[]).unwrap();
+            let mut checked = 0;
+            for i in 0..6u64 {
+                let dealer = Seat((i % 3) as u8);
+                let mut hand =
+                    Hand::with_rules(rules, 3, deal_for_seed(i).seated(3, dealer), dealer).unwrap();
+                let mut rule = RuleAgent::new(RuleParams::default());
+                let mut rngs = seat_rngs(i);
+                rule.new_hand();
+                while let Some(seat) = hand.request().seat() {
+                    let view = hand.view(seat);
+                    let legal = legal_ids(&view, DiscardBuilder::default());
+                    let mut out = String::new();
+                    request(&mut out, 1, &view, DiscardBuilder::default(), &legal, 7);
+                    let v: Value = serde_json::from_str(&out).unwrap();
+                    let hand_cards: Vec<&str> =
+                        v["view"]["hand"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
+                    for l in v["legal"].as_array().unwrap() {
+                        let text = l["text"].as_str().unwrap();
+                        if let Some(card) =
+                            text.strip_prefix("play ").or_else(|| text.strip_prefix("discard "))
+                        {
+                            if text != "discard done" {
+                                assert!(
+                                    hand_cards.contains(&card),
+                                    "{set}: `{text}` names no card of {hand_cards:?}"
+                                );
+                                checked += 1;
+                            }
+                        }
+                    }
+                    let d = rule.decide(&view, &mut rngs[seat.index()]);
+                    hand.apply(d).unwrap();
+                }
+            }
+            assert!(checked > 0, "{set}");
+        }
+    }
 }

@@ -1,11 +1,16 @@
 //! `tresillo bot-check`: plays hands of every rule set and table against an
 //! external bot (docs/PROTOCOL.md) and reports its protocol errors, illegal
-//! answers and the time it took, so a bot's author can check it before a
-//! tournament.
+//! answers, the request kinds it was asked (playing on past `--hands` until every
+//! kind the table asked of any seat was asked of the bot, within ten times as
+//! many hands, and naming those never asked) and its time: the round trip a
+//! tournament pays per decision (writing the request, the bot's answer, reading
+//! and checking it) beside the bot's own part of it (the wait for its answer),
+//! each as the median and the 90th percentile.
 
 use anyhow::{Result, bail};
+use std::collections::BTreeSet;
 use std::io::Write;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tresillo_agents::{Agent, RuleAgent, RuleParams, deal_for_seed, seat_rngs};
 use tresillo_bots::{BotConfig, ExtBot};
 use tresillo_core::{Hand, Rules, Seat};
@@ -16,7 +21,9 @@ pub struct BotCheckArgs {
     /// The bot's program (and its arguments after spaces), as in `ext:cmd=`.
     #[arg(value_name = "CMD")]
     cmd: String,
-    /// Hands per table (the bot takes each seat in turn).
+    /// Hands per table (the bot takes each seat in turn); more are played while
+    /// a request kind of the table was not yet asked of the bot (at most ten
+    /// times as many).
     #[arg(long, default_value_t = 200, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
     hands: u64,
     /// Milliseconds the bot has for each answer.
@@ -37,6 +44,21 @@ const TABLES: [Table; 6] = [
     ("lhombre", 3, &[]),
 ];
 
+/// The median and the 90th percentile of `xs` in microseconds (sorted in place).
+fn quantiles(xs: &mut [Duration]) -> (f64, f64) {
+    if xs.is_empty() {
+        return (0.0, 0.0);
+    }
+    xs.sort_unstable();
+    let at = |q: f64| xs[((xs.len() - 1) as f64 * q).round() as usize].as_secs_f64() * 1e6;
+    (at(0.5), at(0.9))
+}
+
+/// A request kind as the protocol names it.
+fn kind_name(k: tresillo_core::DecisionKind) -> String {
+    format!("{k:?}").to_lowercase()
+}
+
 /// Runs `tresillo bot-check`.
 pub fn run(a: &BotCheckArgs, out: &mut impl Write) -> Result<()> {
     if a.ms == 0 || a.hands == 0 {
@@ -44,10 +66,11 @@ pub fn run(a: &BotCheckArgs, out: &mut impl Write) -> Result<()> {
     }
     writeln!(
         out,
-        "{:<64} {:>6} {:>9} {:>10} {:>10} {:>10} {:>10}",
-        "table", "hands", "requests", "mean ms", "max ms", "encode µs", "decode µs"
+        "{:<64} {:>6} {:>9} {:>22} {:>22} {:>9}",
+        "table", "hands", "requests", "round trip µs (p50/p90)", "bot's own µs (p50/p90)", "max ms"
     )?;
     let mut failures = 0;
+    let mut unasked_tables = Vec::new();
     for (name, players, options) in TABLES {
         let rules = Rules::parse(name, options)?;
         let label = format!(
@@ -60,7 +83,16 @@ pub fn run(a: &BotCheckArgs, out: &mut impl Write) -> Result<()> {
         let mut rule = RuleAgent::new(RuleParams::default());
         let mut played = 0;
         let mut fault = None;
-        'hands: for i in 0..a.hands {
+        // The kinds the table asked of any seat, and of the bot.
+        let mut at_table = BTreeSet::new();
+        let mut of_bot = BTreeSet::new();
+        let (mut trips, mut own) = (Vec::new(), Vec::new());
+        let cap = a.hands.saturating_mul(10);
+        let mut i = 0;
+        'hands: while i < a.hands || (i < cap && !at_table.is_subset(&of_bot)) {
+            if tresillo_agents::interrupt::stop_requested() {
+                return Err(tresillo_sim::SimError::Interrupted.into());
+            }
             let dealer = Seat((i % u64::from(players)) as u8);
             let deal = deal_for_seed(i + 1).seated(players, dealer);
             let mut hand = Hand::with_rules(rules, players, deal, dealer)?;
@@ -75,7 +107,19 @@ pub fn run(a: &BotCheckArgs, out: &mut impl Write) -> Result<()> {
             while let Some(seat) = hand.request().seat() {
                 let view = hand.view(seat);
                 let rng = &mut rngs[seat.index()];
-                let d = if seat == me { bot.decide(&view, rng) } else { rule.decide(&view, rng) };
+                let kind = view.request().kind();
+                at_table.insert(kind_name(kind));
+                let d = if seat == me {
+                    of_bot.insert(kind_name(kind));
+                    let waited = bot.waited;
+                    let t0 = Instant::now();
+                    let d = bot.decide(&view, rng);
+                    trips.push(t0.elapsed());
+                    own.push(bot.waited.saturating_sub(waited));
+                    d
+                } else {
+                    rule.decide(&view, rng)
+                };
                 if let Err(e) = hand.apply(d) {
                     fault = Some(bot.fault().unwrap_or_else(|| format!("seat {seat}: {e}")));
                     break 'hands;
@@ -83,20 +127,31 @@ pub fn run(a: &BotCheckArgs, out: &mut impl Write) -> Result<()> {
             }
             bot.end_hand(&hand.result().expect("over"));
             played += 1;
+            i += 1;
         }
-        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-        let per = |d: Duration, scale: f64| {
-            if bot.requests > 0 { d.as_secs_f64() * scale / bot.requests as f64 } else { 0.0 }
-        };
+        if tresillo_agents::interrupt::stop_requested() {
+            return Err(tresillo_sim::SimError::Interrupted.into());
+        }
+        let (t50, t90) = quantiles(&mut trips);
+        let (o50, o90) = quantiles(&mut own);
         writeln!(
             out,
-            "{label:<64} {played:>6} {:>9} {:>10.3} {:>10.3} {:>10.2} {:>10.2}",
+            "{label:<64} {played:>6} {:>9} {:>22} {:>22} {:>9.3}",
             bot.requests,
-            per(bot.waited, 1000.0),
-            ms(bot.longest),
-            per(bot.encode, 1e6),
-            per(bot.decode, 1e6)
+            format!("{t50:.1} / {t90:.1}"),
+            format!("{o50:.1} / {o90:.1}"),
+            bot.longest.as_secs_f64() * 1000.0,
         )?;
+        writeln!(out, "  asked: {}", of_bot.iter().cloned().collect::<Vec<_>>().join(" "))?;
+        let missing: Vec<String> = at_table.difference(&of_bot).cloned().collect();
+        if !missing.is_empty() && fault.is_none() {
+            writeln!(
+                out,
+                "  NOT ASKED of the bot in {played} hands (asked of other seats): {}",
+                missing.join(" ")
+            )?;
+            unasked_tables.push(label.clone());
+        }
         if let Some(f) = fault {
             writeln!(out, "  FAULT in hand {}: {f}", played + 1)?;
             failures += 1;
@@ -106,5 +161,12 @@ pub fn run(a: &BotCheckArgs, out: &mut impl Write) -> Result<()> {
         bail!("{failures} table(s) with a fault: the bot is not ready for a tournament");
     }
     writeln!(out, "no protocol error, no illegal answer")?;
+    if !unasked_tables.is_empty() {
+        writeln!(
+            out,
+            "note: some request kinds were never asked of the bot ({}); check them with more --hands",
+            unasked_tables.join("; ")
+        )?;
+    }
     Ok(())
 }

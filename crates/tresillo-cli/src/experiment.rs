@@ -646,10 +646,35 @@ pub fn command(e: &Experiment) -> Vec<String> {
     c
 }
 
+/// Whether the experiment seats a bot its file defines (`[bots.NAME]`).
+fn uses_named_bots(e: &Experiment) -> bool {
+    let named = crate::named_bots();
+    let lists: Vec<&str> = match e {
+        Experiment::Tournament(t) => vec![t.agents.as_str(), t.bidding.as_deref().unwrap_or("")],
+        Experiment::Tune(t) => {
+            vec![t.agent.as_str(), t.opponents.as_str(), t.bidding.as_deref().unwrap_or("")]
+        }
+        Experiment::League(l) => vec![l.agents.as_str(), l.bidding.as_deref().unwrap_or("")],
+    };
+    lists.iter().flat_map(|l| tresillo_agents::split_specs(l).unwrap_or_default()).any(|spec| {
+        tresillo_agents::spec_parts(&spec).is_ok_and(|(name, _)| named.iter().any(|(n, _)| n == name))
+    })
+}
+
 /// Runs `tresillo run`; returns what to print.
 pub fn run(a: &RunArgs, command_line: Vec<String>) -> Result<String> {
     let e = load(a)?;
     if a.dry_run {
+        if uses_named_bots(&e) {
+            // A bot of `[bots.NAME]` has no name on a command line: the file is the command.
+            let mut c = vec!["tresillo".to_string(), "run".into(), path_str(&a.file)];
+            run_flags(&mut c, a.threads, a.resume, a.force);
+            let words: Vec<String> = c.iter().map(|w| quote(w)).collect();
+            return Ok(format!(
+                "# its bots ([bots.NAME]) cannot be named on a command line: run the experiment file\n{}\n",
+                words.join(" ")
+            ));
+        }
         let words: Vec<String> = command(&e).iter().map(|w| quote(w)).collect();
         return Ok(format!("{}\n", words.join(" ")));
     }

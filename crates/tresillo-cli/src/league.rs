@@ -60,7 +60,7 @@ impl LeagueArgs {
             );
         }
         let config = TournamentConfig {
-            agents: self.agents.split(',').map(|s| s.trim().to_string()).collect(),
+            agents: tresillo_agents::split_specs(&self.agents)?,
             players: self.rules.players()?,
             deals: match self.deals_from.as_deref().map(tresillo_runs::read_book).transpose()? {
                 Some(b) => b.len(),
@@ -96,6 +96,7 @@ pub fn run(a: &LeagueArgs, command_line: Vec<String>) -> Result<String> {
         registry: crate::registry(),
         note: &|line| note!("{line}"),
         format: tresillo_runs::Format::Csv,
+        bots: crate::bot_identities(&a.agents, a.bidding.as_deref()),
     };
     let book = a.deals_from.as_deref().map(tresillo_runs::read_book).transpose()?;
     tresillo_runs::league::league(&config, shard, &options, book.as_ref(), &command_line)

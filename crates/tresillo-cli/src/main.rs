@@ -58,6 +58,13 @@ fn named_bots() -> &'static [(String, tresillo_bots::BotConfig)] {
 
 /// The agents the command line seats: the built-in ones, external bots
 /// (`ext:cmd=PROGRAM`, docs/PROTOCOL.md) and the experiment file's named bots.
+/// The external bots among a run's agents and bidding agent, as its manifest
+/// records them (a spec that does not parse has none: the run refuses it later).
+fn bot_identities(agents: &str, bidding: Option<&str>) -> Vec<tresillo_bots::BotIdentity> {
+    let specs = tresillo_agents::split_specs(agents).unwrap_or_default();
+    tresillo_bots::identities(specs.iter().map(String::as_str).chain(bidding), named_bots())
+}
+
 fn registry() -> tresillo_agents::Registry {
     let mut r = tresillo_bots::registry();
     for (name, config) in named_bots() {
@@ -213,9 +220,53 @@ fn run(cli: Cli) -> Result<()> {
     Ok(())
 }
 
+/// Catches SIGINT and SIGTERM. For a command that plays tournaments or checks a
+/// bot (`graceful`), the first signal asks the run to stop
+/// ([`tresillo_agents::interrupt`]): the deals in progress end, every finished deal
+/// is kept, each external bot is told `bye` and its process group ended, and the
+/// command exits with status 130. A second signal, or one to another command, ends
+/// the bots' process groups and exits at once (130).
+fn catch_signals(graceful: bool) {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else {
+        return; // the default: the signal ends the process
+    };
+    std::thread::spawn(move || {
+        let mut first = graceful;
+        for _ in signals.forever() {
+            if first {
+                first = false;
+                tresillo_agents::interrupt::request_stop();
+                note!(
+                    "interrupted: finishing the deals in progress and ending the bots (again to quit at once)"
+                );
+                continue;
+            }
+            tresillo_bots::kill_all_now();
+            std::process::exit(130);
+        }
+    });
+}
+
 fn main() -> ExitCode {
-    match run(Cli::parse()) {
+    let cli = Cli::parse();
+    catch_signals(matches!(
+        cli.command,
+        Command::Tournament(_)
+            | Command::Run(_)
+            | Command::League(_)
+            | Command::Tune(_)
+            | Command::Sprt(_)
+            | Command::BotCheck(_)
+    ));
+    match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e)
+            if e.chain().any(|c| matches!(c.downcast_ref(), Some(tresillo_sim::SimError::Interrupted))) =>
+        {
+            note!("error: interrupted; every finished deal is kept (`--resume` continues a run)");
+            ExitCode::from(130)
+        }
         Err(e) => {
             // A closed pipe (`tresillo ... | head`) is not an error.
             if e.chain().any(|c| {

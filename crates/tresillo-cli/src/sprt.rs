@@ -457,6 +457,7 @@ fn kept(
             registry: crate::registry(),
             note: &|_| {},
             format: tresillo_runs::Format::Csv,
+            bots: Vec::new(),
         };
         tresillo_runs::run(&shard, &options, crate::command_line())?;
         for t in tresillo_runs::pairs::unit_totals(&out.join("deals.csv"), &shard)?.values() {

@@ -83,7 +83,7 @@ impl TournamentArgs {
         if self.resume && self.force {
             bail!("--resume and --force exclude each other: --resume continues the run, --force replaces it");
         }
-        let agents: Vec<String> = self.agents.split(',').map(|s| s.trim().to_string()).collect();
+        let agents: Vec<String> = tresillo_agents::split_specs(&self.agents)?;
         let mut config = TournamentConfig {
             agents,
             players: self.rules.players()?,
@@ -128,6 +128,7 @@ impl TournamentArgs {
             registry: crate::registry(),
             note: &|line| note!("{line}"),
             format: self.format,
+            bots: crate::bot_identities(&self.agents, self.bidding.as_deref()),
         }
     }
 }

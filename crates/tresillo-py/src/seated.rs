@@ -274,6 +274,7 @@ pub fn _tournament(
         registry,
         note: &note,
         format,
+        bots: Vec::new(),
     };
     let command_line = vec!["python: tresillo.tournament".to_string()];
     let result = py.detach(|| tresillo_runs::run(&config, &opts, command_line));

@@ -46,7 +46,9 @@ pub fn pairs(path: &Path, config: &TournamentConfig) -> Result<Vec<Pair>> {
     let slots = usize::from(config.players);
     let seatings = config.seatings().len() as f64;
     let units = unit_totals(path, config)?;
-    let name = |s: usize| config.agents.get(s).cloned().unwrap_or_default();
+    let name = |s: usize| {
+        config.agents.get(s).map(|a| tresillo_agents::spec_label(a).to_string()).unwrap_or_default()
+    };
     let mut out = Vec::new();
     for a in 0..slots {
         for b in a + 1..slots {

@@ -31,6 +31,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tresillo_agents::Registry;
 use tresillo_sim::book::DealBook;
+use tresillo_bots::BotIdentity;
 use tresillo_sim::{AgentSlots, Compute, DealRow, Stats, SummaryRow, Tournament, TournamentConfig};
 
 /// How a tournament is written to its run directory (the configuration itself is a
@@ -62,6 +63,9 @@ pub struct RunOptions<'a> {
     pub note: &'a (dyn Fn(&str) + Sync),
     /// Which files hold the rows: `deals.csv`, `deals.parquet` or both.
     pub format: Format,
+    /// The external bots of the run ([`tresillo_bots::identities`]), recorded in
+    /// the manifest; `--resume` refuses a run whose bots are not these.
+    pub bots: Vec<BotIdentity>,
 }
 
 impl RunOptions<'_> {
@@ -80,6 +84,7 @@ impl RunOptions<'_> {
             registry: Registry::builtin(),
             note: &|_| {},
             format: Format::Csv,
+            bots: Vec::new(),
         }
     }
 }
@@ -207,6 +212,10 @@ pub struct Manifest {
     /// instead of the master seed's deal `i`. Absent for runs on the seed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deal_book: Option<DealBook>,
+    /// The external bots that play (command, arguments, working directory and
+    /// digests of their files), which `--resume` checks; absent when none plays.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bots: Vec<BotIdentity>,
 }
 
 /// Where a run writes its records, and the bytes of that file that hold the hands
@@ -439,7 +448,10 @@ pub fn rows_file(dir: &Path) -> PathBuf {
 
 /// The bytes of `summary.csv` and the printable table.
 fn summary(config: &TournamentConfig, stats: &Stats, rows_per_unit: u64) -> Result<(Vec<u8>, String)> {
-    let rows = stats.summary(&config.agents, rows_per_unit);
+    // A spec's `name=` label, when it has one, names its slot in the table.
+    let labels: Vec<String> =
+        config.agents.iter().map(|s| tresillo_agents::spec_label(s).to_string()).collect();
+    let rows = stats.summary(&labels, rows_per_unit);
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(SummaryRow::header())?;
     for r in &rows {
@@ -980,6 +992,9 @@ fn play(
                 config_diff(&m.config, &config)
             );
         }
+        if let Some(change) = tresillo_bots::identity_change(&m.bots, &a.bots) {
+            bail!("{} was played by another bot: {change}; use --force to start it again", dir.display());
+        }
         if m.format != a.format {
             bail!(
                 "{} holds a run written with --format {}; resume it with --format {} (or use --force to \
@@ -1090,6 +1105,7 @@ fn play(
             parquet_bytes: None,
             time_budget: config.timed_agents(&a.registry).into_iter().map(String::from).collect(),
             deal_book: book.clone(),
+            bots: a.bots.clone(),
         };
         let s = Stats::default();
         let c = Compute::new(slots);
@@ -1221,11 +1237,12 @@ fn play(
                 Ok((manifest, stats, compute, live))
             });
         let mut next = first;
+        let mut stopped = None;
         while next < u1 {
             let end = (next + schedule.next()).min(u1);
             let t0 = Instant::now();
-            let outs = workers.install(|| {
-                t.run_in(&slots, next..end, |u| {
+            let (outs, failed) = workers.install(|| {
+                t.run_in_kept(&slots, next..end, |u| {
                     let mut w = csv::WriterBuilder::new()
                         .has_headers(false)
                         .from_writer(Vec::with_capacity(if format.csv() { 256 * u.rows.len() } else { 0 }));
@@ -1250,15 +1267,28 @@ fn play(
                     let rows = if format.parquet() { u.rows } else { Vec::new() };
                     (w.into_inner().expect("in memory"), u.stats, recs, u.compute, rows)
                 })
-            })?;
-            schedule.played(end - next, t0.elapsed().as_secs_f64());
-            if tx.send((end - next, outs)).is_err() {
+            });
+            // A run that stops (an agent's fault, an interruption) keeps the units of
+            // the batch finished before it.
+            let kept = outs.len() as u64;
+            if failed.is_none() {
+                schedule.played(end - next, t0.elapsed().as_secs_f64());
+            }
+            if kept > 0 && tx.send((kept, outs)).is_err() {
                 break; // the writer failed; its error is reported below
+            }
+            if failed.is_some() {
+                stopped = failed;
+                break;
             }
             next = end;
         }
         drop(tx);
-        writer.join().map_err(|_| anyhow::anyhow!("the writer thread panicked"))?
+        let written = writer.join().map_err(|_| anyhow::anyhow!("the writer thread panicked"))??;
+        match stopped {
+            Some(e) => Err(e.into()),
+            None => Ok(written),
+        }
     })?;
     bar.finish_and_clear();
     drop(slots);
@@ -1558,6 +1588,7 @@ pub fn merge(
             },
         ),
         deal_book: parts[0].0.deal_book.clone(),
+        bots: parts[0].0.bots.clone(),
     };
     write_atomic(&tmp_of("manifest.json"), serde_json::to_string_pretty(&m)?.as_bytes())?;
     let (bytes, table) = summary(&whole, &stats, rows_per_unit)?;

@@ -255,7 +255,7 @@ fn measure_deal(c: &PropertiesConfig, i: u64, solvers: &mut Solvers) -> Result<P
             decisions.push(*h);
         }
     })
-    .map_err(|e| SimError::Agent { deal: i, error: Box::new(e) })?;
+    .map_err(|e| SimError::Agent { deal: i, error: Box::new(e), place: None })?;
     let mut out = Properties { deals: 1, ..Properties::default() };
     let mut rng = rng_from_seed(splitmix64(seed ^ 0x5E_ED0F_D1A6_u64));
     let Some(first) = decisions.first() else { return Ok(out) };

@@ -24,13 +24,21 @@ pub enum SimError {
     Config(#[from] ConfigError),
     /// An agent made an illegal decision (or failed to decide). The message
     /// holds the agent's whole message, so it is not a separate source.
-    #[error("deal {deal}: {error}")]
+    #[error("deal {deal}{}: {error}", place.as_ref().map(|(seating, slot)| format!(", seating {seating}, agent slot {slot}")).unwrap_or_default())]
     Agent {
         /// The deal index.
         deal: u64,
         /// What went wrong (boxed: the error stays small).
         error: Box<AgentError>,
+        /// In a tournament: the seating and the agent slot (the position in the
+        /// agents list) of the agent at fault, so that two slots running the same
+        /// program are told apart.
+        place: Option<(&'static str, u8)>,
     },
+    /// The run was interrupted (SIGINT or SIGTERM; [`tresillo_agents::interrupt`]):
+    /// the units finished before it are kept.
+    #[error("interrupted")]
+    Interrupted,
     /// A hand could not be set up.
     #[error("deal {deal}: {source}")]
     Hand {
@@ -318,13 +326,36 @@ impl Tournament {
         units: Range<u64>,
         f: impl Fn(UnitOutput<'t>) -> T + Sync,
     ) -> Result<Vec<T>, SimError> {
-        units
+        match self.run_in_kept(slots, units, f) {
+            (outs, None) => Ok(outs),
+            (_, Some(e)) => Err(e),
+        }
+    }
+
+    /// [`Tournament::run_in`] that keeps what was finished when the run stops: the
+    /// outputs of the units before the first one that failed (or before the first
+    /// one not begun when the run was interrupted, [`tresillo_agents::interrupt`]),
+    /// in unit order, and the error. Units after a failed one are not begun; units
+    /// before it are played to the end, so the outputs kept are the same whatever
+    /// the thread count.
+    pub fn run_in_kept<'t, T: Send>(
+        &'t self,
+        slots: &AgentSlots,
+        units: Range<u64>,
+        f: impl Fn(UnitOutput<'t>) -> T + Sync,
+    ) -> (Vec<T>, Option<SimError>) {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        let first_failed = AtomicU64::new(u64::MAX);
+        let outs: Vec<Option<Result<T, SimError>>> = units
             .into_par_iter()
             .map(|u| {
+                if u > first_failed.load(Ordering::Relaxed) || tresillo_agents::interrupt::stop_requested() {
+                    return None;
+                }
                 let slot = rayon::current_thread_index().and_then(|i| slots.0.get(i));
                 // A slot in use (a unit nested in another on the same thread) or
                 // missing (another pool): agents for this unit alone.
-                match slot.and_then(|m| m.try_lock().ok()) {
+                let r = match slot.and_then(|m| m.try_lock().ok()) {
                     Some(mut agents) => {
                         if agents.is_empty() {
                             *agents = self.metered_agents();
@@ -332,9 +363,26 @@ impl Tournament {
                         self.play_unit(u, &mut agents).map(&f)
                     }
                     None => self.play_unit(u, &mut self.metered_agents()).map(&f),
+                };
+                if r.is_err() {
+                    first_failed.fetch_min(u, Ordering::Relaxed);
                 }
+                Some(r)
             })
-            .collect()
+            .collect();
+        let mut kept = Vec::with_capacity(outs.len());
+        for o in outs {
+            match o {
+                Some(Ok(t)) => kept.push(t),
+                // An agent stopped by the interruption is not at fault.
+                Some(Err(SimError::Agent { .. })) if tresillo_agents::interrupt::stop_requested() => {
+                    return (kept, Some(SimError::Interrupted));
+                }
+                Some(Err(e)) => return (kept, Some(e)),
+                None => return (kept, Some(SimError::Interrupted)),
+            }
+        }
+        (kept, None)
     }
 
     /// Plays one scoring unit with `agents` (one per slot, as built from the
@@ -396,8 +444,14 @@ impl Tournament {
                     }
                 }
                 unpermute(agents, &swaps);
-                let (r, steps) =
-                    played.map_err(|error| SimError::Agent { deal: i, error: Box::new(error) })?;
+                let (r, steps) = played.map_err(|error| {
+                    let slot = seating[usize::from(error.seat)];
+                    SimError::Agent {
+                        deal: i,
+                        error: Box::new(error),
+                        place: Some((seating_name(seating), slot)),
+                    }
+                })?;
                 if let Some(steps) = steps {
                     let names = (0..usize::from(n)).map(|s| c.agents[seating[s] as usize].clone()).collect();
                     let mut rec = HandRecord::new(c.rules.set, deal, dealer, names, steps, r.clone());

@@ -1,0 +1,20 @@
+//! A process-wide request to stop (set when the user interrupts a run with SIGINT
+//! or SIGTERM): the tournament runner begins no unit after it, and an agent that
+//! waits on something outside (an external bot) gives up its decision, so that a
+//! run ends soon with every finished deal kept. Only a flag: who catches the
+//! signal (the CLI) sets it.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Asks every run in this process to stop.
+pub fn request_stop() {
+    STOP.store(true, Ordering::SeqCst);
+}
+
+/// Whether a stop was asked for.
+#[must_use]
+pub fn stop_requested() -> bool {
+    STOP.load(Ordering::Relaxed)
+}
