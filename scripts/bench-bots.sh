@@ -2,8 +2,8 @@
 # The cost of an external bot's decision (docs/PROTOCOL.md), side by side in one
 # run: a trivial compiled bot (crates/tresillo-bots/examples/first_legal_bot.rs,
 # its own time next to nothing) and the Python example bot, each through
-# `tresillo bot-check` (mean wait per answer: the request written, the pipes, the
-# bot reading and answering, the answer read) and through a one-thread duplicate
+# `tresillo bot-check` (the round trip per decision, median and p90, beside the
+# bot's own wait for the answer) and through a one-thread duplicate
 # tournament against `rule` (hands per second), beside the same tournament with
 # the built-in `random` agent in the bot's seat.
 #
@@ -20,7 +20,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for bot in "$rust_bot" "$py_bot"; do
     echo "== bot-check $(basename "$bot") --hands $hands"
-    "$bin" bot-check "$bot" --hands "$hands" | head -3
+    "$bin" bot-check "$bot" --hands "$hands" | head -4
 done
 deals=$((hands / 6))
 for agent in random "ext:cmd=$rust_bot" "ext:cmd=$py_bot"; do

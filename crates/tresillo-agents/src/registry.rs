@@ -612,7 +612,7 @@ fn rule_params(p: &Params<'_>) -> Result<RuleParams, SpecError> {
 }
 
 /// The `key=value` pairs of a spec.
-type Pairs<'a> = Vec<(&'a str, &'a str)>;
+pub type Pairs<'a> = Vec<(&'a str, &'a str)>;
 
 /// Splits `s` at each `sep` outside double quotes; refuses a quote left open.
 fn split_unquoted(s: &str, sep: char) -> Result<Vec<&str>, SpecError> {
@@ -657,7 +657,7 @@ fn split_spec(spec: &str) -> Result<(&str, Pairs<'_>), SpecError> {
 
 /// A spec's agent name and its `key=value` pairs, as the registry reads them
 /// (quotes removed, `name=` included).
-pub fn spec_parts(spec: &str) -> Result<(&str, Vec<(&str, &str)>), SpecError> {
+pub fn spec_parts(spec: &str) -> Result<(&str, Pairs<'_>), SpecError> {
     split_spec(spec)
 }
 
