@@ -292,7 +292,7 @@ fn report_draws_an_sprt_directory() {
     assert!(html.contains("Sequential test: 0:rule against 1:rule:entrada=40"), "the chart's title");
     assert!(html.contains("upper bound (accept H1)") && html.contains("lower bound (accept H0)"));
     assert!(html.contains("non-regression test: H0 1:rule:entrada=40 minus 0:rule = -0.3, H1 = 0"));
-    assert_eq!(html.matches("<tr><td class=\"num\">").count() >= looks.len(), true, "a table row per look");
+    assert!(html.matches("<tr><td class=\"num\">").count() >= looks.len(), "a table row per look");
 }
 
 /// The files of a directory (recursively), by relative path, as compared after
