@@ -11,7 +11,7 @@
 # Usage: experiments/selection-bias.sh [BIN] [SEEDS...]
 #   BIN: the tresillo binary (default target/release/tresillo); the results do
 #   not depend on the build profile or the thread count.
-#   SEEDS: default 3301-3309 (the committed run); development used 11, 12, 13.
+#   SEEDS: default 3301-3309 (the committed run); development used seed 11 alone.
 # Writes results/selection-bias/seed-S/ (each tune's files) and
 # results/selection-bias/summary.csv, summary.md.
 set -eu
@@ -25,6 +25,7 @@ for s in $SEEDS; do
     "$BIN" tune --agent rule --param entrada=41..49:2 --param solo=46..54:2 --method coordinate \
         --deals 1000 --seed "$s" --confirm 3000 --out "$OUT/seed-$s/candidates.csv" --force \
         > "$OUT/seed-$s/stdout.txt" 2> /dev/null
+    rm -f "$OUT/seed-$s/candidates.csv.lock"
 done
 python3 - "$OUT" $SEEDS <<'PY'
 import json, math, sys

@@ -77,11 +77,7 @@ struct Measured {
 /// The decisions of slot 0 that are the agent's: all of them, or without a
 /// bidding agent's (bids, contract, discards, words) when `--bidding` is given.
 fn own_decisions(d: &[u64; 6], bidding: bool) -> u64 {
-    if bidding {
-        d[CARD] + d[KINDS.len() - 1]
-    } else {
-        d.iter().sum()
-    }
+    if bidding { d[CARD] + d[KINDS.len() - 1] } else { d.iter().sum() }
 }
 
 impl CalibrateArgs {
@@ -120,7 +116,8 @@ impl CalibrateArgs {
             // Per-deal means, for the spread.
             let means: Vec<f64> = cpu.iter().zip(n).filter(|(_, m)| **m > 0.0).map(|(x, m)| x / m).collect();
             let mm = means.iter().sum::<f64>() / means.len().max(1) as f64;
-            let sd = (means.iter().map(|x| (x - mm).powi(2)).sum::<f64>() / (means.len().max(2) - 1) as f64).sqrt();
+            let sd = (means.iter().map(|x| (x - mm).powi(2)).sum::<f64>() / (means.len().max(2) - 1) as f64)
+                .sqrt();
             (r, 1.96 * se, sd)
         };
         let mut u = 0;

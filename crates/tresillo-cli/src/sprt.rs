@@ -90,11 +90,10 @@ impl SprtArgs {
     /// The hypotheses of `--test` or `--bounds`, and the name of the test.
     fn test(&self) -> Result<(Test, &'static str)> {
         if let Some(b) = &self.bounds {
-            let v: Vec<f64> = b
-                .split(',')
-                .map(|x| x.trim().parse::<f64>())
-                .collect::<Result<_, _>>()
-                .map_err(|_| anyhow::anyhow!("--bounds {b}: two numbers, `H0,H1` (for example -0.5,0)"))?;
+            let v: Vec<f64> =
+                b.split(',').map(|x| x.trim().parse::<f64>()).collect::<Result<_, _>>().map_err(|_| {
+                    anyhow::anyhow!("--bounds {b}: two numbers, `H0,H1` (for example -0.5,0)")
+                })?;
             let [h0, h1] = v[..] else { bail!("--bounds {b}: two numbers, `H0,H1` (for example -0.5,0)") };
             return Ok((Test::Bounds { h0, h1 }, "bounds"));
         }
@@ -123,7 +122,9 @@ fn verdict_line(
         (Verdict::NoDifference, _) => format!("neither {a} nor {b} is better by {margin} or more"),
         (Verdict::Undecided, _) => format!("undecided after {} deals (--max-deals {max_deals})", state.units),
         (Verdict::AcceptH1, Test::Bounds { h0, h1 }) => match kind {
-            "better" => format!("{b} is better than {a} by {margin} (H1 accepted: {b} minus {a} is {h1}, not {h0})"),
+            "better" => {
+                format!("{b} is better than {a} by {margin} (H1 accepted: {b} minus {a} is {h1}, not {h0})")
+            }
             "non-regression" => format!(
                 "{b} is not worse than {a} by more than {margin} (non-regression passed: H1 {b} minus {a} = {h1} \
                  accepted against H0 = {h0})"
@@ -169,8 +170,14 @@ pub fn run(a: &SprtArgs, out: &mut impl Write) -> Result<()> {
     let [sa, sb] = slots[..] else { bail!("--slots {}: two slot numbers, `A,B`", a.slots) };
     let players = a.rules.players()?;
     let (test, kind) = a.test()?;
-    let settings =
-        SprtSettings { slots: (sa, sb), alpha: a.alpha, beta: a.beta, margin: a.margin, batch: a.batch, test };
+    let settings = SprtSettings {
+        slots: (sa, sb),
+        alpha: a.alpha,
+        beta: a.beta,
+        margin: a.margin,
+        batch: a.batch,
+        test,
+    };
     settings.check(players).map_err(anyhow::Error::msg)?;
     if a.max_deals < 2 {
         bail!("--max-deals {}: at least 2", a.max_deals);

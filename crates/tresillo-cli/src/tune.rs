@@ -371,7 +371,12 @@ const TEST: &str = "adopt the search's best only when its paired gain over the s
 impl Recommendation {
     /// The verdict of a search whose best is `best` (`None`: the start itself),
     /// from its confirmation: (deals, seed, paired gain and half-width).
-    fn new(start: &str, best: &str, confirmation: Option<(u64, u64, Option<(f64, f64)>)>, why_none: &str) -> Self {
+    fn new(
+        start: &str,
+        best: &str,
+        confirmation: Option<(u64, u64, Option<(f64, f64)>)>,
+        why_none: &str,
+    ) -> Self {
         let keep = |verdict: String| Recommendation {
             decision: "keep the start".into(),
             spec: start.to_string(),
@@ -391,7 +396,8 @@ impl Recommendation {
             r.confirm_deals = n;
             r.confirm_seed = Some(seed);
             if let Some((d, h)) = gain {
-                (r.gain, r.gain_ci95_low, r.gain_ci95_high) = (Some(round4(d)), Some(round4(d - h)), Some(round4(d + h)));
+                (r.gain, r.gain_ci95_low, r.gain_ci95_high) =
+                    (Some(round4(d)), Some(round4(d - h)), Some(round4(d + h)));
             }
             r
         };
@@ -639,7 +645,11 @@ fn read_checkpoint(path: &Path) -> Result<Checkpoint> {
 /// For `--resume` without a checkpoint, when `out` and its manifest hold a search
 /// with these settings: the first line of the message (no newline), the start's
 /// spec and the recommendation.
-fn finished(out: &Path, manifest: &Path, settings: &Settings) -> Option<(String, String, Option<Recommendation>)> {
+fn finished(
+    out: &Path,
+    manifest: &Path,
+    settings: &Settings,
+) -> Option<(String, String, Option<Recommendation>)> {
     let text = fs::read_to_string(manifest).ok()?;
     let m: serde_json::Value = serde_json::from_str(&text).ok()?;
     let done: Settings = serde_json::from_value(m.clone()).ok()?;
@@ -720,7 +730,8 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
                 if rec.confirm_deals > 0 && !a.confirm_path().exists() {
                     // The confirmation's file alone is missing: played again, the same.
                     done.push('\n');
-                    let c = confirm(a, &setup, &start, &rec.search_best, rec.confirm_deals, &pool(a.threads)?)?;
+                    let c =
+                        confirm(a, &setup, &start, &rec.search_best, rec.confirm_deals, &pool(a.threads)?)?;
                     write_confirm(a, &c, &rec)?;
                     done.push_str(&c.text);
                 } else {

@@ -187,7 +187,10 @@ fn identical_play_is_a_verdict() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "neither 0:rule nor 1:rule is better by 0.5 or more", "{out}");
     assert!(lines[1].starts_with("stopped after 500 duplicate deals"), "{out}");
-    assert!(out.contains("identical play: every one of the 500 deals gave the same difference (+0.0000)"), "{out}");
+    assert!(
+        out.contains("identical play: every one of the 500 deals gave the same difference (+0.0000)"),
+        "{out}"
+    );
     // The one-sided tests decide it too: no regression, and no gain.
     let one_sided = |test: &str| {
         ok(&tresillo(&[
@@ -205,7 +208,10 @@ fn identical_play_is_a_verdict() {
         ]))
     };
     let nonreg = one_sided("non-regression");
-    assert!(nonreg.starts_with("1:rule is not worse than 0:rule by more than 0.5 (non-regression passed"), "{nonreg}");
+    assert!(
+        nonreg.starts_with("1:rule is not worse than 0:rule by more than 0.5 (non-regression passed"),
+        "{nonreg}"
+    );
     let better = one_sided("better");
     assert!(better.starts_with("1:rule is not better than 0:rule by 0.5 (H0 accepted"), "{better}");
 }
@@ -222,7 +228,11 @@ fn one_sided_tests_and_card_play_alone() {
     // B (random) against A (rule): not better, and a regression.
     let better = run(&["--test", "better", "--margin", "1"]);
     assert!(better.starts_with("1:random is not better than 0:rule by 1 (H0 accepted"), "{better}");
-    assert!(better.contains("sequential test (better): alpha 0.05, beta 0.05, H0 1:random minus 0:rule = 0, H1 = 1"));
+    assert!(
+        better.contains(
+            "sequential test (better): alpha 0.05, beta 0.05, H0 1:random minus 0:rule = 0, H1 = 1"
+        )
+    );
     let nonreg = run(&["--test", "non-regression", "--margin", "1"]);
     assert!(nonreg.starts_with("1:random may be worse than 0:rule by 1 (non-regression failed"), "{nonreg}");
     // The same test by its bounds.
@@ -282,7 +292,7 @@ fn report_draws_an_sprt_directory() {
     assert!(html.contains("Sequential test: 0:rule against 1:rule:entrada=40"), "the chart's title");
     assert!(html.contains("upper bound (accept H1)") && html.contains("lower bound (accept H0)"));
     assert!(html.contains("non-regression test: H0 1:rule:entrada=40 minus 0:rule = -0.3, H1 = 0"));
-    assert_eq!(html.matches("<tr><td class=\"num\">").count() >= looks.len(), true, "a table row per look");
+    assert!(html.matches("<tr><td class=\"num\">").count() >= looks.len(), "a table row per look");
 }
 
 /// The files of a directory (recursively), by relative path, as compared after
@@ -366,7 +376,10 @@ fn a_killed_sprt_resumes_from_any_write_to_the_same_result() {
     let whole_dir = d.path("whole");
     let whole = ok(&run(&whole_dir, &[], None));
     let want = contents(&whole_dir);
-    assert!(want.contains_key("sprt.json") && want.keys().any(|k| k.ends_with("look-00002/deals.csv")), "{want:?}");
+    assert!(
+        want.contains_key("sprt.json") && want.keys().any(|k| k.ends_with("look-00002/deals.csv")),
+        "{want:?}"
+    );
     let mut k = 1;
     loop {
         let dir = d.path(&format!("k{k}"));

@@ -86,7 +86,10 @@ fn a_grid_writes_every_candidate_and_prints_the_best_spec_last() {
         "keep the start" => assert_eq!(last, rows[0][0]),
         other => panic!("{other}"),
     }
-    assert_eq!(stdout.lines().rev().nth(1).unwrap(), format!("verdict: {}", rec["verdict"].as_str().unwrap()));
+    assert_eq!(
+        stdout.lines().rev().nth(1).unwrap(),
+        format!("verdict: {}", rec["verdict"].as_str().unwrap())
+    );
     assert_eq!(m["evaluations"], 5);
     assert_eq!(m["duplicate"], true);
     assert_eq!(m["method"], "grid");
@@ -345,7 +348,10 @@ fn the_best_is_judged_against_the_start_and_confirmed_on_fresh_deals() {
     // Declaring from 45 points rather than 10 is clearly better on the same deals;
     // the search's estimate is called optimistic, the confirmation decides.
     assert!(printed.contains("the search's best gains +"), "{printed}");
-    assert!(printed.contains("an optimistic estimate (the largest of 2 noisy ones: selection bias)"), "{printed}");
+    assert!(
+        printed.contains("an optimistic estimate (the largest of 2 noisy ones: selection bias)"),
+        "{printed}"
+    );
     assert!(printed.contains("confirmation on 80 fresh deals (seed 4)"), "{printed}");
     let confirm = std::fs::read_to_string(&confirm_csv).unwrap();
     let rows: Vec<Vec<&str>> = confirm.lines().map(|l| l.split(',').collect()).collect();
@@ -400,11 +406,20 @@ fn the_best_is_judged_against_the_start_and_confirmed_on_fresh_deals() {
         "--out",
         d.path("n.csv").to_str().unwrap(),
     ]));
-    assert!(printed.ends_with("verdict: keep the start rule:entrada=45: no candidate beat it in the search\nrule:entrada=45\n"), "{printed}");
+    assert!(
+        printed.ends_with(
+            "verdict: keep the start rule:entrada=45: no candidate beat it in the search\nrule:entrada=45\n"
+        ),
+        "{printed}"
+    );
     assert!(!d.path("n.confirm.csv").exists());
     let e = failed(&tune(&["--force", "--confirm", "1"]));
     assert!(e.contains("--confirm 1: between 2"), "{e}");
-    assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 3, "refused before anything was written");
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap().lines().count(),
+        3,
+        "refused before anything was written"
+    );
 }
 
 /// Issue 33, item 1, the reproducer (scaled down): the search's best, not
@@ -441,7 +456,12 @@ fn a_candidate_not_confirmed_is_never_recommended() {
     assert!(num(rows[2][8]) <= 0.0, "this reproducer's best is not confirmed: {confirm}");
     assert_eq!(printed.lines().last().unwrap(), start, "{printed}");
     let verdict = printed.lines().rev().nth(1).unwrap();
-    assert!(verdict.starts_with(&format!("verdict: keep the start {start}: {best} is not confirmed on {CONFIRM} fresh deals")), "{verdict}");
+    assert!(
+        verdict.starts_with(&format!(
+            "verdict: keep the start {start}: {best} is not confirmed on {CONFIRM} fresh deals"
+        )),
+        "{verdict}"
+    );
     assert_eq!((rows[1][10], rows[2][10]), ("true", "false"), "{confirm}");
     let m: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(d.path("c.manifest.json")).unwrap()).unwrap();
@@ -453,7 +473,10 @@ fn a_candidate_not_confirmed_is_never_recommended() {
     ok(&tresillo(&["report", out.to_str().unwrap(), "--out", page.to_str().unwrap()]));
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(html.contains(&format!("<strong>Verdict: keep the start {start}")), "the verdict on the page");
-    assert!(html.contains(&format!("fresh deals (seed {})", SEED.parse::<u64>().unwrap() + 1)), "the confirmation");
+    assert!(
+        html.contains(&format!("fresh deals (seed {})", SEED.parse::<u64>().unwrap() + 1)),
+        "the confirmation"
+    );
     assert!(html.contains("optimistic"), "the search's estimate is called optimistic");
 }
 
@@ -490,7 +513,10 @@ fn a_bad_start_is_improved_and_the_gain_confirmed() {
     let last = printed.lines().last().unwrap();
     assert_ne!(last, "rule:entrada=35", "{printed}");
     let verdict = printed.lines().rev().nth(1).unwrap();
-    assert!(verdict.starts_with(&format!("verdict: adopt {last}: +")) && verdict.ends_with(" on 400 fresh deals"), "{verdict}");
+    assert!(
+        verdict.starts_with(&format!("verdict: adopt {last}: +")) && verdict.ends_with(" on 400 fresh deals"),
+        "{verdict}"
+    );
     let m: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(d.path("c.manifest.json")).unwrap()).unwrap();
     let rec = &m["recommendation"];

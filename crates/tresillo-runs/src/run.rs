@@ -1019,8 +1019,11 @@ fn play(
             // A kill during the last checkpoint leaves the statistics in
             // `stats.next.json` and no summary: put them in place.
             // A kill among the summary files leaves some of them missing: write them all.
-            let summaries: &[&str] =
-                if c.is_some() { &["summary.csv", "pairs.csv", COMPUTE_CSV, FORFEITS_CSV] } else { &["summary.csv", "pairs.csv"] };
+            let summaries: &[&str] = if c.is_some() {
+                &["summary.csv", "pairs.csv", COMPUTE_CSV, FORFEITS_CSV]
+            } else {
+                &["summary.csv", "pairs.csv"]
+            };
             if dir.join(STATS_NEXT).exists()
                 || dir.join(COMPUTE_NEXT).exists()
                 || summaries.iter().any(|f| !dir.join(f).exists())

@@ -164,7 +164,9 @@ impl SprtSettings {
                 let side = self.alpha / 2.0;
                 ((self.beta / (1.0 - side)).ln(), ((1.0 - self.beta) / side).ln())
             }
-            Test::Bounds { .. } => ((self.beta / (1.0 - self.alpha)).ln(), ((1.0 - self.beta) / self.alpha).ln()),
+            Test::Bounds { .. } => {
+                ((self.beta / (1.0 - self.alpha)).ln(), ((1.0 - self.beta) / self.alpha).ln())
+            }
         };
         let mean = if units > 0 { sum / n } else { 0.0 };
         let var = if units > 1 { ((sum_sq - n * mean * mean) / (n - 1.0)).max(0.0) } else { 0.0 };
@@ -279,7 +281,14 @@ mod tests {
     use rand_pcg::Pcg64Mcg;
 
     fn settings() -> SprtSettings {
-        SprtSettings { slots: (0, 1), alpha: 0.05, beta: 0.05, margin: 1.5, batch: 20, test: Test::Difference }
+        SprtSettings {
+            slots: (0, 1),
+            alpha: 0.05,
+            beta: 0.05,
+            margin: 1.5,
+            batch: 20,
+            test: Test::Difference,
+        }
     }
 
     /// A paired difference like a duplicate deal's: the difference of two draws of
@@ -320,7 +329,14 @@ mod tests {
     #[test]
     fn identical_agents_name_a_winner_at_most_alpha_of_the_time() {
         // Sigma of a difference is about 9.4 tantos; the margin a tenth of it.
-        let s = SprtSettings { slots: (0, 1), alpha: 0.05, beta: 0.05, margin: 1.0, batch: 25, test: Test::Difference };
+        let s = SprtSettings {
+            slots: (0, 1),
+            alpha: 0.05,
+            beta: 0.05,
+            margin: 1.0,
+            batch: 25,
+            test: Test::Difference,
+        };
         let runs = 4_000;
         let [a, b, none, undecided, ..] = simulate(&s, 0.0, runs, 100_000);
         let rate = (a + b) as f64 / runs as f64;
@@ -337,7 +353,14 @@ mod tests {
 
     #[test]
     fn a_difference_of_the_margin_is_found_at_least_one_minus_beta_of_the_time() {
-        let s = SprtSettings { slots: (0, 1), alpha: 0.05, beta: 0.1, margin: 1.0, batch: 25, test: Test::Difference };
+        let s = SprtSettings {
+            slots: (0, 1),
+            alpha: 0.05,
+            beta: 0.1,
+            margin: 1.0,
+            batch: 25,
+            test: Test::Difference,
+        };
         let runs = 2_000;
         let [a, b, none, undecided, ..] = simulate(&s, s.margin, runs, 100_000);
         let power = a as f64 / runs as f64;

@@ -101,13 +101,28 @@ pub fn sprt(body: &mut Body, s: &SprtRun, id: &str) -> Result<()> {
     let n = k.looks.len();
     let mut series = Vec::new();
     if one_sided {
-        series.push(Series::new("log-likelihood ratio (H1 against H0)", 0, k.looks.iter().map(|l| Some(l.llr.0)).collect()));
+        series.push(Series::new(
+            "log-likelihood ratio (H1 against H0)",
+            0,
+            k.looks.iter().map(|l| Some(l.llr.0)).collect(),
+        ));
     } else {
-        series.push(Series::new(&format!("ratio: {na} better"), 0, k.looks.iter().map(|l| Some(l.llr.0)).collect()));
-        series.push(Series::new(&format!("ratio: {nb} better"), 1, k.looks.iter().map(|l| Some(l.llr.1)).collect()));
+        series.push(Series::new(
+            &format!("ratio: {na} better"),
+            0,
+            k.looks.iter().map(|l| Some(l.llr.0)).collect(),
+        ));
+        series.push(Series::new(
+            &format!("ratio: {nb} better"),
+            1,
+            k.looks.iter().map(|l| Some(l.llr.1)).collect(),
+        ));
     }
-    let (lo_name, hi_name) =
-        if one_sided { ("lower bound (accept H0)", "upper bound (accept H1)") } else { ("lower bound (no difference)", "upper bound (better)") };
+    let (lo_name, hi_name) = if one_sided {
+        ("lower bound (accept H0)", "upper bound (accept H1)")
+    } else {
+        ("lower bound (no difference)", "upper bound (better)")
+    };
     let mut lo = Series::new(lo_name, 6, vec![Some(k.bounds.0); n]);
     lo.color = chart::color(6);
     let mut hi = Series::new(hi_name, 5, vec![Some(k.bounds.1); n]);
