@@ -80,7 +80,8 @@ def erfc(x):
 def t_cdf(t, df):
     """P(T <= t), Student's t with df degrees of freedom (the normal above 100,000)."""
     a = 1.0 - erfc(abs(t) / math.sqrt(2.0)) if df > 100_000 else t_two_sided(abs(t), df)
-    return 0.5 + 0.5 * a if t >= 0.0 else 0.5 - 0.5 * a
+    # Rounding may carry the closed form a hair past 1: a probability stays in [0, 1].
+    return min(1.0, 0.5 + 0.5 * a) if t >= 0.0 else max(0.0, 0.5 - 0.5 * a)
 
 
 def half_width(var, n):

@@ -99,10 +99,10 @@ fn agents_of_known_strength_are_ranked_in_order_and_the_files_hold_it() {
     let again = ok(&league(&dir, &[]));
     assert!(again.contains("  1. rule "), "{again}");
     assert!(files(&dir) == before);
-    // The report draws the ranking and the matrix.
+    // The report draws the ranking, the matrix, the rating differences and the compute.
     let html = d.path("l.html");
     let printed = ok(&tresillo(&["report", dir.to_str().unwrap(), "--out", html.to_str().unwrap()]));
-    assert!(printed.starts_with("2 charts from 1 run"), "{printed}");
+    assert!(printed.starts_with("4 charts from 1 run"), "{printed}");
     let page = std::fs::read_to_string(html).unwrap();
     for id in ["run1-ratings", "run1-ratings-table", "run1-matrix", "run1-matrix-table"] {
         assert!(page.contains(&format!("id=\"{id}\"")), "{id}");

@@ -54,7 +54,7 @@ fn pairs_csv_equals_paired_py_and_is_printed_and_reported() {
         "--out",
         run.to_str().unwrap(),
     ]));
-    assert!(out.contains("paired differences, tantos per deal (A minus B, 95% CI):"), "{out}");
+    assert!(out.contains("paired differences, tantos per deal (A minus B, 95% CI by Student's t; "), "{out}");
     check_against_paired_py(&run, &out, 3, "150");
     // rule against random is clearly decided on 150 duplicate deals.
     let first = &rows(&run)[0];

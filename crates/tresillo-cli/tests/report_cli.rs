@@ -583,7 +583,7 @@ fn a_compute_csv_without_the_inference_columns_is_still_reported() {
     let cut = csv.lines().next().unwrap().split(',').position(|h| h == "card_ms_p99").unwrap() + 1;
     assert_eq!(
         csv.lines().next().unwrap().split(',').skip(cut).collect::<Vec<_>>(),
-        ["weighted", "ess_mean", "fallbacks"]
+        ["weighted", "ess_mean", "fallbacks", "startup_s"]
     );
     let old: String =
         csv.lines().map(|l| l.split(',').take(cut).collect::<Vec<_>>().join(",") + "\n").collect();

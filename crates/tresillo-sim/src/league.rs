@@ -481,7 +481,10 @@ mod tests {
                 for b in a + 1..truth.len() {
                     let d = f.difference(a, b);
                     assert!((d.diff - (f.ratings[a].rating - f.ratings[b].rating)).abs() < 1e-12);
-                    assert!(d.ci95.0 < d.diff && d.diff < d.ci95.1 && (0.0..=1.0).contains(&d.los));
+                    assert!(
+                        d.ci95.0 < d.diff && d.diff < d.ci95.1 && (0.0..=1.0).contains(&d.los),
+                        "{d:?} {a} {b}"
+                    );
                     total += 1;
                     let want = truth[a] - truth[b];
                     covered += usize::from(d.ci95.0 <= want && want <= d.ci95.1);

@@ -68,7 +68,8 @@ pub fn t_cdf(t: f64, df: u64) -> f64 {
     }
     let a =
         if df > 100_000 { 1.0 - erfc(t.abs() / std::f64::consts::SQRT_2) } else { t_two_sided(t.abs(), df) };
-    if t >= 0.0 { 0.5 + 0.5 * a } else { 0.5 - 0.5 * a }
+    // Rounding may carry the closed form a hair past 1: a probability stays in [0, 1].
+    if t >= 0.0 { (0.5 + 0.5 * a).min(1.0) } else { (0.5 - 0.5 * a).max(0.0) }
 }
 
 /// The complementary error function for `x ≥ 0` (Numerical Recipes' `erfcc`,
