@@ -5,6 +5,7 @@ file, line, column and token (shared by analyze.py and paired.py)."""
 import csv
 import json
 import math
+import zlib
 from pathlib import Path
 
 # Student's t, as crates/tresillo-sim/src/student.rs computes it (the same
@@ -184,6 +185,34 @@ def read_manifest(run):
         raise BadInput(f"{path}: not UTF-8 text") from None
 
 
+def verify_crc(path, want, length=None):
+    """Refuse `path` when the CRC-32 (zlib's) of its first `length` bytes (all of
+    them when None) is not `want`, the 8 hex digits its manifest records."""
+    crc, left = 0, length
+    with open(path, "rb") as f:
+        while left is None or left > 0:
+            block = f.read(1 << 20 if left is None else min(1 << 20, left))
+            if not block:
+                break
+            crc = zlib.crc32(block, crc)
+            if left is not None:
+                left -= len(block)
+    got = format(crc, "08x")
+    if got != want:
+        raise BadInput(
+            f"{path}: its bytes do not match the checksum its manifest records (crc32 {want}, found {got}):"
+            " the file was changed or damaged; restore it or run the tournament again with --force"
+        )
+
+
+def check_crc(run, manifest, name, length=None):
+    """Verify `run/name` against the manifest's `crc32` map, when it has an entry
+    (manifests written before checksums have none)."""
+    sums = manifest.get("crc32") if isinstance(manifest, dict) else None
+    if isinstance(sums, dict) and isinstance(sums.get(name), str):
+        verify_crc(Path(run) / name, sums[name], length)
+
+
 def check_run(run, parquet_ok=False):
     """The run directory exists and holds manifest.json and a deals.csv of the
     length the manifest records: shorter than the last checkpoint is refused as cut
@@ -205,6 +234,7 @@ def check_run(run, parquet_ok=False):
                 f"{run / 'deals.parquet'}: holds {have} bytes but the run's manifest counts {want}: the file"
                 " was truncated or changed (run the tournament again with --force)"
             )
+        check_crc(run, manifest, "deals.parquet")
         return manifest
     for f in ["manifest.json", "deals.csv"]:
         if not (run / f).is_file():
@@ -223,4 +253,5 @@ def check_run(run, parquet_ok=False):
         if manifest.get("complete") is True and have != want:
             # A longer file was changed after the run: name the bad token if there is one.
             raise BadInput(first_bad_token(deals) or size)
+        check_crc(run, manifest, "deals.csv", want)
     return manifest

@@ -435,8 +435,8 @@ pub enum Experiment {
 /// Reads and checks an experiment file; `a`'s flags override the file.
 pub fn load(a: &RunArgs) -> Result<Experiment> {
     let path = a.file.as_path();
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading experiment {}", path.display()))?;
+    let file = std::fs::File::open(path).with_context(|| format!("reading experiment {}", path.display()))?;
+    let text = tresillo_runs::lines::read_small(file, &path.display().to_string())?;
     let file = parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     if let Some(b) = &file.bots {
         let named = bots(&text, b).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;

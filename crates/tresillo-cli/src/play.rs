@@ -63,6 +63,9 @@ pub fn run(a: &PlayArgs, out: &mut impl Write) -> Result<()> {
     let rules = a.rules.parse()?;
     let n = a.rules.players()?;
     anyhow::ensure!(a.dealer < n, "bad --dealer {}: seats are 0 to {}", a.dealer, n - 1);
+    if let Some(p) = &a.record {
+        tresillo_runs::check_output_file(p, "--record")?;
+    }
     if let Some(seat) = a.human {
         let session = crate::human::Session {
             seat,

@@ -102,17 +102,11 @@ fn replay_file(path: &Path, only: Option<usize>, out: &mut impl Write) -> Result
 /// file and line. Returns the number of records (at least one).
 pub fn for_each_record(path: &Path, mut f: impl FnMut(usize, &HandRecord) -> Result<()>) -> Result<usize> {
     let file = File::open(path).with_context(|| format!("reading {}", path.display()))?;
-    let mut reader = BufReader::new(file);
-    let mut line = String::new();
+    let mut lines = tresillo_runs::lines::Lines::new(BufReader::new(file), path.display().to_string());
     let mut n = 0;
-    loop {
-        line.clear();
-        let read = reader.read_line(&mut line).with_context(|| format!("{}:{}", path.display(), n + 1))?;
-        if read == 0 {
-            break;
-        }
-        n += 1;
-        let text = line.trim_end_matches(['\n', '\r']);
+    while let Some((at, line)) = lines.next_line()? {
+        n = at;
+        let text = line.as_str();
         if text.trim().is_empty() {
             bail!("{}:{n}: empty line (a record file holds one hand per line)", path.display());
         }

@@ -28,12 +28,13 @@ pub struct ScoreArgs {
 pub fn run(args: &ScoreArgs) -> Result<()> {
     let stdin = args.file.as_os_str() == "-";
     let name = if stdin { "standard input".to_string() } else { args.file.display().to_string() };
-    let mut text = String::new();
-    if stdin {
-        std::io::stdin().read_to_string(&mut text).context("reading standard input")?;
+    // Line by line, each line bounded: an endless line is one error naming it.
+    let text = if stdin {
+        tresillo_runs::lines::read_text(std::io::stdin().lock(), &name)?
     } else {
-        text = std::fs::read_to_string(&args.file).with_context(|| format!("reading {name}"))?;
-    }
+        let f = std::fs::File::open(&args.file).with_context(|| format!("reading {name}"))?;
+        tresillo_runs::lines::read_text(std::io::BufReader::new(f), &name)?
+    };
     // A `hombre` session is kept in points or chips (score_hombre.rs).
     let out =
         match crate::score_hombre::score(&text, args.format).with_context(|| format!("scoring {name}"))? {

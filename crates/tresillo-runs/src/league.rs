@@ -22,7 +22,7 @@
 //! compute (the columns of a run's `compute.csv`, `slot` being the agent's league
 //! index) summed over its tables; its counts are exact, its times measurements.
 
-use crate::run::{RunOptions, check_deals_size, read_manifest, write_atomic};
+use crate::run::{RunOptions, check_deals_size, read_manifest, run, write_atomic};
 use anyhow::{Context, Result, bail, ensure};
 use serde::{Deserialize, Serialize};
 use std::fs;
@@ -165,11 +165,14 @@ pub fn league(
     if a.force || !manifest_path.exists() {
         for f in ["ratings.csv", "matrix.csv", crate::compute::COMPUTE_CSV] {
             let p = dir.join(f);
-            if p.exists() {
-                fs::remove_file(&p).with_context(|| format!("removing {}", p.display()))?;
+            match fs::remove_file(&p) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(e).with_context(|| format!("removing {}", p.display()));
+                }
+                _ => {}
             }
         }
-        write_atomic(&manifest_path, serde_json::to_string_pretty(&manifest)?.as_bytes())?;
+        write_shared(&manifest_path, serde_json::to_string_pretty(&manifest)?.as_bytes())?;
     }
     let mine: Vec<(usize, &LeagueTable)> =
         all.iter().enumerate().filter(|(i, _)| *i as u64 % shard.count == shard.index).collect();
@@ -187,6 +190,10 @@ pub fn league(
             if done { ", complete" } else { "" }
         ));
         if done && read_manifest(&out)?.config == tc {
+            // A table marked complete by an older version may lack a file it derives
+            // from its rows: rebuilt, under the table's lock.
+            let _lock = crate::run::lock_dir(&out)?;
+            crate::run::complete_run(&out, &read_manifest(&out)?, a.note)?;
             continue;
         }
         let opts = RunOptions { out: out.clone(), progress: a.progress, ..a.clone() };
@@ -212,20 +219,33 @@ pub fn league(
     let fitted = fit_cov(n, &results).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
     let pairs = matrix(n, &results);
     let ranked = ranking(&fitted.ratings);
-    write_atomic(&dir.join("ratings.csv"), ratings_csv(&ranked, &config.agents).as_bytes())?;
-    write_atomic(&dir.join("matrix.csv"), matrix_csv(&pairs, &fitted, &config.agents).as_bytes())?;
+    // Every league file is in place before its manifest says the league is complete.
+    write_shared(&dir.join("ratings.csv"), ratings_csv(&ranked, &config.agents).as_bytes())?;
+    write_shared(&dir.join("matrix.csv"), matrix_csv(&pairs, &fitted, &config.agents).as_bytes())?;
     let compute = league_compute(dir, config, &all)?;
     if let Some(c) = &compute {
-        write_atomic(&dir.join(crate::compute::COMPUTE_CSV), &crate::compute::compute_csv(config, c)?)?;
+        write_shared(&dir.join(crate::compute::COMPUTE_CSV), &crate::compute::compute_csv(config, c)?)?;
     }
     manifest.complete = true;
-    write_atomic(&manifest_path, serde_json::to_string_pretty(&manifest)?.as_bytes())?;
+    write_shared(&manifest_path, serde_json::to_string_pretty(&manifest)?.as_bytes())?;
     let mut text = printed(config, all.len(), &ranked, &pairs, &fitted, dir);
     if let Some(c) = &compute {
         text.push_str("what each agent spent, over all its tables:\n");
         text.push_str(&crate::compute::compute_table(config, c));
     }
     Ok(text)
+}
+
+/// Writes a league file that several shards of the league, started together, may
+/// write at once (the same bytes): under a temporary name of this process, renamed
+/// over `path`, so that no shard renames another's temporary file away.
+fn write_shared(path: &Path, bytes: &[u8]) -> Result<()> {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".{}.tmp", std::process::id()));
+    let tmp = path.with_file_name(name);
+    fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
+    crate::run::write_point();
+    crate::run::rename(&tmp, path)
 }
 
 /// Each league agent's compute summed over the tables it sat at (its slot at

@@ -271,34 +271,46 @@ fn write_replacing(path: &Path, bytes: &[u8], sync: bool) -> Result<()> {
     let tmp = path.with_extension("tmp");
     {
         let mut f = File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-        f.write_all(bytes)?;
+        f.write_all(bytes).with_context(|| format!("writing {}", tmp.display()))?;
         if sync {
-            f.sync_all()?;
+            f.sync_all().with_context(|| format!("writing {}", tmp.display()))?;
         }
     }
     write_point();
-    fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
+    rename(&tmp, path)
+}
+
+/// Renames `from` over `to` (a write point of [`write_point`]).
+pub(crate) fn rename(from: &Path, to: &Path) -> Result<()> {
+    fs::rename(from, to).with_context(|| format!("writing {}", to.display()))?;
     write_point();
     Ok(())
 }
 
-/// A test hook: with `TRESILLO_ABORT_AFTER_WRITES=K` in the environment, the
-/// process aborts (as `kill -9` would stop it) at the K-th write point of the
-/// process: each temporary file written, each rename, each flush of `deals.csv`.
-/// Tests walk K over every point of a command to show that `--resume` finishes
-/// it to the same bytes wherever it was killed. Commands that write their own
-/// files (`sprt`) call it too.
+/// Removes the file `p` (a write point of [`write_point`]).
+fn remove(p: &Path) -> Result<()> {
+    fs::remove_file(p).with_context(|| format!("removing {}", p.display()))?;
+    write_point();
+    Ok(())
+}
+
+/// Marks one change of a run directory's files (a file written under its temporary
+/// name, renamed into place, removed, or rows appended). With the environment
+/// variable `TRESILLO_ABORT_AFTER_WRITES=N` the process aborts right after the N-th
+/// such change: the tests kill a run at every one of its write points in turn and
+/// check that `--resume` finishes it byte for byte as an uninterrupted run.
 pub fn write_point() {
+    use std::sync::OnceLock;
     use std::sync::atomic::{AtomicU64, Ordering};
-    static WRITES: AtomicU64 = AtomicU64::new(0);
-    static LIMIT: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
+    static LIMIT: OnceLock<Option<u64>> = OnceLock::new();
+    static COUNT: AtomicU64 = AtomicU64::new(0);
     let limit = *LIMIT.get_or_init(|| {
         std::env::var("TRESILLO_ABORT_AFTER_WRITES").ok().and_then(|v| v.trim().parse::<u64>().ok())
     });
-    if let Some(k) = limit
-        && WRITES.fetch_add(1, Ordering::SeqCst) + 1 == k
+    if let Some(n) = limit
+        && COUNT.fetch_add(1, Ordering::SeqCst) + 1 == n
     {
-        std::process::abort();
+        std::process::abort(); // a test's kill at a known point
     }
 }
 
@@ -316,13 +328,8 @@ fn checkpoint(dir: &Path, stats: &Stats, compute: &Compute, manifest: &Manifest,
     let compute_next = dir.join(COMPUTE_NEXT);
     write_replacing(&compute_next, serde_json::to_string(compute)?.as_bytes(), sync)?;
     write_replacing(&dir.join("manifest.json"), serde_json::to_string_pretty(manifest)?.as_bytes(), sync)?;
-    fs::rename(&next, dir.join("stats.json"))
-        .with_context(|| format!("writing {}", dir.join("stats.json").display()))?;
-    write_point();
-    fs::rename(&compute_next, dir.join(COMPUTE_JSON))
-        .with_context(|| format!("writing {}", dir.join(COMPUTE_JSON).display()))?;
-    write_point();
-    Ok(())
+    rename(&next, &dir.join("stats.json"))?;
+    rename(&compute_next, &dir.join(COMPUTE_JSON))
 }
 
 /// The statistics written before the manifest that counts them (see [`checkpoint`]).
@@ -595,8 +602,14 @@ pub fn file_in_the_way(path: &Path) -> Option<PathBuf> {
         .and_then(|(a, is_dir)| (!is_dir).then(|| a.to_path_buf()))
 }
 
-/// Refuses, in one line, an output directory that is a file or lies under one.
+/// Refuses, in one line, an output directory that is a file (or a device) or lies
+/// under one, and the file-system root (a run there would write `/.partial` and
+/// files beside everything else).
 pub fn check_run_dir(dir: &Path) -> Result<()> {
+    ensure!(!dir.as_os_str().is_empty(), "the output directory is empty: name one");
+    if dir.file_name().is_none() && resolved(dir)?.parent().is_none() {
+        bail!("{}: the file-system root cannot be a run directory; name a directory of its own", dir.display());
+    }
     match file_in_the_way(dir) {
         Some(f) if f == dir => bail!("{} is a file, not a run directory", dir.display()),
         Some(f) => bail!(
@@ -606,6 +619,32 @@ pub fn check_run_dir(dir: &Path) -> Result<()> {
         ),
         None => Ok(()),
     }
+}
+
+/// Refuses, in one line and before any work, an output file (`what` names the
+/// option, as `--record`) that cannot be a file of its own: a path naming a
+/// directory (an existing one, the root, `..`, or ending in `/`), a device or pipe
+/// or anything else that is not a regular file, or one under a file. A file that
+/// replaces another is first written beside it (`FILE.partial`), never above it.
+pub fn check_output_file(path: &Path, what: &str) -> Result<()> {
+    let shown = path.display();
+    ensure!(!path.as_os_str().is_empty(), "{what}: the path is empty; name a file");
+    let text = path.as_os_str().to_string_lossy();
+    let names_dir = text.ends_with('/')
+        || text.ends_with(std::path::MAIN_SEPARATOR)
+        || path.file_name().is_none()
+        || path.ends_with(".");
+    ensure!(!names_dir, "{what} {shown}: names a directory; name a file");
+    if let Ok(m) = fs::metadata(path) {
+        ensure!(!m.is_dir(), "{what} {shown}: is a directory; name a file");
+        ensure!(m.is_file(), "{what} {shown}: is not a regular file (a device or a pipe); name a file");
+    }
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty())
+        && let Some(f) = file_in_the_way(parent)
+    {
+        bail!("{what} {shown}: {} is a file, not a directory", f.display());
+    }
+    Ok(())
 }
 
 /// Creates `dir` if needed and takes the exclusive lock of its writer, writing this
@@ -767,7 +806,7 @@ pub fn run_experiment(
     if a.resume && !partial.join("manifest.json").exists() && out.join("manifest.json").exists() {
         let m = read_manifest(out)?;
         if m.complete && m.config == *config {
-            check_deals_size(out, &m)?;
+            complete_run(out, &m, a.note)?;
             return Ok(already_complete(out, &m));
         }
     }
@@ -785,7 +824,14 @@ fn replace(
     command_line: Vec<String>,
 ) -> Result<String> {
     let partial_lock = lock_dir(partial)?;
-    let table = play(a, config, partial, out, book, command_line)?;
+    // A run complete in `partial` was killed while its files moved into `out`
+    // (some may be there already): finish moving them.
+    let published = a.resume && read_manifest(partial).is_ok_and(|m| m.complete && m.config == *config);
+    let table = if published {
+        already_complete(out, &read_manifest(partial)?)
+    } else {
+        play(a, config, partial, out, book, command_line)?
+    };
     // The records first: a kill before the run's files move leaves `--resume` to
     // find the run complete in `partial` and move them; the record is then in place.
     if let Some(rec) = &a.record {
@@ -793,11 +839,13 @@ fn replace(
         if from.exists() {
             fs::rename(&from, rec)
                 .with_context(|| format!("moving {} to {}", from.display(), rec.display()))?;
+            write_point();
         }
     }
-    let moves: Vec<(PathBuf, PathBuf)> = RUN_FILES.iter().map(|f| (partial.join(f), out.join(f))).collect();
-    publish(&moves)?;
-    fs::remove_file(partial.join(LOCK_FILE)).with_context(|| format!("removing {}", partial.display()))?;
+    let m = read_manifest(partial)?;
+    let compute = partial.join(COMPUTE_JSON).exists() || out.join(COMPUTE_JSON).exists();
+    publish(|f| partial.join(f), out, &complete_files(m.format, compute))?;
+    remove(&partial.join(LOCK_FILE))?;
     drop(partial_lock);
     fs::remove_dir(partial).with_context(|| format!("removing {}", partial.display()))?;
     Ok(table)
@@ -815,19 +863,33 @@ fn partial_dir(dir: &Path) -> Result<PathBuf> {
     Ok(dir.with_file_name(format!("{}.partial", name.to_string_lossy())))
 }
 
-/// Moves finished files into place (each rename replaces its target atomically),
-/// the manifest last; a target whose source was not produced is removed first, so
-/// that no file of an older run is left beside the new ones.
-fn publish(moves: &[(PathBuf, PathBuf)]) -> Result<()> {
-    for (from, to) in moves {
-        if !from.exists() && to.exists() {
-            fs::remove_file(to).with_context(|| format!("removing {}", to.display()))?;
+/// Moves the finished files `files` of a complete run (the manifest last) from
+/// `from(name)` into the run directory `out`, each rename replacing its target
+/// atomically. The manifest of `out` goes first, so that `out` never claims to be
+/// complete while it holds a mix of two runs; the files of an older run that the
+/// new one does not have go next. It can be done again after a kill at any point:
+/// a file no longer at its source has been moved already, and one found nowhere
+/// is named.
+fn publish(from: impl Fn(&str) -> PathBuf, out: &Path, files: &[&str]) -> Result<()> {
+    if !from("manifest.json").exists() {
+        return Ok(()); // every file moved, the manifest last
+    }
+    if out.join("manifest.json").exists() {
+        remove(&out.join("manifest.json"))?;
+    }
+    for f in RUN_FILES.iter().filter(|f| !files.contains(f)) {
+        if out.join(f).exists() {
+            remove(&out.join(f))?;
         }
     }
-    let (last, rest): (Vec<_>, Vec<_>) =
-        moves.iter().filter(|(f, _)| f.exists()).partition(|(f, _)| f.ends_with("manifest.json"));
-    for (from, to) in rest.into_iter().chain(last) {
-        fs::rename(from, to).with_context(|| format!("moving {} to {}", from.display(), to.display()))?;
+    for f in files {
+        let (src, to) = (from(f), out.join(f));
+        if src.exists() {
+            fs::rename(&src, &to).with_context(|| format!("moving {} to {}", src.display(), to.display()))?;
+            write_point();
+        } else if !to.exists() {
+            bail!("{}: no {f}, which the complete run in {} lists; run it again", out.display(), src.display());
+        }
     }
     Ok(())
 }
@@ -906,6 +968,8 @@ fn positive_env(name: &str) -> Result<Option<u64>> {
 /// own files; paths are compared resolved, the record file need not exist yet.
 fn check_record_path(record: Option<&Path>, out: &Path) -> Result<()> {
     let Some(rec) = record else { return Ok(()) };
+    check_output_file(rec, "--record")?;
+    check_run_dir(out)?;
     let at = resolved(rec)?;
     for d in [out.to_path_buf(), partial_dir(out)?] {
         if at.starts_with(resolved(&d)?) {
@@ -942,6 +1006,91 @@ pub fn check_deals_size(dir: &Path, m: &Manifest) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The files a complete run directory holds (besides its lock), the manifest last:
+/// what its manifest promises and what a replacement moves into place. `compute`:
+/// the run has a compute checkpoint (every run of this version has one).
+fn complete_files(format: Format, compute: bool) -> Vec<&'static str> {
+    let mut files = Vec::new();
+    if format.csv() {
+        files.push("deals.csv");
+    }
+    if format.parquet() {
+        files.push(DEALS_PARQUET);
+    }
+    files.extend(["stats.json", "summary.csv", "pairs.csv"]);
+    if compute {
+        files.extend([COMPUTE_JSON, COMPUTE_CSV, FORFEITS_CSV]);
+    }
+    files.push("manifest.json");
+    files
+}
+
+/// Makes sure the run in `dir`, whose manifest `m` says it is complete, holds every
+/// file a complete run holds: its rows are checked against the manifest (a missing
+/// or changed file of rows is refused, naming it); the files derived from its rows
+/// and statistics (`summary.csv`, `pairs.csv`, `compute.csv`, `forfeits.csv`) are
+/// rebuilt, byte for byte as the run wrote them, when one is missing (a run killed
+/// while a version before this one finished it) or when the last checkpoint's
+/// statistics are still in `stats.next.json`. `note` says what was rebuilt.
+pub(crate) fn complete_run(dir: &Path, m: &Manifest, note: &(dyn Fn(&str) + Sync)) -> Result<()> {
+    check_deals_size(dir, m)?;
+    if m.format.parquet() {
+        crate::parquet::row_count(&dir.join(DEALS_PARQUET))?;
+        // A kill after the manifest counted deals.parquet, before the parts went.
+        if dir.join(PARTS_DIR).exists() {
+            fs::remove_dir_all(dir.join(PARTS_DIR))
+                .with_context(|| format!("removing {}", dir.join(PARTS_DIR).display()))?;
+            write_point();
+        }
+    }
+    let s = read_stats(dir, m.deals_completed)?;
+    let c = read_compute(dir, m.deals_completed)?;
+    let derived: Vec<&str> = complete_files(m.format, c.is_some())
+        .into_iter()
+        .filter(|f| ["summary.csv", "pairs.csv", COMPUTE_CSV, FORFEITS_CSV].contains(f))
+        .collect();
+    let missing: Vec<&str> = derived.iter().copied().filter(|f| !dir.join(f).exists()).collect();
+    let next = dir.join(STATS_NEXT).exists() || dir.join(COMPUTE_NEXT).exists();
+    if !next && missing.is_empty() {
+        return Ok(());
+    }
+    // A kill during the last checkpoint leaves the statistics in `stats.next.json`:
+    // put them in place.
+    write_atomic(&dir.join("stats.json"), serde_json::to_string(&s)?.as_bytes())?;
+    if dir.join(STATS_NEXT).exists() {
+        remove(&dir.join(STATS_NEXT))?;
+    }
+    if let Some(c) = &c {
+        write_atomic(&dir.join(COMPUTE_JSON), serde_json::to_string(c)?.as_bytes())?;
+        if dir.join(COMPUTE_NEXT).exists() {
+            remove(&dir.join(COMPUTE_NEXT))?;
+        }
+    }
+    let rows_per_unit = m.config.scoring.unit_len() * m.config.seatings().len() as u64;
+    write_summary(dir, &m.config, &s, c.as_ref(), rows_per_unit)?;
+    if !missing.is_empty() {
+        note(&format!(
+            "{}: the run was marked complete without {}; rebuilt from its rows and statistics",
+            dir.display(),
+            missing.join(", ")
+        ));
+    }
+    Ok(())
+}
+
+/// The files that the run directory `dir`, whose manifest `m` says it is complete,
+/// lacks (none for a run that is not complete): `--resume` rebuilds the ones
+/// derived from its rows and statistics; `report` and `verify` name them. A run
+/// without a compute checkpoint (written by a version before compute accounting)
+/// is not expected to hold the compute files.
+pub fn missing_files(dir: &Path, m: &Manifest) -> Vec<&'static str> {
+    if !m.complete {
+        return Vec::new();
+    }
+    let compute = dir.join(COMPUTE_JSON).exists() || dir.join(COMPUTE_NEXT).exists();
+    complete_files(m.format, compute).into_iter().filter(|f| !dir.join(f).exists()).collect()
 }
 
 fn already_complete(dir: &Path, m: &Manifest) -> String {
@@ -1004,40 +1153,12 @@ fn play(
                 m.format
             );
         }
-        let s = read_stats(dir, m.deals_completed)?;
-        let c = read_compute(dir, m.deals_completed)?;
         if m.complete {
-            check_deals_size(dir, &m)?;
-            if m.format.parquet() {
-                crate::parquet::row_count(&dir.join(DEALS_PARQUET))?;
-                // A kill after the manifest counted deals.parquet, before the parts went.
-                if dir.join(PARTS_DIR).exists() {
-                    fs::remove_dir_all(dir.join(PARTS_DIR))
-                        .with_context(|| format!("removing {}", dir.join(PARTS_DIR).display()))?;
-                }
-            }
-            // A kill during the last checkpoint leaves the statistics in
-            // `stats.next.json` and no summary: put them in place.
-            // A kill among the summary files leaves some of them missing: write them all.
-            let summaries: &[&str] = if c.is_some() {
-                &["summary.csv", "pairs.csv", COMPUTE_CSV, FORFEITS_CSV]
-            } else {
-                &["summary.csv", "pairs.csv"]
-            };
-            if dir.join(STATS_NEXT).exists()
-                || dir.join(COMPUTE_NEXT).exists()
-                || summaries.iter().any(|f| !dir.join(f).exists())
-            {
-                write_atomic(&dir.join("stats.json"), serde_json::to_string(&s)?.as_bytes())?;
-                fs::remove_file(dir.join(STATS_NEXT)).ok();
-                if let Some(c) = &c {
-                    write_atomic(&dir.join(COMPUTE_JSON), serde_json::to_string(c)?.as_bytes())?;
-                    fs::remove_file(dir.join(COMPUTE_NEXT)).ok();
-                }
-                write_summary(dir, &config, &s, c.as_ref(), t.rows_per_unit())?;
-            }
+            complete_run(dir, &m, a.note)?;
             return Ok(already_complete(dir, &m));
         }
+        let s = read_stats(dir, m.deals_completed)?;
+        let c = read_compute(dir, m.deals_completed)?;
         match (&m.record, &a.record) {
             (Some(r), Some(p)) if r.path == *p => {}
             (Some(r), _) => bail!(
@@ -1307,16 +1428,19 @@ fn play(
             }
         }
         let target = dir.join(DEALS_PARQUET);
-        fs::rename(&tmp, &target).with_context(|| format!("writing {}", target.display()))?;
+        rename(&tmp, &target)?;
         manifest.parquet_bytes = Some(fs::metadata(&target)?.len());
     }
+    // Every file of the finished run is in place (each written under a temporary
+    // name, then renamed) before the manifest says the run is complete.
+    let table = write_summary(dir, &config, &stats, Some(&compute), rows_per_unit)?;
     manifest.complete = true;
     checkpoint(dir, &stats, &compute, &manifest, true)?;
     if format.parquet() {
         fs::remove_dir_all(&parts).with_context(|| format!("removing {}", parts.display()))?;
+        write_point();
     }
     let secs = started.elapsed().as_secs_f64();
-    let table = write_summary(dir, &config, &stats, Some(&compute), rows_per_unit)?;
     // Only the deals this process played count toward its speed.
     let played = (u1 - first) * unit_len;
     let mut out = table;
@@ -1602,8 +1726,7 @@ pub fn merge(
         write_atomic(&tmp_of(COMPUTE_JSON), serde_json::to_string(c)?.as_bytes())?;
         table += &write_compute(tmp_of, &whole, c)?;
     }
-    let moves: Vec<(PathBuf, PathBuf)> = RUN_FILES.iter().map(|f| (tmp_of(f), out.join(f))).collect();
-    publish(&moves)?;
+    publish(tmp_of, out, &complete_files(format, compute.is_some()))?;
     drop(partial);
     drop(input_locks);
     Ok(table)

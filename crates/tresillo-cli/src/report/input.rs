@@ -514,6 +514,14 @@ impl TournamentRun {
             sp.display(),
             if manifest.complete { "marked complete but has no summary" } else { "not complete" }
         );
+        let missing = tresillo_runs::missing_files(dir, &manifest);
+        ensure!(
+            missing.is_empty(),
+            "{}: marked complete but lacks {} (`tresillo tournament --resume` rebuilds what it derives from \
+             the rows)",
+            dir.display(),
+            missing.join(", ")
+        );
         let summary = read_summary(&sp)?;
         let agents = &manifest.config.agents;
         ensure!(

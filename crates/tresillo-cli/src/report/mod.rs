@@ -48,6 +48,7 @@ pub fn run(a: &ReportArgs) -> Result<String> {
         "--out {}: the report is HTML; name a file ending in .html",
         a.out.display()
     );
+    tresillo_runs::check_output_file(&a.out, "--out")?;
     let mut runs = a.dirs.iter().map(|d| input::load(d)).collect::<Result<Vec<_>>>()?;
     Run::disambiguate(&mut runs);
     let page = render(&runs)?;

@@ -64,6 +64,41 @@ DEALS_DTYPES: dict[str, str] = {
 }
 
 
+def _verify(run_dir: str, name: str) -> None:
+    """Raise ValueError (one line naming the file) when the run's manifest records a
+    checksum of `name` (CRC-32, as zlib computes it) that its bytes do not have:
+    of the whole file for a complete run, of the first ``csv_bytes`` bytes of
+    deals.csv for a run still playing. Runs without checksums are read as they are."""
+    import json
+    import zlib
+
+    try:
+        with open(os.path.join(run_dir, "manifest.json"), encoding="utf-8") as f:
+            manifest = json.load(f)
+    except (OSError, ValueError):
+        return
+    sums = manifest.get("crc32") if isinstance(manifest, dict) else None
+    want = sums.get(name) if isinstance(sums, dict) else None
+    if not isinstance(want, str):
+        return
+    left = None if manifest.get("complete") is True else manifest.get("csv_bytes")
+    path = os.path.join(run_dir, name)
+    crc = 0
+    with open(path, "rb") as f:
+        while left is None or left > 0:
+            block = f.read(1 << 20 if left is None else min(1 << 20, left))
+            if not block:
+                break
+            crc = zlib.crc32(block, crc)
+            if left is not None:
+                left -= len(block)
+    if format(crc, "08x") != want:
+        raise ValueError(
+            f"{path}: its bytes do not match the checksum its manifest records (crc32 {want}, "
+            f"found {format(crc, '08x')}): the file was changed or damaged"
+        )
+
+
 def read_deals(run_dir: str | os.PathLike[str]) -> Any:
     """Return a run directory's deals as a pandas DataFrame with typed columns.
 
@@ -82,6 +117,7 @@ def read_deals(run_dir: str | os.PathLike[str]) -> Any:
     run_dir = os.fspath(run_dir)
     path = os.path.join(run_dir, "deals.csv")
     if os.path.exists(path):
+        _verify(run_dir, "deals.csv")
         header = pd.read_csv(path, nrows=0).columns
         dtypes = {c: t for c, t in DEALS_DTYPES.items() if c in header}
         return pd.read_csv(path, dtype=dtypes, keep_default_na=False, na_values={c: [""] for c in header})
@@ -92,6 +128,7 @@ def read_deals(run_dir: str | os.PathLike[str]) -> Any:
         import pyarrow  # noqa: F401
     except ImportError as e:  # pragma: no cover - depends on the environment
         raise ImportError(f"{parquet}: reading Parquet needs pyarrow: pip install pyarrow") from e
+    _verify(run_dir, "deals.parquet")
     df = pd.read_parquet(parquet)
     for c, t in DEALS_DTYPES.items():
         if c not in df.columns:

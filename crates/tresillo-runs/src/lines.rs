@@ -1,0 +1,162 @@
+//! Bounded readers of line inputs (records, `score` sessions, experiment files):
+//! a line longer than [`MAX_LINE_BYTES`] (an endless line, such as `/dev/zero`) is
+//! one error naming the file and line, read in bounded memory, never an attempt to
+//! hold it whole. A UTF-8 byte order mark before the first line is skipped, as the
+//! TOML reader skips it.
+
+use anyhow::{Result, bail};
+use std::io::{BufRead, Read};
+
+/// The longest line a line input may hold (1 MiB; a hand record is a few
+/// kilobytes).
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// The largest whole-file input (an experiment file): 4 MiB.
+pub const MAX_FILE_BYTES: u64 = 4 << 20;
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The lines of `reader`, each at most `max` bytes, numbered from 1; errors name
+/// the input (`name`) and the line.
+pub struct Lines<R> {
+    reader: R,
+    name: String,
+    line: usize,
+    max: usize,
+}
+
+impl<R: BufRead> Lines<R> {
+    /// The lines of `reader`, called `name` in messages, at most
+    /// [`MAX_LINE_BYTES`] each.
+    pub fn new(reader: R, name: impl Into<String>) -> Lines<R> {
+        Lines::with_max(reader, name, MAX_LINE_BYTES)
+    }
+
+    /// The lines of `reader`, at most `max` bytes each.
+    pub fn with_max(reader: R, name: impl Into<String>, max: usize) -> Lines<R> {
+        Lines { reader, name: name.into(), line: 0, max }
+    }
+
+    /// The next line without its end (`\n` or `\r\n`) and its number, or `None`
+    /// at the end of the input.
+    pub fn next_line(&mut self) -> Result<Option<(usize, String)>> {
+        let mut bytes = Vec::new();
+        let n = self.line + 1;
+        let mut ended = false;
+        loop {
+            let buf = match self.reader.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => bail!("{}:{n}: {e}", self.name),
+            };
+            if buf.is_empty() {
+                break;
+            }
+            let (take, used, end) = match buf.iter().position(|b| *b == b'\n') {
+                Some(i) => (i, i + 1, true),
+                None => (buf.len(), buf.len(), false),
+            };
+            if bytes.len() + take > self.max {
+                bail!(
+                    "{}:{n}: the line is longer than {} bytes (not a line of this input; a truncated or \
+                     binary file?)",
+                    self.name,
+                    self.max
+                );
+            }
+            bytes.extend_from_slice(&buf[..take]);
+            self.reader.consume(used);
+            if end {
+                ended = true;
+                break;
+            }
+        }
+        if bytes.is_empty() && !ended {
+            return Ok(None);
+        }
+        self.line = n;
+        if n == 1 && bytes.starts_with(BOM) {
+            bytes.drain(..BOM.len());
+        }
+        if bytes.last() == Some(&b'\r') {
+            bytes.pop();
+        }
+        match String::from_utf8(bytes) {
+            Ok(s) => Ok(Some((n, s))),
+            Err(e) => bail!(
+                "{}:{n}: not UTF-8 text (byte {} of the line)",
+                self.name,
+                e.utf8_error().valid_up_to() + 1
+            ),
+        }
+    }
+}
+
+/// The whole of `reader` as text, line by line within the bounds of [`Lines`]
+/// (lines joined by `\n`, so line numbers stay those of the input).
+pub fn read_text(reader: impl BufRead, name: &str) -> Result<String> {
+    let mut lines = Lines::new(reader, name);
+    let mut text = String::new();
+    while let Some((_, l)) = lines.next_line()? {
+        text.push_str(&l);
+        text.push('\n');
+    }
+    Ok(text)
+}
+
+/// The whole of a small file (an experiment file) as text: refused in one line
+/// when it holds more than [`MAX_FILE_BYTES`] or is not UTF-8; a byte order mark
+/// is skipped.
+pub fn read_small(reader: impl Read, name: &str) -> Result<String> {
+    let mut bytes = Vec::new();
+    reader.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(|e| anyhow::anyhow!("reading {name}: {e}"))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        bail!("{name}: larger than {} bytes; not a file this command reads", MAX_FILE_BYTES);
+    }
+    if bytes.starts_with(BOM) {
+        bytes.drain(..BOM.len());
+    }
+    match String::from_utf8(bytes) {
+        Ok(s) => Ok(s),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let line = e.as_bytes()[..at].iter().filter(|b| **b == b'\n').count() + 1;
+            bail!("{name}:{line}: not UTF-8 text")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all(input: &[u8], max: usize) -> Result<Vec<(usize, String)>> {
+        let mut l = Lines::with_max(input, "f", max);
+        let mut v = Vec::new();
+        while let Some(x) = l.next_line()? {
+            v.push(x);
+        }
+        Ok(v)
+    }
+
+    #[test]
+    fn lines_are_numbered_and_ends_and_a_bom_are_dropped() {
+        let v = all(b"\xEF\xBB\xBFa\r\n\nb", 10).unwrap();
+        assert_eq!(v, [(1, "a".into()), (2, String::new()), (3, "b".into())]);
+        assert!(all(b"", 10).unwrap().is_empty());
+    }
+
+    #[test]
+    fn an_endless_line_is_one_error_naming_it() {
+        let e = all(b"ok\n0123456789x\n", 10).unwrap_err().to_string();
+        assert!(e.starts_with("f:2: the line is longer than 10 bytes"), "{e}");
+        // An endless input: refused after the bound, not read whole.
+        let mut endless = std::io::BufReader::new(std::io::repeat(0));
+        let e = Lines::new(&mut endless, "zero").next_line().unwrap_err().to_string();
+        assert!(e.starts_with("zero:1: the line is longer than"), "{e}");
+        let e = read_small(std::io::repeat(b'a'), "big").unwrap_err().to_string();
+        assert!(e.starts_with("big: larger than"), "{e}");
+        let e = all(b"a\n\xff\n", 10).unwrap_err().to_string();
+        assert!(e.starts_with("f:2: not UTF-8"), "{e}");
+    }
+}
