@@ -22,7 +22,7 @@
 //! compute (the columns of a run's `compute.csv`, `slot` being the agent's league
 //! index) summed over its tables; its counts are exact, its times measurements.
 
-use crate::run::{RunOptions, check_deals_size, read_manifest, run, write_atomic};
+use crate::run::{RunOptions, check_deals_size, read_manifest};
 use anyhow::{Context, Result, bail, ensure};
 use serde::{Deserialize, Serialize};
 use std::fs;
