@@ -371,12 +371,7 @@ const TEST: &str = "adopt the search's best only when its paired gain over the s
 impl Recommendation {
     /// The verdict of a search whose best is `best` (`None`: the start itself),
     /// from its confirmation: (deals, seed, paired gain and half-width).
-    fn new(
-        start: &str,
-        best: &str,
-        confirmation: Option<(u64, u64, Option<(f64, f64)>)>,
-        why_none: &str,
-    ) -> Self {
+    fn new(start: &str, best: &str, confirmation: Option<(u64, u64, Gain)>, why_none: &str) -> Self {
         let keep = |verdict: String| Recommendation {
             decision: "keep the start".into(),
             spec: start.to_string(),
@@ -932,12 +927,19 @@ fn verdict(is_start: bool, vs_start: Option<(f64, f64)>, candidates: usize) -> S
     }
 }
 
+/// A paired difference and the half-width of its 95% interval, when there is one.
+type Gain = Option<(f64, f64)>;
+
+/// A row of the confirmation: role, spec, mean tantos and half-width, gain over
+/// the start.
+type ConfirmRow = (String, String, (f64, f64), Gain);
+
 /// A confirmation played: the start and the best on fresh deals.
 struct Confirmation {
     deals: u64,
     seed: u64,
     gain: Option<(f64, f64)>,
-    rows: [(String, String, (f64, f64), Option<(f64, f64)>); 2],
+    rows: [ConfirmRow; 2],
     /// The printed lines.
     text: String,
 }

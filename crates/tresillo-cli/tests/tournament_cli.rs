@@ -511,7 +511,7 @@ fn ms_per_decision_gives_the_search_agents_an_equal_time_budget() {
 #[test]
 fn calibrate_prints_a_reproducible_spec() {
     for (spec, param) in [("pimc", "worlds"), ("ismcts:c=1", "iters")] {
-        let o = run(&["calibrate", "--spec", spec, "--ms", "1", "--n", "2"]);
+        let o = run(&["calibrate", "--spec", spec, "--ms", "1", "--n", "2", "--max-deals", "4"]);
         let text = String::from_utf8(o.stdout).unwrap();
         let last = text.lines().last().unwrap();
         assert!(last.starts_with(&format!("{spec}:{param}=")), "{text}");
