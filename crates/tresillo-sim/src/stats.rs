@@ -340,7 +340,7 @@ impl Paired {
             n: xs.len() as u64,
             mean,
             se,
-            ci95: two.then(|| (mean - half, mean + half)),
+            ci95: two.then_some((mean - half, mean + half)),
             los: two.then(|| crate::student::los(mean, se, xs.len() as u64 - 1)),
             wins: xs.iter().filter(|&&d| d > 0.0).count() as u64,
             draws: xs.iter().filter(|&&d| d == 0.0).count() as u64,
