@@ -47,6 +47,7 @@ out=$(cd "$out" && pwd)
 profile=$(mktemp -d)
 trap 'rm -rf "$profile" $temp' EXIT
 
+# (No backslash in it: awk -v would read it as an escape.)
 # The check runs in the page: every pair of <text> boxes within one chart
 # that overlap by more than 2 pixels both ways is named in #overlap-check.
 read -r -d '' check <<'JS' || true
@@ -70,7 +71,7 @@ window.addEventListener('load', function () {
   });
   var p = document.createElement('pre');
   p.id = 'overlap-check';
-  p.textContent = bad.length ? bad.join('\n') : 'no overlapping labels';
+  p.textContent = bad.length ? bad.join(' | ') : 'no overlapping labels';
   document.body.appendChild(p);
 });
 </script>
@@ -94,7 +95,7 @@ for k in "${!pages[@]}"; do
         failed=1
     elif [ "$result" != "no overlapping labels" ]; then
         echo "page $n (${pages[$k]}): overlapping labels:"
-        echo "$result" | sed 's/^/  /'
+        echo "$result" | sed 's/ | /\n/g' | sed 's/^/  /'
         failed=1
     else
         echo "page $n (${pages[$k]}): no overlapping labels"
