@@ -25,9 +25,9 @@ mod run;
 
 pub use parquet::Format;
 pub use run::{
-    DirLock, LOCK_FILE, MAX_THREADS, Manifest, RecordProgress, RunOptions, check_deals_size, check_run_dir,
-    check_threads, file_in_the_way, lock_dir, lock_file, merge, read_manifest, rows_file, run,
-    run_experiment, table,
+    DirLock, Interrupted, LOCK_FILE, MAX_THREADS, Manifest, RecordProgress, RunOptions, check_deals_size,
+    check_run_dir, check_threads, file_in_the_way, lock_dir, lock_file, merge, read_manifest, rows_file, run,
+    run_experiment, run_stoppable, table,
 };
 
 use serde::{Deserialize, Serialize};

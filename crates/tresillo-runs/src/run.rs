@@ -591,6 +591,35 @@ fn config_diff(stored: &TournamentConfig, given: &TournamentConfig) -> String {
 /// `DIR.partial` and moves its files into `DIR` once complete: until then the old
 /// run stays whole.
 pub fn run(config: &TournamentConfig, a: &RunOptions<'_>, command_line: Vec<String>) -> Result<String> {
+    run_stoppable(config, a, command_line, &|| false)
+}
+
+/// Why [`run_stoppable`] returned early: its `stop` answered `true`. Every
+/// batch finished before that is checkpointed; `--resume` continues the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Interrupted {
+    /// The deals the run directory holds.
+    pub deals_completed: u64,
+}
+
+impl std::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "interrupted with {} finished deals kept; resume continues the run", self.deals_completed)
+    }
+}
+
+impl std::error::Error for Interrupted {}
+
+/// [`run`], asking `stop` before each batch (in the calling thread): when it
+/// answers `true` the run stops there with every finished deal checkpointed,
+/// resumable, and the error is an [`Interrupted`] (a caller's Ctrl-C: the
+/// Python package polls its interpreter's signals).
+pub fn run_stoppable(
+    config: &TournamentConfig,
+    a: &RunOptions<'_>,
+    command_line: Vec<String>,
+    stop: &dyn Fn() -> bool,
+) -> Result<String> {
     let dir = a.out.as_path();
     check_record_path(a.record.as_deref(), dir)?;
     let _lock = lock_dir(dir)?;
@@ -606,8 +635,8 @@ pub fn run(config: &TournamentConfig, a: &RunOptions<'_>, command_line: Vec<Stri
         None
     };
     match replacing {
-        Some(partial) => replace(a, config, dir, &partial, command_line),
-        None => play(a, config, dir, dir, command_line),
+        Some(partial) => replace(a, config, dir, &partial, command_line, stop),
+        None => play(a, config, dir, dir, command_line, stop),
     }
 }
 
@@ -656,9 +685,10 @@ fn replace(
     out: &Path,
     partial: &Path,
     command_line: Vec<String>,
+    stop: &dyn Fn() -> bool,
 ) -> Result<String> {
     let partial_lock = lock_dir(partial)?;
-    let table = play(a, config, partial, out, command_line)?;
+    let table = play(a, config, partial, out, command_line, stop)?;
     // The records first: a kill before the run's files move leaves `--resume` to
     // find the run complete in `partial` and move them; the record is then in place.
     if let Some(rec) = &a.record {
@@ -829,6 +859,7 @@ fn play(
     dir: &Path,
     shown: &Path,
     command_line: Vec<String>,
+    stop: &dyn Fn() -> bool,
 ) -> Result<String> {
     let config = config.clone();
     let t = Tournament::with_registry(config.clone(), a.registry.clone())?;
@@ -1015,6 +1046,7 @@ fn play(
     } else {
         None
     };
+    let mut stopped = false;
     let (mut manifest, stats, compute, live) = std::thread::scope(|scope| -> Result<_> {
         let writer =
             scope.spawn(|| -> Result<(Manifest, Stats, Compute, Option<crate::parquet::GroupWriter>)> {
@@ -1062,6 +1094,10 @@ fn play(
             });
         let mut next = first;
         while next < u1 {
+            if stop() {
+                stopped = true;
+                break;
+            }
             let end = (next + schedule.next()).min(u1);
             let t0 = Instant::now();
             let outs = workers.install(|| {
@@ -1102,6 +1138,9 @@ fn play(
     })?;
     bar.finish_and_clear();
     drop(slots);
+    if stopped {
+        return Err(Interrupted { deals_completed: manifest.deals_completed }.into());
+    }
     if format.parquet() {
         // The parts, regrouped, become deals.parquet before the manifest says the run
         // is complete; the parts go only after that.
