@@ -124,10 +124,13 @@ def test_ctrl_c_interrupts_a_long_agent_step():
         """
         import sys, tresillo
         game = tresillo.Game("tresillo")
-        state = game.new_initial_state(seed=3)
         rule = tresillo.Agent("rule")
-        while state.view(state.current_player())["phase"] != "Play":
-            state.apply_action(rule.step(state))
+        for seed in range(1, 100):  # a hand played out, at its first card
+            state = game.new_initial_state(seed=seed)
+            while not state.is_terminal() and not all(a < 40 for a in state.legal_actions()):
+                state.apply_action(rule.step(state))
+            if not state.is_terminal():
+                break
         slow = tresillo.Agent("pimc:worlds=100000")  # minutes per decision
         print("searching", flush=True)
         try:

@@ -674,7 +674,7 @@ pub fn run_experiment(
             return Ok(already_complete(out, &m));
         }
     }
-    replace(a, config, out, &partial, command_line)
+    replace(a, config, out, &partial, command_line, &|| false)
 }
 
 /// Plays the run in `partial` (locked here; `out` is locked by the caller) and, once
