@@ -88,13 +88,15 @@ class TresilloGame(pyspiel.Game):
         self.dealer = int(p["dealer"])
         players = self.inner.players
         # The largest swing of one hand (a bola with every condición, or a
-        # hombre-chips pool) stays well inside these bounds.
+        # hombre-chips pool, whose antes grow with `ante`) stays well inside these bounds.
+        ante = int(dict(self.inner.options).get("ante", 5))
+        bound = max(1000.0, 100.0 * ante)
         info = pyspiel.GameInfo(
             num_distinct_actions=_tresillo.NUM_ACTIONS,
             max_chance_outcomes=40,
             num_players=players,
-            min_utility=-1000.0,
-            max_utility=1000.0,
+            min_utility=-bound,
+            max_utility=bound,
             utility_sum=None,
             max_game_length=_tresillo.Game.max_game_length() + 40,
         )
