@@ -33,7 +33,7 @@ mod narrate;
 mod perft;
 mod play;
 mod properties;
-mod provenance;
+pub mod provenance;
 mod replay;
 mod report;
 mod rules;
@@ -154,8 +154,12 @@ fn count(n: usize, noun: &str) -> String {
 /// The command line as typed, with the program named by its file name only
 /// (`tresillo`, not `/home/me/.cargo/bin/tresillo` or `target/release/tresillo`), so
 /// that manifests do not depend on where the binary is.
+/// The arguments [`main_with`] was called with (those of the process for the
+/// binary, those of the `tresillo` command for the Python package's).
+static ARGS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+
 fn command_line() -> Vec<String> {
-    let mut args: Vec<String> = std::env::args().collect();
+    let mut args: Vec<String> = ARGS.get().cloned().unwrap_or_else(|| std::env::args().collect());
     if let Some(first) = args.first_mut()
         && let Some(name) = std::path::Path::new(first.as_str()).file_stem()
     {
@@ -248,8 +252,14 @@ fn catch_signals(graceful: bool) {
     });
 }
 
-fn main() -> ExitCode {
-    let cli = Cli::parse();
+/// The `tresillo` command: parses `args` (the program's name first) and runs the
+/// subcommand; returns the exit status (0, or 2 after a one-line `error: ...` on
+/// standard error; clap's own errors and `--help` exit the process). The binary
+/// calls it with its arguments, the Python package's `tresillo` command with
+/// its own.
+pub fn main_with(args: Vec<std::ffi::OsString>) -> u8 {
+    let cli = Cli::parse_from(&args);
+    let _ = ARGS.set(args.iter().map(|a| a.to_string_lossy().into_owned()).collect());
     catch_signals(matches!(
         cli.command,
         Command::Tournament(_)
@@ -260,12 +270,12 @@ fn main() -> ExitCode {
             | Command::BotCheck(_)
     ));
     match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => 0,
         Err(e)
             if e.chain().any(|c| matches!(c.downcast_ref(), Some(tresillo_sim::SimError::Interrupted))) =>
         {
             note!("error: interrupted; every finished deal is kept (`--resume` continues a run)");
-            ExitCode::from(130)
+            130
         }
         Err(e) => {
             // A closed pipe (`tresillo ... | head`) is not an error.
@@ -273,10 +283,15 @@ fn main() -> ExitCode {
                 c.downcast_ref::<std::io::Error>()
                     .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
             }) {
-                return ExitCode::SUCCESS;
+                return 0;
             }
             note!("error: {e:#}");
-            ExitCode::from(2)
+            2
         }
     }
+}
+
+/// The binary's entry point ([`main_with`] on the process's arguments).
+pub fn main() -> ExitCode {
+    ExitCode::from(main_with(std::env::args_os().collect()))
 }

@@ -18,9 +18,13 @@ mod observation;
 mod seat_view;
 mod seated;
 
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyBool, PyDict, PyInt, PyList};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 use tresillo_agents::cheat::Seated;
 use tresillo_agents::{AgentRng, TablePlayer};
 use tresillo_core::action::{Action, DiscardBuilder, NUM_ACTIONS, legal_ids};
@@ -50,28 +54,53 @@ pub struct Game {
     players: u8,
 }
 
-fn option_text(v: &Bound<'_, PyAny>) -> PyResult<String> {
+fn option_text(name: &str, v: &Bound<'_, PyAny>) -> PyResult<String> {
     if let Ok(b) = v.extract::<bool>() {
         return Ok(if b { "true" } else { "false" }.into());
     }
-    if let Ok(i) = v.extract::<i64>() {
-        return Ok(i.to_string());
+    if v.is_instance_of::<PyInt>() {
+        // Any size: the rule set's own check says what the option takes.
+        return Ok(v.str()?.to_string());
     }
-    v.extract::<String>()
-        .map_err(|_| value_error(format!("option value {v}: expected a string, a bool or an int")))
+    v.extract::<String>().map_err(|_| {
+        PyTypeError::new_err(format!("options[{name:?}]: expected a string, a bool or an int, got {v:?}"))
+    })
+}
+
+/// The integer argument `name`, in `T`'s range (`range` says it in words): a
+/// `TypeError` for a value that is not an int (a bool neither), a `ValueError`
+/// naming the argument outside the range.
+pub(crate) fn int_arg<T: TryFrom<i128>>(name: &str, v: &Bound<'_, PyAny>, range: &str) -> PyResult<T> {
+    if v.is_instance_of::<PyBool>() || (!v.is_instance_of::<PyInt>() && !v.hasattr("__index__")?) {
+        let ty = v.get_type().name()?;
+        return Err(PyTypeError::new_err(format!("{name}: expected an int, got {ty}")));
+    }
+    let too = || value_error(format!("{name}={v}: expected {range}"));
+    let i: i128 = v.extract().map_err(|_| too())?;
+    T::try_from(i).map_err(|_| too())
 }
 
 #[pymethods]
 impl Game {
     #[new]
-    #[pyo3(signature = (rules = "tresillo", players = 3, options = None))]
-    fn new(rules: &str, players: u8, options: Option<&Bound<'_, PyDict>>) -> PyResult<Game> {
+    #[pyo3(signature = (rules = "tresillo", players = None, options = None))]
+    fn new(
+        rules: &str,
+        players: Option<&Bound<'_, PyAny>>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Game> {
+        let players: u8 = match players {
+            Some(p) => int_arg("players", p, "3 or 4")?,
+            None => 3,
+        };
         let mut pairs: Vec<(String, String)> = Vec::new();
         if let Some(o) = options {
             for (k, v) in o.iter() {
-                let k: String =
-                    k.extract().map_err(|_| value_error(format!("option name {k}: expected a string")))?;
-                pairs.push((k, option_text(&v)?));
+                let k: String = k
+                    .extract()
+                    .map_err(|_| PyTypeError::new_err(format!("options: the name {k:?} is not a string")))?;
+                let text = option_text(&k, &v)?;
+                pairs.push((k, text));
             }
         }
         let refs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
@@ -123,8 +152,34 @@ impl Game {
     /// (RULES.md section 13 notation) that deal; with neither, the hand starts with
     /// 40 chance actions dealing the pack one card at a time (hands in seat order,
     /// then the heap from its top), as OpenSpiel deals.
-    #[pyo3(signature = (seed = None, deal = None, dealer = 0))]
-    fn new_initial_state(&self, seed: Option<u64>, deal: Option<&str>, dealer: u8) -> PyResult<State> {
+    #[pyo3(signature = (seed = None, deal = None, dealer = None))]
+    fn new_initial_state(
+        &self,
+        seed: Option<&Bound<'_, PyAny>>,
+        deal: Option<&str>,
+        dealer: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<State> {
+        let seed: Option<u64> = seed.map(|s| int_arg("seed", s, "0 to 2**64-1")).transpose()?;
+        let range = format!("a seat, 0 to {}", self.players - 1);
+        let dealer: u8 = dealer.map(|d| int_arg("dealer", d, &range)).transpose()?.unwrap_or(0);
+        self.initial_state(seed, deal, dealer)
+    }
+
+    fn __repr__(&self) -> String {
+        let opts: Vec<String> =
+            self.rules.options.set_options().iter().map(|(k, v)| format!("{k:?}: {v:?}")).collect();
+        format!(
+            "Game(rules={:?}, players={}, options={{{}}})",
+            self.rules.set.name(),
+            self.players,
+            opts.join(", ")
+        )
+    }
+}
+
+impl Game {
+    /// A new hand (see [`Game::new_initial_state`]).
+    fn initial_state(&self, seed: Option<u64>, deal: Option<&str>, dealer: u8) -> PyResult<State> {
         if dealer >= self.players {
             return Err(value_error(format!(
                 "dealer {dealer}: the table has seats 0 to {}",
@@ -140,6 +195,7 @@ impl Game {
             hand: None,
             discard: DiscardBuilder::default(),
             history: Vec::with_capacity(128),
+            movers: Vec::with_capacity(96),
         };
         match (seed, deal) {
             (Some(_), Some(_)) => return Err(value_error("give a seed or a deal, not both")),
@@ -153,17 +209,6 @@ impl Game {
             (None, None) => {}
         }
         Ok(s)
-    }
-
-    fn __repr__(&self) -> String {
-        let opts: Vec<String> =
-            self.rules.options.set_options().iter().map(|(k, v)| format!("{k:?}: {v:?}")).collect();
-        format!(
-            "Game(rules={:?}, players={}, options={{{}}})",
-            self.rules.set.name(),
-            self.players,
-            opts.join(", ")
-        )
     }
 }
 
@@ -184,6 +229,9 @@ pub struct State {
     /// The discard being built by the seat to move.
     discard: DiscardBuilder,
     history: Vec<u16>,
+    /// The seat that took each action after the deal (the history's actions
+    /// from the 41st), for the information-state string.
+    movers: Vec<u8>,
 }
 
 impl State {
@@ -294,6 +342,7 @@ impl State {
             }
             return Ok(());
         };
+        let mover = hand.request().seat().map_or(u8::MAX, |s| s.0);
         let decision = match Action::from_id(a).expect("a legal id") {
             Action::Decision(d) => Some(d),
             Action::DiscardCard(c) => {
@@ -306,6 +355,7 @@ impl State {
             hand.apply(d).map_err(|e| PyRuntimeError::new_err(format!("the engine refused {d:?}: {e}")))?;
         }
         self.history.push(a as u16);
+        self.movers.push(mover);
         Ok(())
     }
 
@@ -476,23 +526,56 @@ impl State {
         Ok(observation::tensor(&view, if mine { self.discard.chosen } else { CardSet::EMPTY }))
     }
 
-    /// What seat `player` knows, as a string: equal for two states that seat
-    /// cannot tell apart. It is the engine's view of the seat (RULES.md section
-    /// 9: its hand, its discards, the whole public history) and the discard it
-    /// is building: the information the toolkit's own agents decide from. Which
-    /// of its cards it drew in the exchange is not part of it.
+    /// What seat `player` knows, as a compact string: equal for two states that
+    /// seat cannot tell apart, different otherwise (perfect recall). It is
+    /// `p<seat> | <hand> | <discards> | <seen> | <actions>`: the seat's cards
+    /// now, its discards, the cards it has seen besides those and the cards
+    /// played (a turned card, a heap shown, a hand laid down), then every
+    /// action id since the deal in order, another seat's discarded card as `x`
+    /// (docs/PYTHON.md). Cards in index order, by their names (`1E`, `12O`).
+    /// Which of its cards it drew in the exchange is not part of it (as in the
+    /// engine's view, RULES.md section 9).
     fn information_state_string(&self, player: i64) -> PyResult<String> {
+        use std::fmt::Write as _;
         if self.hand.is_none() {
             let n = i64::from(self.game.players);
             if !(0..n).contains(&player) {
                 return Err(value_error(format!("player {player}: the table has seats 0 to {}", n - 1)));
             }
-            return Ok(format!("seat {player} dealing: {} cards dealt", self.pack.len()));
+            return Ok(format!("p{player} dealing {}", self.pack.len()));
         }
         let view = self.view_of(player)?;
-        let mine = self.hand.as_ref().and_then(|h| h.request().seat()) == Some(view.seat());
-        let building = if mine { self.discard.chosen } else { CardSet::EMPTY };
-        Ok(format!("seat {player}; discarding {building}; {view:?}"))
+        let played: CardSet = view.public().plays().iter().copied().collect();
+        let seen = view.known_cards() & !view.hand() & !view.discards() & !played;
+        let mut out = String::with_capacity(160 + 4 * self.movers.len());
+        // Sections apart by " | "; an empty one is "-".
+        let cards = |out: &mut String, set: CardSet| {
+            out.push_str(" |");
+            if set.is_empty() {
+                out.push_str(" -");
+            }
+            for c in set.iter() {
+                let _ = write!(out, " {c}");
+            }
+        };
+        let _ = write!(out, "p{player}");
+        cards(&mut out, view.hand());
+        cards(&mut out, view.discards());
+        cards(&mut out, seen);
+        out.push_str(" |");
+        if self.movers.is_empty() {
+            out.push_str(" -");
+        }
+        let me = view.seat().0;
+        for (&a, &by) in self.history[self.history.len() - self.movers.len()..].iter().zip(&self.movers) {
+            let hidden = by != me && matches!(Action::from_id(usize::from(a)), Some(Action::DiscardCard(_)));
+            if hidden {
+                out.push_str(" x");
+            } else {
+                let _ = write!(out, " {a}");
+            }
+        }
+        Ok(out)
     }
 
     /// What seat `player` sees, as a dict (hand, discards, request, public state).
@@ -569,7 +652,14 @@ pub(crate) fn action_words(names: Names, a: usize) -> String {
 #[pyclass(module = "tresillo._tresillo")]
 pub struct Agent {
     spec: String,
-    inner: std::sync::Mutex<Inner>,
+    /// The agent's mutable part. Its lock is only ever waited for with the
+    /// interpreter's lock released, so threads stepping one agent take turns
+    /// and never deadlock.
+    inner: Arc<Mutex<Inner>>,
+    /// Whether a step decides in a thread of its own while the caller waits
+    /// for it checking for Ctrl-C (a search agent; or any agent once one of
+    /// its decisions took long). The others decide in the caller's thread.
+    searches: Arc<AtomicBool>,
     /// Where a `likelihood=` model's first failure is kept (raised after the
     /// decision it spoiled).
     model_failure: Option<model::ModelFailure>,
@@ -578,6 +668,13 @@ pub struct Agent {
     pub(crate) likelihood: Option<Py<PyAny>>,
     pub(crate) batched: bool,
 }
+
+/// A decision that takes longer than this moves the agent's later steps to a
+/// thread of their own (so that Ctrl-C interrupts them).
+const LONG_DECISION: Duration = Duration::from_millis(20);
+
+/// How often a caller waiting for a search checks for signals.
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
 
 /// An agent's mutable part (behind a lock: Python objects may be shared
 /// between threads).
@@ -592,11 +689,82 @@ struct Inner {
     planned: Option<(Seat, usize, CardSet)>,
 }
 
+/// What a step needs of the state, owned (it may move to the search thread).
+struct Ask {
+    hand: Hand,
+    seat: Seat,
+    history: Vec<u16>,
+    chosen: CardSet,
+}
+
+impl Inner {
+    /// The action for `ask`, with the decision made (`None` for the next card
+    /// of a discard already decided); `Err` says why there is none.
+    fn step(
+        &mut self,
+        ask: &Ask,
+        spec: &str,
+        failure: Option<&model::ModelFailure>,
+    ) -> Result<(usize, Option<Decision>), String> {
+        let Ask { hand, seat, history, chosen } = ask;
+        let (seat, chosen) = (*seat, *chosen);
+        if !history.starts_with(&self.last) || self.last.is_empty() {
+            self.seated.begin_hand();
+            self.planned = None;
+        }
+        self.last.clone_from(history);
+        if let Request::Discard { .. } = hand.request()
+            && let Some((by, at, plan)) = self.planned
+            && by == seat
+            && history.len() == at + chosen.len() as usize
+            && (chosen & !plan).is_empty()
+        {
+            return Ok((next_discard_step(plan, chosen), None));
+        }
+        let d = self.seated.decide_at(hand, seat, &mut self.rng);
+        if let Some(why) = failure.and_then(model::ModelFailure::take) {
+            return Err(format!("agent {spec}: its likelihood {why}"));
+        }
+        let id = match d {
+            Decision::Discard(set) => {
+                self.planned = Some((seat, history.len() - chosen.len() as usize, set));
+                next_discard_step(set, chosen)
+            }
+            d => Action::Decision(d).id().ok_or_else(|| format!("no action id for {d:?}"))?,
+        };
+        Ok((id, Some(d)))
+    }
+
+    /// Forgets the hand in progress (its step was abandoned: the next step
+    /// starts the agent's hand afresh).
+    fn forget(&mut self) {
+        self.last.clear();
+        self.planned = None;
+    }
+}
+
+/// Steps `inner` for `ask` under its lock (taken here, in the calling thread).
+fn step_locked(
+    inner: &Mutex<Inner>,
+    ask: &Ask,
+    spec: &str,
+    failure: Option<&model::ModelFailure>,
+) -> Result<(usize, Option<Decision>), String> {
+    let mut me = inner.lock().map_err(|_| "the agent failed in another thread".to_string())?;
+    me.step(ask, spec, failure)
+}
+
 #[pymethods]
 impl Agent {
     #[new]
-    #[pyo3(signature = (spec, seed = 0, likelihood = None, batched = false))]
-    fn new(spec: &str, seed: u64, likelihood: Option<Bound<'_, PyAny>>, batched: bool) -> PyResult<Agent> {
+    #[pyo3(signature = (spec, seed = None, likelihood = None, batched = false))]
+    fn new(
+        spec: &str,
+        seed: Option<&Bound<'_, PyAny>>,
+        likelihood: Option<Bound<'_, PyAny>>,
+        batched: bool,
+    ) -> PyResult<Agent> {
+        let seed: u64 = seed.map(|s| int_arg("seed", s, "0 to 2**64-1")).transpose()?.unwrap_or(0);
         let mut seated =
             tresillo_agents::build_seated(spec).map_err(|e| value_error(format!("agent {spec:?}: {e}")))?;
         let mut model_failure = None;
@@ -613,17 +781,25 @@ impl Agent {
             }
             model_failure = Some(failure);
         }
+        // A search (an amount of work: worlds, iterations, a time budget) or an
+        // oracle's solver may take long.
+        let name = spec.split(':').next().unwrap_or("").trim();
+        let searches = matches!(seated, Seated::Cheat(_))
+            || tresillo_agents::Registry::builtin()
+                .info(name)
+                .is_some_and(|i| i.params.iter().any(|p| tresillo_sim::WORK_PARAMS.contains(&p.name)));
         Ok(Agent {
             model_failure,
             likelihood: kept,
             batched,
             spec: spec.to_string(),
-            inner: std::sync::Mutex::new(Inner {
+            searches: Arc::new(AtomicBool::new(searches)),
+            inner: Arc::new(Mutex::new(Inner {
                 seated,
                 rng: tresillo_agents::rng_from_seed(seed),
                 last: Vec::new(),
                 planned: None,
-            }),
+            })),
         })
     }
 
@@ -640,46 +816,32 @@ impl Agent {
     }
 
     /// The action of the seat to move in `state` (a `ValueError` at a chance node
-    /// or after the end).
+    /// or after the end). Safe to call from several threads on one agent (the
+    /// steps take turns). A search checks for signals while it runs: Ctrl-C
+    /// raises `KeyboardInterrupt` within about 50 ms (the abandoned search
+    /// finishes in the background; the agent's next step starts its hand afresh).
     fn step(&self, py: Python<'_>, state: &State) -> PyResult<usize> {
-        let mut guard =
-            self.inner.lock().map_err(|_| PyRuntimeError::new_err("the agent failed in another thread"))?;
-        let me = &mut *guard;
         let Some(hand) = state.hand.as_ref() else {
             return Err(value_error("agent step at a chance node: the pack is still being dealt"));
         };
         let Some(seat) = hand.request().seat() else {
             return Err(value_error("agent step after the end of the hand"));
         };
-        if !state.history.starts_with(&me.last) || me.last.is_empty() {
-            me.seated.begin_hand();
-            me.planned = None;
-        }
-        me.last.clone_from(&state.history);
-        let chosen = state.discard.chosen;
-        if let Request::Discard { .. } = hand.request()
-            && let Some((by, at, plan)) = me.planned
-            && by == seat
-            && state.history.len() == at + chosen.len() as usize
-            && (chosen & !plan).is_empty()
-        {
-            return Ok(next_discard_step(plan, state.discard.chosen));
-        }
-        let hand = *hand;
-        let (seated, rng) = (&mut me.seated, &mut me.rng);
-        let d = py.detach(|| seated.decide_at(&hand, seat, rng));
-        if let Some(why) = self.model_failure.as_ref().and_then(model::ModelFailure::take) {
-            return Err(PyRuntimeError::new_err(format!("agent {}: its likelihood {why}", self.spec)));
-        }
-        let id = match d {
-            Decision::Discard(set) => {
-                me.planned = Some((seat, state.history.len() - chosen.len() as usize, set));
-                next_discard_step(set, state.discard.chosen)
-            }
-            d => Action::Decision(d)
-                .id()
-                .ok_or_else(|| PyRuntimeError::new_err(format!("no action id for {d:?}")))?,
+        let ask = Ask { hand: *hand, seat, history: state.history.clone(), chosen: state.discard.chosen };
+        let answer = if self.searches.load(Ordering::Relaxed) {
+            self.step_in_thread(py, ask)?
+        } else {
+            let (inner, spec, failure) = (&*self.inner, self.spec.as_str(), self.model_failure.as_ref());
+            py.detach(|| {
+                let t0 = Instant::now();
+                let r = step_locked(inner, &ask, spec, failure);
+                if t0.elapsed() > LONG_DECISION {
+                    self.searches.store(true, Ordering::Relaxed);
+                }
+                r
+            })
         };
+        let (id, d) = answer.map_err(PyRuntimeError::new_err)?;
         if !state.legal().contains(&id) {
             return Err(PyRuntimeError::new_err(format!(
                 "agent {}: seat {seat} decided {d:?}, which is not legal here",
@@ -691,6 +853,51 @@ impl Agent {
 
     fn __repr__(&self) -> String {
         format!("Agent({:?})", self.spec)
+    }
+}
+
+impl Agent {
+    /// Decides in a thread of its own while this one waits with the
+    /// interpreter's lock released, checking for signals every
+    /// [`SIGNAL_POLL`]: a `KeyboardInterrupt` (any exception of a signal
+    /// handler) is raised at once and the search is abandoned.
+    fn step_in_thread(
+        &self,
+        py: Python<'_>,
+        ask: Ask,
+    ) -> PyResult<Result<(usize, Option<Decision>), String>> {
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        let inner = Arc::clone(&self.inner);
+        let spec = self.spec.clone();
+        let failure = self.model_failure.clone();
+        std::thread::Builder::new()
+            .name(format!("tresillo agent {spec}"))
+            .spawn(move || {
+                let Ok(mut me) = inner.lock() else {
+                    let _ = tx.send(Err("the agent failed in another thread".to_string()));
+                    return;
+                };
+                let r = me.step(&ask, &spec, failure.as_ref());
+                if tx.send(r).is_err() {
+                    me.forget(); // the caller was interrupted
+                }
+            })
+            .map_err(|e| {
+                PyRuntimeError::new_err(format!("agent {}: no thread to search in: {e}", self.spec))
+            })?;
+        // (A receiver is not `Sync`: waited on through a lock, to be handed to the
+        // closure that runs without the interpreter's lock.)
+        let rx = Mutex::new(rx);
+        let wait = || rx.lock().map_or(Err(RecvTimeoutError::Disconnected), |r| r.recv_timeout(SIGNAL_POLL));
+        loop {
+            match py.detach(wait) {
+                Ok(r) => return Ok(r),
+                Err(RecvTimeoutError::Timeout) => py.check_signals()?,
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(PyRuntimeError::new_err(format!("agent {}: its search failed", self.spec)));
+                }
+            }
+        }
     }
 }
 
@@ -743,7 +950,7 @@ fn _state_from_history(
     let rules = Rules::parse(rules, &refs).map_err(|e| value_error(e.to_string()))?;
     rules.check_players(players).map_err(|e| value_error(e.to_string()))?;
     let game = Game { rules, players };
-    let mut s = game.new_initial_state(None, None, dealer)?;
+    let mut s = game.initial_state(None, None, dealer)?;
     for a in history {
         s.apply_action(a)?;
     }
@@ -775,6 +982,14 @@ fn rule_sets() -> Vec<(&'static str, &'static str, Vec<OptionRow>)> {
         .collect()
 }
 
+/// The `tresillo` command (the console script of the package): runs the CLI's
+/// code on `argv` (the program's name first) with the interpreter's lock
+/// released, and returns its exit status.
+#[pyfunction]
+fn _cli_main(py: Python<'_>, argv: Vec<std::ffi::OsString>) -> u8 {
+    py.detach(|| tresillo_cli::main_with(argv))
+}
+
 /// The module.
 #[pymodule]
 fn _tresillo(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -786,6 +1001,9 @@ fn _tresillo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(record_actions, m)?)?;
     m.add_function(wrap_pyfunction!(_state_from_history, m)?)?;
     m.add_function(wrap_pyfunction!(seated::_tournament, m)?)?;
+    m.add_function(wrap_pyfunction!(_cli_main, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("LONG_VERSION", tresillo_cli::provenance::LONG_VERSION)?;
     m.add_class::<seat_view::SeatView>()?;
     m.add_class::<model::World>()?;
     m.add("NUM_ACTIONS", NUM_ACTIONS)?;

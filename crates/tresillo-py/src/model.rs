@@ -65,6 +65,7 @@ pub struct PyLikelihood {
 
 /// Where a [`PyLikelihood`]'s first failure is kept, for the agent that owns the
 /// model to raise after the decision it spoiled.
+#[derive(Clone)]
 pub struct ModelFailure(Arc<Mutex<Option<String>>>);
 
 impl ModelFailure {

@@ -145,7 +145,7 @@ fn value_error(msg: impl Into<String>) -> PyErr {
 #[pyfunction]
 #[pyo3(signature = (agents, deals, out, duplicate = false, rules = "tresillo", players = 3, options = Vec::new(),
     seed = 1, scoring = "deal", shard = None, threads = None, resume = false, force = false, record = None,
-    progress = false, bidding = None, ms_per_decision = None, format = "csv"))]
+    progress = false, bidding = None, ms_per_decision = None, format = "csv", call = Vec::new()))]
 #[allow(clippy::too_many_arguments)]
 pub fn _tournament(
     py: Python<'_>,
@@ -167,7 +167,11 @@ pub fn _tournament(
     bidding: Option<String>,
     ms_per_decision: Option<u32>,
     format: &str,
+    call: Vec<String>,
 ) -> PyResult<(String, Vec<String>)> {
+    if let Some(t) = threads {
+        tresillo_runs::check_threads(t, "threads").map_err(value_error)?;
+    }
     if resume && force {
         return Err(value_error(
             "resume and force exclude each other: resume continues the run, force replaces it",
@@ -270,25 +274,73 @@ pub fn _tournament(
         force,
         record,
         progress,
-        build: None,
+        build: Some(tresillo_cli::provenance::current()),
         registry,
         note: &note,
         format,
         bots: Vec::new(),
     };
-    let command_line = vec!["python: tresillo.tournament".to_string()];
-    let result = py.detach(|| tresillo_runs::run(&config, &opts, command_line));
+    // The manifest's command line: the call and its arguments, as Python wrote them.
+    let command_line: Vec<String> =
+        std::iter::once("python: tresillo.tournament".to_string()).chain(call).collect();
+    // Ctrl-C: the interpreter's signal handlers run at each batch boundary (in
+    // this thread, the main one when called from it); an exception from them
+    // stops the run there with every finished batch kept, and is raised.
+    let interrupt = Mutex::new(None::<PyErr>);
+    let stop = || {
+        Python::attach(|py| match py.check_signals() {
+            Ok(()) => false,
+            Err(e) => {
+                if let Ok(mut i) = interrupt.lock() {
+                    *i = Some(e);
+                }
+                true
+            }
+        })
+    };
+    let result = py.detach(|| tresillo_runs::run_stoppable(&config, &opts, None, command_line, &stop));
     drop(opts);
     match result {
         Ok(table) => Ok((table, notes.into_inner().unwrap_or_default())),
+        Err(e) if e.downcast_ref::<tresillo_runs::Interrupted>().is_some() => {
+            let kept = e.downcast_ref::<tresillo_runs::Interrupted>().map_or(0, |i| i.deals_completed);
+            let err = interrupt.into_inner().ok().flatten().unwrap_or_else(|| {
+                pyo3::exceptions::PyKeyboardInterrupt::new_err("the tournament was interrupted")
+            });
+            let msg = std::ffi::CString::new(format!(
+                "tresillo.tournament interrupted: {kept} finished deals kept; resume=True continues the run"
+            ))
+            .unwrap_or_default();
+            PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyUserWarning>(), &msg, 1)?;
+            Err(err)
+        }
         Err(e) => {
             let why = failure.lock().ok().and_then(|f| f.clone());
             Err(PyRuntimeError::new_err(match why {
                 Some(w) => {
                     format!("{w}; the run stopped with every finished deal kept (resume=True continues it)")
                 }
-                None => format!("{e:#}"),
+                None => python_words(&format!("{e:#}")),
             }))
         }
     }
+}
+
+/// A message of the run-directory library in the words of `tresillo.tournament`'s
+/// arguments instead of the command line's flags.
+fn python_words(msg: &str) -> String {
+    let mut out = msg.to_string();
+    for (flag, arg) in [
+        ("--resume/--force", "resume=True or force=True"),
+        ("--resume", "resume=True"),
+        ("--force", "force=True"),
+        ("--record ", "record="),
+        ("--record", "record"),
+        ("--format ", "format="),
+        ("--format", "format"),
+        ("--threads", "threads"),
+    ] {
+        out = out.replace(flag, arg);
+    }
+    out
 }

@@ -63,3 +63,53 @@ def test_openspiel_observer_is_the_package_tensor():
     assert np.allclose(state.observation_tensor(1), state.inner.observation_tensor(1))
     assert state.information_state_string(1) == state.inner.information_state_string(1)
     assert len(state.observation_tensor(0)) == tresillo.OBSERVATION_SIZE
+
+
+def test_the_information_state_string_is_compact_and_keeps_what_the_seat_knows():
+    pyspiel = need("pyspiel")
+    import tresillo.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_tresillo", {"rules": "tresillo"})
+    state = game.new_initial_state()
+    rng = np.random.RandomState(7)
+    longest = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(int(rng.choice(state.legal_actions())))
+            continue
+        for p in range(3):
+            s = state.information_state_string(p)
+            longest = max(longest, len(s))
+            assert s.startswith(f"p{p} |") and "\n" not in s
+            # A state the seat cannot tell apart gives it the same string.
+            other = state.inner.resample_from_infostate(p, seed=int(rng.randint(1 << 30)))
+            assert other.information_state_string(p) == state.inner.information_state_string(p)
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert longest < 700, longest
+    # Another seat's discarded cards are hidden from the others, not from it.
+    hist = [int(a) for a in state.history()[40:]]
+    discarded = [a for a in hist if 40 <= a < 80]
+    if discarded:
+        strings = [state.information_state_string(p).split(" | ")[-1].split() for p in range(3)]
+        assert any("x" in s for s in strings) and any(str(discarded[0]) in s for s in strings)
+
+
+def test_evaluate_bots_plays_the_python_ismcts_and_mcts_bots_through_restartable():
+    pyspiel = need("pyspiel")
+    evaluate_bots = need("open_spiel.python.algorithms.evaluate_bots")
+    ismcts = need("open_spiel.python.algorithms.ismcts")
+    mcts = need("open_spiel.python.algorithms.mcts")
+    uniform_random = need("open_spiel.python.bots.uniform_random")
+    from tresillo.openspiel import restartable
+
+    # The example of docs/PYTHON.md ("Which OpenSpiel bots work").
+    game = pyspiel.load_game("python_tresillo", {"rules": "tresillo"})
+    rng = np.random.RandomState(1)
+    evaluator = mcts.RandomRolloutEvaluator(1, rng)
+    bots = [
+        restartable(ismcts.ISMCTSBot(game, evaluator, 2.0, 10, random_state=rng)),
+        restartable(ismcts.ISMCTSBot(game, evaluator, 2.0, 10, random_state=rng)),
+        uniform_random.UniformRandomBot(2, rng),
+    ]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
+    assert len(returns) == 3

@@ -30,3 +30,36 @@ def test_a_random_policy_episode_pays_every_seat():
             action = e.action_space(agent).sample(obs["action_mask"])
         e.step(action)
     assert any(v != 0 for v in total.values())
+
+
+@pytest.mark.parametrize("rules,players,options", TABLES[:4])
+def test_pettingzoo_render_test(rules, players, options, capsys):
+    need("pettingzoo")
+    from pettingzoo.test import render_test
+    from tresillo.pettingzoo import env
+
+    render_test(lambda render_mode=None: env(rules=rules, players=players, options=options, render_mode=render_mode))
+    assert "deal" in capsys.readouterr().out  # the human mode printed the hand
+
+
+def test_pettingzoo_state_is_every_seats_observation():
+    need("pettingzoo")
+    import numpy as np
+    import tresillo
+    from tresillo.pettingzoo import env
+
+    e = env(rules="tresillo", players=4)
+    e.reset(seed=2)
+    s = e.state()
+    assert s.shape == e.unwrapped.state_space.shape == (4 * tresillo.OBSERVATION_SIZE,)
+    assert e.unwrapped.state_space.contains(s)
+    first = np.asarray(e.unwrapped.hand.observation_tensor(0), np.float32)
+    assert np.array_equal(s[: tresillo.OBSERVATION_SIZE], first)
+
+
+def test_an_unknown_render_mode_is_refused():
+    need("pettingzoo")
+    from tresillo.pettingzoo import env
+
+    with pytest.raises(ValueError, match="render_mode"):
+        env(render_mode="rgb_array")

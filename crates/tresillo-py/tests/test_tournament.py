@@ -60,7 +60,7 @@ def test_bad_agents_are_refused_in_one_line(tmp_path):
         tresillo.tournament(["rule", ("rule", highest), "random"], deals=3, out=tmp_path / "y")
     with pytest.raises(ValueError, match="agent"):
         tresillo.tournament(["nobody", "rule", "random"], deals=3, out=tmp_path / "z")
-    with pytest.raises(ValueError):
+    with pytest.raises(TypeError, match="agent 7"):
         tresillo.tournament(["rule", 7, "random"], deals=3, out=tmp_path / "w")
 
 
@@ -129,7 +129,7 @@ def test_bad_run_options_are_refused_in_one_line(tmp_path):
         tresillo.tournament(ok, deals=3, out=tmp_path / "a", format="xml")
     with pytest.raises(ValueError, match="resume and force exclude each other"):
         tresillo.tournament(ok, deals=3, out=tmp_path / "b", resume=True, force=True)
-    with pytest.raises(ValueError, match="ms_per_decision: at least 1"):
+    with pytest.raises(ValueError, match="ms_per_decision=0: expected at least 1 millisecond"):
         tresillo.tournament(ok, deals=3, out=tmp_path / "c", ms_per_decision=0)
     with pytest.raises(ValueError, match="worlds"):
         tresillo.tournament(["pimc:worlds=8", "rule", "rule"], deals=3, out=tmp_path / "d", ms_per_decision=5)

@@ -756,6 +756,36 @@ pub fn run_book(
     book: Option<&DealBook>,
     command_line: Vec<String>,
 ) -> Result<String> {
+    run_stoppable(config, a, book, command_line, &|| false)
+}
+
+/// Why [`run_stoppable`] returned early: its `stop` answered `true`. Every
+/// batch finished before that is checkpointed; `--resume` continues the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Interrupted {
+    /// The deals the run directory holds.
+    pub deals_completed: u64,
+}
+
+impl std::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "interrupted with {} finished deals kept; resume continues the run", self.deals_completed)
+    }
+}
+
+impl std::error::Error for Interrupted {}
+
+/// [`run`], asking `stop` before each batch (in the calling thread): when it
+/// answers `true` the run stops there with every finished deal checkpointed,
+/// resumable, and the error is an [`Interrupted`] (a caller's Ctrl-C: the
+/// Python package polls its interpreter's signals).
+pub fn run_stoppable(
+    config: &TournamentConfig,
+    a: &RunOptions<'_>,
+    book: Option<&DealBook>,
+    command_line: Vec<String>,
+    stop: &dyn Fn() -> bool,
+) -> Result<String> {
     let dir = a.out.as_path();
     check_record_path(a.record.as_deref(), dir)?;
     let _lock = lock_dir(dir)?;
@@ -771,8 +801,8 @@ pub fn run_book(
         None
     };
     match replacing {
-        Some(partial) => replace(a, config, dir, &partial, book, command_line),
-        None => play(a, config, dir, dir, book, command_line),
+        Some(partial) => replace(a, config, dir, &partial, book, command_line, stop),
+        None => play(a, config, dir, dir, book, command_line, stop),
     }
 }
 
@@ -810,7 +840,7 @@ pub fn run_experiment(
             return Ok(already_complete(out, &m));
         }
     }
-    replace(a, config, out, &partial, None, command_line)
+    replace(a, config, out, &partial, None, command_line, &|| false)
 }
 
 /// Plays the run in `partial` (locked here; `out` is locked by the caller) and, once
@@ -822,6 +852,7 @@ fn replace(
     partial: &Path,
     book: Option<&DealBook>,
     command_line: Vec<String>,
+    stop: &dyn Fn() -> bool,
 ) -> Result<String> {
     let partial_lock = lock_dir(partial)?;
     // A run complete in `partial` was killed while its files moved into `out`
@@ -830,7 +861,7 @@ fn replace(
     let table = if published {
         already_complete(out, &read_manifest(partial)?)
     } else {
-        play(a, config, partial, out, book, command_line)?
+        play(a, config, partial, out, book, command_line, stop)?
     };
     // The records first: a kill before the run's files move leaves `--resume` to
     // find the run complete in `partial` and move them; the record is then in place.
@@ -1106,6 +1137,7 @@ fn play(
     shown: &Path,
     book: Option<&DealBook>,
     command_line: Vec<String>,
+    stop: &dyn Fn() -> bool,
 ) -> Result<String> {
     let config = config.clone();
     // A resumed run plays the book its manifest names; another book is refused.
@@ -1293,6 +1325,7 @@ fn play(
     } else {
         None
     };
+    let mut interrupted = false;
     let (mut manifest, stats, compute, live) = std::thread::scope(|scope| -> Result<_> {
         let writer =
             scope.spawn(|| -> Result<(Manifest, Stats, Compute, Option<crate::parquet::GroupWriter>)> {
@@ -1363,6 +1396,10 @@ fn play(
         let mut next = first;
         let mut stopped = None;
         while next < u1 {
+            if stop() {
+                interrupted = true;
+                break;
+            }
             let end = (next + schedule.next()).min(u1);
             let t0 = Instant::now();
             let (outs, failed) = workers.install(|| {
@@ -1416,6 +1453,9 @@ fn play(
     })?;
     bar.finish_and_clear();
     drop(slots);
+    if interrupted {
+        return Err(Interrupted { deals_completed: manifest.deals_completed }.into());
+    }
     if format.parquet() {
         // The parts, regrouped, become deals.parquet before the manifest says the run
         // is complete; the parts go only after that.

@@ -15,10 +15,12 @@ See docs/PYTHON.md for the action space, the observation and the integrations
 """
 
 import csv as _csv
+import numbers as _numbers
 import os as _os
 import warnings as _warnings
 
 from ._tresillo import (
+    __version__,
     CHANCE,
     NUM_ACTIONS,
     OBSERVATION_SIZE,
@@ -35,10 +37,48 @@ from ._tresillo import (
 from .analysis import read_deals
 
 
-def _option_text(v):
+def _option_text(name, v):
     if isinstance(v, bool):
         return "true" if v else "false"
-    return str(v)
+    if isinstance(v, (str, _numbers.Integral)):
+        return str(v)
+    raise TypeError(f"options[{name!r}]: expected a string, a bool or an int, got {type(v).__name__}")
+
+
+_U64 = 2**64 - 1
+
+
+def _int(name, v, lo, hi, range_words=None):
+    """``v`` as an int in ``lo..=hi``: a TypeError for what is not an int (a bool
+    neither), a ValueError naming ``name`` outside the range."""
+    if isinstance(v, bool) or not isinstance(v, _numbers.Integral):
+        raise TypeError(f"{name}: expected an int, got {type(v).__name__}")
+    v = int(v)
+    if not lo <= v <= hi:
+        raise ValueError(f"{name}={v}: expected {range_words or f'{lo} to {hi}'}")
+    return v
+
+
+def _path(name, v):
+    try:
+        p = _os.fspath(v)
+    except TypeError:
+        raise TypeError(f"{name}: expected a path (str or os.PathLike), got {type(v).__name__}") from None
+    if isinstance(p, bytes):
+        p = _os.fsdecode(p)
+    if not p:
+        raise ValueError(f"{name}: an empty path; name the directory (out='.' for the current one)")
+    return p
+
+
+def _check_record(record, out):
+    p = _path("record", record)
+    parent = _os.path.dirname(_os.path.abspath(p))
+    if not _os.path.isdir(parent):
+        raise ValueError(f"record={p!r}: no directory {parent}")
+    if _os.path.isdir(p):
+        raise ValueError(f"record={p!r}: a directory, not a file")
+    return p
 
 
 def tournament(
@@ -89,6 +129,24 @@ def tournament(
     reads either. The same options as ``tresillo tournament``'s ``--bidding``,
     ``--ms-per-decision`` and ``--format``, with the same files.
     """
+    out = _path("out", out)
+    deals = _int("deals", deals, 0, _U64, "0 to 2**64-1")
+    seed = _int("seed", seed, 0, _U64, "0 to 2**64-1")
+    if threads is not None:
+        threads = _int("threads", threads, 1, 1024, "1 to 1024 worker threads, or None for every core")
+    if players is not None:
+        players = _int("players", players, 3, 4, "3 or 4")
+    if ms_per_decision is not None:
+        ms_per_decision = _int("ms_per_decision", ms_per_decision, 1, 2**32 - 1, "at least 1 millisecond")
+    for name, flag in (("duplicate", duplicate), ("resume", resume), ("force", force), ("progress", progress)):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name}: expected a bool, got {type(flag).__name__}")
+    if record is not None:
+        record = _check_record(record, out)
+    if isinstance(agents, (str, bytes)) or not hasattr(agents, "__iter__"):
+        raise TypeError("agents: expected a list of agents, one per seat slot")
+    if options is not None and not isinstance(options, dict):
+        raise TypeError(f"options: expected a dict, got {type(options).__name__}")
     slots = []
     for a in agents:
         if isinstance(a, str):
@@ -102,12 +160,20 @@ def tournament(
         elif callable(a):
             slots.append((getattr(a, "name", None) or getattr(a, "__name__", None) or "python", a))
         else:
-            raise ValueError(f"agent {a!r}: a spec string, a callable or a (name, callable) pair")
-    opts = [(k, _option_text(v)) for k, v in (options or {}).items()]
+            raise TypeError(f"agent {a!r}: a spec string, a callable or a (name, callable) pair")
+    opts = [(k, _option_text(k, v)) for k, v in (options or {}).items()]
+    # The manifest records the call as the CLI records its command line: every
+    # argument, a Python agent by its name.
+    shown = [s if isinstance(s, str) else (s[0], "python") for s in slots]
+    call = [f"agents={shown!r}", f"deals={deals}", f"out={out!r}"]
+    given = dict(duplicate=duplicate, rules=rules, players=players, options=options, seed=seed, scoring=scoring,
+                 shard=shard, threads=threads, resume=resume, force=force, record=record, progress=progress,
+                 bidding=bidding, ms_per_decision=ms_per_decision, format=format)
+    call += [f"{k}={v!r}" for k, v in given.items()]
     _table, notes = _tournament(
         slots,
         deals,
-        _os.fspath(out),
+        out,
         duplicate=duplicate,
         rules=rules,
         players=players if players is not None else len(slots),
@@ -118,18 +184,20 @@ def tournament(
         threads=threads,
         resume=resume,
         force=force,
-        record=None if record is None else _os.fspath(record),
+        record=record,
         progress=progress,
         bidding=bidding,
         ms_per_decision=ms_per_decision,
         format=format,
+        call=call,
     )
     for line in notes:
         _warnings.warn(line.removeprefix("note: "), stacklevel=2)
-    with open(_os.path.join(_os.fspath(out), "summary.csv"), newline="") as f:
+    with open(_os.path.join(out, "summary.csv"), newline="") as f:
         return list(_csv.DictReader(f))
 
 __all__ = [
+    "__version__",
     "CHANCE",
     "NUM_ACTIONS",
     "OBSERVATION_SIZE",

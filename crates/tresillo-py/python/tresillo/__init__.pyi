@@ -4,6 +4,7 @@ import os
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from ._tresillo import (
+    __version__ as __version__,
     CHANCE as CHANCE,
     NUM_ACTIONS as NUM_ACTIONS,
     OBSERVATION_SIZE as OBSERVATION_SIZE,

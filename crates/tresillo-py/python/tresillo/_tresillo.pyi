@@ -2,6 +2,8 @@
 
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
+__version__: str
+LONG_VERSION: str
 NUM_ACTIONS: int
 OBSERVATION_SIZE: int
 CHANCE: int
@@ -25,7 +27,7 @@ class Game:
     def observation_size() -> int: ...
     @staticmethod
     def max_game_length() -> int: ...
-    def new_initial_state(self, seed: Optional[int] = None, deal: Optional[str] = None, dealer: int = 0) -> State: ...
+    def new_initial_state(self, seed: Optional[int] = None, deal: Optional[str] = None, dealer: Optional[int] = None) -> State: ...
 
 class State:
     """One hand: the state machine over the fixed action space."""

@@ -5,17 +5,31 @@
 >>> game = pyspiel.load_game("python_tresillo", {"rules": "hombre", "players": 3})
 
 Parameters: ``rules`` (a rule set of ``tresillo rules``), ``players`` (3 or 4),
-``options`` (``"key=value,key=value"``, the options of ``tresillo rules``) and
-``dealer`` (the dealing seat). The pack is dealt by 40 explicit chance actions;
-the action space, the observation tensor and the information-state string are
-the package's own (docs/PYTHON.md). ``resample_from_infostate`` draws from the
-exact sampler of the search agents, so OpenSpiel's ``ISMCTSBot`` can play it.
+``options`` (``"key:value;key:value"``, the options of ``tresillo rules``;
+``"key=value,key=value"`` is read too in a parameter dict) and ``dealer`` (the
+dealing seat). ``str(game)`` holds the options in the first form, so that
+``pyspiel.load_game(str(game))``, ``pickle`` and ``deepcopy`` round-trip. The
+pack is dealt by 40 explicit chance actions; the action space, the observation
+tensor and the information-state string are the package's own
+(docs/PYTHON.md). ``resample_from_infostate`` draws from the exact sampler of
+the search agents, so OpenSpiel's Python ``ISMCTSBot`` can play it.
+
+OpenSpiel's ``evaluate_bots`` calls ``restart_at`` on every bot, which its
+Python ``ISMCTSBot`` and ``MCTSBot`` lack: pass them through
+:func:`restartable`. OpenSpiel's C++ bots over Python games (``pyspiel.ISMCTSBot``,
+``pyspiel.MCTSBot``) crash the interpreter on any Python game; use the Python ones.
 """
 
 from __future__ import annotations
 
-import numpy as np
-import pyspiel
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as _e:
+    raise ImportError(
+        f"tresillo.openspiel needs the optional packages open_spiel and numpy ({_e}): "
+        "pip install 'tresillo[openspiel]'"
+    ) from _e
 
 from . import _tresillo
 
@@ -41,12 +55,27 @@ _GAME_TYPE = pyspiel.GameType(
 
 def _options(text: str) -> dict:
     out = {}
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        key, sep, value = part.partition("=")
-        if not sep:
-            raise ValueError(f"options: {part!r} is not key=value")
+    for part in filter(None, (p.strip() for p in text.replace(";", ",").split(","))):
+        sep = ":" if ":" in part else "="
+        key, found, value = part.partition(sep)
+        if not found:
+            raise ValueError(f"options: {part!r} is not key:value")
         out[key.strip()] = value.strip()
     return out
+
+
+def restartable(bot):
+    """``bot`` with a ``restart_at(state)`` that does nothing when it has none
+    (OpenSpiel's Python ``ISMCTSBot`` and ``MCTSBot`` search afresh at every
+    step), so that ``evaluate_bots`` can use it. Returns ``bot``.
+
+    >>> from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
+    >>> bot = restartable(ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1), 1.0, 50))
+    """
+    own = getattr(type(bot), "restart_at", None)
+    if own is None or own is getattr(pyspiel.Bot, "restart_at", None):
+        bot.restart_at = lambda state: None
+    return bot
 
 
 class TresilloGame(pyspiel.Game):
@@ -59,16 +88,20 @@ class TresilloGame(pyspiel.Game):
         self.dealer = int(p["dealer"])
         players = self.inner.players
         # The largest swing of one hand (a bola with every condición, or a
-        # hombre-chips pool) stays well inside these bounds.
+        # hombre-chips pool, whose antes grow with `ante`) stays well inside these bounds.
+        ante = int(dict(self.inner.options).get("ante", 5))
+        bound = max(1000.0, 100.0 * ante)
         info = pyspiel.GameInfo(
             num_distinct_actions=_tresillo.NUM_ACTIONS,
             max_chance_outcomes=40,
             num_players=players,
-            min_utility=-1000.0,
-            max_utility=1000.0,
+            min_utility=-bound,
+            max_utility=bound,
             utility_sum=None,
             max_game_length=_tresillo.Game.max_game_length() + 40,
         )
+        # The options in the form that survives OpenSpiel's game strings.
+        p["options"] = ";".join(f"{k}:{v}" for k, v in self.inner.options)
         super().__init__(_GAME_TYPE, info, p)
 
     def new_initial_state(self):

@@ -18,10 +18,18 @@ the rule set's unit. ``reset(seed=s)`` draws the deal and the dealer from ``s``.
 
 from __future__ import annotations
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+import warnings as _warnings
+
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as _e:
+    raise ImportError(
+        f"tresillo.pettingzoo needs the optional packages pettingzoo, gymnasium and numpy ({_e}): "
+        "pip install 'tresillo[pettingzoo]'"
+    ) from _e
 
 from . import _tresillo
 
@@ -43,8 +51,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
             }
         )
         self.observation_spaces = {a: obs for a in self.possible_agents}
+        # The global state of `state()`: every seat's observation, in seat order.
+        self.state_space = spaces.Box(0.0, 1.0, (players * _tresillo.OBSERVATION_SIZE,), np.float32)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode={render_mode!r}: expected one of {self.metadata['render_modes']} or None")
         self.render_mode = render_mode
-        self.state = None
+        self.hand = None
         self._rng = np.random.default_rng()
 
     def observation_space(self, agent):
@@ -62,9 +74,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         """What ``agent``'s seat may know, with its action mask."""
         seat = self._seat(agent)
         mask = np.zeros(_tresillo.NUM_ACTIONS, np.int8)
-        if self.state.current_player() == seat:
-            mask[self.state.legal_actions()] = 1
-        tensor = np.asarray(self.state.observation_tensor(seat), np.float32)
+        if self.hand.current_player() == seat:
+            mask[self.hand.legal_actions()] = 1
+        tensor = np.asarray(self.hand.observation_tensor(seat), np.float32)
         return {"observation": tensor, "action_mask": mask}
 
     def reset(self, seed=None, options=None):
@@ -73,14 +85,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
             self._rng = np.random.default_rng(seed)
         deal_seed = int(self._rng.integers(0, 2**63))
         dealer = int(self._rng.integers(0, self.game.players))
-        self.state = self.game.new_initial_state(seed=deal_seed, dealer=dealer)
+        self.hand = self.game.new_initial_state(seed=deal_seed, dealer=dealer)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.state.current_player()]
+        self.agent_selection = self.possible_agents[self.hand.current_player()]
 
     def step(self, action):
         """Plays ``action`` for the agent to move (a ``ValueError`` names the seat,
@@ -89,22 +101,37 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self.state.apply_action(int(action))
+        self.hand.apply_action(int(action))
         self._cumulative_rewards[agent] = 0.0
-        if self.state.is_terminal():
-            for a, r in zip(self.possible_agents, self.state.returns()):
+        if self.hand.is_terminal():
+            for a, r in zip(self.possible_agents, self.hand.returns()):
                 self.rewards[a] = float(r)
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self.rewards = dict.fromkeys(self.agents, 0.0)
-            self.agent_selection = self.possible_agents[self.state.current_player()]
+            self.agent_selection = self.possible_agents[self.hand.current_player()]
         self._accumulate_rewards()
         if self.render_mode == "human":
-            print(self.render())  # noqa: T201 - the human render mode prints
+            self.render()
 
     def render(self):
-        """The state as text (render modes ``ansi`` and ``human``)."""
-        return str(self.state)
+        """The hand as text: returned in render mode ``ansi``, printed (and
+        ``None`` returned) in mode ``human``, as PettingZoo defines them."""
+        if self.render_mode is None:
+            _warnings.warn("render() without a render_mode: pass render_mode='ansi' or 'human'", stacklevel=2)
+            return None
+        text = str(self.hand)
+        if self.render_mode == "human":
+            print(text)  # noqa: T201 - the human render mode prints
+            return None
+        return text
+
+    def state(self):
+        """The global state (PettingZoo's ``state()``, for centralized training):
+        every seat's observation tensor in seat order, ``players * 416`` floats
+        (``state_space``). The heap's hidden order is not in it."""
+        n = self.game.players
+        return np.concatenate([np.asarray(self.hand.observation_tensor(p), np.float32) for p in range(n)])
 
     def close(self):
         """Nothing to release."""
