@@ -43,11 +43,7 @@ fn contents(d: &Path) -> BTreeMap<String, Vec<u8>> {
         let e = e.unwrap();
         let name = e.file_name().to_string_lossy().into_owned();
         let p = e.path();
-        let bytes = if p.is_dir() {
-            b"(a directory)".to_vec()
-        } else {
-            read(&p)
-        };
+        let bytes = if p.is_dir() { b"(a directory)".to_vec() } else { read(&p) };
         let kept = match name.as_str() {
             "run.lock" => continue,
             "manifest.json" => {
@@ -59,7 +55,10 @@ fn contents(d: &Path) -> BTreeMap<String, Vec<u8>> {
             "compute.csv" => {
                 let text = String::from_utf8(bytes).unwrap();
                 let n = text.lines().next().unwrap().split(',').position(|c| c == "timed").unwrap();
-                text.lines().map(|l| l.split(',').take(n).collect::<Vec<_>>().join(",") + "\n").collect::<String>().into_bytes()
+                text.lines()
+                    .map(|l| l.split(',').take(n).collect::<Vec<_>>().join(",") + "\n")
+                    .collect::<String>()
+                    .into_bytes()
             }
             "compute.json" => b"(measured)".to_vec(),
             _ => bytes,
@@ -131,8 +130,22 @@ fn tournament_args(format: &'static str) -> impl Fn(&Path) -> Vec<String> {
     move |d: &Path| {
         let rec = d.with_extension("jsonl");
         [
-            "tournament", "--agents", "rule,random,rule", "--seed", "3", "--duplicate", "--deals", "12",
-            "--threads", "1", "--format", format, "--out", s(d), "--record", s(&rec),
+            "tournament",
+            "--agents",
+            "rule,random,rule",
+            "--seed",
+            "3",
+            "--duplicate",
+            "--deals",
+            "12",
+            "--threads",
+            "1",
+            "--format",
+            format,
+            "--out",
+            s(d),
+            "--record",
+            s(&rec),
         ]
         .map(String::from)
         .to_vec()
@@ -169,8 +182,20 @@ fn a_replacement_killed_at_any_write_resumes_to_the_same_bytes() {
         ok(
             &go(
                 &[
-                    "tournament", "--agents", "rule,random,rule", "--seed", "9", "--duplicate", "--deals",
-                    "4", "--format", "both", "--out", s(dir), "--record", s(&rec),
+                    "tournament",
+                    "--agents",
+                    "rule,random,rule",
+                    "--seed",
+                    "9",
+                    "--duplicate",
+                    "--deals",
+                    "4",
+                    "--format",
+                    "both",
+                    "--out",
+                    s(dir),
+                    "--record",
+                    s(&rec),
                 ],
                 None,
             ),
@@ -227,14 +252,20 @@ fn a_complete_run_missing_files_is_rebuilt_or_refused_by_name() {
     }
     let o = bin().args(["report", s(&run), "--out", s(&d.path("r.html"))]).output().unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(!o.status.success() && err.contains("lacks summary.csv, pairs.csv, compute.csv, forfeits.csv"), "{err}");
+    assert!(
+        !o.status.success() && err.contains("lacks summary.csv, pairs.csv, compute.csv, forfeits.csv"),
+        "{err}"
+    );
     assert!(!d.path("r.html").exists());
     let mut r = a.clone();
     r.push("--resume");
     let o = go(&r, None);
     ok(&o, "the resume");
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("marked complete without summary.csv, pairs.csv, compute.csv, forfeits.csv"), "{err}");
+    assert!(
+        err.contains("marked complete without summary.csv, pairs.csv, compute.csv, forfeits.csv"),
+        "{err}"
+    );
     assert_eq!(contents(&run), want);
     // The rows cannot be rebuilt: named.
     std::fs::remove_file(run.join("deals.csv")).unwrap();
@@ -263,7 +294,11 @@ fn league_shards_started_together_into_a_new_directory_both_finish() {
         let (a, b) = (start("0/2"), start("1/2"));
         for (shard, child) in [("0/2", a), ("1/2", b)] {
             let o = child.wait_with_output().unwrap();
-            assert!(o.status.success(), "try {attempt}, shard {shard}: {}", String::from_utf8_lossy(&o.stderr));
+            assert!(
+                o.status.success(),
+                "try {attempt}, shard {shard}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
         }
         // Whichever finished last wrote the ratings; a run of either again does too.
         let o = bin()

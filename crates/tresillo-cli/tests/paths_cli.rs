@@ -22,7 +22,8 @@ fn refused(args: &[&str], what: &str) -> String {
     err
 }
 
-const T: [&str; 7] = ["tournament", "--agents", "rule,rule,random", "--deals", "6", "--duplicate", "--threads=1"];
+const T: [&str; 7] =
+    ["tournament", "--agents", "rule,rule,random", "--deals", "6", "--duplicate", "--threads=1"];
 
 fn tournament(extra: &[&str]) -> Vec<String> {
     T.iter().chain(extra).map(|x| x.to_string()).collect()

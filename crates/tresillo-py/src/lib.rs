@@ -1003,7 +1003,7 @@ fn _tresillo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(seated::_tournament, m)?)?;
     m.add_function(wrap_pyfunction!(_cli_main, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add("LONG_VERSION", tresillo_cli::provenance::LONG_VERSION)?;
+    m.add("LONG_VERSION", tresillo_cli::provenance::LONG_VERSION.as_str())?;
     m.add_class::<seat_view::SeatView>()?;
     m.add_class::<model::World>()?;
     m.add("NUM_ACTIONS", NUM_ACTIONS)?;

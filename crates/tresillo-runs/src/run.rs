@@ -30,8 +30,8 @@ use std::io::{IsTerminal, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tresillo_agents::Registry;
-use tresillo_sim::book::DealBook;
 use tresillo_bots::BotIdentity;
+use tresillo_sim::book::DealBook;
 use tresillo_sim::{AgentSlots, Compute, DealRow, Stats, SummaryRow, Tournament, TournamentConfig};
 
 /// How a tournament is written to its run directory (the configuration itself is a
@@ -608,7 +608,10 @@ pub fn file_in_the_way(path: &Path) -> Option<PathBuf> {
 pub fn check_run_dir(dir: &Path) -> Result<()> {
     ensure!(!dir.as_os_str().is_empty(), "the output directory is empty: name one");
     if dir.file_name().is_none() && resolved(dir)?.parent().is_none() {
-        bail!("{}: the file-system root cannot be a run directory; name a directory of its own", dir.display());
+        bail!(
+            "{}: the file-system root cannot be a run directory; name a directory of its own",
+            dir.display()
+        );
     }
     match file_in_the_way(dir) {
         Some(f) if f == dir => bail!("{} is a file, not a run directory", dir.display()),
@@ -919,7 +922,11 @@ fn publish(from: impl Fn(&str) -> PathBuf, out: &Path, files: &[&str]) -> Result
             fs::rename(&src, &to).with_context(|| format!("moving {} to {}", src.display(), to.display()))?;
             write_point();
         } else if !to.exists() {
-            bail!("{}: no {f}, which the complete run in {} lists; run it again", out.display(), src.display());
+            bail!(
+                "{}: no {f}, which the complete run in {} lists; run it again",
+                out.display(),
+                src.display()
+            );
         }
     }
     Ok(())

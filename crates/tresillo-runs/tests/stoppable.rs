@@ -33,8 +33,9 @@ fn a_stopped_run_keeps_its_finished_batches_and_resumes_byte_for_byte() {
     let asked = AtomicU32::new(0);
     let mut o = RunOptions::new(&cut);
     o.threads = Some(1);
-    let err = run_stoppable(&config, &o, None, vec!["test".into()], &|| asked.fetch_add(1, Ordering::SeqCst) == 2)
-        .unwrap_err();
+    let err =
+        run_stoppable(&config, &o, None, vec!["test".into()], &|| asked.fetch_add(1, Ordering::SeqCst) == 2)
+            .unwrap_err();
     let why = err.downcast_ref::<Interrupted>().expect("an Interrupted error");
     let m = read_manifest(&cut).unwrap();
     assert!(!m.complete, "{m:?}");
