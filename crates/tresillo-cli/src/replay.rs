@@ -8,7 +8,7 @@
 use crate::narrate::{write_hand, write_records};
 use anyhow::{Context, Result, bail, ensure};
 use std::fs::File;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 use tresillo_agents::{SplitPlayer, build_seated, seat_rngs};
 use tresillo_core::{Hand, Rules, Seat};

@@ -10,7 +10,7 @@ use crate::score_log::{Format, Header, describe, parse_hand, parse_header, signe
 use anyhow::{Context, Result, anyhow};
 use serde_json::json;
 use std::fmt::Write as _;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use tresillo_core::{Debt, HandResult, HandScore, Ledger, Rules, Seat, Settlement};
 

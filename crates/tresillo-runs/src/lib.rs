@@ -26,9 +26,9 @@ mod run;
 
 pub use parquet::Format;
 pub use run::{
-    DirLock, LOCK_FILE, MAX_THREADS, Manifest, RecordProgress, RunOptions, check_deals_size, check_output_file, check_run_dir,
-    check_threads, file_in_the_way, lock_dir, lock_file, merge, missing_files, read_manifest, rows_file, run,
-    run_experiment, table, write_point,
+    DirLock, LOCK_FILE, MAX_THREADS, Manifest, RecordProgress, RunOptions, check_deals_size,
+    check_output_file, check_run_dir, check_threads, file_in_the_way, lock_dir, lock_file, merge,
+    missing_files, read_manifest, rows_file, run, run_experiment, table, write_point,
 };
 
 use serde::{Deserialize, Serialize};

@@ -109,7 +109,10 @@ pub fn read_text(reader: impl BufRead, name: &str) -> Result<String> {
 /// is skipped.
 pub fn read_small(reader: impl Read, name: &str) -> Result<String> {
     let mut bytes = Vec::new();
-    reader.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(|e| anyhow::anyhow!("reading {name}: {e}"))?;
+    reader
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| anyhow::anyhow!("reading {name}: {e}"))?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
         bail!("{name}: larger than {} bytes; not a file this command reads", MAX_FILE_BYTES);
     }

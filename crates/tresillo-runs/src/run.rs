@@ -148,7 +148,9 @@ pub struct RecordProgress {
 fn open_record(progress: &RecordProgress, fresh: bool, partial: bool) -> Result<File> {
     let file = if partial { partial_record(&progress.path) } else { progress.path.clone() };
     let p = &file;
-    let f = if fresh {
+    // A run killed after its first manifest, before it created the record file,
+    // has recorded nothing: the file is created as for a new run.
+    let f = if fresh || (progress.bytes == 0 && !p.exists()) {
         File::create(p).with_context(|| format!("creating {}", p.display()))?
     } else {
         let f = OpenOptions::new().write(true).open(p).with_context(|| format!("opening {}", p.display()))?;
@@ -519,7 +521,10 @@ pub fn file_in_the_way(path: &Path) -> Option<PathBuf> {
 pub fn check_run_dir(dir: &Path) -> Result<()> {
     ensure!(!dir.as_os_str().is_empty(), "the output directory is empty: name one");
     if dir.file_name().is_none() && resolved(dir)?.parent().is_none() {
-        bail!("{}: the file-system root cannot be a run directory; name a directory of its own", dir.display());
+        bail!(
+            "{}: the file-system root cannot be a run directory; name a directory of its own",
+            dir.display()
+        );
     }
     match file_in_the_way(dir) {
         Some(f) if f == dir => bail!("{} is a file, not a run directory", dir.display()),
@@ -745,7 +750,8 @@ fn replace(
     publish(|f| partial.join(f), out, &complete_files(m.format, compute))?;
     remove(&partial.join(LOCK_FILE))?;
     drop(partial_lock);
-    fs::remove_dir(partial).with_context(|| format!("removing {}", partial.display()))?;
+    // Every file of the run has moved; what is left is a kill's temporary litter.
+    fs::remove_dir_all(partial).with_context(|| format!("removing {}", partial.display()))?;
     Ok(table)
 }
 
@@ -786,7 +792,11 @@ fn publish(from: impl Fn(&str) -> PathBuf, out: &Path, files: &[&str]) -> Result
             fs::rename(&src, &to).with_context(|| format!("moving {} to {}", src.display(), to.display()))?;
             write_point();
         } else if !to.exists() {
-            bail!("{}: no {f}, which the complete run in {} lists; run it again", out.display(), src.display());
+            bail!(
+                "{}: no {f}, which the complete run in {} lists; run it again",
+                out.display(),
+                src.display()
+            );
         }
     }
     Ok(())

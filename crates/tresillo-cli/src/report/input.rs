@@ -543,13 +543,6 @@ impl TournamentRun {
         let text = fs::read_to_string(&mp).with_context(|| format!("reading {}", mp.display()))?;
         let manifest: Manifest = serde_json::from_str(&text)
             .with_context(|| format!("{}: not a tresillo manifest", mp.display()))?;
-        let sp = dir.join("summary.csv");
-        ensure!(
-            sp.is_file(),
-            "{}: missing; the run is {} (finish it with `tresillo tournament --resume`)",
-            sp.display(),
-            if manifest.complete { "marked complete but has no summary" } else { "not complete" }
-        );
         let missing = tresillo_runs::missing_files(dir, &manifest);
         ensure!(
             missing.is_empty(),
@@ -557,6 +550,13 @@ impl TournamentRun {
              the rows)",
             dir.display(),
             missing.join(", ")
+        );
+        let sp = dir.join("summary.csv");
+        ensure!(
+            sp.is_file(),
+            "{}: missing; the run is {} (finish it with `tresillo tournament --resume`)",
+            sp.display(),
+            if manifest.complete { "marked complete but has no summary" } else { "not complete" }
         );
         let summary = read_summary(&sp)?;
         let agents = &manifest.config.agents;
