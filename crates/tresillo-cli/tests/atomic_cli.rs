@@ -271,10 +271,7 @@ fn a_complete_run_missing_files_is_rebuilt_or_refused_by_name() {
     }
     let o = bin().args(["report", s(&run), "--out", s(&d.path("r.html"))]).output().unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        !o.status.success() && err.contains("lacks summary.csv, pairs.csv, compute.csv, forfeits.csv"),
-        "{err}"
-    );
+    assert!(!o.status.success() && err.contains("lacks summary.csv, pairs.csv ("), "{err}");
     assert!(!d.path("r.html").exists());
     let mut r = a.clone();
     r.push("--resume");
