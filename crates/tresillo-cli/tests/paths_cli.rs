@@ -55,7 +55,7 @@ fn a_record_path_that_is_a_directory_a_device_or_the_root_is_refused_before_the_
     let exp = d.write(
         "e.toml",
         &format!(
-            "[tournament]\nagents = [\"rule\", \"rule\", \"random\"]\ndeals = 6\nout = '{}'\nrecord = '{}'\n",
+            "[tournament]\nagents = [\"rule\", \"rule\", \"random\"]\ndeals = 6\nseed = 1\nout = '{}'\nrecord = '{}'\n",
             out.display(),
             recdir.display()
         ),

@@ -234,7 +234,9 @@ pub struct RecordProgress {
 fn open_record(progress: &RecordProgress, fresh: bool, partial: bool) -> Result<File> {
     let file = if partial { partial_record(&progress.path) } else { progress.path.clone() };
     let p = &file;
-    let f = if fresh {
+    // A run killed after its first manifest, before it created the record file,
+    // has recorded nothing: the file is created as for a new run.
+    let f = if fresh || (progress.bytes == 0 && !p.exists()) {
         File::create(p).with_context(|| format!("creating {}", p.display()))?
     } else {
         let f = OpenOptions::new().write(true).open(p).with_context(|| format!("opening {}", p.display()))?;
@@ -881,7 +883,8 @@ fn replace(
     publish(|f| partial.join(f), out, &complete_files(m.format, compute))?;
     remove(&partial.join(LOCK_FILE))?;
     drop(partial_lock);
-    fs::remove_dir(partial).with_context(|| format!("removing {}", partial.display()))?;
+    // Every file of the run has moved; what is left is a kill's temporary litter.
+    fs::remove_dir_all(partial).with_context(|| format!("removing {}", partial.display()))?;
     Ok(table)
 }
 
