@@ -1,9 +1,6 @@
 """Issue 36, defect 5: after a Python agent fails, every deal finished before
 the failure is kept (the runner used to drop the finished deals of the batch in
-progress: about 10 kept of 33 played).
-
-The fix is in the runner (another branch); this test is expected to fail until
-it is merged, then the lead removes the xfail mark."""
+progress: about 10 kept of 33 played)."""
 
 import csv
 
@@ -13,11 +10,6 @@ import tresillo
 FAILING_DEAL = 40
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="needs the runner fix that keeps the finished deals of the batch in progress when an agent "
-    "fails (issue 36 defect 5, another helper's branch); enable after merging it",
-)
 def test_a_failing_python_agent_keeps_every_deal_finished_before_it(tmp_path):
     agents = ["rule", ("flaky", lambda view: view.legal_actions()[0]), "random"]
     whole = tmp_path / "whole"
