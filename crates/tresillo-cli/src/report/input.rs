@@ -508,11 +508,15 @@ impl TournamentRun {
         let manifest: Manifest = serde_json::from_str(&text)
             .with_context(|| format!("{}: not a tresillo manifest", mp.display()))?;
         // (The measured compute files are drawn when present, and a page without
-        // the rows says they are missing: neither is required here.)
+        // the rows says they are missing: neither is required here. A directory
+        // without its rows is a summary kept for the record, as results/ keeps
+        // them, some older than pairs.csv: there only summary.csv is required.)
+        let rows = dir.join("deals.csv").exists() || dir.join("deals.parquet").exists();
         let missing: Vec<&str> = tresillo_runs::missing_files(dir, &manifest)
             .into_iter()
             .filter(|f| {
                 !["compute.csv", "forfeits.csv", "compute.json", "deals.csv", "deals.parquet"].contains(f)
+                    && (rows || *f != "pairs.csv")
             })
             .collect();
         ensure!(
