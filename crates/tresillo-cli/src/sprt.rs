@@ -22,6 +22,7 @@ use anyhow::{Context, Result, bail, ensure};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use tresillo_runs::RunOptions;
+use tresillo_sim::book::DealBook;
 use tresillo_sim::sequential::{Differences, SprtSettings, SprtState, Test, Verdict, run_sprt};
 use tresillo_sim::{Scoring, Shard, Tournament, TournamentConfig};
 
@@ -57,9 +58,10 @@ pub struct SprtArgs {
     /// Deals between two looks.
     #[arg(long, default_value_t = 200, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
     batch: u64,
-    /// The most deals to play before stopping undecided.
-    #[arg(long, default_value_t = 1_000_000, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
-    max_deals: u64,
+    /// The most deals to play before stopping undecided (default 1,000,000, or
+    /// the deal book's length with `--deals-from`).
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
+    max_deals: Option<u64>,
     /// The master seed.
     #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
     seed: u64,
@@ -84,6 +86,12 @@ pub struct SprtArgs {
     /// `tournament --bidding`), to test card play alone.
     #[arg(long)]
     bidding: Option<String>,
+    /// Play the deals of a deal book instead of the seed's (as `tournament
+    /// --deals-from`): deal `i` of the test is the book's line `i`, so two tests,
+    /// two machines or two tools compare on exactly the same deals.
+    /// `--max-deals` is then the book's length unless given (at most that).
+    #[arg(long, value_name = "FILE")]
+    deals_from: Option<PathBuf>,
 }
 
 impl SprtArgs {
@@ -179,13 +187,27 @@ pub fn run(a: &SprtArgs, out: &mut impl Write) -> Result<()> {
         test,
     };
     settings.check(players).map_err(anyhow::Error::msg)?;
-    if a.max_deals < 2 {
-        bail!("--max-deals {}: at least 2", a.max_deals);
+    let book = a.deals_from.as_deref().map(tresillo_runs::read_book).transpose()?;
+    let max_deals = match (&book, a.max_deals) {
+        (None, m) => m.unwrap_or(1_000_000),
+        (Some(b), Some(m)) => {
+            ensure!(
+                m <= b.len(),
+                "--max-deals {m}: the deal book {} holds only {} deals",
+                a.deals_from.as_deref().unwrap_or(Path::new("")).display(),
+                b.len()
+            );
+            m
+        }
+        (Some(b), None) => b.len(),
+    };
+    if max_deals < 2 {
+        bail!("--max-deals {max_deals}: at least 2");
     }
     let config = TournamentConfig {
         agents: a.agents.split(',').map(|s| s.trim().to_string()).collect(),
         players,
-        deals: a.max_deals,
+        deals: max_deals,
         seed: a.seed,
         rules: a.rules.parse()?,
         scoring: Scoring::Deal,
@@ -210,20 +232,20 @@ pub fn run(a: &SprtArgs, out: &mut impl Write) -> Result<()> {
         );
     };
     let state = match &a.out {
-        Some(dir) => kept(a, &config, &settings, kind, dir, look)?,
+        Some(dir) => kept(a, &config, book.as_ref(), &settings, kind, dir, look)?,
         None => {
             if a.resume || a.force {
                 bail!("--resume and --force need --out (the directory that keeps the test)");
             }
-            let t = Tournament::with_registry(config.clone(), registry)?;
+            let t = Tournament::with_registry(config.clone(), registry)?.with_book(book.clone())?;
             let mut b = rayon::ThreadPoolBuilder::new();
             if let Some(n) = a.threads {
                 b = b.num_threads(n);
             }
-            b.build()?.install(|| run_sprt(&t, &settings, a.max_deals, look))?
+            b.build()?.install(|| run_sprt(&t, &settings, max_deals, look))?
         }
     };
-    let why = verdict_line(&state, test, kind, a.margin, (&name_a, &name_b), a.max_deals);
+    let why = verdict_line(&state, test, kind, a.margin, (&name_a, &name_b), max_deals);
     writeln!(out, "{why}")?;
     writeln!(
         out,
@@ -257,24 +279,26 @@ pub fn run(a: &SprtArgs, out: &mut impl Write) -> Result<()> {
             state.units, state.mean
         )?;
     }
-    let mut keep = vec![
-        "tresillo".to_string(),
-        "tournament".into(),
-        "--agents".into(),
-        config.agents.join(","),
-        "--deals".into(),
-        state.units.to_string(),
-        "--duplicate".into(),
-        "--seed".into(),
-        a.seed.to_string(),
-    ];
+    let mut keep =
+        vec!["tresillo".to_string(), "tournament".into(), "--agents".into(), config.agents.join(",")];
+    match &a.deals_from {
+        Some(f) => keep.extend(["--deals-from".into(), f.display().to_string()]),
+        None => keep.extend(["--deals".into(), state.units.to_string()]),
+    }
+    keep.extend(["--duplicate".into(), "--seed".into(), a.seed.to_string()]);
     keep.extend(a.rules.words());
     if let Some(b) = &config.bidding {
         keep.extend(["--bidding".into(), b.clone()]);
     }
     keep.extend(["--out".into(), "DIR".into()]);
     let keep: Vec<String> = keep.iter().map(|w| crate::experiment::quote(w)).collect();
-    writeln!(out, "the same deals, kept in a run directory (deals.csv, pairs.csv): {}", keep.join(" "))?;
+    let cut = match &book {
+        Some(b) if state.units < b.len() => {
+            format!(" (with the book cut to its first {} deals)", state.units)
+        }
+        _ => String::new(),
+    };
+    writeln!(out, "the same deals, kept in a run directory (deals.csv, pairs.csv): {}{cut}", keep.join(" "))?;
     if let Some(dir) = &a.out {
         let looks = state.units / a.batch;
         writeln!(
@@ -284,7 +308,7 @@ pub fn run(a: &SprtArgs, out: &mut impl Write) -> Result<()> {
             dir.display(),
             looks.saturating_sub(1),
             a.batch,
-            a.max_deals
+            max_deals
         )?;
     }
     Ok(())
@@ -325,6 +349,9 @@ pub(crate) struct Kept {
     /// The state after every look: deals, mean (A minus B), the two ratios.
     #[serde(default)]
     pub(crate) looks: Vec<KeptLook>,
+    /// The deal book the test plays (`--deals-from`); absent on the seed's deals.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) deal_book: Option<DealBook>,
 }
 
 fn difference() -> String {
@@ -354,6 +381,7 @@ fn look_dir(dir: &Path, k: u64) -> PathBuf {
 fn kept(
     a: &SprtArgs,
     config: &TournamentConfig,
+    book: Option<&DealBook>,
     settings: &SprtSettings,
     kind: &str,
     dir: &Path,
@@ -361,9 +389,9 @@ fn kept(
 ) -> Result<SprtState> {
     ensure!(!(a.resume && a.force), "--resume and --force exclude each other");
     ensure!(
-        a.max_deals.is_multiple_of(a.batch),
+        config.deals.is_multiple_of(a.batch),
         "--max-deals {} is not a multiple of --batch {}: with --out every look is a shard of {} deals",
-        a.max_deals,
+        config.deals,
         a.batch,
         a.batch
     );
@@ -394,6 +422,7 @@ fn kept(
         },
         zero_variance: false,
         looks: Vec::new(),
+        deal_book: book.cloned(),
     };
     if state_path.exists() {
         let text = std::fs::read_to_string(&state_path)
@@ -444,7 +473,7 @@ fn kept(
     if !state_path.exists() || a.force {
         write(&kept)?;
     }
-    let looks = a.max_deals / a.batch;
+    let looks = config.deals / a.batch;
     let seatings = config.seatings().len() as f64;
     let mut diffs = Differences::default();
     let mut state = diffs.look(settings);
@@ -466,7 +495,7 @@ fn kept(
             format: tresillo_runs::Format::Csv,
             bots: Vec::new(),
         };
-        tresillo_runs::run(&shard, &options, crate::command_line())?;
+        tresillo_runs::run_book(&shard, &options, book, crate::command_line())?;
         for t in tresillo_runs::pairs::unit_totals(&out.join("deals.csv"), &shard)?.values() {
             diffs.push((t[sa] - t[sb]) as f64 / seatings);
         }

@@ -397,3 +397,67 @@ fn a_killed_sprt_resumes_from_any_write_to_the_same_result() {
     }
     assert!(k > 30, "only {k} write points: the hook does not see the runner's writes");
 }
+
+/// Issue 33 (deal books): `sprt --deals-from` plays the book's deals; a book of
+/// the seed's own deals gives the very test the seed gives, with and without
+/// `--out`, and the book is part of the kept test.
+#[test]
+fn a_deal_book_is_played_by_the_test() {
+    let d = TempDir::new("sprt", "book");
+    let run = d.path("seeded");
+    ok(&tresillo(&[
+        "tournament",
+        "--agents",
+        "random,rule,rule",
+        "--deals",
+        "400",
+        "--duplicate",
+        "--out",
+        run.to_str().unwrap(),
+    ]));
+    let csv = std::fs::read_to_string(run.join("deals.csv")).unwrap();
+    let col = csv.lines().next().unwrap().split(',').position(|c| c == "deal_seed").unwrap();
+    let mut seeds: Vec<&str> = Vec::new();
+    for line in csv.lines().skip(1) {
+        let s = line.split(',').nth(col).unwrap();
+        if seeds.last() != Some(&s) {
+            seeds.push(s);
+        }
+    }
+    assert_eq!(seeds.len(), 400);
+    let book = d.path("book.txt");
+    std::fs::write(&book, format!("# the seed's deals\n{}\n", seeds.join("\n"))).unwrap();
+    let args = ["sprt", "--agents", "random,rule,rule", "--margin", "1", "--batch", "40"];
+    let mut plain = args.to_vec();
+    plain.extend(["--max-deals", "400"]);
+    let plain = ok(&tresillo(&plain));
+    let mut booked = args.to_vec();
+    booked.extend(["--deals-from", book.to_str().unwrap()]);
+    let out = ok(&tresillo(&booked));
+    let head = |s: &str| s.lines().take(3).collect::<Vec<_>>().join("\n");
+    assert_eq!(head(&out), head(&plain), "{out}\n{plain}");
+    assert!(out.lines().last().unwrap().contains(&format!("--deals-from {}", book.display())), "{out}");
+    assert!(out.contains("with the book cut to its first 40 deals"), "{out}");
+    // Kept: the same looks' rows as the seed's, and the book in sprt.json.
+    let dir = d.path("kept");
+    let mut kept = booked.clone();
+    kept.extend(["--out", dir.to_str().unwrap()]);
+    assert_eq!(head(&ok(&tresillo(&kept))), head(&plain));
+    let state = std::fs::read_to_string(dir.join("sprt.json")).unwrap();
+    assert!(state.contains("\"deal_book\""), "{state}");
+    let rows = std::fs::read_to_string(dir.join("looks/look-00000/deals.csv")).unwrap();
+    assert_eq!(rows.lines().take(241).collect::<Vec<_>>(), csv.lines().take(241).collect::<Vec<_>>());
+    // Another book under the same directory is another test.
+    let other = d.path("other.txt");
+    let reversed: Vec<&str> = seeds.iter().rev().copied().collect();
+    std::fs::write(&other, reversed.join("\n")).unwrap();
+    let mut changed = args.to_vec();
+    changed.extend(["--deals-from", other.to_str().unwrap(), "--out", dir.to_str().unwrap(), "--resume"]);
+    let e = failed(&tresillo(&changed));
+    assert!(e.contains("holds another sequential test"), "{e}");
+    // A longer test than the book is refused in one line.
+    let mut long = booked.clone();
+    long.extend(["--max-deals", "800"]);
+    let e = failed(&tresillo(&long));
+    assert!(e.contains("--max-deals 800: the deal book") && e.contains("holds only 400 deals"), "{e}");
+}
