@@ -110,7 +110,7 @@ pub fn for_each_record(path: &Path, mut f: impl FnMut(usize, &HandRecord) -> Res
         if text.trim().is_empty() {
             bail!("{}:{n}: empty line (a record file holds one hand per line)", path.display());
         }
-        let rec: HandRecord = serde_json::from_str(text)
+        let rec: HandRecord = tresillo_sim::json::from_str(text)
             .map_err(|e| anyhow::anyhow!("{}:{n}: malformed record: {e}", path.display()))?;
         rec.replay().map_err(|e| anyhow::anyhow!("{}:{n}: invalid record: {e}", path.display()))?;
         f(n, &rec)?;

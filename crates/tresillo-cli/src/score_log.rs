@@ -58,7 +58,7 @@ pub struct Header {
 }
 
 pub(crate) fn parse_header(text: &str) -> Result<Header> {
-    let raw: RawHeader = serde_json::from_str(text).map_err(json_error)?;
+    let raw: RawHeader = tresillo_sim::json::from_str(text).map_err(json_error)?;
     let names = match raw.players {
         Players::Count(n) => (0..n).map(|s| format!("seat {s}")).collect(),
         Players::Names(v) => v,
@@ -98,6 +98,9 @@ pub(crate) fn parse_header(text: &str) -> Result<Header> {
     if let Some(d) = raw.deals {
         if (Rules { set: config.rules, options: config.options }).scoring() != ScoringSystem::Points {
             bail!("`deals` is the length of a hombre points session");
+        }
+        if d == 0 {
+            bail!("`deals` is the number of hands of the session: at least 1, not 0");
         }
         config.deals = d;
     }
@@ -241,7 +244,7 @@ enum Fill {
 /// Reads one hand line into a [`HandResult`], filling in what a line typed at a real
 /// table may leave out.
 pub(crate) fn parse_hand(text: &str, header: &Header, dealer: Seat) -> Result<(HandResult, Option<String>)> {
-    let value: Value = serde_json::from_str(text).map_err(json_error)?;
+    let value: Value = tresillo_sim::json::from_str(text).map_err(json_error)?;
     let Value::Object(mut obj) = value else {
         bail!("a hand is a JSON object, not `{value}`");
     };

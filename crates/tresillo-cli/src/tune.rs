@@ -637,24 +637,48 @@ fn read_checkpoint(path: &Path) -> Result<Checkpoint> {
     })
 }
 
-/// For `--resume` without a checkpoint, when `out` and its manifest hold a search
-/// with these settings: the first line of the message (no newline), the start's
-/// spec and the recommendation.
+/// For `--resume` without a checkpoint: `None` when neither `out` nor its
+/// manifest exists (the search is started); when they hold a finished search
+/// with these settings, the first line of the message (no newline), the start's
+/// spec and the recommendation; otherwise a one-line error saying what is
+/// wrong (a damaged or missing manifest, another search, a missing output).
 fn finished(
     out: &Path,
     manifest: &Path,
     settings: &Settings,
-) -> Option<(String, String, Option<Recommendation>)> {
-    let text = fs::read_to_string(manifest).ok()?;
-    let m: serde_json::Value = serde_json::from_str(&text).ok()?;
-    let done: Settings = serde_json::from_value(m.clone()).ok()?;
-    let start = m["start_result"]["spec"].as_str()?;
-    let rec: Option<Recommendation> = serde_json::from_value(m["recommendation"].clone()).ok();
-    (out.exists() && done == *settings).then(|| {
-        let message =
-            format!("{}: the search is already complete ({} candidates)", out.display(), m["evaluations"]);
-        (message, start.to_string(), rec)
-    })
+) -> Result<Option<(String, String, Option<Recommendation>)>> {
+    if !out.exists() && !manifest.exists() {
+        return Ok(None);
+    }
+    let over = "start the search over with --force";
+    if !manifest.exists() {
+        bail!("{}: its manifest {} is missing; {over}", out.display(), manifest.display());
+    }
+    let text = fs::read_to_string(manifest).with_context(|| format!("reading {}", manifest.display()))?;
+    let damaged =
+        |why: String| anyhow::anyhow!("{}: not a tune manifest ({why}): damaged? {over}", manifest.display());
+    let m: serde_json::Value = tresillo_sim::json::from_str(&text).map_err(|e| damaged(e.to_string()))?;
+    let done: Settings = serde_json::from_value(m.clone()).map_err(|e| damaged(e.to_string()))?;
+    let start = m["start_result"]["spec"].as_str().ok_or_else(|| damaged("no `start_result.spec`".into()))?;
+    let rec: Option<Recommendation> = match m.get("recommendation") {
+        None => None,
+        Some(r) => {
+            Some(serde_json::from_value(r.clone()).map_err(|e| damaged(format!("recommendation: {e}")))?)
+        }
+    };
+    if done != *settings {
+        bail!("{} holds a search with other settings; use --force to replace it", manifest.display());
+    }
+    if !out.exists() {
+        bail!(
+            "{}: missing, while its manifest {} says the search finished; {over}",
+            out.display(),
+            manifest.display()
+        );
+    }
+    let message =
+        format!("{}: the search is already complete ({} candidates)", out.display(), m["evaluations"]);
+    Ok(Some((message, start.to_string(), rec)))
 }
 
 /// Runs `tresillo tune`; returns the printed summary (its last line the best spec).
@@ -705,7 +729,7 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
         ck
     } else {
         if a.resume {
-            if let Some((mut done, start, rec)) = finished(&a.out, &manifest_path, &settings) {
+            if let Some((mut done, start, rec)) = finished(&a.out, &manifest_path, &settings)? {
                 let Some(rec) = rec else {
                     bail!(
                         "{}: written by an older tresillo, without a recommendation; start the search over with \

@@ -376,3 +376,40 @@ fn record_results_are_hand_lines_for_every_rule_set() {
     }
     assert!(dropped_out > 0, "a penetro with a player dropped out was scored");
 }
+
+/// Issue 34, finding 7: a session refuses what belongs to another rule set or
+/// contradicts itself: lhombre's `nolo` in a tresillo session, trick winners
+/// that contradict the trick counts in lhombre's per-defender scoring, a key
+/// given twice, and a hombre points session of 0 deals (which never ended).
+#[test]
+fn what_another_rule_set_plays_or_a_contradiction_is_refused() {
+    fails(
+        &format!("{HEADER}\n{{\"declarer\": \"Ana\", \"contract\": \"nolo\", \"tricks\": [5, 2, 2]}}\n"),
+        &["line 2", "the contract nolo is not played in rule set tresillo"],
+    );
+    let lhombre = r#"{"rules": "lhombre", "players": ["Ana", "Blas", "Carmen"]}"#;
+    let winners = r#"["Blas","Blas","Blas","Blas","Blas","Blas","Blas","Blas","Blas"]"#;
+    fails(
+        &format!(
+            "{lhombre}\n{{\"declarer\": \"Ana\", \"contract\": \"entrada\", \"trump\": \"oros\", \"tricks\": [5, 2, \
+             2], \"trick_winners\": {winners}}}\n"
+        ),
+        &["line 2", "the winners of the tricks do not match the trick counts"],
+    );
+    fails(
+        &format!(
+            "{HEADER}\n{{\"declarer\": \"Blas\", \"declarer\": \"Carmen\", \"contract\": \"entrada\", \"tricks\": [2, 5, 2]}}\n"
+        ),
+        &["line 2", "duplicate key \"declarer\""],
+    );
+    fails(
+        "{\"rules\": \"hombre\", \"players\": [\"Ana\", \"Blas\", \"Carmen\"], \"deals\": 0}\n",
+        &["line 1", "at least 1, not 0"],
+    );
+    fails(
+        &format!(
+            "{HEADER}\n{{\"declarer\": \"Blas\", \"contract\": \"entrada\", \"bids\": [{{\"seat\": 1, \"bid\": \"paso\", \"x\": 1}}], \"tricks\": [2, 5, 2]}}\n"
+        ),
+        &["line 2", "unknown field `x`"],
+    );
+}

@@ -268,6 +268,39 @@ fn an_interrupted_tune_resumes_to_the_same_bytes() {
     assert!(fs::read(&csv).unwrap() == whole_csv && !checkpoint.exists());
 }
 
+/// Issue 34, finding 10: `--resume` of a finished tune whose manifest is damaged
+/// says so in one line (it said "no search to resume; starting it", then that the
+/// candidates file already exists), and leaves every file as it was.
+#[test]
+fn a_damaged_manifest_is_named_on_resume() {
+    let d = TempDir::new("tune-cli", "damaged");
+    let csv = d.path("candidates.csv");
+    let manifest = d.path("candidates.manifest.json");
+    let args = ["--param", "entrada=35,45", "--confirm", "0"];
+    ok(&tune(&d.0, &args));
+    let resumed = [&args[..], &["--resume"]].concat();
+    let text = fs::read_to_string(&manifest).unwrap();
+    let before = fs::read(&csv).unwrap();
+    fs::write(&manifest, &text[..text.len() / 2]).unwrap();
+    let err = failed(&tune(&d.0, &resumed));
+    let err = one_line(&err);
+    assert!(
+        err.contains("candidates.manifest.json: not a tune manifest") && err.contains("--force"),
+        "{err}"
+    );
+    assert!(!err.contains("no search to resume"), "{err}");
+    fs::remove_file(&manifest).unwrap();
+    let err = failed(&tune(&d.0, &resumed));
+    let err = one_line(&err);
+    assert!(err.contains("its manifest") && err.contains("is missing"), "{err}");
+    assert_eq!(fs::read(&csv).unwrap(), before);
+    fs::write(&manifest, &text).unwrap();
+    let other = [&["--param", "entrada=35,55", "--confirm", "0"][..], &["--resume"]].concat();
+    let err = failed(&tune(&d.0, &other));
+    let err = one_line(&err);
+    assert!(err.contains("holds a search with other settings"), "{err}");
+}
+
 /// Issue 20, item 2: two tunes on the same --out: the second is refused, naming
 /// the first one's pid, and the first one's files are not touched.
 #[test]

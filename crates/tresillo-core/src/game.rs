@@ -287,6 +287,7 @@ pub enum PuestaKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase", tag = "result"))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub enum Outcome {
     /// Nobody played (all passed and the espada was in the heap).
     Cancelled,
@@ -359,6 +360,7 @@ impl fmt::Display for Outcome {
 /// A call of the auction with its seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct BidEntry {
     /// Who spoke.
     pub seat: Seat,
@@ -369,6 +371,7 @@ pub struct BidEntry {
 /// A statement of the first-opponent conversation with its seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct WordEntry {
     /// Who spoke.
     pub seat: Seat,

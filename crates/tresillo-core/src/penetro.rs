@@ -86,6 +86,7 @@ impl fmt::Display for DropWord {
 /// A statement of the drop-out conversation with its seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct DropEntry {
     /// Who spoke.
     pub seat: Seat,

@@ -10,6 +10,7 @@ use crate::rules::{RuleOptions, Rules};
 /// A surrender (section 6): who gave up and who took over, if anyone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct SurrenderRecord {
     /// The declarer who gave up.
     pub by: Seat,
@@ -20,6 +21,7 @@ pub struct SurrenderRecord {
 /// The record of a finished hand.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct HandResult {
     /// The rule set.
     pub rules: RuleSet,

@@ -414,6 +414,7 @@ pub struct Mechanics {
 /// The options of a rule set (RULES.md section 12.5). The default is no option.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct RuleOptions {
     /// `palo_de_favor`: the favoured suit, if any.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]

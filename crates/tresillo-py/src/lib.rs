@@ -919,7 +919,7 @@ fn next_discard_step(plan: CardSet, chosen: CardSet) -> usize {
 #[allow(clippy::type_complexity)]
 fn record_actions(line: &str) -> PyResult<(String, Vec<(String, String)>, u8, String, u8, Vec<usize>)> {
     let rec: tresillo_sim::HandRecord =
-        serde_json::from_str(line).map_err(|e| value_error(format!("not a game record: {e}")))?;
+        tresillo_sim::json::from_str(line).map_err(|e| value_error(format!("not a game record: {e}")))?;
     rec.replay().map_err(|e| value_error(format!("invalid record: {e}")))?;
     let mut actions = Vec::new();
     for step in &rec.decisions {

@@ -1357,7 +1357,7 @@ fn play(
                             row_builder.push(r);
                         }
                         stats.merge(s);
-                        compute.merge(c);
+                        compute.try_merge(c).with_context(|| format!("{}: compute.json", dir.display()))?;
                         if let (Some(f), Some(r)) = (record_file.as_mut(), manifest.record.as_mut()) {
                             f.write_all(recs)?;
                             r.bytes += recs.len() as u64;
@@ -1717,7 +1717,7 @@ pub fn merge(
         stats.merge(&read_stats(d, m.deals_completed)?);
         compute = match (compute, read_compute(d, m.deals_completed)?) {
             (Some(mut all), Some(c)) => {
-                all.merge(&c);
+                all.try_merge(&c).with_context(|| format!("{}: its compute", d.display()))?;
                 Some(all)
             }
             _ => None,

@@ -119,6 +119,19 @@ impl Histogram {
         }
     }
 
+    /// [`Histogram::merge`], or `None` (and `self` unchanged) when a count
+    /// would pass `u64::MAX`.
+    fn checked_merge(&self, o: &Histogram) -> Option<Histogram> {
+        let mut h = self.clone();
+        for &[b, n] in &o.0 {
+            match h.0.binary_search_by_key(&b, |p| p[0]) {
+                Ok(k) => h.0[k][1] = h.0[k][1].checked_add(n)?,
+                Err(k) => h.0.insert(k, [b, n]),
+            }
+        }
+        Some(h)
+    }
+
     /// The times counted.
     #[must_use]
     pub fn count(&self) -> u64 {
@@ -215,6 +228,33 @@ impl SlotCompute {
         self.fallbacks += o.fallbacks;
         self.card_hist.merge(&o.card_hist);
         self.startup_ns += o.startup_ns;
+    }
+
+    /// [`SlotCompute::merge`] with every sum checked: `None` (and `self`
+    /// unchanged) when one would pass `u64::MAX` (a count read from a damaged
+    /// file, where a plain sum would wrap around in a release build).
+    #[must_use]
+    pub fn checked_merge(&self, o: &SlotCompute) -> Option<SlotCompute> {
+        let mut decisions = self.decisions;
+        for (d, &o) in decisions.iter_mut().zip(&o.decisions) {
+            *d = d.checked_add(o)?;
+        }
+        Some(SlotCompute {
+            decisions,
+            timed: self.timed.checked_add(o.timed)?,
+            wall_ns: self.wall_ns.checked_add(o.wall_ns)?,
+            cpu_ns: self.cpu_ns.checked_add(o.cpu_ns)?,
+            card_wall_ns: self.card_wall_ns.checked_add(o.card_wall_ns)?,
+            worlds: self.worlds.checked_add(o.worlds)?,
+            nodes: self.nodes.checked_add(o.nodes)?,
+            iters: self.iters.checked_add(o.iters)?,
+            forfeits: self.forfeits.checked_add(o.forfeits)?,
+            weighted: self.weighted.checked_add(o.weighted)?,
+            ess: self.ess.checked_add(o.ess)?,
+            fallbacks: self.fallbacks.checked_add(o.fallbacks)?,
+            card_hist: self.card_hist.checked_merge(&o.card_hist)?,
+            startup_ns: self.startup_ns.checked_add(o.startup_ns)?,
+        })
     }
 
     /// Adds an agent's work counters.
@@ -315,6 +355,29 @@ impl Compute {
             self.bidding.get_or_insert_with(SlotCompute::default).merge(b);
         }
         self.forfeits.extend(o.forfeits.iter().cloned());
+    }
+
+    /// [`Compute::merge`] with every sum checked: an error (and `self`
+    /// unchanged) when a count would pass `u64::MAX`, as a damaged compute file
+    /// can make it; a plain sum would wrap around silently.
+    pub fn try_merge(&mut self, o: &Compute) -> Result<(), CountOverflow> {
+        let deals = self.deals.checked_add(o.deals).ok_or(CountOverflow)?;
+        let mut slots = self.slots.clone();
+        if slots.len() < o.slots.len() {
+            slots.resize(o.slots.len(), SlotCompute::default());
+        }
+        for (a, b) in slots.iter_mut().zip(&o.slots) {
+            *a = a.checked_merge(b).ok_or(CountOverflow)?;
+        }
+        let bidding = match (&self.bidding, &o.bidding) {
+            (a, Some(b)) => Some(a.clone().unwrap_or_default().checked_merge(b).ok_or(CountOverflow)?),
+            (a, None) => a.clone(),
+        };
+        self.deals = deals;
+        self.slots = slots;
+        self.bidding = bidding;
+        self.forfeits.extend(o.forfeits.iter().cloned());
+        Ok(())
     }
 
     /// The counts alone (times, timed counts and histograms cleared): what is
@@ -485,6 +548,28 @@ impl<P: TablePlayer> TablePlayer for Metered<P> {
 mod tests {
     use super::*;
 
+    /// Issue 34, finding 9: a count that would pass 2^64 - 1 is an error, not a
+    /// silent wrap-around, and the compute is left as it was.
+    #[test]
+    fn merged_counts_never_wrap_around() {
+        let mut a = Compute::new(2);
+        a.deals = 3;
+        a.slots[1].nodes = u64::MAX;
+        a.slots[0].card_hist.add(1_000, u64::MAX);
+        let mut b = Compute::new(2);
+        b.deals = 1;
+        b.slots[1].nodes = 1;
+        let before = a.clone();
+        assert_eq!(a.try_merge(&b), Err(CountOverflow));
+        assert_eq!(a, before);
+        let mut h = Compute::new(2);
+        h.slots[0].card_hist.add(1_000, 1);
+        assert_eq!(a.try_merge(&h), Err(CountOverflow));
+        b.slots[1].nodes = 0;
+        a.try_merge(&b).unwrap();
+        assert_eq!((a.deals, a.slots[1].nodes), (4, u64::MAX));
+    }
+
     #[test]
     fn histogram_buckets_are_log_spaced_and_contain_their_times() {
         for ns in (0..5000u64).chain([1 << 20, (1 << 20) + 12345, 999_999_999, 1 << 39]) {
@@ -551,3 +636,8 @@ mod tests {
         }
     }
 }
+
+/// A sum of compute counts that would pass `u64::MAX` ([`Compute::try_merge`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("a compute count passes 2^64 - 1 when added (a damaged compute file?)")]
+pub struct CountOverflow;

@@ -7,6 +7,7 @@ mod analysis;
 pub mod book;
 pub mod compute;
 mod config;
+pub mod json;
 pub mod league;
 pub mod properties;
 mod record;

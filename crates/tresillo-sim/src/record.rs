@@ -19,8 +19,9 @@ use tresillo_core::{
 /// The format version written in every record. A reader refuses other versions.
 pub const RECORD_FORMAT: u32 = 1;
 
-/// One decision as a record stores it: `{"seat": 1, "play": "7C"}`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// One decision as a record stores it: `{"seat": 1, "play": "7C"}`. Read
+/// strictly: the seat and exactly one kind of decision, nothing else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Step {
     /// Who decided.
     pub seat: Seat,
@@ -29,10 +30,28 @@ pub struct Step {
     pub act: Act,
 }
 
+impl<'de> Deserialize<'de> for Step {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Step, D::Error> {
+        use serde::de::Error;
+        let mut map = serde_json::Map::deserialize(d)?;
+        let seat = map.remove("seat").ok_or_else(|| D::Error::missing_field("seat"))?;
+        let seat = Seat::deserialize(seat).map_err(D::Error::custom)?;
+        if map.len() != 1 {
+            let keys: Vec<&str> = map.keys().map(String::as_str).collect();
+            return Err(D::Error::custom(format_args!(
+                "a decision is its seat and one kind of decision (such as `play`), not {}",
+                if keys.is_empty() { "none".to_string() } else { format!("`{}`", keys.join("`, `")) }
+            )));
+        }
+        let act = Act::deserialize(serde_json::Value::Object(map)).map_err(D::Error::custom)?;
+        Ok(Step { seat, act })
+    }
+}
+
 /// A decision in the record's words (the serde form of [`Decision`]): the key names
 /// the kind, the value the choice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Act {
     /// A call of the auction: `"paso"` or `{"level": 1}`.
     Bid(Bid),
@@ -213,6 +232,12 @@ pub enum RecordError {
     /// The decisions stop before the hand is over.
     #[error("the hand is not over after its {0} decisions (truncated record?)")]
     Unfinished(usize),
+    /// The record's `seed` deals other cards than its `deal`.
+    #[error("its seed {seed} deals other cards than its `deal` (the seed of another deal?)")]
+    SeedMismatch {
+        /// The seed the record names.
+        seed: u64,
+    },
     /// The stored result is not the one the decisions give.
     #[error("the stored result disagrees with the replay in: {0}")]
     ResultMismatch(String),
@@ -254,6 +279,12 @@ impl HandRecord {
         let rules = self.game_rules()?;
         if self.agents.len() != usize::from(self.players) {
             return Err(RecordError::Agents { got: self.agents.len(), players: self.players });
+        }
+        // An informational field is still checked: the seed must deal these cards.
+        if let Some(seed) = self.seed
+            && crate::seeds::deal_for_seed(seed).seated(self.players, self.dealer) != self.deal
+        {
+            return Err(RecordError::SeedMismatch { seed });
         }
         Hand::with_rules(rules, self.players, self.deal, self.dealer).map_err(RecordError::Setup)
     }
@@ -439,6 +470,34 @@ mod tests {
             serde_json::to_string(&Step { seat: Seat(0), act: Act::Discard(CardSet::EMPTY) }).unwrap(),
             r#"{"seat":0,"discard":""}"#
         );
+    }
+
+    /// Issue 34, finding 8: a record is read strictly below its top level: a key
+    /// given twice anywhere, an unknown key in a decision or in the result (a
+    /// renamed `final_estuche`), and a `seed` of another deal are refused.
+    #[test]
+    fn records_are_read_strictly_at_every_level() {
+        let rec = recorded(5, ["rule", "rule", "rule"]);
+        let text = serde_json::to_string(&rec).unwrap();
+        let read = |t: &str| crate::json::from_str::<HandRecord>(t).map_err(|e| e.to_string());
+        assert_eq!(read(&text).unwrap(), rec);
+        let once = |from: &str, to: &str| {
+            assert!(text.contains(from), "{from} not in {text}");
+            text.replacen(from, to, 1)
+        };
+        let e = read(&once(r#""dealer":"#, r#""dealer":1,"dealer":"#)).unwrap_err();
+        assert!(e.starts_with("duplicate key \"dealer\""), "{e}");
+        let e = read(&once(r#""declarer":"#, r#""declarer":2,"declarer":"#)).unwrap_err();
+        assert!(e.starts_with("duplicate key \"declarer\""), "{e}");
+        let e = read(&once(r#""final_estuche":"#, r#""fifal_estuche":"#)).unwrap_err();
+        assert!(e.contains("unknown field `fifal_estuche`"), "{e}");
+        let e = read(&once(r#"{"seat":0,"#, r#"{"seat":0,"note":"x","#)).unwrap_err();
+        assert!(e.contains("one kind of decision"), "{e}");
+        let e = read(&once(r#""contract":"#, r#""x":1,"contract":"#)).unwrap_err();
+        assert!(e.contains("unknown field `x`"), "{e}");
+        let mut other = rec.clone();
+        other.seed = Some(6);
+        assert_eq!(other.replay(), Err(RecordError::SeedMismatch { seed: 6 }));
     }
 
     #[test]

@@ -456,7 +456,12 @@ impl Tournament {
                     let names = (0..usize::from(n)).map(|s| c.agents[seating[s] as usize].clone()).collect();
                     let mut rec = HandRecord::new(c.rules.set, deal, dealer, names, steps, r.clone());
                     rec.set_rules(&c.rules);
-                    rec.seed = Some(seed);
+                    // A dealt line of a book has no deal seed (`seed` seeds the generators).
+                    let dealt = self
+                        .book
+                        .as_ref()
+                        .is_some_and(|b| matches!(b.deals()[i as usize], crate::book::BookDeal::Dealt(_)));
+                    rec.seed = if dealt { None } else { Some(seed) };
                     rec.rng_seed = Some(rng_seed);
                     rec.bidding.clone_from(&c.bidding);
                     rec.tournament = Some(TournamentOrigin {

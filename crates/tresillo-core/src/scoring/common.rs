@@ -36,6 +36,7 @@ pub mod condiciones {
 /// The table a [`Ledger`] keeps score for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct LedgerConfig {
     /// The rule set (a Spanish rule set: the puesta system).
     pub rules: RuleSet,
@@ -114,6 +115,7 @@ impl Default for LedgerConfig {
 /// A reserved puesta written on the paper.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct Debt {
     /// The player it is written against.
     pub owner: Seat,
@@ -372,6 +374,14 @@ pub enum ScoringError {
         given: Outcome,
         /// The outcome of the tricks.
         expected: Outcome,
+    },
+    /// A contract the ledger's rule set does not play (with its options).
+    #[error("the contract {contract} is not played in rule set {rules}{}", if *.contract == Contract::Contrabola { " without the option `contrabola`" } else { "" })]
+    NoSuchContract {
+        /// The result's contract.
+        contract: Contract,
+        /// The ledger's rule set.
+        rules: RuleSet,
     },
     /// Any other contradiction inside the result.
     #[error("{0}")]

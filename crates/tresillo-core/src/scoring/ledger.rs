@@ -368,6 +368,7 @@ impl Ledger {
         if r.dealer.0 >= n {
             return Err(ScoringError::UnknownSeat { role: "dealer", seat: r.dealer, last: n - 1 });
         }
+        super::validate::check_shared(&self.config, r)?;
         if let Some(expected) = self.next_dealer()
             && r.dealer != expected
         {

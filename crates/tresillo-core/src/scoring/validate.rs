@@ -27,6 +27,35 @@ fn inconsistent(msg: &'static str) -> ScoringError {
     ScoringError::Inconsistent(msg)
 }
 
+/// What every scoring system checks first: the contract is one the rule set
+/// plays (with its options), and the winners of the tricks, when given, are seats
+/// at the table and add up to the trick counts.
+pub(super) fn check_shared(cfg: &LedgerConfig, r: &HandResult) -> Result<(), ScoringError> {
+    let rules = Rules { set: cfg.rules, options: cfg.options };
+    if let Some(c) = r.contract
+        && (!rules.spec().contracts.contains(&c) || !rules.has_contract(c))
+    {
+        return Err(ScoringError::NoSuchContract { contract: c, rules: cfg.rules });
+    }
+    if !r.trick_winners.is_empty() {
+        let mut count = [0u8; 4];
+        for &w in &r.trick_winners {
+            if w.0 >= cfg.players {
+                return Err(ScoringError::UnknownSeat {
+                    role: "trick winner",
+                    seat: w,
+                    last: cfg.players - 1,
+                });
+            }
+            count[w.index()] = count[w.index()].saturating_add(1);
+        }
+        if count != r.tricks.0 {
+            return Err(inconsistent("the winners of the tricks do not match the trick counts"));
+        }
+    }
+    Ok(())
+}
+
 pub(super) fn check(
     cfg: &LedgerConfig,
     last_dealer: Option<Seat>,
@@ -42,6 +71,7 @@ pub(super) fn check(
     if r.options != cfg.options {
         return Err(inconsistent("the result was played with other rule options than the ledger's"));
     }
+    check_shared(cfg, r)?;
     let seat = |role: &'static str, s: Seat| {
         if s.0 < n { Ok(s) } else { Err(ScoringError::UnknownSeat { role, seat: s, last: n - 1 }) }
     };
@@ -131,10 +161,6 @@ pub(super) fn check(
         if r.forced && r.contract != Some(Contract::Entrada) {
             return Err(inconsistent("an espada forzada is an entrada"));
         }
-        let rules = Rules { set: cfg.rules, options: cfg.options };
-        if r.contract.is_some_and(|c| !rules.has_contract(c)) {
-            return Err(inconsistent("a contrabola needs the rule option `contrabola`"));
-        }
         if r.gascarille && !(r.forced && cfg.options.gascarille) {
             return Err(inconsistent("a gascarille is forced after all pass, under the option `gascarille`"));
         }
@@ -205,16 +231,6 @@ pub(super) fn check(
     if recorded && total != u32::from(expected_total) {
         return Err(ScoringError::TrickTotal { got: total, expected: expected_total });
     }
-    if !r.trick_winners.is_empty() {
-        let mut count = [0u8; 4];
-        for w in &r.trick_winners {
-            count[w.index()] += 1;
-        }
-        if count != r.tricks.0 {
-            return Err(inconsistent("the winners of the tricks do not match the trick counts"));
-        }
-    }
-
     if (r.estuche && r.contra_estuche) || (r.final_estuche && r.final_contra_estuche) {
         return Err(inconsistent("a declarer cannot hold all and none of the estuche"));
     }
