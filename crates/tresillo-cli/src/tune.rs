@@ -627,7 +627,10 @@ const STOP_AFTER: &str = "TRESILLO_TUNE_STOP_AFTER";
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let tmp = path.with_extension("tmp");
     fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
-    fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
+    tresillo_runs::write_point();
+    fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
+    tresillo_runs::write_point();
+    Ok(())
 }
 
 fn read_checkpoint(path: &Path) -> Result<Checkpoint> {
@@ -790,6 +793,7 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
         csv.write_record(fields(r))?;
     }
     csv.flush()?;
+    tresillo_runs::write_point();
     write_atomic(&checkpoint, &serde_json::to_vec(&ck)?)?;
     let workers = pool(a.threads)?;
     let started = Instant::now();
@@ -839,6 +843,7 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
             }
             csv.write_record(fields(r))?;
             csv.flush()?;
+            tresillo_runs::write_point();
             note!(
                 "[{:>3}] round {} {:<40} {}  ({:.0} s)",
                 r.index + 1,
@@ -896,19 +901,23 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
     // The old manifest goes first: it must never describe the new CSV.
     if manifest_path.exists() {
         fs::remove_file(&manifest_path).with_context(|| format!("removing {}", manifest_path.display()))?;
+        tresillo_runs::write_point();
     }
     // A confirmation of an earlier search's best no longer describes this one.
     let stale = a.confirm_path();
     if stale.exists() {
         fs::remove_file(&stale).with_context(|| format!("removing {}", stale.display()))?;
+        tresillo_runs::write_point();
     }
     if let Some(c) = &confirmation {
         write_confirm(a, c, &rec)?;
     }
     fs::rename(&partial, &a.out).with_context(|| format!("writing {}", a.out.display()))?;
+    tresillo_runs::write_point();
     write_atomic(&manifest_path, serde_json::to_string_pretty(&manifest)?.as_bytes())?;
     // Last: until the manifest is written, --resume finishes the search from here.
     fs::remove_file(&checkpoint).with_context(|| format!("removing {}", checkpoint.display()))?;
+    tresillo_runs::write_point();
     let mut out = String::new();
     let stop = match (plan.method, result.converged) {
         (Method::Grid, _) => "every grid point".to_string(),

@@ -332,3 +332,188 @@ fn league_shards_started_together_into_a_new_directory_both_finish() {
         assert!(left.is_empty(), "temporary files left: {left:?}");
     }
 }
+
+/// The files of a tune in `d` that must not depend on an interruption: the
+/// candidates, the confirmation and the manifest without its command line (and
+/// nothing else once it is finished: no checkpoint, no partial file).
+fn tune_contents(d: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    for e in std::fs::read_dir(d).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        let bytes = read(&p);
+        let kept = match name.as_str() {
+            "c.csv.lock" => continue,
+            "c.manifest.json" => {
+                let mut m: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+                m.as_object_mut().unwrap().remove("command_line");
+                m.to_string().into_bytes()
+            }
+            _ => bytes,
+        };
+        out.insert(name, kept);
+    }
+    out
+}
+
+/// Issue 34: a tune killed at any of its writes (the checkpoint, each candidate's
+/// row, the confirmation, the output's rename, the manifest, the checkpoint's
+/// removal) is finished by `--resume` to the bytes of an uninterrupted tune.
+#[test]
+fn a_tune_killed_at_any_write_resumes_to_the_same_bytes() {
+    let d = TempDir::new("atomic", "tune");
+    let args = |dir: &Path| -> Vec<String> {
+        let out = dir.join("c.csv");
+        [
+            "tune",
+            "--agent",
+            "rule",
+            "--param",
+            "entrada=30,45,60",
+            "--method",
+            "grid",
+            "--opponents",
+            "random,random",
+            "--deals",
+            "30",
+            "--confirm",
+            "30",
+            "--seed",
+            "4",
+            "--threads",
+            "1",
+            "--out",
+            s(&out),
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let whole = d.path("whole");
+    std::fs::create_dir_all(&whole).unwrap();
+    let a = args(&whole);
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    ok(&go(&a, None), "the uninterrupted tune");
+    let want = tune_contents(&whole);
+    assert!(want.contains_key("c.csv") && want.contains_key("c.manifest.json"), "{:?}", want.keys());
+    for k in 1.. {
+        let dir = d.path(&format!("cut{k}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let a = args(&dir);
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        if go(&a, Some(k)).status.success() {
+            assert_eq!(tune_contents(&dir), want, "with {k} write points (no kill)");
+            assert!(k > 10, "only {k} write points");
+            return;
+        }
+        let mut r = a.clone();
+        r.push("--resume");
+        ok(&go(&r, None), &format!("the resume after a kill at write {k}"));
+        assert_eq!(tune_contents(&dir), want, "killed at write {k}, then resumed");
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(k < 200, "the tune never finished");
+    }
+}
+
+/// [`contents`] of every file under `d`, by path relative to it (a league's
+/// tables too); `league.json` without its command line as a manifest.
+fn tree_contents(d: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn visit(root: &Path, d: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        for (name, bytes) in contents(d) {
+            let p = d.join(&name);
+            let rel = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+            if p.is_dir() {
+                visit(root, &p, out);
+            } else if name == "league.json" {
+                let mut m: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+                m.as_object_mut().unwrap().remove("command_line");
+                out.insert(rel, m.to_string().into_bytes());
+            } else {
+                out.insert(rel, bytes);
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    visit(d, d, &mut out);
+    out
+}
+
+/// Kills `args(dir)` at each write point, finishes it with `again(dir)`, and
+/// compares every file under `dir` with the uninterrupted run's. Returns the
+/// number of write points.
+fn walk_tree(base: &Path, args: &dyn Fn(&Path) -> Vec<String>, again: &dyn Fn(&Path) -> Vec<String>) -> u64 {
+    let whole = base.join("whole");
+    let a = args(&whole);
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    ok(&go(&a, None), "the uninterrupted run");
+    let want = tree_contents(&whole);
+    for k in 1.. {
+        let dir = base.join(format!("cut{k}"));
+        let a = args(&dir);
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        if go(&a, Some(k)).status.success() {
+            assert_eq!(tree_contents(&dir), want, "with {k} write points (no kill)");
+            return k - 1;
+        }
+        let r = again(&dir);
+        let r: Vec<&str> = r.iter().map(String::as_str).collect();
+        ok(&go(&r, None), &format!("the run again after a kill at write {k}"));
+        assert_eq!(tree_contents(&dir), want, "killed at write {k}, then run again");
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(k < 500, "the run never finished");
+    }
+    unreachable!()
+}
+
+/// Issue 34: a league killed at any write (its tables' and its own: the manifest,
+/// ratings, matrix, compute) is finished by `--resume` to the same bytes.
+#[test]
+fn a_league_killed_at_any_write_resumes_to_the_same_bytes() {
+    let d = TempDir::new("atomic", "league");
+    let args = |dir: &Path| -> Vec<String> {
+        [
+            "league",
+            "--agents",
+            "random,rule,rule:entrada=40",
+            "--deals",
+            "4",
+            "--seed",
+            "2",
+            "--threads",
+            "1",
+            "--out",
+        ]
+        .map(String::from)
+        .into_iter()
+        .chain([s(dir).to_string()])
+        .collect()
+    };
+    let again =
+        |dir: &Path| -> Vec<String> { args(dir).into_iter().chain(["--resume".to_string()]).collect() };
+    let n = walk_tree(&d.0, &args, &again);
+    assert!(n > 20, "only {n} write points");
+}
+
+/// Issue 34: `merge` killed at any write leaves no directory that says it is
+/// complete without its files, and `merge --force` then writes the same bytes as
+/// an uninterrupted merge.
+#[test]
+fn a_merge_killed_at_any_write_is_finished_by_merging_again() {
+    let d = TempDir::new("atomic", "merge");
+    let shards: Vec<_> = (0..2).map(|k| d.path(&format!("s{k}"))).collect();
+    for (k, sh) in shards.iter().enumerate() {
+        let shard = format!("{k}/2");
+        let mut a = tournament_args("both")(sh);
+        a.extend(["--shard".to_string(), shard]);
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        ok(&go(&a, None), "a shard");
+    }
+    let base = d.path("merged");
+    std::fs::create_dir_all(&base).unwrap();
+    let args = |dir: &Path| -> Vec<String> {
+        ["merge", s(dir), s(&shards[0]), s(&shards[1])].map(String::from).to_vec()
+    };
+    let again =
+        |dir: &Path| -> Vec<String> { args(dir).into_iter().chain(["--force".to_string()]).collect() };
+    let n = walk_tree(&base, &args, &again);
+    assert!(n > 5, "only {n} write points");
+}

@@ -226,6 +226,7 @@ pub fn league(
     if let Some(c) = &compute {
         write_shared(&dir.join(crate::compute::COMPUTE_CSV), &crate::compute::compute_csv(config, c)?)?;
     }
+    remove_stale_temporaries(dir);
     manifest.complete = true;
     write_shared(&manifest_path, serde_json::to_string_pretty(&manifest)?.as_bytes())?;
     let mut text = printed(config, all.len(), &ranked, &pairs, &fitted, dir);
@@ -246,6 +247,26 @@ fn write_shared(path: &Path, bytes: &[u8]) -> Result<()> {
     fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
     crate::run::write_point();
     crate::run::rename(&tmp, path)
+}
+
+/// Removes the temporary files of [`write_shared`] that a killed process left in
+/// `dir` (`NAME.PID.tmp` whose process is gone; on Linux, where `/proc` says so),
+/// so that a finished league holds its files and nothing else. Another shard's
+/// file in flight is left alone: its process is alive.
+fn remove_stale_temporaries(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    let proc = Path::new("/proc/self");
+    if !proc.exists() {
+        return;
+    }
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(stem) = name.strip_suffix(".tmp") else { continue };
+        let Some(pid) = stem.rsplit('.').next().and_then(|p| p.parse::<u32>().ok()) else { continue };
+        if pid != std::process::id() && !Path::new("/proc").join(pid.to_string()).exists() {
+            let _ = fs::remove_file(e.path());
+        }
+    }
 }
 
 /// Each league agent's compute summed over the tables it sat at (its slot at
