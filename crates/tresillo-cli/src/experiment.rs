@@ -299,6 +299,12 @@ fn key_problems(text: &str, name: &str, t: &toml::Table, keys: &[(&str, bool)]) 
     out
 }
 
+/// [`parse`] for the fuzz tests ([`crate::fuzz`]).
+#[cfg(test)]
+pub(crate) fn parse_for_fuzz(text: &str) -> Result<()> {
+    parse(text).map(|_| ())
+}
+
 /// Parses an experiment file; every error is one line (the caller names the file).
 fn parse(text: &str) -> Result<ExperimentFile> {
     let one_line = |e: toml::de::Error| {

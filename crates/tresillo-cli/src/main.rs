@@ -27,6 +27,8 @@ mod bench;
 mod bot_check;
 mod calibrate;
 mod experiment;
+#[cfg(test)]
+mod fuzz;
 mod human;
 mod league;
 mod narrate;
@@ -285,7 +287,8 @@ pub fn main_with(args: Vec<std::ffi::OsString>) -> u8 {
             }) {
                 return 0;
             }
-            note!("error: {e:#}");
+            // One line whatever the message quotes from outside (a token, a name).
+            note!("error: {}", tresillo_core::printable(&format!("{e:#}")));
             2
         }
     }

@@ -523,3 +523,14 @@ fn calibrate_prints_a_reproducible_spec() {
     let e = fails(&["calibrate", "--spec", "rule", "--ms", "1"]);
     assert!(e.contains("`pimc` or `ismcts`"), "{e}");
 }
+
+/// Issue 34, finding 10: a message that quotes input from outside is one line
+/// with nothing a terminal acts on: control characters (a newline that could
+/// forge an `error:` line, an ANSI escape) are printed escaped.
+#[test]
+fn errors_quoting_the_input_escape_control_characters() {
+    let err = fails(&["tournament", "--agents", "rando\nforged\u{1b}[31m,rule,rule", "--deals", "1"]);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err:?}");
+    assert!(err.contains("rando\\nforged\\u{1b}[31m"), "{err:?}");
+    assert!(!err.contains('\u{1b}'), "{err:?}");
+}

@@ -26,6 +26,7 @@ mod hand;
 mod notation;
 mod penetro;
 mod play;
+pub mod printable;
 mod result;
 mod rules;
 pub mod rulesets;
@@ -45,6 +46,7 @@ pub use hand::{
 pub use notation::{Deal, Heap, NotationError, parse_card, parse_hand, parse_suit};
 pub use penetro::{DropEntry, DropWord, HeapEnd, PenetroState, drop_out_decided, playing_seats};
 pub use play::{PlayState, Undo, legal_moves, legal_moves_in, trick_winner, trick_winner_in};
+pub use printable::printable;
 pub use result::{HandResult, SurrenderRecord};
 pub use rules::{
     ANTE, CODILLO_OLD, CONTRABOLA, Condiciones, DeclareError, FAVORITO, GASCARILLE, HOMBRE_CHIPS, Mechanics,
