@@ -788,11 +788,12 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
     let partial = partial_path(&a.out);
     let file = File::create(&partial).with_context(|| format!("creating {}", partial.display()))?;
     let mut csv = csv::Writer::from_writer(BufWriter::new(file));
-    csv.write_record(header(&space))?;
+    let writing = || format!("writing {}", partial.display());
+    csv.write_record(header(&space)).with_context(writing)?;
     for r in &progress.records {
-        csv.write_record(fields(r))?;
+        csv.write_record(fields(r)).with_context(writing)?;
     }
-    csv.flush()?;
+    csv.flush().with_context(writing)?;
     tresillo_runs::write_point();
     write_atomic(&checkpoint, &serde_json::to_vec(&ck)?)?;
     let workers = pool(a.threads)?;
@@ -841,8 +842,8 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
                 c.records.push(SavedRecord::new(r));
                 write_atomic(&checkpoint, &serde_json::to_vec(&*c)?)?;
             }
-            csv.write_record(fields(r))?;
-            csv.flush()?;
+            csv.write_record(fields(r)).with_context(writing)?;
+            csv.flush().with_context(writing)?;
             tresillo_runs::write_point();
             note!(
                 "[{:>3}] round {} {:<40} {}  ({:.0} s)",
@@ -861,7 +862,7 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
     )?;
     let ck = ck.into_inner();
     let mut file = csv.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
-    file.flush()?;
+    file.flush().with_context(writing)?;
     drop(file);
     let best = result.best();
     let start = result.start();
