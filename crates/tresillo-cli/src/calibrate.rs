@@ -21,9 +21,11 @@ use tresillo_sim::{Scoring, Shard, Tournament, TournamentConfig};
 #[derive(clap::Args)]
 pub struct CalibrateArgs {
     /// The agent spec to calibrate: `pimc` or `ismcts`, with any parameters but
-    /// the amount of work (`worlds`, `iters`, `ms`).
-    #[arg(long)]
-    pub spec: String,
+    /// the amount of work (`worlds`, `iters`, `ms`). Repeat it to calibrate
+    /// several specs together: their measurements are interleaved deal by deal,
+    /// so that a machine whose load changes charges them alike.
+    #[arg(long, required = true)]
+    pub spec: Vec<String>,
     /// The target: CPU milliseconds per decision of the agent (its card
     /// decisions, and its bidding decisions without `--bidding`).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=3_600_000))]
@@ -81,8 +83,8 @@ fn own_decisions(d: &[u64; 6], bidding: bool) -> u64 {
 }
 
 impl CalibrateArgs {
-    /// Plays deals with `spec` in slot 0 until the measurement is narrow.
-    fn measure(&self, spec: &str, pool: &rayon::ThreadPool) -> Result<Measured> {
+    /// The tournament that measures `spec` in slot 0.
+    fn table(&self, spec: &str) -> Result<Tournament> {
         let mut agents = vec![spec.to_string()];
         agents.extend(self.opponents.split(',').map(|s| s.trim().to_string()));
         let config = TournamentConfig {
@@ -98,68 +100,174 @@ impl CalibrateArgs {
         };
         let registry = crate::registry();
         config.validate_with(&registry)?;
-        let t = Tournament::with_registry(config, registry)?;
-        let slots = tresillo_sim::AgentSlots::new();
-        let (mut cpu, mut n) = (Vec::new(), Vec::new());
+        Ok(Tournament::with_registry(config, registry)?)
+    }
+
+    /// Plays deals with each of `specs` in slot 0, one deal of each in turn,
+    /// until each measurement is narrow (or at `--max-deals`).
+    fn measure_many(&self, specs: &[String], pool: &rayon::ThreadPool) -> Result<Vec<Measured>> {
+        let tables: Vec<Tournament> = specs.iter().map(|s| self.table(s)).collect::<Result<_>>()?;
+        let slots: Vec<_> = specs.iter().map(|_| tresillo_sim::AgentSlots::new()).collect();
+        let mut samples: Vec<(Vec<f64>, Vec<f64>)> = vec![(Vec::new(), Vec::new()); specs.len()];
+        let mut done: Vec<Option<Measured>> = vec![None; specs.len()];
         let bidding = self.bidding.is_some();
-        let ratio = |cpu: &[f64], n: &[f64]| -> (f64, f64, f64) {
-            let (sx, sn): (f64, f64) = (cpu.iter().sum(), n.iter().sum());
-            let k = cpu.len() as f64;
-            if sn == 0.0 || k < 2.0 {
-                return (f64::NAN, f64::INFINITY, f64::NAN);
-            }
-            let r = sx / sn;
-            // The ratio estimator's variance (delta method): residuals x - r n.
-            let ss: f64 = cpu.iter().zip(n).map(|(x, m)| (x - r * m).powi(2)).sum::<f64>() / (k - 1.0);
-            let nbar = sn / k;
-            let se = (ss / k).sqrt() / nbar;
-            // Per-deal means, for the spread.
-            let means: Vec<f64> = cpu.iter().zip(n).filter(|(_, m)| **m > 0.0).map(|(x, m)| x / m).collect();
-            let mm = means.iter().sum::<f64>() / means.len().max(1) as f64;
-            let sd = (means.iter().map(|x| (x - mm).powi(2)).sum::<f64>() / (means.len().max(2) - 1) as f64)
-                .sqrt();
-            (r, 1.96 * se, sd)
-        };
         let mut u = 0;
-        loop {
-            let out = pool.install(|| {
-                t.run_in(&slots, u..u + 1, |o| {
-                    let s = &o.compute.slots[0];
-                    (s.cpu_ns as f64 / 1e6, own_decisions(&s.decisions, bidding) as f64)
-                })
-            })?;
-            for (x, m) in out {
-                cpu.push(x);
-                n.push(m);
+        while done.iter().any(Option::is_none) {
+            for (k, t) in tables.iter().enumerate() {
+                if done[k].is_some() {
+                    continue;
+                }
+                let out = pool.install(|| {
+                    t.run_in(&slots[k], u..u + 1, |o| {
+                        let s = &o.compute.slots[0];
+                        (s.cpu_ns as f64 / 1e6, own_decisions(&s.decisions, bidding) as f64)
+                    })
+                })?;
+                let (cpu, n) = &mut samples[k];
+                for (x, m) in out {
+                    cpu.push(x);
+                    n.push(m);
+                }
+                let (r, half, sd) = ratio(cpu, n);
+                let played = u + 1;
+                let narrow = r.is_finite() && half <= self.precision * r;
+                if (played >= u64::from(self.n) && narrow) || played >= u64::from(self.max_deals) {
+                    done[k] = Some(Measured {
+                        ms: r,
+                        half,
+                        sd,
+                        deals: played,
+                        decisions: n.iter().sum::<f64>() as u64,
+                    });
+                }
             }
             u += 1;
-            let (r, half, _) = ratio(&cpu, &n);
-            let narrow = r.is_finite() && half <= self.precision * r;
-            if (u >= u64::from(self.n) && narrow) || u >= u64::from(self.max_deals) {
-                break;
-            }
         }
-        let (ms, half, sd) = ratio(&cpu, &n);
-        Ok(Measured { ms, half, sd, deals: u, decisions: n.iter().sum::<f64>() as u64 })
+        Ok(done.into_iter().map(|m| m.expect("measured")).collect())
     }
 }
 
-/// Runs `tresillo calibrate`: doubles the amount of work until the CPU time per
-/// decision reaches the target, then bisects (to within 5% of the amount);
-/// prints each measurement, then the chosen spec with its measurement, then the
-/// spec alone on the last line.
-pub fn run(a: &CalibrateArgs, out: &mut impl Write) -> Result<()> {
-    let spec = a.spec.trim();
-    let name = spec.split(':').next().unwrap_or("").trim();
-    let Some((param, max)) = work_param(name) else {
-        bail!("calibrate takes a `pimc` or `ismcts` spec (their worlds or iterations), not `{spec}`");
-    };
-    for key in tresillo_sim::WORK_PARAMS {
-        if tresillo_agents::spec_param(spec, key)?.is_some() {
-            bail!(
-                "`{spec}` already sets `{key}`: calibrate finds the amount of work; give the spec without it"
-            );
+/// CPU milliseconds per decision over deals with CPU times `cpu` and decision
+/// counts `n` (the ratio estimator), its 95% half-width (delta method) and the
+/// standard deviation of the per-deal means.
+fn ratio(cpu: &[f64], n: &[f64]) -> (f64, f64, f64) {
+    let (sx, sn): (f64, f64) = (cpu.iter().sum(), n.iter().sum());
+    let k = cpu.len() as f64;
+    if sn == 0.0 || k < 2.0 {
+        return (f64::NAN, f64::INFINITY, f64::NAN);
+    }
+    let r = sx / sn;
+    // The ratio estimator's variance (delta method): residuals x - r n.
+    let ss: f64 = cpu.iter().zip(n).map(|(x, m)| (x - r * m).powi(2)).sum::<f64>() / (k - 1.0);
+    let nbar = sn / k;
+    let se = (ss / k).sqrt() / nbar;
+    // Per-deal means, for the spread.
+    let means: Vec<f64> = cpu.iter().zip(n).filter(|(_, m)| **m > 0.0).map(|(x, m)| x / m).collect();
+    let mm = means.iter().sum::<f64>() / means.len().max(1) as f64;
+    let sd = (means.iter().map(|x| (x - mm).powi(2)).sum::<f64>() / (means.len().max(2) - 1) as f64).sqrt();
+    (r, 1.96 * se, sd)
+}
+
+/// One spec's search for its amount of work: doubling from 1 until the CPU time
+/// per decision reaches the target, then bisection to within 5% of the amount.
+struct Search {
+    spec: String,
+    param: &'static str,
+    max: u64,
+    lo: (u64, f64),
+    hi: Option<(u64, f64)>,
+    best: Option<u64>,
+    seen: Vec<(u64, Measured)>,
+}
+
+impl Search {
+    /// The amount to measure next, or `None` once decided.
+    fn next(&self) -> Option<u64> {
+        if self.best.is_some() {
+            return None;
         }
+        if self.seen.is_empty() {
+            return Some(1);
+        }
+        Some(match self.hi {
+            None => (self.lo.0 * 2).min(self.max),
+            Some((hi, _)) => self.lo.0 + (hi - self.lo.0) / 2,
+        })
+    }
+
+    /// Takes the measurement of amount `v` against `target`.
+    fn record(&mut self, v: u64, m: Measured, target: f64) {
+        self.seen.push((v, m));
+        let ms = m.ms;
+        if self.seen.len() == 1 {
+            self.lo = (1, ms);
+            if ms >= target {
+                self.best = Some(1);
+            }
+            return;
+        }
+        match self.hi {
+            None => {
+                if ms >= target || v == self.max {
+                    self.hi = Some((v, ms));
+                } else {
+                    self.lo = (v, ms);
+                }
+            }
+            Some(_) => {
+                if ms >= target {
+                    self.hi = Some((v, ms));
+                } else {
+                    self.lo = (v, ms);
+                }
+            }
+        }
+        if let Some((hi, hi_ms)) = self.hi
+            && !(hi_ms >= target && hi - self.lo.0 > (self.lo.0 / 20).max(1))
+        {
+            let (lo, lo_ms) = self.lo;
+            self.best = Some(if (hi_ms - target).abs() < (target - lo_ms).abs() { hi } else { lo });
+        }
+    }
+
+    /// The chosen amount's spec and measurement.
+    fn chosen(&self) -> (String, Measured) {
+        let best = self.best.expect("decided");
+        let m = self.seen.iter().rev().find(|(v, _)| *v == best).map(|(_, m)| *m).expect("measured");
+        (format!("{}:{}={best}", self.spec, self.param), m)
+    }
+}
+
+/// Runs `tresillo calibrate`: for each spec, doubles the amount of work until
+/// the CPU time per decision reaches the target, then bisects (to within 5% of
+/// the amount), the specs' measurements interleaved deal by deal; prints each
+/// measurement, then each chosen spec with its measurement, then the chosen
+/// specs alone (comma-separated, as `--agents` takes them) on the last line.
+pub fn run(a: &CalibrateArgs, out: &mut impl Write) -> Result<()> {
+    let mut searches = Vec::new();
+    for spec in &a.spec {
+        let spec = spec.trim();
+        let name = spec.split(':').next().unwrap_or("").trim();
+        let Some((param, max)) = work_param(name) else {
+            bail!("calibrate takes a `pimc` or `ismcts` spec (their worlds or iterations), not `{spec}`");
+        };
+        for key in tresillo_sim::WORK_PARAMS {
+            if tresillo_agents::spec_param(spec, key)?.is_some() {
+                bail!(
+                    "`{spec}` already sets `{key}`: calibrate finds the amount of work; give the spec without it"
+                );
+            }
+        }
+        crate::registry().build_agent(spec)?;
+        searches.push(Search {
+            spec: spec.to_string(),
+            param,
+            max,
+            lo: (1, 0.0),
+            hi: None,
+            best: None,
+            seen: Vec::new(),
+        });
     }
     if !(a.precision > 0.0 && a.precision < 1.0) {
         bail!("--precision {}: a share between 0 and 1 (0.05 is ±5%)", a.precision);
@@ -167,15 +275,16 @@ pub fn run(a: &CalibrateArgs, out: &mut impl Write) -> Result<()> {
     if a.max_deals < a.n {
         bail!("--max-deals {} is below --n {}", a.max_deals, a.n);
     }
-    crate::registry().build_agent(spec)?;
     let rules = a.rules.parse()?;
     let players = a.rules.players()?;
     let target = f64::from(a.ms);
+    let specs: Vec<&str> = searches.iter().map(|s| s.spec.as_str()).collect();
     writeln!(
         out,
-        "calibrate `{spec}` to {} CPU ms per decision: whole hands of {rules} at {players} players against {}{}, \
+        "calibrate `{}` to {} CPU ms per decision: whole hands of {rules} at {players} players against {}{}, \
          seed {}, one thread as in a tournament's worker; each amount measured on {} to {} deals until its 95% \
-         interval is within {}%",
+         interval is within {}%{}",
+        specs.join("`, `"),
         a.ms,
         a.opponents,
         match &a.bidding {
@@ -185,63 +294,51 @@ pub fn run(a: &CalibrateArgs, out: &mut impl Write) -> Result<()> {
         a.seed,
         a.n,
         a.max_deals,
-        a.precision * 100.0
+        a.precision * 100.0,
+        if searches.len() > 1 { "; the specs' deals interleaved" } else { "" }
     )?;
     // One worker thread, as a tournament's: pimc's `threads=0` then takes one.
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
-    let mut seen: Vec<(u64, Measured)> = Vec::new();
-    let mut measure = |v: u64| -> Result<f64> {
-        let s = format!("{spec}:{param}={v}");
-        let m = a.measure(&s, &pool)?;
+    loop {
+        let step: Vec<(usize, u64)> =
+            searches.iter().enumerate().filter_map(|(k, s)| s.next().map(|v| (k, v))).collect();
+        if step.is_empty() {
+            break;
+        }
+        let step_specs: Vec<String> =
+            step.iter().map(|&(k, v)| format!("{}:{}={v}", searches[k].spec, searches[k].param)).collect();
+        let measured = a.measure_many(&step_specs, &pool)?;
+        for ((k, v), m) in step.into_iter().zip(measured) {
+            let s = &mut searches[k];
+            let who = if a.spec.len() > 1 { format!("{}: ", s.spec) } else { String::new() };
+            writeln!(
+                out,
+                "{who}{}={v}: {:.3} ms per decision [{:.3}, {:.3}]; sd {:.3} ms over {} deals ({} decisions)",
+                s.param,
+                m.ms,
+                m.ms - m.half,
+                m.ms + m.half,
+                m.sd,
+                m.deals,
+                m.decisions
+            )?;
+            s.record(v, m, target);
+        }
+    }
+    let mut chosen = Vec::new();
+    for s in &searches {
+        let (spec, m) = s.chosen();
         writeln!(
             out,
-            "{param}={v}: {:.3} ms per decision [{:.3}, {:.3}]; sd {:.3} ms over {} deals ({} decisions)",
+            "calibrated: {spec}: {:.3} CPU ms per decision [{:.3}, {:.3}] (95%), sd {:.3} ms over {} deals",
             m.ms,
             m.ms - m.half,
             m.ms + m.half,
             m.sd,
-            m.deals,
-            m.decisions
+            m.deals
         )?;
-        seen.push((v, m));
-        Ok(m.ms)
-    };
-    // Doubling: `lo` below the target (or 1), `hi` at or above it.
-    let (mut lo, mut lo_ms) = (1u64, measure(1)?);
-    let best = if lo_ms >= target {
-        1
-    } else {
-        let (mut hi, mut hi_ms) = loop {
-            let v = (lo * 2).min(max);
-            let m = measure(v)?;
-            if m >= target || v == max {
-                break (v, m);
-            }
-            (lo, lo_ms) = (v, m);
-        };
-        // Bisection, to within 5% of the amount.
-        while hi_ms >= target && hi - lo > (lo / 20).max(1) {
-            let mid = lo + (hi - lo) / 2;
-            let m = measure(mid)?;
-            if m >= target {
-                (hi, hi_ms) = (mid, m);
-            } else {
-                (lo, lo_ms) = (mid, m);
-            }
-        }
-        if (hi_ms - target).abs() < (target - lo_ms).abs() { hi } else { lo }
-    };
-    let m = seen.iter().rev().find(|(v, _)| *v == best).map(|(_, m)| *m).expect("measured");
-    let chosen = format!("{spec}:{param}={best}");
-    writeln!(
-        out,
-        "calibrated: {chosen}: {:.3} CPU ms per decision [{:.3}, {:.3}] (95%), sd {:.3} ms over {} deals",
-        m.ms,
-        m.ms - m.half,
-        m.ms + m.half,
-        m.sd,
-        m.deals
-    )?;
-    writeln!(out, "{chosen}")?;
+        chosen.push(spec);
+    }
+    writeln!(out, "{}", chosen.join(","))?;
     Ok(())
 }

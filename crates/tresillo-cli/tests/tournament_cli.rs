@@ -518,6 +518,29 @@ fn calibrate_prints_a_reproducible_spec() {
         tresillo_agents::build_agent(last).unwrap_or_else(|e| panic!("{last}: {e}"));
         assert!(text.lines().count() >= 3, "the measurements first: {text}");
     }
+    // Several specs together (their deals interleaved): one per line, then all of
+    // them on the last line as `--agents` takes them.
+    let o = run(&[
+        "calibrate",
+        "--spec",
+        "pimc",
+        "--spec",
+        "ismcts",
+        "--ms",
+        "1",
+        "--n",
+        "2",
+        "--max-deals",
+        "4",
+    ]);
+    let text = String::from_utf8(o.stdout).unwrap();
+    let last: Vec<&str> = text.lines().last().unwrap().split(',').collect();
+    assert!(
+        last.len() == 2 && last[0].starts_with("pimc:worlds=") && last[1].starts_with("ismcts:iters="),
+        "{text}"
+    );
+    assert!(text.lines().any(|l| l.starts_with("pimc: worlds=1: ")), "{text}");
+    assert!(text.lines().filter(|l| l.starts_with("calibrated: ")).count() == 2, "{text}");
     let e = fails(&["calibrate", "--spec", "pimc:worlds=5", "--ms", "1"]);
     assert!(e.contains("already sets `worlds`"), "{e}");
     let e = fails(&["calibrate", "--spec", "rule", "--ms", "1"]);
