@@ -141,6 +141,7 @@ fn bidding_covers_all_leaves_the_seated_agents_card_play_alone() {
 fn bidding_covers_all_needs_a_bidding_agent() {
     let mut config = simple_config(["rule", "rule", "rule"], 3, 1, false);
     config.bidding_covers = tresillo_agents::BiddingCovers::All;
-    let e = Tournament::new(config).err().expect("refused").to_string();
+    let Err(e) = Tournament::new(config) else { panic!("refused") };
+    let e = e.to_string();
     assert!(e.contains("needs a bidding agent"), "{e}");
 }
