@@ -267,17 +267,80 @@ pub fn is_bidding_request(request: &tresillo_core::Request) -> bool {
     )
 }
 
-/// One seat played by two players: `bidding`, when present, makes the bidding-phase
-/// decisions ([`is_bidding_request`]), `play` makes all the others (card play,
-/// surrender, takeover, bola). Both draw from the seat's one generator, so the
-/// split is as deterministic as a single agent. The seat's name is `play`'s.
+/// Which decisions a [`SplitPlayer`]'s bidding agent makes (`--bidding-covers`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum BiddingCovers {
+    /// The bidding phase ([`is_bidding_request`]): the seated agent keeps card
+    /// play and the questions asked during it (surrender, takeover, bola, and
+    /// hombre's gascarille, exchange right, accepted surrender and vole).
+    #[default]
+    Bidding,
+    /// Every decision but card play: the seated agent decides card play alone.
+    All,
+}
+
+impl BiddingCovers {
+    /// The word on the command line and in files: `bidding` or `all`.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BiddingCovers::Bidding => "bidding",
+            BiddingCovers::All => "all",
+        }
+    }
+
+    /// Whether this is the default, [`BiddingCovers::Bidding`].
+    #[must_use]
+    pub fn is_default(&self) -> bool {
+        *self == BiddingCovers::Bidding
+    }
+
+    /// Whether the bidding agent makes the decision `request` asks for.
+    #[must_use]
+    pub fn covers(self, request: &tresillo_core::Request) -> bool {
+        match self {
+            BiddingCovers::Bidding => is_bidding_request(request),
+            BiddingCovers::All => !matches!(request, tresillo_core::Request::Play { .. }),
+        }
+    }
+}
+
+impl std::fmt::Display for BiddingCovers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for BiddingCovers {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<BiddingCovers, String> {
+        match s.trim() {
+            "bidding" => Ok(BiddingCovers::Bidding),
+            "all" => Ok(BiddingCovers::All),
+            other => Err(format!(
+                "unknown bidding cover `{other}`: `bidding` (the auction, contract, exchange and conversation) \
+                 or `all` (every decision but card play)"
+            )),
+        }
+    }
+}
+
+/// One seat played by two players: `bidding`, when present, makes the decisions
+/// `covers` gives it (by default the bidding phase, [`is_bidding_request`]),
+/// `play` makes all the others (card play, and by default surrender, takeover,
+/// bola). Both draw from the seat's one generator, so the split is as
+/// deterministic as a single agent. The seat's name is `play`'s.
 #[derive(Debug)]
 pub struct SplitPlayer<P> {
-    /// Decides card play, surrender, takeover and bola (and everything when
-    /// `bidding` is `None`).
+    /// Decides card play, and the decisions `covers` leaves it (everything
+    /// when `bidding` is `None`).
     pub play: P,
-    /// Decides the auction, contract and trump, exchange and conversation.
+    /// Decides the auction, contract and trump, exchange and conversation
+    /// (and with [`BiddingCovers::All`] every decision but card play).
     pub bidding: Option<P>,
+    /// Which decisions `bidding` makes.
+    pub covers: BiddingCovers,
 }
 
 impl<P: TablePlayer> TablePlayer for SplitPlayer<P> {
@@ -295,7 +358,7 @@ impl<P: TablePlayer> TablePlayer for SplitPlayer<P> {
     #[inline]
     fn decide_at(&mut self, hand: &Hand, seat: Seat, rng: &mut AgentRng) -> Decision {
         match &mut self.bidding {
-            Some(b) if is_bidding_request(&hand.request()) => b.decide_at(hand, seat, rng),
+            Some(b) if self.covers.covers(&hand.request()) => b.decide_at(hand, seat, rng),
             _ => self.play.decide_at(hand, seat, rng),
         }
     }

@@ -23,8 +23,9 @@
 //!   built-in ones. [`build_agent`] / [`build_seated`] / [`agent_infos`] use the
 //!   built-in registry.
 //! - [`SplitPlayer`]: a seat whose bidding-phase decisions (auction, contract and
-//!   trump, exchange, conversation) are made by another player, so that experiments
-//!   can compare card play alone.
+//!   trump, exchange, conversation; with [`BiddingCovers::All`] every decision
+//!   but card play) are made by another player, so that experiments can compare
+//!   card play alone.
 //!
 //! ```
 //! use tresillo_agents::{play_hand, AgentRng, RandomAgent, Agent, seat_rngs};
@@ -58,7 +59,8 @@ mod spec_error;
 pub use search::{alphamu, gpimc, gsolver, pimc, solver};
 
 pub use agent::{
-    Agent, AgentError, SplitPlayer, TablePlayer, Work, is_bidding_request, play_hand, play_hand_with,
+    Agent, AgentError, BiddingCovers, SplitPlayer, TablePlayer, Work, is_bidding_request, play_hand,
+    play_hand_with,
 };
 
 pub use sampling::infer::Inference;

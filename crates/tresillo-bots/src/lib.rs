@@ -114,6 +114,10 @@ pub struct BotConfig {
     /// Values of the options the bot declares (sent in `hello`, checked against
     /// its declaration).
     pub options: Vec<(String, f64)>,
+    /// Whether a request with exactly one legal action is answered by the
+    /// toolkit instead of being sent (`auto_single=true|false` in the spec);
+    /// `None`: as the bot's greeting asks (`"auto_single": true`), else off.
+    pub auto_single: Option<bool>,
 }
 
 impl BotConfig {
@@ -132,6 +136,7 @@ impl BotConfig {
             log: None,
             on_fault: OnFault::Stop,
             options: Vec::new(),
+            auto_single: None,
         }
     }
 
@@ -160,6 +165,12 @@ impl BotConfig {
             None | Some("stop") => {}
             Some("rule") => self.on_fault = OnFault::Rule,
             Some(v) => return Err(p.bad_value("fault", v, "expected stop or rule")),
+        }
+        match p.get("auto_single") {
+            None => {}
+            Some("true") => self.auto_single = Some(true),
+            Some("false") => self.auto_single = Some(false),
+            Some(v) => return Err(p.bad_value("auto_single", v, "expected true or false")),
         }
         for &(k, v) in p.pairs() {
             if let Some(name) = k.strip_prefix("opt.") {
@@ -199,6 +210,12 @@ fn common_params() -> Vec<ParamInfo> {
             name: "opt.",
             default: String::new(),
             help: "opt.NAME=V sets an option the bot declares",
+        },
+        ParamInfo {
+            name: "auto_single",
+            default: String::new(),
+            help: "true: a request with one legal action is played without asking the bot; false: every \
+                   request is sent; unset: as the bot's hello asks (auto_single), else every request",
         },
     ]
 }
@@ -558,6 +575,12 @@ pub struct ExtBot {
     pub name: String,
     /// The options it declared in its greeting.
     pub declared: Vec<BotOption>,
+    /// Whether requests with one legal action are played without asking it
+    /// (the spec's `auto_single`, else its greeting's).
+    pub auto_single: bool,
+    /// Requests with one legal action played without asking it (of the
+    /// current process).
+    pub auto_played: u64,
     /// Requests sent so far (their ids).
     next_id: u64,
     /// Hands begun; whether the current one was announced to the bot.
@@ -603,6 +626,8 @@ impl ExtBot {
             process: None,
             name: String::new(),
             declared: Vec::new(),
+            auto_single: false,
+            auto_played: 0,
             next_id: 0,
             hands: 0,
             announced: false,
@@ -673,6 +698,14 @@ impl ExtBot {
             return Err(format!("speaks protocol {} (this is protocol {PROTOCOL})", v["protocol"]).into());
         }
         self.name = v["name"].as_str().unwrap_or("bot").to_string();
+        if !matches!(v["auto_single"], serde_json::Value::Null | serde_json::Value::Bool(_)) {
+            return Err(Fault {
+                why: format!("its greeting's auto_single is not true or false: {}", v["auto_single"]),
+                fatal: true,
+            });
+        }
+        self.auto_single = self.config.auto_single.unwrap_or(v["auto_single"] == true);
+        self.auto_played = 0;
         self.declared = declared(&v["options"]).map_err(|why| Fault { why, fatal: true })?;
         for (k, x) in &self.config.options {
             check_option(&self.declared, k, *x).map_err(|why| Fault { why, fatal: true })?;
@@ -811,8 +844,15 @@ impl ExtBot {
         let mut discard = DiscardBuilder::default();
         loop {
             let legal = legal_ids(view, discard);
+            // Drawn even when the request is not sent: the seat's generator
+            // moves as it would, so the rest of the hand is the same.
             let seed = rand_core::RngCore::next_u64(rng);
-            let a = self.ask(view, discard, &legal, seed)?;
+            let a = if self.auto_single && legal.len() == 1 {
+                self.auto_played += 1;
+                legal[0]
+            } else {
+                self.ask(view, discard, &legal, seed)?
+            };
             match Action::from_id(a).expect("a legal id") {
                 Action::Decision(d) => return Ok(d),
                 Action::DiscardCard(c) => discard.chosen.insert(c),

@@ -206,6 +206,10 @@ pub fn request(
     push_numbers(out, p.tricks.0[..n].iter().map(|&t| Some(t)));
     out.push_str(",\"known\":");
     push_cards(out, view.known_cards().iter());
+    // The seat of each card of the trick in progress, in play order (added last).
+    out.push_str(",\"current_trick_seats\":");
+    let (all, on_table) = (p.plays().len(), p.current_trick().len());
+    push_numbers(out, (all - on_table..all).map(|i| Some(p.play_seat(i).0)));
     out.push_str("},\"legal\":[");
     for (i, &a) in legal.iter().enumerate() {
         let _ = write!(out, "{}{{\"action\":{a},\"text\":", if i > 0 { "," } else { "" });
@@ -220,6 +224,57 @@ mod tests {
     use super::*;
     use tresillo_agents::{Agent, RuleAgent, RuleParams, deal_for_seed, seat_rngs};
     use tresillo_core::{Hand, Seat, action::legal_ids};
+
+    /// Every request names the seat of each card of the trick in progress
+    /// (`current_trick_seats`, the last field of the view), in play order: the
+    /// seats of the last `len(current_trick)` plays, the first one the trick's
+    /// leader (issue 35: a bot had to derive them from the tail of `plays`).
+    #[test]
+    fn a_request_gives_the_seats_of_the_cards_on_the_table() {
+        let mut seen = [0usize; 4];
+        for (set, players) in [("tresillo", 3u8), ("tresillo", 4), ("hombre", 3), ("lhombre", 3)] {
+            let rules = Rules::parse(set, &[]).unwrap();
+            for i in 0..8u64 {
+                let dealer = Seat((i % u64::from(players)) as u8);
+                let mut hand =
+                    Hand::with_rules(rules, players, deal_for_seed(i).seated(players, dealer), dealer)
+                        .unwrap();
+                let mut rule = RuleAgent::new(RuleParams::default());
+                let mut rngs = seat_rngs(i);
+                rule.new_hand();
+                while let Some(seat) = hand.request().seat() {
+                    let view = hand.view(seat);
+                    let legal = legal_ids(&view, DiscardBuilder::default());
+                    let mut out = String::new();
+                    request(&mut out, 1, &view, DiscardBuilder::default(), &legal, 7);
+                    let v: Value = serde_json::from_str(&out).unwrap();
+                    // The last field of the view (added at the end of the object).
+                    let at = out.find(",\"current_trick_seats\":[").expect("the field");
+                    let end = out.find("]},\"legal\":").expect("the view's end");
+                    assert!(out[at + 24..end].chars().all(|c| c.is_ascii_digit() || c == ','), "{out}");
+                    let seats: Vec<u64> = v["view"]["current_trick_seats"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|s| s.as_u64().unwrap())
+                        .collect();
+                    let trick = v["view"]["current_trick"].as_array().unwrap();
+                    let plays = v["view"]["plays"].as_array().unwrap();
+                    assert_eq!(seats.len(), trick.len(), "{out}");
+                    let tail: Vec<u64> =
+                        plays[plays.len() - trick.len()..].iter().map(|p| p[0].as_u64().unwrap()).collect();
+                    assert_eq!(seats, tail, "{out}");
+                    if let Some(&first) = seats.first() {
+                        assert_eq!(first, u64::from(view.public().current_leader().0), "{out}");
+                    }
+                    seen[seats.len()] += 1;
+                    let d = rule.decide(&view, &mut rngs[seat.index()]);
+                    hand.apply(d).unwrap();
+                }
+            }
+        }
+        assert!(seen[1] > 0 && seen[2] > 0, "{seen:?}");
+    }
 
     /// In every rule set a card's action text names the card as the view does
     /// (`lhombre` displays cards otherwise: `Q♥` for 11C).

@@ -18,7 +18,10 @@ fn faulty(fault: &str, after: u32, policy: OnFault) -> BotConfig {
     let mut c =
         BotConfig::new(&root().join("crates/tresillo-bots/tests/bots/faulty.py").display().to_string());
     c.env = vec![("FAULT".into(), fault.into()), ("AFTER".into(), after.to_string())];
-    c.limit = Duration::from_millis(300);
+    // The limit also covers the start of Python and the greeting, which a
+    // loaded machine can slow past any short limit: a generous one, except for
+    // the bot that hangs, whose fault only a limit finds (2 s per hang).
+    c.limit = Duration::from_millis(if fault == "hang" { 2000 } else { 20_000 });
     c.on_fault = policy;
     c
 }
@@ -75,7 +78,7 @@ fn under_fault_rule_every_fault_is_a_forfeit_and_the_bot_restarts() {
 fn a_bot_that_never_starts_stops_the_run_after_a_bounded_number_of_tries() {
     // A generous limit: the bot exits at once, and a loaded machine may take more
     // than 300 ms to start Python.
-    let dead = |policy| BotConfig { limit: Duration::from_secs(20), ..faulty("dead", 0, policy) };
+    let dead = |policy| faulty("dead", 0, policy);
     let mut bot = ExtBot::new(dead(OnFault::Rule));
     let err = play(&mut bot, 10).unwrap_err();
     assert!(err.contains("failed to start 3 times in a row"), "{err}");
@@ -118,4 +121,54 @@ fn bot_options_are_checked_against_the_declaration() {
     let mut c = BotConfig::new(&heuristic);
     c.options = vec![("aggr".into(), 80.0)];
     play(&mut ExtBot::new(c), 3).unwrap();
+}
+
+/// The requests a recording bot was sent in `hands` hands, as JSON, and the hands.
+fn recorded(
+    auto_single: Option<bool>,
+    greeting_asks: bool,
+    name: &str,
+) -> (Vec<serde_json::Value>, Vec<HandResult>) {
+    let dir = std::env::temp_dir().join(format!("tresillo-auto-single-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("record.jsonl");
+    let _ = std::fs::remove_file(&record);
+    let mut c =
+        BotConfig::new(&root().join("crates/tresillo-bots/tests/bots/recording.py").display().to_string());
+    c.env = vec![("RECORD".into(), record.display().to_string())];
+    if greeting_asks {
+        c.env.push(("AUTO_SINGLE".into(), "1".into()));
+    }
+    c.auto_single = auto_single;
+    let mut bot = ExtBot::new(c);
+    let (results, _) = play(&mut bot, 30).unwrap();
+    drop(bot);
+    let text = std::fs::read_to_string(&record).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let requests = text
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|m| m["type"] == "request")
+        .collect();
+    (requests, results)
+}
+
+/// `auto_single` (issue 35): off by default, every request is sent, a quarter
+/// of them with one legal action; on (by the spec, or by the bot's greeting),
+/// none of those is sent and the hands are the same; the spec's `false`
+/// overrides the greeting.
+#[test]
+fn auto_single_plays_the_single_legal_actions_without_asking_the_bot() {
+    let single =
+        |rs: &[serde_json::Value]| rs.iter().filter(|r| r["legal"].as_array().unwrap().len() == 1).count();
+    let (all, hands) = recorded(None, false, "off");
+    assert!(single(&all) > 0, "some requests have one legal action");
+    for (name, spec, asks) in [("spec", Some(true), false), ("hello", None, true)] {
+        let (sent, same) = recorded(spec, asks, name);
+        assert_eq!(same, hands, "{name}: the same hands");
+        assert_eq!(single(&sent), 0, "{name}");
+        assert_eq!(sent.len(), all.len() - single(&all), "{name}");
+    }
+    let (sent, _) = recorded(Some(false), true, "override");
+    assert_eq!(sent.len(), all.len(), "the spec's false wins over the greeting");
 }

@@ -48,6 +48,10 @@ pub struct CalibrateArgs {
     /// with the same `--bidding`.
     #[arg(long)]
     pub bidding: Option<String>,
+    /// With `--bidding`: `all` gives the bidding agent every decision but card
+    /// play (as in `tournament --bidding-covers`).
+    #[arg(long, value_name = "bidding|all")]
+    pub bidding_covers: Option<tresillo_agents::BiddingCovers>,
     /// The seed of the deals measured (every amount plays the same deals).
     #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
     pub seed: u64,
@@ -97,6 +101,7 @@ impl CalibrateArgs {
             duplicate: false,
             shard: Shard::WHOLE,
             bidding: self.bidding.as_deref().map(|b| b.trim().to_string()),
+            bidding_covers: self.bidding_covers.unwrap_or_default(),
         };
         let registry = crate::registry();
         config.validate_with(&registry)?;

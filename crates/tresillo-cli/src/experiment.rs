@@ -46,6 +46,7 @@
 //! seed = 1
 //! rules = "tresillo"                     # optional
 //! bidding = "rule"                       # optional, as in a tournament
+//! bidding_covers = "all"                 # optional: "bidding" (default) or "all"
 //! out = "results/league"
 //! threads = 2                            # optional
 //! ```
@@ -120,6 +121,7 @@ struct LeagueSection {
     bidding: Option<String>,
     out: PathBuf,
     threads: Option<usize>,
+    bidding_covers: Option<String>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -139,6 +141,7 @@ struct TournamentSection {
     out: PathBuf,
     threads: Option<usize>,
     bidding: Option<String>,
+    bidding_covers: Option<String>,
     record: Option<PathBuf>,
     /// `--ms-per-decision`: an equal time budget for the search agents.
     ms_per_decision: Option<u32>,
@@ -169,7 +172,14 @@ struct TuneSection {
     out: PathBuf,
     threads: Option<usize>,
     bidding: Option<String>,
+    bidding_covers: Option<String>,
     confirm: Option<u64>,
+}
+
+/// A table's `bidding_covers` key as the command line's `--bidding-covers`.
+fn covers(path: &Path, table: &str, word: Option<&str>) -> Result<Option<tresillo_agents::BiddingCovers>> {
+    word.map(|w| w.parse().map_err(|e| anyhow::anyhow!("{}: [{table}] bidding_covers: {e}", path.display())))
+        .transpose()
 }
 
 fn default_players() -> u8 {
@@ -197,17 +207,18 @@ const BOT_KEYS: [(&str, bool); 8] = [
     ("fault", false),
     ("log", false),
 ];
-const LEAGUE_KEYS: [(&str, bool); 8] = [
+const LEAGUE_KEYS: [(&str, bool); 9] = [
     ("agents", true),
     ("players", false),
     ("deals", true),
     ("seed", true),
     ("rules", false),
     ("bidding", false),
+    ("bidding_covers", false),
     ("out", true),
     ("threads", false),
 ];
-const TOURNAMENT_KEYS: [(&str, bool); 13] = [
+const TOURNAMENT_KEYS: [(&str, bool); 14] = [
     ("agents", true),
     ("players", false),
     ("deals", true),
@@ -218,11 +229,12 @@ const TOURNAMENT_KEYS: [(&str, bool); 13] = [
     ("out", true),
     ("threads", false),
     ("bidding", false),
+    ("bidding_covers", false),
     ("record", false),
     ("ms_per_decision", false),
     ("format", false),
 ];
-const TUNE_KEYS: [(&str, bool); 16] = [
+const TUNE_KEYS: [(&str, bool); 17] = [
     ("agent", true),
     ("params", true),
     ("opponents", true),
@@ -238,6 +250,7 @@ const TUNE_KEYS: [(&str, bool); 16] = [
     ("out", true),
     ("threads", false),
     ("bidding", false),
+    ("bidding_covers", false),
     ("confirm", false),
 ];
 
@@ -466,6 +479,7 @@ pub fn load(a: &RunArgs) -> Result<Experiment> {
             resume: a.resume,
             force: a.force,
             bidding: l.bidding,
+            bidding_covers: covers(path, "league", l.bidding_covers.as_deref())?,
             deals_from: None,
             quiet: false,
         }),
@@ -483,6 +497,7 @@ pub fn load(a: &RunArgs) -> Result<Experiment> {
             force: a.force,
             record: t.record,
             bidding: t.bidding,
+            bidding_covers: covers(path, "tournament", t.bidding_covers.as_deref())?,
             ms_per_decision: t.ms_per_decision,
             format: t.format,
             deals_from: None,
@@ -507,6 +522,7 @@ pub fn load(a: &RunArgs) -> Result<Experiment> {
                 resume: a.resume,
                 replace: false,
                 bidding: t.bidding,
+                bidding_covers: covers(path, "tune", t.bidding_covers.as_deref())?,
                 confirm: t.confirm,
             };
             if let Some(r) = t.rounds {
@@ -601,6 +617,9 @@ pub fn command(e: &Experiment) -> Vec<String> {
             if let Some(b) = &t.bidding {
                 flag(&mut c, "--bidding", b);
             }
+            if let Some(w) = t.bidding_covers {
+                flag(&mut c, "--bidding-covers", w.as_str());
+            }
             flag(&mut c, "--out", path_str(&t.out));
             if let Some(r) = &t.record {
                 flag(&mut c, "--record", path_str(r));
@@ -619,6 +638,9 @@ pub fn command(e: &Experiment) -> Vec<String> {
             flag(&mut c, "--opponents", &t.opponents);
             if let Some(b) = &t.bidding {
                 flag(&mut c, "--bidding", b);
+            }
+            if let Some(w) = t.bidding_covers {
+                flag(&mut c, "--bidding-covers", w.as_str());
             }
             flag(&mut c, "--deals", t.deals.to_string());
             flag(&mut c, "--seed", t.seed.to_string());
@@ -644,6 +666,9 @@ pub fn command(e: &Experiment) -> Vec<String> {
             c.extend(l.rules.words());
             if let Some(b) = &l.bidding {
                 flag(&mut c, "--bidding", b);
+            }
+            if let Some(w) = l.bidding_covers {
+                flag(&mut c, "--bidding-covers", w.as_str());
             }
             flag(&mut c, "--out", path_str(&l.out));
             run_flags(&mut c, l.threads, l.resume, l.force);

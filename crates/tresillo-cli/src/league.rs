@@ -41,6 +41,10 @@ pub struct LeagueArgs {
     /// conversation decisions (card play alone is compared, as in `tournament`).
     #[arg(long)]
     pub bidding: Option<String>,
+    /// With `--bidding`: `all` gives the bidding agent every decision but card
+    /// play (as in `tournament --bidding-covers`).
+    #[arg(long, value_name = "bidding|all")]
+    pub bidding_covers: Option<tresillo_agents::BiddingCovers>,
     /// Every table plays the deals of this deal book (one deal seed or dealt
     /// hand a line; see `tournament --deals-from`); `--deals` is its length.
     #[arg(long, value_name = "FILE", conflicts_with = "deals")]
@@ -72,6 +76,7 @@ impl LeagueArgs {
             duplicate: true,
             shard: Shard::WHOLE,
             bidding: self.bidding.as_deref().map(|b| b.trim().to_string()),
+            bidding_covers: self.bidding_covers.unwrap_or_default(),
         };
         tresillo_runs::league::check(&config, &crate::registry())?;
         Ok(config)

@@ -50,6 +50,9 @@ pub struct ReplayArgs {
     /// The tournament's `--bidding` agent, if it had one (in its manifest.json).
     #[arg(long, value_name = "AGENT", conflicts_with = "file")]
     bidding: Option<String>,
+    /// The tournament's `--bidding-covers`, if it had one (in its manifest.json).
+    #[arg(long, value_name = "bidding|all", requires = "bidding", conflicts_with = "file")]
+    bidding_covers: Option<tresillo_agents::BiddingCovers>,
     /// The rule set (the `rules` column).
     #[arg(long, default_value = "tresillo", conflicts_with = "file")]
     rules: String,
@@ -164,7 +167,11 @@ fn replay_row(a: &ReplayArgs) -> Result<HandRecord> {
             Some(b) => Some(build_seated(b)?),
             None => None,
         };
-        agents.push(SplitPlayer { play: build_seated(s)?, bidding });
+        agents.push(SplitPlayer {
+            play: build_seated(s)?,
+            bidding,
+            covers: a.bidding_covers.unwrap_or_default(),
+        });
     }
     let deal = deal_for_seed(seed).seated(n, Seat(dealer));
     let mut hand = Hand::with_rules(game, n, deal, Seat(dealer))?;
@@ -176,5 +183,6 @@ fn replay_row(a: &ReplayArgs) -> Result<HandRecord> {
     rec.rng_seed = Some(rng_seed);
     rec.tournament = origin;
     rec.bidding.clone_from(&a.bidding);
+    rec.bidding_covers = a.bidding_covers.unwrap_or_default();
     Ok(rec)
 }

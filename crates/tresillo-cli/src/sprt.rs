@@ -92,6 +92,10 @@ pub struct SprtArgs {
     /// `--max-deals` is then the book's length unless given (at most that).
     #[arg(long, value_name = "FILE")]
     deals_from: Option<PathBuf>,
+    /// With `--bidding`: `all` gives the bidding agent every decision but card
+    /// play (as in `tournament --bidding-covers`).
+    #[arg(long, value_name = "bidding|all")]
+    bidding_covers: Option<tresillo_agents::BiddingCovers>,
 }
 
 impl SprtArgs {
@@ -214,6 +218,7 @@ pub fn run(a: &SprtArgs, out: &mut impl Write) -> Result<()> {
         duplicate: true,
         shard: Shard::WHOLE,
         bidding: a.bidding.as_deref().map(|b| b.trim().to_string()),
+        bidding_covers: a.bidding_covers.unwrap_or_default(),
     };
     let registry = crate::registry();
     config.validate_with(&registry)?;
@@ -289,6 +294,9 @@ pub fn run(a: &SprtArgs, out: &mut impl Write) -> Result<()> {
     keep.extend(a.rules.words());
     if let Some(b) = &config.bidding {
         keep.extend(["--bidding".into(), b.clone()]);
+    }
+    if !config.bidding_covers.is_default() {
+        keep.extend(["--bidding-covers".into(), config.bidding_covers.to_string()]);
     }
     keep.extend(["--out".into(), "DIR".into()]);
     let keep: Vec<String> = keep.iter().map(|w| crate::experiment::quote(w)).collect();

@@ -50,6 +50,11 @@ pub struct TournamentArgs {
     /// surrender, takeover and bola (for example `--bidding rule`).
     #[arg(long)]
     pub bidding: Option<String>,
+    /// With `--bidding`: `all` gives the bidding agent every decision but card
+    /// play (surrender, takeover and bola too), so the seated agents decide card
+    /// play alone; `bidding` (the default) gives it the bidding phase only.
+    #[arg(long, value_name = "bidding|all")]
+    pub bidding_covers: Option<tresillo_agents::BiddingCovers>,
     /// Also write every hand played to FILE as JSON Lines (docs/RECORDS.md), in
     /// deal order then seating order, like deals.csv.
     #[arg(long, value_name = "FILE")]
@@ -100,6 +105,7 @@ impl TournamentArgs {
                 None => Shard::WHOLE,
             },
             bidding: self.bidding.as_deref().map(|b| b.trim().to_string()),
+            bidding_covers: self.bidding_covers.unwrap_or_default(),
         };
         if let Some(ms) = self.ms_per_decision {
             config.with_time_budget(ms, &crate::registry())?;

@@ -122,6 +122,10 @@ pub struct TuneArgs {
     /// `tournament --bidding`), to tune card-play parameters alone.
     #[arg(long)]
     pub bidding: Option<String>,
+    /// With `--bidding`: `all` gives the bidding agent every decision but card
+    /// play (as in `tournament --bidding-covers`).
+    #[arg(long, value_name = "bidding|all")]
+    pub bidding_covers: Option<tresillo_agents::BiddingCovers>,
 }
 
 /// The start spec of a tune: `start`, completed for an external bot's tuned
@@ -195,6 +199,7 @@ impl TuneArgs {
             rules: self.rules.parse()?,
             scoring: self.scoring.parse::<Scoring>()?,
             bidding: self.bidding.as_deref().map(|b| b.trim().to_string()),
+            bidding_covers: self.bidding_covers.unwrap_or_default(),
             ..TuneSetup::new([a, b], self.deals, self.seed)
         };
         setup.opponents = opponents.iter().map(|s| s.to_string()).collect();
@@ -258,6 +263,8 @@ struct Settings {
     scoring: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     bidding: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    bidding_covers: Option<String>,
 }
 
 impl Settings {
@@ -278,6 +285,7 @@ impl Settings {
             rules: setup.rules,
             scoring: setup.scoring.to_string(),
             bidding: setup.bidding.clone(),
+            bidding_covers: (!setup.bidding_covers.is_default()).then(|| setup.bidding_covers.to_string()),
         }
     }
 

@@ -132,7 +132,9 @@ fn bot_check_passes_a_good_bot_and_names_the_fault_of_a_bad_one() {
         "{out}"
     );
     let o = Command::new(env!("CARGO_BIN_EXE_tresillo"))
-        .args(["bot-check", &format!("{} bot-check", faulty()), "--hands", "12", "--ms", "500"])
+        // A generous limit: the fault is an illegal answer, and a loaded machine
+        // can take more than half a second to start Python (then a timeout).
+        .args(["bot-check", &format!("{} bot-check", faulty()), "--hands", "12", "--ms", "20000"])
         .env("FAULT", "illegal")
         .env("AFTER", "5")
         .output()

@@ -145,7 +145,8 @@ fn value_error(msg: impl Into<String>) -> PyErr {
 #[pyfunction]
 #[pyo3(signature = (agents, deals, out, duplicate = false, rules = "tresillo", players = 3, options = Vec::new(),
     seed = 1, scoring = "deal", shard = None, threads = None, resume = false, force = false, record = None,
-    progress = false, bidding = None, ms_per_decision = None, format = "csv", call = Vec::new()))]
+    progress = false, bidding = None, ms_per_decision = None, format = "csv", call = Vec::new(),
+    bidding_covers = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn _tournament(
     py: Python<'_>,
@@ -168,6 +169,7 @@ pub fn _tournament(
     ms_per_decision: Option<u32>,
     format: &str,
     call: Vec<String>,
+    bidding_covers: Option<&str>,
 ) -> PyResult<(String, Vec<String>)> {
     if let Some(t) = threads {
         tresillo_runs::check_threads(t, "threads").map_err(value_error)?;
@@ -251,6 +253,11 @@ pub fn _tournament(
             None => Shard::WHOLE,
         },
         bidding: bidding.map(|b| b.trim().to_string()),
+        bidding_covers: bidding_covers
+            .map(str::parse::<tresillo_agents::BiddingCovers>)
+            .transpose()
+            .map_err(|e| value_error(format!("bidding_covers: {e}")))?
+            .unwrap_or_default(),
     };
     let mut notes = Vec::<String>::new();
     if let Some(ms) = ms_per_decision {

@@ -99,6 +99,24 @@ def test_bidding_and_both_formats_write_what_the_cli_writes(tmp_path):
     assert {"0:pimc:worlds=4", "1:rule", "2:random"} <= {r["agent"] for r in rows}
 
 
+def test_bidding_covers_all_is_the_clis_option(tmp_path):
+    """`bidding_covers="all"` (the CLI's `--bidding-covers all`): the bidding agent
+    makes every decision but card play; the same files as the CLI's."""
+    from conftest import run_cli
+
+    agents = ["random", "rule", "random"]
+    run_cli("tournament", "--agents", ",".join(agents), "--deals", "24", "--duplicate", "--seed", "7",
+            "--bidding", "rule", "--bidding-covers", "all", "--out", str(tmp_path / "cli"))
+    tresillo.tournament(agents, deals=24, duplicate=True, seed=7, bidding="rule", bidding_covers="all",
+                        out=tmp_path / "py")
+    for f in ("deals.csv", "summary.csv", "pairs.csv", "stats.json"):
+        assert (tmp_path / "py" / f).read_bytes() == (tmp_path / "cli" / f).read_bytes(), f
+    m = json.load(open(tmp_path / "py" / "manifest.json"))
+    assert m["config"]["bidding_covers"] == "all"
+    with pytest.raises(ValueError, match="unknown bidding cover `most`"):
+        tresillo.tournament(agents, deals=3, bidding="rule", bidding_covers="most", out=tmp_path / "bad")
+
+
 def test_read_deals_gives_the_same_frame_from_parquet_as_from_csv(tmp_path):
     from conftest import need
 

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
-use tresillo_agents::{Registry, SpecError};
+use tresillo_agents::{BiddingCovers, Registry, SpecError};
 use tresillo_core::{Rules, ScoringMode};
 
 /// A bad configuration.
@@ -41,6 +41,9 @@ pub enum ConfigError {
     /// A deal book that does not fit the run.
     #[error("{0}")]
     Book(String),
+    /// A bidding cover without a bidding agent.
+    #[error("{0}")]
+    Bidding(String),
 }
 
 /// How hands are scored.
@@ -165,6 +168,27 @@ pub struct TournamentConfig {
     /// decides everything. Absent from manifests when `None`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bidding: Option<String>,
+    /// Which decisions the bidding agent makes: the bidding phase (the default,
+    /// absent from manifests), or with `all` every decision but card play
+    /// (surrender, takeover, bola and hombre's other questions too), so that
+    /// the seated agents decide card play alone. Needs `bidding`.
+    #[serde(default, skip_serializing_if = "BiddingCovers::is_default", with = "covers_serde")]
+    pub bidding_covers: BiddingCovers,
+}
+
+/// [`BiddingCovers`] as its word (`"bidding"`, `"all"`) in manifests and records.
+pub(crate) mod covers_serde {
+    use serde::{Deserialize, Deserializer, Serializer};
+    use tresillo_agents::BiddingCovers;
+
+    pub(crate) fn serialize<S: Serializer>(c: &BiddingCovers, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(c.as_str())
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<BiddingCovers, D::Error> {
+        let word = String::deserialize(d)?;
+        word.parse().map_err(serde::de::Error::custom)
+    }
 }
 
 /// The parameters that fix a search agent's amount of work: a spec that sets one
@@ -261,6 +285,12 @@ impl TournamentConfig {
         }
         for a in self.agents.iter().chain(&self.bidding) {
             registry.build_seated(a)?;
+        }
+        if self.bidding.is_none() && !self.bidding_covers.is_default() {
+            return Err(ConfigError::Bidding(format!(
+                "bidding covers `{}` needs a bidding agent (--bidding)",
+                self.bidding_covers
+            )));
         }
         if self.deals == 0 {
             return Err(ConfigError::Deals("deals must be at least 1".into()));

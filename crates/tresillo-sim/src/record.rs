@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use tresillo_agents::{AgentError, AgentRng, TablePlayer, play_hand_with, splitmix64};
+use tresillo_agents::{AgentError, AgentRng, BiddingCovers, TablePlayer, play_hand_with, splitmix64};
 use tresillo_core::{
     Bid, Card, CardSet, Contract, Deal, Decision, DropWord, Hand, HandError, HandResult, HeapEnd, RuleSet,
     Seat, Suit, Word,
@@ -181,6 +181,14 @@ pub struct HandRecord {
     pub decisions: Vec<Step>,
     /// The result.
     pub result: HandResult,
+    /// Which decisions `bidding` made: absent for the bidding phase, `"all"`
+    /// for every decision but card play (tournament `--bidding-covers all`).
+    #[serde(
+        default,
+        skip_serializing_if = "BiddingCovers::is_default",
+        with = "crate::config::covers_serde"
+    )]
+    pub bidding_covers: BiddingCovers,
 }
 
 /// A record that does not replay.
@@ -268,6 +276,7 @@ impl HandRecord {
             dealer,
             decisions,
             result,
+            bidding_covers: BiddingCovers::Bidding,
         }
     }
 

@@ -289,7 +289,11 @@ impl Tournament {
         self.config
             .agents
             .iter()
-            .map(|s| SplitPlayer { play: build(s), bidding: self.config.bidding.as_deref().map(build) })
+            .map(|s| SplitPlayer {
+                play: build(s),
+                bidding: self.config.bidding.as_deref().map(build),
+                covers: self.config.bidding_covers,
+            })
             .collect()
     }
 
@@ -299,7 +303,11 @@ impl Tournament {
     pub fn metered_agents(&self) -> Vec<MeteredSeat> {
         self.build_agents()
             .into_iter()
-            .map(|s| SplitPlayer { play: Metered::new(s.play), bidding: s.bidding.map(Metered::new) })
+            .map(|s| SplitPlayer {
+                play: Metered::new(s.play),
+                bidding: s.bidding.map(Metered::new),
+                covers: s.covers,
+            })
             .collect()
     }
 
@@ -464,6 +472,7 @@ impl Tournament {
                     rec.seed = if dealt { None } else { Some(seed) };
                     rec.rng_seed = Some(rng_seed);
                     rec.bidding.clone_from(&c.bidding);
+                    rec.bidding_covers = c.bidding_covers;
                     rec.tournament = Some(TournamentOrigin {
                         master_seed: c.seed,
                         deal: i,
@@ -687,6 +696,7 @@ pub fn simple_config(agents: [&str; 3], deals: u64, seed: u64, duplicate: bool) 
         duplicate,
         shard: crate::config::Shard::WHOLE,
         bidding: None,
+        bidding_covers: tresillo_agents::BiddingCovers::Bidding,
     }
 }
 

@@ -762,6 +762,8 @@ pub struct TuneSetup {
     /// The agent that makes every seat's bidding-phase decisions, if any
     /// ([`TournamentConfig::bidding`]).
     pub bidding: Option<String>,
+    /// Which decisions `bidding` makes ([`TournamentConfig::bidding_covers`]).
+    pub bidding_covers: tresillo_agents::BiddingCovers,
 }
 
 impl TuneSetup {
@@ -775,6 +777,7 @@ impl TuneSetup {
             rules: Rules::default(),
             scoring: Scoring::Deal,
             bidding: None,
+            bidding_covers: tresillo_agents::BiddingCovers::Bidding,
         }
     }
 
@@ -791,6 +794,7 @@ impl TuneSetup {
             duplicate: true,
             shard: Shard::WHOLE,
             bidding: self.bidding.clone(),
+            bidding_covers: self.bidding_covers,
         }
     }
 

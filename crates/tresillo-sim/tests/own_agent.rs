@@ -93,3 +93,55 @@ fn outside_agents_can_be_tuned() {
     assert_eq!(a.units, b.units, "skew does nothing, so both candidates score the same");
     assert!(Space::with_registry(&r, "mine", vec!["skew=0,11".parse().unwrap()], None).is_err());
 }
+
+/// Counts the decisions other than card play it is asked for.
+struct CardsOnly(RandomAgent, std::sync::Arc<std::sync::atomic::AtomicU64>);
+
+impl Agent for CardsOnly {
+    fn name(&self) -> &str {
+        "cardsonly"
+    }
+    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
+        if !matches!(view.request(), tresillo_core::Request::Play { .. }) {
+            self.1.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        self.0.decide(view, rng)
+    }
+}
+
+/// The decisions other than card play that the seated `cardsonly` agents were
+/// asked for in a tournament of them with `--bidding rule` covering `covers`.
+fn non_card_decisions(covers: tresillo_agents::BiddingCovers) -> u64 {
+    let asked = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let mut r = Registry::builtin();
+    let info = AgentInfo { name: "cardsonly", help: "random, counting", params: vec![] };
+    let counter = asked.clone();
+    r.register(info, move |_| Ok(Box::new(CardsOnly(RandomAgent, counter.clone())))).unwrap();
+    let mut config = simple_config(["cardsonly", "cardsonly", "cardsonly"], 300, 11, false);
+    config.bidding = Some("rule".into());
+    config.bidding_covers = covers;
+    let t = Tournament::with_registry(config, r).unwrap();
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let (u0, u1) = t.config().unit_range();
+    pool.install(|| t.run(u0..u1, |u| u.rows.len())).unwrap();
+    asked.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+#[test]
+fn bidding_covers_all_leaves_the_seated_agents_card_play_alone() {
+    use tresillo_agents::BiddingCovers;
+    // By default the seated agents keep surrender, takeover and bola (asked in
+    // these 300 deals) ...
+    assert!(non_card_decisions(BiddingCovers::Bidding) > 0);
+    // ... and `all` gives them to the bidding agent.
+    assert_eq!(non_card_decisions(BiddingCovers::All), 0);
+}
+
+#[test]
+fn bidding_covers_all_needs_a_bidding_agent() {
+    let mut config = simple_config(["rule", "rule", "rule"], 3, 1, false);
+    config.bidding_covers = tresillo_agents::BiddingCovers::All;
+    let Err(e) = Tournament::new(config) else { panic!("refused") };
+    let e = e.to_string();
+    assert!(e.contains("needs a bidding agent"), "{e}");
+}

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """A test bot that plays like bots/random_bot.py and appends every line it reads
-and writes to the file named by RECORD (for the schema test)."""
+and writes to the file named by RECORD (for the schema test); with AUTO_SINGLE
+set, its greeting asks for `auto_single`."""
 import json, os, random, sys
 log = open(os.environ["RECORD"], "a")
 for line in sys.stdin:
@@ -10,6 +11,8 @@ for line in sys.stdin:
     if m["type"] == "hello":
         out = {"type": "hello", "protocol": 1, "name": "recording", "version": "1",
                "options": [{"name": "x", "type": "int", "min": 0, "max": 3, "default": 0}]}
+        if os.environ.get("AUTO_SINGLE"):
+            out["auto_single"] = True
     elif m["type"] == "request":
         out = {"type": "action", "id": m["id"], "action": random.Random(m["seed"]).choice(m["legal"])["action"]}
     elif m["type"] == "bye":

@@ -100,6 +100,7 @@ def tournament(
     bidding=None,
     ms_per_decision=None,
     format="csv",
+    bidding_covers=None,
 ):
     """Play a tournament with the Rust runner into the run directory ``out`` and
     return its summary rows (summary.csv as a list of dicts).
@@ -122,12 +123,15 @@ def tournament(
 
     ``bidding``: an agent spec that makes every seat's auction, contract, exchange
     and conversation decisions, so the seated agents differ only in card play
-    (``bidding="rule"``). ``ms_per_decision``: equal time, each search agent
+    (``bidding="rule"``); ``bidding_covers="all"`` gives it every decision but
+    card play (surrender, takeover and bola too), so the seated agents decide card
+    play alone. ``ms_per_decision``: equal time, each search agent
     (``pimc``, ``ismcts``) gets that many milliseconds per decision; such a run
     does not reproduce, and a ``UserWarning`` says so. ``format``: ``"csv"``
     (deals.csv), ``"parquet"`` (deals.parquet) or ``"both"``; ``read_deals``
     reads either. The same options as ``tresillo tournament``'s ``--bidding``,
-    ``--ms-per-decision`` and ``--format``, with the same files.
+    ``--bidding-covers``, ``--ms-per-decision`` and ``--format``, with the same
+    files.
     """
     out = _path("out", out)
     deals = _int("deals", deals, 0, _U64, "0 to 2**64-1")
@@ -169,6 +173,8 @@ def tournament(
     given = dict(duplicate=duplicate, rules=rules, players=players, options=options, seed=seed, scoring=scoring,
                  shard=shard, threads=threads, resume=resume, force=force, record=record, progress=progress,
                  bidding=bidding, ms_per_decision=ms_per_decision, format=format)
+    if bidding_covers is not None:
+        given["bidding_covers"] = bidding_covers
     call += [f"{k}={v!r}" for k, v in given.items()]
     _table, notes = _tournament(
         slots,
@@ -190,6 +196,7 @@ def tournament(
         ms_per_decision=ms_per_decision,
         format=format,
         call=call,
+        bidding_covers=bidding_covers,
     )
     for line in notes:
         _warnings.warn(line.removeprefix("note: "), stacklevel=2)

@@ -38,4 +38,5 @@ def tournament(
     bidding: Optional[str] = None,
     ms_per_decision: Optional[int] = None,
     format: str = "csv",
+    bidding_covers: Optional[str] = None,
 ) -> List[Dict[str, str]]: ...

@@ -112,4 +112,5 @@ def _tournament(
     bidding: Optional[str] = None,
     ms_per_decision: Optional[int] = None,
     format: str = "csv",
+    bidding_covers: Optional[str] = None,
 ) -> Tuple[str, List[str]]: ...
