@@ -689,7 +689,7 @@ impl ExtBot {
         let hello = message::hello(rules, players, &self.config);
         self.send_line(&format!("{hello}\n"))?;
         let answer = self.receive(true)?;
-        let v: serde_json::Value = serde_json::from_str(&answer)
+        let v: serde_json::Value = tresillo_sim::json::from_str(&answer)
             .map_err(|e| format!("greeting is not JSON ({e}): {}", excerpt(&answer)))?;
         if v["type"] != "hello" {
             return Err(format!("answered the greeting with {}", excerpt(&answer)).into());
@@ -697,7 +697,9 @@ impl ExtBot {
         if v["protocol"].as_u64().is_some_and(|n| n != u64::from(PROTOCOL)) {
             return Err(format!("speaks protocol {} (this is protocol {PROTOCOL})", v["protocol"]).into());
         }
-        self.name = v["name"].as_str().unwrap_or("bot").to_string();
+        // Printed in messages: its control characters escaped (a name cannot recolour
+        // the terminal or forge an `error:` line).
+        self.name = tresillo_core::printable(v["name"].as_str().unwrap_or("bot")).into_owned();
         if !matches!(v["auto_single"], serde_json::Value::Null | serde_json::Value::Bool(_)) {
             return Err(Fault {
                 why: format!("its greeting's auto_single is not true or false: {}", v["auto_single"]),
@@ -901,8 +903,15 @@ impl ExtBot {
     }
 }
 
+/// How the toolkit reads a bot's answer `line` to request `id` with the `legal`
+/// action ids ([`parse_answer`]): the action id, or why the line is refused in
+/// one line. Public for the fuzz tests and for tools that check a bot's output.
+pub fn read_answer(line: &[u8], id: u64, legal: &[usize]) -> Result<usize, String> {
+    parse_answer(line, id, legal).map_err(|f| f.why)
+}
+
 /// The action a bot's answer `line` names, checked: a message `action` for
-/// request `id`, with one of the `legal` ids.
+/// request `id`, with one of the `legal` ids; a key given twice is refused.
 fn parse_answer(line: &[u8], id: u64, legal: &[usize]) -> Result<usize, Fault> {
     #[derive(serde::Deserialize)]
     struct Answer<'a> {
@@ -915,6 +924,8 @@ fn parse_answer(line: &[u8], id: u64, legal: &[usize]) -> Result<usize, Fault> {
     let Ok(line_str) = std::str::from_utf8(line) else {
         return Err("wrote bytes that are not UTF-8".into());
     };
+    tresillo_sim::json::from_str::<serde::de::IgnoredAny>(line_str)
+        .map_err(|e| format!("wrote a line that is not an answer ({e}): {}", excerpt(&text())))?;
     let v: Answer<'_> = serde_json::from_str(line_str)
         .map_err(|e| format!("wrote a line that is not an answer ({e}): {}", excerpt(&text())))?;
     if v.kind != "action" {

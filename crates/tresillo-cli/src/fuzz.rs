@@ -1,7 +1,7 @@
 //! Mutation fuzzing of every parser of outside input, as part of `cargo test`
 //! (issue 34): game records, `score` session lines, experiment TOML, deal and
-//! card notation, deal books, agent specs, run manifests and compute
-//! checkpoints. Each starts from valid samples (the repository's own examples)
+//! card notation, deal books, agent specs, bots' protocol answers, run
+//! manifests and compute checkpoints. Each starts from valid samples (the repository's own examples)
 //! and reads a fixed budget of seeded mutations of them (bytes flipped, cut,
 //! repeated, or JSON/TOML tokens and extreme numbers put in). Every input must
 //! give either a one-line error (as the command line prints it: control
@@ -217,4 +217,15 @@ fn manifests_and_compute_checkpoints_never_panic() {
             .map(|_| ())
             .map_err(|e| e.to_string())
     });
+}
+
+#[test]
+fn protocol_answers_never_panic() {
+    let samples = [r#"{"type":"action","id":7,"action":2}"#, r#"{"type": "action", "id": 7, "action": 0}"#];
+    fuzz("a bot's answer", &samples, cases(2000), |t| {
+        tresillo_bots::read_answer(t.as_bytes(), 7, &[0, 2, 5]).map(|_| ()).map_err(|e| e.to_string())
+    });
+    let e = tresillo_bots::read_answer(br#"{"type":"action","id":7,"action":2,"action":5}"#, 7, &[2, 5])
+        .unwrap_err();
+    assert!(e.contains("duplicate key \"action\""), "{e}");
 }

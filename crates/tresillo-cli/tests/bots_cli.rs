@@ -372,3 +372,21 @@ fn no_bot_outlives_a_run_that_is_interrupted_or_killed() {
         }
     }
 }
+
+/// Issue 34, finding 10: a bot's self-declared name is printed with its control
+/// characters escaped: a name cannot recolour the terminal or forge a line.
+#[test]
+fn a_bots_name_cannot_forge_a_line() {
+    let d = TempDir::new("bots", "name");
+    let agents = format!("ext:cmd={},rule,rule", faulty());
+    let o = Command::new(env!("CARGO_BIN_EXE_tresillo"))
+        .args(["tournament", "--agents", &agents, "--deals", "4", "--out", d.path("run").to_str().unwrap()])
+        .env("FAULT", "crash")
+        .env("AFTER", "3")
+        .env("NAME", "evil\nerror: forged\u{1b}[31m")
+        .output()
+        .unwrap();
+    let err = failed(&o);
+    assert!(err.contains("evil\\nerror: forged\\u{1b}[31m"), "{err:?}");
+    assert!(!err.contains('\u{1b}') && !err.contains("\nerror: forged"), "{err:?}");
+}

@@ -9,7 +9,8 @@ the bot's output) at the greeting, then plays; forkcrash: after AFTER requests
 starts such a child and exits; noeof: ignores `bye` and the end of its input and
 keeps running; linger: keeps running after `bye`. handcrash: exits at the first
 request of its hand HAND (the `hand` message's number). With PIDS=DIR, each
-process writes its pid to a file of that directory, for the tests to find."""
+process writes its pid to a file of that directory, for the tests to find.
+NAME: the name its greeting declares (default faulty)."""
 import json, os, signal, sys, time
 fault = os.environ.get("FAULT", "")
 after = int(os.environ.get("AFTER", "20"))
@@ -48,7 +49,8 @@ for line in sys.stdin:
             time.sleep(60)
         if fault == "fork":
             fork_sleeper()
-        print(json.dumps({"type": "hello", "protocol": 1, "name": "faulty"}), flush=True)
+        name = os.environ.get("NAME", "faulty")
+        print(json.dumps({"type": "hello", "protocol": 1, "name": name}), flush=True)
     elif m["type"] == "hand":
         hand = m["hand"]
     elif m["type"] == "request":
