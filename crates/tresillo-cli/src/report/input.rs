@@ -526,6 +526,8 @@ impl TournamentRun {
             dir.display(),
             missing.join(", ")
         );
+        // The files there must have the bytes the manifest's checksums vouch for.
+        tresillo_runs::verify::verify_run(dir, &manifest, tresillo_runs::verify::Missing::Allowed)?;
         let sp = dir.join("summary.csv");
         ensure!(
             sp.is_file(),
