@@ -104,7 +104,7 @@ fn every_changed_byte_of_a_finished_run_is_refused_by_verify_resume_merge_and_re
     assert!(verify(&dir).unwrap().line.starts_with("ok: "));
     let files = data_files(&dir, Some(&rec));
     assert_eq!(files.len(), 7, "{files:?}");
-    let mut rng = Positions(0x5eed_34);
+    let mut rng = Positions(0x005e_ed34);
     let mut checked = 0;
     for p in &files {
         let len = fs::metadata(p).unwrap().len();
@@ -177,7 +177,7 @@ fn every_changed_byte_of_a_checkpoint_is_refused_by_verify_and_resume() {
     assert!(verify(&dir).unwrap().line.contains("run in progress, 1 of 3 deals checkpointed"));
     let files = data_files(&dir, Some(&rec));
     assert_eq!(files.len(), 4, "deals.csv, the part, stats.json, the record: {files:?}");
-    let mut rng = Positions(0x34_c4ec);
+    let mut rng = Positions(0x0034_c4ec);
     let resume = RunOptions { resume: true, ..options(&dir, Some(rec.clone())) };
     for p in &files {
         let len = fs::metadata(p).unwrap().len();
@@ -215,7 +215,7 @@ fn a_changed_byte_of_a_shard_is_refused_by_merge() {
         })
         .collect();
     let out = t.path("all");
-    let mut rng = Positions(0x3e26e);
+    let mut rng = Positions(0x0003_e26e);
     for p in data_files(&shards[1], None) {
         let len = fs::metadata(&p).unwrap().len();
         for pos in rng.of(len, 0, 16) {
