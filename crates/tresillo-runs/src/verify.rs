@@ -129,9 +129,10 @@ pub fn verify(dir: &Path) -> Result<Verified> {
         }
         return Ok(Verified {
             line: format!(
-                "ok: {}: sequential test of {} looks; {files} files match their checksums",
+                "ok: {}: sequential test of {} look{}; {files} files match their checksums",
                 dir.display(),
-                looks.len()
+                looks.len(),
+                if looks.len() == 1 { "" } else { "s" }
             ),
             files,
         });
