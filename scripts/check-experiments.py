@@ -10,7 +10,8 @@ minute on a 2-core machine) is run with `tresillo run experiments/NAME.toml
 touched, and every committed file under the experiment's `out` is compared with
 the rerun's: byte for byte, except a manifest (*.json holding `"tool":
 "tresillo"`), compared with its `build` object (the commit that wrote it) removed
-and nothing else, and a `compute.csv`, whose counts (the columns up to
+and nothing else (and without its checksums, `crc32`, when the committed manifest
+was written before them), and a `compute.csv`, whose counts (the columns up to
 `forfeits`) are compared and whose measurements (times) are not.
 
 Two changes of issue 33 are allowed for, in files committed before them (a
@@ -67,15 +68,27 @@ FAST = [
 ]
 
 
-def without_build(text):
+def without_build(text, checksums=True):
     """A manifest's JSON without the `build` object and the `command_line` (how
     the run was started, `--threads`, `--resume` or `--force`, which the results
-    do not depend on), re-printed canonically."""
+    do not depend on), re-printed canonically; without `checksums`, also without
+    the checksums of issue 34 (`crc32`, and `record.crc32`)."""
     value = json.loads(text)
     if isinstance(value, dict):
         value.pop("build", None)
         value.pop("command_line", None)
+        if not checksums:
+            value.pop("crc32", None)
+            if isinstance(value.get("record"), dict):
+                value["record"].pop("crc32", None)
     return json.dumps(value, indent=2)
+
+
+def has_checksums(text):
+    """Whether a manifest records checksums (issue 34: the manifests committed
+    before them record none, and are compared with a rerun's without them)."""
+    value = json.loads(text)
+    return isinstance(value, dict) and "crc32" in value
 
 
 def counts_of_compute(data):
@@ -165,7 +178,8 @@ def same(committed, rerun):
         try:
             ta, tb = a.decode(), b.decode()
             if '"tool": "tresillo"' in ta and '"tool": "tresillo"' in tb:
-                return without_build(ta) == without_build(tb)
+                keep = has_checksums(ta)
+                return without_build(ta, keep) == without_build(tb, keep)
         except (UnicodeDecodeError, json.JSONDecodeError):
             return False
     return False

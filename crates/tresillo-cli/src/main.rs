@@ -126,6 +126,14 @@ enum Command {
     Tournament(tournament::TournamentArgs),
     /// Merge finished shards of one run into a single run directory.
     Merge(tournament::MergeArgs),
+    /// Check run directories against their manifests' checksums (a tournament,
+    /// `run` or `merge` output, a league, an `sprt --out`): every file there, every
+    /// byte as written. Exit 0 with one `ok` line each, 2 naming the first bad file.
+    Verify {
+        /// The run directories.
+        #[arg(required = true)]
+        dirs: Vec<std::path::PathBuf>,
+    },
     /// Rank many agents: every set of three (four) of them a duplicate table on
     /// the same deals; ratings with 95% intervals and the pairwise matrix.
     League(league::LeagueArgs),
@@ -190,6 +198,11 @@ fn run(cli: Cli) -> Result<()> {
         Command::Merge(a) => {
             let table = tournament::merge(&a, command_line())?;
             write!(out, "{table}")?;
+        }
+        Command::Verify { dirs } => {
+            for d in &dirs {
+                writeln!(out, "{}", tresillo_runs::verify::verify(d)?.line)?;
+            }
         }
         Command::League(a) => {
             let ranking = league::run(&a, command_line())?;

@@ -234,6 +234,9 @@ fn resume_continues_the_record_file_from_its_checkpoint() {
     m["deals_completed"] = 100.into();
     m["csv_bytes"] = end_of_line(&csv, 101).into(); // the header and 100 rows
     m["record"] = serde_json::json!({"path": s(&cut_rec), "bytes": end_of_line(&records, 100)});
+    // The checksums of the finished run's files are not those of this checkpoint:
+    // it is made as a version before checksums wrote it (nothing to verify).
+    m.as_object_mut().unwrap().remove("crc32");
     fs::write(cut.join("manifest.json"), serde_json::to_string_pretty(&m).unwrap()).unwrap();
     // Resuming needs the same record file.
     let err = failed(&run("300", &cut, &["--resume"]));

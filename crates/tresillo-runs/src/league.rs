@@ -65,6 +65,11 @@ pub struct LeagueManifest {
     /// The deal book every table plays (`--deals-from`); absent for leagues on the seed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deal_book: Option<DealBook>,
+    /// Once the league is complete, the CRC-32 checksums of `ratings.csv` and
+    /// `matrix.csv` ([`crate::checksum`]; not of the measured `compute.csv`);
+    /// absent before then and in leagues of versions before checksums.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub crc32: std::collections::BTreeMap<String, String>,
 }
 
 /// One table of a league.
@@ -161,6 +166,7 @@ pub fn league(
         tables: all.clone(),
         complete: false,
         deal_book: book.clone(),
+        crc32: Default::default(),
     };
     if a.force || !manifest_path.exists() {
         for f in ["ratings.csv", "matrix.csv", crate::compute::COMPUTE_CSV] {
@@ -220,8 +226,12 @@ pub fn league(
     let pairs = matrix(n, &results);
     let ranked = ranking(&fitted.ratings);
     // Every league file is in place before its manifest says the league is complete.
-    write_shared(&dir.join("ratings.csv"), ratings_csv(&ranked, &config.agents).as_bytes())?;
-    write_shared(&dir.join("matrix.csv"), matrix_csv(&pairs, &fitted, &config.agents).as_bytes())?;
+    let ratings = ratings_csv(&ranked, &config.agents);
+    let matrix = matrix_csv(&pairs, &fitted, &config.agents);
+    write_shared(&dir.join("ratings.csv"), ratings.as_bytes())?;
+    write_shared(&dir.join("matrix.csv"), matrix.as_bytes())?;
+    manifest.crc32.insert("ratings.csv".into(), crate::checksum::of(ratings.as_bytes()));
+    manifest.crc32.insert("matrix.csv".into(), crate::checksum::of(matrix.as_bytes()));
     let compute = league_compute(dir, config, &all)?;
     if let Some(c) = &compute {
         write_shared(&dir.join(crate::compute::COMPUTE_CSV), &crate::compute::compute_csv(config, c)?)?;
@@ -235,6 +245,29 @@ pub fn league(
         text.push_str(&crate::compute::compute_table(config, c));
     }
     Ok(text)
+}
+
+/// Checks the league files of the league in `dir` (manifest `m`): when it is
+/// complete, `ratings.csv` and `matrix.csv` must be there with the checksums the
+/// manifest records (a league of a version before checksums records none: their
+/// presence alone is checked). Returns how many files were checked by checksum.
+pub fn verify_files(dir: &Path, m: &LeagueManifest) -> Result<usize> {
+    if !m.complete {
+        return Ok(0);
+    }
+    for f in ["ratings.csv", "matrix.csv"] {
+        let p = dir.join(f);
+        ensure!(
+            p.is_file(),
+            "{}: missing, though {} says the league is complete",
+            p.display(),
+            "league.json"
+        );
+    }
+    for (name, want) in &m.crc32 {
+        crate::checksum::verify(&dir.join(name), None, want)?;
+    }
+    Ok(m.crc32.len())
 }
 
 /// Writes a league file that several shards of the league, started together, may

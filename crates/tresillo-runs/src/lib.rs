@@ -17,12 +17,14 @@
 //! print!("{table}");
 //! ```
 
+pub mod checksum;
 pub mod compute;
 pub mod league;
 pub mod lines;
 pub mod pairs;
 pub mod parquet;
 mod run;
+pub mod verify;
 
 pub use parquet::Format;
 pub use run::{

@@ -689,8 +689,8 @@ fn part_range(name: &str) -> Option<(u64, u64)> {
 }
 
 /// Writes the rows of units `[u0, u1)` as a part file in `parts` (under a temporary
-/// name, renamed into place; flushed to disk only when `sync`).
-pub fn write_part(parts: &Path, u0: u64, u1: u64, batch: &RecordBatch) -> Result<()> {
+/// name, renamed into place); returns its path.
+pub fn write_part(parts: &Path, u0: u64, u1: u64, batch: &RecordBatch) -> Result<PathBuf> {
     let path = parts.join(part_name(u0, u1));
     let tmp = parts.join(format!("{}.tmp", part_name(u0, u1)));
     let f = File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
@@ -698,7 +698,8 @@ pub fn write_part(parts: &Path, u0: u64, u1: u64, batch: &RecordBatch) -> Result
     w.write(batch)?;
     let buf = w.into_inner().with_context(|| format!("writing {}", tmp.display()))?;
     buf.into_inner().map_err(|e| anyhow::anyhow!("writing {}: {e}", tmp.display()))?;
-    fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))
+    fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))?;
+    Ok(path)
 }
 
 /// The part files of `parts` that hold the units `[u0, u0 + done)` of a resumed

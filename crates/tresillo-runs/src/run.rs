@@ -25,6 +25,7 @@ use crate::parquet::{DEALS_PARQUET, Format, PARTS_DIR, RowBuilder};
 use anyhow::{Context, Result, bail, ensure};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::{IsTerminal, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -216,6 +217,14 @@ pub struct Manifest {
     /// digests of their files), which `--resume` checks; absent when none plays.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bots: Vec<BotIdentity>,
+    /// CRC-32 checksums (8 hex digits, as zlib computes them) of the run's files,
+    /// by name ([`crate::checksum`]): while the run plays, of the committed prefix
+    /// of `deals.csv`, of each Parquet part file and of the statistics the manifest
+    /// counts; once complete, of every file of the run but the manifest and the
+    /// measured `compute.json` and `compute.csv`. Absent in manifests of versions
+    /// before checksums (nothing to verify).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub crc32: BTreeMap<String, String>,
 }
 
 /// Where a run writes its records, and the bytes of that file that hold the hands
@@ -226,16 +235,22 @@ pub struct RecordProgress {
     pub path: PathBuf,
     /// Bytes holding finished hands.
     pub bytes: u64,
+    /// The CRC-32 of those bytes ([`crate::checksum`]; absent before checksums).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crc32: Option<String>,
 }
 
 /// Opens the record file of a run for appending: a new run creates (or, when
-/// `fresh`, truncates) it; a resumed one truncates it to its checkpoint. `partial`:
-/// the run replaces another, and writes [`partial_record`] instead.
-fn open_record(progress: &RecordProgress, fresh: bool, partial: bool) -> Result<File> {
+/// `fresh`, truncates) it; a resumed one truncates it to its checkpoint, once the
+/// bytes kept are checked against the checksum the checkpoint records. `partial`:
+/// the run replaces another, and writes [`partial_record`] instead. Returns the
+/// file and the checksum of the bytes it keeps.
+fn open_record(progress: &RecordProgress, fresh: bool, partial: bool) -> Result<(File, u32)> {
     let file = if partial { partial_record(&progress.path) } else { progress.path.clone() };
     let p = &file;
     // A run killed after its first manifest, before it created the record file,
     // has recorded nothing: the file is created as for a new run.
+    let mut crc = 0;
     let f = if fresh || (progress.bytes == 0 && !p.exists()) {
         File::create(p).with_context(|| format!("creating {}", p.display()))?
     } else {
@@ -247,17 +262,22 @@ fn open_record(progress: &RecordProgress, fresh: bool, partial: bool) -> Result<
             p.display(),
             progress.bytes
         );
+        crc = crate::checksum::file(p, Some(progress.bytes))?;
+        if let Some(want) = &progress.crc32 {
+            crate::checksum::check(p, crc, want)?;
+        }
         f.set_len(progress.bytes).with_context(|| format!("truncating {} to its checkpoint", p.display()))?;
         f
     };
     drop(f);
-    OpenOptions::new().append(true).open(p).with_context(|| format!("opening {}", p.display()))
+    let f = OpenOptions::new().append(true).open(p).with_context(|| format!("opening {}", p.display()))?;
+    Ok((f, crc))
 }
 
 /// Where a run that replaces another (it plays in `DIR.partial`) writes its
 /// records until it is complete: `FILE.partial`, renamed over `FILE` when the run's
 /// files are moved into place, so that an earlier `FILE` stays whole until then.
-fn partial_record(path: &Path) -> PathBuf {
+pub(crate) fn partial_record(path: &Path) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(".partial");
     path.with_file_name(name)
@@ -324,9 +344,19 @@ pub fn write_point() {
 ///
 /// The compute checkpoint goes the same way, `compute.next.json` then
 /// `compute.json` ([`read_compute`] picks the one of the manifest's deals).
-fn checkpoint(dir: &Path, stats: &Stats, compute: &Compute, manifest: &Manifest, sync: bool) -> Result<()> {
+///
+/// The manifest records the checksum of the statistics (`crc32["stats.json"]`).
+fn checkpoint(
+    dir: &Path,
+    stats: &Stats,
+    compute: &Compute,
+    manifest: &mut Manifest,
+    sync: bool,
+) -> Result<()> {
     let next = dir.join(STATS_NEXT);
-    write_replacing(&next, serde_json::to_string(stats)?.as_bytes(), sync)?;
+    let bytes = serde_json::to_string(stats)?;
+    manifest.crc32.insert("stats.json".into(), crate::checksum::of(bytes.as_bytes()));
+    write_replacing(&next, bytes.as_bytes(), sync)?;
     let compute_next = dir.join(COMPUTE_NEXT);
     write_replacing(&compute_next, serde_json::to_string(compute)?.as_bytes(), sync)?;
     write_replacing(&dir.join("manifest.json"), serde_json::to_string_pretty(manifest)?.as_bytes(), sync)?;
@@ -349,24 +379,49 @@ fn read_stats_file(p: &Path) -> Result<Stats> {
     serde_json::from_str(&text).with_context(|| format!("{}: malformed statistics", p.display()))
 }
 
-/// The statistics of the deals `deals_completed` counts: `stats.json`, or
+/// The statistics of the deals the manifest `m` counts: `stats.json`, or
 /// `stats.next.json` when the run was killed between writing the manifest and
-/// renaming it (see [`checkpoint`]).
-fn read_stats(dir: &Path, deals_completed: u64) -> Result<Stats> {
-    let s = read_stats_file(&dir.join("stats.json"))?;
+/// renaming it (see [`checkpoint`]); the one taken must have the checksum the
+/// manifest records, when it records one.
+pub(crate) fn read_stats(dir: &Path, m: &Manifest) -> Result<Stats> {
+    let deals_completed = m.deals_completed;
+    let stats = dir.join("stats.json");
+    let next = dir.join(STATS_NEXT);
+    if let Some(want) = m.crc32.get("stats.json") {
+        // The file whose bytes the manifest vouches for (stats.next.json after a
+        // kill between the manifest and its renaming).
+        for p in [&stats, &next] {
+            if p.exists() && crate::checksum::parse(want) == Some(crate::checksum::file(p, None)?) {
+                let s = read_stats_file(p)?;
+                ensure!(
+                    s.deals == deals_completed,
+                    "{}: the statistics count {} deals but the manifest {deals_completed}",
+                    p.display(),
+                    s.deals
+                );
+                return Ok(s);
+            }
+        }
+    }
+    // (With a checksum recorded, none matched: the file of the right count is
+    // refused by its checksum, one of another count by its count.)
+    let vouched =
+        |p: &Path| m.crc32.get("stats.json").map_or(Ok(()), |want| crate::checksum::verify(p, None, want));
+    let s = read_stats_file(&stats)?;
     if s.deals == deals_completed {
+        vouched(&stats)?;
         return Ok(s);
     }
-    let next = dir.join(STATS_NEXT);
     if next.exists() {
         let n = read_stats_file(&next)?;
         if n.deals == deals_completed {
+            vouched(&next)?;
             return Ok(n);
         }
     }
     bail!(
         "{}: the statistics count {} deals but the manifest {}; start the run again with --force",
-        dir.display(),
+        stats.display(),
         s.deals,
         deals_completed
     )
@@ -1049,6 +1104,44 @@ pub fn check_deals_size(dir: &Path, m: &Manifest) -> Result<()> {
     Ok(())
 }
 
+/// Refuses, naming the file, a Parquet part file (of `kept`, the parts a resumed
+/// run keeps) whose bytes are not those its manifest `m` vouches for; a part of a
+/// run started by a version before checksums gets its checksum recorded now.
+fn check_parts(kept: &[PathBuf], m: &mut Manifest) -> Result<()> {
+    for p in kept {
+        let name = format!("{PARTS_DIR}/{}", p.file_name().unwrap_or_default().to_string_lossy());
+        let crc = crate::checksum::file(p, None)?;
+        match m.crc32.get(&name) {
+            Some(want) => crate::checksum::check(p, crc, want)?,
+            None => {
+                m.crc32.insert(name, crate::checksum::hex(crc));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The checksums of a complete run's files in its manifest `m` ([`crate::checksum`]):
+/// those of the Parquet parts give way to that of `deals.parquet`, and the files
+/// derived from the rows (`summary.csv`, `pairs.csv`, `forfeits.csv`) are added
+/// (`deals.csv`'s is kept as the rows were written, `stats.json`'s is added by the
+/// checkpoint that marks the run complete). Not `compute.json` nor `compute.csv`:
+/// their times are measured, and the manifest must not depend on them.
+fn complete_checksums(dir: &Path, m: &mut Manifest) -> Result<()> {
+    m.crc32.retain(|k, _| !k.starts_with(PARTS_DIR));
+    let mut files = vec!["summary.csv", "pairs.csv", FORFEITS_CSV];
+    if m.format.parquet() {
+        files.push(DEALS_PARQUET);
+    }
+    for f in files {
+        let p = dir.join(f);
+        if p.exists() {
+            m.crc32.insert(f.into(), crate::checksum::hex(crate::checksum::file(&p, None)?));
+        }
+    }
+    Ok(())
+}
+
 /// The files a complete run directory holds (besides its lock), the manifest last:
 /// what its manifest promises and what a replacement moves into place. `compute`:
 /// the run has a compute checkpoint (every run of this version has one).
@@ -1077,6 +1170,9 @@ fn complete_files(format: Format, compute: bool) -> Vec<&'static str> {
 /// statistics are still in `stats.next.json`. `note` says what was rebuilt.
 pub(crate) fn complete_run(dir: &Path, m: &Manifest, note: &(dyn Fn(&str) + Sync)) -> Result<()> {
     check_deals_size(dir, m)?;
+    // Every file kept must have the bytes the manifest vouches for before anything
+    // is rebuilt from them (a missing derived file is rebuilt, then checked).
+    crate::verify::verify_run(dir, m, crate::verify::Missing::Allowed)?;
     if m.format.parquet() {
         crate::parquet::row_count(&dir.join(DEALS_PARQUET))?;
         // A kill after the manifest counted deals.parquet, before the parts went.
@@ -1086,7 +1182,7 @@ pub(crate) fn complete_run(dir: &Path, m: &Manifest, note: &(dyn Fn(&str) + Sync
             write_point();
         }
     }
-    let s = read_stats(dir, m.deals_completed)?;
+    let s = read_stats(dir, m)?;
     let c = read_compute(dir, m.deals_completed)?;
     let derived: Vec<&str> = complete_files(m.format, c.is_some())
         .into_iter()
@@ -1111,6 +1207,11 @@ pub(crate) fn complete_run(dir: &Path, m: &Manifest, note: &(dyn Fn(&str) + Sync
     }
     let rows_per_unit = m.config.scoring.unit_len() * m.config.seatings().len() as u64;
     write_summary(dir, &m.config, &s, c.as_ref(), rows_per_unit)?;
+    for f in &missing {
+        if let Some(want) = m.crc32.get(*f) {
+            crate::checksum::verify(&dir.join(f), None, want)?;
+        }
+    }
     if !missing.is_empty() {
         note(&format!(
             "{}: the run was marked complete without {}; rebuilt from its rows and statistics",
@@ -1174,8 +1275,10 @@ fn play(
         (a.note)(&format!("{}: no run to resume there; starting it", dir.display()));
     }
     let slots = config.agents.len();
+    // The checksum of the committed rows of deals.csv, continued as rows are added.
+    let mut csv_crc = 0;
     let (mut manifest, mut stats, mut compute) = if resuming {
-        let m = read_manifest(dir)?;
+        let mut m = read_manifest(dir)?;
         if m.config != config {
             bail!(
                 "{} holds a run with another configuration ({}); use --force to overwrite it",
@@ -1199,7 +1302,7 @@ fn play(
             complete_run(dir, &m, a.note)?;
             return Ok(already_complete(dir, &m));
         }
-        let s = read_stats(dir, m.deals_completed)?;
+        let s = read_stats(dir, &m)?;
         let c = read_compute(dir, m.deals_completed)?;
         match (&m.record, &a.record) {
             (Some(r), Some(p)) if r.path == *p => {}
@@ -1216,7 +1319,9 @@ fn play(
         }
         if m.format.parquet() {
             // Checks every part the manifest counts before anything is changed.
-            crate::parquet::resume_parts(&dir.join(PARTS_DIR), u0, m.units_completed, t.rows_per_unit())?;
+            let kept =
+                crate::parquet::resume_parts(&dir.join(PARTS_DIR), u0, m.units_completed, t.rows_per_unit())?;
+            check_parts(&kept, &mut m)?;
         }
         if m.format.csv() {
             check_csv_header(&dir.join("deals.csv"), "resume it")?;
@@ -1231,6 +1336,12 @@ fn play(
                     m.csv_bytes
                 );
             }
+            // The rows kept must have the bytes the checkpoint vouches for.
+            let crc = crate::checksum::file(&dir.join("deals.csv"), Some(m.csv_bytes))?;
+            if let Some(want) = m.crc32.get("deals.csv") {
+                crate::checksum::check(&dir.join("deals.csv"), crc, want)?;
+            }
+            csv_crc = crc;
             f.set_len(m.csv_bytes).context("truncating deals.csv to its last checkpoint")?;
         }
         let c = c.unwrap_or_else(|| {
@@ -1250,6 +1361,7 @@ fn play(
         let header = if a.format.csv() { csv_header()? } else { Vec::new() };
         if a.format.csv() {
             write_atomic(&dir.join("deals.csv"), &header)?;
+            csv_crc = crc32fast::hash(&header);
         }
         if a.format.parquet() {
             fs::create_dir_all(dir.join(PARTS_DIR))
@@ -1266,15 +1378,25 @@ fn play(
             units_completed: 0,
             csv_bytes: header.len() as u64,
             complete: false,
-            record: a.record.as_ref().map(|p| RecordProgress { path: p.clone(), bytes: 0 }),
+            record: a.record.as_ref().map(|p| RecordProgress {
+                path: p.clone(),
+                bytes: 0,
+                crc32: Some(crate::checksum::of(b"")),
+            }),
             format: a.format,
             parquet_bytes: None,
             time_budget: config.timed_agents(&a.registry).into_iter().map(String::from).collect(),
             deal_book: book.clone(),
             bots: a.bots.clone(),
+            crc32: BTreeMap::new(),
         };
+        let mut m = m;
+        if a.format.csv() {
+            m.crc32.insert("deals.csv".into(), crate::checksum::hex(csv_crc));
+        }
         let s = Stats::default();
         let c = Compute::new(slots);
+        m.crc32.insert("stats.json".into(), crate::checksum::of(serde_json::to_string(&s)?.as_bytes()));
         write_atomic(&dir.join("stats.json"), serde_json::to_string(&s)?.as_bytes())?;
         write_atomic(&dir.join(COMPUTE_JSON), serde_json::to_string(&c)?.as_bytes())?;
         write_atomic(&dir.join("manifest.json"), serde_json::to_string_pretty(&m)?.as_bytes())?;
@@ -1295,11 +1417,15 @@ fn play(
         ProgressBar::hidden()
     };
     let rate_known = std::sync::atomic::AtomicBool::new(false);
-    let mut record_file = match &manifest.record {
+    let (mut record_file, mut rec_crc) = match &manifest.record {
         // Replacing another run (playing in `DIR.partial`): records in `FILE.partial`.
-        Some(r) => Some(open_record(r, !resuming, dir != shown)?),
-        None => None,
+        Some(r) => {
+            let (f, crc) = open_record(r, !resuming, dir != shown)?;
+            (Some(f), crate::checksum::continuing(crc))
+        }
+        None => (None, crate::checksum::Hasher::new()),
     };
+    let mut csv_crc = crate::checksum::continuing(csv_crc);
     let t = t.recording(record_file.is_some());
     let workers = pool(a.threads)?;
     let mut schedule = Batches::new(workers.current_num_threads() as u64, rows_per_unit, batch_override()?);
@@ -1351,6 +1477,7 @@ fn play(
                         running.add(s);
                         if let Some(f) = csv_file.as_mut() {
                             f.write_all(bytes)?;
+                            csv_crc.update(bytes);
                             manifest.csv_bytes += bytes.len() as u64;
                         }
                         for r in rows {
@@ -1360,13 +1487,19 @@ fn play(
                         compute.try_merge(c).with_context(|| format!("{}: compute.json", dir.display()))?;
                         if let (Some(f), Some(r)) = (record_file.as_mut(), manifest.record.as_mut()) {
                             f.write_all(recs)?;
+                            rec_crc.update(recs);
                             r.bytes += recs.len() as u64;
                         }
                     }
                     if format.parquet() {
                         let from = u0 + manifest.units_completed;
                         let batch = row_builder.finish();
-                        crate::parquet::write_part(&parts, from, from + units, &batch)?;
+                        let part = crate::parquet::write_part(&parts, from, from + units, &batch)?;
+                        let name =
+                            format!("{PARTS_DIR}/{}", part.file_name().unwrap_or_default().to_string_lossy());
+                        manifest
+                            .crc32
+                            .insert(name, crate::checksum::hex(crate::checksum::file(&part, None)?));
                         if let Some(w) = live.as_mut() {
                             w.write(&batch)?;
                         }
@@ -1380,8 +1513,14 @@ fn play(
                     if let Some(f) = csv_file.as_mut() {
                         f.flush()?;
                         write_point();
+                        manifest
+                            .crc32
+                            .insert("deals.csv".into(), crate::checksum::hex(csv_crc.clone().finalize()));
                     }
-                    checkpoint(dir, &stats, &compute, &manifest, false)?;
+                    if let Some(r) = manifest.record.as_mut() {
+                        r.crc32 = Some(crate::checksum::hex(rec_crc.clone().finalize()));
+                    }
+                    checkpoint(dir, &stats, &compute, &mut manifest, false)?;
                     let done = manifest.deals_completed;
                     if lines && last_line.elapsed().as_secs_f64() >= every {
                         last_line = Instant::now();
@@ -1484,8 +1623,15 @@ fn play(
     // Every file of the finished run is in place (each written under a temporary
     // name, then renamed) before the manifest says the run is complete.
     let table = write_summary(dir, &config, &stats, Some(&compute), rows_per_unit)?;
+    if format.csv() {
+        manifest.crc32.insert("deals.csv".into(), crate::checksum::hex(csv_crc.finalize()));
+    }
+    if let Some(r) = manifest.record.as_mut() {
+        r.crc32 = Some(crate::checksum::hex(rec_crc.finalize()));
+    }
+    complete_checksums(dir, &mut manifest)?;
     manifest.complete = true;
-    checkpoint(dir, &stats, &compute, &manifest, true)?;
+    checkpoint(dir, &stats, &compute, &mut manifest, true)?;
     if format.parquet() {
         fs::remove_dir_all(&parts).with_context(|| format!("removing {}", parts.display()))?;
         write_point();
@@ -1612,6 +1758,7 @@ pub fn merge(
                 d.display(),
                 m.csv_bytes
             );
+            check_csv_header(&csv, "merge it")?;
         }
         if format.parquet() {
             ensure!(m.format.parquet(), lacks(DEALS_PARQUET));
@@ -1625,6 +1772,8 @@ pub fn merge(
                 m.parquet_bytes.unwrap_or(0)
             );
         }
+        // Every file of the shard with the bytes its manifest vouches for.
+        crate::verify::verify_run(d, m, crate::verify::Missing::Allowed)?;
     }
     let whole = parts[0].0.config.whole();
     let count = parts[0].0.config.shard.count;
@@ -1714,7 +1863,7 @@ pub fn merge(
                 pw.write(&b?)?;
             }
         }
-        stats.merge(&read_stats(d, m.deals_completed)?);
+        stats.merge(&read_stats(d, m)?);
         compute = match (compute, read_compute(d, m.deals_completed)?) {
             (Some(mut all), Some(c)) => {
                 all.try_merge(&c).with_context(|| format!("{}: its compute", d.display()))?;
@@ -1766,8 +1915,8 @@ pub fn merge(
         ),
         deal_book: parts[0].0.deal_book.clone(),
         bots: parts[0].0.bots.clone(),
+        crc32: BTreeMap::new(),
     };
-    write_atomic(&tmp_of("manifest.json"), serde_json::to_string_pretty(&m)?.as_bytes())?;
     let (bytes, table) = summary(&whole, &stats, rows_per_unit)?;
     write_atomic(&tmp_of("summary.csv"), &bytes)?;
     let rows = if format.csv() { &tmp } else { &tmp_parquet };
@@ -1776,6 +1925,15 @@ pub fn merge(
         write_atomic(&tmp_of(COMPUTE_JSON), serde_json::to_string(c)?.as_bytes())?;
         table += &write_compute(tmp_of, &whole, c)?;
     }
+    // The checksums of the files written, as a run in one piece records them
+    // (not the measured compute files); the manifest is written last.
+    let mut m = m;
+    for f in complete_files(format, compute.is_some()) {
+        if !["manifest.json", COMPUTE_JSON, COMPUTE_CSV].contains(&f) {
+            m.crc32.insert(f.into(), crate::checksum::hex(crate::checksum::file(&tmp_of(f), None)?));
+        }
+    }
+    write_atomic(&tmp_of("manifest.json"), serde_json::to_string_pretty(&m)?.as_bytes())?;
     publish(tmp_of, out, &complete_files(format, compute.is_some()))?;
     drop(partial);
     drop(input_locks);

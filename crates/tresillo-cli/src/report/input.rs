@@ -557,6 +557,9 @@ impl TournamentRun {
         let pairs = if pp.is_file() { read_pairs(&pp)? } else { Vec::new() };
         let cp = dir.join("compute.csv");
         let compute = if cp.is_file() { read_compute(&cp)? } else { Vec::new() };
+        // Files that parse, of the sizes the manifest counts, must also have the
+        // bytes its checksums vouch for.
+        tresillo_runs::verify::verify_run(dir, &manifest, tresillo_runs::verify::Missing::Allowed)?;
         Ok(TournamentRun {
             path: dir.to_path_buf(),
             label: label_of(dir),

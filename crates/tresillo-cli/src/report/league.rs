@@ -76,6 +76,7 @@ impl LeagueRun {
              `tresillo league ... --resume`",
             dir.display()
         );
+        tresillo_runs::league::verify_files(dir, &manifest)?;
         let ratings = rows(&dir.join("ratings.csv"), &[RATINGS_HEADER])?;
         let matrix = rows(&dir.join("matrix.csv"), &[MATRIX_HEADER, MATRIX_HEADER_V1])?;
         let cp = dir.join("compute.csv");

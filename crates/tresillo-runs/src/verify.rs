@@ -1,0 +1,212 @@
+//! Run directories checked against their manifests ([`crate::checksum`]): the
+//! check `--resume`, `merge` and `report` make before they read a run, and
+//! `tresillo verify DIR` on demand (a cluster user's first command after copying
+//! results home).
+//!
+//! A run directory (`tournament`, `run`, `merge`, each table of a `league`, each
+//! look of an `sprt --out`) is checked file by file: every file its manifest's
+//! `crc32` map names must have those bytes (`deals.csv` up to the checkpoint's
+//! `csv_bytes` while the run plays), the statistics the manifest counts too, and
+//! the record file (`--record`), when it is found at the path the manifest names,
+//! up to the bytes of its finished hands. A manifest written before checksums
+//! records none: nothing is verified by checksum, the sizes still are.
+
+use crate::checksum;
+use crate::league::LeagueManifest;
+use crate::parquet::PARTS_DIR;
+use crate::run::{Manifest, check_deals_size, missing_files, partial_record, read_manifest, read_stats};
+use anyhow::{Context, Result, bail};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Whether a file the manifest names may be missing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Missing {
+    /// Every file of a complete run must be there (`tresillo verify`).
+    Refused,
+    /// Files that are there are checked, missing ones are left to the caller
+    /// (`--resume` rebuilds derived files; `report` draws a run kept without its
+    /// rows).
+    Allowed,
+}
+
+/// Checks the run in `dir`, whose manifest is `m`, against the checksums its
+/// manifest records (see the module's documentation); returns how many files were
+/// checked by checksum. The first bad file is named in a one-line error.
+pub fn verify_run(dir: &Path, m: &Manifest, missing: Missing) -> Result<usize> {
+    let mut checked = 0;
+    if m.complete && missing == Missing::Refused {
+        let lacks = missing_files(dir, m);
+        if !lacks.is_empty() {
+            bail!(
+                "{}: marked complete but lacks {} (`--resume` rebuilds what it derives from the rows)",
+                dir.display(),
+                lacks.join(", ")
+            );
+        }
+        check_deals_size(dir, m)?;
+    }
+    for (name, want) in &m.crc32 {
+        let p = dir.join(name);
+        if name == "stats.json" {
+            // The statistics the manifest counts (stats.next.json after a kill
+            // between the manifest and its renaming).
+            if missing == Missing::Refused || p.exists() || dir.join("stats.next.json").exists() {
+                read_stats(dir, m)?;
+                checked += 1;
+            }
+            continue;
+        }
+        if !p.exists() && missing == Missing::Allowed && !name.starts_with(PARTS_DIR) {
+            continue;
+        }
+        if m.complete && name.starts_with(PARTS_DIR) {
+            continue; // a kill left them after deals.parquet was counted; unused
+        }
+        // deals.csv up to the checkpoint: rows past it are a kill's and unchecked.
+        let len = (name == "deals.csv" && !m.complete).then_some(m.csv_bytes);
+        checksum::verify(&p, len, want)?;
+        checked += 1;
+    }
+    if let Some(r) = &m.record
+        && let Some(want) = &r.crc32
+    {
+        // A run that replaces another records into FILE.partial until complete.
+        let partial =
+            !m.complete && dir.file_name().is_some_and(|n| n.to_string_lossy().ends_with(".partial"));
+        let p = if partial { partial_record(&r.path) } else { r.path.clone() };
+        if p.is_file() {
+            checksum::verify(&p, Some(r.bytes), want)?;
+            checked += 1;
+        }
+    }
+    Ok(checked)
+}
+
+/// What [`verify`] found: the line `tresillo verify` prints.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verified {
+    /// One line: `ok: DIR: ...`.
+    pub line: String,
+    /// Files checked by checksum.
+    pub files: usize,
+}
+
+/// `tresillo verify DIR`: checks the run directory `dir` (a tournament, `run` or
+/// `merge` output), a league directory (its files and every table), an `sprt
+/// --out` directory (every look), or names a tuning run's files, which carry no
+/// checksums. Errors name the first bad file.
+pub fn verify(dir: &Path) -> Result<Verified> {
+    if !dir.is_dir() {
+        bail!("{}: no such run directory", dir.display());
+    }
+    if dir.join("league.json").is_file() {
+        return verify_league(dir);
+    }
+    if dir.join("manifest.json").is_file() {
+        let m = read_manifest(dir)?;
+        let files = verify_run(dir, &m, Missing::Refused)?;
+        let state = if m.complete {
+            format!("complete run of {} deals", m.deals_completed)
+        } else {
+            format!(
+                "run in progress, {} of {} deals checkpointed",
+                m.deals_completed,
+                m.deal_range[1] - m.deal_range[0]
+            )
+        };
+        return Ok(Verified {
+            line: format!("ok: {}: {state}; {}", dir.display(), files_line(files, &m)),
+            files,
+        });
+    }
+    if dir.join("sprt.json").is_file() {
+        let looks = subdirs(&dir.join("looks"))?;
+        let mut files = 0;
+        for l in &looks {
+            let m = read_manifest(l)?;
+            files += verify_run(l, &m, Missing::Refused)?;
+        }
+        return Ok(Verified {
+            line: format!(
+                "ok: {}: sequential test of {} look{}; {files} files match their checksums",
+                dir.display(),
+                looks.len(),
+                if looks.len() == 1 { "" } else { "s" }
+            ),
+            files,
+        });
+    }
+    let tune: Vec<String> = fs::read_dir(dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .filter_map(|e| e.ok()?.file_name().to_str().map(String::from))
+        .filter(|n| n.ends_with(".manifest.json"))
+        .collect();
+    if !tune.is_empty() {
+        return Ok(Verified {
+            line: format!(
+                "ok: {}: a tuning run ({}): its files carry no checksums; nothing verified",
+                dir.display(),
+                tune.join(", ")
+            ),
+            files: 0,
+        });
+    }
+    bail!(
+        "{}: not a run directory (no manifest.json of a tournament, no league.json of a league, no sprt.json of \
+         a sequential test)",
+        dir.display()
+    )
+}
+
+fn files_line(files: usize, m: &Manifest) -> String {
+    if m.crc32.is_empty() && m.record.as_ref().is_none_or(|r| r.crc32.is_none()) {
+        "its manifest records no checksums (written before them): files and sizes checked only".into()
+    } else {
+        format!("{files} files match their checksums")
+    }
+}
+
+/// The directories in `dir`, sorted (none when `dir` does not exist).
+fn subdirs(dir: &Path) -> Result<Vec<PathBuf>> {
+    if !dir.exists() {
+        return Ok(Vec::new());
+    }
+    let mut out: Vec<PathBuf> = fs::read_dir(dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("manifest.json").is_file())
+        .collect();
+    out.sort();
+    Ok(out)
+}
+
+fn verify_league(dir: &Path) -> Result<Verified> {
+    let mp = dir.join("league.json");
+    let text = fs::read_to_string(&mp).with_context(|| format!("reading {}", mp.display()))?;
+    let lm: LeagueManifest = serde_json::from_str(&text)
+        .with_context(|| format!("{}: not a tresillo league manifest", mp.display()))?;
+    let mut files = crate::league::verify_files(dir, &lm)?;
+    let mut complete = 0;
+    for t in &lm.tables {
+        let td = dir.join(&t.dir);
+        if !td.join("manifest.json").is_file() {
+            if lm.complete {
+                bail!("{}: missing, though {} says the league is complete", td.display(), mp.display());
+            }
+            continue;
+        }
+        let m = read_manifest(&td)?;
+        files += verify_run(&td, &m, Missing::Refused)?;
+        complete += usize::from(m.complete);
+    }
+    Ok(Verified {
+        line: format!(
+            "ok: {}: league of {} tables ({complete} complete{}); {files} files match their checksums",
+            dir.display(),
+            lm.tables.len(),
+            if lm.complete { ", league files written" } else { "" }
+        ),
+        files,
+    })
+}
