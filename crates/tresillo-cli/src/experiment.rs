@@ -214,9 +214,9 @@ const LEAGUE_KEYS: [(&str, bool); 9] = [
     ("seed", true),
     ("rules", false),
     ("bidding", false),
-    ("bidding_covers", false),
     ("out", true),
     ("threads", false),
+    ("bidding_covers", false),
 ];
 const TOURNAMENT_KEYS: [(&str, bool); 14] = [
     ("agents", true),
