@@ -48,6 +48,7 @@ import json, pathlib, sys
 run = pathlib.Path(sys.argv[1])
 m = json.loads((run / "manifest.json").read_text())
 m["csv_bytes"] = (run / "deals.csv").stat().st_size
+m.pop("crc32", None)  # older versions recorded no checksums
 (run / "manifest.json").write_text(json.dumps(m, indent=2))
 PY
 for run in "$out/deal" "$out/session" "$out/four" "$out/four-session" "$out/hombre" "$out/lhombre" "$out/old"; do
@@ -68,7 +69,12 @@ expect_error() { # expect_error NAME WANT: analyze.py on $bad/NAME fails with WA
         exit 1
     fi
 }
-copy() { rm -rf "${bad:?}/$1" && mkdir -p "$bad" && cp -r "$out/deal" "$bad/$1"; }
+# Each bad file's run has no checksums (as from a version before them), so that the
+# reader's own message is the one checked; the checksum case comes last.
+copy() {
+    rm -rf "${bad:?}/$1" && mkdir -p "$bad" && cp -r "$out/deal" "$bad/$1"
+    "$venv/bin/python" -c 'import json, sys; p = sys.argv[1]; m = json.load(open(p)); m.pop("crc32", None); json.dump(m, open(p, "w"), indent=2)' "$bad/$1/manifest.json"
+}
 set_field() { # set_field NAME LINE COLUMN VALUE
     awk -F, -v OFS=, -v l="$2" -v c="$3" -v x="$4" 'NR == l { $c = x } 1' "$out/deal/deals.csv" >"$bad/$1/deals.csv"
 }
@@ -89,6 +95,12 @@ expect_error manifest "manifest.json line 2"
 copy truncated && head -c 5000 "$out/deal/deals.csv" >"$bad/truncated/deals.csv"
 expect_error truncated "deals.csv: holds 5000 bytes but the run's manifest counts"
 expect_error missing-dir "missing-dir: no such run directory"
+# With its checksums, a changed cell of the same size is refused by them.
+# (Line 7's seating swapped for another of the three digits: the same size, still valid.)
+rm -rf "$bad/changed" && cp -r "$out/deal" "$bad/changed"
+awk -F, -v OFS=, -v c="$(col seating)" 'NR == 7 { $c = ($c == "012" ? "021" : "012") } 1' \
+    "$out/deal/deals.csv" >"$bad/changed/deals.csv"
+expect_error changed "deals.csv: its bytes do not match the checksum its manifest records"
 echo "check-analyze: malformed files give one-line errors"
 
 # scripts/paired.py (standard library): the paired difference, and one-line errors

@@ -68,8 +68,17 @@ expect_error() { # expect_error WANT COMMAND...: the command fails with one line
 expect_error "$bad/deals.parquet: holds $((size / 2)) bytes" "$py" scripts/analyze.py "$bad"
 expect_error "$bad/deals.parquet: holds $((size / 2)) bytes" "$py" scripts/paired.py "$bad" 0
 expect_error "$bad/deals.parquet" tresillo report "$bad" --out "$out/bad.html"
-# A file of the right size that is not Parquet.
+# A file of the right size that is not Parquet: its checksum refuses it first ...
 head -c "$size" /dev/zero | tr '\0' x >"$bad/deals.parquet"
+expect_error "$bad/deals.parquet: its bytes do not match the checksum" "$py" scripts/analyze.py "$bad"
+expect_error "deals.parquet" tresillo verify "$bad"
+# ... and without one (a run of a version before checksums), the reader does.
+"$py" - "$bad/manifest.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m.pop("crc32", None)
+json.dump(m, open(sys.argv[1], "w"), indent=2)
+PY
 expect_error "$bad/deals.parquet: not a readable deals.parquet" "$py" scripts/analyze.py "$bad"
 expect_error "$bad/deals.parquet: not a readable Parquet file" tresillo report "$bad" --out "$out/bad.html"
 expect_error "$bad/deals.parquet: not a readable deals.parquet" "$py" scripts/paired.py "$bad" 0

@@ -1,7 +1,7 @@
 //! Mutation fuzzing of every parser of outside input, as part of `cargo test`
 //! (issue 34): game records, `score` session lines, experiment TOML, deal and
 //! card notation, deal books, agent specs, bots' protocol answers, run
-//! manifests and compute checkpoints. Each starts from valid samples (the repository's own examples)
+//! manifests, and statistics and compute checkpoints. Each starts from valid samples (the repository's own examples)
 //! and reads a fixed budget of seeded mutations of them (bytes flipped, cut,
 //! repeated, or JSON/TOML tokens and extreme numbers put in). Every input must
 //! give either a one-line error (as the command line prints it: control
@@ -228,4 +228,12 @@ fn protocol_answers_never_panic() {
     let e = tresillo_bots::read_answer(br#"{"type":"action","id":7,"action":2,"action":5}"#, 7, &[2, 5])
         .unwrap_err();
     assert!(e.contains("duplicate key \"action\""), "{e}");
+}
+
+#[test]
+fn statistics_checkpoints_never_panic() {
+    let stats = repo_file("results/rule-vs-random/stats.json");
+    fuzz("a statistics checkpoint", &[&stats], cases(1000), |t| {
+        tresillo_sim::json::from_str::<tresillo_sim::Stats>(t).map(|_| ()).map_err(|e| e.to_string())
+    });
 }

@@ -643,7 +643,7 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 
 fn read_checkpoint(path: &Path) -> Result<Checkpoint> {
     let text = fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    serde_json::from_str(&text).with_context(|| {
+    tresillo_sim::json::from_str(&text).with_context(|| {
         format!("{}: not a tune checkpoint; remove it, or start over with --force", path.display())
     })
 }

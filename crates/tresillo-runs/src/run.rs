@@ -1476,7 +1476,8 @@ fn play(
                     for (bytes, s, recs, c, rows) in &outs {
                         running.add(s);
                         if let Some(f) = csv_file.as_mut() {
-                            f.write_all(bytes)?;
+                            f.write_all(bytes)
+                                .with_context(|| format!("writing {}", dir.join("deals.csv").display()))?;
                             csv_crc.update(bytes);
                             manifest.csv_bytes += bytes.len() as u64;
                         }
@@ -1486,7 +1487,7 @@ fn play(
                         stats.merge(s);
                         compute.try_merge(c).with_context(|| format!("{}: compute.json", dir.display()))?;
                         if let (Some(f), Some(r)) = (record_file.as_mut(), manifest.record.as_mut()) {
-                            f.write_all(recs)?;
+                            f.write_all(recs).with_context(|| format!("writing {}", r.path.display()))?;
                             rec_crc.update(recs);
                             r.bytes += recs.len() as u64;
                         }
@@ -1511,7 +1512,7 @@ fn play(
                     // it would protect only against the machine itself going down, at a
                     // large cost; resume refuses a deals.csv shorter than its checkpoint.)
                     if let Some(f) = csv_file.as_mut() {
-                        f.flush()?;
+                        f.flush().with_context(|| format!("writing {}", dir.join("deals.csv").display()))?;
                         write_point();
                         manifest
                             .crc32
@@ -1824,7 +1825,7 @@ pub fn merge(
         let mut w = std::io::BufWriter::new(
             File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?,
         );
-        w.write_all(&header)?;
+        w.write_all(&header).with_context(|| format!("writing {}", tmp.display()))?;
         Some(w)
     } else {
         None
@@ -1874,9 +1875,9 @@ pub fn merge(
     }
     let csv_bytes = match w {
         Some(w) => {
-            let mut f = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
-            f.flush()?;
-            f.sync_all()?;
+            let mut f = w.into_inner().map_err(|e| anyhow::anyhow!("writing {}: {e}", tmp.display()))?;
+            f.flush().with_context(|| format!("writing {}", tmp.display()))?;
+            f.sync_all().with_context(|| format!("writing {}", tmp.display()))?;
             f.metadata()?.len()
         }
         None => 0,
