@@ -424,6 +424,10 @@ impl Registry {
 
     /// Parses `spec` and checks its parameters against the agent's declared ones.
     fn lookup<'s>(&self, spec: &'s str) -> Result<(&Entry, Params<'s>), SpecError> {
+        // A spec is its agent's label in every table and file (or its `name=` is).
+        if spec.chars().any(char::is_control) {
+            return Err(SpecError::ControlCharacter(tresillo_core::printable(spec).into_owned()));
+        }
         let (name, mut pairs) = split_spec(spec)?;
         // `name=LABEL` is every agent's: the label tables show, not the agent's.
         pairs.retain(|&(k, _)| k != "name");

@@ -5,6 +5,10 @@
 /// A bad agent spec, or a registration the registry refuses.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SpecError {
+    /// A spec holding a control character (shown escaped): a spec is printed as the
+    /// agent's label in tables and files, so it must be printable.
+    #[error("agent spec `{0}` holds a control character: a name, path or value must be printable")]
+    ControlCharacter(String),
     /// No agent of that name.
     #[error("unknown agent `{name}` (known agents: {known})")]
     UnknownAgent {

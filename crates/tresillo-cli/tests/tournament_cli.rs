@@ -556,4 +556,7 @@ fn errors_quoting_the_input_escape_control_characters() {
     assert_eq!(err.trim_end().lines().count(), 1, "{err:?}");
     assert!(err.contains("rando\\nforged\\u{1b}[31m"), "{err:?}");
     assert!(!err.contains('\u{1b}'), "{err:?}");
+    // A label (`name=`) or a bot's path that would be printed in every table is refused.
+    let err = fails(&["tournament", "--agents", "rule:name=a\u{1b}[2Jb,rule,random", "--deals", "1"]);
+    assert!(err.contains("holds a control character") && err.contains("a\\u{1b}[2Jb"), "{err:?}");
 }
