@@ -225,6 +225,30 @@ mod tests {
     use tresillo_agents::{Agent, RuleAgent, RuleParams, deal_for_seed, seat_rngs};
     use tresillo_core::{Hand, Seat, action::legal_ids};
 
+    /// Plays `deals` hands of `rules` at `players` seats with rule agents (deal
+    /// `i` of seed `i`, the dealer rotating) and hands `f` every request the
+    /// protocol would send: the view, the message and the message parsed.
+    fn each_request(rules: Rules, players: u8, deals: u64, mut f: impl FnMut(&PlayerView, &str, &Value)) {
+        for i in 0..deals {
+            let dealer = Seat((i % u64::from(players)) as u8);
+            let mut hand =
+                Hand::with_rules(rules, players, deal_for_seed(i).seated(players, dealer), dealer).unwrap();
+            let mut rule = RuleAgent::new(RuleParams::default());
+            let mut rngs = seat_rngs(i);
+            rule.new_hand();
+            while let Some(seat) = hand.request().seat() {
+                let view = hand.view(seat);
+                let legal = legal_ids(&view, DiscardBuilder::default());
+                let mut out = String::new();
+                request(&mut out, 1, &view, DiscardBuilder::default(), &legal, 7);
+                let v: Value = serde_json::from_str(&out).unwrap();
+                f(&view, &out, &v);
+                let d = rule.decide(&view, &mut rngs[seat.index()]);
+                hand.apply(d).unwrap();
+            }
+        }
+    }
+
     /// Every request names the seat of each card of the trick in progress
     /// (`current_trick_seats`, the last field of the view), in play order: the
     /// seats of the last `len(current_trick)` plays, the first one the trick's
@@ -233,45 +257,28 @@ mod tests {
     fn a_request_gives_the_seats_of_the_cards_on_the_table() {
         let mut seen = [0usize; 4];
         for (set, players) in [("tresillo", 3u8), ("tresillo", 4), ("hombre", 3), ("lhombre", 3)] {
-            let rules = Rules::parse(set, &[]).unwrap();
-            for i in 0..8u64 {
-                let dealer = Seat((i % u64::from(players)) as u8);
-                let mut hand =
-                    Hand::with_rules(rules, players, deal_for_seed(i).seated(players, dealer), dealer)
-                        .unwrap();
-                let mut rule = RuleAgent::new(RuleParams::default());
-                let mut rngs = seat_rngs(i);
-                rule.new_hand();
-                while let Some(seat) = hand.request().seat() {
-                    let view = hand.view(seat);
-                    let legal = legal_ids(&view, DiscardBuilder::default());
-                    let mut out = String::new();
-                    request(&mut out, 1, &view, DiscardBuilder::default(), &legal, 7);
-                    let v: Value = serde_json::from_str(&out).unwrap();
-                    // The last field of the view (added at the end of the object).
-                    let at = out.find(",\"current_trick_seats\":[").expect("the field");
-                    let end = out.find("]},\"legal\":").expect("the view's end");
-                    assert!(out[at + 24..end].chars().all(|c| c.is_ascii_digit() || c == ','), "{out}");
-                    let seats: Vec<u64> = v["view"]["current_trick_seats"]
-                        .as_array()
-                        .unwrap()
-                        .iter()
-                        .map(|s| s.as_u64().unwrap())
-                        .collect();
-                    let trick = v["view"]["current_trick"].as_array().unwrap();
-                    let plays = v["view"]["plays"].as_array().unwrap();
-                    assert_eq!(seats.len(), trick.len(), "{out}");
-                    let tail: Vec<u64> =
-                        plays[plays.len() - trick.len()..].iter().map(|p| p[0].as_u64().unwrap()).collect();
-                    assert_eq!(seats, tail, "{out}");
-                    if let Some(&first) = seats.first() {
-                        assert_eq!(first, u64::from(view.public().current_leader().0), "{out}");
-                    }
-                    seen[seats.len()] += 1;
-                    let d = rule.decide(&view, &mut rngs[seat.index()]);
-                    hand.apply(d).unwrap();
+            each_request(Rules::parse(set, &[]).unwrap(), players, 8, |view, out, v| {
+                // The last field of the view (added at the end of the object).
+                let at = out.find(",\"current_trick_seats\":[").expect("the field");
+                let end = out.find("]},\"legal\":").expect("the view's end");
+                assert!(out[at + 24..end].chars().all(|c| c.is_ascii_digit() || c == ','), "{out}");
+                let seats: Vec<u64> = v["view"]["current_trick_seats"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|s| s.as_u64().unwrap())
+                    .collect();
+                let trick = v["view"]["current_trick"].as_array().unwrap();
+                let plays = v["view"]["plays"].as_array().unwrap();
+                assert_eq!(seats.len(), trick.len(), "{out}");
+                let tail: Vec<u64> =
+                    plays[plays.len() - trick.len()..].iter().map(|p| p[0].as_u64().unwrap()).collect();
+                assert_eq!(seats, tail, "{out}");
+                if let Some(&first) = seats.first() {
+                    assert_eq!(first, u64::from(view.public().current_leader().0), "{out}");
                 }
-            }
+                seen[seats.len()] += 1;
+            });
         }
         assert!(seen[1] > 0 && seen[2] > 0, "{seen:?}");
     }
@@ -281,38 +288,22 @@ mod tests {
     #[test]
     fn a_cards_action_text_uses_the_notation_of_the_view() {
         for set in ["tresillo", "hombre", "lhombre"] {
-            let rules = Rules::parse(set, &[]).unwrap();
             let mut checked = 0;
-            for i in 0..6u64 {
-                let dealer = Seat((i % 3) as u8);
-                let mut hand =
-                    Hand::with_rules(rules, 3, deal_for_seed(i).seated(3, dealer), dealer).unwrap();
-                let mut rule = RuleAgent::new(RuleParams::default());
-                let mut rngs = seat_rngs(i);
-                rule.new_hand();
-                while let Some(seat) = hand.request().seat() {
-                    let view = hand.view(seat);
-                    let legal = legal_ids(&view, DiscardBuilder::default());
-                    let mut out = String::new();
-                    request(&mut out, 1, &view, DiscardBuilder::default(), &legal, 7);
-                    let v: Value = serde_json::from_str(&out).unwrap();
-                    let hand_cards: Vec<&str> =
-                        v["view"]["hand"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
-                    for l in v["legal"].as_array().unwrap() {
-                        let text = l["text"].as_str().unwrap();
-                        let card = text.strip_prefix("play ").or_else(|| text.strip_prefix("discard "));
-                        if let Some(card) = card.filter(|_| text != "discard done") {
-                            assert!(
-                                hand_cards.contains(&card),
-                                "{set}: `{text}` names no card of {hand_cards:?}"
-                            );
-                            checked += 1;
-                        }
+            each_request(Rules::parse(set, &[]).unwrap(), 3, 6, |_, _, v| {
+                let hand_cards: Vec<&str> =
+                    v["view"]["hand"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
+                for l in v["legal"].as_array().unwrap() {
+                    let text = l["text"].as_str().unwrap();
+                    let card = text.strip_prefix("play ").or_else(|| text.strip_prefix("discard "));
+                    if let Some(card) = card.filter(|_| text != "discard done") {
+                        assert!(
+                            hand_cards.contains(&card),
+                            "{set}: `{text}` names no card of {hand_cards:?}"
+                        );
+                        checked += 1;
                     }
-                    let d = rule.decide(&view, &mut rngs[seat.index()]);
-                    hand.apply(d).unwrap();
                 }
-            }
+            });
             assert!(checked > 0, "{set}");
         }
     }
