@@ -3,9 +3,12 @@
 //! games, so that an equal-compute experiment can be written down as
 //! reproducible specs.
 //!
-//! Each amount is measured as a tournament measures it: the candidate in slot 0
-//! against `--opponents`, whole hands (every card decision, and the bidding
-//! decisions when they are the agent's: without `--bidding`), on one worker
+//! Each amount is measured as a duplicate tournament measures it: the candidate
+//! in slot 0 against `--opponents`, each deal played at every seating (so the
+//! agent sits in every seat, as in `tournament --duplicate`: a seat that leads
+//! more often costs a search more per decision), whole hands (every card
+//! decision, and the bidding decisions when they are the agent's: without
+//! `--bidding`), on one worker
 //! thread, charged the thread CPU time of its decisions (the runner's compute
 //! accounting, [`tresillo_sim::compute`], which times every decision of a search
 //! agent). Deals are played one at a time until the 95% interval of the ratio
@@ -34,7 +37,7 @@ pub struct CalibrateArgs {
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(2..=100_000))]
     pub n: u32,
     /// The most deals measured at each amount (the interval may stay wider).
-    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(2..=1_000_000))]
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(2..=1_000_000))]
     pub max_deals: u32,
     /// Measure each amount until its 95% interval is within this share of its
     /// value (0.05: ±5%).
@@ -52,6 +55,10 @@ pub struct CalibrateArgs {
     /// play (as in `tournament --bidding-covers`).
     #[arg(long, value_name = "bidding|all")]
     pub bidding_covers: Option<tresillo_agents::BiddingCovers>,
+    /// Measure the agent in slot 0's own seat only, as a tournament without
+    /// `--duplicate` seats it, instead of at every seating of each deal.
+    #[arg(long)]
+    pub fixed_seats: bool,
     /// The seed of the deals measured (every amount plays the same deals).
     #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
     pub seed: u64,
@@ -98,7 +105,7 @@ impl CalibrateArgs {
             seed: self.seed,
             rules: self.rules.parse()?,
             scoring: Scoring::Deal,
-            duplicate: false,
+            duplicate: !self.fixed_seats,
             shard: Shard::WHOLE,
             bidding: self.bidding.as_deref().map(|b| b.trim().to_string()),
             bidding_covers: self.bidding_covers.unwrap_or_default(),
@@ -287,7 +294,7 @@ pub fn run(a: &CalibrateArgs, out: &mut impl Write) -> Result<()> {
     writeln!(
         out,
         "calibrate `{}` to {} CPU ms per decision: whole hands of {rules} at {players} players against {}{}, \
-         seed {}, one thread as in a tournament's worker; each amount measured on {} to {} deals until its 95% \
+         seed {}, {}, one thread as in a tournament's worker; each amount measured on {} to {} deals until its 95% \
          interval is within {}%{}",
         specs.join("`, `"),
         a.ms,
@@ -297,6 +304,7 @@ pub fn run(a: &CalibrateArgs, out: &mut impl Write) -> Result<()> {
             None => " (every decision of the agent, bidding included)".into(),
         },
         a.seed,
+        if a.fixed_seats { "slot 0 in its own seat" } else { "each deal at every seating (duplicate)" },
         a.n,
         a.max_deals,
         a.precision * 100.0,

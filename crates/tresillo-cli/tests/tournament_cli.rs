@@ -547,6 +547,54 @@ fn calibrate_prints_a_reproducible_spec() {
     assert!(e.contains("`pimc` or `ismcts`"), "{e}");
 }
 
+/// Issue 33: `calibrate` measures an amount as the duplicate tournament the
+/// specs are calibrated for charges it: each deal at every seating, so the agent
+/// decides from every seat (a fixed seat leads more or less often than a
+/// tournament's agent, and a search's cost per decision depends on it). The
+/// decisions of a measurement are those `tournament --duplicate` counts for
+/// slot 0 on the same deals; with `--fixed-seats`, those of a plain tournament.
+#[test]
+fn calibrate_measures_the_seatings_of_a_duplicate_tournament() {
+    let decisions = |extra: &[&str]| -> u64 {
+        let dir = tmp(&format!("calibrate-seats{}", extra.len()));
+        let mut args = vec![
+            "tournament",
+            "--agents",
+            "pimc:worlds=1,rule,rule",
+            "--deals",
+            "2",
+            "--seed",
+            "3",
+            "--threads",
+            "1",
+            "--quiet",
+            "--force",
+            "--out",
+        ];
+        let d = dir.to_str().unwrap().to_string();
+        args.push(&d);
+        args.extend_from_slice(extra);
+        assert!(run(&args).status.success());
+        let compute = std::fs::read_to_string(dir.join("compute.csv")).unwrap();
+        let mut lines = compute.lines();
+        let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let row: Vec<&str> = lines.next().unwrap().split(',').collect();
+        row[head.iter().position(|h| *h == "decisions").unwrap()].parse().unwrap()
+    };
+    let measured = |extra: &[&str]| -> u64 {
+        let mut args = vec!["calibrate", "--spec", "pimc", "--ms", "1", "--n", "2", "--max-deals", "2"];
+        args.extend_from_slice(&["--seed", "3"]);
+        args.extend_from_slice(extra);
+        let o = run(&args);
+        let text = String::from_utf8(o.stdout).unwrap();
+        let line = text.lines().find(|l| l.starts_with("worlds=1: ")).unwrap_or_else(|| panic!("{text}"));
+        let n = line.rsplit_once('(').unwrap().1.split(' ').next().unwrap();
+        n.parse().unwrap_or_else(|_| panic!("{line}"))
+    };
+    assert_eq!(measured(&[]), decisions(&["--duplicate"]));
+    assert_eq!(measured(&["--fixed-seats"]), decisions(&[]));
+}
+
 /// Issue 34, finding 10: a message that quotes input from outside is one line
 /// with nothing a terminal acts on: control characters (a newline that could
 /// forge an `error:` line, an ANSI escape) are printed escaped.
