@@ -131,3 +131,49 @@ fn the_documents_examples_are_the_toolkits_own_messages() {
         .unwrap();
     ok(&o);
 }
+
+/// The document's other examples are the toolkit's too: its experiment file
+/// runs as it stands (its deals and output directory aside), and its fault line
+/// is the line the toolkit prints for that fault, byte for byte.
+#[test]
+fn the_documents_experiment_file_runs_and_its_fault_line_is_the_toolkits() {
+    let d = TempDir::new("protodoc", "others");
+    let doc = std::fs::read_to_string(root().join("docs/PROTOCOL.md")).unwrap();
+    let block = |fence: &str| {
+        let start = doc.find(fence).unwrap_or_else(|| panic!("no {fence} block")) + fence.len();
+        doc[start..start + doc[start..].find("```").unwrap()].trim().to_string()
+    };
+    let toml = block("```toml\n");
+    let out = d.path("mybot");
+    let ours = toml
+        .replace("deals = 1000", "deals = 6")
+        .replace("out = \"out/mybot\"", &format!("out = {:?}", out.to_str().unwrap()));
+    assert!(ours != toml && ours.contains("deals = 6"), "the example changed: {toml}");
+    let file = d.write("exp.toml", &ours);
+    let o = Command::new(env!("CARGO_BIN_EXE_tresillo"))
+        .args(["run", file.to_str().unwrap()])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    ok(&o);
+    assert!(out.join("deals.csv").is_file());
+
+    let shown = doc
+        .lines()
+        .find(|l| l.starts_with("error: deal "))
+        .expect("the document shows a fault line")
+        .to_string();
+    let run = d.path("fault");
+    let o = Command::new(env!("CARGO_BIN_EXE_tresillo"))
+        .args(["tournament", "--agents", "ext:cmd=crates/tresillo-bots/tests/bots/faulty.py,rule,rule"])
+        .args(["--deals", "20", "--seed", "1", "--threads", "1", "--out", run.to_str().unwrap()])
+        .current_dir(root())
+        .env("FAULT", "illegal")
+        .env("AFTER", "20")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    let printed = err.lines().find(|l| l.starts_with("error: ")).unwrap_or_else(|| panic!("{err}"));
+    assert_eq!(printed, shown, "docs/PROTOCOL.md shows another fault line than the toolkit prints");
+}
