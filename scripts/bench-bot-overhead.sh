@@ -15,8 +15,8 @@
 #         pipes, the request's encoding, the answer's reading and checking).
 # CPU times have a resolution of 10 ms per run (about 0.5 µs per request here).
 # The script prints every repeat, then the median and 90th percentile of each.
-# With BASE=PATH (another build of the tresillo binary, e.g. an older commit's),
-# that build plays the lean bot too, in the same rotation (`base` rows).
+# With BASE="PATH ..." (other builds of the tresillo binary, e.g. older commits'),
+# each build plays the lean bot too, in the same rotation (rows `base1`, ...).
 # The goal (issue 35): under 20 µs per request (wall).
 #
 #   bash scripts/bench-bot-overhead.sh [REPEATS] [DEALS]
@@ -31,7 +31,7 @@ cargo build --release -q -p tresillo-cli
 cargo build --release -q -p tresillo-bots --example first_legal_bot
 bin=$PWD/target/release/tresillo
 bot=$PWD/target/release/examples/first_legal_bot
-base=${BASE:-}
+read -r -a bases <<<"${BASE:-}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -56,7 +56,7 @@ figures() {
 }
 
 ways=(lean tree)
-[[ -n "$base" ]] && ways+=(base)
+for i in "${!bases[@]}"; do ways+=("base$((i + 1))"); done
 echo "overhead per request: $repeats repeats of $deals duplicate deals ($((deals * 6)) hands), one thread"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for r in $(seq 1 "$repeats"); do
@@ -71,7 +71,7 @@ for r in $(seq 1 "$repeats"); do
             random) read -r w c < <(run "$bin" random) ;;
             lean) read -r w c < <(run "$bin" "ext:cmd=$bot:log=$tmp/log-$way") ;;
             tree) read -r w c < <(run "$bin" "ext:cmd=$bot --tree:log=$tmp/log-$way") ;;
-            base) read -r w c < <(run "$base" "ext:cmd=$bot:log=$tmp/log-$way") ;;
+            base*) read -r w c < <(run "${bases[${way#base} - 1]}" "ext:cmd=$bot:log=$tmp/log-$way") ;;
         esac
         wall[$way]=$w
         cpu[$way]=$c
@@ -79,7 +79,7 @@ for r in $(seq 1 "$repeats"); do
     for way in "${ways[@]}"; do
         read -r fw fc fb fk n < <(figures "${wall[random]}" "${cpu[random]}" "${wall[$way]}" "${cpu[$way]}" "$tmp/log-$way")
         echo "$way $fw $fc $fb $fk" >>"$tmp/all"
-        printf 'repeat %2d %-4s: wall %.3f s (random %.3f s), %d requests: wall %5.1f, cpu %5.1f, bot %5.1f, kit %5.1f µs per request\n' \
+        printf 'repeat %2d %-5s: wall %.3f s (random %.3f s), %d requests: wall %5.1f, cpu %5.1f, bot %5.1f, kit %5.1f µs per request\n' \
             "$r" "$way" "${wall[$way]}" "${wall[random]}" "$n" "$fw" "$fc" "$fb" "$fk"
     done
 done
@@ -92,7 +92,7 @@ for way in "${ways[@]}"; do
                 split("- wall cpu bot kit", name, " ")
                 m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
                 k = int(0.9 * NR + 0.999999); if (k < 1) k = 1; if (k > NR) k = NR
-                printf "%-4s %-4s: median %5.1f µs per request, 90th percentile %5.1f µs (nearest rank, %d repeats)\n", w, name[c], m, v[k], NR
+                printf "%-5s %-4s: median %5.1f µs per request, 90th percentile %5.1f µs (nearest rank, %d repeats)\n", w, name[c], m, v[k], NR
             }'
     done
 done
