@@ -132,8 +132,9 @@ fn the_documents_examples_are_the_toolkits_own_messages() {
     ok(&o);
 }
 
-/// The document's other examples are the toolkit's too: its experiment file
-/// runs as it stands (its deals and output directory aside), and its fault line
+/// The document's other examples are the toolkit's too: its first command and its
+/// experiment file run as they stand (their deals and output directories aside),
+/// and its fault line
 /// is the line the toolkit prints for that fault, byte for byte.
 #[test]
 fn the_documents_experiment_file_runs_and_its_fault_line_is_the_toolkits() {
@@ -156,6 +157,22 @@ fn the_documents_experiment_file_runs_and_its_fault_line_is_the_toolkits() {
         .output()
         .unwrap();
     ok(&o);
+    assert!(out.join("deals.csv").is_file());
+
+    // The first command of the document runs as it stands (fewer deals, another
+    // output directory).
+    let first = block("```\ntresillo ");
+    let out = d.path("bot");
+    let words: Vec<String> = first
+        .split_whitespace()
+        .map(|w| match w {
+            "1000" => "4".to_string(),
+            "out/bot" => out.to_str().unwrap().to_string(),
+            w => w.to_string(),
+        })
+        .collect();
+    assert!(words.contains(&"4".to_string()) && out.to_str() == words.last().map(String::as_str), "{first}");
+    ok(&Command::new(env!("CARGO_BIN_EXE_tresillo")).args(&words).current_dir(root()).output().unwrap());
     assert!(out.join("deals.csv").is_file());
 
     let shown = doc
