@@ -101,6 +101,31 @@ fn push_str(out: &mut String, s: &str) {
     out.push('"');
 }
 
+/// Appends `n` in decimal (without the formatting machinery: a request holds
+/// dozens of numbers and cards, and this is the hot path).
+fn push_num(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.push_str(std::str::from_utf8(&digits[at..]).expect("ASCII digits"));
+}
+
+/// Appends a card in the notation of RULES.md section 13 (`12C`), quoted; the
+/// same text as its `Display`.
+fn push_card(out: &mut String, c: Card) {
+    out.push('"');
+    push_num(out, u64::from(c.rank().value()));
+    out.push(c.suit().letter());
+    out.push('"');
+}
+
 /// Appends a set of cards as a JSON array of their notation.
 fn push_cards(out: &mut String, s: impl IntoIterator<Item = Card>) {
     out.push('[');
@@ -108,7 +133,7 @@ fn push_cards(out: &mut String, s: impl IntoIterator<Item = Card>) {
         if i > 0 {
             out.push(',');
         }
-        let _ = write!(out, "\"{c}\"");
+        push_card(out, c);
     }
     out.push(']');
 }
@@ -121,9 +146,7 @@ fn push_numbers(out: &mut String, s: impl IntoIterator<Item = Option<u8>>) {
             out.push(',');
         }
         match x {
-            Some(x) => {
-                let _ = write!(out, "{x}");
-            }
+            Some(x) => push_num(out, u64::from(x)),
             None => out.push_str("null"),
         }
     }
@@ -167,27 +190,35 @@ pub fn request(
     let p = view.public();
     let names = Names::of(p.rules);
     let n = usize::from(p.players);
-    let _ = write!(out, "{{\"type\":\"request\",\"id\":{id},\"seat\":{},\"kind\":\"", view.seat().0);
+    out.push_str("{\"type\":\"request\",\"id\":");
+    push_num(out, id);
+    out.push_str(",\"seat\":");
+    push_num(out, u64::from(view.seat().0));
+    out.push_str(",\"kind\":\"");
     let at = out.len();
     let _ = write!(out, "{:?}", view.request().kind());
     out[at..].make_ascii_lowercase();
-    let _ = write!(out, "\",\"seed\":{seed},\"view\":{{\"hand\":");
+    out.push_str("\",\"seed\":");
+    push_num(out, seed);
+    out.push_str(",\"view\":{\"hand\":");
     push_cards(out, view.hand().iter());
     out.push_str(",\"discards\":");
     push_cards(out, view.discards().iter());
     out.push_str(",\"discarding\":");
     push_cards(out, discard.chosen.iter());
-    let _ = write!(out, ",\"dealer\":{},\"bids\":[", p.dealer.0);
+    out.push_str(",\"dealer\":");
+    push_num(out, u64::from(p.dealer.0));
+    out.push_str(",\"bids\":[");
     for (i, b) in p.bids().iter().enumerate() {
-        let _ = write!(out, "{}[{},", if i > 0 { "," } else { "" }, b.seat.0);
+        out.push_str(if i > 0 { ",[" } else { "[" });
+        push_num(out, u64::from(b.seat.0));
+        out.push(',');
         push_str(out, &names.bid(b.bid, false));
         out.push(']');
     }
     out.push_str("],\"declarer\":");
     match p.declarer {
-        Some(s) => {
-            let _ = write!(out, "{}", s.0);
-        }
+        Some(s) => push_num(out, u64::from(s.0)),
         None => out.push_str("null"),
     }
     out.push_str(",\"contract\":");
@@ -197,8 +228,12 @@ pub fn request(
     out.push_str(",\"exchanged\":");
     push_numbers(out, p.exchanged.0[..n].iter().copied());
     out.push_str(",\"plays\":[");
-    for (i, c) in p.plays().iter().enumerate() {
-        let _ = write!(out, "{}[{},\"{c}\"]", if i > 0 { "," } else { "" }, p.play_seat(i).0);
+    for (i, &c) in p.plays().iter().enumerate() {
+        out.push_str(if i > 0 { ",[" } else { "[" });
+        push_num(out, u64::from(p.play_seat(i).0));
+        out.push(',');
+        push_card(out, c);
+        out.push(']');
     }
     out.push_str("],\"current_trick\":");
     push_cards(out, p.current_trick().iter().copied());
@@ -212,7 +247,9 @@ pub fn request(
     push_numbers(out, (all - on_table..all).map(|i| Some(p.play_seat(i).0)));
     out.push_str("},\"legal\":[");
     for (i, &a) in legal.iter().enumerate() {
-        let _ = write!(out, "{}{{\"action\":{a},\"text\":", if i > 0 { "," } else { "" });
+        out.push_str(if i > 0 { ",{\"action\":" } else { "{\"action\":" });
+        push_num(out, a as u64);
+        out.push_str(",\"text\":");
         push_str(out, &action_text(names, a));
         out.push('}');
     }
@@ -281,6 +318,22 @@ mod tests {
             });
         }
         assert!(seen[1] > 0 && seen[2] > 0, "{seen:?}");
+    }
+
+    /// The request's own writers of numbers and cards give the text of the
+    /// formatting machinery they replace (the hot path avoids it).
+    #[test]
+    fn numbers_and_cards_are_written_as_display_writes_them() {
+        for n in [0, 1, 9, 10, 99, 100, 255, 1 << 53, u64::MAX] {
+            let mut out = String::new();
+            push_num(&mut out, n);
+            assert_eq!(out, n.to_string());
+        }
+        for c in CardSet::FULL.iter() {
+            let mut out = String::new();
+            push_card(&mut out, c);
+            assert_eq!(out, format!("\"{c}\""));
+        }
     }
 
     /// In every rule set a card's action text names the card as the view does

@@ -19,13 +19,19 @@ fn the_documents_examples_are_the_toolkits_own_messages() {
     let d = TempDir::new("protodoc", "runs");
     let record = d.path("messages.jsonl");
     let recording = root().join("crates/tresillo-bots/tests/bots/recording.py").display().to_string();
-    let runs: [(&str, &str, &str, &[&str]); 4] = [
-        ("tresillo", "3", "40", &[]),
-        ("tresillo", "4", "200", &[]),
+    // (rules, players, deals, recording bots, other arguments); the last two runs
+    // are there for the rare kinds: `acceptsurrender` needs a declarer who gives up
+    // a vuelta in hombre (a second recording bot does, at random), and `bola` a
+    // declarer that took the first five tricks (found with the rule agent bidding
+    // for the bot and its seats rotated).
+    let runs: [(&str, &str, &str, usize, &[&str]); 6] = [
+        ("tresillo", "3", "40", 1, &[]),
+        ("tresillo", "4", "200", 1, &[]),
         (
             "hombre",
             "3",
             "200",
+            1,
             &[
                 "--rule-option",
                 "contrabola=true",
@@ -35,16 +41,20 @@ fn the_documents_examples_are_the_toolkits_own_messages() {
                 "favorito=true",
             ],
         ),
-        ("lhombre", "3", "40", &[]),
+        ("lhombre", "3", "40", 1, &[]),
+        ("hombre", "3", "40", 2, &[]),
+        ("hombre", "3", "15", 1, &["--bidding", "rule", "--duplicate", "--seed", "16"]),
     ];
-    for (rules, players, deals, extra) in runs {
+    for (i, (rules, players, deals, bots, extra)) in runs.into_iter().enumerate() {
         let n: usize = players.parse().unwrap();
-        let mut agents = vec![format!("ext:cmd={recording}")];
-        agents.extend(std::iter::repeat_n("rule".to_string(), n - 1));
-        let out = d.path(&format!("{rules}-{players}"));
+        let mut agents = vec![format!("ext:cmd={recording}"); bots];
+        agents.extend(std::iter::repeat_n("rule".to_string(), n - bots));
+        let out = d.path(&format!("run{i}"));
+        let seed = if extra.contains(&"--seed") { &[][..] } else { &["--seed", "1"][..] };
         let o = Command::new(env!("CARGO_BIN_EXE_tresillo"))
             .args(["tournament", "--agents", &agents.join(","), "--rules", rules, "--players", players])
-            .args(["--deals", deals, "--seed", "1", "--threads", "1", "--out", out.to_str().unwrap()])
+            .args(["--deals", deals, "--threads", "1", "--out", out.to_str().unwrap()])
+            .args(seed)
             .args(extra)
             .env("RECORD", &record)
             .output()
@@ -80,7 +90,7 @@ fn the_documents_examples_are_the_toolkits_own_messages() {
             kinds.insert(m["kind"].as_str().unwrap().to_string());
         }
     }
-    for k in [
+    let all = [
         "bid",
         "declare",
         "discard",
@@ -95,10 +105,12 @@ fn the_documents_examples_are_the_toolkits_own_messages() {
         "declarevole",
         "penetro",
         "dropout",
-    ] {
+    ];
+    for k in all {
         assert!(doc.contains(&format!("- `{k}`: ")), "the kind `{k}` is not described");
+        // Every kind has a real example, copied from the toolkit's output.
+        assert!(kinds.contains(k), "docs/PROTOCOL.md shows no request of kind `{k}`");
     }
-    assert!(kinds.len() >= 12, "{kinds:?}");
     if Command::new("python3")
         .args(["-c", "import jsonschema"])
         .output()
@@ -118,4 +130,67 @@ fn the_documents_examples_are_the_toolkits_own_messages() {
         .output()
         .unwrap();
     ok(&o);
+}
+
+/// The document's other examples are the toolkit's too: its first command and its
+/// experiment file run as they stand (their deals and output directories aside),
+/// and its fault line
+/// is the line the toolkit prints for that fault, byte for byte.
+#[test]
+fn the_documents_experiment_file_runs_and_its_fault_line_is_the_toolkits() {
+    let d = TempDir::new("protodoc", "others");
+    let doc = std::fs::read_to_string(root().join("docs/PROTOCOL.md")).unwrap();
+    let block = |fence: &str| {
+        let start = doc.find(fence).unwrap_or_else(|| panic!("no {fence} block")) + fence.len();
+        doc[start..start + doc[start..].find("```").unwrap()].trim().to_string()
+    };
+    let toml = block("```toml\n");
+    let out = d.path("mybot");
+    let ours = toml
+        .replace("deals = 1000", "deals = 6")
+        .replace("out = \"out/mybot\"", &format!("out = {:?}", out.to_str().unwrap()));
+    assert!(ours != toml && ours.contains("deals = 6"), "the example changed: {toml}");
+    let file = d.write("exp.toml", &ours);
+    let o = Command::new(env!("CARGO_BIN_EXE_tresillo"))
+        .args(["run", file.to_str().unwrap()])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    ok(&o);
+    assert!(out.join("deals.csv").is_file());
+
+    // The first command of the document runs as it stands (fewer deals, another
+    // output directory).
+    let first = block("```\ntresillo ");
+    let out = d.path("bot");
+    let words: Vec<String> = first
+        .split_whitespace()
+        .map(|w| match w {
+            "1000" => "4".to_string(),
+            "out/bot" => out.to_str().unwrap().to_string(),
+            w => w.to_string(),
+        })
+        .collect();
+    assert!(words.contains(&"4".to_string()) && out.to_str() == words.last().map(String::as_str), "{first}");
+    ok(&Command::new(env!("CARGO_BIN_EXE_tresillo")).args(&words).current_dir(root()).output().unwrap());
+    assert!(out.join("deals.csv").is_file());
+
+    let shown = doc
+        .lines()
+        .find(|l| l.starts_with("error: deal "))
+        .expect("the document shows a fault line")
+        .to_string();
+    let run = d.path("fault");
+    let o = Command::new(env!("CARGO_BIN_EXE_tresillo"))
+        .args(["tournament", "--agents", "ext:cmd=crates/tresillo-bots/tests/bots/faulty.py,rule,rule"])
+        .args(["--deals", "20", "--seed", "1", "--threads", "1", "--out", run.to_str().unwrap()])
+        .current_dir(root())
+        .env("FAULT", "illegal")
+        .env("AFTER", "20")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    let printed = err.lines().find(|l| l.starts_with("error: ")).unwrap_or_else(|| panic!("{err}"));
+    assert_eq!(printed, shown, "docs/PROTOCOL.md shows another fault line than the toolkit prints");
 }

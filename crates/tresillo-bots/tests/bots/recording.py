@@ -3,7 +3,8 @@
 and writes to the file named by RECORD (for the schema test); with AUTO_SINGLE
 set, its greeting asks for `auto_single`."""
 import json, os, random, sys
-log = open(os.environ["RECORD"], "a")
+# Line by line (one write each), so that two recording bots of one run can share the file.
+log = open(os.environ["RECORD"], "a", buffering=1)
 for line in sys.stdin:
     log.write(line)
     m = json.loads(line)
