@@ -302,6 +302,13 @@ impl Registry {
                 help: "most candidate discards a searched discard values, rule's first (1 to 12; 1: rule's)",
             },
             ParamInfo {
+                name: "stakes",
+                default: "ledger".to_string(),
+                help: "the auction's and the bola decision's stakes in tresillo and tresillo-house: \
+                       ledger (the rule set's own payments) or tresillo (tresillo's whatever the rule \
+                       set; the agent before it asked the ledger, kept for an experiment)",
+            },
+            ParamInfo {
                 name: "discard_z",
                 default: d.discard_z.to_string(),
                 help: "a searched discard leaves rule's only for a candidate whose mean gain over the \
@@ -362,6 +369,11 @@ impl Registry {
                     Some("search") => q.discard_search = true,
                     Some("declarer") => (q.discard_search, q.discard_declarer_only) = (true, true),
                     Some(v) => return Err(p.bad_value("discard", v, "expected rule, search or declarer")),
+                }
+                match p.get("stakes") {
+                    None | Some("ledger") => {}
+                    Some("tresillo") => q.tresillo_stakes = true,
+                    Some(v) => return Err(p.bad_value("stakes", v, "expected ledger or tresillo")),
                 }
                 q.infer = infer_params(p)?;
                 Ok(Box::new(PimcAgent::new(q)))
