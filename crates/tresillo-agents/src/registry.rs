@@ -325,7 +325,7 @@ impl Registry {
                        for the declarer's side; only the leading card searched beyond each world's \
                        value, same choice as solving every card); auction and contract by solving \
                        sampled deals after a simulated exchange (every player discarding as rule) as \
-                       entrada and solo in each suit and as vuelta, valued in deal-scoring tantos; \
+                       entrada and solo in each suit and as vuelta, valued by the rule set's ledger for a fresh deal; \
                        exchange as rule (or searched: discard=search, discard=declarer) and conversation as rule. In hombre and lhombre: card play, surrender, \
                        takeover, acceptance, bola/vole/tout and the declared vole by solving sampled \
                        worlds for the contract's objective (nolo, contrabola, cuatro, all tricks) \
