@@ -75,13 +75,6 @@
 //!   ([`bola_worth`](crate::search::gpimc::bola_worth); in `tresillo` a bola pays
 //!   8 from each of two opponents, a failed one 8 to each, primeras 1 from each:
 //!   `16 p - 16 (1 - p) > 2`; in `tresillo-house` 10 and 1).
-//!
-//! The card play's classes are worth sacado +1, puesta -1, codillo -2 amounts in
-//! play in both Spanish rule sets (an approximation in both: the ledger's
-//! condiciones, which widen the gap between a won and a lost hand, are left
-//! out); `stakes=tresillo` values the auction and
-//! bola at `tresillo`'s stakes whatever the rule set (the agent before the
-//! auction asked the ledger, for `experiments/pimc-house-stakes.toml`).
 //! - **Auction, contract and trumps** by Monte Carlo, once per hand: `bid_worlds`
 //!   worlds are drawn from the sampler (the other hands and the heap, in a random
 //!   drawing order). In each world every contract this seat could declare is
@@ -98,8 +91,8 @@
 //!   ([`SpanishBids`](crate::search::gpimc::SpanishBids); in `tresillo` these
 //!   are [`bid_utility`]'s sacado +8, puesta -9, codillo -18, condiciones vuelta
 //!   1 and solo 2 from or to each opponent, in amounts in play of 9; in
-//!   `tresillo-house` its plato-alone amount in play and condiciones 1, 3, 5). The agent bids the lowest level allowed while some contract of at
-//!   least that level is worth more than `bid_margin` (hundredths of an amount in
+//!   `tresillo-house` its plato-alone amount in play and condiciones 1, 3, 5).
+//!   The agent bids the lowest level allowed while some contract of at least that level is worth more than `bid_margin` (hundredths of an amount in
 //!   play), else passes; it names the contract of best value among those that
 //!   reach the level won (entrada in its best suit when forced). `bid_margin` 0
 //!   is the best of -60, -30, 0, 30 and 60 in `experiments/tune-pimc-margin.toml`
@@ -108,6 +101,13 @@
 //!   the simulated exchange is the rule agent's; the margin is what would pay
 //!   for either.
 //! - **Exchange and conversation**: as the rule agent with the `rule` parameters.
+//!
+//! The card play's classes are worth sacado +1, puesta -1, codillo -2 amounts in
+//! play in both Spanish rule sets (an approximation in both: the ledger's
+//! condiciones, which widen the gap between a won and a lost hand, are left
+//! out). `stakes=tresillo` values the auction and bola at `tresillo`'s stakes
+//! whatever the rule set (the agent before the auction asked the ledger, kept for
+//! `experiments/pimc-house-stakes.toml`).
 //!
 //! When the view admits no world (it cannot happen in a real hand) the agent falls
 //! back on the rule agent's decision.
