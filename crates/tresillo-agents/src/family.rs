@@ -24,6 +24,12 @@ pub struct AgentRules {
     /// `pimc` bids and names the contract by its own Monte Carlo auction with the
     /// ledger's utilities (hombre: points or chips), not through the general path.
     pub pimc_auction: bool,
+    /// At three players `pimc`, `oracle`, `cheat` and `alphamu` may take the
+    /// Spanish fast path (the puesta system's three classes, section 3's
+    /// contracts, its auction; its stakes from the ledger): an opt-in of the
+    /// rule set, so that a rule set added later takes the general path
+    /// ([`gpimc`](crate::search::gpimc)) unless its row says it is that game.
+    pub spanish_search: bool,
     /// A bid of rank 4 or a declared grand tourné (`lhombre`, RULES.md section
     /// 12.4) shows the seat was dealt both spadille and basta: the sampler keeps
     /// only such deals.
@@ -48,6 +54,7 @@ pub struct AgentRules {
 const SPANISH: AgentRules = AgentRules {
     heuristic: Heuristic::Spanish,
     pimc_auction: false,
+    spanish_search: true,
     grand_tourne: false,
     goal: Goal::Spanish,
     reward_divisor: 60.0,
@@ -58,6 +65,7 @@ const SPANISH: AgentRules = AgentRules {
 /// `hombre` in points: the 4-3-2 cuatro counts double.
 const HOMBRE: AgentRules = AgentRules {
     pimc_auction: true,
+    spanish_search: false,
     goal: Goal::Cuatro,
     reward_divisor: 24.0,
     dealer_stake: |_| 0,
@@ -79,6 +87,7 @@ pub const fn of(rules: &Rules) -> AgentRules {
         RuleSet::Hombre => HOMBRE,
         RuleSet::Lhombre => AgentRules {
             heuristic: Heuristic::Lhombre,
+            spanish_search: false,
             grand_tourne: true,
             goal: Goal::Lhombre,
             reward_divisor: 44.0,

@@ -302,6 +302,13 @@ impl Registry {
                 help: "most candidate discards a searched discard values, rule's first (1 to 12; 1: rule's)",
             },
             ParamInfo {
+                name: "stakes",
+                default: "ledger".to_string(),
+                help: "the auction's and the bola decision's stakes in tresillo and tresillo-house: \
+                       ledger (the rule set's own payments) or tresillo (tresillo's whatever the rule \
+                       set; the agent before it asked the ledger, kept for an experiment)",
+            },
+            ParamInfo {
                 name: "discard_z",
                 default: d.discard_z.to_string(),
                 help: "a searched discard leaves rule's only for a candidate whose mean gain over the \
@@ -318,7 +325,7 @@ impl Registry {
                        for the declarer's side; only the leading card searched beyond each world's \
                        value, same choice as solving every card); auction and contract by solving \
                        sampled deals after a simulated exchange (every player discarding as rule) as \
-                       entrada and solo in each suit and as vuelta, valued in deal-scoring tantos; \
+                       entrada and solo in each suit and as vuelta, valued by the rule set's ledger for a fresh deal; \
                        exchange as rule (or searched: discard=search, discard=declarer) and conversation as rule. In hombre and lhombre: card play, surrender, \
                        takeover, acceptance, bola/vole/tout and the declared vole by solving sampled \
                        worlds for the contract's objective (nolo, contrabola, cuatro, all tricks) \
@@ -362,6 +369,11 @@ impl Registry {
                     Some("search") => q.discard_search = true,
                     Some("declarer") => (q.discard_search, q.discard_declarer_only) = (true, true),
                     Some(v) => return Err(p.bad_value("discard", v, "expected rule, search or declarer")),
+                }
+                match p.get("stakes") {
+                    None | Some("ledger") => {}
+                    Some("tresillo") => q.tresillo_stakes = true,
+                    Some(v) => return Err(p.bad_value("stakes", v, "expected ledger or tresillo")),
                 }
                 q.infer = infer_params(p)?;
                 Ok(Box::new(PimcAgent::new(q)))

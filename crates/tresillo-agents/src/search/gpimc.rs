@@ -68,19 +68,18 @@
 
 use crate::search::gsolver::{Goal, Solvers, active_seats};
 use tresillo_core::{
-    BySeat, Contract, Decision, HandResult, LedgerConfig, PlayState, PlayerView, PublicState, Request,
-    ScoringSystem, Seat, cancelled_result, score_deal,
+    BySeat, Contract, Decision, HandResult, LedgerConfig, PlayState, PlayerView, PublicState, Request, Seat,
+    cancelled_result, score_deal,
 };
 
 /// Whether the decisions of `view` belong to this module: every table but the
-/// Spanish fast path's (three players, the puesta system, the contracts of
-/// section 3: `tresillo` and `tresillo-house` with their options), so a rule set
-/// added later takes the general path unless its table says it is that game.
+/// Spanish fast path's (three players of a rule set whose row opts in,
+/// [`AgentRules::spanish_search`](crate::family::AgentRules::spanish_search):
+/// `tresillo` and `tresillo-house` with their options), so a rule set added
+/// later takes the general path unless its row says it is that game.
 #[must_use]
 pub fn handles(p: &PublicState) -> bool {
-    let spec = p.rules.spec();
-    let spanish = p.players == 3 && spec.scoring == ScoringSystem::Puesta && spec.contracts == Contract::ALL;
-    !spanish
+    !(p.players == 3 && crate::family::of(&p.game_rules()).spanish_search)
 }
 
 /// The card play's goal and the declarer's utility of each of its classes.
@@ -353,10 +352,7 @@ impl General {
             Request::Bola { .. } => {
                 let made =
                     worlds.iter().filter(|ps| self.solvers.can_take_all(ps, declarer)).count() as f64 / k;
-                let all = stakes_of(p, declarer, Goal::Reach(p.game_rules().spec().tricks))?;
-                let on = made * all.utility[1] + (1.0 - made) * all.utility[0];
-                let stop = primeras_utility(p, declarer)?;
-                Some(Decision::Bola(on > stop))
+                bola_worth(p, declarer, made).map(Decision::Bola)
             }
             Request::DeclareVole { .. } => {
                 let normal = stakes(p, declarer)?;
@@ -473,6 +469,80 @@ impl HombreBids {
     }
 }
 
+/// The Spanish fast path's bidding utilities (`pimc` in `tresillo` and
+/// `tresillo-house`): for entrada, vuelta and solo in each trump suit, the
+/// declarer's net for a codillo, a puesta and a sacado by the rule set's own
+/// ledger for a fresh deal (its plato and amount in play, its condiciones, a
+/// favoured suit's doubling), in units of a lost entrada in a suit that is not
+/// favoured (`tresillo`: 9 tantos, the amount in play). So a rule set with other
+/// stakes is valued at its own, and `tresillo`'s are those of
+/// [`bid_utility`](crate::search::pimc::bid_utility) exactly.
+#[derive(Clone, Copy, Debug)]
+pub struct SpanishBids {
+    /// By contract (entrada, vuelta, solo), trump index and class (codillo,
+    /// puesta, sacado).
+    u: [[[f64; 3]; 4]; 3],
+}
+
+impl SpanishBids {
+    /// The utilities for `me` declaring in the hand of `p`; `None` if the
+    /// ledger refuses one of the results (or a lost entrada costs nothing).
+    #[must_use]
+    pub fn new(p: &PublicState, me: Seat) -> Option<SpanishBids> {
+        let mut u = [[[0.0; 3]; 4]; 3];
+        for (i, c) in [Contract::Entrada, Contract::Vuelta, Contract::Solo].into_iter().enumerate() {
+            for t in tresillo_core::Suit::ALL {
+                let mut q = *p;
+                q.declarer = Some(me);
+                q.original_declarer = Some(me);
+                q.contract = Some(c);
+                q.trump = Some(t);
+                q.forced = false;
+                q.bola = None;
+                q.vole_declared = None;
+                u[i][t.index()] = stakes_of(&q, me, Goal::Spanish)?.utility;
+            }
+        }
+        let plain = if p.game_rules().favoured(Some(tresillo_core::Suit::Copas)) {
+            tresillo_core::Suit::Espadas
+        } else {
+            tresillo_core::Suit::Copas
+        };
+        let unit = -u[0][plain.index()][crate::Class::Puesta as usize];
+        if unit <= 0.0 {
+            return None;
+        }
+        for x in u.iter_mut().flatten().flatten() {
+            *x /= unit;
+        }
+        Some(SpanishBids { u })
+    }
+
+    /// The utility of `contract` in `trump` ending in `class` (contracts other
+    /// than vuelta and solo count as entrada).
+    #[must_use]
+    pub fn utility(&self, contract: Contract, trump: tresillo_core::Suit, class: crate::Class) -> f64 {
+        let i = match contract {
+            Contract::Vuelta => 1,
+            Contract::Solo => 2,
+            _ => 0,
+        };
+        self.u[i][trump.index()][class as usize]
+    }
+}
+
+/// Whether the declarer of `p` plays on for bola (RULES.md section 6) when it
+/// takes all the tricks with probability `made`: playing on, `made` times a
+/// made bola plus `1 - made` times a failed one, against stopping with
+/// primeras, each as the rule set's ledger pays it for a fresh deal. `None` if
+/// the ledger refuses one of the results.
+#[must_use]
+pub fn bola_worth(p: &PublicState, declarer: Seat, made: f64) -> Option<bool> {
+    let all = stakes_of(p, declarer, Goal::Reach(p.game_rules().spec().tricks))?;
+    let on = made * all.utility[1] + (1.0 - made) * all.utility[0];
+    Some(on > primeras_utility(p, declarer)?)
+}
+
 /// The utility for `me`'s side of the finished play `ps` (the cheat's playout
 /// score) under the stakes `st`.
 #[must_use]
@@ -572,6 +642,74 @@ mod tests {
         assert_eq!(b.utility(Contract::Entrada, Suit::Oros, Class::Sacado), 2.0);
         assert_eq!(b.utility(Contract::Entrada, Suit::Copas, Class::Sacado), 1.0);
         assert!(HombreBids::new(&public(Rules::default(), 3, Contract::Entrada, None), Seat(1)).is_none());
+    }
+
+    /// Issue 37: the Spanish fast path asks the ledger. In `tresillo` it finds
+    /// the stakes it had written out (so `pimc` plays `tresillo` as before,
+    /// byte for byte), but for a favoured suit, whose doubled amount in play
+    /// they left out; in `tresillo-house` its own.
+    #[test]
+    fn spanish_bidding_utilities_are_the_ledgers() {
+        use crate::Class;
+        use crate::search::pimc::bid_utility;
+        let favour = Rules::parse("tresillo", &[("palo_de_favor", "oros")]).unwrap();
+        for rules in [Rules::default(), favour] {
+            for me in [Seat(0), Seat(1), Seat(2)] {
+                let b = SpanishBids::new(&public(rules, 3, Contract::Entrada, None), me).unwrap();
+                for c in [Contract::Entrada, Contract::Vuelta, Contract::Solo] {
+                    for t in Suit::ALL.into_iter().filter(|&t| !rules.favoured(Some(t))) {
+                        for class in Class::ALL {
+                            let old = bid_utility(class, c, false);
+                            assert_eq!(b.utility(c, t, class), old, "{rules} {me:?} {c:?} {t:?} {class:?}");
+                        }
+                    }
+                }
+                // RULES.md 12.5: in the favoured suit the +n of the amount in
+                // play becomes +2n (AIP 12) and a sacado takes the plato and 2
+                // from each (10), condiciones doubled (solo 4 from or to each).
+                let u = |c, class| b.utility(c, Suit::Oros, class) * 9.0;
+                if rules == favour {
+                    assert_eq!(u(Contract::Entrada, Class::Sacado), 10.0);
+                    assert_eq!(u(Contract::Entrada, Class::Puesta), -12.0);
+                    assert_eq!(u(Contract::Entrada, Class::Codillo), -24.0);
+                    assert_eq!(u(Contract::Solo, Class::Sacado), 18.0);
+                }
+            }
+        }
+        // tresillo-house (RULES.md 12.1): the amount in play is the plato alone
+        // (6), a sacado takes it alone, and condiciones are entrada 1, vuelta 3,
+        // solo 5 from or to each opponent. The unit is a lost entrada: 6 + 2.
+        let house = Rules::from(RuleSet::TresilloHouse);
+        let b = SpanishBids::new(&public(house, 3, Contract::Entrada, None), Seat(1)).unwrap();
+        let u = |c, class| b.utility(c, Suit::Copas, class) * 8.0;
+        assert_eq!(u(Contract::Entrada, Class::Sacado), 8.0);
+        assert_eq!(u(Contract::Entrada, Class::Puesta), -8.0);
+        assert_eq!(u(Contract::Entrada, Class::Codillo), -14.0);
+        assert_eq!(u(Contract::Vuelta, Class::Sacado), 12.0);
+        assert_eq!(u(Contract::Solo, Class::Sacado), 16.0);
+        assert_eq!(u(Contract::Solo, Class::Codillo), -22.0);
+    }
+
+    /// Issue 37: the bola decision by the ledger. `tresillo` pays a bola 8
+    /// from or to each opponent against primeras 1: play on when
+    /// 16p - 16(1 - p) > 2, as pimc had it written out; `tresillo-house` pays
+    /// 10, so it plays on for less.
+    #[test]
+    fn the_bola_decision_is_the_ledgers() {
+        for c in [Contract::Entrada, Contract::Vuelta, Contract::Solo] {
+            let p = public(Rules::default(), 3, c, Some(Suit::Copas));
+            for k in 0..=64 {
+                let made = f64::from(k) / 64.0;
+                let old = 16.0 * made - 16.0 * (1.0 - made) > 2.0;
+                assert_eq!(bola_worth(&p, Seat(1), made), Some(old), "{c:?} {k}/64");
+            }
+        }
+        let house = public(Rules::from(RuleSet::TresilloHouse), 3, Contract::Solo, Some(Suit::Copas));
+        let p = public(Rules::default(), 3, Contract::Solo, Some(Suit::Copas));
+        // 20p - 20(1 - p) > 2 from p = 0.55; tresillo's from p = 0.5625.
+        assert_eq!(bola_worth(&house, Seat(1), 0.56), Some(true));
+        assert_eq!(bola_worth(&p, Seat(1), 0.56), Some(false));
+        assert_eq!(bola_worth(&house, Seat(1), 0.54), Some(false));
     }
 
     #[test]

@@ -70,8 +70,11 @@
 //!   declarer is positive (declining leaves a puesta of the other declarer, worth
 //!   nothing to this seat).
 //! - **Primeras or bola**: the share `p` of worlds in which the declarer can take
-//!   every remaining trick; a bola pays 8 from each of two opponents, a failed one
-//!   8 to each, primeras 1 from each: play on when `16 p - 16 (1 - p) > 2`.
+//!   every remaining trick; play on when `p` times a made bola and `1 - p` times a
+//!   failed one beat primeras, as the rule set's ledger pays them
+//!   ([`bola_worth`](crate::search::gpimc::bola_worth); in `tresillo` a bola pays
+//!   8 from each of two opponents, a failed one 8 to each, primeras 1 from each:
+//!   `16 p - 16 (1 - p) > 2`; in `tresillo-house` 10 and 1).
 //! - **Auction, contract and trumps** by Monte Carlo, once per hand: `bid_worlds`
 //!   worlds are drawn from the sampler (the other hands and the heap, in a random
 //!   drawing order). In each world every contract this seat could declare is
@@ -83,11 +86,13 @@
 //!   agent does (everything outside [`keep_set`](crate::keep_set), up to what is
 //!   left of the heap) and draw from the top; the first opponent is taken to be
 //!   the one after the declarer (the conversation is not simulated). A contract's
-//!   value is its mean **bidding utility**, [`bid_utility`]: the declarer's
-//!   tantos under deal scoring (a fresh ledger: sacado +8, puesta -9, codillo
-//!   -18, condiciones vuelta 1 and solo 2 from or to each opponent) in amounts in
-//!   play (9). The agent bids the lowest level allowed while some contract of at
-//!   least that level is worth more than `bid_margin` (hundredths of an amount in
+//!   value is its mean **bidding utility**: the declarer's net under the rule
+//!   set's own ledger for a fresh deal, in units of a lost entrada
+//!   ([`SpanishBids`](crate::search::gpimc::SpanishBids); in `tresillo` these
+//!   are [`bid_utility`]'s sacado +8, puesta -9, codillo -18, condiciones vuelta
+//!   1 and solo 2 from or to each opponent, in amounts in play of 9; in
+//!   `tresillo-house` its plato-alone amount in play and condiciones 1, 3, 5).
+//!   The agent bids the lowest level allowed while some contract of at least that level is worth more than `bid_margin` (hundredths of an amount in
 //!   play), else passes; it names the contract of best value among those that
 //!   reach the level won (entrada in its best suit when forced). `bid_margin` 0
 //!   is the best of -60, -30, 0, 30 and 60 in `experiments/tune-pimc-margin.toml`
@@ -96,6 +101,13 @@
 //!   the simulated exchange is the rule agent's; the margin is what would pay
 //!   for either.
 //! - **Exchange and conversation**: as the rule agent with the `rule` parameters.
+//!
+//! The card play's classes are worth sacado +1, puesta -1, codillo -2 amounts in
+//! play in both Spanish rule sets (an approximation in both: the ledger's
+//! condiciones, which widen the gap between a won and a lost hand, are left
+//! out). `stakes=tresillo` values the auction and bola at `tresillo`'s stakes
+//! whatever the rule set (the agent before the auction asked the ledger, kept for
+//! `experiments/pimc-house-stakes.toml`).
 //!
 //! When the view admits no world (it cannot happen in a real hand) the agent falls
 //! back on the rule agent's decision.
@@ -708,6 +720,14 @@ pub struct PimcParams {
     /// Inference-weighted worlds for the searched play-phase decisions
     /// (`infer=1`; see [`RuleLikelihood`](crate::RuleLikelihood)).
     pub infer: InferParams,
+    /// Value the auction and the bola decision of a Spanish rule set at
+    /// `tresillo`'s stakes ([`bid_utility`], bola 8 from or to each opponent
+    /// against primeras 1) whatever its ledger pays (`stakes=tresillo`): the
+    /// agent as it was before it asked the ledger, kept for the experiment
+    /// that measures the change (`experiments/pimc-house-stakes.toml`). Off:
+    /// the rule set's own ledger ([`SpanishBids`](crate::search::gpimc::SpanishBids),
+    /// [`bola_worth`](crate::search::gpimc::bola_worth)).
+    pub tresillo_stakes: bool,
 }
 
 /// The most worlds a decision under a time budget (`ms=`) draws.
@@ -742,6 +762,7 @@ impl Default for PimcParams {
             discard_cands: 6,
             discard_z: 0,
             infer: InferParams::default(),
+            tresillo_stakes: false,
         }
     }
 }
@@ -777,6 +798,8 @@ struct Solving {
     worlds: u64,
     /// The contexts' node count at the last [`Solving::take_work`].
     nodes_seen: u64,
+    /// The bola decision at `tresillo`'s stakes ([`PimcParams::tresillo_stakes`]).
+    tresillo_stakes: bool,
 }
 
 /// Most threads `threads=0` (auto) uses for one card decision.
@@ -816,6 +839,7 @@ impl Solving {
             helpers: Vec::new(),
             worlds: 0,
             nodes_seen: 0,
+            tresillo_stakes: false,
         }
     }
 
@@ -1016,7 +1040,11 @@ impl Solving {
             Request::Bola { .. } => {
                 let p =
                     self.mean(declarer, worlds, || draw(rng), |c, p| f64::from(u8::from(c.can_take_all(p))))?;
-                Some(Decision::Bola(16.0 * p - 16.0 * (1.0 - p) > 2.0))
+                if self.tresillo_stakes {
+                    Some(Decision::Bola(16.0 * p - 16.0 * (1.0 - p) > 2.0))
+                } else {
+                    crate::search::gpimc::bola_worth(view.public(), declarer, p).map(Decision::Bola)
+                }
             }
             _ => None,
         }
@@ -1105,7 +1133,10 @@ impl PimcAgent {
         PimcAgent {
             params,
             rule: RuleAgent::new(params.rule),
-            solving: Solving::with_threads(params.threads),
+            solving: Solving {
+                tresillo_stakes: params.tresillo_stakes,
+                ..Solving::with_threads(params.threads)
+            },
             values: None,
             general: crate::search::gpimc::General::new(),
             infer: Weighting::default(),
@@ -1122,8 +1153,14 @@ impl PimcAgent {
         let me = view.seat();
         let mano = view.public().mano();
         let rules = view.public().game_rules();
-        // hombre: the ledger's lost / won values (gpimc); else bid_utility.
+        // hombre: the ledger's lost / won values; the Spanish rule sets: the
+        // ledger's codillo, puesta and sacado (gpimc), or `stakes=tresillo`'s
+        // bid_utility.
         let hombre = crate::search::gpimc::HombreBids::new(view.public(), me);
+        let spanish = match (&hombre, self.params.tresillo_stakes) {
+            (None, false) => Some(crate::search::gpimc::SpanishBids::new(view.public(), me)?),
+            _ => None,
+        };
         let mut v = Values { entrada: [0.0; 4], solo: [0.0; 4], vuelta: 0.0 };
         let n = self.params.bid_worlds;
         self.solving.worlds += u64::from(n);
@@ -1137,9 +1174,10 @@ impl PimcAgent {
                 let hands = exchange(dealt, heap, me, contract, trump);
                 let pos = Position::new(hands, trump, me, mano, &[], [0, 0, 0]).ok()?;
                 let class = ctx.value(&pos);
-                Some(match &hombre {
-                    Some(h) => h.utility(contract, trump, class),
-                    None => bid_utility(class, contract, rules.favoured(Some(trump))),
+                Some(match (&hombre, &spanish) {
+                    (Some(h), _) => h.utility(contract, trump, class),
+                    (None, Some(s)) => s.utility(contract, trump, class),
+                    (None, None) => bid_utility(class, contract, rules.favoured(Some(trump))),
                 })
             };
             let ctx = self.solving.ctx();
