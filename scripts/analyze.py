@@ -16,7 +16,7 @@ Four-player runs (a `players` column of 4, seats 0-3 with the `agent3`...`debt3`
 columns) and files written before those columns existed (three players) are
 both read; so are every rule set's contract names.
 
-The rules it follows (README, "summary.csv columns"):
+The rules it follows (docs/CLI.md, "summary.csv columns"):
 - a seat's tantos in a row are pool + cond for that seat;
 - L'Hombre's contracts count in the column of their family (nolo as entrada, grand
   tourne as vuelta, pure nolo and nolo ouvert as solo); hombre's contrabola and a

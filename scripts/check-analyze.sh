@@ -4,26 +4,32 @@
 # (penetro, drop-outs; and penetro_all_play in sessions), hombre with contrabola and
 # gascarille, lhombre, and a deals.csv cut back to the columns of older versions
 # (no players, seat-3, penetro, gascarille columns).
-# Makes a virtual environment under the cargo target directory and installs
-# scripts/requirements.txt into it. Skipped (exit 0, with a message) where python3
-# or its venv module is absent.
+# Usage: scripts/check-analyze.sh [PYTHON]: PYTHON has scripts/requirements.txt
+# installed (CI passes its .venv's, which has them); without it, makes a virtual
+# environment under the cargo target directory and installs them into it. Skipped
+# (exit 0, with a message) where python3 or its venv module is absent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! command -v python3 >/dev/null 2>&1; then
-    echo "check-analyze: skipped: python3 not found"
-    exit 0
-fi
-if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
-    echo "check-analyze: skipped: python3 has no venv module (Debian: apt-get install python3-venv)"
-    exit 0
-fi
-
 target=${CARGO_TARGET_DIR:-target}
-venv="$target/analyze-venv"
 out="$target/analyze-check"
-[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-"$venv/bin/python" -m pip install -q --disable-pip-version-check -r scripts/requirements.txt
+if [ -n "${1:-}" ]; then
+    py=$1
+    "$py" -c 'import pandas' || { echo "check-analyze: $py has no pandas (scripts/requirements.txt)" >&2; exit 1; }
+else
+    if ! command -v python3 >/dev/null 2>&1; then
+        echo "check-analyze: skipped: python3 not found"
+        exit 0
+    fi
+    if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
+        echo "check-analyze: skipped: python3 has no venv module (Debian: apt-get install python3-venv)"
+        exit 0
+    fi
+    venv="$target/analyze-venv"
+    [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check -r scripts/requirements.txt
+    py="$venv/bin/python"
+fi
 
 tresillo() { cargo run --release -q -p tresillo-cli -- "$@"; }
 tresillo tournament --agents rule,rule:takeover=40,random --deals 2000 --duplicate \
@@ -43,7 +49,7 @@ rm -rf "$out/old" && cp -r "$out/deal" "$out/old"
 awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "players") cut = i - 1 }
     { NF = cut; print }' "$out/deal/deals.csv" >"$out/old/deals.csv"
 # ... and its manifest recorded the size of that file.
-"$venv/bin/python" - "$out/old" <<'PY'
+"$py" - "$out/old" <<'PY'
 import json, pathlib, sys
 run = pathlib.Path(sys.argv[1])
 m = json.loads((run / "manifest.json").read_text())
@@ -52,7 +58,7 @@ m.pop("crc32", None)  # older versions recorded no checksums
 (run / "manifest.json").write_text(json.dumps(m, indent=2))
 PY
 for run in "$out/deal" "$out/session" "$out/four" "$out/four-session" "$out/hombre" "$out/lhombre" "$out/old"; do
-    "$venv/bin/python" scripts/analyze.py "$run" --check
+    "$py" scripts/analyze.py "$run" --check
 done
 
 # Malformed input: a one-line error naming the file, line and token, never a
@@ -60,7 +66,7 @@ done
 bad="$out/bad"
 expect_error() { # expect_error NAME WANT: analyze.py on $bad/NAME fails with WANT
     local got
-    if got=$("$venv/bin/python" scripts/analyze.py "$bad/$1" 2>&1); then
+    if got=$("$py" scripts/analyze.py "$bad/$1" 2>&1); then
         echo "check-analyze: $1: accepted a malformed file" >&2
         exit 1
     fi
@@ -73,7 +79,7 @@ expect_error() { # expect_error NAME WANT: analyze.py on $bad/NAME fails with WA
 # reader's own message is the one checked; the checksum case comes last.
 copy() {
     rm -rf "${bad:?}/$1" && mkdir -p "$bad" && cp -r "$out/deal" "$bad/$1"
-    "$venv/bin/python" -c 'import json, sys; p = sys.argv[1]; m = json.load(open(p)); m.pop("crc32", None); json.dump(m, open(p, "w"), indent=2)' "$bad/$1/manifest.json"
+    "$py" -c 'import json, sys; p = sys.argv[1]; m = json.load(open(p)); m.pop("crc32", None); json.dump(m, open(p, "w"), indent=2)' "$bad/$1/manifest.json"
 }
 set_field() { # set_field NAME LINE COLUMN VALUE
     awk -F, -v OFS=, -v l="$2" -v c="$3" -v x="$4" 'NR == l { $c = x } 1' "$out/deal/deals.csv" >"$bad/$1/deals.csv"
@@ -105,7 +111,7 @@ echo "check-analyze: malformed files give one-line errors"
 
 # scripts/paired.py (standard library): the paired difference, and one-line errors
 # for the same bad inputs.
-paired() { "$venv/bin/python" scripts/paired.py "$@"; }
+paired() { "$py" scripts/paired.py "$@"; }
 got=$(paired "$out/deal" 0 2)
 [[ "$got" == *"slot 0 minus slot 2, tantos per deal (paired by deal), 2000 deals:"* ]] || {
     printf 'check-analyze: paired.py printed:\n%s\n' "$got" >&2
@@ -152,9 +158,12 @@ expect_paired_error "is scored per deal" "$out/deal" 0 --across "$out/session"
 echo "check-analyze: paired.py gives the paired difference, and one-line errors"
 
 # deals.parquet (--format parquet): needs pyarrow, which scripts/requirements.txt
-# does not install; .ci/run checks it in the Python package's environment.
-if "$venv/bin/python" -c 'import pyarrow, polars, duckdb' >/dev/null 2>&1; then
-    bash scripts/check-parquet.sh "$venv/bin/python"
+# does not install; .ci/run checks it in the Python package's environment (it
+# passes that PYTHON here and runs scripts/check-parquet.sh itself).
+if [ -n "${1:-}" ]; then
+    echo "check-analyze: deals.parquet is scripts/check-parquet.sh's (run it with $py)"
+elif "$py" -c 'import pyarrow, polars, duckdb' >/dev/null 2>&1; then
+    bash scripts/check-parquet.sh "$py"
 else
     echo "check-analyze: deals.parquet skipped here (no pyarrow, polars, duckdb in $venv); .ci/run checks it"
 fi

@@ -2,7 +2,7 @@
 # CI step (issue 25): runs written with --format parquet are read by
 # scripts/analyze.py, which recomputes their summary.csv field for field (scored by
 # the deal and by sessions, four players, hombre, lhombre); a truncated or foreign
-# deals.parquet is one error line naming the file; and the README's pandas, polars
+# deals.parquet is one error line naming the file; and docs/CLI.md's pandas, polars
 # and DuckDB snippets run on a parquet run.
 #
 #   bash scripts/check-parquet.sh PYTHON     # a python with pandas, pyarrow, polars, duckdb
@@ -84,18 +84,18 @@ expect_error "$bad/deals.parquet: not a readable Parquet file" tresillo report "
 expect_error "$bad/deals.parquet: not a readable deals.parquet" "$py" scripts/paired.py "$bad" 0
 echo "check-parquet: a truncated or foreign deals.parquet is one error line naming it"
 
-# The README's snippets (the ```python blocks that read deals.parquet), run where
+# docs/CLI.md's snippets (the ```python blocks that read deals.parquet), run where
 # out/pq is a parquet run.
 mkdir -p "$out/readme/out"
 cp -r "$out/deal" "$out/readme/out/pq"
 awk '/^```python$/ { on = 1; block = ""; next }
      /^```$/ { if (on && block ~ /deals.parquet/) { n++; f = dir "/snippet" n ".py"; printf "%s", block > f; close(f) } on = 0; next }
-     on { block = block $0 "\n" }' dir="$out/readme" README.md
+     on { block = block $0 "\n" }' dir="$out/readme" docs/CLI.md
 n=0
 for f in "$out/readme"/snippet*.py; do
     (cd "$out/readme" && "$py" "$f" >/dev/null)
     n=$((n + 1))
 done
-[ "$n" -ge 3 ] || { echo "check-parquet: found $n README snippets reading deals.parquet, expected 3" >&2; exit 1; }
-echo "check-parquet: the README's $n Parquet snippets run"
+[ "$n" -ge 3 ] || { echo "check-parquet: found $n docs/CLI.md snippets reading deals.parquet, expected 3" >&2; exit 1; }
+echo "check-parquet: docs/CLI.md's $n Parquet snippets run"
 rm -rf "$out"

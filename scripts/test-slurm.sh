@@ -218,7 +218,7 @@ submitted() {
 }
 # A run directory's manifest field (a number or true/false).
 manifest_field() { sed -n "s/^  \"$2\": \([0-9a-z]*\),\{0,1\}$/\1/p" "$1/manifest.json"; }
-# compute.csv without its measurements (README.md: `timed` and the times); the
+# compute.csv without its measurements (docs/CLI.md: `timed` and the times); the
 # counts must agree (docs/CLUSTER.md).
 compute_counts() {
     awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i !~ /^(timed|decision_s|cpu_s|card_ms_mean|card_ms_p99)$/) keep[i] = 1 }

@@ -105,9 +105,10 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Measure the engine's speed.
     Bench(bench::BenchArgs),
-    /// Find the `worlds` (pimc) or `iters` (ismcts) whose median card decision
-    /// takes a given time on this machine, and print that reproducible spec
-    /// (equal-compute experiments written down).
+    /// Find the `worlds` (pimc) or `iters` (ismcts) whose decisions cost a given
+    /// CPU time each over whole games on this machine, measured as a duplicate
+    /// tournament charges them, and print that reproducible spec (equal-compute
+    /// experiments written down).
     Calibrate(calibrate::CalibrateArgs),
     /// Keep the score of a session from a JSON Lines log.
     Score(score::ScoreArgs),

@@ -315,7 +315,7 @@ fn resume_refuses_rows_missing_before_the_checkpoint() {
 }
 
 /// deals.csv keeps one header for every rule set; a column that does not apply is
-/// empty (README, "deals.csv columns").
+/// empty (docs/CLI.md, "deals.csv columns").
 #[test]
 fn deals_csv_columns_that_do_not_apply_to_a_rule_set_are_empty() {
     let base = tmp("columns");

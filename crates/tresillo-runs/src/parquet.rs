@@ -141,7 +141,7 @@ use Kind::{I64, Name, Text, U8, U64};
 
 /// The columns of `deals.parquet`, in the order of `deals.csv`'s: name, type, and
 /// whether it may be null (where the CSV may leave the cell empty). The meaning of
-/// each is README's "deals.csv columns" table.
+/// each is docs/CLI.md's "deals.csv columns" table.
 pub const COLUMNS: [(&str, Kind, bool); 50] = [
     ("deal", U64, false),
     ("deal_seed", U64, false),
@@ -777,12 +777,12 @@ mod tests {
         d
     }
 
-    /// README's one table of the columns of both files names every column with its
+    /// docs/CLI.md's one table of the columns of both files names every column with its
     /// Parquet type as written here.
     #[test]
-    fn the_readme_table_gives_every_column_its_type() {
-        let readme = fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
-        let start = readme.find("#### `deals.csv` and `deals.parquet` columns").expect("the table's heading");
+    fn the_documented_table_gives_every_column_its_type() {
+        let readme = fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/CLI.md")).unwrap();
+        let start = readme.find("### `deals.csv` and `deals.parquet` columns").expect("the table's heading");
         let mut listed = Vec::new();
         for line in readme[start..].lines().skip_while(|l| !l.starts_with("| `deal`")) {
             let Some(row) = line.strip_prefix("| ") else { break };

@@ -295,7 +295,7 @@ struct DealRecord {
     gascarille: Option<u8>,
 }
 
-/// The name the rule set gives the contract of a row (README, "deals.csv
+/// The name the rule set gives the contract of a row (docs/CLI.md, "deals.csv
 /// columns"), and its sort key.
 fn contract_name(d: &DealRecord, line: u64, path: &Path) -> Result<Option<(u16, String)>> {
     use tresillo_core::{Contract, RuleSet, Suit};
