@@ -151,23 +151,8 @@ impl CardSet {
         if n >= 64 {
             return None;
         }
-        #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-        {
-            // PDEP deposits the single bit `1 << n` at the n-th set bit of the set.
-            #[allow(unsafe_code)]
-            // SAFETY: this code is compiled only when the build enables BMI2 for the
-            // whole crate (`target_feature = "bmi2"`), so the instruction exists.
-            let b = unsafe { std::arch::x86_64::_pdep_u64(1 << n, self.0) };
-            CardSet(b).first()
-        }
-        #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-        {
-            let mut b = self.0;
-            for _ in 0..n {
-                b &= b.wrapping_sub(1);
-            }
-            CardSet(b).first()
-        }
+        // One PDEP where the CPU has BMI2 (crate::bits dispatches at run time).
+        CardSet(crate::bits::nth_bit(self.0, n)).first()
     }
 
     /// The `n`-th card in sort order, for `n` below [`CardSet::len`] (the fast path
@@ -175,21 +160,7 @@ impl CardSet {
     #[must_use]
     #[inline]
     pub(crate) fn select(self, n: u32) -> Card {
-        #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-        {
-            #[allow(unsafe_code)]
-            // SAFETY: compiled only when the build enables BMI2 for the whole crate.
-            let b = unsafe { std::arch::x86_64::_pdep_u64(1u64.wrapping_shl(n), self.0) };
-            Card::from_bit_unchecked(b.trailing_zeros())
-        }
-        #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-        {
-            let mut b = self.0;
-            for _ in 0..n {
-                b &= b.wrapping_sub(1);
-            }
-            Card::from_bit_unchecked(b.trailing_zeros())
-        }
+        Card::from_bit_unchecked(crate::bits::nth_bit(self.0, n).trailing_zeros())
     }
 
     /// The cards of the set that belong to the printed suit `s`.

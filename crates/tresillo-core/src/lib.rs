@@ -19,6 +19,7 @@
 #![deny(missing_docs)]
 
 pub mod action;
+pub mod bits;
 mod card;
 mod cardset;
 mod game;

@@ -68,6 +68,39 @@ struct Registers {
 }
 
 impl Registers {
+    /// Plays up to `left` whole tricks (fewer when the hands run out). Compiled
+    /// twice on x86_64 builds without BMI2: once for any CPU, once with BMI1, BMI2
+    /// and LZCNT (PDEP picks the card, TZCNT/BLSR work the sets), the second taken
+    /// when the CPU has them (`bits::has_bmi`); the cards played are the same.
+    #[inline]
+    fn tricks(&mut self, t: &TrumpTable, pick: &mut impl FnMut(u32) -> u32, left: u8) {
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "bmi2")))]
+        if crate::bits::has_bmi() {
+            #[allow(unsafe_code)]
+            // SAFETY: the CPU has the features `tricks_bmi` enables (just checked).
+            unsafe {
+                self.tricks_bmi(t, pick, left)
+            };
+            return;
+        }
+        self.tricks_body(t, pick, left);
+    }
+
+    /// [`Registers::tricks`] for CPUs with BMI1, BMI2 and LZCNT.
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "bmi2")))]
+    #[target_feature(enable = "bmi1,bmi2,lzcnt")]
+    fn tricks_bmi(&mut self, t: &TrumpTable, pick: &mut impl FnMut(u32) -> u32, left: u8) {
+        self.tricks_body(t, pick, left);
+    }
+
+    #[inline(always)]
+    fn tricks_body(&mut self, t: &TrumpTable, pick: &mut impl FnMut(u32) -> u32, mut left: u8) {
+        while self.hands[0] != 0 && left > 0 {
+            self.trick(t, pick);
+            left -= 1;
+        }
+    }
+
     /// Plays one whole trick with cards chosen by `pick`, and turns to the winner.
     #[inline(always)]
     fn trick(&mut self, t: &TrumpTable, pick: &mut impl FnMut(u32) -> u32) {
@@ -332,9 +365,7 @@ impl PlayState {
     pub fn playout(&mut self, mut pick: impl FnMut(u32) -> u32) {
         let Some(mut r) = self.registers(&mut pick) else { return };
         let t = table(self.trump);
-        while r.hands[0] != 0 {
-            r.trick(t, &mut pick);
-        }
+        r.tricks(t, &mut pick, u8::MAX);
         self.store(&r);
     }
 
@@ -350,11 +381,7 @@ impl PlayState {
         }
         let Some(mut r) = self.registers(&mut pick) else { return };
         let t = table(self.trump);
-        let mut left = tricks.saturating_sub(self.tricks_done);
-        while r.hands[0] != 0 && left > 0 {
-            r.trick(t, &mut pick);
-            left -= 1;
-        }
+        r.tricks(t, &mut pick, tricks.saturating_sub(self.tricks_done));
         self.store(&r);
     }
 

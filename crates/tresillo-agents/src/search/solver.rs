@@ -456,55 +456,9 @@ impl Layout {
 // Bit extract / deposit
 // ---------------------------------------------------------------------------
 
-#[inline]
-fn pext(x: u64, m: u64) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        #[allow(unsafe_code)]
-        // SAFETY: compiled only when the build enables BMI2 for the whole crate.
-        unsafe {
-            std::arch::x86_64::_pext_u64(x, m)
-        }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        let (mut m, mut out, mut k) = (m, 0u64, 0);
-        while m != 0 {
-            let b = m & m.wrapping_neg();
-            if x & b != 0 {
-                out |= 1 << k;
-            }
-            k += 1;
-            m &= m - 1;
-        }
-        out
-    }
-}
-
-#[inline]
-fn pdep(x: u64, m: u64) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        #[allow(unsafe_code)]
-        // SAFETY: compiled only when the build enables BMI2 for the whole crate.
-        unsafe {
-            std::arch::x86_64::_pdep_u64(x, m)
-        }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        let (mut m, mut out, mut k) = (m, 0u64, 0);
-        while m != 0 {
-            let b = m & m.wrapping_neg();
-            if x >> k & 1 != 0 {
-                out |= b;
-            }
-            k += 1;
-            m &= m - 1;
-        }
-        out
-    }
-}
+// PEXT and PDEP where the CPU has BMI2, else loops: `tresillo_core::bits` tests
+// the CPU at run time (builds are portable, `.cargo/config.toml`).
+use tresillo_core::bits::{pdep, pext};
 
 // ---------------------------------------------------------------------------
 // Goals
@@ -1312,11 +1266,73 @@ impl Search<'_> {
     }
 
     /// The root's search: [`Self::node`] keeping the root's moves.
+    ///
+    /// The search (`node` and `expand`, which call each other) is compiled twice
+    /// on x86_64 builds without BMI2: for any CPU (`FAST = false`), and with BMI1,
+    /// BMI2 and LZCNT enabled (`FAST = true`: PEXT/PDEP inline, TZCNT/LZCNT/BLSR),
+    /// taken here when the CPU has them (`tresillo_core::bits::has_bmi`). The
+    /// bodies are `#[inline(always)]` into the wrappers that carry the features.
+    /// Same nodes, same results.
     fn root<G: Goal>(&mut self, g: G) -> bool {
-        self.node::<G, true>(g)
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "bmi2")))]
+        if tresillo_core::bits::has_bmi() {
+            #[allow(unsafe_code)]
+            // SAFETY: the CPU has the features `node_bmi` enables (just checked).
+            return unsafe { self.node_bmi::<G, true>(g) };
+        }
+        self.node_plain::<G, true>(g)
     }
 
-    fn node<G: Goal, const ROOT: bool>(&mut self, g: G) -> bool {
+    fn node_plain<G: Goal, const ROOT: bool>(&mut self, g: G) -> bool {
+        self.node::<G, ROOT, false>(g)
+    }
+
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "bmi2")))]
+    #[target_feature(enable = "bmi1,bmi2,lzcnt")]
+    fn node_bmi<G: Goal, const ROOT: bool>(&mut self, g: G) -> bool {
+        self.node::<G, ROOT, true>(g)
+    }
+
+    fn expand_plain<G: Goal, const ROOT: bool, const T: u8>(&mut self, g: G, p: usize) -> bool {
+        self.expand::<G, ROOT, T, false>(g, p)
+    }
+
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "bmi2")))]
+    #[target_feature(enable = "bmi1,bmi2,lzcnt")]
+    fn expand_bmi<G: Goal, const ROOT: bool, const T: u8>(&mut self, g: G, p: usize) -> bool {
+        self.expand::<G, ROOT, T, true>(g, p)
+    }
+
+    /// The wrapper of `node` compiled as `FAST` says.
+    #[inline(always)]
+    fn call_node<G: Goal, const ROOT: bool, const FAST: bool>(&mut self, g: G) -> bool {
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "bmi2")))]
+        if FAST {
+            #[allow(unsafe_code)]
+            // SAFETY: FAST is true only below `root`'s check of the CPU.
+            return unsafe { self.node_bmi::<G, ROOT>(g) };
+        }
+        self.node_plain::<G, ROOT>(g)
+    }
+
+    /// The wrapper of `expand` compiled as `FAST` says.
+    #[inline(always)]
+    fn call_expand<G: Goal, const ROOT: bool, const T: u8, const FAST: bool>(
+        &mut self,
+        g: G,
+        p: usize,
+    ) -> bool {
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "bmi2")))]
+        if FAST {
+            #[allow(unsafe_code)]
+            // SAFETY: FAST is true only below `root`'s check of the CPU.
+            return unsafe { self.expand_bmi::<G, ROOT, T>(g, p) };
+        }
+        self.expand_plain::<G, ROOT, T>(g, p)
+    }
+
+    #[inline(always)]
+    fn node<G: Goal, const ROOT: bool, const FAST: bool>(&mut self, g: G) -> bool {
         self.nodes += 1;
 
         // Below the root, nodes are at trick boundaries only (the search keeps
@@ -1326,9 +1342,9 @@ impl Search<'_> {
             let p = self.leader + self.tlen;
             let p = usize::from(if p >= 3 { p - 3 } else { p });
             return if self.tlen == 1 {
-                self.expand::<G, ROOT, 1>(g, p)
+                self.call_expand::<G, ROOT, 1, FAST>(g, p)
             } else {
-                self.expand::<G, ROOT, 2>(g, p)
+                self.call_expand::<G, ROOT, 2, FAST>(g, p)
             };
         }
         let r = self.hands[self.leader as usize].count_ones() as u8;
@@ -1378,7 +1394,7 @@ impl Search<'_> {
             return b;
         }
         self.best = hint;
-        let res = self.expand::<G, ROOT, 0>(g, self.leader as usize);
+        let res = self.call_expand::<G, ROOT, 0, FAST>(g, self.leader as usize);
         if res {
             lo = lo.max(need);
         } else {
@@ -1411,7 +1427,8 @@ impl Search<'_> {
     /// Searches the moves of `p`, the player to move.
     /// Searches the moves of `p`, the player to move, `T` cards of the trick
     /// down.
-    fn expand<G: Goal, const ROOT: bool, const T: u8>(&mut self, g: G, p: usize) -> bool {
+    #[inline(always)]
+    fn expand<G: Goal, const ROOT: bool, const T: u8, const FAST: bool>(&mut self, g: G, p: usize) -> bool {
         let hand = self.hands[p];
         let legal = self.legal(hand, T);
         let rem = self.hands[0] | self.hands[1] | self.hands[2] | self.trick_bits_at(T);
@@ -1447,9 +1464,9 @@ impl Search<'_> {
                 self.nodes += 1;
                 let next = if p == 2 { 0 } else { p + 1 };
                 let r = if T == 0 {
-                    self.expand::<G, false, 1>(g, next)
+                    self.call_expand::<G, false, 1, FAST>(g, next)
                 } else {
-                    self.expand::<G, false, 2>(g, next)
+                    self.call_expand::<G, false, 2, FAST>(g, next)
                 };
                 self.hands[p] |= 1u64 << q;
                 (self.win, self.beat) = (prev_win, prev_beat);
@@ -1465,7 +1482,7 @@ impl Search<'_> {
                 self.hands[p] &= !(1u64 << q);
                 self.counts[w] += 1;
                 self.leader = w as u8;
-                let r = self.node::<G, false>(g);
+                let r = self.call_node::<G, false, FAST>(g);
                 self.leader = prev_leader;
                 self.trick = prev_trick;
                 self.counts[w] -= 1;
