@@ -3,8 +3,10 @@
 features (crates/tresillo-unify explains why): the command line
 (`cargo build -p tresillo-cli`), the example of tresillo-runs (`cargo run -p
 tresillo-runs --example own_agent`, dev-dependencies included) and the Python
-extension (maturin builds tresillo-py). A dependency whose features differ between
-two of them is built twice in release, and through serde_derive the whole tree is.
+extension (maturin builds tresillo-py), and the tests (`cargo test --workspace
+--release`, CI's one release build, dev-dependencies included). A dependency whose
+features differ between two of them is built twice in release, and through
+serde_derive or serde the whole tree is.
 
 Usage: scripts/check-features.py   (exit 1, naming each crate that differs)
 """
@@ -15,6 +17,7 @@ BUILDS = {
     "tresillo-cli": ["-p", "tresillo-cli", "-e", "normal,build"],
     "the own_agent example": ["-p", "tresillo-runs", "-e", "normal,dev,build"],
     "tresillo-py": ["-p", "tresillo-py", "-e", "normal,build"],
+    "the tests (cargo test --workspace)": ["--workspace", "-e", "normal,dev,build"],
 }
 
 
