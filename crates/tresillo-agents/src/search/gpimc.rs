@@ -645,13 +645,28 @@ mod tests {
     }
 
     /// Issue 37: the Spanish fast path asks the ledger. In `tresillo` it finds
-    /// the stakes it had written out (so `pimc` plays `tresillo` as before,
+    /// the stakes pimc had written out (`pimc::bid_utility`: sacado +8, puesta
+    /// -9, codillo -18, condiciones vuelta 1 and solo 2 from or to each
+    /// opponent, per amount in play of 9; so `pimc` plays `tresillo` as before,
     /// byte for byte), but for a favoured suit, whose doubled amount in play
-    /// they left out; in `tresillo-house` its own.
+    /// they left out; in `tresillo-house` its own. (The table is written here,
+    /// not imported: pimc uses this module.)
     #[test]
     fn spanish_bidding_utilities_are_the_ledgers() {
         use crate::Class;
-        use crate::search::pimc::bid_utility;
+        let bid_utility = |class: Class, c: Contract, _favoured: bool| {
+            let cond = match c {
+                Contract::Entrada => 0.0,
+                Contract::Vuelta => 1.0,
+                _ => 2.0,
+            };
+            let tantos = match class {
+                Class::Sacado => 8.0 + 2.0 * cond,
+                Class::Puesta => -9.0 - 2.0 * cond,
+                Class::Codillo => -18.0 - 2.0 * cond,
+            };
+            tantos / 9.0
+        };
         let favour = Rules::parse("tresillo", &[("palo_de_favor", "oros")]).unwrap();
         for rules in [Rules::default(), favour] {
             for me in [Seat(0), Seat(1), Seat(2)] {
