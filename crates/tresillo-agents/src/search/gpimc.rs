@@ -403,6 +403,21 @@ pub fn pimc_bids(view: &PlayerView) -> bool {
         && matches!(view.request(), Request::Bid { .. } | Request::Declare { .. })
 }
 
+/// The hand of `p` as if `me` had declared `contract` in `trump` (not forced, no
+/// gascarille, bola or vole): what an auction values before anyone has declared.
+fn declaring(p: &PublicState, me: Seat, contract: Contract, trump: tresillo_core::Suit) -> PublicState {
+    let mut q = *p;
+    q.declarer = Some(me);
+    q.original_declarer = Some(me);
+    q.contract = Some(contract);
+    q.trump = Some(trump);
+    q.forced = false;
+    q.gascarille = false;
+    q.bola = None;
+    q.vole_declared = None;
+    q
+}
+
 /// `pimc`'s bidding utilities in `hombre`: for entrada, vuelta and solo in each
 /// trump suit, the declarer's net for a lost and a won game by the ledger for
 /// a fresh deal (points or chips, `favorito` doubling included), in units of a
@@ -424,16 +439,7 @@ impl HombreBids {
         let mut u = [[(0.0, 0.0); 4]; 3];
         for (i, c) in [Contract::Entrada, Contract::Vuelta, Contract::Solo].into_iter().enumerate() {
             for t in tresillo_core::Suit::ALL {
-                let mut q = *p;
-                q.declarer = Some(me);
-                q.original_declarer = Some(me);
-                q.contract = Some(c);
-                q.trump = Some(t);
-                q.forced = false;
-                q.gascarille = false;
-                q.bola = None;
-                q.vole_declared = None;
-                let st = stakes_of(&q, me, Goal::Won)?;
+                let st = stakes_of(&declaring(p, me, c, t), me, Goal::Won)?;
                 u[i][t.index()] = (st.utility[0], st.utility[1]);
             }
         }
@@ -492,15 +498,7 @@ impl SpanishBids {
         let mut u = [[[0.0; 3]; 4]; 3];
         for (i, c) in [Contract::Entrada, Contract::Vuelta, Contract::Solo].into_iter().enumerate() {
             for t in tresillo_core::Suit::ALL {
-                let mut q = *p;
-                q.declarer = Some(me);
-                q.original_declarer = Some(me);
-                q.contract = Some(c);
-                q.trump = Some(t);
-                q.forced = false;
-                q.bola = None;
-                q.vole_declared = None;
-                u[i][t.index()] = stakes_of(&q, me, Goal::Spanish)?.utility;
+                u[i][t.index()] = stakes_of(&declaring(p, me, c, t), me, Goal::Spanish)?.utility;
             }
         }
         let plain = if p.game_rules().favoured(Some(tresillo_core::Suit::Copas)) {
