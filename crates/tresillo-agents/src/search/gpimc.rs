@@ -403,6 +403,26 @@ pub fn pimc_bids(view: &PlayerView) -> bool {
         && matches!(view.request(), Request::Bid { .. } | Request::Declare { .. })
 }
 
+/// The row of the auction's tables (entrada, vuelta, solo) of `contract`;
+/// contracts other than vuelta and solo count as entrada.
+fn bid_row(contract: Contract) -> usize {
+    match contract {
+        Contract::Vuelta => 1,
+        Contract::Solo => 2,
+        _ => 0,
+    }
+}
+
+/// A trump suit that is not favoured in the hand of `p`: where the auction's
+/// unit (a game in a plain suit) is read.
+fn plain_suit(p: &PublicState) -> tresillo_core::Suit {
+    if p.game_rules().favoured(Some(tresillo_core::Suit::Copas)) {
+        tresillo_core::Suit::Espadas
+    } else {
+        tresillo_core::Suit::Copas
+    }
+}
+
 /// The hand of `p` as if `me` had declared `contract` in `trump` (not forced, no
 /// gascarille, bola or vole): what an auction values before anyone has declared.
 fn declaring(p: &PublicState, me: Seat, contract: Contract, trump: tresillo_core::Suit) -> PublicState {
@@ -443,11 +463,7 @@ impl HombreBids {
                 u[i][t.index()] = (st.utility[0], st.utility[1]);
             }
         }
-        let plain = if p.game_rules().favoured(Some(tresillo_core::Suit::Copas)) {
-            tresillo_core::Suit::Espadas
-        } else {
-            tresillo_core::Suit::Copas
-        };
+        let plain = plain_suit(p);
         let unit = u[0][plain.index()].1;
         if unit <= 0.0 {
             return None;
@@ -465,12 +481,7 @@ impl HombreBids {
     /// entrada).
     #[must_use]
     pub fn utility(&self, contract: Contract, trump: tresillo_core::Suit, class: crate::Class) -> f64 {
-        let i = match contract {
-            Contract::Vuelta => 1,
-            Contract::Solo => 2,
-            _ => 0,
-        };
-        let (lost, won) = self.u[i][trump.index()];
+        let (lost, won) = self.u[bid_row(contract)][trump.index()];
         if class == crate::Class::Sacado { won } else { lost }
     }
 }
@@ -501,11 +512,7 @@ impl SpanishBids {
                 u[i][t.index()] = stakes_of(&declaring(p, me, c, t), me, Goal::Spanish)?.utility;
             }
         }
-        let plain = if p.game_rules().favoured(Some(tresillo_core::Suit::Copas)) {
-            tresillo_core::Suit::Espadas
-        } else {
-            tresillo_core::Suit::Copas
-        };
+        let plain = plain_suit(p);
         let unit = -u[0][plain.index()][crate::Class::Puesta as usize];
         if unit <= 0.0 {
             return None;
@@ -520,12 +527,7 @@ impl SpanishBids {
     /// than vuelta and solo count as entrada).
     #[must_use]
     pub fn utility(&self, contract: Contract, trump: tresillo_core::Suit, class: crate::Class) -> f64 {
-        let i = match contract {
-            Contract::Vuelta => 1,
-            Contract::Solo => 2,
-            _ => 0,
-        };
-        self.u[i][trump.index()][class as usize]
+        self.u[bid_row(contract)][trump.index()][class as usize]
     }
 }
 
