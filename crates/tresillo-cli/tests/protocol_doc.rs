@@ -122,7 +122,7 @@ fn the_documents_examples_are_the_toolkits_own_messages() {
         return;
     }
     let file = d.write("examples.jsonl", &(examples.join("\n") + "\n"));
-    let check = "import json, sys, jsonschema\nschema = json.load(open(sys.argv[1]))\nfor line in open(sys.argv[2]):\n    jsonschema.validate(json.loads(line), schema)\n";
+    let check = "import json, sys, jsonschema\nschema = json.load(open(sys.argv[1]))\ncls = jsonschema.validators.validator_for(schema)\ncls.check_schema(schema)\nv = cls(schema)\nfor line in open(sys.argv[2]):\n    v.validate(json.loads(line))\n";
     let o = Command::new("python3")
         .args(["-c", check])
         .arg(root().join("docs/protocol.schema.json"))

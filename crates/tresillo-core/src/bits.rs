@@ -10,7 +10,22 @@
 //! whole crate (`RUSTFLAGS="-C target-cpu=native"` on a BMI2 machine) uses the
 //! instruction directly, with no test. The results are the same bits either way.
 
-/// Whether this CPU has BMI2 (PDEP and PEXT); `false` off x86_64.
+/// Set by [`set_portable`]: the CPU's BMI features are ignored.
+static PORTABLE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// With `true`, [`has_bmi`] and [`has_bmi2`] answer `false` from now on, so the
+/// portable copies of the hot loops and the fallback loops run as on a CPU without
+/// BMI; `false` restores the CPU's answer. For tests and side-by-side measurements
+/// of the portable code on a BMI machine (the results are the same bits either
+/// way); a search already under way keeps the copy it entered. No effect in a
+/// build that enables BMI2 for the whole crate: there the instructions are
+/// compiled in.
+pub fn set_portable(on: bool) {
+    PORTABLE.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether this CPU has BMI2 (PDEP and PEXT); `false` off x86_64 and after
+/// [`set_portable`]`(true)`.
 #[must_use]
 #[inline]
 pub fn has_bmi2() -> bool {
@@ -20,7 +35,7 @@ pub fn has_bmi2() -> bool {
     }
     #[cfg(all(target_arch = "x86_64", not(target_feature = "bmi2")))]
     {
-        std::arch::is_x86_feature_detected!("bmi2")
+        std::arch::is_x86_feature_detected!("bmi2") && !PORTABLE.load(std::sync::atomic::Ordering::Relaxed)
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -32,7 +47,7 @@ pub fn has_bmi2() -> bool {
 /// Excavator): the features that hot loops compiled twice enable in their second
 /// copy (`#[target_feature(enable = "bmi1,bmi2,lzcnt")]`, entered after this test,
 /// as `PlayState::playout` and the solver of `tresillo-agents` do); `false` off
-/// x86_64.
+/// x86_64 and after [`set_portable`]`(true)`.
 #[must_use]
 #[inline]
 pub fn has_bmi() -> bool {
@@ -53,6 +68,7 @@ pub fn has_bmi() -> bool {
         std::arch::is_x86_feature_detected!("bmi2")
             && std::arch::is_x86_feature_detected!("bmi1")
             && std::arch::is_x86_feature_detected!("lzcnt")
+            && !PORTABLE.load(std::sync::atomic::Ordering::Relaxed)
     }
     #[cfg(not(target_arch = "x86_64"))]
     {

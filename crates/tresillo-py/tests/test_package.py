@@ -17,6 +17,9 @@ def test_the_package_has_a_version():
     from importlib.metadata import version
 
     assert tresillo.__version__ == version("tresillo")
+    # The long form names the commit built from, as `tresillo --version` does.
+    assert tresillo.LONG_VERSION.startswith(tresillo.__version__ + " (commit "), tresillo.LONG_VERSION
+    assert "LONG_VERSION" in tresillo.__all__
 
 
 def _command():

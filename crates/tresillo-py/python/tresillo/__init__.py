@@ -21,6 +21,7 @@ import warnings as _warnings
 
 from ._tresillo import (
     __version__,
+    LONG_VERSION,
     CHANCE,
     NUM_ACTIONS,
     OBSERVATION_SIZE,
@@ -205,6 +206,7 @@ def tournament(
 
 __all__ = [
     "__version__",
+    "LONG_VERSION",
     "CHANCE",
     "NUM_ACTIONS",
     "OBSERVATION_SIZE",

@@ -5,6 +5,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from ._tresillo import (
     __version__ as __version__,
+    LONG_VERSION as LONG_VERSION,
     CHANCE as CHANCE,
     NUM_ACTIONS as NUM_ACTIONS,
     OBSERVATION_SIZE as OBSERVATION_SIZE,
