@@ -18,6 +18,15 @@ use vergen_gitcl::{Emitter, GitclBuilder};
 
 fn main() {
     let manifest_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
+    // vergen's `git status` would refresh and rewrite the index when its stat data is
+    // stale (as in a fresh clone): the index, watched below, would then be newer than
+    // this script's run, and the next build would run it and recompile the CLI again.
+    // Git's own switch for read-only callers keeps it from writing.
+    #[allow(unsafe_code)]
+    // SAFETY: set before any thread is started; this build script is single-threaded.
+    unsafe {
+        std::env::set_var("GIT_OPTIONAL_LOCKS", "0");
+    }
     // VERGEN_GIT_SHA and VERGEN_GIT_DIRTY (placeholders outside a checkout: see
     // provenance.rs), and vergen's rerun lines for HEAD and the branch's ref.
     let git = GitclBuilder::default().sha(false).dirty(false).build().expect("a valid vergen configuration");
