@@ -20,6 +20,15 @@
 #     instance Debian's arm64 packages unpacked with `dpkg -x`; docs/PYTHON.md says
 #     how), the aarch64 wheel is installed (`pip install --target --platform`) and
 #     the same Python smoke test and commands run on it under QEMU, compared too.
+#     Such a directory, on Debian 12 (no arm64 package is installed, only unpacked):
+#       dpkg --add-architecture arm64 && apt-get update
+#       apt-get download python3.11-minimal:arm64 libpython3.11-minimal:arm64 \
+#         libpython3.11-stdlib:arm64 libc6:arm64 zlib1g:arm64 libexpat1:arm64 libffi8:arm64 \
+#         libbz2-1.0:arm64 liblzma5:arm64 libssl3:arm64 libcrypt1:arm64 libuuid1:arm64
+#       for d in ./*_arm64.deb; do dpkg -x "$d" arm64root; done
+#   WHEEL_CLI=0 skips the CLI binaries (each is a second build of the target's
+#   crates: cargo-zigbuild's flags are not maturin's), comparing the wheels'
+#   `tresillo` commands only.
 #
 # Each target builds in its own target directory, target/wheels-T, so the normal
 # build (target/release) is never invalidated, and a second run of this script only
@@ -44,6 +53,7 @@ NICE=${WHEEL_NICE:-19}
 export CARGO_BUILD_JOBS=${CARGO_BUILD_JOBS:-2}
 SYSROOT=${AARCH64_SYSROOT:-/usr/aarch64-linux-gnu}
 REPORT=$OUT/report.txt
+CLI=${WHEEL_CLI:-1}
 WORK=$OUT/smoke
 : >"$REPORT"
 
@@ -120,102 +130,107 @@ stale = [i.filename for i in z.infolist() if "__pycache__" in i.filename or i.fi
 if stale:
     sys.exit(f"error: the wheel packs bytecode: {stale[0]} (exclude in pyproject.toml)")
 EOF
-    echo "== $t: CLI binary (cargo zigbuild; log: $OUT/cli-$t.log)"
-    (cd "$ROOT" && CARGO_TARGET_DIR=$tdir /usr/bin/time -f "%e s wall, %U s user, %S s sys" -o "$OUT/time-cli-$t.txt" \
-        nice -n "$NICE" cargo-zigbuild zigbuild --locked --release --target "$t.2.17" -p tresillo-cli) \
-        >"$OUT/cli-$t.log" 2>&1 || { tail -20 "$OUT/cli-$t.log"; die "the $t CLI build failed (log: $OUT/cli-$t.log)"; }
-    bin=$tdir/$t/release/tresillo
-    [ -x "$bin" ] || die "cargo zigbuild made no $bin"
-    say "$t CLI binary: ${bin#"$ROOT"/} $(($(stat -c %s "$bin") / 1000000)) MB (release profile, line tables kept), built in $(cat "$OUT/time-cli-$t.txt")"
+    if [ "$CLI" = 1 ]; then
+        echo "== $t: CLI binary (cargo zigbuild; log: $OUT/cli-$t.log)"
+        (cd "$ROOT" && CARGO_TARGET_DIR=$tdir /usr/bin/time -f "%e s wall, %U s user, %S s sys" -o "$OUT/time-cli-$t.txt" \
+            nice -n "$NICE" cargo-zigbuild zigbuild --locked --release --target "$t.2.17" -p tresillo-cli) \
+            >"$OUT/cli-$t.log" 2>&1 || { tail -20 "$OUT/cli-$t.log"; die "the $t CLI build failed (log: $OUT/cli-$t.log)"; }
+        bin=$tdir/$t/release/tresillo
+        [ -x "$bin" ] || die "cargo zigbuild made no $bin"
+        say "$t CLI binary: ${bin#"$ROOT"/} $(($(stat -c %s "$bin") / 1000000)) MB (release profile, line tables kept), built in $(cat "$OUT/time-cli-$t.txt")"
+    fi
 done
 
 # ---- run them ------------------------------------------------------------------
 rm -rf "$WORK"
 mkdir -p "$WORK"
-# The Python smoke test: the import, a 12-deal tournament of three agents (the CI's),
-# the rows printed so that two machines' runs compare.
+host=$(uname -m)
+# The Python smoke test: the import and a 12-deal tournament of three agents (CI's),
+# its summary printed so that two machines' runs compare.
 cat >"$WORK/smoke.py" <<'EOF'
 import json, sys, tresillo
 rows = tresillo.tournament(["rule", "pimc:worlds=8", "random"], deals=12, seed=5, threads=2, out=sys.argv[1])
 assert rows, "no rows"
 print("tresillo", tresillo.__version__, "summary", json.dumps(rows, sort_keys=True))
 EOF
-# The commands compared byte for byte: `deal --seed 3` and a small tournament's rows.
+# The commands compared byte for byte: `deal --seed 3` and a small tournament's files
+# (its printed table is not compared: it ends with the measured times).
 run_commands() { # NAME COMMAND...: output in $WORK/NAME/
-    local d=$WORK/$1
+    local d=$WORK/$1 start
     shift
     mkdir -p "$d"
+    start=$(date +%s)
     "$@" --version >"$d/version.txt"
     "$@" deal --seed 3 >"$d/deal.txt"
     "$@" tournament --agents rule,pimc:worlds=8,random --deals 30 --seed 11 --threads 2 --quiet \
         --out "$d/tournament" >"$d/tournament.txt" 2>&1
+    echo $(($(date +%s) - start)) >"$d/seconds"
 }
 compare() { # REF NAME
     local f
-    for f in deal.txt tournament/deals.csv tournament/summary.csv; do
+    for f in deal.txt tournament/deals.csv tournament/summary.csv tournament/pairs.csv; do
         cmp -s "$WORK/$1/$f" "$WORK/$2/$f" || die "$2's $f differs from $1's ($WORK/$1/$f, $WORK/$2/$f)"
     done
-    say "  $2: deal --seed 3 ($(wc -c <"$WORK/$2/deal.txt") bytes), tournament deals.csv ($(wc -l <"$WORK/$2/tournament/deals.csv") lines) and summary.csv byte-identical to $1's"
+    say "  $2 ($(cat "$WORK/$2/version.txt"); $(cat "$WORK/$2/seconds") s): deal --seed 3 and the tournament's deals.csv, summary.csv, pairs.csv byte-identical to $1's"
 }
-ref=""
+compare_py() { # REF-ARCH ARCH
+    cmp -s "$WORK/py-$1.txt" "$WORK/py-$2.txt" || die "the Python smoke test printed other results on $2 ($WORK/py-$2.txt)"
+    for f in deals.csv summary.csv pairs.csv; do
+        cmp -s "$WORK/py-$1-run/$f" "$WORK/py-$2-run/$f" || die "tresillo.tournament's $f differs on $2 ($WORK/py-$2-run/$f)"
+    done
+    say "  $2 Python tournament: its summary rows, deals.csv, summary.csv and pairs.csv byte-identical to $1's"
+}
+ran=""
 for t in $TARGETS; do
     arch=$(arch_of "$t")
     wheel=$(ls "$OUT"/tresillo-*manylinux_2_17_"$arch".whl | head -1)
     bin=$ROOT/target/wheels-$t/$t/release/tresillo
-    if [ "$arch" = "$(uname -m)" ]; then
+    if [ "$arch" = "$host" ]; then
         echo "== $t: native runs"
         python3 -m venv "$WORK/venv-$arch"
         "$WORK/venv-$arch/bin/pip" install -q --no-index "$wheel"
         (cd "$WORK" && /usr/bin/time -f "%e s" -o "$WORK/py-$arch.time" "$WORK/venv-$arch/bin/python" smoke.py "$WORK/py-$arch-run") >"$WORK/py-$arch.txt"
-        say "$t wheel in a fresh venv: $(cat "$WORK/py-$arch.txt") ($(cat "$WORK/py-$arch.time"))"
+        say "$t wheel in a fresh venv: import and 12-deal tresillo.tournament ok ($(cat "$WORK/py-$arch.time"))"
         run_commands "wheel-$arch" "$WORK/venv-$arch/bin/tresillo"
-        run_commands "bin-$arch" "$bin"
-        say "  tresillo --version: $(cat "$WORK/wheel-$arch/version.txt")"
-        ref=${ref:-bin-$arch}
-        compare "$ref" "wheel-$arch"
-        [ "$ref" = "bin-$arch" ] || compare "$ref" "bin-$arch"
+        if [ "$CLI" = 1 ]; then run_commands "bin-$arch" "$bin"; fi
+        ran="$ran $arch"
     elif [ "$arch" = aarch64 ]; then
         echo "== $t: under QEMU"
         command -v qemu-aarch64 >/dev/null || die "qemu-aarch64 is missing: apt-get install qemu-user"
         [ -e "$SYSROOT/lib/ld-linux-aarch64.so.1" ] ||
             die "no aarch64 glibc in $SYSROOT: apt-get install libc6-arm64-cross (or set AARCH64_SYSROOT)"
-        start=$(date +%s)
-        run_commands "bin-$arch" qemu-aarch64 -L "$SYSROOT" "$bin"
-        say "$t CLI binary under qemu-aarch64: $(cat "$WORK/bin-$arch/version.txt") (the commands: $(($(date +%s) - start)) s)"
+        if [ "$CLI" = 1 ]; then run_commands "bin-$arch" qemu-aarch64 -L "$SYSROOT" "$bin"; fi
         if [ -n "${AARCH64_PYTHON_ROOT:-}" ]; then
             pyroot=$(cd "$AARCH64_PYTHON_ROOT" && pwd)
-            py=$(ls "$pyroot"/usr/bin/python3.* 2>/dev/null | grep -E 'python3\.[0-9]+$' | head -1)
+            py=""
+            for p in "$pyroot"/usr/bin/python3.*; do if [[ $p =~ python3\.[0-9]+$ ]]; then py=$p; fi; done
             [ -n "$py" ] || die "AARCH64_PYTHON_ROOT=$pyroot holds no usr/bin/python3.X"
             pyver=${py##*python}
-            # pip of this machine installs the aarch64 wheel for that Python (no build).
+            # This machine's pip installs the aarch64 wheel for that Python (no build).
             "$VENV/bin/pip" install -q --no-index --no-deps --only-binary=:all: --platform manylinux2014_aarch64 \
                 --python-version "$pyver" --implementation cp --target "$WORK/site-$arch" "$wheel"
             qpy() { PYTHONPATH=$WORK/site-$arch qemu-aarch64 -L "$pyroot" "$py" "$@"; }
-            (cd "$WORK" && qpy -c 'import platform, tresillo; print("imported on", platform.machine())') |
+            (cd "$WORK" && qpy -c 'import platform, tresillo; print("import tresillo on", platform.machine(), "ok")') |
                 tee -a "$REPORT"
-            (cd "$WORK" && qpy smoke.py "$WORK/py-$arch-run") >"$WORK/py-$arch.txt"
-            say "$t wheel under qemu-aarch64 Python $pyver: $(cat "$WORK/py-$arch.txt")"
+            (cd "$WORK" && /usr/bin/time -f "%e s" -o "$WORK/py-$arch.time" env PYTHONPATH="$WORK/site-$arch" \
+                qemu-aarch64 -L "$pyroot" "$py" smoke.py "$WORK/py-$arch-run") >"$WORK/py-$arch.txt"
+            say "$t wheel under qemu-aarch64, Python $pyver: 12-deal tresillo.tournament ok ($(cat "$WORK/py-$arch.time"))"
             run_commands "wheel-$arch" qpy -m tresillo._cli
+        else
+            say "$t wheel: not run (no AARCH64_PYTHON_ROOT: docs/PYTHON.md says how to make one)"
         fi
+        ran="$ran $arch"
     else
         say "$t: no way to run it here (neither this machine's architecture nor aarch64 under QEMU)"
     fi
 done
-# Both machines' results side by side.
-for t in $TARGETS; do
-    arch=$(arch_of "$t")
-    [ -d "$WORK/bin-$arch" ] || continue
-    [ -n "$ref" ] || ref=bin-$arch
-    [ "$ref" = "bin-$arch" ] || compare "$ref" "bin-$arch"
-    if [ -d "$WORK/wheel-$arch" ] && [ "$arch" != "$(uname -m)" ]; then compare "$ref" "wheel-$arch"; fi
-    if [ -f "$WORK/py-$arch.txt" ] && [ "$arch" != "$(uname -m)" ] && [ -f "$WORK/py-$(uname -m).txt" ]; then
-        cmp -s "$WORK/py-$(uname -m).txt" "$WORK/py-$arch.txt" ||
-            die "the Python smoke test printed different results on $arch ($WORK/py-$arch.txt)"
-        for f in deals.csv summary.csv; do
-            cmp -s "$WORK/py-$(uname -m)-run/$f" "$WORK/py-$arch-run/$f" ||
-                die "tresillo.tournament's $f differs on $arch ($WORK/py-$arch-run/$f)"
-        done
-        say "  $arch Python tournament: deals.csv and summary.csv byte-identical to $(uname -m)'s"
-    fi
+# Every run against the host's wheel.
+ref=wheel-$host
+[ -d "$WORK/$ref" ] || die "nothing to compare with: the $host wheel was not built or run"
+for arch in $ran; do
+    for kind in bin wheel; do
+        [ "$kind-$arch" = "$ref" ] || [ ! -d "$WORK/$kind-$arch" ] || compare "$ref" "$kind-$arch"
+    done
+    [ "$arch" = "$host" ] || [ ! -f "$WORK/py-$arch.txt" ] || compare_py "$host" "$arch"
 done
-say "ok: $(ls "$OUT"/*.whl | xargs -n1 basename | tr '\n' ' ')"
+say "ok:$(for w in "$OUT"/*.whl; do printf ' %s' "$(basename "$w")"; done)"
