@@ -26,11 +26,12 @@
 #         libpython3.11-stdlib:arm64 libc6:arm64 zlib1g:arm64 libexpat1:arm64 libffi8:arm64 \
 #         libbz2-1.0:arm64 liblzma5:arm64 libssl3:arm64 libcrypt1:arm64 libuuid1:arm64
 #       for d in ./*_arm64.deb; do dpkg -x "$d" arm64root; done
-#   WHEEL_CLI=0 skips the CLI binaries (each is a second build of the target's
-#   crates: cargo-zigbuild's flags are not maturin's), comparing the wheels'
-#   `tresillo` commands only.
+#   WHEEL_CLI=0 skips the CLI binaries, comparing the wheels' `tresillo` commands
+#   only. Each CLI binary is a second full build, in target/wheels-T-cli: cargo-zigbuild's
+#   flags are not maturin's, and in one target directory each build overwrote the
+#   other's artifacts (measured: the next wheel build recompiled every crate).
 #
-# Each target builds in its own target directory, target/wheels-T, so the normal
+# Each wheel builds in its own target directory, target/wheels-T, so the normal
 # build (target/release) is never invalidated, and a second run of this script only
 # relinks. A cross build recompiles every dependency: about 15 CPU-minutes per
 # target, so this is NOT part of CI (.ci/run builds and audits a plain x86_64
@@ -132,10 +133,10 @@ if stale:
 EOF
     if [ "$CLI" = 1 ]; then
         echo "== $t: CLI binary (cargo zigbuild; log: $OUT/cli-$t.log)"
-        (cd "$ROOT" && CARGO_TARGET_DIR=$tdir /usr/bin/time -f "%e s wall, %U s user, %S s sys" -o "$OUT/time-cli-$t.txt" \
+        (cd "$ROOT" && CARGO_TARGET_DIR=$tdir-cli /usr/bin/time -f "%e s wall, %U s user, %S s sys" -o "$OUT/time-cli-$t.txt" \
             nice -n "$NICE" cargo-zigbuild zigbuild --locked --release --target "$t.2.17" -p tresillo-cli) \
             >"$OUT/cli-$t.log" 2>&1 || { tail -20 "$OUT/cli-$t.log"; die "the $t CLI build failed (log: $OUT/cli-$t.log)"; }
-        bin=$tdir/$t/release/tresillo
+        bin=$tdir-cli/$t/release/tresillo
         [ -x "$bin" ] || die "cargo zigbuild made no $bin"
         say "$t CLI binary: ${bin#"$ROOT"/} $(($(stat -c %s "$bin") / 1000000)) MB (release profile, line tables kept), built in $(cat "$OUT/time-cli-$t.txt")"
     fi
@@ -184,7 +185,7 @@ ran=""
 for t in $TARGETS; do
     arch=$(arch_of "$t")
     wheel=$(ls "$OUT"/tresillo-*manylinux_2_17_"$arch".whl | head -1)
-    bin=$ROOT/target/wheels-$t/$t/release/tresillo
+    bin=$ROOT/target/wheels-$t-cli/$t/release/tresillo
     if [ "$arch" = "$host" ]; then
         echo "== $t: native runs"
         python3 -m venv "$WORK/venv-$arch"
