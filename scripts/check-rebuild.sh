@@ -4,7 +4,8 @@
 # checkout may lack, and cargo reruns such a script on every build). The packed-refs
 # file is put back as it was.
 #
-# Usage: scripts/check-rebuild.sh [--strict] [CARGO ARGS...]   (from anywhere in the repository)
+# Usage: scripts/check-rebuild.sh [--strict] [--checkout-only|--packed-refs-only] [CARGO ARGS...]
+#   (from anywhere in the repository)
 #   default: build --locked --release -p tresillo-cli. Without --strict, a build first
 #   settles what the previous state left to do; with it (.ci/run, right after its
 #   own build with the same arguments) the very next build must compile nothing: a
@@ -13,11 +14,17 @@
 set -euo pipefail
 cd "$(git -C "$(dirname "$0")" rev-parse --show-toplevel)"
 common=$(git rev-parse --path-format=absolute --git-common-dir)
-strict=0
-if [ "${1:-}" = --strict ]; then
-    strict=1
+strict=0 only=both
+while [ $# -gt 0 ]; do
+    case $1 in
+        --strict) strict=1 ;;
+        --checkout-only) only=checkout ;; # the checkout as it is (CI: right after its build)
+        --packed-refs-only) only=packed ;; # without .git/packed-refs (CI: at its end, since
+            # taking the file away and putting it back reruns the build script twice)
+        *) break ;;
+    esac
     shift
-fi
+done
 [ $# -gt 0 ] || set -- build --locked --release -p tresillo-cli
 build() { cargo "$@" 2>&1; }
 fresh() { # $1: what is being checked
@@ -36,7 +43,8 @@ fresh() { # $1: what is being checked
     echo "a second build compiles nothing ($1)"
 }
 args=("$@")
-fresh "as checked out"
+[ "$only" = packed ] || fresh "as checked out"
+[ "$only" = checkout ] && exit 0
 if [ -e "$common/packed-refs" ]; then
     moved=$(mktemp)
     mv "$common/packed-refs" "$moved"

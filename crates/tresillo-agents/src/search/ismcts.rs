@@ -23,9 +23,9 @@
 //! it within one search do not separate worlds by it (as every ISMCTS node merges
 //! the worlds behind one public history). A penetrating dealer's giving up at once,
 //! before trumps and the others' exchanges, is not searched. This path is slower
-//! (a quarter to a fifth of the iterations per second at the first card,
-//! `tresillo bench ismcts --rules R`: a replay per iteration and the ledger per
-//! playout, which allocates). The auction, the contract and trumps, the exchanges and the
+//! (a replay per iteration and the ledger per playout, which allocates;
+//! `tresillo bench ismcts --rules R` measures it, results/BENCHMARKS.md has the
+//! figures). The auction, the contract and trumps, the exchanges and the
 //! opponents' conversation are the rule agent's ([`RuleAgent`]), with the
 //! thresholds given as the agent's rule parameters (`entrada=`, `vuelta=`, ...):
 //! those decisions happen before any card is seen played and involve hidden moves
@@ -98,16 +98,15 @@
 //! slot for every move that may ever be legal there (the searcher's own cards, or
 //! the cards another seat may hold), so the child of a move is found by a popcount
 //! and selection reads adjacent memory; the block is reserved when the first child
-//! is made. An iteration makes at most one node per tree; with the empty slots of
-//! the blocks, 100,000 iterations at the first card of a hand use about 470,000
-//! slots (15 MB) for `ismcts`, three times that for `mo=1` (`tresillo bench ismcts`
-//! prints the counts). The arenas are kept between decisions and only grow; a
-//! search reserves 8 slots per iteration of its budget up front (more than measured
-//! anywhere), so after its first search an agent allocates nothing in practice, and
-//! never once its arenas have reached the largest search; a playout never
-//! allocates (in plain `tresillo`; the other rule sets' playouts score a hand
-//! result, which allocates). The peak memory at 100,000 iterations is therefore the reservation,
-//! 25.6 MB per tree, of which about 15 MB are touched.
+//! is made. An iteration makes at most one node per tree, plus the empty slots of
+//! the blocks (`tresillo bench ismcts` prints the slots a search used; the figures
+//! are in results/BENCHMARKS.md). The arenas are kept between decisions and only
+//! grow; a search reserves 8 slots per iteration of its budget up front (more than
+//! any search has used), so after its first search an agent allocates nothing in
+//! practice, and never once its arenas have reached the largest search; a playout
+//! never allocates (in plain `tresillo`; the other rule sets' playouts score a hand
+//! result, which allocates). The peak memory is therefore the reservation:
+//! `8 * NODE_BYTES` per iteration of the budget, per tree.
 //!
 //! # Multiple observers (`mo=1`)
 //!

@@ -94,9 +94,9 @@
 //!   `tresillo-house` its plato-alone amount in play and condiciones 1, 3, 5).
 //!   The agent bids the lowest level allowed while some contract of at least that level is worth more than `bid_margin` (hundredths of an amount in
 //!   play), else passes; it names the contract of best value among those that
-//!   reach the level won (entrada in its best suit when forced). `bid_margin` 0
-//!   is the best of -60, -30, 0, 30 and 60 in `experiments/tune-pimc-margin.toml`
-//!   (the differences are within the noise of 300 deals). Perfect-information
+//!   reach the level won (entrada in its best suit when forced). `bid_margin`
+//!   defaults to 0 (how it was chosen: results/README.md, "tune-pimc-margin").
+//!   Perfect-information
 //!   solving is optimistic for the declarer (it never misguesses a card) and
 //!   the simulated exchange is the rule agent's; the margin is what would pay
 //!   for either.

@@ -3,7 +3,7 @@
 //! seat-3 columns, identical output on any thread count, records that replay),
 //! `play`, `replay` of a row, `perft`, `tune` and `run`; and the one-line errors.
 
-mod common;
+use crate::common;
 
 use common::{TempDir, failed, ok, tresillo};
 

@@ -4,7 +4,7 @@
 //! directory's files), resumes it, and compares the result byte for byte with the
 //! uninterrupted run.
 
-mod common;
+use crate::common;
 
 use common::{TempDir, read};
 use std::collections::BTreeMap;

@@ -2,7 +2,7 @@
 //! `tresillo replay FILE` (checked before anything is printed) and the replay of a
 //! deals.csv row from its seeds.
 
-mod common;
+use crate::common;
 
 use common::{TempDir, failed, ok, tresillo};
 use std::fs;

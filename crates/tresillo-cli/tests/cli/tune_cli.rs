@@ -4,7 +4,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Output;
 
-mod common;
+use crate::common;
 use common::{TempDir, failed, ok, tresillo};
 
 /// The CSV as a header and rows of fields (no field here holds a comma).

@@ -1,7 +1,7 @@
 //! End-to-end tests of `tresillo tournament` and `tresillo merge`: determinism
 //! across threads and shards, resume after an interruption, and bad input.
 
-mod common;
+use crate::common;
 
 use common::read;
 use std::path::{Path, PathBuf};

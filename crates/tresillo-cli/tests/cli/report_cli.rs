@@ -1,7 +1,7 @@
 //! `tresillo report`: the page's tables against the run's own files, well-formed
 //! markup that references nothing outside itself, and one-line errors.
 
-mod common;
+use crate::common;
 
 use common::{TempDir, failed, ok, tresillo};
 use std::fs;

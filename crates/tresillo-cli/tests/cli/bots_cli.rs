@@ -3,7 +3,7 @@
 //! a bot can commit stops the run with one line naming it, every finished deal
 //! kept and resumable; no bot process outlives a run.
 
-mod common;
+use crate::common;
 use common::{TempDir, failed, ok, tresillo};
 use std::path::PathBuf;
 use std::process::Command;

@@ -5,7 +5,7 @@
 //! request kind is described; and, when Python's `jsonschema` is installed (CI
 //! installs it), every example validates against docs/protocol.schema.json.
 
-mod common;
+use crate::common;
 use common::{TempDir, ok};
 use std::path::PathBuf;
 use std::process::Command;

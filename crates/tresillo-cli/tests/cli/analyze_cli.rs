@@ -1,7 +1,7 @@
 //! End-to-end tests of `tresillo analyze`: every card decision judged by the solver,
 //! the decisions that changed the outcome marked and counted in the summary.
 
-mod common;
+use crate::common;
 
 use common::{TempDir, failed, ok, tresillo};
 use std::path::Path;

@@ -4,7 +4,7 @@
 
 use std::process::{Command, Output, Stdio};
 
-mod common;
+use crate::common;
 use common::TempDir;
 
 /// The write end of a pipe whose read end is already closed: every write to it

@@ -3,7 +3,7 @@
 //! page naming a directory: each is one line at once, and nothing is written
 //! beside or above them.
 
-mod common;
+use crate::common;
 
 use common::{TempDir, tresillo};
 use std::path::Path;

@@ -5,7 +5,7 @@
 //! exits while a child holds its output is reported as the crash it is; SIGINT
 //! says `bye`, ends the bots, keeps the finished deals and exits with 130.
 
-mod common;
+use crate::common;
 use common::{TempDir, failed, ok};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

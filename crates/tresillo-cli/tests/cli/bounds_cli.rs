@@ -2,7 +2,7 @@
 //! and malformed input is refused with one clear line instead of a panic, an abort
 //! or unbounded work.
 
-mod common;
+use crate::common;
 use common::{TempDir, failed, tresillo};
 
 /// The first line of a failed run's standard error.

@@ -3,7 +3,7 @@
 //! league page with its compute and rating differences, progress lines where no
 //! terminal is, and deal books that replay exactly the same deals.
 
-mod common;
+use crate::common;
 use common::{TempDir, failed, ok, read, tresillo};
 use std::path::Path;
 use std::process::Command;

@@ -1,6 +1,6 @@
 //! End-to-end tests of `tresillo play --human`, driven through standard input.
 
-mod common;
+use crate::common;
 
 use common::{TempDir, failed, ok, tresillo};
 use std::io::Write;

@@ -1,6 +1,6 @@
 //! `tresillo score`: the example sessions, and bad logs.
 
-mod common;
+use crate::common;
 
 use common::{TempDir, ok, tresillo};
 use serde_json::Value;

@@ -3,7 +3,7 @@
 //! them, bad names and options are one-line errors, and a run of each rule set
 //! records its options in the manifest.
 
-mod common;
+use crate::common;
 
 use common::{TempDir, failed, ok, tresillo};
 

@@ -4,7 +4,7 @@
 use std::fs;
 use std::path::Path;
 
-mod common;
+use crate::common;
 use common::{TempDir, failed, ok, tresillo};
 
 fn s(p: &Path) -> &str {

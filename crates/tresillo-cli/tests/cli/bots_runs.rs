@@ -4,7 +4,7 @@
 //! and the seating, say "the next hand", and report five forfeits per bot;
 //! inline specs quote values with `:` and `,`, and `name=` labels a slot.
 
-mod common;
+use crate::common;
 use common::{TempDir, failed, ok, tresillo};
 use std::path::PathBuf;
 use std::process::Command;

@@ -14,7 +14,7 @@ const DEAL: &str =
 fn deal_prints_the_seed_deal() {
     let (ok, out, _) = tresillo(&["deal", "--seed", "0"]);
     assert!(ok);
-    assert_eq!(out.trim(), include_str!("../../tresillo-sim/tests/data/deal_seed_0.txt").trim());
+    assert_eq!(out.trim(), include_str!("../../../tresillo-sim/tests/data/deal_seed_0.txt").trim());
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! narrative in international names, records and replay, perft without trumps,
 //! a tournament, the scorekeeper, and the agents that refuse it.
 
-mod common;
+use crate::common;
 
 use common::*;
 

@@ -2,7 +2,7 @@
 //! seated agents differ only in card play; and manifests name the program, not the
 //! path of the binary.
 
-mod common;
+use crate::common;
 use common::{TempDir, failed, ok, tresillo};
 
 /// The columns that the bidding phase decides, per row of `deals.csv`.

@@ -3,7 +3,7 @@
 //! shard split or an interruption; the matrix agrees with the tables' pairs.csv;
 //! the report draws it; bad input is one line.
 
-mod common;
+use crate::common;
 use common::{TempDir, failed, ok, tresillo};
 use std::path::Path;
 use std::process::Command;

@@ -3,7 +3,7 @@
 //! `scripts/paired.py RUN A B` computes from deals.csv; merged shards give the
 //! whole run's file.
 
-mod common;
+use crate::common;
 use common::{TempDir, ok, tresillo};
 use std::path::{Path, PathBuf};
 use std::process::Command;

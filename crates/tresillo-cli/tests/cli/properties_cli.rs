@@ -1,6 +1,6 @@
 //! End-to-end tests of `tresillo properties`.
 
-mod common;
+use crate::common;
 
 use common::TempDir;
 use std::process::Command;

@@ -5,7 +5,7 @@
 //! seeded sample). The library is driven directly where it can be (thousands of
 //! checks in a few seconds); the binary only for its exit status and `report`.
 
-mod common;
+use crate::common;
 
 use common::{TempDir, tresillo};
 use std::fs;

@@ -3,7 +3,7 @@
 //! same deals into a run directory whose pairs.csv has the test's mean, and bad
 //! settings are one-line errors.
 
-mod common;
+use crate::common;
 use common::{TempDir, failed, ok, tresillo};
 
 #[test]

@@ -6,7 +6,7 @@
 //! Every command runs with `TRESILLO_PARQUET_GROUP_ROWS=50` (row groups of 8
 //! duplicate deals), so that these small runs have many row groups.
 
-mod common;
+use crate::common;
 
 use common::read;
 use std::path::{Path, PathBuf};
