@@ -525,15 +525,13 @@ impl Process {
                 return Err(Some(format!("wrote a line longer than {MAX_LINE} bytes")));
             }
             let left = deadline.saturating_duration_since(Instant::now());
-            if self.sleepy == 0 && scanned == 0 {
+            if scanned == 0 {
                 // The first wait of an answer: awake for a moment, if the bot is fast.
-                if self.spin(SPIN.min(left)) {
-                    self.sleepy = 0;
-                } else {
-                    self.sleepy = RETRY_SPIN;
-                }
-            } else if scanned == 0 {
-                self.sleepy -= 1;
+                self.sleepy = match self.sleepy {
+                    0 if self.spin(SPIN.min(left)) => 0,
+                    0 => RETRY_SPIN,
+                    n => n - 1,
+                };
             }
             match self.wait_readable(left.min(WATCH)) {
                 Ok(true) => {}
