@@ -6,7 +6,9 @@
 # first legal action), in rotating order. The bot runs in two ways: `lean` reads
 # only the type, id and legal ids of each request (its own time next to nothing),
 # `tree` parses each whole request into a serde_json::Value first, as the bot of
-# the earlier measurements did. Each repeat gives, per request the bot answered
+# the earlier measurements did, and `awake` is the lean bot waiting for its next
+# request awake for up to 50 µs before it sleeps in `read` (its `--awake`, as the
+# toolkit waits for a fast bot's answer: docs/PROTOCOL.md). Each repeat gives, per request the bot answered
 # (the toolkit's count, its `log` directory's `.time` file):
 #   wall  (wall with the bot - wall with random) / requests: the issue's figure;
 #   cpu   the same for the CPU time (user + system) of the toolkit and its bot;
@@ -55,7 +57,7 @@ figures() {
         printf "%.1f %.1f %.1f %.1f %d\n", (bw - rw) * 1e6 / n, cpu, own, cpu - own, n }'
 }
 
-ways=(lean tree)
+ways=(lean awake tree)
 for i in "${!bases[@]}"; do ways+=("base$((i + 1))"); done
 echo "overhead per request: $repeats repeats of $deals duplicate deals ($((deals * 6)) hands), one thread"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -70,6 +72,7 @@ for r in $(seq 1 "$repeats"); do
         case $way in
             random) read -r w c < <(run "$bin" random) ;;
             lean) read -r w c < <(run "$bin" "ext:cmd=$bot:log=$tmp/log-$way") ;;
+            awake) read -r w c < <(run "$bin" "ext:cmd=$bot --awake:log=$tmp/log-$way") ;;
             tree) read -r w c < <(run "$bin" "ext:cmd=$bot --tree:log=$tmp/log-$way") ;;
             base*) read -r w c < <(run "${bases[${way#base} - 1]}" "ext:cmd=$bot:log=$tmp/log-$way") ;;
         esac

@@ -9,12 +9,22 @@
 //! project's guest that costs about 10 µs per request (some hundred small
 //! allocations), which the overhead script reports apart.
 //!
+//! With `--awake` it waits for its next request awake for up to 50 µs after each
+//! answer (polling its input without sleeping, as the toolkit waits for a fast
+//! bot's answer, docs/PROTOCOL.md), before it sleeps in `read`: a sleeping
+//! process is woken through the scheduler, and on a virtual machine its halted
+//! CPU by an interrupt, which costs more than a trivial bot's whole answer.
+//!
 //! At its end it writes on standard error the requests it answered and the CPU
 //! time it used (user and system, from `/proc/self/stat`, in clock ticks of
 //! 10 ms), so the script can tell the bot's share of the cost from the toolkit's.
 
 use std::borrow::Cow;
-use std::io::{BufRead, Write};
+use std::io::{Read, Write};
+use std::time::{Duration, Instant};
+
+/// How long `--awake` waits awake for the next request.
+const AWAKE: Duration = Duration::from_micros(50);
 
 /// What the bot reads of a message.
 #[derive(serde::Deserialize)]
@@ -49,19 +59,48 @@ fn main() {
     eprintln!("first-legal: {answered} requests, {} ms of CPU", cpu_ms());
 }
 
+/// Waits awake until standard input has something to read, for at most `wait`.
+fn wait_awake(stdin: &std::io::StdinLock<'_>, wait: Duration) {
+    let t0 = Instant::now();
+    let mut fds = [rustix::event::PollFd::new(stdin, rustix::event::PollFlags::IN)];
+    let zero = rustix::event::Timespec { tv_sec: 0, tv_nsec: 0 };
+    while !matches!(rustix::event::poll(&mut fds, Some(&zero)), Ok(n) if n > 0) && t0.elapsed() < wait {
+        std::hint::spin_loop();
+    }
+}
+
 fn run(answered: &mut u64) {
     let tree = std::env::args().any(|a| a == "--tree");
-    let stdin = std::io::stdin();
+    let awake = std::env::args().any(|a| a == "--awake");
+    let mut stdin = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
     let mut answer = String::with_capacity(64);
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { return };
+    // The bytes read and not yet taken as lines (the first `start` are taken).
+    let mut buf: Vec<u8> = Vec::with_capacity(1 << 16);
+    let mut start = 0;
+    loop {
+        let Some(nl) = buf[start..].iter().position(|&b| b == b'\n') else {
+            buf.drain(..start);
+            start = 0;
+            if awake {
+                wait_awake(&stdin, AWAKE);
+            }
+            let at = buf.len();
+            buf.resize(at + (1 << 16), 0);
+            match stdin.read(&mut buf[at..]) {
+                Ok(n) if n > 0 => buf.truncate(at + n),
+                _ => return,
+            }
+            continue;
+        };
+        let Ok(line) = std::str::from_utf8(&buf[start..start + nl]) else { return };
+        start += nl + 1;
         let (kind, id, action) = if tree {
-            let Ok(msg) = serde_json::from_str::<serde_json::Value>(&line) else { return };
+            let Ok(msg) = serde_json::from_str::<serde_json::Value>(line) else { return };
             let kind = msg["type"].as_str().unwrap_or("").to_string();
             (kind, msg["id"].as_u64(), msg["legal"][0]["action"].as_u64())
         } else {
-            let Ok(msg) = serde_json::from_str::<Message<'_>>(&line) else { return };
+            let Ok(msg) = serde_json::from_str::<Message<'_>>(line) else { return };
             (msg.kind.into_owned(), msg.id, msg.legal.first().map(|l| l.action))
         };
         answer.clear();

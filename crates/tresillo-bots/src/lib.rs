@@ -59,7 +59,7 @@ const MAX_REPORTED: u32 = 5;
 /// interrupted. An answer that comes is read at once, whatever this is.
 const WATCH: Duration = Duration::from_millis(20);
 
-/// How long the toolkit waits awake (polling without sleeping) for the answer of a
+/// How long the toolkit waits awake (reading its output without blocking) for the answer of a
 /// bot that answered its previous request within this time, before it sleeps in
 /// `poll`. A sleeping thread is woken by the bot's write through the scheduler (on
 /// a virtual machine an idle CPU halts and must be woken by an interrupt), which
@@ -70,6 +70,9 @@ const SPIN: Duration = Duration::from_micros(50);
 
 /// See [`SPIN`].
 const RETRY_SPIN: u32 = 64;
+
+/// The room made in [`Process`]'s buffer for each read of the bot's output.
+const READ_CHUNK: usize = 8192;
 
 /// The process groups of the bots running now (each bot leads its own group).
 static LIVE: Mutex<Vec<u32>> = Mutex::new(Vec::new());
@@ -524,14 +527,26 @@ impl Process {
             if scanned > MAX_LINE {
                 return Err(Some(format!("wrote a line longer than {MAX_LINE} bytes")));
             }
+            // What has come (the output does not block: nothing there is `None`).
+            if self.fill()? {
+                continue;
+            }
             let left = deadline.saturating_duration_since(Instant::now());
             if scanned == 0 {
                 // The first wait of an answer: awake for a moment, if the bot is fast.
                 self.sleepy = match self.sleepy {
-                    0 if self.spin(SPIN.min(left)) => 0,
-                    0 => RETRY_SPIN,
+                    0 => {
+                        if self.spin(SPIN.min(left))? {
+                            0
+                        } else {
+                            RETRY_SPIN
+                        }
+                    }
                     n => n - 1,
                 };
+                if !self.buf.is_empty() {
+                    continue;
+                }
             }
             match self.wait_readable(left.min(WATCH)) {
                 Ok(true) => {}
@@ -554,8 +569,15 @@ impl Process {
                 }
                 Err(e) => return Err(Some(format!("waiting for its output: {e}"))),
             }
-            let mut chunk = [0u8; 8192];
-            match self.stdout.read(&mut chunk) {
+        }
+    }
+
+    /// Reads what the bot's output holds now into `buf`, without waiting (the
+    /// pipe does not block): whether anything came. Its end is an error.
+    fn fill(&mut self) -> Result<bool, Option<String>> {
+        loop {
+            self.buf.reserve(READ_CHUNK);
+            match rustix::io::read(&self.stdout, rustix::buffer::spare_capacity(&mut self.buf)) {
                 Ok(0) => {
                     return Err(Some(if self.buf.is_empty() {
                         "closed its output (exited)".into()
@@ -563,8 +585,9 @@ impl Process {
                         "closed its output (exited) in the middle of a line".into()
                     }));
                 }
-                Ok(n) => self.buf.extend_from_slice(&chunk[..n]),
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Ok(_) => return Ok(true),
+                Err(rustix::io::Errno::AGAIN) => return Ok(false),
+                Err(rustix::io::Errno::INTR) => {}
                 Err(e) => return Err(Some(format!("reading its output: {e}"))),
             }
         }
@@ -572,17 +595,19 @@ impl Process {
 }
 
 impl Process {
-    /// Polls the bot's output without sleeping for at most `wait`: whether it became
-    /// readable. (Not yielding between polls: `sched_yield` enters the scheduler
-    /// each time, which cost more than the poll; the wait is bounded by [`SPIN`].)
-    fn spin(&self, wait: Duration) -> bool {
+    /// Reads the bot's output without sleeping for at most `wait`: whether
+    /// anything came (into `buf`). Each try is one non-blocking `read`, which
+    /// takes the answer as it lands. (Not yielding between tries: `sched_yield`
+    /// enters the scheduler each time, which cost more than the try; the wait is
+    /// bounded by [`SPIN`].)
+    fn spin(&mut self, wait: Duration) -> Result<bool, Option<String>> {
         let t0 = Instant::now();
         loop {
-            if self.wait_readable(Duration::ZERO).unwrap_or(true) {
-                return true;
+            if self.fill()? {
+                return Ok(true);
             }
             if t0.elapsed() >= wait {
-                return false;
+                return Ok(false);
             }
             std::hint::spin_loop();
         }
@@ -721,8 +746,10 @@ impl ExtBot {
                 let _ = std::io::copy(&mut err, &mut std::io::sink());
             });
         }
+        // Its output is read without blocking ([`Process::fill`]); waits are `poll`s.
+        rustix::io::ioctl_fionbio(&stdout, true).map_err(|e| format!("setting up its output: {e}"))?;
         self.process =
-            Some(Process { child, stdin, stdout, buf: Vec::with_capacity(256), taken: 0, sleepy: 0 });
+            Some(Process { child, stdin, stdout, buf: Vec::with_capacity(READ_CHUNK), taken: 0, sleepy: 0 });
         self.waited = Duration::ZERO;
         self.longest = Duration::ZERO;
         self.requests = 0;
