@@ -75,20 +75,23 @@ fn run(answered: &mut u64) {
     let mut stdin = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
     let mut answer = String::with_capacity(64);
-    // The bytes read and not yet taken as lines (the first `start` are taken).
-    let mut buf: Vec<u8> = Vec::with_capacity(1 << 16);
-    let mut start = 0;
+    // The bytes read are buf[..end], of which the first `start` are taken as lines
+    // (zeroed once: a read does not clear the room it reads into).
+    let mut buf = vec![0u8; 1 << 16];
+    let (mut start, mut end) = (0, 0);
     loop {
-        let Some(nl) = buf[start..].iter().position(|&b| b == b'\n') else {
-            buf.drain(..start);
+        let Some(nl) = buf[start..end].iter().position(|&b| b == b'\n') else {
+            buf.copy_within(start..end, 0);
+            end -= start;
             start = 0;
+            if end == buf.len() {
+                buf.resize(2 * end, 0);
+            }
             if awake {
                 wait_awake(&stdin, AWAKE);
             }
-            let at = buf.len();
-            buf.resize(at + (1 << 16), 0);
-            match stdin.read(&mut buf[at..]) {
-                Ok(n) if n > 0 => buf.truncate(at + n),
+            match stdin.read(&mut buf[end..]) {
+                Ok(n) if n > 0 => end += n,
                 _ => return,
             }
             continue;

@@ -534,18 +534,12 @@ impl Process {
             let left = deadline.saturating_duration_since(Instant::now());
             if scanned == 0 {
                 // The first wait of an answer: awake for a moment, if the bot is fast.
-                self.sleepy = match self.sleepy {
-                    0 => {
-                        if self.spin(SPIN.min(left))? {
-                            0
-                        } else {
-                            RETRY_SPIN
-                        }
-                    }
-                    n => n - 1,
-                };
-                if !self.buf.is_empty() {
+                if self.sleepy > 0 {
+                    self.sleepy -= 1;
+                } else if self.spin(SPIN.min(left))? {
                     continue;
+                } else {
+                    self.sleepy = RETRY_SPIN;
                 }
             }
             match self.wait_readable(left.min(WATCH)) {
