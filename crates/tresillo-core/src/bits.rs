@@ -154,6 +154,60 @@ pub fn pext(x: u64, m: u64) -> u64 {
     }
 }
 
+/// [`pdep`] for a loop compiled twice (see [`has_bmi`]): with `BMI = true` the
+/// instruction itself, with no test of the CPU, so that inside a function compiled
+/// with BMI2 it is one instruction; with `BMI = false`, [`pdep`].
+///
+/// # Safety
+///
+/// With `BMI = true` the CPU must have BMI2: the caller is below a [`has_bmi`]
+/// test that answered `true`.
+#[must_use]
+#[inline(always)]
+#[allow(unsafe_code)]
+pub unsafe fn pdep_as<const BMI: bool>(x: u64, m: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "bmi2")))]
+    if BMI {
+        // SAFETY: the caller's contract (the CPU has BMI2).
+        return unsafe { x86::pdep(x, m) };
+    }
+    pdep(x, m)
+}
+
+/// [`pext`] for a loop compiled twice, as [`pdep_as`].
+///
+/// # Safety
+///
+/// With `BMI = true` the CPU must have BMI2, as for [`pdep_as`].
+#[must_use]
+#[inline(always)]
+#[allow(unsafe_code)]
+pub unsafe fn pext_as<const BMI: bool>(x: u64, m: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "bmi2")))]
+    if BMI {
+        // SAFETY: the caller's contract (the CPU has BMI2).
+        return unsafe { x86::pext(x, m) };
+    }
+    pext(x, m)
+}
+
+/// [`nth_bit`] for a loop compiled twice, as [`pdep_as`].
+///
+/// # Safety
+///
+/// With `BMI = true` the CPU must have BMI2, as for [`pdep_as`].
+#[must_use]
+#[inline(always)]
+#[allow(unsafe_code)]
+pub unsafe fn nth_bit_as<const BMI: bool>(m: u64, n: u32) -> u64 {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "bmi2")))]
+    if BMI {
+        // SAFETY: the caller's contract (the CPU has BMI2).
+        return unsafe { x86::pdep(1u64.wrapping_shl(n), m) };
+    }
+    nth_bit(m, n)
+}
+
 /// The instructions, compiled for BMI2 whatever the build's target: calling them
 /// is `unsafe` (the caller checks the CPU first).
 #[cfg(all(target_arch = "x86_64", not(target_feature = "bmi2")))]

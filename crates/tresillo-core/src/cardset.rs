@@ -155,14 +155,6 @@ impl CardSet {
         CardSet(crate::bits::nth_bit(self.0, n)).first()
     }
 
-    /// The `n`-th card in sort order, for `n` below [`CardSet::len`] (the fast path
-    /// of [`CardSet::nth`]: no check; another `n` gives a card outside the pack).
-    #[must_use]
-    #[inline]
-    pub(crate) fn select(self, n: u32) -> Card {
-        Card::from_bit_unchecked(crate::bits::nth_bit(self.0, n).trailing_zeros())
-    }
-
     /// The cards of the set that belong to the printed suit `s`.
     #[must_use]
     #[inline]

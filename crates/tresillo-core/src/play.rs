@@ -83,33 +83,39 @@ impl Registers {
             };
             return;
         }
-        self.tricks_body(t, pick, left);
+        self.tricks_body::<false>(t, pick, left);
     }
 
     /// [`Registers::tricks`] for CPUs with BMI1, BMI2 and LZCNT.
     #[cfg(all(target_arch = "x86_64", not(target_feature = "bmi2")))]
     #[target_feature(enable = "bmi1,bmi2,lzcnt")]
     fn tricks_bmi(&mut self, t: &TrumpTable, pick: &mut impl FnMut(u32) -> u32, left: u8) {
-        self.tricks_body(t, pick, left);
+        self.tricks_body::<true>(t, pick, left);
     }
 
+    /// The loop of [`Registers::tricks`]; `BMI` only in the copy with BMI enabled.
     #[inline(always)]
-    fn tricks_body(&mut self, t: &TrumpTable, pick: &mut impl FnMut(u32) -> u32, mut left: u8) {
+    fn tricks_body<const BMI: bool>(
+        &mut self,
+        t: &TrumpTable,
+        pick: &mut impl FnMut(u32) -> u32,
+        mut left: u8,
+    ) {
         while self.hands[0] != 0 && left > 0 {
-            self.trick(t, pick);
+            self.trick::<BMI>(t, pick);
             left -= 1;
         }
     }
 
     /// Plays one whole trick with cards chosen by `pick`, and turns to the winner.
     #[inline(always)]
-    fn trick(&mut self, t: &TrumpTable, pick: &mut impl FnMut(u32) -> u32) {
+    fn trick<const BMI: bool>(&mut self, t: &TrumpTable, pick: &mut impl FnMut(u32) -> u32) {
         let [a, b, c] = self.hands;
-        let ca = CardSet(a).select(pick(a.count_ones()));
+        let ca = select::<BMI>(a, pick(a.count_ones()));
         let lb = legal_moves_in(t, CardSet(b), ca);
-        let cb = lb.select(pick(lb.len()));
+        let cb = select::<BMI>(lb.0, pick(lb.len()));
         let lc = legal_moves_in(t, CardSet(c), ca);
-        let cc = lc.select(pick(lc.len()));
+        let cc = select::<BMI>(lc.0, pick(lc.len()));
         let (a, b, c) = (a & !(1u64 << ca.bit()), b & !(1u64 << cb.bit()), c & !(1u64 << cc.bit()));
         self.last = [ca, cb, cc, self.last[3]];
         // Strengths by the suit led (the led card's is never 0, so one wins).
@@ -134,6 +140,16 @@ impl Registers {
     fn seat(&self, k: usize) -> u8 {
         (self.seats >> (8 * k)) as u8
     }
+}
+
+/// The `n`-th card of `set` (`n` below its size): in the copy of a loop compiled
+/// with BMI (`BMI = true`), one PDEP with no test of the CPU.
+#[inline(always)]
+fn select<const BMI: bool>(set: u64, n: u32) -> Card {
+    #[allow(unsafe_code)]
+    // SAFETY: `BMI` is true only in `Registers::tricks_bmi`, entered after `has_bmi`.
+    let bit = unsafe { crate::bits::nth_bit_as::<BMI>(set, n) };
+    Card::from_bit_unchecked(bit.trailing_zeros())
 }
 
 /// What [`PlayState::play_unchecked`] changed, for [`PlayState::undo`].

@@ -458,7 +458,7 @@ impl Layout {
 
 // PEXT and PDEP where the CPU has BMI2, else loops: `tresillo_core::bits` tests
 // the CPU at run time (builds are portable, `.cargo/config.toml`).
-use tresillo_core::bits::{pdep, pext};
+use tresillo_core::bits::{pdep_as, pext_as};
 
 // ---------------------------------------------------------------------------
 // Goals
@@ -876,7 +876,7 @@ impl SolverContext {
         if s.tlen != 0 {
             return;
         }
-        let key = s.key(&ClassGoal(Class::Sacado as u8), s.hands[0] | s.hands[1] | s.hands[2]);
+        let key = s.key::<_, false>(&ClassGoal(Class::Sacado as u8), s.hands[0] | s.hands[1] | s.hands[2]);
         let b = s.slot(key);
         for e in &mut s.table[b].0 {
             if *e & KEY_BITS == key {
@@ -906,7 +906,7 @@ impl SolverContext {
             let s = self.search(pos);
             let p = s.to_move();
             let rem = s.hands[0] | s.hands[1] | s.hands[2] | s.trick_bits();
-            (s.representatives(s.hands[p], rem), rem)
+            (s.representatives::<false>(s.hands[p], rem), rem)
         };
         let mut n = 0;
         for c in legal {
@@ -972,7 +972,7 @@ impl SolverContext {
             let s = self.search(pos);
             let p = s.to_move();
             let rem = s.hands[0] | s.hands[1] | s.hands[2] | s.trick_bits();
-            (s.representatives(s.hands[p], rem), rem)
+            (s.representatives::<false>(s.hands[p], rem), rem)
         };
         let mut rep_class = [Class::Codillo; 64];
         for q in bits(reps & lay.bits_of(legal)) {
@@ -1100,19 +1100,25 @@ impl Search<'_> {
     }
 
     /// The lowest card of each run of equivalent cards of `hand` (`rem`: every
-    /// card still out, the trick in progress included).
-    #[inline]
-    fn representatives(&self, hand: u64, rem: u64) -> u64 {
+    /// card still out, the trick in progress included). `FAST`: in the search's
+    /// copy compiled with BMI, PEXT and PDEP with no test of the CPU.
+    #[inline(always)]
+    fn representatives<const FAST: bool>(&self, hand: u64, rem: u64) -> u64 {
         // The lowest card of each lane: a guard bit at the top of every lane
         // (no lane holds more than 12 cards) keeps the borrows inside lanes.
         const GUARD: u64 = 0x8000_8000_8000_8000;
         const ONES: u64 = 0x0001_0001_0001_0001;
         let y = rem | GUARD;
         let bnd = (rem & self.lay.estuche) | (rem & !y.wrapping_sub(ONES));
-        let cx = pext(hand, rem);
-        let cb = pext(bnd, rem);
-        let starts = cx & (!(cx << 1) | cb);
-        pdep(starts, rem)
+        #[allow(unsafe_code)]
+        // SAFETY: `FAST` is true only below `root`'s check of the CPU.
+        let reps = unsafe {
+            let cx = pext_as::<FAST>(hand, rem);
+            let cb = pext_as::<FAST>(bnd, rem);
+            let starts = cx & (!(cx << 1) | cb);
+            pdep_as::<FAST>(starts, rem)
+        };
+        reps
     }
 
     /// Legal moves of the player to move, `t` cards of the trick down.
@@ -1189,14 +1195,17 @@ impl Search<'_> {
     ///
     /// Returns (bounds the declarer can make sure of, bounds the opponents can).
     #[inline(always)]
-    fn sure(&self, rem: u64) -> ([u8; 3], [u8; 3]) {
-        #[inline]
-        fn top_run(hand: u64, m: u64) -> u32 {
+    fn sure<const FAST: bool>(&self, rem: u64) -> ([u8; 3], [u8; 3]) {
+        #[inline(always)]
+        fn top_run<const FAST: bool>(hand: u64, m: u64) -> u32 {
             let n = m.count_ones();
             if n == 0 {
                 return 0;
             }
-            (!(pext(hand, m) << (64 - n))).leading_zeros()
+            #[allow(unsafe_code)]
+            // SAFETY: `FAST` is true only below `root`'s check of the CPU.
+            let x = unsafe { pext_as::<FAST>(hand, m) };
+            (!(x << (64 - n))).leading_zeros()
         }
         // Counts by role packed in bytes (role r in bits 8r..8r+8): kept in
         // registers, where a small array would be stored and reloaded.
@@ -1218,12 +1227,12 @@ impl Search<'_> {
             } else {
                 2
             };
-            forced = top_run(self.hands[h], t) << (8 * h);
+            forced = top_run::<FAST>(self.hands[h], t) << (8 * h);
         }
         let mut cash = if others_trumps { 0 } else { (self.hands[x] & TRUMP_LANE).count_ones() };
         for l in 0..3 {
             let m = rem & (LANE << (16 * l));
-            let k = top_run(self.hands[x], m);
+            let k = top_run::<FAST>(self.hands[x], m);
             if k == 0 {
                 continue;
             }
@@ -1243,9 +1252,12 @@ impl Search<'_> {
         if x == 0 { (unpack(chosen), unpack(forced)) } else { (unpack(forced), unpack(chosen)) }
     }
 
-    fn key<G: Goal>(&self, g: &G, rem: u64) -> u128 {
-        let c0 = pext(self.hands[0], rem);
-        let c1 = pext(self.hands[1], rem);
+    /// The table's key of the position. `FAST`: as for [`Self::representatives`].
+    #[inline(always)]
+    fn key<G: Goal, const FAST: bool>(&self, g: &G, rem: u64) -> u128 {
+        #[allow(unsafe_code)]
+        // SAFETY: `FAST` is true only below `root`'s check of the CPU.
+        let (c0, c1) = unsafe { (pext_as::<FAST>(self.hands[0], rem), pext_as::<FAST>(self.hands[1], rem)) };
         let mut shape = 0u128;
         for l in 0..4 {
             shape |= u128::from((rem & (LANE << (16 * l))).count_ones()) << (4 * l);
@@ -1370,7 +1382,7 @@ impl Search<'_> {
             return g.met(self.counts);
         }
         let rem = self.hands[0] | self.hands[1] | self.hands[2];
-        let key = self.key(&g, rem);
+        let key = self.key::<G, FAST>(&g, rem);
         let b = self.slot(key);
         // The table first: it decides about as many of these nodes as the sure
         // tricks do, and costs less than counting them.
@@ -1389,7 +1401,7 @@ impl Search<'_> {
 
             (lo, hi, hint) = (entry_lo(e), entry_hi(e), entry_best(e));
         }
-        let (for_decl, for_opps) = self.sure(rem);
+        let (for_decl, for_opps) = self.sure::<FAST>(rem);
         if let Some(b) = g.quick(self.counts, for_decl, for_opps, r) {
             return b;
         }
@@ -1432,7 +1444,7 @@ impl Search<'_> {
         let hand = self.hands[p];
         let legal = self.legal(hand, T);
         let rem = self.hands[0] | self.hands[1] | self.hands[2] | self.trick_bits_at(T);
-        let cand = self.representatives(hand, rem) & legal;
+        let cand = self.representatives::<FAST>(hand, rem) & legal;
         let mut moves = self.order(p, cand, rem, T);
         let at_boundary = T == 0;
         if at_boundary && self.best != 0 {
