@@ -8,7 +8,9 @@
 //! the CPU (`is_x86_feature_detected!`, which the standard library caches) and each
 //! call then takes the instruction or the loop. A build that enables BMI2 for the
 //! whole crate (`RUSTFLAGS="-C target-cpu=native"` on a BMI2 machine) uses the
-//! instruction directly, with no test. The results are the same bits either way.
+//! instruction directly, with no test. Loops compiled twice (see [`has_bmi`]) use
+//! [`pdep_as`], [`pext_as`] and [`nth_bit_as`] in their BMI copy: the instruction
+//! with no test of the CPU at each call. The results are the same bits either way.
 
 /// Set by [`set_portable`]: the CPU's BMI features are ignored.
 static PORTABLE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
