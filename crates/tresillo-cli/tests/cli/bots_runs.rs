@@ -87,7 +87,7 @@ fn messages_name_the_slot_and_report_five_forfeits_per_bot() {
     let agents =
         format!("ext:cmd={f} msg:fault=rule,rule,ext:cmd={f} msg:fault=rule", f = faulty().display());
     let o = Command::new(env!("CARGO_BIN_EXE_tresillo"))
-        .args(["tournament", "--agents", &agents, "--deals", "60", "--threads", "2"])
+        .args(["tournament", "--agents", &agents, "--deals", "8", "--threads", "2"])
         .args(["--out", d.path("run").to_str().unwrap()])
         .env("FAULT", "illegal")
         .env("AFTER", "3")
@@ -98,6 +98,11 @@ fn messages_name_the_slot_and_report_five_forfeits_per_bot() {
     let warnings: Vec<&str> = err.lines().filter(|l| l.starts_with("warning: external bot")).collect();
     assert_eq!(warnings.len(), 5, "{err}");
     assert!(warnings.iter().all(|w| w.contains("restarts at the next hand")), "{err}");
+    // More forfeits than warnings: the cap was reached, not just met.
+    let forfeits = std::fs::read_to_string(d.path("run").join("forfeits.csv")).unwrap();
+    let total: u64 =
+        forfeits.lines().skip(1).map(|l| l.rsplit(',').next().unwrap().parse::<u64>().unwrap()).sum();
+    assert!(total > 5, "{forfeits}");
 }
 
 #[test]
