@@ -360,28 +360,62 @@ fn base64(bytes: &[u8]) -> String {
 /// The cells of one column of a [`Batch`].
 #[derive(Clone, Debug)]
 enum Col {
-    /// An integer column (`U64` as its bits, `U8`, `I64`); `None` is null.
-    Int(Vec<Option<i64>>),
+    /// An integer column (`U64` as its bits, `U8`, `I64`).
+    Int(Ints),
     /// A string column: each cell an index into `dict` (`None`: null).
     Str(Strings),
+}
+
+/// Integers and whether each is a value (not null); a null's integer is 0.
+#[derive(Clone, Debug, Default)]
+struct Ints {
+    values: Vec<i64>,
+    valid: Vec<bool>,
+}
+
+impl Ints {
+    fn push(&mut self, x: Option<i64>) {
+        self.values.push(x.unwrap_or(0));
+        self.valid.push(x.is_some());
+    }
+
+    fn get(&self, i: usize) -> Option<i64> {
+        self.valid[i].then(|| self.values[i])
+    }
 }
 
 /// Strings held once each, cells as indices.
 #[derive(Clone, Debug, Default)]
 struct Strings {
     dict: Vec<Box<str>>,
+    /// The index of every string of `dict` once it holds more than [`SCAN`].
     index: HashMap<Box<str>, u32>,
     cells: Vec<Option<u32>>,
 }
 
+/// Up to this many distinct strings (names: a few agents, contracts, suits) a
+/// string's index is found by comparing it with each, faster than hashing it.
+const SCAN: usize = 16;
+
 impl Strings {
     fn key(&mut self, s: &str) -> u32 {
-        if let Some(&k) = self.index.get(s) {
+        let found = if self.dict.len() <= SCAN {
+            self.dict.iter().position(|d| **d == *s).map(|k| k as u32)
+        } else {
+            self.index.get(s).copied()
+        };
+        if let Some(k) = found {
             return k;
         }
         let k = u32::try_from(self.dict.len()).expect("fewer than 2^32 distinct strings");
         self.dict.push(s.into());
-        self.index.insert(s.into(), k);
+        if self.dict.len() > SCAN {
+            if self.index.is_empty() {
+                self.index = self.dict.iter().zip(0..).map(|(d, i)| (d.clone(), i)).collect();
+            } else {
+                self.index.insert(s.into(), k);
+            }
+        }
         k
     }
 
@@ -393,14 +427,14 @@ impl Strings {
 impl Col {
     fn new(kind: Kind) -> Col {
         match kind {
-            U64 | U8 | I64 => Col::Int(Vec::new()),
+            U64 | U8 | I64 => Col::Int(Ints::default()),
             Name | Text => Col::Str(Strings::default()),
         }
     }
 
     fn len(&self) -> usize {
         match self {
-            Col::Int(v) => v.len(),
+            Col::Int(v) => v.values.len(),
             Col::Str(s) => s.cells.len(),
         }
     }
@@ -408,7 +442,10 @@ impl Col {
     /// Appends the cells `range` of `other` (a column of the same kind).
     fn extend(&mut self, other: &Col, range: std::ops::Range<usize>) {
         match (self, other) {
-            (Col::Int(a), Col::Int(b)) => a.extend_from_slice(&b[range]),
+            (Col::Int(a), Col::Int(b)) => {
+                a.values.extend_from_slice(&b.values[range.clone()]);
+                a.valid.extend_from_slice(&b.valid[range]);
+            }
             (Col::Str(a), Col::Str(b)) => {
                 let mut keys: Vec<Option<u32>> = vec![None; b.dict.len()];
                 for c in &b.cells[range] {
@@ -662,12 +699,13 @@ fn write_group<W: Write + Send>(w: &mut SerializedFileWriter<W>, batch: &Batch) 
         match col {
             Col::Int(cells) => {
                 let defs: Option<Vec<i16>> =
-                    nullable.then(|| cells.iter().map(|c| i16::from(c.is_some())).collect());
+                    nullable.then(|| cells.valid.iter().map(|&v| i16::from(v)).collect());
+                let values = cells.values.iter().zip(&cells.valid).filter(|(_, v)| **v).map(|(x, _)| *x);
                 if kind == U8 {
-                    let values: Vec<i32> = cells.iter().flatten().map(|&x| x as i32).collect();
+                    let values: Vec<i32> = values.map(|x| x as i32).collect();
                     write_cells(cw.typed::<Int32Type>(), &values, defs.as_deref(), limit)?;
                 } else {
-                    let values: Vec<i64> = cells.iter().flatten().copied().collect();
+                    let values: Vec<i64> = values.collect();
                     write_cells(cw.typed::<Int64Type>(), &values, defs.as_deref(), limit)?;
                 }
             }
@@ -818,13 +856,17 @@ fn read_cells(r: &mut ColumnReader, col: &mut Col, nullable: bool, n: usize) -> 
             let mut values = Vec::with_capacity(n);
             read(r, nullable, n, &mut defs, &mut values)?;
             let mut v = values.into_iter();
-            cells.extend(defs.iter().map(|&d| if d == 1 { v.next().map(i64::from) } else { None }));
+            for &d in &defs {
+                cells.push(if d == 1 { v.next().map(i64::from) } else { None });
+            }
         }
         (ColumnReader::Int64ColumnReader(r), Col::Int(cells)) => {
             let mut values = Vec::with_capacity(n);
             read(r, nullable, n, &mut defs, &mut values)?;
             let mut v = values.into_iter();
-            cells.extend(defs.iter().map(|&d| if d == 1 { v.next() } else { None }));
+            for &d in &defs {
+                cells.push(if d == 1 { v.next() } else { None });
+            }
         }
         (ColumnReader::ByteArrayColumnReader(r), Col::Str(s)) => {
             let mut values = Vec::with_capacity(n);
@@ -937,13 +979,13 @@ pub fn for_each_result(
         let (Col::Int(deal), Col::Str(seating)) = (&batch.cols[cols[0]], &batch.cols[cols[1]]) else {
             unreachable!("the schema's types")
         };
-        let money: Vec<&Vec<Option<i64>>> = cols[2..].iter().map(|&c| int(c)).collect();
-        for i in 0..deal.len() {
+        let money: Vec<&Ints> = cols[2..].iter().map(|&c| int(c)).collect();
+        for i in 0..deal.values.len() {
             let mut r = [0i64; 4];
             for (s, v) in r.iter_mut().enumerate().take(seats.min(4)) {
-                *v = money[2 * s][i].unwrap_or(0) + money[2 * s + 1][i].unwrap_or(0);
+                *v = money[2 * s].values[i] + money[2 * s + 1].values[i];
             }
-            f(deal[i].unwrap_or(0) as u64, seating.get(i).unwrap_or(""), r)?;
+            f(deal.values[i] as u64, seating.get(i).unwrap_or(""), r)?;
         }
     }
     Ok(())
@@ -1019,7 +1061,7 @@ pub fn for_each_record(path: &Path, mut f: impl FnMut(&csv::StringRecord, u64) -
 
 fn push_cell(rec: &mut csv::StringRecord, c: &Col, kind: Kind, i: usize) {
     match c {
-        Col::Int(v) => match v[i] {
+        Col::Int(v) => match v.get(i) {
             None => rec.push_field(""),
             Some(x) if kind == U64 => rec.push_field(&(x as u64).to_string()),
             Some(x) => rec.push_field(&x.to_string()),
