@@ -872,11 +872,24 @@ fn read_cells(r: &mut ColumnReader, col: &mut Col, nullable: bool, n: usize) -> 
             let mut values = Vec::with_capacity(n);
             read(r, nullable, n, &mut defs, &mut values)?;
             let mut v = values.iter();
+            // Values decoded from a dictionary page are slices of that page: the same
+            // address and length is the same string, found without reading it again.
+            let mut seen: Vec<(*const u8, usize, u32)> = Vec::new();
             for &d in &defs {
                 let cell = match d {
                     1 => {
                         let b = v.next().context("fewer values than levels")?;
-                        Some(s.key(b.as_utf8().context("a string that is not UTF-8")?))
+                        let at = (b.data().as_ptr(), b.len());
+                        match seen.iter().find(|x| (x.0, x.1) == at) {
+                            Some(x) => Some(x.2),
+                            None => {
+                                let k = s.key(b.as_utf8().context("a string that is not UTF-8")?);
+                                if seen.len() < SCAN {
+                                    seen.push((at.0, at.1, k));
+                                }
+                                Some(k)
+                            }
+                        }
                     }
                     _ => None,
                 };
