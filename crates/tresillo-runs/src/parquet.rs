@@ -2,13 +2,23 @@
 //! dictionary-encoded names, zstd), written beside or instead of the CSV
 //! (`--format csv|parquet|both`, [`Format`]).
 //!
+//! The file is written and read with the `parquet` crate's column writers and
+//! readers, without Arrow (issue 37: Arrow was a third of the build). What Arrow's
+//! writer used to add is written here: the Arrow schema in the footer's key-value
+//! metadata (`ARROW:schema`, [`arrow_schema_ipc`]), so that Arrow readers see each
+//! `Name` column as a dictionary and pandas as a category. The bytes are those
+//! parquet-rs's `ArrowWriter` wrote for the same rows (tested against a committed
+//! file).
+//!
 //! **Determinism.** The file is a function of the run's rows and its configuration
 //! only: row group *k* holds the rows of the scoring units `[k·G, (k+1)·G)` of the
 //! whole run (G from [`group_units`], which depends on the rows per unit alone), each
-//! group is encoded from one record batch, and the writer's metadata holds no time
-//! (`created_by` names this tool's version). So the file is byte-identical whatever
-//! the thread count, the batch sizes, the shard split (merge regroups the shards'
-//! rows on the same boundaries) and whether the run was interrupted.
+//! column of a group is encoded in one pass over its rows (how its pages are cut
+//! depends on the group's values alone, see `write_group`), and the writer's
+//! metadata holds no time (`created_by` names this tool's version). So the file is
+//! byte-identical whatever the thread count, the batch sizes, the shard split (merge
+//! regroups the shards' rows on the same boundaries) and whether the run was
+//! interrupted.
 //!
 //! **Resume.** A Parquet footer is written only at the end, so a run does not
 //! write `deals.parquet` as it goes: each checkpointed batch is a small part file
@@ -23,18 +33,17 @@
 //! `deals.parquet` unchanged.
 
 use anyhow::{Context, Result, bail, ensure};
-use arrow_array::builder::{
-    Int64Builder, StringBuilder, StringDictionaryBuilder, UInt8Builder, UInt64Builder,
-};
-use arrow_array::cast::AsArray;
-use arrow_array::types::{Int32Type, Int64Type, UInt8Type, UInt64Type};
-use arrow_array::{Array, ArrayRef, RecordBatch};
-use arrow_schema::{DataType, Field, Schema, SchemaRef};
-use parquet::arrow::ArrowWriter;
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use parquet::basic::{Compression, ZstdLevel};
+use parquet::basic::{Compression, LogicalType, Repetition, Type as Physical, ZstdLevel};
+use parquet::column::reader::ColumnReader;
+use parquet::column::writer::ColumnWriterImpl;
+use parquet::data_type::{ByteArray, ByteArrayType, DataType as PqType, Int32Type, Int64Type};
+use parquet::file::metadata::KeyValue;
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::file::reader::{FileReader, SerializedFileReader};
+use parquet::file::writer::SerializedFileWriter;
+use parquet::schema::types::{Type, TypePtr};
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::fs::{self, File};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -125,18 +134,6 @@ pub enum Kind {
     Text,
 }
 
-impl Kind {
-    fn data_type(self) -> DataType {
-        match self {
-            Kind::U64 => DataType::UInt64,
-            Kind::U8 => DataType::UInt8,
-            Kind::I64 => DataType::Int64,
-            Kind::Name => DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Utf8)),
-            Kind::Text => DataType::Utf8,
-        }
-    }
-}
-
 use Kind::{I64, Name, Text, U8, U64};
 
 /// The columns of `deals.parquet`, in the order of `deals.csv`'s: name, type, and
@@ -199,85 +196,312 @@ fn columns() -> impl Iterator<Item = &'static (&'static str, Kind, bool)> {
     COLUMNS.iter()
 }
 
-/// The Arrow schema of `deals.parquet`.
+impl Kind {
+    /// The Parquet column of this kind: the physical and logical types Arrow's
+    /// writer gave the Arrow type this column had (`UInt64`, `UInt8`, `Int64`,
+    /// `Dictionary(Int32, Utf8)`, `Utf8`).
+    fn parquet_type(self, name: &str, nullable: bool) -> TypePtr {
+        let (physical, logical) = match self {
+            U64 => (Physical::INT64, Some(LogicalType::integer(64, false))),
+            U8 => (Physical::INT32, Some(LogicalType::integer(8, false))),
+            I64 => (Physical::INT64, None),
+            Name | Text => (Physical::BYTE_ARRAY, Some(LogicalType::String)),
+        };
+        let repetition = if nullable { Repetition::OPTIONAL } else { Repetition::REQUIRED };
+        Arc::new(
+            Type::primitive_type_builder(name, physical)
+                .with_logical_type(logical)
+                .with_repetition(repetition)
+                .build()
+                .expect("a valid Parquet column"),
+        )
+    }
+}
+
+/// The Parquet schema of `deals.parquet` (its root named `arrow_schema`, as Arrow's
+/// writer named it).
 #[must_use]
-pub fn schema() -> SchemaRef {
-    Arc::new(Schema::new(
-        columns()
-            .map(|&(name, kind, nullable)| Field::new(name, kind.data_type(), nullable))
-            .collect::<Vec<_>>(),
-    ))
+pub fn schema() -> TypePtr {
+    Arc::new(
+        Type::group_type_builder("arrow_schema")
+            .with_fields(columns().map(|&(name, kind, nullable)| kind.parquet_type(name, nullable)).collect())
+            .build()
+            .expect("a valid Parquet schema"),
+    )
+}
+
+/// The key of the Arrow schema in a Parquet file's key-value metadata.
+pub const ARROW_SCHEMA_KEY: &str = "ARROW:schema";
+
+/// The Arrow schema of `deals.parquet` as Arrow's Parquet writer stores it under
+/// [`ARROW_SCHEMA_KEY`] (before base64): an Arrow IPC `Schema` message (a
+/// flatbuffer) behind the continuation marker `FF FF FF FF` and its length (u32,
+/// little-endian). Fields in the order of [`COLUMNS`]: `U64`, `U8` and `I64` as
+/// `Int` (64 unsigned, 8 unsigned, 64 signed), `Text` as `Utf8`, `Name` as `Utf8`
+/// with a dictionary encoding (`Int32` indices, ids 0, 1, ... in column order, not
+/// ordered); nullability as in `COLUMNS`.
+///
+/// The flatbuffer is built with the `flatbuffers` crate in the order Arrow's IPC
+/// writer (arrow-ipc 60, `IpcSchemaEncoder`) builds it, so the bytes are the ones
+/// `ArrowWriter` wrote (tested against a committed file).
+#[must_use]
+pub fn arrow_schema_ipc() -> Vec<u8> {
+    use flatbuffers::{FlatBufferBuilder, TableFinishedWIPOffset, WIPOffset};
+    // The slots (vtable offsets) and enum values of Arrow's format/Schema.fbs and
+    // format/Message.fbs.
+    const INT_BIT_WIDTH: u16 = 4;
+    const INT_IS_SIGNED: u16 = 6;
+    const DICT_ID: u16 = 4;
+    const DICT_INDEX_TYPE: u16 = 6;
+    const DICT_IS_ORDERED: u16 = 8;
+    const FIELD_NAME: u16 = 4;
+    const FIELD_NULLABLE: u16 = 6;
+    const FIELD_TYPE_TYPE: u16 = 8;
+    const FIELD_TYPE: u16 = 10;
+    const FIELD_DICTIONARY: u16 = 12;
+    const FIELD_CHILDREN: u16 = 14;
+    const SCHEMA_FIELDS: u16 = 6;
+    const MESSAGE_VERSION: u16 = 4;
+    const MESSAGE_HEADER_TYPE: u16 = 6;
+    const MESSAGE_HEADER: u16 = 8;
+    const MESSAGE_BODY_LENGTH: u16 = 10;
+    const TYPE_INT: u8 = 2;
+    const TYPE_UTF8: u8 = 5;
+    const HEADER_SCHEMA: u8 = 1;
+    const VERSION_V5: i16 = 4;
+    type Table = WIPOffset<TableFinishedWIPOffset>;
+    fn int(fbb: &mut FlatBufferBuilder<'_>, bits: i32, signed: bool) -> Table {
+        let t = fbb.start_table();
+        fbb.push_slot(INT_IS_SIGNED, signed, false);
+        fbb.push_slot(INT_BIT_WIDTH, bits, 0);
+        fbb.end_table(t)
+    }
+    let mut fbb = FlatBufferBuilder::new();
+    let no_children: [Table; 0] = [];
+    let mut dict_id = 0i64;
+    let mut fields: Vec<Table> = Vec::new();
+    for &(name, kind, nullable) in columns() {
+        let name = fbb.create_string(name);
+        let (type_type, type_, children) = match kind {
+            U64 | U8 | I64 => {
+                let children = fbb.create_vector(&no_children);
+                let (bits, signed) = match kind {
+                    U8 => (8, false),
+                    U64 => (64, false),
+                    _ => (64, true),
+                };
+                (TYPE_INT, int(&mut fbb, bits, signed), children)
+            }
+            Name | Text => {
+                let t = fbb.start_table();
+                let utf8 = fbb.end_table(t);
+                (TYPE_UTF8, utf8, fbb.create_vector(&no_children))
+            }
+        };
+        let dictionary = if kind == Name {
+            let index = int(&mut fbb, 32, true);
+            let d = fbb.start_table();
+            fbb.push_slot(DICT_ID, dict_id, 0);
+            fbb.push_slot_always(DICT_INDEX_TYPE, index);
+            fbb.push_slot(DICT_IS_ORDERED, false, false);
+            dict_id += 1;
+            Some(fbb.end_table(d))
+        } else {
+            None
+        };
+        let f = fbb.start_table();
+        fbb.push_slot_always(FIELD_NAME, name);
+        if let Some(d) = dictionary {
+            fbb.push_slot_always(FIELD_DICTIONARY, d);
+        }
+        fbb.push_slot(FIELD_TYPE_TYPE, type_type, 0);
+        fbb.push_slot(FIELD_NULLABLE, nullable, false);
+        fbb.push_slot_always(FIELD_CHILDREN, children);
+        fbb.push_slot_always(FIELD_TYPE, type_);
+        fields.push(fbb.end_table(f));
+    }
+    let fields = fbb.create_vector(&fields);
+    let schema = fbb.start_table();
+    fbb.push_slot_always(SCHEMA_FIELDS, fields);
+    let schema = fbb.end_table(schema);
+    let message = fbb.start_table();
+    fbb.push_slot(MESSAGE_VERSION, VERSION_V5, 0);
+    fbb.push_slot(MESSAGE_HEADER_TYPE, HEADER_SCHEMA, 0);
+    fbb.push_slot(MESSAGE_BODY_LENGTH, 0i64, 0);
+    fbb.push_slot_always(MESSAGE_HEADER, schema);
+    let message = fbb.end_table(message);
+    fbb.finish(message, None);
+    let body = fbb.finished_data();
+    let mut out = Vec::with_capacity(body.len() + 8);
+    out.extend_from_slice(&[0xff; 4]);
+    out.extend_from_slice(&u32::try_from(body.len()).expect("a small schema").to_le_bytes());
+    out.extend_from_slice(body);
+    out
+}
+
+/// Standard base64 with padding (RFC 4648), as Arrow's writer encodes the schema.
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [chunk[0], chunk.get(1).copied().unwrap_or(0), chunk.get(2).copied().unwrap_or(0)];
+        let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// The cells of one column of a [`Batch`].
+#[derive(Clone, Debug)]
+enum Col {
+    /// An integer column (`U64` as its bits, `U8`, `I64`).
+    Int(Ints),
+    /// A string column: each cell an index into `dict` (`None`: null).
+    Str(Strings),
+}
+
+/// Integers and whether each is a value (not null); a null's integer is 0.
+#[derive(Clone, Debug, Default)]
+struct Ints {
+    values: Vec<i64>,
+    valid: Vec<bool>,
+}
+
+impl Ints {
+    fn push(&mut self, x: Option<i64>) {
+        self.values.push(x.unwrap_or(0));
+        self.valid.push(x.is_some());
+    }
+
+    fn get(&self, i: usize) -> Option<i64> {
+        self.valid[i].then(|| self.values[i])
+    }
+}
+
+/// Strings held once each, cells as indices.
+#[derive(Clone, Debug, Default)]
+struct Strings {
+    dict: Vec<Box<str>>,
+    /// The index of every string of `dict` once it holds more than [`SCAN`].
+    index: HashMap<Box<str>, u32>,
+    cells: Vec<Option<u32>>,
+}
+
+/// Up to this many distinct strings (names: a few agents, contracts, suits) a
+/// string's index is found by comparing it with each, faster than hashing it.
+const SCAN: usize = 16;
+
+impl Strings {
+    fn key(&mut self, s: &str) -> u32 {
+        let found = if self.dict.len() <= SCAN {
+            self.dict.iter().position(|d| **d == *s).map(|k| k as u32)
+        } else {
+            self.index.get(s).copied()
+        };
+        if let Some(k) = found {
+            return k;
+        }
+        let k = u32::try_from(self.dict.len()).expect("fewer than 2^32 distinct strings");
+        self.dict.push(s.into());
+        if self.dict.len() > SCAN {
+            if self.index.is_empty() {
+                self.index = self.dict.iter().zip(0..).map(|(d, i)| (d.clone(), i)).collect();
+            } else {
+                self.index.insert(s.into(), k);
+            }
+        }
+        k
+    }
+
+    fn get(&self, i: usize) -> Option<&str> {
+        self.cells[i].map(|k| &*self.dict[k as usize])
+    }
+}
+
+impl Col {
+    fn new(kind: Kind) -> Col {
+        match kind {
+            U64 | U8 | I64 => Col::Int(Ints::default()),
+            Name | Text => Col::Str(Strings::default()),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Col::Int(v) => v.values.len(),
+            Col::Str(s) => s.cells.len(),
+        }
+    }
+
+    /// Appends the cells `range` of `other` (a column of the same kind).
+    fn extend(&mut self, other: &Col, range: std::ops::Range<usize>) {
+        match (self, other) {
+            (Col::Int(a), Col::Int(b)) => {
+                a.values.extend_from_slice(&b.values[range.clone()]);
+                a.valid.extend_from_slice(&b.valid[range]);
+            }
+            (Col::Str(a), Col::Str(b)) => {
+                let mut keys: Vec<Option<u32>> = vec![None; b.dict.len()];
+                for c in &b.cells[range] {
+                    let cell = c.map(|k| *keys[k as usize].get_or_insert_with(|| a.key(&b.dict[k as usize])));
+                    a.cells.push(cell);
+                }
+            }
+            _ => unreachable!("columns of one schema"),
+        }
+    }
+}
+
+/// Rows of deals held by column, as `deals.parquet` stores them: what
+/// [`RowBuilder`] collects, [`GroupWriter`] and [`write_part`] write and [`batches`]
+/// reads.
+#[derive(Clone, Debug)]
+pub struct Batch {
+    cols: Vec<Col>,
+}
+
+impl Default for Batch {
+    fn default() -> Batch {
+        Batch::new()
+    }
+}
+
+impl Batch {
+    /// No rows.
+    #[must_use]
+    pub fn new() -> Batch {
+        Batch { cols: columns().map(|c| Col::new(c.1)).collect() }
+    }
+
+    /// The number of rows.
+    #[must_use]
+    pub fn num_rows(&self) -> usize {
+        self.cols[0].len()
+    }
+
+    /// Appends the rows `range` of `other`.
+    fn extend(&mut self, other: &Batch, range: std::ops::Range<usize>) {
+        for (a, b) in self.cols.iter_mut().zip(&other.cols) {
+            a.extend(b, range.clone());
+        }
+    }
 }
 
 /// A value of one cell on its way into a column.
 enum Val<'s> {
-    U64(u64),
-    U8(Option<u8>),
-    I64(Option<i64>),
+    Int(Option<i64>),
     Str(&'s str),
 }
 
-enum Col {
-    U64(UInt64Builder),
-    U8(UInt8Builder),
-    I64(Int64Builder),
-    /// A name, and whether the column may be null.
-    Name(StringDictionaryBuilder<Int32Type>, bool),
-    /// A text, and whether the column may be null.
-    Text(StringBuilder, bool),
-}
-
-impl Col {
-    fn new(kind: Kind, nullable: bool) -> Col {
-        match kind {
-            U64 => Col::U64(UInt64Builder::new()),
-            U8 => Col::U8(UInt8Builder::new()),
-            I64 => Col::I64(Int64Builder::new()),
-            Name => Col::Name(StringDictionaryBuilder::new(), nullable),
-            Text => Col::Text(StringBuilder::new(), nullable),
-        }
-    }
-
-    fn push(&mut self, v: Val<'_>) {
-        // An empty string is the CSV's empty cell: null where the column may be
-        // null (in the others, never empty in a run, it stays an empty string).
-        match (self, v) {
-            (Col::U64(b), Val::U64(x)) => b.append_value(x),
-            (Col::U8(b), Val::U8(x)) => b.append_option(x),
-            (Col::I64(b), Val::I64(x)) => b.append_option(x),
-            (Col::Name(b, nullable), Val::Str(s)) => {
-                if s.is_empty() && *nullable {
-                    b.append_null();
-                } else {
-                    b.append_value(s);
-                }
-            }
-            (Col::Text(b, nullable), Val::Str(s)) => {
-                if s.is_empty() && *nullable {
-                    b.append_null();
-                } else {
-                    b.append_value(s);
-                }
-            }
-            _ => unreachable!("a deals.parquet column given a value of another type"),
-        }
-    }
-
-    fn finish(&mut self) -> ArrayRef {
-        match self {
-            Col::U64(b) => Arc::new(b.finish()),
-            Col::U8(b) => Arc::new(b.finish()),
-            Col::I64(b) => Arc::new(b.finish()),
-            Col::Name(b, _) => Arc::new(b.finish()),
-            Col::Text(b, _) => Arc::new(b.finish()),
-        }
-    }
-}
-
-/// Collects rows into columns, then into one record batch.
+/// Collects rows into a [`Batch`].
 pub struct RowBuilder {
-    cols: Vec<Col>,
-    rows: usize,
+    batch: Batch,
 }
 
 impl Default for RowBuilder {
@@ -290,30 +514,32 @@ impl RowBuilder {
     /// An empty builder.
     #[must_use]
     pub fn new() -> RowBuilder {
-        RowBuilder { cols: columns().map(|c| Col::new(c.1, c.2)).collect(), rows: 0 }
+        RowBuilder { batch: Batch::new() }
     }
 
     /// Rows collected since the last [`RowBuilder::finish`].
     #[must_use]
     pub fn len(&self) -> usize {
-        self.rows
+        self.batch.num_rows()
     }
 
     /// Whether no row was collected since the last [`RowBuilder::finish`].
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.rows == 0
+        self.len() == 0
     }
 
     /// Adds a row (its cells in the order of [`COLUMNS`]).
     pub fn push(&mut self, r: &DealRow<'_>) {
-        let o8 = Val::U8;
-        let o64 = Val::I64;
-        let n8 = |x: u8| Val::U8(Some(x));
-        let n64 = |x: i64| Val::I64(Some(x));
+        let o8 = |x: Option<u8>| Val::Int(x.map(i64::from));
+        let o64 = Val::Int;
+        let n8 = |x: u8| Val::Int(Some(i64::from(x)));
+        let n64 = |x: i64| Val::Int(Some(x));
+        // A u64 is stored as the i64 of the same bits (Parquet's UINT_64).
+        let u64 = |x: u64| Val::Int(Some(x as i64));
         let cells = [
-            Val::U64(r.deal),
-            Val::U64(r.deal_seed),
+            u64(r.deal),
+            u64(r.deal_seed),
             Val::Str(r.seating),
             Val::Str(r.rules),
             Val::Str(r.agent0),
@@ -363,35 +589,49 @@ impl RowBuilder {
             o8(r.gascarille),
             o8(r.vole_declared),
         ];
-        debug_assert_eq!(cells.len(), self.cols.len());
-        for (c, v) in self.cols.iter_mut().zip(cells) {
-            c.push(v);
+        debug_assert_eq!(cells.len(), self.batch.cols.len());
+        for ((c, v), &(_, _, nullable)) in self.batch.cols.iter_mut().zip(cells).zip(columns()) {
+            match (c, v) {
+                (Col::Int(c), Val::Int(x)) => c.push(x),
+                // An empty string is the CSV's empty cell: null where the column may
+                // be null (in the others, never empty in a run, it stays an empty
+                // string).
+                (Col::Str(c), Val::Str(s)) => {
+                    let cell = if s.is_empty() && nullable { None } else { Some(c.key(s)) };
+                    c.cells.push(cell);
+                }
+                _ => unreachable!("a deals.parquet column given a value of another type"),
+            }
         }
-        self.rows += 1;
     }
 
-    /// The rows collected so far as one record batch; the builder is empty again.
-    pub fn finish(&mut self) -> RecordBatch {
-        let arrays: Vec<ArrayRef> = self.cols.iter_mut().map(Col::finish).collect();
-        self.rows = 0;
-        RecordBatch::try_new(schema(), arrays).expect("the columns match the schema")
+    /// The rows collected so far as one batch; the builder is empty again.
+    pub fn finish(&mut self) -> Batch {
+        std::mem::take(&mut self.batch)
     }
 }
 
 /// The writer's settings: zstd at `level` (`None`: uncompressed), no time in the
-/// metadata (`created_by` names this version), no row group split by the writer
-/// itself (groups end where [`GroupWriter`] says).
-fn properties(level: Option<i32>) -> WriterProperties {
+/// metadata (`created_by` names this version), the Arrow schema in the key-value
+/// metadata; parquet-rs's defaults otherwise (dictionary encoding with its
+/// fallback, page limits, version 1 pages), as `ArrowWriter` had them.
+fn properties(level: Option<i32>) -> Arc<WriterProperties> {
     let compression = match level {
         Some(l) => Compression::ZSTD(ZstdLevel::try_new(l).expect("a valid zstd level")),
         None => Compression::UNCOMPRESSED,
     };
-    WriterProperties::builder()
-        .set_compression(compression)
-        .set_created_by(format!("tresillo {} (parquet-rs)", env!("CARGO_PKG_VERSION")))
-        .set_max_row_group_row_count(None)
-        .set_statistics_enabled(EnabledStatistics::Chunk)
-        .build()
+    Arc::new(
+        WriterProperties::builder()
+            .set_compression(compression)
+            .set_created_by(format!("tresillo {} (parquet-rs)", env!("CARGO_PKG_VERSION")))
+            .set_max_row_group_row_count(None)
+            .set_statistics_enabled(EnabledStatistics::Chunk)
+            .set_key_value_metadata(Some(vec![KeyValue::new(
+                ARROW_SCHEMA_KEY.to_string(),
+                base64(&arrow_schema_ipc()),
+            )]))
+            .build(),
+    )
 }
 
 /// zstd level of `deals.parquet`.
@@ -414,13 +654,83 @@ pub fn group_units(rows_per_unit: u64) -> u64 {
     (rows / rows_per_unit.max(1)).max(1)
 }
 
+/// Writes one column's cells: `values` the non-null ones, `defs` the definition
+/// levels (`None` for a column that may not be null).
+///
+/// The column writer checks its page limits after each mini-batch of levels it is
+/// given. Arrow's writer gave it levels in mini-batches of `write_batch_size` (1024)
+/// when a column of the group mixes nulls and values, and of
+/// `data_page_row_count_limit` (20,000) when every cell is a value or every cell
+/// is null; so a page of such a column ends after 20,000 rows rather than 20,480.
+/// The same here: such a column is handed over 20,000 levels at a time (the writer
+/// splits each call into 1024-level mini-batches, and the page limits are checked
+/// at the same row counts). This depends on the group's cells only.
+fn write_cells<T: PqType>(
+    w: &mut ColumnWriterImpl<'_, T>,
+    values: &[T::T],
+    defs: Option<&[i16]>,
+    row_count_limit: usize,
+) -> Result<()> {
+    match defs {
+        Some(defs) if !defs.is_empty() && defs.iter().all(|d| *d == defs[0]) => {
+            let mut at = 0;
+            for chunk in defs.chunks(row_count_limit) {
+                let n = if defs[0] == 1 { chunk.len() } else { 0 };
+                w.write_batch(&values[at..at + n], Some(chunk), None)?;
+                at += n;
+            }
+        }
+        _ => {
+            w.write_batch(values, defs, None)?;
+        }
+    }
+    Ok(())
+}
+
+/// Writes `batch` as one row group of `w` (nothing for no rows).
+fn write_group<W: Write + Send>(w: &mut SerializedFileWriter<W>, batch: &Batch) -> Result<()> {
+    if batch.num_rows() == 0 {
+        return Ok(());
+    }
+    let limit = w.properties().data_page_row_count_limit();
+    let mut group = w.next_row_group()?;
+    for (col, &(_, kind, nullable)) in batch.cols.iter().zip(columns()) {
+        let mut cw = group.next_column()?.expect("a column of the schema");
+        match col {
+            Col::Int(cells) => {
+                let defs: Option<Vec<i16>> =
+                    nullable.then(|| cells.valid.iter().map(|&v| i16::from(v)).collect());
+                let values = cells.values.iter().zip(&cells.valid).filter(|(_, v)| **v).map(|(x, _)| *x);
+                if kind == U8 {
+                    let values: Vec<i32> = values.map(|x| x as i32).collect();
+                    write_cells(cw.typed::<Int32Type>(), &values, defs.as_deref(), limit)?;
+                } else {
+                    let values: Vec<i64> = values.collect();
+                    write_cells(cw.typed::<Int64Type>(), &values, defs.as_deref(), limit)?;
+                }
+            }
+            Col::Str(s) => {
+                let dict: Vec<ByteArray> =
+                    s.dict.iter().map(|v| ByteArray::from(v.as_bytes().to_vec())).collect();
+                let values: Vec<ByteArray> =
+                    s.cells.iter().flatten().map(|&k| dict[k as usize].clone()).collect();
+                let defs: Option<Vec<i16>> =
+                    nullable.then(|| s.cells.iter().map(|c| i16::from(c.is_some())).collect());
+                write_cells(cw.typed::<ByteArrayType>(), &values, defs.as_deref(), limit)?;
+            }
+        }
+        cw.close()?;
+    }
+    group.close()?;
+    Ok(())
+}
+
 /// Writes rows as Parquet, one row group per [`group_units`] units counted from unit
 /// 0 of the whole run, whatever the sizes of the batches it is given.
 pub struct GroupWriter {
-    writer: ArrowWriter<BufWriter<File>>,
+    writer: SerializedFileWriter<BufWriter<File>>,
     path: PathBuf,
-    pending: Vec<RecordBatch>,
-    pending_rows: u64,
+    pending: Batch,
     /// Rows left in the current group.
     left: u64,
     group_rows: u64,
@@ -441,28 +751,26 @@ impl GroupWriter {
     ) -> Result<GroupWriter> {
         let f = File::create(path).with_context(|| format!("creating {}", path.display()))?;
         let writer =
-            ArrowWriter::try_new(BufWriter::with_capacity(1 << 20, f), schema(), Some(properties(level)))
+            SerializedFileWriter::new(BufWriter::with_capacity(1 << 20, f), schema(), properties(level))
                 .with_context(|| format!("writing {}", path.display()))?;
         let g = group_units(rows_per_unit);
         let left = (g - first_unit % g) * rows_per_unit.max(1);
         Ok(GroupWriter {
             writer,
             path: path.to_path_buf(),
-            pending: Vec::new(),
-            pending_rows: 0,
+            pending: Batch::new(),
             left,
             group_rows: g * rows_per_unit.max(1),
         })
     }
 
     /// Adds the next rows.
-    pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
+    pub fn write(&mut self, batch: &Batch) -> Result<()> {
         let mut at = 0;
         let n = batch.num_rows() as u64;
         while at < n {
             let take = (n - at).min(self.left);
-            self.pending.push(batch.slice(at as usize, take as usize));
-            self.pending_rows += take;
+            self.pending.extend(batch, at as usize..(at + take) as usize);
             self.left -= take;
             at += take;
             if self.left == 0 {
@@ -473,18 +781,10 @@ impl GroupWriter {
         Ok(())
     }
 
-    /// Writes the pending rows as one row group, encoded from one batch (so that
-    /// the pages do not depend on how the rows arrived).
+    /// Writes the pending rows as one row group.
     fn flush_group(&mut self) -> Result<()> {
-        if self.pending_rows == 0 {
-            return Ok(());
-        }
-        let batch = arrow_select::concat::concat_batches(&schema(), &self.pending)?;
-        self.pending.clear();
-        self.pending_rows = 0;
-        self.writer.write(&batch).with_context(|| format!("writing {}", self.path.display()))?;
-        self.writer.flush().with_context(|| format!("writing {}", self.path.display()))?;
-        Ok(())
+        let batch = std::mem::take(&mut self.pending);
+        write_group(&mut self.writer, &batch).with_context(|| format!("writing {}", self.path.display()))
     }
 
     /// Writes the last group and the footer, and flushes the file to disk.
@@ -501,17 +801,18 @@ impl GroupWriter {
 /// Opens a `deals.parquet` (or part file) for reading and checks that it is one:
 /// one line naming the file when it is truncated, not Parquet, or holds other
 /// columns.
-fn open(path: &Path) -> Result<ParquetRecordBatchReaderBuilder<File>> {
+fn open(path: &Path) -> Result<SerializedFileReader<File>> {
     let f = File::open(path).with_context(|| format!("reading {}", path.display()))?;
-    let b = ParquetRecordBatchReaderBuilder::try_new(f).map_err(|e| {
+    let r = SerializedFileReader::new(f).map_err(|e| {
         anyhow::anyhow!("{}: not a readable Parquet file (truncated or damaged?): {e}", path.display())
     })?;
     let want = schema();
-    let have = b.schema();
-    if have.fields() != want.fields() {
-        let names: Vec<&str> = have.fields().iter().map(|f| f.name().as_str()).collect();
-        let missing: Vec<&str> =
-            want.fields().iter().map(|f| f.name().as_str()).filter(|n| !names.contains(n)).collect();
+    let have = r.metadata().file_metadata().schema_descr();
+    let same = have.num_columns() == COLUMNS.len()
+        && have.columns().iter().zip(want.get_fields()).all(|(h, w)| h.self_type() == w.as_ref());
+    if !same {
+        let names: Vec<&str> = have.columns().iter().map(|c| c.name()).collect();
+        let missing: Vec<&str> = columns().map(|c| c.0).filter(|n| !names.contains(n)).collect();
         bail!(
             "{}: not the deals.parquet of this version of tresillo ({})",
             path.display(),
@@ -522,17 +823,144 @@ fn open(path: &Path) -> Result<ParquetRecordBatchReaderBuilder<File>> {
             }
         );
     }
-    Ok(b)
+    Ok(r)
+}
+
+/// Rows read from each column at a time.
+const READ_ROWS: usize = 8192;
+
+/// Reads `n` rows of one column into `col`.
+fn read_cells(r: &mut ColumnReader, col: &mut Col, nullable: bool, n: usize) -> Result<()> {
+    fn read<T: PqType>(
+        r: &mut parquet::column::reader::ColumnReaderImpl<T>,
+        nullable: bool,
+        n: usize,
+        defs: &mut Vec<i16>,
+        values: &mut Vec<T::T>,
+    ) -> Result<()> {
+        let mut rows = 0;
+        while rows < n {
+            let (got, _, _) = r.read_records(n - rows, nullable.then_some(&mut *defs), None, values)?;
+            ensure!(got > 0, "a column chunk ends before its row group's last row");
+            rows += got;
+        }
+        if !nullable {
+            defs.resize(n, 1);
+        }
+        ensure!(defs.len() == n, "a column chunk's levels do not match its rows");
+        Ok(())
+    }
+    let mut defs = Vec::with_capacity(n);
+    match (r, col) {
+        (ColumnReader::Int32ColumnReader(r), Col::Int(cells)) => {
+            let mut values = Vec::with_capacity(n);
+            read(r, nullable, n, &mut defs, &mut values)?;
+            let mut v = values.into_iter();
+            for &d in &defs {
+                cells.push(if d == 1 { v.next().map(i64::from) } else { None });
+            }
+        }
+        (ColumnReader::Int64ColumnReader(r), Col::Int(cells)) => {
+            let mut values = Vec::with_capacity(n);
+            read(r, nullable, n, &mut defs, &mut values)?;
+            let mut v = values.into_iter();
+            for &d in &defs {
+                cells.push(if d == 1 { v.next() } else { None });
+            }
+        }
+        (ColumnReader::ByteArrayColumnReader(r), Col::Str(s)) => {
+            let mut values = Vec::with_capacity(n);
+            read(r, nullable, n, &mut defs, &mut values)?;
+            let mut v = values.iter();
+            // Values decoded from a dictionary page are slices of that page: the same
+            // address and length is the same string, found without reading it again.
+            let mut seen: Vec<(*const u8, usize, u32)> = Vec::new();
+            for &d in &defs {
+                let cell = match d {
+                    1 => {
+                        let b = v.next().context("fewer values than levels")?;
+                        let at = (b.data().as_ptr(), b.len());
+                        match seen.iter().find(|x| (x.0, x.1) == at) {
+                            Some(x) => Some(x.2),
+                            None => {
+                                let k = s.key(b.as_utf8().context("a string that is not UTF-8")?);
+                                if seen.len() < SCAN {
+                                    seen.push((at.0, at.1, k));
+                                }
+                                Some(k)
+                            }
+                        }
+                    }
+                    _ => None,
+                };
+                s.cells.push(cell);
+            }
+        }
+        _ => unreachable!("checked by open: the columns have the schema's types"),
+    }
+    Ok(())
+}
+
+/// The rows of a checked file, [`READ_ROWS`] at a time, of the columns `cols`
+/// (indices into [`COLUMNS`], in order): each item holds those columns, the others
+/// empty.
+struct Reader {
+    file: SerializedFileReader<File>,
+    cols: Vec<usize>,
+    shown: String,
+    /// The next row group.
+    next_group: usize,
+    /// The column readers of the current group, and its rows left.
+    readers: Vec<ColumnReader>,
+    left: usize,
+}
+
+impl Reader {
+    fn new(path: &Path, cols: Vec<usize>) -> Result<Reader> {
+        Ok(Reader {
+            file: open(path)?,
+            cols,
+            shown: path.display().to_string(),
+            next_group: 0,
+            readers: Vec::new(),
+            left: 0,
+        })
+    }
+
+    fn read(&mut self) -> Result<Option<Batch>> {
+        while self.left == 0 {
+            if self.next_group == self.file.num_row_groups() {
+                return Ok(None);
+            }
+            let g = self.file.get_row_group(self.next_group)?;
+            self.left = usize::try_from(g.metadata().num_rows().max(0)).unwrap_or(0);
+            self.readers = self.cols.iter().map(|&c| g.get_column_reader(c)).collect::<Result<_, _>>()?;
+            self.next_group += 1;
+        }
+        let n = self.left.min(READ_ROWS);
+        let mut batch = Batch::new();
+        for (r, &c) in self.readers.iter_mut().zip(&self.cols) {
+            read_cells(r, &mut batch.cols[c], COLUMNS[c].2, n)?;
+        }
+        self.left -= n;
+        Ok(Some(batch))
+    }
+}
+
+impl Iterator for Reader {
+    type Item = Result<Batch>;
+
+    fn next(&mut self) -> Option<Result<Batch>> {
+        self.read()
+            .map_err(|e| anyhow::anyhow!("{}: unreadable rows (truncated or damaged?): {e:#}", self.shown))
+            .transpose()
+    }
 }
 
 /// The rows of a `deals.parquet` (or part file), batch by batch; checks the file
 /// first ([`open`]'s errors).
-pub fn batches(path: &Path) -> Result<impl Iterator<Item = Result<RecordBatch>> + use<>> {
-    let reader = open(path)?.with_batch_size(8192).build()?;
-    let shown = path.display().to_string();
-    Ok(reader.map(move |b| {
-        b.map_err(|e| anyhow::anyhow!("{shown}: unreadable rows (truncated or damaged?): {e}"))
-    }))
+pub fn batches(path: &Path) -> Result<impl Iterator<Item = Result<Batch>> + use<>> {
+    Reader::new(path, (0..COLUMNS.len()).collect())
 }
 
 /// The number of rows a Parquet file of deals holds, from its footer (checked as
@@ -549,31 +977,28 @@ pub fn for_each_result(
     seats: usize,
     mut f: impl FnMut(u64, &str, [i64; 4]) -> Result<()>,
 ) -> Result<()> {
-    let b = open(path)?;
     let names: Vec<String> = ["deal".to_string(), "seating".to_string()]
         .into_iter()
         .chain((0..seats.min(4)).flat_map(|s| [format!("pool{s}"), format!("cond{s}")]))
         .collect();
     let index = |n: &str| COLUMNS.iter().position(|c| c.0 == n).expect("a column of the schema");
-    let mask = parquet::arrow::ProjectionMask::roots(b.parquet_schema(), names.iter().map(|n| index(n)));
-    let shown = path.display().to_string();
-    let reader = b.with_projection(mask).with_batch_size(8192).build()?;
-    for batch in reader {
-        let batch =
-            batch.map_err(|e| anyhow::anyhow!("{shown}: unreadable rows (truncated or damaged?): {e}"))?;
-        let col = |n: &str| batch.column_by_name(n).expect("projected");
-        let deal = col("deal").as_primitive::<UInt64Type>();
-        let seating = col("seating").as_dictionary::<Int32Type>();
-        let seating_names = seating.values().as_string::<i32>();
-        let money: Vec<&arrow_array::PrimitiveArray<Int64Type>> =
-            names[2..].iter().map(|n| col(n).as_primitive::<Int64Type>()).collect();
-        for i in 0..batch.num_rows() {
+    let cols: Vec<usize> = names.iter().map(|n| index(n)).collect();
+    for batch in Reader::new(path, cols.clone())? {
+        let batch = batch?;
+        let int = |c: usize| match &batch.cols[c] {
+            Col::Int(v) => v,
+            Col::Str(_) => unreachable!("an integer column"),
+        };
+        let (Col::Int(deal), Col::Str(seating)) = (&batch.cols[cols[0]], &batch.cols[cols[1]]) else {
+            unreachable!("the schema's types")
+        };
+        let money: Vec<&Ints> = cols[2..].iter().map(|&c| int(c)).collect();
+        for i in 0..deal.values.len() {
             let mut r = [0i64; 4];
             for (s, v) in r.iter_mut().enumerate().take(seats.min(4)) {
-                *v = money[2 * s].value(i) + money[2 * s + 1].value(i);
+                *v = money[2 * s].values[i] + money[2 * s + 1].values[i];
             }
-            let name = seating_names.value(seating.keys().value(i) as usize);
-            f(deal.value(i), name, r)?;
+            f(deal.values[i] as u64, seating.get(i).unwrap_or(""), r)?;
         }
     }
     Ok(())
@@ -593,8 +1018,8 @@ pub fn header() -> csv::StringRecord {
 /// Reads the rows of a `deals.parquet` as the text records of `deals.csv` (a null
 /// is an empty cell), in order, as `csv::Reader::read_record` does.
 pub struct RecordReader {
-    batches: Box<dyn Iterator<Item = Result<RecordBatch>>>,
-    batch: Option<RecordBatch>,
+    batches: Box<dyn Iterator<Item = Result<Batch>>>,
+    batch: Option<Batch>,
     at: usize,
     row: u64,
 }
@@ -612,8 +1037,8 @@ impl RecordReader {
                 && self.at < b.num_rows()
             {
                 rec.clear();
-                for c in b.columns() {
-                    push_cell(rec, c.as_ref(), self.at);
+                for (c, &(_, kind, _)) in b.cols.iter().zip(columns()) {
+                    push_cell(rec, c, kind, self.at);
                 }
                 self.at += 1;
                 self.row += 1;
@@ -647,22 +1072,14 @@ pub fn for_each_record(path: &Path, mut f: impl FnMut(&csv::StringRecord, u64) -
     Ok(())
 }
 
-fn push_cell(rec: &mut csv::StringRecord, a: &dyn Array, i: usize) {
-    if a.is_null(i) {
-        rec.push_field("");
-        return;
-    }
-    match a.data_type() {
-        DataType::UInt64 => rec.push_field(&a.as_primitive::<UInt64Type>().value(i).to_string()),
-        DataType::UInt8 => rec.push_field(&a.as_primitive::<UInt8Type>().value(i).to_string()),
-        DataType::Int64 => rec.push_field(&a.as_primitive::<Int64Type>().value(i).to_string()),
-        DataType::Utf8 => rec.push_field(a.as_string::<i32>().value(i)),
-        DataType::Dictionary(_, _) => {
-            let d = a.as_dictionary::<Int32Type>();
-            let k = d.keys().value(i) as usize;
-            rec.push_field(d.values().as_string::<i32>().value(k));
-        }
-        other => unreachable!("checked by open: no column of type {other}"),
+fn push_cell(rec: &mut csv::StringRecord, c: &Col, kind: Kind, i: usize) {
+    match c {
+        Col::Int(v) => match v.get(i) {
+            None => rec.push_field(""),
+            Some(x) if kind == U64 => rec.push_field(&(x as u64).to_string()),
+            Some(x) => rec.push_field(&x.to_string()),
+        },
+        Col::Str(s) => rec.push_field(s.get(i).unwrap_or("")),
     }
 }
 
@@ -690,12 +1107,12 @@ fn part_range(name: &str) -> Option<(u64, u64)> {
 
 /// Writes the rows of units `[u0, u1)` as a part file in `parts` (under a temporary
 /// name, renamed into place); returns its path.
-pub fn write_part(parts: &Path, u0: u64, u1: u64, batch: &RecordBatch) -> Result<PathBuf> {
+pub fn write_part(parts: &Path, u0: u64, u1: u64, batch: &Batch) -> Result<PathBuf> {
     let path = parts.join(part_name(u0, u1));
     let tmp = parts.join(format!("{}.tmp", part_name(u0, u1)));
     let f = File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-    let mut w = ArrowWriter::try_new(BufWriter::new(f), schema(), Some(properties(PART_LEVEL)))?;
-    w.write(batch)?;
+    let mut w = SerializedFileWriter::new(BufWriter::new(f), schema(), properties(PART_LEVEL))?;
+    write_group(&mut w, batch).with_context(|| format!("writing {}", tmp.display()))?;
     let buf = w.into_inner().with_context(|| format!("writing {}", tmp.display()))?;
     buf.into_inner().map_err(|e| anyhow::anyhow!("writing {}: {e}", tmp.display()))?;
     fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))?;
@@ -770,11 +1187,109 @@ pub fn all_parts(parts: &Path, u0: u64, units: u64, rows_per_unit: u64) -> Resul
 mod tests {
     use super::*;
 
+    /// Rows that exercise every kind of column: names with nulls, texts, integers
+    /// with nulls among values, never null (`debt0`), null in one row group only
+    /// (`took_over`) and always null (`agent3`, `pool3`); 50,000 of them, so that
+    /// a group spans pages.
+    fn golden_rows() -> Vec<DealRow<'static>> {
+        const AGENTS: [&str; 3] = ["rule", "pimc:worlds=8,ms=3", "random"];
+        const CONTRACTS: [&str; 4] = ["", "entrada", "vuelta", "solo"];
+        const SUITS: [&str; 4] = ["oros", "copas", "espadas", "bastos"];
+        const OUTCOMES: [&str; 3] = ["sacado", "puesta", "codillo"];
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        (0..50_000u64)
+            .map(|i| {
+                let r = next();
+                let c = (r % 4) as usize;
+                DealRow {
+                    deal: i,
+                    deal_seed: next(),
+                    seating: ["012", "120", "201"][(i % 3) as usize],
+                    rules: "tresillo",
+                    agent0: AGENTS[(r >> 8) as usize % 3],
+                    agent1: AGENTS[(r >> 10) as usize % 3],
+                    agent2: "random",
+                    dealer: (i % 3) as u8,
+                    bids: format!("{}:{} {}:P {}", i % 3, r % 7, (i + 1) % 3, (r >> 40) % 500),
+                    contract: CONTRACTS[c],
+                    trump: if c == 0 { "" } else { SUITS[(r >> 12) as usize % 4] },
+                    declarer: (c != 0).then_some((r >> 14) as u8 % 3),
+                    declarer_agent: if c == 0 { "" } else { AGENTS[0] },
+                    outcome: OUTCOMES[(r >> 16) as usize % 3],
+                    took_over: (i < 45_000).then_some(1),
+                    aip: ((r >> 20) % 5 == 0).then_some((r >> 22) as i64 % 100 - 50),
+                    pool0: (r >> 24) as i64 % 40 - 20,
+                    cond1: (r >> 28) as i64 % 7,
+                    debt0: Some((r >> 30) as i64 % 9),
+                    players: 3,
+                    ..DealRow::default()
+                }
+            })
+            .collect()
+    }
+
+    /// Writes the golden rows in groups of 45,000 rows from batches of `sizes` rows.
+    fn write_golden(path: &Path, rows: &[DealRow<'_>], sizes: &[usize]) -> Vec<u8> {
+        let mut w = GroupWriter::with_level(path, 0, 1, LEVEL).unwrap();
+        w.group_rows = 45_000;
+        w.left = 45_000;
+        let mut at = 0;
+        for &n in sizes {
+            let mut b = RowBuilder::new();
+            for r in &rows[at..at + n] {
+                b.push(r);
+            }
+            w.write(&b.finish()).unwrap();
+            at += n;
+        }
+        w.close().unwrap();
+        fs::read(path).unwrap()
+    }
+
     fn tmp(name: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("tresillo-parquet-{}-{name}", std::process::id()));
         let _ = fs::remove_dir_all(&d);
         fs::create_dir_all(&d).unwrap();
         d
+    }
+
+    /// The files are byte for byte those parquet-rs's `ArrowWriter` wrote for the
+    /// same rows before issue 37 took Arrow out (commit 400f20c's GroupWriter and
+    /// write_part, run on these rows: the lengths and CRC-32s below), whatever the
+    /// batches the rows arrive in; and they read back as the rows.
+    #[test]
+    fn the_bytes_are_those_arrows_writer_wrote() {
+        let rows = golden_rows();
+        let d = tmp("golden");
+        let mut sizes = vec![7000; 7];
+        sizes.push(1000);
+        let pieces = write_golden(&d.join("pieces.parquet"), &rows, &sizes);
+        let whole = write_golden(&d.join("whole.parquet"), &rows, &[50_000]);
+        let small = write_golden(&d.join("small.parquet"), &rows[..40], &[40]);
+        let mut b = RowBuilder::new();
+        for r in &rows[..25_000] {
+            b.push(r);
+        }
+        let part = fs::read(write_part(&d, 0, 25_000, &b.finish()).unwrap()).unwrap();
+        let sum = |v: &[u8]| (v.len(), crc32fast::hash(v));
+        assert_eq!(sum(&pieces), (977_328, 0x0ff9_381a));
+        assert!(whole == pieces, "the same bytes whatever the batches");
+        assert_eq!(sum(&small), (14_083, 0x32bb_77ca));
+        assert_eq!(sum(&part), (803_457, 0xfa82_6a96));
+        assert_eq!(row_groups(&d.join("pieces.parquet")).unwrap(), [45_000, 5_000]);
+        let mut text = Vec::new();
+        to_csv(&d.join("pieces.parquet"), &mut text).unwrap();
+        let mut expected = csv::Writer::from_writer(Vec::new());
+        for r in &rows {
+            expected.serialize(r).unwrap();
+        }
+        assert!(text == expected.into_inner().unwrap(), "the rows read back");
     }
 
     /// docs/CLI.md's one table of the columns of both files names every column with its
@@ -912,12 +1427,23 @@ mod tests {
         assert!(e.contains(&p.display().to_string()) && e.contains("not a readable Parquet file"), "{e}");
         assert_eq!(e.lines().count(), 1, "{e}");
         // A Parquet file of other columns.
-        let other = Arc::new(Schema::new(vec![Field::new("x", DataType::Int64, false)]));
-        let batch =
-            RecordBatch::try_new(other.clone(), vec![Arc::new(arrow_array::Int64Array::from(vec![1]))])
-                .unwrap();
-        let mut w = ArrowWriter::try_new(File::create(&p).unwrap(), other, None).unwrap();
-        w.write(&batch).unwrap();
+        let other = Arc::new(
+            Type::group_type_builder("schema")
+                .with_fields(vec![Arc::new(
+                    Type::primitive_type_builder("x", Physical::INT64)
+                        .with_repetition(Repetition::REQUIRED)
+                        .build()
+                        .unwrap(),
+                )])
+                .build()
+                .unwrap(),
+        );
+        let mut w = SerializedFileWriter::new(File::create(&p).unwrap(), other, Default::default()).unwrap();
+        let mut g = w.next_row_group().unwrap();
+        let mut c = g.next_column().unwrap().unwrap();
+        c.typed::<Int64Type>().write_batch(&[1], None, None).unwrap();
+        c.close().unwrap();
+        g.close().unwrap();
         w.close().unwrap();
         let e = format!("{:#}", batches(&p).err().unwrap());
         assert!(e.contains(&p.display().to_string()) && e.contains("no column deal"), "{e}");
