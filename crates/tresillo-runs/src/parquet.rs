@@ -33,6 +33,7 @@
 //! `deals.parquet` unchanged.
 
 use anyhow::{Context, Result, bail, ensure};
+use base64::Engine as _;
 use parquet::basic::{Compression, LogicalType, Repetition, Type as Physical, ZstdLevel};
 use parquet::column::reader::ColumnReader;
 use parquet::column::writer::ColumnWriterImpl;
@@ -339,24 +340,6 @@ pub fn arrow_schema_ipc() -> Vec<u8> {
     out
 }
 
-/// Standard base64 with padding (RFC 4648), as Arrow's writer encodes the schema.
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [chunk[0], chunk.get(1).copied().unwrap_or(0), chunk.get(2).copied().unwrap_or(0)];
-        let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
-
 /// The cells of one column of a [`Batch`].
 #[derive(Clone, Debug)]
 enum Col {
@@ -628,7 +611,7 @@ fn properties(level: Option<i32>) -> Arc<WriterProperties> {
             .set_statistics_enabled(EnabledStatistics::Chunk)
             .set_key_value_metadata(Some(vec![KeyValue::new(
                 ARROW_SCHEMA_KEY.to_string(),
-                base64(&arrow_schema_ipc()),
+                base64::engine::general_purpose::STANDARD.encode(arrow_schema_ipc()),
             )]))
             .build(),
     )
