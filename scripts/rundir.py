@@ -112,7 +112,9 @@ INTEGERS = [c["name"] for c in SCHEMA["columns"] if c["kind"] in _INTEGER_KINDS 
 OPTIONAL_INTEGERS = [c["name"] for c in SCHEMA["columns"] if c["kind"] in _INTEGER_KINDS and c["nullable"]]
 # The columns the summary needs, which every deals.csv has (later columns, such as
 # players and the seat-3 ones, may be missing from files written before them).
-NEEDED = ["deal", "forced"] + [f"{k}{s}" for k in ("pool", "cond") for s in range(3)] + ["seating", "contract", "outcome"]
+NEEDED = (
+    ["deal", "forced"] + [f"{k}{s}" for k in ("pool", "cond") for s in range(3)] + ["seating", "contract", "outcome"]
+)
 
 
 def pandas_dtypes(names):
