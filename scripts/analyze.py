@@ -44,19 +44,22 @@ try:
 except ImportError:
     sys.exit("error: scripts/analyze.py needs pandas: pip install -r scripts/requirements.txt")
 
-from rundir import INTEGERS, OPTIONAL_INTEGERS, BadInput, check_run, first_bad_token, half_width
+from rundir import (
+    CONTRACT_FAMILIES,
+    INTEGERS,
+    NEEDED,
+    OPTIONAL_INTEGERS,
+    BadInput,
+    check_run,
+    first_bad_token,
+    half_width,
+    pandas_dtypes,
+)
 
 CONTRACTS = ["entrada", "vuelta", "solo"]
-# The summary column each contract of deals.csv counts in (Contract::family).
-FAMILY = {
-    "entrada": "entrada",
-    "nolo": "entrada",
-    "vuelta": "vuelta",
-    "grand-tourne": "vuelta",
-    "solo": "solo",
-    "pure-nolo": "solo",
-    "nolo-ouvert": "solo",
-}
+# The summary column each contract of deals.csv counts in (Contract::family, from
+# docs/deals-columns.json); hombre's contrabola is in none of them.
+FAMILY = {c: f for c, f in CONTRACT_FAMILIES.items() if f in CONTRACTS}
 OUTCOMES = ["sacado", "puesta", "codillo"]
 HEADER = (
     ["agent", "role", "deals", "declared", "declare_rate", "forced"]
@@ -117,7 +120,7 @@ def load(run):
         deals = read_deals(run)
     except (ValueError, TypeError, pd.errors.ParserError) as e:
         raise BadInput(first_bad_token(run / "deals.csv") or f"{run / 'deals.csv'}: {e}") from None
-    if any(c not in deals.columns for c in INTEGERS + ["seating", "contract", "outcome"]):
+    if any(c not in deals.columns for c in NEEDED):
         raise BadInput(first_bad_token(run / "deals.csv") or f"{run / 'deals.csv'}: a column is missing")
     numeric = [c for c in INTEGERS + OPTIONAL_INTEGERS if c in deals.columns]
     if not all(pd.api.types.is_integer_dtype(deals[c]) for c in numeric):
@@ -160,17 +163,15 @@ def read_parquet(path):
     except Exception as e:  # pyarrow's errors have no common base  # noqa: BLE001
         first = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise BadInput(f"{path}: not a readable deals.parquet ({first})") from None
-    missing = [c for c in INTEGERS + ["seating", "contract", "outcome"] if c not in deals.columns]
+    missing = [c for c in NEEDED if c not in deals.columns]
     if missing:
         raise BadInput(f"{path}: not a deals.parquet of tresillo (no column {missing[0]!r})")
     for c in deals.columns:
         if isinstance(deals[c].dtype, pd.CategoricalDtype) or deals[c].dtype == object:
             deals[c] = deals[c].astype(object).where(deals[c].notna(), "").astype(str)
-    for c in OPTIONAL_INTEGERS:
+    for c, t in pandas_dtypes(INTEGERS + OPTIONAL_INTEGERS).items():
         if c in deals.columns:
-            deals[c] = deals[c].astype("Int64")
-    for c in INTEGERS:
-        deals[c] = deals[c].astype("int64")
+            deals[c] = deals[c].astype(t)
     return deals
 
 
@@ -191,13 +192,13 @@ def first_bad_seating(deals, players):
 
 def read_deals(run):
     """deals.csv as pandas reads it (may raise on a malformed file)."""
-    # Text columns keep "" for "none".
+    # The dtypes of docs/deals-columns.json's kinds; text columns keep "" for "none".
+    header = pd.read_csv(run / "deals.csv", nrows=0).columns
     deals = pd.read_csv(
         run / "deals.csv",
         keep_default_na=False,
         na_values={c: [""] for c in OPTIONAL_INTEGERS},
-        dtype={"seating": str, "contract": str, "outcome": str, "puesta_kind": str, "bola": str}
-        | {c: "Int64" for c in OPTIONAL_INTEGERS},
+        dtype=pandas_dtypes(list(header)),
     )
     return deals
 

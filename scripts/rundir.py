@@ -96,13 +96,41 @@ class BadInput(Exception):
     """Input that cannot be read: the message names the file, line and token."""
 
 
-# Columns read as integers: those every row fills, and those that may be empty.
-INTEGERS = ["deal", "forced"] + [f"{k}{s}" for k in ("pool", "cond") for s in range(3)]
-# The nullable integer columns (pandas reads them as Int64, "" for none): the
-# optional seats, and the columns a file may lack (written before four players).
-SEATS = ["declarer", "took_over", "surrendered", "dropped_out", "penetro"]
-SEAT3 = ["exchanged3", "tricks3", "pool3", "cond3", "debt3"]
-OPTIONAL_INTEGERS = SEATS + SEAT3 + ["players"]
+# deals.csv's columns as tresillo defines them once (crates/tresillo-sim/src/schema.rs):
+# the committed docs/deals-columns.json, which `tresillo schema deals` prints and a
+# Rust test keeps equal to the definition. Each column has a name, a kind (u64, u8,
+# i64, name, text) and whether a row may leave it empty; with them, each contract's
+# family (the summary column it counts in).
+SCHEMA_FILE = Path(__file__).resolve().parent.parent / "docs" / "deals-columns.json"
+with open(SCHEMA_FILE, encoding="utf-8") as _f:
+    SCHEMA = json.load(_f)
+CONTRACT_FAMILIES = SCHEMA["contract_families"]
+_INTEGER_KINDS = ("u64", "u8", "i64")
+# Integer columns: those every row fills, and those a row may leave empty (pandas
+# reads them as Int64, "" for none).
+INTEGERS = [c["name"] for c in SCHEMA["columns"] if c["kind"] in _INTEGER_KINDS and not c["nullable"]]
+OPTIONAL_INTEGERS = [c["name"] for c in SCHEMA["columns"] if c["kind"] in _INTEGER_KINDS and c["nullable"]]
+# The columns the summary needs, which every deals.csv has (later columns, such as
+# players and the seat-3 ones, may be missing from files written before them).
+NEEDED = (
+    ["deal", "forced"] + [f"{k}{s}" for k in ("pool", "cond") for s in range(3)] + ["seating", "contract", "outcome"]
+)
+
+
+def pandas_dtypes(names):
+    """The dtypes the scripts read `names` with: integers as int64 (uint64 for the
+    u64 kind, which holds seeds), nullable ones as Int64 (UInt64), names and texts
+    as str ("" for none)."""
+    out = {}
+    for c in SCHEMA["columns"]:
+        if c["name"] not in names:
+            continue
+        if c["kind"] in _INTEGER_KINDS:
+            t = "uint64" if c["kind"] == "u64" else "int64"
+            out[c["name"]] = {"uint64": "UInt64", "int64": "Int64"}[t] if c["nullable"] else t
+        else:
+            out[c["name"]] = str
+    return out
 
 
 def first_bad_token(path):
@@ -152,7 +180,7 @@ def scan_tokens(path):
             header = next(rows)
         except StopIteration:
             return f"{path}: empty file (no header line)"
-        for col in INTEGERS + ["seating", "contract", "outcome"]:
+        for col in NEEDED:
             if col not in header:
                 return f"{path} line 1: no column {col!r}"
         index = {c: i for i, c in enumerate(header)}

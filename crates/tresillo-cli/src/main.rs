@@ -123,6 +123,14 @@ enum Command {
     /// List every rule set with its options, their defaults and the section of
     /// RULES.md each implements.
     Rules,
+    /// Print a file format's definition as JSON, for readers in other languages:
+    /// `deals`, the columns of deals.csv and deals.parquet (name, kind, nullable) and
+    /// each contract's family (docs/deals-columns.json holds the same).
+    Schema {
+        /// The format.
+        #[arg(value_enum)]
+        format: SchemaFormat,
+    },
     /// Play many deals in parallel; write deals.csv, summary.csv and manifest.json.
     Tournament(tournament::TournamentArgs),
     /// Merge finished shards of one run into a single run directory.
@@ -155,6 +163,13 @@ enum Command {
     /// Measure Long et al.'s game-tree properties (leaf correlation, bias,
     /// disambiguation) and PIMC's error against the oracle (docs/PROPERTIES.md).
     Properties(properties::PropertiesArgs),
+}
+
+/// The formats `tresillo schema` prints.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum SchemaFormat {
+    /// deals.csv and deals.parquet (`tresillo_sim::schema`).
+    Deals,
 }
 
 /// `n` and a noun, in the plural unless `n` is 1: `1 run`, `2 runs`.
@@ -218,6 +233,9 @@ fn run(cli: Cli) -> Result<()> {
             write!(out, "{report}")?;
         }
         Command::Rules => rules::list(&mut out)?,
+        Command::Schema { format: SchemaFormat::Deals } => {
+            out.write_all(tresillo_sim::schema::json().as_bytes())?
+        }
         Command::Replay(a) => replay::run(&a, &mut out)?,
         Command::Analyze(a) => analyze::run(&a, &mut out)?,
         Command::Report(a) => {

@@ -982,6 +982,21 @@ fn rule_sets() -> Vec<(&'static str, &'static str, Vec<OptionRow>)> {
         .collect()
 }
 
+/// The columns of `deals.csv` in order, `[(name, kind, nullable)]`, the kind one of
+/// `u64`, `u8`, `i64`, `name`, `text` ([`tresillo_sim::schema`]); the Python reader
+/// builds its dtypes from them.
+#[pyfunction]
+fn deals_columns() -> Vec<(&'static str, &'static str, bool)> {
+    tresillo_sim::schema::COLUMNS.iter().map(|c| (c.name, c.kind.name(), c.nullable)).collect()
+}
+
+/// Every contract name of the `contract` column with the name of its family
+/// (`Contract::family`: the summary column it counts in).
+#[pyfunction]
+fn contract_families() -> Vec<(&'static str, &'static str)> {
+    tresillo_sim::schema::contract_families().into_iter().map(|(c, f)| (c.name(), f.name())).collect()
+}
+
 /// The `tresillo` command (the console script of the package): runs the CLI's
 /// code on `argv` (the program's name first) with the interpreter's lock
 /// released, and returns its exit status.
@@ -998,6 +1013,8 @@ fn _tresillo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Agent>()?;
     m.add_function(wrap_pyfunction!(agents, m)?)?;
     m.add_function(wrap_pyfunction!(rule_sets, m)?)?;
+    m.add_function(wrap_pyfunction!(deals_columns, m)?)?;
+    m.add_function(wrap_pyfunction!(contract_families, m)?)?;
     m.add_function(wrap_pyfunction!(record_actions, m)?)?;
     m.add_function(wrap_pyfunction!(_state_from_history, m)?)?;
     m.add_function(wrap_pyfunction!(seated::_tournament, m)?)?;

@@ -12,6 +12,7 @@ pub mod league;
 pub mod properties;
 mod record;
 mod runner;
+pub mod schema;
 mod seeds;
 pub mod sequential;
 mod stats;

@@ -249,10 +249,16 @@ pub const MIX: [&str; 7] = [
     "codillo",
 ];
 
-/// The contracts, in the order of the summary's columns.
-pub const CONTRACTS: [&str; 3] = ["entrada", "vuelta", "solo"];
+/// The contracts, in the order of the summary's columns (the families every
+/// contract counts in, [`tresillo_core::Contract::family`]).
+pub const CONTRACTS: [&str; 3] = [
+    tresillo_core::Contract::ALL[0].name(),
+    tresillo_core::Contract::ALL[1].name(),
+    tresillo_core::Contract::ALL[2].name(),
+];
 
-/// The columns the report needs. Columns added by later versions are optional,
+/// The columns the report needs (each a column of [`tresillo_sim::schema::COLUMNS`],
+/// which a test checks). Columns added by later versions are optional,
 /// so a `deals.csv` written before them (no `players`, seat-3, `penetro`,
 /// `dropped_out`, `gascarille` columns) is read as a three-player file.
 #[derive(Deserialize)]
@@ -302,20 +308,10 @@ fn contract_name(d: &DealRecord, line: u64, path: &Path) -> Result<Option<(u16, 
     let set: RuleSet = d.rules.parse().map_err(|_| {
         anyhow::anyhow!("{} line {line}: rule set {:?} is not one tresillo plays", path.display(), d.rules)
     })?;
-    const ALL: [Contract; 8] = [
-        Contract::Entrada,
-        Contract::Vuelta,
-        Contract::Contrabola,
-        Contract::Solo,
-        Contract::Nolo,
-        Contract::GrandTourne,
-        Contract::PureNolo,
-        Contract::NoloOuvert,
-    ];
     if d.contract.is_empty() && d.penetro == Some(1) {
         return Ok(Some((1, "penetro given up at once".into())));
     }
-    let Some(contract) = ALL.iter().copied().find(|c| c.name() == d.contract) else {
+    let Some(contract) = tresillo_sim::schema::contract_named(&d.contract) else {
         return Ok(None);
     };
     let trump: Option<Suit> = if d.trump.is_empty() {
@@ -421,13 +417,9 @@ fn read_deals(path: &Path, slots_n: usize) -> Result<Deals> {
             }
         }
         // `lhombre`'s contracts count in the column of their family, as in
-        // summary.csv (`Contract::family`).
-        let column = CONTRACTS.iter().position(|c| *c == d.contract).or(match d.contract.as_str() {
-            "nolo" => Some(0),
-            "grand-tourne" => Some(1),
-            "pure-nolo" | "nolo-ouvert" => Some(2),
-            _ => None,
-        });
+        // summary.csv (`Contract::family`; `hombre`'s contrabola in none).
+        let column = tresillo_sim::schema::contract_named(&d.contract)
+            .and_then(|c| CONTRACTS.iter().position(|x| *x == c.family().name()));
         let name = contract_name(&d, line, path)?;
         if let (Some(decl), Some((rank, name))) = (d.declarer, name) {
             let i = match named.iter().position(|(_, x)| x.name == name) {
@@ -786,5 +778,48 @@ impl TuneRun {
     /// The best candidate.
     pub fn best(&self) -> &Candidate {
         self.candidates.iter().find(|c| c.fields[0] == self.manifest.best.spec).expect("checked on load")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DealRecord;
+    use serde::de::{self, Deserialize, Deserializer, Visitor};
+
+    /// A deserializer that only records the field names of the struct asked for.
+    struct Fields(Vec<&'static str>);
+
+    impl<'de> Deserializer<'de> for &mut Fields {
+        type Error = de::value::Error;
+
+        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+            Err(de::Error::custom("not a struct"))
+        }
+
+        fn deserialize_struct<V: Visitor<'de>>(
+            self,
+            _: &'static str,
+            fields: &'static [&'static str],
+            _: V,
+        ) -> Result<V::Value, Self::Error> {
+            self.0.extend_from_slice(fields);
+            Err(de::Error::custom("fields recorded"))
+        }
+
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
+            unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
+        }
+    }
+
+    #[test]
+    fn every_column_the_report_reads_is_a_column_of_the_deals_schema() {
+        let mut f = Fields(Vec::new());
+        let _ = DealRecord::deserialize(&mut f);
+        assert!(f.0.len() > 20, "{:?}", f.0);
+        let names: Vec<&str> = tresillo_sim::schema::COLUMNS.iter().map(|c| c.name).collect();
+        for field in f.0 {
+            assert!(names.contains(&field), "the report reads {field}, which deals.csv does not have");
+        }
     }
 }

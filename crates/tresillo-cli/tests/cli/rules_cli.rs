@@ -344,3 +344,17 @@ fn report_and_analyze_take_hombre_runs_with_contrabola() {
     assert!(html.exists());
     ok(&tresillo(&["analyze", rec.to_str().unwrap()]));
 }
+
+#[test]
+fn schema_deals_prints_the_committed_columns_file() {
+    // docs/deals-columns.json is what `tresillo schema deals` prints (issue 37: the
+    // scripts read it; tresillo-sim's tests hold it equal to the definition).
+    let out = ok(&tresillo(&["schema", "deals"]));
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/deals-columns.json");
+    assert_eq!(out, std::fs::read_to_string(file).unwrap());
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["columns"][0]["name"], "deal");
+    assert_eq!(v["contract_families"]["nolo"], "entrada");
+    let err = failed(&tresillo(&["schema", "summary"]));
+    assert!(err.contains("summary"), "{err}");
+}

@@ -5,63 +5,35 @@ from __future__ import annotations
 import os
 from typing import Any
 
-# deals.csv's columns (docs/FORMATS.md) with pandas dtypes; nullable integers
-# where the CSV leaves a cell empty.
-_INT = "int64"
-_NINT = "Int64"
-_STR = "string"
-DEALS_DTYPES: dict[str, str] = {
-    "deal": _INT,
-    "deal_seed": "uint64",
-    "seating": _STR,
-    "rules": "category",
-    "agent0": "category",
-    "agent1": "category",
-    "agent2": "category",
-    "dealer": _INT,
-    "bids": _STR,
-    "contract": "category",
-    "trump": "category",
-    "declarer": _NINT,
-    "declarer_agent": "category",
-    "forced": _INT,
-    "exchanged0": _NINT,
-    "exchanged1": _NINT,
-    "exchanged2": _NINT,
-    "first_opponent": _NINT,
-    "tricks0": _INT,
-    "tricks1": _INT,
-    "tricks2": _INT,
-    "outcome": "category",
-    "puesta_kind": "category",
-    "codillo_winner": _NINT,
-    "surrendered": _NINT,
-    "took_over": _NINT,
-    "primeras": _INT,
-    "bola": "category",
-    "estuche": _INT,
-    "aip": _NINT,
-    "pool0": _INT,
-    "cond0": _INT,
-    "pool1": _INT,
-    "cond1": _INT,
-    "pool2": _INT,
-    "cond2": _INT,
-    "debt0": _NINT,
-    "debt1": _NINT,
-    "debt2": _NINT,
-    "players": _INT,
-    "agent3": "category",
-    "exchanged3": _NINT,
-    "tricks3": _NINT,
-    "pool3": _NINT,
-    "cond3": _NINT,
-    "debt3": _NINT,
-    "penetro": _NINT,
-    "dropped_out": _NINT,
-    "gascarille": _NINT,
-    "vole_declared": _NINT,
+from ._tresillo import contract_families as _contract_families
+from ._tresillo import deals_columns as _deals_columns
+
+# The pandas dtype of each column kind of deals.csv, `(kind, nullable) -> dtype`:
+# the one mapping from the columns' definition in Rust (tresillo_sim::schema,
+# `tresillo schema deals`, docs/deals-columns.json) to the frame's dtypes.
+# Integers stay integers: u64 (the deal and its seed) as uint64, u8 (seats, counts,
+# flags) and i64 (tantos) as int64, so that differences of small counts do not wrap;
+# a column a row may leave empty takes pandas' nullable type (UInt64, Int64).
+# Names from a small set are categories, free texts strings.
+KIND_DTYPES: dict[tuple[str, bool], str] = {
+    ("u64", False): "uint64",
+    ("u64", True): "UInt64",
+    ("u8", False): "int64",
+    ("u8", True): "Int64",
+    ("i64", False): "int64",
+    ("i64", True): "Int64",
+    ("name", False): "category",
+    ("name", True): "category",
+    ("text", False): "string",
+    ("text", True): "string",
 }
+
+# deals.csv's columns in order, each with its pandas dtype (docs/FORMATS.md).
+DEALS_DTYPES: dict[str, str] = {name: KIND_DTYPES[(kind, nullable)] for name, kind, nullable in _deals_columns()}
+
+# Each contract of the `contract` column with its family, the summary column it
+# counts in (`Contract::family`; hombre's contrabola is its own).
+CONTRACT_FAMILIES: dict[str, str] = dict(_contract_families())
 
 
 def _verify(run_dir: str, name: str) -> None:
@@ -104,8 +76,11 @@ def read_deals(run_dir: str | os.PathLike[str]) -> Any:
 
     Reads deals.csv, or deals.parquet when the run has no deals.csv (a run made
     with ``format="parquet"``; reading it needs pyarrow). Either way the frame is
-    the same: integers stay integers (nullable ``Int64`` where a cell is empty),
-    names are categories. Columns this version does not know keep pandas' guess.
+    the same, each column of the dtype ``DEALS_DTYPES`` gives it (from the
+    columns' one definition, through ``KIND_DTYPES``): integers stay integers
+    (pandas' nullable ``Int64``/``UInt64`` where a row may leave the cell empty),
+    names are categories, texts strings. Columns this version does not know keep
+    pandas' guess.
     Raises ``FileNotFoundError`` naming the file when the run has neither file
     and ``ImportError`` with the install command when pandas (or, for Parquet,
     pyarrow) is missing.
@@ -120,7 +95,18 @@ def read_deals(run_dir: str | os.PathLike[str]) -> Any:
         _verify(run_dir, "deals.csv")
         header = pd.read_csv(path, nrows=0).columns
         dtypes = {c: t for c, t in DEALS_DTYPES.items() if c in header}
-        return pd.read_csv(path, dtype=dtypes, keep_default_na=False, na_values={c: [""] for c in header})
+        # Categories are read as text first (pandas would make `012` the number 12),
+        # then made categories as the Parquet branch makes them, from objects.
+        names = [c for c, t in dtypes.items() if t == "category"]
+        df = pd.read_csv(
+            path,
+            dtype={**dtypes, **dict.fromkeys(names, str)},
+            keep_default_na=False,
+            na_values={c: [""] for c in header},
+        )
+        for c in names:
+            df[c] = df[c].astype("object").astype("category")
+        return df
     parquet = os.path.join(run_dir, "deals.parquet")
     if not os.path.exists(parquet):
         raise FileNotFoundError(f"{path}: no such file, nor deals.parquet (is {run_dir} a run directory?)")
