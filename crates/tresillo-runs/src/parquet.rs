@@ -119,104 +119,31 @@ impl std::str::FromStr for Format {
     }
 }
 
-/// The Parquet type of a column.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// Unsigned 64-bit integer (`UINT_64`).
-    U64,
-    /// Unsigned 8-bit integer (`UINT_8`).
-    U8,
-    /// Signed 64-bit integer (`INT64`).
-    I64,
-    /// A name from a small set: a UTF-8 string, dictionary-encoded (read back as a
-    /// category by pandas, a dictionary by Arrow readers).
-    Name,
-    /// A UTF-8 string.
-    Text,
-}
-
 use Kind::{I64, Name, Text, U8, U64};
+pub use tresillo_sim::schema::{COLUMNS, Column, Kind};
 
-/// The columns of `deals.parquet`, in the order of `deals.csv`'s: name, type, and
-/// whether it may be null (where the CSV may leave the cell empty). The meaning of
-/// each is docs/CLI.md's "deals.csv columns" table.
-pub const COLUMNS: [(&str, Kind, bool); 50] = [
-    ("deal", U64, false),
-    ("deal_seed", U64, false),
-    ("seating", Name, false),
-    ("rules", Name, false),
-    ("agent0", Name, false),
-    ("agent1", Name, false),
-    ("agent2", Name, false),
-    ("dealer", U8, false),
-    ("bids", Text, true),
-    ("contract", Name, true),
-    ("trump", Name, true),
-    ("declarer", U8, true),
-    ("declarer_agent", Name, true),
-    ("forced", U8, false),
-    ("exchanged0", U8, false),
-    ("exchanged1", U8, false),
-    ("exchanged2", U8, false),
-    ("first_opponent", U8, true),
-    ("tricks0", U8, false),
-    ("tricks1", U8, false),
-    ("tricks2", U8, false),
-    ("outcome", Name, false),
-    ("puesta_kind", Name, true),
-    ("codillo_winner", U8, true),
-    ("surrendered", U8, true),
-    ("took_over", U8, true),
-    ("primeras", U8, false),
-    ("bola", Name, true),
-    ("estuche", U8, false),
-    ("aip", I64, true),
-    ("pool0", I64, false),
-    ("cond0", I64, false),
-    ("pool1", I64, false),
-    ("cond1", I64, false),
-    ("pool2", I64, false),
-    ("cond2", I64, false),
-    ("debt0", I64, true),
-    ("debt1", I64, true),
-    ("debt2", I64, true),
-    ("players", U8, false),
-    ("agent3", Name, true),
-    ("exchanged3", U8, true),
-    ("tricks3", U8, true),
-    ("pool3", I64, true),
-    ("cond3", I64, true),
-    ("debt3", I64, true),
-    ("penetro", U8, true),
-    ("dropped_out", U8, true),
-    ("gascarille", U8, true),
-    ("vole_declared", U8, true),
-];
-
-fn columns() -> impl Iterator<Item = &'static (&'static str, Kind, bool)> {
+fn columns() -> impl Iterator<Item = &'static Column> {
     COLUMNS.iter()
 }
 
-impl Kind {
-    /// The Parquet column of this kind: the physical and logical types Arrow's
-    /// writer gave the Arrow type this column had (`UInt64`, `UInt8`, `Int64`,
-    /// `Dictionary(Int32, Utf8)`, `Utf8`).
-    fn parquet_type(self, name: &str, nullable: bool) -> TypePtr {
-        let (physical, logical) = match self {
-            U64 => (Physical::INT64, Some(LogicalType::integer(64, false))),
-            U8 => (Physical::INT32, Some(LogicalType::integer(8, false))),
-            I64 => (Physical::INT64, None),
-            Name | Text => (Physical::BYTE_ARRAY, Some(LogicalType::String)),
-        };
-        let repetition = if nullable { Repetition::OPTIONAL } else { Repetition::REQUIRED };
-        Arc::new(
-            Type::primitive_type_builder(name, physical)
-                .with_logical_type(logical)
-                .with_repetition(repetition)
-                .build()
-                .expect("a valid Parquet column"),
-        )
-    }
+/// The Parquet column of kind `kind`: the physical and logical types Arrow's
+/// writer gave the Arrow type this column had (`UInt64`, `UInt8`, `Int64`,
+/// `Dictionary(Int32, Utf8)`, `Utf8`).
+fn parquet_type(kind: Kind, name: &str, nullable: bool) -> TypePtr {
+    let (physical, logical) = match kind {
+        U64 => (Physical::INT64, Some(LogicalType::integer(64, false))),
+        U8 => (Physical::INT32, Some(LogicalType::integer(8, false))),
+        I64 => (Physical::INT64, None),
+        Name | Text => (Physical::BYTE_ARRAY, Some(LogicalType::String)),
+    };
+    let repetition = if nullable { Repetition::OPTIONAL } else { Repetition::REQUIRED };
+    Arc::new(
+        Type::primitive_type_builder(name, physical)
+            .with_logical_type(logical)
+            .with_repetition(repetition)
+            .build()
+            .expect("a valid Parquet column"),
+    )
 }
 
 /// The Parquet schema of `deals.parquet` (its root named `arrow_schema`, as Arrow's
@@ -225,7 +152,7 @@ impl Kind {
 pub fn schema() -> TypePtr {
     Arc::new(
         Type::group_type_builder("arrow_schema")
-            .with_fields(columns().map(|&(name, kind, nullable)| kind.parquet_type(name, nullable)).collect())
+            .with_fields(columns().map(|c| parquet_type(c.kind, c.name, c.nullable)).collect())
             .build()
             .expect("a valid Parquet schema"),
     )
@@ -281,7 +208,7 @@ pub fn arrow_schema_ipc() -> Vec<u8> {
     let no_children: [Table; 0] = [];
     let mut dict_id = 0i64;
     let mut fields: Vec<Table> = Vec::new();
-    for &(name, kind, nullable) in columns() {
+    for &Column { name, kind, nullable } in columns() {
         let name = fbb.create_string(name);
         let (type_type, type_, children) = match kind {
             U64 | U8 | I64 => {
@@ -459,7 +386,7 @@ impl Batch {
     /// No rows.
     #[must_use]
     pub fn new() -> Batch {
-        Batch { cols: columns().map(|c| Col::new(c.1)).collect() }
+        Batch { cols: columns().map(|c| Col::new(c.kind)).collect() }
     }
 
     /// The number of rows.
@@ -573,7 +500,7 @@ impl RowBuilder {
             o8(r.vole_declared),
         ];
         debug_assert_eq!(cells.len(), self.batch.cols.len());
-        for ((c, v), &(_, _, nullable)) in self.batch.cols.iter_mut().zip(cells).zip(columns()) {
+        for ((c, v), &Column { nullable, .. }) in self.batch.cols.iter_mut().zip(cells).zip(columns()) {
             match (c, v) {
                 (Col::Int(c), Val::Int(x)) => c.push(x),
                 // An empty string is the CSV's empty cell: null where the column may
@@ -677,7 +604,7 @@ fn write_group<W: Write + Send>(w: &mut SerializedFileWriter<W>, batch: &Batch) 
     }
     let limit = w.properties().data_page_row_count_limit();
     let mut group = w.next_row_group()?;
-    for (col, &(_, kind, nullable)) in batch.cols.iter().zip(columns()) {
+    for (col, &Column { kind, nullable, .. }) in batch.cols.iter().zip(columns()) {
         let mut cw = group.next_column()?.expect("a column of the schema");
         match col {
             Col::Int(cells) => {
@@ -795,7 +722,7 @@ fn open(path: &Path) -> Result<SerializedFileReader<File>> {
         && have.columns().iter().zip(want.get_fields()).all(|(h, w)| h.self_type() == w.as_ref());
     if !same {
         let names: Vec<&str> = have.columns().iter().map(|c| c.name()).collect();
-        let missing: Vec<&str> = columns().map(|c| c.0).filter(|n| !names.contains(n)).collect();
+        let missing: Vec<&str> = columns().map(|c| c.name).filter(|n| !names.contains(n)).collect();
         bail!(
             "{}: not the deals.parquet of this version of tresillo ({})",
             path.display(),
@@ -923,7 +850,7 @@ impl Reader {
         let n = self.left.min(READ_ROWS);
         let mut batch = Batch::new();
         for (r, &c) in self.readers.iter_mut().zip(&self.cols) {
-            read_cells(r, &mut batch.cols[c], COLUMNS[c].2, n)?;
+            read_cells(r, &mut batch.cols[c], COLUMNS[c].nullable, n)?;
         }
         self.left -= n;
         Ok(Some(batch))
@@ -964,7 +891,7 @@ pub fn for_each_result(
         .into_iter()
         .chain((0..seats.min(4)).flat_map(|s| [format!("pool{s}"), format!("cond{s}")]))
         .collect();
-    let index = |n: &str| COLUMNS.iter().position(|c| c.0 == n).expect("a column of the schema");
+    let index = |n: &str| COLUMNS.iter().position(|c| c.name == n).expect("a column of the schema");
     let cols: Vec<usize> = names.iter().map(|n| index(n)).collect();
     for batch in Reader::new(path, cols.clone())? {
         let batch = batch?;
@@ -995,7 +922,7 @@ pub fn row_groups(path: &Path) -> Result<Vec<u64>> {
 /// The header of `deals.csv`: the column names.
 #[must_use]
 pub fn header() -> csv::StringRecord {
-    columns().map(|c| c.0).collect()
+    columns().map(|c| c.name).collect()
 }
 
 /// Reads the rows of a `deals.parquet` as the text records of `deals.csv` (a null
@@ -1020,7 +947,7 @@ impl RecordReader {
                 && self.at < b.num_rows()
             {
                 rec.clear();
-                for (c, &(_, kind, _)) in b.cols.iter().zip(columns()) {
+                for (c, &Column { kind, .. }) in b.cols.iter().zip(columns()) {
                     push_cell(rec, c, kind, self.at);
                 }
                 self.at += 1;
@@ -1300,7 +1227,7 @@ mod tests {
         }
         let want: Vec<(String, String)> = COLUMNS
             .iter()
-            .map(|&(n, kind, nullable)| {
+            .map(|&Column { name: n, kind, nullable }| {
                 let t = match kind {
                     U64 => "uint64",
                     U8 => "uint8",

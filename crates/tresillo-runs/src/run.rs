@@ -1947,7 +1947,7 @@ mod tests {
 
     #[test]
     fn the_parquet_columns_are_the_csv_header() {
-        let names: Vec<&str> = crate::parquet::COLUMNS.iter().map(|c| c.0).collect();
+        let names: Vec<&str> = crate::parquet::COLUMNS.iter().map(|c| c.name).collect();
         assert_eq!(format!("{}\n", names.join(",")).into_bytes(), csv_header().unwrap());
     }
 
