@@ -59,7 +59,7 @@ mod spec_error;
 pub use search::{alphamu, gpimc, gsolver, pimc, solver};
 
 pub use agent::{
-    Agent, AgentError, BiddingCovers, SplitPlayer, TablePlayer, Work, is_bidding_request, play_hand,
+    Agent, AgentError, AgentErrorKind, BiddingCovers, Failure, SplitPlayer, TablePlayer, Work, is_bidding_request, play_hand,
     play_hand_with,
 };
 
