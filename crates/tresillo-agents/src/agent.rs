@@ -264,7 +264,8 @@ pub fn play_hand_with<P: TablePlayer>(
     }
     while let Some(seat) = hand.request().seat() {
         let i = seat.index();
-        let error = |agent: &P, kind| AgentError { agent: agent.player_name().to_string(), seat: seat.0, kind };
+        let error =
+            |agent: &P, kind| AgentError { agent: agent.player_name().to_string(), seat: seat.0, kind };
         let d = match agents[i].decide_at(hand, seat, &mut rngs[i]) {
             Ok(d) => d,
             Err(f) => return Err(error(&agents[i], AgentErrorKind::Failed(f))),

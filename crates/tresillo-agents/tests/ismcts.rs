@@ -22,8 +22,11 @@ fn play_recording(hand: &mut Hand, ag: &mut Ismcts, seed: u64) -> Vec<Decision> 
     let mut out = Vec::new();
     while let Some(seat) = hand.request().seat() {
         let v = hand.view(seat);
-        let d =
-            if seat.0 == 0 { ag.decide(&v, &mut rngs[0]).unwrap() } else { rule.decide(&v, &mut rngs[seat.index()]).unwrap() };
+        let d = if seat.0 == 0 {
+            ag.decide(&v, &mut rngs[0]).unwrap()
+        } else {
+            rule.decide(&v, &mut rngs[seat.index()]).unwrap()
+        };
         hand.apply(d).expect("a legal decision");
         out.push(d);
     }

@@ -234,8 +234,11 @@ fn decisions(rules: Rules, players: u8, seed: u64, mo: bool) -> Vec<Decision> {
     let mut out = Vec::new();
     while let Some(seat) = h.request().seat() {
         let v = h.view(seat);
-        let d =
-            if seat.0 == 0 { a.decide(&v, &mut rngs[0]).unwrap() } else { rule.decide(&v, &mut rngs[seat.index()]).unwrap() };
+        let d = if seat.0 == 0 {
+            a.decide(&v, &mut rngs[0]).unwrap()
+        } else {
+            rule.decide(&v, &mut rngs[seat.index()]).unwrap()
+        };
         if seat.0 == 0 {
             out.push(d);
         }

@@ -94,7 +94,9 @@ fn rule_declares_a_legal_contract_at_every_level_of_palo_de_favor() {
             h.apply(Decision::Bid(Bid::Paso)).unwrap();
             h.apply(Decision::Bid(Bid::Paso)).unwrap();
             let seat = h.request().seat().unwrap();
-            let d = RuleAgent::new(RuleParams::default()).decide(&h.view(seat), &mut rng_from_seed(seed)).unwrap();
+            let d = RuleAgent::new(RuleParams::default())
+                .decide(&h.view(seat), &mut rng_from_seed(seed))
+                .unwrap();
             h.apply(d).unwrap_or_else(|e| panic!("level {level}, seed {seed}: {d:?}: {e}"));
             if let Decision::Declare(c, t) = d {
                 contracts.insert(r.contract_level(c, t));

@@ -302,7 +302,11 @@ impl Table {
                             agent.new_hand();
                             match agent.decide(&view, &mut self.hint_rng) {
                                 Ok(d) => {
-                                    writeln!(out, "hint ({spec}): {}", describe(&d, Names::of(p_rules(&view))))?;
+                                    writeln!(
+                                        out,
+                                        "hint ({spec}): {}",
+                                        describe(&d, Names::of(p_rules(&view)))
+                                    )?;
                                 }
                                 Err(f) => writeln!(out, "no hint from {spec}: {f}")?,
                             }

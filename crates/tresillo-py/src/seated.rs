@@ -83,9 +83,10 @@ impl Agent for ModelAgent {
     fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Result<Decision, Failure> {
         let d = self.inner.decide(view, rng)?;
         match self.model_failure.as_ref().and_then(crate::model::ModelFailure::take) {
-            Some(why) => {
-                Err(failed(&self.failure, format!("agent {} (seat {}): its likelihood {why}", self.name, view.seat())))
-            }
+            Some(why) => Err(failed(
+                &self.failure,
+                format!("agent {} (seat {}): its likelihood {why}", self.name, view.seat()),
+            )),
             None => Ok(d),
         }
     }

@@ -9,7 +9,9 @@
 //! [OUT] [--resume]` (the defaults: 2,000 deals, each under all six seatings, into
 //! `out/own_agent`, replacing a run there). docs/AGENTS.md explains every step.
 
-use tresillo_agents::{Agent, AgentInfo, AgentRng, Failure, ParamInfo, Registry, RuleAgent, RuleParams, SpecError};
+use tresillo_agents::{
+    Agent, AgentInfo, AgentRng, Failure, ParamInfo, Registry, RuleAgent, RuleParams, SpecError,
+};
 use tresillo_core::{Decision, PlayerView, Request, trick_winner};
 use tresillo_runs::RunOptions;
 use tresillo_sim::{TournamentConfig, simple_config};

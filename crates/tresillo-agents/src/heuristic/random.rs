@@ -1,7 +1,7 @@
 //! The `random` agent: uniform over the legal choices.
 
-use crate::{Agent, Failure};
 use crate::rng::{AgentRng, below};
+use crate::{Agent, Failure};
 use rand_core::RngCore;
 use tresillo_core::{CardSet, Decision, PlayerView, Request};
 

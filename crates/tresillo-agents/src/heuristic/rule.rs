@@ -29,11 +29,11 @@
 //!   others say how much they want to stay from their defensive strength
 //!   ([`RuleAgent::drop_out`]).
 
-use crate::{Agent, Failure};
 use crate::heuristic::rule_eval::RuleParams;
 use crate::heuristic::rule_eval::{best_suit, evaluate, evaluate_vuelta, keep_set, side_value, trump_value};
 use crate::rng::AgentRng;
 use crate::sampling::infer::Inference;
+use crate::{Agent, Failure};
 use std::sync::OnceLock;
 use tresillo_core::tables::{TRUMP_SUIT, TrumpTable, table};
 use tresillo_core::{

@@ -79,11 +79,11 @@
 //! at depth 1 (the same 32 worlds) depth 3 gains +0.092 [-0.047, +0.230]: the
 //! search itself is not shown to help, and its 32 worlds lose to pimc's 64.
 
-use crate::{Agent, Failure};
 use crate::rng::AgentRng;
 use crate::sampling::sampler::Sampler;
 use crate::search::pimc::{PimcAgent, PimcParams, declarer_utility};
 use crate::search::solver::{Class, Position, SolverContext};
+use crate::{Agent, Failure};
 use tresillo_core::{Card, CardSet, Decision, PlayerView, Request, Seat};
 
 /// The most worlds of one alpha-mu decision.

@@ -119,13 +119,13 @@
 //! are hidden (discards),
 //! which this search leaves to the rule agent.
 
-use crate::{Agent, Failure};
 use crate::heuristic::rule::RuleAgent;
 use crate::heuristic::rule_eval::RuleParams;
 use crate::rng::{AgentRng, Draws, below};
 use crate::sampling::likelihood::{InferParams, Weighting};
 use crate::sampling::sampler::{Sampler, World};
 use crate::spec_error::SpecError;
+use crate::{Agent, Failure};
 use std::time::{Duration, Instant};
 use tresillo_core::tables::table;
 use tresillo_core::{

@@ -127,7 +127,6 @@
 //! | `lhombre` | card play (win / draw / loss; nolo, pure nolo and nolo ouvert 0 / 1 / 2+ tricks in the no-trump order; the tout all tricks), primeras or tout | auction (self bids, raises), contract (nolo contracts, tourné), exchange |
 //! | four-player `tresillo` (worlds from the four-player sampler) | card play (section 7 against two opponents, or three under `penetro_all_play`), surrender, takeover, bola | auction, contract, the penetro's heap end, give-up and drop-out, exchange, conversation |
 
-use crate::{Agent, Failure};
 use crate::cheat::CheatAgent;
 use crate::heuristic::rule::{RuleAgent, exchange_discards};
 use crate::heuristic::rule_eval::RuleParams;
@@ -135,6 +134,7 @@ use crate::rng::AgentRng;
 use crate::sampling::likelihood::{InferParams, Weighting};
 use crate::sampling::sampler::Sampler;
 use crate::search::solver::{Class, Position, SolverContext};
+use crate::{Agent, Failure};
 use std::sync::{Condvar, Mutex, PoisonError};
 use tresillo_core::{
     Bid, Card, CardSet, Contract, Decision, Hand, PlayState, PlayerView, Request, Seat, Suit,
