@@ -167,7 +167,7 @@ fn speed(n: u64) {
         while let Some(seat) = hand.request().seat() {
             let v = hand.view(seat);
             views.push(v);
-            let d = agents[seat.index()].decide(&v, &mut rngs[0]);
+            let d = agents[seat.index()].decide(&v, &mut rngs[0]).unwrap();
             hand.apply(d).expect("legal");
         }
     }
@@ -177,7 +177,7 @@ fn speed(n: u64) {
     let reps = 20;
     for _ in 0..reps {
         for v in &views {
-            std::hint::black_box(a.decide(std::hint::black_box(v), &mut rng));
+            std::hint::black_box(a.decide(std::hint::black_box(v), &mut rng).unwrap());
         }
     }
     let ns = t.elapsed().as_nanos() as f64 / (reps * views.len()) as f64;

@@ -8,7 +8,8 @@ use std::sync::Arc;
 use tresillo_core::{Decision, Hand, HandError, HandResult, PlayerView, Seat};
 
 /// A player. Given its seat's view (whose [`PlayerView::request`] says what is
-/// asked) and a seeded generator, it returns a legal decision.
+/// asked) and a seeded generator, it returns a legal decision, or a [`Failure`]
+/// when it has none to give.
 ///
 /// Agents are `Send` and cheap to create, one per seat per thread. An agent may keep
 /// memory between the decisions of one hand; [`Agent::new_hand`] is called before
@@ -20,20 +21,17 @@ pub trait Agent: Send {
     /// Called before each hand: forget everything about the previous one.
     fn new_hand(&mut self) {}
 
-    /// Answers the request in `view`. Must return a legal decision.
-    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision;
+    /// Answers the request in `view` with a legal decision; `Err` when the agent
+    /// cannot answer (an external bot that crashed, timed out or broke the
+    /// protocol, a Python agent that raised), with the reason. The table stops
+    /// the hand with the agent's [`AgentError`] then, never treating the failure
+    /// as a decision. The agents of this crate never fail.
+    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Result<Decision, Failure>;
 
     /// Called when a hand it played is over, with the result every seat sees
     /// (an external bot passes it on). Nothing by default.
     fn end_hand(&mut self, result: &HandResult) {
         let _ = result;
-    }
-
-    /// Why the last decision is not the agent's own answer, when it failed to
-    /// give one (an external bot that crashed, timed out or broke the protocol
-    /// returns a decision the hand refuses, and says why here); `None` otherwise.
-    fn fault(&self) -> Option<String> {
-        None
     }
 
     /// The agent's own work since the last call (worlds, solver nodes,
@@ -104,11 +102,8 @@ impl<A: Agent + ?Sized> Agent for Box<A> {
     fn new_hand(&mut self) {
         (**self).new_hand();
     }
-    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
+    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Result<Decision, Failure> {
         (**self).decide(view, rng)
-    }
-    fn fault(&self) -> Option<String> {
-        (**self).fault()
     }
     fn end_hand(&mut self, result: &HandResult) {
         (**self).end_hand(result);
@@ -124,38 +119,81 @@ impl<A: Agent + ?Sized> Agent for Box<A> {
     }
 }
 
-/// An agent returned an illegal decision (or, with `fault`, failed to decide).
-/// Its message names the agent and the seat, then the fault, or the decision and
-/// (as its source) why the hand refused it.
+/// Why an agent gave no decision ([`Agent::decide`]'s error): one line, for
+/// example "external bot `./bot` (seat 1): no answer within 10000 ms". Boxed, so
+/// that a decision's `Result` stays two words on the hot path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure(Box<str>);
+
+impl Failure {
+    /// A failure for `reason`.
+    pub fn new(reason: impl Into<String>) -> Failure {
+        Failure(reason.into().into_boxed_str())
+    }
+
+    /// The reason.
+    #[must_use]
+    pub fn reason(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Failure {}
+
+/// What went wrong with an agent's decision ([`AgentError::kind`]).
+#[derive(Debug)]
+pub enum AgentErrorKind {
+    /// It decided, and the hand refused the decision.
+    Illegal {
+        /// What it decided.
+        decision: Decision,
+        /// Why the hand refused it.
+        source: HandError,
+    },
+    /// It gave no decision ([`Agent::decide`] returned this failure).
+    Failed(Failure),
+}
+
+/// An agent made an illegal decision or failed to decide. Its message names the
+/// agent and the seat, then the failure's reason, or the decision and why the
+/// hand refused it.
 #[derive(Debug)]
 pub struct AgentError {
     /// The agent's name.
     pub agent: String,
     /// Its seat.
     pub seat: u8,
-    /// What it decided.
-    pub decision: Decision,
-    /// Why the hand refused it.
-    pub source: HandError,
-    /// Why the agent gave no answer of its own ([`Agent::fault`]), if it says
-    /// (boxed: the error stays small on the hot path).
-    pub fault: Option<Box<String>>,
+    /// What went wrong.
+    pub kind: AgentErrorKind,
 }
 
 impl std::fmt::Display for AgentError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match &self.fault {
-            Some(why) => write!(f, "agent `{}` at seat {}: {why}", self.agent, self.seat),
-            None => write!(
+        match &self.kind {
+            AgentErrorKind::Failed(why) => write!(f, "agent `{}` at seat {}: {why}", self.agent, self.seat),
+            AgentErrorKind::Illegal { decision, source } => write!(
                 f,
-                "agent `{}` at seat {} made an illegal decision {:?}: {}",
-                self.agent, self.seat, self.decision, self.source
+                "agent `{}` at seat {} made an illegal decision {decision:?}: {source}",
+                self.agent, self.seat
             ),
         }
     }
 }
 
-impl std::error::Error for AgentError {}
+impl std::error::Error for AgentError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            AgentErrorKind::Failed(why) => Some(why),
+            AgentErrorKind::Illegal { source, .. } => Some(source),
+        }
+    }
+}
 
 /// Whoever sits in a seat, as the table sees it: it is handed the table's [`Hand`]
 /// and its seat. Every [`Agent`] is one, and sees only `hand.view(seat)`; the
@@ -165,12 +203,8 @@ pub trait TablePlayer {
     fn player_name(&self) -> &str;
     /// Called before each hand.
     fn begin_hand(&mut self);
-    /// Decides for `seat`, whose turn it is.
-    fn decide_at(&mut self, hand: &Hand, seat: Seat, rng: &mut AgentRng) -> Decision;
-    /// Why the last decision was not the player's own ([`Agent::fault`]).
-    fn player_fault(&self) -> Option<String> {
-        None
-    }
+    /// Decides for `seat`, whose turn it is ([`Agent::decide`]).
+    fn decide_at(&mut self, hand: &Hand, seat: Seat, rng: &mut AgentRng) -> Result<Decision, Failure>;
     /// The hand is over ([`Agent::end_hand`]).
     fn finish_hand(&mut self, result: &HandResult) {
         let _ = result;
@@ -193,11 +227,8 @@ impl<A: Agent + ?Sized> TablePlayer for A {
         self.new_hand();
     }
     #[inline]
-    fn decide_at(&mut self, hand: &Hand, seat: Seat, rng: &mut AgentRng) -> Decision {
+    fn decide_at(&mut self, hand: &Hand, seat: Seat, rng: &mut AgentRng) -> Result<Decision, Failure> {
         self.decide(&hand.view(seat), rng)
-    }
-    fn player_fault(&self) -> Option<String> {
-        self.fault()
     }
     fn finish_hand(&mut self, result: &HandResult) {
         self.end_hand(result);
@@ -233,15 +264,14 @@ pub fn play_hand_with<P: TablePlayer>(
     }
     while let Some(seat) = hand.request().seat() {
         let i = seat.index();
-        let d = agents[i].decide_at(hand, seat, &mut rngs[i]);
+        let error =
+            |agent: &P, kind| AgentError { agent: agent.player_name().to_string(), seat: seat.0, kind };
+        let d = match agents[i].decide_at(hand, seat, &mut rngs[i]) {
+            Ok(d) => d,
+            Err(f) => return Err(error(&agents[i], AgentErrorKind::Failed(f))),
+        };
         observe(hand, &d);
-        hand.apply(d).map_err(|source| AgentError {
-            agent: agents[i].player_name().to_string(),
-            seat: seat.0,
-            decision: d,
-            source,
-            fault: agents[i].player_fault().map(Box::new),
-        })?;
+        hand.apply(d).map_err(|source| error(&agents[i], AgentErrorKind::Illegal { decision: d, source }))?;
     }
     let result = hand.result().expect("the hand is over");
     for a in agents.iter_mut() {
@@ -356,15 +386,11 @@ impl<P: TablePlayer> TablePlayer for SplitPlayer<P> {
     }
 
     #[inline]
-    fn decide_at(&mut self, hand: &Hand, seat: Seat, rng: &mut AgentRng) -> Decision {
+    fn decide_at(&mut self, hand: &Hand, seat: Seat, rng: &mut AgentRng) -> Result<Decision, Failure> {
         match &mut self.bidding {
             Some(b) if self.covers.covers(&hand.request()) => b.decide_at(hand, seat, rng),
             _ => self.play.decide_at(hand, seat, rng),
         }
-    }
-
-    fn player_fault(&self) -> Option<String> {
-        self.play.player_fault().or_else(|| self.bidding.as_ref().and_then(TablePlayer::player_fault))
     }
 
     fn finish_hand(&mut self, result: &HandResult) {

@@ -92,7 +92,7 @@ impl CheatAgent for Cheat {
                 }
                 Decision::Play(best.1)
             }
-            _ => self.rule.decide(&view, rng),
+            _ => self.rule.choose(&view, rng),
         }
     }
 }
@@ -163,17 +163,10 @@ impl crate::TablePlayer for Seated {
         }
     }
 
-    fn decide_at(&mut self, hand: &Hand, seat: Seat, rng: &mut AgentRng) -> Decision {
+    fn decide_at(&mut self, hand: &Hand, seat: Seat, rng: &mut AgentRng) -> Result<Decision, crate::Failure> {
         match self {
             Seated::Fair(a) => a.decide(&hand.view(seat), rng),
-            Seated::Cheat(a) => a.decide(hand, seat, rng),
-        }
-    }
-
-    fn player_fault(&self) -> Option<String> {
-        match self {
-            Seated::Fair(a) => a.fault(),
-            Seated::Cheat(_) => None,
+            Seated::Cheat(a) => Ok(a.decide(hand, seat, rng)),
         }
     }
 

@@ -59,8 +59,8 @@ mod spec_error;
 pub use search::{alphamu, gpimc, gsolver, pimc, solver};
 
 pub use agent::{
-    Agent, AgentError, BiddingCovers, SplitPlayer, TablePlayer, Work, is_bidding_request, play_hand,
-    play_hand_with,
+    Agent, AgentError, AgentErrorKind, BiddingCovers, Failure, SplitPlayer, TablePlayer, Work,
+    is_bidding_request, play_hand, play_hand_with,
 };
 
 pub use sampling::infer::Inference;

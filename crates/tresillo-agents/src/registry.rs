@@ -10,18 +10,18 @@
 //! the built-in registry.
 //!
 //! ```
-//! use tresillo_agents::{Agent, AgentInfo, AgentRng, ParamInfo, Registry, RuleAgent, RuleParams};
+//! use tresillo_agents::{Agent, AgentInfo, AgentRng, Failure, ParamInfo, Registry, RuleAgent, RuleParams};
 //! use tresillo_core::{Decision, PlayerView, Request};
 //!
 //! /// Plays the lowest legal card; every other decision as the rule agent.
 //! struct Lowest(RuleAgent);
 //! impl Agent for Lowest {
 //!     fn name(&self) -> &str { "lowest" }
-//!     fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
-//!         match view.request() {
+//!     fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Result<Decision, Failure> {
+//!         Ok(match view.request() {
 //!             Request::Play { legal, .. } => Decision::Play(legal.first().expect("a legal card")),
-//!             _ => self.0.decide(view, rng),
-//!         }
+//!             _ => self.0.choose(view, rng),
+//!         })
 //!     }
 //! }
 //!

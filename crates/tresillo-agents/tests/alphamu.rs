@@ -48,7 +48,7 @@ fn play(spec: &str, rules: Rules, players: u8, seed: u64) -> Vec<Decision> {
     }
     let mut out = Vec::new();
     while let Some(seat) = h.request().seat() {
-        let d = agents[seat.index()].decide(&h.view(seat), &mut rngs[seat.index()]);
+        let d = agents[seat.index()].decide(&h.view(seat), &mut rngs[seat.index()]).unwrap();
         h.apply(d).unwrap_or_else(|e| panic!("{spec} {rules:?} seed {seed}: {d:?}: {e}"));
         out.push(d);
     }
@@ -97,12 +97,12 @@ fn alphamu_at_depth_one_is_pimc() {
             if let Request::Play { legal, .. } = v.request()
                 && legal.len() > 1
             {
-                let a = am.decide(&v, &mut rng_from_seed(k * 100 + compared));
-                let b = pimc.decide(&v, &mut rng_from_seed(k * 100 + compared));
+                let a = am.decide(&v, &mut rng_from_seed(k * 100 + compared)).unwrap();
+                let b = pimc.decide(&v, &mut rng_from_seed(k * 100 + compared)).unwrap();
                 assert_eq!(a, b, "seed {k}");
                 compared += 1;
             }
-            let d = rule.decide(&v, &mut rngs[seat.index()]);
+            let d = rule.decide(&v, &mut rngs[seat.index()]).unwrap();
             h.apply(d).expect("legal");
         }
     }

@@ -68,7 +68,7 @@ fn the_rule_agent_penetra_takes_the_top_ten_and_plays_the_penetro() {
                 .unwrap();
         while let Some(seat) = hand.request().seat() {
             let v = hand.view(seat);
-            let d = agent.decide(&v, &mut rng);
+            let d = agent.decide(&v, &mut rng).unwrap();
             match hand.request() {
                 Request::Penetro { .. } => assert_eq!(d, Decision::Penetro(HeapEnd::Top)),
                 Request::DropOut { .. } => {

@@ -94,7 +94,7 @@ fn forced_contract(seed: u64, contract: Contract, agents: &mut [Box<dyn Agent>])
             }
             Request::Bid { .. } => Decision::Bid(Bid::Paso),
             Request::Declare { .. } => Decision::Declare(contract, None),
-            _ => agents[seat.index()].decide(&h.view(seat), &mut rngs[seat.index()]),
+            _ => agents[seat.index()].decide(&h.view(seat), &mut rngs[seat.index()]).unwrap(),
         };
         h.apply(d).unwrap_or_else(|e| panic!("seed {seed}, {contract}: {e}"));
     }
@@ -140,7 +140,7 @@ fn nolo_ouverts_public_hand_reaches_the_worlds() {
                 Request::Bid { .. } if h.public().standing.is_none() => Decision::Bid(Bid::Level(7)),
                 Request::Bid { .. } => Decision::Bid(Bid::Paso),
                 Request::Declare { .. } => Decision::Declare(Contract::NoloOuvert, None),
-                _ => agents[seat.index()].decide(&view, &mut rngs[seat.index()]),
+                _ => agents[seat.index()].decide(&view, &mut rngs[seat.index()]).unwrap(),
             };
             h.apply(d).unwrap();
         }
@@ -207,7 +207,7 @@ fn general_answers_everything(
                 // opponents are asked to accept the surrendered vuelta.
                 if k == 1 && rules.set == RuleSet::Hombre { Decision::Surrender(true) } else { d }
             } else {
-                agents[seat.index()].decide(&view, &mut rngs[seat.index()])
+                agents[seat.index()].decide(&view, &mut rngs[seat.index()]).unwrap()
             };
             h.apply(d).unwrap_or_else(|e| panic!("{rules}, seed {seed}: {e}"));
         }

@@ -22,8 +22,11 @@ fn play_recording(hand: &mut Hand, ag: &mut Ismcts, seed: u64) -> Vec<Decision> 
     let mut out = Vec::new();
     while let Some(seat) = hand.request().seat() {
         let v = hand.view(seat);
-        let d =
-            if seat.0 == 0 { ag.decide(&v, &mut rngs[0]) } else { rule.decide(&v, &mut rngs[seat.index()]) };
+        let d = if seat.0 == 0 {
+            ag.decide(&v, &mut rngs[0]).unwrap()
+        } else {
+            rule.decide(&v, &mut rngs[seat.index()]).unwrap()
+        };
         hand.apply(d).expect("a legal decision");
         out.push(d);
     }
@@ -93,13 +96,13 @@ fn decisions_depend_only_on_the_view() {
                 let v2 = other.view(seat);
                 assert_eq!(v, v2);
                 let (mut a, mut b) = (agent(150, Playout::Random, false), agent(150, Playout::Random, false));
-                let da = a.decide(&v, &mut rng_from_seed(k));
-                let db = b.decide(&v2, &mut rng_from_seed(k));
+                let da = a.decide(&v, &mut rng_from_seed(k)).unwrap();
+                let db = b.decide(&v2, &mut rng_from_seed(k)).unwrap();
                 assert_eq!(da, db);
                 compared += 1;
             }
             k += 1;
-            let d = rule.decide(&v, &mut rngs[seat.index()]);
+            let d = rule.decide(&v, &mut rngs[seat.index()]).unwrap();
             hand.apply(d).expect("legal");
         }
     }
@@ -115,7 +118,7 @@ fn first_card(seed: u64) -> Hand {
         let mut rule = RuleAgent::default();
         while !matches!(hand.request(), Request::Play { .. } | Request::Done) {
             let seat = hand.request().seat().expect("a seat");
-            let d = rule.decide(&hand.view(seat), &mut rngs[seat.index()]);
+            let d = rule.decide(&hand.view(seat), &mut rngs[seat.index()]).unwrap();
             hand.apply(d).expect("legal");
         }
         if !hand.is_done() {
@@ -130,7 +133,7 @@ fn iterations_and_memory_are_as_documented() {
     let hand = first_card(0);
     let seat = hand.request().seat().expect("play begins");
     let mut a = agent(2000, Playout::Random, false);
-    let d = a.decide(&hand.view(seat), &mut rng_from_seed(1));
+    let d = a.decide(&hand.view(seat), &mut rng_from_seed(1)).unwrap();
     assert!(matches!(d, Decision::Play(_)));
     assert_eq!(a.last_iterations(), 2000);
     // One node per iteration at most, plus the root.
@@ -170,7 +173,7 @@ fn a_time_budget_searches_until_the_time_is_up() {
     let hand = first_card(5);
     let seat = hand.request().seat().expect("play begins");
     let mut a = Ismcts::new(IsmctsParams { budget: Budget::Millis(20), ..IsmctsParams::default() });
-    let d = a.decide(&hand.view(seat), &mut rng_from_seed(2));
+    let d = a.decide(&hand.view(seat), &mut rng_from_seed(2)).unwrap();
     hand.request().check(&d, hand.hand_of(seat)).expect("a legal card");
     assert!(a.last_iterations() >= 32, "{}", a.last_iterations());
 }

@@ -66,7 +66,7 @@ fn play(rules: Rules, players: u8, hands: u64, mo: bool, seen: &mut Searched) {
             let v = h.view(seat);
             let searching = seat.0 == 0 || seat.0 == players - 1;
             let d = if searching {
-                let d = search.decide(&v, &mut rngs[seat.index()]);
+                let d = search.decide(&v, &mut rngs[seat.index()]).unwrap();
                 if search.last_iterations() > 0 {
                     match v.request() {
                         Request::Play { .. } => seen.cards += 1,
@@ -76,7 +76,7 @@ fn play(rules: Rules, players: u8, hands: u64, mo: bool, seen: &mut Searched) {
                 }
                 d
             } else {
-                rule.decide(&v, &mut rngs[seat.index()])
+                rule.decide(&v, &mut rngs[seat.index()]).unwrap()
             };
             h.apply(d).unwrap_or_else(|e| panic!("{rules} at {players}, seed {seed}: {d:?}: {e}"));
         }
@@ -118,7 +118,7 @@ fn random_ending_with(rules: Rules, players: u8, seed: u64, vuelta: bool) -> Han
         let v = h.view(seat);
         let yes = below(&mut rng, 2) == 1;
         let d = match v.request() {
-            Request::Play { .. } => RandomAgent.decide(&v, &mut rngs[seat.index()]),
+            Request::Play { .. } => RandomAgent.decide(&v, &mut rngs[seat.index()]).unwrap(),
             Request::Surrender { .. } if v.public().phase != tresillo_core::Phase::PenetroGiveUp => {
                 Decision::Surrender(below(&mut rng, 3) == 0)
             }
@@ -130,7 +130,7 @@ fn random_ending_with(rules: Rules, players: u8, seed: u64, vuelta: bool) -> Han
                 Decision::Bid(if seat == v.public().mano() { Bid::Level(2) } else { Bid::Paso })
             }
             Request::Declare { .. } if vuelta => Decision::Declare(Contract::Vuelta, None),
-            _ => rule.decide(&v, &mut rngs[seat.index()]),
+            _ => rule.decide(&v, &mut rngs[seat.index()]).unwrap(),
         };
         h.apply(d).expect("legal");
     }
@@ -234,8 +234,11 @@ fn decisions(rules: Rules, players: u8, seed: u64, mo: bool) -> Vec<Decision> {
     let mut out = Vec::new();
     while let Some(seat) = h.request().seat() {
         let v = h.view(seat);
-        let d =
-            if seat.0 == 0 { a.decide(&v, &mut rngs[0]) } else { rule.decide(&v, &mut rngs[seat.index()]) };
+        let d = if seat.0 == 0 {
+            a.decide(&v, &mut rngs[0]).unwrap()
+        } else {
+            rule.decide(&v, &mut rngs[seat.index()]).unwrap()
+        };
         if seat.0 == 0 {
             out.push(d);
         }
@@ -275,7 +278,7 @@ fn nolo_hands_are_searched() {
         let mut rule = RuleAgent::default();
         while !matches!(h.request(), Request::Play { .. } | Request::Done) {
             let seat = h.request().seat().expect("a seat");
-            let d = rule.decide(&h.view(seat), &mut rngs[seat.index()]);
+            let d = rule.decide(&h.view(seat), &mut rngs[seat.index()]).unwrap();
             h.apply(d).expect("legal");
         }
         let p = *h.public();
@@ -285,7 +288,7 @@ fn nolo_hands_are_searched() {
         let mut a = ismcts(40, false);
         while let Some(seat) = h.request().seat() {
             let v = h.view(seat);
-            let d = a.decide(&v, &mut rngs[seat.index()]);
+            let d = a.decide(&v, &mut rngs[seat.index()]).unwrap();
             searched += u32::from(a.last_iterations() > 0);
             h.apply(d).expect("legal");
         }
@@ -312,11 +315,11 @@ fn four_player_penetros_are_searched() {
             let d = match v.request() {
                 Request::Bid { .. } => Decision::Bid(Bid::Paso),
                 Request::Play { .. } if h.public().penetro.active => {
-                    let d = a.decide(&v, &mut rngs[seat.index()]);
+                    let d = a.decide(&v, &mut rngs[seat.index()]).unwrap();
                     played += u32::from(a.last_iterations() > 0);
                     d
                 }
-                _ => rule.decide(&v, &mut rngs[seat.index()]),
+                _ => rule.decide(&v, &mut rngs[seat.index()]).unwrap(),
             };
             h.apply(d).expect("legal");
         }
@@ -351,13 +354,13 @@ fn decisions_depend_only_on_the_view_in_every_rule_set() {
                     });
                     let v2 = other.view(seat);
                     assert_eq!(v, v2);
-                    let da = ismcts(60, false).decide(&v, &mut rng_from_seed(k));
-                    let db = ismcts(60, false).decide(&v2, &mut rng_from_seed(k));
+                    let da = ismcts(60, false).decide(&v, &mut rng_from_seed(k)).unwrap();
+                    let db = ismcts(60, false).decide(&v2, &mut rng_from_seed(k)).unwrap();
                     assert_eq!(da, db, "{rules} at {players}, seed {seed}");
                     compared += 1;
                 }
                 k += 1;
-                let d = rule.decide(&v, &mut rngs[seat.index()]);
+                let d = rule.decide(&v, &mut rngs[seat.index()]).unwrap();
                 h.apply(d).expect("legal");
             }
         }
@@ -380,7 +383,7 @@ fn rule_playouts_play_every_rule_set_legally() {
         });
         while let Some(seat) = h.request().seat() {
             let v = h.view(seat);
-            let d = a.decide(&v, &mut rngs[seat.index()]);
+            let d = a.decide(&v, &mut rngs[seat.index()]).unwrap();
             h.apply(d).unwrap_or_else(|e| panic!("{rules} at {players}: {d:?}: {e}"));
         }
     }

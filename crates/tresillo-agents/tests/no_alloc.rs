@@ -50,18 +50,18 @@ fn rule_agent_and_sampler_do_not_allocate() {
         while let Some(seat) = hand.request().seat() {
             let v = hand.view(seat);
             views.push(v);
-            let d = agent.decide(&v, &mut rngs[seat.index()]);
+            let d = agent.decide(&v, &mut rngs[seat.index()]).unwrap();
             hand.apply(d).expect("legal");
         }
     }
     let mut rng = rng_from_seed(0);
     // Warm up lazily built tables before counting.
     for v in views.iter().take(50) {
-        let _ = agent.decide(v, &mut rng);
+        let _ = agent.decide(v, &mut rng).unwrap();
     }
     COUNTING.with(|c| c.set(true));
     for v in &views {
-        std::hint::black_box(agent.decide(v, &mut rng));
+        std::hint::black_box(agent.decide(v, &mut rng).unwrap());
     }
     for v in views.iter().step_by(7) {
         let s = Sampler::new(v).expect("a real view");
@@ -92,7 +92,7 @@ fn ismcts_does_not_allocate_in_the_steady_state() {
         while let Some(seat) = hand.request().seat() {
             let v = hand.view(seat);
             views.push(v);
-            let d = rule.decide(&v, &mut rngs[seat.index()]);
+            let d = rule.decide(&v, &mut rngs[seat.index()]).unwrap();
             hand.apply(d).expect("legal");
         }
     }
@@ -109,13 +109,13 @@ fn ismcts_does_not_allocate_in_the_steady_state() {
         // again (same random numbers) must not allocate.
         let mut rng = rng_from_seed(1);
         for v in views.iter().step_by(3) {
-            std::hint::black_box(agent.decide(v, &mut rng));
+            std::hint::black_box(agent.decide(v, &mut rng).unwrap());
         }
         let mut rng = rng_from_seed(1);
         let before = allocs();
         COUNTING.with(|c| c.set(true));
         for v in views.iter().step_by(3) {
-            std::hint::black_box(agent.decide(v, &mut rng));
+            std::hint::black_box(agent.decide(v, &mut rng).unwrap());
         }
         COUNTING.with(|c| c.set(false));
         let n = allocs() - before;

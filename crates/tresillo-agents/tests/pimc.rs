@@ -46,7 +46,7 @@ fn oracle_plays_a_card_of_the_best_class() {
                     checked += 1;
                     d
                 }
-                _ => rule.decide(&view, &mut rngs[seat.index()]),
+                _ => rule.decide(&view, &mut rngs[seat.index()]).unwrap(),
             };
             h.apply(d).unwrap();
         }
@@ -71,7 +71,7 @@ fn pimc_bids_a_strong_hand_and_passes_a_weak_one() {
         assert_eq!(h.request().seat(), Some(Seat(0)));
         let mut a = tresillo_agents::build_agent("pimc:bid_worlds=8").unwrap();
         a.new_hand();
-        let d = a.decide(&h.view(Seat(0)), &mut rngs[0]);
+        let d = a.decide(&h.view(Seat(0)), &mut rngs[0]).unwrap();
         assert_eq!(d != Decision::Bid(tresillo_core::Bid::Paso), bids, "{mine}: {d:?}");
     }
 }
@@ -94,8 +94,8 @@ fn take_work_counts_the_worlds_nodes_and_iterations_of_each_decision() {
             let view = h.view(seat);
             if let (Request::Play { legal, .. }, Some(_)) = (view.request(), h.public().declarer) {
                 let mut r = rngs[0].clone();
-                pimc.decide(&view, &mut r);
-                ismcts.decide(&view, &mut r);
+                pimc.decide(&view, &mut r).unwrap();
+                ismcts.decide(&view, &mut r).unwrap();
                 tresillo_agents::cheat::CheatAgent::decide(&mut oracle, &h, seat, &mut r);
                 let (p, i, o) = (
                     pimc.take_work(),
@@ -112,7 +112,7 @@ fn take_work_counts_the_worlds_nodes_and_iterations_of_each_decision() {
                 }
                 assert_eq!(pimc.take_work(), tresillo_agents::Work::default(), "taken once");
             }
-            let d = rule.decide(&view, &mut rngs[seat.index()]);
+            let d = rule.decide(&view, &mut rngs[seat.index()]).unwrap();
             h.apply(d).unwrap();
         }
     }
@@ -134,13 +134,13 @@ fn a_time_budget_draws_worlds_until_it_has_passed() {
             if let (Request::Play { legal, .. }, Some(_)) = (view.request(), h.public().declarer)
                 && legal.len() > 1
             {
-                let d = pimc.decide(&view, &mut rngs[0].clone());
+                let d = pimc.decide(&view, &mut rngs[0].clone()).unwrap();
                 assert!(matches!(d, Decision::Play(c) if legal.contains(c)));
                 let w = pimc.take_work().worlds;
                 assert!(w >= 1);
                 (seen, worlds) = (seen + 1, worlds + w);
             }
-            let d = rule.decide(&view, &mut rngs[seat.index()]);
+            let d = rule.decide(&view, &mut rngs[seat.index()]).unwrap();
             h.apply(d).unwrap();
         }
         if seen > 3 {

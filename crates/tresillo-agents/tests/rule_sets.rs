@@ -74,7 +74,7 @@ fn rule_opens_at_the_lowest_level_with_a_favoured_suit() {
         let h = Hand::with_rules(r, 3, deal(seed), Seat((seed % 3) as u8)).unwrap();
         let seat = h.request().seat().unwrap();
         let mut a = RuleAgent::new(RuleParams::default());
-        match a.decide(&h.view(seat), &mut rng_from_seed(seed)) {
+        match a.decide(&h.view(seat), &mut rng_from_seed(seed)).unwrap() {
             Decision::Bid(Bid::Level(l)) => levels[l as usize] += 1,
             Decision::Bid(Bid::Paso) => levels[0] += 1,
             d => panic!("{d:?} is not a bid"),
@@ -94,7 +94,9 @@ fn rule_declares_a_legal_contract_at_every_level_of_palo_de_favor() {
             h.apply(Decision::Bid(Bid::Paso)).unwrap();
             h.apply(Decision::Bid(Bid::Paso)).unwrap();
             let seat = h.request().seat().unwrap();
-            let d = RuleAgent::new(RuleParams::default()).decide(&h.view(seat), &mut rng_from_seed(seed));
+            let d = RuleAgent::new(RuleParams::default())
+                .decide(&h.view(seat), &mut rng_from_seed(seed))
+                .unwrap();
             h.apply(d).unwrap_or_else(|e| panic!("level {level}, seed {seed}: {d:?}: {e}"));
             if let Decision::Declare(c, t) = d {
                 contracts.insert(r.contract_level(c, t));
@@ -115,7 +117,7 @@ fn house_forced(seed: u64, steps: usize) -> Option<Hand> {
     let mut rng = rng_from_seed(seed);
     for _ in 0..steps {
         let seat = h.request().seat()?;
-        let d = RandomAgent.decide(&h.view(seat), &mut rng);
+        let d = RandomAgent.decide(&h.view(seat), &mut rng).unwrap();
         h.apply(d).unwrap();
     }
     (h.request() != Request::Done).then_some(h)
@@ -333,7 +335,7 @@ fn hombre_random(r: Rules, seed: u64, steps: usize) -> Option<Hand> {
     let mut rng = rng_from_seed(seed);
     for _ in 0..steps {
         let seat = h.request().seat()?;
-        let d = RandomAgent.decide(&h.view(seat), &mut rng);
+        let d = RandomAgent.decide(&h.view(seat), &mut rng).unwrap();
         h.apply(d).unwrap();
     }
     (h.request() != Request::Done).then_some(h)
@@ -439,7 +441,7 @@ fn sampled_lhombre_worlds_replay_to_the_same_view() {
                     }
                 }
             }
-            let d = RandomAgent.decide(&h.view(seat), &mut rng);
+            let d = RandomAgent.decide(&h.view(seat), &mut rng).unwrap();
             h.apply(d).unwrap();
             step += 1;
         }

@@ -336,7 +336,7 @@ fn four_position(seed: u64, all_play: bool, penetro: bool, plies: usize, rule_ma
                 Decision::Surrender(false)
             }
             Request::Play { .. } if played == plies => return Some(h),
-            _ => agents[seat.index()].decide(&h.view(seat), &mut rngs[seat.index()]),
+            _ => agents[seat.index()].decide(&h.view(seat), &mut rngs[seat.index()]).unwrap(),
         };
         if matches!(d, Decision::Play(_)) {
             played += 1;
@@ -471,7 +471,7 @@ fn hombre_gascarille_questions_say_who_was_dealt_the_espada() {
             let d = match h.request() {
                 Request::Bid { .. } => Decision::Bid(Bid::Paso),
                 Request::Play { .. } if plays == 4 => break,
-                _ => RandomAgent.decide(&h.view(seat), &mut rngs[seat.index()]),
+                _ => RandomAgent.decide(&h.view(seat), &mut rngs[seat.index()]).unwrap(),
             };
             plays += usize::from(matches!(d, Decision::Play(_)));
             h.apply(d).expect("legal");

@@ -11,8 +11,8 @@
 //! thread); dropping the agent says `bye`, closes the pipe and ends the process
 //! (killed after a grace period), so no process outlives its run. A bot that
 //! crashes, answers late, writes something that is not a message of the protocol
-//! or answers an action that is not legal makes [`Agent::fault`] say so; the hand
-//! refuses its decision and the run stops with that line, every finished deal
+//! or answers an action that is not legal fails: [`Agent::decide`] returns a
+//! [`Failure`] with that line, and the run stops with it, every finished deal
 //! kept. Under `fault=rule` the `rule` agent decides instead for the rest of that
 //! hand (each such decision a forfeit, counted in [`Agent::take_work`]) and the bot
 //! is started afresh at the next hand. A bot sees only its seat's view (RULES.md
@@ -30,9 +30,9 @@ use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-use tresillo_agents::{Agent, AgentInfo, AgentRng, ParamInfo, Params, Registry, SpecError, Work};
+use tresillo_agents::{Agent, AgentInfo, AgentRng, Failure, ParamInfo, Params, Registry, SpecError, Work};
 use tresillo_core::action::{Action, DiscardBuilder, legal_ids};
-use tresillo_core::{Bid, Card, Decision, HandResult, PlayerView, Request, Rules};
+use tresillo_core::{Decision, HandResult, PlayerView, Rules};
 
 /// The protocol's version (docs/PROTOCOL.md).
 pub const PROTOCOL: u32 = 1;
@@ -645,7 +645,7 @@ pub struct ExtBot {
     hands: u64,
     announced: bool,
     /// A fault that stops the run.
-    fault: Option<String>,
+    fault: Option<Failure>,
     /// Under `fault=rule`: who decides after a fault, whether it does for the
     /// rest of this hand, the forfeits not yet taken, the failed starts in a row,
     /// (the forfeits reported are counted per bot, in `REPORTED`).
@@ -1086,24 +1086,25 @@ impl Agent for ExtBot {
         }
     }
 
-    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
+    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Result<Decision, Failure> {
         if self.fault.is_none() && tresillo_agents::interrupt::stop_requested() {
-            self.fault = Some(format!("external bot {}: {INTERRUPTED}", self.who()));
+            self.fault = Some(Failure::new(format!("external bot {}: {INTERRUPTED}", self.who())));
         }
-        if self.fault.is_some() {
+        if let Some(f) = &self.fault {
             // A bot that failed once is not asked again.
-            return refused(view);
+            return Err(f.clone());
         }
         if self.forfeiting {
             return self.forfeit(view, rng);
         }
         match self.decide_checked(view, rng) {
-            Ok(d) => d,
+            Ok(d) => Ok(d),
             Err(f) => {
                 let line = format!("external bot {}: {}", self.who(), f.why);
                 if self.fallback.is_none() || f.fatal || tresillo_agents::interrupt::stop_requested() {
-                    self.fault = Some(line);
-                    return refused(view);
+                    let failure = Failure::new(line);
+                    self.fault = Some(failure.clone());
+                    return Err(failure);
                 }
                 // The process is in an unknown state: it goes, and a fresh one
                 // starts at the next hand.
@@ -1136,10 +1137,6 @@ impl Agent for ExtBot {
         }
     }
 
-    fn fault(&self) -> Option<String> {
-        self.fault.clone()
-    }
-
     fn end_hand(&mut self, result: &HandResult) {
         if let Some(f) = &mut self.fallback {
             f.end_hand(result);
@@ -1161,17 +1158,16 @@ impl Agent for ExtBot {
 
 impl ExtBot {
     /// The fallback's decision in the bot's place, counted.
-    fn forfeit(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
+    fn forfeit(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Result<Decision, Failure> {
         self.forfeits += 1;
         self.fallback.as_mut().expect("fault=rule has a fallback").decide(view, rng)
     }
-}
 
-/// A decision of another kind than `view` asks for: the hand refuses it.
-fn refused(view: &PlayerView) -> Decision {
-    match view.request() {
-        Request::Play { .. } => Decision::Bid(Bid::Paso),
-        _ => Decision::Play(Card::ESPADA),
+    /// Why the bot stopped answering, once it has (it is not asked again): the
+    /// failure its last [`Agent::decide`] returned.
+    #[must_use]
+    pub fn fault(&self) -> Option<&Failure> {
+        self.fault.as_ref()
     }
 }
 

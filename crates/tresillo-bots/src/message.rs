@@ -280,7 +280,7 @@ mod tests {
                 request(&mut out, 1, &view, DiscardBuilder::default(), &legal, 7);
                 let v: Value = serde_json::from_str(&out).unwrap();
                 f(&view, &out, &v);
-                let d = rule.decide(&view, &mut rngs[seat.index()]);
+                let d = rule.choose(&view, &mut rngs[seat.index()]);
                 hand.apply(d).unwrap();
             }
         }

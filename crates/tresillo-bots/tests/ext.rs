@@ -44,8 +44,8 @@ fn play(bot: &mut ExtBot, hands: u64) -> Result<(Vec<HandResult>, Work), String>
         }
         while let Some(seat) = hand.request().seat() {
             let a = &mut agents[seat.index()];
-            let d = a.decide(&hand.view(seat), &mut rngs[seat.index()]);
-            hand.apply(d).map_err(|e| a.fault().unwrap_or_else(|| e.to_string()))?;
+            let d = a.decide(&hand.view(seat), &mut rngs[seat.index()]).map_err(|f| f.to_string())?;
+            hand.apply(d).map_err(|e| e.to_string())?;
         }
         let r = hand.result().expect("over");
         for a in agents.iter_mut() {

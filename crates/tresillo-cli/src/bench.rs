@@ -135,7 +135,7 @@ pub fn sampler_views(trick: u8, count: usize) -> Vec<PlayerView> {
                     break;
                 }
             }
-            let d = agent.decide(&view, &mut rngs[seat.index()]);
+            let d = agent.choose(&view, &mut rngs[seat.index()]);
             hand.apply(d).expect("the rule agent is legal");
         }
     }
@@ -386,7 +386,7 @@ pub fn run(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
                     .map(|v| {
                         agent.new_hand();
                         let t = Instant::now();
-                        black_box(agent.decide(black_box(v), &mut rng));
+                        let _ = black_box(agent.decide(black_box(v), &mut rng));
                         t.elapsed().as_secs_f64() * 1e3
                     })
                     .collect();
@@ -458,11 +458,11 @@ fn bench_ismcts(
         let searches = n.div_ceil(u64::from(iters)).max(2);
         let mut rng = rng_from_seed(5);
         // One search first: the arena grows to the budget once.
-        let _ = agent.decide(&views[0], &mut rng);
+        let _ = agent.choose(&views[0], &mut rng);
         let t = Instant::now();
         let mut total = 0u64;
         for k in 0..searches {
-            black_box(agent.decide(&views[k as usize % views.len()], &mut rng));
+            black_box(agent.choose(&views[k as usize % views.len()], &mut rng));
             total += agent.last_iterations();
         }
         let rate = total as f64 / t.elapsed().as_secs_f64();
@@ -542,7 +542,7 @@ pub(crate) fn first_card_views(
                 out.push(view);
                 break;
             }
-            let d = agent.decide(&view, &mut rngs[seat.index()]);
+            let d = agent.choose(&view, &mut rngs[seat.index()]);
             hand.apply(d)?;
         }
     }
@@ -580,7 +580,7 @@ fn bench_gsolver(rules: tresillo_core::Rules, players: u8, n: usize, out: &mut i
                 }
                 break;
             }
-            let dec = agent.decide(&view, &mut rngs[seat.index()]);
+            let dec = agent.choose(&view, &mut rngs[seat.index()]);
             hand.apply(dec)?;
         }
     }

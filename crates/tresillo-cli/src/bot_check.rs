@@ -116,12 +116,18 @@ pub fn run(a: &BotCheckArgs, out: &mut impl Write) -> Result<()> {
                     let d = bot.decide(&view, rng);
                     trips.push(t0.elapsed());
                     own.push(bot.waited.saturating_sub(waited));
-                    d
+                    match d {
+                        Ok(d) => d,
+                        Err(f) => {
+                            fault = Some(f.to_string());
+                            break 'hands;
+                        }
+                    }
                 } else {
-                    rule.decide(&view, rng)
+                    rule.choose(&view, rng)
                 };
                 if let Err(e) = hand.apply(d) {
-                    fault = Some(bot.fault().unwrap_or_else(|| format!("seat {seat}: {e}")));
+                    fault = Some(format!("seat {seat}: {e}"));
                     break 'hands;
                 }
             }

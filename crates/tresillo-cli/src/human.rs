@@ -149,6 +149,7 @@ pub fn run(s: &Session, input: &mut impl BufRead, out: &mut impl Write) -> Resul
             } else {
                 let bot = bots[seat.index()].as_mut().expect("a bot sits there");
                 bot.decide_at(&table.hand, seat, &mut table.rngs[seat.index()])
+                    .map_err(|f| anyhow::anyhow!("seat {seat} ({}): {f}", names[seat.index()]))?
             };
             if let Some(line) = table_line(&table.hand, &d, seat, me) {
                 let g =
@@ -299,8 +300,16 @@ impl Table {
                     match build_agent(&spec) {
                         Ok(mut agent) => {
                             agent.new_hand();
-                            let d = agent.decide(&view, &mut self.hint_rng);
-                            writeln!(out, "hint ({spec}): {}", describe(&d, Names::of(p_rules(&view))))?;
+                            match agent.decide(&view, &mut self.hint_rng) {
+                                Ok(d) => {
+                                    writeln!(
+                                        out,
+                                        "hint ({spec}): {}",
+                                        describe(&d, Names::of(p_rules(&view)))
+                                    )?;
+                                }
+                                Err(f) => writeln!(out, "no hint from {spec}: {f}")?,
+                            }
                         }
                         Err(e) => writeln!(out, "no such agent for a hint: {e}")?,
                     }

@@ -721,7 +721,7 @@ impl Inner {
         {
             return Ok((next_discard_step(plan, chosen), None));
         }
-        let d = self.seated.decide_at(hand, seat, &mut self.rng);
+        let d = self.seated.decide_at(hand, seat, &mut self.rng).map_err(|f| format!("agent {spec}: {f}"))?;
         if let Some(why) = failure.and_then(model::ModelFailure::take) {
             return Err(format!("agent {spec}: its likelihood {why}"));
         }

@@ -9,16 +9,16 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
-use tresillo_agents::{Agent, AgentInfo, AgentRng};
+use tresillo_agents::{Agent, AgentInfo, AgentRng, Failure};
 use tresillo_core::action::{Action, DiscardBuilder, legal_ids};
-use tresillo_core::{Bid, Card, Decision, PlayerView, Request, Rules};
+use tresillo_core::{Decision, PlayerView, Rules};
 use tresillo_runs::RunOptions;
 use tresillo_sim::{Scoring, Shard, TournamentConfig};
 
 /// A Python callable `f(seat_view) -> action id` as an agent. A discard is asked
-/// card by card until "done". An exception or an illegal answer is kept in
-/// `failure` and answered with a decision the engine refuses, which stops the
-/// run with every finished deal kept.
+/// card by card until "done". An exception or an illegal answer is the agent's
+/// [`Failure`] (also kept in `failure`, for the message Python raises), which
+/// stops the run with every finished deal kept.
 struct PyAgent {
     name: &'static str,
     f: Py<PyAny>,
@@ -26,24 +26,20 @@ struct PyAgent {
 }
 
 impl PyAgent {
-    fn fail(&self, view: &PlayerView, why: String) -> Decision {
-        refuse(&self.failure, view, format!("Python agent {} (seat {}): {why}", self.name, view.seat()))
+    fn fail(&self, view: &PlayerView, why: String) -> Failure {
+        failed(&self.failure, format!("Python agent {} (seat {}): {why}", self.name, view.seat()))
     }
 }
 
-/// Keeps the run's first failure `why` and answers a decision of another kind
-/// than the one asked: the engine refuses it, which stops the run with every
-/// finished deal kept.
-fn refuse(failure: &Mutex<Option<String>>, view: &PlayerView, why: String) -> Decision {
+/// The failure `why`, kept in `failure` if it is the run's first (the message
+/// `tresillo.tournament` raises).
+fn failed(failure: &Mutex<Option<String>>, why: String) -> Failure {
     if let Ok(mut f) = failure.lock()
         && f.is_none()
     {
-        *f = Some(why);
+        *f = Some(why.clone());
     }
-    match view.request() {
-        Request::Play { .. } => Decision::Bid(Bid::Paso),
-        _ => Decision::Play(Card::ESPADA),
-    }
+    Failure::new(why)
 }
 
 /// A built-in agent seated by a `(name, tresillo.Agent)` pair: its spec, and the
@@ -84,15 +80,14 @@ impl Agent for ModelAgent {
         self.inner.new_hand();
     }
 
-    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
-        let d = self.inner.decide(view, rng);
+    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Result<Decision, Failure> {
+        let d = self.inner.decide(view, rng)?;
         match self.model_failure.as_ref().and_then(crate::model::ModelFailure::take) {
-            Some(why) => refuse(
+            Some(why) => Err(failed(
                 &self.failure,
-                view,
                 format!("agent {} (seat {}): its likelihood {why}", self.name, view.seat()),
-            ),
-            None => d,
+            )),
+            None => Ok(d),
         }
     }
 
@@ -110,7 +105,7 @@ impl Agent for PyAgent {
         self.name
     }
 
-    fn decide(&mut self, view: &PlayerView, _rng: &mut AgentRng) -> Decision {
+    fn decide(&mut self, view: &PlayerView, _rng: &mut AgentRng) -> Result<Decision, Failure> {
         let mut discard = DiscardBuilder::default();
         loop {
             let legal = legal_ids(view, discard);
@@ -120,15 +115,15 @@ impl Agent for PyAgent {
             });
             let a = match answer {
                 Ok(a) => a,
-                Err(e) => return self.fail(view, format!("raised {e}")),
+                Err(e) => return Err(self.fail(view, format!("raised {e}"))),
             };
             let Some(a) = usize::try_from(a).ok().filter(|a| legal.contains(a)) else {
-                return self.fail(view, format!("answered {a}, not a legal action (legal: {legal:?})"));
+                return Err(self.fail(view, format!("answered {a}, not a legal action (legal: {legal:?})")));
             };
             match Action::from_id(a).expect("a legal id") {
-                Action::Decision(d) => return d,
+                Action::Decision(d) => return Ok(d),
                 Action::DiscardCard(c) => discard.chosen.insert(c),
-                Action::DiscardDone => return Decision::Discard(discard.chosen),
+                Action::DiscardDone => return Ok(Decision::Discard(discard.chosen)),
             };
         }
     }

@@ -9,7 +9,9 @@
 //! [OUT] [--resume]` (the defaults: 2,000 deals, each under all six seatings, into
 //! `out/own_agent`, replacing a run there). docs/AGENTS.md explains every step.
 
-use tresillo_agents::{Agent, AgentInfo, AgentRng, ParamInfo, Registry, RuleAgent, RuleParams, SpecError};
+use tresillo_agents::{
+    Agent, AgentInfo, AgentRng, Failure, ParamInfo, Registry, RuleAgent, RuleParams, SpecError,
+};
 use tresillo_core::{Decision, PlayerView, Request, trick_winner};
 use tresillo_runs::RunOptions;
 use tresillo_sim::{TournamentConfig, simple_config};
@@ -27,7 +29,7 @@ impl Agent for Greedy {
         "greedy"
     }
 
-    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
+    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Result<Decision, Failure> {
         let Request::Play { legal, .. } = view.request() else {
             return self.rule.decide(view, rng);
         };
@@ -38,7 +40,7 @@ impl Agent for Greedy {
             cards[trick.len()] = c;
             !trick.is_empty() && trick_winner(&cards[..=trick.len()], view.trump()) == trick.len()
         });
-        Decision::Play(wins.or(legal.first()).expect("a legal card"))
+        Ok(Decision::Play(wins.or(legal.first()).expect("a legal card")))
     }
 }
 

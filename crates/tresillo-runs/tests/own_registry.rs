@@ -5,12 +5,13 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use tresillo_agents::{Agent, AgentInfo, AgentRng, Registry, RuleAgent, RuleParams};
+use tresillo_agents::{Agent, AgentInfo, AgentRng, Failure, Registry, RuleAgent, RuleParams};
 use tresillo_core::{Decision, PlayerView};
 use tresillo_runs::{RunOptions, read_manifest, run};
 use tresillo_sim::simple_config;
 
-/// Fails (panics) once `ARMED` and after `LIMIT` decisions in all; else the rule agent.
+/// Fails (returns a [`Failure`]) once `ARMED` and after `LIMIT` decisions in all;
+/// else the rule agent.
 static ARMED: AtomicBool = AtomicBool::new(false);
 static DECISIONS: AtomicU64 = AtomicU64::new(0);
 const LIMIT: u64 = 3_000;
@@ -21,9 +22,9 @@ impl Agent for Flaky {
     fn name(&self) -> &str {
         "flaky"
     }
-    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
+    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Result<Decision, Failure> {
         if ARMED.load(Ordering::SeqCst) && DECISIONS.fetch_add(1, Ordering::SeqCst) > LIMIT {
-            panic!("flaky agent: gave up");
+            return Err(Failure::new("flaky agent: gave up"));
         }
         self.0.decide(view, rng)
     }
@@ -68,9 +69,11 @@ fn an_agent_of_the_callers_registry_writes_a_run_that_resumes_byte_for_byte() {
     // The same run, stopped halfway by a failing agent, then resumed.
     let cut = temp("cut");
     ARMED.store(true, Ordering::SeqCst);
-    let stopped = std::panic::catch_unwind(|| run(&config, &options(&cut, 1), vec!["test".into()]));
+    let stopped = run(&config, &options(&cut, 1), vec!["test".into()]);
     ARMED.store(false, Ordering::SeqCst);
-    assert!(stopped.is_err() || stopped.as_ref().is_ok_and(Result::is_err), "the agent failed");
+    // The failure is the run's error, with the agent's reason and place.
+    let err = format!("{:#}", stopped.expect_err("the agent failed"));
+    assert!(err.contains("agent `flaky` at seat") && err.contains("flaky agent: gave up"), "{err}");
     let m = read_manifest(&cut).unwrap();
     assert!(!m.complete && m.deals_completed > 0 && m.deals_completed < 300, "{m:?}");
     let mut o = options(&cut, 2);
@@ -90,12 +93,12 @@ impl Agent for Forfeiting {
     fn name(&self) -> &str {
         "forfeiting"
     }
-    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
-        let d = self.0.decide(view, rng);
+    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Result<Decision, Failure> {
+        let d = self.0.choose(view, rng);
         if d == Decision::Play(tresillo_core::Card::ESPADA) {
             self.1 += 1;
         }
-        d
+        Ok(d)
     }
     fn take_work(&mut self) -> tresillo_agents::Work {
         tresillo_agents::Work { forfeits: std::mem::take(&mut self.1), ..Default::default() }

@@ -26,7 +26,7 @@
 
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
-use tresillo_agents::{AgentRng, TablePlayer, Work};
+use tresillo_agents::{AgentRng, Failure, TablePlayer, Work};
 use tresillo_core::{Decision, Hand, HandResult, Phase, Seat};
 
 /// The decision kinds counted, in the order of [`SlotCompute::decisions`]: the
@@ -476,21 +476,21 @@ impl<P: TablePlayer> TablePlayer for Metered<P> {
     }
 
     #[inline]
-    fn decide_at(&mut self, hand: &Hand, seat: Seat, rng: &mut AgentRng) -> Decision {
+    fn decide_at(&mut self, hand: &Hand, seat: Seat, rng: &mut AgentRng) -> Result<Decision, Failure> {
         let pace = &mut self.pace[usize::from(hand.phase() != Phase::Play)];
         if pace.skip > 0 {
             pace.skip -= 1;
-            let d = self.player.decide_at(hand, seat, rng);
+            let d = self.player.decide_at(hand, seat, rng)?;
             self.compute.decisions[kind_index(&d)] += 1;
             self.compute.startup_ns += self.player.player_startup_ns();
-            return d;
+            return Ok(d);
         }
         // The CPU clock's system calls outside the wall interval: a system
         // call is where a busy machine switches threads, so inside it they
         // would count other processes' time slices as this decision's.
         let cpu = thread_cpu_ns();
         let wall = Instant::now();
-        let d = self.player.decide_at(hand, seat, rng);
+        let d = self.player.decide_at(hand, seat, rng)?;
         let wall = u64::try_from(wall.elapsed().as_nanos()).unwrap_or(u64::MAX);
         let cpu = thread_cpu_ns().saturating_sub(cpu).saturating_sub(cpu_clock_overhead());
         // A start-up within the decision (an external bot's process) is not
@@ -524,11 +524,7 @@ impl<P: TablePlayer> TablePlayer for Metered<P> {
             c.card_wall_ns = c.card_wall_ns.saturating_add(wall.saturating_mul(weight));
             c.card_hist.add(wall, weight);
         }
-        d
-    }
-
-    fn player_fault(&self) -> Option<String> {
-        self.player.player_fault()
+        Ok(d)
     }
 
     fn finish_hand(&mut self, result: &HandResult) {

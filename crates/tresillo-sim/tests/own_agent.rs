@@ -3,7 +3,7 @@
 //! and summary are identical whatever the thread count, and it gets the seeded
 //! generator a built-in agent would get.
 
-use tresillo_agents::{Agent, AgentInfo, AgentRng, ParamInfo, RandomAgent, Registry};
+use tresillo_agents::{Agent, AgentInfo, AgentRng, Failure, ParamInfo, RandomAgent, Registry};
 use tresillo_core::{Decision, PlayerView};
 use tresillo_sim::{Scoring, Space, Stats, Tournament, TuneSetup, simple_config};
 
@@ -15,7 +15,7 @@ impl Agent for Mine {
     fn name(&self) -> &str {
         "mine"
     }
-    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
+    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Result<Decision, Failure> {
         self.0.decide(view, rng)
     }
 }
@@ -101,7 +101,7 @@ impl Agent for CardsOnly {
     fn name(&self) -> &str {
         "cardsonly"
     }
-    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
+    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Result<Decision, Failure> {
         if !matches!(view.request(), tresillo_core::Request::Play { .. }) {
             self.1.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }

@@ -1,7 +1,7 @@
 //! The `random` agent: uniform over the legal choices.
 
-use crate::Agent;
 use crate::rng::{AgentRng, below};
+use crate::{Agent, Failure};
 use rand_core::RngCore;
 use tresillo_core::{CardSet, Decision, PlayerView, Request};
 
@@ -10,12 +10,9 @@ use tresillo_core::{CardSet, Decision, PlayerView, Request};
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RandomAgent;
 
-impl Agent for RandomAgent {
-    fn name(&self) -> &str {
-        "random"
-    }
-
-    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
+impl RandomAgent {
+    /// The decision for `view` ([`Agent::decide`], which never fails for this agent).
+    pub fn choose(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
         let req = view.request();
         match req {
             Request::Play { legal, .. } => {
@@ -27,6 +24,16 @@ impl Agent for RandomAgent {
                 all[below(rng, all.len() as u32) as usize]
             }
         }
+    }
+}
+
+impl Agent for RandomAgent {
+    fn name(&self) -> &str {
+        "random"
+    }
+
+    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Result<Decision, Failure> {
+        Ok(self.choose(view, rng))
     }
 }
 

@@ -29,11 +29,11 @@
 //!   others say how much they want to stay from their defensive strength
 //!   ([`RuleAgent::drop_out`]).
 
-use crate::Agent;
 use crate::heuristic::rule_eval::RuleParams;
 use crate::heuristic::rule_eval::{best_suit, evaluate, evaluate_vuelta, keep_set, side_value, trump_value};
 use crate::rng::AgentRng;
 use crate::sampling::infer::Inference;
+use crate::{Agent, Failure};
 use std::sync::OnceLock;
 use tresillo_core::tables::{TRUMP_SUIT, TrumpTable, table};
 use tresillo_core::{
@@ -88,12 +88,9 @@ impl RuleAgent {
     }
 }
 
-impl Agent for RuleAgent {
-    fn name(&self) -> &str {
-        "rule"
-    }
-
-    fn decide(&mut self, view: &PlayerView, _rng: &mut AgentRng) -> Decision {
+impl RuleAgent {
+    /// The decision for `view` ([`Agent::decide`], which never fails for this agent).
+    pub fn choose(&mut self, view: &PlayerView, _rng: &mut AgentRng) -> Decision {
         if crate::family::of(&view.public().game_rules()).heuristic == crate::family::Heuristic::Lhombre
             && let Some(d) = crate::heuristic::rule_lhombre::decide(&self.params, view)
         {
@@ -125,6 +122,16 @@ impl Agent for RuleAgent {
             // Not this seat's turn: nothing legal to say; play_hand never asks.
             Request::Done => Decision::Surrender(false),
         }
+    }
+}
+
+impl Agent for RuleAgent {
+    fn name(&self) -> &str {
+        "rule"
+    }
+
+    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Result<Decision, Failure> {
+        Ok(self.choose(view, rng))
     }
 }
 

@@ -47,7 +47,7 @@ fn ranks(model: &RuleLikelihood, seeds: std::ops::Range<u64>, n: u32) -> Vec<(f6
                 let above = pool.worlds().iter().filter(|w| model.log_weight(&view, w) > t).count();
                 out.push((above as f64 / f64::from(n), st.ess, t));
             }
-            let d = agent.decide(&view, &mut rng);
+            let d = agent.decide(&view, &mut rng).unwrap();
             hand.apply(d).unwrap();
         }
     }
@@ -103,7 +103,7 @@ fn a_seat_that_passed_is_unlikely_to_hold_the_bidders_hand() {
                 (Some(Bid::Paso), Some(Bid::Level(_))) => (a, b),
                 (Some(Bid::Level(_)), Some(Bid::Paso)) => (b, a),
                 _ => {
-                    let d = agent.decide(&view, &mut rng);
+                    let d = agent.decide(&view, &mut rng).unwrap();
                     hand.apply(d).unwrap();
                     continue;
                 }
@@ -250,7 +250,7 @@ fn hand_at_play(seed: u64, viewer: Seat, k: usize) -> Option<Hand> {
         {
             return Some(hand);
         }
-        hand.apply(agent.decide(&view, &mut rng)).ok()?;
+        hand.apply(agent.decide(&view, &mut rng).unwrap()).ok()?;
     }
     None
 }
@@ -284,7 +284,7 @@ fn card_play_scores_each_card_against_rules_card_in_the_world() {
                 best += (1.0 - e + e / n).ln();
             }
             let v = replay.view(seat);
-            replay.apply(agent.decide(&v, &mut rng)).unwrap();
+            replay.apply(agent.decide(&v, &mut rng).unwrap()).unwrap();
         }
         let tp = with.log_weight(&view, &t) - without.log_weight(&view, &t);
         assert!((tp - best).abs() < 1e-9, "seed {seed}: {tp} vs {best}");

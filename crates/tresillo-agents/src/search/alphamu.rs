@@ -79,11 +79,11 @@
 //! at depth 1 (the same 32 worlds) depth 3 gains +0.092 [-0.047, +0.230]: the
 //! search itself is not shown to help, and its 32 worlds lose to pimc's 64.
 
-use crate::Agent;
 use crate::rng::AgentRng;
 use crate::sampling::sampler::Sampler;
 use crate::search::pimc::{PimcAgent, PimcParams, declarer_utility};
 use crate::search::solver::{Class, Position, SolverContext};
+use crate::{Agent, Failure};
 use tresillo_core::{Card, CardSet, Decision, PlayerView, Request, Seat};
 
 /// The most worlds of one alpha-mu decision.
@@ -424,6 +424,21 @@ impl AlphaMuAgent {
     }
 }
 
+impl AlphaMuAgent {
+    /// The decision for `view` ([`Agent::decide`], which never fails for this agent).
+    pub fn choose(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
+        if !crate::search::gpimc::handles(view.public())
+            && let Request::Play { legal, .. } = view.request()
+            && legal.len() > 1
+            && view.hand().len() <= self.params.late
+            && let Some(c) = self.card(view, legal, rng)
+        {
+            return Decision::Play(c);
+        }
+        self.pimc.choose(view, rng)
+    }
+}
+
 impl Agent for AlphaMuAgent {
     fn name(&self) -> &str {
         "alphamu"
@@ -449,16 +464,8 @@ impl Agent for AlphaMuAgent {
         w
     }
 
-    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
-        if !crate::search::gpimc::handles(view.public())
-            && let Request::Play { legal, .. } = view.request()
-            && legal.len() > 1
-            && view.hand().len() <= self.params.late
-            && let Some(c) = self.card(view, legal, rng)
-        {
-            return Decision::Play(c);
-        }
-        self.pimc.decide(view, rng)
+    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Result<Decision, Failure> {
+        Ok(self.choose(view, rng))
     }
 }
 
@@ -485,7 +492,7 @@ mod tests {
             {
                 return Some((hand, seat));
             }
-            let d = rule.decide(&v, &mut rngs[seat.index()]);
+            let d = rule.choose(&v, &mut rngs[seat.index()]);
             hand.apply(d).ok()?;
         }
         None

@@ -42,13 +42,17 @@ fn discards(
         while let Some(seat) = h.request().seat() {
             let view = h.view(seat);
             let d = if let Request::Discard { .. } = view.request() {
-                let Decision::Discard(ours) = agent.decide(&view, &mut rng) else { panic!("a discard") };
-                let Decision::Discard(theirs) = rule.decide(&view, &mut rng) else { panic!("a discard") };
+                let Decision::Discard(ours) = agent.decide(&view, &mut rng).unwrap() else {
+                    panic!("a discard")
+                };
+                let Decision::Discard(theirs) = rule.decide(&view, &mut rng).unwrap() else {
+                    panic!("a discard")
+                };
                 each(&view, ours, theirs);
                 n += 1;
                 Decision::Discard(ours)
             } else {
-                rule.decide(&view, &mut rng)
+                rule.decide(&view, &mut rng).unwrap()
             };
             h.apply(d).unwrap_or_else(|e| panic!("{rules}, {players} players, seed {seed}: {e}"));
         }

@@ -119,13 +119,13 @@
 //! are hidden (discards),
 //! which this search leaves to the rule agent.
 
-use crate::Agent;
 use crate::heuristic::rule::RuleAgent;
 use crate::heuristic::rule_eval::RuleParams;
 use crate::rng::{AgentRng, Draws, below};
 use crate::sampling::likelihood::{InferParams, Weighting};
 use crate::sampling::sampler::{Sampler, World};
 use crate::spec_error::SpecError;
+use crate::{Agent, Failure};
 use std::time::{Duration, Instant};
 use tresillo_core::tables::table;
 use tresillo_core::{
@@ -578,6 +578,26 @@ impl Default for Ismcts {
     }
 }
 
+impl Ismcts {
+    /// The decision for `view` ([`Agent::decide`], which never fails for this agent).
+    pub fn choose(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
+        match view.request() {
+            Request::Play { .. }
+            | Request::Surrender { .. }
+            | Request::TakeOver { .. }
+            | Request::Bola { .. }
+            | Request::AcceptSurrender { .. }
+            | Request::DeclareVole { .. } => {
+                self.search(view, rng).unwrap_or_else(|| self.rule.choose(view, rng))
+            }
+            _ => {
+                self.last_iterations = 0;
+                self.rule.choose(view, rng)
+            }
+        }
+    }
+}
+
 impl Agent for Ismcts {
     fn name(&self) -> &str {
         "ismcts"
@@ -595,21 +615,8 @@ impl Agent for Ismcts {
         true
     }
 
-    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
-        match view.request() {
-            Request::Play { .. }
-            | Request::Surrender { .. }
-            | Request::TakeOver { .. }
-            | Request::Bola { .. }
-            | Request::AcceptSurrender { .. }
-            | Request::DeclareVole { .. } => {
-                self.search(view, rng).unwrap_or_else(|| self.rule.decide(view, rng))
-            }
-            _ => {
-                self.last_iterations = 0;
-                self.rule.decide(view, rng)
-            }
-        }
+    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Result<Decision, Failure> {
+        Ok(self.choose(view, rng))
     }
 }
 
@@ -1256,7 +1263,7 @@ impl Game for Sim {
                 let mut r = *x.rule;
                 while let Some(seat) = hand.request().seat() {
                     let v = hand.view(seat);
-                    let d = r.decide(&v, rng);
+                    let d = r.choose(&v, rng);
                     hand.apply_unchecked(d);
                 }
                 rewards(hand_tantos(&hand_end(&hand, self.condicion, self.estuche)))
@@ -1339,7 +1346,7 @@ impl Game for HandSim {
                 (Playout::Random, Request::Bola { .. }) => Decision::Bola(false),
                 (Playout::Random, Request::DeclareVole { .. }) => Decision::DeclareVole(false),
                 (Playout::Random, Request::AcceptSurrender { .. }) => Decision::AcceptSurrender(true),
-                _ => rule.decide(&self.hand.view(seat), rng),
+                _ => rule.choose(&self.hand.view(seat), rng),
             };
             self.play(d);
         }
@@ -1490,7 +1497,7 @@ mod tests {
                 if matches!(h.request(), Request::Play { .. }) {
                     break;
                 }
-                let d = rule.clone().decide(&h.view(seat), &mut rngs[seat.index()]);
+                let d = rule.clone().choose(&h.view(seat), &mut rngs[seat.index()]);
                 h.apply(d).unwrap();
             }
             if h.is_done() {

@@ -127,7 +127,6 @@
 //! | `lhombre` | card play (win / draw / loss; nolo, pure nolo and nolo ouvert 0 / 1 / 2+ tricks in the no-trump order; the tout all tricks), primeras or tout | auction (self bids, raises), contract (nolo contracts, tourné), exchange |
 //! | four-player `tresillo` (worlds from the four-player sampler) | card play (section 7 against two opponents, or three under `penetro_all_play`), surrender, takeover, bola | auction, contract, the penetro's heap end, give-up and drop-out, exchange, conversation |
 
-use crate::Agent;
 use crate::cheat::CheatAgent;
 use crate::heuristic::rule::{RuleAgent, exchange_discards};
 use crate::heuristic::rule_eval::RuleParams;
@@ -135,6 +134,7 @@ use crate::rng::AgentRng;
 use crate::sampling::likelihood::{InferParams, Weighting};
 use crate::sampling::sampler::Sampler;
 use crate::search::solver::{Class, Position, SolverContext};
+use crate::{Agent, Failure};
 use std::sync::{Condvar, Mutex, PoisonError};
 use tresillo_core::{
     Bid, Card, CardSet, Contract, Decision, Hand, PlayState, PlayerView, Request, Seat, Suit,
@@ -1269,33 +1269,9 @@ impl PimcAgent {
     }
 }
 
-impl Agent for PimcAgent {
-    fn name(&self) -> &str {
-        "pimc"
-    }
-
-    /// Worlds drawn (card play, surrender, takeover and bola: the worlds each
-    /// decision drew, invalid draws included; the auction: `bid_worlds` once a
-    /// hand) and solver nodes visited.
-    fn take_work(&mut self) -> crate::Work {
-        let mut w = self.solving.take_work();
-        w.add(self.general.take_work());
-        w.add(std::mem::take(&mut self.infer.work));
-        w
-    }
-
-    fn new_hand(&mut self) {
-        self.values = None;
-        self.solving.new_hand();
-        self.general.new_hand();
-    }
-
-    fn set_likelihood(&mut self, model: std::sync::Arc<dyn crate::Likelihood>) -> bool {
-        self.infer.give(&mut self.params.infer, model);
-        true
-    }
-
-    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
+impl PimcAgent {
+    /// The decision for `view` ([`Agent::decide`], which never fails for this agent).
+    pub fn choose(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
         if crate::search::gpimc::handles(view.public()) && !crate::search::gpimc::pimc_bids(view) {
             // hombre, lhombre, four players: the general search of `gpimc`.
             if let Ok(sampler) = Sampler::new(view)
@@ -1306,7 +1282,7 @@ impl Agent for PimcAgent {
             {
                 return d;
             }
-            return self.rule.decide(view, rng);
+            return self.rule.choose(view, rng);
         }
         let mc = match view.request() {
             Request::Bid { min_level, max_level, .. } if min_level <= max_level => {
@@ -1358,7 +1334,38 @@ impl Agent for PimcAgent {
                 return d;
             }
         }
-        self.rule.decide(view, rng)
+        self.rule.choose(view, rng)
+    }
+}
+
+impl Agent for PimcAgent {
+    fn name(&self) -> &str {
+        "pimc"
+    }
+
+    /// Worlds drawn (card play, surrender, takeover and bola: the worlds each
+    /// decision drew, invalid draws included; the auction: `bid_worlds` once a
+    /// hand) and solver nodes visited.
+    fn take_work(&mut self) -> crate::Work {
+        let mut w = self.solving.take_work();
+        w.add(self.general.take_work());
+        w.add(std::mem::take(&mut self.infer.work));
+        w
+    }
+
+    fn new_hand(&mut self) {
+        self.values = None;
+        self.solving.new_hand();
+        self.general.new_hand();
+    }
+
+    fn set_likelihood(&mut self, model: std::sync::Arc<dyn crate::Likelihood>) -> bool {
+        self.infer.give(&mut self.params.infer, model);
+        true
+    }
+
+    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Result<Decision, Failure> {
+        Ok(self.choose(view, rng))
     }
 }
 
@@ -1404,13 +1411,13 @@ impl CheatAgent for Oracle {
             if let Some(d) = self.general.decide(&view, 1, None, || once.take()) {
                 return d;
             }
-            return self.rule.decide(&view, rng);
+            return self.rule.choose(&view, rng);
         }
         let mut once = hand.play_state();
         if let Some(d) = self.solving.decide(&view, (1, None), false, rng, |_| once.take()) {
             return d;
         }
-        self.rule.decide(&view, rng)
+        self.rule.choose(&view, rng)
     }
 
     /// Worlds (one per searched decision: the true one) and solver nodes.
@@ -1546,7 +1553,7 @@ mod tests {
                     }
                     skip -= 1;
                 }
-                let d = rule.decide(&view, &mut rng);
+                let d = rule.choose(&view, &mut rng);
                 h.apply(d).unwrap();
             }
         }
@@ -1569,7 +1576,7 @@ mod tests {
                 if matches!(view.request(), Request::Play { legal, .. } if legal.len() > 1) {
                     views.push(view);
                 }
-                h.apply(rule.decide(&view, &mut rng)).unwrap();
+                h.apply(rule.choose(&view, &mut rng)).unwrap();
             }
         }
         assert!(views.len() > 40, "{}", views.len());

@@ -19,7 +19,7 @@ pub fn advance(hand: &mut Hand, agents: &mut [Box<dyn Agent>], rngs: &mut [Agent
     for _ in 0..steps {
         let Some(seat) = hand.request().seat() else { return };
         let v = hand.view(seat);
-        let d = agents[seat.index()].decide(&v, &mut rngs[seat.index()]);
+        let d = agents[seat.index()].decide(&v, &mut rngs[seat.index()]).unwrap();
         hand.apply(d).expect("legal");
     }
 }
