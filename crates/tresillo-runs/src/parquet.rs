@@ -1149,6 +1149,13 @@ mod tests {
         let mut w = GroupWriter::with_level(path, 0, 1, LEVEL).unwrap();
         w.group_rows = 45_000;
         w.left = 45_000;
+        write_batches(&mut w, rows, sizes);
+        w.close().unwrap();
+        fs::read(path).unwrap()
+    }
+
+    /// Hands `rows` to `w` in batches of `sizes` rows.
+    fn write_batches(w: &mut GroupWriter, rows: &[DealRow<'_>], sizes: &[usize]) {
         let mut at = 0;
         for &n in sizes {
             let mut b = RowBuilder::new();
@@ -1158,8 +1165,6 @@ mod tests {
             w.write(&b.finish()).unwrap();
             at += n;
         }
-        w.close().unwrap();
-        fs::read(path).unwrap()
     }
 
     fn tmp(name: &str) -> PathBuf {
@@ -1306,15 +1311,7 @@ mod tests {
             let mut w = GroupWriter::with_level(&p, 3, 2, LEVEL).unwrap();
             w.group_rows = 8;
             w.left = 2; // unit 3 of groups of 4 units: one unit (2 rows) left
-            let mut at = 0;
-            for n in sizes {
-                let mut b = RowBuilder::new();
-                for r in &rows[at..at + n] {
-                    b.push(r);
-                }
-                w.write(&b.finish()).unwrap();
-                at += n;
-            }
+            write_batches(&mut w, &rows, &sizes);
             w.close().unwrap();
             assert_eq!(row_groups(&p).unwrap(), [2, 8, 8, 8]);
             files.push(fs::read(&p).unwrap());

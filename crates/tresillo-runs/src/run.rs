@@ -727,7 +727,7 @@ pub fn lock_file(path: &Path, dir: &Path) -> Result<DirLock> {
         .truncate(false)
         .open(path)
         .with_context(|| format!("opening {}", path.display()))?;
-    match file.try_lock() {
+    match retry_lock(|| file.try_lock()) {
         Ok(()) => {
             file.set_len(0)?;
             file.write_all(format!("{}\n", std::process::id()).as_bytes())?;
@@ -739,13 +739,30 @@ pub fn lock_file(path: &Path, dir: &Path) -> Result<DirLock> {
     }
 }
 
+/// `lock` (a `try_lock` of a lock file), tried again for up to about 50 ms while
+/// it would block. The lock is `flock`'s, which belongs to the open file, and a
+/// process this one starts shares its open files from its fork until its exec
+/// closes them: a lock just released by one thread of a library caller can stay
+/// held for that instant while another thread starts a process (a test binary
+/// starting bots once found its own run "in use by another tresillo process").
+/// Another process's lock is held far longer, and is still refused.
+fn retry_lock(mut lock: impl FnMut() -> Result<(), fs::TryLockError>) -> Result<(), fs::TryLockError> {
+    for _ in 0..10 {
+        match lock() {
+            Err(fs::TryLockError::WouldBlock) => std::thread::sleep(std::time::Duration::from_millis(5)),
+            other => return other,
+        }
+    }
+    lock()
+}
+
 /// Takes a shared lock on a directory that is only read, so that no writer holds
 /// it or starts while it is read; refuses with the writer's pid when one holds it.
 /// A directory without a lock file has never had a writer that locks.
 fn lock_input(dir: &Path) -> Result<Option<DirLock>> {
     let path = dir.join(LOCK_FILE);
     let Ok(file) = File::open(&path) else { return Ok(None) };
-    match file.try_lock_shared() {
+    match retry_lock(|| file.try_lock_shared()) {
         Ok(()) => Ok(Some(DirLock { _file: file })),
         Err(fs::TryLockError::WouldBlock) => Err(in_use(dir, &path)),
         Err(fs::TryLockError::Error(e)) => Err(e).with_context(|| format!("locking {}", path.display())),
