@@ -202,10 +202,9 @@ pub unsafe fn pext_as<const BMI: bool>(x: u64, m: u64) -> u64 {
 #[inline(always)]
 #[allow(unsafe_code)]
 pub unsafe fn nth_bit_as<const BMI: bool>(m: u64, n: u32) -> u64 {
-    #[cfg(all(target_arch = "x86_64", not(target_feature = "bmi2")))]
     if BMI {
         // SAFETY: the caller's contract (the CPU has BMI2).
-        return unsafe { x86::pdep(1u64.wrapping_shl(n), m) };
+        return unsafe { pdep_as::<true>(1u64.wrapping_shl(n), m) };
     }
     nth_bit(m, n)
 }

@@ -127,8 +127,7 @@ pub const COLUMNS: [Column; 50] = [
 /// counts in; `hombre`'s contrabola is its own family, outside those columns.
 #[must_use]
 pub fn contract_families() -> Vec<(Contract, Contract)> {
-    let mut all: Vec<Contract> =
-        RuleSet::ALL.iter().flat_map(|s| s.spec().contracts.iter().copied()).collect();
+    let mut all: Vec<Contract> = every_contract().collect();
     all.sort_unstable();
     all.dedup();
     all.into_iter().map(|c| (c, c.family())).collect()
@@ -138,7 +137,12 @@ pub fn contract_families() -> Vec<(Contract, Contract)> {
 /// one a rule set plays.
 #[must_use]
 pub fn contract_named(name: &str) -> Option<Contract> {
-    RuleSet::ALL.iter().flat_map(|s| s.spec().contracts.iter().copied()).find(|c| c.name() == name)
+    every_contract().find(|c| c.name() == name)
+}
+
+/// The contracts of every rule set, rule set by rule set (some more than once).
+fn every_contract() -> impl Iterator<Item = Contract> {
+    RuleSet::ALL.iter().flat_map(|s| s.spec().contracts.iter().copied())
 }
 
 /// The JSON form of the definition, for readers in other languages:

@@ -1103,6 +1103,7 @@ impl Search<'_> {
     /// card still out, the trick in progress included). `FAST`: in the search's
     /// copy compiled with BMI, PEXT and PDEP with no test of the CPU.
     #[inline(always)]
+    #[allow(unsafe_code)]
     fn representatives<const FAST: bool>(&self, hand: u64, rem: u64) -> u64 {
         // The lowest card of each lane: a guard bit at the top of every lane
         // (no lane holds more than 12 cards) keeps the borrows inside lanes.
@@ -1110,15 +1111,13 @@ impl Search<'_> {
         const ONES: u64 = 0x0001_0001_0001_0001;
         let y = rem | GUARD;
         let bnd = (rem & self.lay.estuche) | (rem & !y.wrapping_sub(ONES));
-        #[allow(unsafe_code)]
         // SAFETY: `FAST` is true only below `root`'s check of the CPU.
-        let reps = unsafe {
+        unsafe {
             let cx = pext_as::<FAST>(hand, rem);
             let cb = pext_as::<FAST>(bnd, rem);
             let starts = cx & (!(cx << 1) | cb);
             pdep_as::<FAST>(starts, rem)
-        };
-        reps
+        }
     }
 
     /// Legal moves of the player to move, `t` cards of the trick down.
