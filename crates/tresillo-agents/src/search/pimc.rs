@@ -704,7 +704,7 @@ pub struct PimcParams {
     /// least one, at most [`MS_MAX_WORLDS`]. Not reproducible: the worlds
     /// drawn depend on the machine and its load.
     pub ms: u32,
-    /// Search this seat's own discards ([`exchange`](crate::search::exchange))
+    /// Search this seat's own discards ([`exchange`](crate::research::exchange))
     /// instead of discarding as the rule agent (`discard=search`; off by default).
     pub discard_search: bool,
     /// Search them only as the declarer, discarding as the rule agent as an
@@ -1297,7 +1297,7 @@ impl PimcAgent {
                 let q = &self.params;
                 let search = (q.discard_worlds, q.discard_cands as usize, q.discard_z);
                 let (ctx, drawn) = self.solving.ctx_and_worlds();
-                crate::search::exchange::searched_discard(view, min, max, search, rng, ctx, drawn)
+                crate::research::exchange::searched_discard(view, min, max, search, rng, ctx, drawn)
                     .map(Decision::Discard)
             }
             _ => None,
