@@ -1,7 +1,8 @@
 //! Agents for `tresillo`: the [`Agent`] trait, the agents, and [`play_hand`], which
 //! runs one hand with one agent per seat.
 //!
-//! An agent sees only a [`PlayerView`]: it cannot reach another player's cards.
+//! An agent sees only a [`PlayerView`](tresillo_core::PlayerView): it cannot reach
+//! another player's cards.
 //!
 //! - [`RandomAgent`] (`random`): uniform over the legal choices.
 //! - [`RuleAgent`] (`rule`): club-player heuristics with tunable thresholds

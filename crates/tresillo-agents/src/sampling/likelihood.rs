@@ -393,7 +393,8 @@ pub struct InferParams {
     /// The pool drawn per decision, as a multiple of the decision's worlds.
     pub pool: u32,
     /// The least effective sample size (in worlds) of the weights used: below
-    /// it the weights are tempered toward uniform ([`TEMPER_STEPS`]).
+    /// it the weights are tempered toward uniform (`TEMPER_STEPS` halvings of
+    /// the likelihood's power, then uniform worlds).
     pub min_ess: u32,
     /// [`RuleLikelihood::play`], in percent (0: card play not scored).
     pub play: u32,
