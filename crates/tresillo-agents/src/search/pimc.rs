@@ -27,8 +27,9 @@
 //!   choice). The value's root tries first the card that leads over the worlds
 //!   drawn before, so the card most likely to need an exact class in this world
 //!   often gets it from the value's own search. When the cards tie, as they
-//!   mostly do at the first card, that is the value plus about 1.5 searches
-//!   per world instead of one per card. *Adaptive stopping*: with `adaptive=1`
+//!   mostly do at the first card, that is far fewer searches than one per
+//!   card in every world (the counts: results/BENCHMARKS.md, "PIMC's card
+//!   decision"). *Adaptive stopping*: with `adaptive=1`
 //!   (the default), after every 8 worlds the leading card's sum is made exact
 //!   and the draws stop when the worlds left could not change the choice (its
 //!   lead exceeds what they could give any other card), so the choice is the
