@@ -3,8 +3,9 @@
 //! runnable for reproducibility, with the same specs (registry names and
 //! options) and the same decisions as when they were measured, so that every
 //! committed experiment under `experiments/` that uses them reproduces its
-//! `results/` byte for byte. None is on by default and no production agent
-//! depends on them.
+//! `results/` byte for byte. None is on by default: `alphamu` is an agent of its
+//! own, and `pimc` and `ismcts` call the searched exchange and the card-play term
+//! only when their option asks for it.
 //!
 //! - [`alphamu`] (`alphamu`): the alpha-mu search against PIMC's strategy
 //!   fusion. Card play alone, at pimc's time, alphamu minus pimc −0.109
