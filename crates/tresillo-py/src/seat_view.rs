@@ -2,11 +2,11 @@
 //! handed: [`SeatView`], its seat's [`PlayerView`] (RULES.md section 9) and the
 //! discard it is building, never the hand.
 
-use crate::observation;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use tresillo_core::action::{DiscardBuilder, legal_ids};
 use tresillo_core::{Names, PlayerView};
+use tresillo_env::observation;
 
 /// What a seated Python agent sees: its seat's view, with the fixed action space.
 /// `legal_actions()`, `observation_tensor()`, `information_state_string()`,
