@@ -7,7 +7,9 @@
 //!   [`tresillo_core::action`] (OpenSpiel's conventions): 40 chance actions deal
 //!   the pack one card at a time (unless the hand starts from a seed or a deal),
 //!   then the seats decide; a discard is chosen card by card, then "done";
-//! - [`observation`]: the observation tensor of a seat.
+//! - [`observation`]: the observation tensor of a seat; [`SeatView`]: its view
+//!   serialized, as the protocol and Python's `view()` give it;
+//! - [`deal_scores`]: what a finished hand scores alone, the returns.
 //!
 //! What a seat may know (RULES.md section 9) is the engine's [`PlayerView`]: the
 //! observation tensor and the information-state string are built from it alone,
@@ -28,6 +30,8 @@
 //! ```
 
 pub mod observation;
+mod seat_view;
 mod state;
 
-pub use state::{Env, EnvError, Player, State, decision_actions, discard_step};
+pub use seat_view::SeatView;
+pub use state::{Env, EnvError, Player, State, deal_scores, decision_actions, discard_step};

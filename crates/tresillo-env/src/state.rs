@@ -377,7 +377,8 @@ impl State {
 
     /// The discard `view`'s seat is building: the state's when that seat is
     /// to move, else none.
-    fn building(&self, view: &PlayerView) -> CardSet {
+    #[must_use]
+    pub fn building(&self, view: &PlayerView) -> CardSet {
         let mine = self.hand.as_ref().and_then(|h| h.request().seat()) == Some(view.seat());
         if mine { self.discard.chosen } else { CardSet::EMPTY }
     }

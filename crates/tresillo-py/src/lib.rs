@@ -19,7 +19,7 @@ mod seated;
 
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyInt, PyList};
+use pyo3::types::{PyBool, PyDict, PyInt};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex};
@@ -364,42 +364,17 @@ impl State {
         self.0.information_state_string(seat).map_err(env_error)
     }
 
-    /// What seat `player` sees, as a dict (hand, discards, request, public state).
+    /// What seat `player` sees, as a dict: the keys of `SeatView.view()` (the
+    /// protocol's `view`, with the discard the seat is building when it is to
+    /// move), and `phase`, `to_move`, `turned` and `exposed`.
     fn view<'py>(&self, py: Python<'py>, player: i64) -> PyResult<Bound<'py, PyDict>> {
         let view = self.view_of(player)?;
         let p = view.public();
-        let names = self.0.env().rules().spec().names;
-        let d = PyDict::new(py);
-        let cards = |s: CardSet| s.iter().map(|c| c.to_string()).collect::<Vec<_>>();
-        d.set_item("seat", view.seat().0)?;
-        d.set_item("rules", self.0.env().rules().set.name())?;
-        d.set_item("players", self.0.env().players())?;
-        d.set_item("dealer", p.dealer.0)?;
+        let d = seat_view::view_dict(py, &view, self.0.building(&view))?;
         d.set_item("phase", format!("{:?}", p.phase))?;
-        d.set_item("hand", cards(view.hand()))?;
-        d.set_item("discards", cards(view.discards()))?;
-        d.set_item("request", format!("{:?}", view.request()))?;
         d.set_item("to_move", view.request().seat().map(|s| s.0))?;
-        let bids = PyList::empty(py);
-        for b in p.bids() {
-            bids.append((b.seat.0, names.bid(b.bid, false)))?;
-        }
-        d.set_item("bids", bids)?;
-        d.set_item("declarer", p.declarer.map(|s| s.0))?;
-        d.set_item("contract", p.contract.map(|c| names.contract(c, p.trump)))?;
-        d.set_item("trump", p.trump.map(|t| t.to_string()))?;
-        d.set_item("exchanged", p.exchanged.0[..usize::from(p.players)].to_vec())?;
-        let plays: Vec<(u8, String)> =
-            p.plays().iter().enumerate().map(|(i, c)| (p.play_seat(i).0, c.to_string())).collect();
-        d.set_item("plays", plays)?;
-        d.set_item("current_trick", p.current_trick().iter().map(ToString::to_string).collect::<Vec<_>>())?;
-        d.set_item(
-            "tricks",
-            p.tricks.0[..usize::from(p.players)].iter().map(|&t| u32::from(t)).collect::<Vec<_>>(),
-        )?;
-        d.set_item("known_cards", cards(view.known_cards()))?;
         d.set_item("turned", p.turned.map(|c| c.to_string()))?;
-        d.set_item("exposed", p.exposed.map(cards))?;
+        d.set_item("exposed", p.exposed.map(|s| s.iter().map(|c| c.to_string()).collect::<Vec<_>>()))?;
         Ok(d)
     }
 
