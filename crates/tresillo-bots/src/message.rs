@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use std::fmt::Write;
 use std::time::Duration;
 use tresillo_core::action::DiscardBuilder;
-use tresillo_core::{CardSet, LedgerConfig, Names, PlayerView, Rules, score_deal};
+use tresillo_core::{CardSet, Names, PlayerView, Rules};
 use tresillo_env::SeatView;
 
 fn cards(s: CardSet) -> Vec<String> {
@@ -62,16 +62,8 @@ pub fn hand(n: u64, view: &PlayerView) -> Value {
 /// bowl, in the rule set's unit).
 pub fn result(n: u64, r: &tresillo_core::HandResult) -> Value {
     let players = usize::from(r.players);
-    let config = LedgerConfig {
-        rules: r.rules,
-        options: r.options,
-        penetro_all_play: r.options.penetro_all_play,
-        // One deal is the session (as the runner scores by the deal).
-        deals: 1,
-        ..LedgerConfig::new(r.players)
-    };
     // A hand the table finished always scores; `null` would say otherwise.
-    let scores = score_deal(config, r).ok().map(|s| s.totals().0[..players].to_vec());
+    let scores = tresillo_env::deal_scores(r).ok();
     let unit = Rules { set: r.rules, options: r.options }.scoring().unit();
     json!({
         "type": "result",
@@ -235,6 +227,39 @@ mod tests {
             });
         }
         assert!(seen[1] > 0 && seen[2] > 0, "{seen:?}");
+    }
+
+    /// The result's `scores` are what the environment returns for the same hand
+    /// (one definition of a hand's deal scores: tresillo_env::deal_scores).
+    #[test]
+    fn a_results_scores_are_the_environments_returns() {
+        let mut scored = 0;
+        for (set, players) in
+            [("tresillo", 3u8), ("tresillo", 4), ("tresillo-house", 3), ("hombre", 3), ("lhombre", 3)]
+        {
+            let rules = Rules::parse(set, &[]).unwrap();
+            let env = tresillo_env::Env::new(rules, players).unwrap();
+            for i in 0..12u64 {
+                let dealer = Seat((i % u64::from(players)) as u8);
+                let mut state = env.state_for_seed(i, dealer).unwrap();
+                let mut rule = RuleAgent::new(RuleParams::default());
+                let mut rngs = seat_rngs(i);
+                rule.new_hand();
+                while let tresillo_env::Player::Seat(seat) = state.current_player() {
+                    let d = rule.choose(&state.view(seat).unwrap(), &mut rngs[seat.index()]);
+                    for a in tresillo_env::decision_actions(d).unwrap() {
+                        state.apply_action(a).unwrap();
+                    }
+                }
+                let r = state.hand().unwrap().result().unwrap();
+                let m = result(i, &r);
+                let scores: Vec<f64> =
+                    m["scores"].as_array().unwrap().iter().map(|s| s.as_i64().unwrap() as f64).collect();
+                assert_eq!(scores, state.returns().unwrap(), "{set} {players} deal {i}");
+                scored += usize::from(scores.iter().any(|&s| s != 0.0));
+            }
+        }
+        assert!(scored > 20, "{scored}");
     }
 
     /// The request's own writer of numbers gives the text of the formatting
