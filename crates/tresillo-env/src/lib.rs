@@ -34,4 +34,6 @@ mod seat_view;
 mod state;
 
 pub use seat_view::SeatView;
-pub use state::{Env, EnvError, Player, State, deal_scores, decision_actions, discard_step};
+pub use state::{
+    Env, EnvError, Player, State, deal_scores, decide_by_actions, decision_actions, discard_step,
+};

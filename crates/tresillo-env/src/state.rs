@@ -513,3 +513,29 @@ pub fn discard_step(plan: CardSet, chosen: CardSet) -> usize {
         None => Action::DiscardDone.id().expect("the done id"),
     }
 }
+
+/// A decision asked action by action, as the fixed action space spells it: `ask`
+/// is handed the discard built so far and the legal action ids (never empty
+/// before the hand is over) and answers one of them; a discard is asked card by
+/// card until "done", any other decision in one answer. What the external bots
+/// (one request per action) and Python callables seated in a tournament decide
+/// through. `ask`'s error ends the decision.
+///
+/// # Panics
+/// If `ask` answers an id that is not in the legal ids it was handed.
+pub fn decide_by_actions<E>(
+    view: &PlayerView,
+    mut ask: impl FnMut(DiscardBuilder, &[usize]) -> Result<usize, E>,
+) -> Result<Decision, E> {
+    let mut discard = DiscardBuilder::default();
+    loop {
+        let legal = legal_ids(view, discard);
+        let a = ask(discard, &legal)?;
+        assert!(legal.contains(&a), "action {a} is not among the legal ones {legal:?}");
+        match Action::from_id(a).expect("a legal id") {
+            Action::Decision(d) => return Ok(d),
+            Action::DiscardCard(c) => discard.chosen.insert(c),
+            Action::DiscardDone => return Ok(Decision::Discard(discard.chosen)),
+        };
+    }
+}

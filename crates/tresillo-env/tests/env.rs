@@ -199,3 +199,41 @@ fn bad_seats_and_dealers_are_refused_with_their_numbers() {
     assert_eq!(s.information_state_string(Seat(1)).unwrap(), "p1 dealing 0");
     assert!(Env::new(Rules::default(), 5).is_err());
 }
+
+/// A decision asked action by action (a discard card by card) is the decision
+/// the actions spell; the asker's error ends it.
+#[test]
+fn a_decision_asked_action_by_action_is_the_one_its_actions_spell() {
+    use tresillo_core::Decision;
+    use tresillo_env::decide_by_actions;
+    let mut discards = 0;
+    for env in envs() {
+        for seed in 0..6 {
+            let dealer = Seat((seed % u64::from(env.players())) as u8);
+            let deal = deal_for_seed(seed).seated(env.players(), dealer);
+            let mut hand = Hand::with_rules(env.rules(), env.players(), deal, dealer).unwrap();
+            let mut rule = RuleAgent::new(RuleParams::default());
+            let mut rngs = seat_rngs(seed);
+            rule.new_hand();
+            while let Some(seat) = hand.request().seat() {
+                let view = hand.view(seat);
+                let d = rule.choose(&view, &mut rngs[seat.index()]);
+                let mut spelled = decision_actions(d).unwrap().into_iter();
+                let mut asked = 0;
+                let got = decide_by_actions(&view, |discard, legal| -> Result<usize, ()> {
+                    asked += 1;
+                    assert_eq!(legal, tresillo_core::action::legal_ids(&view, discard));
+                    Ok(spelled.next().unwrap())
+                });
+                assert_eq!(got, Ok(d));
+                if let Decision::Discard(set) = d {
+                    assert_eq!(asked, set.len() as usize + 1);
+                    discards += 1;
+                }
+                assert_eq!(decide_by_actions(&view, |_, _| Err::<usize, _>("no answer")), Err("no answer"));
+                hand.apply(d).unwrap();
+            }
+        }
+    }
+    assert!(discards > 10, "{discards}");
+}

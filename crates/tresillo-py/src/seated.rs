@@ -10,7 +10,6 @@ use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use tresillo_agents::{Agent, AgentInfo, AgentRng, Failure};
-use tresillo_core::action::{Action, DiscardBuilder, legal_ids};
 use tresillo_core::{Decision, PlayerView, Rules};
 use tresillo_runs::{ArgNames, RunOptions, TournamentArgs};
 
@@ -105,26 +104,16 @@ impl Agent for PyAgent {
     }
 
     fn decide(&mut self, view: &PlayerView, _rng: &mut AgentRng) -> Result<Decision, Failure> {
-        let mut discard = DiscardBuilder::default();
-        loop {
-            let legal = legal_ids(view, discard);
+        tresillo_env::decide_by_actions(view, |discard, legal| {
             let answer = Python::attach(|py| -> PyResult<i64> {
                 let sv = Py::new(py, SeatView { view: *view, discard })?;
                 self.f.call1(py, (sv,))?.extract::<i64>(py)
             });
-            let a = match answer {
-                Ok(a) => a,
-                Err(e) => return Err(self.fail(view, format!("raised {e}"))),
-            };
-            let Some(a) = usize::try_from(a).ok().filter(|a| legal.contains(a)) else {
-                return Err(self.fail(view, format!("answered {a}, not a legal action (legal: {legal:?})")));
-            };
-            match Action::from_id(a).expect("a legal id") {
-                Action::Decision(d) => return Ok(d),
-                Action::DiscardCard(c) => discard.chosen.insert(c),
-                Action::DiscardDone => return Ok(Decision::Discard(discard.chosen)),
-            };
-        }
+            let a = answer.map_err(|e| self.fail(view, format!("raised {e}")))?;
+            usize::try_from(a).ok().filter(|a| legal.contains(a)).ok_or_else(|| {
+                self.fail(view, format!("answered {a}, not a legal action (legal: {legal:?})"))
+            })
+        })
     }
 }
 
