@@ -11,7 +11,7 @@
 //!   serialized, as the protocol and Python's `view()` give it;
 //! - [`deal_scores`]: what a finished hand scores alone, the returns.
 //!
-//! What a seat may know (RULES.md section 9) is the engine's [`PlayerView`]: the
+//! What a seat may know (RULES.md section 9) is the engine's [`PlayerView`](tresillo_core::PlayerView): the
 //! observation tensor and the information-state string are built from it alone,
 //! never from the whole state. No I/O.
 //!
