@@ -19,7 +19,7 @@ fn cards(s: CardSet) -> Vec<String> {
 /// own options that the spec sets.
 pub fn hello(rules: Rules, players: u8, config: &BotConfig) -> Value {
     let options: serde_json::Map<String, Value> =
-        rules.options.set_options().into_iter().map(|(k, v)| (k.to_string(), Value::String(v))).collect();
+        rules.set_options().into_iter().map(|(k, v)| (k.to_string(), Value::String(v))).collect();
     let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
     let mut time = serde_json::Map::new();
     time.insert("decision_ms".into(), ms(config.limit).into());
@@ -64,7 +64,7 @@ pub fn result(n: u64, r: &tresillo_core::HandResult) -> Value {
     let config = LedgerConfig {
         rules: r.rules,
         options: r.options,
-        penetro_all_play: r.options.penetro_all_play,
+        penetro_all_play: r.game_rules().penetro_all_play(),
         // One deal is the session (as the runner scores by the deal).
         deals: 1,
         ..LedgerConfig::new(r.players)
@@ -268,8 +268,13 @@ mod tests {
     fn each_request(rules: Rules, players: u8, deals: u64, mut f: impl FnMut(&PlayerView, &str, &Value)) {
         for i in 0..deals {
             let dealer = Seat((i % u64::from(players)) as u8);
-            let mut hand =
-                Hand::with_rules(rules, players, deal_for_seed(i).seated(players, dealer), dealer).unwrap();
+            let mut hand = Hand::with_rules(
+                rules,
+                players,
+                deal_for_seed(i).seated(rules.table(players), dealer),
+                dealer,
+            )
+            .unwrap();
             let mut rule = RuleAgent::new(RuleParams::default());
             let mut rngs = seat_rngs(i);
             rule.new_hand();

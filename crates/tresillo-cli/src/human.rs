@@ -104,7 +104,7 @@ pub fn run(s: &Session, input: &mut impl BufRead, out: &mut impl Write) -> Resul
     for k in 0..u64::from(s.hands) {
         let ds = deal_seed(s.seed, k);
         let dealer = Seat(((u64::from(s.dealer) + k) % u64::from(n)) as u8);
-        let deal = first_deal.unwrap_or_else(|| deal_for_seed(ds).seated(n, dealer));
+        let deal = first_deal.unwrap_or_else(|| deal_for_seed(ds).seated(s.rules.table(n), dealer));
         writeln!(out, "\n=== hand {} of {} ===", k + 1, s.hands)?;
         let rng_seed = seating_rng_seed(ds, 0);
         let mut table = Table {
@@ -724,7 +724,7 @@ fn help(view: &PlayerView) -> String {
             };
             let levels: Vec<String> =
                 level_names(&rules).iter().enumerate().map(|(i, c)| format!("{} {c}", i + 1)).collect();
-            let all_pass = if p.players == 4 { words.all_pass_help_four } else { words.all_pass_help };
+            let all_pass = if p.table.penetro { words.all_pass_help_four } else { words.all_pass_help };
             format!(
                 "Auction (RULES.md section 3): levels are {}. A bid must be higher than the standing one, except \
                  that a player earlier in turn order (mano, medio, postre) may equal it. A pass (paso) is final. \

@@ -258,7 +258,7 @@ pub(crate) fn parse_hand(text: &str, header: &Header, dealer: Seat) -> Result<(H
         Some(v) => bail!("`note` must be a string, not {v}"),
     };
     obj.entry("rules").or_insert_with(|| json!(header.config.rules));
-    if !header.config.options.is_default() {
+    if header.config.game_rules().has_options() {
         obj.entry("options").or_insert_with(|| json!(header.config.options));
     }
     obj.entry("players").or_insert_with(|| json!(header.config.players));
@@ -358,7 +358,7 @@ pub(crate) fn parse_hand(text: &str, header: &Header, dealer: Seat) -> Result<(H
                     (1..r.players).map(|k| fin.plus(k, r.players)).map(|s| (s, r.tricks[s])).collect();
                 rules.outcome(r.contract, r.tricks[fin], &defenders)
             } else {
-                outcome_of(r.players, r.dealer, fin, r.penetro, &r.tricks)
+                outcome_of(r.table(), r.dealer, fin, r.penetro, &r.tricks)
             }
         })
     };

@@ -34,6 +34,7 @@ pub mod rulesets;
 mod scoring;
 mod spec;
 mod state;
+mod table;
 pub mod tables;
 mod view;
 mod words;
@@ -52,7 +53,7 @@ pub use result::{HandResult, SurrenderRecord};
 pub use rules::{
     ANTE, CODILLO_OLD, CONTRABOLA, Condiciones, DeclareError, FAVORITO, GASCARILLE, HOMBRE_CHIPS, Mechanics,
     Names, OpponentsOrder, OptionInfo, OutcomeOf, PALO_DE_FAVOR, PENETRO_ALL_PLAY, REDEAL_ALL_PASS,
-    RuleOptions, RuleSpec, Rules, RulesError, SHOW_HEAP, ScoringSystem,
+    RuleOptions, RuleSpec, Rules, RulesError, SHOW_HEAP, ScoringSystem, Table,
 };
 pub use scoring::*;
 pub use view::PlayerView;

@@ -9,6 +9,7 @@
 use crate::card::{Seat, Suit};
 use crate::cardset::CardSet;
 use crate::game::{Bid, BidEntry, Contract, Outcome, RuleSet};
+pub use crate::table::Table;
 
 /// How the opponents settle who exchanges first (RULES.md sections 4, 12.3 and
 /// 12.4).
@@ -294,9 +295,10 @@ pub struct RuleSpec {
     /// Tricks in a hand, and cards in each active player's hand after the
     /// exchange (at most [`MAX_TRICKS`](crate::MAX_TRICKS)).
     pub tricks: u8,
-    /// The table sizes it is played at (four: an inactive dealer and the penetro of
-    /// section 12.2).
-    pub players: &'static [u8],
+    /// The tables it is played at, one per size: who sits out and whether a
+    /// penetro is played (four in `tresillo`: an inactive dealer and the penetro
+    /// of section 12.2).
+    pub tables: &'static [Table],
     /// Its options.
     pub options: &'static [OptionInfo],
     /// When all pass, whoever [`Mechanics::all_pass_declarer`] names plays a

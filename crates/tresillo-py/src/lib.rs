@@ -118,7 +118,7 @@ impl Game {
     /// The options set away from their defaults, as `{name: value}` strings.
     #[getter]
     fn options(&self) -> Vec<(&'static str, String)> {
-        self.rules.options.set_options()
+        self.rules.set_options()
     }
 
     /// Players at the table (3, or 4 with an inactive dealer).
@@ -167,7 +167,7 @@ impl Game {
 
     fn __repr__(&self) -> String {
         let opts: Vec<String> =
-            self.rules.options.set_options().iter().map(|(k, v)| format!("{k:?}: {v:?}")).collect();
+            self.rules.set_options().iter().map(|(k, v)| format!("{k:?}: {v:?}")).collect();
         format!(
             "Game(rules={:?}, players={}, options={{{}}})",
             self.rules.set.name(),
@@ -199,9 +199,9 @@ impl Game {
         };
         match (seed, deal) {
             (Some(_), Some(_)) => return Err(value_error("give a seed or a deal, not both")),
-            (Some(seed), None) => {
-                s.deal_out(tresillo_agents::deal_for_seed(seed).seated(self.players, dealer))?
-            }
+            (Some(seed), None) => s.deal_out(
+                tresillo_agents::deal_for_seed(seed).seated(self.rules.table(self.players), dealer),
+            )?,
             (None, Some(text)) => {
                 let d = Deal::parse(text).map_err(|e| value_error(format!("deal {text:?}: {e}")))?;
                 s.deal_out(d)?;
@@ -239,7 +239,7 @@ impl State {
     /// history: the active seats' hands in seat order (each card in index order),
     /// then the heap from its top, as the chance nodes would deal it.
     fn deal_out(&mut self, deal: Deal) -> PyResult<()> {
-        let sits_out = (self.game.players == 4).then_some(self.dealer);
+        let sits_out = self.game.rules.table(self.game.players).sits_out(self.dealer);
         for s in 0..usize::from(self.game.players) {
             if Some(Seat(s as u8)) != sits_out {
                 self.history.extend(deal.hands.0[s].iter().map(|c| c.index() as u16));
@@ -338,7 +338,7 @@ impl State {
             if self.pack.len() == 40 {
                 let pack: [Card; 40] = self.pack.as_slice().try_into().expect("40 cards");
                 let deal = Deal::from_pack(&pack).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-                self.start(deal.seated(self.game.players, self.dealer))?;
+                self.start(deal.seated(self.game.rules.table(self.game.players), self.dealer))?;
             }
             return Ok(());
         };
@@ -460,7 +460,7 @@ impl State {
         let f = py.import("tresillo._tresillo")?.getattr("_state_from_history")?;
         let args = (
             self.game.rules.set.name(),
-            self.game.rules.options.set_options(),
+            self.game.rules.set_options(),
             self.game.players,
             self.dealer.0,
             self.history.clone(),

@@ -7,7 +7,7 @@ use crate::game::{Contract, RuleSet};
 use crate::rulesets::spanish::{self, TRESILLO_WORDS};
 use crate::spec::{
     ANTE, CONTRABOLA, Condiciones, FAVORITO, GASCARILLE, HOMBRE_CHIPS, Mechanics, Names, OpponentsOrder,
-    RuleSpec, Rules, SHOW_HEAP, ScoringSystem, Words,
+    RuleSpec, Rules, SHOW_HEAP, ScoringSystem, Table, Words,
 };
 
 /// The obligation: the holder of the espada, else mano.
@@ -52,7 +52,7 @@ pub const HOMBRE: RuleSpec = RuleSpec {
     section: "12.3",
     summary: "the classic game: obligation, exchange right, points (or chips with hombre-chips)",
     tricks: 9,
-    players: &[3],
+    tables: &[Table::THREE],
     options: &[SHOW_HEAP, HOMBRE_CHIPS, ANTE, FAVORITO, GASCARILLE, CONTRABOLA],
     forced_exchange_first: true,
     forced_min_discard: 8,

@@ -42,7 +42,8 @@ use crate::game::BidEntry;
 use crate::game::{Bid, Contract, Outcome, PuestaKind, RuleSet};
 use crate::rulesets::spanish;
 use crate::spec::{
-    Condiciones, Mechanics, Names, OpponentsOrder, REDEAL_ALL_PASS, RuleSpec, Rules, ScoringSystem, Words,
+    Condiciones, Mechanics, Names, OpponentsOrder, REDEAL_ALL_PASS, RuleSpec, Rules, ScoringSystem, Table,
+    Words,
 };
 
 /// L'Hombre's sentences and labels (its names are [`Names::International`]).
@@ -97,7 +98,7 @@ pub const SPEC: RuleSpec = RuleSpec {
     section: "12.4",
     summary: "Danish L'Hombre: nine contracts, self bids, tourné, nolo, tout, payments per defender",
     tricks: 9,
-    players: &[3],
+    tables: &[Table::THREE],
     options: &[REDEAL_ALL_PASS],
     forced_exchange_first: false,
     forced_min_discard: 0,

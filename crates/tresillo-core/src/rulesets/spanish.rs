@@ -8,7 +8,7 @@ use crate::cardset::CardSet;
 use crate::game::{Bid, BidEntry, Contract, Outcome, RuleSet};
 use crate::spec::{
     CODILLO_OLD, Condiciones, Mechanics, Names, OpponentsOrder, PALO_DE_FAVOR, PENETRO_ALL_PLAY, RuleSpec,
-    Rules, ScoringSystem, Words,
+    Rules, ScoringSystem, Table, Words,
 };
 
 /// The seat among `hands` that holds `c`, if any.
@@ -178,7 +178,7 @@ pub const TRESILLO: RuleSpec = RuleSpec {
     section: "1-8",
     summary: "modern Spanish Tresillo, the puesta system; at 4 players the dealer sits out and penetra (12.2)",
     tricks: 9,
-    players: &[3, 4],
+    tables: &[Table::THREE, Table::FOUR_WITH_PENETRO],
     options: &[PALO_DE_FAVOR, CODILLO_OLD, PENETRO_ALL_PLAY],
     forced_exchange_first: false,
     forced_min_discard: 0,
@@ -217,7 +217,7 @@ pub const TRESILLO_HOUSE: RuleSpec = RuleSpec {
     section: "12.1",
     summary: "a club's house rules: forced entrada, plato-only amounts, larger condiciones",
     tricks: 9,
-    players: &[3],
+    tables: &[Table::THREE],
     options: &[PALO_DE_FAVOR, CODILLO_OLD],
     forced_exchange_first: true,
     forced_min_discard: 0,
