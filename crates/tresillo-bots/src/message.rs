@@ -188,7 +188,7 @@ pub fn request(
 ) {
     out.clear();
     let p = view.public();
-    let names = Names::of(p.rules);
+    let names = p.rules.names();
     let n = usize::from(p.players);
     out.push_str("{\"type\":\"request\",\"id\":");
     push_num(out, id);

@@ -437,9 +437,10 @@ pub(crate) fn describe(r: &HandResult, names: &[String]) -> String {
         }
         None => {}
     }
-    let intl = crate::narrate::Names::of(r.rules);
-    if intl == crate::narrate::Names::International {
+    let words = r.rules.spec().words;
+    if words.contracts_by_name {
         // L'Hombre (section 12.4): its contract names, win, draw or loss, tout.
+        let intl = r.rules.names();
         let contract = r.contract.map_or("?".into(), |c| intl.contract(c, r.trump));
         let forced = if r.forced { " (all passed: scores as game)" } else { "" };
         let mut t = format!(
@@ -453,9 +454,12 @@ pub(crate) fn describe(r: &HandResult, names: &[String]) -> String {
             let _ = write!(t, ", tricks {}", tr.join("-"));
         }
         match (r.primeras, r.bola_attempted, r.bola_made) {
-            (true, _, _) => t.push_str("; stopped after five"),
-            (_, true, true) => t.push_str("; tout made"),
-            (_, true, false) => t.push_str("; tout failed"),
+            (true, _, _) => {
+                let _ = write!(t, "; {}", words.primeras);
+            }
+            (_, true, made) => {
+                let _ = write!(t, "; {} {}", words.bola, if made { "made" } else { "failed" });
+            }
             _ => {}
         }
         t.push('.');

@@ -5,8 +5,8 @@
 use crate::observation;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use tresillo_core::PlayerView;
 use tresillo_core::action::{DiscardBuilder, legal_ids};
-use tresillo_core::{Names, PlayerView};
 
 /// What a seated Python agent sees: its seat's view, with the fixed action space.
 /// `legal_actions()`, `observation_tensor()`, `information_state_string()`,
@@ -65,7 +65,7 @@ impl SeatView {
         d.set_item("building", cards(self.discard.chosen))?;
         d.set_item("request", format!("{:?}", self.view.request()))?;
         d.set_item("trump", p.trump.map(|t| t.to_string()))?;
-        d.set_item("contract", p.contract.map(|c| Names::of(p.rules).contract(c, p.trump)))?;
+        d.set_item("contract", p.contract.map(|c| p.rules.names().contract(c, p.trump)))?;
         d.set_item("declarer", p.declarer.map(|s| s.0))?;
         d.set_item("current_trick", p.current_trick().iter().map(ToString::to_string).collect::<Vec<_>>())?;
         Ok(d)

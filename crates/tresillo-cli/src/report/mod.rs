@@ -665,7 +665,7 @@ fn outcome_mix(body: &mut Body, t: &TournamentRun, id: &str, rows: &[&input::Sum
                 "From the original declarer's side: sacado (won), puesta (paid as lost, including hands given up), \
                  codillo (an opponent won more tricks). The kinds of puesta need deals.csv."
             },
-            t.manifest.config.rules.spec().words.outcomes_note
+            t.manifest.config.rules.spec().words.outcomes_note.unwrap_or_default()
         ),
         &table,
     )
