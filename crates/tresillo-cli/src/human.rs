@@ -118,7 +118,7 @@ pub fn run(s: &Session, input: &mut impl BufRead, out: &mut impl Write) -> Resul
             b.begin_hand();
         }
         writeln!(out, "dealer: seat {dealer}; mano: seat {}", dealer.next(n))?;
-        if n == 4 && me == dealer {
+        if s.rules.table(n).sits_out(dealer) == Some(me) {
             writeln!(
                 out,
                 "you deal and sit out this hand (if the three others pass with the espada in the heap, you \

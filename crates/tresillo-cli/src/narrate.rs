@@ -20,8 +20,7 @@ pub fn write_records(path: &Path, records: &[HandRecord]) -> Result<()> {
 /// Prints a recorded hand: the deal, the seats, every decision, the outcome. The
 /// record must be valid ([`HandRecord::replay`]).
 pub fn write_hand(out: &mut impl Write, rec: &HandRecord) -> Result<()> {
-    let names = rec.rules.names();
-    write_header_in(out, names, &rec.deal, rec.dealer, &rec.agents)?;
+    write_header_in(out, rec.rules, &rec.deal, rec.dealer, &rec.agents)?;
     let mut lines = Vec::new();
     let hand = rec.replay_with(|h, d| lines.push(narrate(h, d)))?;
     for l in lines.into_iter().flatten() {
@@ -37,19 +36,22 @@ pub use tresillo_core::Names;
 
 /// The lines before the first decision: the deal, the dealer and mano, each seat's
 /// player and cards.
-/// Cards are shown in `names`; the deal line keeps the notation of section 13.
+/// Cards are shown in the names of rule set `set`; the deal line keeps the
+/// notation of section 13.
 pub fn write_header_in(
     out: &mut impl Write,
-    names: Names,
+    set: tresillo_core::RuleSet,
     deal: &Deal,
     dealer: Seat,
     agents: &[String],
 ) -> Result<()> {
     let n = agents.len() as u8;
+    let names = set.names();
+    let table = set.table(n);
     writeln!(out, "deal: {deal}")?;
     writeln!(out, "dealer: seat {dealer}; mano: seat {}", dealer.next(n))?;
     for (s, name) in agents.iter().enumerate() {
-        if n == 4 && s == dealer.index() {
+        if table.sits_out(dealer) == Some(Seat(s as u8)) {
             writeln!(out, "seat {s} ({name}): deals and sits out")?;
         } else {
             writeln!(out, "seat {s} ({name}): {}", names.cards(deal.hands.0[s]))?;

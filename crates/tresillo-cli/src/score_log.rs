@@ -83,7 +83,7 @@ pub(crate) fn parse_header(text: &str) -> Result<Header> {
     raw.rules.check_players(n as u8)?;
     let mut config = LedgerConfig::with_rules(raw.rules, n as u8);
     config.penetro_all_play = raw.penetro_all_play;
-    if raw.penetro_all_play && n != 4 {
+    if raw.penetro_all_play && !raw.rules.table(n as u8).penetro {
         bail!("`penetro_all_play` is an option of the four-player table");
     }
     if let Some(b) = raw.start_bowl {
