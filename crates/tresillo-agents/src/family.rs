@@ -5,7 +5,7 @@
 //! when it adds a variant).
 
 use crate::search::gsolver::Goal;
-use tresillo_core::{RuleSet, Rules};
+use tresillo_core::{Contract, PublicState, RuleSet, Rules, ScoringSystem};
 
 /// Which rule agent decides (the `rule` spec's code path).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,12 +24,20 @@ pub struct AgentRules {
     /// `pimc` bids and names the contract by its own Monte Carlo auction with the
     /// ledger's utilities (hombre: points or chips), not through the general path.
     pub pimc_auction: bool,
-    /// At three players `pimc`, `oracle`, `cheat` and `alphamu` may take the
-    /// Spanish fast path (the puesta system's three classes, section 3's
-    /// contracts, its auction; its stakes from the ledger): an opt-in of the
-    /// rule set, so that a rule set added later takes the general path
-    /// ([`gpimc`](crate::search::gpimc)) unless its row says it is that game.
+    /// At a table where every seat plays, `pimc`, `oracle`, `cheat` and `alphamu`
+    /// may take the Spanish fast path (the puesta system's three classes,
+    /// section 3's contracts, its auction; its stakes from the ledger): an
+    /// opt-in of the rule set, so that a rule set added later takes the general
+    /// path ([`gpimc`](crate::search::gpimc)) unless its row says it is that game.
     pub spanish_search: bool,
+    /// At a table where every seat plays, ISMCTS searches on its fast simulator,
+    /// which scores plain `tresillo` (no option) by its own tantos: an opt-in of
+    /// the rule set with its options.
+    pub fast_sim: bool,
+    /// At a table where every seat plays, `RuleLikelihood` weighs a sampled world
+    /// by how likely the rule agent's public decisions were in it: its model
+    /// knows the Spanish contracts without a favoured suit or a contrabola.
+    pub rule_likelihood: bool,
     /// A bid of rank 4 or a declared grand tourné (`lhombre`, RULES.md section
     /// 12.4) shows the seat was dealt both spadille and basta: the sampler keeps
     /// only such deals.
@@ -55,6 +63,8 @@ const SPANISH: AgentRules = AgentRules {
     heuristic: Heuristic::Spanish,
     pimc_auction: false,
     spanish_search: true,
+    fast_sim: false,
+    rule_likelihood: true,
     grand_tourne: false,
     goal: Goal::Spanish,
     reward_divisor: 60.0,
@@ -72,12 +82,40 @@ const HOMBRE: AgentRules = AgentRules {
     ..SPANISH
 };
 
-/// The row of `rules` (`hombre` with `hombre-chips` has its own).
+/// The row of `rules` (`hombre` with `hombre-chips` has its own; options that
+/// the fast paths do not know turn them off).
 #[must_use]
-pub const fn of(rules: &Rules) -> AgentRules {
+pub fn of(rules: &Rules) -> AgentRules {
+    let row = row(rules);
+    AgentRules {
+        fast_sim: row.fast_sim && !rules.has_options(),
+        rule_likelihood: row.rule_likelihood
+            && rules.favoured_suit().is_none()
+            && !rules.has_contract(Contract::Contrabola),
+        ..row
+    }
+}
+
+/// Whether the decisions at `p` may take the Spanish fast path of `pimc`,
+/// `oracle`, `cheat` and `alphamu` ([`AgentRules::spanish_search`]).
+#[must_use]
+pub fn spanish_search(p: &PublicState) -> bool {
+    p.table.every_seat_plays() && of(&p.game_rules()).spanish_search
+}
+
+/// Whether ISMCTS searches `rules` at `table` on its fast simulator
+/// ([`AgentRules::fast_sim`]).
+#[must_use]
+pub fn fast_sim(rules: &Rules, table: tresillo_core::Table) -> bool {
+    table.every_seat_plays() && of(rules).fast_sim
+}
+
+/// The rule set's row before its options.
+fn row(rules: &Rules) -> AgentRules {
     match rules.set {
-        RuleSet::Tresillo | RuleSet::TresilloHouse => SPANISH,
-        RuleSet::Hombre if rules.options.chips => AgentRules {
+        RuleSet::Tresillo => AgentRules { fast_sim: true, ..SPANISH },
+        RuleSet::TresilloHouse => SPANISH,
+        RuleSet::Hombre if rules.scoring() == ScoringSystem::Chips => AgentRules {
             goal: Goal::Won,
             reward_divisor: 120.0,
             dealer_stake: Rules::ante,
@@ -94,5 +132,37 @@ pub const fn of(rules: &Rules) -> AgentRules {
             dealer_stake: |_| 0,
             ..SPANISH
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tresillo_core::{Hand, Seat, Table};
+
+    #[test]
+    fn fast_paths_are_opt_ins_of_the_rows_at_tables_where_every_seat_plays() {
+        // ISMCTS's simulator: plain `tresillo` only, and only where every seat plays.
+        for set in RuleSet::ALL {
+            let r = Rules::from(set);
+            assert_eq!(fast_sim(&r, r.table(3)), set == RuleSet::Tresillo, "{set}");
+        }
+        let plain = Rules::default();
+        assert!(!fast_sim(&plain, plain.table(4)));
+        let favor = Rules::parse("tresillo", &[("palo_de_favor", "oros")]).unwrap();
+        assert!(!fast_sim(&favor, favor.table(3)) && of(&favor).spanish_search);
+        // The rule agent's likelihood: not with a favoured suit or a contrabola.
+        assert!(!of(&favor).rule_likelihood && of(&plain).rule_likelihood);
+        let contra = Rules::parse("hombre", &[("contrabola", "true")]).unwrap();
+        assert!(!of(&contra).rule_likelihood && of(&Rules::from(RuleSet::Hombre)).rule_likelihood);
+        // The Spanish search asks the table, not the number of players: the same
+        // three seats with a dealer who sits out leave the fast path.
+        let deal = crate::rng::deal_for_seed(1);
+        let mut p = *Hand::with_rules(plain, 3, deal, Seat(0)).unwrap().public();
+        assert!(spanish_search(&p));
+        p.table = Table { dealer_sits_out: true, ..Table::THREE };
+        assert!(!spanish_search(&p));
+        let hombre = *Hand::with_rules(Rules::from(RuleSet::Hombre), 3, deal, Seat(0)).unwrap().public();
+        assert!(!spanish_search(&hombre));
     }
 }

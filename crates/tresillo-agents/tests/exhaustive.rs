@@ -83,7 +83,7 @@ fn combinations(set: RuleSet) -> Vec<(Rules, u8)> {
             .collect();
         let Ok(rules) = Rules::parse(set.name(), &refs) else { continue };
         used.extend(pairs.iter().cloned());
-        for &players in spec.players {
+        for players in spec.tables.iter().map(|t| t.players) {
             if rules.check_players(players).is_ok() {
                 out.push((rules, players));
             }
@@ -159,9 +159,13 @@ fn play(rules: Rules, players: u8, pool: &[&str], salt: u64, n: u64) -> Vec<Stri
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let mut agents: Vec<Box<dyn Agent>> =
                 specs.iter().map(|s| reg.build_agent(s).expect("a valid spec")).collect();
-            let mut hand =
-                Hand::with_rules(rules, players, deal_for_seed(seed).seated(players, dealer), dealer)
-                    .expect("a valid table");
+            let mut hand = Hand::with_rules(
+                rules,
+                players,
+                deal_for_seed(seed).seated(rules.table(players), dealer),
+                dealer,
+            )
+            .expect("a valid table");
             let mut rngs = seat_rngs(seed);
             play_hand(&mut hand, &mut agents, &mut rngs).map(|_| ())
         }));

@@ -25,7 +25,7 @@ fn play(specs: [&str; 4], rules: Rules, n: u64, salt: u64) -> (u64, u64) {
     for i in 0..n {
         let seed = splitmix64(salt ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let dealer = Seat((i % 4) as u8);
-        let deal = common::deal(seed).seated(4, dealer);
+        let deal = common::deal(seed).seated(tresillo_core::Table::FOUR_WITH_PENETRO, dealer);
         let mut hand = Hand::with_rules(rules, 4, deal, dealer).unwrap();
         let mut rngs = seat_rngs(seed);
         let r = play_hand(&mut hand, &mut agents, &mut rngs)
@@ -63,9 +63,13 @@ fn the_rule_agent_penetra_takes_the_top_ten_and_plays_the_penetro() {
     let mut rng = tresillo_agents::rng_from_seed(1);
     for seed in 0..400u64 {
         let dealer = Seat((seed % 4) as u8);
-        let mut hand =
-            Hand::new(tresillo_core::RuleSet::Tresillo, 4, common::deal(seed).seated(4, dealer), dealer)
-                .unwrap();
+        let mut hand = Hand::new(
+            tresillo_core::RuleSet::Tresillo,
+            4,
+            common::deal(seed).seated(tresillo_core::Table::FOUR_WITH_PENETRO, dealer),
+            dealer,
+        )
+        .unwrap();
         while let Some(seat) = hand.request().seat() {
             let v = hand.view(seat);
             let d = agent.decide(&v, &mut rng).unwrap();
@@ -79,7 +83,7 @@ fn the_rule_agent_penetra_takes_the_top_ten_and_plays_the_penetro() {
                         h.apply(d).unwrap();
                         assert_eq!(h.public().penetro.dropped, Some(seat));
                         let p = h.public();
-                        assert_eq!(playing_seats(4, p.dealer, &p.penetro) & (1 << seat.0), 0);
+                        assert_eq!(playing_seats(p.table, p.dealer, &p.penetro) & (1 << seat.0), 0);
                     }
                 }
                 Request::Surrender { .. } if hand.phase() == Phase::PenetroGiveUp => {

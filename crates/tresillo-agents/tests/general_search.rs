@@ -27,7 +27,7 @@ fn duplicate(spec: &str, rules: Rules, players: u8, deals: u64, salt: u64) -> Ve
             let mut agents: Vec<Seated> = (0..players)
                 .map(|s| build_seated(if s == at { spec } else { "rule" }).expect("a valid spec"))
                 .collect();
-            let deal = common::deal(seed).seated(players, dealer);
+            let deal = common::deal(seed).seated(rules.table(players), dealer);
             let mut hand = Hand::with_rules(rules, players, deal, dealer).unwrap();
             let mut rngs = seat_rngs(seed);
             let r = play_hand(&mut hand, &mut agents, &mut rngs)
@@ -168,7 +168,8 @@ fn general_answers_everything(
     for seed in 0..deals {
         let dealer = Seat((seed % u64::from(players)) as u8);
         let mut h =
-            Hand::with_rules(rules, players, common::deal(seed).seated(players, dealer), dealer).unwrap();
+            Hand::with_rules(rules, players, common::deal(seed).seated(rules.table(players), dealer), dealer)
+                .unwrap();
         let mut agents: Vec<Box<dyn Agent>> = (0..players).map(|_| build_agent("rule").unwrap()).collect();
         let mut rngs = seat_rngs(seed);
         while let Some(seat) = h.request().seat() {

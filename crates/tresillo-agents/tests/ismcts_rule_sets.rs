@@ -36,7 +36,7 @@ fn rule_sets() -> Vec<(Rules, u8)> {
 /// A hand of `rules` at a table of `players` from the deal of `seed`.
 fn hand(rules: Rules, players: u8, seed: u64) -> Hand {
     let dealer = Seat((seed % u64::from(players)) as u8);
-    let deal = common::deal(seed).seated(players, dealer);
+    let deal = common::deal(seed).seated(rules.table(players), dealer);
     Hand::with_rules(rules, players, deal, dealer).expect("a full deal")
 }
 

@@ -314,7 +314,7 @@ fn four_position(seed: u64, all_play: bool, penetro: bool, plies: usize, rule_ma
         options: RuleOptions { penetro_all_play: all_play, ..RuleOptions::default() },
     };
     let dealer = Seat((seed % 4) as u8);
-    let deal = common::deal(seed).seated(4, dealer);
+    let deal = common::deal(seed).seated(tresillo_core::Table::FOUR_WITH_PENETRO, dealer);
     let mut h = Hand::with_rules(rules, 4, deal, dealer).expect("a four-player deal");
     let mut agents: Vec<Box<dyn Agent>> = (0..4)
         .map(|i| {

@@ -20,7 +20,7 @@ fn cards(s: CardSet) -> Vec<String> {
 /// own options that the spec sets.
 pub fn hello(rules: Rules, players: u8, config: &BotConfig) -> Value {
     let options: serde_json::Map<String, Value> =
-        rules.options.set_options().into_iter().map(|(k, v)| (k.to_string(), Value::String(v))).collect();
+        rules.set_options().into_iter().map(|(k, v)| (k.to_string(), Value::String(v))).collect();
     let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
     let mut time = serde_json::Map::new();
     time.insert("decision_ms".into(), ms(config.limit).into());
@@ -137,7 +137,7 @@ pub fn request(
 ) {
     out.clear();
     let p = view.public();
-    let names = Names::of(p.rules);
+    let names = p.rules.names();
     out.push_str("{\"type\":\"request\",\"id\":");
     push_num(out, id);
     out.push_str(",\"seat\":");
@@ -177,8 +177,13 @@ mod tests {
     fn each_request(rules: Rules, players: u8, deals: u64, mut f: impl FnMut(&PlayerView, &str, &Value)) {
         for i in 0..deals {
             let dealer = Seat((i % u64::from(players)) as u8);
-            let mut hand =
-                Hand::with_rules(rules, players, deal_for_seed(i).seated(players, dealer), dealer).unwrap();
+            let mut hand = Hand::with_rules(
+                rules,
+                players,
+                deal_for_seed(i).seated(rules.table(players), dealer),
+                dealer,
+            )
+            .unwrap();
             let mut rule = RuleAgent::new(RuleParams::default());
             let mut rngs = seat_rngs(i);
             rule.new_hand();

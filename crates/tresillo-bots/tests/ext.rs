@@ -36,7 +36,9 @@ fn play(bot: &mut ExtBot, hands: u64) -> Result<(Vec<HandResult>, Work), String>
     for i in 0..hands {
         let dealer = Seat((i % 3) as u8);
         let rules = Rules::parse("tresillo", &[]).unwrap();
-        let mut hand = Hand::with_rules(rules, 3, deal_for_seed(i).seated(3, dealer), dealer).unwrap();
+        let mut hand =
+            Hand::with_rules(rules, 3, deal_for_seed(i).seated(tresillo_core::Table::THREE, dealer), dealer)
+                .unwrap();
         let mut rngs = seat_rngs(i);
         let mut agents: [&mut dyn Agent; 3] = [bot, &mut rule1, &mut rule2];
         for a in agents.iter_mut() {

@@ -6,7 +6,6 @@
 //! contract's own goal in `hombre`, `lhombre` and at four players); its classes
 //! are named here in the rule set's words.
 
-use crate::narrate::Names;
 use crate::replay::for_each_record;
 use anyhow::{Result, bail, ensure};
 use std::io::Write;
@@ -84,13 +83,9 @@ pub fn class_name(goal: Goal, c: u8) -> &'static str {
 
 fn write_analysis(out: &mut impl Write, rec: &HandRecord, an: &HandAnalysis) -> Result<()> {
     let r = &rec.result;
-    let names = Names::of(rec.rules);
+    let names = rec.rules.names();
     let Some(declarer) = r.declarer else {
-        let why = match names {
-            Names::Spanish => "all passed, the espada in the heap",
-            Names::International => "all passed",
-        };
-        writeln!(out, "summary: cancelled ({why}): no card play")?;
+        writeln!(out, "summary: cancelled ({}): no card play", rec.rules.spec().words.cancelled)?;
         return Ok(());
     };
     let mut contract = r.contract.map_or("?".to_string(), |c| names.contract(c, r.trump));

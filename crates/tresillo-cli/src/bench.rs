@@ -326,7 +326,12 @@ pub fn run(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
                 black_box(rows);
                 rates.push((threads, n as f64 / start.elapsed().as_secs_f64()));
             }
-            let table = if players == 4 { " at four players" } else { "" };
+            let seats = rules.parse()?.table(players);
+            let table = if seats.every_seat_plays() {
+                String::new()
+            } else {
+                format!(" at {} players", seats.players_word())
+            };
             writeln!(
                 out,
                 "deals: {n} deals of {agents} ({}{table}), scored, no files written",
@@ -445,7 +450,8 @@ fn bench_ismcts(
     out: &mut impl Write,
 ) -> Result<()> {
     let sizes = if sizes.is_empty() { vec![1_000, 10_000, 100_000] } else { sizes.to_vec() };
-    let plain = rules == tresillo_core::Rules::default() && players == 3;
+    // ISMCTS's fast simulator (plain `tresillo`): the sampler's views.
+    let plain = tresillo_agents::family::fast_sim(&rules, rules.table(players));
     let views = if plain { sampler_views(1, 64) } else { first_card_views(rules, players, 64)? };
     let table = if plain { String::new() } else { format!(" of {rules} at {players} players") };
     writeln!(
@@ -533,7 +539,7 @@ pub(crate) fn first_card_views(
             break;
         }
         let dealer = Seat((seed % u64::from(players)) as u8);
-        let deal = tresillo_sim::deal_for_seed(seed).seated(players, dealer);
+        let deal = tresillo_sim::deal_for_seed(seed).seated(rules.table(players), dealer);
         let mut hand = Hand::with_rules(rules, players, deal, dealer)?;
         let mut rngs = seat_rngs(seed);
         while let Some(seat) = hand.request().seat() {
@@ -557,10 +563,12 @@ fn bench_gsolver(rules: tresillo_core::Rules, players: u8, n: usize, out: &mut i
     let mut pos = Vec::with_capacity(n);
     let mut agent = RuleAgent::new(RuleParams::default());
     let mut rng = rng_from_seed(9);
+    // Where every seat plays, the position of a world sampled from the view.
+    let sampled = rules.table(players).every_seat_plays();
     let mut seed = 0u64;
     while pos.len() < n && seed < 100 * n as u64 + 1000 {
         let dealer = Seat((seed % u64::from(players)) as u8);
-        let deal = tresillo_sim::deal_for_seed(seed).seated(players, dealer);
+        let deal = tresillo_sim::deal_for_seed(seed).seated(rules.table(players), dealer);
         let mut hand = Hand::with_rules(rules, players, deal, dealer)?;
         let mut rngs = seat_rngs(seed);
         seed += 1;
@@ -570,7 +578,7 @@ fn bench_gsolver(rules: tresillo_core::Rules, players: u8, n: usize, out: &mut i
                 && view.public().tricks_done == 0
                 && legal.len() > 1
             {
-                let ps = if players == 3 {
+                let ps = if sampled {
                     Sampler::new(&view).ok().and_then(|s| s.sample(&mut rng).play_state(&view))
                 } else {
                     hand.play_state()
@@ -618,7 +626,7 @@ fn bench_gsolver(rules: tresillo_core::Rules, players: u8, n: usize, out: &mut i
         "gsolver: {} first-card positions of {rules} at {players} players ({}), one thread; {fast} with three \
          active seats and a trump",
         pos.len(),
-        if players == 3 { "a world sampled from the view, as pimc" } else { "the true world, as oracle" }
+        if sampled { "a world sampled from the view, as pimc" } else { "the true world, as oracle" }
     )?;
     writeln!(out, "every legal card, general solver: {}", percentiles_ms(&g))?;
     writeln!(out, "every legal card, dispatch (fast where it answers): {}", percentiles_ms(&b))?;

@@ -94,12 +94,13 @@ pub fn run(a: &BotCheckArgs, out: &mut impl Write) -> Result<()> {
                 return Err(tresillo_sim::SimError::Interrupted.into());
             }
             let dealer = Seat((i % u64::from(players)) as u8);
-            let deal = deal_for_seed(i + 1).seated(players, dealer);
+            let table = rules.table(players);
+            let deal = deal_for_seed(i + 1).seated(table, dealer);
             let mut hand = Hand::with_rules(rules, players, deal, dealer)?;
-            // The bot sits in each seat in turn (at four players, never the idle dealer's).
+            // The bot sits in each seat in turn (never the seat that sits out).
             let mut me = Seat(((i / u64::from(players)) % u64::from(players)) as u8);
-            if players == 4 && me == dealer {
-                me = me.next(4);
+            if table.sits_out(dealer) == Some(me) {
+                me = me.next(players);
             }
             let mut rngs = seat_rngs(i);
             bot.new_hand();

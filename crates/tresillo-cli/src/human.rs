@@ -18,7 +18,7 @@ use tresillo_agents::cheat::Seated;
 use tresillo_agents::{Agent, AgentRng, TablePlayer, build_agent, rng_from_seed, seat_rngs};
 use tresillo_core::tables::{TRUMP_SUIT, table};
 use tresillo_core::{
-    Bid, Card, CardSet, Contract, Deal, Decision, DropWord, Hand, LedgerConfig, Phase, PlayerView,
+    Bid, Card, CardSet, Contract, Deal, Decision, DropWord, Hand, Help, LedgerConfig, Phase, PlayerView,
     PublicState, Request, RuleSet, Rules, Scorer, ScoringMode, Seat, Suit, Word, legal_moves, parse_card,
 };
 use tresillo_sim::{Act, HandRecord, Step, deal_for_seed, deal_seed, seating_rng_seed};
@@ -104,7 +104,7 @@ pub fn run(s: &Session, input: &mut impl BufRead, out: &mut impl Write) -> Resul
     for k in 0..u64::from(s.hands) {
         let ds = deal_seed(s.seed, k);
         let dealer = Seat(((u64::from(s.dealer) + k) % u64::from(n)) as u8);
-        let deal = first_deal.unwrap_or_else(|| deal_for_seed(ds).seated(n, dealer));
+        let deal = first_deal.unwrap_or_else(|| deal_for_seed(ds).seated(s.rules.table(n), dealer));
         writeln!(out, "\n=== hand {} of {} ===", k + 1, s.hands)?;
         let rng_seed = seating_rng_seed(ds, 0);
         let mut table = Table {
@@ -118,7 +118,7 @@ pub fn run(s: &Session, input: &mut impl BufRead, out: &mut impl Write) -> Resul
             b.begin_hand();
         }
         writeln!(out, "dealer: seat {dealer}; mano: seat {}", dealer.next(n))?;
-        if n == 4 && me == dealer {
+        if s.rules.table(n).sits_out(dealer) == Some(me) {
             writeln!(
                 out,
                 "you deal and sit out this hand (if the three others pass with the espada in the heap, you \
@@ -247,7 +247,7 @@ fn table_line(hand: &Hand, d: &Decision, seat: Seat, me: Seat) -> Option<String>
             after.apply_unchecked(*d);
             let shown = after.public().shown_heap;
             if p.shown_heap.is_empty() && !shown.is_empty() {
-                line.push_str(&format!("\nthe heap is turned face up: {}", Names::of(p.rules).cards(shown)));
+                line.push_str(&format!("\nthe heap is turned face up: {}", p.rules.names().cards(shown)));
             }
             Some(line)
         }
@@ -302,11 +302,7 @@ impl Table {
                             agent.new_hand();
                             match agent.decide(&view, &mut self.hint_rng) {
                                 Ok(d) => {
-                                    writeln!(
-                                        out,
-                                        "hint ({spec}): {}",
-                                        describe(&d, Names::of(p_rules(&view)))
-                                    )?;
+                                    writeln!(out, "hint ({spec}): {}", describe(&d, p_rules(&view)))?;
                                 }
                                 Err(f) => writeln!(out, "no hint from {spec}: {f}")?,
                             }
@@ -325,7 +321,7 @@ impl Table {
     fn show(&self, view: &PlayerView, choices: &[Choice], out: &mut impl Write) -> Result<()> {
         let p = view.public();
         let req = view.request();
-        let names = Names::of(p.rules);
+        let names = p.rules.names();
         match req {
             Request::Play { .. } => {
                 let trick = p.current_trick();
@@ -359,7 +355,7 @@ impl Table {
                 let why = match p.forced {
                     // Only hombre's option asks for a gascarille.
                     true if p.gascarille => " (the gascarille)",
-                    true => p.game_rules().spec().words.forced_exchange,
+                    true => p.game_rules().spec().words.forced_exchange.unwrap_or_default(),
                     false => "",
                 };
                 writeln!(
@@ -390,32 +386,25 @@ impl Table {
 fn question(view: &PlayerView) -> String {
     let p = view.public();
     let req = view.request();
-    let names = Names::of(p.rules);
+    let words = p.game_rules().spec().words;
     let q = match req {
-        Request::Bola { .. } if names == Names::International => {
-            "you won the first five tricks: stop, or lead to the sixth for tout"
-        }
         Request::Declare { forced: true, .. } if p.penetro.active => {
             "you penetra: name trumps (an entrada), then discard one card"
         }
         Request::Declare { forced: true, .. } if p.gascarille => {
             "the others make you play a gascarille (worth 3): name trumps"
         }
-        Request::Declare { forced: true, .. } => p.game_rules().spec().words.forced_question,
+        Request::Declare { forced: true, .. } => words.forced_question,
         Request::Surrender { .. } if p.phase == Phase::PenetroGiveUp => {
             "you took ten cards: give up at once (a puesta, and the penetro condición) or play on"
         }
         Request::Bid { .. } => "your call in the auction",
-        Request::Declare { .. } if names == Names::International => {
-            "you won the auction: name the contract (a winner at game may raise to spades game, tourné, nolo or \
-             grand tourné; one at solo to spades solo)"
-        }
-        Request::Declare { .. } => "you won the auction: name the contract",
+        Request::Declare { .. } => words.declare_question,
         Request::Word { .. } => "who goes first among the opponents",
         Request::Play { .. } => "your card",
         Request::Surrender { .. } => "three tricks played: give up or play on",
         Request::TakeOver { .. } => "the declarer gives up: take over",
-        Request::Bola { .. } => "you won the first five tricks",
+        Request::Bola { .. } => words.bola_question,
         Request::Gascarille { .. } => "everybody passed: make the holder of the espada play a gascarille",
         Request::ExchangeRight { .. } => "exchange first, or pass that right to the other opponent",
         Request::AcceptSurrender { .. } => "the declarer gives up the vuelta: accept",
@@ -433,7 +422,8 @@ fn question(view: &PlayerView) -> String {
 fn choices(view: &PlayerView) -> Vec<Choice> {
     let req = view.request();
     let hand = view.hand();
-    let names = Names::of(view.public().rules);
+    let set = view.public().rules;
+    let names = set.names();
     let mut legal = view.legal_decisions();
     if let Request::Play { .. } = req {
         let order = power_order(view.public(), hand);
@@ -450,49 +440,34 @@ fn choices(view: &PlayerView) -> Vec<Choice> {
                 decision: d,
                 text: match d {
                     // An equal bid in L'Hombre is *self*.
-                    Decision::Bid(b @ Bid::Level(l))
-                        if names == Names::International
-                            && view.public().standing.map(|s| s.0) == Some(l) =>
-                    {
+                    Decision::Bid(b @ Bid::Level(l)) if view.public().standing.map(|s| s.0) == Some(l) => {
                         names.bid(b, true)
                     }
-                    _ => describe(&d, names),
-                } + &if names == Names::Spanish { gloss(&d, view.public()) } else { String::new() },
+                    _ => describe(&d, set),
+                } + &if set.spec().words.gloss { gloss(&d, view.public()) } else { String::new() },
             })
             .collect(),
     }
 }
 
-/// A decision in the game's words (L'Hombre's in `lhombre`).
-fn describe(d: &Decision, names: Names) -> String {
-    if names == Names::International {
-        match *d {
-            Decision::Bid(b) => return names.bid(b, false),
-            Decision::Declare(c, t) => {
-                let trump = t.map_or(String::new(), |s| format!(", trumps {}", names.suit(s)));
-                return format!("{}{trump}", names.contract(c, t));
-            }
-            Decision::Discard(s) if !s.is_empty() => return format!("discard {}", names.cards(s)),
-            Decision::Play(c) => return format!("play {}", names.card(c)),
-            Decision::Bola(true) => return "lead to the sixth trick: tout (all nine)".into(),
-            Decision::Bola(false) => return "stop: the game is won".into(),
-            _ => {}
-        }
-    }
+/// A decision in the words of rule set `set` (L'Hombre's in `lhombre`).
+fn describe(d: &Decision, set: RuleSet) -> String {
+    let names = set.names();
     match *d {
-        Decision::Bid(b) => b.to_string(),
-        Decision::Declare(c, Some(t)) => format!("{c}, trumps {t}"),
-        Decision::Declare(c, None) => c.to_string(),
+        Decision::Bid(b) => names.bid(b, false),
+        Decision::Declare(c, t) => {
+            let trump = t.map_or(String::new(), |s| format!(", trumps {}", names.suit(s)));
+            format!("{}{trump}", names.contract(c, t))
+        }
         Decision::Discard(s) if s.is_empty() => "discard nothing".into(),
-        Decision::Discard(s) => format!("discard {s}"),
+        Decision::Discard(s) => format!("discard {}", names.cards(s)),
         Decision::Word(w) => w.to_string(),
-        Decision::Play(c) => format!("play {c}"),
+        Decision::Play(c) => format!("play {}", names.card(c)),
         Decision::Surrender(true) => "give up".into(),
         Decision::Surrender(false) => "play on".into(),
         Decision::TakeOver(true) => "yo sigo".into(),
         Decision::TakeOver(false) => "do not take over".into(),
-        Decision::Bola(true) => "play on for bola".into(),
-        Decision::Bola(false) => "stop with primeras".into(),
+        Decision::Bola(b) => set.spec().words.bola_choices[usize::from(b)].into(),
         Decision::Gascarille(g) => if g { "gascarille" } else { "no gascarille" }.into(),
         Decision::ExchangeFirst(f) => if f { "exchange first" } else { "pass the right" }.into(),
         Decision::AcceptSurrender(a) => if a { "accept" } else { "refuse" }.into(),
@@ -665,7 +640,7 @@ fn power_order_in(hand: CardSet, trump: Option<Suit>, nolo: bool) -> Vec<Card> {
 
 /// The hand sorted by trick power, with the trumps marked once known.
 fn sorted_hand(p: &PublicState, hand: CardSet) -> String {
-    sorted_hand_in(Names::of(p.rules), hand, p.trump, p.contract.is_some_and(Contract::is_nolo))
+    sorted_hand_in(p.rules.names(), hand, p.trump, p.contract.is_some_and(Contract::is_nolo))
 }
 
 /// [`sorted_hand`] from its parts.
@@ -678,7 +653,7 @@ fn sorted_hand_in(names: Names, hand: CardSet, trump: Option<Suit>, nolo: bool) 
 
 /// The hand sorted by power with the numbers discards are typed with.
 fn numbered_hand(p: &PublicState, hand: CardSet) -> String {
-    let names = Names::of(p.rules);
+    let names = p.rules.names();
     let v = power_order(p, hand);
     v.iter().enumerate().map(|(i, c)| format!("{}:{}", i + 1, names.card(*c))).collect::<Vec<_>>().join(" ")
 }
@@ -707,14 +682,16 @@ fn wrap(text: &str, width: usize) -> String {
 fn help(view: &PlayerView) -> String {
     let p = view.public();
     let rules = p.game_rules();
-    let words = rules.spec().words;
-    if !words.help.is_empty() {
-        let legal = match view.request() {
-            Request::Play { legal, .. } => Names::of(p.rules).cards(legal),
-            _ => "the numbered choices".into(),
-        };
-        return words.help.replace("{legal}", &legal);
-    }
+    let (forced_help, all_pass, all_pass_penetro) = match rules.spec().words.help {
+        Help::Text(text) => {
+            let legal = match view.request() {
+                Request::Play { legal, .. } => p.rules.names().cards(legal),
+                _ => "the numbered choices".into(),
+            };
+            return text.replace("{legal}", &legal);
+        }
+        Help::Sections { forced, all_pass, all_pass_penetro } => (forced, all_pass, all_pass_penetro),
+    };
     match view.request() {
         Request::Bid { min_level, max_level, .. } => {
             let can = if min_level > max_level {
@@ -724,7 +701,7 @@ fn help(view: &PlayerView) -> String {
             };
             let levels: Vec<String> =
                 level_names(&rules).iter().enumerate().map(|(i, c)| format!("{} {c}", i + 1)).collect();
-            let all_pass = if p.players == 4 { words.all_pass_help_four } else { words.all_pass_help };
+            let all_pass = if p.table.penetro { all_pass_penetro } else { all_pass };
             format!(
                 "Auction (RULES.md section 3): levels are {}. A bid must be higher than the standing one, except \
                  that a player earlier in turn order (mano, medio, postre) may equal it. A pass (paso) is final. \
@@ -740,7 +717,7 @@ fn help(view: &PlayerView) -> String {
             match forced {
                 false => String::new(),
                 true if p.penetro.active => "; a penetro: entrada only, then you discard one card".into(),
-                true => words.forced_help.to_string(),
+                true => forced_help.to_string(),
             } + &if rules.has_contract(Contract::Contrabola) {
                 " (Contrabola: nobody exchanges; name a suit you hold as trumps and take no trick.)".to_string()
             } else {

@@ -20,8 +20,7 @@ pub fn write_records(path: &Path, records: &[HandRecord]) -> Result<()> {
 /// Prints a recorded hand: the deal, the seats, every decision, the outcome. The
 /// record must be valid ([`HandRecord::replay`]).
 pub fn write_hand(out: &mut impl Write, rec: &HandRecord) -> Result<()> {
-    let names = Names::of(rec.rules);
-    write_header_in(out, names, &rec.deal, rec.dealer, &rec.agents)?;
+    write_header_in(out, rec.rules, &rec.deal, rec.dealer, &rec.agents)?;
     let mut lines = Vec::new();
     let hand = rec.replay_with(|h, d| lines.push(narrate(h, d)))?;
     for l in lines.into_iter().flatten() {
@@ -37,19 +36,22 @@ pub use tresillo_core::Names;
 
 /// The lines before the first decision: the deal, the dealer and mano, each seat's
 /// player and cards.
-/// Cards are shown in `names`; the deal line keeps the notation of section 13.
+/// Cards are shown in the names of rule set `set`; the deal line keeps the
+/// notation of section 13.
 pub fn write_header_in(
     out: &mut impl Write,
-    names: Names,
+    set: tresillo_core::RuleSet,
     deal: &Deal,
     dealer: Seat,
     agents: &[String],
 ) -> Result<()> {
     let n = agents.len() as u8;
+    let names = set.names();
+    let table = set.table(n);
     writeln!(out, "deal: {deal}")?;
     writeln!(out, "dealer: seat {dealer}; mano: seat {}", dealer.next(n))?;
     for (s, name) in agents.iter().enumerate() {
-        if n == 4 && s == dealer.index() {
+        if table.sits_out(dealer) == Some(Seat(s as u8)) {
             writeln!(out, "seat {s} ({name}): deals and sits out")?;
         } else {
             writeln!(out, "seat {s} ({name}): {}", names.cards(deal.hands.0[s]))?;
@@ -61,23 +63,19 @@ pub fn write_header_in(
 /// The last line of a hand's narrative.
 pub fn outcome_line(result: &HandResult) -> String {
     let t = result.tricks.0;
-    let names = Names::of(result.rules);
-    let bola = if names == Names::International { "tout" } else { "bola" };
+    let names = result.rules.names();
+    let words = result.rules.spec().words;
+    let bola = words.bola;
     let tricks: Vec<String> = t[..usize::from(result.players.min(4))].iter().map(u8::to_string).collect();
     match result.outcome {
-        Outcome::Cancelled if names == Names::International => "outcome: all passed, a new deal".into(),
-        Outcome::Cancelled => "outcome: cancelled (all passed, the espada is in the heap)".into(),
+        Outcome::Cancelled => words.cancelled_outcome.into(),
         o => format!(
             "outcome: {} for declarer seat {}{}; tricks {}{}{}",
             names.outcome(o),
             result.final_declarer().expect("declarer"),
             if result.penetro { " (penetro)" } else { "" },
             tricks.join("-"),
-            match (result.primeras, names) {
-                (false, _) => "",
-                (true, Names::Spanish) => "; primeras",
-                (true, Names::International) => "; stopped after five",
-            },
+            if result.primeras { format!("; {}", words.primeras) } else { String::new() },
             match (result.bola_attempted, result.bola_made) {
                 (true, true) => format!("; {bola} made"),
                 (true, false) => format!("; {bola} failed"),
@@ -92,7 +90,7 @@ pub fn narrate(h: &Hand, d: &Decision) -> Option<String> {
     let req = h.request();
     let seat = req.seat()?;
     let p = h.public();
-    let names = Names::of(p.rules);
+    let names = p.rules.names();
     Some(match (*d, req) {
         (Decision::Bid(b), Request::Bid { min_level, .. }) => {
             let equal = matches!((b, p.standing), (Bid::Level(l), Some((s, _))) if l == s && l == min_level);
@@ -179,17 +177,9 @@ pub fn narrate(h: &Hand, d: &Decision) -> Option<String> {
         (Decision::TakeOver(t), _) => {
             format!("seat {seat} {}", if t { "says yo sigo and takes over" } else { "does not take over" })
         }
-        (Decision::Bola(b), _) => match names {
-            Names::Spanish => {
-                format!("seat {seat} {}", if b { "plays on for bola" } else { "stops with primeras" })
-            }
-            Names::International => {
-                format!(
-                    "seat {seat} {}",
-                    if b { "leads to the sixth trick: tout" } else { "stops after five tricks" }
-                )
-            }
-        },
+        (Decision::Bola(b), _) => {
+            format!("seat {seat} {}", p.game_rules().spec().words.bola_narration[usize::from(b)])
+        }
         (Decision::Gascarille(g), _) => {
             format!(
                 "seat {seat} {}",

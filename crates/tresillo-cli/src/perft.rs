@@ -36,14 +36,17 @@ pub struct PerftArgs {
 pub fn run(a: &PerftArgs, out: &mut impl Write) -> Result<()> {
     let rules = a.rules.parse()?;
     let players = a.rules.players()?;
-    let deal = Deal::parse_partial_at(&a.deal, players).with_context(|| {
-        if players == 3 && a.deal.split('/').count() == 5 {
+    let table = rules.table(players);
+    let deal = Deal::parse_partial_at(&a.deal, table).with_context(|| {
+        // One hand more than the players, and the heap: a deal of a table of four.
+        if table.every_seat_plays() && a.deal.split('/').count() == usize::from(players) + 2 {
             "bad --deal (a table of four takes --players 4)".to_string()
         } else {
             format!("bad --deal for --players {players}")
         }
     })?;
-    let four = players == 4;
+    // Any table but three seats that all play: the active seats from the hands.
+    let four = table != tresillo_core::Table::THREE;
     let cards: u32 = deal.hands.0.iter().map(|h| h.len()).sum();
     if cards == 0 {
         bail!("bad --deal: the hands are empty (give each hand at least one card)");

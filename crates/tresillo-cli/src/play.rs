@@ -48,11 +48,11 @@ pub struct PlayArgs {
     rules: crate::rules::RulesArgs,
 }
 
-/// Splits and builds `spec` into one agent per seat of a table of `players`.
-pub fn parse_agents_for(spec: &str, players: u8) -> Result<Vec<Seated>> {
+/// Splits and builds `spec` into one agent per seat of `table`.
+pub fn parse_agents_for(spec: &str, table: tresillo_core::Table) -> Result<Vec<Seated>> {
     let specs: Vec<&str> = spec.split(',').collect();
-    if specs.len() != usize::from(players) {
-        let n = if players == 4 { "four" } else { "three" };
+    if specs.len() != usize::from(table.players) {
+        let n = table.players_word();
         anyhow::bail!("--agents needs {n} agent specs separated by commas, got {}", specs.len());
     }
     specs.iter().map(|s| crate::registry().build_seated(s.trim()).map_err(anyhow::Error::from)).collect()
@@ -87,11 +87,11 @@ pub fn run(a: &PlayArgs, out: &mut impl Write) -> Result<()> {
     }
     let deal = match &a.deal {
         Some(d) => Deal::parse(d).context("bad --deal")?,
-        None => tresillo_sim::deal_for_seed(a.seed).seated(n, Seat(a.dealer)),
+        None => tresillo_sim::deal_for_seed(a.seed).seated(rules.table(n), Seat(a.dealer)),
     };
     let default_agents = if n == 4 { "random,random,random,random" } else { "random,random,random" };
     let specs = a.agents.as_deref().unwrap_or(default_agents);
-    let mut agents = parse_agents_for(specs, n)?;
+    let mut agents = parse_agents_for(specs, rules.table(n))?;
     let mut hand = Hand::with_rules(rules, n, deal, Seat(a.dealer))?;
     let (result, steps) = play_recorded(&mut hand, &mut agents, &mut seat_rngs(a.seed))?;
     let names = specs.split(',').map(|x| x.trim().to_string()).collect();

@@ -173,7 +173,7 @@ fn replay_row(a: &ReplayArgs) -> Result<HandRecord> {
             covers: a.bidding_covers.unwrap_or_default(),
         });
     }
-    let deal = deal_for_seed(seed).seated(n, Seat(dealer));
+    let deal = deal_for_seed(seed).seated(game.table(n), Seat(dealer));
     let mut hand = Hand::with_rules(game, n, deal, Seat(dealer))?;
     let rng_seed = seating_rng_seed(seed, si);
     let (result, steps) = play_recorded(&mut hand, &mut agents, &mut seat_rngs(rng_seed))?;

@@ -15,13 +15,17 @@ pub struct RulesArgs {
     #[arg(long = "rule-option", value_name = "KEY=VALUE")]
     pub rule_option: Vec<String>,
     /// Players at the table: 3, or 4 with an inactive dealer (RULES.md section 12.2).
-    #[arg(long, default_value_t = 3, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u8>)]
+    #[arg(long, default_value_t = tresillo_core::Table::DEFAULT_PLAYERS, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u8>)]
     pub players: u8,
 }
 
 impl Default for RulesArgs {
     fn default() -> Self {
-        RulesArgs { rules: RuleSet::Tresillo.name().into(), rule_option: Vec::new(), players: 3 }
+        RulesArgs {
+            rules: RuleSet::Tresillo.name().into(),
+            rule_option: Vec::new(),
+            players: tresillo_core::Table::DEFAULT_PLAYERS,
+        }
     }
 }
 
@@ -30,8 +34,8 @@ impl RulesArgs {
     pub fn from_rules(rules: &Rules) -> RulesArgs {
         RulesArgs {
             rules: rules.set.name().into(),
-            rule_option: rules.options.set_options().into_iter().map(|(k, v)| format!("{k}={v}")).collect(),
-            players: 3,
+            rule_option: rules.set_options().into_iter().map(|(k, v)| format!("{k}={v}")).collect(),
+            players: tresillo_core::Table::DEFAULT_PLAYERS,
         }
     }
 
@@ -58,7 +62,7 @@ impl RulesArgs {
             w.push("--rule-option".into());
             w.push(o.clone());
         }
-        if self.players != 3 {
+        if self.players != tresillo_core::Table::DEFAULT_PLAYERS {
             w.push("--players".into());
             w.push(self.players.to_string());
         }
@@ -72,7 +76,7 @@ pub fn list(out: &mut impl Write) -> Result<()> {
     let width = RuleSet::ALL.iter().flat_map(|r| r.spec().options).map(|o| o.name.len()).max().unwrap_or(0);
     for r in RuleSet::ALL {
         let spec = r.spec();
-        let players: Vec<String> = spec.players.iter().map(u8::to_string).collect();
+        let players: Vec<String> = spec.tables.iter().map(|t| t.players.to_string()).collect();
         writeln!(
             out,
             "{:<16} RULES.md section {:<5} {} players: {}",

@@ -109,8 +109,7 @@ fn debt_text(d: &Debt, names: &[String]) -> String {
 }
 
 pub(crate) fn ledger_line(l: &Ledger, names: &[String]) -> String {
-    let note = l.config().rules.spec().words.ledger_note;
-    if !note.is_empty() {
+    if let Some(note) = l.config().rules.spec().words.ledger_note {
         return note.into();
     }
     let paper = if l.paper().is_empty() {

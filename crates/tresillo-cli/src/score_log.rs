@@ -83,7 +83,7 @@ pub(crate) fn parse_header(text: &str) -> Result<Header> {
     raw.rules.check_players(n as u8)?;
     let mut config = LedgerConfig::with_rules(raw.rules, n as u8);
     config.penetro_all_play = raw.penetro_all_play;
-    if raw.penetro_all_play && n != 4 {
+    if raw.penetro_all_play && !raw.rules.table(n as u8).penetro {
         bail!("`penetro_all_play` is an option of the four-player table");
     }
     if let Some(b) = raw.start_bowl {
@@ -258,7 +258,7 @@ pub(crate) fn parse_hand(text: &str, header: &Header, dealer: Seat) -> Result<(H
         Some(v) => bail!("`note` must be a string, not {v}"),
     };
     obj.entry("rules").or_insert_with(|| json!(header.config.rules));
-    if !header.config.options.is_default() {
+    if header.config.game_rules().has_options() {
         obj.entry("options").or_insert_with(|| json!(header.config.options));
     }
     obj.entry("players").or_insert_with(|| json!(header.config.players));
@@ -358,7 +358,7 @@ pub(crate) fn parse_hand(text: &str, header: &Header, dealer: Seat) -> Result<(H
                     (1..r.players).map(|k| fin.plus(k, r.players)).map(|s| (s, r.tricks[s])).collect();
                 rules.outcome(r.contract, r.tricks[fin], &defenders)
             } else {
-                outcome_of(r.players, r.dealer, fin, r.penetro, &r.tricks)
+                outcome_of(r.table(), r.dealer, fin, r.penetro, &r.tricks)
             }
         })
     };
@@ -437,9 +437,10 @@ pub(crate) fn describe(r: &HandResult, names: &[String]) -> String {
         }
         None => {}
     }
-    let intl = crate::narrate::Names::of(r.rules);
-    if intl == crate::narrate::Names::International {
+    let words = r.rules.spec().words;
+    if words.contracts_by_name {
         // L'Hombre (section 12.4): its contract names, win, draw or loss, tout.
+        let intl = r.rules.names();
         let contract = r.contract.map_or("?".into(), |c| intl.contract(c, r.trump));
         let forced = if r.forced { " (all passed: scores as game)" } else { "" };
         let mut t = format!(
@@ -453,9 +454,12 @@ pub(crate) fn describe(r: &HandResult, names: &[String]) -> String {
             let _ = write!(t, ", tricks {}", tr.join("-"));
         }
         match (r.primeras, r.bola_attempted, r.bola_made) {
-            (true, _, _) => t.push_str("; stopped after five"),
-            (_, true, true) => t.push_str("; tout made"),
-            (_, true, false) => t.push_str("; tout failed"),
+            (true, _, _) => {
+                let _ = write!(t, "; {}", words.primeras);
+            }
+            (_, true, made) => {
+                let _ = write!(t, "; {} {}", words.bola, if made { "made" } else { "failed" });
+            }
             _ => {}
         }
         t.push('.');

@@ -221,13 +221,7 @@ pub fn words(names: Names, a: usize) -> String {
             Decision::Play(c) => format!("play {}", names.card(c)),
             Decision::Bid(b @ Bid::Paso) => names.bid(b, false),
             Decision::Bid(b) => format!("bid {}", names.bid(b, false)),
-            Decision::Declare(c, t) => match t {
-                Some(s) if names == Names::Spanish => {
-                    format!("declare {} {}", names.contract(c, t), names.suit(s))
-                }
-                Some(s) => format!("declare {} ({})", names.contract(c, t), names.suit(s)),
-                None => format!("declare {}", names.contract(c, t)),
-            },
+            Decision::Declare(c, t) => names.declaration(c, t),
             Decision::Word(w) => w.name().into(),
             Decision::Surrender(b) => format!("give up: {}", yes(b)),
             Decision::TakeOver(b) => format!("take over: {}", yes(b)),

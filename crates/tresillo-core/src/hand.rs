@@ -60,8 +60,9 @@ impl Hand {
         if dealer.0 >= players {
             return Err(HandError::InvalidDeal(format!("dealer seat {dealer} out of range")));
         }
+        let table = game.table(players);
         for s in 0..4 {
-            let want = if s >= players as usize || (players == 4 && s == dealer.index()) { 0 } else { 9 };
+            let want = if table.active(Seat(s as u8), dealer) { 9 } else { 0 };
             if deal.hands.0[s].len() != want {
                 return Err(HandError::InvalidDeal(format!("hand {s} does not hold {want} cards")));
             }
@@ -74,12 +75,13 @@ impl Hand {
             rules,
             options: game.options,
             players,
+            table,
             dealer,
             phase: Phase::Auction,
             bids: [BidEntry { seat: Seat(0), bid: Bid::Paso }; MAX_BIDS],
             num_bids: 0,
-            // At four the inactive dealer takes no part in the auction.
-            passed: if players == 4 { 1 << dealer.0 } else { 0 },
+            // A dealer who sits out takes no part in the auction.
+            passed: table.sits_out(dealer).map_or(0, |s| 1 << s.0),
             standing: None,
             to_speak: mano,
             declarer: None,
@@ -389,8 +391,8 @@ impl Hand {
                         self.public.phase = self.forced_exchange_phase(h);
                     }
                 }
-                // Four players: the dealer penetra (section 12.2).
-                None if p.players == 4 => {
+                // A dealer who sits out penetra (section 12.2).
+                None if p.table.penetro => {
                     p.penetro.active = true;
                     p.declarer = Some(p.dealer);
                     p.original_declarer = Some(p.dealer);
@@ -454,7 +456,7 @@ impl Hand {
             self.hidden.discards[seat] |= set;
             let p = &mut self.public;
             p.exchanged[seat] = Some(set.len() as u8);
-            if p.options.penetro_all_play {
+            if p.game_rules().penetro_all_play() {
                 p.first_opponent = Some(p.mano());
                 p.phase = Phase::FirstOpponentExchange;
             } else {
@@ -514,7 +516,8 @@ impl Hand {
 
     fn begin_play(&mut self) {
         self.hidden.hands_at_play = self.hidden.hands;
-        let shown = if self.public.options.show_heap { self.heap_remaining() } else { CardSet::EMPTY };
+        let shown =
+            if self.public.game_rules().shows_heap() { self.heap_remaining() } else { CardSet::EMPTY };
         let p = &mut self.public;
         p.shown_heap = shown;
         p.phase = Phase::Play;

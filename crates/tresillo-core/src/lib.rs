@@ -34,6 +34,7 @@ pub mod rulesets;
 mod scoring;
 mod spec;
 mod state;
+mod table;
 pub mod tables;
 mod view;
 mod words;
@@ -50,9 +51,9 @@ pub use play::{PlayState, Undo, legal_moves, legal_moves_in, trick_winner, trick
 pub use printable::printable;
 pub use result::{HandResult, SurrenderRecord};
 pub use rules::{
-    ANTE, CODILLO_OLD, CONTRABOLA, Condiciones, DeclareError, FAVORITO, GASCARILLE, HOMBRE_CHIPS, Mechanics,
-    Names, OpponentsOrder, OptionInfo, OutcomeOf, PALO_DE_FAVOR, PENETRO_ALL_PLAY, REDEAL_ALL_PASS,
-    RuleOptions, RuleSpec, Rules, RulesError, SHOW_HEAP, ScoringSystem,
+    ANTE, CODILLO_OLD, CONTRABOLA, Condiciones, DeclareError, FAVORITO, GASCARILLE, HOMBRE_CHIPS, Help,
+    Mechanics, Names, OpponentsOrder, OptionInfo, OutcomeOf, PALO_DE_FAVOR, PENETRO_ALL_PLAY,
+    REDEAL_ALL_PASS, RuleOptions, RuleSpec, Rules, RulesError, SHOW_HEAP, ScoringSystem, Table,
 };
 pub use scoring::*;
 pub use view::PlayerView;

@@ -4,6 +4,7 @@
 
 use crate::card::{BySeat, Card, Rank, Seat, Suit};
 use crate::cardset::CardSet;
+use crate::table::Table;
 use std::fmt;
 use std::str::FromStr;
 
@@ -51,13 +52,15 @@ pub enum NotationError {
     /// ([`Deal::parse_partial_at`]).
     #[error(
         "found {parts} part(s) for {players} players: give {} separated by ` / `, and optionally the heap",
-        if *players == 4 { "4 hands (`-` for the seat that sits out)" } else { "3 hands" }
+        if *sits_out { format!("{players} hands (`-` for the seat that sits out)") } else { format!("{players} hands") }
     )]
     PartsForPlayers {
         /// The parts found.
         parts: usize,
         /// The table size.
         players: u8,
+        /// Whether a seat sits out at that table ([`Table::dealer_sits_out`]).
+        sits_out: bool,
     },
     /// A hand written `-` (a seat that sits out) at a table of three.
     #[error("hand {0} is `-`, but only at a table of four does a seat sit out")]
@@ -288,16 +291,19 @@ impl Deal {
         Ok(Deal { hands, heap: Heap::from_cards(&heap) })
     }
 
-    /// [`Deal::parse_partial`] for a table of `players` (3 or 4): exactly `players`
-    /// hands, then optionally the heap. At four, the seat whose hand is `-` sits out
-    /// (three-card tricks), or all four hold cards; at three no hand may be `-`.
-    pub fn parse_partial_at(s: &str, players: u8) -> Result<Deal, NotationError> {
+    /// [`Deal::parse_partial`] for `table` (of 3 or 4 players): exactly one hand
+    /// per player, then optionally the heap. Where the dealer sits out (four), the
+    /// seat whose hand is `-` sits out (three-card tricks), or all four hold cards;
+    /// where every seat plays no hand may be `-`.
+    pub fn parse_partial_at(s: &str, table: Table) -> Result<Deal, NotationError> {
         let parts: Vec<&str> = s.split('/').collect();
+        let players = table.players;
         let hands = usize::from(players);
         if !(3..=4).contains(&players) || (parts.len() != hands && parts.len() != hands + 1) {
-            return Err(NotationError::PartsForPlayers { parts: parts.len(), players });
+            let sits_out = table.dealer_sits_out;
+            return Err(NotationError::PartsForPlayers { parts: parts.len(), players, sits_out });
         }
-        if players == 3 {
+        if table.every_seat_plays() {
             if let Some(seat) = parts[..3].iter().position(|p| p.trim() == "-") {
                 return Err(NotationError::SitsOutAtThree(seat));
             }
@@ -323,18 +329,19 @@ impl Deal {
     }
 
     /// This deal (hands in seats 0..3, as [`Deal::from_pack`] deals them) seated at
-    /// a table of `players` with `dealer` dealing: unchanged at three; at four the
-    /// three hands go to the active players in increasing seat order and the
-    /// inactive dealer's hand is empty (RULES.md sections 2 and 12.2).
+    /// `table` with `dealer` dealing: unchanged where every seat plays; where the
+    /// dealer sits out (four) the three hands go to the active players in
+    /// increasing seat order and the inactive dealer's hand is empty (RULES.md
+    /// sections 2 and 12.2).
     #[must_use]
-    pub fn seated(&self, players: u8, dealer: Seat) -> Deal {
-        if players != 4 {
+    pub fn seated(&self, table: Table, dealer: Seat) -> Deal {
+        if table.every_seat_plays() {
             return *self;
         }
         let mut hands = BySeat::default();
         let mut k = 0;
-        for s in 0..4 {
-            if s != dealer.index() {
+        for s in 0..usize::from(table.players) {
+            if table.active(Seat(s as u8), dealer) {
                 hands.0[s] = self.hands.0[k];
                 k += 1;
             }
@@ -419,20 +426,24 @@ mod tests {
         // Read for a table size: four hands at three players, or three at four, are
         // refused; `-` sits out only at four, with or without the heap.
         let four = "- / 1E / 2E / 3E";
-        assert_eq!(Deal::parse_partial_at(four, 3), Err(NotationError::SitsOutAtThree(0)));
+        let four_players = Table::FOUR_WITH_PENETRO;
+        assert_eq!(Deal::parse_partial_at(four, Table::THREE), Err(NotationError::SitsOutAtThree(0)));
         assert_eq!(
-            Deal::parse_partial_at(&format!("{four} / 4E"), 3),
-            Err(NotationError::PartsForPlayers { parts: 5, players: 3 })
+            Deal::parse_partial_at(&format!("{four} / 4E"), Table::THREE),
+            Err(NotationError::PartsForPlayers { parts: 5, players: 3, sits_out: false })
         );
-        let d = Deal::parse_partial_at(four, 4).unwrap();
+        let d = Deal::parse_partial_at(four, four_players).unwrap();
         assert!(d.hands.0[0].is_empty() && d.hands.0[3].contains(parse_card("3E").unwrap()));
-        assert_eq!(Deal::parse_partial_at(&format!("{four} / 4E"), 4).unwrap().heap.len(), 1);
+        assert_eq!(Deal::parse_partial_at(&format!("{four} / 4E"), four_players).unwrap().heap.len(), 1);
         assert_eq!(
-            Deal::parse_partial_at("1E / 2E / 3E", 4),
-            Err(NotationError::PartsForPlayers { parts: 3, players: 4 })
+            Deal::parse_partial_at("1E / 2E / 3E", four_players),
+            Err(NotationError::PartsForPlayers { parts: 3, players: 4, sits_out: true })
         );
-        assert_eq!(Deal::parse_partial_at("- / 2E / 3E", 3), Err(NotationError::SitsOutAtThree(0)));
-        assert_eq!(Deal::parse_partial_at("1E / 2E / 3E / 4E", 3).unwrap().heap.len(), 1);
+        assert_eq!(
+            Deal::parse_partial_at("- / 2E / 3E", Table::THREE),
+            Err(NotationError::SitsOutAtThree(0))
+        );
+        assert_eq!(Deal::parse_partial_at("1E / 2E / 3E / 4E", Table::THREE).unwrap().heap.len(), 1);
         assert!(matches!(Deal::parse("1E / 2E / 3E"), Err(NotationError::WrongSize { .. })));
         let p = Deal::parse_partial("1E 2E / 3E 4E / 5E 6E").unwrap();
         assert!(p.heap.is_empty());

@@ -11,6 +11,7 @@
 
 use crate::card::{Card, Seat};
 use crate::notation::Heap;
+use crate::table::Table;
 use std::fmt;
 
 /// Which ten cards of the heap the dealer takes in a penetro, chosen without
@@ -150,13 +151,14 @@ pub fn drop_out_decided(words: &[DropEntry]) -> Option<Seat> {
     words.iter().rev().find(|e| e.word == DropWord::PuedoIrme).or(words.last()).map(|e| e.seat)
 }
 
-/// The seats that play cards, as a bit mask: every seat at three players; at four,
-/// all but the inactive dealer, or in a penetro all but the player who dropped out
-/// (all four under `penetro_all_play`, and while nobody has dropped out yet).
+/// The seats that play cards, as a bit mask: every seat at a table where every
+/// seat plays; where the dealer sits out (four players), all but the inactive
+/// dealer, or in a penetro all but the player who dropped out (all four under
+/// `penetro_all_play`, and while nobody has dropped out yet).
 #[must_use]
-pub const fn playing_seats(players: u8, dealer: Seat, penetro: &PenetroState) -> u8 {
-    let all = (1u8 << players) - 1;
-    if players != 4 {
+pub const fn playing_seats(table: Table, dealer: Seat, penetro: &PenetroState) -> u8 {
+    let all = (1u8 << table.players) - 1;
+    if !table.dealer_sits_out {
         return all;
     }
     if penetro.active {
@@ -165,7 +167,7 @@ pub const fn playing_seats(players: u8, dealer: Seat, penetro: &PenetroState) ->
             None => all,
         }
     } else {
-        all & !(1 << dealer.0)
+        table.active_seats(dealer)
     }
 }
 
@@ -210,11 +212,12 @@ mod tests {
     #[test]
     fn the_dealer_sits_out_unless_penetrating() {
         let mut p = PenetroState::default();
-        assert_eq!(playing_seats(3, Seat(1), &p), 0b111);
-        assert_eq!(playing_seats(4, Seat(1), &p), 0b1101);
+        let four = Table::FOUR_WITH_PENETRO;
+        assert_eq!(playing_seats(Table::THREE, Seat(1), &p), 0b111);
+        assert_eq!(playing_seats(four, Seat(1), &p), 0b1101);
         p.active = true;
-        assert_eq!(playing_seats(4, Seat(1), &p), 0b1111);
+        assert_eq!(playing_seats(four, Seat(1), &p), 0b1111);
         p.dropped = Some(Seat(3));
-        assert_eq!(playing_seats(4, Seat(1), &p), 0b0111);
+        assert_eq!(playing_seats(four, Seat(1), &p), 0b0111);
     }
 }

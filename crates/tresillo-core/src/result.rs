@@ -6,6 +6,7 @@ use crate::cardset::CardSet;
 use crate::game::{BidEntry, WordEntry};
 use crate::game::{Contract, Outcome, RuleSet};
 use crate::rules::{RuleOptions, Rules};
+use crate::table::Table;
 
 /// A surrender (section 6): who gave up and who took over, if anyone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -127,6 +128,12 @@ impl HandResult {
     #[must_use]
     pub fn game_rules(&self) -> Rules {
         Rules { set: self.rules, options: self.options }
+    }
+
+    /// The table the hand was played at ([`Rules::table`]).
+    #[must_use]
+    pub fn table(&self) -> Table {
+        self.rules.table(self.players)
     }
 
     /// The contract's bid level (without a favoured suit).

@@ -39,6 +39,15 @@ impl RuleSet {
     }
 }
 
+impl RuleSet {
+    /// The table of `players` of this rule set ([`Rules::table`]).
+    #[must_use]
+    pub fn table(self, players: u8) -> Table {
+        let found = self.spec().tables.iter().find(|t| t.players == players);
+        found.copied().unwrap_or(Table::every_seat(players))
+    }
+}
+
 impl RuleOptions {
     /// Whether every option has its default.
     #[must_use]
@@ -270,20 +279,28 @@ impl Rules {
     }
 
     /// Checks that the rule set is played at a table of `players` (and that
-    /// `penetro_all_play` is asked for only at four).
+    /// `penetro_all_play` is asked for only at a table with a penetro).
     pub fn check_players(&self, players: u8) -> Result<(), RulesError> {
-        let allowed = self.spec().players;
-        if self.options.penetro_all_play && players != 4 {
+        if self.options.penetro_all_play && !self.table(players).penetro {
             return Err(RulesError::OptionPlayers { option: PENETRO_ALL_PLAY.name, players });
         }
-        if allowed.contains(&players) {
+        let tables = self.spec().tables;
+        if tables.iter().any(|t| t.players == players) {
             return Ok(());
         }
         Err(RulesError::Players {
             rules: self.set,
             players,
-            allowed: allowed.iter().map(u8::to_string).collect::<Vec<_>>().join(" or "),
+            allowed: tables.iter().map(|t| t.players.to_string()).collect::<Vec<_>>().join(" or "),
         })
+    }
+
+    /// The table of `players` this rule set declares: who sits out, whether a
+    /// penetro is played. A size it is not played at (refused by
+    /// [`Rules::check_players`]) is a table where every seat plays.
+    #[must_use]
+    pub fn table(&self, players: u8) -> Table {
+        self.set.table(players)
     }
 
     /// The favoured suit: that of `palo_de_favor`, or coins under `favorito`.
@@ -328,6 +345,52 @@ impl Rules {
     #[must_use]
     pub fn favoured(&self, trump: Option<Suit>) -> bool {
         self.favoured_suit().is_some() && self.favoured_suit() == trump
+    }
+
+    /// `codillo_old`: a codillo is paid to the winner only (nothing to the plato
+    /// or the paper).
+    #[must_use]
+    pub const fn codillo_old(&self) -> bool {
+        self.options.codillo_old
+    }
+
+    /// `redeal_all_pass`: when all pass, a new deal instead of the forced game.
+    #[must_use]
+    pub const fn redeal_all_pass(&self) -> bool {
+        self.options.redeal_all_pass
+    }
+
+    /// `penetro_all_play`: in a penetro nobody drops out and the dealer plays
+    /// against the three others.
+    #[must_use]
+    pub const fn penetro_all_play(&self) -> bool {
+        self.options.penetro_all_play
+    }
+
+    /// `show_heap`: after the exchange the cards left in the heap are public.
+    #[must_use]
+    pub const fn shows_heap(&self) -> bool {
+        self.options.show_heap
+    }
+
+    /// `gascarille`: after all pass the others may make the holder of the espada
+    /// play a gascarille.
+    #[must_use]
+    pub const fn gascarille(&self) -> bool {
+        self.options.gascarille
+    }
+
+    /// Whether any option differs from its default.
+    #[must_use]
+    pub fn has_options(&self) -> bool {
+        !self.options.is_default()
+    }
+
+    /// Every option that differs from its default, as `(key, value)`, in the order
+    /// of the rule set's option list ([`RuleOptions::set_options`]).
+    #[must_use]
+    pub fn set_options(&self) -> Vec<(&'static str, String)> {
+        self.options.set_options()
     }
 
     /// The chips of `ante` (default 5).

@@ -9,6 +9,7 @@
 use crate::card::{Seat, Suit};
 use crate::cardset::CardSet;
 use crate::game::{Bid, BidEntry, Contract, Outcome, RuleSet};
+pub use crate::table::Table;
 
 /// How the opponents settle who exchanges first (RULES.md sections 4, 12.3 and
 /// 12.4).
@@ -83,23 +84,60 @@ pub enum Names {
     International,
 }
 
+/// The help a rule set gives a person at the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Help {
+    /// The help of RULES.md sections 3 to 6, written for each request by the
+    /// tool, with the rule set's sentences on its forced game.
+    Sections {
+        /// The contract help's note on a forced declaration (`; espada forzada:
+        /// ...`).
+        forced: &'static str,
+        /// The auction help's sentence on what happens when all pass.
+        all_pass: &'static str,
+        /// The same at a table with a penetro (four players).
+        all_pass_penetro: &'static str,
+    },
+    /// One text for every request, with `{legal}` standing for the legal cards.
+    Text(&'static str),
+}
+
 /// The sentences and labels a rule set shows players beyond the names of
 /// [`Names`]: what its forced game after all pass is called at each place the
-/// tools mention it, and its own help text. Defined beside each rule set's table
-/// (rules.rs for the Spanish sets, `rulesets/` for the others), so a new rule set
-/// writes its words in its own module.
+/// tools mention it, its bola, and its own help. Defined beside each rule set's
+/// table (`rulesets/`), so a new rule set writes its words in its own module;
+/// every text is given (none falls back to another rule set's words).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Words {
-    /// The exchange prompt's note on a forced game (` (the obligation)`), or empty.
-    pub forced_exchange: &'static str,
+    /// The exchange prompt's note on a forced game (` (the obligation)`), if any.
+    pub forced_exchange: Option<&'static str>,
     /// The question asked of the player forced to declare after all pass.
     pub forced_question: &'static str,
-    /// The contract help's note on a forced declaration (`; espada forzada: ...`).
-    pub forced_help: &'static str,
-    /// The auction help's sentence on what happens when all pass (three players).
-    pub all_pass_help: &'static str,
-    /// The same at four players.
-    pub all_pass_help_four: &'static str,
+    /// The question asked of the player who won the auction.
+    pub declare_question: &'static str,
+    /// The question asked of a declarer who won the first five tricks.
+    pub bola_question: &'static str,
+    /// The choices of that question: stop, go on (`stop with primeras`, `play on
+    /// for bola`).
+    pub bola_choices: [&'static str; 2],
+    /// The narrative's sentences for that decision, after the seat (`stops with
+    /// primeras`, `plays on for bola`).
+    pub bola_narration: [&'static str; 2],
+    /// The attempt at every trick (`bola`, `tout`).
+    pub bola: &'static str,
+    /// Stopping after five tricks, as the narrative says it (`primeras`).
+    pub primeras: &'static str,
+    /// Why a hand nobody played was not played (`all passed, the espada in the
+    /// heap`).
+    pub cancelled: &'static str,
+    /// The narrative's last line for such a hand.
+    pub cancelled_outcome: &'static str,
+    /// The report and the session log name every contract by
+    /// [`Names::contract`], forced games included (L'Hombre's table names);
+    /// `false`: the gascarille, the penetro and the forced game by their own names.
+    pub contracts_by_name: bool,
+    /// The help given at the table.
+    pub help: Help,
     /// The report's and the session log's name for the forced game (`espada
     /// forzada`, `obligation`).
     pub forced_name: &'static str,
@@ -107,23 +145,20 @@ pub struct Words {
     /// must play; scores as game`).
     pub forced_label: &'static str,
     /// The report's name for an unforced entrada, when the rule set has its own
-    /// (`simple game` in hombre); empty for the contract's name.
-    pub entrada_name: &'static str,
+    /// (`simple game` in hombre); `None` for the contract's name.
+    pub entrada_name: Option<&'static str>,
     /// A session log's line when everybody passed and the hand is not played.
     pub all_passed: &'static str,
     /// Whether the human table glosses the Spanish words of each decision.
     pub gloss: bool,
-    /// A help text that replaces the Spanish one for every request, with
-    /// `{legal}` standing for the legal cards; empty for the Spanish help.
-    pub help: &'static str,
     /// The report's legends of the summary's contract columns (`entrada`,
     /// `vuelta`, `solo`) where the rule set counts other contracts in them.
     pub columns: &'static [(&'static str, &'static str)],
-    /// The report's note on the outcome classes in this rule set, or empty.
-    pub outcomes_note: &'static str,
+    /// The report's note on the outcome classes in this rule set, if any.
+    pub outcomes_note: Option<&'static str>,
     /// The score log's line on the ledger when its payments have no plato,
-    /// pajaritos or paper, or empty.
-    pub ledger_note: &'static str,
+    /// pajaritos or paper, if any.
+    pub ledger_note: Option<&'static str>,
 }
 
 /// Condiciones in tantos, from or to each other player (RULES.md sections 8 and
@@ -294,9 +329,10 @@ pub struct RuleSpec {
     /// Tricks in a hand, and cards in each active player's hand after the
     /// exchange (at most [`MAX_TRICKS`](crate::MAX_TRICKS)).
     pub tricks: u8,
-    /// The table sizes it is played at (four: an inactive dealer and the penetro of
-    /// section 12.2).
-    pub players: &'static [u8],
+    /// The tables it is played at, one per size: who sits out and whether a
+    /// penetro is played (four in `tresillo`: an inactive dealer and the penetro
+    /// of section 12.2).
+    pub tables: &'static [Table],
     /// Its options.
     pub options: &'static [OptionInfo],
     /// When all pass, whoever [`Mechanics::all_pass_declarer`] names plays a

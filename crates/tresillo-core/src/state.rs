@@ -10,6 +10,7 @@ use crate::game::{Bid, BidEntry, Contract, RuleSet, Word, WordEntry};
 use crate::penetro::{DropWord, HeapEnd, PenetroState, playing_seats};
 use crate::play::PlayState;
 use crate::rules::{RuleOptions, Rules};
+use crate::table::Table;
 
 /// The most calls an auction can take (each call passes or raises, or equals once
 /// per raise).
@@ -479,6 +480,9 @@ pub struct PublicState {
     pub options: RuleOptions,
     /// Seats at the table.
     pub players: u8,
+    /// The table of [`PublicState::players`] the rule set declares: who sits out,
+    /// whether a penetro is played ([`Rules::table`]).
+    pub table: Table,
     /// The dealer.
     pub dealer: Seat,
     /// The phase.
@@ -618,14 +622,14 @@ impl PublicState {
     #[must_use]
     #[inline]
     pub fn playing(&self) -> u8 {
-        playing_seats(self.players, self.dealer, &self.penetro)
+        playing_seats(self.table, self.dealer, &self.penetro)
     }
 
     /// Cards per trick: the number of seats that play.
     #[must_use]
     #[inline]
     pub fn trick_size(&self) -> u8 {
-        if self.players == 3 {
+        if self.table == Table::THREE {
             return 3;
         }
         self.playing().count_ones() as u8
@@ -635,7 +639,7 @@ impl PublicState {
     #[must_use]
     #[inline]
     pub fn next_playing(&self, s: Seat) -> Seat {
-        if self.players == 3 {
+        if self.table == Table::THREE {
             return s.next(3);
         }
         let m = self.playing();
@@ -649,7 +653,7 @@ impl PublicState {
     /// The seat `k` places after `s` among the seats that play.
     #[inline]
     pub(crate) fn playing_plus(&self, mut s: Seat, k: u8) -> Seat {
-        if self.players == 3 {
+        if self.table == Table::THREE {
             return s.plus(k, 3);
         }
         for _ in 0..k {
@@ -714,7 +718,7 @@ impl PublicState {
     #[inline]
     pub fn all_opponents(&self) -> Option<([Seat; 3], usize)> {
         let d = self.declarer?;
-        if self.players == 3 {
+        if self.table == Table::THREE {
             return Some(([d.next(3), d.plus(2, 3), d], 2));
         }
         let mut out = [d; 3];
@@ -737,7 +741,7 @@ impl PublicState {
             return None;
         }
         let leader = self.current_leader();
-        let mut ps = if self.players == 3 {
+        let mut ps = if self.table == Table::THREE {
             PlayState::new([hands.0[0], hands.0[1], hands.0[2]], self.trump, leader)
         } else {
             PlayState::with_seats(hands.0, self.trump, leader, self.playing())

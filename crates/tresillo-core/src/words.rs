@@ -86,3 +86,68 @@ impl Names {
         }
     }
 }
+
+impl RuleSet {
+    /// The names the rule set shows players ([`RuleSpec::names`](crate::RuleSpec::names)).
+    #[must_use]
+    pub fn names(self) -> Names {
+        self.spec().names
+    }
+}
+
+impl Names {
+    /// A declaration of `c` with trumps `trump` as the action space's text says
+    /// it: `declare entrada oros`, or `declare spades game (spades)` in L'Hombre.
+    #[must_use]
+    pub fn declaration(self, c: Contract, trump: Option<Suit>) -> String {
+        match (self, trump) {
+            (Names::Spanish, Some(s)) => format!("declare {} {}", self.contract(c, trump), self.suit(s)),
+            (Names::International, Some(s)) => {
+                format!("declare {} ({})", self.contract(c, trump), self.suit(s))
+            }
+            (_, None) => format!("declare {}", self.contract(c, trump)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Help, RuleSet};
+
+    /// Every rule set's words are complete: no text is empty, so none falls back
+    /// to another rule set's words.
+    #[test]
+    fn every_rule_set_words_every_text() {
+        for set in RuleSet::ALL {
+            let w = set.spec().words;
+            let help = match w.help {
+                Help::Sections { forced, all_pass, all_pass_penetro } => {
+                    vec![forced, all_pass, all_pass_penetro]
+                }
+                Help::Text(t) => vec![t],
+            };
+            let texts = [
+                w.forced_question,
+                w.declare_question,
+                w.bola_question,
+                w.bola_choices[0],
+                w.bola_choices[1],
+                w.bola_narration[0],
+                w.bola_narration[1],
+                w.bola,
+                w.primeras,
+                w.cancelled,
+                w.cancelled_outcome,
+                w.forced_name,
+                w.forced_label,
+                w.all_passed,
+            ];
+            let optional = [w.forced_exchange, w.entrada_name, w.outcomes_note, w.ledger_note];
+            let columns = w.columns.iter().flat_map(|(a, b)| [*a, *b]);
+            let all = texts.into_iter().chain(help).chain(optional.into_iter().flatten()).chain(columns);
+            for (i, t) in all.enumerate() {
+                assert!(!t.trim().is_empty(), "{set}: text {i} of its words is empty");
+            }
+        }
+    }
+}

@@ -590,7 +590,8 @@ fn replay(seed: u64, all_play: bool) -> [bool; PATHS.len()] {
     };
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let dealer = Seat(rng.random_range(0..N));
-    let deal = Deal::from_pack(&shuffled(&mut rng)).unwrap().seated(4, dealer);
+    let deal =
+        Deal::from_pack(&shuffled(&mut rng)).unwrap().seated(tresillo_core::Table::FOUR_WITH_PENETRO, dealer);
     let mut h = Hand::with_rules(rules, 4, deal, dealer).unwrap();
     let mut m = Model::new(&deal, dealer, all_play);
     let pass = [0.5, 0.8, 0.95][rng.random_range(0..3)];

@@ -76,7 +76,7 @@ fn the_dealer_sits_out_holding_no_cards_and_the_deal_says_so() {
     assert!(matches!(Hand::new(RuleSet::Tresillo, 4, bad, Seat(1)), Err(HandError::InvalidDeal(_))));
     // Seating a three-hand deal at four leaves the dealer's seat empty.
     let three = Deal::parse(common::MIXED).unwrap();
-    let seated = three.seated(4, Seat(1));
+    let seated = three.seated(tresillo_core::Table::FOUR_WITH_PENETRO, Seat(1));
     assert_eq!(seated.hands.0[1], CardSet::EMPTY);
     assert_eq!(seated.hands.0[0], three.hands.0[0]);
     assert_eq!(seated.hands.0[2], three.hands.0[1]);
@@ -99,7 +99,7 @@ fn mano_is_the_player_after_the_dealer_and_only_the_three_active_players_bid() {
 #[test]
 fn the_dealer_rotates_over_four_seats() {
     // Seat 3 deals: seat 0 is mano.
-    let deal = Deal::parse(common::MIXED).unwrap().seated(4, Seat(3));
+    let deal = Deal::parse(common::MIXED).unwrap().seated(tresillo_core::Table::FOUR_WITH_PENETRO, Seat(3));
     let h = Hand::new(RuleSet::Tresillo, 4, deal, Seat(3)).unwrap();
     assert_eq!(h.request(), Request::Bid { seat: Seat(0), min_level: 1, max_level: 3 });
 }
@@ -384,7 +384,15 @@ fn penetro_all_play_is_refused_at_a_table_of_three() {
     let deal = Deal::parse(common::MIXED).unwrap();
     assert!(matches!(Hand::with_rules(rules, 3, deal, Seat(0)), Err(HandError::Unsupported { .. })));
     // And a three-player rule set is refused at four.
-    assert!(Hand::new(RuleSet::TresilloHouse, 4, deal.seated(4, Seat(0)), Seat(0)).is_err());
+    assert!(
+        Hand::new(
+            RuleSet::TresilloHouse,
+            4,
+            deal.seated(tresillo_core::Table::FOUR_WITH_PENETRO, Seat(0)),
+            Seat(0)
+        )
+        .is_err()
+    );
 }
 
 #[test]
@@ -413,7 +421,8 @@ fn check_random_four(
     ledger: &mut Ledger,
 ) -> Result<HandResult, TestCaseError> {
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
-    let deal = Deal::from_pack(&shuffled(seed)).unwrap().seated(4, dealer);
+    let deal =
+        Deal::from_pack(&shuffled(seed)).unwrap().seated(tresillo_core::Table::FOUR_WITH_PENETRO, dealer);
     let mut h = Hand::with_rules(rules, 4, deal, dealer).unwrap();
     let mut steps = 0;
     while let Some(seat) = h.request().seat() {

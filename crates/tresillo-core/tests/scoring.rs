@@ -25,7 +25,7 @@ fn surrender(mut r: HandResult, took_over: Option<u8>) -> HandResult {
     r.surrender = Some(SurrenderRecord { by, took_over: took_over.map(Seat) });
     r.outcome = match took_over {
         None => Outcome::Puesta { kind: PuestaKind::Surrendered },
-        Some(o) => outcome_of(r.players, r.dealer, Seat(o), false, &r.tricks),
+        Some(o) => outcome_of(r.table(), r.dealer, Seat(o), false, &r.tricks),
     };
     r
 }
@@ -409,7 +409,8 @@ fn condiciones_bola_made_and_failed() {
 fn penetro(dealer: u8, tricks: &[u8]) -> HandResult {
     let mut r = hand(4, dealer, dealer, Entrada, tricks);
     r.penetro = true;
-    r.outcome = outcome_of(4, Seat(dealer), Seat(dealer), true, &r.tricks);
+    r.outcome =
+        outcome_of(tresillo_core::Table::FOUR_WITH_PENETRO, Seat(dealer), Seat(dealer), true, &r.tricks);
     r
 }
 
@@ -809,7 +810,13 @@ fn random_result(n: u8, dealer: u8, kind: u8, x: [u8; 6]) -> HandResult {
                 return surrender(r, None);
             }
             r.tricks = BySeat(t);
-            r.outcome = outcome_of(4, Seat(dealer), Seat(dealer), true, &r.tricks);
+            r.outcome = outcome_of(
+                tresillo_core::Table::FOUR_WITH_PENETRO,
+                Seat(dealer),
+                Seat(dealer),
+                true,
+                &r.tricks,
+            );
             (r.bola_attempted, r.bola_made) = (a == 9, a == 9);
             r
         }
@@ -817,7 +824,7 @@ fn random_result(n: u8, dealer: u8, kind: u8, x: [u8; 6]) -> HandResult {
             let mut r = hand(n, dealer, d, contract, &deal_tricks(d, &x[2..]));
             r.estuche = matches!(x[4] % 3, 0);
             (r.bola_attempted, r.bola_made) = (r.tricks[Seat(d)] == 9, r.tricks[Seat(d)] == 9);
-            r.outcome = outcome_of(n, Seat(dealer), Seat(d), false, &r.tricks);
+            r.outcome = outcome_of(r.table(), Seat(dealer), Seat(d), false, &r.tricks);
             r
         }
     }

@@ -5,7 +5,7 @@
 //! (RULES.md section 9) and the discard the seat is building.
 
 use serde::ser::{Serialize, SerializeSeq, SerializeStruct, SerializeTuple, Serializer};
-use tresillo_core::{Card, CardSet, Names, PlayerView};
+use tresillo_core::{Card, CardSet, PlayerView};
 
 /// A seat's view, serialized (with serde) as the object
 /// `{"hand", "discards", "discarding", "dealer", "bids", "declarer", "contract",
@@ -105,7 +105,7 @@ impl Serialize for SeatView<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let view = self.view;
         let p = view.public();
-        let names = Names::of(p.rules);
+        let names = p.rules.names();
         let n = usize::from(p.players);
         let mut o = s.serialize_struct("SeatView", 14)?;
         o.serialize_field("hand", &Cards(view.hand().iter()))?;

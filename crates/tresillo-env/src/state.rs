@@ -121,7 +121,7 @@ impl Env {
     /// chance actions of that deal first in the history.
     pub fn state_for_seed(&self, seed: u64, dealer: Seat) -> Result<State, EnvError> {
         let mut s = self.initial_state(dealer)?;
-        s.deal_out(tresillo_agents::deal_for_seed(seed).seated(self.players, dealer))?;
+        s.deal_out(tresillo_agents::deal_for_seed(seed).seated(self.rules.table(self.players), dealer))?;
         Ok(s)
     }
 
@@ -331,7 +331,7 @@ impl State {
             if self.pack.len() == 40 {
                 let pack: [Card; 40] = self.pack.as_slice().try_into().expect("40 cards");
                 let deal = Deal::from_pack(&pack).map_err(|e| EnvError::Engine(e.to_string()))?;
-                self.start(deal.seated(self.env.players, self.dealer))?;
+                self.start(deal.seated(self.env.rules.table(self.env.players), self.dealer))?;
             }
             return Ok(());
         };

@@ -114,7 +114,7 @@ fn a_whole_hand_replayed_is_the_engines_hand() {
     for env in envs() {
         for seed in 0..10 {
             let dealer = Seat((seed % u64::from(env.players())) as u8);
-            let deal = deal_for_seed(seed).seated(env.players(), dealer);
+            let deal = deal_for_seed(seed).seated(env.rules().table(env.players()), dealer);
             let mut hand = Hand::with_rules(env.rules(), env.players(), deal, dealer).unwrap();
             // The seeded state, and the same deal dealt by chance from its history.
             let seeded = env.state_for_seed(seed, dealer).unwrap();
@@ -152,7 +152,7 @@ fn a_seats_observation_ignores_the_other_seats_hidden_cards() {
     for env in envs() {
         let n = env.players();
         let dealer = Seat(0);
-        let deal = deal_for_seed(11).seated(n, dealer);
+        let deal = deal_for_seed(11).seated(env.rules().table(n), dealer);
         let seats: Vec<Seat> = (0..n).map(Seat).filter(|&s| !deal.hands[s].is_empty()).collect();
         let (me, a, b) = (seats[0], seats[1], seats[2]);
         let mut other = deal;
@@ -210,7 +210,7 @@ fn a_decision_asked_action_by_action_is_the_one_its_actions_spell() {
     for env in envs() {
         for seed in 0..6 {
             let dealer = Seat((seed % u64::from(env.players())) as u8);
-            let deal = deal_for_seed(seed).seated(env.players(), dealer);
+            let deal = deal_for_seed(seed).seated(env.rules().table(env.players()), dealer);
             let mut hand = Hand::with_rules(env.rules(), env.players(), deal, dealer).unwrap();
             let mut rule = RuleAgent::new(RuleParams::default());
             let mut rngs = seat_rngs(seed);

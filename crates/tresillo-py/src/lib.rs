@@ -113,7 +113,7 @@ impl Game {
     /// The options set away from their defaults, as `{name: value}` strings.
     #[getter]
     fn options(&self) -> Vec<(&'static str, String)> {
-        self.env.rules().options.set_options()
+        self.env.rules().set_options()
     }
 
     /// Players at the table (3, or 4 with an inactive dealer).
@@ -161,7 +161,7 @@ impl Game {
 
     fn __repr__(&self) -> String {
         let opts: Vec<String> =
-            self.env.rules().options.set_options().iter().map(|(k, v)| format!("{k:?}: {v:?}")).collect();
+            self.env.rules().set_options().iter().map(|(k, v)| format!("{k:?}: {v:?}")).collect();
         format!(
             "Game(rules={:?}, players={}, options={{{}}})",
             self.env.rules().set.name(),
@@ -303,7 +303,7 @@ impl State {
         let env = self.0.env();
         let args = (
             env.rules().set.name(),
-            env.rules().options.set_options(),
+            env.rules().set_options(),
             env.players(),
             self.0.dealer().0,
             self.0.history().to_vec(),

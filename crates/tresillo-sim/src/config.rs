@@ -334,7 +334,10 @@ impl TournamentConfig {
     /// identity; with `duplicate` all of [`SEATINGS`], or of [`SEATINGS4`] at four).
     #[must_use]
     pub fn seatings(&self) -> &'static [&'static [u8]] {
-        let all: &'static [&'static [u8]] = if self.players == 4 { &SEATING_LIST4 } else { &SEATING_LIST };
+        // The permutations of as many slots as there are seats.
+        let lists: [&'static [&'static [u8]]; 2] = [&SEATING_LIST, &SEATING_LIST4];
+        let seats = usize::from(self.players);
+        let all = lists.into_iter().find(|l| l[0].len() == seats).unwrap_or(&SEATING_LIST);
         if self.duplicate { all } else { &all[..1] }
     }
 }

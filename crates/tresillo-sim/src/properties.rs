@@ -242,7 +242,7 @@ fn favours(stakes: &Stakes, class: u8) -> bool {
 fn measure_deal(c: &PropertiesConfig, i: u64, solvers: &mut Solvers) -> Result<Properties, SimError> {
     let seed = deal_seed(c.seed, i);
     let dealer = Seat((i % u64::from(c.players)) as u8);
-    let deal = deal_for_seed(seed).seated(c.players, dealer);
+    let deal = deal_for_seed(seed).seated(c.rules.table(c.players), dealer);
     let mut hand = Hand::with_rules(c.rules, c.players, deal, dealer)
         .map_err(|source| SimError::Hand { deal: i, source })?;
     let mut agents: Vec<_> =

@@ -291,7 +291,7 @@ impl HandRecord {
         }
         // An informational field is still checked: the seed must deal these cards.
         if let Some(seed) = self.seed
-            && crate::seeds::deal_for_seed(seed).seated(self.players, self.dealer) != self.deal
+            && crate::seeds::deal_for_seed(seed).seated(rules.table(self.players), self.dealer) != self.deal
         {
             return Err(RecordError::SeedMismatch { seed });
         }
@@ -311,7 +311,7 @@ impl HandRecord {
     /// Records the options of `rules` (those not at their defaults).
     pub fn set_rules(&mut self, rules: &tresillo_core::Rules) {
         self.rules = rules.set;
-        self.options = rules.options.set_options().into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+        self.options = rules.set_options().into_iter().map(|(k, v)| (k.to_string(), v)).collect();
     }
 
     /// Plays the decisions again from the deal and checks everything: each decision

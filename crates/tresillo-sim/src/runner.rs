@@ -423,7 +423,7 @@ impl Tournament {
                     None => (deal_seed(c.seed, i), deal_for_seed(deal_seed(c.seed, i))),
                 };
                 let dealer = Seat((i % u64::from(n)) as u8);
-                let deal = deal.seated(n, dealer);
+                let deal = deal.seated(c.rules.table(n), dealer);
                 let mut hand = Hand::with_rules(c.rules, n, deal, dealer)
                     .map_err(|source| SimError::Hand { deal: i, source })?;
                 let rng_seed = seating_rng_seed(seed, si);
@@ -502,7 +502,9 @@ impl Tournament {
 
     fn row(&self, i: u64, seed: u64, seating: &[u8], r: &HandResult, s: &HandScore) -> DealRow<'_> {
         let spec = |seat: usize| self.config.agents[seating[seat] as usize].as_str();
-        let four = r.players == 4;
+        // The columns of seat 3, and the penetro's, where the table has them.
+        let four = usize::from(r.players) > 3;
+        let penetro = r.table().penetro;
         let scoring = r.game_rules().spec().scoring;
         // Only the puesta system keeps the paper of debts.
         let paper = scoring == ScoringSystem::Puesta;
@@ -583,9 +585,9 @@ impl Tournament {
             pool3: four.then_some(s.pool.0[3]),
             cond3: four.then_some(s.condiciones.0[3]),
             debt3: (four && paper).then_some(s.debts.0[3]),
-            penetro: four.then_some(u8::from(r.penetro)),
+            penetro: penetro.then_some(u8::from(r.penetro)),
             dropped_out: r.dropped_out.map(|x| x.0),
-            gascarille: r.options.gascarille.then_some(u8::from(r.gascarille)),
+            gascarille: r.game_rules().gascarille().then_some(u8::from(r.gascarille)),
             vole_declared: r.game_rules().spec().declared_vole.then_some(u8::from(r.vole_declared)),
         }
     }

@@ -37,7 +37,8 @@ use crate::{Agent, Failure};
 use std::sync::OnceLock;
 use tresillo_core::tables::{TRUMP_SUIT, TrumpTable, table};
 use tresillo_core::{
-    Bid, Card, CardSet, Contract, Decision, DropWord, HeapEnd, Phase, PlayerView, Request, Seat, Suit, Word,
+    Bid, Card, CardSet, Contract, Decision, DropWord, HeapEnd, Phase, PlayerView, Request, Seat, Suit, Table,
+    Word,
 };
 
 /// The rule-based agent: a player a club player would recognise.
@@ -199,7 +200,7 @@ impl RuleAgent {
         let (hand, unseen) = (view.hand(), view.unseen_cards());
         let rules = view.public().game_rules();
         let trump_level = self.trump_level(&rules, hand, unseen);
-        if !rules.options.contrabola {
+        if !rules.has_contract(Contract::Contrabola) {
             return trump_level;
         }
         // `hombre`'s contrabola ranks just below solo and pushes the solos up.
@@ -264,7 +265,9 @@ impl RuleAgent {
             return Decision::Declare(Contract::Entrada, Some(best_suit(hand, unseen, false).0));
         }
         let rules = view.public().game_rules();
-        if let (false, Some(s)) = (forced, contrabola_suit(hand).filter(|_| rules.options.contrabola)) {
+        if let (false, Some(s)) =
+            (forced, contrabola_suit(hand).filter(|_| rules.has_contract(Contract::Contrabola)))
+        {
             // A hand that can lose every trick plays contrabola, when the level
             // allows it and the hand is no solo.
             let cb = rules.contract_level(Contract::Contrabola, Some(s));
@@ -496,7 +499,7 @@ impl Ctx {
         let (opps, num_opps) = p.all_opponents()?;
         let (partner, allies) = if me == declarer {
             (me, 0)
-        } else if p.players == 3 {
+        } else if p.table == Table::THREE {
             let partner = Seat(3 - me.0 - declarer.0);
             (partner, 1 << partner.0)
         } else {

@@ -178,7 +178,7 @@ impl Exchange {
 /// The searched discard for this view's `Discard { min, max }` request: the
 /// candidate of best mean utility over `worlds` sampled worlds (see the module
 /// documentation), or `None` when the search does not apply (no trumps yet,
-/// not three players, no world) and the rule agent's discard stands. Adds the
+/// off the Spanish fast path, no world) and the rule agent's discard stands. Adds the
 /// worlds drawn to `drawn`.
 pub fn searched_discard(
     view: &PlayerView,
@@ -190,7 +190,7 @@ pub fn searched_discard(
     drawn: &mut u64,
 ) -> Option<CardSet> {
     let p = view.public();
-    if p.players != 3 {
+    if !crate::family::spanish_search(p) {
         return None;
     }
     let trump = view.trump()?;

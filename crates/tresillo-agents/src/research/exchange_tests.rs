@@ -34,7 +34,7 @@ fn discards(
     let mut n = 0;
     for seed in seeds {
         let dealer = Seat((seed % u64::from(players)) as u8);
-        let deal = deal_for_seed(seed).seated(players, dealer);
+        let deal = deal_for_seed(seed).seated(rules.table(players), dealer);
         let mut h = Hand::with_rules(rules, players, deal, dealer).unwrap();
         let mut rule = RuleAgent::new(RuleParams::default());
         let mut rng = rng_from_seed(seed);

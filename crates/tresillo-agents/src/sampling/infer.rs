@@ -3,7 +3,7 @@
 //! sampler.
 
 use tresillo_core::tables::{TRUMP_SUIT, table};
-use tresillo_core::{BySeat, Card, CardSet, PlayerView, Seat};
+use tresillo_core::{BySeat, Card, CardSet, PlayerView, Seat, Table};
 
 /// The facts of the play so far, seen from one seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,7 +27,7 @@ impl Inference {
     #[must_use]
     pub fn from_view(view: &PlayerView) -> Inference {
         let p = view.public();
-        if p.players != 3 {
+        if p.table != Table::THREE {
             return Inference::from_view_four(view);
         }
         let mut inf =

@@ -145,7 +145,7 @@ impl Likelihood for RuleLikelihood {
     fn log_weight(&self, view: &PlayerView, world: &World) -> f64 {
         let p = view.public();
         let rules = p.game_rules();
-        if p.players != 3 || rules.favoured_suit().is_some() || rules.options.contrabola {
+        if !p.table.every_seat_plays() || !crate::family::of(&rules).rule_likelihood {
             return 0.0;
         }
         let lw = self.decisions(view, world);

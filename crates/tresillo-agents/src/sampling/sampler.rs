@@ -82,7 +82,7 @@ impl World {
     /// never the espada of an espada forzada.
     pub fn to_deal(&self, view: &PlayerView) -> Result<Deal, NoWorld> {
         let p = view.public();
-        if p.players == 4 {
+        if p.table.dealer_sits_out {
             return four::to_deal(self, view);
         }
         let inf = Inference::from_view(view);
@@ -388,7 +388,7 @@ impl ForcedCheck {
 /// public) says whether it was. `None` in every other case.
 fn gascarille_asked(p: &tresillo_core::PublicState) -> Option<bool> {
     // The option is `hombre`'s only: a forced hand there is the obligation.
-    if !(p.options.gascarille && p.forced) {
+    if !(p.game_rules().gascarille() && p.forced) {
         return None;
     }
     Some(p.gascarille || p.gascarille_declined != 0)
@@ -430,7 +430,7 @@ impl Sampler {
     /// Reads the constraints of `view` and counts the consistent worlds.
     pub fn new(view: &PlayerView) -> Result<Sampler, NoWorld> {
         let p = view.public();
-        if p.players == 4 {
+        if p.table.dealer_sits_out {
             return Sampler::new_four(view);
         }
         let me = view.seat();

@@ -73,13 +73,14 @@ use tresillo_core::{
 };
 
 /// Whether the decisions of `view` belong to this module: every table but the
-/// Spanish fast path's (three players of a rule set whose row opts in,
+/// Spanish fast path's (a table where every seat plays, of a rule set whose row
+/// opts in,
 /// [`AgentRules::spanish_search`](crate::family::AgentRules::spanish_search):
 /// `tresillo` and `tresillo-house` with their options), so a rule set added
 /// later takes the general path unless its row says it is that game.
 #[must_use]
 pub fn handles(p: &PublicState) -> bool {
-    !(p.players == 3 && crate::family::of(&p.game_rules()).spanish_search)
+    !crate::family::spanish_search(p)
 }
 
 /// The card play's goal and the declarer's utility of each of its classes.
@@ -561,7 +562,9 @@ mod tests {
     /// The public state of a fresh hand of `rules` dealt by seat 0 with seat 1
     /// declaring `contract` in `trump` (what the utilities read of it).
     fn public(rules: Rules, players: u8, contract: Contract, trump: Option<Suit>) -> PublicState {
-        let h = Hand::with_rules(rules, players, deal_for_seed(1).seated(players, Seat(0)), Seat(0)).unwrap();
+        let h =
+            Hand::with_rules(rules, players, deal_for_seed(1).seated(rules.table(players), Seat(0)), Seat(0))
+                .unwrap();
         let mut p = *h.public();
         p.declarer = Some(Seat(1));
         p.original_declarer = Some(Seat(1));

@@ -516,11 +516,12 @@ impl Ismcts {
     }
 }
 
-/// Whether `view` is searched on the fast [`Sim`]: plain `tresillo` at three
-/// players, without options (the game [`hand_tantos`] scores).
+/// Whether `view` is searched on the fast [`Sim`]: a rule set whose row opts in
+/// ([`AgentRules::fast_sim`](crate::family::AgentRules::fast_sim): plain
+/// `tresillo`, the game [`hand_tantos`] scores) at a table where every seat plays.
 fn is_fast(view: &PlayerView) -> bool {
     let p = view.public();
-    p.players == 3 && p.game_rules() == Rules::default()
+    crate::family::fast_sim(&p.game_rules(), p.table)
 }
 
 /// Whether the request of `view` is one the search decides: a card, or a yes / no

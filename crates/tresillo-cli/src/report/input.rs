@@ -10,7 +10,6 @@ use anyhow::{Context, Result, bail, ensure};
 use serde::Deserialize;
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
-use tresillo_core::Names;
 use tresillo_sim::SummaryRow;
 
 /// One run given on the command line.
@@ -321,15 +320,15 @@ fn contract_name(d: &DealRecord, line: u64, path: &Path) -> Result<Option<(u16, 
             anyhow::anyhow!("{} line {line}: trump {:?} is not a suit", path.display(), d.trump)
         })?)
     };
-    let names = Names::of(set);
+    let names = set.names();
     let words = set.spec().words;
     let rank = u16::from(names.rank(contract, trump));
-    let name = match (names, contract) {
-        (Names::International, _) => names.contract(contract, trump),
+    let name = match (words.contracts_by_name, contract) {
+        (true, _) => names.contract(contract, trump),
         (_, Contract::Entrada) if d.gascarille == Some(1) => "gascarille".into(),
         _ if d.penetro == Some(1) => "penetro".into(),
         (_, Contract::Entrada) if d.forced == 1 => words.forced_name.into(),
-        (_, Contract::Entrada) if !words.entrada_name.is_empty() => words.entrada_name.into(),
+        (_, Contract::Entrada) => words.entrada_name.unwrap_or(contract.name()).into(),
         _ => contract.name().into(),
     };
     Ok(Some((rank, name)))

@@ -231,7 +231,7 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
             ),
             ("seed", c.seed.to_string()),
             ("rule set", c.rules.to_string()),
-            ("players", players_fact(c.players)),
+            ("players", c.rules.table(c.players).describe()),
             ("results in", format!("{} (the summary's mean_tantos column)", unit(&c.rules))),
             ("scoring", c.scoring.to_string()),
             (
@@ -405,7 +405,7 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
         Some(d) => {
             named_contracts(body, id, &c.rules, &rows, d)?;
             positions(body, id, &c.rules, &rows, d)?;
-            if d.players == 4 {
+            if c.rules.table(d.players).penetro {
                 penetro(body, id, &rows, d)?;
             }
             deal_charts(body, id, &names, &rows, &d.slots)?;
@@ -430,14 +430,6 @@ fn family(rules: &tresillo_core::Rules, column: &str) -> String {
 /// What a run's results are counted in: tantos, or `hombre`'s points or chips.
 fn unit(rules: &tresillo_core::Rules) -> &'static str {
     rules.scoring().unit()
-}
-
-fn players_fact(players: u8) -> String {
-    if players == 4 {
-        "4: the dealer sits out, penetro when all pass (RULES.md section 12.2)".into()
-    } else {
-        "3".into()
-    }
 }
 
 /// The contracts the agents declared, by the names of the rule set (L'Hombre's
@@ -673,7 +665,7 @@ fn outcome_mix(body: &mut Body, t: &TournamentRun, id: &str, rows: &[&input::Sum
                 "From the original declarer's side: sacado (won), puesta (paid as lost, including hands given up), \
                  codillo (an opponent won more tricks). The kinds of puesta need deals.csv."
             },
-            t.manifest.config.rules.spec().words.outcomes_note
+            t.manifest.config.rules.spec().words.outcomes_note.unwrap_or_default()
         ),
         &table,
     )
@@ -834,7 +826,7 @@ fn tune(body: &mut Body, t: &TuneRun, id: &str) -> Result<()> {
             ),
             ("seed", m.seed.to_string()),
             ("rule set", m.rules.to_string()),
-            ("players", players_fact(m.opponents.len() as u8 + 1)),
+            ("players", m.rules.table(m.opponents.len() as u8 + 1).describe()),
             ("results in", format!("{} (the mean_tantos column)", unit(&m.rules))),
             ("scoring", m.scoring.clone()),
             (

@@ -28,7 +28,7 @@ impl Hand {
     /// the espada, else the forced exchange (the obligation's, the house's forced
     /// entrada's).
     pub(super) fn forced_exchange_phase(&self, holder: Seat) -> Phase {
-        if self.public.options.gascarille && self.hidden.hands[holder].contains(Card::ESPADA) {
+        if self.public.game_rules().gascarille() && self.hidden.hands[holder].contains(Card::ESPADA) {
             Phase::Gascarille
         } else {
             Phase::DeclarerExchange

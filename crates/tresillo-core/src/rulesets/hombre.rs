@@ -5,9 +5,10 @@ use crate::card::{Card, Seat};
 use crate::cardset::CardSet;
 use crate::game::{Contract, RuleSet};
 use crate::rulesets::spanish::{self, TRESILLO_WORDS};
+use crate::spec::Help;
 use crate::spec::{
     ANTE, CONTRABOLA, Condiciones, FAVORITO, GASCARILLE, HOMBRE_CHIPS, Mechanics, Names, OpponentsOrder,
-    RuleSpec, Rules, SHOW_HEAP, ScoringSystem, Words,
+    RuleSpec, Rules, SHOW_HEAP, ScoringSystem, Table, Words,
 };
 
 /// The obligation: the holder of the espada, else mano.
@@ -24,20 +25,23 @@ fn scoring(rules: &Rules) -> ScoringSystem {
 /// the obligation and its scoring option.
 pub const MECHANICS: Mechanics = Mechanics { all_pass_declarer: obligation, scoring, ..spanish::MECHANICS };
 
+/// What happens when all pass in `hombre`, whatever the table.
+const OBLIGATION: &str = "if all pass the holder of the espada (else mano) has the obligation: discard all but one, \
+                          draw eight, name trumps (RULES.md section 12.3); with the gascarille option the others \
+                          may first make the espada's holder play a gascarille";
+
 /// `hombre`'s words (section 12.3).
 pub const HOMBRE_WORDS: Words = Words {
-    forced_exchange: " (the obligation)",
+    forced_exchange: Some(" (the obligation)"),
     forced_question: "everybody passed: the obligation is yours (you hold the espada, or are mano): name trumps",
-    forced_help: "; the obligation or gascarille: trumps only, scored as such",
-    all_pass_help: "if all pass the holder of the espada (else mano) has the obligation: discard all but one, \
-                    draw eight, name trumps (RULES.md section 12.3); with the gascarille option the others may \
-                    first make the espada's holder play a gascarille",
-    all_pass_help_four: "if all pass the holder of the espada (else mano) has the obligation: discard all but one, \
-                         draw eight, name trumps (RULES.md section 12.3); with the gascarille option the others \
-                         may first make the espada's holder play a gascarille",
+    help: Help::Sections {
+        forced: "; the obligation or gascarille: trumps only, scored as such",
+        all_pass: OBLIGATION,
+        all_pass_penetro: OBLIGATION,
+    },
     forced_name: "obligation",
     forced_label: "obligation",
-    entrada_name: "simple game",
+    entrada_name: Some("simple game"),
     columns: &[("entrada", "simple game (entrada)")],
     ..TRESILLO_WORDS
 };
@@ -52,7 +56,7 @@ pub const HOMBRE: RuleSpec = RuleSpec {
     section: "12.3",
     summary: "the classic game: obligation, exchange right, points (or chips with hombre-chips)",
     tricks: 9,
-    players: &[3],
+    tables: &[Table::THREE],
     options: &[SHOW_HEAP, HOMBRE_CHIPS, ANTE, FAVORITO, GASCARILLE, CONTRABOLA],
     forced_exchange_first: true,
     forced_min_discard: 8,

@@ -41,24 +41,34 @@ use crate::cardset::CardSet;
 use crate::game::BidEntry;
 use crate::game::{Bid, Contract, Outcome, PuestaKind, RuleSet};
 use crate::rulesets::spanish;
+use crate::spec::Help;
 use crate::spec::{
-    Condiciones, Mechanics, Names, OpponentsOrder, REDEAL_ALL_PASS, RuleSpec, Rules, ScoringSystem, Words,
+    Condiciones, Mechanics, Names, OpponentsOrder, REDEAL_ALL_PASS, RuleSpec, Rules, ScoringSystem, Table,
+    Words,
 };
 
 /// L'Hombre's sentences and labels (its names are [`Names::International`]).
 pub const WORDS: Words = Words {
-    forced_exchange: "",
+    forced_exchange: None,
     forced_question: "everybody passed and you hold the spadille (or deal): you must play game or tourn\u{e9}, scored \
                       as game",
-    forced_help: "",
-    all_pass_help: "",
-    all_pass_help_four: "",
+    declare_question: "you won the auction: name the contract (a winner at game may raise to spades game, tourn\u{e9}, \
+                       nolo or grand tourn\u{e9}; one at solo to spades solo)",
+    bola_question: "you won the first five tricks: stop, or lead to the sixth for tout",
+    bola_choices: ["stop: the game is won", "lead to the sixth trick: tout (all nine)"],
+    bola_narration: ["stops after five tricks", "leads to the sixth trick: tout"],
+    bola: "tout",
+    primeras: "stopped after five",
+    cancelled: "all passed",
+    cancelled_outcome: "outcome: all passed, a new deal",
+    contracts_by_name: true,
     forced_name: "forced game",
     forced_label: "all passed, must play; scores as game",
-    entrada_name: "",
+    entrada_name: None,
     all_passed: "Everybody passes: a new deal.",
     gloss: false,
-    help: "L'Hombre (RULES.md section 12.4). Contracts by rank: 1 game, 2 spades game, 3 tourn\u{e9} or nolo, \
+    help: Help::Text(
+        "L'Hombre (RULES.md section 12.4). Contracts by rank: 1 game, 2 spades game, 3 tourn\u{e9} or nolo, \
            4 grand tourn\u{e9} (only with spadille and basta dealt), 5 solo, 6 spades solo or pure nolo, 7 nolo \
            ouvert. Forehand and middlehand bid first, then the dealer against the survivor; an earlier player \
            may say self to equal. Solo, spades solo, pure nolo and nolo ouvert must be bid outright; a winner \
@@ -67,14 +77,17 @@ pub const WORDS: Words = Words {
            declarer. Nolo has no trumps (kings high, black aces lowest) and the declarer must take no trick. \
            Win: more tricks than each defender. Type cards in the notation 1E (spadille), 1B (basta), 12C (K \
            of hearts). Legal now: {legal}.",
+    ),
     columns: &[
         ("entrada", "game, spades game, nolo"),
         ("vuelta", "tourn\u{e9}, grand tourn\u{e9}"),
         ("solo", "solo, spades solo, pure nolo, nolo ouvert"),
     ],
-    outcomes_note: " In lhombre (RULES.md section 12.4) sacado is a win, puesta a draw and codillo a loss, each paid \
+    outcomes_note: Some(
+        " In lhombre (RULES.md section 12.4) sacado is a win, puesta a draw and codillo a loss, each paid \
                     per defender; in the nolo contracts the declarer wins with no trick.",
-    ledger_note: "paid per defender (RULES.md section 12.4): no plato, pajaritos or paper",
+    ),
+    ledger_note: Some("paid per defender (RULES.md section 12.4): no plato, pajaritos or paper"),
 };
 
 /// The highest rank of the auction (nolo ouvert).
@@ -97,7 +110,7 @@ pub const SPEC: RuleSpec = RuleSpec {
     section: "12.4",
     summary: "Danish L'Hombre: nine contracts, self bids, tourné, nolo, tout, payments per defender",
     tricks: 9,
-    players: &[3],
+    tables: &[Table::THREE],
     options: &[REDEAL_ALL_PASS],
     forced_exchange_first: false,
     forced_min_discard: 0,

@@ -6,9 +6,10 @@
 use crate::card::{Card, Seat, Suit};
 use crate::cardset::CardSet;
 use crate::game::{Bid, BidEntry, Contract, Outcome, RuleSet};
+use crate::spec::Help;
 use crate::spec::{
     CODILLO_OLD, Condiciones, Mechanics, Names, OpponentsOrder, PALO_DE_FAVOR, PENETRO_ALL_PLAY, RuleSpec,
-    Rules, ScoringSystem, Words,
+    Rules, ScoringSystem, Table, Words,
 };
 
 /// The seat among `hands` that holds `c`, if any.
@@ -141,32 +142,45 @@ const ESPADA_FORZADA: &str = "if all pass the holder of the espada must play an 
 
 /// `tresillo`'s words (sections 1-8, 12.2).
 pub const TRESILLO_WORDS: Words = Words {
-    forced_exchange: "",
+    forced_exchange: None,
     forced_question: "everybody passed and you hold the espada: you must play an entrada (espada forzada)",
-    forced_help: "; espada forzada: entrada only",
-    all_pass_help: ESPADA_FORZADA,
-    all_pass_help_four: "if all pass the holder of the espada must play an entrada (espada forzada); with the espada \
-                         in the heap the dealer, who sits out, penetra (RULES.md section 12.2)",
+    declare_question: "you won the auction: name the contract",
+    bola_question: "you won the first five tricks",
+    bola_choices: ["stop with primeras", "play on for bola"],
+    bola_narration: ["stops with primeras", "plays on for bola"],
+    bola: "bola",
+    primeras: "primeras",
+    cancelled: "all passed, the espada in the heap",
+    cancelled_outcome: "outcome: cancelled (all passed, the espada is in the heap)",
+    contracts_by_name: false,
+    help: Help::Sections {
+        forced: "; espada forzada: entrada only",
+        all_pass: ESPADA_FORZADA,
+        all_pass_penetro: "if all pass the holder of the espada must play an entrada (espada forzada); with the \
+                           espada in the heap the dealer, who sits out, penetra (RULES.md section 12.2)",
+    },
     forced_name: "espada forzada",
     forced_label: "espada forzada",
-    entrada_name: "",
+    entrada_name: None,
     all_passed: "Everybody passes and the espada is in the heap: cancelled.",
     gloss: true,
-    help: "",
     columns: &[],
-    outcomes_note: "",
-    ledger_note: "",
+    outcomes_note: None,
+    ledger_note: None,
 };
+
+/// `tresillo-house`'s forced entrada, whatever the table.
+const FORCED_ENTRADA: &str = "if all pass the holder of the espada, else of the basto, else mano plays a forced entrada (RULES.md section 12.1)";
 
 /// `tresillo-house`'s words (section 12.1).
 pub const HOUSE_WORDS: Words = Words {
-    forced_exchange: " (the forced entrada)",
+    forced_exchange: Some(" (the forced entrada)"),
     forced_question: "everybody passed: the forced entrada is yours (espada, else basto, else mano): name trumps",
-    forced_help: "; the forced entrada: trumps only",
-    all_pass_help: "if all pass the holder of the espada, else of the basto, else mano plays a forced entrada \
-                    (RULES.md section 12.1)",
-    all_pass_help_four: "if all pass the holder of the espada, else of the basto, else mano plays a forced entrada \
-                         (RULES.md section 12.1)",
+    help: Help::Sections {
+        forced: "; the forced entrada: trumps only",
+        all_pass: FORCED_ENTRADA,
+        all_pass_penetro: FORCED_ENTRADA,
+    },
     forced_name: "forced entrada",
     forced_label: "forced entrada",
     ..TRESILLO_WORDS
@@ -178,7 +192,7 @@ pub const TRESILLO: RuleSpec = RuleSpec {
     section: "1-8",
     summary: "modern Spanish Tresillo, the puesta system; at 4 players the dealer sits out and penetra (12.2)",
     tricks: 9,
-    players: &[3, 4],
+    tables: &[Table::THREE, Table::FOUR_WITH_PENETRO],
     options: &[PALO_DE_FAVOR, CODILLO_OLD, PENETRO_ALL_PLAY],
     forced_exchange_first: false,
     forced_min_discard: 0,
@@ -217,7 +231,7 @@ pub const TRESILLO_HOUSE: RuleSpec = RuleSpec {
     section: "12.1",
     summary: "a club's house rules: forced entrada, plato-only amounts, larger condiciones",
     tricks: 9,
-    players: &[3],
+    tables: &[Table::THREE],
     options: &[PALO_DE_FAVOR, CODILLO_OLD],
     forced_exchange_first: true,
     forced_min_discard: 0,

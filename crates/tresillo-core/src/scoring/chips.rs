@@ -8,6 +8,7 @@ use crate::card::{BySeat, Seat};
 use crate::game::{Contract, Outcome};
 use crate::result::HandResult;
 use crate::rules::{Rules, ScoringSystem};
+use crate::table::Table;
 
 /// What each opponent pays for a won game: simple 5, vuelta 7, solo 15,
 /// obligation 5, gascarille 3; a contrabola is paid as a won simple game (5).
@@ -72,10 +73,10 @@ impl ChipsLedger {
     /// [`LedgerConfig::start_bowl`] chips, the pool is empty. Refuses a rule set
     /// not scored by points and chips, or without `hombre-chips`.
     pub fn new(config: LedgerConfig) -> Result<ChipsLedger, ScoringError> {
-        if config.players != 3 {
+        if config.table() != Table::THREE {
             return Err(ScoringError::Players(config.players));
         }
-        if (Rules { set: config.rules, options: config.options }).scoring() != ScoringSystem::Chips {
+        if config.game_rules().scoring() != ScoringSystem::Chips {
             return Err(ScoringError::System { rules: config.rules, ledger: "chips" });
         }
         let mut bowls = BySeat::default();

@@ -7,6 +7,7 @@ use crate::card::{BySeat, Seat};
 use crate::game::{Contract, Outcome, PuestaKind, RuleSet};
 use crate::result::HandResult;
 use crate::rules::{RuleOptions, Rules};
+use crate::table::Table;
 use std::fmt;
 
 /// The starting bowl of each player by default, before the first pajarito.
@@ -100,9 +101,23 @@ impl LedgerConfig {
         LedgerConfig {
             rules: rules.set,
             options: rules.options,
-            penetro_all_play: rules.options.penetro_all_play,
+            penetro_all_play: rules.penetro_all_play(),
             ..LedgerConfig::new(players)
         }
+    }
+}
+
+impl LedgerConfig {
+    /// The rules of the session (the rule set with its options).
+    #[must_use]
+    pub const fn game_rules(&self) -> Rules {
+        Rules { set: self.rules, options: self.options }
+    }
+
+    /// The table of the session ([`Rules::table`]).
+    #[must_use]
+    pub fn table(&self) -> Table {
+        self.rules.table(self.players)
     }
 }
 
@@ -419,7 +434,7 @@ pub fn table_result(
     r.declarer = Some(declarer);
     r.contract = Some(contract);
     r.tricks = t;
-    r.outcome = outcome_of(players, dealer, declarer, false, &t);
+    r.outcome = outcome_of(r.table(), dealer, declarer, false, &t);
     r
 }
 
@@ -461,16 +476,16 @@ pub fn cancelled_result(players: u8, dealer: Seat) -> HandResult {
     }
 }
 
-/// The outcome (section 7) of `tricks` for `declarer`, against every other seat that
-/// plays: at four players all but the inactive dealer, or all three others in a
-/// penetro (a player who dropped out has no tricks). Seats past the fourth are
-/// ignored.
+/// The outcome (section 7) of `tricks` for `declarer` at `table`, against every
+/// other seat that plays: all but a dealer who sits out (four players), or all
+/// three others in a penetro (a player who dropped out has no tricks). Seats past
+/// the fourth are ignored.
 #[must_use]
-pub fn outcome_of(players: u8, dealer: Seat, declarer: Seat, penetro: bool, tricks: &BySeat<u8>) -> Outcome {
+pub fn outcome_of(table: Table, dealer: Seat, declarer: Seat, penetro: bool, tricks: &BySeat<u8>) -> Outcome {
     let mut opp = [(Seat(0), 0u8); 3];
     let mut k = 0;
-    for s in (0..players.min(4)).map(Seat) {
-        if k < 3 && s != declarer && is_active(players, dealer, penetro, s) {
+    for s in (0..table.players.min(4)).map(Seat) {
+        if k < 3 && s != declarer && is_active(table, dealer, penetro, s) {
             opp[k] = (s, tricks[s]);
             k += 1;
         }
@@ -485,10 +500,10 @@ pub fn outcome_of(players: u8, dealer: Seat, declarer: Seat, penetro: bool, tric
     Outcome::from_tricks(tricks.0.get(declarer.index()).copied().unwrap_or(0), &opp[..k])
 }
 
-/// Whether `s` may play a hand: every seat at three players; at four, all but the
-/// dealer, unless the dealer penetra.
-pub(crate) fn is_active(players: u8, dealer: Seat, penetro: bool, s: Seat) -> bool {
-    s.0 < players && (players == 3 || penetro || s != dealer)
+/// Whether `s` may play a hand at `table`: every seat dealt a hand, and a dealer
+/// who sits out when they penetra.
+pub(crate) fn is_active(table: Table, dealer: Seat, penetro: bool, s: Seat) -> bool {
+    table.active(s, dealer) || (penetro && s.0 < table.players)
 }
 
 /// The condición of a contract in `tresillo` (entrada 0, vuelta 1, solo 2); other

@@ -309,7 +309,7 @@ impl Ledger {
                     Outcome::Sacado => self.sacado(d, played, favoured, &mut s),
                     Outcome::Puesta { .. } => self.puesta(d, &mut s),
                     Outcome::Codillo { winner } => {
-                        if !rules.options.codillo_old {
+                        if !rules.codillo_old() {
                             self.puesta(d, &mut s);
                         }
                         self.pay(d, winner, aip, Book::Pool, &mut s);
@@ -321,7 +321,7 @@ impl Ledger {
                     Outcome::Sacado => self.pay(d, o, aip, Book::Pool, &mut s),
                     Outcome::Puesta { .. } => self.twin(d, o, &mut s),
                     Outcome::Codillo { winner } => {
-                        if rules.options.codillo_old {
+                        if rules.codillo_old() {
                             self.puesta(d, &mut s);
                         } else {
                             self.twin(d, o, &mut s);

@@ -33,7 +33,7 @@ pub(super) fn payments(r: &HandResult) -> Result<(BySeat<i64>, BySeat<i64>), Sco
         if !matches!(r.outcome, Outcome::Cancelled) {
             return Err(inconsistent("a hand without a declarer must be cancelled"));
         }
-        if !r.game_rules().options.redeal_all_pass {
+        if !r.game_rules().redeal_all_pass() {
             return Err(inconsistent(
                 "an lhombre hand is cancelled only under redeal_all_pass: otherwise the spadille's holder \
                  or the dealer must play",

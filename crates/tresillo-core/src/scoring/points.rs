@@ -7,6 +7,7 @@ use crate::card::{BySeat, Seat};
 use crate::game::{Contract, Outcome};
 use crate::result::HandResult;
 use crate::rules::{Rules, ScoringSystem};
+use crate::table::Table;
 use crate::tables::table;
 
 /// The base value of a `hombre` game in points: obligation 1, gascarille 3, simple
@@ -160,7 +161,7 @@ impl PointsLedger {
     /// A ledger at the start of a session: every score 0, the pot empty. Refuses a
     /// rule set not scored by points.
     pub fn new(config: LedgerConfig) -> Result<PointsLedger, ScoringError> {
-        if config.players != 3 {
+        if config.table() != Table::THREE {
             return Err(ScoringError::Players(config.players));
         }
         if config.rules.spec().scoring != ScoringSystem::Points {

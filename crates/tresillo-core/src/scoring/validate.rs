@@ -62,6 +62,7 @@ pub(super) fn check(
     r: &HandResult,
 ) -> Result<Checked, ScoringError> {
     let n = cfg.players;
+    let table = cfg.table();
     if r.players != n {
         return Err(ScoringError::WrongTable { expected: n, got: r.players });
     }
@@ -106,7 +107,7 @@ pub(super) fn check(
         if !matches!(r.outcome, Outcome::Cancelled) {
             return Err(inconsistent("a hand without a declarer must be cancelled"));
         }
-        if n == 4 {
+        if table.penetro {
             return Err(inconsistent(
                 "a four-player hand is never cancelled: when all pass and nobody holds the espada, the dealer penetra",
             ));
@@ -137,9 +138,9 @@ pub(super) fn check(
     }
 
     // Penetro and the inactive dealer.
-    let active = |s: Seat| is_active(n, dealer, r.penetro, s);
+    let active = |s: Seat| is_active(table, dealer, r.penetro, s);
     if r.penetro {
-        if n != 4 {
+        if !table.penetro {
             return Err(inconsistent("a penetro is played only at a table of four"));
         }
         if d != dealer {
@@ -161,7 +162,7 @@ pub(super) fn check(
         if r.forced && r.contract != Some(Contract::Entrada) {
             return Err(inconsistent("an espada forzada is an entrada"));
         }
-        if r.gascarille && !(r.forced && cfg.options.gascarille) {
+        if r.gascarille && !(r.forced && cfg.game_rules().gascarille()) {
             return Err(inconsistent("a gascarille is forced after all pass, under the option `gascarille`"));
         }
         if r.vole_declared && !(r.bola_attempted && cfg.rules.spec().declared_vole) {
@@ -175,7 +176,9 @@ pub(super) fn check(
             }
         }
         let opponents_with_tricks = (0..n).map(Seat).filter(|&s| s != d && r.tricks[s] > 0).count();
-        if r.penetro && opponents_with_tricks == 3 && !(cfg.penetro_all_play || cfg.options.penetro_all_play)
+        if r.penetro
+            && opponents_with_tricks == 3
+            && !(cfg.penetro_all_play || cfg.game_rules().penetro_all_play())
         {
             return Err(inconsistent(
                 "three opponents hold tricks in a penetro, but one drops out unless the session \
@@ -290,7 +293,7 @@ pub(super) fn check(
             let expected = if r.contract == Some(Contract::Contrabola) {
                 r.game_rules().outcome(r.contract, r.tricks[fin], &[])
             } else {
-                outcome_of(n, dealer, fin, r.penetro, &r.tricks)
+                outcome_of(table, dealer, fin, r.penetro, &r.tricks)
             };
             let agrees = if r.penetro { same_result(r.outcome, expected) } else { r.outcome == expected };
             if !agrees {

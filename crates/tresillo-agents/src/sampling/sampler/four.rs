@@ -602,7 +602,7 @@ pub(super) fn to_deal(w: &World, view: &PlayerView) -> Result<Deal, NoWorld> {
         };
         if pen {
             order[1] = Some(fo);
-            if p.options.penetro_all_play {
+            if p.game_rules().penetro_all_play() {
                 order[2] = Some(fo.plus(1, 4));
                 order[3] = Some(fo.plus(2, 4));
             } else {

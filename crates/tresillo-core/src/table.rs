@@ -1,0 +1,172 @@
+//! The table a hand is played at: how many players sit at it and what each seat
+//! does (RULES.md sections 2 and 12.2). A rule set declares the tables it is
+//! played at in its [`RuleSpec::tables`](crate::RuleSpec::tables); everything
+//! that needs to know whether the dealer sits out, which seats are active or
+//! whether a penetro is played asks the [`Table`] (from
+//! [`Rules::table`](crate::Rules::table), [`PublicState::table`](crate::PublicState::table)
+//! or [`HandResult::table`](crate::HandResult::table)) instead of testing the
+//! number of players.
+//!
+//! ```
+//! use tresillo_core::{Rules, Seat, Table};
+//!
+//! let four = Rules::default().table(4);
+//! assert!(four.dealer_sits_out && four.penetro);
+//! assert_eq!(four.sits_out(Seat(2)), Some(Seat(2)));
+//! assert_eq!(four.active_seats(Seat(2)), 0b1011);
+//! assert_eq!(four.hands(), 3);
+//! let three = Rules::default().table(3);
+//! assert_eq!(three, Table::THREE);
+//! assert_eq!(three.sits_out(Seat(2)), None);
+//! ```
+
+use crate::card::Seat;
+
+/// A table size a rule set is played at and what its seats do there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Table {
+    /// The players seated.
+    pub players: u8,
+    /// The dealer sits each hand out: holds no cards and takes no part in the
+    /// auction (one player more than the hands dealt, section 12.2).
+    pub dealer_sits_out: bool,
+    /// When all pass, the dealer who sits out penetra: takes the heap and plays
+    /// against the others (section 12.2).
+    pub penetro: bool,
+}
+
+impl Table {
+    /// Three players, each of whom plays every hand.
+    pub const THREE: Table = Table { players: 3, dealer_sits_out: false, penetro: false };
+
+    /// Four players: the dealer sits out, and penetra when all pass (`tresillo`,
+    /// section 12.2).
+    pub const FOUR_WITH_PENETRO: Table = Table { players: 4, dealer_sits_out: true, penetro: true };
+
+    /// The table size of the command-line flags and files when none is given.
+    pub const DEFAULT_PLAYERS: u8 = 3;
+
+    /// A table of `players` where every seat plays every hand: the table of a
+    /// size that a rule set does not declare (which
+    /// [`Rules::check_players`](crate::Rules::check_players) refuses).
+    #[must_use]
+    pub const fn every_seat(players: u8) -> Table {
+        Table { players, dealer_sits_out: false, penetro: false }
+    }
+
+    /// Whether every seated player plays every hand (nobody sits out).
+    #[must_use]
+    #[inline]
+    pub const fn every_seat_plays(self) -> bool {
+        !self.dealer_sits_out
+    }
+
+    /// The hands dealt: one per active seat.
+    #[must_use]
+    #[inline]
+    pub const fn hands(self) -> u8 {
+        self.players - self.dealer_sits_out as u8
+    }
+
+    /// The seat that sits the hand out when `dealer` deals, if any.
+    #[must_use]
+    #[inline]
+    pub const fn sits_out(self, dealer: Seat) -> Option<Seat> {
+        if self.dealer_sits_out { Some(dealer) } else { None }
+    }
+
+    /// Whether `seat` is dealt a hand when `dealer` deals (before any penetro).
+    #[must_use]
+    #[inline]
+    pub const fn active(self, seat: Seat, dealer: Seat) -> bool {
+        seat.0 < self.players && !(self.dealer_sits_out && seat.0 == dealer.0)
+    }
+
+    /// The seats dealt a hand when `dealer` deals, as a bit mask.
+    #[must_use]
+    #[inline]
+    pub const fn active_seats(self, dealer: Seat) -> u8 {
+        let all = (1u8 << self.players) - 1;
+        if self.dealer_sits_out { all & !(1 << dealer.0) } else { all }
+    }
+
+    /// The number of players in words (`three`, `four`), for sentences.
+    #[must_use]
+    pub const fn players_word(self) -> &'static str {
+        match self.players {
+            2 => "two",
+            3 => "three",
+            4 => "four",
+            5 => "five",
+            _ => "several",
+        }
+    }
+
+    /// The table in a sentence: `3`, or `4: the dealer sits out, penetro when all
+    /// pass (RULES.md section 12.2)`.
+    #[must_use]
+    pub fn describe(self) -> String {
+        match (self.dealer_sits_out, self.penetro) {
+            (false, _) => self.players.to_string(),
+            (true, true) => {
+                format!(
+                    "{}: the dealer sits out, penetro when all pass (RULES.md section 12.2)",
+                    self.players
+                )
+            }
+            (true, false) => format!("{}: the dealer sits out", self.players),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{RuleSet, Rules};
+
+    #[test]
+    fn three_and_four_players() {
+        let three = Rules::default().table(3);
+        assert_eq!(three, Table::THREE);
+        assert!(three.every_seat_plays() && !three.penetro);
+        assert_eq!((three.hands(), three.active_seats(Seat(1))), (3, 0b111));
+        assert!((0..3).all(|s| three.active(Seat(s), Seat(1))));
+        assert_eq!(three.sits_out(Seat(1)), None);
+        let four = Rules::default().table(4);
+        assert!(!four.every_seat_plays() && four.penetro);
+        assert_eq!((four.hands(), four.active_seats(Seat(1))), (3, 0b1101));
+        assert_eq!(four.sits_out(Seat(1)), Some(Seat(1)));
+        assert!(!four.active(Seat(1), Seat(1)) && four.active(Seat(3), Seat(1)));
+        assert_eq!((three.players_word(), four.players_word()), ("three", "four"));
+        assert_eq!(four.describe(), "4: the dealer sits out, penetro when all pass (RULES.md section 12.2)");
+        // Every three-player table of every rule set: everyone plays.
+        for set in RuleSet::ALL {
+            assert_eq!(Rules::from(set).table(3), Table::THREE, "{set}");
+        }
+    }
+
+    /// The seating, the seats that play and the outcome ask the table, not the
+    /// number of players: a table of four where everyone plays (no rule set
+    /// declares one today) has no seat out, and one whose dealer sits out without
+    /// a penetro has none to play.
+    #[test]
+    fn a_four_player_table_where_everyone_plays_has_no_seat_out() {
+        use crate::{BySeat, Deal, Outcome, PenetroState, outcome_of, playing_seats};
+        let t = Table::every_seat(4);
+        assert_eq!((t.hands(), t.active_seats(Seat(2)), t.sits_out(Seat(2))), (4, 0b1111, None));
+        let idle = Table { penetro: false, ..Table::FOUR_WITH_PENETRO };
+        assert_eq!(idle.describe(), "4: the dealer sits out");
+        let deal = Deal::parse_partial("1E / 2E / 3E / 4E").unwrap();
+        assert_eq!(deal.seated(t, Seat(0)), deal);
+        assert_ne!(deal.seated(Table::FOUR_WITH_PENETRO, Seat(0)), deal);
+        assert!(deal.seated(Table::FOUR_WITH_PENETRO, Seat(0)).hands.0[0].is_empty());
+        let none = PenetroState::default();
+        assert_eq!(playing_seats(t, Seat(1), &none), 0b1111);
+        assert_eq!(playing_seats(Table::FOUR_WITH_PENETRO, Seat(1), &none), 0b1101);
+        // Seat 0 declares with four tricks; the dealer, seat 1, took five: an
+        // opponent where everyone plays (a codillo), nobody where the dealer sits out.
+        let tricks = BySeat([4, 5, 0, 0]);
+        assert_eq!(outcome_of(t, Seat(1), Seat(0), false, &tricks), Outcome::Codillo { winner: Seat(1) });
+        assert_eq!(outcome_of(Table::FOUR_WITH_PENETRO, Seat(1), Seat(0), false, &tricks), Outcome::Sacado);
+    }
+}
