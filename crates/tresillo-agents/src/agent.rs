@@ -197,7 +197,7 @@ impl std::error::Error for AgentError {
 
 /// Whoever sits in a seat, as the table sees it: it is handed the table's [`Hand`]
 /// and its seat. Every [`Agent`] is one, and sees only `hand.view(seat)`; the
-/// experiments-only cheat of [`cheat`] is the other kind.
+/// experiments-only cheat of [`cheat`](crate::cheat) is the other kind.
 pub trait TablePlayer {
     /// The spec name.
     fn player_name(&self) -> &str;

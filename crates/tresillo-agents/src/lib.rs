@@ -1,7 +1,8 @@
 //! Agents for `tresillo`: the [`Agent`] trait, the agents, and [`play_hand`], which
 //! runs one hand with one agent per seat.
 //!
-//! An agent sees only a [`PlayerView`]: it cannot reach another player's cards.
+//! An agent sees only a [`PlayerView`](tresillo_core::PlayerView): it cannot reach
+//! another player's cards.
 //!
 //! - [`RandomAgent`] (`random`): uniform over the legal choices.
 //! - [`RuleAgent`] (`rule`): club-player heuristics with tunable thresholds
@@ -16,6 +17,9 @@
 //! - [`PimcAgent`] (`pimc`): Perfect Information Monte Carlo, sampled worlds solved
 //!   exactly; [`Oracle`] (`oracle`, experiments only) makes the same decisions on
 //!   the true world ([`pimc`]).
+//! - [`research`]: agents and options measured and found not better (alpha-mu,
+//!   `alphamu`; pimc's searched exchange, `discard=search`; the card-play term
+//!   of inference, `infer_play`), kept runnable for reproducibility.
 //! - [`cheat`]: an agent handed the full state, for upper-bound experiments only,
 //!   behind its own trait so that no fair agent can reach hidden cards.
 //! - [`Registry`]: agents built from specs `name[:key=value]*` (for example
@@ -44,19 +48,23 @@
 
 // Files import downward: agent and rng at the bottom, then sampling, the
 // heuristics and the searches, the cheat, and the registry that builds them all.
+// The research files sit among them by what they use: `research::card_play`
+// below `sampling::likelihood`, `research::exchange` below `search::pimc`, and
+// `research::alphamu` above it.
 mod agent;
 pub mod cheat;
 pub mod family;
 mod heuristic;
 pub mod interrupt;
 mod registry;
+pub mod research;
 mod rng;
 mod sampling;
 mod search;
 mod spec_error;
 
 // The search modules at their old paths (`tresillo_agents::pimc::...`).
-pub use search::{alphamu, gpimc, gsolver, pimc, solver};
+pub use search::{gpimc, gsolver, pimc, solver};
 
 pub use agent::{
     Agent, AgentError, AgentErrorKind, BiddingCovers, Failure, SplitPlayer, TablePlayer, Work,

@@ -358,7 +358,7 @@ impl Registry {
                 if let Some(n) = p.int("discard_worlds", 1, 100_000)? {
                     q.discard_worlds = n as u32;
                 }
-                if let Some(n) = p.int("discard_cands", 1, crate::search::exchange::MAX_CANDIDATES as i64)? {
+                if let Some(n) = p.int("discard_cands", 1, crate::research::exchange::MAX_CANDIDATES as i64)? {
                     q.discard_cands = n as u32;
                 }
                 if let Some(z) = p.int("discard_z", 0, 1000)? {
@@ -519,9 +519,9 @@ fn rule_param_infos() -> Vec<ParamInfo> {
         .collect()
 }
 
-/// Registers `alphamu` ([`crate::search::alphamu`]).
+/// Registers `alphamu` ([`crate::research::alphamu`]).
 fn register_alphamu(r: &mut Registry) {
-    use crate::search::alphamu::{AlphaMuAgent, AlphaMuParams, MAX_WORLDS};
+    use crate::research::alphamu::{AlphaMuAgent, AlphaMuParams, MAX_WORLDS};
     let d = AlphaMuParams::default();
     let mut params = vec![
         ParamInfo {

@@ -31,7 +31,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use tresillo_agents::{Agent, AgentInfo, AgentRng, Failure, ParamInfo, Params, Registry, SpecError, Work};
-use tresillo_core::action::{Action, DiscardBuilder, legal_ids};
+use tresillo_core::action::DiscardBuilder;
 use tresillo_core::{Decision, HandResult, PlayerView, Rules};
 
 /// The protocol's version (docs/PROTOCOL.md).
@@ -908,24 +908,16 @@ impl ExtBot {
             let m = message::hand(self.hands, view);
             self.send_line(&format!("{m}\n"))?;
         }
-        let mut discard = DiscardBuilder::default();
-        loop {
-            let legal = legal_ids(view, discard);
+        tresillo_env::decide_by_actions(view, |discard, legal| {
             // Drawn even when the request is not sent: the seat's generator
             // moves as it would, so the rest of the hand is the same.
             let seed = rand_core::RngCore::next_u64(rng);
-            let a = if self.auto_single && legal.len() == 1 {
+            if self.auto_single && legal.len() == 1 {
                 self.auto_played += 1;
-                legal[0]
-            } else {
-                self.ask(view, discard, &legal, seed)?
-            };
-            match Action::from_id(a).expect("a legal id") {
-                Action::Decision(d) => return Ok(d),
-                Action::DiscardCard(c) => discard.chosen.insert(c),
-                Action::DiscardDone => return Ok(Decision::Discard(discard.chosen)),
-            };
-        }
+                return Ok(legal[0]);
+            }
+            self.ask(view, discard, legal, seed)
+        })
     }
 
     /// Ends the process: `bye`, its input closed, a grace period to exit, then

@@ -8,7 +8,8 @@ use serde_json::{Value, json};
 use std::fmt::Write;
 use std::time::Duration;
 use tresillo_core::action::DiscardBuilder;
-use tresillo_core::{Card, CardSet, LedgerConfig, Names, PlayerView, Rules, score_deal};
+use tresillo_core::{CardSet, Names, PlayerView, Rules};
+use tresillo_env::SeatView;
 
 fn cards(s: CardSet) -> Vec<String> {
     s.iter().map(|c| c.to_string()).collect()
@@ -61,16 +62,8 @@ pub fn hand(n: u64, view: &PlayerView) -> Value {
 /// bowl, in the rule set's unit).
 pub fn result(n: u64, r: &tresillo_core::HandResult) -> Value {
     let players = usize::from(r.players);
-    let config = LedgerConfig {
-        rules: r.rules,
-        options: r.options,
-        penetro_all_play: r.options.penetro_all_play,
-        // One deal is the session (as the runner scores by the deal).
-        deals: 1,
-        ..LedgerConfig::new(r.players)
-    };
     // A hand the table finished always scores; `null` would say otherwise.
-    let scores = score_deal(config, r).ok().map(|s| s.totals().0[..players].to_vec());
+    let scores = tresillo_env::deal_scores(r).ok();
     let unit = Rules { set: r.rules, options: r.options }.scoring().unit();
     json!({
         "type": "result",
@@ -117,50 +110,6 @@ fn push_num(out: &mut String, mut n: u64) {
     out.push_str(std::str::from_utf8(&digits[at..]).expect("ASCII digits"));
 }
 
-/// Appends a card in the notation of RULES.md section 13 (`12C`), quoted; the
-/// same text as its `Display`.
-fn push_card(out: &mut String, c: Card) {
-    out.push('"');
-    push_num(out, u64::from(c.rank().value()));
-    out.push(c.suit().letter());
-    out.push('"');
-}
-
-/// Appends a set of cards as a JSON array of their notation.
-fn push_cards(out: &mut String, s: impl IntoIterator<Item = Card>) {
-    out.push('[');
-    for (i, c) in s.into_iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        push_card(out, c);
-    }
-    out.push(']');
-}
-
-/// Appends numbers (or `null`s) as a JSON array.
-fn push_numbers(out: &mut String, s: impl IntoIterator<Item = Option<u8>>) {
-    out.push('[');
-    for (i, x) in s.into_iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        match x {
-            Some(x) => push_num(out, u64::from(x)),
-            None => out.push_str("null"),
-        }
-    }
-    out.push(']');
-}
-
-/// Appends a name or `null`.
-fn push_opt(out: &mut String, s: Option<&str>) {
-    match s {
-        Some(s) => push_str(out, s),
-        None => out.push_str("null"),
-    }
-}
-
 /// An action's words in the protocol: the rule set's words (docs/PROTOCOL.md),
 /// with its cards in the standard notation of the view (`play 11C`, not the
 /// display name `play Q♥` of `lhombre`).
@@ -189,7 +138,6 @@ pub fn request(
     out.clear();
     let p = view.public();
     let names = Names::of(p.rules);
-    let n = usize::from(p.players);
     out.push_str("{\"type\":\"request\",\"id\":");
     push_num(out, id);
     out.push_str(",\"seat\":");
@@ -200,52 +148,13 @@ pub fn request(
     out[at..].make_ascii_lowercase();
     out.push_str("\",\"seed\":");
     push_num(out, seed);
-    out.push_str(",\"view\":{\"hand\":");
-    push_cards(out, view.hand().iter());
-    out.push_str(",\"discards\":");
-    push_cards(out, view.discards().iter());
-    out.push_str(",\"discarding\":");
-    push_cards(out, discard.chosen.iter());
-    out.push_str(",\"dealer\":");
-    push_num(out, u64::from(p.dealer.0));
-    out.push_str(",\"bids\":[");
-    for (i, b) in p.bids().iter().enumerate() {
-        out.push_str(if i > 0 { ",[" } else { "[" });
-        push_num(out, u64::from(b.seat.0));
-        out.push(',');
-        push_str(out, &names.bid(b.bid, false));
-        out.push(']');
-    }
-    out.push_str("],\"declarer\":");
-    match p.declarer {
-        Some(s) => push_num(out, u64::from(s.0)),
-        None => out.push_str("null"),
-    }
-    out.push_str(",\"contract\":");
-    push_opt(out, p.contract.map(|c| c.name()));
-    out.push_str(",\"trump\":");
-    push_opt(out, p.trump.map(|t| t.name()));
-    out.push_str(",\"exchanged\":");
-    push_numbers(out, p.exchanged.0[..n].iter().copied());
-    out.push_str(",\"plays\":[");
-    for (i, &c) in p.plays().iter().enumerate() {
-        out.push_str(if i > 0 { ",[" } else { "[" });
-        push_num(out, u64::from(p.play_seat(i).0));
-        out.push(',');
-        push_card(out, c);
-        out.push(']');
-    }
-    out.push_str("],\"current_trick\":");
-    push_cards(out, p.current_trick().iter().copied());
-    out.push_str(",\"tricks\":");
-    push_numbers(out, p.tricks.0[..n].iter().map(|&t| Some(t)));
-    out.push_str(",\"known\":");
-    push_cards(out, view.known_cards().iter());
-    // The seat of each card of the trick in progress, in play order (added last).
-    out.push_str(",\"current_trick_seats\":");
-    let (all, on_table) = (p.plays().len(), p.current_trick().len());
-    push_numbers(out, (all - on_table..all).map(|i| Some(p.play_seat(i).0)));
-    out.push_str("},\"legal\":[");
+    out.push_str(",\"view\":");
+    // The view's one definition (tresillo_env::SeatView), serialized into the
+    // reused buffer.
+    let mut bytes = std::mem::take(out).into_bytes();
+    serde_json::to_writer(&mut bytes, &SeatView::new(view, discard.chosen)).expect("a view serializes");
+    *out = String::from_utf8(bytes).expect("JSON is UTF-8");
+    out.push_str(",\"legal\":[");
     for (i, &a) in legal.iter().enumerate() {
         out.push_str(if i > 0 { ",{\"action\":" } else { "{\"action\":" });
         push_num(out, a as u64);
@@ -320,19 +229,47 @@ mod tests {
         assert!(seen[1] > 0 && seen[2] > 0, "{seen:?}");
     }
 
-    /// The request's own writers of numbers and cards give the text of the
-    /// formatting machinery they replace (the hot path avoids it).
+    /// The result's `scores` are what the environment returns for the same hand
+    /// (one definition of a hand's deal scores: tresillo_env::deal_scores).
     #[test]
-    fn numbers_and_cards_are_written_as_display_writes_them() {
+    fn a_results_scores_are_the_environments_returns() {
+        let mut scored = 0;
+        for (set, players) in
+            [("tresillo", 3u8), ("tresillo", 4), ("tresillo-house", 3), ("hombre", 3), ("lhombre", 3)]
+        {
+            let rules = Rules::parse(set, &[]).unwrap();
+            let env = tresillo_env::Env::new(rules, players).unwrap();
+            for i in 0..12u64 {
+                let dealer = Seat((i % u64::from(players)) as u8);
+                let mut state = env.state_for_seed(i, dealer).unwrap();
+                let mut rule = RuleAgent::new(RuleParams::default());
+                let mut rngs = seat_rngs(i);
+                rule.new_hand();
+                while let tresillo_env::Player::Seat(seat) = state.current_player() {
+                    let d = rule.choose(&state.view(seat).unwrap(), &mut rngs[seat.index()]);
+                    for a in tresillo_env::decision_actions(d).unwrap() {
+                        state.apply_action(a).unwrap();
+                    }
+                }
+                let r = state.hand().unwrap().result().unwrap();
+                let m = result(i, &r);
+                let scores: Vec<f64> =
+                    m["scores"].as_array().unwrap().iter().map(|s| s.as_i64().unwrap() as f64).collect();
+                assert_eq!(scores, state.returns().unwrap(), "{set} {players} deal {i}");
+                scored += usize::from(scores.iter().any(|&s| s != 0.0));
+            }
+        }
+        assert!(scored > 20, "{scored}");
+    }
+
+    /// The request's own writer of numbers gives the text of the formatting
+    /// machinery it replaces (the hot path avoids it).
+    #[test]
+    fn numbers_are_written_as_display_writes_them() {
         for n in [0, 1, 9, 10, 99, 100, 255, 1 << 53, u64::MAX] {
             let mut out = String::new();
             push_num(&mut out, n);
             assert_eq!(out, n.to_string());
-        }
-        for c in CardSet::FULL.iter() {
-            let mut out = String::new();
-            push_card(&mut out, c);
-            assert_eq!(out, format!("\"{c}\""));
         }
     }
 

@@ -2,11 +2,11 @@
 //! [`TournamentConfig`] and [`RunOptions`] for the run-directory library
 //! ([`tresillo_runs`]), which writes the files.
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use std::path::PathBuf;
-use tresillo_runs::{Format, RunOptions};
+use tresillo_runs::{ArgNames, Format, RunOptions};
 pub use tresillo_runs::{Manifest, check_deals_size, file_in_the_way, lock_file};
-use tresillo_sim::{Scoring, Shard, TournamentConfig};
+use tresillo_sim::TournamentConfig;
 
 /// Arguments of `tresillo tournament`.
 #[derive(clap::Args, Clone)]
@@ -85,12 +85,9 @@ pub struct TournamentArgs {
 impl TournamentArgs {
     /// The tournament configuration these arguments describe.
     pub fn config(&self) -> Result<TournamentConfig> {
-        if self.resume && self.force {
-            bail!("--resume and --force exclude each other: --resume continues the run, --force replaces it");
-        }
-        let agents: Vec<String> = tresillo_agents::split_specs(&self.agents)?;
-        let mut config = TournamentConfig {
-            agents,
+        tresillo_runs::check_resume_force(self.resume, self.force, ArgNames::CLI)?;
+        let args = tresillo_runs::TournamentArgs {
+            agents: tresillo_agents::split_specs(&self.agents)?,
             players: self.rules.players()?,
             deals: match &self.book()? {
                 Some(b) => b.len(),
@@ -98,20 +95,14 @@ impl TournamentArgs {
             },
             seed: self.seed,
             rules: self.rules.parse()?,
-            scoring: self.scoring.parse::<Scoring>()?,
+            scoring: &self.scoring,
             duplicate: self.duplicate,
-            shard: match &self.shard {
-                Some(s) => s.parse::<Shard>()?,
-                None => Shard::WHOLE,
-            },
-            bidding: self.bidding.as_deref().map(|b| b.trim().to_string()),
+            shard: self.shard.as_deref(),
+            bidding: self.bidding.as_deref(),
             bidding_covers: self.bidding_covers.unwrap_or_default(),
+            ms_per_decision: self.ms_per_decision,
         };
-        if let Some(ms) = self.ms_per_decision {
-            config.with_time_budget(ms, &crate::registry())?;
-        }
-        config.validate_with(&crate::registry())?;
-        Ok(config)
+        tresillo_runs::tournament_config(args, &crate::registry(), ArgNames::CLI)
     }
 
     /// The deal book of `--deals-from`, read (one-line errors naming the file,

@@ -14,24 +14,21 @@
 #![allow(unsafe_code)]
 
 mod model;
-mod observation;
 mod seat_view;
 mod seated;
 
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyInt, PyList};
+use pyo3::types::{PyBool, PyDict, PyInt};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tresillo_agents::cheat::Seated;
 use tresillo_agents::{AgentRng, TablePlayer};
-use tresillo_core::action::{Action, DiscardBuilder, NUM_ACTIONS, legal_ids};
-use tresillo_core::{
-    Card, CardSet, Deal, Decision, Hand, LedgerConfig, Names, PlayerView, Request, Rules, Scorer,
-    ScoringMode, Seat,
-};
+use tresillo_core::action::{Action, NUM_ACTIONS};
+use tresillo_core::{CardSet, Deal, Decision, Hand, Names, PlayerView, Request, Rules, Seat};
+use tresillo_env::{Env, EnvError, Player, decision_actions, discard_step};
 
 /// The player id of a chance node (OpenSpiel's `pyspiel.PlayerId.CHANCE`).
 const CHANCE: i64 = -1;
@@ -50,8 +47,7 @@ fn value_error(msg: impl Into<String>) -> PyErr {
 #[pyclass(module = "tresillo._tresillo", frozen)]
 #[derive(Clone)]
 pub struct Game {
-    rules: Rules,
-    players: u8,
+    env: Env,
 }
 
 fn option_text(name: &str, v: &Bound<'_, PyAny>) -> PyResult<String> {
@@ -105,26 +101,25 @@ impl Game {
         }
         let refs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
         let rules = Rules::parse(rules, &refs).map_err(|e| value_error(e.to_string()))?;
-        rules.check_players(players).map_err(|e| value_error(e.to_string()))?;
-        Ok(Game { rules, players })
+        Ok(Game { env: Env::new(rules, players).map_err(env_error)? })
     }
 
     /// The rule set's name.
     #[getter]
     fn rules(&self) -> &'static str {
-        self.rules.set.name()
+        self.env.rules().set.name()
     }
 
     /// The options set away from their defaults, as `{name: value}` strings.
     #[getter]
     fn options(&self) -> Vec<(&'static str, String)> {
-        self.rules.options.set_options()
+        self.env.rules().options.set_options()
     }
 
     /// Players at the table (3, or 4 with an inactive dealer).
     #[getter]
     fn players(&self) -> u8 {
-        self.players
+        self.env.players()
     }
 
     /// The number of distinct actions (every action id is below it).
@@ -136,15 +131,14 @@ impl Game {
     /// The length of `State.observation_tensor(player)`.
     #[staticmethod]
     fn observation_size() -> usize {
-        observation::SIZE
+        Env::OBSERVATION_SIZE
     }
 
     /// The most decisions a hand can take (an upper bound, for OpenSpiel's
     /// `max_game_length`).
     #[staticmethod]
     fn max_game_length() -> usize {
-        // Auction, contract, discards card by card, words, 36 cards, questions.
-        400
+        Env::MAX_GAME_LENGTH
     }
 
     /// A new hand. With `seed` the deal is the one `tresillo` deals for that seed
@@ -160,18 +154,18 @@ impl Game {
         dealer: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<State> {
         let seed: Option<u64> = seed.map(|s| int_arg("seed", s, "0 to 2**64-1")).transpose()?;
-        let range = format!("a seat, 0 to {}", self.players - 1);
+        let range = format!("a seat, 0 to {}", self.env.players() - 1);
         let dealer: u8 = dealer.map(|d| int_arg("dealer", d, &range)).transpose()?.unwrap_or(0);
         self.initial_state(seed, deal, dealer)
     }
 
     fn __repr__(&self) -> String {
         let opts: Vec<String> =
-            self.rules.options.set_options().iter().map(|(k, v)| format!("{k:?}: {v:?}")).collect();
+            self.env.rules().options.set_options().iter().map(|(k, v)| format!("{k:?}: {v:?}")).collect();
         format!(
             "Game(rules={:?}, players={}, options={{{}}})",
-            self.rules.set.name(),
-            self.players,
+            self.env.rules().set.name(),
+            self.env.players(),
             opts.join(", ")
         )
     }
@@ -180,203 +174,53 @@ impl Game {
 impl Game {
     /// A new hand (see [`Game::new_initial_state`]).
     fn initial_state(&self, seed: Option<u64>, deal: Option<&str>, dealer: u8) -> PyResult<State> {
-        if dealer >= self.players {
-            return Err(value_error(format!(
-                "dealer {dealer}: the table has seats 0 to {}",
-                self.players - 1
-            )));
-        }
         let dealer = Seat(dealer);
-        let mut s = State {
-            game: self.clone(),
-            dealer,
-            pack: Vec::with_capacity(40),
-            dealt: CardSet::EMPTY,
-            hand: None,
-            discard: DiscardBuilder::default(),
-            history: Vec::with_capacity(128),
-            movers: Vec::with_capacity(96),
-        };
-        match (seed, deal) {
-            (Some(_), Some(_)) => return Err(value_error("give a seed or a deal, not both")),
-            (Some(seed), None) => {
-                s.deal_out(tresillo_agents::deal_for_seed(seed).seated(self.players, dealer))?
+        let s = match (seed, deal) {
+            (Some(_), Some(_)) => {
+                self.env.initial_state(dealer).map_err(env_error)?;
+                return Err(value_error("give a seed or a deal, not both"));
             }
+            (Some(seed), None) => self.env.state_for_seed(seed, dealer),
             (None, Some(text)) => {
+                self.env.initial_state(dealer).map_err(env_error)?;
                 let d = Deal::parse(text).map_err(|e| value_error(format!("deal {text:?}: {e}")))?;
-                s.deal_out(d)?;
+                self.env.state_for_deal(d, dealer)
             }
-            (None, None) => {}
-        }
-        Ok(s)
+            (None, None) => self.env.initial_state(dealer),
+        };
+        Ok(State(s.map_err(env_error)?))
     }
 }
 
-/// One hand of a [`Game`]: the state machine over the fixed action space.
+/// An error of the environment as Python raises it: a `ValueError` for what the
+/// caller asked, a `RuntimeError` for a refusal of the engine.
+fn env_error(e: EnvError) -> PyErr {
+    match e {
+        EnvError::Invalid(m) => PyValueError::new_err(m),
+        EnvError::Engine(m) => PyRuntimeError::new_err(m),
+    }
+}
+
+/// One hand of a [`Game`]: the state machine over the fixed action space
+/// ([`tresillo_env::State`], which this binds).
 ///
 /// `current_player()` is a seat, `-1` while the pack is dealt by chance and `-4`
 /// once the hand is over (OpenSpiel's ids).
 #[pyclass(module = "tresillo._tresillo")]
 #[derive(Clone)]
-pub struct State {
-    game: Game,
-    dealer: Seat,
-    /// The cards dealt so far by chance actions (before `hand` exists).
-    pack: Vec<Card>,
-    /// The same cards as a set.
-    dealt: CardSet,
-    hand: Option<Hand>,
-    /// The discard being built by the seat to move.
-    discard: DiscardBuilder,
-    history: Vec<u16>,
-    /// The seat that took each action after the deal (the history's actions
-    /// from the 41st), for the information-state string.
-    movers: Vec<u8>,
-}
+pub struct State(pub(crate) tresillo_env::State);
 
 impl State {
-    /// Starts the hand on `deal` (seated), its 40 chance actions first in the
-    /// history: the active seats' hands in seat order (each card in index order),
-    /// then the heap from its top, as the chance nodes would deal it.
-    fn deal_out(&mut self, deal: Deal) -> PyResult<()> {
-        let sits_out = (self.game.players == 4).then_some(self.dealer);
-        for s in 0..usize::from(self.game.players) {
-            if Some(Seat(s as u8)) != sits_out {
-                self.history.extend(deal.hands.0[s].iter().map(|c| c.index() as u16));
-            }
+    /// The seat `player`, whose view is asked: first, an error at a chance node.
+    fn viewing_seat(&self, player: i64) -> PyResult<Seat> {
+        if self.0.is_chance_node() {
+            return Err(env_error(EnvError::chance_node()));
         }
-        self.history.extend(deal.heap.cards().iter().map(|c| c.index() as u16));
-        if self.history.len() != 40 {
-            return Err(value_error(format!("deal {deal}: not the whole pack")));
-        }
-        self.start(deal)
-    }
-
-    fn start(&mut self, deal: Deal) -> PyResult<()> {
-        let hand = Hand::with_rules(self.game.rules, self.game.players, deal, self.dealer)
-            .map_err(|e| value_error(format!("deal {deal}: {e}")))?;
-        self.hand = Some(hand);
-        Ok(())
+        self.0.env().seat(player).map_err(env_error)
     }
 
     fn view_of(&self, player: i64) -> PyResult<PlayerView> {
-        let hand =
-            self.hand.as_ref().ok_or_else(|| value_error("the pack is still being dealt (a chance node)"))?;
-        if !(0..i64::from(self.game.players)).contains(&player) {
-            return Err(value_error(format!(
-                "player {player}: the table has seats 0 to {}",
-                self.game.players - 1
-            )));
-        }
-        Ok(hand.view(Seat(player as u8)))
-    }
-
-    /// The legal action ids of the player to move (chance: the cards not yet dealt).
-    pub(crate) fn legal(&self) -> Vec<usize> {
-        match &self.hand {
-            None => {
-                (0..40).filter(|&i| Card::try_index(i).is_some_and(|c| !self.dealt.contains(c))).collect()
-            }
-            Some(h) => match h.request().seat() {
-                Some(s) => legal_ids(&h.view(s), self.discard),
-                None => Vec::new(),
-            },
-        }
-    }
-
-    fn legal_text(&self) -> String {
-        let v: Vec<String> = self.legal().iter().map(|&a| self.describe(a)).collect();
-        v.join(", ")
-    }
-
-    fn names(&self) -> Names {
-        self.game.rules.spec().names
-    }
-
-    /// The words of action `a` (`play 1E`, `bid 2`, ...), in the rule set's names.
-    fn describe(&self, a: usize) -> String {
-        let names = self.names();
-        if self.hand.is_none() {
-            return match Card::try_index(a) {
-                Some(c) if a < 40 => format!("deal {}", names.card(c)),
-                _ => format!("action {a}"),
-            };
-        }
-        action_words(names, a)
-    }
-
-    fn apply(&mut self, a: usize) -> PyResult<()> {
-        if self.is_terminal() {
-            return Err(value_error(format!("action {a}: the hand is over")));
-        }
-        // The common cases checked without listing every legal action.
-        let card = Card::try_index(a).filter(|_| a < 40);
-        let legal = match (&self.hand, card) {
-            (None, Some(c)) => !self.dealt.contains(c),
-            (None, None) => false,
-            (Some(h), _) => match h.request() {
-                Request::Play { legal, .. } => card.is_some_and(|c| legal.contains(c)),
-                _ => self.legal().contains(&a),
-            },
-        };
-        if !legal {
-            let who = match self.hand.as_ref().and_then(|h| h.request().seat()) {
-                Some(s) => format!("seat {s}"),
-                None => "chance".into(),
-            };
-            return Err(value_error(format!(
-                "{who}: action {a} ({}) is not legal; legal: {}",
-                self.describe(a),
-                self.legal_text()
-            )));
-        }
-        let Some(hand) = self.hand.as_mut() else {
-            let card = card.expect("a legal chance action is a card");
-            self.pack.push(card);
-            self.dealt.insert(card);
-            self.history.push(a as u16);
-            if self.pack.len() == 40 {
-                let pack: [Card; 40] = self.pack.as_slice().try_into().expect("40 cards");
-                let deal = Deal::from_pack(&pack).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-                self.start(deal.seated(self.game.players, self.dealer))?;
-            }
-            return Ok(());
-        };
-        let mover = hand.request().seat().map_or(u8::MAX, |s| s.0);
-        let decision = match Action::from_id(a).expect("a legal id") {
-            Action::Decision(d) => Some(d),
-            Action::DiscardCard(c) => {
-                self.discard.chosen.insert(c);
-                None
-            }
-            Action::DiscardDone => Some(Decision::Discard(std::mem::take(&mut self.discard).chosen)),
-        };
-        if let Some(d) = decision {
-            hand.apply(d).map_err(|e| PyRuntimeError::new_err(format!("the engine refused {d:?}: {e}")))?;
-        }
-        self.history.push(a as u16);
-        self.movers.push(mover);
-        Ok(())
-    }
-
-    fn is_terminal(&self) -> bool {
-        self.hand.as_ref().is_some_and(Hand::is_done)
-    }
-
-    /// Each seat's result of the finished hand in the rule set's unit (tantos,
-    /// `hombre` points or chips): the bowl's change, pool plus condiciones, as a
-    /// fresh ledger scores the hand (deals.csv's `pool` + `cond` columns).
-    fn scores(&self) -> PyResult<Vec<f64>> {
-        let n = usize::from(self.game.players);
-        let Some(r) = self.hand.as_ref().and_then(Hand::result) else {
-            return Ok(vec![0.0; n]);
-        };
-        let mut config = LedgerConfig::with_rules(self.game.rules, self.game.players);
-        config.deals = 1;
-        let mut scorer =
-            Scorer::new(ScoringMode::Deal, config).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-        let s = scorer.apply(&r).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-        Ok((0..n).map(|i| (s.pool.0[i] + s.condiciones.0[i]) as f64).collect())
+        self.0.view(self.viewing_seat(player)?).map_err(env_error)
     }
 }
 
@@ -384,38 +228,34 @@ impl State {
 impl State {
     /// The seat to move, `-1` at a chance node, `-4` when the hand is over.
     fn current_player(&self) -> i64 {
-        match &self.hand {
-            None => CHANCE,
-            Some(h) => h.request().seat().map_or(TERMINAL, |s| i64::from(s.0)),
+        match self.0.current_player() {
+            Player::Chance => CHANCE,
+            Player::Terminal => TERMINAL,
+            Player::Seat(s) => i64::from(s.0),
         }
     }
 
     /// Whether the pack is being dealt (the next action is chance's).
     fn is_chance_node(&self) -> bool {
-        self.hand.is_none()
+        self.0.is_chance_node()
     }
 
     /// The chance outcomes with their probabilities (uniform over the cards not
     /// yet dealt); empty after the deal.
     fn chance_outcomes(&self) -> Vec<(usize, f64)> {
-        if self.hand.is_some() {
-            return Vec::new();
-        }
-        let legal = self.legal();
-        let p = 1.0 / legal.len() as f64;
-        legal.into_iter().map(|a| (a, p)).collect()
+        self.0.chance_outcomes()
     }
 
     /// The legal action ids of the player to move, increasing (empty when the hand
     /// is over).
     fn legal_actions(&self) -> Vec<usize> {
-        self.legal()
+        self.0.legal_actions()
     }
 
     /// A list of [`Game::num_distinct_actions`] 0/1 values, 1 at the legal actions.
     fn legal_actions_mask(&self) -> Vec<u8> {
         let mut m = vec![0u8; NUM_ACTIONS];
-        for a in self.legal() {
+        for a in self.0.legal_actions() {
             m[a] = 1;
         }
         m
@@ -426,28 +266,30 @@ impl State {
     fn apply_action(&mut self, a: i64) -> PyResult<()> {
         let a = usize::try_from(a)
             .map_err(|_| value_error(format!("action {a}: ids are 0 to {}", NUM_ACTIONS - 1)))?;
-        self.apply(a)
+        self.0.apply_action(a).map_err(env_error)
     }
 
     /// Whether the hand is over.
-    #[pyo3(name = "is_terminal")]
-    fn py_is_terminal(&self) -> bool {
-        self.is_terminal()
+    fn is_terminal(&self) -> bool {
+        self.0.is_terminal()
     }
 
-    /// Each seat's result (see `Game`'s docs): zeros before the end.
+    /// Each seat's result of the finished hand in the rule set's unit (tantos,
+    /// `hombre` points or chips): the bowl's change, pool plus condiciones, as a
+    /// fresh ledger scores the hand (deals.csv's `pool` + `cond` columns); zeros
+    /// before the end.
     fn returns(&self) -> PyResult<Vec<f64>> {
-        self.scores()
+        self.0.returns().map_err(env_error)
     }
 
     /// Every action so far, chance's included.
     fn history(&self) -> Vec<u16> {
-        self.history.clone()
+        self.0.history().to_vec()
     }
 
     /// The history as a string of ids (OpenSpiel's `history_str`).
     fn history_str(&self) -> String {
-        self.history.iter().map(u16::to_string).collect::<Vec<_>>().join(", ")
+        self.0.history().iter().map(u16::to_string).collect::<Vec<_>>().join(", ")
     }
 
     /// A copy of this state.
@@ -458,12 +300,13 @@ impl State {
     /// Pickling: the game and the history, replayed when unpickled.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
         let f = py.import("tresillo._tresillo")?.getattr("_state_from_history")?;
+        let env = self.0.env();
         let args = (
-            self.game.rules.set.name(),
-            self.game.rules.options.set_options(),
-            self.game.players,
-            self.dealer.0,
-            self.history.clone(),
+            env.rules().set.name(),
+            env.rules().options.set_options(),
+            env.players(),
+            self.0.dealer().0,
+            self.0.history().to_vec(),
         )
             .into_pyobject(py)?
             .into_any();
@@ -484,148 +327,63 @@ impl State {
     /// state's. `seed` seeds the draw. A `ValueError` at a chance node.
     #[pyo3(signature = (player, seed = 0))]
     fn resample_from_infostate(&self, player: i64, seed: u64) -> PyResult<State> {
-        let view = self.view_of(player)?;
-        let sampler =
-            tresillo_agents::Sampler::new(&view).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-        let mut rng = tresillo_agents::rng_from_seed(seed);
-        let world = sampler.sample(&mut rng);
-        let hand = world.replay(&view).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-        let mover = self.hand.as_ref().and_then(|h| h.request().seat());
-        let mut s = Clone::clone(self);
-        s.hand = Some(hand);
-        if mover != Some(view.seat()) {
-            s.discard = DiscardBuilder::default();
-        }
-        Ok(s)
+        let seat = self.viewing_seat(player)?;
+        Ok(State(self.0.resample_from_infostate(seat, seed).map_err(env_error)?))
     }
 
     /// The deal in RULES.md section 13 notation (`None` while it is being dealt).
     fn deal(&self) -> Option<String> {
-        self.hand.as_ref().map(|h| h.deal().to_string())
+        self.0.deal().map(ToString::to_string)
     }
 
     /// The dealer's seat.
     fn dealer(&self) -> u8 {
-        self.dealer.0
+        self.0.dealer().0
     }
 
     /// The words of action `a` for `player`, in the rule set's names.
     fn action_to_string(&self, player: i64, a: i64) -> String {
         let _ = player;
-        usize::try_from(a).map_or_else(|_| format!("action {a}"), |a| self.describe(a))
+        usize::try_from(a).map_or_else(|_| format!("action {a}"), |a| self.0.action_string(a))
     }
 
     /// What seat `player` may know (RULES.md section 9), as a flat list of 0/1 and
     /// small fractions: `Game.observation_size()` values, laid out in docs/PYTHON.md.
     fn observation_tensor(&self, player: i64) -> PyResult<Vec<f32>> {
-        if self.hand.is_none() {
-            return Ok(vec![0.0; observation::SIZE]);
+        if self.0.is_chance_node() {
+            return Ok(vec![0.0; tresillo_env::observation::SIZE]);
         }
-        let view = self.view_of(player)?;
-        let mine = self.hand.as_ref().and_then(|h| h.request().seat()) == Some(view.seat());
-        Ok(observation::tensor(&view, if mine { self.discard.chosen } else { CardSet::EMPTY }))
+        self.0.observation_tensor(self.viewing_seat(player)?).map_err(env_error)
     }
 
     /// What seat `player` knows, as a compact string: equal for two states that
-    /// seat cannot tell apart, different otherwise (perfect recall). It is
-    /// `p<seat> | <hand> | <discards> | <seen> | <actions>`: the seat's cards
-    /// now, its discards, the cards it has seen besides those and the cards
-    /// played (a turned card, a heap shown, a hand laid down), then every
-    /// action id since the deal in order, another seat's discarded card as `x`
-    /// (docs/PYTHON.md). Cards in index order, by their names (`1E`, `12O`).
-    /// Which of its cards it drew in the exchange is not part of it (as in the
-    /// engine's view, RULES.md section 9).
+    /// seat cannot tell apart, different otherwise (perfect recall); see
+    /// [`tresillo_env::State::information_state_string`] and docs/PYTHON.md.
     fn information_state_string(&self, player: i64) -> PyResult<String> {
-        use std::fmt::Write as _;
-        if self.hand.is_none() {
-            let n = i64::from(self.game.players);
-            if !(0..n).contains(&player) {
-                return Err(value_error(format!("player {player}: the table has seats 0 to {}", n - 1)));
-            }
-            return Ok(format!("p{player} dealing {}", self.pack.len()));
-        }
-        let view = self.view_of(player)?;
-        let played: CardSet = view.public().plays().iter().copied().collect();
-        let seen = view.known_cards() & !view.hand() & !view.discards() & !played;
-        let mut out = String::with_capacity(160 + 4 * self.movers.len());
-        // Sections apart by " | "; an empty one is "-".
-        let cards = |out: &mut String, set: CardSet| {
-            out.push_str(" |");
-            if set.is_empty() {
-                out.push_str(" -");
-            }
-            for c in set.iter() {
-                let _ = write!(out, " {c}");
-            }
-        };
-        let _ = write!(out, "p{player}");
-        cards(&mut out, view.hand());
-        cards(&mut out, view.discards());
-        cards(&mut out, seen);
-        out.push_str(" |");
-        if self.movers.is_empty() {
-            out.push_str(" -");
-        }
-        let me = view.seat().0;
-        for (&a, &by) in self.history[self.history.len() - self.movers.len()..].iter().zip(&self.movers) {
-            let hidden = by != me && matches!(Action::from_id(usize::from(a)), Some(Action::DiscardCard(_)));
-            if hidden {
-                out.push_str(" x");
-            } else {
-                let _ = write!(out, " {a}");
-            }
-        }
-        Ok(out)
+        let seat = self.0.env().seat(player).map_err(env_error)?;
+        self.0.information_state_string(seat).map_err(env_error)
     }
 
-    /// What seat `player` sees, as a dict (hand, discards, request, public state).
+    /// What seat `player` sees, as a dict: the keys of `SeatView.view()` (the
+    /// protocol's `view`, with the discard the seat is building when it is to
+    /// move), and `phase`, `to_move`, `turned` and `exposed`.
     fn view<'py>(&self, py: Python<'py>, player: i64) -> PyResult<Bound<'py, PyDict>> {
         let view = self.view_of(player)?;
         let p = view.public();
-        let names = self.names();
-        let d = PyDict::new(py);
-        let cards = |s: CardSet| s.iter().map(|c| c.to_string()).collect::<Vec<_>>();
-        d.set_item("seat", view.seat().0)?;
-        d.set_item("rules", self.game.rules.set.name())?;
-        d.set_item("players", self.game.players)?;
-        d.set_item("dealer", p.dealer.0)?;
+        let d = seat_view::view_dict(py, &view, self.0.building(&view))?;
         d.set_item("phase", format!("{:?}", p.phase))?;
-        d.set_item("hand", cards(view.hand()))?;
-        d.set_item("discards", cards(view.discards()))?;
-        d.set_item("request", format!("{:?}", view.request()))?;
         d.set_item("to_move", view.request().seat().map(|s| s.0))?;
-        let bids = PyList::empty(py);
-        for b in p.bids() {
-            bids.append((b.seat.0, names.bid(b.bid, false)))?;
-        }
-        d.set_item("bids", bids)?;
-        d.set_item("declarer", p.declarer.map(|s| s.0))?;
-        d.set_item("contract", p.contract.map(|c| names.contract(c, p.trump)))?;
-        d.set_item("trump", p.trump.map(|t| t.to_string()))?;
-        d.set_item("exchanged", p.exchanged.0[..usize::from(p.players)].to_vec())?;
-        let plays: Vec<(u8, String)> =
-            p.plays().iter().enumerate().map(|(i, c)| (p.play_seat(i).0, c.to_string())).collect();
-        d.set_item("plays", plays)?;
-        d.set_item("current_trick", p.current_trick().iter().map(ToString::to_string).collect::<Vec<_>>())?;
-        d.set_item(
-            "tricks",
-            p.tricks.0[..usize::from(p.players)].iter().map(|&t| u32::from(t)).collect::<Vec<_>>(),
-        )?;
-        d.set_item("known_cards", cards(view.known_cards()))?;
         d.set_item("turned", p.turned.map(|c| c.to_string()))?;
-        d.set_item("exposed", p.exposed.map(cards))?;
+        d.set_item("exposed", p.exposed.map(|s| s.iter().map(|c| c.to_string()).collect::<Vec<_>>()))?;
         Ok(d)
     }
 
     fn __str__(&self) -> String {
-        match &self.hand {
-            None => format!("dealing: {} of 40 cards dealt", self.pack.len()),
-            Some(h) => format!("deal {}; {:?}; history {}", h.deal(), h.request(), self.history_str()),
-        }
+        self.0.to_string()
     }
 
     fn __repr__(&self) -> String {
-        format!("<tresillo.State {}>", self.__str__())
+        format!("<tresillo.State {}>", self.0)
     }
 }
 
@@ -719,7 +477,7 @@ impl Inner {
             && history.len() == at + chosen.len() as usize
             && (chosen & !plan).is_empty()
         {
-            return Ok((next_discard_step(plan, chosen), None));
+            return Ok((discard_step(plan, chosen), None));
         }
         let d = self.seated.decide_at(hand, seat, &mut self.rng).map_err(|f| format!("agent {spec}: {f}"))?;
         if let Some(why) = failure.and_then(model::ModelFailure::take) {
@@ -728,7 +486,7 @@ impl Inner {
         let id = match d {
             Decision::Discard(set) => {
                 self.planned = Some((seat, history.len() - chosen.len() as usize, set));
-                next_discard_step(set, chosen)
+                discard_step(set, chosen)
             }
             d => Action::Decision(d).id().ok_or_else(|| format!("no action id for {d:?}"))?,
         };
@@ -821,13 +579,14 @@ impl Agent {
     /// raises `KeyboardInterrupt` within about 50 ms (the abandoned search
     /// finishes in the background; the agent's next step starts its hand afresh).
     fn step(&self, py: Python<'_>, state: &State) -> PyResult<usize> {
-        let Some(hand) = state.hand.as_ref() else {
+        let Some(hand) = state.0.hand() else {
             return Err(value_error("agent step at a chance node: the pack is still being dealt"));
         };
         let Some(seat) = hand.request().seat() else {
             return Err(value_error("agent step after the end of the hand"));
         };
-        let ask = Ask { hand: *hand, seat, history: state.history.clone(), chosen: state.discard.chosen };
+        let ask =
+            Ask { hand: *hand, seat, history: state.0.history().to_vec(), chosen: state.0.discard().chosen };
         let answer = if self.searches.load(Ordering::Relaxed) {
             self.step_in_thread(py, ask)?
         } else {
@@ -842,7 +601,7 @@ impl Agent {
             })
         };
         let (id, d) = answer.map_err(PyRuntimeError::new_err)?;
-        if !state.legal().contains(&id) {
+        if !state.0.is_legal(id) {
             return Err(PyRuntimeError::new_err(format!(
                 "agent {}: seat {seat} decided {d:?}, which is not legal here",
                 self.spec
@@ -901,16 +660,6 @@ impl Agent {
     }
 }
 
-/// The next step of discarding `plan` when `chosen` is already in: its lowest
-/// card not yet chosen, else "done".
-fn next_discard_step(plan: CardSet, chosen: CardSet) -> usize {
-    let rest = plan & !chosen;
-    match rest.iter().min_by_key(|c| c.index()) {
-        Some(c) => Action::DiscardCard(c).id().expect("a card id"),
-        None => Action::DiscardDone.id().expect("the done id"),
-    }
-}
-
 /// A game record (one line of a `--record` file, docs/RECORDS.md) as what a
 /// [`State`] needs to replay it: `(rules, options, players, deal, dealer,
 /// actions)`, a discard spelled as its cards in order and "done". Replayed and
@@ -923,15 +672,8 @@ fn record_actions(line: &str) -> PyResult<(String, Vec<(String, String)>, u8, St
     rec.replay().map_err(|e| value_error(format!("invalid record: {e}")))?;
     let mut actions = Vec::new();
     for step in &rec.decisions {
-        match Decision::from(step.act) {
-            Decision::Discard(set) => {
-                actions.extend(set.iter().map(|c| Action::DiscardCard(c).id().expect("a card id")));
-                actions.extend(Action::DiscardDone.id());
-            }
-            d => actions.push(
-                Action::Decision(d).id().ok_or_else(|| value_error(format!("no action id for {d:?}")))?,
-            ),
-        }
+        let d = Decision::from(step.act);
+        actions.extend(decision_actions(d).ok_or_else(|| value_error(format!("no action id for {d:?}")))?);
     }
     let options = rec.options.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
     Ok((rec.rules.name().to_string(), options, rec.players, rec.deal.to_string(), rec.dealer.0, actions))
@@ -948,8 +690,7 @@ fn _state_from_history(
 ) -> PyResult<State> {
     let refs: Vec<(&str, &str)> = options.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let rules = Rules::parse(rules, &refs).map_err(|e| value_error(e.to_string()))?;
-    rules.check_players(players).map_err(|e| value_error(e.to_string()))?;
-    let game = Game { rules, players };
+    let game = Game { env: Env::new(rules, players).map_err(env_error)? };
     let mut s = game.initial_state(None, None, dealer)?;
     for a in history {
         s.apply_action(a)?;
@@ -1024,7 +765,7 @@ fn _tresillo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<seat_view::SeatView>()?;
     m.add_class::<model::World>()?;
     m.add("NUM_ACTIONS", NUM_ACTIONS)?;
-    m.add("OBSERVATION_SIZE", observation::SIZE)?;
+    m.add("OBSERVATION_SIZE", Env::OBSERVATION_SIZE)?;
     m.add("CHANCE", CHANCE)?;
     m.add("TERMINAL", TERMINAL)?;
     Ok(())

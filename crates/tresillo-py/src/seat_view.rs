@@ -2,11 +2,11 @@
 //! handed: [`SeatView`], its seat's [`PlayerView`] (RULES.md section 9) and the
 //! discard it is building, never the hand.
 
-use crate::observation;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use tresillo_core::action::{DiscardBuilder, legal_ids};
-use tresillo_core::{Names, PlayerView};
+use tresillo_core::{CardSet, PlayerView};
+use tresillo_env::observation;
 
 /// What a seated Python agent sees: its seat's view, with the fixed action space.
 /// `legal_actions()`, `observation_tensor()`, `information_state_string()`,
@@ -15,6 +15,28 @@ use tresillo_core::{Names, PlayerView};
 pub struct SeatView {
     pub(crate) view: PlayerView,
     pub(crate) discard: DiscardBuilder,
+}
+
+/// A seat's view as a Python dict: `seat`, `rules`, `players` and `request`
+/// (the `Debug` text of the engine's request), then every key of the protocol's
+/// `view` with its values ([`tresillo_env::SeatView`], the one definition:
+/// docs/PROTOCOL.md), pairs as lists.
+pub(crate) fn view_dict<'py>(
+    py: Python<'py>,
+    view: &PlayerView,
+    discarding: CardSet,
+) -> PyResult<Bound<'py, PyDict>> {
+    let p = view.public();
+    let d = PyDict::new(py);
+    d.set_item("seat", view.seat().0)?;
+    d.set_item("rules", p.rules.name())?;
+    d.set_item("players", p.players)?;
+    d.set_item("request", format!("{:?}", view.request()))?;
+    let json = serde_json::to_string(&tresillo_env::SeatView::new(view, discarding))
+        .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
+    let fields = py.import("json")?.call_method1("loads", (json,))?;
+    d.update(fields.cast_into::<PyDict>()?.as_mapping())?;
+    Ok(d)
 }
 
 impl SeatView {
@@ -52,22 +74,9 @@ impl SeatView {
         crate::action_words(self.view.public().game_rules().spec().names, a)
     }
 
-    /// The view as a dict: hand, discards, request, rules, players.
+    /// The view as a dict: `seat`, `rules`, `players`, `request`, then the keys
+    /// of the protocol's `view` ([`view_dict`]).
     fn view<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        let p = self.view.public();
-        let cards = |s: tresillo_core::CardSet| s.iter().map(|c| c.to_string()).collect::<Vec<_>>();
-        d.set_item("seat", self.view.seat().0)?;
-        d.set_item("rules", p.rules.name())?;
-        d.set_item("players", p.players)?;
-        d.set_item("hand", cards(self.view.hand()))?;
-        d.set_item("discards", cards(self.view.discards()))?;
-        d.set_item("building", cards(self.discard.chosen))?;
-        d.set_item("request", format!("{:?}", self.view.request()))?;
-        d.set_item("trump", p.trump.map(|t| t.to_string()))?;
-        d.set_item("contract", p.contract.map(|c| Names::of(p.rules).contract(c, p.trump)))?;
-        d.set_item("declarer", p.declarer.map(|s| s.0))?;
-        d.set_item("current_trick", p.current_trick().iter().map(ToString::to_string).collect::<Vec<_>>())?;
-        Ok(d)
+        view_dict(py, &self.view, self.discard.chosen)
     }
 }

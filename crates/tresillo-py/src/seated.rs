@@ -10,10 +10,8 @@ use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use tresillo_agents::{Agent, AgentInfo, AgentRng, Failure};
-use tresillo_core::action::{Action, DiscardBuilder, legal_ids};
 use tresillo_core::{Decision, PlayerView, Rules};
-use tresillo_runs::RunOptions;
-use tresillo_sim::{Scoring, Shard, TournamentConfig};
+use tresillo_runs::{ArgNames, RunOptions, TournamentArgs};
 
 /// A Python callable `f(seat_view) -> action id` as an agent. A discard is asked
 /// card by card until "done". An exception or an illegal answer is the agent's
@@ -106,26 +104,16 @@ impl Agent for PyAgent {
     }
 
     fn decide(&mut self, view: &PlayerView, _rng: &mut AgentRng) -> Result<Decision, Failure> {
-        let mut discard = DiscardBuilder::default();
-        loop {
-            let legal = legal_ids(view, discard);
+        tresillo_env::decide_by_actions(view, |discard, legal| {
             let answer = Python::attach(|py| -> PyResult<i64> {
                 let sv = Py::new(py, SeatView { view: *view, discard })?;
                 self.f.call1(py, (sv,))?.extract::<i64>(py)
             });
-            let a = match answer {
-                Ok(a) => a,
-                Err(e) => return Err(self.fail(view, format!("raised {e}"))),
-            };
-            let Some(a) = usize::try_from(a).ok().filter(|a| legal.contains(a)) else {
-                return Err(self.fail(view, format!("answered {a}, not a legal action (legal: {legal:?})")));
-            };
-            match Action::from_id(a).expect("a legal id") {
-                Action::Decision(d) => return Ok(d),
-                Action::DiscardCard(c) => discard.chosen.insert(c),
-                Action::DiscardDone => return Ok(Decision::Discard(discard.chosen)),
-            };
-        }
+            let a = answer.map_err(|e| self.fail(view, format!("raised {e}")))?;
+            usize::try_from(a).ok().filter(|a| legal.contains(a)).ok_or_else(|| {
+                self.fail(view, format!("answered {a}, not a legal action (legal: {legal:?})"))
+            })
+        })
     }
 }
 
@@ -169,11 +157,8 @@ pub fn _tournament(
     if let Some(t) = threads {
         tresillo_runs::check_threads(t, "threads").map_err(value_error)?;
     }
-    if resume && force {
-        return Err(value_error(
-            "resume and force exclude each other: resume continues the run, force replaces it",
-        ));
-    }
+    tresillo_runs::check_resume_force(resume, force, ArgNames::PYTHON)
+        .map_err(|e| value_error(e.to_string()))?;
     let format = format.parse::<tresillo_runs::Format>().map_err(|e| value_error(format!("format: {e}")))?;
     let refs: Vec<(&str, &str)> = options.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let rules = Rules::parse(rules, &refs).map_err(|e| value_error(e.to_string()))?;
@@ -235,34 +220,30 @@ pub fn _tournament(
             .map_err(|e| value_error(e.to_string()))?;
         specs.push(name.to_string());
     }
-    let mut config = TournamentConfig {
+    let bidding_covers = bidding_covers
+        .map(str::parse::<tresillo_agents::BiddingCovers>)
+        .transpose()
+        .map_err(|e| value_error(format!("bidding_covers: {e}")))?
+        .unwrap_or_default();
+    let args = TournamentArgs {
         agents: specs,
         players,
         deals,
         seed,
         rules,
-        scoring: scoring.parse::<Scoring>().map_err(|e| value_error(e.to_string()))?,
+        scoring,
         duplicate,
-        shard: match shard {
-            Some(s) => s.parse::<Shard>().map_err(|e| value_error(e.to_string()))?,
-            None => Shard::WHOLE,
-        },
-        bidding: bidding.map(|b| b.trim().to_string()),
-        bidding_covers: bidding_covers
-            .map(str::parse::<tresillo_agents::BiddingCovers>)
-            .transpose()
-            .map_err(|e| value_error(format!("bidding_covers: {e}")))?
-            .unwrap_or_default(),
+        shard,
+        bidding: bidding.as_deref(),
+        bidding_covers,
+        ms_per_decision,
     };
+    let config = tresillo_runs::tournament_config(args, &registry, ArgNames::PYTHON)
+        .map_err(|e| value_error(e.to_string()))?;
     let mut notes = Vec::<String>::new();
-    if let Some(ms) = ms_per_decision {
-        if ms == 0 {
-            return Err(value_error("ms_per_decision: at least 1 millisecond"));
-        }
-        config.with_time_budget(ms, &registry).map_err(|e| value_error(e.to_string()))?;
+    if ms_per_decision.is_some() {
         notes.extend(config.time_budget_note(&registry));
     }
-    config.validate_with(&registry).map_err(|e| value_error(e.to_string()))?;
     let notes = Mutex::new(notes);
     let note = |line: &str| {
         if let Ok(mut n) = notes.lock() {

@@ -24,6 +24,7 @@ pub mod lines;
 pub mod pairs;
 pub mod parquet;
 mod run;
+mod tournament;
 pub mod verify;
 
 pub use parquet::Format;
@@ -33,6 +34,7 @@ pub use run::{
     missing_files, progress_every, read_book, read_manifest, rows_file, run, run_book, run_experiment,
     run_stoppable, table, write_point,
 };
+pub use tournament::{ArgNames, TournamentArgs, check_resume_force, tournament_config};
 
 use serde::{Deserialize, Serialize};
 

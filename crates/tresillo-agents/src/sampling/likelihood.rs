@@ -17,16 +17,16 @@
 //! how many equally weighted worlds the pool is worth; below a threshold the
 //! search falls back on the exact sampler's uniform worlds.
 
-use crate::heuristic::rule::RuleAgent;
 use crate::heuristic::rule_eval::{RuleParams, best_suit, evaluate, evaluate_vuelta, keep_set};
 use crate::heuristic::rule_eval::{side_value, trump_value};
+use crate::research::card_play::card_play;
 use crate::rng::{AgentRng, below};
 use crate::sampling::infer::Inference;
 use crate::sampling::model::Likelihood;
 use crate::sampling::sampler::{Sampler, World};
 use std::sync::Arc;
 use tresillo_core::tables::table;
-use tresillo_core::{Bid, CardSet, Contract, Decision, PlayerView, Request, Seat, Suit, Word};
+use tresillo_core::{Bid, CardSet, Contract, PlayerView, Seat, Suit, Word};
 
 /// `ln(sigmoid(x))`, computed without overflow.
 fn log_sigmoid(x: f64) -> f64 {
@@ -73,7 +73,8 @@ fn log_sigmoid(x: f64) -> f64 {
 ///   from that seat's view in the world: the card played has probability
 ///   `1 - play + play / n` if it is `rule`'s and `play / n` if not, `n` the
 ///   legal cards (with probability `play` the player departs from `rule` and
-///   plays any legal card).
+///   plays any legal card). A research option with no measured gain:
+///   [`research::card_play`](crate::research::card_play).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RuleLikelihood {
     /// The thresholds of the modelled players.
@@ -148,35 +149,15 @@ impl Likelihood for RuleLikelihood {
             return 0.0;
         }
         let lw = self.decisions(view, world);
-        if self.play > 0.0 && lw > f64::NEG_INFINITY { lw + self.card_play(view, world) } else { lw }
+        if self.play > 0.0 && lw > f64::NEG_INFINITY {
+            lw + card_play(self.params, self.play, view, world)
+        } else {
+            lw
+        }
     }
 }
 
 impl RuleLikelihood {
-    /// The log-likelihood of the card play: see the type's documentation.
-    /// A world the rules reject on replay is ruled out.
-    fn card_play(&self, view: &PlayerView, world: &World) -> f64 {
-        let me = view.seat();
-        let p = view.public();
-        if (0..p.plays().len()).all(|i| p.play_seat(i) == me) {
-            return 0.0;
-        }
-        let rule = RuleAgent::new(self.params);
-        let e = self.play.min(1.0);
-        let mut lw = 0.0;
-        let replayed = world.replay_visit(view, |hand, d| {
-            if let (Request::Play { seat, legal }, Decision::Play(c)) = (hand.request(), d)
-                && seat != me
-                && legal.len() > 1
-            {
-                let n = f64::from(legal.len());
-                let agree = rule.play(&hand.view(seat), legal) == c;
-                lw += if agree { (1.0 - e + e / n).ln() } else { (e / n).ln() };
-            }
-        });
-        if replayed.is_ok() { lw } else { f64::NEG_INFINITY }
-    }
-
     /// The log-likelihood of the bids, contract, words and exchange counts.
     fn decisions(&self, view: &PlayerView, world: &World) -> f64 {
         let p = view.public();
@@ -412,7 +393,8 @@ pub struct InferParams {
     /// The pool drawn per decision, as a multiple of the decision's worlds.
     pub pool: u32,
     /// The least effective sample size (in worlds) of the weights used: below
-    /// it the weights are tempered toward uniform ([`TEMPER_STEPS`]).
+    /// it the weights are tempered toward uniform (`TEMPER_STEPS` halvings of
+    /// the likelihood's power, then uniform worlds).
     pub min_ess: u32,
     /// [`RuleLikelihood::play`], in percent (0: card play not scored).
     pub play: u32,
@@ -591,4 +573,4 @@ pub(crate) fn weigh_with(
 
 #[cfg(test)]
 #[path = "likelihood_tests.rs"]
-mod tests;
+pub(crate) mod tests;

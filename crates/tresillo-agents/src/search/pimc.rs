@@ -27,8 +27,9 @@
 //!   choice). The value's root tries first the card that leads over the worlds
 //!   drawn before, so the card most likely to need an exact class in this world
 //!   often gets it from the value's own search. When the cards tie, as they
-//!   mostly do at the first card, that is the value plus about 1.5 searches
-//!   per world instead of one per card. *Adaptive stopping*: with `adaptive=1`
+//!   mostly do at the first card, that is far fewer searches than one per
+//!   card in every world (the counts: results/BENCHMARKS.md, "PIMC's card
+//!   decision"). *Adaptive stopping*: with `adaptive=1`
 //!   (the default), after every 8 worlds the leading card's sum is made exact
 //!   and the draws stop when the worlds left could not change the choice (its
 //!   lead exceeds what they could give any other card), so the choice is the
@@ -704,7 +705,7 @@ pub struct PimcParams {
     /// least one, at most [`MS_MAX_WORLDS`]. Not reproducible: the worlds
     /// drawn depend on the machine and its load.
     pub ms: u32,
-    /// Search this seat's own discards ([`exchange`](crate::search::exchange))
+    /// Search this seat's own discards ([`exchange`](crate::research::exchange))
     /// instead of discarding as the rule agent (`discard=search`; off by default).
     pub discard_search: bool,
     /// Search them only as the declarer, discarding as the rule agent as an
@@ -1297,7 +1298,7 @@ impl PimcAgent {
                 let q = &self.params;
                 let search = (q.discard_worlds, q.discard_cands as usize, q.discard_z);
                 let (ctx, drawn) = self.solving.ctx_and_worlds();
-                crate::search::exchange::searched_discard(view, min, max, search, rng, ctx, drawn)
+                crate::research::exchange::searched_discard(view, min, max, search, rng, ctx, drawn)
                     .map(Decision::Discard)
             }
             _ => None,

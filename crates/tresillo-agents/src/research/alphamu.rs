@@ -72,12 +72,9 @@
 //!
 //! # Measured
 //!
-//! It does not beat `pimc` (results/README.md, `alphamu-*`): with 32 worlds,
-//! depth 3, the last 4 tricks, at 1.04 times pimc's time per card, card play
-//! alone, alphamu minus pimc is -0.109 [-0.197, -0.021] tantos per deal (2,400
-//! duplicate deals; full game -0.135 [-0.298, +0.029]). Against the same agent
-//! at depth 1 (the same 32 worlds) depth 3 gains +0.092 [-0.047, +0.230]: the
-//! search itself is not shown to help, and its 32 worlds lose to pimc's 64.
+//! It does not beat `pimc`, card play alone or in the full game: the runs and
+//! their figures are in results/README.md (`alphamu-*`), the headline one in
+//! [`research`](crate::research).
 
 use crate::rng::AgentRng;
 use crate::sampling::sampler::Sampler;

@@ -1,7 +1,7 @@
 //! The observation tensor of a seat: built from its [`PlayerView`] alone, so it
 //! holds nothing the seat may not know (RULES.md section 9). Seats are relative
 //! to the observer (0 itself, 1 the next in turn order, ...); cards use the dense
-//! [`Card::index`] (0..40). docs/PYTHON.md tables the layout.
+//! [`Card::index`](tresillo_core::Card::index) (0..40). docs/PYTHON.md tables the layout.
 
 use tresillo_core::action::CONTRACTS;
 use tresillo_core::{CardSet, PlayerView, Request, Seat};
