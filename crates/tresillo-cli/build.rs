@@ -1,7 +1,9 @@
 //! Records the git commit the binary is built from, and whether the work tree had
 //! changes (tracked files), for `--version` and every manifest: vergen-gitcl's
-//! `VERGEN_GIT_SHA` and `VERGEN_GIT_DIRTY`, read by `src/provenance.rs` (which says
-//! `unknown` for a build outside a checkout, a source tarball). This script adds
+//! `VERGEN_GIT_SHA` and `VERGEN_GIT_DIRTY`, read by `src/lib.rs` (which says
+//! `unknown` for a build outside a checkout, a source tarball). Only this package
+//! sees them: the commands (tresillo-commands) are told the build at startup, so a
+//! rerun of this script recompiles this small library and relinks the binary. This script adds
 //! what must rerun it besides HEAD and the branch's ref: the index (staging), the
 //! reflog of HEAD (every commit or checkout appends to it, also in a worktree or when
 //! the branch's ref lives in packed-refs), packed refs, and the workspace's Rust

@@ -743,7 +743,7 @@ fn contract_families() -> Vec<(&'static str, &'static str)> {
 /// released, and returns its exit status.
 #[pyfunction]
 fn _cli_main(py: Python<'_>, argv: Vec<std::ffi::OsString>) -> u8 {
-    py.detach(|| tresillo_cli::main_with(argv))
+    py.detach(|| tresillo_commands::main_with(argv, tresillo_cli::current()))
 }
 
 /// The module.
@@ -761,7 +761,7 @@ fn _tresillo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(seated::_tournament, m)?)?;
     m.add_function(wrap_pyfunction!(_cli_main, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add("LONG_VERSION", tresillo_cli::provenance::LONG_VERSION.as_str())?;
+    m.add("LONG_VERSION", tresillo_commands::provenance::version_text(&tresillo_cli::current()))?;
     m.add_class::<seat_view::SeatView>()?;
     m.add_class::<model::World>()?;
     m.add("NUM_ACTIONS", NUM_ACTIONS)?;

@@ -257,7 +257,7 @@ pub fn _tournament(
         force,
         record,
         progress,
-        build: Some(tresillo_cli::provenance::current()),
+        build: Some(tresillo_cli::current()),
         registry,
         note: &note,
         format,

@@ -1,6 +1,6 @@
-//! The `tresillo` binary: the command line of the library `tresillo_cli` (whose
-//! root is `main.rs`, so that the Python package can run the same command).
+//! The `tresillo` binary: the commands of `tresillo_commands`, told the commit
+//! this binary is built from (`tresillo_cli`, from the build script).
 
 fn main() -> std::process::ExitCode {
-    tresillo_cli::main()
+    tresillo_commands::main(tresillo_cli::current())
 }

@@ -1,5 +1,8 @@
-//! The `tresillo` command-line tool. Only this crate and the run-directory
-//! library `tresillo-runs` (which writes run directories for it) do I/O.
+//! Every subcommand of the `tresillo` command line, as a library: the binary
+//! (package tresillo-cli, which adds the commit it is built from) and the Python
+//! package's `tresillo` command run [`main_with`]. Only this crate and the
+//! run-directory library `tresillo-runs` (which writes run directories for it) do
+//! I/O.
 //!
 //! A closed output ends a subcommand quietly (`tresillo tune ... 2>&1 | head -1`):
 //! the Rust runtime ignores SIGPIPE, so a write to a closed pipe returns
@@ -80,7 +83,7 @@ use std::process::ExitCode;
 
 /// Simulation and AI research toolkit for Tresillo (Hombre, L'Hombre).
 #[derive(Parser)]
-#[command(name = "tresillo", version = provenance::LONG_VERSION.as_str(), about)]
+#[command(name = "tresillo", version = provenance::long_version(), about)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -290,8 +293,10 @@ fn catch_signals(graceful: bool) {
 /// subcommand; returns the exit status (0, or 2 after a one-line `error: ...` on
 /// standard error; clap's own errors and `--help` exit the process). The binary
 /// calls it with its arguments, the Python package's `tresillo` command with
-/// its own.
-pub fn main_with(args: Vec<std::ffi::OsString>) -> u8 {
+/// its own; `build` is the build running it (`--version`, every manifest's
+/// `build`), known to the caller's package and not to this one.
+pub fn main_with(args: Vec<std::ffi::OsString>, build: provenance::Build) -> u8 {
+    provenance::set(build);
     let cli = Cli::parse_from(&args);
     let _ = ARGS.set(args.iter().map(|a| a.to_string_lossy().into_owned()).collect());
     catch_signals(matches!(
@@ -327,6 +332,6 @@ pub fn main_with(args: Vec<std::ffi::OsString>) -> u8 {
 }
 
 /// The binary's entry point ([`main_with`] on the process's arguments).
-pub fn main() -> ExitCode {
-    ExitCode::from(main_with(std::env::args_os().collect()))
+pub fn main(build: provenance::Build) -> ExitCode {
+    ExitCode::from(main_with(std::env::args_os().collect(), build))
 }
