@@ -119,54 +119,6 @@ impl Table {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::{RuleSet, Rules};
-
-    #[test]
-    fn three_and_four_players() {
-        let three = Rules::default().table(3);
-        assert_eq!(three, Table::THREE);
-        assert!(three.every_seat_plays() && !three.penetro);
-        assert_eq!((three.hands(), three.active_seats(Seat(1))), (3, 0b111));
-        assert!((0..3).all(|s| three.active(Seat(s), Seat(1))));
-        assert_eq!(three.sits_out(Seat(1)), None);
-        let four = Rules::default().table(4);
-        assert!(!four.every_seat_plays() && four.penetro);
-        assert_eq!((four.hands(), four.active_seats(Seat(1))), (3, 0b1101));
-        assert_eq!(four.sits_out(Seat(1)), Some(Seat(1)));
-        assert!(!four.active(Seat(1), Seat(1)) && four.active(Seat(3), Seat(1)));
-        assert_eq!((three.players_word(), four.players_word()), ("three", "four"));
-        assert_eq!(four.describe(), "4: the dealer sits out, penetro when all pass (RULES.md section 12.2)");
-        // Every three-player table of every rule set: everyone plays.
-        for set in RuleSet::ALL {
-            assert_eq!(Rules::from(set).table(3), Table::THREE, "{set}");
-        }
-    }
-
-    /// The seating, the seats that play and the outcome ask the table, not the
-    /// number of players: a table of four where everyone plays (no rule set
-    /// declares one today) has no seat out, and one whose dealer sits out without
-    /// a penetro has none to play.
-    #[test]
-    fn a_four_player_table_where_everyone_plays_has_no_seat_out() {
-        use crate::{BySeat, Deal, Outcome, PenetroState, outcome_of, playing_seats};
-        let t = Table::every_seat(4);
-        assert_eq!((t.hands(), t.active_seats(Seat(2)), t.sits_out(Seat(2))), (4, 0b1111, None));
-        let idle = Table { penetro: false, ..Table::FOUR_WITH_PENETRO };
-        assert_eq!(idle.describe(), "4: the dealer sits out");
-        let deal = Deal::parse_partial("1E / 2E / 3E / 4E").unwrap();
-        assert_eq!(deal.seated(t, Seat(0)), deal);
-        assert_ne!(deal.seated(Table::FOUR_WITH_PENETRO, Seat(0)), deal);
-        assert!(deal.seated(Table::FOUR_WITH_PENETRO, Seat(0)).hands.0[0].is_empty());
-        let none = PenetroState::default();
-        assert_eq!(playing_seats(t, Seat(1), &none), 0b1111);
-        assert_eq!(playing_seats(Table::FOUR_WITH_PENETRO, Seat(1), &none), 0b1101);
-        // Seat 0 declares with four tricks; the dealer, seat 1, took five: an
-        // opponent where everyone plays (a codillo), nobody where the dealer sits out.
-        let tricks = BySeat([4, 5, 0, 0]);
-        assert_eq!(outcome_of(t, Seat(1), Seat(0), false, &tricks), Outcome::Codillo { winner: Seat(1) });
-        assert_eq!(outcome_of(Table::FOUR_WITH_PENETRO, Seat(1), Seat(0), false, &tricks), Outcome::Sacado);
-    }
-}
+// Tests: tests/four_players.rs (`table_*`), beside the four-player engine they
+// describe (from there, and not a module here, they import rules and notation
+// without an import circle in the crate).
