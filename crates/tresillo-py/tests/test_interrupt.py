@@ -16,12 +16,21 @@ import tresillo
 HANG_GUARD = 300  # seconds: a run that ignores SIGINT would go on far longer
 
 
+def _interruptible():
+    # The child starts as from a terminal, with SIGINT's default action, whatever
+    # this process inherited: a shell without job control starts its background
+    # commands with SIGINT ignored (as CI's chains are), and Python then installs
+    # no KeyboardInterrupt handler, so the signal would be lost and the runs finish.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _start(code, *args):
     return subprocess.Popen(
         [sys.executable, "-c", textwrap.dedent(code), *map(str, args)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_interruptible,
     )
 
 
