@@ -80,7 +80,7 @@ fn run_table(
     let mut agents: Vec<_> = specs.iter().map(|s| build_seated(s).expect("spec")).collect();
     for i in 0..hands {
         let s = splitmix64(seed ^ i);
-        let mut hand = Hand::new(RuleSet::Tresillo, 3, deal(s), Seat((i % 3) as u8)).expect("hand");
+        let mut hand = Hand::new(RuleSet::TRESILLO, 3, deal(s), Seat((i % 3) as u8)).expect("hand");
         let mut rngs = seat_rngs(s);
         let r = tresillo_agents::play_hand(&mut hand, &mut agents, &mut rngs).expect("legal");
         let pts = points(&r);
@@ -144,7 +144,7 @@ fn speed(n: u64) {
         let t = Instant::now();
         let mut acc = 0u64;
         for i in 0..n {
-            let mut hand = Hand::new(RuleSet::Tresillo, 3, deals[(i % 1024) as usize], Seat((i % 3) as u8))
+            let mut hand = Hand::new(RuleSet::TRESILLO, 3, deals[(i % 1024) as usize], Seat((i % 3) as u8))
                 .expect("hand");
             let mut rngs = seat_rngs(i);
             let r = tresillo_agents::play_hand(&mut hand, &mut agents, &mut rngs).expect("legal");
@@ -162,7 +162,7 @@ fn speed(n: u64) {
     let mut views = Vec::new();
     let mut agents: Vec<Box<dyn Agent>> = (0..3).map(|_| build_agent("rule").expect("spec")).collect();
     for i in 0..2000u64 {
-        let mut hand = Hand::new(RuleSet::Tresillo, 3, deal(i), Seat((i % 3) as u8)).expect("hand");
+        let mut hand = Hand::new(RuleSet::TRESILLO, 3, deal(i), Seat((i % 3) as u8)).expect("hand");
         let mut rngs = seat_rngs(i);
         while let Some(seat) = hand.request().seat() {
             let v = hand.view(seat);
@@ -192,7 +192,7 @@ fn calib(n: u64, spec: &str) {
     let mut h: BTreeMap<(String, bool, i32), (u64, u64, u64)> = BTreeMap::new();
     for i in 0..n {
         let s = splitmix64(17 ^ i);
-        let mut hand = Hand::new(RuleSet::Tresillo, 3, deal(s), Seat((i % 3) as u8)).expect("hand");
+        let mut hand = Hand::new(RuleSet::TRESILLO, 3, deal(s), Seat((i % 3) as u8)).expect("hand");
         let mut rngs = seat_rngs(s);
         let mut ev = None;
         let r = tresillo_agents::play_hand_with(&mut hand, &mut agents, &mut rngs, |h, d| {

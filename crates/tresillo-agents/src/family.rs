@@ -1,8 +1,8 @@
 //! The agents' table of the rule sets: what the heuristics, the searches and the
 //! sampler need to know about a rule set beyond its
 //! [`RuleSpec`](tresillo_core::RuleSpec). One row per rule set (and scoring
-//! option), here only: a new rule set adds its row (and the compiler points here
-//! when it adds a variant).
+//! option), here only: a built-in rule set adds its row; any other set takes
+//! [`GENERAL`], which opts into no fast path.
 
 use crate::search::gsolver::Goal;
 use tresillo_core::{Contract, PublicState, RuleSet, Rules, ScoringSystem};
@@ -110,20 +110,36 @@ pub fn fast_sim(rules: &Rules, table: tresillo_core::Table) -> bool {
     table.every_seat_plays() && of(rules).fast_sim
 }
 
-/// The rule set's row before its options.
+/// A rule set the agents have no row for (one registered with
+/// [`register_rule_set`](tresillo_core::register_rule_set), e.g. a test's): the
+/// Spanish rule agent with the rule set's hooks and the general search's Spanish
+/// goal, and no fast path at all (`spanish_search`, `fast_sim` and
+/// `rule_likelihood` off), so that pimc, oracle, cheat and alphamu take the
+/// general path ([`gpimc`](crate::search::gpimc)), ISMCTS its `HandSim`, and
+/// every stake is asked of the rule set's ledger.
+pub const GENERAL: AgentRules =
+    AgentRules { spanish_search: false, fast_sim: false, rule_likelihood: false, ..SPANISH };
+
+/// The rule set's row before its options: the built-in sets' rows, looked up by
+/// the set (its name), [`GENERAL`] for any other.
 fn row(rules: &Rules) -> AgentRules {
-    match rules.set {
-        RuleSet::Tresillo => AgentRules { fast_sim: true, ..SPANISH },
-        RuleSet::TresilloHouse => SPANISH,
-        RuleSet::Hombre if rules.scoring() == ScoringSystem::Chips => AgentRules {
+    let set = rules.set;
+    if set == RuleSet::TRESILLO {
+        AgentRules { fast_sim: true, ..SPANISH }
+    } else if set == RuleSet::TRESILLO_HOUSE {
+        SPANISH
+    } else if set == RuleSet::HOMBRE && rules.scoring() == ScoringSystem::Chips {
+        AgentRules {
             goal: Goal::Won,
             reward_divisor: 120.0,
             dealer_stake: Rules::ante,
             demand_gascarille: true,
             ..HOMBRE
-        },
-        RuleSet::Hombre => HOMBRE,
-        RuleSet::Lhombre => AgentRules {
+        }
+    } else if set == RuleSet::HOMBRE {
+        HOMBRE
+    } else if set == RuleSet::LHOMBRE {
+        AgentRules {
             heuristic: Heuristic::Lhombre,
             spanish_search: false,
             grand_tourne: true,
@@ -131,7 +147,9 @@ fn row(rules: &Rules) -> AgentRules {
             reward_divisor: 44.0,
             dealer_stake: |_| 0,
             ..SPANISH
-        },
+        }
+    } else {
+        GENERAL
     }
 }
 
@@ -143,9 +161,9 @@ mod tests {
     #[test]
     fn fast_paths_are_opt_ins_of_the_rows_at_tables_where_every_seat_plays() {
         // ISMCTS's simulator: plain `tresillo` only, and only where every seat plays.
-        for set in RuleSet::ALL {
+        for set in RuleSet::BUILT_IN {
             let r = Rules::from(set);
-            assert_eq!(fast_sim(&r, r.table(3)), set == RuleSet::Tresillo, "{set}");
+            assert_eq!(fast_sim(&r, r.table(3)), set == RuleSet::TRESILLO, "{set}");
         }
         let plain = Rules::default();
         assert!(!fast_sim(&plain, plain.table(4)));
@@ -154,7 +172,7 @@ mod tests {
         // The rule agent's likelihood: not with a favoured suit or a contrabola.
         assert!(!of(&favor).rule_likelihood && of(&plain).rule_likelihood);
         let contra = Rules::parse("hombre", &[("contrabola", "true")]).unwrap();
-        assert!(!of(&contra).rule_likelihood && of(&Rules::from(RuleSet::Hombre)).rule_likelihood);
+        assert!(!of(&contra).rule_likelihood && of(&Rules::from(RuleSet::HOMBRE)).rule_likelihood);
         // The Spanish search asks the table, not the number of players: the same
         // three seats with a dealer who sits out leave the fast path.
         let deal = crate::rng::deal_for_seed(1);
@@ -162,7 +180,7 @@ mod tests {
         assert!(spanish_search(&p));
         p.table = Table { dealer_sits_out: true, ..Table::THREE };
         assert!(!spanish_search(&p));
-        let hombre = *Hand::with_rules(Rules::from(RuleSet::Hombre), 3, deal, Seat(0)).unwrap().public();
+        let hombre = *Hand::with_rules(Rules::from(RuleSet::HOMBRE), 3, deal, Seat(0)).unwrap().public();
         assert!(!spanish_search(&hombre));
     }
 }

@@ -37,7 +37,7 @@
 //!
 //! let deal = Deal::parse("1E 2E 3E 4E 5E 6E 7E 10E 11E / 12E 1B 2B 3B 4B 5B 6B 7B 10B / \
 //!     11B 12B 1C 2C 3C 4C 5C 6C 7C / 10C 11C 12C 1O 2O 3O 4O 5O 6O 7O 10O 11O 12O").unwrap();
-//! let mut hand = Hand::new(RuleSet::Tresillo, 3, deal, Seat(0)).unwrap();
+//! let mut hand = Hand::new(RuleSet::TRESILLO, 3, deal, Seat(0)).unwrap();
 //! let mut agents: Vec<Box<dyn Agent>> = (0..3).map(|_| Box::new(RandomAgent) as Box<dyn Agent>).collect();
 //! let mut rngs = seat_rngs(42);
 //! let result = play_hand(&mut hand, &mut agents, &mut rngs).unwrap();

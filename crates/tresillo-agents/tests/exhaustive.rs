@@ -1,7 +1,7 @@
 //! Every fair agent of the registry, in every rule set, under every combination of
 //! its options, at every table size the rule set allows, makes only legal decisions.
 //!
-//! The rule sets and their options come from the core (`RuleSet::ALL` and each
+//! The rule sets and their options come from the core (`RuleSet::BUILT_IN` and each
 //! `RuleSpec::options`, the same source as `tresillo rules`), so a new rule set or
 //! option is covered without touching this file: boolean options take both values,
 //! a list of values its default, its first other value and its last, a range its
@@ -214,7 +214,7 @@ fn check(set: RuleSet) {
 fn every_rule_set_is_covered() {
     // Adding a rule set adds a test below; this fails until it is.
     let tested = ["tresillo", "tresillo-house", "hombre", "lhombre"];
-    let all: Vec<&str> = RuleSet::ALL.iter().map(|r| r.name()).collect();
+    let all: Vec<&str> = RuleSet::all().map(|r| r.name()).collect();
     assert_eq!(all, tested, "add a test for each new rule set to tests/exhaustive.rs");
     assert!(fair_specs().len() >= 4);
 }
@@ -223,29 +223,29 @@ fn every_rule_set_is_covered() {
 fn combinations_come_from_the_options_listing() {
     // hombre: five boolean options, and the ante (default and low end) only with
     // hombre-chips: 2^5 + 2^4.
-    assert_eq!(combinations(RuleSet::Hombre).len(), 48);
+    assert_eq!(combinations(RuleSet::HOMBRE).len(), 48);
     // tresillo: palo_de_favor none/espadas/oros x codillo_old, at three players,
     // and x penetro_all_play at four.
-    assert_eq!(combinations(RuleSet::Tresillo).len(), 6 + 12);
-    assert_eq!(combinations(RuleSet::Lhombre).len(), 2);
+    assert_eq!(combinations(RuleSet::TRESILLO).len(), 6 + 12);
+    assert_eq!(combinations(RuleSet::LHOMBRE).len(), 2);
 }
 
 #[test]
 fn tresillo_every_option_is_legal() {
-    check(RuleSet::Tresillo);
+    check(RuleSet::TRESILLO);
 }
 
 #[test]
 fn tresillo_house_every_option_is_legal() {
-    check(RuleSet::TresilloHouse);
+    check(RuleSet::TRESILLO_HOUSE);
 }
 
 #[test]
 fn hombre_every_option_is_legal() {
-    check(RuleSet::Hombre);
+    check(RuleSet::HOMBRE);
 }
 
 #[test]
 fn lhombre_every_option_is_legal() {
-    check(RuleSet::Lhombre);
+    check(RuleSet::LHOMBRE);
 }

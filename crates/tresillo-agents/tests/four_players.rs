@@ -64,7 +64,7 @@ fn the_rule_agent_penetra_takes_the_top_ten_and_plays_the_penetro() {
     for seed in 0..400u64 {
         let dealer = Seat((seed % 4) as u8);
         let mut hand = Hand::new(
-            tresillo_core::RuleSet::Tresillo,
+            tresillo_core::RuleSet::TRESILLO,
             4,
             common::deal(seed).seated(tresillo_core::Table::FOUR_WITH_PENETRO, dealer),
             dealer,

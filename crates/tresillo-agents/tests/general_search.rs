@@ -58,7 +58,7 @@ fn search_agents_play_hombre_points_chips_and_its_options() {
 
 #[test]
 fn search_agents_play_lhombre() {
-    let rules = Rules::from(RuleSet::Lhombre);
+    let rules = Rules::from(RuleSet::LHOMBRE);
     for spec in SEARCHERS {
         duplicate(spec, rules, 3, 4, 2);
     }
@@ -67,7 +67,7 @@ fn search_agents_play_lhombre() {
 #[test]
 fn search_agents_play_tresillo_house() {
     for spec in SEARCHERS {
-        duplicate(spec, Rules::from(RuleSet::TresilloHouse), 3, 3, 3);
+        duplicate(spec, Rules::from(RuleSet::TRESILLO_HOUSE), 3, 3, 3);
     }
 }
 
@@ -84,7 +84,7 @@ fn search_agents_play_four_players_with_and_without_all_play() {
 /// A `lhombre` hand of the deal of `seed` in which the first bidder declares
 /// `contract` (every other seat passes), then the seats play with `agents`.
 fn forced_contract(seed: u64, contract: Contract, agents: &mut [Box<dyn Agent>]) -> HandResult {
-    let rules = Rules::from(RuleSet::Lhombre);
+    let rules = Rules::from(RuleSet::LHOMBRE);
     let mut h = Hand::with_rules(rules, 3, common::deal(seed), Seat((seed % 3) as u8)).unwrap();
     let mut rngs = seat_rngs(seed);
     while let Some(seat) = h.request().seat() {
@@ -109,7 +109,7 @@ fn pimc_declares_and_defends_lhombre_nolo_contracts_legally() {
                 (0..3).map(|_| build_agent("pimc:worlds=4").unwrap()).collect();
             let r = forced_contract(seed, contract, &mut agents);
             assert_eq!(r.contract, Some(contract));
-            assert!(score_deal(LedgerConfig::with_rules(Rules::from(RuleSet::Lhombre), 3), &r).is_ok());
+            assert!(score_deal(LedgerConfig::with_rules(Rules::from(RuleSet::LHOMBRE), 3), &r).is_ok());
         }
     }
 }
@@ -119,7 +119,7 @@ fn nolo_ouverts_public_hand_reaches_the_worlds() {
     let mut checked = 0;
     for seed in 0..6u64 {
         let mut agents: Vec<Box<dyn Agent>> = (0..3).map(|_| build_agent("rule").unwrap()).collect();
-        let rules = Rules::from(RuleSet::Lhombre);
+        let rules = Rules::from(RuleSet::LHOMBRE);
         let mut h = Hand::with_rules(rules, 3, common::deal(seed), Seat((seed % 3) as u8)).unwrap();
         let mut rngs = seat_rngs(seed);
         while let Some(seat) = h.request().seat() {
@@ -206,7 +206,7 @@ fn general_answers_everything(
                 let d = d.unwrap_or_else(|| panic!("{rules}, seed {seed}: {:?} unanswered", view.request()));
                 // Give up every hombre game that may be given up, so that the
                 // opponents are asked to accept the surrendered vuelta.
-                if k == 1 && rules.set == RuleSet::Hombre { Decision::Surrender(true) } else { d }
+                if k == 1 && rules.set == RuleSet::HOMBRE { Decision::Surrender(true) } else { d }
             } else {
                 agents[seat.index()].decide(&view, &mut rngs[seat.index()]).unwrap()
             };
@@ -223,7 +223,7 @@ fn the_general_search_answers_every_play_question_of_every_rule_set() {
         (hombre(&[]), 3),
         (hombre(&[("hombre-chips", "true"), ("gascarille", "true")]), 3),
         (hombre(&[("favorito", "true"), ("contrabola", "true")]), 3),
-        (Rules::from(RuleSet::Lhombre), 3),
+        (Rules::from(RuleSet::LHOMBRE), 3),
         (Rules::default(), 4),
         (Rules::parse("tresillo", &[("penetro_all_play", "true")]).unwrap(), 4),
     ];
@@ -238,7 +238,7 @@ fn the_general_search_answers_every_play_question_of_every_rule_set() {
             }
             let deals = if rules.options.penetro_all_play { 12 } else { 25 };
             let asked =
-                general_answers_everything(rules, players, deals, rules.set == RuleSet::Hombre, sampled);
+                general_answers_everything(rules, players, deals, rules.set == RuleSet::HOMBRE, sampled);
             assert!(asked[0] > 100, "{rules}: {asked:?}");
             for k in 0..6 {
                 total[k] += asked[k];

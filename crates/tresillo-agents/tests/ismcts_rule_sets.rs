@@ -93,7 +93,7 @@ fn ismcts_plays_every_rule_set_legally_against_rule() {
         play(rules, players, n, false, &mut seen);
         play(rules, players, n / 2, true, &mut seen);
         assert!(seen.cards > 0, "{rules} at {players}: no card searched");
-        if rules.set == RuleSet::Hombre {
+        if rules.set == RuleSet::HOMBRE {
             hombre.vole += seen.vole;
         }
     }
@@ -192,20 +192,20 @@ fn rewards_are_the_ledgers_for_every_ending() {
     }
     // Every way a hand ends, in the rule sets that have it.
     for want in [
-        (RuleSet::Hombre, "won", Some(false), false, false, None),
-        (RuleSet::Hombre, "vole", None, false, false, Some(true)),
-        (RuleSet::Tresillo, "codillo", Some(false), false, false, None),
-        (RuleSet::Tresillo, "won", Some(false), false, false, Some(false)),
-        (RuleSet::Tresillo, "puesta", Some(true), false, false, None),
-        (RuleSet::Lhombre, "won", None, false, false, None),
-        (RuleSet::Lhombre, "puesta", None, false, false, None),
+        (RuleSet::HOMBRE, "won", Some(false), false, false, None),
+        (RuleSet::HOMBRE, "vole", None, false, false, Some(true)),
+        (RuleSet::TRESILLO, "codillo", Some(false), false, false, None),
+        (RuleSet::TRESILLO, "won", Some(false), false, false, Some(false)),
+        (RuleSet::TRESILLO, "puesta", Some(true), false, false, None),
+        (RuleSet::LHOMBRE, "won", None, false, false, None),
+        (RuleSet::LHOMBRE, "puesta", None, false, false, None),
     ] {
         assert!(endings.contains(&want), "{want:?} never happened");
     }
-    assert!(endings.iter().any(|e| e.0 == RuleSet::Tresillo && e.3), "no takeover");
-    assert!(endings.iter().any(|e| e.0 == RuleSet::Hombre && e.3), "no takeover in hombre");
+    assert!(endings.iter().any(|e| e.0 == RuleSet::TRESILLO && e.3), "no takeover");
+    assert!(endings.iter().any(|e| e.0 == RuleSet::HOMBRE && e.3), "no takeover in hombre");
     // A vuelta surrendered and accepted by both opponents (hombre): rarer.
-    let hombre = Rules::from(RuleSet::Hombre);
+    let hombre = Rules::from(RuleSet::HOMBRE);
     let ledger = tournament_ledger(hombre, 3);
     let mut accepted = 0;
     for seed in 0..400u64 {
@@ -270,7 +270,7 @@ fn mo_chooses_as_so_in_every_rule_set() {
 /// the search's rewards come from the ledger, which says so.
 #[test]
 fn nolo_hands_are_searched() {
-    let rules = Rules::from(RuleSet::Lhombre);
+    let rules = Rules::from(RuleSet::LHOMBRE);
     let mut searched = 0;
     for seed in 0..400u64 {
         let mut h = hand(rules, 3, seed);

@@ -6,7 +6,7 @@ use tresillo_agents::{build_seated, cheat::Seated, play_hand, seat_rngs};
 use tresillo_core::{Decision, Hand, Request, RuleSet, Seat};
 
 fn hand(seed: u64) -> Hand {
-    Hand::new(RuleSet::Tresillo, 3, tresillo_agents::deal_for_seed(seed), Seat((seed % 3) as u8)).unwrap()
+    Hand::new(RuleSet::TRESILLO, 3, tresillo_agents::deal_for_seed(seed), Seat((seed % 3) as u8)).unwrap()
 }
 
 #[test]
@@ -60,7 +60,7 @@ fn deal_with(mine: &str) -> Hand {
     let rest: Vec<String> = (m.complement()).iter().map(|c| c.to_string()).collect();
     let text =
         format!("{} / {} / {} / {}", m, rest[..9].join(" "), rest[9..18].join(" "), rest[18..].join(" "));
-    Hand::new(RuleSet::Tresillo, 3, tresillo_core::Deal::parse(&text).unwrap(), Seat(2)).unwrap()
+    Hand::new(RuleSet::TRESILLO, 3, tresillo_core::Deal::parse(&text).unwrap(), Seat(2)).unwrap()
 }
 
 #[test]

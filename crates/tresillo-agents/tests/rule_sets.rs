@@ -18,7 +18,9 @@ use tresillo_core::{
 fn every_rules() -> Vec<Rules> {
     let mut v = Vec::new();
     // The Spanish rule sets with the options of section 12.5 (hombre: tests/hombre.rs).
-    for set in RuleSet::ALL.into_iter().filter(|s| s.spec().options.contains(&tresillo_core::PALO_DE_FAVOR)) {
+    for set in
+        RuleSet::BUILT_IN.into_iter().filter(|s| s.spec().options.contains(&tresillo_core::PALO_DE_FAVOR))
+    {
         for favor in [None, Some(Suit::Copas)] {
             for old in [false, true] {
                 v.push(Rules {
@@ -29,7 +31,7 @@ fn every_rules() -> Vec<Rules> {
         }
     }
     // lhombre (12.4), with and without redeal_all_pass.
-    v.push(Rules::from(RuleSet::Lhombre));
+    v.push(Rules::from(RuleSet::LHOMBRE));
     v.push(Rules::parse("lhombre", &[("redeal_all_pass", "true")]).unwrap());
     v
 }
@@ -109,7 +111,7 @@ fn rule_declares_a_legal_contract_at_every_level_of_palo_de_favor() {
 /// Plays a `tresillo-house` hand where everybody passes with `random` agents,
 /// stopping after `steps` decisions of the exchange and play.
 fn house_forced(seed: u64, steps: usize) -> Option<Hand> {
-    let r = Rules::from(RuleSet::TresilloHouse);
+    let r = Rules::from(RuleSet::TRESILLO_HOUSE);
     let mut h = Hand::with_rules(r, 3, deal(seed), Seat((seed % 3) as u8)).unwrap();
     for _ in 0..3 {
         h.apply(Decision::Bid(Bid::Paso)).unwrap();
@@ -210,7 +212,7 @@ fn chi_square_z(stat: f64, df: f64) -> f64 {
 #[test]
 fn after_a_house_forced_entrada_the_sampler_is_uniform_over_the_consistent_worlds() {
     let cases = [(8, 5, 21), (8, 5, 20), (4, 9, 21), (1, 9, 22), (8, 5, 22)];
-    let (checked, constrained) = uniform_after_all_pass(Rules::from(RuleSet::TresilloHouse), &cases);
+    let (checked, constrained) = uniform_after_all_pass(Rules::from(RuleSet::TRESILLO_HOUSE), &cases);
     assert!(checked >= 8, "{checked} positions");
     assert!(constrained >= 1, "the constraint removed worlds somewhere");
 }
@@ -414,7 +416,7 @@ fn rule_plays_contrabola_to_lose_every_trick() {
 /// or declared grand tourné was dealt spadille and basta.
 #[test]
 fn sampled_lhombre_worlds_replay_to_the_same_view() {
-    let r = Rules::from(RuleSet::Lhombre);
+    let r = Rules::from(RuleSet::LHOMBRE);
     let (mut checked, mut ouvert, mut grand) = (0, 0, 0);
     for seed in 0..400u64 {
         let mut h = Hand::with_rules(r, 3, deal(seed), Seat((seed % 3) as u8)).unwrap();

@@ -310,7 +310,7 @@ fn turned_card_and_forced_espada_are_placed() {
 /// `None` when the hand ends first.
 fn four_position(seed: u64, all_play: bool, penetro: bool, plies: usize, rule_mask: u8) -> Option<Hand> {
     let rules = Rules {
-        set: RuleSet::Tresillo,
+        set: RuleSet::TRESILLO,
         options: RuleOptions { penetro_all_play: all_play, ..RuleOptions::default() },
     };
     let dealer = Seat((seed % 4) as u8);

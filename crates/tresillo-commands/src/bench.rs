@@ -122,7 +122,7 @@ pub fn sampler_views(trick: u8, count: usize) -> Vec<PlayerView> {
     let mut seed = 0u64;
     while out.len() < count {
         let mut hand =
-            Hand::new(RuleSet::Tresillo, 3, tresillo_sim::deal_for_seed(seed), Seat((seed % 3) as u8))
+            Hand::new(RuleSet::TRESILLO, 3, tresillo_sim::deal_for_seed(seed), Seat((seed % 3) as u8))
                 .expect("a full deal");
         let mut rngs = seat_rngs(seed);
         seed += 1;
@@ -239,7 +239,7 @@ pub fn bid_views(count: usize) -> Vec<PlayerView> {
     (0..count as u64)
         .map(|seed| {
             let hand =
-                Hand::new(RuleSet::Tresillo, 3, tresillo_sim::deal_for_seed(seed), Seat((seed % 3) as u8))
+                Hand::new(RuleSet::TRESILLO, 3, tresillo_sim::deal_for_seed(seed), Seat((seed % 3) as u8))
                     .expect("a full deal");
             let seat = hand.request().seat().expect("the auction's first call");
             hand.view(seat)

@@ -22,7 +22,7 @@ pub struct RulesArgs {
 impl Default for RulesArgs {
     fn default() -> Self {
         RulesArgs {
-            rules: RuleSet::Tresillo.name().into(),
+            rules: RuleSet::TRESILLO.name().into(),
             rule_option: Vec::new(),
             players: tresillo_core::Table::DEFAULT_PLAYERS,
         }
@@ -73,8 +73,8 @@ impl RulesArgs {
 /// Prints `tresillo rules`: every rule set with its section, table sizes and
 /// options (default and values).
 pub fn list(out: &mut impl Write) -> Result<()> {
-    let width = RuleSet::ALL.iter().flat_map(|r| r.spec().options).map(|o| o.name.len()).max().unwrap_or(0);
-    for r in RuleSet::ALL {
+    let width = RuleSet::all().flat_map(|r| r.spec().options).map(|o| o.name.len()).max().unwrap_or(0);
+    for r in RuleSet::all() {
         let spec = r.spec();
         let players: Vec<String> = spec.tables.iter().map(|t| t.players.to_string()).collect();
         writeln!(

@@ -253,7 +253,7 @@ mod tests {
     #[test]
     fn every_decision_of_a_hand_has_an_id() {
         use crate::{Hand, RuleSet, Seat};
-        for set in RuleSet::ALL {
+        for set in RuleSet::BUILT_IN {
             let deal = crate::Deal::parse(
                 "1E 2E 3E 4E 5E 6E 7E 10E 11E / 12E 1B 2B 3B 4B 5B 6B 7B 10B / 11B 12B 1C 2C 3C 4C 5C 6C 7C / \
                  10C 11C 12C 1O 2O 3O 4O 5O 6O 7O 10O 11O 12O",

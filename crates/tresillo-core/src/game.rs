@@ -1,58 +1,8 @@
-//! The vocabulary of a hand: rule sets, bids, contracts, conversation words and
+//! The vocabulary of a hand: bids, contracts, conversation words and
 //! outcomes.
 
 use crate::card::Seat;
 use std::fmt;
-
-/// A named rule set (RULES.md section 12). What each one changes is its table,
-/// [`RuleSet::spec`](crate::RuleSpec); with its options it is a [`Rules`](crate::Rules).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
-pub enum RuleSet {
-    /// Modern Spanish Tresillo, the default.
-    #[default]
-    Tresillo,
-    /// A club's house rules (section 12.1).
-    TresilloHouse,
-    /// The classic game, English rules (section 12.3).
-    Hombre,
-    /// Danish L'Hombre (section 12.4).
-    Lhombre,
-}
-
-impl RuleSet {
-    /// Every rule set the engine knows.
-    pub const ALL: [RuleSet; 4] =
-        [RuleSet::Tresillo, RuleSet::TresilloHouse, RuleSet::Hombre, RuleSet::Lhombre];
-
-    /// The rule set's name in files and flags.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            RuleSet::Tresillo => "tresillo",
-            RuleSet::TresilloHouse => "tresillo-house",
-            RuleSet::Hombre => "hombre",
-            RuleSet::Lhombre => "lhombre",
-        }
-    }
-}
-
-impl fmt::Display for RuleSet {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for RuleSet {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        RuleSet::ALL.iter().copied().find(|r| r.name() == s).ok_or_else(|| {
-            let names: Vec<_> = RuleSet::ALL.iter().map(|r| r.name()).collect();
-            format!("unknown rule set `{s}` (known: {})", names.join(", "))
-        })
-    }
-}
 
 /// A contract (RULES.md section 3), low to high.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -12,12 +12,13 @@
 use crate::card::MAX_TRICKS;
 use crate::card::{BySeat, Card, Seat, Suit};
 use crate::cardset::CardSet;
-use crate::game::{Bid, BidEntry, Contract, Outcome, PuestaKind, RuleSet, Word, WordEntry};
+use crate::game::{Bid, BidEntry, Contract, Outcome, PuestaKind, Word, WordEntry};
 use crate::notation::{Deal, Heap};
 use crate::penetro::{HeapEnd, PenetroState, take_ten};
 use crate::play::{PlayState, legal_moves, trick_winner};
 use crate::result::{HandResult, SurrenderRecord};
 use crate::rules::Rules;
+use crate::spec::RuleSet;
 use crate::tables::table;
 use crate::view::PlayerView;
 

@@ -41,7 +41,7 @@ mod words;
 
 pub use card::{BySeat, Card, MAX_TRICKS, Rank, Seat, Suit};
 pub use cardset::{CardSet, Iter as CardSetIter, Subsets};
-pub use game::{Bid, BidEntry, Contract, Outcome, PuestaKind, RuleSet, Word, WordEntry};
+pub use game::{Bid, BidEntry, Contract, Outcome, PuestaKind, Word, WordEntry};
 pub use hand::{
     Decision, DecisionKind, Hand, HandError, MAX_BIDS, MAX_PLAYS, MAX_WORDS, Phase, PublicState, Request,
 };
@@ -53,7 +53,8 @@ pub use result::{HandResult, SurrenderRecord};
 pub use rules::{
     ANTE, CODILLO_OLD, CONTRABOLA, Condiciones, DeclareError, FAVORITO, GASCARILLE, HOMBRE_CHIPS, Help,
     Mechanics, Names, OpponentsOrder, OptionInfo, OutcomeOf, PALO_DE_FAVOR, PENETRO_ALL_PLAY,
-    REDEAL_ALL_PASS, RuleOptions, RuleSpec, Rules, RulesError, SHOW_HEAP, ScoringSystem, Table,
+    REDEAL_ALL_PASS, RuleOptions, RuleSet, RuleSpec, Rules, RulesError, SHOW_HEAP, ScoringSystem, Table,
+    register_rule_set,
 };
 pub use scoring::*;
 pub use view::PlayerView;

@@ -4,8 +4,9 @@
 use crate::card::{BySeat, Card, Seat, Suit};
 use crate::cardset::CardSet;
 use crate::game::{BidEntry, WordEntry};
-use crate::game::{Contract, Outcome, RuleSet};
+use crate::game::{Contract, Outcome};
 use crate::rules::{RuleOptions, Rules};
+use crate::spec::RuleSet;
 use crate::table::Table;
 
 /// A surrender (section 6): who gave up and who took over, if anyone.

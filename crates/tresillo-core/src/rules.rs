@@ -9,7 +9,7 @@
 //! use tresillo_core::{Contract, RuleSet, Rules, Suit};
 //!
 //! let rules = Rules::parse("tresillo", &[("palo_de_favor", "oros")])?;
-//! assert_eq!(rules.set, RuleSet::Tresillo);
+//! assert_eq!(rules.set, RuleSet::TRESILLO);
 //! assert_eq!(rules.max_level(), 5);
 //! assert_eq!(rules.contract_level(Contract::Entrada, Some(Suit::Oros)), 2);
 //! assert_eq!(rules.to_string(), "tresillo palo_de_favor=oros");
@@ -21,21 +21,94 @@
 
 use crate::card::{Seat, Suit};
 use crate::cardset::CardSet;
-use crate::game::{Bid, Contract, Outcome, PuestaKind, RuleSet};
+use crate::game::{Bid, Contract, Outcome, PuestaKind};
 // The table vocabulary, at its old paths (`crate::rules::RuleSpec`, ...).
 pub use crate::spec::*;
 use std::fmt;
+use std::sync::{OnceLock, RwLock};
 
 impl RuleSet {
-    /// The rule set's table.
+    /// Modern Spanish Tresillo, the default.
+    pub const TRESILLO: RuleSet = RuleSet::of(&crate::rulesets::spanish::TRESILLO);
+    /// A club's house rules (section 12.1).
+    pub const TRESILLO_HOUSE: RuleSet = RuleSet::of(&crate::rulesets::spanish::TRESILLO_HOUSE);
+    /// The classic game, English rules (section 12.3).
+    pub const HOMBRE: RuleSet = RuleSet::of(&crate::rulesets::hombre::HOMBRE);
+    /// Danish L'Hombre (section 12.4).
+    pub const LHOMBRE: RuleSet = RuleSet::of(&crate::rulesets::lhombre::SPEC);
+
+    /// The built-in rule sets, in their documented order.
+    pub const BUILT_IN: [RuleSet; 4] =
+        [RuleSet::TRESILLO, RuleSet::TRESILLO_HOUSE, RuleSet::HOMBRE, RuleSet::LHOMBRE];
+
+    /// Every rule set known: the built-in ones, then the registered ones in the
+    /// order of registration.
+    pub fn all() -> impl Iterator<Item = RuleSet> {
+        let extra: Vec<RuleSet> = registered().read().map(|v| v.clone()).unwrap_or_default();
+        RuleSet::BUILT_IN.into_iter().chain(extra)
+    }
+
+    /// The rule set called `name`, built-in or registered.
     #[must_use]
-    pub const fn spec(self) -> &'static RuleSpec {
-        match self {
-            RuleSet::Tresillo => &crate::rulesets::spanish::TRESILLO,
-            RuleSet::TresilloHouse => &crate::rulesets::spanish::TRESILLO_HOUSE,
-            RuleSet::Hombre => &crate::rulesets::hombre::HOMBRE,
-            RuleSet::Lhombre => &crate::rulesets::lhombre::SPEC,
+    pub fn by_name(name: &str) -> Option<RuleSet> {
+        RuleSet::all().find(|r| r.name() == name)
+    }
+}
+
+fn registered() -> &'static RwLock<Vec<RuleSet>> {
+    static REGISTERED: OnceLock<RwLock<Vec<RuleSet>>> = OnceLock::new();
+    REGISTERED.get_or_init(|| RwLock::new(Vec::new()))
+}
+
+/// Makes the rule set `spec` known by its name to [`RuleSet::all`], name lookup
+/// and deserialization, for the rest of the process. The list only grows.
+/// Registering the same spec (same name, same address) twice is accepted; a
+/// name already taken by another spec is an error naming it.
+pub fn register_rule_set(spec: &'static RuleSpec) -> Result<RuleSet, String> {
+    let mut list = registered().write().map_err(|_| "the rule-set registry is poisoned".to_string())?;
+    let set = RuleSet::of(spec);
+    if let Some(old) = RuleSet::BUILT_IN.iter().chain(list.iter()).find(|r| r.name() == spec.name) {
+        if std::ptr::eq(old.spec(), spec) {
+            return Ok(set);
         }
+        return Err(format!("rule set `{}` is already registered", spec.name));
+    }
+    list.push(set);
+    Ok(set)
+}
+
+impl std::str::FromStr for RuleSet {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        RuleSet::by_name(s).ok_or_else(|| {
+            let names: Vec<_> = RuleSet::all().map(|r| r.name()).collect();
+            format!("unknown rule set `{s}` (known: {})", names.join(", "))
+        })
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for RuleSet {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for RuleSet {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<RuleSet, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        RuleSet::by_name(&s).ok_or_else(|| {
+            // serde's own words for an unknown variant, as the derived enum said.
+            let names: Vec<String> = RuleSet::all().map(|r| format!("`{}`", r.name())).collect();
+            let expected = match names.len() {
+                0 => "there are no variants".to_string(),
+                1 => names[0].clone(),
+                2 => format!("{} or {}", names[0], names[1]),
+                _ => format!("one of {}", names.join(", ")),
+            };
+            serde::de::Error::custom(format_args!("unknown variant `{s}`, expected {expected}"))
+        })
     }
 }
 
@@ -183,7 +256,7 @@ impl Rules {
     pub fn parse(name: &str, options: &[(&str, &str)]) -> Result<Rules, RulesError> {
         let set: RuleSet = name.parse().map_err(|_| RulesError::UnknownRuleSet {
             name: name.to_string(),
-            known: RuleSet::ALL.iter().map(|r| r.name()).collect::<Vec<_>>().join(", "),
+            known: RuleSet::all().map(|r| r.name()).collect::<Vec<_>>().join(", "),
         })?;
         let mut rules = Rules::from(set);
         let mut seen: Vec<&str> = Vec::new();

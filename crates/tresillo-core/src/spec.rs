@@ -8,8 +8,9 @@
 
 use crate::card::{Seat, Suit};
 use crate::cardset::CardSet;
-use crate::game::{Bid, BidEntry, Contract, Outcome, RuleSet};
+use crate::game::{Bid, BidEntry, Contract, Outcome};
 pub use crate::table::Table;
+use std::fmt;
 
 /// How the opponents settle who exchanges first (RULES.md sections 4, 12.3 and
 /// 12.4).
@@ -320,8 +321,8 @@ pub const PENETRO_ALL_PLAY: OptionInfo = OptionInfo {
 /// machine, the views and the ledger consult.
 #[derive(Clone, Copy, Debug)]
 pub struct RuleSpec {
-    /// The rule set.
-    pub set: RuleSet,
+    /// The rule set's name in files and flags (unique among known sets).
+    pub name: &'static str,
     /// The section of RULES.md it implements.
     pub section: &'static str,
     /// One line describing it.
@@ -483,6 +484,83 @@ pub struct RuleOptions {
     /// `penetro_all_play`: at four players nobody drops out of a penetro.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
     pub penetro_all_play: bool,
+}
+
+/// A named rule set (RULES.md section 12): a handle on its table, the
+/// [`RuleSpec`] that owns every capability of the set. With its options it is a
+/// [`Rules`](crate::Rules).
+///
+/// The built-in sets are the associated consts (`RuleSet::TRESILLO`, ...);
+/// another set is a `static RuleSpec` of its own given to [`register_rule_set`](crate::register_rule_set),
+/// after which `RuleSet::all`, name lookup (`FromStr`, `Rules::parse`) and
+/// deserialization know it. Equality, hashing, order and `Display` go by the
+/// spec's name; the serialized form is the name string.
+#[derive(Clone, Copy)]
+pub struct RuleSet(&'static RuleSpec);
+
+impl RuleSet {
+    /// The handle of `spec` (not registered: see
+    /// [`register_rule_set`](crate::register_rule_set) for name lookup).
+    #[must_use]
+    pub const fn of(spec: &'static RuleSpec) -> RuleSet {
+        RuleSet(spec)
+    }
+
+    /// The rule set's table.
+    #[must_use]
+    pub const fn spec(self) -> &'static RuleSpec {
+        self.0
+    }
+
+    /// The rule set's name in files and flags.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        self.0.name
+    }
+}
+
+impl Default for RuleSet {
+    fn default() -> RuleSet {
+        RuleSet::TRESILLO
+    }
+}
+
+impl PartialEq for RuleSet {
+    fn eq(&self, other: &RuleSet) -> bool {
+        self.name() == other.name()
+    }
+}
+
+impl Eq for RuleSet {}
+
+impl std::hash::Hash for RuleSet {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.name().hash(state);
+    }
+}
+
+impl PartialOrd for RuleSet {
+    fn partial_cmp(&self, other: &RuleSet) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for RuleSet {
+    fn cmp(&self, other: &RuleSet) -> std::cmp::Ordering {
+        self.name().cmp(other.name())
+    }
+}
+
+impl fmt::Debug for RuleSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "RuleSet({:?})", self.name())
+    }
+}
+
+impl fmt::Display for RuleSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// A rule set with its options: one value that says which game is played.

@@ -6,10 +6,11 @@
 use crate::card::MAX_TRICKS;
 use crate::card::{BySeat, Card, Seat, Suit};
 use crate::cardset::CardSet;
-use crate::game::{Bid, BidEntry, Contract, RuleSet, Word, WordEntry};
+use crate::game::{Bid, BidEntry, Contract, Word, WordEntry};
 use crate::penetro::{DropWord, HeapEnd, PenetroState, playing_seats};
 use crate::play::PlayState;
 use crate::rules::{RuleOptions, Rules};
+use crate::spec::RuleSet;
 use crate::table::Table;
 
 /// The most calls an auction can take (each call passes or raises, or equals once

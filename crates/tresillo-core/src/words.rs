@@ -7,9 +7,10 @@
 
 use crate::card::{Card, Suit};
 use crate::cardset::CardSet;
-use crate::game::{Bid, Contract, Outcome, RuleSet};
+use crate::game::{Bid, Contract, Outcome};
 use crate::rulesets::lhombre;
 use crate::spec::Names;
+use crate::spec::RuleSet;
 
 impl Names {
     /// The names of rule set `set` (its [`RuleSpec::names`](crate::RuleSpec::names)).
@@ -118,7 +119,7 @@ mod tests {
     /// to another rule set's words.
     #[test]
     fn every_rule_set_words_every_text() {
-        for set in RuleSet::ALL {
+        for set in RuleSet::BUILT_IN {
             let w = set.spec().words;
             let help = match w.help {
                 Help::Sections { forced, all_pass, all_pass_penetro } => {

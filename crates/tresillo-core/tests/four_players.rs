@@ -73,7 +73,7 @@ fn the_dealer_sits_out_holding_no_cards_and_the_deal_says_so() {
     assert_eq!(h.deal().to_string(), PENETRO);
     // A dealer holding cards, or an active player without, is refused.
     let bad = Deal::parse(PENETRO).unwrap();
-    assert!(matches!(Hand::new(RuleSet::Tresillo, 4, bad, Seat(1)), Err(HandError::InvalidDeal(_))));
+    assert!(matches!(Hand::new(RuleSet::TRESILLO, 4, bad, Seat(1)), Err(HandError::InvalidDeal(_))));
     // Seating a three-hand deal at four leaves the dealer's seat empty.
     let three = Deal::parse(common::MIXED).unwrap();
     let seated = three.seated(tresillo_core::Table::FOUR_WITH_PENETRO, Seat(1));
@@ -81,7 +81,7 @@ fn the_dealer_sits_out_holding_no_cards_and_the_deal_says_so() {
     assert_eq!(seated.hands.0[0], three.hands.0[0]);
     assert_eq!(seated.hands.0[2], three.hands.0[1]);
     assert_eq!(seated.hands.0[3], three.hands.0[2]);
-    assert!(Hand::new(RuleSet::Tresillo, 4, seated, Seat(1)).is_ok());
+    assert!(Hand::new(RuleSet::TRESILLO, 4, seated, Seat(1)).is_ok());
 }
 
 #[test]
@@ -100,7 +100,7 @@ fn mano_is_the_player_after_the_dealer_and_only_the_three_active_players_bid() {
 fn the_dealer_rotates_over_four_seats() {
     // Seat 3 deals: seat 0 is mano.
     let deal = Deal::parse(common::MIXED).unwrap().seated(tresillo_core::Table::FOUR_WITH_PENETRO, Seat(3));
-    let h = Hand::new(RuleSet::Tresillo, 4, deal, Seat(3)).unwrap();
+    let h = Hand::new(RuleSet::TRESILLO, 4, deal, Seat(3)).unwrap();
     assert_eq!(h.request(), Request::Bid { seat: Seat(0), min_level: 1, max_level: 3 });
 }
 
@@ -386,7 +386,7 @@ fn penetro_all_play_is_refused_at_a_table_of_three() {
     // And a three-player rule set is refused at four.
     assert!(
         Hand::new(
-            RuleSet::TresilloHouse,
+            RuleSet::TRESILLO_HOUSE,
             4,
             deal.seated(tresillo_core::Table::FOUR_WITH_PENETRO, Seat(0)),
             Seat(0)
@@ -551,7 +551,7 @@ mod table {
         assert_eq!((three.players_word(), four.players_word()), ("three", "four"));
         assert_eq!(four.describe(), "4: the dealer sits out, penetro when all pass (RULES.md section 12.2)");
         // Every three-player table of every rule set: everyone plays.
-        for set in RuleSet::ALL {
+        for set in RuleSet::BUILT_IN {
             assert_eq!(Rules::from(set).table(3), Table::THREE, "{set}");
         }
     }

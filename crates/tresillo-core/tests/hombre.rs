@@ -10,7 +10,7 @@ use tresillo_core::*;
 
 use Contract::{Contrabola, Entrada, Solo, Vuelta};
 
-const HOMBRE: RuleSet = RuleSet::Hombre;
+const HOMBRE: RuleSet = RuleSet::HOMBRE;
 
 fn rules(opts: &[(&str, &str)]) -> Rules {
     Rules::parse("hombre", opts).unwrap()

@@ -361,15 +361,15 @@ fn hombre_points_with_options_agree_with_a_separate_model() {
 /// undeclared vole takes the pot (found by the model above: the engine left it).
 #[test]
 fn points_a_failed_undeclared_vole_in_solo_is_a_won_solo_and_takes_the_pot() {
-    let mut config = LedgerConfig::with_rules(RuleSet::Hombre.into(), 3);
+    let mut config = LedgerConfig::with_rules(RuleSet::HOMBRE.into(), 3);
     config.deals = 0;
     let mut l = PointsLedger::new(config).unwrap();
     let mut r = table_result(3, Seat(0), Seat(1), Contract::Vuelta, &[3, 3, 3]);
-    r.rules = RuleSet::Hombre;
+    r.rules = RuleSet::HOMBRE;
     l.apply(&r).unwrap();
     assert_eq!((l.scores(), l.pot()), (&[0, -3, 0][..], 3));
     let mut r = table_result(3, Seat(1), Seat(2), Contract::Solo, &[1, 1, 7]);
-    r.rules = RuleSet::Hombre;
+    r.rules = RuleSet::HOMBRE;
     r.bola_attempted = true;
     let s = l.apply(&r).unwrap();
     assert_eq!((s.condiciones.0[2], s.pool.0[2]), (5 - 20, 3));
@@ -566,7 +566,7 @@ fn chips_a_failed_declared_vole_with_the_most_tricks_is_paid_as_a_failed_vole() 
     let rules = Rules::parse("hombre", &[("hombre-chips", "true")]).unwrap();
     let mut l = ChipsLedger::new(LedgerConfig::with_rules(rules, 3)).unwrap();
     let mut r = table_result(3, Seat(0), Seat(1), Contract::Solo, &[1, 7, 1]);
-    r.rules = RuleSet::Hombre;
+    r.rules = RuleSet::HOMBRE;
     r.options = rules.options;
     (r.bola_attempted, r.vole_declared) = (true, true);
     l.apply(&r).unwrap();

@@ -9,7 +9,7 @@ use tresillo_core::*;
 
 use Contract::{Entrada, GrandTourne, Nolo, NoloOuvert, PureNolo, Solo, Vuelta};
 
-const L: RuleSet = RuleSet::Lhombre;
+const L: RuleSet = RuleSet::LHOMBRE;
 
 /// Seat 1 holds spadille, manille (2E), basta and the top spades; seat 0 clubs,
 /// seat 2 hearts; the heap starts with the diamonds.

@@ -194,6 +194,6 @@ proptest! {
     /// face up) included.
     #[test]
     fn lhombre_random_hands_conserve_cards_hide_cards_and_play_nine_tricks(seed in any::<u64>()) {
-        check_random_hand_of(Rules::from(RuleSet::Lhombre), seed)?;
+        check_random_hand_of(Rules::from(RuleSet::LHOMBRE), seed)?;
     }
 }

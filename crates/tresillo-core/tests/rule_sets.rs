@@ -11,7 +11,7 @@ use tresillo_core::*;
 
 use Contract::{Entrada, Solo, Vuelta};
 
-const HOUSE: RuleSet = RuleSet::TresilloHouse;
+const HOUSE: RuleSet = RuleSet::TRESILLO_HOUSE;
 
 fn rules(name: &str, opts: &[(&str, &str)]) -> Rules {
     Rules::parse(name, opts).unwrap()
@@ -41,7 +41,7 @@ fn rule_sets_and_options_parse_and_print() {
     assert_eq!(r.options.palo_de_favor, Some(Suit::Copas));
     assert!(r.options.codillo_old);
     assert_eq!(r.to_string(), "tresillo-house palo_de_favor=copas codillo_old=true");
-    assert_eq!(Rules::default(), Rules::from(RuleSet::Tresillo));
+    assert_eq!(Rules::default(), Rules::from(RuleSet::TRESILLO));
     assert_eq!(Rules::default().to_string(), "tresillo");
     assert_eq!(rules("tresillo", &[("palo_de_favor", "none")]), Rules::default());
 }
@@ -422,7 +422,9 @@ fn a_result_of_other_options_is_refused() {
 fn every_rules() -> Vec<Rules> {
     let mut v = Vec::new();
     // The Spanish rule sets with the options of section 12.5 (hombre: tests/hombre.rs).
-    for set in RuleSet::ALL.into_iter().filter(|s| s.spec().options.contains(&tresillo_core::PALO_DE_FAVOR)) {
+    for set in
+        RuleSet::BUILT_IN.into_iter().filter(|s| s.spec().options.contains(&tresillo_core::PALO_DE_FAVOR))
+    {
         for favor in [None, Some(Suit::Oros), Some(Suit::Espadas)] {
             for old in [false, true] {
                 for redeal in [false, true] {
@@ -553,14 +555,14 @@ proptest! {
 
 /// Every rule set with each option that changes who plays after all pass.
 fn every_table() -> Vec<Rules> {
-    let mut v: Vec<Rules> = RuleSet::ALL.into_iter().map(Rules::from).collect();
+    let mut v: Vec<Rules> = RuleSet::BUILT_IN.into_iter().map(Rules::from).collect();
     v.push(rules("lhombre", &[("redeal_all_pass", "true")]));
     v
 }
 
 #[test]
 fn every_rule_set_deals_no_more_tricks_than_the_arrays_hold() {
-    for set in RuleSet::ALL {
+    for set in RuleSet::BUILT_IN {
         let s = set.spec();
         assert!(s.tricks <= MAX_TRICKS && s.tricks > 5, "{set}: {} tricks", s.tricks);
         assert!(s.forced_min_discard <= s.forced_max_discard, "{set}");

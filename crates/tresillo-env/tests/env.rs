@@ -9,7 +9,7 @@ use tresillo_env::{Env, Player, State, decision_actions};
 /// Every rule set at every table size it is played at.
 fn envs() -> Vec<Env> {
     let mut v = Vec::new();
-    for set in RuleSet::ALL {
+    for set in RuleSet::BUILT_IN {
         let rules = Rules::parse(set.name(), &[]).unwrap();
         for players in [3, 4] {
             if let Ok(env) = Env::new(rules, players) {

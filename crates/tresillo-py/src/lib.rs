@@ -714,8 +714,7 @@ type OptionRow = (&'static str, &'static str, &'static str, &'static str);
 
 #[pyfunction]
 fn rule_sets() -> Vec<(&'static str, &'static str, Vec<OptionRow>)> {
-    tresillo_core::RuleSet::ALL
-        .iter()
+    tresillo_core::RuleSet::all()
         .map(|r| {
             let s = r.spec();
             (r.name(), s.summary, s.options.iter().map(|o| (o.name, o.default, o.values, o.help)).collect())

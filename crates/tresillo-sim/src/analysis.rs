@@ -202,10 +202,10 @@ mod tests {
     fn recorded(seed: u64, specs: [&str; 3]) -> HandRecord {
         let deal = crate::deal_for_seed(seed);
         let dealer = Seat((seed % 3) as u8);
-        let mut hand = Hand::new(RuleSet::Tresillo, 3, deal, dealer).unwrap();
+        let mut hand = Hand::new(RuleSet::TRESILLO, 3, deal, dealer).unwrap();
         let mut agents: Vec<_> = specs.iter().map(|s| build_seated(s).unwrap()).collect();
         let (r, steps) = play_recorded(&mut hand, &mut agents, &mut seat_rngs(seed)).unwrap();
-        HandRecord::new(RuleSet::Tresillo, deal, dealer, specs.map(String::from).to_vec(), steps, r)
+        HandRecord::new(RuleSet::TRESILLO, deal, dealer, specs.map(String::from).to_vec(), steps, r)
     }
 
     #[test]

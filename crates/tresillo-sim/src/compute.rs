@@ -613,7 +613,7 @@ mod tests {
         let mut cards = 0;
         for seed in 0..300u64 {
             let deal = crate::deal_for_seed(seed);
-            let mut h = Hand::new(tresillo_core::RuleSet::Tresillo, 3, deal, Seat((seed % 3) as u8)).unwrap();
+            let mut h = Hand::new(tresillo_core::RuleSet::TRESILLO, 3, deal, Seat((seed % 3) as u8)).unwrap();
             let r =
                 tresillo_agents::play_hand(&mut h, &mut m, &mut tresillo_agents::seat_rngs(seed)).unwrap();
             cards += h.public().plays().len() as u64;

@@ -543,7 +543,7 @@ mod tests {
     fn world_bits_at_the_end_of_a_hand_are_what_play_never_shows() {
         // A tresillo hand played to its end: the count is the split of the unseen
         // discards and heap, so no hand bits are left, and bits only fall.
-        let c = config(RuleSet::Tresillo, 3, 6);
+        let c = config(RuleSet::TRESILLO, 3, 6);
         let p = measure(&c).unwrap();
         assert_eq!(p.deals, 6);
         assert!(p.played_out > 0);
@@ -558,7 +558,7 @@ mod tests {
     #[test]
     fn counts_add_up_and_the_same_seed_gives_the_same_numbers() {
         for (rules, players) in
-            [(RuleSet::Tresillo, 3), (RuleSet::Hombre, 3), (RuleSet::Lhombre, 3), (RuleSet::Tresillo, 4)]
+            [(RuleSet::TRESILLO, 3), (RuleSet::HOMBRE, 3), (RuleSet::LHOMBRE, 3), (RuleSet::TRESILLO, 4)]
         {
             let c = config(rules, players, 4);
             let a = measure(&c).unwrap();
@@ -575,14 +575,14 @@ mod tests {
             }
         }
         // Another seed, other deals.
-        let c = config(RuleSet::Tresillo, 3, 4);
+        let c = config(RuleSet::TRESILLO, 3, 4);
         let other = PropertiesConfig { seed: 8, ..c };
         assert_ne!(measure(&c).unwrap(), measure(&other).unwrap());
     }
 
     #[test]
     fn a_table_the_rule_set_is_not_played_at_is_an_error() {
-        let c = config(RuleSet::Lhombre, 4, 1);
+        let c = config(RuleSet::LHOMBRE, 4, 1);
         assert!(matches!(measure(&c), Err(SimError::Hand { deal: 0, .. })));
     }
 }

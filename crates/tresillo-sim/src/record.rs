@@ -414,11 +414,11 @@ mod tests {
 
     fn recorded(seed: u64, specs: [&str; 3]) -> HandRecord {
         let deal = crate::deal_for_seed(seed);
-        let mut hand = Hand::new(RuleSet::Tresillo, 3, deal, Seat((seed % 3) as u8)).unwrap();
+        let mut hand = Hand::new(RuleSet::TRESILLO, 3, deal, Seat((seed % 3) as u8)).unwrap();
         let mut agents: Vec<_> = specs.iter().map(|s| build_seated(s).unwrap()).collect();
         let (r, steps) = play_recorded(&mut hand, &mut agents, &mut seat_rngs(seed)).unwrap();
         let mut rec = HandRecord::new(
-            RuleSet::Tresillo,
+            RuleSet::TRESILLO,
             deal,
             hand.public().dealer,
             specs.map(String::from).to_vec(),

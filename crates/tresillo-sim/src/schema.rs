@@ -142,7 +142,7 @@ pub fn contract_named(name: &str) -> Option<Contract> {
 
 /// The contracts of every rule set, rule set by rule set (some more than once).
 fn every_contract() -> impl Iterator<Item = Contract> {
-    RuleSet::ALL.iter().flat_map(|s| s.spec().contracts.iter().copied())
+    RuleSet::all().flat_map(|s| s.spec().contracts.iter().copied())
 }
 
 /// The JSON form of the definition, for readers in other languages:

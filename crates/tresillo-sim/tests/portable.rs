@@ -32,7 +32,7 @@ fn rows(agents: &[&str], rules: Rules) -> Vec<String> {
 #[test]
 fn the_portable_loops_play_the_games_the_bmi_loops_play() {
     let cpu_has_bmi = bits::has_bmi();
-    let hombre = Rules { set: RuleSet::Hombre, options: RuleOptions::default() };
+    let hombre = Rules { set: RuleSet::HOMBRE, options: RuleOptions::default() };
     let tables: [(&[&str], Rules); 3] = [
         (&["pimc:worlds=6", "ismcts:iters=150", "rule"], Rules::default()),
         (&["pimc:worlds=4", "ismcts:iters=100", "rule"], hombre),

@@ -31,7 +31,7 @@ fn every_rule_set_and_option_plays_a_duplicate_tournament_where_rule_beats_rando
         RuleOptions { codillo_old: true, ..RuleOptions::default() },
         RuleOptions { redeal_all_pass: true, ..RuleOptions::default() },
     ];
-    for set in RuleSet::ALL {
+    for set in RuleSet::BUILT_IN {
         for options in opts {
             if !set.spec().options.contains(&tresillo_core::PALO_DE_FAVOR) && !options.is_default() {
                 continue; // hombre's own options: tests/hombre.rs
@@ -44,7 +44,7 @@ fn every_rule_set_and_option_plays_a_duplicate_tournament_where_rule_beats_rando
                 let (rows, stats) = run(rules, scoring, 2);
                 assert_eq!(rows.len(), 120 * 6);
                 assert_eq!((rows.clone(), stats.clone()), run(rules, scoring, 1), "{rules}: thread count");
-                if set == RuleSet::TresilloHouse {
+                if set == RuleSet::TRESILLO_HOUSE {
                     assert_eq!(stats.cancelled, 0, "{rules}: never cancelled");
                 }
                 let mean = |i: usize| stats.agents[i].units.mean_ci(1.0).unwrap().0;

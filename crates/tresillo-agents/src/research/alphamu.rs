@@ -478,7 +478,7 @@ mod tests {
     /// decision with at most `left` tricks left and more than one legal card:
     /// the hand and the seat to move (`None`: no such decision).
     fn position(seed: u64, left: u32) -> Option<(Hand, Seat)> {
-        let mut hand = Hand::new(RuleSet::Tresillo, 3, deal_for_seed(seed), Seat((seed % 3) as u8)).ok()?;
+        let mut hand = Hand::new(RuleSet::TRESILLO, 3, deal_for_seed(seed), Seat((seed % 3) as u8)).ok()?;
         let mut rule = RuleAgent::default();
         let mut rngs = seat_rngs(seed);
         while let Some(seat) = hand.request().seat() {

@@ -25,7 +25,7 @@ fn card_play_scores_each_card_against_rules_card_in_the_world() {
         let t = truth(&h);
         let mut best = 0.0;
         let mut replay =
-            Hand::new(RuleSet::Tresillo, 3, deal_for_seed(seed), Seat((seed % 3) as u8)).unwrap();
+            Hand::new(RuleSet::TRESILLO, 3, deal_for_seed(seed), Seat((seed % 3) as u8)).unwrap();
         let mut agent = RuleAgent::default();
         let mut rng = rng_from_seed(seed);
         while replay.public().plays().len() < p.plays().len() {

@@ -86,9 +86,9 @@ fn searched_discards_are_legal_in_every_rule_set() {
     let all_play = Rules::parse("tresillo", &[("penetro_all_play", "true")]).unwrap();
     let cases = [
         (Rules::default(), 3, 24),
-        (Rules::from(RuleSet::TresilloHouse), 3, 24),
-        (Rules::from(RuleSet::Hombre), 3, 8),
-        (Rules::from(RuleSet::Lhombre), 3, 8),
+        (Rules::from(RuleSet::TRESILLO_HOUSE), 3, 24),
+        (Rules::from(RuleSet::HOMBRE), 3, 8),
+        (Rules::from(RuleSet::LHOMBRE), 3, 8),
         (Rules::default(), 4, 8),
         (all_play, 4, 8),
     ];
@@ -101,12 +101,12 @@ fn searched_discards_are_legal_in_every_rule_set() {
             assert!(ours - view.hand() == CardSet::EMPTY);
             assert!((u32::from(min)..=u32::from(max)).contains(&ours.len()));
             changed += usize::from(ours != theirs);
-            if players == 4 || rules.set == RuleSet::Hombre || rules.set == RuleSet::Lhombre {
+            if players == 4 || rules.set == RuleSet::HOMBRE || rules.set == RuleSet::LHOMBRE {
                 assert_eq!(ours, theirs, "{rules}: as the rule agent");
             }
         });
         assert!(n > 0, "{rules}, {players} players: some discards");
-        if players == 3 && rules.set == RuleSet::Tresillo {
+        if players == 3 && rules.set == RuleSet::TRESILLO {
             assert!(changed > 0, "the search departs from rule's discard somewhere");
         }
     }

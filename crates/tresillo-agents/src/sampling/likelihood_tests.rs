@@ -26,7 +26,7 @@ fn ranks(model: &RuleLikelihood, seeds: std::ops::Range<u64>, n: u32) -> Vec<(f6
     let mut out = Vec::new();
     let mut agent = RuleAgent::new(model.params);
     for seed in seeds {
-        let mut hand = Hand::new(RuleSet::Tresillo, 3, deal_for_seed(seed), Seat((seed % 3) as u8)).unwrap();
+        let mut hand = Hand::new(RuleSet::TRESILLO, 3, deal_for_seed(seed), Seat((seed % 3) as u8)).unwrap();
         let mut rng = rng_from_seed(seed);
         let mut seen = [false; 3];
         while !hand.is_done() {
@@ -91,7 +91,7 @@ fn a_seat_that_passed_is_unlikely_to_hold_the_bidders_hand() {
     let m = model();
     let (mut cases, mut wins, mut gap) = (0u32, 0u32, 0.0);
     for seed in 1..300 {
-        let mut hand = Hand::new(RuleSet::Tresillo, 3, deal_for_seed(seed), Seat((seed % 3) as u8)).unwrap();
+        let mut hand = Hand::new(RuleSet::TRESILLO, 3, deal_for_seed(seed), Seat((seed % 3) as u8)).unwrap();
         let mut agent = RuleAgent::default();
         let mut rng = rng_from_seed(seed);
         while let Request::Bid { seat, .. } = hand.request() {
@@ -177,7 +177,7 @@ fn weights_are_used_tempered_or_dropped_by_the_effective_sample_size() {
 /// Plays deal `seed` with `spec` in every seat; the plays, the bids and the
 /// decisions whose worlds were weighted.
 fn play(spec: &str, seed: u64) -> (Vec<tresillo_core::Card>, Vec<tresillo_core::BidEntry>, u64) {
-    let mut hand = Hand::new(RuleSet::Tresillo, 3, deal_for_seed(seed), Seat(0)).unwrap();
+    let mut hand = Hand::new(RuleSet::TRESILLO, 3, deal_for_seed(seed), Seat(0)).unwrap();
     let mut agents: Vec<Box<dyn Agent>> = (0..3).map(|_| crate::build_agent(spec).unwrap()).collect();
     let mut rngs = crate::seat_rngs(seed);
     crate::play_hand(&mut hand, &mut agents, &mut rngs).unwrap();
@@ -237,7 +237,7 @@ fn bad_inference_values_are_spec_errors() {
 /// Plays deal `seed` with three rule agents to the `k`-th card decision
 /// (counting every card played) at which `viewer` has a choice.
 pub(crate) fn hand_at_play(seed: u64, viewer: Seat, k: usize) -> Option<Hand> {
-    let mut hand = Hand::new(RuleSet::Tresillo, 3, deal_for_seed(seed), Seat((seed % 3) as u8)).ok()?;
+    let mut hand = Hand::new(RuleSet::TRESILLO, 3, deal_for_seed(seed), Seat((seed % 3) as u8)).ok()?;
     let mut agent = RuleAgent::default();
     let mut rng = rng_from_seed(seed);
     while !hand.is_done() {
@@ -306,7 +306,7 @@ fn a_given_model_weights_the_worlds_of_pimc_and_ismcts() {
     }
     let run = |spec: &str, value: f64| {
         let model = Arc::new(Flat { value, calls: AtomicU64::new(0) });
-        let mut hand = Hand::new(RuleSet::Tresillo, 3, deal_for_seed(21), Seat(0)).unwrap();
+        let mut hand = Hand::new(RuleSet::TRESILLO, 3, deal_for_seed(21), Seat(0)).unwrap();
         let mut agents: Vec<Box<dyn Agent>> = (0..3).map(|_| crate::build_agent(spec).unwrap()).collect();
         for a in &mut agents {
             assert!(a.set_likelihood(model.clone()));

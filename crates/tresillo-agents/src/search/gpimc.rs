@@ -576,14 +576,14 @@ mod tests {
     #[test]
     fn the_general_path_is_every_table_but_the_spanish_three_player_puesta_game() {
         // As the rule sets stand: hombre, lhombre and every four-player table.
-        for set in RuleSet::ALL {
+        for set in RuleSet::BUILT_IN {
             for players in [3u8, 4] {
                 let rules = Rules::from(set);
                 if rules.check_players(players).is_err() {
                     continue;
                 }
                 let p = public(rules, players, Contract::Entrada, Some(Suit::Oros));
-                let general = players == 4 || matches!(set, RuleSet::Hombre | RuleSet::Lhombre);
+                let general = players == 4 || set == RuleSet::HOMBRE || set == RuleSet::LHOMBRE;
                 assert_eq!(handles(&p), general, "{set} at {players}");
             }
         }
@@ -600,7 +600,7 @@ mod tests {
 
     #[test]
     fn hombre_points_utilities_are_the_base_values_doubled_for_cuatro() {
-        let r = Rules::from(RuleSet::Hombre);
+        let r = Rules::from(RuleSet::HOMBRE);
         // Lost, won, won 4-3-2: simple game 2, solo 5.
         let (g, u) = utilities(&public(r, 3, Contract::Entrada, Some(Suit::Copas)));
         assert_eq!((g, u), (Goal::Cuatro, vec![-2.0, 2.0, 4.0]));
@@ -628,7 +628,7 @@ mod tests {
     #[test]
     fn hombre_bidding_utilities_are_the_ledgers_in_simple_games_won() {
         use crate::Class;
-        let points = public(Rules::from(RuleSet::Hombre), 3, Contract::Entrada, None);
+        let points = public(Rules::from(RuleSet::HOMBRE), 3, Contract::Entrada, None);
         let b = HombreBids::new(&points, Seat(2)).unwrap();
         assert_eq!(b.utility(Contract::Entrada, Suit::Copas, Class::Sacado), 1.0);
         assert_eq!(b.utility(Contract::Entrada, Suit::Copas, Class::Codillo), -1.0);
@@ -697,7 +697,7 @@ mod tests {
         // tresillo-house (RULES.md 12.1): the amount in play is the plato alone
         // (6), a sacado takes it alone, and condiciones are entrada 1, vuelta 3,
         // solo 5 from or to each opponent. The unit is a lost entrada: 6 + 2.
-        let house = Rules::from(RuleSet::TresilloHouse);
+        let house = Rules::from(RuleSet::TRESILLO_HOUSE);
         let b = SpanishBids::new(&public(house, 3, Contract::Entrada, None), Seat(1)).unwrap();
         let u = |c, class| b.utility(c, Suit::Copas, class) * 8.0;
         assert_eq!(u(Contract::Entrada, Class::Sacado), 8.0);
@@ -722,7 +722,7 @@ mod tests {
                 assert_eq!(bola_worth(&p, Seat(1), made), Some(old), "{c:?} {k}/64");
             }
         }
-        let house = public(Rules::from(RuleSet::TresilloHouse), 3, Contract::Solo, Some(Suit::Copas));
+        let house = public(Rules::from(RuleSet::TRESILLO_HOUSE), 3, Contract::Solo, Some(Suit::Copas));
         let p = public(Rules::default(), 3, Contract::Solo, Some(Suit::Copas));
         // 20p - 20(1 - p) > 2 from p = 0.55; tresillo's from p = 0.5625.
         assert_eq!(bola_worth(&house, Seat(1), 0.56), Some(true));
@@ -743,7 +743,7 @@ mod tests {
 
     #[test]
     fn lhombre_utilities_are_the_per_defender_table() {
-        let r = Rules::from(RuleSet::Lhombre);
+        let r = Rules::from(RuleSet::LHOMBRE);
         // Loss, draw, win from or to each of two defenders.
         let (g, u) = utilities(&public(r, 3, Contract::Entrada, Some(Suit::Copas)));
         assert_eq!((g, u), (Goal::Lhombre, vec![-4.0, -2.0, 2.0]));

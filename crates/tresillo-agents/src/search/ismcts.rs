@@ -1481,7 +1481,7 @@ mod tests {
     };
 
     fn hand(seed: u64) -> Hand {
-        Hand::new(RuleSet::Tresillo, 3, crate::rng::deal_for_seed(seed), Seat((seed % 3) as u8)).unwrap()
+        Hand::new(RuleSet::TRESILLO, 3, crate::rng::deal_for_seed(seed), Seat((seed % 3) as u8)).unwrap()
     }
 
     /// The searched game follows the rules: random moves through `Sim` and `Hand`

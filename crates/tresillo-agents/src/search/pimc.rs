@@ -1517,7 +1517,7 @@ mod tests {
         let mut checked = 0;
         for seed in 0..60u64 {
             let mut h =
-                tresillo_core::Hand::new(RuleSet::Tresillo, 3, deal_for_seed(seed), Seat((seed % 3) as u8))
+                tresillo_core::Hand::new(RuleSet::TRESILLO, 3, deal_for_seed(seed), Seat((seed % 3) as u8))
                     .unwrap();
             let mut rule = RuleAgent::new(RuleParams::default());
             let mut rng = rng_from_seed(seed);
@@ -1568,7 +1568,7 @@ mod tests {
         let mut views = Vec::new();
         for seed in 0..6u64 {
             let mut h =
-                tresillo_core::Hand::new(RuleSet::Tresillo, 3, deal_for_seed(seed), Seat((seed % 3) as u8))
+                tresillo_core::Hand::new(RuleSet::TRESILLO, 3, deal_for_seed(seed), Seat((seed % 3) as u8))
                     .unwrap();
             let mut rule = RuleAgent::new(RuleParams::default());
             let mut rng = rng_from_seed(seed);

@@ -11,7 +11,7 @@ pub fn deal(seed: u64) -> Deal {
 
 /// A new hand of the deal of `seed`, dealer rotating with the seed.
 pub fn hand(seed: u64) -> Hand {
-    Hand::new(RuleSet::Tresillo, 3, deal(seed), Seat((seed % 3) as u8)).expect("a full deal")
+    Hand::new(RuleSet::TRESILLO, 3, deal(seed), Seat((seed % 3) as u8)).expect("a full deal")
 }
 
 /// Plays `hand` with `agents` for at most `steps` decisions; returns it.

@@ -3,7 +3,7 @@
 
 use crate::card::{Card, Seat};
 use crate::cardset::CardSet;
-use crate::game::{Contract, RuleSet};
+use crate::game::Contract;
 use crate::rulesets::spanish::{self, TRESILLO_WORDS};
 use crate::spec::Help;
 use crate::spec::{
@@ -52,7 +52,7 @@ pub const HOMBRE_WORDS: Words = Words {
 /// apply (points and chips are in [`crate::PointsLedger`] and
 /// [`crate::ChipsLedger`]).
 pub const HOMBRE: RuleSpec = RuleSpec {
-    set: RuleSet::Hombre,
+    name: "hombre",
     section: "12.3",
     summary: "the classic game: obligation, exchange right, points (or chips with hombre-chips)",
     tricks: 9,

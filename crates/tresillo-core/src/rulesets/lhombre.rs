@@ -39,7 +39,7 @@
 use crate::card::{Card, Seat, Suit};
 use crate::cardset::CardSet;
 use crate::game::BidEntry;
-use crate::game::{Bid, Contract, Outcome, PuestaKind, RuleSet};
+use crate::game::{Bid, Contract, Outcome, PuestaKind};
 use crate::rulesets::spanish;
 use crate::spec::Help;
 use crate::spec::{
@@ -106,7 +106,7 @@ pub const CONTRACTS: [Contract; 7] = [
 
 /// The rule set's table.
 pub const SPEC: RuleSpec = RuleSpec {
-    set: RuleSet::Lhombre,
+    name: "lhombre",
     section: "12.4",
     summary: "Danish L'Hombre: nine contracts, self bids, tourné, nolo, tout, payments per defender",
     tricks: 9,

@@ -5,7 +5,7 @@
 
 use crate::card::{Card, Seat, Suit};
 use crate::cardset::CardSet;
-use crate::game::{Bid, BidEntry, Contract, Outcome, RuleSet};
+use crate::game::{Bid, BidEntry, Contract, Outcome};
 use crate::spec::Help;
 use crate::spec::{
     CODILLO_OLD, Condiciones, Mechanics, Names, OpponentsOrder, PALO_DE_FAVOR, PENETRO_ALL_PLAY, RuleSpec,
@@ -188,7 +188,7 @@ pub const HOUSE_WORDS: Words = Words {
 
 /// `tresillo` (RULES.md sections 1-8).
 pub const TRESILLO: RuleSpec = RuleSpec {
-    set: RuleSet::Tresillo,
+    name: "tresillo",
     section: "1-8",
     summary: "modern Spanish Tresillo, the puesta system; at 4 players the dealer sits out and penetra (12.2)",
     tricks: 9,
@@ -227,7 +227,7 @@ pub const TRESILLO: RuleSpec = RuleSpec {
 
 /// `tresillo-house` (RULES.md section 12.1).
 pub const TRESILLO_HOUSE: RuleSpec = RuleSpec {
-    set: RuleSet::TresilloHouse,
+    name: "tresillo-house",
     section: "12.1",
     summary: "a club's house rules: forced entrada, plato-only amounts, larger condiciones",
     tricks: 9,

@@ -4,9 +4,10 @@
 //! lhombre.rs) and the validation import it, never scoring.rs itself.
 
 use crate::card::{BySeat, Seat};
-use crate::game::{Contract, Outcome, PuestaKind, RuleSet};
+use crate::game::{Contract, Outcome, PuestaKind};
 use crate::result::HandResult;
 use crate::rules::{RuleOptions, Rules};
+use crate::spec::RuleSet;
 use crate::table::Table;
 use std::fmt;
 
@@ -72,7 +73,7 @@ impl LedgerConfig {
     #[must_use]
     pub const fn new(players: u8) -> LedgerConfig {
         LedgerConfig {
-            rules: RuleSet::Tresillo,
+            rules: RuleSet::TRESILLO,
             options: RuleOptions {
                 palo_de_favor: None,
                 codillo_old: false,
@@ -443,7 +444,7 @@ pub fn table_result(
 #[must_use]
 pub fn cancelled_result(players: u8, dealer: Seat) -> HandResult {
     HandResult {
-        rules: RuleSet::Tresillo,
+        rules: RuleSet::TRESILLO,
         options: RuleOptions::default(),
         players,
         dealer,

@@ -134,15 +134,15 @@ pub fn estuches(r: &HandResult, d: Seat) -> i64 {
 /// ```
 /// use tresillo_core::{table_result, Contract, LedgerConfig, PointsLedger, RuleSet, Rules, Seat};
 ///
-/// let mut config = LedgerConfig::with_rules(Rules::from(RuleSet::Hombre), 3);
+/// let mut config = LedgerConfig::with_rules(Rules::from(RuleSet::HOMBRE), 3);
 /// config.deals = 2;
 /// let mut points = PointsLedger::new(config)?;
 /// let mut r = table_result(3, Seat(0), Seat(1), Contract::Vuelta, &[3, 3, 3]);
-/// r.rules = RuleSet::Hombre;
+/// r.rules = RuleSet::HOMBRE;
 /// let s = points.apply(&r)?; // a puesta: -3, and 3 to the pot
 /// assert_eq!((s.condiciones.0[1], points.pot()), (-3, 3));
 /// let mut r = table_result(3, Seat(1), Seat(2), Contract::Solo, &[2, 2, 5]);
-/// r.rules = RuleSet::Hombre;
+/// r.rules = RuleSet::HOMBRE;
 /// let s = points.apply(&r)?; // a won solo: +5, and the pot
 /// assert_eq!((s.condiciones.0[2], s.pool.0[2]), (5, 3));
 /// assert_eq!(points.scores(), &[0, -3, 8]);

@@ -38,7 +38,7 @@ pub const MIXED: &str = "1E 5E 7E 12E 6B 7B 1C 4C 4O / 2E 6E 10E 4B 2C 3C 7C 1O 
 
 /// A new hand of `tresillo` from a full deal string.
 pub fn hand(deal: &str, dealer: u8) -> Hand {
-    Hand::new(RuleSet::Tresillo, 3, Deal::parse(deal).unwrap(), Seat(dealer)).unwrap()
+    Hand::new(RuleSet::TRESILLO, 3, Deal::parse(deal).unwrap(), Seat(dealer)).unwrap()
 }
 
 /// Applies the first legal decision (plays the lowest legal card, never gives up,

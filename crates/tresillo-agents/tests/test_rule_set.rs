@@ -1,0 +1,120 @@
+//! A rule set defined here and nowhere else (issue 37): `test-three`, three
+//! players, tresillo's mechanics without the vuelta, other condiciones (other
+//! stakes), no options. It is registered with `register_rule_set`, found by
+//! name, and played through the engine by `rule`, `pimc` and `ismcts` (small
+//! budgets), each seat in turn against `rule`: every decision is legal (else
+//! `play_hand` fails), every result scores with the rule set's ledger, and the
+//! searches take the general path (the agents have no row for the set, so it
+//! opts into no fast path).
+
+mod common;
+
+use tresillo_agents::{build_seated, family, gpimc, play_hand, seat_rngs, splitmix64};
+use tresillo_core::rulesets::spanish;
+use tresillo_core::{
+    Condiciones, Contract, Hand, LedgerConfig, RuleSet, RuleSpec, Rules, Seat, Table, register_rule_set,
+    score_deal,
+};
+
+/// The test's rule set: tresillo without vuelta, at three players only, with
+/// its own condiciones.
+static TEST_THREE: RuleSpec = RuleSpec {
+    name: "test-three",
+    section: "none (a test's rule set)",
+    summary: "tresillo without vuelta and with other condiciones, for a test",
+    tables: &[Table::THREE],
+    options: &[],
+    contracts: &[Contract::Entrada, Contract::Solo],
+    takeover_in: &[Contract::Entrada],
+    condiciones: Condiciones {
+        entrada: 1,
+        vuelta: 0,
+        solo: 3,
+        penetro: 0,
+        estuche: 2,
+        contra_estuche: 0,
+        primeras: 2,
+        bola: 12,
+    },
+    ..spanish::TRESILLO
+};
+
+fn test_three() -> Rules {
+    let set = register_rule_set(&TEST_THREE).expect("a new name");
+    Rules::from(set)
+}
+
+#[test]
+fn the_registered_set_is_known_by_name_and_clashes_are_refused() {
+    let rules = test_three();
+    assert_eq!(Rules::parse("test-three", &[]).unwrap(), rules);
+    assert_eq!("test-three".parse::<RuleSet>().unwrap(), rules.set);
+    assert!(RuleSet::all().any(|s| s == rules.set));
+    assert_eq!(rules.set.to_string(), "test-three");
+    // Registering it again is harmless; another spec under a taken name is refused.
+    assert_eq!(register_rule_set(&TEST_THREE).unwrap(), rules.set);
+    static CLASH: RuleSpec = RuleSpec { summary: "another", ..spanish::TRESILLO };
+    assert!(register_rule_set(&CLASH).unwrap_err().contains("`tresillo`"));
+}
+
+#[test]
+fn the_set_opts_into_no_fast_path() {
+    let rules = test_three();
+    let row = family::of(&rules);
+    assert!(!row.spanish_search && !row.fast_sim && !row.rule_likelihood);
+    assert!(!family::fast_sim(&rules, rules.table(3)));
+}
+
+/// Plays `deals` deals of the test set, `spec` at each seat in turn against
+/// `rule`; every decision is legal, every result scores, and at every decision
+/// the search would take the general path. Returns the hands played and those
+/// played in a contract (not all passed and cancelled).
+fn duplicate(spec: &str, deals: u64, salt: u64) -> (usize, usize) {
+    let rules = test_three();
+    let (mut played, mut contracts) = (0, 0);
+    for i in 0..deals {
+        let seed = splitmix64(salt ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let dealer = Seat((i % 3) as u8);
+        for at in 0..3 {
+            let mut agents: Vec<_> = (0..3)
+                .map(|s| build_seated(if s == at { spec } else { "rule" }).expect("a valid spec"))
+                .collect();
+            let deal = common::deal(seed).seated(rules.table(3), dealer);
+            let mut hand = Hand::with_rules(rules, 3, deal, dealer).unwrap();
+            assert!(gpimc::handles(hand.public()), "{spec}: the general path");
+            let mut rngs = seat_rngs(seed);
+            let r = play_hand(&mut hand, &mut agents, &mut rngs)
+                .unwrap_or_else(|e| panic!("{spec} at {at}, seed {seed}: {e}"));
+            assert_eq!(r.rules, rules.set);
+            if let Some(c) = r.contract {
+                assert!(TEST_THREE.contracts.contains(&c), "{spec}, seed {seed}: {c}");
+                contracts += 1;
+            }
+            score_deal(LedgerConfig::with_rules(rules, 3), &r)
+                .unwrap_or_else(|e| panic!("{spec} at {at}, seed {seed}: {e}: {r:?}"));
+            played += 1;
+        }
+    }
+    (played, contracts)
+}
+
+#[test]
+fn rule_plays_the_test_set() {
+    let (played, contracts) = duplicate("rule", 12, 0x7e57);
+    assert_eq!(played, 36);
+    assert!(contracts > 0, "some hands are played in a contract");
+}
+
+#[test]
+fn pimc_plays_the_test_set_on_the_general_path() {
+    let (played, contracts) = duplicate("pimc:worlds=3:bid_worlds=2:adaptive=0:threads=1", 3, 0x7e58);
+    assert_eq!(played, 9);
+    assert!(contracts > 0, "some hands are played in a contract");
+}
+
+#[test]
+fn ismcts_plays_the_test_set_on_its_general_simulator() {
+    let (played, contracts) = duplicate("ismcts:iters=60", 3, 0x7e59);
+    assert_eq!(played, 9);
+    assert!(contracts > 0, "some hands are played in a contract");
+}
