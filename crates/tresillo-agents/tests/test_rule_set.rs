@@ -10,34 +10,11 @@
 mod common;
 
 use tresillo_agents::{build_seated, family, gpimc, play_hand, seat_rngs, splitmix64};
-use tresillo_core::rulesets::spanish;
-use tresillo_core::{
-    Condiciones, Contract, Hand, LedgerConfig, RuleSet, RuleSpec, Rules, Seat, Table, register_rule_set,
-    score_deal,
-};
+use tresillo_core::{Hand, LedgerConfig, RuleSet, RuleSpec, Rules, Seat, register_rule_set, score_deal};
 
-/// The test's rule set: tresillo without vuelta, at three players only, with
-/// its own condiciones.
-static TEST_THREE: RuleSpec = RuleSpec {
-    name: "test-three",
-    section: "none (a test's rule set)",
-    summary: "tresillo without vuelta and with other condiciones, for a test",
-    tables: &[Table::THREE],
-    options: &[],
-    contracts: &[Contract::Entrada, Contract::Solo],
-    takeover_in: &[Contract::Entrada],
-    condiciones: Condiciones {
-        entrada: 1,
-        vuelta: 0,
-        solo: 3,
-        penetro: 0,
-        estuche: 2,
-        contra_estuche: 0,
-        primeras: 2,
-        bola: 12,
-    },
-    ..spanish::TRESILLO
-};
+#[path = "../../tresillo-core/tests/support/test_three.rs"]
+mod test_three;
+use test_three::TEST_THREE;
 
 fn test_three() -> Rules {
     let set = register_rule_set(&TEST_THREE).expect("a new name");
@@ -53,7 +30,7 @@ fn the_registered_set_is_known_by_name_and_clashes_are_refused() {
     assert_eq!(rules.set.to_string(), "test-three");
     // Registering it again is harmless; another spec under a taken name is refused.
     assert_eq!(register_rule_set(&TEST_THREE).unwrap(), rules.set);
-    static CLASH: RuleSpec = RuleSpec { summary: "another", ..spanish::TRESILLO };
+    static CLASH: RuleSpec = RuleSpec { summary: "another", ..tresillo_core::rulesets::spanish::TRESILLO };
     assert!(register_rule_set(&CLASH).unwrap_err().contains("`tresillo`"));
 }
 

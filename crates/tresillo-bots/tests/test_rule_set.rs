@@ -8,30 +8,11 @@
 use std::path::PathBuf;
 use tresillo_agents::{Agent, RuleAgent, RuleParams, Work, deal_for_seed, seat_rngs};
 use tresillo_bots::{BotConfig, ExtBot};
-use tresillo_core::rulesets::spanish;
-use tresillo_core::{Condiciones, Contract, Hand, RuleSpec, Rules, Seat, Table, register_rule_set};
+use tresillo_core::{Hand, Rules, Seat, Table, register_rule_set};
 
-/// The test's rule set (as in tresillo-agents' tests/test_rule_set.rs).
-static TEST_THREE: RuleSpec = RuleSpec {
-    name: "test-three",
-    section: "none (a test's rule set)",
-    summary: "tresillo without vuelta and with other condiciones, for a test",
-    tables: &[Table::THREE],
-    options: &[],
-    contracts: &[Contract::Entrada, Contract::Solo],
-    takeover_in: &[Contract::Entrada],
-    condiciones: Condiciones {
-        entrada: 1,
-        vuelta: 0,
-        solo: 3,
-        penetro: 0,
-        estuche: 2,
-        contra_estuche: 0,
-        primeras: 2,
-        bola: 12,
-    },
-    ..spanish::TRESILLO
-};
+#[path = "../../tresillo-core/tests/support/test_three.rs"]
+mod test_three;
+use test_three::TEST_THREE;
 
 #[test]
 fn a_protocol_bot_plays_the_test_set() {

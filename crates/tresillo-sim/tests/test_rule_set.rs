@@ -4,31 +4,12 @@
 //! sessions, with `rule`, `pimc` and `ismcts` (small budgets) against `random`:
 //! no error, every row of the set, the same rows on any thread count.
 
-use tresillo_core::rulesets::spanish;
-use tresillo_core::{Condiciones, Contract, RuleSpec, Rules, Table, register_rule_set};
+use tresillo_core::{Rules, register_rule_set};
 use tresillo_sim::{Scoring, Tournament, TournamentConfig, simple_config};
 
-/// The test's rule set (as in tresillo-agents' tests/test_rule_set.rs).
-static TEST_THREE: RuleSpec = RuleSpec {
-    name: "test-three",
-    section: "none (a test's rule set)",
-    summary: "tresillo without vuelta and with other condiciones, for a test",
-    tables: &[Table::THREE],
-    options: &[],
-    contracts: &[Contract::Entrada, Contract::Solo],
-    takeover_in: &[Contract::Entrada],
-    condiciones: Condiciones {
-        entrada: 1,
-        vuelta: 0,
-        solo: 3,
-        penetro: 0,
-        estuche: 2,
-        contra_estuche: 0,
-        primeras: 2,
-        bola: 12,
-    },
-    ..spanish::TRESILLO
-};
+#[path = "../../tresillo-core/tests/support/test_three.rs"]
+mod test_three;
+use test_three::TEST_THREE;
 
 fn run(agents: [&str; 3], deals: u64, scoring: Scoring, threads: usize) -> Vec<String> {
     let rules = Rules::from(register_rule_set(&TEST_THREE).expect("a new name"));
