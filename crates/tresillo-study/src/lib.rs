@@ -38,6 +38,7 @@ pub use study::{Decided, GameSetup, Pending, Progress, Study, StudyError, Turn, 
 pub use token::{find_token, new_token};
 
 use std::path::Path;
+use tresillo_agents::Registry;
 use tresillo_core::Rules;
 
 /// What `tresillo study new` puts in a new study file.
@@ -114,16 +115,30 @@ pub fn new_study_text(s: &NewStudy) -> Result<String, String> {
 }
 
 /// Creates study directory `dir` with a new study file (refused when one
-/// exists). Returns each participant's id and token.
-pub fn create_study(dir: &Path, s: &NewStudy) -> Result<Vec<Participant>, String> {
+/// exists), after checking its opponents against `registry` and that the book
+/// holds every participant's games. Returns each participant's id and token.
+pub fn create_study(dir: &Path, s: &NewStudy, registry: &Registry) -> Result<Vec<Participant>, String> {
     let text = new_study_text(s)?;
-    let path = study_file(dir);
-    store::files::create_new(&path, &text)?;
-    Ok(StudyFile::parse(&text).map(|f| f.participants).unwrap_or_default())
+    let file = StudyFile::parse(&text)?;
+    file.check_agents(&text, registry)?;
+    file.check_capacity(&text, s.deals)?;
+    store::files::create_new(&study_file(dir), &text)?;
+    Ok(file.participants)
+}
+
+/// The number of deals in the study's book (a book file is read).
+fn book_len(dir: &Path, file: &StudyFile) -> Result<u64, String> {
+    match &file.book {
+        BookSource::Seed { count, .. } => Ok(*count),
+        BookSource::File { path, .. } => {
+            tresillo_runs::read_book(&dir.join(path)).map(|b| b.len()).map_err(|e| format!("{e:#}"))
+        }
+    }
 }
 
 /// Adds participant `id` with a fresh token at the end of `dir`'s study file (the
-/// file is appended to, flushed to disk, never rewritten). Returns the token.
+/// file is appended to, flushed to disk, never rewritten), when the book holds
+/// their games too. Returns the token.
 pub fn add_participant(dir: &Path, id: &str) -> Result<String, String> {
     let path = study_file(dir);
     let text = store::files::read_text(&path)?;
@@ -134,7 +149,9 @@ pub fn add_participant(dir: &Path, id: &str) -> Result<String, String> {
         block.insert(0, '\n');
     }
     let longer = format!("{text}{block}");
-    StudyFile::parse(&longer).map_err(|e| format!("{}: participant {id:?}: {e}", path.display()))?;
+    let file = StudyFile::parse(&longer).map_err(|e| format!("{}: participant {id:?}: {e}", path.display()))?;
+    file.check_capacity(&longer, book_len(dir, &file)?)
+        .map_err(|e| format!("{}: participant {id:?}: {e}", path.display()))?;
     store::files::append(&path, &block)?;
     Ok(token)
 }

@@ -40,6 +40,7 @@ fn new_study(dir: &Path, per: u64) -> Vec<tresillo_study::Participant> {
             consent: "I agree.".into(),
             participants: vec!["p1".into(), "p2".into(), "p3".into()],
         },
+        &Registry::builtin(),
     )
     .unwrap()
 }
