@@ -94,7 +94,10 @@ struct NewArgs {
     #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u32>)]
     participants: u32,
     /// The consent text shown before the first game.
-    #[arg(long, default_value = "I agree that my games are recorded and used for research, without my name.")]
+    #[arg(
+        long,
+        default_value = "I agree that my games are recorded and used for research, without my name."
+    )]
     consent: String,
     /// The rule set, its options and the table size.
     #[command(flatten)]
@@ -108,13 +111,16 @@ pub fn run(a: &StudyArgs, out: &mut impl Write) -> Result<()> {
             let human_seats = n
                 .human_seats
                 .split(',')
-                .map(|s| s.trim().parse::<u8>().map_err(|_| anyhow!("--human-seats: `{s}` is not a seat number")))
+                .map(|s| {
+                    s.trim().parse::<u8>().map_err(|_| anyhow!("--human-seats: `{s}` is not a seat number"))
+                })
                 .collect::<Result<Vec<_>>>()?;
             let s = NewStudy {
                 title: n.title.clone(),
                 rules: n.rules.parse()?,
                 players: n.rules.players()?,
-                opponents: tresillo_agents::split_specs(&n.opponents).map_err(|e| anyhow!("--opponents: {e}"))?,
+                opponents: tresillo_agents::split_specs(&n.opponents)
+                    .map_err(|e| anyhow!("--opponents: {e}"))?,
                 human_seats,
                 seed: n.seed,
                 deals: n.deals,
@@ -122,7 +128,8 @@ pub fn run(a: &StudyArgs, out: &mut impl Write) -> Result<()> {
                 consent: n.consent.clone(),
                 participants: (1..=n.participants).map(|i| format!("p{i}")).collect(),
             };
-            let people = tresillo_study::create_study(&n.dir, &s, &crate::registry()).map_err(|e| anyhow!(e))?;
+            let people =
+                tresillo_study::create_study(&n.dir, &s, &crate::registry()).map_err(|e| anyhow!(e))?;
             writeln!(out, "wrote {}", tresillo_study::study_file(&n.dir).display())?;
             for p in people {
                 writeln!(out, "{} {}", p.id, p.token)?;
@@ -146,13 +153,17 @@ pub fn run(a: &StudyArgs, out: &mut impl Write) -> Result<()> {
             let mut games = 0usize;
             for token in tokens {
                 let who = study.who(&token).expect("the study's own token");
-                let mut player = crate::registry().build_seated(agent).map_err(|e| anyhow!("--agent: {e}"))?;
+                let mut player =
+                    crate::registry().build_seated(agent).map_err(|e| anyhow!("--agent: {e}"))?;
                 let mut rng: Option<(u64, AgentRng)> = None;
                 let before = study.games(who).len();
                 while let Turn::Decide(p) = study.turn(who)? {
                     if rng.as_ref().is_none_or(|(g, _)| *g != p.setup.game) {
                         player.begin_hand();
-                        rng = Some((p.setup.game, seat_rngs(p.setup.rng_seed)[p.setup.human_seat.index()].clone()));
+                        rng = Some((
+                            p.setup.game,
+                            seat_rngs(p.setup.rng_seed)[p.setup.human_seat.index()].clone(),
+                        ));
                     }
                     let r = &mut rng.as_mut().expect("set above").1;
                     let d = match &mut player {

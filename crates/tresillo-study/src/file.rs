@@ -192,7 +192,11 @@ impl StudyFile {
         }
         for (k, &s) in raw.human_seats.iter().enumerate() {
             if s >= raw.players {
-                return Err(bad("", "human_seats", format!("seat {s} is not a seat of a table of {}", raw.players)));
+                return Err(bad(
+                    "",
+                    "human_seats",
+                    format!("seat {s} is not a seat of a table of {}", raw.players),
+                ));
             }
             if raw.human_seats[..k].contains(&s) {
                 return Err(bad("", "human_seats", format!("seat {s} is named twice")));
@@ -211,7 +215,10 @@ impl StudyFile {
         };
         let book = match (raw.book.count, raw.book.file) {
             (Some(_), Some(_)) => {
-                return Err(book_err("file", "give `count` (deals from `seed`) or `file` (a deal book), not both".into()));
+                return Err(book_err(
+                    "file",
+                    "give `count` (deals from `seed`) or `file` (a deal book), not both".into(),
+                ));
             }
             (None, None) => {
                 return Err(book_err("count", "missing: give `count` (with `seed`) or `file`".into()));
@@ -239,7 +246,10 @@ impl StudyFile {
                 format!("{}`participants[{n}].{key}`: {why}", at("participants", key, n))
             };
             if p.id.is_empty() || p.id.len() > 64 || !p.id.chars().all(token_char) {
-                return Err(pbad("id", format!("{:?} is not 1 to 64 characters of A-Z, a-z, 0-9, _ and -", p.id)));
+                return Err(pbad(
+                    "id",
+                    format!("{:?} is not 1 to 64 characters of A-Z, a-z, 0-9, _ and -", p.id),
+                ));
             }
             if ids.contains(&p.id.as_str()) {
                 return Err(pbad("id", format!("{:?} is another participant's id", p.id)));
@@ -275,7 +285,8 @@ impl StudyFile {
     pub fn check_agents(&self, text: &str, registry: &Registry) -> Result<(), String> {
         for spec in &self.opponents {
             if let Err(e) = registry.build_seated(spec) {
-                let l = key_line(text, "", "opponents", 0).map_or_else(String::new, |l| format!("line {l}: "));
+                let l =
+                    key_line(text, "", "opponents", 0).map_or_else(String::new, |l| format!("line {l}: "));
                 return Err(format!("{l}`opponents`: {spec:?}: {e}"));
             }
         }
@@ -336,14 +347,21 @@ token = "bbcdefghijklmnopqrstuvwxyz012345"
         f.check_agents(GOOD, &Registry::builtin()).unwrap();
         f.check_capacity(GOOD, 4).unwrap();
         let e = f.check_capacity(GOOD, 1).unwrap_err();
-        assert!(e.starts_with("line 5: `deals_per_participant`: 2 participants × 2 deals need 4 games"), "{e}");
+        assert!(
+            e.starts_with("line 5: `deals_per_participant`: 2 participants × 2 deals need 4 games"),
+            "{e}"
+        );
     }
 
     /// Each bad file gives one line naming the line and the key.
     #[test]
     fn bad_files_name_the_line_and_key() {
         let cases: [(&str, &str, &str); 12] = [
-            ("consent = \"I agree.\"", "consent = \"I agree.\"\ncolour = 1", "line 7, column 1: unknown field `colour`"),
+            (
+                "consent = \"I agree.\"",
+                "consent = \"I agree.\"\ncolour = 1",
+                "line 7, column 1: unknown field `colour`",
+            ),
             ("count = 4", "count = \"4\"", "line 10, column 9: `count`: invalid type"),
             ("count = 4", "count = 0", "line 10: `book.count`: 0 is not from 1 to"),
             ("count = 4", "file = \"b.txt\"\ncount = 4", "line 10: `book.file`: give `count`"),
@@ -351,10 +369,22 @@ token = "bbcdefghijklmnopqrstuvwxyz012345"
             ("[\"rule\", \"random\"]", "[\"rule\"]", "line 3: `opponents`: 1 agent specs for the 2 seats"),
             ("[0, 2]", "[0, 3]", "line 4: `human_seats`: seat 3 is not a seat"),
             ("[0, 2]", "[2, 2]", "line 4: `human_seats`: seat 2 is named twice"),
-            ("deals_per_participant = 2", "deals_per_participant = 0", "line 5: `deals_per_participant`: must be"),
-            ("id = \"p2\"", "id = \"p1\"", "line 17: `participants[1].id`: \"p1\" is another participant's id"),
+            (
+                "deals_per_participant = 2",
+                "deals_per_participant = 0",
+                "line 5: `deals_per_participant`: must be",
+            ),
+            (
+                "id = \"p2\"",
+                "id = \"p1\"",
+                "line 17: `participants[1].id`: \"p1\" is another participant's id",
+            ),
             ("id = \"p2\"", "id = \"../x\"", "line 17: `participants[1].id`: \"../x\" is not"),
-            ("token = \"bbcdefghijklmnopqrstuvwxyz012345\"", "token = \"short\"", "line 18: `participants[1].token`"),
+            (
+                "token = \"bbcdefghijklmnopqrstuvwxyz012345\"",
+                "token = \"short\"",
+                "line 18: `participants[1].token`",
+            ),
         ];
         for (from, to, want) in cases {
             let text = GOOD.replacen(from, to, 1);
@@ -363,8 +393,10 @@ token = "bbcdefghijklmnopqrstuvwxyz012345"
             assert!(e.starts_with(want) || e.contains(want), "{from} -> {e}");
             assert!(!e.contains('\n'), "{e}");
         }
-        let e = StudyFile::parse(&GOOD.replace("players", "x").replace("rules = \"tresillo\"", "rules = \"nope\""))
-            .unwrap_err();
+        let e = StudyFile::parse(
+            &GOOD.replace("players", "x").replace("rules = \"tresillo\"", "rules = \"nope\""),
+        )
+        .unwrap_err();
         assert!(e.starts_with("line 2, column 9: `rules`:"), "{e}");
         let text = GOOD.replace("[\"rule\", \"random\"]", "[\"rule\", \"nobody\"]");
         let f = StudyFile::parse(&text).unwrap();

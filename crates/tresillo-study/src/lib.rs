@@ -149,7 +149,8 @@ pub fn add_participant(dir: &Path, id: &str) -> Result<String, String> {
         block.insert(0, '\n');
     }
     let longer = format!("{text}{block}");
-    let file = StudyFile::parse(&longer).map_err(|e| format!("{}: participant {id:?}: {e}", path.display()))?;
+    let file =
+        StudyFile::parse(&longer).map_err(|e| format!("{}: participant {id:?}: {e}", path.display()))?;
     file.check_capacity(&longer, book_len(dir, &file)?)
         .map_err(|e| format!("{}: participant {id:?}: {e}", path.display()))?;
     store::files::append(&path, &block)?;

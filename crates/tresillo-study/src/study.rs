@@ -138,7 +138,10 @@ impl StudyError {
     /// changed nothing), rather than the study.
     #[must_use]
     pub fn is_client_error(&self) -> bool {
-        matches!(self, StudyError::Finished | StudyError::Stale { .. } | StudyError::Illegal(_) | StudyError::Record(_))
+        matches!(
+            self,
+            StudyError::Finished | StudyError::Stale { .. } | StudyError::Illegal(_) | StudyError::Record(_)
+        )
     }
 }
 
@@ -586,7 +589,11 @@ impl Study {
 /// The `deals.csv` row of a finished study game (the tournament's schema):
 /// `agents` by slot (slot 0 `human:ID`), scored from a fresh ledger as a
 /// tournament scores per deal.
-pub fn study_row<'a>(setup: &GameSetup, record: &HandRecord, agents: &'a [String]) -> Result<DealRow<'a>, String> {
+pub fn study_row<'a>(
+    setup: &GameSetup,
+    record: &HandRecord,
+    agents: &'a [String],
+) -> Result<DealRow<'a>, String> {
     let mut ledger = LedgerConfig::with_rules(setup.rules, setup.players);
     ledger.deals = 1;
     let score = Scorer::new(ScoringMode::Deal, ledger)

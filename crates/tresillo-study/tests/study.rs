@@ -113,9 +113,17 @@ fn simulated_participants_play_the_tournaments_games() {
         let row = study_row(setup, record, agents).unwrap();
         let k = records
             .iter()
-            .position(|r| r.tournament.as_ref().is_some_and(|o| o.deal == setup.deal_index && o.seating == setup.seating))
+            .position(|r| {
+                r.tournament
+                    .as_ref()
+                    .is_some_and(|o| o.deal == setup.deal_index && o.seating == setup.seating)
+            })
             .unwrap();
-        assert_eq!(records[k].decisions, record.decisions, "deal {} seating {}", setup.deal_index, setup.seating);
+        assert_eq!(
+            records[k].decisions, record.decisions,
+            "deal {} seating {}",
+            setup.deal_index, setup.seating
+        );
         assert_eq!(records[k].result, record.result);
         assert_eq!(records[k].rng_seed, record.rng_seed);
         let mut mine = format!("{row:?}");
@@ -242,4 +250,23 @@ fn a_journal_that_does_not_fit_the_study_is_refused_with_its_line() {
     std::fs::write(dir.0.join("games/p2.jsonl"), "{\"game\": 0}\n").unwrap();
     let e = Study::open(&dir.0, Registry::builtin()).unwrap_err().to_string();
     assert!(e.contains("p2.jsonl:1: a journal line holds a `step` or a `record`"), "{e}");
+}
+
+#[test]
+fn the_example_study_opens_and_assigns_disjoint_deals() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/study");
+    let study = Study::open(&dir, Registry::builtin()).unwrap();
+    let mut places = Vec::new();
+    for p in &study.file().participants {
+        let who = study.who(&p.token).unwrap();
+        let next = study.next_game(who).unwrap();
+        assert_eq!((next.game, next.games), (0, 4));
+        for g in 0..4 {
+            places.push((next.deal_index + g, next.human_seat));
+        }
+    }
+    places.sort();
+    places.dedup();
+    assert_eq!(places.len(), 12);
+    assert!(!dir.join("games").exists(), "opening writes nothing");
 }

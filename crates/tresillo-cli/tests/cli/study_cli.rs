@@ -78,13 +78,21 @@ fn three_simulated_participants_compared_with_a_bot_run_on_the_same_deals() {
     for row in &mine {
         let t = theirs.iter().find(|t| t[0] == row[0] && t[2] == row[2]).unwrap();
         let human = row.iter().find(|c| c.starts_with("human:p")).unwrap().clone();
-        let renamed: Vec<String> = row.iter().map(|c| if *c == human { "rule".into() } else { c.clone() }).collect();
+        let renamed: Vec<String> =
+            row.iter().map(|c| if *c == human { "rule".into() } else { c.clone() }).collect();
         assert_eq!(&renamed, t, "deal {} seating {}", row[0], row[2]);
     }
 
     // paired.py: the humans' slot 0 against the bots' slot 0, deal by deal.
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scripts/paired.py");
-    let p = Command::new("python3").arg(&script).arg(&export).arg("0").arg("--across").arg(&bots).arg("0").output();
+    let p = Command::new("python3")
+        .arg(&script)
+        .arg(&export)
+        .arg("0")
+        .arg("--across")
+        .arg(&bots)
+        .arg("0")
+        .output();
     let p = p.expect("python3");
     let text = String::from_utf8_lossy(&p.stdout);
     assert!(p.status.success(), "{}", String::from_utf8_lossy(&p.stderr));
@@ -117,7 +125,11 @@ fn a_bad_study_file_is_one_line_naming_file_line_and_key() {
     let e = failed(&tresillo(&["study", "progress", dir.to_str().unwrap()]));
     assert!(e.contains("study.toml: line 10, column 25: `deals_per_participant`: invalid value"), "{e}");
     assert_eq!(e.trim_end().lines().count(), 1, "{e}");
-    std::fs::write(&path, text.replace("opponents = [\"rule\", \"rule\"]", "opponents = [\"rule\", \"nobody\"]")).unwrap();
+    std::fs::write(
+        &path,
+        text.replace("opponents = [\"rule\", \"rule\"]", "opponents = [\"rule\", \"nobody\"]"),
+    )
+    .unwrap();
     let e = failed(&tresillo(&["study", "progress", dir.to_str().unwrap()]));
     assert!(e.contains("study.toml: line 7: `opponents`: \"nobody\""), "{e}");
 }

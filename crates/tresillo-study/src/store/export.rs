@@ -31,7 +31,10 @@ fn write_synced(path: &Path, bytes: &[u8]) -> Result<(), String> {
 /// and it is renamed to `out` once complete.
 pub fn export(study: &Study, out: &Path, format: Format) -> Result<Exported, String> {
     if out.exists() {
-        return Err(format!("{}: already exists (an export writes a new directory; nothing was changed)", out.display()));
+        return Err(format!(
+            "{}: already exists (an export writes a new directory; nothing was changed)",
+            out.display()
+        ));
     }
     let mut partial = out.as_os_str().to_os_string();
     partial.push(".partial");
@@ -90,7 +93,8 @@ pub fn export(study: &Study, out: &Path, format: Format) -> Result<Exported, Str
     let f = study.file();
     let mut deals: Vec<u64> = games.iter().map(|(s, _, _)| s.deal_index).collect();
     deals.dedup();
-    let agents: Vec<String> = std::iter::once("human".to_string()).chain(f.opponents.iter().cloned()).collect();
+    let agents: Vec<String> =
+        std::iter::once("human".to_string()).chain(f.opponents.iter().cloned()).collect();
     let config = serde_json::json!({
         "agents": agents,
         "players": f.players,
@@ -116,7 +120,8 @@ pub fn export(study: &Study, out: &Path, format: Format) -> Result<Exported, Str
     manifest.insert("format".into(), serde_json::to_value(format).map_err(|e| e.to_string())?);
     manifest.insert("crc32".into(), crc.into());
     manifest.insert("complete".into(), true.into());
-    let mut text = serde_json::to_string_pretty(&serde_json::Value::Object(manifest)).map_err(|e| e.to_string())?;
+    let mut text =
+        serde_json::to_string_pretty(&serde_json::Value::Object(manifest)).map_err(|e| e.to_string())?;
     text.push('\n');
     write_synced(&partial.join("manifest.json"), text.as_bytes())?;
     sync_dir(&partial)?;

@@ -40,7 +40,9 @@ pub fn create_new(path: &Path, text: &str) -> Result<(), String> {
             format!("{}: {e}", path.display())
         }
     })?;
-    f.write_all(text.as_bytes()).and_then(|()| f.sync_all()).map_err(|e| format!("{}: {e}", path.display()))?;
+    f.write_all(text.as_bytes())
+        .and_then(|()| f.sync_all())
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         sync_dir(parent)?;
     }

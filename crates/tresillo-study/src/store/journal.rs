@@ -64,8 +64,11 @@ impl Journal {
         };
         let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         if whole < text.len() {
-            let f = OpenOptions::new().write(true).open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            f.set_len(whole as u64).and_then(|()| f.sync_all()).map_err(|e| format!("{}: {e}", path.display()))?;
+            let f =
+                OpenOptions::new().write(true).open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            f.set_len(whole as u64)
+                .and_then(|()| f.sync_all())
+                .map_err(|e| format!("{}: {e}", path.display()))?;
         }
         let mut out = Vec::new();
         for (i, line) in text[..whole].split(|&b| b == b'\n').enumerate() {
@@ -78,7 +81,12 @@ impl Journal {
             let entry = match (l.step, l.record) {
                 (Some(step), None) => Entry::Step { game: l.game, step },
                 (None, Some(record)) => Entry::Record { game: l.game, record },
-                _ => return Err(format!("{}:{n}: a journal line holds a `step` or a `record`", path.display())),
+                _ => {
+                    return Err(format!(
+                        "{}:{n}: a journal line holds a `step` or a `record`",
+                        path.display()
+                    ));
+                }
             };
             out.push((n, entry));
         }
@@ -102,7 +110,9 @@ impl Journal {
         for e in entries {
             let line = match e {
                 Entry::Step { game, step } => Line { game: *game, step: Some(*step), record: None },
-                Entry::Record { game, record } => Line { game: *game, step: None, record: Some(record.clone()) },
+                Entry::Record { game, record } => {
+                    Line { game: *game, step: None, record: Some(record.clone()) }
+                }
             };
             serde_json::to_writer(&mut bytes, &line).expect("a journal line serializes");
             bytes.push(b'\n');
