@@ -47,6 +47,7 @@ mod score_hombre;
 mod score_log;
 mod solve;
 mod sprt;
+mod study;
 mod tournament;
 mod tune;
 
@@ -166,6 +167,9 @@ enum Command {
     /// Measure Long et al.'s game-tree properties (leaf correlation, bias,
     /// disambiguation) and PIMC's error against the oracle (docs/PROPERTIES.md).
     Properties(properties::PropertiesArgs),
+    /// Human studies: a study file with participants' tokens, progress, a
+    /// simulated pilot, and the export of the games (docs/STUDY.md).
+    Study(study::StudyArgs),
 }
 
 /// The formats `tresillo schema` prints.
@@ -247,6 +251,7 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::BotCheck(a) => bot_check::run(&a, &mut out)?,
         Command::Properties(a) => properties::run(&a, &mut out)?,
+        Command::Study(a) => study::run(&a, &mut out)?,
         Command::Sprt(a) => sprt::run(&a, &mut out)?,
         Command::Agents => {
             for a in registry().infos() {

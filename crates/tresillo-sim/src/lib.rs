@@ -29,7 +29,7 @@ pub use record::{
     Act, HandRecord, RECORD_FORMAT, RecordError, Step, TournamentOrigin, play_recorded, seating_rng_seed,
 };
 pub use runner::{
-    AgentSlots, DealRow, MeteredSeat, SeatPlayer, SimError, Tournament, UnitOutput, seating_index,
+    AgentSlots, DealRow, MeteredSeat, SeatPlayer, SimError, Tournament, UnitOutput, deal_row, seating_index,
     seating_name, simple_config,
 };
 pub use seeds::{deal_for_seed, deal_seed, shuffled_pack};

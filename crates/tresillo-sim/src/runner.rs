@@ -501,95 +501,112 @@ impl Tournament {
     }
 
     fn row(&self, i: u64, seed: u64, seating: &[u8], r: &HandResult, s: &HandScore) -> DealRow<'_> {
-        let spec = |seat: usize| self.config.agents[seating[seat] as usize].as_str();
-        // The columns of seat 3, and the penetro's, where the table has them.
-        let four = usize::from(r.players) > 3;
-        let penetro = r.table().penetro;
-        let scoring = r.game_rules().spec().scoring;
-        // Only the puesta system keeps the paper of debts.
-        let paper = scoring == ScoringSystem::Puesta;
-        let t = r.tricks.0;
-        let mut bids = String::with_capacity(32);
-        for (k, b) in r.bids.iter().enumerate() {
-            if k > 0 {
-                bids.push(' ');
-            }
-            bids.push(char::from(b'0' + b.seat.0));
-            bids.push(':');
-            match b.bid {
-                Bid::Paso => bids.push('P'),
-                Bid::Level(l) => bids.push(char::from(b'0' + l)),
-            }
+        deal_row(&self.config.agents, i, seed, seating, r, s)
+    }
+}
+
+/// The `deals.csv` row of a finished hand: deal `i` of seed `seed`, played under
+/// `seating` (the agent slot of each seat) by `agents` (one spec per slot), its
+/// result `r` scored `s`. What the tournament writes for each hand; a caller that
+/// plays hands itself (a human study) writes its rows with it, so that they are
+/// the tournament's exactly.
+#[must_use]
+pub fn deal_row<'a>(
+    agents: &'a [String],
+    i: u64,
+    seed: u64,
+    seating: &[u8],
+    r: &HandResult,
+    s: &HandScore,
+) -> DealRow<'a> {
+    let spec = |seat: usize| agents[seating[seat] as usize].as_str();
+    // The columns of seat 3, and the penetro's, where the table has them.
+    let four = usize::from(r.players) > 3;
+    let penetro = r.table().penetro;
+    let scoring = r.game_rules().spec().scoring;
+    // Only the puesta system keeps the paper of debts.
+    let paper = scoring == ScoringSystem::Puesta;
+    let t = r.tricks.0;
+    let mut bids = String::with_capacity(32);
+    for (k, b) in r.bids.iter().enumerate() {
+        if k > 0 {
+            bids.push(' ');
         }
-        let (puesta_kind, codillo_winner) = match r.outcome {
-            Outcome::Puesta { kind } => (
-                match kind {
-                    PuestaKind::Plain => "plain",
-                    PuestaKind::Sabia => "sabia",
-                    PuestaKind::Real => "real",
-                    PuestaKind::Surrendered => "surrendered",
-                },
-                None,
-            ),
-            Outcome::Codillo { winner } => ("", Some(winner.0)),
-            _ => ("", None),
-        };
-        DealRow {
-            deal: i,
-            deal_seed: seed,
-            seating: seating_name(seating),
-            rules: r.rules.name(),
-            agent0: spec(0),
-            agent1: spec(1),
-            agent2: spec(2),
-            dealer: r.dealer.0,
-            bids,
-            contract: r.contract.map_or("", Contract::name),
-            trump: r.trump.map_or("", |x| x.name()),
-            declarer: r.declarer.map(|d| d.0),
-            declarer_agent: r.declarer.map_or("", |d| spec(d.index())),
-            forced: u8::from(r.forced),
-            exchanged0: r.exchanged.0[0],
-            exchanged1: r.exchanged.0[1],
-            exchanged2: r.exchanged.0[2],
-            first_opponent: r.first_opponent.map(|s| s.0),
-            tricks0: t[0],
-            tricks1: t[1],
-            tricks2: t[2],
-            outcome: r.outcome.name(),
-            puesta_kind,
-            codillo_winner,
-            surrendered: r.surrender.map(|x| x.by.0),
-            took_over: r.surrender.and_then(|x| x.took_over).map(|x| x.0),
-            primeras: u8::from(r.primeras),
-            bola: match (r.bola_attempted, r.bola_made) {
-                (true, true) => "made",
-                (true, false) => "failed",
-                _ => "",
+        bids.push(char::from(b'0' + b.seat.0));
+        bids.push(':');
+        match b.bid {
+            Bid::Paso => bids.push('P'),
+            Bid::Level(l) => bids.push(char::from(b'0' + l)),
+        }
+    }
+    let (puesta_kind, codillo_winner) = match r.outcome {
+        Outcome::Puesta { kind } => (
+            match kind {
+                PuestaKind::Plain => "plain",
+                PuestaKind::Sabia => "sabia",
+                PuestaKind::Real => "real",
+                PuestaKind::Surrendered => "surrendered",
             },
-            estuche: u8::from(r.estuche),
-            aip: (scoring != ScoringSystem::PerDefender).then_some(s.aip),
-            pool0: s.pool.0[0],
-            cond0: s.condiciones.0[0],
-            pool1: s.pool.0[1],
-            cond1: s.condiciones.0[1],
-            pool2: s.pool.0[2],
-            cond2: s.condiciones.0[2],
-            debt0: paper.then_some(s.debts.0[0]),
-            debt1: paper.then_some(s.debts.0[1]),
-            debt2: paper.then_some(s.debts.0[2]),
-            players: r.players,
-            agent3: four.then(|| spec(3)),
-            exchanged3: four.then_some(r.exchanged.0[3]),
-            tricks3: four.then_some(t[3]),
-            pool3: four.then_some(s.pool.0[3]),
-            cond3: four.then_some(s.condiciones.0[3]),
-            debt3: (four && paper).then_some(s.debts.0[3]),
-            penetro: penetro.then_some(u8::from(r.penetro)),
-            dropped_out: r.dropped_out.map(|x| x.0),
-            gascarille: r.game_rules().gascarille().then_some(u8::from(r.gascarille)),
-            vole_declared: r.game_rules().spec().declared_vole.then_some(u8::from(r.vole_declared)),
-        }
+            None,
+        ),
+        Outcome::Codillo { winner } => ("", Some(winner.0)),
+        _ => ("", None),
+    };
+    DealRow {
+        deal: i,
+        deal_seed: seed,
+        seating: seating_name(seating),
+        rules: r.rules.name(),
+        agent0: spec(0),
+        agent1: spec(1),
+        agent2: spec(2),
+        dealer: r.dealer.0,
+        bids,
+        contract: r.contract.map_or("", Contract::name),
+        trump: r.trump.map_or("", |x| x.name()),
+        declarer: r.declarer.map(|d| d.0),
+        declarer_agent: r.declarer.map_or("", |d| spec(d.index())),
+        forced: u8::from(r.forced),
+        exchanged0: r.exchanged.0[0],
+        exchanged1: r.exchanged.0[1],
+        exchanged2: r.exchanged.0[2],
+        first_opponent: r.first_opponent.map(|s| s.0),
+        tricks0: t[0],
+        tricks1: t[1],
+        tricks2: t[2],
+        outcome: r.outcome.name(),
+        puesta_kind,
+        codillo_winner,
+        surrendered: r.surrender.map(|x| x.by.0),
+        took_over: r.surrender.and_then(|x| x.took_over).map(|x| x.0),
+        primeras: u8::from(r.primeras),
+        bola: match (r.bola_attempted, r.bola_made) {
+            (true, true) => "made",
+            (true, false) => "failed",
+            _ => "",
+        },
+        estuche: u8::from(r.estuche),
+        aip: (scoring != ScoringSystem::PerDefender).then_some(s.aip),
+        pool0: s.pool.0[0],
+        cond0: s.condiciones.0[0],
+        pool1: s.pool.0[1],
+        cond1: s.condiciones.0[1],
+        pool2: s.pool.0[2],
+        cond2: s.condiciones.0[2],
+        debt0: paper.then_some(s.debts.0[0]),
+        debt1: paper.then_some(s.debts.0[1]),
+        debt2: paper.then_some(s.debts.0[2]),
+        players: r.players,
+        agent3: four.then(|| spec(3)),
+        exchanged3: four.then_some(r.exchanged.0[3]),
+        tricks3: four.then_some(t[3]),
+        pool3: four.then_some(s.pool.0[3]),
+        cond3: four.then_some(s.condiciones.0[3]),
+        debt3: (four && paper).then_some(s.debts.0[3]),
+        penetro: penetro.then_some(u8::from(r.penetro)),
+        dropped_out: r.dropped_out.map(|x| x.0),
+        gascarille: r.game_rules().gascarille().then_some(u8::from(r.gascarille)),
+        vole_declared: r.game_rules().spec().declared_vole.then_some(u8::from(r.vole_declared)),
     }
 }
 

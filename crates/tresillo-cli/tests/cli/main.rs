@@ -34,5 +34,6 @@ mod runs_cli;
 mod score_cli;
 mod solve_cli;
 mod sprt_cli;
+mod study_cli;
 mod tournament_cli;
 mod tune_cli;

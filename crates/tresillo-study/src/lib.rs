@@ -1,0 +1,158 @@
+//! Human studies (issue 38; docs/STUDY.md): people play fixed deals against
+//! bots, and their games are compared with bots' on the same deals.
+//!
+//! A study directory holds `study.toml` ([`StudyFile`]: the deal book, the rule
+//! set, the seats humans take, the opponents, the games per participant, a
+//! consent text and the participants with their secret tokens) and `games/`, one
+//! journal per participant. [`Study`] is the state a web server drives:
+//!
+//! ```no_run
+//! use tresillo_study::{Study, Turn};
+//! let mut study = Study::open("my-study".as_ref(), tresillo_agents::Registry::builtin())?;
+//! let who = study.who("a participant's token").expect("a known token");
+//! if let Turn::Decide(p) = study.turn(who)? {
+//!     // Show p.view and p.request; when the participant chooses `d`:
+//!     let d = choose(&p.view, &p.request);
+//!     let done = study.decide(who, p.at, d)?;
+//! }
+//! # fn choose(_: &tresillo_core::PlayerView, _: &tresillo_core::Request) -> tresillo_core::Decision { unimplemented!() }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Every decision is in the participant's journal, flushed to disk, before
+//! [`Study::decide`] returns; [`Study::open`] after a crash continues each game
+//! from its last acknowledged decision. [`export`] writes the finished games in
+//! the tournament's schema (`deals.csv`, `deals.parquet`) with their records.
+//!
+//! Only the `store` module touches files.
+
+mod file;
+mod store;
+mod study;
+mod token;
+
+pub use file::{BookSource, MAX_BOOK, Participant, StudyFile};
+pub use store::export::{Exported, export};
+pub use store::files::{GAMES_DIR, STUDY_FILE, study_file};
+pub use study::{Decided, GameSetup, Pending, Progress, Study, StudyError, Turn, Who, study_row};
+pub use token::{find_token, new_token};
+
+use std::path::Path;
+use tresillo_agents::Registry;
+use tresillo_core::Rules;
+
+/// What `tresillo study new` puts in a new study file.
+#[derive(Clone, Debug)]
+pub struct NewStudy {
+    /// A title.
+    pub title: String,
+    /// The rule set and options.
+    pub rules: Rules,
+    /// Seats at the table.
+    pub players: u8,
+    /// The opponents' specs (slots 1..).
+    pub opponents: Vec<String>,
+    /// The seats humans take.
+    pub human_seats: Vec<u8>,
+    /// The book's master seed.
+    pub seed: u64,
+    /// The book's deals.
+    pub deals: u64,
+    /// Games per participant.
+    pub per_participant: u64,
+    /// The consent text.
+    pub consent: String,
+    /// Participant ids (tokens are made for them).
+    pub participants: Vec<String>,
+}
+
+fn quoted(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+fn participant_block(id: &str, token: &str) -> String {
+    format!("\n[[participants]]\nid = {}\ntoken = \"{token}\"\n", quoted(id))
+}
+
+/// The text of a new study file (each participant given a fresh token), checked
+/// by parsing it back.
+pub fn new_study_text(s: &NewStudy) -> Result<String, String> {
+    let rules = toml::Value::try_from(s.rules).map_err(|e| e.to_string())?;
+    let list = |v: Vec<String>| format!("[{}]", v.join(", "));
+    let mut text = format!(
+        "# A study of tresillo (docs/STUDY.md). The tokens below are secrets: each opens\n\
+         # one participant's games. Keep this file private.\n\
+         title = {}\n\
+         rules = {rules}\n\
+         players = {}\n\
+         # Agent specs in slots 1.. (slot 0 is the participant), as `tresillo tournament --agents`.\n\
+         opponents = {}\n\
+         # The seats humans take: one pass over the book per seat.\n\
+         human_seats = {}\n\
+         deals_per_participant = {}\n\
+         consent = {}\n\
+         \n\
+         [book]\n\
+         # The deals of `tresillo tournament --seed {} --deals {}`.\n\
+         seed = {}\n\
+         count = {}\n",
+        quoted(&s.title),
+        s.players,
+        list(s.opponents.iter().map(|o| quoted(o)).collect()),
+        list(s.human_seats.iter().map(u8::to_string).collect()),
+        s.per_participant,
+        quoted(&s.consent),
+        s.seed,
+        s.deals,
+        s.seed,
+        s.deals,
+    );
+    for id in &s.participants {
+        text.push_str(&participant_block(id, &new_token()?));
+    }
+    StudyFile::parse(&text)?;
+    Ok(text)
+}
+
+/// Creates study directory `dir` with a new study file (refused when one
+/// exists), after checking its opponents against `registry` and that the book
+/// holds every participant's games. Returns each participant's id and token.
+pub fn create_study(dir: &Path, s: &NewStudy, registry: &Registry) -> Result<Vec<Participant>, String> {
+    let text = new_study_text(s)?;
+    let file = StudyFile::parse(&text)?;
+    file.check_agents(&text, registry)?;
+    file.check_capacity(&text, s.deals)?;
+    store::files::create_new(&study_file(dir), &text)?;
+    Ok(file.participants)
+}
+
+/// The number of deals in the study's book (a book file is read).
+fn book_len(dir: &Path, file: &StudyFile) -> Result<u64, String> {
+    match &file.book {
+        BookSource::Seed { count, .. } => Ok(*count),
+        BookSource::File { path, .. } => {
+            tresillo_runs::read_book(&dir.join(path)).map(|b| b.len()).map_err(|e| format!("{e:#}"))
+        }
+    }
+}
+
+/// Adds participant `id` with a fresh token at the end of `dir`'s study file (the
+/// file is appended to, flushed to disk, never rewritten), when the book holds
+/// their games too. Returns the token.
+pub fn add_participant(dir: &Path, id: &str) -> Result<String, String> {
+    let path = study_file(dir);
+    let text = store::files::read_text(&path)?;
+    StudyFile::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let token = new_token()?;
+    let mut block = participant_block(id, &token);
+    if !text.ends_with('\n') && !text.is_empty() {
+        block.insert(0, '\n');
+    }
+    let longer = format!("{text}{block}");
+    let file =
+        StudyFile::parse(&longer).map_err(|e| format!("{}: participant {id:?}: {e}", path.display()))?;
+    file.check_capacity(&longer, book_len(dir, &file)?)
+        .map_err(|e| format!("{}: participant {id:?}: {e}", path.display()))?;
+    store::files::append(&path, &block)?;
+    Ok(token)
+}

@@ -1,0 +1,133 @@
+//! A participant's journal, `games/ID.jsonl`: one JSON object a line, appended
+//! and flushed to disk (`fsync`) before the decision it holds is acknowledged.
+//!
+//! A line is `{"game": G, "step": {"seat": 1, "play": "1E"}}` (a decision of the
+//! participant's game `G`, theirs or an opponent's) or `{"game": G, "record":
+//! {...}}` (game `G` finished: its record, docs/RECORDS.md). An append-only file
+//! was chosen over an embedded database: one writer per participant, nothing but
+//! appends and a read at start, and a file a researcher can read with any tool.
+//! A last line cut short by a crash was never acknowledged: loading drops it.
+
+use super::files::sync_dir;
+use serde::{Deserialize, Serialize};
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use tresillo_sim::{HandRecord, Step};
+
+/// One entry of a journal.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Entry {
+    /// A decision of game `game` (the participant's games counted from 0).
+    Step {
+        /// The game.
+        game: u64,
+        /// The decision.
+        step: Step,
+    },
+    /// Game `game` is over: its record.
+    Record {
+        /// The game.
+        game: u64,
+        /// Its record.
+        record: Box<HandRecord>,
+    },
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Line {
+    game: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    step: Option<Step>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    record: Option<Box<HandRecord>>,
+}
+
+/// A journal file, open for appending.
+#[derive(Debug)]
+pub struct Journal {
+    path: PathBuf,
+    file: Option<File>,
+}
+
+impl Journal {
+    /// Reads the journal at `path` (none yet: empty), each entry with its line
+    /// number. A last line without its newline (a write cut short) is removed from
+    /// the file; any other line that does not parse is an error naming the file
+    /// and the line.
+    pub fn load(path: &Path) -> Result<(Journal, Vec<(usize, Entry)>), String> {
+        let text = match fs::read(path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            Err(e) => return Err(format!("{}: {e}", path.display())),
+        };
+        let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        if whole < text.len() {
+            let f =
+                OpenOptions::new().write(true).open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            f.set_len(whole as u64)
+                .and_then(|()| f.sync_all())
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        let mut out = Vec::new();
+        for (i, line) in text[..whole].split(|&b| b == b'\n').enumerate() {
+            if line.is_empty() {
+                continue;
+            }
+            let n = i + 1;
+            let l: Line = serde_json::from_slice(line)
+                .map_err(|e| format!("{}:{n}: not a journal line: {e}", path.display()))?;
+            let entry = match (l.step, l.record) {
+                (Some(step), None) => Entry::Step { game: l.game, step },
+                (None, Some(record)) => Entry::Record { game: l.game, record },
+                _ => {
+                    return Err(format!(
+                        "{}:{n}: a journal line holds a `step` or a `record`",
+                        path.display()
+                    ));
+                }
+            };
+            out.push((n, entry));
+        }
+        Ok((Journal { path: path.to_path_buf(), file: None }, out))
+    }
+
+    /// The file's path.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends `entries` and flushes them to disk; only then may what they hold be
+    /// acknowledged. The file (and its directory) is created at the first append.
+    pub fn append(&mut self, entries: &[Entry]) -> Result<(), String> {
+        if entries.is_empty() {
+            return Ok(());
+        }
+        let err = |e: std::io::Error| format!("{}: {e}", self.path.display());
+        let mut bytes = Vec::with_capacity(256 * entries.len());
+        for e in entries {
+            let line = match e {
+                Entry::Step { game, step } => Line { game: *game, step: Some(*step), record: None },
+                Entry::Record { game, record } => {
+                    Line { game: *game, step: None, record: Some(record.clone()) }
+                }
+            };
+            serde_json::to_writer(&mut bytes, &line).expect("a journal line serializes");
+            bytes.push(b'\n');
+        }
+        if self.file.is_none() {
+            let dir = self.path.parent().unwrap_or(Path::new("."));
+            fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            let created = !self.path.exists();
+            let f = OpenOptions::new().create(true).append(true).open(&self.path).map_err(err)?;
+            if created {
+                sync_dir(dir)?;
+            }
+            self.file = Some(f);
+        }
+        let f = self.file.as_mut().expect("opened above");
+        f.write_all(&bytes).and_then(|()| f.sync_data()).map_err(err)
+    }
+}

@@ -1,0 +1,8 @@
+//! Every file the study touches, and nothing else here decides anything: the
+//! study file (created without overwriting, participants appended), each
+//! participant's journal (appended and flushed to disk before a decision is
+//! acknowledged) and the export directory.
+
+pub mod export;
+pub mod files;
+pub mod journal;

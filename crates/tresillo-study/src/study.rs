@@ -1,0 +1,604 @@
+//! The state of a study: which game each participant plays next, their games one
+//! decision at a time (opponents answering in between), every decision journaled
+//! before it is acknowledged, and the finished games. What a web server calls.
+
+use crate::file::{BookSource, StudyFile};
+use crate::store::files::{GAMES_DIR, read_text, study_file};
+use crate::store::journal::{Entry, Journal};
+use crate::token::find_token;
+use std::path::{Path, PathBuf};
+use tresillo_agents::cheat::Seated;
+use tresillo_agents::{AgentRng, Registry, TablePlayer, seat_rngs};
+use tresillo_core::{
+    Deal, Decision, Hand, HandError, LedgerConfig, PlayerView, Request, Rules, Scorer, ScoringMode, Seat,
+};
+use tresillo_sim::book::{BookDeal, DealBook};
+use tresillo_sim::{Act, DealRow, HandRecord, Step, TournamentOrigin, deal_row, deal_seed, seating_index};
+
+/// A participant of an open study, found from their token ([`Study::who`]); the
+/// only way to reach their games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Who(usize);
+
+/// One game a participant plays: everything about it. `deal` holds every hand:
+/// a server must never send it to the participant (send [`Pending::view`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameSetup {
+    /// The participant's id.
+    pub participant: String,
+    /// The participant's game, from 0.
+    pub game: u64,
+    /// How many games the participant plays.
+    pub games: u64,
+    /// The deal's index in the book (the `deal` column of the export).
+    pub deal_index: u64,
+    /// The deal's seed (`deal_seed` column): the book's seed, or for a dealt
+    /// line the generators' seed, as a tournament on the book has it.
+    pub deal_seed: u64,
+    /// The cards, seated: every hand and the heap.
+    pub deal: Deal,
+    /// The dealer (deal index modulo the players, as in a tournament).
+    pub dealer: Seat,
+    /// The participant's seat.
+    pub human_seat: Seat,
+    /// The seating (`seating` column): the agent slot of each seat, slot 0 the
+    /// participant, slots 1.. the opponents in the study file's order.
+    pub seating: &'static str,
+    /// Who sits in each seat: `human:ID` in the participant's, opponents' specs.
+    pub agents: Vec<String>,
+    /// The rule set and options.
+    pub rules: Rules,
+    /// Seats at the table.
+    pub players: u8,
+    /// The seed of the seats' generators (the opponents'): a tournament's for
+    /// this deal and seating.
+    pub rng_seed: u64,
+}
+
+/// The participant's decision is awaited.
+#[derive(Clone, Debug)]
+pub struct Pending {
+    /// The game.
+    pub setup: GameSetup,
+    /// What the participant's seat sees (their hand and the public history).
+    pub view: PlayerView,
+    /// The decision asked for, with what is legal.
+    pub request: Request,
+    /// Decisions made so far in the game (all seats): [`Study::decide`] takes it
+    /// back, so that a repeated or late request changes nothing.
+    pub at: usize,
+}
+
+/// Where a participant stands.
+#[derive(Clone, Debug)]
+pub enum Turn {
+    /// Their decision is awaited.
+    Decide(Box<Pending>),
+    /// Every game assigned to them is played.
+    Done,
+}
+
+/// What [`Study::decide`] did.
+#[derive(Clone, Debug)]
+pub struct Decided {
+    /// The game this decision finished, if it did (its record, stored).
+    pub finished: Option<Box<HandRecord>>,
+    /// What comes next.
+    pub next: Turn,
+}
+
+/// A participant's progress, for the researcher (no token in it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// The participant's id.
+    pub id: String,
+    /// Games finished.
+    pub played: u64,
+    /// Games assigned.
+    pub games: u64,
+    /// Decisions made in the game in progress (0: none started).
+    pub decisions: usize,
+}
+
+/// Why a study call failed. [`StudyError::is_client_error`] tells a request's
+/// fault (a 4xx) from the study's.
+#[derive(Debug, thiserror::Error)]
+pub enum StudyError {
+    /// The study directory, file, book or a journal is bad (one line naming the
+    /// file and line).
+    #[error("{0}")]
+    Setup(String),
+    /// A file could not be written: nothing was acknowledged.
+    #[error("{0}")]
+    Store(String),
+    /// An opponent failed or made an illegal decision.
+    #[error("opponent {0}")]
+    Opponent(String),
+    /// Every game of the participant is played.
+    #[error("every game of this participant is played")]
+    Finished,
+    /// The decision answers another moment of the game (repeated or late).
+    #[error("the game is at decision {expected}, not {given} (a repeated or late request)")]
+    Stale {
+        /// The `at` given.
+        given: usize,
+        /// The game's.
+        expected: usize,
+    },
+    /// The decision is not legal now.
+    #[error("illegal decision: {0}")]
+    Illegal(HandError),
+    /// A game record handed to [`Study::record_game`] is not the game expected.
+    #[error("record refused: {0}")]
+    Record(String),
+}
+
+impl StudyError {
+    /// Whether the request was at fault (malformed, late or illegal: a 4xx that
+    /// changed nothing), rather than the study.
+    #[must_use]
+    pub fn is_client_error(&self) -> bool {
+        matches!(
+            self,
+            StudyError::Finished | StudyError::Stale { .. } | StudyError::Illegal(_) | StudyError::Record(_)
+        )
+    }
+}
+
+struct Live {
+    setup: GameSetup,
+    hand: Hand,
+    /// The opponents by seat; `None` in the participant's seat (and seats the
+    /// table does not have).
+    seats: Vec<Option<Seated>>,
+    rngs: [AgentRng; 4],
+    steps: Vec<Step>,
+}
+
+struct Person {
+    journal: Journal,
+    finished: Vec<HandRecord>,
+    /// Decisions of the game in progress read from the journal at open, played
+    /// again when the participant comes back.
+    pending: Vec<Step>,
+    live: Option<Live>,
+}
+
+/// An open study directory.
+pub struct Study {
+    dir: PathBuf,
+    file: StudyFile,
+    book: DealBook,
+    registry: Registry,
+    people: Vec<Person>,
+}
+
+impl std::fmt::Debug for Study {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Study").field("dir", &self.dir).field("participants", &self.people.len()).finish()
+    }
+}
+
+/// The seating of a table of `players` with the participant (slot 0) in `human`
+/// and the opponents' slots 1.. in the other seats in order.
+fn seating_of(players: u8, human: Seat) -> Vec<u8> {
+    let mut next = 1u8;
+    (0..players)
+        .map(|s| {
+            if s == human.0 {
+                0
+            } else {
+                next += 1;
+                next - 1
+            }
+        })
+        .collect()
+}
+
+impl Study {
+    /// Opens the study in `dir` (its `study.toml` and the journals under
+    /// `games/`), opponents built from `registry` (the CLI's: built-in agents and
+    /// external bots). Every journaled game is checked against the study (deal,
+    /// seat, opponents) and replayed; a game in progress continues where its last
+    /// acknowledged decision left it.
+    pub fn open(dir: &Path, registry: Registry) -> Result<Study, StudyError> {
+        let path = study_file(dir);
+        let text = read_text(&path).map_err(StudyError::Setup)?;
+        let at = |e: String| StudyError::Setup(format!("{}: {e}", path.display()));
+        let file = StudyFile::parse(&text).map_err(at)?;
+        file.check_agents(&text, &registry).map_err(at)?;
+        let book = match &file.book {
+            BookSource::Seed { seed, count } => {
+                DealBook::of_seeds(&(0..*count).map(|i| deal_seed(*seed, i)).collect::<Vec<_>>())
+            }
+            BookSource::File { path: p, .. } => {
+                tresillo_runs::read_book(&dir.join(p)).map_err(|e| StudyError::Setup(format!("{e:#}")))?
+            }
+        };
+        file.check_capacity(&text, book.len()).map_err(at)?;
+        let mut study = Study { dir: dir.to_path_buf(), file, book, registry, people: Vec::new() };
+        for p in 0..study.file.participants.len() {
+            let id = &study.file.participants[p].id;
+            let jpath = dir.join(GAMES_DIR).join(format!("{id}.jsonl"));
+            let (journal, entries) = Journal::load(&jpath).map_err(StudyError::Setup)?;
+            let mut person = Person { journal, finished: Vec::new(), pending: Vec::new(), live: None };
+            for (line, entry) in entries {
+                let bad = |why: String| StudyError::Setup(format!("{}:{line}: {why}", jpath.display()));
+                let next = person.finished.len() as u64;
+                let game = match &entry {
+                    Entry::Step { game, .. } | Entry::Record { game, .. } => *game,
+                };
+                if game != next || next >= study.file.deals_per_participant {
+                    return Err(bad(format!(
+                        "game {game}, but the participant's next game is {next} of {}",
+                        study.file.deals_per_participant
+                    )));
+                }
+                match entry {
+                    Entry::Step { step, .. } => person.pending.push(step),
+                    Entry::Record { record, .. } => {
+                        if !person.pending.is_empty() && person.pending != record.decisions {
+                            return Err(bad("the record's decisions are not the journaled ones".into()));
+                        }
+                        study.check_record(p, game, &record).map_err(|e| bad(e.to_string()))?;
+                        person.finished.push(*record);
+                        person.pending.clear();
+                    }
+                }
+            }
+            study.people.push(person);
+        }
+        Ok(study)
+    }
+
+    /// The study file as read.
+    #[must_use]
+    pub fn file(&self) -> &StudyFile {
+        &self.file
+    }
+
+    /// The study's directory.
+    #[must_use]
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The deal book.
+    #[must_use]
+    pub fn book(&self) -> &DealBook {
+        &self.book
+    }
+
+    /// The consent text, shown before the first game.
+    #[must_use]
+    pub fn consent(&self) -> &str {
+        &self.file.consent
+    }
+
+    /// The participant whose token is `token` (compared in constant time with
+    /// every participant's), or `None`.
+    #[must_use]
+    pub fn who(&self, token: &str) -> Option<Who> {
+        find_token(self.file.participants.iter().map(|p| p.token.as_str()), token).map(Who)
+    }
+
+    /// The participant's id.
+    #[must_use]
+    pub fn id(&self, who: Who) -> &str {
+        &self.file.participants[who.0].id
+    }
+
+    /// Game `game` of participant `p` (docs/STUDY.md, "Which deals"): place
+    /// `p * K + game` of the sequence that runs through the book once per human
+    /// seat.
+    fn setup(&self, p: usize, game: u64) -> GameSetup {
+        let f = &self.file;
+        let k = f.deals_per_participant;
+        let n = self.book.len();
+        let place = p as u64 * k + game;
+        let deal_index = place % n;
+        let human = f.human_seats[(place / n) as usize];
+        let (seed, deal) = self.book.deal(f.book.seed(), deal_index);
+        let dealer = Seat((deal_index % u64::from(f.players)) as u8);
+        let deal = deal.seated(f.rules.table(f.players), dealer);
+        let seating = seating_of(f.players, human);
+        let name = tresillo_sim::seating_name(&seating);
+        let index = seating_index(name).expect("a seating of the table");
+        let agents = self.slot_agents(p);
+        GameSetup {
+            participant: f.participants[p].id.clone(),
+            game,
+            games: k,
+            deal_index,
+            deal_seed: seed,
+            deal,
+            dealer,
+            human_seat: human,
+            seating: name,
+            agents: seating.iter().map(|&s| agents[usize::from(s)].clone()).collect(),
+            rules: f.rules,
+            players: f.players,
+            rng_seed: tresillo_sim::seating_rng_seed(seed, index),
+        }
+    }
+
+    /// The agents by slot for participant `p`: `human:ID`, then the opponents.
+    fn slot_agents(&self, p: usize) -> Vec<String> {
+        std::iter::once(format!("human:{}", self.file.participants[p].id))
+            .chain(self.file.opponents.iter().cloned())
+            .collect()
+    }
+
+    /// The game the participant plays next (whether started or not), or `None`
+    /// when every game is played. Its `deal` is secret (see [`GameSetup`]).
+    #[must_use]
+    pub fn next_game(&self, who: Who) -> Option<GameSetup> {
+        let played = self.people[who.0].finished.len() as u64;
+        (played < self.file.deals_per_participant).then(|| self.setup(who.0, played))
+    }
+
+    /// The participant's finished games, in order (their own only).
+    #[must_use]
+    pub fn games(&self, who: Who) -> &[HandRecord] {
+        &self.people[who.0].finished
+    }
+
+    /// Every participant's progress, in the study file's order.
+    #[must_use]
+    pub fn progress(&self) -> Vec<Progress> {
+        self.people
+            .iter()
+            .zip(&self.file.participants)
+            .map(|(person, part)| Progress {
+                id: part.id.clone(),
+                played: person.finished.len() as u64,
+                games: self.file.deals_per_participant,
+                decisions: person.live.as_ref().map_or(person.pending.len(), |l| l.steps.len()),
+            })
+            .collect()
+    }
+
+    /// Where the participant stands: their decision awaited in the game in
+    /// progress, or the next game started (opponents deciding until the
+    /// participant's turn, each of their decisions journaled), or [`Turn::Done`].
+    pub fn turn(&mut self, who: Who) -> Result<Turn, StudyError> {
+        loop {
+            if !self.ensure_live(who.0)? {
+                return Ok(Turn::Done);
+            }
+            self.advance(who.0)?;
+            if let Some(live) = &self.people[who.0].live {
+                let seat = live.setup.human_seat;
+                return Ok(Turn::Decide(Box::new(Pending {
+                    setup: live.setup.clone(),
+                    view: live.hand.view(seat),
+                    request: live.hand.request(),
+                    at: live.steps.len(),
+                })));
+            }
+            // The game ended without the participant's decision (a seat that sat
+            // out): the next one.
+        }
+    }
+
+    /// The participant's decision `d`, given at decision `at` of the game (from
+    /// [`Pending::at`]). It is checked (the participant's turn, that moment,
+    /// legal), journaled and flushed to disk, then the opponents answer until the
+    /// participant's next turn. A refused decision changes nothing.
+    pub fn decide(&mut self, who: Who, at: usize, d: Decision) -> Result<Decided, StudyError> {
+        let Turn::Decide(pending) = self.turn(who)? else {
+            return Err(StudyError::Finished);
+        };
+        if at != pending.at {
+            return Err(StudyError::Stale { given: at, expected: pending.at });
+        }
+        let person = &mut self.people[who.0];
+        let live = person.live.as_mut().expect("a game awaits the participant");
+        let mut next = live.hand;
+        next.apply(d).map_err(StudyError::Illegal)?;
+        let step = Step { seat: live.setup.human_seat, act: Act::from(d) };
+        person.journal.append(&[Entry::Step { game: live.setup.game, step }]).map_err(StudyError::Store)?;
+        live.hand = next;
+        live.steps.push(step);
+        let finished = self.advance(who.0)?;
+        let next = self.turn(who)?;
+        Ok(Decided { finished, next })
+    }
+
+    /// Stores a game the caller played itself (a server with its own table) as
+    /// the participant's next game: it must be that game (deal, dealer, seats'
+    /// agents, rule set) and replay (docs/RECORDS.md). Refused while a game is in
+    /// progress through [`Study::turn`]. The stored record gets the study's
+    /// `seed` and `tournament` coordinates.
+    pub fn record_game(&mut self, who: Who, mut record: HandRecord) -> Result<(), StudyError> {
+        let person = &self.people[who.0];
+        if person.live.as_ref().is_some_and(|l| !l.steps.is_empty()) || !person.pending.is_empty() {
+            return Err(StudyError::Record("a game is in progress through the study's own table".into()));
+        }
+        let game = person.finished.len() as u64;
+        if game >= self.file.deals_per_participant {
+            return Err(StudyError::Finished);
+        }
+        let setup = self.setup(who.0, game);
+        record.seed = self.seed_of(setup.deal_index, setup.deal_seed);
+        record.tournament = Some(TournamentOrigin {
+            master_seed: self.file.book.seed(),
+            deal: setup.deal_index,
+            seating: setup.seating.to_string(),
+        });
+        self.check_record(who.0, game, &record)?;
+        let person = &mut self.people[who.0];
+        person
+            .journal
+            .append(&[Entry::Record { game, record: Box::new(record.clone()) }])
+            .map_err(StudyError::Store)?;
+        person.live = None;
+        person.finished.push(record);
+        Ok(())
+    }
+
+    /// The record's `seed`: the deal's, unless the book line is a dealt hand.
+    fn seed_of(&self, deal_index: u64, deal_seed: u64) -> Option<u64> {
+        match self.book.deals()[deal_index as usize] {
+            BookDeal::Seed(_) => Some(deal_seed),
+            BookDeal::Dealt(_) => None,
+        }
+    }
+
+    /// Checks that `record` is game `game` of participant `p` and replays.
+    fn check_record(&self, p: usize, game: u64, record: &HandRecord) -> Result<(), StudyError> {
+        let s = self.setup(p, game);
+        let bad = |why: String| Err(StudyError::Record(format!("game {game} of {}: {why}", s.participant)));
+        let rules = record.game_rules().map_err(|e| StudyError::Record(e.to_string()))?;
+        if rules != s.rules || record.players != s.players {
+            return bad("another rule set or table".into());
+        }
+        if record.deal != s.deal || record.dealer != s.dealer {
+            return bad(format!("not the deal of book line {} with dealer {}", s.deal_index, s.dealer.0));
+        }
+        if record.agents != s.agents {
+            return bad(format!("seats {:?}, but the study seats {:?}", record.agents, s.agents));
+        }
+        record.replay().map_err(|e| StudyError::Record(format!("game {game} of {}: {e}", s.participant)))?;
+        Ok(())
+    }
+
+    /// Makes sure participant `p` has a live game (started, or rebuilt from the
+    /// journal); `false` when every game is played.
+    fn ensure_live(&mut self, p: usize) -> Result<bool, StudyError> {
+        if self.people[p].live.is_some() {
+            return Ok(true);
+        }
+        let game = self.people[p].finished.len() as u64;
+        if game >= self.file.deals_per_participant {
+            return Ok(false);
+        }
+        let setup = self.setup(p, game);
+        let hand = Hand::with_rules(setup.rules, setup.players, setup.deal, setup.dealer)
+            .map_err(|e| StudyError::Setup(format!("deal {}: {e}", setup.deal_index)))?;
+        let mut seats = Vec::with_capacity(usize::from(setup.players));
+        for (seat, spec) in setup.agents.iter().enumerate() {
+            seats.push(if seat == setup.human_seat.index() {
+                None
+            } else {
+                let mut a = self
+                    .registry
+                    .build_seated(spec)
+                    .map_err(|e| StudyError::Setup(format!("opponent {spec:?}: {e}")))?;
+                a.begin_hand();
+                Some(a)
+            });
+        }
+        let mut live = Live { hand, seats, rngs: seat_rngs(setup.rng_seed), steps: Vec::new(), setup };
+        // Decisions journaled before a restart: played again, each opponent asked
+        // again first so that its generator and state are as they were (a
+        // deterministic opponent answers the same; the journal's answer stands).
+        for step in std::mem::take(&mut self.people[p].pending) {
+            let journal = self.people[p].journal.path().display().to_string();
+            let bad = |why: String| StudyError::Setup(format!("{journal}: game {game}: {why}"));
+            let seat = step.seat;
+            if live.hand.request().seat() != Some(seat) {
+                return Err(bad(format!("a decision of seat {} out of turn", seat.0)));
+            }
+            if let Some(Some(a)) = live.seats.get_mut(seat.index()) {
+                let _ = a.decide_at(&live.hand, seat, &mut live.rngs[seat.index()]);
+            }
+            live.hand.apply(Decision::from(step.act)).map_err(|e| bad(e.to_string()))?;
+            live.steps.push(step);
+        }
+        self.people[p].live = Some(live);
+        Ok(true)
+    }
+
+    /// The opponents decide until the participant's turn or the end of the hand;
+    /// their decisions (and the record, at the end) are journaled with one flush.
+    /// Returns the record when the game ended.
+    fn advance(&mut self, p: usize) -> Result<Option<Box<HandRecord>>, StudyError> {
+        let person = &mut self.people[p];
+        let Some(live) = person.live.as_mut() else { return Ok(None) };
+        let mut entries = Vec::new();
+        let game = live.setup.game;
+        let mut failure = None;
+        while let Some(seat) = live.hand.request().seat() {
+            let Some(Some(agent)) = live.seats.get_mut(seat.index()) else { break };
+            let d = match agent.decide_at(&live.hand, seat, &mut live.rngs[seat.index()]) {
+                Ok(d) => d,
+                Err(f) => {
+                    failure = Some(format!("{} in seat {} failed: {f}", agent.player_name(), seat.0));
+                    break;
+                }
+            };
+            if let Err(e) = live.hand.apply(d) {
+                failure = Some(format!("{} in seat {}: illegal {d:?}: {e}", agent.player_name(), seat.0));
+                break;
+            }
+            let step = Step { seat, act: Act::from(d) };
+            live.steps.push(step);
+            entries.push(Entry::Step { game, step });
+        }
+        let mut finished = None;
+        if failure.is_none()
+            && let Some(result) = live.hand.result()
+        {
+            for a in live.seats.iter_mut().flatten() {
+                a.finish_hand(&result);
+            }
+            let s = &live.setup;
+            let mut rec =
+                HandRecord::new(s.rules.set, s.deal, s.dealer, s.agents.clone(), live.steps.clone(), result);
+            rec.set_rules(&s.rules);
+            rec.rng_seed = Some(s.rng_seed);
+            rec.tournament = Some(TournamentOrigin {
+                master_seed: self.file.book.seed(),
+                deal: s.deal_index,
+                seating: s.seating.to_string(),
+            });
+            rec.seed = match self.book.deals()[s.deal_index as usize] {
+                BookDeal::Seed(_) => Some(s.deal_seed),
+                BookDeal::Dealt(_) => None,
+            };
+            entries.push(Entry::Record { game, record: Box::new(rec.clone()) });
+            finished = Some(Box::new(rec));
+        }
+        person.journal.append(&entries).map_err(StudyError::Store)?;
+        if let Some(f) = failure {
+            return Err(StudyError::Opponent(f));
+        }
+        if let Some(rec) = &finished {
+            person.finished.push((**rec).clone());
+            person.live = None;
+        }
+        Ok(finished)
+    }
+
+    /// Every finished game with its export row's agents (by slot), ordered as a
+    /// tournament orders its rows: by deal, then seating.
+    #[must_use]
+    pub fn finished_games(&self) -> Vec<(GameSetup, &HandRecord, Vec<String>)> {
+        let mut out = Vec::new();
+        for (p, person) in self.people.iter().enumerate() {
+            for (g, rec) in person.finished.iter().enumerate() {
+                out.push((self.setup(p, g as u64), rec, self.slot_agents(p)));
+            }
+        }
+        out.sort_by_key(|(s, _, _)| (s.deal_index, seating_index(s.seating)));
+        out
+    }
+}
+
+/// The `deals.csv` row of a finished study game (the tournament's schema):
+/// `agents` by slot (slot 0 `human:ID`), scored from a fresh ledger as a
+/// tournament scores per deal.
+pub fn study_row<'a>(
+    setup: &GameSetup,
+    record: &HandRecord,
+    agents: &'a [String],
+) -> Result<DealRow<'a>, String> {
+    let mut ledger = LedgerConfig::with_rules(setup.rules, setup.players);
+    ledger.deals = 1;
+    let score = Scorer::new(ScoringMode::Deal, ledger)
+        .and_then(|mut s| s.apply(&record.result))
+        .map_err(|e| format!("game {} of {}: {e}", setup.game, setup.participant))?;
+    let seating: Vec<u8> = setup.seating.bytes().map(|b| b - b'0').collect();
+    Ok(deal_row(agents, setup.deal_index, setup.deal_seed, &seating, &record.result, &score))
+}
