@@ -45,6 +45,7 @@ mod rules;
 mod score;
 mod score_hombre;
 mod score_log;
+mod serve;
 mod solve;
 mod sprt;
 mod tournament;
@@ -166,6 +167,10 @@ enum Command {
     /// Measure Long et al.'s game-tree properties (leaf correlation, bias,
     /// disambiguation) and PIMC's error against the oracle (docs/PROPERTIES.md).
     Properties(properties::PropertiesArgs),
+    /// Play in the browser against bots: a web server on 127.0.0.1 (every asset
+    /// embedded), games kept in `--records DIR` and resumed after a restart
+    /// (docs/SERVE.md).
+    Serve(serve::ServeArgs),
 }
 
 /// The formats `tresillo schema` prints.
@@ -248,6 +253,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::BotCheck(a) => bot_check::run(&a, &mut out)?,
         Command::Properties(a) => properties::run(&a, &mut out)?,
         Command::Sprt(a) => sprt::run(&a, &mut out)?,
+        Command::Serve(a) => serve::run(&a, &mut out)?,
         Command::Agents => {
             for a in registry().infos() {
                 writeln!(out, "{:<10} {}", a.name, a.help)?;
