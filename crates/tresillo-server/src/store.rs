@@ -39,12 +39,9 @@ impl Line {
     /// The line as written (no newline).
     #[must_use]
     pub fn to_json(&self) -> String {
-        let mut v = serde_json::to_value(self.step).expect("a step serializes");
-        let m = v.as_object_mut().expect("a step is an object");
-        let mut out = serde_json::Map::new();
-        out.insert("hand".into(), self.hand.into());
-        out.append(m);
-        serde_json::Value::Object(out).to_string()
+        let step = serde_json::to_string(&self.step).expect("a step serializes");
+        let rest = step.strip_prefix('{').expect("a step is an object");
+        format!("{{\"hand\":{},{rest}", self.hand)
     }
 
     /// Parses a decision line.

@@ -178,7 +178,8 @@ function show(v) {
 async function poll() {
   for (;;) {
     try {
-      const v = await api("GET", `/api/games/${state.token}?wait=${state.version}`);
+      const q = state.version >= 0 ? `?wait=${state.version}` : "";
+      const v = await api("GET", `/api/games/${state.token}${q}`);
       show(v);
     } catch (e) {
       state.error = `connection: ${e.message}`;
@@ -190,7 +191,10 @@ async function poll() {
 
 function render() {
   const v = state.view;
-  if (!v) return;
+  if (!v) {
+    app.replaceChildren(el("p", { class: "error", id: "error" }, state.error || "Loading…"));
+    return;
+  }
   document.getElementById("subtitle").textContent = `${v.rules}, ${v.players} players`;
   const parts = [];
   const n = v.players;
