@@ -24,7 +24,11 @@ pub struct ServeArgs {
 
 /// Runs `tresillo serve` until it is stopped.
 pub fn run(a: &ServeArgs, out: &mut impl Write) -> Result<()> {
-    let config = tresillo_server::ServeConfig { addr: a.addr, dir: a.records.clone(), threads: usize::from(a.threads) };
+    let config = tresillo_server::ServeConfig {
+        addr: a.addr,
+        dir: a.records.clone(),
+        threads: usize::from(a.threads),
+    };
     let mut printed = Ok(());
     tresillo_server::serve(&config, crate::registry(), |addr, errors| {
         for e in errors {

@@ -56,11 +56,7 @@ fn error(status: StatusCode, msg: impl std::fmt::Display) -> Response {
 }
 
 fn json_response(status: StatusCode, v: &Value) -> Response {
-    (
-        status,
-        [(header::CONTENT_TYPE, "application/json"), (header::CACHE_CONTROL, "no-store")],
-        v.to_string(),
-    )
+    (status, [(header::CONTENT_TYPE, "application/json"), (header::CACHE_CONTROL, "no-store")], v.to_string())
         .into_response()
 }
 
@@ -115,7 +111,9 @@ async fn create(State(s): State<Arc<Server>>, body: Bytes) -> Response {
     // Building the bots and fsyncing the new log block: off the async threads.
     let r = tokio::task::spawn_blocking(move || s.create(spec)).await;
     match r {
-        Ok(Ok(t)) => json_response(StatusCode::CREATED, &json!({"token": t.to_string(), "url": format!("/g/{t}")})),
+        Ok(Ok(t)) => {
+            json_response(StatusCode::CREATED, &json!({"token": t.to_string(), "url": format!("/g/{t}")}))
+        }
         Ok(Err(e)) => game_error(&e),
         Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e),
     }

@@ -106,7 +106,12 @@ impl Game {
         if let Some(d) = &spec.deals
             && d.len() < spec.hands as usize
         {
-            return Err(GameError::Spec(format!("{} hands need {} deals, got {}", spec.hands, spec.hands, d.len())));
+            return Err(GameError::Spec(format!(
+                "{} hands need {} deals, got {}",
+                spec.hands,
+                spec.hands,
+                d.len()
+            )));
         }
         let mut bots = Vec::new();
         for (i, s) in spec.seats.iter().enumerate() {
@@ -265,7 +270,10 @@ impl Game {
     /// A line that does not follow: another hand, out of turn, illegal.
     pub fn replay_line(&mut self, line: &Line) -> Result<(), GameError> {
         if line.hand != self.k {
-            return Err(GameError::Conflict(format!("a decision of hand {} during hand {}", line.hand, self.k)));
+            return Err(GameError::Conflict(format!(
+                "a decision of hand {} during hand {}",
+                line.hand, self.k
+            )));
         }
         let log = self.log.take();
         let r = self.decide(line.step.seat, Decision::from(line.step.act), self.seq);

@@ -60,8 +60,9 @@ pub fn serve(
         .build()?;
     rt.block_on(async {
         let dir = config.dir.clone();
-        let (server, errors) =
-            tokio::task::spawn_blocking(move || Server::open(Some(&dir), registry)).await.map_err(std::io::Error::other)??;
+        let (server, errors) = tokio::task::spawn_blocking(move || Server::open(Some(&dir), registry))
+            .await
+            .map_err(std::io::Error::other)??;
         let listener = tokio::net::TcpListener::bind(config.addr).await?;
         ready(listener.local_addr()?, &errors);
         server.resume_bots();

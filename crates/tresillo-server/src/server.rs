@@ -83,7 +83,10 @@ impl Server {
                 {
                     errors.push(format!("records/{}.jsonl: {e}", l.token));
                 }
-                games.insert(l.token, Arc::new(Slot { changed: watch::channel(g.seq).0, game: Mutex::new(g) }));
+                games.insert(
+                    l.token,
+                    Arc::new(Slot { changed: watch::channel(g.seq).0, game: Mutex::new(g) }),
+                );
             }
         }
         let server = Arc::new(Server {
@@ -104,7 +107,8 @@ impl Server {
     /// Starts the bots of every game waiting for one (after a restart). Called
     /// inside the runtime.
     pub fn resume_bots(self: &Arc<Server>) {
-        let slots: Vec<Arc<Slot>> = self.games.read().unwrap_or_else(std::sync::PoisonError::into_inner).values().cloned().collect();
+        let slots: Vec<Arc<Slot>> =
+            self.games.read().unwrap_or_else(std::sync::PoisonError::into_inner).values().cloned().collect();
         for s in slots {
             self.kick(&s);
         }

@@ -110,8 +110,10 @@ impl NewGame {
         if self.seat >= n {
             return Err(format!("bad seat {}: seats are 0 to {}", self.seat, n - 1));
         }
-        let opponents =
-            self.opponents.clone().unwrap_or_else(|| vec!["rule".to_string(); usize::from(n.saturating_sub(1))]);
+        let opponents = self
+            .opponents
+            .clone()
+            .unwrap_or_else(|| vec!["rule".to_string(); usize::from(n.saturating_sub(1))]);
         if opponents.len() != usize::from(n.saturating_sub(1)) {
             return Err(format!(
                 "a table of {n} needs {} opponents (agent specs), got {}",

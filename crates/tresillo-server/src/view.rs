@@ -7,7 +7,9 @@
 
 use crate::game::Game;
 use serde_json::{Value, json};
-use tresillo_core::{Bid, CardSet, Decision, HandResult, Outcome, Phase, PlayerView, PublicState, Request, RuleSet};
+use tresillo_core::{
+    Bid, CardSet, Decision, HandResult, Outcome, Phase, PlayerView, PublicState, Request, RuleSet,
+};
 use tresillo_env::SeatView;
 use tresillo_sim::{Act, Step};
 
@@ -85,7 +87,9 @@ fn request(g: &Game, pv: &PlayerView) -> Value {
     let set = p.rules;
     let (kind, extra) = match req {
         Request::Discard { min, max, .. } => ("discard", json!({"min": min, "max": max})),
-        Request::Play { legal, .. } => ("play", json!({"legal": legal.iter().map(|c| c.to_string()).collect::<Vec<_>>()})),
+        Request::Play { legal, .. } => {
+            ("play", json!({"legal": legal.iter().map(|c| c.to_string()).collect::<Vec<_>>()}))
+        }
         _ => (kind_name(req), Value::Null),
     };
     let choices: Vec<Value> = if kind == "discard" {
@@ -124,10 +128,14 @@ fn question(view: &PlayerView) -> String {
     let p = view.public();
     let words = p.game_rules().spec().words;
     match view.request() {
-        Request::Declare { forced: true, .. } if p.penetro.active => "You penetra: name trumps, then discard one card",
+        Request::Declare { forced: true, .. } if p.penetro.active => {
+            "You penetra: name trumps, then discard one card"
+        }
         Request::Declare { forced: true, .. } if p.gascarille => "You must play a gascarille: name trumps",
         Request::Declare { forced: true, .. } => words.forced_question,
-        Request::Surrender { .. } if p.phase == Phase::PenetroGiveUp => "You took ten cards: give up at once or play on",
+        Request::Surrender { .. } if p.phase == Phase::PenetroGiveUp => {
+            "You took ten cards: give up at once or play on"
+        }
         Request::Bid { .. } => "Your call in the auction",
         Request::Declare { .. } => words.declare_question,
         Request::Word { .. } => "Who goes first among the opponents?",
@@ -139,7 +147,9 @@ fn question(view: &PlayerView) -> String {
         Request::ExchangeRight { .. } => "Exchange first, or pass that right to the other opponent?",
         Request::AcceptSurrender { .. } => "The declarer gives up the vuelta: accept?",
         Request::DeclareVole { .. } => "Declare the vole (every trick) before the first trick?",
-        Request::Penetro { .. } => "All passed and the espada is in the heap: take ten cards from the top or the bottom",
+        Request::Penetro { .. } => {
+            "All passed and the espada is in the heap: take ten cards from the top or the bottom"
+        }
         Request::DropOut { .. } => "The dealer penetra: one of you drops out; your word",
         Request::Discard { min, max, .. } => {
             return format!("Exchange: choose {min} to {max} cards to discard, then confirm");
@@ -209,7 +219,8 @@ fn last_trick(p: &PublicState) -> Value {
     }
     let m = plays.len() / usize::from(p.tricks_done);
     let from = plays.len() - m;
-    let cards: Vec<Value> = (from..plays.len()).map(|i| json!([p.play_seat(i).0, plays[i].to_string()])).collect();
+    let cards: Vec<Value> =
+        (from..plays.len()).map(|i| json!([p.play_seat(i).0, plays[i].to_string()])).collect();
     json!({"cards": cards, "winner": p.current_leader().0})
 }
 

@@ -37,7 +37,8 @@ async fn call(server: &Arc<Server>, method: &str, path: &str, body: Option<Value
     let resp = router(server.clone()).oneshot(req).await.unwrap();
     let status = resp.status();
     let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    let v = serde_json::from_slice(&bytes).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()));
+    let v = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()));
     (status, v)
 }
 
@@ -115,7 +116,8 @@ fn first_legal(v: &Value) -> Value {
         "play" => json!({"play": r["legal"][0]}),
         "discard" => {
             let min = r["discard"]["min"].as_u64().unwrap() as usize;
-            let hand: Vec<&str> = v["view"]["hand"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
+            let hand: Vec<&str> =
+                v["view"]["hand"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
             json!({"discard": hand[..min].join(" ")})
         }
         _ => r["choices"][0]["decision"].clone(),
@@ -148,8 +150,13 @@ async fn play_out(server: &Arc<Server>, token: &str, max: usize) -> Value {
         }
         assert_eq!(v["status"], "your_turn", "{v}");
         let d = first_legal(&v);
-        let (s, next) =
-            call(server, "POST", &format!("/api/games/{token}/decisions"), Some(json!({"seq": v["seq"], "decision": d}))).await;
+        let (s, next) = call(
+            server,
+            "POST",
+            &format!("/api/games/{token}/decisions"),
+            Some(json!({"seq": v["seq"], "decision": d})),
+        )
+        .await;
         assert_eq!(s, StatusCode::OK, "{next}");
         check_hidden(server, t, &next);
         v = until_turn(server, token, next).await;
@@ -205,11 +212,31 @@ fn bad_requests_get_a_4xx_json_error_and_change_nothing() {
         let cases: Vec<(&str, String, StatusCode)> = vec![
             ("not JSON", "{".into(), StatusCode::BAD_REQUEST),
             ("no seq", json!({"decision": {"bid": "paso"}}).to_string(), StatusCode::BAD_REQUEST),
-            ("unknown key", json!({"seq": seq, "decision": {"bid": "paso"}, "x": 1}).to_string(), StatusCode::BAD_REQUEST),
-            ("two kinds", json!({"seq": seq, "decision": {"bid": "paso", "play": "1E"}}).to_string(), StatusCode::BAD_REQUEST),
-            ("bad card", json!({"seq": seq, "decision": {"play": "13E"}}).to_string(), StatusCode::BAD_REQUEST),
-            ("wrong kind", json!({"seq": seq, "decision": {"play": "1E"}}).to_string(), StatusCode::UNPROCESSABLE_ENTITY),
-            ("bid too high", json!({"seq": seq, "decision": {"bid": {"level": 9}}}).to_string(), StatusCode::UNPROCESSABLE_ENTITY),
+            (
+                "unknown key",
+                json!({"seq": seq, "decision": {"bid": "paso"}, "x": 1}).to_string(),
+                StatusCode::BAD_REQUEST,
+            ),
+            (
+                "two kinds",
+                json!({"seq": seq, "decision": {"bid": "paso", "play": "1E"}}).to_string(),
+                StatusCode::BAD_REQUEST,
+            ),
+            (
+                "bad card",
+                json!({"seq": seq, "decision": {"play": "13E"}}).to_string(),
+                StatusCode::BAD_REQUEST,
+            ),
+            (
+                "wrong kind",
+                json!({"seq": seq, "decision": {"play": "1E"}}).to_string(),
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+            (
+                "bid too high",
+                json!({"seq": seq, "decision": {"bid": {"level": 9}}}).to_string(),
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
             ("stale", json!({"seq": 99, "decision": {"bid": "paso"}}).to_string(), StatusCode::CONFLICT),
         ];
         for (what, body, want) in cases {
@@ -220,7 +247,11 @@ fn bad_requests_get_a_4xx_json_error_and_change_nothing() {
             assert_eq!(now["seq"], v0["seq"], "{what} changed the game");
             assert_eq!(now["view"], v0["view"], "{what} changed the game");
         }
-        for bad in ["/api/games/0123456789abcdef0123456789abcdef", "/api/games/..%2F..%2Fetc%2Fpasswd", "/api/games/x/records"] {
+        for bad in [
+            "/api/games/0123456789abcdef0123456789abcdef",
+            "/api/games/..%2F..%2Fetc%2Fpasswd",
+            "/api/games/x/records",
+        ] {
             let (s, v) = call(&server, "GET", bad, None).await;
             assert_eq!(s, StatusCode::NOT_FOUND, "{bad}");
             assert!(v["error"].is_string(), "{bad}: {v}");
@@ -264,7 +295,8 @@ fn a_reloaded_server_resumes_every_game_at_its_last_decision() {
                     break;
                 }
                 let body = json!({"seq": v["seq"], "decision": first_legal(&v)});
-                let (s, next) = call(&server, "POST", &format!("/api/games/{token}/decisions"), Some(body)).await;
+                let (s, next) =
+                    call(&server, "POST", &format!("/api/games/{token}/decisions"), Some(body)).await;
                 assert_eq!(s, StatusCode::OK);
                 v = until_turn(&server, &token, next).await;
             }
@@ -328,7 +360,8 @@ fn out_of_turn_decisions_are_refused() {
     // Dealer 0: seat 1 (a bot) speaks first.
     assert_eq!(g.turn(), Some(tresillo_core::Seat(1)));
     let before = g.hand;
-    let e = g.decide(tresillo_core::Seat(0), Decision::from(Act::Bid(tresillo_core::Bid::Paso)), 0).unwrap_err();
+    let e =
+        g.decide(tresillo_core::Seat(0), Decision::from(Act::Bid(tresillo_core::Bid::Paso)), 0).unwrap_err();
     assert!(e.to_string().contains("not seat 0's turn"), "{e}");
     assert_eq!(g.hand, before);
     assert_eq!(g.seq, 0);
