@@ -120,14 +120,11 @@ async fn create(State(s): State<Arc<Server>>, body: Bytes) -> Response {
 }
 
 /// `?wait=VERSION`: the version the client has seen.
-fn wait_param(q: Option<&str>) -> Result<Option<u64>, Response> {
+fn wait_param(q: Option<&str>) -> Result<Option<u64>, String> {
     let Some(q) = q else { return Ok(None) };
     for pair in q.split('&') {
         if let Some(v) = pair.strip_prefix("wait=") {
-            return v
-                .parse()
-                .map(Some)
-                .map_err(|_| error(StatusCode::BAD_REQUEST, format!("bad wait `{v}`: a version number")));
+            return v.parse().map(Some).map_err(|_| format!("bad wait `{v}`: a version number"));
         }
     }
     Ok(None)
@@ -137,7 +134,7 @@ async fn view(State(s): State<Arc<Server>>, Path(token): Path<String>, RawQuery(
     let Some(slot) = Token::parse(&token).and_then(|t| s.get(t)) else { return not_found() };
     let wait = match wait_param(q.as_deref()) {
         Ok(w) => w,
-        Err(r) => return r,
+        Err(e) => return error(StatusCode::BAD_REQUEST, e),
     };
     let mut rx = slot.changed.subscribe();
     if let Some(w) = wait

@@ -247,6 +247,9 @@ fn bad_requests_get_a_4xx_json_error_and_change_nothing() {
             assert_eq!(now["seq"], v0["seq"], "{what} changed the game");
             assert_eq!(now["view"], v0["view"], "{what} changed the game");
         }
+        let (s, v) = call(&server, "GET", &format!("/api/games/{token}?wait=soon"), None).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+        assert!(v["error"].as_str().unwrap().contains("wait"), "{v}");
         for bad in [
             "/api/games/0123456789abcdef0123456789abcdef",
             "/api/games/..%2F..%2Fetc%2Fpasswd",
