@@ -26,9 +26,9 @@ import urllib.request
 from serve_client import binary_path, start_server
 
 GAMES = [
-    # rule set, players, hands, screenshot name
-    ("tresillo", 3, 2, "serve-tresillo.png"),
-    ("lhombre", 3, 1, "serve-lhombre.png"),
+    # rule set, players, hands, seed, screenshot name
+    ("tresillo", 3, 2, 11, "serve-tresillo.png"),
+    ("lhombre", 3, 1, 3, "serve-lhombre.png"),
 ]
 
 
@@ -113,7 +113,7 @@ def wait_status(d, timeout=60):
     raise RuntimeError("the page never showed the person's turn")
 
 
-def play_game(d, base, rules, players, hands, shot, shots):
+def play_game(d, base, rules, players, hands, seed, shot, shots):
     d.go(base + "/")
     for _ in range(100):
         if d.find("#start"):
@@ -124,8 +124,9 @@ def play_game(d, base, rules, players, hands, shot, shots):
         "r.dispatchEvent(new Event('change'));"
         "const p = document.getElementById('players'); p.value = String(arguments[1]);"
         "p.dispatchEvent(new Event('change'));"
-        "document.getElementById('hands').value = String(arguments[2]);",
-        rules, players, hands,
+        "document.getElementById('hands').value = String(arguments[2]);"
+        "document.getElementById('seed').value = String(arguments[3]);",
+        rules, players, hands, seed,
     )
     if rules == "tresillo":
         d.shot(os.path.join(shots, "serve-setup.png"))
@@ -196,9 +197,10 @@ def main():
             except Exception:  # noqa: BLE001 - not up yet
                 time.sleep(0.05)
         d.start(profile, 1000, 900)
-        for rules, players, hands, shot in GAMES:
-            token, clicks = play_game(d, base, rules, players, hands, shot, a.shots)
-            d.shot(os.path.join(a.shots, f"serve-{rules}-over.png")) if rules == "tresillo" else None
+        for rules, players, hands, seed, shot in GAMES:
+            token, clicks = play_game(d, base, rules, players, hands, seed, shot, a.shots)
+            if rules == "tresillo":
+                d.shot(os.path.join(a.shots, "serve-tresillo-over.png"))
             rec = os.path.join(records, "records", token + ".jsonl")
             r = subprocess.run([a.binary, "replay", rec], capture_output=True, text=True)
             with open(rec) as f:

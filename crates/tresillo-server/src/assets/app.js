@@ -92,6 +92,7 @@ async function setup() {
   const opts = el("div", { class: "options" });
   const opps = el("div", { class: "opponents" });
   const hands = el("input", { type: "number", name: "hands", id: "hands", min: 1, max: 200, value: 1 });
+  const seed = el("input", { type: "number", name: "seed", id: "seed", min: 0, placeholder: "random" });
   const msg = el("p", { class: "error", id: "error" });
   const agentList = el("datalist", { id: "agents" }, meta.agents.map((a) => el("option", { value: a.name }, a.help)));
   function refresh() {
@@ -127,6 +128,7 @@ async function setup() {
     el("fieldset", {}, el("legend", {}, "Options"), opts),
     el("fieldset", {}, el("legend", {}, "Opponents (agent specs, e.g. rule, pimc:worlds=20)"), opps),
     el("label", {}, "Hands (more than one: a session scored with the rule set's ledger)", hands),
+    el("label", {}, "Seed (the deals; blank: drawn at random, kept in the records)", seed),
     el("button", { type: "submit", id: "start" }, "Start"), msg, agentList);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -138,6 +140,7 @@ async function setup() {
     }
     const body = { rules: rules.value, players: +players.value, seat: +seat.value, hands: +hands.value, options,
       opponents: [...opps.querySelectorAll("[data-opponent]")].map((i) => i.value) };
+    if (seed.value !== "") body.seed = Number(seed.value);
     try {
       const g = await api("POST", "/api/games", body);
       location.href = g.url;
