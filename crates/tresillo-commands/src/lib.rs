@@ -45,6 +45,7 @@ mod rules;
 mod score;
 mod score_hombre;
 mod score_log;
+mod serve;
 mod solve;
 mod sprt;
 mod study;
@@ -170,6 +171,10 @@ enum Command {
     /// Human studies: a study file with participants' tokens, progress, a
     /// simulated pilot, and the export of the games (docs/STUDY.md).
     Study(study::StudyArgs),
+    /// Play in the browser against bots: a web server on 127.0.0.1 (every asset
+    /// embedded), games kept in `--records DIR` and resumed after a restart
+    /// (docs/SERVE.md).
+    Serve(serve::ServeArgs),
 }
 
 /// The formats `tresillo schema` prints.
@@ -253,6 +258,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Properties(a) => properties::run(&a, &mut out)?,
         Command::Study(a) => study::run(&a, &mut out)?,
         Command::Sprt(a) => sprt::run(&a, &mut out)?,
+        Command::Serve(a) => serve::run(&a, &mut out)?,
         Command::Agents => {
             for a in registry().infos() {
                 writeln!(out, "{:<10} {}", a.name, a.help)?;

@@ -1,0 +1,42 @@
+//! `tresillo serve`: the browser table (tresillo_server, docs/SERVE.md).
+
+use anyhow::{Context, Result};
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+/// Arguments of `tresillo serve`.
+#[derive(clap::Args)]
+pub struct ServeArgs {
+    /// The address to listen on (port 0: any free port). Loopback by default:
+    /// another address lets other machines play.
+    #[arg(long, default_value = "127.0.0.1:8338")]
+    addr: SocketAddr,
+    /// Where games are kept: DIR/games (one log per game, every decision fsynced
+    /// before it is acknowledged) and DIR/records (finished hands, as `replay`
+    /// reads them). Created if missing; its games are resumed at start.
+    #[arg(long, value_name = "DIR", default_value = "tresillo-games")]
+    records: PathBuf,
+    /// Threads answering requests (bots decide on threads of their own).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
+    threads: u16,
+}
+
+/// Runs `tresillo serve` until it is stopped.
+pub fn run(a: &ServeArgs, out: &mut impl Write) -> Result<()> {
+    let config = tresillo_server::ServeConfig {
+        addr: a.addr,
+        dir: a.records.clone(),
+        threads: usize::from(a.threads),
+    };
+    let mut printed = Ok(());
+    tresillo_server::serve(&config, crate::registry(), |addr, errors| {
+        for e in errors {
+            note!("warning: {e}");
+        }
+        printed = writeln!(out, "tresillo serve: http://{addr}/ (games in {})", a.records.display())
+            .and_then(|()| out.flush());
+    })
+    .with_context(|| format!("serving on {} with records in {}", a.addr, a.records.display()))?;
+    printed.context("writing output")
+}

@@ -1,0 +1,199 @@
+//! The HTTP API (docs/SERVE.md) and the embedded page, as an axum [`Router`].
+//! Bodies are parsed here, so that every refusal is a JSON `{"error": ...}` with
+//! a 4xx status; a refused request changes nothing.
+
+use crate::game::GameError;
+use crate::server::Server;
+use crate::spec::NewGame;
+use crate::token::Token;
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::time::Duration;
+use tresillo_core::{Decision, RuleSet};
+use tresillo_sim::Act;
+
+/// How long a long poll (`?wait=VERSION`) waits for a change at most.
+pub const LONG_POLL: Duration = Duration::from_secs(20);
+
+const INDEX: &str = include_str!("assets/index.html");
+const APP_JS: &str = include_str!("assets/app.js");
+const STYLE: &str = include_str!("assets/style.css");
+
+/// The server's routes.
+pub fn router(server: Arc<Server>) -> Router {
+    Router::new()
+        .route("/", get(page))
+        .route("/g/{token}", get(page))
+        .route("/assets/app.js", get(|| async { asset(APP_JS, "text/javascript; charset=utf-8") }))
+        .route("/assets/style.css", get(|| async { asset(STYLE, "text/css; charset=utf-8") }))
+        .route("/api/meta", get(meta))
+        .route("/api/games", post(create))
+        .route("/api/games/{token}", get(view))
+        .route("/api/games/{token}/decisions", post(decide))
+        .route("/api/games/{token}/records", get(records))
+        .fallback(|| async { error(StatusCode::NOT_FOUND, "no such page") })
+        .with_state(server)
+}
+
+fn asset(body: &'static str, kind: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, kind), (header::CACHE_CONTROL, "no-cache")], body).into_response()
+}
+
+async fn page() -> Response {
+    asset(INDEX, "text/html; charset=utf-8")
+}
+
+/// A JSON error response.
+fn error(status: StatusCode, msg: impl std::fmt::Display) -> Response {
+    json_response(status, &json!({"error": msg.to_string()}))
+}
+
+fn json_response(status: StatusCode, v: &Value) -> Response {
+    (status, [(header::CONTENT_TYPE, "application/json"), (header::CACHE_CONTROL, "no-store")], v.to_string())
+        .into_response()
+}
+
+fn game_error(e: &GameError) -> Response {
+    let status = match e {
+        GameError::Spec(_) => StatusCode::BAD_REQUEST,
+        GameError::Conflict(_) => StatusCode::CONFLICT,
+        GameError::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
+        GameError::Storage(_) => StatusCode::INTERNAL_SERVER_ERROR,
+    };
+    error(status, e)
+}
+
+fn not_found() -> Response {
+    error(StatusCode::NOT_FOUND, "no such game")
+}
+
+/// The rule sets (names, table sizes, options) and agents the page offers.
+async fn meta(State(s): State<Arc<Server>>) -> Response {
+    let rules: Vec<Value> = RuleSet::all()
+        .map(|r| {
+            let spec = r.spec();
+            json!({
+                "name": r.name(),
+                "summary": spec.summary,
+                "section": spec.section,
+                "players": spec.tables.iter().map(|t| t.players).collect::<Vec<_>>(),
+                "options": spec.options.iter().map(|o| json!({
+                    "name": o.name, "default": o.default, "values": o.values, "help": o.help
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let agents: Vec<Value> =
+        s.registry().infos().iter().map(|a| json!({"name": a.name, "help": a.help})).collect();
+    json_response(StatusCode::OK, &json!({"rules": rules, "agents": agents}))
+}
+
+async fn create(State(s): State<Arc<Server>>, body: Bytes) -> Response {
+    let req: NewGame = match serde_json::from_slice(&body) {
+        Ok(r) => r,
+        Err(e) => return error(StatusCode::BAD_REQUEST, format!("bad game request: {e}")),
+    };
+    let mut seed = [0u8; 8];
+    if let Err(e) = getrandom::fill(&mut seed) {
+        return error(StatusCode::INTERNAL_SERVER_ERROR, e);
+    }
+    let spec = match req.to_spec(u64::from_le_bytes(seed)) {
+        Ok(spec) => spec,
+        Err(e) => return error(StatusCode::BAD_REQUEST, e),
+    };
+    // Building the bots and fsyncing the new log block: off the async threads.
+    let r = tokio::task::spawn_blocking(move || s.create(spec)).await;
+    match r {
+        Ok(Ok(t)) => {
+            json_response(StatusCode::CREATED, &json!({"token": t.to_string(), "url": format!("/g/{t}")}))
+        }
+        Ok(Err(e)) => game_error(&e),
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e),
+    }
+}
+
+/// `?wait=VERSION`: the version the client has seen.
+fn wait_param(q: Option<&str>) -> Result<Option<u64>, String> {
+    let Some(q) = q else { return Ok(None) };
+    for pair in q.split('&') {
+        if let Some(v) = pair.strip_prefix("wait=") {
+            return v.parse().map(Some).map_err(|_| format!("bad wait `{v}`: a version number"));
+        }
+    }
+    Ok(None)
+}
+
+async fn view(State(s): State<Arc<Server>>, Path(token): Path<String>, RawQuery(q): RawQuery) -> Response {
+    let Some(slot) = Token::parse(&token).and_then(|t| s.get(t)) else { return not_found() };
+    let wait = match wait_param(q.as_deref()) {
+        Ok(w) => w,
+        Err(e) => return error(StatusCode::BAD_REQUEST, e),
+    };
+    let mut rx = slot.changed.subscribe();
+    if let Some(w) = wait
+        && *rx.borrow_and_update() == w
+    {
+        let _ = tokio::time::timeout(LONG_POLL, rx.changed()).await;
+    }
+    let version = *slot.changed.borrow();
+    let mut v = crate::view::game_view(&slot.lock());
+    v["version"] = version.into();
+    json_response(StatusCode::OK, &v)
+}
+
+/// `POST /api/games/TOKEN/decisions`: `{"seq": N, "decision": {"play": "7C"}}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Posted {
+    seq: u64,
+    decision: Act,
+}
+
+async fn decide(State(s): State<Arc<Server>>, Path(token): Path<String>, body: Bytes) -> Response {
+    let Some(slot) = Token::parse(&token).and_then(|t| s.get(t)) else { return not_found() };
+    let posted: Posted = match serde_json::from_slice(&body) {
+        Ok(p) => p,
+        Err(e) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                format!("bad decision: {e} (expected {{\"seq\": N, \"decision\": {{\"play\": \"7C\"}}}})"),
+            );
+        }
+    };
+    let d = Decision::from(posted.decision);
+    let (s2, slot2) = (s.clone(), slot.clone());
+    // The fsync blocks: off the async threads.
+    match tokio::task::spawn_blocking(move || s2.decide(&slot2, d, posted.seq)).await {
+        Ok(Ok(())) => {
+            let version = *slot.changed.borrow();
+            let mut v = crate::view::game_view(&slot.lock());
+            v["version"] = version.into();
+            json_response(StatusCode::OK, &v)
+        }
+        Ok(Err(e)) => game_error(&e),
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e),
+    }
+}
+
+/// The game's finished hands as records (JSON Lines, docs/RECORDS.md).
+async fn records(State(s): State<Arc<Server>>, Path(token): Path<String>) -> Response {
+    let Some(slot) = Token::parse(&token).and_then(|t| s.get(t)) else { return not_found() };
+    let mut text = String::new();
+    for r in &slot.lock().records {
+        text.push_str(&serde_json::to_string(r).expect("a record serializes"));
+        text.push('\n');
+    }
+    let disposition = format!("attachment; filename=\"{token}.jsonl\"");
+    Response::builder()
+        .header(header::CONTENT_TYPE, "application/x-ndjson")
+        .header(header::CONTENT_DISPOSITION, disposition)
+        .body(Body::from(text))
+        .expect("a valid response")
+}

@@ -1,0 +1,355 @@
+//! One game at the server: a session of hands between one person and bots, on
+//! the engine's [`Hand`] (no second engine). Decisions are checked on a copy of
+//! the hand, written to the log (fsynced), and only then applied, so a refused or
+//! unlogged decision changes nothing.
+
+use crate::spec::{GameSpec, HUMAN};
+use crate::store::{Line, Log};
+use crate::token::Token;
+use tresillo_agents::cheat::Seated;
+use tresillo_agents::{AgentRng, Registry, TablePlayer, rng_from_seed, seat_rngs};
+use tresillo_core::{
+    Deal, Decision, Hand, HandResult, LedgerConfig, Request, Rules, Scorer, ScoringMode, Seat,
+};
+use tresillo_sim::{Act, HandRecord, Step, deal_for_seed, deal_seed, seating_rng_seed};
+
+/// Why a game cannot be made or a decision taken.
+#[derive(Debug, thiserror::Error)]
+pub enum GameError {
+    /// A bad spec (rules, seats, agents, deals).
+    #[error("{0}")]
+    Spec(String),
+    /// Not this seat's turn, or not the current state.
+    #[error("{0}")]
+    Conflict(String),
+    /// The engine refused the decision (illegal).
+    #[error("illegal decision: {0}")]
+    Illegal(String),
+    /// The log could not be written: nothing was applied.
+    #[error("the decision could not be stored: {0}")]
+    Storage(#[from] std::io::Error),
+}
+
+/// A finished hand, as the score table shows it.
+#[derive(Clone, Debug)]
+pub struct Finished {
+    /// The hand's result.
+    pub result: HandResult,
+    /// Each seat's change this hand (the ledger's totals).
+    pub change: Vec<i64>,
+}
+
+/// A game in memory.
+pub struct Game {
+    /// The game's token.
+    pub token: Token,
+    /// What it is.
+    pub spec: GameSpec,
+    /// Its rule set and options.
+    pub rules: Rules,
+    /// The person's seat.
+    pub human: Seat,
+    bots: Vec<Option<Seated>>,
+    rngs: [AgentRng; 4],
+    /// The hand being played (0-based).
+    pub k: u32,
+    /// The hand.
+    pub hand: Hand,
+    deal: Deal,
+    dealer: Seat,
+    deal_seed: Option<u64>,
+    rng_seed: u64,
+    /// The decisions of the hand so far.
+    pub steps: Vec<Step>,
+    /// The finished hands' records.
+    pub records: Vec<HandRecord>,
+    /// The finished hands' results and score changes.
+    pub finished: Vec<Finished>,
+    scorer: Scorer,
+    /// Decisions taken in the whole game: the state's version, which a decision
+    /// must name (`seq`) and a long poll waits past.
+    pub seq: u64,
+    /// The seat whose bot is deciding now.
+    pub thinking: Option<Seat>,
+    /// Why the game stopped (a bot failed).
+    pub failure: Option<String>,
+    /// A bot worker is running for this game.
+    pub worker: bool,
+    log: Option<Log>,
+}
+
+impl Game {
+    /// A new game at its first decision, with no log (see [`Game::set_log`]).
+    ///
+    /// # Errors
+    /// A bad spec: rule set, table size, seats, agents, hands, deals.
+    pub fn new(token: Token, spec: GameSpec, registry: &Registry) -> Result<Game, GameError> {
+        let rules = spec.parse_rules().map_err(GameError::Spec)?;
+        let n = spec.players;
+        if spec.seats.len() != usize::from(n) {
+            return Err(GameError::Spec(format!("a table of {n} needs {n} seats, got {}", spec.seats.len())));
+        }
+        let humans: Vec<usize> = (0..spec.seats.len()).filter(|&i| spec.seats[i] == HUMAN).collect();
+        let [human] = humans[..] else {
+            return Err(GameError::Spec(format!("exactly one seat is `{HUMAN}`, not {}", humans.len())));
+        };
+        if spec.hands == 0 || spec.hands > crate::spec::MAX_HANDS {
+            return Err(GameError::Spec(format!(
+                "hands must be 1 to {}, not {}",
+                crate::spec::MAX_HANDS,
+                spec.hands
+            )));
+        }
+        if spec.dealer >= n {
+            return Err(GameError::Spec(format!("bad dealer {}: seats are 0 to {}", spec.dealer, n - 1)));
+        }
+        if let Some(d) = &spec.deals
+            && d.len() < spec.hands as usize
+        {
+            return Err(GameError::Spec(format!(
+                "{} hands need {} deals, got {}",
+                spec.hands,
+                spec.hands,
+                d.len()
+            )));
+        }
+        let mut bots = Vec::new();
+        for (i, s) in spec.seats.iter().enumerate() {
+            bots.push(if i == human {
+                None
+            } else {
+                Some(registry.build_seated(s).map_err(|e| GameError::Spec(format!("seat {i}: {e}")))?)
+            });
+        }
+        let mut config = LedgerConfig::with_rules(rules, n);
+        config.deals = spec.hands;
+        let scorer = Scorer::new(ScoringMode::Session, config).map_err(|e| GameError::Spec(e.to_string()))?;
+        let mut g = Game {
+            token,
+            rules,
+            human: Seat(human as u8),
+            bots,
+            rngs: seat_rngs(0),
+            k: 0,
+            hand: Hand::with_rules(rules, n, deal_for_seed(0).seated(rules.table(n), Seat(0)), Seat(0))
+                .map_err(|e| GameError::Spec(e.to_string()))?,
+            deal: deal_for_seed(0),
+            dealer: Seat(0),
+            deal_seed: None,
+            rng_seed: 0,
+            steps: Vec::new(),
+            records: Vec::new(),
+            finished: Vec::new(),
+            scorer,
+            seq: 0,
+            thinking: None,
+            failure: None,
+            worker: false,
+            log: None,
+            spec,
+        };
+        g.start_hand(0)?;
+        Ok(g)
+    }
+
+    /// Seats at the table.
+    #[must_use]
+    pub fn players(&self) -> u8 {
+        self.spec.players
+    }
+
+    /// The log decisions are written to from now on.
+    pub fn set_log(&mut self, log: Log) {
+        self.log = Some(log);
+    }
+
+    fn start_hand(&mut self, k: u32) -> Result<(), GameError> {
+        let n = self.players();
+        let dealer = Seat(((u32::from(self.spec.dealer) + k) % u32::from(n)) as u8);
+        let ds = deal_seed(self.spec.seed, u64::from(k));
+        let (deal, deal_seed) = match &self.spec.deals {
+            Some(d) => (d[k as usize], None),
+            None => (deal_for_seed(ds).seated(self.rules.table(n), dealer), Some(ds)),
+        };
+        self.hand = Hand::with_rules(self.rules, n, deal, dealer)
+            .map_err(|e| GameError::Spec(format!("hand {}: {e}", k + 1)))?;
+        self.k = k;
+        self.deal = deal;
+        self.dealer = dealer;
+        self.deal_seed = deal_seed;
+        self.rng_seed = seating_rng_seed(ds, 0);
+        self.rngs = seat_rngs(self.rng_seed);
+        self.steps.clear();
+        for b in self.bots.iter_mut().flatten() {
+            b.begin_hand();
+        }
+        Ok(())
+    }
+
+    /// The session is over (every hand played) or stopped by a failure.
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        self.records.len() == self.spec.hands as usize || self.failure.is_some()
+    }
+
+    /// The seat whose turn it is (`None` when the session is over).
+    #[must_use]
+    pub fn turn(&self) -> Option<Seat> {
+        if self.is_over() { None } else { self.hand.request().seat() }
+    }
+
+    /// The seat a bot must decide for now (none while one is already deciding).
+    #[must_use]
+    pub fn bot_turn(&self) -> Option<Seat> {
+        self.turn().filter(|&s| s != self.human && self.thinking.is_none())
+    }
+
+    /// Takes the bot of `seat` and its generator out to decide without the game's
+    /// lock, and marks it thinking; [`Game::bot_answered`] puts them back.
+    pub fn take_bot(&mut self, seat: Seat) -> Option<(Seated, AgentRng, Hand)> {
+        let bot = self.bots[seat.index()].take()?;
+        let rng = std::mem::replace(&mut self.rngs[seat.index()], rng_from_seed(0));
+        self.thinking = Some(seat);
+        Some((bot, rng, self.hand))
+    }
+
+    /// The bot of `seat` answered `d` (or failed): it is put back and its decision
+    /// applied and logged.
+    ///
+    /// # Errors
+    /// When the decision cannot be stored or the bot failed (the game stops).
+    pub fn bot_answered(
+        &mut self,
+        seat: Seat,
+        bot: Seated,
+        rng: AgentRng,
+        d: Result<Decision, String>,
+    ) -> Result<(), GameError> {
+        self.bots[seat.index()] = Some(bot);
+        self.rngs[seat.index()] = rng;
+        self.thinking = None;
+        let r = d.map_err(GameError::Illegal).and_then(|d| self.decide(seat, d, self.seq));
+        if let Err(e) = &r {
+            self.failure = Some(format!("seat {seat} ({}): {e}", self.spec.seats[seat.index()]));
+        }
+        r
+    }
+
+    /// Takes decision `d` for `seat` at version `seq`: checked (the turn, the
+    /// version, the engine's legality), logged with fsync, then applied.
+    ///
+    /// # Errors
+    /// Out of turn or stale ([`GameError::Conflict`]), illegal, or not stored;
+    /// the game is unchanged.
+    pub fn decide(&mut self, seat: Seat, d: Decision, seq: u64) -> Result<(), GameError> {
+        if seq != self.seq {
+            return Err(GameError::Conflict(format!(
+                "stale decision: the game is at seq {}, the decision was for seq {seq}",
+                self.seq
+            )));
+        }
+        match self.turn() {
+            None => return Err(GameError::Conflict("the game is over".into())),
+            Some(t) if t != seat => {
+                return Err(GameError::Conflict(format!("not seat {seat}'s turn: seat {t} decides now")));
+            }
+            Some(_) => {}
+        }
+        let mut after = self.hand;
+        after.apply(d).map_err(|e| GameError::Illegal(e.to_string()))?;
+        let step = Step { seat, act: Act::from(d) };
+        if let Some(log) = &mut self.log {
+            log.append(&[Line { hand: self.k, step }])?;
+        }
+        self.commit(after, step)
+    }
+
+    /// Applies a decision read back from the log (checked as when it was taken).
+    ///
+    /// # Errors
+    /// A line that does not follow: another hand, out of turn, illegal.
+    pub fn replay_line(&mut self, line: &Line) -> Result<(), GameError> {
+        if line.hand != self.k {
+            return Err(GameError::Conflict(format!(
+                "a decision of hand {} during hand {}",
+                line.hand, self.k
+            )));
+        }
+        let log = self.log.take();
+        let r = self.decide(line.step.seat, Decision::from(line.step.act), self.seq);
+        self.log = log;
+        r
+    }
+
+    fn commit(&mut self, after: Hand, step: Step) -> Result<(), GameError> {
+        self.hand = after;
+        self.steps.push(step);
+        self.seq += 1;
+        let Some(result) = self.hand.result() else { return Ok(()) };
+        let score = self.scorer.apply(&result).map_err(|e| GameError::Spec(format!("scoring: {e}")))?;
+        let n = self.players();
+        for b in self.bots.iter_mut().flatten() {
+            b.finish_hand(&result);
+        }
+        let mut rec = HandRecord::new(
+            self.rules.set,
+            self.deal,
+            self.dealer,
+            self.spec.seats.clone(),
+            std::mem::take(&mut self.steps),
+            result.clone(),
+        );
+        rec.set_rules(&self.rules);
+        rec.seed = self.deal_seed;
+        rec.rng_seed = Some(self.rng_seed);
+        self.records.push(rec);
+        self.finished.push(Finished { result, change: (0..n).map(|i| score.total(Seat(i))).collect() });
+        if let Some(log) = &self.log {
+            log.write_records(&self.records)?;
+        }
+        if self.records.len() < self.spec.hands as usize {
+            self.start_hand(self.k + 1)?;
+        }
+        Ok(())
+    }
+
+    /// Writes the records file again (after a reload, when it missed a hand).
+    ///
+    /// # Errors
+    /// When it cannot be written.
+    pub fn rewrite_records(&self) -> std::io::Result<()> {
+        match &self.log {
+            Some(log) => log.write_records(&self.records),
+            None => Ok(()),
+        }
+    }
+
+    /// The ledger's running state per seat: the sum of the hands' changes.
+    #[must_use]
+    pub fn totals(&self) -> Vec<i64> {
+        let n = usize::from(self.players());
+        let mut t = vec![0; n];
+        for f in &self.finished {
+            for (x, c) in t.iter_mut().zip(&f.change) {
+                *x += c;
+            }
+        }
+        t
+    }
+
+    /// The settlement of a finished puesta-system session (each seat's result).
+    #[must_use]
+    pub fn settlement(&self) -> Option<Vec<i64>> {
+        if self.records.len() < self.spec.hands as usize {
+            return None;
+        }
+        let s = self.scorer.settle()?;
+        Some((0..self.players()).map(|i| s.results[Seat(i)]).collect())
+    }
+
+    /// The request the person answers now (Done when it is not their turn).
+    #[must_use]
+    pub fn human_request(&self) -> Request {
+        if self.turn() == Some(self.human) { self.hand.request() } else { Request::Done }
+    }
+}

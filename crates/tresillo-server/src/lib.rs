@@ -1,0 +1,71 @@
+//! `tresillo serve`: a person plays against bots in the browser (docs/SERVE.md).
+//!
+//! A JSON HTTP API ([`router`]) over the engine's [`Hand`](tresillo_core::Hand)
+//! (no second engine): games are created with a rule set, table size, options,
+//! opponents (any agent spec of the caller's registry, external bots included) and
+//! a session length; the person's seat is sent only what it may know (built from
+//! its [`PlayerView`](tresillo_core::PlayerView)); a decision is checked, appended
+//! to the game's log and fsynced before it is acknowledged ([`Store`]); bots
+//! decide on blocking threads with a visible thinking state; a restarted server
+//! reloads every game and resumes it at its last logged decision; finished hands
+//! are written as records `tresillo replay` reads. The page (HTML, CSS, plain
+//! JavaScript drawing its own SVG cards) is embedded in the binary.
+
+mod api;
+mod game;
+mod server;
+mod spec;
+mod store;
+mod token;
+mod view;
+
+pub use api::{LONG_POLL, router};
+pub use game::{Game, GameError};
+pub use server::{Server, Slot};
+pub use spec::{GameSpec, HUMAN, MAX_HANDS, NewGame};
+pub use store::{Header, LOG_FORMAT, Line, Log, Store};
+pub use token::Token;
+pub use view::{game_view, outcome_text};
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use tresillo_agents::Registry;
+
+/// What `tresillo serve` was asked for.
+#[derive(Clone, Debug)]
+pub struct ServeConfig {
+    /// The address to listen on (loopback by default).
+    pub addr: SocketAddr,
+    /// The records directory (games' logs and records).
+    pub dir: PathBuf,
+    /// Runtime worker threads for the connections (bots run on blocking threads).
+    pub threads: usize,
+}
+
+/// Runs the server until the process ends: loads and resumes the games of
+/// `config.dir`, binds `config.addr`, then calls `ready` with the bound address
+/// and the logs that could not be loaded (before serving the first request).
+///
+/// # Errors
+/// When the directory cannot be opened or the address bound.
+pub fn serve(
+    config: &ServeConfig,
+    registry: Registry,
+    ready: impl FnOnce(SocketAddr, &[String]),
+) -> std::io::Result<()> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(config.threads.max(1))
+        .enable_io()
+        .enable_time()
+        .build()?;
+    rt.block_on(async {
+        let dir = config.dir.clone();
+        let (server, errors) = tokio::task::spawn_blocking(move || Server::open(Some(&dir), registry))
+            .await
+            .map_err(std::io::Error::other)??;
+        let listener = tokio::net::TcpListener::bind(config.addr).await?;
+        ready(listener.local_addr()?, &errors);
+        server.resume_bots();
+        axum::serve(listener, router(server)).await
+    })
+}

@@ -1,0 +1,132 @@
+//! What a game is: [`GameSpec`], the first line of its log, and [`NewGame`], what
+//! the page (or any client) posts to create one.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use tresillo_core::{Deal, Rules};
+
+/// The seat name of the person (the records' `agents` entry, as `play --human`).
+pub const HUMAN: &str = "human";
+
+/// Most hands a session may have.
+pub const MAX_HANDS: u32 = 200;
+
+/// A game as its log's first line keeps it: everything needed to play it again
+/// from its decisions. A study creates games with `deals` (its deal book) and
+/// `owner` (the participant) set.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameSpec {
+    /// The rule set's name (`tresillo rules`).
+    pub rules: String,
+    /// Rule options not at their defaults, as typed.
+    #[serde(default)]
+    pub options: BTreeMap<String, String>,
+    /// Seats at the table: 3 or 4, as the rule set allows.
+    pub players: u8,
+    /// Who sits in each seat: an agent spec, or [`HUMAN`] (exactly one seat).
+    pub seats: Vec<String>,
+    /// Hands in the session (one ledger; the dealer rotates).
+    pub hands: u32,
+    /// The master seed: hand k is deal k of it (unless `deals` gives it), and the
+    /// seats' generators come from that deal's seed as in `play --human`.
+    pub seed: u64,
+    /// The dealer of the first hand.
+    #[serde(default)]
+    pub dealer: u8,
+    /// Fixed deals (a study's deal book): hand k is `deals[k]`, as dealt (at four
+    /// players, the dealer's hand `-`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deals: Option<Vec<Deal>>,
+    /// Whose game it is (a study's participant id), for [`crate::Server::games_of`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+}
+
+impl GameSpec {
+    /// The rule set with its options.
+    ///
+    /// # Errors
+    /// An unknown rule set or option, or a bad value.
+    pub fn parse_rules(&self) -> Result<Rules, String> {
+        let pairs: Vec<(&str, &str)> = self.options.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let rules = Rules::parse(self.rules.trim(), &pairs).map_err(|e| e.to_string())?;
+        rules.check_players(self.players).map_err(|e| e.to_string())?;
+        Ok(rules)
+    }
+}
+
+/// A request to create a game (`POST /api/games`): one person against bots.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    /// The rule set's name; `tresillo` when absent.
+    #[serde(default)]
+    pub rules: Option<String>,
+    /// Rule options as key and value (values as typed on the command line).
+    #[serde(default)]
+    pub options: BTreeMap<String, String>,
+    /// Seats at the table; the rule set's first table size when absent.
+    #[serde(default)]
+    pub players: Option<u8>,
+    /// The person's seat (0 when absent).
+    #[serde(default)]
+    pub seat: u8,
+    /// The bots' agent specs in seat order after the person's seat (`rule` each
+    /// when absent).
+    #[serde(default)]
+    pub opponents: Option<Vec<String>>,
+    /// Hands in the session (1 when absent).
+    #[serde(default)]
+    pub hands: Option<u32>,
+    /// The master seed; drawn from the OS when absent (and kept in the log and the
+    /// records).
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+impl NewGame {
+    /// The game this request asks for, with `seed` when it gives none.
+    ///
+    /// # Errors
+    /// A one-line reason: bad rule set, table size, seat, opponents or hands.
+    pub fn to_spec(&self, seed: u64) -> Result<GameSpec, String> {
+        let name = self.rules.clone().unwrap_or_else(|| "tresillo".into());
+        let mut spec = GameSpec {
+            rules: name,
+            options: self.options.clone(),
+            players: 0,
+            seats: Vec::new(),
+            hands: self.hands.unwrap_or(1),
+            seed: self.seed.unwrap_or(seed),
+            dealer: 0,
+            deals: None,
+            owner: None,
+        };
+        let pairs: Vec<(&str, &str)> = spec.options.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let rules = Rules::parse(spec.rules.trim(), &pairs).map_err(|e| e.to_string())?;
+        let n = self.players.unwrap_or_else(|| rules.set.spec().tables[0].players);
+        spec.players = n;
+        if self.seat >= n {
+            return Err(format!("bad seat {}: seats are 0 to {}", self.seat, n - 1));
+        }
+        let opponents = self
+            .opponents
+            .clone()
+            .unwrap_or_else(|| vec!["rule".to_string(); usize::from(n.saturating_sub(1))]);
+        if opponents.len() != usize::from(n.saturating_sub(1)) {
+            return Err(format!(
+                "a table of {n} needs {} opponents (agent specs), got {}",
+                n.saturating_sub(1),
+                opponents.len()
+            ));
+        }
+        let mut seats = vec![String::new(); usize::from(n)];
+        seats[usize::from(self.seat)] = HUMAN.into();
+        for (i, o) in opponents.iter().enumerate() {
+            seats[usize::from((self.seat + 1 + i as u8) % n)] = o.trim().to_string();
+        }
+        spec.seats = seats;
+        Ok(spec)
+    }
+}

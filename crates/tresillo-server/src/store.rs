@@ -1,0 +1,246 @@
+//! The records directory (docs/SERVE.md): `games/TOKEN.jsonl`, one log per game
+//! (its [`GameSpec`] on the first line, then every decision, each line written
+//! and fsynced before the decision is acknowledged), and `records/TOKEN.jsonl`,
+//! the game's finished hands as records (docs/RECORDS.md) that `tresillo replay`
+//! reads. File names are made here from [`Token`]s only, never from request text.
+
+use crate::spec::GameSpec;
+use crate::token::Token;
+use serde::{Deserialize, Serialize};
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use tresillo_sim::{HandRecord, Step};
+
+/// The log format version on every log's first line.
+pub const LOG_FORMAT: u32 = 1;
+
+/// A log's first line.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Header {
+    /// [`LOG_FORMAT`].
+    pub format: u32,
+    /// The game.
+    pub game: GameSpec,
+}
+
+/// One decision line: the hand's index in the session and the record's step
+/// (`{"hand":0,"seat":1,"play":"7C"}`).
+#[derive(Debug)]
+pub struct Line {
+    /// The hand (0 for the first of the session).
+    pub hand: u32,
+    /// Who decided what.
+    pub step: Step,
+}
+
+impl Line {
+    /// The line as written (no newline).
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        let step = serde_json::to_string(&self.step).expect("a step serializes");
+        let rest = step.strip_prefix('{').expect("a step is an object");
+        format!("{{\"hand\":{},{rest}", self.hand)
+    }
+
+    /// Parses a decision line.
+    ///
+    /// # Errors
+    /// A one-line reason.
+    pub fn parse(text: &str) -> Result<Line, String> {
+        let mut m: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let hand = m.remove("hand").ok_or("no `hand`")?;
+        let hand = hand.as_u64().and_then(|h| u32::try_from(h).ok()).ok_or("`hand` is not a hand number")?;
+        let step: Step = serde_json::from_value(serde_json::Value::Object(m)).map_err(|e| e.to_string())?;
+        Ok(Line { hand, step })
+    }
+}
+
+/// The directory's two folders.
+#[derive(Clone, Debug)]
+pub struct Store {
+    games: PathBuf,
+    records: PathBuf,
+}
+
+/// An open game log, appended to.
+#[derive(Debug)]
+pub struct Log {
+    file: File,
+    records: PathBuf,
+    records_dir: PathBuf,
+}
+
+/// A game read back from its log.
+pub struct Loaded {
+    /// The game's token (its file name).
+    pub token: Token,
+    /// Its spec.
+    pub game: GameSpec,
+    /// Its decisions with their line numbers (1-based; the header is line 1).
+    pub lines: Vec<(usize, Line)>,
+    /// The open log, to append to.
+    pub log: Log,
+    /// Finished hands in its records file (lines), to know whether it is whole.
+    pub records_on_disk: usize,
+}
+
+fn sync_dir(dir: &Path) -> io::Result<()> {
+    File::open(dir)?.sync_all()
+}
+
+impl Store {
+    /// The store in `dir`, its folders created if missing.
+    ///
+    /// # Errors
+    /// When the folders cannot be created.
+    pub fn open(dir: &Path) -> io::Result<Store> {
+        let games = dir.join("games");
+        let records = dir.join("records");
+        std::fs::create_dir_all(&games)?;
+        std::fs::create_dir_all(&records)?;
+        Ok(Store { games, records })
+    }
+
+    fn game_path(&self, t: Token) -> PathBuf {
+        self.games.join(format!("{t}.jsonl"))
+    }
+
+    /// The path of a game's records file (it may not exist yet).
+    #[must_use]
+    pub fn records_path(&self, t: Token) -> PathBuf {
+        self.records.join(format!("{t}.jsonl"))
+    }
+
+    /// Creates a game's log with its header, fsynced (file and folder).
+    ///
+    /// # Errors
+    /// When the file exists or cannot be written.
+    pub fn create(&self, t: Token, game: &GameSpec) -> io::Result<Log> {
+        let path = self.game_path(t);
+        let mut file = OpenOptions::new().create_new(true).append(true).open(&path)?;
+        let header = serde_json::to_string(&Header { format: LOG_FORMAT, game: game.clone() })?;
+        file.write_all(format!("{header}\n").as_bytes())?;
+        file.sync_all()?;
+        sync_dir(&self.games)?;
+        Ok(Log { file, records: self.records_path(t), records_dir: self.records.clone() })
+    }
+
+    /// Reads every game log. A log cut in the middle of a line (the server killed
+    /// while writing a decision it had not acknowledged) is truncated to its last
+    /// whole line. A log that cannot be read is an error naming its file and line,
+    /// and the other games still load.
+    pub fn load_all(&self) -> (Vec<Loaded>, Vec<String>) {
+        let mut games = Vec::new();
+        let mut errors = Vec::new();
+        let entries = match std::fs::read_dir(&self.games) {
+            Ok(e) => e,
+            Err(e) => return (games, vec![format!("{}: {e}", self.games.display())]),
+        };
+        let mut names: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        names.sort();
+        for path in names {
+            let token = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .and_then(|n| n.strip_suffix(".jsonl"))
+                .and_then(Token::parse);
+            let Some(token) = token else {
+                errors.push(format!("{}: not a game log (TOKEN.jsonl); ignored", path.display()));
+                continue;
+            };
+            match self.load(token, &path) {
+                Ok(g) => games.push(g),
+                Err(e) => errors.push(e),
+            }
+        }
+        (games, errors)
+    }
+
+    fn load(&self, token: Token, path: &Path) -> Result<Loaded, String> {
+        let at = |line: usize, e: &dyn std::fmt::Display| format!("{}:{line}: {e}", path.display());
+        let mut text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let whole = text.rfind('\n').map_or(0, |i| i + 1);
+        if whole < text.len() {
+            // A torn last line: never acknowledged, so dropped.
+            let f = OpenOptions::new().write(true).open(path).map_err(|e| at(0, &e))?;
+            f.set_len(whole as u64).and_then(|()| f.sync_all()).map_err(|e| at(0, &e))?;
+            text.truncate(whole);
+        }
+        let mut lines = text.lines().enumerate();
+        let (_, first) = lines.next().ok_or_else(|| at(1, &"empty log"))?;
+        let header: Header = serde_json::from_str(first).map_err(|e| at(1, &e))?;
+        if header.format != LOG_FORMAT {
+            return Err(at(1, &format!("log format {} (this server reads {LOG_FORMAT})", header.format)));
+        }
+        let mut decisions = Vec::new();
+        for (i, l) in lines {
+            decisions.push((i + 1, Line::parse(l).map_err(|e| at(i + 1, &e))?));
+        }
+        let file = OpenOptions::new().append(true).open(path).map_err(|e| at(0, &e))?;
+        let records = self.records_path(token);
+        let records_on_disk = std::fs::read_to_string(&records).map_or(0, |t| t.lines().count());
+        Ok(Loaded {
+            token,
+            game: header.game,
+            lines: decisions,
+            log: Log { file, records, records_dir: self.records.clone() },
+            records_on_disk,
+        })
+    }
+}
+
+impl Log {
+    /// Appends `lines` and fsyncs: when this returns Ok they are on disk.
+    ///
+    /// # Errors
+    /// When the write or the sync fails (the caller then acknowledges nothing).
+    pub fn append(&mut self, lines: &[Line]) -> io::Result<()> {
+        let mut buf = String::new();
+        for l in lines {
+            buf.push_str(&l.to_json());
+            buf.push('\n');
+        }
+        self.file.write_all(buf.as_bytes())?;
+        self.file.sync_data()
+    }
+
+    /// Writes the game's finished hands as its records file (a new file renamed
+    /// over the old one, fsynced).
+    ///
+    /// # Errors
+    /// When the file cannot be written.
+    pub fn write_records(&self, records: &[HandRecord]) -> io::Result<()> {
+        let mut text = String::new();
+        for r in records {
+            text.push_str(&serde_json::to_string(r)?);
+            text.push('\n');
+        }
+        let tmp = self.records.with_extension("jsonl.tmp");
+        let mut f = File::create(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, &self.records)?;
+        sync_dir(&self.records_dir)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tresillo_core::{Card, Seat};
+    use tresillo_sim::Act;
+
+    #[test]
+    fn lines_round_trip() {
+        let l = Line { hand: 3, step: Step { seat: Seat(2), act: Act::Play(Card::ESPADA) } };
+        let text = l.to_json();
+        assert_eq!(text, r#"{"hand":3,"seat":2,"play":"1E"}"#);
+        let back = Line::parse(&text).unwrap();
+        assert_eq!((back.hand, back.step), (3, l.step));
+        assert!(Line::parse(r#"{"seat":2,"play":"1E"}"#).unwrap_err().contains("hand"));
+        assert!(Line::parse(r#"{"hand":1,"seat":2,"play":"1E","bid":"paso"}"#).is_err());
+    }
+}

@@ -1,0 +1,262 @@
+//! What the person's page is sent: built from the seat's [`PlayerView`]
+//! (RULES.md section 9) and public facts only, never from another seat's cards.
+//! The seat's view itself is the protocol's [`SeatView`]; around it come the
+//! request with its legal choices labelled in the rule set's words, the hand's
+//! public history (another seat's discards as a count), the last trick, and the
+//! session's score.
+
+use crate::game::Game;
+use serde_json::{Value, json};
+use tresillo_core::{
+    Bid, CardSet, Decision, HandResult, Outcome, Phase, PlayerView, PublicState, Request, RuleSet,
+};
+use tresillo_env::SeatView;
+use tresillo_sim::{Act, Step};
+
+/// The JSON the page renders (`GET /api/games/TOKEN`).
+#[must_use]
+pub fn game_view(g: &Game) -> Value {
+    let me = g.human;
+    let pv = g.hand.view(me);
+    let p = pv.public();
+    let names = p.rules.names();
+    let status = if g.failure.is_some() {
+        "failed"
+    } else if g.is_over() {
+        "over"
+    } else if g.turn() == Some(me) {
+        "your_turn"
+    } else if g.thinking.is_some() {
+        "thinking"
+    } else {
+        "waiting"
+    };
+    let seats: Vec<&str> = g.spec.seats.iter().map(String::as_str).collect();
+    let over = g.is_over();
+    json!({
+        "token": g.token.to_string(),
+        "seq": g.seq,
+        "status": status,
+        "failure": g.failure,
+        "rules": g.rules.set.name(),
+        "options": g.spec.options,
+        "players": g.players(),
+        "seat": me.0,
+        "seats": seats,
+        "hands": g.spec.hands,
+        "hand": g.k,
+        "turn": g.turn().map(|s| s.0),
+        "thinking": g.thinking.map(|s| s.0),
+        "view": if over { Value::Null } else { serde_json::to_value(SeatView::new(&pv, CardSet::EMPTY)).expect("a view serializes") },
+        "table": if over { Value::Null } else { table(p, &pv) },
+        "request": if over { Value::Null } else { request(g, &pv) },
+        "history": if over { Value::Null } else { Value::from(history(g)) },
+        "last_trick": if over { Value::Null } else { last_trick(p) },
+        "score": score(g),
+        "names": {
+            "suits": tresillo_core::Suit::ALL.iter().map(|s| json!([s.letter().to_string(), names.suit(*s)])).collect::<Vec<_>>(),
+        },
+    })
+}
+
+/// Public facts of the hand beyond the seat view.
+fn table(p: &PublicState, pv: &PlayerView) -> Value {
+    let names = p.rules.names();
+    json!({
+        "phase": format!("{:?}", p.phase),
+        "level": p.level,
+        "heap_left": p.heap_left,
+        "turned": p.turned.map(|c| c.to_string()),
+        "exposed": pv.exposed_hand().filter(|_| p.declarer != Some(pv.seat())).map(|e| e.iter().map(|c| c.to_string()).collect::<Vec<_>>()),
+        "shown_heap": p.shown_heap.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+        "contract_name": p.contract.map(|c| names.contract(c, p.trump)),
+        "trump_name": p.trump.map(|t| names.suit(t)),
+        "leader": p.current_leader().0,
+        "playing": (0..p.players).filter(|&s| p.table.sits_out(p.dealer) != Some(tresillo_core::Seat(s))).collect::<Vec<_>>(),
+    })
+}
+
+/// The request with every legal choice labelled (a discard: its bounds; the
+/// page picks the cards).
+fn request(g: &Game, pv: &PlayerView) -> Value {
+    let req = g.human_request();
+    if req == Request::Done {
+        return Value::Null;
+    }
+    let p = pv.public();
+    let set = p.rules;
+    let (kind, extra) = match req {
+        Request::Discard { min, max, .. } => ("discard", json!({"min": min, "max": max})),
+        Request::Play { legal, .. } => {
+            ("play", json!({"legal": legal.iter().map(|c| c.to_string()).collect::<Vec<_>>()}))
+        }
+        _ => (kind_name(req), Value::Null),
+    };
+    let choices: Vec<Value> = if kind == "discard" {
+        Vec::new()
+    } else {
+        pv.legal_decisions()
+            .into_iter()
+            .map(|d| json!({"decision": Act::from(d), "label": label(&d, set, p)}))
+            .collect()
+    };
+    json!({"kind": kind, "question": question(pv), "choices": choices, "discard": extra.get("min").map(|_| extra.clone()), "legal": extra.get("legal")})
+}
+
+fn kind_name(r: Request) -> &'static str {
+    match r {
+        Request::Bid { .. } => "bid",
+        Request::Declare { .. } => "declare",
+        Request::Discard { .. } => "discard",
+        Request::Word { .. } => "word",
+        Request::Play { .. } => "play",
+        Request::Surrender { .. } => "surrender",
+        Request::TakeOver { .. } => "take_over",
+        Request::Bola { .. } => "bola",
+        Request::Gascarille { .. } => "gascarille",
+        Request::ExchangeRight { .. } => "exchange_first",
+        Request::AcceptSurrender { .. } => "accept_surrender",
+        Request::DeclareVole { .. } => "declare_vole",
+        Request::Penetro { .. } => "penetro",
+        Request::DropOut { .. } => "drop_out",
+        Request::Done => "done",
+    }
+}
+
+/// The question a request asks, in the rule set's words.
+fn question(view: &PlayerView) -> String {
+    let p = view.public();
+    let words = p.game_rules().spec().words;
+    match view.request() {
+        Request::Declare { forced: true, .. } if p.penetro.active => {
+            "You penetra: name trumps, then discard one card"
+        }
+        Request::Declare { forced: true, .. } if p.gascarille => "You must play a gascarille: name trumps",
+        Request::Declare { forced: true, .. } => words.forced_question,
+        Request::Surrender { .. } if p.phase == Phase::PenetroGiveUp => {
+            "You took ten cards: give up at once or play on"
+        }
+        Request::Bid { .. } => "Your call in the auction",
+        Request::Declare { .. } => words.declare_question,
+        Request::Word { .. } => "Who goes first among the opponents?",
+        Request::Play { .. } => "Your card",
+        Request::Surrender { .. } => "Three tricks played: give up or play on?",
+        Request::TakeOver { .. } => "The declarer gives up: take over?",
+        Request::Bola { .. } => words.bola_question,
+        Request::Gascarille { .. } => "Everybody passed: make the holder of the espada play a gascarille?",
+        Request::ExchangeRight { .. } => "Exchange first, or pass that right to the other opponent?",
+        Request::AcceptSurrender { .. } => "The declarer gives up the vuelta: accept?",
+        Request::DeclareVole { .. } => "Declare the vole (every trick) before the first trick?",
+        Request::Penetro { .. } => {
+            "All passed and the espada is in the heap: take ten cards from the top or the bottom"
+        }
+        Request::DropOut { .. } => "The dealer penetra: one of you drops out; your word",
+        Request::Discard { min, max, .. } => {
+            return format!("Exchange: choose {min} to {max} cards to discard, then confirm");
+        }
+        Request::Done => "",
+    }
+    .to_string()
+}
+
+/// A decision in the words of rule set `set`.
+#[must_use]
+pub fn label(d: &Decision, set: RuleSet, p: &PublicState) -> String {
+    let names = set.names();
+    match *d {
+        // An equal bid in L'Hombre is *self*.
+        Decision::Bid(b @ Bid::Level(l)) => names.bid(b, p.standing.map(|s| s.0) == Some(l)),
+        Decision::Bid(b) => names.bid(b, false),
+        Decision::Declare(c, t) => {
+            let trump = t.map_or(String::new(), |s| format!(", trumps {}", names.suit(s)));
+            format!("{}{trump}", names.contract(c, t))
+        }
+        Decision::Discard(s) if s.is_empty() => "discard nothing".into(),
+        Decision::Discard(s) => format!("discard {}", names.cards(s)),
+        Decision::Word(w) => w.to_string(),
+        Decision::Play(c) => names.card(c),
+        Decision::Surrender(true) => "give up".into(),
+        Decision::Surrender(false) => "play on".into(),
+        Decision::TakeOver(true) => "yo sigo (take over)".into(),
+        Decision::TakeOver(false) => "do not take over".into(),
+        Decision::Bola(b) => set.spec().words.bola_choices[usize::from(b)].into(),
+        Decision::Gascarille(g) => if g { "gascarille" } else { "no gascarille" }.into(),
+        Decision::ExchangeFirst(f) => if f { "exchange first" } else { "pass the right" }.into(),
+        Decision::AcceptSurrender(a) => if a { "accept" } else { "refuse" }.into(),
+        Decision::DeclareVole(v) => if v { "declare the vole" } else { "do not declare the vole" }.into(),
+        Decision::Penetro(e) => format!("take the {e} ten"),
+        Decision::DropOut(w) => w.to_string(),
+    }
+}
+
+/// The hand's decisions as the person may see them: another seat's discard as
+/// its count only.
+fn history(g: &Game) -> Vec<Value> {
+    let me = g.human;
+    let mut h = tresillo_core::Hand::with_rules(g.rules, g.players(), *g.hand.deal(), g.hand.public().dealer)
+        .expect("the hand was made from these");
+    let mut out = Vec::new();
+    for &Step { seat, act } in &g.steps {
+        let d = Decision::from(act);
+        let p = h.public();
+        let text = match d {
+            Decision::Discard(s) if seat != me => format!("discards {}", s.len()),
+            Decision::Play(c) => format!("plays {}", p.rules.names().card(c)),
+            _ => label(&d, p.rules, p),
+        };
+        out.push(json!({"seat": seat.0, "text": text}));
+        h.apply_unchecked(d);
+    }
+    out
+}
+
+/// The last complete trick (cards with their seats, and the winner), while the
+/// next one has no card yet.
+fn last_trick(p: &PublicState) -> Value {
+    let plays = p.plays();
+    if p.tricks_done == 0 || !p.current_trick().is_empty() {
+        return Value::Null;
+    }
+    let m = plays.len() / usize::from(p.tricks_done);
+    let from = plays.len() - m;
+    let cards: Vec<Value> =
+        (from..plays.len()).map(|i| json!([p.play_seat(i).0, plays[i].to_string()])).collect();
+    json!({"cards": cards, "winner": p.current_leader().0})
+}
+
+/// The outcome of a hand in words.
+#[must_use]
+pub fn outcome_text(r: &HandResult) -> String {
+    let names = r.rules.names();
+    let words = r.rules.spec().words;
+    let tricks: Vec<String> = r.tricks.0[..usize::from(r.players.min(4))].iter().map(u8::to_string).collect();
+    match r.outcome {
+        Outcome::Cancelled => words.cancelled_outcome.into(),
+        o => format!(
+            "{} for declarer seat {}{}; tricks {}{}",
+            names.outcome(o),
+            r.final_declarer().map_or("?".into(), |s| s.to_string()),
+            if r.penetro { " (penetro)" } else { "" },
+            tricks.join("-"),
+            match (r.bola_attempted, r.bola_made) {
+                (true, true) => format!("; {} made", words.bola),
+                (true, false) => format!("; {} failed", words.bola),
+                _ => String::new(),
+            }
+        ),
+    }
+}
+
+fn score(g: &Game) -> Value {
+    let hands: Vec<Value> = g
+        .finished
+        .iter()
+        .zip(&g.records)
+        .enumerate()
+        .map(|(i, (f, rec))| {
+            let contract = rec.result.contract.map(|c| g.rules.set.names().contract(c, rec.result.trump));
+            json!({"hand": i, "outcome": outcome_text(&f.result), "contract": contract, "change": f.change})
+        })
+        .collect();
+    json!({"totals": g.totals(), "hands": hands, "settlement": g.settlement()})
+}

@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""Browser test of `tresillo serve`: headless Chromium (Debian's chromium and
+chromium-driver; nothing downloaded) driven through chromedriver's WebDriver
+protocol with the Python standard library. For each of two rule sets it opens the
+page, starts a game in the form, plays whole hands by clicking (the choices'
+buttons, legal cards, exchange cards and the confirm button), saves screenshots to
+docs/, and checks that `tresillo replay` reproduces the game's records. Exits 0
+when all holds, 77 (skipped) without chromium or chromedriver. Usage:
+
+    scripts/serve-browser.py [--binary target/release/tresillo] [--shots docs]
+"""
+
+import argparse
+import base64
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+from serve_client import binary_path, start_server
+
+GAMES = [
+    # rule set, players, hands, seed, screenshot name
+    ("tresillo", 3, 2, 11, "serve-tresillo.png"),
+    ("lhombre", 3, 1, 3, "serve-lhombre.png"),
+]
+
+
+class Driver:
+    def __init__(self, port):
+        self.base = f"http://127.0.0.1:{port}"
+        self.sid = None
+
+    def call(self, method, path, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base + path, data=data, method=method)
+        req.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(req, timeout=60) as r:
+                return json.loads(r.read())["value"]
+        except urllib.error.HTTPError as e:
+            raise RuntimeError(f"webdriver {method} {path}: {e.read()[:300]!r}") from None
+
+    def s(self, method, path, body=None):
+        return self.call(method, f"/session/{self.sid}{path}", body)
+
+    def start(self, profile, width, height):
+        caps = {
+            "capabilities": {
+                "alwaysMatch": {
+                    "goog:chromeOptions": {
+                        "binary": shutil.which("chromium"),
+                        "args": [
+                            "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                            "--disable-background-networking", "--disable-component-update",
+                            "--disable-sync", f"--user-data-dir={profile}", f"--window-size={width},{height}",
+                        ],
+                    }
+                }
+            }
+        }
+        self.sid = self.call("POST", "/session", caps)["sessionId"]
+
+    def go(self, url):
+        self.s("POST", "/url", {"url": url})
+
+    def js(self, script, *args):
+        return self.s("POST", "/execute/sync", {"script": script, "args": list(args)})
+
+    def find(self, css):
+        els = self.s("POST", "/elements", {"using": "css selector", "value": css})
+        return [list(e.values())[0] for e in els]
+
+    def click(self, eid):
+        self.s("POST", f"/element/{eid}/click", {})
+
+    def shot(self, path):
+        png = base64.b64decode(self.s("GET", "/screenshot"))
+        with open(path, "wb") as f:
+            f.write(png)
+
+    def size(self, w, h):
+        self.s("POST", "/window/rect", {"width": w, "height": h})
+
+    def quit(self):
+        if self.sid:
+            try:
+                self.call("DELETE", f"/session/{self.sid}")
+            except Exception:  # noqa: BLE001 - ending anyway
+                pass
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_status(d, timeout=60):
+    """Waits until the page shows it is the person's turn or the game is over."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        st = d.js("const e = document.getElementById('status'); return e ? e.dataset.status : null;")
+        if st in ("your_turn", "over", "failed"):
+            return st
+        time.sleep(0.05)
+    raise RuntimeError("the page never showed the person's turn")
+
+
+def play_game(d, base, rules, players, hands, seed, shot, shots):
+    d.go(base + "/")
+    for _ in range(100):
+        if d.find("#start"):
+            break
+        time.sleep(0.05)
+    d.js(
+        "const r = document.getElementById('rules'); r.value = arguments[0];"
+        "r.dispatchEvent(new Event('change'));"
+        "const p = document.getElementById('players'); p.value = String(arguments[1]);"
+        "p.dispatchEvent(new Event('change'));"
+        "document.getElementById('hands').value = String(arguments[2]);"
+        "document.getElementById('seed').value = String(arguments[3]);",
+        rules, players, hands, seed,
+    )
+    if rules == "tresillo":
+        d.shot(os.path.join(shots, "serve-setup.png"))
+    d.click(d.find("#start")[0])
+    clicks, shot_taken = 0, False
+    while True:
+        st = wait_status(d)
+        if st != "your_turn":
+            break
+        kind = d.js("return document.getElementById('question') ? document.getElementById('question').textContent : ''")
+        # A screenshot in mid-play: a card to play with cards on the table.
+        if not shot_taken and d.find(".card.legal") and d.find("#trick figure"):
+            d.shot(os.path.join(shots, shot))
+            shot_taken = True
+        before = d.js("return document.getElementById('info').textContent + document.getElementById('history').textContent")
+        buttons = d.find("#choices button")
+        legal = d.find(".card.legal")
+        if buttons:
+            d.click(buttons[0])
+        elif legal:
+            d.click(legal[0])
+        elif d.find("#confirm-discard"):
+            cards = d.find("#hand .card")
+            i = 0
+            while d.js("return document.getElementById('confirm-discard').disabled") and i < len(cards):
+                d.click(d.find("#hand .card")[i])
+                i += 1
+            d.click(d.find("#confirm-discard")[0])
+        else:
+            raise RuntimeError(f"nothing to click for: {kind}")
+        clicks += 1
+        # Wait for the page to take the click in.
+        for _ in range(200):
+            now = d.js("return document.getElementById('info').textContent + (document.getElementById('history') ? document.getElementById('history').textContent : '')")
+            if now != before:
+                break
+            time.sleep(0.02)
+        if clicks > 500:
+            raise RuntimeError("more than 500 clicks")
+    if st != "over":
+        raise RuntimeError(f"the game ended {st}")
+    if not shot_taken:
+        d.shot(os.path.join(shots, shot))
+    token = d.js("return location.pathname.split('/').pop()")
+    return token, clicks
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--binary", default=binary_path())
+    ap.add_argument("--shots", default="docs")
+    a = ap.parse_args()
+    if not shutil.which("chromium") or not shutil.which("chromedriver"):
+        print("skipped: no chromium or chromedriver (apt-get install chromium chromium-driver)")
+        return 77
+    records = tempfile.mkdtemp(prefix="tresillo-browser-")
+    profile = tempfile.mkdtemp(prefix="tresillo-chromium-")
+    proc, base = start_server(a.binary, records)
+    port = free_port()
+    drv = subprocess.Popen(["chromedriver", f"--port={port}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    d = Driver(port)
+    failures = []
+    try:
+        for _ in range(100):
+            try:
+                d.call("GET", "/status")
+                break
+            except Exception:  # noqa: BLE001 - not up yet
+                time.sleep(0.05)
+        d.start(profile, 1000, 900)
+        for rules, players, hands, seed, shot in GAMES:
+            token, clicks = play_game(d, base, rules, players, hands, seed, shot, a.shots)
+            if rules == "tresillo":
+                d.shot(os.path.join(a.shots, "serve-tresillo-over.png"))
+            rec = os.path.join(records, "records", token + ".jsonl")
+            r = subprocess.run([a.binary, "replay", rec], capture_output=True, text=True)
+            with open(rec) as f:
+                n = sum(1 for _ in f)
+            if r.returncode != 0 or n != hands:
+                failures.append(f"{rules}: {n} records, replay: {r.stderr.strip()}")
+            print(f"{rules}: {hands} hand(s) played in {clicks} clicks; tresillo replay reproduces {n} record(s)")
+        # Phone width: a new game's first decision.
+        d.size(390, 844)
+        d.go(base + "/")
+        time.sleep(0.3)
+        d.click(d.find("#start")[0])
+        wait_status(d)
+        d.shot(os.path.join(a.shots, "serve-phone.png"))
+    finally:
+        d.quit()
+        drv.kill()
+        proc.kill()
+        proc.wait()
+        drv.wait()
+        shutil.rmtree(records, ignore_errors=True)
+        shutil.rmtree(profile, ignore_errors=True)
+    for f in failures:
+        print(f"error: {f}", file=sys.stderr)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

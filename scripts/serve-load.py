@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Load test of `tresillo serve` on the loopback address only: TABLES tables
+played at once through the HTTP API against `rule` opponents (each a person who
+answers at once with the first legal choice), bounded by --hands per table and
+--max-seconds. Prints the 50th/99th percentile response times of the requests
+(game creation, views, decisions; long polls that wait for bots are not counted)
+and the server's peak resident memory. Usage:
+
+    scripts/serve-load.py [--tables 100] [--hands 2] [--binary target/release/tresillo]
+"""
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import threading
+import time
+
+from serve_client import Client, binary_path, percentile, rss_kib, start_server
+
+
+def server_cpu(pid):
+    """The process's user + system CPU seconds from /proc."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tables", type=int, default=100)
+    ap.add_argument("--hands", type=int, default=2)
+    ap.add_argument("--rules", default="tresillo")
+    ap.add_argument("--max-seconds", type=float, default=300)
+    ap.add_argument("--think-ms", type=float, default=0, help="each person waits this long before deciding")
+    ap.add_argument("--binary", default=binary_path())
+    a = ap.parse_args()
+    records = tempfile.mkdtemp(prefix="tresillo-load-")
+    proc, base = start_server(a.binary, records)
+    deadline = time.monotonic() + a.max_seconds
+    clients, errors, done = [], [], []
+    peak = [rss_kib(proc.pid) or 0]
+    stop = threading.Event()
+
+    def sample():
+        while not stop.wait(0.1):
+            peak[0] = max(peak[0], rss_kib(proc.pid) or 0)
+
+    def table(i):
+        c = Client(base)
+        clients.append(c)
+        try:
+            t = c.create(rules=a.rules, seat=i % 3, hands=a.hands, seed=1000 + i, opponents=["rule", "rule"])
+            v = c.until_turn(t)
+            while v["status"] == "your_turn" and time.monotonic() < deadline:
+                if a.think_ms:
+                    time.sleep(a.think_ms / 1000)
+                s, v = c.decide(t, v)
+                if s != 200:
+                    raise RuntimeError(f"decision refused: {s} {v}")
+                v = c.until_turn(t, v)
+            if v["status"] != "over":
+                raise RuntimeError(f"table {i} ended {v['status']}")
+            done.append(i)
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(f"table {i}: {e}")
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    t0 = time.monotonic()
+    threads = [threading.Thread(target=table, args=(i,)) for i in range(a.tables)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    wall = time.monotonic() - t0
+    stop.set()
+    cpu = server_cpu(proc.pid)
+    mine = os.times()
+    proc.kill()
+    proc.wait()
+    shutil.rmtree(records, ignore_errors=True)
+    times = [x for c in clients for x in c.times]
+    print(f"{len(done)} of {a.tables} tables played {a.hands} hand(s) each in {wall:.1f} s; {len(times)} requests")
+    print(f"response time p50 {percentile(times, 50) * 1000:.1f} ms, p99 {percentile(times, 99) * 1000:.1f} ms, "
+          f"max {max(times) * 1000:.1f} ms")
+    print(f"server peak RSS {peak[0] / 1024:.1f} MiB; CPU seconds: server {cpu:.1f}, "
+          f"this client {mine.user + mine.system:.1f} (of {wall * os.cpu_count():.1f} on {os.cpu_count()} cores)")
+    for e in errors[:5]:
+        print(f"error: {e}", file=sys.stderr)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
