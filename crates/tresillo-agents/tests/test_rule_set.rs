@@ -95,3 +95,43 @@ fn ismcts_plays_the_test_set_on_its_general_simulator() {
     assert_eq!(played, 9);
     assert!(contracts > 0, "some hands are played in a contract");
 }
+
+/// `test-three` scored by points (no condiciones): a scoring system the agents'
+/// rows do not give it, so its stakes can only come from the rule set.
+static TEST_THREE_POINTS: RuleSpec = RuleSpec {
+    name: "test-three-points",
+    scoring: tresillo_core::ScoringSystem::Points,
+    condiciones: tresillo_core::Condiciones::NONE,
+    ..TEST_THREE
+};
+
+#[test]
+fn the_stakes_come_from_the_rule_sets_scoring_not_the_agents_rows() {
+    let puesta = test_three();
+    let points = Rules::from(register_rule_set(&TEST_THREE_POINTS).expect("a new name"));
+    assert_eq!((puesta.dealer_stake(), points.dealer_stake()), (1, 0));
+    let mut checked = 0;
+    for rules in [puesta, points] {
+        for seed in 0..40u64 {
+            let mut hand = Hand::with_rules(rules, 3, common::deal(seed), Seat(0)).unwrap();
+            let mut agents: Vec<Box<dyn tresillo_agents::Agent>> =
+                (0..3).map(|_| Box::new(tresillo_agents::RuleAgent::default()) as _).collect();
+            let mut rngs = seat_rngs(seed);
+            while hand.public().phase != tresillo_core::Phase::Play && hand.request().seat().is_some() {
+                common::advance(&mut hand, &mut agents, &mut rngs, 1);
+            }
+            let p = *hand.public();
+            let Some(d) = p.declarer.filter(|_| p.phase == tresillo_core::Phase::Play) else { continue };
+            // A dealing declarer values the hand as any other: the ledger's
+            // stake before the deal is left out, whatever the system.
+            let value = |dealer: u8| {
+                let mut q = p;
+                q.dealer = Seat(dealer);
+                gpimc::stakes(&q, d).expect("scored by the set's ledger").utility
+            };
+            assert_eq!(value(d.0), value(d.next(3).0), "{rules}, seed {seed}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "{checked} hands reached the play");
+}

@@ -475,6 +475,20 @@ impl Rules {
         }
     }
 
+    /// What the dealer pays before the deal whatever happens, by the scoring
+    /// system in use ([`Rules::scoring`]): the puesta system's tanto (1, into the
+    /// plato), the chips' `ante` (into the pool); nothing under points or payments
+    /// per defender. The ledgers charge the dealer this amount, and a search
+    /// leaves it out of a dealing declarer's value.
+    #[must_use]
+    pub fn dealer_stake(&self) -> i64 {
+        match self.scoring() {
+            ScoringSystem::Puesta => 1,
+            ScoringSystem::Chips => self.ante(),
+            ScoringSystem::Points | ScoringSystem::PerDefender => 0,
+        }
+    }
+
     /// Whether an opponent may take over a surrendered `contract`.
     #[must_use]
     pub fn takeover_allowed(&self, contract: Contract) -> bool {

@@ -71,6 +71,20 @@ impl ScoringSystem {
     pub const fn kept_by_ledger(self) -> bool {
         matches!(self, ScoringSystem::Puesta | ScoringSystem::PerDefender)
     }
+
+    /// The size of a common hand's stakes in this system's unit, for a search
+    /// that turns a value into a reward (ISMCTS's `0.5 + u / scale`): chosen so
+    /// that a common won game is worth about 0.15 above even, as a won entrada is
+    /// under the puesta system (60). Points 24, chips 120, per defender 44.
+    #[must_use]
+    pub const fn reward_scale(self) -> f64 {
+        match self {
+            ScoringSystem::Puesta => 60.0,
+            ScoringSystem::Points => 24.0,
+            ScoringSystem::Chips => 120.0,
+            ScoringSystem::PerDefender => 44.0,
+        }
+    }
 }
 
 /// The words a rule set shows players (cards, suits, bids, contracts,
