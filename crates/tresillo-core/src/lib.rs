@@ -56,5 +56,7 @@ pub use rules::{
     PENETRO_ALL_PLAY, REDEAL_ALL_PASS, RuleOptions, RuleSet, RuleSpec, Rules, RulesError, SHOW_HEAP,
     ScoringSystem, Table, register_rule_set,
 };
+#[cfg(feature = "rule-files")]
+pub use rulesets::file::{define_rule_set, rule_spec_from_toml};
 pub use scoring::*;
 pub use view::PlayerView;

@@ -55,6 +55,10 @@ impl RuleSet {
     }
 }
 
+/// What an unknown rule set's error adds: how a set defined in a file becomes
+/// known.
+const FILE_HINT: &str = "; a rule set defined in a file is known once registered: `--rule-set FILE`, in Python `tresillo.register_rule_set(path)`";
+
 fn registered() -> &'static RwLock<Vec<RuleSet>> {
     static REGISTERED: OnceLock<RwLock<Vec<RuleSet>>> = OnceLock::new();
     REGISTERED.get_or_init(|| RwLock::new(Vec::new()))
@@ -89,7 +93,7 @@ impl std::str::FromStr for RuleSet {
     fn from_str(s: &str) -> Result<Self, String> {
         RuleSet::by_name(s).ok_or_else(|| {
             let names: Vec<_> = RuleSet::all().map(|r| r.name()).collect();
-            format!("unknown rule set `{s}` (known: {})", names.join(", "))
+            format!("unknown rule set `{s}` (known: {}{FILE_HINT})", names.join(", "))
         })
     }
 }
@@ -114,7 +118,7 @@ impl<'de> serde::Deserialize<'de> for RuleSet {
                 2 => format!("{} or {}", names[0], names[1]),
                 _ => format!("one of {}", names.join(", ")),
             };
-            serde::de::Error::custom(format_args!("unknown variant `{s}`, expected {expected}"))
+            serde::de::Error::custom(format_args!("unknown variant `{s}`, expected {expected}{FILE_HINT}"))
         })
     }
 }
@@ -147,7 +151,7 @@ impl RuleOptions {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
     /// No rule set of that name.
-    #[error("unknown rule set `{name}` (known: {known})")]
+    #[error("unknown rule set `{name}` (known: {known}{FILE_HINT})")]
     UnknownRuleSet {
         /// The name given.
         name: String,

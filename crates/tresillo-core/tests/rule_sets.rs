@@ -49,7 +49,10 @@ fn rule_sets_and_options_parse_and_print() {
 #[test]
 fn unknown_rule_sets_options_and_bad_values_are_refused() {
     let e = Rules::parse("poker", &[]).unwrap_err();
-    assert_eq!(e.to_string(), "unknown rule set `poker` (known: tresillo, tresillo-house, hombre, lhombre)");
+    assert_eq!(
+        e.to_string(),
+        "unknown rule set `poker` (known: tresillo, tresillo-house, hombre, lhombre; a rule set defined in a file is known once registered: `--rule-set FILE`, in Python `tresillo.register_rule_set(path)`)"
+    );
     // penetro_all_play is an option of four-player tresillo (12.2), not of the house rules.
     let e = Rules::parse("tresillo-house", &[("penetro_all_play", "true")]).unwrap_err();
     assert!(matches!(e, RulesError::UnknownOption { .. }), "{e}");
