@@ -51,9 +51,14 @@ fn every_option_of_every_set_round_trips_through_text_and_serde() {
     assert!(tried >= 25, "{tried}");
 }
 
+/// A rule set and options as typed, then its `Display`, its serde form and its
+/// options' serde form.
+type Pinned =
+    (&'static str, &'static [(&'static str, &'static str)], &'static str, &'static str, &'static str);
+
 #[test]
 fn the_serialized_forms_are_pinned() {
-    let cases: [(&str, &[(&str, &str)], &str, &str, &str); 6] = [
+    let cases: [Pinned; 6] = [
         ("tresillo", &[], "tresillo", r#""tresillo""#, "{}"),
         (
             "tresillo",
