@@ -45,13 +45,6 @@ pub struct AgentRules {
     /// What the declarer of a trump contract plays for (the general search's
     /// goal before any bola, vole or tout; nolo and contrabola have their own).
     pub goal: Goal,
-    /// The divisor `D` of ISMCTS's reward `0.5 + u / D`: about the stakes of the
-    /// rule set's scoring, so that a common won game is worth roughly 0.15 above
-    /// even, as in `tresillo`.
-    pub reward_divisor: f64,
-    /// What a dealer pays before the deal whatever happens (the puesta system's
-    /// tanto, the chips' ante), left out of a dealing declarer's value.
-    pub dealer_stake: fn(&Rules) -> i64,
     /// `hombre`'s gascarille is demanded (chips scoring, where the opponents pay
     /// 3 for a won gascarille instead of 5 for a won obligation); never under
     /// points, where a gascarille is worth more to the declarer.
@@ -67,20 +60,12 @@ const SPANISH: AgentRules = AgentRules {
     rule_likelihood: true,
     grand_tourne: false,
     goal: Goal::Spanish,
-    reward_divisor: 60.0,
-    dealer_stake: |_| 1,
     demand_gascarille: false,
 };
 
 /// `hombre` in points: the 4-3-2 cuatro counts double.
-const HOMBRE: AgentRules = AgentRules {
-    pimc_auction: true,
-    spanish_search: false,
-    goal: Goal::Cuatro,
-    reward_divisor: 24.0,
-    dealer_stake: |_| 0,
-    ..SPANISH
-};
+const HOMBRE: AgentRules =
+    AgentRules { pimc_auction: true, spanish_search: false, goal: Goal::Cuatro, ..SPANISH };
 
 /// The row of `rules` (`hombre` with `hombre-chips` has its own; options that
 /// the fast paths do not know turn them off).
@@ -129,13 +114,7 @@ fn row(rules: &Rules) -> AgentRules {
     } else if set == RuleSet::TRESILLO_HOUSE {
         SPANISH
     } else if set == RuleSet::HOMBRE && rules.scoring() == ScoringSystem::Chips {
-        AgentRules {
-            goal: Goal::Won,
-            reward_divisor: 120.0,
-            dealer_stake: Rules::ante,
-            demand_gascarille: true,
-            ..HOMBRE
-        }
+        AgentRules { goal: Goal::Won, demand_gascarille: true, ..HOMBRE }
     } else if set == RuleSet::HOMBRE {
         HOMBRE
     } else if set == RuleSet::LHOMBRE {
@@ -144,8 +123,6 @@ fn row(rules: &Rules) -> AgentRules {
             spanish_search: false,
             grand_tourne: true,
             goal: Goal::Lhombre,
-            reward_divisor: 44.0,
-            dealer_stake: |_| 0,
             ..SPANISH
         }
     } else {

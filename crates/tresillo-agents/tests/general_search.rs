@@ -233,10 +233,10 @@ fn the_general_search_answers_every_play_question_of_every_rule_set() {
             // Four-card tricks (penetro_all_play) are the general solver's
             // slowest: the true hands only (pimc's sampled worlds at four players
             // are played in `search_agents_play_four_players_...`).
-            if sampled && rules.options.penetro_all_play {
+            if sampled && rules.penetro_all_play() {
                 continue;
             }
-            let deals = if rules.options.penetro_all_play { 12 } else { 25 };
+            let deals = if rules.penetro_all_play() { 12 } else { 25 };
             let asked =
                 general_answers_everything(rules, players, deals, rules.set == RuleSet::HOMBRE, sampled);
             assert!(asked[0] > 100, "{rules}: {asked:?}");

@@ -12,7 +12,7 @@ use tresillo_agents::{
     Agent, RandomAgent, RuleAgent, RuleParams, Sampler, World, below, play_hand, rng_from_seed, seat_rngs,
 };
 use tresillo_core::{
-    Bid, CardSet, Contract, Decision, Hand, Phase, Request, RuleOptions, RuleSet, Rules, Seat, Suit, Word,
+    Bid, CardSet, Contract, Decision, Hand, Phase, Request, RuleSet, Rules, Seat, Suit, Word,
 };
 
 fn every_rules() -> Vec<Rules> {
@@ -21,12 +21,9 @@ fn every_rules() -> Vec<Rules> {
     for set in
         RuleSet::BUILT_IN.into_iter().filter(|s| s.spec().options.contains(&tresillo_core::PALO_DE_FAVOR))
     {
-        for favor in [None, Some(Suit::Copas)] {
-            for old in [false, true] {
-                v.push(Rules {
-                    set,
-                    options: RuleOptions { palo_de_favor: favor, codillo_old: old, ..RuleOptions::default() },
-                });
+        for favor in ["none", "copas"] {
+            for old in ["false", "true"] {
+                v.push(Rules::parse(set.name(), &[("palo_de_favor", favor), ("codillo_old", old)]).unwrap());
             }
         }
     }
@@ -60,7 +57,7 @@ fn random_and_rule_play_every_rule_set_legally() {
                 assert!(!res.is_cancelled(), "{r}: a house hand is never cancelled");
             }
         }
-        if r.options.redeal_all_pass {
+        if r.redeal_all_pass() {
             assert_eq!(forced, 0, "{r}: all passing brings a new deal");
         } else {
             assert!(forced > 0, "{r}: some all-pass hands in 150 deals");

@@ -9,8 +9,7 @@ use proptest::prelude::*;
 use std::collections::{HashMap, HashSet};
 use tresillo_agents::{Agent, RandomAgent, RuleAgent, Sampler, World, below, rng_from_seed, seat_rngs};
 use tresillo_core::{
-    Bid, Card, CardSet, Contract, Decision, Hand, Phase, PlayerView, Request, RuleOptions, RuleSet, Rules,
-    Seat, Suit, Word,
+    Bid, Card, CardSet, Contract, Decision, Hand, Phase, PlayerView, Request, Rules, Seat, Suit, Word,
 };
 
 /// How a constructed hand goes: the contract (`None`: everyone passes, espada
@@ -309,10 +308,8 @@ fn turned_card_and_forced_espada_are_placed() {
 /// in the heap, espada forzada otherwise) and the dealer never gives up at once.
 /// `None` when the hand ends first.
 fn four_position(seed: u64, all_play: bool, penetro: bool, plies: usize, rule_mask: u8) -> Option<Hand> {
-    let rules = Rules {
-        set: RuleSet::TRESILLO,
-        options: RuleOptions { penetro_all_play: all_play, ..RuleOptions::default() },
-    };
+    let rules =
+        Rules::parse("tresillo", &[("penetro_all_play", if all_play { "true" } else { "false" })]).unwrap();
     let dealer = Seat((seed % 4) as u8);
     let deal = common::deal(seed).seated(tresillo_core::Table::FOUR_WITH_PENETRO, dealer);
     let mut h = Hand::with_rules(rules, 4, deal, dealer).expect("a four-player deal");

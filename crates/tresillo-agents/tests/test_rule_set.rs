@@ -17,7 +17,7 @@ mod test_three;
 use test_three::TEST_THREE;
 
 fn test_three() -> Rules {
-    let set = register_rule_set(&TEST_THREE).expect("a new name");
+    let set = register_rule_set(*TEST_THREE).expect("a new name");
     Rules::from(set)
 }
 
@@ -29,7 +29,7 @@ fn the_registered_set_is_known_by_name_and_clashes_are_refused() {
     assert!(RuleSet::all().any(|s| s == rules.set));
     assert_eq!(rules.set.to_string(), "test-three");
     // Registering it again is harmless; another spec under a taken name is refused.
-    assert_eq!(register_rule_set(&TEST_THREE).unwrap(), rules.set);
+    assert_eq!(register_rule_set(*TEST_THREE).unwrap(), rules.set);
     static CLASH: RuleSpec = RuleSpec { summary: "another", ..tresillo_core::rulesets::spanish::TRESILLO };
     assert!(register_rule_set(&CLASH).unwrap_err().contains("`tresillo`"));
 }
@@ -94,4 +94,73 @@ fn ismcts_plays_the_test_set_on_its_general_simulator() {
     let (played, contracts) = duplicate("ismcts:iters=60", 3, 0x7e59);
     assert_eq!(played, 9);
     assert!(contracts > 0, "some hands are played in a contract");
+}
+
+/// `test-three` scored by points (no condiciones): a scoring system the agents'
+/// rows do not give it, so its stakes can only come from the rule set.
+fn test_three_points() -> &'static RuleSpec {
+    Box::leak(Box::new(RuleSpec {
+        name: "test-three-points",
+        scoring: tresillo_core::ScoringSystem::Points,
+        condiciones: tresillo_core::Condiciones::NONE,
+        ..**TEST_THREE
+    }))
+}
+
+#[test]
+fn the_stakes_come_from_the_rule_sets_scoring_not_the_agents_rows() {
+    let puesta = test_three();
+    let points = Rules::from(register_rule_set(test_three_points()).expect("a new name"));
+    assert_eq!((puesta.dealer_stake(), points.dealer_stake()), (1, 0));
+    let mut checked = 0;
+    for rules in [puesta, points] {
+        for seed in 0..40u64 {
+            let mut hand = Hand::with_rules(rules, 3, common::deal(seed), Seat(0)).unwrap();
+            let mut agents: Vec<Box<dyn tresillo_agents::Agent>> =
+                (0..3).map(|_| Box::new(tresillo_agents::RuleAgent::default()) as _).collect();
+            let mut rngs = seat_rngs(seed);
+            while hand.public().phase != tresillo_core::Phase::Play && hand.request().seat().is_some() {
+                common::advance(&mut hand, &mut agents, &mut rngs, 1);
+            }
+            let p = *hand.public();
+            let Some(d) = p.declarer.filter(|_| p.phase == tresillo_core::Phase::Play) else { continue };
+            // A dealing declarer values the hand as any other: the ledger's
+            // stake before the deal is left out, whatever the system.
+            let value = |dealer: u8| {
+                let mut q = p;
+                q.dealer = Seat(dealer);
+                gpimc::stakes(&q, d).expect("scored by the set's ledger").utility
+            };
+            assert_eq!(value(d.0), value(d.next(3).0), "{rules}, seed {seed}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "{checked} hands reached the play");
+}
+
+#[test]
+fn the_sets_own_option_caps_its_auction() {
+    let rules = test_three();
+    assert_eq!(rules.max_level(), 3, "max_bid's default");
+    let capped = Rules::parse("test-three", &[("max_bid", "1")]).unwrap();
+    assert_eq!(capped.max_level(), 1);
+    assert_eq!(capped.count(&test_three::MAX_BID), 1);
+    assert_eq!(capped.to_string(), "test-three max_bid=1");
+    assert_eq!(Rules::parse("test-three", &[("max_bid", "3")]).unwrap(), rules, "the default is no option");
+    let e = Rules::parse("test-three", &[("max_bid", "4")]).unwrap_err();
+    assert_eq!(e.to_string(), "bad value `4` for rule option `max_bid` (expected one of: 1 to 3)");
+    assert!(Rules::parse("tresillo", &[("max_bid", "1")]).is_err(), "not tresillo's option");
+    // Played: no bid above the cap, by rule agents that would bid higher.
+    let mut above = [0, 0];
+    for (i, r) in [rules, capped].into_iter().enumerate() {
+        for seed in 0..60u64 {
+            let mut hand = Hand::with_rules(r, 3, common::deal(seed), Seat((seed % 3) as u8)).unwrap();
+            let mut agents: Vec<_> = (0..3).map(|_| build_seated("rule").unwrap()).collect();
+            let res = play_hand(&mut hand, &mut agents, &mut seat_rngs(seed)).unwrap();
+            above[i] +=
+                res.bids.iter().filter(|b| matches!(b.bid, tresillo_core::Bid::Level(l) if l > 1)).count();
+        }
+    }
+    assert!(above[0] > 0, "rule bids above entrada without the option");
+    assert_eq!(above[1], 0, "no bid above max_bid=1");
 }

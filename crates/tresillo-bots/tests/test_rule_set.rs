@@ -16,7 +16,7 @@ use test_three::TEST_THREE;
 
 #[test]
 fn a_protocol_bot_plays_the_test_set() {
-    let rules = Rules::from(register_rule_set(&TEST_THREE).expect("a new name"));
+    let rules = Rules::from(register_rule_set(*TEST_THREE).expect("a new name"));
     let random = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bots/random_bot.py");
     let mut bot = ExtBot::new(BotConfig::new(&random.display().to_string()));
     let mut rule1 = RuleAgent::new(RuleParams::default());

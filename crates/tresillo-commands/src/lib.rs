@@ -87,8 +87,22 @@ use std::process::ExitCode;
 #[derive(Parser)]
 #[command(name = "tresillo", version = provenance::long_version(), about)]
 struct Cli {
+    /// Register the rule set defined in FILE (TOML, docs/RULE-SET-FILES.md)
+    /// before the command runs, so that `--rules NAME` and the records and runs
+    /// of that set know it; repeatable. Replaying or resuming its records needs
+    /// the same flag.
+    #[arg(long = "rule-set", value_name = "FILE", global = true)]
+    rule_set: Vec<std::path::PathBuf>,
     #[command(subcommand)]
     command: Command,
+}
+
+/// Registers the rule sets of `--rule-set` files.
+fn register_rule_sets(files: &[std::path::PathBuf]) -> Result<()> {
+    for path in files {
+        tresillo_runs::register_rule_set_file(path).map_err(|e| anyhow::anyhow!("--rule-set: {e}"))?;
+    }
+    Ok(())
 }
 
 #[derive(Subcommand)]
@@ -209,6 +223,7 @@ fn command_line() -> Vec<String> {
 fn run(cli: Cli) -> Result<()> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
+    register_rule_sets(&cli.rule_set)?;
     match cli.command {
         Command::Deal { seed } => {
             writeln!(out, "{}", tresillo_sim::deal_for_seed(seed))?;

@@ -52,9 +52,11 @@ pub use printable::printable;
 pub use result::{HandResult, SurrenderRecord};
 pub use rules::{
     ANTE, CODILLO_OLD, CONTRABOLA, Condiciones, DeclareError, FAVORITO, GASCARILLE, HOMBRE_CHIPS, Help,
-    Mechanics, Names, OpponentsOrder, OptionInfo, OutcomeOf, PALO_DE_FAVOR, PENETRO_ALL_PLAY,
-    REDEAL_ALL_PASS, RuleOptions, RuleSet, RuleSpec, Rules, RulesError, SHOW_HEAP, ScoringSystem, Table,
-    register_rule_set,
+    MAX_OPTIONS, Mechanics, Names, OpponentsOrder, OptionInfo, OptionKind, OutcomeOf, PALO_DE_FAVOR,
+    PENETRO_ALL_PLAY, REDEAL_ALL_PASS, RuleOptions, RuleSet, RuleSpec, Rules, RulesError, SHOW_HEAP,
+    ScoringSystem, Table, register_rule_set,
 };
+#[cfg(feature = "rule-files")]
+pub use rulesets::file::{define_rule_set, rule_spec_from_toml};
 pub use scoring::*;
 pub use view::PlayerView;

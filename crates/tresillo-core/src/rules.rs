@@ -55,6 +55,10 @@ impl RuleSet {
     }
 }
 
+/// What an unknown rule set's error adds: how a set defined in a file becomes
+/// known.
+const FILE_HINT: &str = "; a rule set defined in a file is known once registered: `--rule-set FILE`, in Python `tresillo.register_rule_set(path)`";
+
 fn registered() -> &'static RwLock<Vec<RuleSet>> {
     static REGISTERED: OnceLock<RwLock<Vec<RuleSet>>> = OnceLock::new();
     REGISTERED.get_or_init(|| RwLock::new(Vec::new()))
@@ -67,6 +71,13 @@ fn registered() -> &'static RwLock<Vec<RuleSet>> {
 pub fn register_rule_set(spec: &'static RuleSpec) -> Result<RuleSet, String> {
     let mut list = registered().write().map_err(|_| "the rule-set registry is poisoned".to_string())?;
     let set = RuleSet::of(spec);
+    if spec.options.len() > MAX_OPTIONS {
+        return Err(format!(
+            "rule set `{}` lists {} options, more than {MAX_OPTIONS}",
+            spec.name,
+            spec.options.len()
+        ));
+    }
     if let Some(old) = RuleSet::BUILT_IN.iter().chain(list.iter()).find(|r| r.name() == spec.name) {
         if std::ptr::eq(old.spec(), spec) {
             return Ok(set);
@@ -82,7 +93,7 @@ impl std::str::FromStr for RuleSet {
     fn from_str(s: &str) -> Result<Self, String> {
         RuleSet::by_name(s).ok_or_else(|| {
             let names: Vec<_> = RuleSet::all().map(|r| r.name()).collect();
-            format!("unknown rule set `{s}` (known: {})", names.join(", "))
+            format!("unknown rule set `{s}` (known: {}{FILE_HINT})", names.join(", "))
         })
     }
 }
@@ -107,7 +118,7 @@ impl<'de> serde::Deserialize<'de> for RuleSet {
                 2 => format!("{} or {}", names[0], names[1]),
                 _ => format!("one of {}", names.join(", ")),
             };
-            serde::de::Error::custom(format_args!("unknown variant `{s}`, expected {expected}"))
+            serde::de::Error::custom(format_args!("unknown variant `{s}`, expected {expected}{FILE_HINT}"))
         })
     }
 }
@@ -125,42 +136,14 @@ impl RuleOptions {
     /// Whether every option has its default.
     #[must_use]
     pub fn is_default(&self) -> bool {
-        *self == RuleOptions::default()
+        self.entries().next().is_none()
     }
 
-    /// Every option that differs from its default, as `(key, value)`, in the order
-    /// of the rule set's option list.
+    /// Every option that differs from its default, as `(key, value)` as typed,
+    /// in the order of the rule set's option list.
     #[must_use]
     pub fn set_options(&self) -> Vec<(&'static str, String)> {
-        let mut v = Vec::new();
-        if let Some(s) = self.palo_de_favor {
-            v.push((PALO_DE_FAVOR.name, s.name().to_string()));
-        }
-        if self.codillo_old {
-            v.push((CODILLO_OLD.name, "true".to_string()));
-        }
-        if self.redeal_all_pass {
-            v.push((REDEAL_ALL_PASS.name, "true".to_string()));
-        }
-        if self.penetro_all_play {
-            v.push((PENETRO_ALL_PLAY.name, "true".to_string()));
-        }
-        for (on, info) in [(self.show_heap, SHOW_HEAP), (self.chips, HOMBRE_CHIPS)] {
-            if on {
-                v.push((info.name, "true".to_string()));
-            }
-        }
-        if let Some(a) = self.ante {
-            v.push((ANTE.name, a.to_string()));
-        }
-        for (on, info) in
-            [(self.favorito, FAVORITO), (self.gascarille, GASCARILLE), (self.contrabola, CONTRABOLA)]
-        {
-            if on {
-                v.push((info.name, "true".to_string()));
-            }
-        }
-        v
+        self.entries().map(|(o, c)| (o.name, o.kind.text(c))).collect()
     }
 }
 
@@ -168,7 +151,7 @@ impl RuleOptions {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
     /// No rule set of that name.
-    #[error("unknown rule set `{name}` (known: {known})")]
+    #[error("unknown rule set `{name}` (known: {known}{FILE_HINT})")]
     UnknownRuleSet {
         /// The name given.
         name: String,
@@ -235,15 +218,6 @@ impl From<RuleSet> for Rules {
     }
 }
 
-/// `true` or `false`.
-fn flag(v: &str) -> Option<bool> {
-    match v {
-        "true" => Some(true),
-        "false" => Some(false),
-        _ => None,
-    }
-}
-
 fn option_names(set: RuleSet) -> String {
     let o: Vec<&str> = set.spec().options.iter().map(|o| o.name).collect();
     if o.is_empty() { "none".into() } else { o.join(", ") }
@@ -267,8 +241,12 @@ impl Rules {
             seen.push(k);
             rules.set_option(k, v)?;
         }
-        if rules.options.ante.is_some() && !rules.options.chips {
-            return Err(RulesError::Requires { option: ANTE.name, needs: HOMBRE_CHIPS.name });
+        for (info, _) in rules.options.entries() {
+            if let Some(needs) = info.requires
+                && !rules.options.entries().any(|(o, _)| o.name == needs)
+            {
+                return Err(RulesError::Requires { option: info.name, needs });
+            }
         }
         Ok(rules)
     }
@@ -284,42 +262,37 @@ impl Rules {
                 known: option_names(self.set),
             });
         };
-        let bad =
-            || RulesError::BadValue { option: info.name, value: value.to_string(), expected: info.values };
-        match info.name {
-            "palo_de_favor" => {
-                self.options.palo_de_favor = match value {
-                    "none" => None,
-                    s => Some(Suit::ALL.into_iter().find(|x| x.name() == s).ok_or_else(bad)?),
-                };
-            }
-            "codillo_old" => self.options.codillo_old = flag(value).ok_or_else(bad)?,
-            "show_heap" => self.options.show_heap = flag(value).ok_or_else(bad)?,
-            "hombre-chips" => self.options.chips = flag(value).ok_or_else(bad)?,
-            "favorito" => self.options.favorito = flag(value).ok_or_else(bad)?,
-            "gascarille" => self.options.gascarille = flag(value).ok_or_else(bad)?,
-            "contrabola" => self.options.contrabola = flag(value).ok_or_else(bad)?,
-            "ante" => {
-                let a: u16 = value.parse().ok().filter(|a| *a <= 1000).ok_or_else(bad)?;
-                self.options.ante = if a == 5 { None } else { Some(a) };
-            }
-            "redeal_all_pass" => {
-                self.options.redeal_all_pass = match value {
-                    "true" => true,
-                    "false" => false,
-                    _ => return Err(bad()),
-                };
-            }
-            "penetro_all_play" => {
-                self.options.penetro_all_play = match value {
-                    "true" => true,
-                    "false" => false,
-                    _ => return Err(bad()),
-                };
-            }
-            _ => unreachable!("every listed option is handled"),
-        }
+        let code = info.kind.parse(value).ok_or_else(|| RulesError::BadValue {
+            option: info.name,
+            value: value.to_string(),
+            expected: info.values,
+        })?;
+        self.options.set_code(spec.options, info, code);
         Ok(())
+    }
+
+    /// The value of the flag option `info` (`false` when the rule set does not
+    /// have it).
+    #[must_use]
+    pub fn flag(&self, info: &OptionInfo) -> bool {
+        debug_assert_eq!(info.kind, OptionKind::Flag, "{}", info.name);
+        self.options.code(info) != 0
+    }
+
+    /// The value of the suit option `info` (`None`: none, or the rule set does not
+    /// have it).
+    #[must_use]
+    pub fn suit(&self, info: &OptionInfo) -> Option<Suit> {
+        debug_assert_eq!(info.kind, OptionKind::Suit, "{}", info.name);
+        crate::spec::suit_of(self.options.code(info))
+    }
+
+    /// The value of the count option `info` (its default when the rule set does
+    /// not have it).
+    #[must_use]
+    pub fn count(&self, info: &OptionInfo) -> u16 {
+        debug_assert!(matches!(info.kind, OptionKind::Count { .. }), "{}", info.name);
+        self.options.code(info)
     }
 
     /// Checks that every option set (not at its default) is one of the rule set's:
@@ -354,8 +327,10 @@ impl Rules {
     /// Checks that the rule set is played at a table of `players` (and that
     /// `penetro_all_play` is asked for only at a table with a penetro).
     pub fn check_players(&self, players: u8) -> Result<(), RulesError> {
-        if self.options.penetro_all_play && !self.table(players).penetro {
-            return Err(RulesError::OptionPlayers { option: PENETRO_ALL_PLAY.name, players });
+        if let Some((info, _)) = self.options.entries().find(|(o, _)| o.penetro_only)
+            && !self.table(players).penetro
+        {
+            return Err(RulesError::OptionPlayers { option: info.name, players });
         }
         let tables = self.spec().tables;
         if tables.iter().any(|t| t.players == players) {
@@ -378,10 +353,10 @@ impl Rules {
 
     /// The favoured suit: that of `palo_de_favor`, or coins under `favorito`.
     #[must_use]
-    pub const fn favoured_suit(&self) -> Option<Suit> {
-        match self.options.palo_de_favor {
+    pub fn favoured_suit(&self) -> Option<Suit> {
+        match self.suit(&PALO_DE_FAVOR) {
             Some(s) => Some(s),
-            None if self.options.favorito => Some(Suit::Oros),
+            None if self.flag(&FAVORITO) => Some(Suit::Oros),
             None => None,
         }
     }
@@ -410,8 +385,8 @@ impl Rules {
     /// Whether `contract` exists under these options (contrabola only with its
     /// option).
     #[must_use]
-    pub const fn has_contract(&self, c: Contract) -> bool {
-        !matches!(c, Contract::Contrabola) || self.options.contrabola
+    pub fn has_contract(&self, c: Contract) -> bool {
+        !matches!(c, Contract::Contrabola) || self.flag(&CONTRABOLA)
     }
 
     /// Whether `trump` is the favoured suit (doubled payments).
@@ -423,34 +398,34 @@ impl Rules {
     /// `codillo_old`: a codillo is paid to the winner only (nothing to the plato
     /// or the paper).
     #[must_use]
-    pub const fn codillo_old(&self) -> bool {
-        self.options.codillo_old
+    pub fn codillo_old(&self) -> bool {
+        self.flag(&CODILLO_OLD)
     }
 
     /// `redeal_all_pass`: when all pass, a new deal instead of the forced game.
     #[must_use]
-    pub const fn redeal_all_pass(&self) -> bool {
-        self.options.redeal_all_pass
+    pub fn redeal_all_pass(&self) -> bool {
+        self.flag(&REDEAL_ALL_PASS)
     }
 
     /// `penetro_all_play`: in a penetro nobody drops out and the dealer plays
     /// against the three others.
     #[must_use]
-    pub const fn penetro_all_play(&self) -> bool {
-        self.options.penetro_all_play
+    pub fn penetro_all_play(&self) -> bool {
+        self.flag(&PENETRO_ALL_PLAY)
     }
 
     /// `show_heap`: after the exchange the cards left in the heap are public.
     #[must_use]
-    pub const fn shows_heap(&self) -> bool {
-        self.options.show_heap
+    pub fn shows_heap(&self) -> bool {
+        self.flag(&SHOW_HEAP)
     }
 
     /// `gascarille`: after all pass the others may make the holder of the espada
     /// play a gascarille.
     #[must_use]
-    pub const fn gascarille(&self) -> bool {
-        self.options.gascarille
+    pub fn gascarille(&self) -> bool {
+        self.flag(&GASCARILLE)
     }
 
     /// Whether any option differs from its default.
@@ -468,10 +443,21 @@ impl Rules {
 
     /// The chips of `ante` (default 5).
     #[must_use]
-    pub const fn ante(&self) -> i64 {
-        match self.options.ante {
-            Some(a) => a as i64,
-            None => 5,
+    pub fn ante(&self) -> i64 {
+        i64::from(self.count(&ANTE))
+    }
+
+    /// What the dealer pays before the deal whatever happens, by the scoring
+    /// system in use ([`Rules::scoring`]): the puesta system's tanto (1, into the
+    /// plato), the chips' `ante` (into the pool); nothing under points or payments
+    /// per defender. The ledgers charge the dealer this amount, and a search
+    /// leaves it out of a dealing declarer's value.
+    #[must_use]
+    pub fn dealer_stake(&self) -> i64 {
+        match self.scoring() {
+            ScoringSystem::Puesta => 1,
+            ScoringSystem::Chips => self.ante(),
+            ScoringSystem::Points | ScoringSystem::PerDefender => 0,
         }
     }
 
@@ -600,7 +586,7 @@ mod rules_serde {
     //! In files a [`Rules`] without options is its name (`rules = "tresillo"`), so
     //! that existing manifests and experiment files keep their form; with options
     //! it is a table `{ name = "...", key = value, ... }`.
-    use super::Rules;
+    use super::{OptionInfo, OptionKind, RuleSet, Rules};
     use serde::de::Error as _;
     use serde::ser::SerializeMap;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -622,6 +608,111 @@ mod rules_serde {
                 }
             }
             m.end()
+        }
+    }
+
+    impl Serialize for super::RuleOptions {
+        /// The options not at their default, `key: value` in the set's order: a
+        /// flag as `true`, a suit as its name, a count as a number.
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let mut m = s.serialize_map(None)?;
+            for (o, c) in self.entries() {
+                match o.kind {
+                    OptionKind::Flag => m.serialize_entry(o.key, &(c != 0))?,
+                    OptionKind::Suit => m.serialize_entry(o.key, &o.kind.text(c))?,
+                    OptionKind::Count { .. } => m.serialize_entry(o.key, &c)?,
+                }
+            }
+            m.end()
+        }
+    }
+
+    /// A serialized option's value: a boolean, a string or a number.
+    struct AnyValue(String);
+
+    impl<'de> Deserialize<'de> for AnyValue {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<AnyValue, D::Error> {
+            struct V;
+            impl serde::de::Visitor<'_> for V {
+                type Value = AnyValue;
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("a rule option value: true/false, a suit's name or a number")
+                }
+                fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<AnyValue, E> {
+                    Ok(AnyValue(v.to_string()))
+                }
+                fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<AnyValue, E> {
+                    Ok(AnyValue(v.to_string()))
+                }
+                fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<AnyValue, E> {
+                    Ok(AnyValue(v.to_string()))
+                }
+                fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<AnyValue, E> {
+                    Ok(AnyValue(v.to_string()))
+                }
+                fn visit_unit<E: serde::de::Error>(self) -> Result<AnyValue, E> {
+                    Ok(AnyValue(String::new()))
+                }
+                fn visit_none<E: serde::de::Error>(self) -> Result<AnyValue, E> {
+                    Ok(AnyValue(String::new()))
+                }
+            }
+            d.deserialize_any(V)
+        }
+    }
+
+    impl<'de> Deserialize<'de> for super::RuleOptions {
+        /// The map [`Serialize`] writes, its keys those of the first known rule
+        /// set that has them all; an unknown key or a bad value is an error
+        /// naming it.
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<super::RuleOptions, D::Error> {
+            struct V;
+            impl<'de> serde::de::Visitor<'de> for V {
+                type Value = super::RuleOptions;
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("a map of rule options")
+                }
+                fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
+                    let mut pairs: Vec<(String, String)> = Vec::new();
+                    while let Some(k) = m.next_key::<String>()? {
+                        let AnyValue(v) = m.next_value()?;
+                        pairs.push((k, v));
+                    }
+                    let has = |list: &[OptionInfo], k: &str| list.iter().any(|o| o.key == k);
+                    let Some(set) =
+                        RuleSet::all().find(|r| pairs.iter().all(|(k, _)| has(r.spec().options, k)))
+                    else {
+                        let known: Vec<RuleSet> = RuleSet::all().collect();
+                        let bad = pairs.iter().find(|(k, _)| !known.iter().any(|r| has(r.spec().options, k)));
+                        let keys: Vec<&str> =
+                            known.iter().flat_map(|r| r.spec().options.iter().map(|o| o.key)).collect();
+                        return Err(A::Error::custom(match bad {
+                            Some((k, _)) => {
+                                format!("unknown field `{k}`, expected one of {}", keys.join(", "))
+                            }
+                            None => "rule options of more than one rule set".to_string(),
+                        }));
+                    };
+                    let mut options = super::RuleOptions::NONE;
+                    let list = set.spec().options;
+                    for (k, v) in pairs {
+                        let info = list.iter().find(|o| o.key == k).expect("found above");
+                        let code = if v.is_empty() {
+                            info.kind.default_code()
+                        } else {
+                            info.kind.parse(&v).ok_or_else(|| {
+                                A::Error::custom(format!(
+                                    "bad value `{v}` for rule option `{k}` (expected one of: {})",
+                                    info.values
+                                ))
+                            })?
+                        };
+                        options.set_code(list, info, code);
+                    }
+                    Ok(options)
+                }
+            }
+            d.deserialize_map(V)
         }
     }
 

@@ -71,6 +71,20 @@ impl ScoringSystem {
     pub const fn kept_by_ledger(self) -> bool {
         matches!(self, ScoringSystem::Puesta | ScoringSystem::PerDefender)
     }
+
+    /// The size of a common hand's stakes in this system's unit, for a search
+    /// that turns a value into a reward (ISMCTS's `0.5 + u / scale`): chosen so
+    /// that a common won game is worth about 0.15 above even, as a won entrada is
+    /// under the puesta system (60). Points 24, chips 120, per defender 44.
+    #[must_use]
+    pub const fn reward_scale(self) -> f64 {
+        match self {
+            ScoringSystem::Puesta => 60.0,
+            ScoringSystem::Points => 24.0,
+            ScoringSystem::Chips => 120.0,
+            ScoringSystem::PerDefender => 44.0,
+        }
+    }
 }
 
 /// The words a rule set shows players (cards, suits, bids, contracts,
@@ -211,12 +225,84 @@ impl Condiciones {
     }
 }
 
-/// A rule-set option: its name in flags and files, its default, the values it
-/// takes and the section of RULES.md it implements.
+/// The kind of value a rule-set option takes, which says how it is typed, stored
+/// in [`RuleOptions`] and read ([`Rules::flag`](crate::Rules::flag),
+/// [`Rules::suit`](crate::Rules::suit), [`Rules::count`](crate::Rules::count)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OptionKind {
+    /// `true` or `false`; the default is `false`. Serialized as a boolean.
+    Flag,
+    /// `none` or a suit's name; the default is `none`. Serialized as the suit's
+    /// name.
+    Suit,
+    /// A whole number in `min..=max`. Serialized as a number.
+    Count {
+        /// The least value.
+        min: u16,
+        /// The greatest value.
+        max: u16,
+        /// The default.
+        default: u16,
+    },
+}
+
+impl OptionKind {
+    /// The stored code of the default value.
+    #[must_use]
+    pub const fn default_code(self) -> u16 {
+        match self {
+            OptionKind::Flag | OptionKind::Suit => 0,
+            OptionKind::Count { default, .. } => default,
+        }
+    }
+
+    /// The stored code of `value` as typed (`true`, `oros`, `7`), if valid.
+    #[must_use]
+    pub fn parse(self, value: &str) -> Option<u16> {
+        match self {
+            OptionKind::Flag => match value {
+                "true" => Some(1),
+                "false" => Some(0),
+                _ => None,
+            },
+            OptionKind::Suit if value == "none" => Some(0),
+            OptionKind::Suit => Suit::ALL.iter().position(|s| s.name() == value).map(|i| i as u16 + 1),
+            OptionKind::Count { min, max, .. } => value.parse().ok().filter(|v| (min..=max).contains(v)),
+        }
+    }
+
+    /// A stored code as typed: the inverse of [`OptionKind::parse`].
+    #[must_use]
+    pub fn text(self, code: u16) -> String {
+        match self {
+            OptionKind::Flag => (code != 0).to_string(),
+            OptionKind::Suit => suit_of(code).map_or("none", Suit::name).to_string(),
+            OptionKind::Count { .. } => code.to_string(),
+        }
+    }
+}
+
+/// The suit of a [`OptionKind::Suit`] code (0: none).
+pub(crate) fn suit_of(code: u16) -> Option<Suit> {
+    code.checked_sub(1).and_then(|i| Suit::ALL.get(usize::from(i)).copied())
+}
+
+/// A rule-set option: its name in flags and files, the kind of value it takes,
+/// its default, the values it takes and the section of RULES.md it implements.
+/// A rule set lists its options in [`RuleSpec::options`]; an option is defined
+/// as a const beside the rule set that reads it (any file: a rule set
+/// registered from outside core defines its own), and read through
+/// [`Rules::flag`](crate::Rules::flag), [`Rules::suit`](crate::Rules::suit) or
+/// [`Rules::count`](crate::Rules::count) keyed by this value (by its name).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OptionInfo {
-    /// The key of `--rule-option key=value`.
+    /// The key of `--rule-option key=value` and of a rules table in files.
     pub name: &'static str,
+    /// Its key in a serialized [`RuleOptions`] (a hand result's or a ledger's
+    /// `options`): the name, except `hombre-chips`' (`chips`).
+    pub key: &'static str,
+    /// The kind of value.
+    pub kind: OptionKind,
     /// The default value, as typed.
     pub default: &'static str,
     /// The values it accepts.
@@ -225,96 +311,109 @@ pub struct OptionInfo {
     pub section: &'static str,
     /// One line of help.
     pub help: &'static str,
+    /// The option (its name) without which it may not be given (`ante` needs
+    /// `hombre-chips`).
+    pub requires: Option<&'static str>,
+    /// It applies only at a table with a penetro (`penetro_all_play`).
+    pub penetro_only: bool,
+}
+
+impl OptionInfo {
+    /// A flag option called `name`, default `false`: the base of a flag's const
+    /// (`OptionInfo { section, help, ..OptionInfo::flag("name") }`).
+    #[must_use]
+    pub const fn flag(name: &'static str) -> OptionInfo {
+        OptionInfo {
+            name,
+            key: name,
+            kind: OptionKind::Flag,
+            default: "false",
+            values: "true, false",
+            section: "",
+            help: "",
+            requires: None,
+            penetro_only: false,
+        }
+    }
 }
 
 /// `palo_de_favor` (RULES.md section 12.5).
 pub const PALO_DE_FAVOR: OptionInfo = OptionInfo {
-    name: "palo_de_favor",
+    kind: OptionKind::Suit,
     default: "none",
     values: "none, espadas, bastos, copas, oros",
     section: "12.5",
     help: "a favoured suit: levels entrada, entrada a favor, vuelta, solo, solo a favor; doubled payments in it",
+    ..OptionInfo::flag("palo_de_favor")
 };
 
 /// `codillo_old` (RULES.md section 12.5).
 pub const CODILLO_OLD: OptionInfo = OptionInfo {
-    name: "codillo_old",
-    default: "false",
-    values: "true, false",
     section: "12.5",
     help: "a codillo is paid to the winner only (nothing to the plato or the paper)",
+    ..OptionInfo::flag("codillo_old")
 };
 
 /// `redeal_all_pass` (RULES.md section 12.4).
 pub const REDEAL_ALL_PASS: OptionInfo = OptionInfo {
-    name: "redeal_all_pass",
-    default: "false",
-    values: "true, false",
     section: "12.4",
     help: "when all pass, a new deal instead of the spadille holder's forced game (the association's tournament rule)",
+    ..OptionInfo::flag("redeal_all_pass")
 };
 
 /// `show_heap` (RULES.md section 12.3).
 pub const SHOW_HEAP: OptionInfo = OptionInfo {
-    name: "show_heap",
-    default: "false",
-    values: "true, false",
     section: "12.3",
     help: "after the exchange the cards left in the heap are turned face up",
+    ..OptionInfo::flag("show_heap")
 };
 
 /// `hombre-chips` (RULES.md section 12.3).
 pub const HOMBRE_CHIPS: OptionInfo = OptionInfo {
-    name: "hombre-chips",
-    default: "false",
-    values: "true, false",
+    key: "chips",
     section: "12.3",
     help: "chip payments with a pool instead of points",
+    ..OptionInfo::flag("hombre-chips")
 };
 
 /// `ante` (RULES.md section 12.3).
 pub const ANTE: OptionInfo = OptionInfo {
-    name: "ante",
+    kind: OptionKind::Count { min: 0, max: 1000, default: 5 },
     default: "5",
     values: "0 to 1000",
     section: "12.3",
     help: "chips the dealer puts into the pool before every deal (with hombre-chips)",
+    requires: Some("hombre-chips"),
+    ..OptionInfo::flag("ante")
 };
 
 /// `favorito` (RULES.md section 12.3).
 pub const FAVORITO: OptionInfo = OptionInfo {
-    name: "favorito",
-    default: "false",
-    values: "true, false",
     section: "12.3",
     help: "coins as trumps outrank the same bid in another suit and score double",
+    ..OptionInfo::flag("favorito")
 };
 
 /// `gascarille` (RULES.md section 12.3).
 pub const GASCARILLE: OptionInfo = OptionInfo {
-    name: "gascarille",
-    default: "false",
-    values: "true, false",
     section: "12.3",
     help: "after all pass the others may make the holder of the espada play a gascarille (worth 3)",
+    ..OptionInfo::flag("gascarille")
 };
 
 /// `contrabola` (RULES.md section 12.3).
 pub const CONTRABOLA: OptionInfo = OptionInfo {
-    name: "contrabola",
-    default: "false",
-    values: "true, false",
     section: "12.3",
     help: "a contract just below solo: nobody exchanges, the declarer must lose every trick",
+    ..OptionInfo::flag("contrabola")
 };
 
 /// `penetro_all_play` (RULES.md section 12.2; four players only).
 pub const PENETRO_ALL_PLAY: OptionInfo = OptionInfo {
-    name: "penetro_all_play",
-    default: "false",
-    values: "true, false",
     section: "12.2",
     help: "four players: in a penetro nobody drops out and the dealer plays against the three others",
+    penetro_only: true,
+    ..OptionInfo::flag("penetro_all_play")
 };
 
 /// Everything a rule set fixes, as data (RULES.md section 12): the table the state
@@ -448,42 +547,99 @@ pub struct Mechanics {
     pub all_pass_declarer: fn(&Rules, &[CardSet], Seat) -> Option<Seat>,
 }
 
-/// The options of a rule set (RULES.md section 12.5). The default is no option.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
+/// The most options a rule set may list.
+pub const MAX_OPTIONS: usize = 8;
+
+/// The options of a rule set (RULES.md section 12): a value for each option of
+/// the set's list ([`RuleSpec::options`]), fixed-size and `Copy`, no allocation.
+/// The default is no option (every option at its default). Set through
+/// [`Rules::parse`](crate::Rules::parse) and
+/// [`Rules::set_option`](crate::Rules::set_option); read through the typed
+/// accessors of [`Rules`](crate::Rules) keyed by an [`OptionInfo`]. Two values
+/// are equal when every option has the same value in both; serialized as a map
+/// from each option that is not at its default ([`OptionInfo::key`]) to its
+/// value, in the set's order.
+#[derive(Clone, Copy)]
 pub struct RuleOptions {
-    /// `palo_de_favor`: the favoured suit, if any.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
-    pub palo_de_favor: Option<Suit>,
-    /// `codillo_old`: a codillo is paid to the winner only.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
-    pub codillo_old: bool,
-    /// `redeal_all_pass` (`lhombre`): all passing brings a new deal.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
-    pub redeal_all_pass: bool,
-    /// `show_heap` (`hombre`): the heap's remaining cards are public after the
-    /// exchange.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
-    pub show_heap: bool,
-    /// `hombre-chips` (`hombre`): chip payments instead of points.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
-    pub chips: bool,
-    /// `ante` (`hombre`): the dealer's chips into the pool; `None` is the default, 5.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
-    pub ante: Option<u16>,
-    /// `favorito` (`hombre`): coins outrank and score double.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
-    pub favorito: bool,
-    /// `gascarille` (`hombre`).
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
-    pub gascarille: bool,
-    /// `contrabola` (`hombre`).
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
-    pub contrabola: bool,
-    /// `penetro_all_play`: at four players nobody drops out of a penetro.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
-    pub penetro_all_play: bool,
+    /// The options these values are of (a rule set's list; empty: none set).
+    list: &'static [OptionInfo],
+    /// The stored code of each option of `list`, in its order.
+    codes: [u16; MAX_OPTIONS],
+}
+
+impl RuleOptions {
+    /// No option: every option at its default.
+    pub const NONE: RuleOptions = RuleOptions { list: &[], codes: [0; MAX_OPTIONS] };
+
+    /// The stored code of `info` (its default when not set).
+    #[must_use]
+    pub fn code(&self, info: &OptionInfo) -> u16 {
+        match self.list.iter().position(|o| o.name == info.name) {
+            Some(i) => self.codes[i],
+            None => info.kind.default_code(),
+        }
+    }
+
+    /// Sets `info` (an option of `list`, the rule set's options) to `code`.
+    pub(crate) fn set_code(&mut self, list: &'static [OptionInfo], info: &OptionInfo, code: u16) {
+        if !std::ptr::eq(self.list, list) {
+            let old = *self;
+            self.list = list;
+            for (i, o) in list.iter().enumerate().take(MAX_OPTIONS) {
+                self.codes[i] = old.code(o);
+            }
+        }
+        if let Some(i) = list.iter().position(|o| o.name == info.name).filter(|&i| i < MAX_OPTIONS) {
+            self.codes[i] = code;
+        }
+    }
+
+    /// Every option not at its default, with its stored code, in the list's
+    /// order.
+    pub fn entries(&self) -> impl Iterator<Item = (&'static OptionInfo, u16)> + '_ {
+        let list: &'static [OptionInfo] = self.list;
+        list.iter().zip(self.codes).filter(|(o, c)| *c != o.kind.default_code())
+    }
+}
+
+impl Default for RuleOptions {
+    fn default() -> RuleOptions {
+        RuleOptions::NONE
+    }
+}
+
+impl PartialEq for RuleOptions {
+    fn eq(&self, other: &RuleOptions) -> bool {
+        self.entries().all(|(o, c)| other.code(o) == c) && other.entries().all(|(o, c)| self.code(o) == c)
+    }
+}
+
+impl Eq for RuleOptions {}
+
+impl std::hash::Hash for RuleOptions {
+    /// By the options not at their default, whatever the list's order.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let mut sum = 0u64;
+        for (o, c) in self.entries() {
+            // FNV-1a of the name and the code: order-free once summed.
+            let mut h = 0xcbf2_9ce4_8422_2325u64;
+            for b in o.name.bytes().chain(c.to_le_bytes()) {
+                h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+            }
+            sum = sum.wrapping_add(h);
+        }
+        state.write_u64(sum);
+    }
+}
+
+impl fmt::Debug for RuleOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut m = f.debug_map();
+        for (o, c) in self.entries() {
+            m.entry(&o.name, &o.kind.text(c));
+        }
+        m.finish()
+    }
 }
 
 /// A named rule set (RULES.md section 12): a handle on its table, the

@@ -486,7 +486,7 @@ fn check_random_four(
         prop_assert_eq!(played, 9);
         prop_assert_eq!(h.public().plays().len(), 9 * h.public().trick_size() as usize);
     }
-    if r.penetro && !rules.options.penetro_all_play && played > 0 {
+    if r.penetro && !rules.penetro_all_play() && played > 0 {
         let out = h.public().penetro.dropped.expect("someone dropped out");
         prop_assert_eq!(r.tricks[out], 0);
     }
@@ -524,8 +524,8 @@ fn random_four_player_hands_reach_every_penetro_path() {
             let r = check_random_four(i, rules, Seat((i % 4) as u8), &mut ledger).unwrap();
             let gave_up = r.surrender.is_some() && r.penetro;
             seen[0] |= gave_up;
-            seen[1] |= r.penetro && !gave_up && !rules.options.penetro_all_play;
-            seen[2] |= r.penetro && !gave_up && rules.options.penetro_all_play;
+            seen[1] |= r.penetro && !gave_up && !rules.penetro_all_play();
+            seen[2] |= r.penetro && !gave_up && rules.penetro_all_play();
             seen[3] |= !r.penetro;
         }
     }

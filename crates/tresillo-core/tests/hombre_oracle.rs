@@ -45,7 +45,7 @@ impl Facts {
             vole_made: r.bola_made,
             vole_declared: r.vole_declared,
             surrender: sur,
-            favorito: r.options.favorito,
+            favorito: r.game_rules().flag(&FAVORITO),
             dealer: r.dealer.0 as usize,
         }
     }
@@ -518,7 +518,7 @@ fn run_chips(opts: &[(&str, &str)], hands: u32, seed: u64) -> Seen {
     let mut rng = Rng(seed);
     let mut seen = Seen::default();
     let mut scorer = Scorer::new(ScoringMode::Session, LedgerConfig::with_rules(rules, 3)).unwrap();
-    let ante = i64::from(rules.options.ante.unwrap_or(5));
+    let ante = rules.ante();
     let mut model = ChipModel { bowl: [160; 3], pool: 0, ante };
     let mut dealer = 0u8;
     for k in 0..hands {

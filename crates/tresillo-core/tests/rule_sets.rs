@@ -38,8 +38,8 @@ const BOTH_IN_HEAP: &str = "3E 5E 7E 12E 6B 7B 1C 4C 4O / 2E 6E 10E 4B 2C 3C 7C 
 fn rule_sets_and_options_parse_and_print() {
     let r = rules("tresillo-house", &[("palo_de_favor", "copas"), ("codillo_old", "true")]);
     assert_eq!(r.set, HOUSE);
-    assert_eq!(r.options.palo_de_favor, Some(Suit::Copas));
-    assert!(r.options.codillo_old);
+    assert_eq!(r.suit(&PALO_DE_FAVOR), Some(Suit::Copas));
+    assert!(r.flag(&CODILLO_OLD) && r.codillo_old());
     assert_eq!(r.to_string(), "tresillo-house palo_de_favor=copas codillo_old=true");
     assert_eq!(Rules::default(), Rules::from(RuleSet::TRESILLO));
     assert_eq!(Rules::default().to_string(), "tresillo");
@@ -49,7 +49,10 @@ fn rule_sets_and_options_parse_and_print() {
 #[test]
 fn unknown_rule_sets_options_and_bad_values_are_refused() {
     let e = Rules::parse("poker", &[]).unwrap_err();
-    assert_eq!(e.to_string(), "unknown rule set `poker` (known: tresillo, tresillo-house, hombre, lhombre)");
+    assert_eq!(
+        e.to_string(),
+        "unknown rule set `poker` (known: tresillo, tresillo-house, hombre, lhombre; a rule set defined in a file is known once registered: `--rule-set FILE`, in Python `tresillo.register_rule_set(path)`)"
+    );
     // penetro_all_play is an option of four-player tresillo (12.2), not of the house rules.
     let e = Rules::parse("tresillo-house", &[("penetro_all_play", "true")]).unwrap_err();
     assert!(matches!(e, RulesError::UnknownOption { .. }), "{e}");
@@ -425,20 +428,9 @@ fn every_rules() -> Vec<Rules> {
     for set in
         RuleSet::BUILT_IN.into_iter().filter(|s| s.spec().options.contains(&tresillo_core::PALO_DE_FAVOR))
     {
-        for favor in [None, Some(Suit::Oros), Some(Suit::Espadas)] {
-            for old in [false, true] {
-                for redeal in [false, true] {
-                    let options = RuleOptions {
-                        palo_de_favor: favor,
-                        codillo_old: old,
-                        redeal_all_pass: redeal,
-                        ..RuleOptions::default()
-                    };
-                    let r = Rules { set, options };
-                    if r.check_options().is_ok() {
-                        v.push(r);
-                    }
-                }
+        for favor in ["none", "oros", "espadas"] {
+            for old in ["false", "true"] {
+                v.push(rules(set.name(), &[("palo_de_favor", favor), ("codillo_old", old)]));
             }
         }
     }
@@ -590,7 +582,7 @@ proptest! {
             }
             if holder.is_none() && !r.spec().always_played && !r.spec().forced_holds_espada {
                 // lhombre: the dealer plays unless all passing redeals.
-                prop_assert_eq!(who.is_none(), r.options.redeal_all_pass, "{}", r);
+                prop_assert_eq!(who.is_none(), r.redeal_all_pass(), "{}", r);
             }
         }
     }

@@ -712,6 +712,15 @@ fn agents() -> Vec<(String, String)> {
 /// `(option, default, values, help)`.
 type OptionRow = (&'static str, &'static str, &'static str, &'static str);
 
+/// Registers the rule set defined in the TOML file at `path`
+/// (docs/RULE-SET-FILES.md) for this process, so that `Game`, `tournament`,
+/// `replay` and records know its name; returns the name. The same file again is
+/// harmless; a bad file is a `ValueError` naming the file, line and key.
+#[pyfunction]
+fn register_rule_set(path: std::path::PathBuf) -> PyResult<String> {
+    tresillo_runs::register_rule_set_file(&path).map(|s| s.name().to_string()).map_err(value_error)
+}
+
 #[pyfunction]
 fn rule_sets() -> Vec<(&'static str, &'static str, Vec<OptionRow>)> {
     tresillo_core::RuleSet::all()
@@ -753,6 +762,7 @@ fn _tresillo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Agent>()?;
     m.add_function(wrap_pyfunction!(agents, m)?)?;
     m.add_function(wrap_pyfunction!(rule_sets, m)?)?;
+    m.add_function(wrap_pyfunction!(register_rule_set, m)?)?;
     m.add_function(wrap_pyfunction!(deals_columns, m)?)?;
     m.add_function(wrap_pyfunction!(contract_families, m)?)?;
     m.add_function(wrap_pyfunction!(record_actions, m)?)?;

@@ -38,6 +38,16 @@ pub use tournament::{ArgNames, TournamentArgs, check_resume_force, tournament_co
 
 use serde::{Deserialize, Serialize};
 
+/// Registers the rule set defined in the TOML file at `path`
+/// (docs/RULE-SET-FILES.md) for the rest of the process
+/// ([`tresillo_core::define_rule_set`]): the CLI's `--rule-set FILE` and Python's
+/// `tresillo.register_rule_set(path)`. The same file again is the same set; an
+/// unreadable or bad file is a one-line error naming it (and the line and key).
+pub fn register_rule_set_file(path: &std::path::Path) -> Result<tresillo_core::RuleSet, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    tresillo_core::define_rule_set(&text, &path.display().to_string())
+}
+
 /// The build that wrote a manifest (its `build` field): the git commit of the
 /// program and whether its work tree had uncommitted changes. The caller knows
 /// it (the CLI from its build script); a manifest without it says nothing.

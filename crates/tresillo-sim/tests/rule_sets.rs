@@ -2,7 +2,7 @@
 //! 12), through the library: no error, the same rows on any thread count, and the
 //! rule agent ahead of random (the 10,000-deal runs are experiments/rules-*.toml).
 
-use tresillo_core::{RuleOptions, RuleSet, Rules, Suit};
+use tresillo_core::{RuleOptions, RuleSet, Rules};
 use tresillo_sim::{Scoring, Stats, Tournament, TournamentConfig, simple_config};
 
 fn run(rules: Rules, scoring: Scoring, threads: usize) -> (Vec<String>, Stats) {
@@ -27,9 +27,9 @@ fn run(rules: Rules, scoring: Scoring, threads: usize) -> (Vec<String>, Stats) {
 fn every_rule_set_and_option_plays_a_duplicate_tournament_where_rule_beats_random() {
     let opts = [
         RuleOptions::default(),
-        RuleOptions { palo_de_favor: Some(Suit::Oros), ..RuleOptions::default() },
-        RuleOptions { codillo_old: true, ..RuleOptions::default() },
-        RuleOptions { redeal_all_pass: true, ..RuleOptions::default() },
+        Rules::parse("tresillo", &[("palo_de_favor", "oros")]).unwrap().options,
+        Rules::parse("tresillo", &[("codillo_old", "true")]).unwrap().options,
+        Rules::parse("lhombre", &[("redeal_all_pass", "true")]).unwrap().options,
     ];
     for set in RuleSet::BUILT_IN {
         for options in opts {

@@ -12,7 +12,16 @@ mod test_three;
 use test_three::TEST_THREE;
 
 fn run(agents: [&str; 3], deals: u64, scoring: Scoring, threads: usize) -> Vec<String> {
-    let rules = Rules::from(register_rule_set(&TEST_THREE).expect("a new name"));
+    run_with(
+        Rules::from(register_rule_set(*TEST_THREE).expect("a new name")),
+        agents,
+        deals,
+        scoring,
+        threads,
+    )
+}
+
+fn run_with(rules: Rules, agents: [&str; 3], deals: u64, scoring: Scoring, threads: usize) -> Vec<String> {
     let config = TournamentConfig { rules, scoring, ..simple_config(agents, deals, 5, true) };
     let t = Tournament::new(config).unwrap();
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
@@ -37,4 +46,23 @@ fn the_test_set_plays_duplicate_tournaments_the_same_on_any_thread_count() {
             assert_eq!(rows, run(agents, 6, scoring, 1), "{agents:?} {scoring}: thread count");
         }
     }
+}
+
+#[test]
+fn the_sets_own_option_round_trips_through_files_and_plays() {
+    register_rule_set(*TEST_THREE).expect("a new name");
+    let r = Rules::parse("test-three", &[("max_bid", "2")]).unwrap();
+    let json = serde_json::to_string(&r).unwrap();
+    assert_eq!(json, r#"{"name":"test-three","max_bid":"2"}"#);
+    assert_eq!(serde_json::from_str::<Rules>(&json).unwrap(), r);
+    let options = serde_json::to_string(&r.options).unwrap();
+    assert_eq!(options, r#"{"max_bid":2}"#);
+    let back: tresillo_core::RuleOptions = serde_json::from_str(&options).unwrap();
+    assert_eq!(Rules { set: r.set, options: back }, r);
+    let rows = run_with(r, ["rule", "random", "random"], 4, Scoring::Deal, 1);
+    assert_eq!(rows.len(), 4 * 6);
+    let bids =
+        |row: &str| row.split("bids: \"").nth(1).and_then(|b| b.split('"').next()).unwrap().to_string();
+    assert!(rows.iter().all(|x| !bids(x).contains(":3")), "no bid above max_bid=2: {rows:?}");
+    assert!(rows.iter().any(|x| bids(x).contains(":2")), "bids up to it");
 }

@@ -149,7 +149,7 @@ fn score(p: &PublicState, declarer: Seat, e: Ending) -> Option<f64> {
     // A dealer's stake before the deal (the puesta system's tanto, the chips'
     // ante) is paid whatever happens: left out, so that a declarer who deals
     // values the hand as any other.
-    let stake = if declarer == p.dealer { (crate::family::of(&rules).dealer_stake)(&rules) } else { 0 };
+    let stake = if declarer == p.dealer { rules.dealer_stake() } else { 0 };
     Some((s.net(declarer) + stake) as f64)
 }
 

@@ -567,11 +567,11 @@ fn decision_of(r: Request, mv: u8) -> Decision {
 }
 
 /// The divisor `D` of the reward `0.5 + u / D` for the general search (see the
-/// module documentation): the agents' table's
-/// ([`AgentRules::reward_divisor`](crate::family::AgentRules::reward_divisor)).
+/// module documentation): the scale of the stakes of the scoring system in use
+/// ([`ScoringSystem::reward_scale`](tresillo_core::ScoringSystem::reward_scale)).
 #[must_use]
 fn reward_divisor(rules: &Rules) -> f64 {
-    crate::family::of(rules).reward_divisor
+    rules.scoring().reward_scale()
 }
 
 impl Default for Ismcts {

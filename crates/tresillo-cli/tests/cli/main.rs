@@ -29,6 +29,7 @@ mod properties_cli;
 mod protocol_doc;
 mod records_cli;
 mod report_cli;
+mod rule_set_file_cli;
 mod rules_cli;
 mod runs_cli;
 mod score_cli;

@@ -30,7 +30,7 @@ fn bad_rule_sets_and_options_are_one_line_errors() {
     for (args, msg) in [
         (
             vec!["--rules", "whist"],
-            "error: unknown rule set `whist` (known: tresillo, tresillo-house, hombre, lhombre)",
+            "error: unknown rule set `whist` (known: tresillo, tresillo-house, hombre, lhombre; a rule set defined in a file is known once registered: `--rule-set FILE`, in Python `tresillo.register_rule_set(path)`)",
         ),
         (
             vec!["--rule-option", "show_heap=true"],

@@ -18,7 +18,7 @@ fn obligation(_rules: &Rules, hands: &[CardSet], mano: Seat) -> Option<Seat> {
 
 /// Points, or chips with the option `hombre-chips`.
 fn scoring(rules: &Rules) -> ScoringSystem {
-    if rules.options.chips { ScoringSystem::Chips } else { ScoringSystem::Points }
+    if rules.flag(&crate::spec::HOMBRE_CHIPS) { ScoringSystem::Chips } else { ScoringSystem::Points }
 }
 
 /// `hombre`'s mechanics: the Spanish ones (its options' levels included) with

@@ -162,7 +162,7 @@ fn bid_words(b: Bid) -> String {
 /// The spadille's holder, else the dealer (the player before mano); `None`
 /// (a new deal) under `redeal_all_pass`.
 fn all_pass_declarer(rules: &Rules, hands: &[CardSet], mano: Seat) -> Option<Seat> {
-    if rules.options.redeal_all_pass {
+    if rules.redeal_all_pass() {
         return None;
     }
     let n = hands.len() as u8;

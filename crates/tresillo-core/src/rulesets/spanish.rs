@@ -31,7 +31,7 @@ fn round_the_table(_bids: &[BidEntry], passed: u8, seat: Seat, _dealer: Seat, pl
 /// The highest bid level: 3, plus 2 with a favoured suit (`palo_de_favor`,
 /// `favorito`), plus 1 with `contrabola`.
 fn max_level(rules: &Rules) -> u8 {
-    3 + 2 * rules.favoured_suit().is_some() as u8 + rules.options.contrabola as u8
+    3 + 2 * rules.favoured_suit().is_some() as u8 + rules.has_contract(Contract::Contrabola) as u8
 }
 
 /// The level a contract fulfils (see [`Rules::contract_level`]).
@@ -39,7 +39,7 @@ fn contract_level(rules: &Rules, c: Contract, trump: Option<Suit>) -> u8 {
     let f = rules.favoured_suit();
     let favoured = matches!((f, trump), (Some(f), Some(t)) if t as u8 == f as u8) as u8;
     let fav = f.is_some() as u8;
-    let cb = rules.options.contrabola as u8;
+    let cb = rules.has_contract(Contract::Contrabola) as u8;
     match c {
         Contract::Entrada => 1 + favoured,
         Contract::Vuelta => 2 + fav,

@@ -162,7 +162,7 @@ impl ChipsLedger {
         let rules = Rules { set: self.config.rules, options: self.config.options };
         let hand = self.hands + 1;
         let mut s = HandScore::new(hand, r.dealer);
-        self.pay_pool(r.dealer, rules.ante(), &mut s);
+        self.pay_pool(r.dealer, rules.dealer_stake(), &mut s);
         s.aip = self.pool;
         if let Checked::Played { declarer: d, surrendered, takeover } = checked {
             let f = 1 + i64::from(rules.favoured(r.trump));

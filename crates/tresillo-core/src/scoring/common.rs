@@ -74,18 +74,7 @@ impl LedgerConfig {
     pub const fn new(players: u8) -> LedgerConfig {
         LedgerConfig {
             rules: RuleSet::TRESILLO,
-            options: RuleOptions {
-                palo_de_favor: None,
-                codillo_old: false,
-                redeal_all_pass: false,
-                penetro_all_play: false,
-                show_heap: false,
-                chips: false,
-                ante: None,
-                favorito: false,
-                gascarille: false,
-                contrabola: false,
-            },
+            options: RuleOptions::NONE,
             players,
             start_bowl: DEFAULT_START_BOWL,
             pajarito: DEFAULT_PAJARITO,
@@ -98,7 +87,7 @@ impl LedgerConfig {
 impl LedgerConfig {
     /// The default configuration of a table of `players` playing `rules`.
     #[must_use]
-    pub const fn with_rules(rules: Rules, players: u8) -> LedgerConfig {
+    pub fn with_rules(rules: Rules, players: u8) -> LedgerConfig {
         LedgerConfig {
             rules: rules.set,
             options: rules.options,

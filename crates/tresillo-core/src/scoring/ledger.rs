@@ -245,7 +245,7 @@ impl Ledger {
     /// The plato of the next hand after the dealer's moves.
     fn plato_after_deal(&self) -> i64 {
         let pajarito = if self.plato == 0 && self.paper.is_empty() { self.config.pajarito } else { 0 };
-        self.plato + pajarito + 1
+        self.plato + pajarito + self.rules().dealer_stake()
     }
 
     fn rules(&self) -> Rules {
@@ -398,9 +398,10 @@ impl Ledger {
                 }
             }
         }
-        self.bowls[dealer] -= 1;
-        s.pool[dealer] -= 1;
-        self.plato += 1;
+        let stake = self.rules().dealer_stake();
+        self.bowls[dealer] -= stake;
+        s.pool[dealer] -= stake;
+        self.plato += stake;
     }
 
     fn pay(&mut self, from: Seat, to: Seat, amount: i64, book: Book, s: &mut HandScore) {

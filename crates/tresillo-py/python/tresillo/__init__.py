@@ -33,6 +33,7 @@ from ._tresillo import (
     World,
     _tournament,
     agents,
+    register_rule_set,
     rule_sets,
 )
 from .analysis import read_deals
@@ -218,6 +219,7 @@ __all__ = [
     "World",
     "agents",
     "read_deals",
+    "register_rule_set",
     "rule_sets",
     "tournament",
 ]

@@ -17,6 +17,7 @@ from ._tresillo import (
     World as World,
     agents as agents,
     rule_sets as rule_sets,
+    register_rule_set as register_rule_set,
 )
 
 def read_deals(run_dir: Union[str, "os.PathLike[str]"]) -> Any: ...
