@@ -40,24 +40,26 @@ pub fn run(a: &ServeArgs, out: &mut impl Write) -> Result<()> {
         for e in errors {
             note!("warning: {e}");
         }
-        printed = writeln!(out, "tresillo serve: http://{addr}/ (games in {})", a.records.display());
-        for s in studies {
-            printed = printed.and_then(|()| match &s.researcher_path {
-                Some(p) => writeln!(
-                    out,
-                    "study {} ({} participants, links in its study file): researcher's page http://{addr}{p}",
-                    s.dir.display(),
-                    s.participants
-                ),
-                None => writeln!(
-                    out,
-                    "study {} ({} participants): no researcher_token in its study file, no researcher's page",
-                    s.dir.display(),
-                    s.participants
-                ),
-            });
-        }
-        printed = printed.and_then(|()| out.flush());
+        printed = (|| {
+            writeln!(out, "tresillo serve: http://{addr}/ (games in {})", a.records.display())?;
+            for s in studies {
+                match &s.researcher_path {
+                    Some(p) => writeln!(
+                        out,
+                        "study {} ({} participants, links in its study file): researcher's page http://{addr}{p}",
+                        s.dir.display(),
+                        s.participants
+                    )?,
+                    None => writeln!(
+                        out,
+                        "study {} ({} participants): no researcher_token in its study file, no researcher's page",
+                        s.dir.display(),
+                        s.participants
+                    )?,
+                }
+            }
+            out.flush()
+        })();
     })
     .with_context(|| format!("serving on {} with records in {}", a.addr, a.records.display()))?;
     printed.context("writing output")

@@ -121,7 +121,6 @@ impl Studies {
 
     /// Locks study `i` (in the order opened; for tests and tools). A poisoned
     /// lock is taken over: the library leaves a study consistent at every step.
-    #[must_use]
     pub fn lock(&self, i: usize) -> MutexGuard<'_, Study> {
         self.open[i].study.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
@@ -167,7 +166,11 @@ pub fn study_router(studies: Arc<Studies>) -> Router {
 
 fn asset(body: &'static str, kind: &'static str) -> Response {
     (
-        [(header::CONTENT_TYPE, kind), (header::CACHE_CONTROL, "no-cache"), (header::REFERRER_POLICY, "no-referrer")],
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "no-cache"),
+            (header::REFERRER_POLICY, "no-referrer"),
+        ],
         body,
     )
         .into_response()
@@ -246,11 +249,18 @@ async fn consent(State(s): State<Arc<Studies>>, Path(token): Path<String>, body:
     match serde_json::from_slice::<Accept>(&body) {
         Ok(Accept { accept: true }) => {}
         Ok(_) => return error(StatusCode::BAD_REQUEST, "consent: only {\"accept\": true} is an answer"),
-        Err(e) => return error(StatusCode::BAD_REQUEST, format!("bad consent: {e} (expected {{\"accept\": true}})")),
+        Err(e) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                format!("bad consent: {e} (expected {{\"accept\": true}})"),
+            );
+        }
     }
-    with_participant(s, token, |study, who| match study.accept_consent(who).and_then(|()| state(study, who)) {
-        Ok(v) => json_response(StatusCode::OK, &v),
-        Err(e) => study_error(&e),
+    with_participant(s, token, |study, who| {
+        match study.accept_consent(who).and_then(|()| state(study, who)) {
+            Ok(v) => json_response(StatusCode::OK, &v),
+            Err(e) => study_error(&e),
+        }
     })
     .await
 }
@@ -333,7 +343,8 @@ fn results(study: &Study, who: Who) -> Vec<Value> {
         .enumerate()
         .map(|(i, rec)| {
             let n = usize::from(rec.players);
-            let mut ledger = LedgerConfig::with_rules(rec.game_rules().unwrap_or(study.file().rules), rec.players);
+            let mut ledger =
+                LedgerConfig::with_rules(rec.game_rules().unwrap_or(study.file().rules), rec.players);
             ledger.deals = 1;
             let change: Vec<i64> = Scorer::new(ScoringMode::Deal, ledger)
                 .and_then(|mut s| s.apply(&rec.result))
@@ -389,10 +400,13 @@ fn game_view(p: &Pending, results: &[Value]) -> Value {
     let hands: Vec<Value> = results
         .iter()
         .map(|r| {
-            let change: Vec<i64> =
-                r["change"].as_array().map(|a| a.iter().filter_map(Value::as_i64).collect()).unwrap_or_default();
+            let change: Vec<i64> = r["change"]
+                .as_array()
+                .map(|a| a.iter().filter_map(Value::as_i64).collect())
+                .unwrap_or_default();
             let h = r["seat"].as_u64().unwrap_or(0) as usize;
-            let turned: Vec<i64> = (0..n).map(|c| change.get((c + n * 2 + h - me.index()) % n).copied().unwrap_or(0)).collect();
+            let turned: Vec<i64> =
+                (0..n).map(|c| change.get((c + n * 2 + h - me.index()) % n).copied().unwrap_or(0)).collect();
             json!({"hand": r["hand"], "outcome": r["outcome"], "contract": r["contract"], "change": turned})
         })
         .collect();
@@ -528,7 +542,9 @@ async fn export(State(s): State<Arc<Studies>>, Path(token): Path<String>) -> Res
 /// `GET /api/research/TOKEN/exports/N/deals.csv`: N a number (the export's),
 /// checked before it names a file.
 async fn exported_csv(State(s): State<Arc<Studies>>, Path((token, n)): Path<(String, String)>) -> Response {
-    let Ok(n) = n.parse::<u32>() else { return error(StatusCode::BAD_REQUEST, format!("bad export `{n}`: a number")) };
+    let Ok(n) = n.parse::<u32>() else {
+        return error(StatusCode::BAD_REQUEST, format!("bad export `{n}`: a number"));
+    };
     with_researcher(s, &token, move |o, _| {
         let path = o.dir.join(EXPORTS_DIR).join(format!("{n:03}")).join("deals.csv");
         match std::fs::read(&path) {

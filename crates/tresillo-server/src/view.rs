@@ -202,7 +202,12 @@ fn history(g: &Game) -> Vec<Value> {
 
 /// The decisions `steps` of hand `hand` (any state of it: its rules, table and
 /// deal are taken) as seat `me` may see them.
-pub(crate) fn history_of(dealer: tresillo_core::Seat, hand: tresillo_core::Hand, steps: &[Step], me: tresillo_core::Seat) -> Vec<Value> {
+pub(crate) fn history_of(
+    dealer: tresillo_core::Seat,
+    hand: tresillo_core::Hand,
+    steps: &[Step],
+    me: tresillo_core::Seat,
+) -> Vec<Value> {
     let p = hand.public();
     let mut h = tresillo_core::Hand::with_rules(p.game_rules(), p.players, *hand.deal(), dealer)
         .expect("the hand was made from these");

@@ -97,6 +97,13 @@ fn check_hidden(s: &Arc<Studies>, token: &str, v: &Value) {
     let mut study = s.lock(0);
     let who = study.who(token).unwrap();
     assert_eq!(v["participant"], study.id(who));
+    if v["consented"] == false {
+        // Before consent: no game (and none started here, which `turn` would).
+        let mut shown = CardSet::EMPTY;
+        cards_in(v, &mut shown);
+        assert!(shown.is_empty() && v["game"].is_null(), "before consent no card is shown: {v}");
+        return;
+    }
     let Turn::Decide(p) = study.turn(who).unwrap() else {
         assert!(v["game"].is_null(), "{v}");
         let mut shown = CardSet::EMPTY;
@@ -104,12 +111,6 @@ fn check_hidden(s: &Arc<Studies>, token: &str, v: &Value) {
         assert!(shown.is_empty(), "the end page shows cards {shown}: {v}");
         return;
     };
-    if v["game"].is_null() {
-        let mut shown = CardSet::EMPTY;
-        cards_in(v, &mut shown);
-        assert!(shown.is_empty(), "before consent no card is shown: {v}");
-        return;
-    }
     let g = &v["game"];
     assert_eq!(g["seq"].as_u64().unwrap() as usize, p.at);
     let s = &p.setup;
@@ -201,7 +202,9 @@ fn participants_play_the_whole_study_and_see_only_their_seat() {
         )
         .await;
         assert_eq!(st, StatusCode::CONFLICT);
-        let (st, _) = call(&s, "POST", &format!("/api/study/{}/consent", tokens[0]), Some(r#"{"accept": false}"#)).await;
+        let (st, _) =
+            call(&s, "POST", &format!("/api/study/{}/consent", tokens[0]), Some(r#"{"accept": false}"#))
+                .await;
         assert_eq!(st, StatusCode::BAD_REQUEST);
         assert_eq!(s.lock(0).progress()[0].decisions, 0);
         let v = consent(&s, &tokens[0]).await;
@@ -257,19 +260,31 @@ fn malformed_stale_and_illegal_requests_get_a_4xx_and_change_nothing() {
             (json!({"seq": seq + 5, "decision": good}).to_string(), StatusCode::CONFLICT),
             (json!({"seq": 0, "decision": good}).to_string(), StatusCode::CONFLICT),
             (json!({"seq": seq, "decision": {"play": "1E"}}).to_string(), StatusCode::UNPROCESSABLE_ENTITY),
-            (json!({"seq": seq, "decision": {"discard": "1E 1E 1E 1E 1E 1E 1E 1E 1E"}}).to_string(), StatusCode::UNPROCESSABLE_ENTITY),
+            (
+                json!({"seq": seq, "decision": {"discard": "1E 1E 1E 1E 1E 1E 1E 1E 1E"}}).to_string(),
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
         ] {
             let (st, e) = call(&s, "POST", &url, Some(&body)).await;
             // An illegal card might happen to be legal: only a refused one counts.
             if st == StatusCode::OK {
                 panic!("{body} was accepted: {e}");
             }
-            assert!(st == want || (want == StatusCode::UNPROCESSABLE_ENTITY && st.is_client_error()), "{body}: {st} {e}");
+            assert!(
+                st == want || (want == StatusCode::UNPROCESSABLE_ENTITY && st.is_client_error()),
+                "{body}: {st} {e}"
+            );
             assert!(e["error"].as_str().is_some_and(|m| !m.is_empty()), "{e}");
             assert_eq!(journal(), before, "{body} changed the journal");
         }
         // Another participant's token does not reach this game.
-        let (st, e) = call(&s, "POST", &format!("/api/study/{}/decisions", tokens[1]), Some(&json!({"seq": seq, "decision": good}).to_string())).await;
+        let (st, e) = call(
+            &s,
+            "POST",
+            &format!("/api/study/{}/decisions", tokens[1]),
+            Some(&json!({"seq": seq, "decision": good}).to_string()),
+        )
+        .await;
         assert_eq!(st, StatusCode::CONFLICT, "{e}"); // b has not consented
         assert_eq!(journal(), before);
         let (st, _) = call(&s, "POST", "/api/study/nobody/decisions", Some("{}")).await;
@@ -337,7 +352,10 @@ fn the_researcher_sees_progress_and_exports_what_study_export_writes() {
         let (st, r) = call(&s, "GET", &format!("/api/research/{researcher}"), None).await;
         assert_eq!(st, StatusCode::OK, "{r}");
         let p = &r["participants"];
-        assert_eq!((p[0]["id"].as_str(), p[0]["played"].as_u64(), p[0]["consented"].as_bool()), (Some("a"), Some(2), Some(true)));
+        assert_eq!(
+            (p[0]["id"].as_str(), p[0]["played"].as_u64(), p[0]["consented"].as_bool()),
+            (Some("a"), Some(2), Some(true))
+        );
         assert_eq!((p[1]["played"].as_u64(), p[1]["consented"].as_bool()), (Some(0), Some(true)));
         assert!(p[1]["decisions"].as_u64().unwrap() > 0);
         assert_eq!(p[1]["link"], format!("/study/{}", tokens[1]));
@@ -360,7 +378,8 @@ fn the_researcher_sees_progress_and_exports_what_study_export_writes() {
         let (_, e2) = call(&s, "POST", &format!("/api/research/{researcher}/export"), None).await;
         assert_eq!(e2["name"], "exports/002");
         for bad in ["../../x", "1x", "-1"] {
-            let (st, _) = call(&s, "GET", &format!("/api/research/{researcher}/exports/{bad}/deals.csv"), None).await;
+            let (st, _) =
+                call(&s, "GET", &format!("/api/research/{researcher}/exports/{bad}/deals.csv"), None).await;
             assert!(st.is_client_error(), "{bad}: {st}");
         }
         let (st, _) = call(&s, "GET", &format!("/api/research/{researcher}/exports/9/deals.csv"), None).await;

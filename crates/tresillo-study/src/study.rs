@@ -226,7 +226,8 @@ impl Study {
             let id = &study.file.participants[p].id;
             let jpath = dir.join(GAMES_DIR).join(format!("{id}.jsonl"));
             let (journal, entries) = Journal::load(&jpath).map_err(StudyError::Setup)?;
-            let mut person = Person { journal, consented: None, finished: Vec::new(), pending: Vec::new(), live: None };
+            let mut person =
+                Person { journal, consented: None, finished: Vec::new(), pending: Vec::new(), live: None };
             for (line, entry) in entries {
                 let bad = |why: String| StudyError::Setup(format!("{}:{line}: {why}", jpath.display()));
                 let next = person.finished.len() as u64;
