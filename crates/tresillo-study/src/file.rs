@@ -422,4 +422,23 @@ token = "bbcdefghijklmnopqrstuvwxyz012345"
         let e = f.check_agents(&text, &Registry::builtin()).unwrap_err();
         assert!(e.starts_with("line 3: `opponents`: \"nobody\""), "{e}");
     }
+
+    #[test]
+    fn the_researcher_token_is_checked_like_a_participant_token() {
+        let with = |t: &str| {
+            GOOD.replacen(
+                "consent = \"I agree.\"",
+                &format!("consent = \"I agree.\"\nresearcher_token = \"{t}\""),
+                1,
+            )
+        };
+        let r = "rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr";
+        assert_eq!(StudyFile::parse(&with(r)).unwrap().researcher_token.as_deref(), Some(r));
+        assert_eq!(StudyFile::parse(GOOD).unwrap().researcher_token, None);
+        let e = StudyFile::parse(&with("short")).unwrap_err();
+        assert!(e.starts_with("line 7: `researcher_token`: must be at least 32"), "{e}");
+        let p = StudyFile::parse(GOOD).unwrap().participants[0].token.clone();
+        let e = StudyFile::parse(&with(&p)).unwrap_err();
+        assert!(e.contains("`researcher_token`: is a participant's token"), "{e}");
+    }
 }
