@@ -20,6 +20,11 @@ pub struct ServeArgs {
     /// Threads answering requests (bots decide on threads of their own).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
     threads: u16,
+    /// Serve the study in DIR (docs/STUDY.md; repeatable): participants play at
+    /// /study/TOKEN, the researcher watches at /research/TOKEN (the study file's
+    /// `researcher_token`, printed at start). The study's journals are its record.
+    #[arg(long, value_name = "DIR")]
+    study: Vec<PathBuf>,
 }
 
 /// Runs `tresillo serve` until it is stopped.
@@ -28,14 +33,33 @@ pub fn run(a: &ServeArgs, out: &mut impl Write) -> Result<()> {
         addr: a.addr,
         dir: a.records.clone(),
         threads: usize::from(a.threads),
+        studies: a.study.clone(),
     };
     let mut printed = Ok(());
-    tresillo_server::serve(&config, crate::registry(), |addr, errors| {
+    tresillo_server::serve(&config, crate::registry(), |addr, errors, studies| {
         for e in errors {
             note!("warning: {e}");
         }
-        printed = writeln!(out, "tresillo serve: http://{addr}/ (games in {})", a.records.display())
-            .and_then(|()| out.flush());
+        printed = (|| {
+            writeln!(out, "tresillo serve: http://{addr}/ (games in {})", a.records.display())?;
+            for s in studies {
+                match &s.researcher_path {
+                    Some(p) => writeln!(
+                        out,
+                        "study {} ({} participants, links in its study file): researcher's page http://{addr}{p}",
+                        s.dir.display(),
+                        s.participants
+                    )?,
+                    None => writeln!(
+                        out,
+                        "study {} ({} participants): no researcher_token in its study file, no researcher's page",
+                        s.dir.display(),
+                        s.participants
+                    )?,
+                }
+            }
+            out.flush()
+        })();
     })
     .with_context(|| format!("serving on {} with records in {}", a.addr, a.records.display()))?;
     printed.context("writing output")

@@ -16,6 +16,7 @@ mod game;
 mod server;
 mod spec;
 mod store;
+pub mod study;
 mod token;
 mod view;
 
@@ -40,18 +41,21 @@ pub struct ServeConfig {
     pub dir: PathBuf,
     /// Runtime worker threads for the connections (bots run on blocking threads).
     pub threads: usize,
+    /// Study directories served in study mode (docs/STUDY.md).
+    pub studies: Vec<PathBuf>,
 }
 
 /// Runs the server until the process ends: loads and resumes the games of
-/// `config.dir`, binds `config.addr`, then calls `ready` with the bound address
-/// and the logs that could not be loaded (before serving the first request).
+/// `config.dir`, opens the studies of `config.studies`, binds `config.addr`, then
+/// calls `ready` with the bound address, the logs that could not be loaded and
+/// the studies opened (before serving the first request).
 ///
 /// # Errors
 /// When the directory cannot be opened or the address bound.
 pub fn serve(
     config: &ServeConfig,
     registry: Registry,
-    ready: impl FnOnce(SocketAddr, &[String]),
+    ready: impl FnOnce(SocketAddr, &[String], &[study::Opened]),
 ) -> std::io::Result<()> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(config.threads.max(1))
@@ -60,12 +64,17 @@ pub fn serve(
         .build()?;
     rt.block_on(async {
         let dir = config.dir.clone();
-        let (server, errors) = tokio::task::spawn_blocking(move || Server::open(Some(&dir), registry))
-            .await
-            .map_err(std::io::Error::other)??;
+        let dirs = config.studies.clone();
+        let (server, errors, studies, opened) = tokio::task::spawn_blocking(move || {
+            let (studies, opened) = study::Studies::open(&dirs, &registry).map_err(std::io::Error::other)?;
+            let (server, errors) = Server::open(Some(&dir), registry)?;
+            Ok::<_, std::io::Error>((server, errors, studies, opened))
+        })
+        .await
+        .map_err(std::io::Error::other)??;
         let listener = tokio::net::TcpListener::bind(config.addr).await?;
-        ready(listener.local_addr()?, &errors);
+        ready(listener.local_addr()?, &errors, &opened);
         server.resume_bots();
-        axum::serve(listener, router(server)).await
+        axum::serve(listener, router(server).merge(study::study_router(studies))).await
     })
 }

@@ -60,7 +60,7 @@ pub fn game_view(g: &Game) -> Value {
 }
 
 /// Public facts of the hand beyond the seat view.
-fn table(p: &PublicState, pv: &PlayerView) -> Value {
+pub(crate) fn table(p: &PublicState, pv: &PlayerView) -> Value {
     let names = p.rules.names();
     json!({
         "phase": format!("{:?}", p.phase),
@@ -79,7 +79,12 @@ fn table(p: &PublicState, pv: &PlayerView) -> Value {
 /// The request with every legal choice labelled (a discard: its bounds; the
 /// page picks the cards).
 fn request(g: &Game, pv: &PlayerView) -> Value {
-    let req = g.human_request();
+    request_json(g.human_request(), pv)
+}
+
+/// The request `req` of the seat of `pv` with its legal choices labelled (null
+/// when it is `Done`).
+pub(crate) fn request_json(req: Request, pv: &PlayerView) -> Value {
     if req == Request::Done {
         return Value::Null;
     }
@@ -192,11 +197,22 @@ pub fn label(d: &Decision, set: RuleSet, p: &PublicState) -> String {
 /// The hand's decisions as the person may see them: another seat's discard as
 /// its count only.
 fn history(g: &Game) -> Vec<Value> {
-    let me = g.human;
-    let mut h = tresillo_core::Hand::with_rules(g.rules, g.players(), *g.hand.deal(), g.hand.public().dealer)
+    history_of(g.hand.public().dealer, g.hand, &g.steps, g.human)
+}
+
+/// The decisions `steps` of hand `hand` (any state of it: its rules, table and
+/// deal are taken) as seat `me` may see them.
+pub(crate) fn history_of(
+    dealer: tresillo_core::Seat,
+    hand: tresillo_core::Hand,
+    steps: &[Step],
+    me: tresillo_core::Seat,
+) -> Vec<Value> {
+    let p = hand.public();
+    let mut h = tresillo_core::Hand::with_rules(p.game_rules(), p.players, *hand.deal(), dealer)
         .expect("the hand was made from these");
     let mut out = Vec::new();
-    for &Step { seat, act } in &g.steps {
+    for &Step { seat, act } in steps {
         let d = Decision::from(act);
         let p = h.public();
         let text = match d {
@@ -212,7 +228,7 @@ fn history(g: &Game) -> Vec<Value> {
 
 /// The last complete trick (cards with their seats, and the winner), while the
 /// next one has no card yet.
-fn last_trick(p: &PublicState) -> Value {
+pub(crate) fn last_trick(p: &PublicState) -> Value {
     let plays = p.plays();
     if p.tricks_done == 0 || !p.current_trick().is_empty() {
         return Value::Null;

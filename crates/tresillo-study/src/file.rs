@@ -72,6 +72,9 @@ pub struct StudyFile {
     pub book: BookSource,
     /// The participants, in order (the order assigns their deals).
     pub participants: Vec<Participant>,
+    /// The secret that opens the researcher's page of `tresillo serve --study`
+    /// (progress and export); none: no researcher's page.
+    pub researcher_token: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -90,6 +93,8 @@ struct Raw {
     book: RawBook,
     #[serde(default)]
     participants: Vec<Participant>,
+    #[serde(default)]
+    researcher_token: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -267,7 +272,21 @@ impl StudyFile {
             ids.push(&p.id);
             tokens.push(&p.token);
         }
+        if let Some(t) = &raw.researcher_token {
+            if t.len() < 32 || !t.chars().all(token_char) {
+                return Err(bad(
+                    "",
+                    "researcher_token",
+                    "must be at least 32 characters of A-Z, a-z, 0-9, _ and - (`tresillo study new` makes one)"
+                        .into(),
+                ));
+            }
+            if tokens.contains(&t.as_str()) {
+                return Err(bad("", "researcher_token", "is a participant's token".into()));
+            }
+        }
         Ok(StudyFile {
+            researcher_token: raw.researcher_token,
             title: raw.title,
             rules: raw.rules,
             players: raw.players,
@@ -402,5 +421,24 @@ token = "bbcdefghijklmnopqrstuvwxyz012345"
         let f = StudyFile::parse(&text).unwrap();
         let e = f.check_agents(&text, &Registry::builtin()).unwrap_err();
         assert!(e.starts_with("line 3: `opponents`: \"nobody\""), "{e}");
+    }
+
+    #[test]
+    fn the_researcher_token_is_checked_like_a_participant_token() {
+        let with = |t: &str| {
+            GOOD.replacen(
+                "consent = \"I agree.\"",
+                &format!("consent = \"I agree.\"\nresearcher_token = \"{t}\""),
+                1,
+            )
+        };
+        let r = "rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr";
+        assert_eq!(StudyFile::parse(&with(r)).unwrap().researcher_token.as_deref(), Some(r));
+        assert_eq!(StudyFile::parse(GOOD).unwrap().researcher_token, None);
+        let e = StudyFile::parse(&with("short")).unwrap_err();
+        assert!(e.starts_with("line 7: `researcher_token`: must be at least 32"), "{e}");
+        let p = StudyFile::parse(GOOD).unwrap().participants[0].token.clone();
+        let e = StudyFile::parse(&with(&p)).unwrap_err();
+        assert!(e.contains("`researcher_token`: is a participant's token"), "{e}");
     }
 }

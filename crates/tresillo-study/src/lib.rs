@@ -91,6 +91,8 @@ pub fn new_study_text(s: &NewStudy) -> Result<String, String> {
          human_seats = {}\n\
          deals_per_participant = {}\n\
          consent = {}\n\
+         # Opens the researcher's page of `tresillo serve --study` (progress, export).\n\
+         researcher_token = \"{}\"\n\
          \n\
          [book]\n\
          # The deals of `tresillo tournament --seed {} --deals {}`.\n\
@@ -102,6 +104,7 @@ pub fn new_study_text(s: &NewStudy) -> Result<String, String> {
         list(s.human_seats.iter().map(u8::to_string).collect()),
         s.per_participant,
         quoted(&s.consent),
+        new_token()?,
         s.seed,
         s.deals,
         s.seed,

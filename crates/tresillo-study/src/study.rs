@@ -67,6 +67,9 @@ pub struct Pending {
     /// Decisions made so far in the game (all seats): [`Study::decide`] takes it
     /// back, so that a repeated or late request changes nothing.
     pub at: usize,
+    /// The game's decisions so far (all seats; another seat's discard is secret:
+    /// show its count only).
+    pub steps: Vec<Step>,
 }
 
 /// Where a participant stands.
@@ -157,6 +160,8 @@ struct Live {
 
 struct Person {
     journal: Journal,
+    /// The consent text the participant accepted (journaled), if they did.
+    consented: Option<String>,
     finished: Vec<HandRecord>,
     /// Decisions of the game in progress read from the journal at open, played
     /// again when the participant comes back.
@@ -221,12 +226,17 @@ impl Study {
             let id = &study.file.participants[p].id;
             let jpath = dir.join(GAMES_DIR).join(format!("{id}.jsonl"));
             let (journal, entries) = Journal::load(&jpath).map_err(StudyError::Setup)?;
-            let mut person = Person { journal, finished: Vec::new(), pending: Vec::new(), live: None };
+            let mut person =
+                Person { journal, consented: None, finished: Vec::new(), pending: Vec::new(), live: None };
             for (line, entry) in entries {
                 let bad = |why: String| StudyError::Setup(format!("{}:{line}: {why}", jpath.display()));
                 let next = person.finished.len() as u64;
                 let game = match &entry {
                     Entry::Step { game, .. } | Entry::Record { game, .. } => *game,
+                    Entry::Consent { text, .. } => {
+                        person.consented = Some(text.clone());
+                        continue;
+                    }
                 };
                 if game != next || next >= study.file.deals_per_participant {
                     return Err(bad(format!(
@@ -244,6 +254,7 @@ impl Study {
                         person.finished.push(*record);
                         person.pending.clear();
                     }
+                    Entry::Consent { .. } => unreachable!("taken above"),
                 }
             }
             study.people.push(person);
@@ -273,6 +284,35 @@ impl Study {
     #[must_use]
     pub fn consent(&self) -> &str {
         &self.file.consent
+    }
+
+    /// Whether the participant accepted the consent text (journaled by
+    /// [`Study::accept_consent`]).
+    #[must_use]
+    pub fn consented(&self, who: Who) -> bool {
+        self.people[who.0].consented.is_some()
+    }
+
+    /// The participant accepts the consent text: journaled (with the text as it
+    /// is now) and flushed to disk before it returns. Accepting again changes
+    /// nothing.
+    pub fn accept_consent(&mut self, who: Who) -> Result<(), StudyError> {
+        let person = &mut self.people[who.0];
+        if person.consented.is_some() {
+            return Ok(());
+        }
+        let text = self.file.consent.clone();
+        let game = person.finished.len() as u64;
+        person.journal.append(&[Entry::Consent { game, text: text.clone() }]).map_err(StudyError::Store)?;
+        person.consented = Some(text);
+        Ok(())
+    }
+
+    /// Whether `token` is the study's researcher token (`researcher_token` in the
+    /// study file; compared in constant time). Always false without one.
+    #[must_use]
+    pub fn is_researcher(&self, token: &str) -> bool {
+        self.file.researcher_token.as_deref().is_some_and(|t| find_token([t], token).is_some())
     }
 
     /// The participant whose token is `token` (compared in constant time with
@@ -374,6 +414,7 @@ impl Study {
                     view: live.hand.view(seat),
                     request: live.hand.request(),
                     at: live.steps.len(),
+                    steps: live.steps.clone(),
                 })));
             }
             // The game ended without the participant's decision (a seat that sat

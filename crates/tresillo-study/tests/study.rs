@@ -249,7 +249,7 @@ fn a_journal_that_does_not_fit_the_study_is_refused_with_its_line() {
     assert!(e.contains(&format!("p2.jsonl:{n}: ")) && e.contains("game 0 of p2"), "{e}");
     std::fs::write(dir.0.join("games/p2.jsonl"), "{\"game\": 0}\n").unwrap();
     let e = Study::open(&dir.0, Registry::builtin()).unwrap_err().to_string();
-    assert!(e.contains("p2.jsonl:1: a journal line holds a `step` or a `record`"), "{e}");
+    assert!(e.contains("p2.jsonl:1: a journal line holds a `step`, a `record` or a `consent`"), "{e}");
 }
 
 #[test]
@@ -269,4 +269,32 @@ fn the_example_study_opens_and_assigns_disjoint_deals() {
     places.dedup();
     assert_eq!(places.len(), 12);
     assert!(!dir.join("games").exists(), "opening writes nothing");
+}
+
+#[test]
+fn consent_is_journaled_once_and_remembered_and_the_researcher_token_opens_only_itself() {
+    let dir = Dir::new("consent");
+    let people = new_study(&dir.0, 1);
+    let mut study = Study::open(&dir.0, Registry::builtin()).unwrap();
+    let who = study.who(&people[0].token).unwrap();
+    assert!(!study.consented(who));
+    study.accept_consent(who).unwrap();
+    study.accept_consent(who).unwrap();
+    assert!(study.consented(who));
+    let other = study.who(&people[1].token).unwrap();
+    assert!(!study.consented(other));
+    let r = study.file().researcher_token.clone().expect("study new writes one");
+    assert!(study.is_researcher(&r));
+    assert!(!study.is_researcher(&people[0].token));
+    assert!(study.who(&r).is_none());
+    drop(study);
+    let journal = std::fs::read_to_string(dir.0.join("games/p1.jsonl")).unwrap();
+    assert_eq!(journal, "{\"game\":0,\"consent\":\"I agree.\"}\n");
+    let mut study = Study::open(&dir.0, Registry::builtin()).unwrap();
+    assert!(study.consented(who));
+    // A consent line does not disturb the games that follow it.
+    play_all(&mut study, who, &mut Simulated::new());
+    drop(study);
+    let study = Study::open(&dir.0, Registry::builtin()).unwrap();
+    assert_eq!(study.games(who).len(), 1);
 }

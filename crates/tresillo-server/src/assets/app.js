@@ -151,7 +151,10 @@ async function setup() {
 }
 
 // ---------- the table ----------
-const state = { token: null, view: null, version: -1, selected: new Set(), busy: false, error: "" };
+// decisionsUrl, onDecided and onBusy: hooks of the study page (study.js), which
+// draws its games with this table.
+const state = { token: null, view: null, version: -1, selected: new Set(), busy: false, error: "",
+  decisionsUrl: null, onDecided: null, onBusy: null };
 
 function seatName(v, s) {
   return s === v.seat ? "you" : `${v.seats[s]}`;
@@ -161,14 +164,19 @@ async function decide(decision) {
   if (state.busy) return;
   state.busy = true;
   state.error = "";
+  if (state.onBusy) state.onBusy(true);
   try {
-    const v = await api("POST", `/api/games/${state.token}/decisions`, { seq: state.view.seq, decision });
+    const url = state.decisionsUrl || `/api/games/${state.token}/decisions`;
+    const v = await api("POST", url, { seq: state.view.seq, decision });
     state.selected.clear();
-    show(v);
+    (state.onDecided || show)(v);
   } catch (e) {
     state.error = e.message;
     render();
-  } finally { state.busy = false; }
+  } finally {
+    state.busy = false;
+    if (state.onBusy) state.onBusy(false);
+  }
 }
 
 function show(v) {
@@ -302,7 +310,7 @@ function scorePanel(v) {
   const settle = v.score.settlement ? el("tr", {}, el("th", {}, "settlement"), v.score.settlement.map((t) => el("th", {}, String(t)))) : null;
   return el("div", { class: "panel" }, el("h3", {}, "Score"),
     el("table", { class: "score", id: "score" }, head, rows, total, settle),
-    v.score.hands.length ? el("p", {}, el("a", { href: `/api/games/${v.token}/records`, id: "records" }, "records of the finished hands"), " (tresillo replay FILE)") : null);
+    v.score.hands.length && v.records_url !== null ? el("p", {}, el("a", { href: `/api/games/${v.token}/records`, id: "records" }, "records of the finished hands"), " (tresillo replay FILE)") : null);
 }
 
 document.addEventListener("keydown", (ev) => {
@@ -328,7 +336,9 @@ document.addEventListener("keydown", (ev) => {
 });
 
 const m = location.pathname.match(/^\/g\/([0-9a-f]{32})$/);
-if (m) {
+if (document.body.dataset.page === "study") {
+  // study.js drives the table.
+} else if (m) {
   state.token = m[1];
   poll();
 } else {

@@ -3,7 +3,9 @@
 //!
 //! A line is `{"game": G, "step": {"seat": 1, "play": "1E"}}` (a decision of the
 //! participant's game `G`, theirs or an opponent's) or `{"game": G, "record":
-//! {...}}` (game `G` finished: its record, docs/RECORDS.md). An append-only file
+//! {...}}` (game `G` finished: its record, docs/RECORDS.md), or `{"game": G,
+//! "consent": "TEXT"}` (the participant accepted the consent text TEXT before
+//! game `G`, their first). An append-only file
 //! was chosen over an embedded database: one writer per participant, nothing but
 //! appends and a read at start, and a file a researcher can read with any tool.
 //! A last line cut short by a crash was never acknowledged: loading drops it.
@@ -25,6 +27,13 @@ pub enum Entry {
         /// The decision.
         step: Step,
     },
+    /// The participant accepted consent text `text` (before game `game`).
+    Consent {
+        /// The participant's next game when they accepted.
+        game: u64,
+        /// The text they accepted, as it was.
+        text: String,
+    },
     /// Game `game` is over: its record.
     Record {
         /// The game.
@@ -42,6 +51,8 @@ struct Line {
     step: Option<Step>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     record: Option<Box<HandRecord>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    consent: Option<String>,
 }
 
 /// A journal file, open for appending.
@@ -78,12 +89,13 @@ impl Journal {
             let n = i + 1;
             let l: Line = serde_json::from_slice(line)
                 .map_err(|e| format!("{}:{n}: not a journal line: {e}", path.display()))?;
-            let entry = match (l.step, l.record) {
-                (Some(step), None) => Entry::Step { game: l.game, step },
-                (None, Some(record)) => Entry::Record { game: l.game, record },
+            let entry = match (l.step, l.record, l.consent) {
+                (Some(step), None, None) => Entry::Step { game: l.game, step },
+                (None, Some(record), None) => Entry::Record { game: l.game, record },
+                (None, None, Some(text)) => Entry::Consent { game: l.game, text },
                 _ => {
                     return Err(format!(
-                        "{}:{n}: a journal line holds a `step` or a `record`",
+                        "{}:{n}: a journal line holds a `step`, a `record` or a `consent`",
                         path.display()
                     ));
                 }
@@ -109,9 +121,14 @@ impl Journal {
         let mut bytes = Vec::with_capacity(256 * entries.len());
         for e in entries {
             let line = match e {
-                Entry::Step { game, step } => Line { game: *game, step: Some(*step), record: None },
+                Entry::Step { game, step } => {
+                    Line { game: *game, step: Some(*step), record: None, consent: None }
+                }
                 Entry::Record { game, record } => {
-                    Line { game: *game, step: None, record: Some(record.clone()) }
+                    Line { game: *game, step: None, record: Some(record.clone()), consent: None }
+                }
+                Entry::Consent { game, text } => {
+                    Line { game: *game, step: None, record: None, consent: Some(text.clone()) }
                 }
             };
             serde_json::to_writer(&mut bytes, &line).expect("a journal line serializes");

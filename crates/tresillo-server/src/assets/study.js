@@ -1,0 +1,103 @@
+// Study mode (docs/SERVE.md, "Study mode"): a participant's page (consent, their
+// games on the play page's table from app.js, an end page) and the researcher's
+// page (progress, export). Loaded after app.js, whose functions it uses.
+"use strict";
+
+const studyPath = location.pathname.match(/^\/(study|research)\/([A-Za-z0-9_-]+)$/);
+const progressEl = document.getElementById("progress");
+
+function resultsTable(results) {
+  return el("table", { class: "score", id: "results" },
+    el("tr", {}, el("th", {}, "deal"), el("th", {}, "outcome"), el("th", {}, "your score")),
+    results.map((r) => el("tr", {}, el("td", {}, String(r.hand + 1)), el("td", {}, r.outcome), el("td", {}, String(r.you)))));
+}
+
+// ---------- the participant ----------
+function showStudy(s) {
+  document.getElementById("subtitle").textContent = s.study;
+  const shown = s.done ? s.games : Math.min(s.played + 1, s.games);
+  progressEl.textContent = s.consented ? `deal ${shown} of ${s.games}` : "";
+  progressEl.dataset.played = s.played;
+  if (!s.consented) {
+    const msg = el("p", { class: "error", id: "error" });
+    const accept = el("button", { type: "button", id: "accept", onclick: async () => {
+      try { showStudy(await api("POST", `/api/study/${studyPath[2]}/consent`, { accept: true })); } catch (e) { msg.textContent = e.message; }
+    } }, "I agree: start");
+    app.replaceChildren(el("div", { class: "panel consent", id: "consent" },
+      el("h2", {}, "Before you start"),
+      el("div", { class: "consent-text" }, s.consent.trim().split(/\n\s*\n/).map((p) => el("p", {}, p))),
+      el("p", {}, `You will play ${s.games} deals. Your games are stored as you play; you may stop and come back to this link.`),
+      accept, msg));
+    return;
+  }
+  if (s.done) {
+    app.replaceChildren(el("div", { class: "panel", id: "end" },
+      el("h2", {}, "Thank you"),
+      el("p", {}, `You have played all ${s.games} deals of this study. You may close this page.`),
+      resultsTable(s.results)));
+    return;
+  }
+  state.error = "";
+  state.version = -1;
+  show(Object.assign(s.game, { version: 0 }));
+}
+
+async function participant() {
+  state.decisionsUrl = `/api/study/${studyPath[2]}/decisions`;
+  state.onDecided = showStudy;
+  state.onBusy = (busy) => {
+    const st = document.getElementById("status");
+    if (st && busy) { st.textContent = "the opponents are playing…"; st.dataset.status = "thinking"; st.className = "thinking"; }
+  };
+  try {
+    showStudy(await api("GET", `/api/study/${studyPath[2]}`));
+  } catch (e) {
+    app.replaceChildren(el("p", { class: "error", id: "error" }, e.message));
+  }
+}
+
+// ---------- the researcher ----------
+async function researcher() {
+  const t = studyPath[2];
+  const msg = el("p", { class: "error", id: "error" });
+  async function refresh() {
+    let r;
+    try { r = await api("GET", `/api/research/${t}`); } catch (e) { msg.textContent = e.message; return; }
+    document.getElementById("subtitle").textContent = `${r.study}: researcher`;
+    const done = r.participants.filter((p) => p.played === p.games).length;
+    progressEl.textContent = `${done} of ${r.participants.length} participants finished`;
+    const rows = r.participants.map((p) => el("tr", { "data-id": p.id },
+      el("td", {}, p.id),
+      el("td", {}, p.consented ? "yes" : "no"),
+      el("td", {}, `${p.played} of ${p.games}`),
+      el("td", {}, p.decisions ? `${p.decisions} decisions` : "-"),
+      el("td", {}, el("a", { href: p.link }, "link"))));
+    const exportBtn = el("button", { type: "button", id: "export", onclick: async () => {
+      try {
+        const e = await api("POST", `/api/research/${t}/export`);
+        msg.textContent = "";
+        last.replaceChildren(`exported ${e.rows} games (${e.deals} deals) to ${e.dir} `, el("a", { href: e.csv, id: "csv" }, "deals.csv"));
+        refresh();
+      } catch (e) { msg.textContent = e.message; }
+    } }, "Export finished games");
+    const last = el("p", { id: "exported" });
+    app.replaceChildren(
+      el("div", { class: "panel", id: "study" },
+        el("h2", {}, r.study || "study"),
+        el("p", {}, `${r.rules}, ${r.players} players, opponents ${r.opponents.join(", ")}; ${r.games_per_participant} deals per participant; ${r.dir}`)),
+      el("div", { class: "panel" }, el("h3", {}, "Participants"),
+        el("table", { class: "score", id: "participants" },
+          el("tr", {}, el("th", {}, "id"), el("th", {}, "consent"), el("th", {}, "played"), el("th", {}, "in progress"), el("th", {}, "their page (secret)")),
+          rows)),
+      el("div", { class: "panel" }, el("h3", {}, "Export"),
+        el("p", {}, "deals.csv and deals.parquet in the tournament's schema, records.jsonl and book.txt, in a new directory of the study's exports/ (docs/STUDY.md)."),
+        exportBtn, last,
+        el("ul", { id: "exports" }, r.exports.map((e) => el("li", {}, `${e.name}: `, el("a", { href: e.csv }, "deals.csv"))))),
+      msg);
+  }
+  await refresh();
+  setInterval(refresh, 5000);
+}
+
+if (studyPath && studyPath[1] === "study") participant();
+else if (studyPath) researcher();

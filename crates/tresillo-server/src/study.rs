@@ -1,0 +1,561 @@
+//! Study mode (`tresillo serve --study DIR`, docs/SERVE.md "Study mode"): the
+//! participants' pages and the researcher's, driven through the
+//! [`tresillo_study::Study`] library (no second engine, no second store: the
+//! study's own journals are the record).
+//!
+//! A participant opens `/study/TOKEN`: the consent text first (accepted once,
+//! journaled), then their games one after another on the play page's table
+//! (`app.js`), then an end page. Every response is built from their seat's
+//! [`PlayerView`](tresillo_core::PlayerView) and the public history; another
+//! participant's token or a made-up one gets a 404. The researcher opens
+//! `/research/TOKEN` (the study file's `researcher_token`): progress per
+//! participant, and an export (`tresillo_study::export`) into
+//! `DIR/exports/NNN`, a directory the server names.
+//!
+//! A [`Study`] is not shared between threads: each sits behind a `Mutex`. The
+//! library runs the opponents inside [`Study::turn`] and [`Study::decide`], so
+//! the lock of a study is held while its opponents think (on a blocking thread,
+//! never on the async runtime): the participants of one study wait for each
+//! other's opponents; studies do not wait for each other.
+
+use crate::view::{history_of, last_trick, outcome_text, request_json, table};
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard};
+use tresillo_agents::Registry;
+use tresillo_core::{CardSet, Decision, Hand, LedgerConfig, Scorer, ScoringMode, Seat};
+use tresillo_env::SeatView;
+use tresillo_sim::{Act, HandRecord};
+use tresillo_study::{Pending, Study, StudyError, Turn, Who, find_token};
+
+const PAGE: &str = include_str!("assets/study.html");
+const STUDY_JS: &str = include_str!("assets/study.js");
+
+/// The directory (inside the study's) exports are written to.
+pub const EXPORTS_DIR: &str = "exports";
+
+/// One open study.
+struct Open {
+    dir: PathBuf,
+    title: String,
+    /// The participants' tokens as the study was opened (for finding the study
+    /// of a token without its lock; the library compares them again).
+    tokens: Vec<String>,
+    researcher: Option<String>,
+    study: Mutex<Study>,
+}
+
+/// The studies a server runs.
+pub struct Studies {
+    open: Vec<Open>,
+}
+
+impl std::fmt::Debug for Studies {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.open.iter().map(|o| &o.dir)).finish()
+    }
+}
+
+/// What [`Studies::open`] says of each study (for the command's first lines).
+#[derive(Clone, Debug)]
+pub struct Opened {
+    /// The study directory.
+    pub dir: PathBuf,
+    /// Its title.
+    pub title: String,
+    /// The researcher page's path (`/research/TOKEN`: a secret), if the study
+    /// file has a `researcher_token`.
+    pub researcher_path: Option<String>,
+    /// Participants.
+    pub participants: usize,
+}
+
+impl Studies {
+    /// Opens every study directory (each with its journals: games in progress
+    /// continue where they were), opponents built from `registry`.
+    ///
+    /// # Errors
+    /// A study that cannot be opened (one line naming the file), or a token used
+    /// by two studies.
+    pub fn open(dirs: &[PathBuf], registry: &Registry) -> Result<(Arc<Studies>, Vec<Opened>), String> {
+        let mut open: Vec<Open> = Vec::new();
+        let mut said = Vec::new();
+        for dir in dirs {
+            let study = Study::open(dir, registry.clone()).map_err(|e| e.to_string())?;
+            let f = study.file();
+            let tokens: Vec<String> = f.participants.iter().map(|p| p.token.clone()).collect();
+            let researcher = f.researcher_token.clone();
+            for o in &open {
+                let mine = tokens.iter().chain(&researcher);
+                if mine.into_iter().any(|t| o.tokens.contains(t) || o.researcher.as_ref() == Some(t)) {
+                    return Err(format!(
+                        "{} and {}: a token is in both studies (tokens must be unique)",
+                        o.dir.display(),
+                        dir.display()
+                    ));
+                }
+            }
+            said.push(Opened {
+                dir: dir.clone(),
+                title: f.title.clone(),
+                researcher_path: researcher.as_ref().map(|t| format!("/research/{t}")),
+                participants: tokens.len(),
+            });
+            open.push(Open {
+                dir: dir.clone(),
+                title: f.title.clone(),
+                tokens,
+                researcher,
+                study: Mutex::new(study),
+            });
+        }
+        Ok((Arc::new(Studies { open }), said))
+    }
+
+    /// Locks study `i` (in the order opened; for tests and tools). A poisoned
+    /// lock is taken over: the library leaves a study consistent at every step.
+    pub fn lock(&self, i: usize) -> MutexGuard<'_, Study> {
+        self.open[i].study.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The study of participant token `token` (constant time over every token).
+    fn participant(&self, token: &str) -> Option<usize> {
+        let mut found = None;
+        for (i, o) in self.open.iter().enumerate() {
+            if find_token(o.tokens.iter().map(String::as_str), token).is_some() && found.is_none() {
+                found = Some(i);
+            }
+        }
+        found
+    }
+
+    /// The study whose researcher token is `token`.
+    fn researcher(&self, token: &str) -> Option<usize> {
+        let mut found = None;
+        for (i, o) in self.open.iter().enumerate() {
+            if o.researcher.as_deref().is_some_and(|r| find_token([r], token).is_some()) && found.is_none() {
+                found = Some(i);
+            }
+        }
+        found
+    }
+}
+
+/// The routes of study mode (merged with [`crate::router`]'s by `serve`; the
+/// page's `app.js` and `style.css` are that router's).
+pub fn study_router(studies: Arc<Studies>) -> Router {
+    Router::new()
+        .route("/study/{token}", get(participant_page))
+        .route("/research/{token}", get(researcher_page))
+        .route("/assets/study.js", get(|| async { asset(STUDY_JS, "text/javascript; charset=utf-8") }))
+        .route("/api/study/{token}", get(participant_state))
+        .route("/api/study/{token}/consent", post(consent))
+        .route("/api/study/{token}/decisions", post(decide))
+        .route("/api/research/{token}", get(research_state))
+        .route("/api/research/{token}/export", post(export))
+        .route("/api/research/{token}/exports/{n}/deals.csv", get(exported_csv))
+        .with_state(studies)
+}
+
+fn asset(body: &'static str, kind: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "no-cache"),
+            (header::REFERRER_POLICY, "no-referrer"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+fn json_response(status: StatusCode, v: &Value) -> Response {
+    (status, [(header::CONTENT_TYPE, "application/json"), (header::CACHE_CONTROL, "no-store")], v.to_string())
+        .into_response()
+}
+
+fn error(status: StatusCode, msg: impl std::fmt::Display) -> Response {
+    json_response(status, &json!({"error": msg.to_string()}))
+}
+
+fn not_found() -> Response {
+    error(StatusCode::NOT_FOUND, "no such study page")
+}
+
+fn study_error(e: &StudyError) -> Response {
+    let status = match e {
+        StudyError::Stale { .. } | StudyError::Finished => StatusCode::CONFLICT,
+        StudyError::Illegal(_) | StudyError::Record(_) => StatusCode::UNPROCESSABLE_ENTITY,
+        _ if e.is_client_error() => StatusCode::BAD_REQUEST,
+        _ => StatusCode::INTERNAL_SERVER_ERROR,
+    };
+    error(status, e)
+}
+
+async fn participant_page(State(s): State<Arc<Studies>>, Path(token): Path<String>) -> Response {
+    if s.participant(&token).is_none() {
+        return not_found();
+    }
+    asset(PAGE, "text/html; charset=utf-8")
+}
+
+async fn researcher_page(State(s): State<Arc<Studies>>, Path(token): Path<String>) -> Response {
+    if s.researcher(&token).is_none() {
+        return not_found();
+    }
+    asset(PAGE, "text/html; charset=utf-8")
+}
+
+/// Runs `f` with the participant's study locked, on a blocking thread (the
+/// library fsyncs and runs the opponents).
+async fn with_participant(
+    s: Arc<Studies>,
+    token: String,
+    f: impl FnOnce(&mut Study, Who) -> Response + Send + 'static,
+) -> Response {
+    let Some(i) = s.participant(&token) else { return not_found() };
+    let r = tokio::task::spawn_blocking(move || {
+        let mut study = s.lock(i);
+        match study.who(&token) {
+            Some(who) => f(&mut study, who),
+            None => not_found(),
+        }
+    })
+    .await;
+    r.unwrap_or_else(|e| error(StatusCode::INTERNAL_SERVER_ERROR, e))
+}
+
+async fn participant_state(State(s): State<Arc<Studies>>, Path(token): Path<String>) -> Response {
+    with_participant(s, token, |study, who| match state(study, who) {
+        Ok(v) => json_response(StatusCode::OK, &v),
+        Err(e) => study_error(&e),
+    })
+    .await
+}
+
+async fn consent(State(s): State<Arc<Studies>>, Path(token): Path<String>, body: Bytes) -> Response {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Accept {
+        accept: bool,
+    }
+    match serde_json::from_slice::<Accept>(&body) {
+        Ok(Accept { accept: true }) => {}
+        Ok(_) => return error(StatusCode::BAD_REQUEST, "consent: only {\"accept\": true} is an answer"),
+        Err(e) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                format!("bad consent: {e} (expected {{\"accept\": true}})"),
+            );
+        }
+    }
+    with_participant(s, token, |study, who| {
+        match study.accept_consent(who).and_then(|()| state(study, who)) {
+            Ok(v) => json_response(StatusCode::OK, &v),
+            Err(e) => study_error(&e),
+        }
+    })
+    .await
+}
+
+/// `POST /api/study/TOKEN/decisions`: `{"seq": AT, "decision": {"play": "7C"}}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Posted {
+    seq: usize,
+    decision: Act,
+}
+
+async fn decide(State(s): State<Arc<Studies>>, Path(token): Path<String>, body: Bytes) -> Response {
+    let posted: Posted = match serde_json::from_slice(&body) {
+        Ok(p) => p,
+        Err(e) => {
+            // An unknown token is a 404 whatever the body.
+            if s.participant(&token).is_none() {
+                return not_found();
+            }
+            return error(
+                StatusCode::BAD_REQUEST,
+                format!("bad decision: {e} (expected {{\"seq\": N, \"decision\": {{\"play\": \"7C\"}}}})"),
+            );
+        }
+    };
+    with_participant(s, token, move |study, who| {
+        if !study.consented(who) {
+            return error(StatusCode::CONFLICT, "accept the consent text first");
+        }
+        match study.decide(who, posted.seq, Decision::from(posted.decision)).and_then(|_| state(study, who)) {
+            Ok(v) => json_response(StatusCode::OK, &v),
+            Err(e) => study_error(&e),
+        }
+    })
+    .await
+}
+
+/// What the participant's page shows now. Before consent: the consent text and
+/// progress only (no game is started).
+fn state(study: &mut Study, who: Who) -> Result<Value, StudyError> {
+    let games = study.file().deals_per_participant;
+    let played = study.games(who).len() as u64;
+    let consented = study.consented(who);
+    let pending = if consented {
+        match study.turn(who)? {
+            Turn::Decide(p) => Some(p),
+            Turn::Done => None,
+        }
+    } else {
+        None
+    };
+    let played_now = study.games(who).len() as u64;
+    let results = results(study, who);
+    let game = pending.as_deref().map(|p| game_view(p, &results));
+    Ok(json!({
+        "study": study.file().title,
+        "participant": study.id(who),
+        "consent": study.consent(),
+        "consented": consented,
+        "games": games,
+        "played": played_now.max(played),
+        "done": consented && pending.is_none(),
+        "results": results,
+        "game": game,
+    }))
+}
+
+/// The participant's finished games: outcome and each seat's score change,
+/// scored per deal as the export scores them; columns turned so that the
+/// participant's seat of each game is column `you` of the list.
+fn results(study: &Study, who: Who) -> Vec<Value> {
+    let human_of = |rec: &HandRecord| {
+        let me = format!("human:{}", study.id(who));
+        rec.agents.iter().position(|a| *a == me).unwrap_or(0)
+    };
+    study
+        .games(who)
+        .iter()
+        .enumerate()
+        .map(|(i, rec)| {
+            let n = usize::from(rec.players);
+            let mut ledger =
+                LedgerConfig::with_rules(rec.game_rules().unwrap_or(study.file().rules), rec.players);
+            ledger.deals = 1;
+            let change: Vec<i64> = Scorer::new(ScoringMode::Deal, ledger)
+                .and_then(|mut s| s.apply(&rec.result))
+                .map(|sc| (0..n).map(|k| sc.total(Seat(k as u8))).collect())
+                .unwrap_or_else(|_| vec![0; n]);
+            let h = human_of(rec);
+            let contract = rec.result.contract.map(|c| rec.rules.names().contract(c, rec.result.trump));
+            json!({
+                "hand": i,
+                "outcome": outcome_text(&rec.result),
+                "contract": contract,
+                "you": change[h],
+                "seat": h,
+                "change": change,
+            })
+        })
+        .collect()
+}
+
+/// The table's JSON for a pending decision, in the play page's shape
+/// (`crate::game_view`), from the seat's view and the public history only.
+fn game_view(p: &Pending, results: &[Value]) -> Value {
+    let s = &p.setup;
+    let me = s.human_seat;
+    let pv = &p.view;
+    let public = pv.public();
+    let names = public.rules.names();
+    // The hand rebuilt from the secret deal only to label the history (another
+    // seat's discard is shown as its count).
+    let mut hand = Hand::with_rules(s.rules, s.players, s.deal, s.dealer).ok();
+    if let Some(h) = &mut hand {
+        for st in &p.steps {
+            if h.apply(Decision::from(st.act)).is_err() {
+                break;
+            }
+        }
+    }
+    let history = hand.map_or_else(Vec::new, |h| history_of(s.dealer, h, &p.steps, me));
+    let n = usize::from(s.players);
+    // Opponents are not named to the participant (blind, as a study wants).
+    let mut k = 0;
+    let seats: Vec<String> = (0..n)
+        .map(|i| {
+            if i == me.index() {
+                "you".to_string()
+            } else {
+                k += 1;
+                format!("opponent {k}")
+            }
+        })
+        .collect();
+    // Each finished game's changes with the participant's column at `me`.
+    let hands: Vec<Value> = results
+        .iter()
+        .map(|r| {
+            let change: Vec<i64> = r["change"]
+                .as_array()
+                .map(|a| a.iter().filter_map(Value::as_i64).collect())
+                .unwrap_or_default();
+            let h = r["seat"].as_u64().unwrap_or(0) as usize;
+            let turned: Vec<i64> =
+                (0..n).map(|c| change.get((c + n * 2 + h - me.index()) % n).copied().unwrap_or(0)).collect();
+            json!({"hand": r["hand"], "outcome": r["outcome"], "contract": r["contract"], "change": turned})
+        })
+        .collect();
+    let mut totals = vec![0i64; n];
+    for h in &hands {
+        for (t, c) in totals.iter_mut().zip(h["change"].as_array().into_iter().flatten()) {
+            *t += c.as_i64().unwrap_or(0);
+        }
+    }
+    json!({
+        "seq": p.at,
+        "status": "your_turn",
+        "failure": Value::Null,
+        "rules": s.rules.set.name(),
+        "players": s.players,
+        "seat": me.0,
+        "seats": seats,
+        "hands": s.games,
+        "hand": s.game,
+        "turn": me.0,
+        "thinking": Value::Null,
+        "view": serde_json::to_value(SeatView::new(pv, CardSet::EMPTY)).expect("a view serializes"),
+        "table": table(public, pv),
+        "request": request_json(p.request, pv),
+        "history": history,
+        "last_trick": last_trick(public),
+        "score": {"totals": totals, "hands": hands, "settlement": Value::Null},
+        "records_url": Value::Null,
+        "names": {
+            "suits": tresillo_core::Suit::ALL.iter().map(|x| json!([x.letter().to_string(), names.suit(*x)])).collect::<Vec<_>>(),
+        },
+    })
+}
+
+async fn with_researcher(
+    s: Arc<Studies>,
+    token: &str,
+    f: impl FnOnce(&Open, &mut Study) -> Response + Send + 'static,
+) -> Response {
+    let Some(i) = s.researcher(token) else { return not_found() };
+    let r = tokio::task::spawn_blocking(move || {
+        let o = &s.open[i];
+        let mut study = s.lock(i);
+        f(o, &mut study)
+    })
+    .await;
+    r.unwrap_or_else(|e| error(StatusCode::INTERNAL_SERVER_ERROR, e))
+}
+
+/// The exports made so far: their numbers, in order.
+fn exports(o: &Open) -> Vec<u32> {
+    let mut v: Vec<u32> = std::fs::read_dir(o.dir.join(EXPORTS_DIR))
+        .map(|rd| {
+            rd.filter_map(Result::ok)
+                .filter_map(|e| e.file_name().to_str().and_then(|n| n.parse().ok()))
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort_unstable();
+    v
+}
+
+async fn research_state(State(s): State<Arc<Studies>>, Path(token): Path<String>) -> Response {
+    let t = token.clone();
+    with_researcher(s, &token, move |o, study| {
+        let f = study.file();
+        let participants: Vec<Value> = study
+            .progress()
+            .into_iter()
+            .zip(&f.participants)
+            .map(|(p, part)| {
+                let who = study.who(&part.token);
+                json!({
+                    "id": p.id,
+                    "played": p.played,
+                    "games": p.games,
+                    "decisions": p.decisions,
+                    "consented": who.is_some_and(|w| study.consented(w)),
+                    "link": format!("/study/{}", part.token),
+                })
+            })
+            .collect();
+        let ex: Vec<Value> = exports(o)
+            .into_iter()
+            .map(|n| json!({"name": format!("{EXPORTS_DIR}/{n:03}"), "csv": format!("/api/research/{t}/exports/{n}/deals.csv")}))
+            .collect();
+        json_response(
+            StatusCode::OK,
+            &json!({
+                "study": o.title,
+                "dir": o.dir.display().to_string(),
+                "rules": f.rules.set.name(),
+                "players": f.players,
+                "opponents": f.opponents,
+                "games_per_participant": f.deals_per_participant,
+                "participants": participants,
+                "exports": ex,
+            }),
+        )
+    })
+    .await
+}
+
+/// `POST /api/research/TOKEN/export`: the finished games exported (CSV and
+/// Parquet) into `DIR/exports/NNN`, the next free number; nothing in the request
+/// names a path.
+async fn export(State(s): State<Arc<Studies>>, Path(token): Path<String>) -> Response {
+    let t = token.clone();
+    with_researcher(s, &token, move |o, study| {
+        let n = exports(o).last().map_or(1, |n| n + 1);
+        let name = format!("{n:03}");
+        let out = o.dir.join(EXPORTS_DIR).join(&name);
+        if let Err(e) = std::fs::create_dir_all(o.dir.join(EXPORTS_DIR)) {
+            return error(StatusCode::INTERNAL_SERVER_ERROR, format!("{}: {e}", o.dir.display()));
+        }
+        match tresillo_study::export(study, &out, tresillo_runs::Format::Both) {
+            Ok(e) => json_response(
+                StatusCode::CREATED,
+                &json!({
+                    "name": format!("{EXPORTS_DIR}/{name}"),
+                    "dir": out.display().to_string(),
+                    "rows": e.rows,
+                    "deals": e.deals,
+                    "csv": format!("/api/research/{t}/exports/{n}/deals.csv"),
+                }),
+            ),
+            Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e),
+        }
+    })
+    .await
+}
+
+/// `GET /api/research/TOKEN/exports/N/deals.csv`: N a number (the export's),
+/// checked before it names a file.
+async fn exported_csv(State(s): State<Arc<Studies>>, Path((token, n)): Path<(String, String)>) -> Response {
+    let Ok(n) = n.parse::<u32>() else {
+        return error(StatusCode::BAD_REQUEST, format!("bad export `{n}`: a number"));
+    };
+    with_researcher(s, &token, move |o, _| {
+        let path = o.dir.join(EXPORTS_DIR).join(format!("{n:03}")).join("deals.csv");
+        match std::fs::read(&path) {
+            Ok(bytes) => Response::builder()
+                .header(header::CONTENT_TYPE, "text/csv; charset=utf-8")
+                .header(header::CONTENT_DISPOSITION, format!("attachment; filename=\"deals-{n:03}.csv\""))
+                .header(header::CACHE_CONTROL, "no-store")
+                .body(Body::from(bytes))
+                .expect("a valid response"),
+            Err(_) => error(StatusCode::NOT_FOUND, format!("no export {n}")),
+        }
+    })
+    .await
+}

@@ -1,0 +1,390 @@
+//! Study mode through HTTP in process (tower's `oneshot`): participants play a
+//! whole study, every response checked against the hidden hands; consent first;
+//! isolation (another's or a made-up token: 404); refused requests change
+//! nothing; the researcher's progress and export (its deals.csv equal to
+//! `tresillo study export`'s); a restart in the middle of a hand resumes it.
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use tower::ServiceExt;
+use tresillo_agents::Registry;
+use tresillo_core::{CardSet, Decision, Hand, RuleSet, Rules, parse_card};
+use tresillo_server::study::{Studies, study_router};
+use tresillo_study::{NewStudy, Study, Turn, create_study};
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tresillo-server-study-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A study of 2 participants, `per` deals each, seats 0 and 1, rule opponents.
+/// Returns the participants' tokens and the researcher's.
+fn new_study(dir: &Path, per: u64) -> (Vec<String>, String) {
+    let people = create_study(
+        dir,
+        &NewStudy {
+            title: "served".into(),
+            rules: Rules::from(RuleSet::TRESILLO),
+            players: 3,
+            opponents: vec!["rule".into(), "rule".into()],
+            human_seats: vec![0, 1],
+            seed: 38,
+            deals: 6,
+            per_participant: per,
+            consent: "I agree to be recorded.".into(),
+            participants: vec!["a".into(), "b".into()],
+        },
+        &Registry::builtin(),
+    )
+    .unwrap();
+    let study = Study::open(dir, Registry::builtin()).unwrap();
+    let r = study.file().researcher_token.clone().expect("study new writes a researcher token");
+    (people.into_iter().map(|p| p.token).collect(), r)
+}
+
+fn open(dir: &Path) -> Arc<Studies> {
+    Studies::open(&[dir.to_path_buf()], &Registry::builtin()).unwrap().0
+}
+
+async fn call(s: &Arc<Studies>, method: &str, path: &str, body: Option<&str>) -> (StatusCode, Value) {
+    let req = Request::builder()
+        .method(method)
+        .uri(path)
+        .header("content-type", "application/json")
+        .body(body.map_or(Body::empty(), |b| Body::from(b.to_string())))
+        .unwrap();
+    let resp = study_router(s.clone()).oneshot(req).await.unwrap();
+    let status = resp.status();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    let v = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()));
+    (status, v)
+}
+
+/// Every card written in notation anywhere in `v`'s strings.
+fn cards_in(v: &Value, out: &mut CardSet) {
+    match v {
+        Value::String(s) => {
+            for tok in s.split(|c: char| !c.is_ascii_alphanumeric()) {
+                if let Ok(c) = parse_card(tok)
+                    && tok.len() <= 3
+                    && tok.chars().last().is_some_and(|x| "EBCO".contains(x))
+                {
+                    out.insert(c);
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| cards_in(x, out)),
+        Value::Object(m) => m.values().for_each(|x| cards_in(x, out)),
+        _ => {}
+    }
+}
+
+/// Checks that response `v` (participant `token`'s) shows no card their seat
+/// may not know, against the hidden deal the study holds, and that it is the
+/// study's current moment.
+fn check_hidden(s: &Arc<Studies>, token: &str, v: &Value) {
+    let mut study = s.lock(0);
+    let who = study.who(token).unwrap();
+    assert_eq!(v["participant"], study.id(who));
+    if v["consented"] == false {
+        // Before consent: no game (and none started here, which `turn` would).
+        let mut shown = CardSet::EMPTY;
+        cards_in(v, &mut shown);
+        assert!(shown.is_empty() && v["game"].is_null(), "before consent no card is shown: {v}");
+        return;
+    }
+    let Turn::Decide(p) = study.turn(who).unwrap() else {
+        assert!(v["game"].is_null(), "{v}");
+        let mut shown = CardSet::EMPTY;
+        cards_in(v, &mut shown);
+        assert!(shown.is_empty(), "the end page shows cards {shown}: {v}");
+        return;
+    };
+    let g = &v["game"];
+    assert_eq!(g["seq"].as_u64().unwrap() as usize, p.at);
+    let s = &p.setup;
+    let mut h = Hand::with_rules(s.rules, s.players, s.deal, s.dealer).unwrap();
+    for st in &p.steps {
+        h.apply(Decision::from(st.act)).unwrap();
+    }
+    let known = h.view(s.human_seat).known_cards();
+    let mut shown = CardSet::EMPTY;
+    cards_in(v, &mut shown);
+    let leaked = shown - known;
+    assert!(leaked.is_empty(), "{} was shown {leaked} it cannot know, in {v}", s.participant);
+    let mut own = CardSet::EMPTY;
+    cards_in(&g["view"]["hand"], &mut own);
+    assert_eq!(own, h.hand_of(s.human_seat));
+    assert_eq!(g["seat"].as_u64().unwrap(), u64::from(s.human_seat.0));
+}
+
+fn first_legal(g: &Value) -> Value {
+    let r = &g["request"];
+    match r["kind"].as_str().unwrap() {
+        "play" => json!({"play": r["legal"][0]}),
+        "discard" => {
+            let min = r["discard"]["min"].as_u64().unwrap() as usize;
+            let hand: Vec<&str> =
+                g["view"]["hand"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
+            json!({"discard": hand[..min].join(" ")})
+        }
+        _ => r["choices"][0]["decision"].clone(),
+    }
+}
+
+async fn decide(s: &Arc<Studies>, token: &str, v: &Value) -> Value {
+    let g = &v["game"];
+    let body = json!({"seq": g["seq"], "decision": first_legal(g)}).to_string();
+    let (st, next) = call(s, "POST", &format!("/api/study/{token}/decisions"), Some(&body)).await;
+    assert_eq!(st, StatusCode::OK, "{next}");
+    check_hidden(s, token, &next);
+    next
+}
+
+async fn consent(s: &Arc<Studies>, token: &str) -> Value {
+    let (st, v) = call(s, "POST", &format!("/api/study/{token}/consent"), Some(r#"{"accept": true}"#)).await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+    assert_eq!(v["consented"], true);
+    check_hidden(s, token, &v);
+    v
+}
+
+/// Plays the participant's games to the end; returns the last response.
+async fn play_all(s: &Arc<Studies>, token: &str, mut v: Value) -> Value {
+    for _ in 0..2000 {
+        if v["done"] == true {
+            return v;
+        }
+        v = decide(s, token, &v).await;
+    }
+    panic!("the study did not end")
+}
+
+#[test]
+fn participants_play_the_whole_study_and_see_only_their_seat() {
+    let dir = temp_dir("whole");
+    let (tokens, _) = new_study(&dir, 3);
+    runtime().block_on(async {
+        let s = open(&dir);
+        // The page opens at the secret link only.
+        let (st, _) = call(&s, "GET", &format!("/study/{}", tokens[0]), None).await;
+        assert_eq!(st, StatusCode::OK);
+        for bad in ["0123456789abcdef0123456789abcdef", "x", "..%2F..%2Fstudy.toml"] {
+            let (st, v) = call(&s, "GET", &format!("/study/{bad}"), None).await;
+            assert_eq!(st, StatusCode::NOT_FOUND, "{bad}");
+            let (st2, v2) = call(&s, "GET", &format!("/api/study/{bad}"), None).await;
+            assert_eq!(st2, StatusCode::NOT_FOUND, "{bad}");
+            assert!(!v.to_string().contains("\"game\"") && !v2.to_string().contains("\"game\""));
+        }
+        // Consent first: no game is shown, and no decision is taken.
+        let (st, v) = call(&s, "GET", &format!("/api/study/{}", tokens[0]), None).await;
+        assert_eq!(st, StatusCode::OK);
+        assert_eq!(v["consented"], false);
+        assert!(v["game"].is_null());
+        assert_eq!(v["consent"], "I agree to be recorded.");
+        check_hidden(&s, &tokens[0], &v);
+        let (st, _) = call(
+            &s,
+            "POST",
+            &format!("/api/study/{}/decisions", tokens[0]),
+            Some(r#"{"seq": 0, "decision": {"play": "1E"}}"#),
+        )
+        .await;
+        assert_eq!(st, StatusCode::CONFLICT);
+        let (st, _) =
+            call(&s, "POST", &format!("/api/study/{}/consent", tokens[0]), Some(r#"{"accept": false}"#))
+                .await;
+        assert_eq!(st, StatusCode::BAD_REQUEST);
+        assert_eq!(s.lock(0).progress()[0].decisions, 0);
+        let v = consent(&s, &tokens[0]).await;
+        assert_eq!(v["game"]["hand"], 0);
+        assert_eq!(v["game"]["hands"], 3);
+        // The other participant sees their own state only.
+        let (_, other) = call(&s, "GET", &format!("/api/study/{}", tokens[1]), None).await;
+        assert_eq!(other["participant"], "b");
+        assert_eq!(other["consented"], false);
+        assert!(other["game"].is_null());
+        let end = play_all(&s, &tokens[0], v).await;
+        assert_eq!(end["played"], 3);
+        assert_eq!(end["results"].as_array().unwrap().len(), 3);
+        // After the end, a decision is refused.
+        let (st, _) = call(
+            &s,
+            "POST",
+            &format!("/api/study/{}/decisions", tokens[0]),
+            Some(r#"{"seq": 0, "decision": {"play": "1E"}}"#),
+        )
+        .await;
+        assert_eq!(st, StatusCode::CONFLICT);
+        let v = consent(&s, &tokens[1]).await;
+        let end = play_all(&s, &tokens[1], v).await;
+        assert_eq!(end["done"], true);
+        let p = s.lock(0).progress();
+        assert_eq!((p[0].played, p[1].played), (3, 3));
+    });
+    // The consent is in the journal, with its text.
+    let journal = std::fs::read_to_string(dir.join("games/a.jsonl")).unwrap();
+    assert!(journal.lines().next().unwrap().contains("\"consent\":\"I agree to be recorded.\""), "{journal}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn malformed_stale_and_illegal_requests_get_a_4xx_and_change_nothing() {
+    let dir = temp_dir("bad");
+    let (tokens, _) = new_study(&dir, 2);
+    runtime().block_on(async {
+        let s = open(&dir);
+        let t = &tokens[0];
+        let v = consent(&s, t).await;
+        let v = decide(&s, t, &v).await;
+        let journal = || std::fs::read(dir.join("games/a.jsonl")).unwrap();
+        let before = journal();
+        let seq = v["game"]["seq"].as_u64().unwrap();
+        let url = format!("/api/study/{t}/decisions");
+        let good = first_legal(&v["game"]);
+        for (body, want) in [
+            ("not json".to_string(), StatusCode::BAD_REQUEST),
+            (json!({"seq": seq}).to_string(), StatusCode::BAD_REQUEST),
+            (json!({"seq": seq, "decision": good, "x": 1}).to_string(), StatusCode::BAD_REQUEST),
+            (json!({"seq": seq + 5, "decision": good}).to_string(), StatusCode::CONFLICT),
+            (json!({"seq": 0, "decision": good}).to_string(), StatusCode::CONFLICT),
+            (json!({"seq": seq, "decision": {"play": "1E"}}).to_string(), StatusCode::UNPROCESSABLE_ENTITY),
+            (
+                json!({"seq": seq, "decision": {"discard": "1E 1E 1E 1E 1E 1E 1E 1E 1E"}}).to_string(),
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+        ] {
+            let (st, e) = call(&s, "POST", &url, Some(&body)).await;
+            // An illegal card might happen to be legal: only a refused one counts.
+            if st == StatusCode::OK {
+                panic!("{body} was accepted: {e}");
+            }
+            assert!(
+                st == want || (want == StatusCode::UNPROCESSABLE_ENTITY && st.is_client_error()),
+                "{body}: {st} {e}"
+            );
+            assert!(e["error"].as_str().is_some_and(|m| !m.is_empty()), "{e}");
+            assert_eq!(journal(), before, "{body} changed the journal");
+        }
+        // Another participant's token does not reach this game.
+        let (st, e) = call(
+            &s,
+            "POST",
+            &format!("/api/study/{}/decisions", tokens[1]),
+            Some(&json!({"seq": seq, "decision": good}).to_string()),
+        )
+        .await;
+        assert_eq!(st, StatusCode::CONFLICT, "{e}"); // b has not consented
+        assert_eq!(journal(), before);
+        let (st, _) = call(&s, "POST", "/api/study/nobody/decisions", Some("{}")).await;
+        assert_eq!(st, StatusCode::NOT_FOUND);
+        let (_, again) = call(&s, "GET", &format!("/api/study/{t}"), None).await;
+        assert_eq!(again["game"], v["game"]);
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_restart_in_the_middle_of_a_hand_resumes_it() {
+    let dir = temp_dir("restart");
+    let (tokens, _) = new_study(&dir, 2);
+    let t = &tokens[1];
+    let (seen, decisions) = runtime().block_on(async {
+        let s = open(&dir);
+        let mut v = consent(&s, t).await;
+        for _ in 0..4 {
+            v = decide(&s, t, &v).await;
+        }
+        assert_eq!(v["game"]["hand"], 0, "still in the first game");
+        (v, s.lock(0).progress()[1].decisions)
+    });
+    assert!(decisions > 0);
+    // A new server on the same directory: the game continues where it was.
+    runtime().block_on(async {
+        let s = open(&dir);
+        assert_eq!(s.lock(0).progress()[1].decisions, decisions);
+        let (st, v) = call(&s, "GET", &format!("/api/study/{t}"), None).await;
+        assert_eq!(st, StatusCode::OK);
+        assert_eq!(v["consented"], true, "the consent is remembered");
+        assert_eq!(v["game"], seen["game"]);
+        check_hidden(&s, t, &v);
+        let end = play_all(&s, t, v).await;
+        assert_eq!(end["played"], 2);
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_researcher_sees_progress_and_exports_what_study_export_writes() {
+    let dir = temp_dir("research");
+    let (tokens, researcher) = new_study(&dir, 2);
+    runtime().block_on(async {
+        let s = open(&dir);
+        // Only the researcher's token opens the researcher's page.
+        for bad in [tokens[0].as_str(), "0123456789abcdef0123456789abcdef"] {
+            let (st, _) = call(&s, "GET", &format!("/research/{bad}"), None).await;
+            assert_eq!(st, StatusCode::NOT_FOUND);
+            let (st, _) = call(&s, "GET", &format!("/api/research/{bad}"), None).await;
+            assert_eq!(st, StatusCode::NOT_FOUND);
+            let (st, _) = call(&s, "POST", &format!("/api/research/{bad}/export"), None).await;
+            assert_eq!(st, StatusCode::NOT_FOUND);
+        }
+        // A participant's token reaches none of the researcher's data either.
+        let (st, _) = call(&s, "GET", &format!("/api/study/{researcher}"), None).await;
+        assert_eq!(st, StatusCode::NOT_FOUND);
+        let v = consent(&s, &tokens[0]).await;
+        play_all(&s, &tokens[0], v).await;
+        let mut v = consent(&s, &tokens[1]).await;
+        for _ in 0..3 {
+            v = decide(&s, &tokens[1], &v).await;
+        }
+        let (st, r) = call(&s, "GET", &format!("/api/research/{researcher}"), None).await;
+        assert_eq!(st, StatusCode::OK, "{r}");
+        let p = &r["participants"];
+        assert_eq!(
+            (p[0]["id"].as_str(), p[0]["played"].as_u64(), p[0]["consented"].as_bool()),
+            (Some("a"), Some(2), Some(true))
+        );
+        assert_eq!((p[1]["played"].as_u64(), p[1]["consented"].as_bool()), (Some(0), Some(true)));
+        assert!(p[1]["decisions"].as_u64().unwrap() > 0);
+        assert_eq!(p[1]["link"], format!("/study/{}", tokens[1]));
+        let (st, e) = call(&s, "POST", &format!("/api/research/{researcher}/export"), None).await;
+        assert_eq!(st, StatusCode::CREATED, "{e}");
+        assert_eq!(e["rows"], 2);
+        assert_eq!(e["name"], "exports/001");
+        let (st, csv) = call(&s, "GET", e["csv"].as_str().unwrap(), None).await;
+        assert_eq!(st, StatusCode::OK);
+        // What `tresillo study export` writes from the same journals.
+        let cli = dir.with_extension("cli-export");
+        let _ = std::fs::remove_dir_all(&cli);
+        let study = Study::open(&dir, Registry::builtin()).unwrap();
+        tresillo_study::export(&study, &cli, tresillo_runs::Format::Csv).unwrap();
+        let want = std::fs::read_to_string(cli.join("deals.csv")).unwrap();
+        assert_eq!(csv.as_str().unwrap(), want);
+        assert_eq!(std::fs::read_to_string(dir.join("exports/001/deals.csv")).unwrap(), want);
+        assert!(dir.join("exports/001/deals.parquet").exists());
+        // A second export goes to a new directory; nothing is overwritten.
+        let (_, e2) = call(&s, "POST", &format!("/api/research/{researcher}/export"), None).await;
+        assert_eq!(e2["name"], "exports/002");
+        for bad in ["../../x", "1x", "-1"] {
+            let (st, _) =
+                call(&s, "GET", &format!("/api/research/{researcher}/exports/{bad}/deals.csv"), None).await;
+            assert!(st.is_client_error(), "{bad}: {st}");
+        }
+        let (st, _) = call(&s, "GET", &format!("/api/research/{researcher}/exports/9/deals.csv"), None).await;
+        assert_eq!(st, StatusCode::NOT_FOUND);
+        let _ = std::fs::remove_dir_all(&cli);
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}
