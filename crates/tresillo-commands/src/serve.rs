@@ -20,14 +20,29 @@ pub struct ServeArgs {
     /// Threads answering requests (bots decide on threads of their own).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
     threads: u16,
+    /// A record file (JSON Lines: a tournament's or `play`'s `--record`, a study
+    /// export's records.jsonl) to open in the replay board at /replay
+    /// (repeatable). Read and checked at start.
+    #[arg(long, value_name = "FILE")]
+    open: Vec<PathBuf>,
 }
 
 /// Runs `tresillo serve` until it is stopped.
 pub fn run(a: &ServeArgs, out: &mut impl Write) -> Result<()> {
+    let mut open = Vec::new();
+    for path in &a.open {
+        let mut records = Vec::new();
+        crate::replay::for_each_record(path, |_, rec| {
+            records.push(rec.clone());
+            Ok(())
+        })?;
+        open.push(tresillo_server::Opened { name: path.display().to_string(), records });
+    }
     let config = tresillo_server::ServeConfig {
         addr: a.addr,
         dir: a.records.clone(),
         threads: usize::from(a.threads),
+        open,
     };
     let mut printed = Ok(());
     tresillo_server::serve(&config, crate::registry(), |addr, errors| {
