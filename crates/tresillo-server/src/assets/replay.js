@@ -86,8 +86,8 @@ function render() {
   const btn = (label, title, to, id) => el("button", { type: "button", id, title, onclick: () => go(to), disabled: (to < 0 || to > last || to === board.pos) ? "" : null }, label);
   const controls = el("div", { class: "controls" },
     hands.length > 1 ? pick : null,
-    btn("⏮", "first (Home)", 0, "first"), btn("◀", "back (←)", board.pos - 1, "prev"),
-    btn("▶", "forward (→)", board.pos + 1, "next"), btn("⏭", "last (End)", last, "last"),
+    btn("|◀", "first (Home)", 0, "first"), btn("◀", "back (←)", board.pos - 1, "prev"),
+    btn("▶", "forward (→)", board.pos + 1, "next"), btn("▶|", "last (End)", last, "last"),
     el("span", { id: "where" }, `decision ${Math.min(board.pos + 1, last)} of ${last}${board.pos === last ? " (end)" : ""}`));
   const info = el("div", { class: "info" },
     el("span", {}, `${d.rules}, ${d.players} players`),
