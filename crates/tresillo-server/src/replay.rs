@@ -124,10 +124,11 @@ impl Board {
         Some((format!("game {id}"), g.records.clone()))
     }
 
-    fn hand(&self, id: &str, hand: &str) -> Result<HandRecord, Response> {
-        let (_, recs) = self.hands(id).ok_or_else(|| not_found("no such record"))?;
-        let k: usize = hand.parse().map_err(|_| not_found("no such hand"))?;
-        recs.get(k.wrapping_sub(1)).cloned().ok_or_else(|| not_found("no such hand"))
+    /// Hand `hand` (1-based) of source `id`; `Err` is the 404's message.
+    fn hand(&self, id: &str, hand: &str) -> Result<HandRecord, &'static str> {
+        let (_, recs) = self.hands(id).ok_or("no such record")?;
+        let k: usize = hand.parse().map_err(|_| "no such hand")?;
+        recs.get(k.wrapping_sub(1)).cloned().ok_or("no such hand")
     }
 }
 
@@ -169,7 +170,7 @@ async fn positions(State(b): State<Board>, Path((id, hand)): Path<(String, Strin
             Ok(v) => reply(StatusCode::OK, &v),
             Err(e) => reply(StatusCode::UNPROCESSABLE_ENTITY, &json!({ "error": e })),
         },
-        Err(r) => r,
+        Err(e) => not_found(e),
     }
 }
 
@@ -177,7 +178,7 @@ async fn positions(State(b): State<Board>, Path((id, hand)): Path<(String, Strin
 async fn analysis(State(b): State<Board>, Path((id, hand)): Path<(String, String)>) -> Response {
     let rec = match b.hand(&id, &hand) {
         Ok(r) => r,
-        Err(r) => return r,
+        Err(e) => return not_found(e),
     };
     let key = (id, rec_index(&hand));
     {
