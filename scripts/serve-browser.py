@@ -4,7 +4,10 @@ chromium-driver; nothing downloaded) driven through chromedriver's WebDriver
 protocol with the Python standard library. For each of two rule sets it opens the
 page, starts a game in the form, plays whole hands by clicking (the choices'
 buttons, legal cards, exchange cards and the confirm button), saves screenshots to
-docs/, and checks that `tresillo replay` reproduces the game's records. Exits 0
+docs/, and checks that `tresillo replay` reproduces the game's records. It then
+opens the replay board of what it played (the link under the score) and steps
+through every decision with the arrow keys, checking that each position is the
+record's decision, waits for the analysis and saves docs/serve-replay.png. Exits 0
 when all holds, 77 (skipped) without chromium or chromedriver. Usage:
 
     scripts/serve-browser.py [--binary target/release/tresillo] [--shots docs]
@@ -84,6 +87,11 @@ class Driver:
         png = base64.b64decode(self.s("GET", "/screenshot"))
         with open(path, "wb") as f:
             f.write(png)
+
+    def key(self, k):
+        """Presses and releases key `k` (a WebDriver key code) on the page."""
+        self.s("POST", "/actions", {"actions": [{"type": "key", "id": "keys", "actions": [
+            {"type": "keyDown", "value": k}, {"type": "keyUp", "value": k}]}]})
 
     def size(self, w, h):
         self.s("POST", "/window/rect", {"width": w, "height": h})
@@ -174,6 +182,62 @@ def play_game(d, base, rules, players, hands, seed, shot, shots):
     return token, clicks
 
 
+ARROW_RIGHT, ARROW_LEFT, HOME = "\ue014", "\ue012", "\ue011"
+
+
+def wait_js(d, script, what, timeout=60):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        v = d.js(script)
+        if v:
+            return v
+        time.sleep(0.05)
+    raise RuntimeError(f"the replay board never showed {what}")
+
+
+def replay_game(d, rec_path, shot):
+    """Opens the replay board from the finished game's page and steps through
+    every hand: each position must show the record's decision (its seat moving,
+    its number), forwards with the arrow key and back to the start. Returns the
+    number of positions checked."""
+    with open(rec_path) as f:
+        records = [json.loads(line) for line in f]
+    d.click(d.find("#replay")[0])
+    checked, shot_taken = 0, False
+    for k, rec in enumerate(records):
+        if k > 0:
+            d.js("const s = document.getElementById('hand'); s.value = arguments[0];"
+                 "s.dispatchEvent(new Event('change'));", str(k + 1))
+        wait_js(d, "const h = document.getElementById('hand');"
+                   f"return !!document.querySelector('#moves li.current') && (!h || h.value === '{k + 1}')",
+                f"hand {k + 1}")
+        steps = rec["decisions"]
+        wait_js(d, f"return document.querySelectorAll('#moves li').length === {len(steps)}", "the moves")
+        for i, step in enumerate(steps):
+            got = d.js("const c = document.querySelector('#moves li.current');"
+                       "const t = document.querySelector('.seat.turn');"
+                       "return [Array.from(c.parentNode.children).indexOf(c), t ? +t.dataset.seat : null];")
+            if got != [i, step["seat"]]:
+                raise RuntimeError(f"hand {k + 1} decision {i + 1}: the board shows {got}, the record seat {step['seat']}")
+            checked += 1
+            if not shot_taken and "play" in step and i > len(steps) // 2:
+                # Mid-play with the analysis in: the judged cards under the hand.
+                wait_js(d, "return !document.getElementById('analysing') && !!document.getElementById('judge')",
+                        "the analysis")
+                d.shot(shot)
+                shot_taken = True
+            d.key(ARROW_RIGHT)
+        wait_js(d, "return document.getElementById('where').textContent.includes('(end)')", "the end")
+        d.key(ARROW_LEFT)
+        wait_js(d, f"return document.querySelectorAll('#moves li')[{len(steps) - 1}].className === 'current'",
+                "a step back")
+        d.key(HOME)
+        wait_js(d, "return document.querySelectorAll('#moves li')[0].className === 'current'", "the first decision")
+    if not shot_taken:
+        raise RuntimeError("no card decision to show in the replay")
+    return checked
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--binary", default=binary_path())
@@ -208,6 +272,9 @@ def main():
             if r.returncode != 0 or n != hands:
                 failures.append(f"{rules}: {n} records, replay: {r.stderr.strip()}")
             print(f"{rules}: {hands} hand(s) played in {clicks} clicks; tresillo replay reproduces {n} record(s)")
+            if rules == "tresillo":
+                checked = replay_game(d, rec, os.path.join(a.shots, "serve-replay.png"))
+                print(f"{rules}: the replay board showed the record's {checked} decisions in order")
         # Phone width: a new game's first decision.
         d.size(390, 844)
         d.go(base + "/")

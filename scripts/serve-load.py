@@ -6,10 +6,11 @@ answers at once with the first legal choice), bounded by --hands per table and
 (game creation, views, decisions; long polls that wait for bots are not counted)
 and the server's peak resident memory. Usage:
 
-    scripts/serve-load.py [--tables 100] [--hands 2] [--binary target/release/tresillo]
+    scripts/serve-load.py [--tables 100] [--hands 2] [--procs 1] [--binary target/release/tresillo]
 """
 
 import argparse
+import multiprocessing
 import os
 import shutil
 import sys
@@ -27,25 +28,10 @@ def server_cpu(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--tables", type=int, default=100)
-    ap.add_argument("--hands", type=int, default=2)
-    ap.add_argument("--rules", default="tresillo")
-    ap.add_argument("--max-seconds", type=float, default=300)
-    ap.add_argument("--think-ms", type=float, default=0, help="each person waits this long before deciding")
-    ap.add_argument("--binary", default=binary_path())
-    a = ap.parse_args()
-    records = tempfile.mkdtemp(prefix="tresillo-load-")
-    proc, base = start_server(a.binary, records)
-    deadline = time.monotonic() + a.max_seconds
+def run_tables(base, indices, a, deadline):
+    """Plays the tables `indices` at once, one thread each; returns the request
+    times, the errors and the tables finished."""
     clients, errors, done = [], [], []
-    peak = [rss_kib(proc.pid) or 0]
-    stop = threading.Event()
-
-    def sample():
-        while not stop.wait(0.1):
-            peak[0] = max(peak[0], rss_kib(proc.pid) or 0)
 
     def table(i):
         c = Client(base)
@@ -66,27 +52,64 @@ def main():
         except Exception as e:  # noqa: BLE001 - reported below
             errors.append(f"table {i}: {e}")
 
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    t0 = time.monotonic()
-    threads = [threading.Thread(target=table, args=(i,)) for i in range(a.tables)]
+    threads = [threading.Thread(target=table, args=(i,)) for i in indices]
     for th in threads:
         th.start()
     for th in threads:
         th.join()
+    return [x for c in clients for x in c.times], errors, done, sum(c.polls for c in clients)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tables", type=int, default=100)
+    ap.add_argument("--hands", type=int, default=2)
+    ap.add_argument("--rules", default="tresillo")
+    ap.add_argument("--max-seconds", type=float, default=300)
+    ap.add_argument("--think-ms", type=float, default=0, help="each person waits this long before deciding")
+    ap.add_argument("--procs", type=int, default=1, help="client processes the tables are spread over")
+    ap.add_argument("--dir", default=None, help="where the records folder is made (e.g. /dev/shm: no disk fsync)")
+    ap.add_argument("--binary", default=binary_path())
+    a = ap.parse_args()
+    records = tempfile.mkdtemp(prefix="tresillo-load-", dir=a.dir)
+    proc, base = start_server(a.binary, records)
+    peak = [rss_kib(proc.pid) or 0]
+    stop = threading.Event()
+
+    def sample():
+        while not stop.wait(0.1):
+            peak[0] = max(peak[0], rss_kib(proc.pid) or 0)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    t0 = time.monotonic()
+    deadline = t0 + a.max_seconds
+    if a.procs == 1:
+        times, errors, done, polls = run_tables(base, range(a.tables), a, deadline)
+        mine = os.times()
+        client_cpu = mine.user + mine.system
+    else:
+        # Tables spread over client processes (one GIL each): the client's own
+        # queueing kept out of the server's response times.
+        with multiprocessing.get_context("fork").Pool(a.procs) as pool:
+            parts = pool.starmap(run_tables, [(base, range(p, a.tables, a.procs), a, deadline) for p in range(a.procs)])
+        times = [x for p in parts for x in p[0]]
+        errors = [x for p in parts for x in p[1]]
+        done = [x for p in parts for x in p[2]]
+        polls = sum(p[3] for p in parts)
+        mine = os.times()
+        client_cpu = mine.user + mine.system + mine.children_user + mine.children_system
     wall = time.monotonic() - t0
     stop.set()
     cpu = server_cpu(proc.pid)
-    mine = os.times()
     proc.kill()
     proc.wait()
     shutil.rmtree(records, ignore_errors=True)
-    times = [x for c in clients for x in c.times]
-    print(f"{len(done)} of {a.tables} tables played {a.hands} hand(s) each in {wall:.1f} s; {len(times)} requests")
+    print(f"{len(done)} of {a.tables} tables played {a.hands} hand(s) each in {wall:.1f} s; {len(times)} requests timed, {polls} long polls")
     print(f"response time p50 {percentile(times, 50) * 1000:.1f} ms, p99 {percentile(times, 99) * 1000:.1f} ms, "
           f"max {max(times) * 1000:.1f} ms")
     print(f"server peak RSS {peak[0] / 1024:.1f} MiB; CPU seconds: server {cpu:.1f}, "
-          f"this client {mine.user + mine.system:.1f} (of {wall * os.cpu_count():.1f} on {os.cpu_count()} cores)")
+          f"this client {client_cpu:.1f} (of {wall * os.cpu_count():.1f} on {os.cpu_count()} cores)")
     for e in errors[:5]:
         print(f"error: {e}", file=sys.stderr)
     return 1 if errors else 0

@@ -34,6 +34,7 @@ class Client:
     def __init__(self, base):
         self.base = base
         self.times = []
+        self.polls = 0
 
     def call(self, method, path, body=None, timed=True):
         data = None if body is None else json.dumps(body).encode()
@@ -48,6 +49,8 @@ class Client:
             out = (e.code, json.loads(e.read() or b"null"))
         if timed:
             self.times.append(time.perf_counter() - t)
+        else:
+            self.polls += 1
         return out
 
     def create(self, **game):

@@ -2,7 +2,7 @@
 //! solver (and, with `--pimc`, by sampling from the player's own view).
 //!
 //! Every hand goes through [`tresillo_sim::analyze`], judged with the goal the
-//! contract is played for ([`Goal`]: section 7's classes in `tresillo`, the
+//! contract is played for ([`Goal`](tresillo_agents::gsolver::Goal): section 7's classes in `tresillo`, the
 //! contract's own goal in `hombre`, `lhombre` and at four players); its classes
 //! are named here in the rule set's words.
 
@@ -10,7 +10,6 @@ use crate::replay::for_each_record;
 use anyhow::{Result, bail, ensure};
 use std::io::Write;
 use std::path::PathBuf;
-use tresillo_agents::gsolver::Goal;
 use tresillo_agents::{SpecError, build_agent};
 use tresillo_core::Card;
 use tresillo_sim::{HandAnalysis, HandRecord, PimcConfig, analyze};
@@ -66,20 +65,7 @@ pub fn run(a: &AnalyzeArgs, out: &mut impl Write) -> Result<()> {
     Ok(())
 }
 
-/// The name of class `c` of `goal` in the words of the rule set (`names`).
-pub fn class_name(goal: Goal, c: u8) -> &'static str {
-    const SPANISH: [&str; 3] = ["codillo", "puesta", "sacado"];
-    // RULES.md section 12.4: loss, draw, win (nolo: 2+ tricks, 1 trick, none).
-    const LHOMBRE: [&str; 3] = ["loss", "draw", "win"];
-    let c = usize::from(c.min(goal.top()));
-    match goal {
-        Goal::Spanish => SPANISH[c],
-        Goal::Lhombre | Goal::Nolo => LHOMBRE[c],
-        Goal::Contrabola | Goal::Won => ["lost", "won"][c],
-        Goal::Cuatro => ["lost", "won", "cuatro"][c],
-        Goal::Reach(_) => ["failed", "made"][c],
-    }
-}
+pub use tresillo_sim::class_name;
 
 fn write_analysis(out: &mut impl Write, rec: &HandRecord, an: &HandAnalysis) -> Result<()> {
     let r = &rec.result;

@@ -25,15 +25,30 @@ pub struct ServeArgs {
     /// `researcher_token`, printed at start). The study's journals are its record.
     #[arg(long, value_name = "DIR")]
     study: Vec<PathBuf>,
+    /// A record file (JSON Lines: a tournament's or `play`'s `--record`, a study
+    /// export's records.jsonl) to open in the replay board at /replay
+    /// (repeatable). Read and checked at start.
+    #[arg(long, value_name = "FILE")]
+    open: Vec<PathBuf>,
 }
 
 /// Runs `tresillo serve` until it is stopped.
 pub fn run(a: &ServeArgs, out: &mut impl Write) -> Result<()> {
+    let mut open = Vec::new();
+    for path in &a.open {
+        let mut records = Vec::new();
+        crate::replay::for_each_record(path, |_, rec| {
+            records.push(rec.clone());
+            Ok(())
+        })?;
+        open.push(tresillo_server::Opened { name: path.display().to_string(), records });
+    }
     let config = tresillo_server::ServeConfig {
         addr: a.addr,
         dir: a.records.clone(),
         threads: usize::from(a.threads),
         studies: a.study.clone(),
+        open,
     };
     let mut printed = Ok(());
     tresillo_server::serve(&config, crate::registry(), |addr, errors, studies| {

@@ -26,8 +26,14 @@ const INDEX: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
 const STYLE: &str = include_str!("assets/style.css");
 
-/// The server's routes.
+/// The server's routes (with a replay board of the server's own games only).
 pub fn router(server: Arc<Server>) -> Router {
+    router_with(server, Arc::new(crate::replay::Library::new(Vec::new())))
+}
+
+/// The server's routes, with the replay board opening `library`'s files too.
+pub fn router_with(server: Arc<Server>, library: Arc<crate::replay::Library>) -> Router {
+    let board = crate::replay::routes(server.clone(), library);
     Router::new()
         .route("/", get(page))
         .route("/g/{token}", get(page))
@@ -40,6 +46,7 @@ pub fn router(server: Arc<Server>) -> Router {
         .route("/api/games/{token}/records", get(records))
         .fallback(|| async { error(StatusCode::NOT_FOUND, "no such page") })
         .with_state(server)
+        .merge(board)
 }
 
 fn asset(body: &'static str, kind: &'static str) -> Response {

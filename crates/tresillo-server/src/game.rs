@@ -76,6 +76,8 @@ pub struct Game {
     /// A bot worker is running for this game.
     pub worker: bool,
     log: Option<Log>,
+    /// Lines written to the log and not yet fsynced (a run of bot decisions).
+    unsynced: bool,
 }
 
 impl Game {
@@ -146,6 +148,7 @@ impl Game {
             failure: None,
             worker: false,
             log: None,
+            unsynced: false,
             spec,
         };
         g.start_hand(0)?;
@@ -228,7 +231,7 @@ impl Game {
         self.bots[seat.index()] = Some(bot);
         self.rngs[seat.index()] = rng;
         self.thinking = None;
-        let r = d.map_err(GameError::Illegal).and_then(|d| self.decide(seat, d, self.seq));
+        let r = d.map_err(GameError::Illegal).and_then(|d| self.take(seat, d, self.seq, false));
         if let Err(e) = &r {
             self.failure = Some(format!("seat {seat} ({}): {e}", self.spec.seats[seat.index()]));
         }
@@ -242,6 +245,29 @@ impl Game {
     /// Out of turn or stale ([`GameError::Conflict`]), illegal, or not stored;
     /// the game is unchanged.
     pub fn decide(&mut self, seat: Seat, d: Decision, seq: u64) -> Result<(), GameError> {
+        self.take(seat, d, seq, true)
+    }
+
+    /// Makes every logged decision durable (the end of a run of bot decisions,
+    /// before the person is told it is their turn).
+    ///
+    /// # Errors
+    /// When the sync fails.
+    pub fn sync_log(&mut self) -> Result<(), GameError> {
+        match &mut self.log {
+            Some(log) if self.unsynced => {
+                log.sync()?;
+                self.unsynced = false;
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// [`Game::decide`]; `durable`: fsync the log before applying (a bot's
+    /// decision is only written, and synced with the rest of its run by
+    /// [`Game::sync_log`] or by the next durable decision).
+    fn take(&mut self, seat: Seat, d: Decision, seq: u64, durable: bool) -> Result<(), GameError> {
         if seq != self.seq {
             return Err(GameError::Conflict(format!(
                 "stale decision: the game is at seq {}, the decision was for seq {seq}",
@@ -259,7 +285,14 @@ impl Game {
         after.apply(d).map_err(|e| GameError::Illegal(e.to_string()))?;
         let step = Step { seat, act: Act::from(d) };
         if let Some(log) = &mut self.log {
-            log.append(&[Line { hand: self.k, step }])?;
+            let line = [Line { hand: self.k, step }];
+            if durable {
+                log.append(&line)?;
+                self.unsynced = false;
+            } else {
+                log.write(&line)?;
+                self.unsynced = true;
+            }
         }
         self.commit(after, step)
     }
@@ -304,6 +337,8 @@ impl Game {
         rec.rng_seed = Some(self.rng_seed);
         self.records.push(rec);
         self.finished.push(Finished { result, change: (0..n).map(|i| score.total(Seat(i))).collect() });
+        // The hand's log lines are durable before its record is.
+        self.sync_log()?;
         if let Some(log) = &self.log {
             log.write_records(&self.records)?;
         }

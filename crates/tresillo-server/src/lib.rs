@@ -13,6 +13,7 @@
 
 mod api;
 mod game;
+mod replay;
 mod server;
 mod spec;
 mod store;
@@ -20,8 +21,9 @@ pub mod study;
 mod token;
 mod view;
 
-pub use api::{LONG_POLL, router};
+pub use api::{LONG_POLL, router, router_with};
 pub use game::{Game, GameError};
+pub use replay::{INACCURACY, Library, Opened, SEED, WORLDS, analysis_json, replay_json};
 pub use server::{Server, Slot};
 pub use spec::{GameSpec, HUMAN, MAX_HANDS, NewGame};
 pub use store::{Header, LOG_FORMAT, Line, Log, Store};
@@ -30,6 +32,7 @@ pub use view::{game_view, outcome_text};
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::Arc;
 use tresillo_agents::Registry;
 
 /// What `tresillo serve` was asked for.
@@ -43,6 +46,8 @@ pub struct ServeConfig {
     pub threads: usize,
     /// Study directories served in study mode (docs/STUDY.md).
     pub studies: Vec<PathBuf>,
+    /// Record files the replay board opens (`--open`), read by the caller.
+    pub open: Vec<replay::Opened>,
 }
 
 /// Runs the server until the process ends: loads and resumes the games of
@@ -75,6 +80,7 @@ pub fn serve(
         let listener = tokio::net::TcpListener::bind(config.addr).await?;
         ready(listener.local_addr()?, &errors, &opened);
         server.resume_bots();
-        axum::serve(listener, router(server).merge(study::study_router(studies))).await
+        let library = Arc::new(Library::new(config.open.clone()));
+        axum::serve(listener, router_with(server, library).merge(study::study_router(studies))).await
     })
 }

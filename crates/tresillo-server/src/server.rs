@@ -220,7 +220,18 @@ fn run_bots(slot: &Arc<Slot>) {
         }))
         .unwrap_or_else(|_| Err("the agent panicked".into()));
         let mut g = slot.lock();
-        let r = g.bot_answered(seat, bot, rng, d);
+        let mut r = g.bot_answered(seat, bot, rng, d);
+        // The run of bot decisions ends: durable before the person sees their
+        // turn (one fsync per run, not one per bot decision).
+        if g.bot_turn().is_none() {
+            let synced = g.sync_log();
+            if r.is_ok()
+                && let Err(e) = synced
+            {
+                g.failure = Some(e.to_string());
+                r = Err(e);
+            }
+        }
         if r.is_err() {
             g.worker = false;
         }

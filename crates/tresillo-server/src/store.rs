@@ -198,12 +198,29 @@ impl Log {
     /// # Errors
     /// When the write or the sync fails (the caller then acknowledges nothing).
     pub fn append(&mut self, lines: &[Line]) -> io::Result<()> {
+        self.write(lines)?;
+        self.sync()
+    }
+
+    /// Appends `lines` without fsync (a bot's decision in the middle of a run of
+    /// bot decisions: [`Log::sync`] makes the whole run durable at once).
+    ///
+    /// # Errors
+    /// When the write fails.
+    pub fn write(&mut self, lines: &[Line]) -> io::Result<()> {
         let mut buf = String::new();
         for l in lines {
             buf.push_str(&l.to_json());
             buf.push('\n');
         }
-        self.file.write_all(buf.as_bytes())?;
+        self.file.write_all(buf.as_bytes())
+    }
+
+    /// Fsyncs every line written so far.
+    ///
+    /// # Errors
+    /// When the sync fails.
+    pub fn sync(&mut self) -> io::Result<()> {
         self.file.sync_data()
     }
 

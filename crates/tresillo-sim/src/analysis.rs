@@ -107,6 +107,23 @@ impl HandAnalysis {
     }
 }
 
+/// The name of class `c` of `goal` in the words of the rule set (`tresillo
+/// analyze` and the server's analysis board both name classes with it).
+#[must_use]
+pub fn class_name(goal: Goal, c: u8) -> &'static str {
+    const SPANISH: [&str; 3] = ["codillo", "puesta", "sacado"];
+    // RULES.md section 12.4: loss, draw, win (nolo: 2+ tricks, 1 trick, none).
+    const LHOMBRE: [&str; 3] = ["loss", "draw", "win"];
+    let c = usize::from(c.min(goal.top()));
+    match goal {
+        Goal::Spanish => SPANISH[c],
+        Goal::Lhombre | Goal::Nolo => LHOMBRE[c],
+        Goal::Contrabola | Goal::Won => ["lost", "won"][c],
+        Goal::Cuatro => ["lost", "won", "cuatro"][c],
+        Goal::Reach(_) => ["failed", "made"][c],
+    }
+}
+
 /// Analyzes a record of any rule set or table (which must be valid: it is
 /// replayed and checked first), each card with the goal [`gpimc::stakes`] gives
 /// the hand at that decision.

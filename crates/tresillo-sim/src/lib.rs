@@ -19,7 +19,7 @@ mod stats;
 pub mod student;
 mod tune;
 
-pub use analysis::{CardAnalysis, HandAnalysis, PimcCard, PimcConfig, analyze};
+pub use analysis::{CardAnalysis, HandAnalysis, PimcCard, PimcConfig, analyze, class_name};
 pub use compute::{Compute, Forfeit, Metered, SlotCompute};
 pub use config::{
     ConfigError, SEATINGS, SEATINGS4, Scoring, Shard, TournamentConfig, WORK_PARAMS, takes_time_budget,

@@ -210,3 +210,58 @@ fn analyze_pimc_worlds_has_the_pimc_agents_own_bound() {
         assert!(err.contains(worlds) && err.contains("between 1 and 100000"), "{err}");
     }
 }
+
+/// The server's analysis board (`tresillo serve`, /replay) judges every card as
+/// `tresillo analyze --pimc` prints it: the same card decisions, the value
+/// before and after, each legal card's class and PIMC mean, and a mark exactly
+/// where analyze puts its star (a kept value is at most an inaccuracy).
+#[test]
+fn the_replay_board_judges_every_card_as_analyze_does() {
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tresillo-server/tests/data/three-hands.jsonl");
+    let text = std::fs::read_to_string(&fixture).unwrap();
+    let mut stars = 0;
+    for (k, line) in text.lines().enumerate() {
+        let rec: tresillo_sim::HandRecord = serde_json::from_str(line).unwrap();
+        let board = tresillo_server::analysis_json(&rec);
+        let out = ok(&tresillo(&["analyze", s(&fixture), "--hand", &(k + 1).to_string(), "--pimc"]));
+        let lines = judged(&out);
+        let cards = board["cards"].as_array().unwrap();
+        assert_eq!(lines.len(), cards.len(), "hand {}: {out}", k + 1);
+        for (l, c) in lines.iter().zip(cards) {
+            let (head, list) = l.split_once(" | ").unwrap();
+            let star = l.starts_with('*');
+            let value = if star {
+                format!("{} -> {}", c["before"].as_str().unwrap(), c["after"].as_str().unwrap())
+            } else {
+                c["after"].as_str().unwrap().to_string()
+            };
+            let want = format!(
+                "trick {} seat {} ({}) plays {}: {value}",
+                c["trick"],
+                c["seat"],
+                if c["declarer_side"] == true { "declarer" } else { "opponent" },
+                c["played"].as_str().unwrap()
+            );
+            assert_eq!(head.trim_start_matches('*').trim_start(), want, "hand {}", k + 1);
+            let items: Vec<String> = c["cards"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| {
+                    format!(
+                        "{} {} (pimc {:.2})",
+                        x["card"].as_str().unwrap(),
+                        x["name"].as_str().unwrap(),
+                        x["pimc"].as_f64().unwrap()
+                    )
+                })
+                .collect();
+            assert_eq!(list, items.join(", "), "hand {}", k + 1);
+            let mark = c["mark"].as_str();
+            assert_eq!(star, matches!(mark, Some("mistake" | "blunder")), "{l}: {mark:?}");
+            stars += usize::from(star);
+        }
+    }
+    assert_eq!(stars, 2, "the fixture's two slips");
+}
