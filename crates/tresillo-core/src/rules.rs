@@ -382,11 +382,11 @@ impl Rules {
         (self.spec().mechanics.contract_level)(self, c, trump)
     }
 
-    /// Whether `contract` exists under these options (contrabola only with its
-    /// option).
+    /// Whether `contract` exists under these options: one of the rule set's
+    /// contracts (contrabola only with its option).
     #[must_use]
     pub fn has_contract(&self, c: Contract) -> bool {
-        !matches!(c, Contract::Contrabola) || self.flag(&CONTRABOLA)
+        self.spec().contracts.contains(&c) && (!matches!(c, Contract::Contrabola) || self.flag(&CONTRABOLA))
     }
 
     /// Whether `trump` is the favoured suit (doubled payments).

@@ -38,6 +38,13 @@ fn a_defined_set_is_registered_once_and_plays() {
     let set = define_rule_set(&text, "a.toml").unwrap();
     assert_eq!(define_rule_set(&text, "again.toml").unwrap(), set, "the same text is the same set");
     assert_eq!(Rules::parse("test-three-file", &[]).unwrap().set, set);
+    // Its contracts are the file's: agents asking `has_contract` (the rule agent
+    // at a level won above entrada's) do not name the base's vuelta.
+    let rules = Rules::from(set);
+    assert_eq!(
+        [Contract::Entrada, Contract::Vuelta, Contract::Solo].map(|c| rules.has_contract(c)),
+        [true, false, true]
+    );
     let other = text.replace("bola = 12", "bola = 11");
     let e = define_rule_set(&other, "b.toml").unwrap_err();
     assert_eq!(e, "b.toml: rule set `test-three-file` is already registered");

@@ -287,7 +287,7 @@ impl RuleAgent {
         if forced || min_level <= 1 {
             return Decision::Declare(Contract::Entrada, Some(best_suit(hand, unseen, true).0));
         }
-        Decision::Declare(Contract::Vuelta, None)
+        vuelta_or_solo(&rules, solo_suit)
     }
 
     /// [`RuleAgent::declare`] with a favoured suit `f`: the contract of the highest
@@ -321,7 +321,7 @@ impl RuleAgent {
         if min_level == 2 && evaluate(hand, unseen, f, true) >= self.params.entrada {
             return Decision::Declare(Contract::Entrada, Some(f));
         }
-        Decision::Declare(Contract::Vuelta, None)
+        vuelta_or_solo(rules, solo_suit)
     }
 
     /// Conversation: strength is the hand's defensive worth in the known trumps
@@ -980,4 +980,15 @@ fn bola_is_safe(view: &PlayerView) -> bool {
         return false;
     }
     (hand - t.trumps).iter().all(|c| (hi[c.bit() as usize] & out).is_empty())
+}
+
+/// The vuelta where the rule set plays it, else solo in `solo_suit`: the contract
+/// above entrada that fulfils a level won above entrada's (a rule set without the
+/// vuelta, such as a file-defined one, still lets the vuelta's level be bid).
+fn vuelta_or_solo(rules: &tresillo_core::Rules, solo_suit: Suit) -> Decision {
+    if rules.has_contract(Contract::Vuelta) {
+        Decision::Declare(Contract::Vuelta, None)
+    } else {
+        Decision::Declare(Contract::Solo, Some(solo_suit))
+    }
 }
