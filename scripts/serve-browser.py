@@ -7,7 +7,10 @@ buttons, legal cards, exchange cards and the confirm button), saves screenshots 
 docs/, and checks that `tresillo replay` reproduces the game's records. It then
 opens the replay board of what it played (the link under the score) and steps
 through every decision with the arrow keys, checking that each position is the
-record's decision, waits for the analysis and saves docs/serve-replay.png. Exits 0
+record's decision, waits for the analysis and saves docs/serve-replay.png. Last, a
+participant's study (`tresillo study new`, `serve --study`): the consent accepted,
+two deals played by clicking, the end page, and the researcher's page exporting a
+deals.csv row per deal (docs/serve-study.png, docs/serve-study-end.png). Exits 0
 when all holds, 77 (skipped) without chromium or chromedriver. Usage:
 
     scripts/serve-browser.py [--binary target/release/tresillo] [--shots docs]
@@ -110,10 +113,13 @@ def free_port():
         return s.getsockname()[1]
 
 
-def wait_status(d, timeout=60):
-    """Waits until the page shows it is the person's turn or the game is over."""
+def wait_status(d, timeout=60, done=None):
+    """Waits until the page shows it is the person's turn or the game is over (or,
+    with `done`, a script, until it returns true: "done")."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
+        if done and d.js(done):
+            return "done"
         st = d.js("const e = document.getElementById('status'); return e ? e.dataset.status : null;")
         if st in ("your_turn", "over", "failed"):
             return st
@@ -139,17 +145,37 @@ def play_game(d, base, rules, players, hands, seed, shot, shots):
     if rules == "tresillo":
         d.shot(os.path.join(shots, "serve-setup.png"))
     d.click(d.find("#start")[0])
+    clicks, shot_taken, st = click_through(d, os.path.join(shots, shot))
+    if st != "over":
+        raise RuntimeError(f"the game ended {st}")
+    if not shot_taken:
+        d.shot(os.path.join(shots, shot))
+    token = d.js("return location.pathname.split('/').pop()")
+    return token, clicks
+
+
+STUDY_END = "return !!document.getElementById('end')"
+INFO = ("const i = document.getElementById('info'), h = document.getElementById('history');"
+        "return (i ? i.textContent : '') + (h ? h.textContent : '') + (document.getElementById('end') ? 'end' : '');")
+
+
+def click_through(d, shot, done=None):
+    """Answers every question of the table by clicking (the first choice's button,
+    the first legal card, or cards until the discard can be confirmed) while it is
+    the person's turn, or, with `done` (a script), until it returns true (a study's
+    end page: its deals follow one another on one page); takes one screenshot to
+    `shot` in mid-play. Returns (clicks, screenshot taken, status or "done")."""
     clicks, shot_taken = 0, False
     while True:
-        st = wait_status(d)
+        st = wait_status(d, done=done)
         if st != "your_turn":
             break
         kind = d.js("return document.getElementById('question') ? document.getElementById('question').textContent : ''")
         # A screenshot in mid-play: a card to play with cards on the table.
         if not shot_taken and d.find(".card.legal") and d.find("#trick figure"):
-            d.shot(os.path.join(shots, shot))
+            d.shot(shot)
             shot_taken = True
-        before = d.js("return document.getElementById('info').textContent + document.getElementById('history').textContent")
+        before = d.js(INFO)
         buttons = d.find("#choices button")
         legal = d.find(".card.legal")
         if buttons:
@@ -168,18 +194,53 @@ def play_game(d, base, rules, players, hands, seed, shot, shots):
         clicks += 1
         # Wait for the page to take the click in.
         for _ in range(200):
-            now = d.js("return document.getElementById('info').textContent + (document.getElementById('history') ? document.getElementById('history').textContent : '')")
+            now = d.js(INFO)
             if now != before:
                 break
             time.sleep(0.02)
         if clicks > 500:
             raise RuntimeError("more than 500 clicks")
-    if st != "over":
-        raise RuntimeError(f"the game ended {st}")
-    if not shot_taken:
-        d.shot(os.path.join(shots, shot))
-    token = d.js("return location.pathname.split('/').pop()")
-    return token, clicks
+    return clicks, shot_taken, st
+
+
+def study_run(d, binary, shots):
+    """A participant's whole study in the browser: `tresillo study new` (one
+    participant, two deals), `tresillo serve --study`, the consent accepted by
+    clicking, both deals played by clicking, the end page; then the researcher's
+    page exports and its deals.csv has a row per deal. Returns the deals played."""
+    tmp = tempfile.mkdtemp(prefix="tresillo-study-")
+    study = os.path.join(tmp, "study")
+    r = subprocess.run([binary, "study", "new", study, "--opponents", "random,rule", "--human-seats", "0",
+                        "--seed", "5", "--deals", "2", "--per-participant", "2", "--participants", "1"],
+                       capture_output=True, text=True, check=True)
+    token = r.stdout.split("\n")[1].split()[1]
+    with open(os.path.join(study, "study.toml")) as f:
+        researcher = [ln.split('"')[1] for ln in f if ln.startswith("researcher_token")][0]
+    proc, base = start_server(binary, os.path.join(tmp, "games"), ["--study", study])
+    try:
+        d.go(f"{base}/study/{token}")
+        wait_js(d, "return !!document.getElementById('accept')", "the consent")
+        d.click(d.find("#accept")[0])
+        clicks, _, st = click_through(d, os.path.join(shots, "serve-study.png"), done=STUDY_END)
+        if st != "done":
+            raise RuntimeError(f"the study ended {st}, not on its end page")
+        played = d.js("return document.querySelectorAll('#results tr').length - 1")
+        if played != 2:
+            raise RuntimeError(f"the end page lists {played} deals, expected 2")
+        d.shot(os.path.join(shots, "serve-study-end.png"))
+        d.go(f"{base}/research/{researcher}")
+        wait_js(d, "return !!document.getElementById('export')", "the researcher's page")
+        d.click(d.find("#export")[0])
+        href = wait_js(d, "const a = document.getElementById('csv'); return a ? a.href : null", "the export")
+        with urllib.request.urlopen(href, timeout=30) as resp:
+            rows = resp.read().decode().strip().splitlines()
+        if len(rows) != 1 + 2:
+            raise RuntimeError(f"the export's deals.csv has {len(rows) - 1} rows, expected 2")
+        return played
+    finally:
+        proc.kill()
+        proc.wait()
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 ARROW_RIGHT, ARROW_LEFT, HOME = "\ue014", "\ue012", "\ue011"
@@ -275,6 +336,8 @@ def main():
             if rules == "tresillo":
                 checked = replay_game(d, rec, os.path.join(a.shots, "serve-replay.png"))
                 print(f"{rules}: the replay board showed the record's {checked} decisions in order")
+        played = study_run(d, a.binary, a.shots)
+        print(f"study: consent accepted, {played} deals played by clicking, the researcher's export has a row each")
         # Phone width: a new game's first decision.
         d.size(390, 844)
         d.go(base + "/")

@@ -60,6 +60,8 @@ async function participant() {
 async function researcher() {
   const t = studyPath[2];
   const msg = el("p", { class: "error", id: "error" });
+  // The last export made here: kept across the page's refreshes (every 5 s).
+  let lastExport = null;
   async function refresh() {
     let r;
     try { r = await api("GET", `/api/research/${t}`); } catch (e) { msg.textContent = e.message; return; }
@@ -76,11 +78,13 @@ async function researcher() {
       try {
         const e = await api("POST", `/api/research/${t}/export`);
         msg.textContent = "";
-        last.replaceChildren(`exported ${e.rows} games (${e.deals} deals) to ${e.dir} `, el("a", { href: e.csv, id: "csv" }, "deals.csv"));
-        refresh();
+        lastExport = e;
+        await refresh();
       } catch (e) { msg.textContent = e.message; }
     } }, "Export finished games");
-    const last = el("p", { id: "exported" });
+    const last = el("p", { id: "exported" }, lastExport
+      ? [`exported ${lastExport.rows} games (${lastExport.deals} deals) to ${lastExport.dir} `, el("a", { href: lastExport.csv, id: "csv" }, "deals.csv")]
+      : []);
     app.replaceChildren(
       el("div", { class: "panel", id: "study" },
         el("h2", {}, r.study || "study"),
