@@ -470,13 +470,7 @@ fn kept(
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     // Written before the first look, so that a test killed then is resumed as one.
     let write = |kept: &Kept| -> Result<()> {
-        let tmp = dir.join("sprt.json.tmp");
-        std::fs::write(&tmp, serde_json::to_string_pretty(kept)?)
-            .with_context(|| format!("writing {}", tmp.display()))?;
-        tresillo_runs::write_point();
-        std::fs::rename(&tmp, &state_path).with_context(|| format!("writing {}", state_path.display()))?;
-        tresillo_runs::write_point();
-        Ok(())
+        Ok(tresillo_runs::durable::write_atomic(&state_path, serde_json::to_string_pretty(kept)?.as_bytes())?)
     };
     if !state_path.exists() || a.force {
         write(&kept)?;

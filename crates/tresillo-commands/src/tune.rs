@@ -632,15 +632,6 @@ fn lock_path(out: &Path) -> PathBuf {
 /// would (its checkpoint written), so that tests can interrupt it at a known point.
 const STOP_AFTER: &str = "TRESILLO_TUNE_STOP_AFTER";
 
-fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let tmp = path.with_extension("tmp");
-    fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
-    tresillo_runs::write_point();
-    fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
-    tresillo_runs::write_point();
-    Ok(())
-}
-
 fn read_checkpoint(path: &Path) -> Result<Checkpoint> {
     let text = fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     tresillo_sim::json::from_str(&text).with_context(|| {
@@ -803,7 +794,7 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
     }
     csv.flush().with_context(writing)?;
     tresillo_runs::write_point();
-    write_atomic(&checkpoint, &serde_json::to_vec(&ck)?)?;
+    tresillo_runs::durable::write_atomic(&checkpoint, &serde_json::to_vec(&ck)?)?;
     let workers = pool(a.threads)?;
     let started = Instant::now();
     note!(
@@ -848,7 +839,7 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
             {
                 let mut c = ck.borrow_mut();
                 c.records.push(SavedRecord::new(r));
-                write_atomic(&checkpoint, &serde_json::to_vec(&*c)?)?;
+                tresillo_runs::durable::write_atomic(&checkpoint, &serde_json::to_vec(&*c)?)?;
             }
             csv.write_record(fields(r)).with_context(writing)?;
             csv.flush().with_context(writing)?;
@@ -923,7 +914,7 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
     }
     fs::rename(&partial, &a.out).with_context(|| format!("writing {}", a.out.display()))?;
     tresillo_runs::write_point();
-    write_atomic(&manifest_path, serde_json::to_string_pretty(&manifest)?.as_bytes())?;
+    tresillo_runs::durable::write_atomic(&manifest_path, serde_json::to_string_pretty(&manifest)?.as_bytes())?;
     // Last: until the manifest is written, --resume finishes the search from here.
     fs::remove_file(&checkpoint).with_context(|| format!("removing {}", checkpoint.display()))?;
     tresillo_runs::write_point();
@@ -1066,5 +1057,5 @@ fn write_confirm(a: &TuneArgs, c: &Confirmation, rec: &Recommendation) -> Result
         ])?;
     }
     let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
-    write_atomic(&a.confirm_path(), &bytes)
+    Ok(tresillo_runs::durable::write_atomic(&a.confirm_path(), &bytes)?)
 }

@@ -22,6 +22,7 @@
 //! compute (the columns of a run's `compute.csv`, `slot` being the agent's league
 //! index) summed over its tables; its counts are exact, its times measurements.
 
+use crate::durable;
 use crate::run::{RunOptions, check_deals_size, read_manifest};
 use anyhow::{Context, Result, bail, ensure};
 use serde::{Deserialize, Serialize};
@@ -178,7 +179,7 @@ pub fn league(
                 _ => {}
             }
         }
-        write_shared(&manifest_path, serde_json::to_string_pretty(&manifest)?.as_bytes())?;
+        durable::write_shared(&manifest_path, serde_json::to_string_pretty(&manifest)?.as_bytes())?;
     }
     let mine: Vec<(usize, &LeagueTable)> =
         all.iter().enumerate().filter(|(i, _)| *i as u64 % shard.count == shard.index).collect();
@@ -228,17 +229,17 @@ pub fn league(
     // Every league file is in place before its manifest says the league is complete.
     let ratings = ratings_csv(&ranked, &config.agents);
     let matrix = matrix_csv(&pairs, &fitted, &config.agents);
-    write_shared(&dir.join("ratings.csv"), ratings.as_bytes())?;
-    write_shared(&dir.join("matrix.csv"), matrix.as_bytes())?;
+    durable::write_shared(&dir.join("ratings.csv"), ratings.as_bytes())?;
+    durable::write_shared(&dir.join("matrix.csv"), matrix.as_bytes())?;
     manifest.crc32.insert("ratings.csv".into(), crate::checksum::of(ratings.as_bytes()));
     manifest.crc32.insert("matrix.csv".into(), crate::checksum::of(matrix.as_bytes()));
     let compute = league_compute(dir, config, &all)?;
     if let Some(c) = &compute {
-        write_shared(&dir.join(crate::compute::COMPUTE_CSV), &crate::compute::compute_csv(config, c)?)?;
+        durable::write_shared(&dir.join(crate::compute::COMPUTE_CSV), &crate::compute::compute_csv(config, c)?)?;
     }
     remove_stale_temporaries(dir);
     manifest.complete = true;
-    write_shared(&manifest_path, serde_json::to_string_pretty(&manifest)?.as_bytes())?;
+    durable::write_shared(&manifest_path, serde_json::to_string_pretty(&manifest)?.as_bytes())?;
     let mut text = printed(config, all.len(), &ranked, &pairs, &fitted, dir);
     if let Some(c) = &compute {
         text.push_str("what each agent spent, over all its tables:\n");
@@ -270,19 +271,8 @@ pub fn verify_files(dir: &Path, m: &LeagueManifest) -> Result<usize> {
     Ok(m.crc32.len())
 }
 
-/// Writes a league file that several shards of the league, started together, may
-/// write at once (the same bytes): under a temporary name of this process, renamed
-/// over `path`, so that no shard renames another's temporary file away.
-fn write_shared(path: &Path, bytes: &[u8]) -> Result<()> {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".{}.tmp", std::process::id()));
-    let tmp = path.with_file_name(name);
-    fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
-    crate::run::write_point();
-    crate::run::rename(&tmp, path)
-}
-
-/// Removes the temporary files of [`write_shared`] that a killed process left in
+/// Removes the temporary files of [`durable::write_shared`] (league files that
+/// several shards, started together, may write at once) that a killed process left in
 /// `dir` (`NAME.PID.tmp` whose process is gone; on Linux, where `/proc` says so),
 /// so that a finished league holds its files and nothing else. Another shard's
 /// file in flight is left alone: its process is alive.

@@ -20,6 +20,7 @@
 //! when complete.
 
 use crate::Build;
+use crate::durable;
 use crate::compute::{COMPUTE_CSV, COMPUTE_JSON, COMPUTE_NEXT, FORFEITS_CSV, read_compute};
 use crate::parquet::{DEALS_PARQUET, Format, PARTS_DIR, RowBuilder};
 use anyhow::{Context, Result, bail, ensure};
@@ -283,25 +284,6 @@ pub(crate) fn partial_record(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
-pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    write_replacing(path, bytes, true)
-}
-
-/// Writes `bytes` to a temporary file and renames it over `path`, so that readers
-/// see the old or the new content, never a mix; `sync` also flushes it to disk.
-fn write_replacing(path: &Path, bytes: &[u8], sync: bool) -> Result<()> {
-    let tmp = path.with_extension("tmp");
-    {
-        let mut f = File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-        f.write_all(bytes).with_context(|| format!("writing {}", tmp.display()))?;
-        if sync {
-            f.sync_all().with_context(|| format!("writing {}", tmp.display()))?;
-        }
-    }
-    write_point();
-    rename(&tmp, path)
-}
-
 /// Renames `from` over `to` (a write point of [`write_point`]).
 pub(crate) fn rename(from: &Path, to: &Path) -> Result<()> {
     fs::rename(from, to).with_context(|| format!("writing {}", to.display()))?;
@@ -353,6 +335,9 @@ fn checkpoint(
     manifest: &mut Manifest,
     sync: bool,
 ) -> Result<()> {
+    let write_replacing = |p: &Path, b: &[u8], sync: bool| {
+        if sync { durable::write_atomic(p, b) } else { durable::write_atomic_unsynced(p, b) }
+    };
     let next = dir.join(STATS_NEXT);
     let bytes = serde_json::to_string(stats)?;
     manifest.crc32.insert("stats.json".into(), crate::checksum::of(bytes.as_bytes()));
@@ -535,7 +520,7 @@ fn write_summary(
     rows_per_unit: u64,
 ) -> Result<String> {
     let (bytes, table) = summary(config, stats, rows_per_unit)?;
-    write_atomic(&dir.join("summary.csv"), &bytes)?;
+    durable::write_atomic(&dir.join("summary.csv"), &bytes)?;
     let pairs = write_pairs(&rows_file(dir), &dir.join("pairs.csv"), config)?;
     let compute = match compute {
         Some(c) => write_compute(|f| dir.join(f), config, c)?,
@@ -547,8 +532,8 @@ fn write_summary(
 /// Writes `compute.csv` and `forfeits.csv` (at `at(name)`) and returns the
 /// printed compute lines.
 fn write_compute(at: impl Fn(&str) -> PathBuf, config: &TournamentConfig, c: &Compute) -> Result<String> {
-    write_atomic(&at(COMPUTE_CSV), &crate::compute::compute_csv(config, c)?)?;
-    write_atomic(&at(FORFEITS_CSV), &crate::compute::forfeits_csv(c)?)?;
+    durable::write_atomic(&at(COMPUTE_CSV), &crate::compute::compute_csv(config, c)?)?;
+    durable::write_atomic(&at(FORFEITS_CSV), &crate::compute::forfeits_csv(c)?)?;
     Ok(crate::compute::compute_table(config, c))
 }
 
@@ -556,7 +541,7 @@ fn write_compute(at: impl Fn(&str) -> PathBuf, config: &TournamentConfig, c: &Co
 /// returns its lines for the printed table.
 fn write_pairs(from: &Path, to: &Path, config: &TournamentConfig) -> Result<String> {
     let p = crate::pairs::pairs(from, config)?;
-    write_atomic(to, &crate::pairs::csv(&p))?;
+    durable::write_atomic(to, &crate::pairs::csv(&p))?;
     let unit = match config.scoring.unit_len() {
         1 => "deal",
         _ => "session",
@@ -1212,12 +1197,12 @@ pub(crate) fn complete_run(dir: &Path, m: &Manifest, note: &(dyn Fn(&str) + Sync
     }
     // A kill during the last checkpoint leaves the statistics in `stats.next.json`:
     // put them in place.
-    write_atomic(&dir.join("stats.json"), serde_json::to_string(&s)?.as_bytes())?;
+    durable::write_atomic(&dir.join("stats.json"), serde_json::to_string(&s)?.as_bytes())?;
     if dir.join(STATS_NEXT).exists() {
         remove(&dir.join(STATS_NEXT))?;
     }
     if let Some(c) = &c {
-        write_atomic(&dir.join(COMPUTE_JSON), serde_json::to_string(c)?.as_bytes())?;
+        durable::write_atomic(&dir.join(COMPUTE_JSON), serde_json::to_string(c)?.as_bytes())?;
         if dir.join(COMPUTE_NEXT).exists() {
             remove(&dir.join(COMPUTE_NEXT))?;
         }
@@ -1377,7 +1362,7 @@ fn play(
         claim_dir(dir, a.force || a.resume)?;
         let header = if a.format.csv() { csv_header()? } else { Vec::new() };
         if a.format.csv() {
-            write_atomic(&dir.join("deals.csv"), &header)?;
+            durable::write_atomic(&dir.join("deals.csv"), &header)?;
             csv_crc = crc32fast::hash(&header);
         }
         if a.format.parquet() {
@@ -1414,9 +1399,9 @@ fn play(
         let s = Stats::default();
         let c = Compute::new(slots);
         m.crc32.insert("stats.json".into(), crate::checksum::of(serde_json::to_string(&s)?.as_bytes()));
-        write_atomic(&dir.join("stats.json"), serde_json::to_string(&s)?.as_bytes())?;
-        write_atomic(&dir.join(COMPUTE_JSON), serde_json::to_string(&c)?.as_bytes())?;
-        write_atomic(&dir.join("manifest.json"), serde_json::to_string_pretty(&m)?.as_bytes())?;
+        durable::write_atomic(&dir.join("stats.json"), serde_json::to_string(&s)?.as_bytes())?;
+        durable::write_atomic(&dir.join(COMPUTE_JSON), serde_json::to_string(&c)?.as_bytes())?;
+        durable::write_atomic(&dir.join("manifest.json"), serde_json::to_string_pretty(&m)?.as_bytes())?;
         (m, s, c)
     };
     let unit_len = config.scoring.unit_len();
@@ -1906,7 +1891,7 @@ pub fn merge(
         }
         None => None,
     };
-    write_atomic(&tmp_of("stats.json"), serde_json::to_string(&stats)?.as_bytes())?;
+    durable::write_atomic(&tmp_of("stats.json"), serde_json::to_string(&stats)?.as_bytes())?;
     // (The merged run may seat agents of another registry: only its shape counts.)
     let m = Manifest {
         tool: "tresillo".into(),
@@ -1936,11 +1921,11 @@ pub fn merge(
         crc32: BTreeMap::new(),
     };
     let (bytes, table) = summary(&whole, &stats, rows_per_unit)?;
-    write_atomic(&tmp_of("summary.csv"), &bytes)?;
+    durable::write_atomic(&tmp_of("summary.csv"), &bytes)?;
     let rows = if format.csv() { &tmp } else { &tmp_parquet };
     let mut table = table + &write_pairs(rows, &tmp_of("pairs.csv"), &whole)?;
     if let Some(c) = &compute {
-        write_atomic(&tmp_of(COMPUTE_JSON), serde_json::to_string(c)?.as_bytes())?;
+        durable::write_atomic(&tmp_of(COMPUTE_JSON), serde_json::to_string(c)?.as_bytes())?;
         table += &write_compute(tmp_of, &whole, c)?;
     }
     // The checksums of the files written, as a run in one piece records them
@@ -1951,7 +1936,7 @@ pub fn merge(
             m.crc32.insert(f.into(), crate::checksum::hex(crate::checksum::file(&tmp_of(f), None)?));
         }
     }
-    write_atomic(&tmp_of("manifest.json"), serde_json::to_string_pretty(&m)?.as_bytes())?;
+    durable::write_atomic(&tmp_of("manifest.json"), serde_json::to_string_pretty(&m)?.as_bytes())?;
     publish(tmp_of, out, &complete_files(format, compute.is_some()))?;
     drop(partial);
     drop(input_locks);

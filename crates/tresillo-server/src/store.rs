@@ -7,9 +7,9 @@
 use crate::spec::GameSpec;
 use crate::token::Token;
 use serde::{Deserialize, Serialize};
-use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
+use tresillo_runs::durable::{self, Journal};
 use tresillo_sim::{HandRecord, Step};
 
 /// The log format version on every log's first line.
@@ -65,12 +65,11 @@ pub struct Store {
     records: PathBuf,
 }
 
-/// An open game log, appended to.
+/// An open game log, appended to (a [`Journal`]), and the game's records file.
 #[derive(Debug)]
 pub struct Log {
-    file: File,
+    journal: Journal,
     records: PathBuf,
-    records_dir: PathBuf,
 }
 
 /// A game read back from its log.
@@ -85,10 +84,6 @@ pub struct Loaded {
     pub log: Log,
     /// Finished hands in its records file (lines), to know whether it is whole.
     pub records_on_disk: usize,
-}
-
-fn sync_dir(dir: &Path) -> io::Result<()> {
-    File::open(dir)?.sync_all()
 }
 
 impl Store {
@@ -119,13 +114,9 @@ impl Store {
     /// # Errors
     /// When the file exists or cannot be written.
     pub fn create(&self, t: Token, game: &GameSpec) -> io::Result<Log> {
-        let path = self.game_path(t);
-        let mut file = OpenOptions::new().create_new(true).append(true).open(&path)?;
         let header = serde_json::to_string(&Header { format: LOG_FORMAT, game: game.clone() })?;
-        file.write_all(format!("{header}\n").as_bytes())?;
-        file.sync_all()?;
-        sync_dir(&self.games)?;
-        Ok(Log { file, records: self.records_path(t), records_dir: self.records.clone() })
+        let journal = Journal::create_new(&self.game_path(t), format!("{header}\n").as_bytes())?;
+        Ok(Log { journal, records: self.records_path(t) })
     }
 
     /// Reads every game log. A log cut in the middle of a line (the server killed
@@ -161,14 +152,12 @@ impl Store {
 
     fn load(&self, token: Token, path: &Path) -> Result<Loaded, String> {
         let at = |line: usize, e: &dyn std::fmt::Display| format!("{}:{line}: {e}", path.display());
-        let mut text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let whole = text.rfind('\n').map_or(0, |i| i + 1);
-        if whole < text.len() {
-            // A torn last line: never acknowledged, so dropped.
-            let f = OpenOptions::new().write(true).open(path).map_err(|e| at(0, &e))?;
-            f.set_len(whole as u64).and_then(|()| f.sync_all()).map_err(|e| at(0, &e))?;
-            text.truncate(whole);
-        }
+        // A torn last line was never acknowledged: the journal drops it.
+        let (journal, bytes) = Journal::open(path).map_err(|e| e.to_string())?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            let line = 1 + e.as_bytes()[..e.utf8_error().valid_up_to()].iter().filter(|&&b| b == b'\n').count();
+            at(line, &"not UTF-8 text")
+        })?;
         let mut lines = text.lines().enumerate();
         let (_, first) = lines.next().ok_or_else(|| at(1, &"empty log"))?;
         let header: Header = serde_json::from_str(first).map_err(|e| at(1, &e))?;
@@ -179,14 +168,13 @@ impl Store {
         for (i, l) in lines {
             decisions.push((i + 1, Line::parse(l).map_err(|e| at(i + 1, &e))?));
         }
-        let file = OpenOptions::new().append(true).open(path).map_err(|e| at(0, &e))?;
         let records = self.records_path(token);
         let records_on_disk = std::fs::read_to_string(&records).map_or(0, |t| t.lines().count());
         Ok(Loaded {
             token,
             game: header.game,
             lines: decisions,
-            log: Log { file, records, records_dir: self.records.clone() },
+            log: Log { journal, records },
             records_on_disk,
         })
     }
@@ -213,7 +201,7 @@ impl Log {
             buf.push_str(&l.to_json());
             buf.push('\n');
         }
-        self.file.write_all(buf.as_bytes())
+        self.journal.write(buf.as_bytes())
     }
 
     /// Fsyncs every line written so far.
@@ -221,7 +209,7 @@ impl Log {
     /// # Errors
     /// When the sync fails.
     pub fn sync(&mut self) -> io::Result<()> {
-        self.file.sync_data()
+        self.journal.sync()
     }
 
     /// Writes the game's finished hands as its records file (a new file renamed
@@ -235,12 +223,7 @@ impl Log {
             text.push_str(&serde_json::to_string(r)?);
             text.push('\n');
         }
-        let tmp = self.records.with_extension("jsonl.tmp");
-        let mut f = File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, &self.records)?;
-        sync_dir(&self.records_dir)
+        durable::write_atomic(&self.records, text.as_bytes())
     }
 }
 

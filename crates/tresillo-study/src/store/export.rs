@@ -3,12 +3,11 @@
 //! `deals.parquet` in the tournament's schema, `records.jsonl` (line k is row k),
 //! `book.txt` (the study's deal book, for `--deals-from`) and `manifest.json`.
 
-use super::files::sync_dir;
 use crate::study::{Study, study_row};
 use std::fs;
-use std::io::Write;
 use std::path::Path;
 use tresillo_runs::Format;
+use tresillo_runs::durable;
 use tresillo_runs::parquet::{GroupWriter, RowBuilder};
 use tresillo_sim::book::BookDeal;
 
@@ -21,9 +20,9 @@ pub struct Exported {
     pub deals: usize,
 }
 
+/// Writes a file of the export ([`tresillo_runs::durable::write_atomic`]).
 fn write_synced(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let mut f = fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    f.write_all(bytes).and_then(|()| f.sync_all()).map_err(|e| format!("{}: {e}", path.display()))
+    durable::write_atomic(path, bytes).map_err(|e| e.to_string())
 }
 
 /// Writes the study's finished games into the new directory `out` (refused when
@@ -124,10 +123,10 @@ pub fn export(study: &Study, out: &Path, format: Format) -> Result<Exported, Str
         serde_json::to_string_pretty(&serde_json::Value::Object(manifest)).map_err(|e| e.to_string())?;
     text.push('\n');
     write_synced(&partial.join("manifest.json"), text.as_bytes())?;
-    sync_dir(&partial)?;
+    durable::sync_dir(&partial).map_err(|e| e.to_string())?;
     fs::rename(&partial, out).map_err(|e| format!("{}: {e}", out.display()))?;
     if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
-        sync_dir(parent)?;
+        durable::sync_dir(parent).map_err(|e| e.to_string())?;
     }
     Ok(Exported { rows: rows.len(), deals: deals.len() })
 }

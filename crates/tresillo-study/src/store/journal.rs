@@ -10,11 +10,9 @@
 //! appends and a read at start, and a file a researcher can read with any tool.
 //! A last line cut short by a crash was never acknowledged: loading drops it.
 
-use super::files::sync_dir;
 use serde::{Deserialize, Serialize};
-use std::fs::{self, File, OpenOptions};
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use tresillo_runs::durable;
 use tresillo_sim::{HandRecord, Step};
 
 /// One entry of a journal.
@@ -55,12 +53,9 @@ struct Line {
     consent: Option<String>,
 }
 
-/// A journal file, open for appending.
+/// A journal file, open for appending (a [`durable::Journal`] of [`Entry`] lines).
 #[derive(Debug)]
-pub struct Journal {
-    path: PathBuf,
-    file: Option<File>,
-}
+pub struct Journal(durable::Journal);
 
 impl Journal {
     /// Reads the journal at `path` (none yet: empty), each entry with its line
@@ -68,21 +63,9 @@ impl Journal {
     /// the file; any other line that does not parse is an error naming the file
     /// and the line.
     pub fn load(path: &Path) -> Result<(Journal, Vec<(usize, Entry)>), String> {
-        let text = match fs::read(path) {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-            Err(e) => return Err(format!("{}: {e}", path.display())),
-        };
-        let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        if whole < text.len() {
-            let f =
-                OpenOptions::new().write(true).open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            f.set_len(whole as u64)
-                .and_then(|()| f.sync_all())
-                .map_err(|e| format!("{}: {e}", path.display()))?;
-        }
+        let (journal, text) = durable::Journal::open(path).map_err(|e| e.to_string())?;
         let mut out = Vec::new();
-        for (i, line) in text[..whole].split(|&b| b == b'\n').enumerate() {
+        for (i, line) in text.split(|&b| b == b'\n').enumerate() {
             if line.is_empty() {
                 continue;
             }
@@ -102,13 +85,13 @@ impl Journal {
             };
             out.push((n, entry));
         }
-        Ok((Journal { path: path.to_path_buf(), file: None }, out))
+        Ok((Journal(journal), out))
     }
 
     /// The file's path.
     #[must_use]
     pub fn path(&self) -> &Path {
-        &self.path
+        self.0.path()
     }
 
     /// Appends `entries` and flushes them to disk; only then may what they hold be
@@ -117,7 +100,6 @@ impl Journal {
         if entries.is_empty() {
             return Ok(());
         }
-        let err = |e: std::io::Error| format!("{}: {e}", self.path.display());
         let mut bytes = Vec::with_capacity(256 * entries.len());
         for e in entries {
             let line = match e {
@@ -134,17 +116,6 @@ impl Journal {
             serde_json::to_writer(&mut bytes, &line).expect("a journal line serializes");
             bytes.push(b'\n');
         }
-        if self.file.is_none() {
-            let dir = self.path.parent().unwrap_or(Path::new("."));
-            fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-            let created = !self.path.exists();
-            let f = OpenOptions::new().create(true).append(true).open(&self.path).map_err(err)?;
-            if created {
-                sync_dir(dir)?;
-            }
-            self.file = Some(f);
-        }
-        let f = self.file.as_mut().expect("opened above");
-        f.write_all(&bytes).and_then(|()| f.sync_data()).map_err(err)
+        self.0.append(&bytes).map_err(|e| e.to_string())
     }
 }
