@@ -914,7 +914,10 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
     }
     fs::rename(&partial, &a.out).with_context(|| format!("writing {}", a.out.display()))?;
     tresillo_runs::write_point();
-    tresillo_runs::durable::write_atomic(&manifest_path, serde_json::to_string_pretty(&manifest)?.as_bytes())?;
+    tresillo_runs::durable::write_atomic(
+        &manifest_path,
+        serde_json::to_string_pretty(&manifest)?.as_bytes(),
+    )?;
     // Last: until the manifest is written, --resume finishes the search from here.
     fs::remove_file(&checkpoint).with_context(|| format!("removing {}", checkpoint.display()))?;
     tresillo_runs::write_point();

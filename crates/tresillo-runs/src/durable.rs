@@ -30,16 +30,36 @@
 //! checkpoints, synced at the end).
 //!
 //! Every step that changes a file is a write point of
-//! [`write_point`](crate::write_point) (`TRESILLO_ABORT_AFTER_WRITES`): the tests
+//! [`write_point`] (`TRESILLO_ABORT_AFTER_WRITES`): the tests
 //! kill a process at each in turn.
 //!
 //! Errors are [`io::Error`]s of the original kind whose message names the file
 //! (`PATH: reason`), one line.
 
-use crate::write_point;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+
+/// Marks one change of a file (a run directory's, a journal's: a file written
+/// under its temporary name, renamed into place, removed, or lines appended).
+/// With the environment variable `TRESILLO_ABORT_AFTER_WRITES=N` the process
+/// aborts right after the N-th such change: the tests kill a command at every one
+/// of its write points in turn and check that resuming it gives the bytes of an
+/// uninterrupted one.
+pub fn write_point() {
+    use std::sync::OnceLock;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static LIMIT: OnceLock<Option<u64>> = OnceLock::new();
+    static COUNT: AtomicU64 = AtomicU64::new(0);
+    let limit = *LIMIT.get_or_init(|| {
+        std::env::var("TRESILLO_ABORT_AFTER_WRITES").ok().and_then(|v| v.trim().parse::<u64>().ok())
+    });
+    if let Some(n) = limit
+        && COUNT.fetch_add(1, Ordering::SeqCst) + 1 == n
+    {
+        std::process::abort(); // a test's kill at a known point
+    }
+}
 
 /// `e` with the file it happened to in its message (`PATH: reason`), its kind kept.
 fn named(path: &Path, e: &io::Error) -> io::Error {
@@ -260,7 +280,10 @@ impl Journal {
         if lines.last() != Some(&b'\n') {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
-                format!("{}: a journal append must end with a newline (nothing written)", self.path.display()),
+                format!(
+                    "{}: a journal append must end with a newline (nothing written)",
+                    self.path.display()
+                ),
             ));
         }
         let path = &self.path;

@@ -235,7 +235,10 @@ pub fn league(
     manifest.crc32.insert("matrix.csv".into(), crate::checksum::of(matrix.as_bytes()));
     let compute = league_compute(dir, config, &all)?;
     if let Some(c) = &compute {
-        durable::write_shared(&dir.join(crate::compute::COMPUTE_CSV), &crate::compute::compute_csv(config, c)?)?;
+        durable::write_shared(
+            &dir.join(crate::compute::COMPUTE_CSV),
+            &crate::compute::compute_csv(config, c)?,
+        )?;
     }
     remove_stale_temporaries(dir);
     manifest.complete = true;

@@ -20,8 +20,8 @@
 //! when complete.
 
 use crate::Build;
-use crate::durable;
 use crate::compute::{COMPUTE_CSV, COMPUTE_JSON, COMPUTE_NEXT, FORFEITS_CSV, read_compute};
+use crate::durable::{self, write_point};
 use crate::parquet::{DEALS_PARQUET, Format, PARTS_DIR, RowBuilder};
 use anyhow::{Context, Result, bail, ensure};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -296,26 +296,6 @@ fn remove(p: &Path) -> Result<()> {
     fs::remove_file(p).with_context(|| format!("removing {}", p.display()))?;
     write_point();
     Ok(())
-}
-
-/// Marks one change of a run directory's files (a file written under its temporary
-/// name, renamed into place, removed, or rows appended). With the environment
-/// variable `TRESILLO_ABORT_AFTER_WRITES=N` the process aborts right after the N-th
-/// such change: the tests kill a run at every one of its write points in turn and
-/// check that `--resume` finishes it byte for byte as an uninterrupted run.
-pub fn write_point() {
-    use std::sync::OnceLock;
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static LIMIT: OnceLock<Option<u64>> = OnceLock::new();
-    static COUNT: AtomicU64 = AtomicU64::new(0);
-    let limit = *LIMIT.get_or_init(|| {
-        std::env::var("TRESILLO_ABORT_AFTER_WRITES").ok().and_then(|v| v.trim().parse::<u64>().ok())
-    });
-    if let Some(n) = limit
-        && COUNT.fetch_add(1, Ordering::SeqCst) + 1 == n
-    {
-        std::process::abort(); // a test's kill at a known point
-    }
 }
 
 /// Records progress: the new statistics as `stats.next.json`, then `manifest.json`

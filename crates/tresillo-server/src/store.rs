@@ -155,7 +155,8 @@ impl Store {
         // A torn last line was never acknowledged: the journal drops it.
         let (journal, bytes) = Journal::open(path).map_err(|e| e.to_string())?;
         let text = String::from_utf8(bytes).map_err(|e| {
-            let line = 1 + e.as_bytes()[..e.utf8_error().valid_up_to()].iter().filter(|&&b| b == b'\n').count();
+            let line =
+                1 + e.as_bytes()[..e.utf8_error().valid_up_to()].iter().filter(|&&b| b == b'\n').count();
             at(line, &"not UTF-8 text")
         })?;
         let mut lines = text.lines().enumerate();

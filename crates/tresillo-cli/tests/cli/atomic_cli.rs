@@ -517,3 +517,50 @@ fn a_merge_killed_at_any_write_is_finished_by_merging_again() {
     let n = walk_tree(&base, &args, &again);
     assert!(n > 5, "only {n} write points");
 }
+
+/// The journals of a study directory (`games/ID.jsonl`), by name.
+fn journals(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    for e in std::fs::read_dir(dir.join("games")).unwrap() {
+        let p = e.unwrap().path();
+        out.insert(p.file_name().unwrap().to_string_lossy().into_owned(), read(&p));
+    }
+    out
+}
+
+/// The study's journals join the walk (tresillo_runs::durable::Journal passes
+/// `write_point` at every append): `study simulate` killed at each of its writes
+/// and run again leaves the journals of an uninterrupted simulation byte for byte.
+#[test]
+fn a_study_simulation_killed_at_any_write_is_finished_by_running_it_again() {
+    let d = TempDir::new("atomic", "study");
+    let base = d.path("base");
+    let new = ["study", "new", s(&base), "--opponents", "random,rule", "--human-seats", "0,1"];
+    let sizes = ["--seed", "5", "--deals", "2", "--per-participant", "2", "--participants", "1"];
+    ok(&go(&[&new[..], &sizes[..]].concat(), None), "study new");
+    // The participants' tokens come from the OS: one study file for every try.
+    let file = read(&base.join("study.toml"));
+    let fresh = |name: &str| {
+        let dir = d.path(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("study.toml"), &file).unwrap();
+        dir
+    };
+    let simulate = |dir: &Path, abort| go(&["study", "simulate", s(dir), "--agent", "rule"], abort);
+    let whole = fresh("whole");
+    ok(&simulate(&whole, None), "the uninterrupted simulation");
+    let want = journals(&whole);
+    assert!(!want.is_empty());
+    for k in 1.. {
+        let dir = fresh(&format!("cut{k}"));
+        if simulate(&dir, Some(k)).status.success() {
+            assert_eq!(journals(&dir), want, "with {k} write points (no kill)");
+            assert!(k > 10, "only {} write points", k - 1);
+            return;
+        }
+        ok(&simulate(&dir, None), &format!("the simulation again after a kill at write {k}"));
+        assert_eq!(journals(&dir), want, "killed at write {k}, then simulated again");
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(k < 1000, "the simulation never finished");
+    }
+}
