@@ -266,9 +266,9 @@ struct Table {
 }
 
 /// A choice offered in a numbered list.
-struct Choice {
-    decision: Decision,
-    text: String,
+pub(crate) struct Choice {
+    pub(crate) decision: Decision,
+    pub(crate) text: String,
 }
 
 impl Table {
@@ -343,26 +343,9 @@ impl Table {
                     if table.is_empty() { "nothing, you lead".into() } else { table.join(", ") }
                 )?;
             }
-            Request::Discard { min, max, .. } => {
+            Request::Discard { .. } => {
                 writeln!(out, "your hand: {}", numbered_hand(p, view.hand()))?;
-                if p.penetro.active && view.seat() == p.dealer && p.phase == Phase::DeclarerExchange {
-                    writeln!(
-                        out,
-                        "penetro: discard exactly one card (you draw nothing). Type the card (`2C`) or its number."
-                    )?;
-                    return Ok(());
-                }
-                let why = match p.forced {
-                    // Only hombre's option asks for a gascarille.
-                    true if p.gascarille => " (the gascarille)",
-                    true => p.game_rules().spec().words.forced_exchange.unwrap_or_default(),
-                    false => "",
-                };
-                writeln!(
-                    out,
-                    "exchange{why}: discard {min} to {max} cards and draw as many from the heap. Type the cards \
-                     (`2C 5O`) or their numbers (`1 4`), or `none`."
-                )?;
+                writeln!(out, "{}", discard_prompt(view))?;
                 return Ok(());
             }
             _ => {}
@@ -381,9 +364,29 @@ impl Table {
     }
 }
 
+/// The prompt of an exchange (a discard request), with how to type it.
+pub(crate) fn discard_prompt(view: &PlayerView) -> String {
+    let p = view.public();
+    let Request::Discard { min, max, .. } = view.request() else { return String::new() };
+    if p.penetro.active && view.seat() == p.dealer && p.phase == Phase::DeclarerExchange {
+        return "penetro: discard exactly one card (you draw nothing). Type the card (`2C`) or its number."
+            .into();
+    }
+    let why = match p.forced {
+        // Only hombre's option asks for a gascarille.
+        true if p.gascarille => " (the gascarille)",
+        true => p.game_rules().spec().words.forced_exchange.unwrap_or_default(),
+        false => "",
+    };
+    format!(
+        "exchange{why}: discard {min} to {max} cards and draw as many from the heap. Type the cards \
+         (`2C 5O`) or their numbers (`1 4`), or `none`."
+    )
+}
+
 /// The question a request asks, in the words of the rule set and the moment (a
 /// penetro, an obligation, a gascarille).
-fn question(view: &PlayerView) -> String {
+pub(crate) fn question(view: &PlayerView) -> String {
     let p = view.public();
     let req = view.request();
     let words = p.game_rules().spec().words;
@@ -419,7 +422,7 @@ fn question(view: &PlayerView) -> String {
 }
 
 /// The numbered choices of a request (none for discards, typed as cards).
-fn choices(view: &PlayerView) -> Vec<Choice> {
+pub(crate) fn choices(view: &PlayerView) -> Vec<Choice> {
     let req = view.request();
     let hand = view.hand();
     let set = view.public().rules;

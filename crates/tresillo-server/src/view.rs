@@ -129,7 +129,8 @@ fn kind_name(r: Request) -> &'static str {
 }
 
 /// The question a request asks, in the rule set's words.
-fn question(view: &PlayerView) -> String {
+#[must_use]
+pub fn question(view: &PlayerView) -> String {
     let p = view.public();
     let words = p.game_rules().spec().words;
     match view.request() {
