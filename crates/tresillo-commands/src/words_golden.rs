@@ -44,7 +44,7 @@ fn lines(config: &str, view: &PlayerView, out: &mut BTreeSet<String>) {
     let req = view.request();
     let k = kind(req);
     let p = view.public();
-    let term = human::question(view);
+    let term = tresillo_core::question(view);
     let page = tresillo_server::page_question(view);
     out.insert(format!("{config} | {k} | question | terminal: {term} | page: {page}"));
     if let Request::Discard { .. } = req {
@@ -54,7 +54,7 @@ fn lines(config: &str, view: &PlayerView, out: &mut BTreeSet<String>) {
     }
     let choices = human::choices(view);
     for c in choices {
-        let page = tresillo_server::page_label(&c.decision, p.rules, p);
+        let page = tresillo_server::page_label(&c.decision, p);
         out.insert(format!("{config} | {k} | {:?} | terminal: {} | page: {page}", c.decision, c.text));
     }
 }
