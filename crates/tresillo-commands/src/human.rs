@@ -70,7 +70,8 @@ pub fn run(s: &Session, input: &mut impl BufRead, out: &mut impl Write) -> Resul
     ensure!(
         specs.len() == usize::from(n - 1),
         "with --human, --agents needs the {} bots' specs separated by commas (seats after yours), got {}",
-        if n == 4 { "three" } else { "two" },
+        // The bots' number in words: every seat but the person's.
+        tresillo_core::Table::every_seat(n - 1).players_word(),
         specs.len()
     );
     let first_deal = match &s.deal {
