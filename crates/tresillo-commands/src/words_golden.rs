@@ -74,7 +74,7 @@ fn walk(config: &str, rules: Rules, players: u8, seed: u64, out: &mut BTreeSet<S
         let legal = view.legal_decisions();
         x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
         // Every third deal everybody passes, for the forced games and the penetro.
-        let pass = seed % 3 == 0 && matches!(view.request(), Request::Bid { .. });
+        let pass = seed.is_multiple_of(3) && matches!(view.request(), Request::Bid { .. });
         let d = if pass { legal[0] } else { legal[((x >> 33) % legal.len() as u64) as usize] };
         hand.apply(d).expect("a legal decision");
     }
