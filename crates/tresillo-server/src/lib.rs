@@ -28,7 +28,7 @@ pub use server::{Server, Slot};
 pub use spec::{GameSpec, HUMAN, MAX_HANDS, NewGame};
 pub use store::{Header, LOG_FORMAT, Line, Log, Store};
 pub use token::Token;
-pub use view::{game_view, outcome_text};
+pub use view::{game_view, label as page_label, outcome_text, question as page_question};
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
