@@ -116,7 +116,12 @@ async fn create(State(s): State<Arc<Server>>, body: Bytes) -> Response {
         Err(e) => return error(StatusCode::BAD_REQUEST, e),
     };
     // Building the bots and fsyncing the new log block: off the async threads.
-    let r = tokio::task::spawn_blocking(move || s.create(spec)).await;
+    let queued = crate::stats::start();
+    let r = tokio::task::spawn_blocking(move || {
+        crate::stats::since(&crate::stats::STATS.blocking_wait, queued);
+        s.create(spec)
+    })
+    .await;
     match r {
         Ok(Ok(t)) => {
             json_response(StatusCode::CREATED, &json!({"token": t.to_string(), "url": format!("/g/{t}")}))
@@ -177,7 +182,12 @@ async fn decide(State(s): State<Arc<Server>>, Path(token): Path<String>, body: B
     let d = Decision::from(posted.decision);
     let (s2, slot2) = (s.clone(), slot.clone());
     // The fsync blocks: off the async threads.
-    match tokio::task::spawn_blocking(move || s2.decide(&slot2, d, posted.seq)).await {
+    let queued = crate::stats::start();
+    let decided = tokio::task::spawn_blocking(move || {
+        crate::stats::since(&crate::stats::STATS.blocking_wait, queued);
+        s2.decide(&slot2, d, posted.seq)
+    });
+    match decided.await {
         Ok(Ok(())) => {
             let version = *slot.changed.borrow();
             let mut v = crate::view::game_view(&slot.lock());

@@ -314,10 +314,18 @@ fn a_reloaded_server_resumes_every_game_at_its_last_decision() {
     std::fs::write(&torn, text).unwrap();
     // A stray file is reported, not loaded, and left alone.
     std::fs::write(dir.join("games").join("notes.txt"), "hello").unwrap();
+    // A records file that is not the log's hands (it is derived from the log and
+    // not fsynced: a machine that crashed may leave it stale, empty or wrong,
+    // even with the right number of lines) is written again at start.
+    let rec1 = dir.join("records").join(format!("{}.jsonl", tokens[1]));
+    let good = std::fs::read_to_string(&rec1).unwrap();
+    assert!(good.lines().count() >= 1, "the second game has finished a hand");
+    std::fs::write(&rec1, "{}\n".repeat(good.lines().count())).unwrap();
     runtime().block_on(async {
         let (server, errors) = Server::open(Some(&dir), tresillo_agents::Registry::builtin()).unwrap();
         assert_eq!(errors.len(), 1, "{errors:?}");
         assert!(errors[0].contains("notes.txt"), "{errors:?}");
+        assert_eq!(std::fs::read_to_string(&rec1).unwrap(), good);
         server.resume_bots();
         for (token, before) in tokens.iter().zip(&views) {
             let (s, v) = call(&server, "GET", &format!("/api/games/{token}"), None).await;
@@ -369,4 +377,49 @@ fn out_of_turn_decisions_are_refused() {
     assert_eq!(g.hand, before);
     assert_eq!(g.seq, 0);
     assert!(tresillo_server::game_view(&g)["request"].is_null());
+}
+
+#[test]
+fn stats_time_the_requests_and_only_on_loopback() {
+    // `--stats` on an address other machines reach is refused before binding.
+    let config = tresillo_server::ServeConfig {
+        addr: "0.0.0.0:0".parse().unwrap(),
+        dir: temp_dir("stats-refused"),
+        threads: 1,
+        studies: Vec::new(),
+        open: Vec::new(),
+        stats: true,
+    };
+    let e = tresillo_server::serve(&config, tresillo_agents::Registry::builtin(), |_, _, _| {
+        panic!("--stats must not serve on 0.0.0.0")
+    })
+    .unwrap_err();
+    assert!(e.to_string().contains("loopback"), "{e}");
+    // The histograms count what the timed router answers.
+    tresillo_server::stats::enable();
+    runtime().block_on(async {
+        let (server, _) = Server::open(None, tresillo_agents::Registry::builtin()).unwrap();
+        let app = tresillo_server::with_stats(router(server.clone()));
+        let get = |path: String| {
+            let app = app.clone();
+            async move {
+                let req = Request::builder().uri(path).body(Body::empty()).unwrap();
+                let resp = app.oneshot(req).await.unwrap();
+                let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+                serde_json::from_slice::<Value>(&bytes).unwrap()
+            }
+        };
+        let before = get("/api/stats".into()).await;
+        let token = create(&server, json!({"seed": 7})).await;
+        for _ in 0..3 {
+            get(format!("/api/games/{token}")).await;
+        }
+        let after = get("/api/stats".into()).await;
+        let count = |v: &Value, h: &str| v[h]["count"].as_u64().unwrap();
+        // The stats request itself and three views (other tests' requests do not
+        // go through the timing layer).
+        assert_eq!(count(&after, "views") - count(&before, "views"), 3, "{after}");
+        assert_eq!(count(&after, "requests") - count(&before, "requests"), 4, "{after}");
+        assert!(after["requests"]["max_ms"].as_f64().unwrap() >= 0.0);
+    });
 }
