@@ -3,7 +3,7 @@
 //! a 4xx status; a refused request changes nothing.
 
 use crate::game::GameError;
-use crate::server::Server;
+use crate::server::{Server, Slot};
 use crate::spec::NewGame;
 use crate::token::Token;
 use axum::Router;
@@ -154,10 +154,35 @@ async fn view(State(s): State<Arc<Server>>, Path(token): Path<String>, RawQuery(
     {
         let _ = tokio::time::timeout(LONG_POLL, rx.changed()).await;
     }
+    match view_json(slot).await {
+        Ok(v) => json_response(StatusCode::OK, &v),
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e),
+    }
+}
+
+/// The person's view with its `version`. Built at once when the game's lock is
+/// free; when another thread holds it (a bot run's fsync at its end, which keeps
+/// the lock so that the person never sees a turn that is not on disk), built on
+/// a blocking thread: an async thread never waits for a game's lock, which would
+/// stall every connection it serves behind one disk's fsync.
+async fn view_json(slot: Arc<Slot>) -> Result<Value, tokio::task::JoinError> {
     let version = *slot.changed.borrow();
-    let mut v = crate::view::game_view(&slot.lock());
+    let now = match slot.game.try_lock() {
+        Ok(g) => Some(crate::view::game_view(&g)),
+        Err(std::sync::TryLockError::Poisoned(p)) => Some(crate::view::game_view(&p.into_inner())),
+        Err(std::sync::TryLockError::WouldBlock) => None,
+    };
+    let mut v = match now {
+        Some(v) => v,
+        None => {
+            if let Some(t) = crate::stats::start() {
+                crate::stats::STATS.view_deferred.record(t.elapsed());
+            }
+            tokio::task::spawn_blocking(move || crate::view::game_view(&slot.lock())).await?
+        }
+    };
     v["version"] = version.into();
-    json_response(StatusCode::OK, &v)
+    Ok(v)
 }
 
 /// `POST /api/games/TOKEN/decisions`: `{"seq": N, "decision": {"play": "7C"}}`.
@@ -183,17 +208,18 @@ async fn decide(State(s): State<Arc<Server>>, Path(token): Path<String>, body: B
     let (s2, slot2) = (s.clone(), slot.clone());
     // The fsync blocks: off the async threads.
     let queued = crate::stats::start();
+    // The new view is built on the same blocking thread (the game's lock may be
+    // held by its bots' fsync: never waited for on an async thread).
     let decided = tokio::task::spawn_blocking(move || {
         crate::stats::since(&crate::stats::STATS.blocking_wait, queued);
-        s2.decide(&slot2, d, posted.seq)
+        s2.decide(&slot2, d, posted.seq)?;
+        let version = *slot2.changed.borrow();
+        let mut v = crate::view::game_view(&slot2.lock());
+        v["version"] = version.into();
+        Ok::<_, GameError>(v)
     });
     match decided.await {
-        Ok(Ok(())) => {
-            let version = *slot.changed.borrow();
-            let mut v = crate::view::game_view(&slot.lock());
-            v["version"] = version.into();
-            json_response(StatusCode::OK, &v)
-        }
+        Ok(Ok(v)) => json_response(StatusCode::OK, &v),
         Ok(Err(e)) => game_error(&e),
         Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e),
     }
@@ -202,11 +228,12 @@ async fn decide(State(s): State<Arc<Server>>, Path(token): Path<String>, body: B
 /// The game's finished hands as records (JSON Lines, docs/RECORDS.md).
 async fn records(State(s): State<Arc<Server>>, Path(token): Path<String>) -> Response {
     let Some(slot) = Token::parse(&token).and_then(|t| s.get(t)) else { return not_found() };
-    let mut text = String::new();
-    for r in &slot.lock().records {
-        text.push_str(&serde_json::to_string(r).expect("a record serializes"));
-        text.push('\n');
-    }
+    // The game's lock is taken on a blocking thread (see `view_json`).
+    let text =
+        match tokio::task::spawn_blocking(move || crate::store::records_text(&slot.lock().records)).await {
+            Ok(t) => t,
+            Err(e) => return error(StatusCode::INTERNAL_SERVER_ERROR, e),
+        };
     let disposition = format!("attachment; filename=\"{token}.jsonl\"");
     Response::builder()
         .header(header::CONTENT_TYPE, "application/x-ndjson")

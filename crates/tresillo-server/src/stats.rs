@@ -131,6 +131,9 @@ pub struct Stats {
     pub lock_wait: Histogram,
     /// From `spawn_blocking` to the task running (the blocking pool's queue).
     pub blocking_wait: Histogram,
+    /// Views whose game was locked (a bot run's fsync): built on a blocking
+    /// thread rather than waited for on an async one (counted; times are 0).
+    pub view_deferred: Histogram,
 }
 
 /// The one set of histograms (recording does nothing until [`enable`]).
@@ -143,6 +146,7 @@ pub static STATS: Stats = Stats {
     fsync: Histogram::new(),
     lock_wait: Histogram::new(),
     blocking_wait: Histogram::new(),
+    view_deferred: Histogram::new(),
 };
 
 /// Turns recording on (`--stats`).
@@ -181,6 +185,7 @@ pub fn to_json() -> Value {
         "fsync": s.fsync.to_json(),
         "lock_wait": s.lock_wait.to_json(),
         "blocking_wait": s.blocking_wait.to_json(),
+        "view_deferred": s.view_deferred.to_json(),
     })
 }
 

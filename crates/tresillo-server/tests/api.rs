@@ -423,3 +423,39 @@ fn stats_time_the_requests_and_only_on_loopback() {
         assert!(after["requests"]["max_ms"].as_f64().unwrap() >= 0.0);
     });
 }
+
+#[test]
+fn a_game_locked_by_another_thread_does_not_stall_the_async_threads() {
+    // One async thread: were it to wait for a game's lock (held while a bot run
+    // is fsynced), no other request would be answered meanwhile.
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+    let (server, _) = Server::open(None, tresillo_agents::Registry::builtin()).unwrap();
+    let token = rt.block_on(create(&server, json!({"seed": 9})));
+    let (_, before) = rt.block_on(call(&server, "GET", &format!("/api/games/{token}"), None));
+    let slot = server.get(Token::parse(&token).unwrap()).unwrap();
+    let held = slot.lock();
+    let view = rt.spawn({
+        let (server, token) = (server.clone(), token.clone());
+        async move { call(&server, "GET", &format!("/api/games/{token}"), None).await }
+    });
+    // Let the view reach the lock, then ask something else of the same thread
+    // (watched from this thread: the runtime's own timers would stall with it).
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    let meta = rt.spawn({
+        let server = server.clone();
+        async move { call(&server, "GET", "/api/meta", None).await }
+    });
+    let start = std::time::Instant::now();
+    while !meta.is_finished() && start.elapsed() < std::time::Duration::from_secs(20) {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert!(meta.is_finished(), "the async thread answers nothing while a game is locked");
+    assert!(!view.is_finished(), "the view waits for the game");
+    drop(held);
+    let (s, _) = rt.block_on(meta).unwrap();
+    assert_eq!(s, StatusCode::OK);
+    let (s, v) = rt.block_on(view).unwrap();
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["seq"], before["seq"]);
+    assert_eq!(v["view"], before["view"]);
+}
