@@ -19,6 +19,12 @@ use std::time::Duration;
 use tresillo_core::{Decision, RuleSet};
 use tresillo_sim::Act;
 
+/// How long a decision's response waits at most for the bots' run it started
+/// to end (on a blocking thread): fast bots' answers and the person's next turn
+/// come in the same response, a slower bot shows as thinking and the page long
+/// polls.
+pub const BOT_GRACE: Duration = Duration::from_millis(100);
+
 /// How long a long poll (`?wait=VERSION`) waits for a change at most.
 pub const LONG_POLL: Duration = Duration::from_secs(20);
 
@@ -208,15 +214,27 @@ async fn decide(State(s): State<Arc<Server>>, Path(token): Path<String>, body: B
     let (s2, slot2) = (s.clone(), slot.clone());
     // The fsync blocks: off the async threads.
     let queued = crate::stats::start();
+    let rt = tokio::runtime::Handle::current();
     // The new view is built on the same blocking thread (the game's lock may be
     // held by its bots' fsync: never waited for on an async thread).
     let decided = tokio::task::spawn_blocking(move || {
         crate::stats::since(&crate::stats::STATS.blocking_wait, queued);
+        let mut rx = slot2.changed.subscribe();
         s2.decide(&slot2, d, posted.seq)?;
-        let version = *slot2.changed.borrow();
-        let mut v = crate::view::game_view(&slot2.lock());
-        v["version"] = version.into();
-        Ok::<_, GameError>(v)
+        // The end of the bots' run this decision started is waited for here (a
+        // blocking thread), BOT_GRACE at most.
+        let deadline = tokio::time::Instant::now() + BOT_GRACE;
+        loop {
+            let version = *rx.borrow_and_update();
+            let g = slot2.lock();
+            if !g.worker || tokio::time::Instant::now() >= deadline {
+                let mut v = crate::view::game_view(&g);
+                v["version"] = version.into();
+                return Ok::<_, GameError>(v);
+            }
+            drop(g);
+            let _ = rt.block_on(tokio::time::timeout_at(deadline, rx.changed()));
+        }
     });
     match decided.await {
         Ok(Ok(v)) => json_response(StatusCode::OK, &v),

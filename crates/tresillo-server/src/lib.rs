@@ -22,7 +22,7 @@ pub mod study;
 mod token;
 mod view;
 
-pub use api::{LONG_POLL, router, router_with};
+pub use api::{BOT_GRACE, LONG_POLL, router, router_with};
 pub use game::{Game, GameError};
 pub use replay::{INACCURACY, Library, Opened, SEED, WORLDS, analysis_json, replay_json};
 pub use server::{Server, Slot};

@@ -431,7 +431,10 @@ fn a_game_locked_by_another_thread_does_not_stall_the_async_threads() {
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
     let (server, _) = Server::open(None, tresillo_agents::Registry::builtin()).unwrap();
     let token = rt.block_on(create(&server, json!({"seed": 9})));
-    let (_, before) = rt.block_on(call(&server, "GET", &format!("/api/games/{token}"), None));
+    let before = rt.block_on(async {
+        let (_, v) = call(&server, "GET", &format!("/api/games/{token}"), None).await;
+        until_turn(&server, &token, v).await
+    });
     let slot = server.get(Token::parse(&token).unwrap()).unwrap();
     let held = slot.lock();
     let view = rt.spawn({
@@ -458,4 +461,74 @@ fn a_game_locked_by_another_thread_does_not_stall_the_async_threads() {
     assert_eq!(s, StatusCode::OK);
     assert_eq!(v["seq"], before["seq"]);
     assert_eq!(v["view"], before["view"]);
+}
+
+/// Whether the `gated` agent may answer (the test opens and closes the gate).
+static GATE: std::sync::Mutex<bool> = std::sync::Mutex::new(true);
+static GATE_MOVED: std::sync::Condvar = std::sync::Condvar::new();
+
+fn set_gate(open: bool) {
+    *GATE.lock().unwrap() = open;
+    GATE_MOVED.notify_all();
+}
+
+/// The rule agent, answering only while the gate is open (a slow bot the test
+/// controls).
+struct Gated(tresillo_agents::RuleAgent);
+
+impl tresillo_agents::Agent for Gated {
+    fn name(&self) -> &str {
+        "gated"
+    }
+    fn decide(
+        &mut self,
+        view: &tresillo_core::PlayerView,
+        rng: &mut tresillo_agents::AgentRng,
+    ) -> Result<Decision, tresillo_agents::Failure> {
+        let mut open = GATE.lock().unwrap();
+        while !*open {
+            open = GATE_MOVED.wait(open).unwrap();
+        }
+        drop(open);
+        self.0.decide(view, rng)
+    }
+}
+
+#[test]
+fn a_decision_is_answered_while_a_slow_bot_still_thinks() {
+    let mut registry = tresillo_agents::Registry::builtin();
+    let info =
+        tresillo_agents::AgentInfo { name: "gated", help: "rule, when the test lets it", params: vec![] };
+    registry
+        .register(info, |_| {
+            Ok(Box::new(Gated(tresillo_agents::RuleAgent::new(tresillo_agents::RuleParams::default()))))
+        })
+        .unwrap();
+    runtime().block_on(async {
+        let (server, _) = Server::open(None, registry).unwrap();
+        set_gate(true);
+        let token = create(&server, json!({"seed": 11, "seat": 1, "opponents": ["gated", "gated"]})).await;
+        let (_, v) = call(&server, "GET", &format!("/api/games/{token}"), None).await;
+        let mut v = until_turn(&server, &token, v).await;
+        // Until a decision hands the turn to a bot: then the bot is held.
+        loop {
+            assert_eq!(v["status"], "your_turn", "{v}");
+            set_gate(false);
+            let body = json!({"seq": v["seq"], "decision": first_legal(&v)});
+            let (s, after) =
+                call(&server, "POST", &format!("/api/games/{token}/decisions"), Some(body)).await;
+            assert_eq!(s, StatusCode::OK, "{after}");
+            assert_eq!(after["seq"], v["seq"].as_u64().unwrap() + 1);
+            if after["status"] != "your_turn" {
+                // Answered (after BOT_GRACE at most) with the bot still thinking.
+                assert!(after["status"] == "thinking" || after["status"] == "waiting", "{after}");
+                set_gate(true);
+                let end = play_out(&server, &token, 400).await;
+                assert_eq!(end["status"], "over");
+                return;
+            }
+            set_gate(true);
+            v = after;
+        }
+    });
 }
