@@ -83,8 +83,9 @@ pub struct Loaded {
     pub lines: Vec<(usize, Line)>,
     /// The open log, to append to.
     pub log: Log,
-    /// Finished hands in its records file (lines), to know whether it is whole.
-    pub records_on_disk: usize,
+    /// Its records file as it is on disk (None: missing or unreadable), to know
+    /// whether it is whole and current.
+    pub records_on_disk: Option<String>,
 }
 
 fn sync_dir(dir: &Path) -> io::Result<()> {
@@ -123,8 +124,10 @@ impl Store {
         let mut file = OpenOptions::new().create_new(true).append(true).open(&path)?;
         let header = serde_json::to_string(&Header { format: LOG_FORMAT, game: game.clone() })?;
         file.write_all(format!("{header}\n").as_bytes())?;
+        let synced = crate::stats::start();
         file.sync_all()?;
         sync_dir(&self.games)?;
+        crate::stats::since(&crate::stats::STATS.fsync, synced);
         Ok(Log { file, records: self.records_path(t), records_dir: self.records.clone() })
     }
 
@@ -181,7 +184,7 @@ impl Store {
         }
         let file = OpenOptions::new().append(true).open(path).map_err(|e| at(0, &e))?;
         let records = self.records_path(token);
-        let records_on_disk = std::fs::read_to_string(&records).map_or(0, |t| t.lines().count());
+        let records_on_disk = std::fs::read_to_string(&records).ok();
         Ok(Loaded {
             token,
             game: header.game,
@@ -190,6 +193,17 @@ impl Store {
             records_on_disk,
         })
     }
+}
+
+/// A records file's text: one record a line (docs/RECORDS.md).
+#[must_use]
+pub fn records_text(records: &[HandRecord]) -> String {
+    let mut text = String::new();
+    for r in records {
+        text.push_str(&serde_json::to_string(r).expect("a record serializes"));
+        text.push('\n');
+    }
+    text
 }
 
 impl Log {
@@ -221,25 +235,38 @@ impl Log {
     /// # Errors
     /// When the sync fails.
     pub fn sync(&mut self) -> io::Result<()> {
-        self.file.sync_data()
+        let t = crate::stats::start();
+        let r = self.file.sync_data();
+        crate::stats::since(&crate::stats::STATS.fsync, t);
+        r
     }
 
-    /// Writes the game's finished hands as its records file (a new file renamed
-    /// over the old one, fsynced).
+    /// Writes the game's finished hands as its records file: a new file renamed
+    /// over the old one, so a reader sees the old file or the new one whole. Not
+    /// fsynced: the file is derived from the log, whose lines are durable before
+    /// the hand's end is acknowledged, and [`Server::open`](crate::Server::open)
+    /// compares it with the log's hands at every start and writes it again when
+    /// it differs (a crash of the machine before the page cache reached the
+    /// disk). Its fsyncs were the slowest step of a hand's last decision.
     ///
     /// # Errors
     /// When the file cannot be written.
     pub fn write_records(&self, records: &[HandRecord]) -> io::Result<()> {
-        let mut text = String::new();
-        for r in records {
-            text.push_str(&serde_json::to_string(r)?);
-            text.push('\n');
-        }
+        let text = records_text(records);
         let tmp = self.records.with_extension("jsonl.tmp");
         let mut f = File::create(&tmp)?;
         f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, &self.records)?;
+        std::fs::rename(&tmp, &self.records)
+    }
+
+    /// Writes the records file and fsyncs it and its folder (when it is written
+    /// again at start).
+    ///
+    /// # Errors
+    /// When the file cannot be written.
+    pub fn write_records_durably(&self, records: &[HandRecord]) -> io::Result<()> {
+        self.write_records(records)?;
+        File::open(&self.records)?.sync_all()?;
         sync_dir(&self.records_dir)
     }
 }
