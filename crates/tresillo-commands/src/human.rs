@@ -379,11 +379,10 @@ pub(crate) fn discard_prompt(view: &PlayerView) -> String {
 }
 
 /// The question a request asks ([`tresillo_core::question`]), as the terminal
-/// shows it before the choices: a yes-or-no question keeps its `?`, any other
-/// ends with a colon.
-fn prompt_line(view: &PlayerView) -> String {
-    let q = question(view);
-    if q.ends_with('?') { q } else { q + ":" }
+/// shows it before the numbered choices: ended with a colon (a yes-or-no
+/// question's `?` with it).
+pub(crate) fn prompt_line(view: &PlayerView) -> String {
+    format!("{}:", question(view).trim_end_matches('?'))
 }
 
 /// The numbered choices of a request (none for discards, typed as cards).

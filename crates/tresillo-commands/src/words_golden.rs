@@ -44,7 +44,7 @@ fn lines(config: &str, view: &PlayerView, out: &mut BTreeSet<String>) {
     let req = view.request();
     let k = kind(req);
     let p = view.public();
-    let term = tresillo_core::question(view);
+    let term = human::prompt_line(view);
     let page = tresillo_server::page_question(view);
     out.insert(format!("{config} | {k} | question | terminal: {term} | page: {page}"));
     if let Request::Discard { .. } = req {
