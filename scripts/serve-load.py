@@ -4,13 +4,22 @@ played at once through the HTTP API against `rule` opponents (each a person who
 answers at once with the first legal choice), bounded by --hands per table and
 --max-seconds. Prints the 50th/99th percentile response times of the requests
 (game creation, views, decisions; long polls that wait for bots are not counted)
-and the server's peak resident memory. Usage:
+as the client saw them and as the server timed them (`tresillo serve --stats`,
+GET /api/stats), the server's peak resident memory and CPU. Usage:
 
     scripts/serve-load.py [--tables 100] [--hands 2] [--procs 1] [--binary target/release/tresillo]
+    scripts/serve-load.py --client rust [--rust-client target/release/examples/serve_load]
+
+`--client rust` plays the same scenario with the Rust client
+(crates/tresillo-server/examples/serve_load.rs: blocking threads, keep-alive
+connections; built with `cargo build --release -p tresillo-server --example
+serve_load`), which takes a fraction of the Python client's CPU.
 """
 
 import argparse
+import json
 import multiprocessing
+import subprocess
 import os
 import shutil
 import sys
@@ -19,6 +28,7 @@ import threading
 import time
 
 from serve_client import Client, binary_path, percentile, rss_kib, start_server
+import urllib.request
 
 
 def server_cpu(pid):
@@ -70,9 +80,15 @@ def main():
     ap.add_argument("--procs", type=int, default=1, help="client processes the tables are spread over")
     ap.add_argument("--dir", default=None, help="where the records folder is made (e.g. /dev/shm: no disk fsync)")
     ap.add_argument("--binary", default=binary_path())
+    ap.add_argument("--client", choices=["python", "rust"], default="python")
+    ap.add_argument("--rust-client", default="target/release/examples/serve_load")
+    ap.add_argument("--threads", type=int, default=None, help="the server's --threads")
     a = ap.parse_args()
+    if a.client == "rust" and not os.path.exists(a.rust_client):
+        sys.exit(f"error: {a.rust_client} not found: cargo build --release -p tresillo-server --example serve_load")
     records = tempfile.mkdtemp(prefix="tresillo-load-", dir=a.dir)
-    proc, base = start_server(a.binary, records)
+    extra = ["--stats"] + ([] if a.threads is None else ["--threads", str(a.threads)])
+    proc, base = start_server(a.binary, records, extra)
     peak = [rss_kib(proc.pid) or 0]
     stop = threading.Event()
 
@@ -84,7 +100,16 @@ def main():
     sampler.start()
     t0 = time.monotonic()
     deadline = t0 + a.max_seconds
-    if a.procs == 1:
+    if a.client == "rust":
+        cmd = [a.rust_client, base, "--tables", str(a.tables), "--hands", str(a.hands),
+               "--think-ms", str(a.think_ms), "--rules", a.rules, "--max-seconds", str(a.max_seconds)]
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, text=True)
+        out = json.loads(r.stdout)
+        times = [t / 1000 for t in out["times_ms"]]
+        errors, done, polls = out["errors"], list(range(out["done"])), out["polls"]
+        mine = os.times()
+        client_cpu = mine.children_user + mine.children_system
+    elif a.procs == 1:
         times, errors, done, polls = run_tables(base, range(a.tables), a, deadline)
         mine = os.times()
         client_cpu = mine.user + mine.system
@@ -102,6 +127,8 @@ def main():
     wall = time.monotonic() - t0
     stop.set()
     cpu = server_cpu(proc.pid)
+    with urllib.request.urlopen(base + "/api/stats", timeout=10) as r:
+        stats = json.loads(r.read())
     proc.kill()
     proc.wait()
     shutil.rmtree(records, ignore_errors=True)
@@ -110,6 +137,13 @@ def main():
           f"max {max(times) * 1000:.1f} ms")
     print(f"server peak RSS {peak[0] / 1024:.1f} MiB; CPU seconds: server {cpu:.1f}, "
           f"this client {client_cpu:.1f} (of {wall * os.cpu_count():.1f} on {os.cpu_count()} cores)")
+    def line(name):
+        h = stats[name]
+        return (f"{name} {h['count']}: p50 {h['p50_ms']:.2f} ms, p99 {h['p99_ms']:.2f} ms, "
+                f"max {h['max_ms']:.2f} ms")
+    print("server side: " + "; ".join(line(n) for n in ("requests", "decisions", "views")))
+    print("server side: " + "; ".join(line(n) for n in ("fsync", "lock_wait", "blocking_wait", "polls")))
+    print(f"load average {open('/proc/loadavg').read().split()[0]} after the run")
     for e in errors[:5]:
         print(f"error: {e}", file=sys.stderr)
     return 1 if errors else 0

@@ -1,7 +1,7 @@
 //! `alphamu`: pimc's card at depth 1, legal in every rule set, decisions that
 //! depend only on the view and the generator, one-line spec errors.
 
-mod common;
+use crate::common;
 
 use tresillo_agents::{Agent, RuleAgent, build_agent, rng_from_seed, seat_rngs, splitmix64};
 use tresillo_core::{Decision, Hand, Request, Rules, Seat};

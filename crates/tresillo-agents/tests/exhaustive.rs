@@ -13,7 +13,7 @@
 //! (default 32) with every seat drawn among all the fair agents (the search agents
 //! with small budgets). A failure names the rule set, options, players, agents, deal
 //! seed and dealer. A larger run:
-//! `TRESILLO_EXHAUSTIVE_FAST=50000 cargo test --release -p tresillo-agents --test exhaustive`.
+//! `TRESILLO_EXHAUSTIVE_FAST=50000 cargo test --release -p tresillo-agents --test suite exhaustive::`.
 
 use tresillo_agents::{Agent, Registry, SpecError, deal_for_seed, play_hand, seat_rngs, splitmix64};
 use tresillo_core::{Hand, OptionInfo, RuleSet, Rules, Seat};

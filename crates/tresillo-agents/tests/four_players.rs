@@ -4,7 +4,7 @@
 //! agent answers every penetro question; every built-in agent accepts four
 //! players.
 
-mod common;
+use crate::common;
 
 use tresillo_agents::cheat::Seated;
 use tresillo_agents::{Agent, RuleAgent, build_seated, play_hand, seat_rngs, splitmix64};

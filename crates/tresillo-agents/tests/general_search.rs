@@ -5,7 +5,7 @@
 //! `penetro_all_play`) end without an illegal decision and score; nolo ouvert's
 //! public hand is the declarer's in every sampled world.
 
-mod common;
+use crate::common;
 
 use tresillo_agents::cheat::Seated;
 use tresillo_agents::{

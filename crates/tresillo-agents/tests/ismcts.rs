@@ -2,7 +2,7 @@
 //! decisions whatever the hidden cards behind a view, MO equal to SO when every move
 //! is public, and clear errors for bad parameters.
 
-mod common;
+use crate::common;
 
 use tresillo_agents::{
     Agent, Budget, Ismcts, IsmctsParams, Playout, RuleAgent, Sampler, build_agent, play_hand, rng_from_seed,

@@ -3,7 +3,7 @@
 //! each rule set searched, rewards from the rule set's own ledger as the
 //! tournament scores a deal, and MO equal to SO where every move is public.
 
-mod common;
+use crate::common;
 
 use tresillo_agents::{
     Agent, Budget, HandEnd, Ismcts, IsmctsParams, RandomAgent, RuleAgent, below, hand_tantos, ledger_tantos,

@@ -3,9 +3,9 @@
 //! The agents are `random`, `rule` and `cheat` (with one playout per card, to stay
 //! fast); the 27 arrangements of three seats each play `TRESILLO_HANDS` hands
 //! (default 10,000), on two threads. A larger run:
-//! `TRESILLO_HANDS=100000 cargo test --release -p tresillo-agents --test legality`.
+//! `TRESILLO_HANDS=100000 cargo test --release -p tresillo-agents --test suite legality::`.
 
-mod common;
+use crate::common;
 
 use tresillo_agents::cheat::Seated;
 use tresillo_agents::play_hand;

@@ -1,7 +1,7 @@
 //! The rule agent: its contracts, bola only when safe, thresholds that bite, and
 //! that it beats random.
 
-mod common;
+use crate::common;
 
 use tresillo_agents::{
     Agent, RandomAgent, RuleAgent, RuleParams, build_agent, evaluate, keep_set, play_hand, seat_rngs,

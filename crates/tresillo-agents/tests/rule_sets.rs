@@ -4,7 +4,7 @@
 //! same view (so the forced declarer is the one the deal designates), and on small
 //! positions the sampler is uniform over the worlds brute force finds.
 
-mod common;
+use crate::common;
 
 use common::{brute_force, check_world, deal, raw_assignments};
 use std::collections::{HashMap, HashSet};

@@ -2,7 +2,7 @@
 //! consistent world is found, counted and drawn equally often (chi-square), and
 //! every world drawn anywhere is consistent and reproduces the viewer's view.
 
-mod common;
+use crate::common;
 
 use common::{advance, brute_force, check_world, hand, raw_assignments};
 use proptest::prelude::*;

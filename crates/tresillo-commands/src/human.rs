@@ -19,7 +19,8 @@ use tresillo_agents::{Agent, AgentRng, TablePlayer, build_agent, rng_from_seed, 
 use tresillo_core::tables::{TRUMP_SUIT, table};
 use tresillo_core::{
     Bid, Card, CardSet, Contract, Deal, Decision, DropWord, Hand, Help, LedgerConfig, Phase, PlayerView,
-    PublicState, Request, RuleSet, Rules, Scorer, ScoringMode, Seat, Suit, Word, legal_moves, parse_card,
+    PublicState, Request, Rules, Scorer, ScoringMode, Seat, Suit, Word, label, legal_moves, parse_card,
+    question,
 };
 use tresillo_sim::{Act, HandRecord, Step, deal_for_seed, deal_seed, seating_rng_seed};
 
@@ -69,7 +70,8 @@ pub fn run(s: &Session, input: &mut impl BufRead, out: &mut impl Write) -> Resul
     ensure!(
         specs.len() == usize::from(n - 1),
         "with --human, --agents needs the {} bots' specs separated by commas (seats after yours), got {}",
-        if n == 4 { "three" } else { "two" },
+        // The bots' number in words: every seat but the person's.
+        tresillo_core::Table::every_seat(n - 1).players_word(),
         specs.len()
     );
     let first_deal = match &s.deal {
@@ -266,9 +268,9 @@ struct Table {
 }
 
 /// A choice offered in a numbered list.
-struct Choice {
-    decision: Decision,
-    text: String,
+pub(crate) struct Choice {
+    pub(crate) decision: Decision,
+    pub(crate) text: String,
 }
 
 impl Table {
@@ -302,7 +304,7 @@ impl Table {
                             agent.new_hand();
                             match agent.decide(&view, &mut self.hint_rng) {
                                 Ok(d) => {
-                                    writeln!(out, "hint ({spec}): {}", describe(&d, p_rules(&view)))?;
+                                    writeln!(out, "hint ({spec}): {}", label(&d, view.public()))?;
                                 }
                                 Err(f) => writeln!(out, "no hint from {spec}: {f}")?,
                             }
@@ -343,26 +345,9 @@ impl Table {
                     if table.is_empty() { "nothing, you lead".into() } else { table.join(", ") }
                 )?;
             }
-            Request::Discard { min, max, .. } => {
+            Request::Discard { .. } => {
                 writeln!(out, "your hand: {}", numbered_hand(p, view.hand()))?;
-                if p.penetro.active && view.seat() == p.dealer && p.phase == Phase::DeclarerExchange {
-                    writeln!(
-                        out,
-                        "penetro: discard exactly one card (you draw nothing). Type the card (`2C`) or its number."
-                    )?;
-                    return Ok(());
-                }
-                let why = match p.forced {
-                    // Only hombre's option asks for a gascarille.
-                    true if p.gascarille => " (the gascarille)",
-                    true => p.game_rules().spec().words.forced_exchange.unwrap_or_default(),
-                    false => "",
-                };
-                writeln!(
-                    out,
-                    "exchange{why}: discard {min} to {max} cards and draw as many from the heap. Type the cards \
-                     (`2C 5O`) or their numbers (`1 4`), or `none`."
-                )?;
+                writeln!(out, "{}", discard_prompt(view))?;
                 return Ok(());
             }
             _ => {}
@@ -373,7 +358,7 @@ impl Table {
         if !view.hand().is_empty() {
             writeln!(out, "your hand: {}", sorted_hand(p, view.hand()))?;
         }
-        writeln!(out, "{}:", question(view))?;
+        writeln!(out, "{}", prompt_line(view))?;
         for (i, c) in choices.iter().enumerate() {
             writeln!(out, "  {}) {}", i + 1, c.text)?;
         }
@@ -381,49 +366,30 @@ impl Table {
     }
 }
 
-/// The question a request asks, in the words of the rule set and the moment (a
-/// penetro, an obligation, a gascarille).
-fn question(view: &PlayerView) -> String {
+/// The prompt of an exchange (a discard request): the rule set's question, with
+/// how to type the cards.
+pub(crate) fn discard_prompt(view: &PlayerView) -> String {
     let p = view.public();
-    let req = view.request();
-    let words = p.game_rules().spec().words;
-    let q = match req {
-        Request::Declare { forced: true, .. } if p.penetro.active => {
-            "you penetra: name trumps (an entrada), then discard one card"
-        }
-        Request::Declare { forced: true, .. } if p.gascarille => {
-            "the others make you play a gascarille (worth 3): name trumps"
-        }
-        Request::Declare { forced: true, .. } => words.forced_question,
-        Request::Surrender { .. } if p.phase == Phase::PenetroGiveUp => {
-            "you took ten cards: give up at once (a puesta, and the penetro condición) or play on"
-        }
-        Request::Bid { .. } => "your call in the auction",
-        Request::Declare { .. } => words.declare_question,
-        Request::Word { .. } => "who goes first among the opponents",
-        Request::Play { .. } => "your card",
-        Request::Surrender { .. } => "three tricks played: give up or play on",
-        Request::TakeOver { .. } => "the declarer gives up: take over",
-        Request::Bola { .. } => words.bola_question,
-        Request::Gascarille { .. } => "everybody passed: make the holder of the espada play a gascarille",
-        Request::ExchangeRight { .. } => "exchange first, or pass that right to the other opponent",
-        Request::AcceptSurrender { .. } => "the declarer gives up the vuelta: accept",
-        Request::DeclareVole { .. } => "declare the vole (all nine tricks) before the first trick",
-        Request::Penetro { .. } => {
-            "all passed and the espada is in the heap: you penetra, take ten cards from the top or the bottom"
-        }
-        Request::DropOut { .. } => "the dealer penetra: one of you three drops out; your word",
-        Request::Discard { .. } | Request::Done => "",
+    let how = if p.penetro.active && view.seat() == p.dealer && p.phase == Phase::DeclarerExchange {
+        "Type the card (`2C`) or its number."
+    } else {
+        "Type the cards (`2C 5O`) or their numbers (`1 4`), or `none`."
     };
-    q.to_string()
+    format!("{}. {how}", question(view))
+}
+
+/// The question a request asks ([`tresillo_core::question`]), as the terminal
+/// shows it before the numbered choices: ended with a colon (a yes-or-no
+/// question's `?` with it).
+pub(crate) fn prompt_line(view: &PlayerView) -> String {
+    format!("{}:", question(view).trim_end_matches('?'))
 }
 
 /// The numbered choices of a request (none for discards, typed as cards).
-fn choices(view: &PlayerView) -> Vec<Choice> {
+pub(crate) fn choices(view: &PlayerView) -> Vec<Choice> {
     let req = view.request();
     let hand = view.hand();
     let set = view.public().rules;
-    let names = set.names();
     let mut legal = view.legal_decisions();
     if let Request::Play { .. } = req {
         let order = power_order(view.public(), hand);
@@ -438,42 +404,10 @@ fn choices(view: &PlayerView) -> Vec<Choice> {
             .into_iter()
             .map(|d| Choice {
                 decision: d,
-                text: match d {
-                    // An equal bid in L'Hombre is *self*.
-                    Decision::Bid(b @ Bid::Level(l)) if view.public().standing.map(|s| s.0) == Some(l) => {
-                        names.bid(b, true)
-                    }
-                    _ => describe(&d, set),
-                } + &if set.spec().words.gloss { gloss(&d, view.public()) } else { String::new() },
+                text: label(&d, view.public())
+                    + &if set.spec().words.gloss { gloss(&d, view.public()) } else { String::new() },
             })
             .collect(),
-    }
-}
-
-/// A decision in the words of rule set `set` (L'Hombre's in `lhombre`).
-fn describe(d: &Decision, set: RuleSet) -> String {
-    let names = set.names();
-    match *d {
-        Decision::Bid(b) => names.bid(b, false),
-        Decision::Declare(c, t) => {
-            let trump = t.map_or(String::new(), |s| format!(", trumps {}", names.suit(s)));
-            format!("{}{trump}", names.contract(c, t))
-        }
-        Decision::Discard(s) if s.is_empty() => "discard nothing".into(),
-        Decision::Discard(s) => format!("discard {}", names.cards(s)),
-        Decision::Word(w) => w.to_string(),
-        Decision::Play(c) => format!("play {}", names.card(c)),
-        Decision::Surrender(true) => "give up".into(),
-        Decision::Surrender(false) => "play on".into(),
-        Decision::TakeOver(true) => "yo sigo".into(),
-        Decision::TakeOver(false) => "do not take over".into(),
-        Decision::Bola(b) => set.spec().words.bola_choices[usize::from(b)].into(),
-        Decision::Gascarille(g) => if g { "gascarille" } else { "no gascarille" }.into(),
-        Decision::ExchangeFirst(f) => if f { "exchange first" } else { "pass the right" }.into(),
-        Decision::AcceptSurrender(a) => if a { "accept" } else { "refuse" }.into(),
-        Decision::DeclareVole(v) => if v { "declare the vole" } else { "do not declare the vole" }.into(),
-        Decision::Penetro(e) => format!("take the {e} ten"),
-        Decision::DropOut(w) => w.to_string(),
     }
 }
 
@@ -605,11 +539,6 @@ fn parse_answer(text: &str, req: &Request, view: &PlayerView, choices: &[Choice]
         return Ok(Decision::Play(c));
     }
     bail!("not understood: `{text}` (type the number of your choice)")
-}
-
-/// The rule set of a view.
-fn p_rules(view: &PlayerView) -> RuleSet {
-    view.public().rules
 }
 
 /// The cards of `hand`, strongest first, in the hand of `p`: see [`power_order_in`]

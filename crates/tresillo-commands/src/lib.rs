@@ -51,6 +51,8 @@ mod sprt;
 mod study;
 mod tournament;
 mod tune;
+#[cfg(test)]
+mod words_golden;
 
 use anyhow::{Context, Result};
 

@@ -72,7 +72,8 @@ pub fn run(a: &PlayArgs, out: &mut impl Write) -> Result<()> {
             agents: a
                 .agents
                 .clone()
-                .unwrap_or_else(|| if n == 4 { "rule,rule,rule" } else { "rule,rule" }.into()),
+                // A rule agent in every other seat.
+                .unwrap_or_else(|| vec!["rule"; usize::from(n).saturating_sub(1)].join(",")),
             players: n,
             seed: a.seed,
             deal: a.deal.clone(),
@@ -89,8 +90,9 @@ pub fn run(a: &PlayArgs, out: &mut impl Write) -> Result<()> {
         Some(d) => Deal::parse(d).context("bad --deal")?,
         None => tresillo_sim::deal_for_seed(a.seed).seated(rules.table(n), Seat(a.dealer)),
     };
-    let default_agents = if n == 4 { "random,random,random,random" } else { "random,random,random" };
-    let specs = a.agents.as_deref().unwrap_or(default_agents);
+    // A random agent in every seat of the table.
+    let default_agents = vec!["random"; usize::from(rules.table(n).players)].join(",");
+    let specs = a.agents.as_deref().unwrap_or(&default_agents);
     let mut agents = parse_agents_for(specs, rules.table(n))?;
     let mut hand = Hand::with_rules(rules, n, deal, Seat(a.dealer))?;
     let (result, steps) = play_recorded(&mut hand, &mut agents, &mut seat_rngs(a.seed))?;

@@ -134,19 +134,24 @@ fn replay_row(a: &ReplayArgs) -> Result<HandRecord> {
         .split(',')
         .map(|s| s.trim().to_string())
         .collect();
+    // The seat counts the rule set is played at, in words.
+    let tables = game.set.spec().tables;
+    let counts: Vec<&str> = tables.iter().map(|t| t.players_word()).collect();
     ensure!(
-        specs.len() == 3 || specs.len() == 4,
-        "--agents needs three (or four) agent specs in seat order, got {}",
+        tables.iter().any(|t| usize::from(t.players) == specs.len()),
+        "--agents needs {} agent specs in seat order, got {}",
+        counts.join(" or "),
         specs.len()
     );
     let n = specs.len() as u8;
     game.check_players(n)?;
     let si = seating_index(&a.seating).filter(|_| a.seating.len() == specs.len()).with_context(|| {
-        if n == 4 {
-            format!("bad --seating `{}`: expected four digits, a permutation of 0123", a.seating)
-        } else {
-            format!("bad --seating `{}`: expected one of 012, 021, 102, 120, 201, 210", a.seating)
-        }
+        let seats: String = (0..n).map(|s| s.to_string()).collect();
+        format!(
+            "bad --seating `{}`: expected {} digits, a permutation of {seats}",
+            a.seating,
+            game.table(n).players_word()
+        )
     })?;
     let (seed, dealer, origin) = match (a.deal_seed, a.deal, a.seed) {
         (Some(s), _, _) => {

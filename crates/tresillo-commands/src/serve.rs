@@ -30,6 +30,11 @@ pub struct ServeArgs {
     /// (repeatable). Read and checked at start.
     #[arg(long, value_name = "FILE")]
     open: Vec<PathBuf>,
+    /// Keep server-side timing histograms (requests, fsyncs, lock waits) and
+    /// serve them at /api/stats, for load tests (docs/SERVE.md). Loopback
+    /// addresses only.
+    #[arg(long)]
+    stats: bool,
 }
 
 /// Runs `tresillo serve` until it is stopped.
@@ -49,6 +54,7 @@ pub fn run(a: &ServeArgs, out: &mut impl Write) -> Result<()> {
         threads: usize::from(a.threads),
         studies: a.study.clone(),
         open,
+        stats: a.stats,
     };
     let mut printed = Ok(());
     tresillo_server::serve(&config, crate::registry(), |addr, errors, studies| {

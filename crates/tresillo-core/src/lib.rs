@@ -60,3 +60,4 @@ pub use rules::{
 pub use rulesets::file::{define_rule_set, rule_spec_from_toml};
 pub use scoring::*;
 pub use view::PlayerView;
+pub use words::{label, question};

@@ -174,6 +174,85 @@ pub struct Words {
     /// The score log's line on the ledger when its payments have no plato,
     /// pajaritos or paper, if any.
     pub ledger_note: Option<&'static str>,
+    /// The questions of the requests whose words the fields above do not give
+    /// (asked by [`question`](crate::question)).
+    pub questions: Questions,
+    /// The decisions' labels (given by [`label`](crate::label)).
+    pub labels: Labels,
+}
+
+/// The questions a rule set asks a person, each a text in lower case that a
+/// surface may capitalise (the play page) or end with a colon (the terminal); a
+/// yes-or-no question ends with `?`. The forced game's, the declarer's and the
+/// bola's questions are [`Words::forced_question`], [`Words::declare_question`]
+/// and [`Words::bola_question`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Questions {
+    /// The auction.
+    pub bid: &'static str,
+    /// The first opponent's word: who goes first (section 5).
+    pub word: &'static str,
+    /// A card to play.
+    pub play: &'static str,
+    /// The declarer's surrender after three tricks.
+    pub surrender: &'static str,
+    /// An opponent's take-over of a surrendered hand (*yo sigo*).
+    pub take_over: &'static str,
+    /// The offer of a gascarille when all pass.
+    pub gascarille: &'static str,
+    /// The forced declaration of the player made to play a gascarille.
+    pub gascarille_declare: &'static str,
+    /// The first opponent's right to exchange first.
+    pub exchange_right: &'static str,
+    /// The acceptance of a surrendered vuelta.
+    pub accept_surrender: &'static str,
+    /// The declaration of the vole.
+    pub declare_vole: &'static str,
+    /// The dealer's penetro when all pass: which ten cards of the heap.
+    pub penetro: &'static str,
+    /// The penetrating dealer's declaration.
+    pub penetro_declare: &'static str,
+    /// The penetrating dealer's surrender at once.
+    pub penetro_give_up: &'static str,
+    /// The word of the seats when the dealer penetra, one of `{hands}` (a number
+    /// in words) to drop out.
+    pub drop_out: &'static str,
+    /// An exchange: `{why}` the forced game's note, `{min}` and `{max}` the
+    /// discards allowed.
+    pub exchange: &'static str,
+    /// The forced game's note of an exchange in a gascarille.
+    pub gascarille_exchange: &'static str,
+    /// The penetrating dealer's discard of one card.
+    pub penetro_exchange: &'static str,
+}
+
+/// The labels of decisions; a pair is `[no, yes]` (indexed by the decision's
+/// `bool`). Bids, contracts, cards and suits are [`Names`]'; the bola's choices
+/// are [`Words::bola_choices`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Labels {
+    /// Before the trumps of a declaration (`entrada, trumps oros`).
+    pub trumps: &'static str,
+    /// Before the cards of a discard.
+    pub discard: &'static str,
+    /// A discard of no card.
+    pub discard_nothing: &'static str,
+    /// Before the card played.
+    pub play: &'static str,
+    /// Playing on, giving up.
+    pub surrender: [&'static str; 2],
+    /// Not taking over, taking over.
+    pub take_over: [&'static str; 2],
+    /// No gascarille, a gascarille.
+    pub gascarille: [&'static str; 2],
+    /// Passing the right to exchange first, exchanging first.
+    pub exchange_first: [&'static str; 2],
+    /// Refusing a surrender, accepting it.
+    pub accept_surrender: [&'static str; 2],
+    /// Not declaring the vole, declaring it.
+    pub declare_vole: [&'static str; 2],
+    /// The penetro's ten from the top, from the bottom of the heap.
+    pub penetro: [&'static str; 2],
 }
 
 /// Condiciones in tantos, from or to each other player (RULES.md sections 8 and

@@ -8,9 +8,13 @@
 use crate::card::{Card, Suit};
 use crate::cardset::CardSet;
 use crate::game::{Bid, Contract, Outcome};
+use crate::penetro::HeapEnd;
 use crate::rulesets::lhombre;
 use crate::spec::Names;
 use crate::spec::RuleSet;
+use crate::state::{Decision, Phase, PublicState, Request};
+use crate::table::Table;
+use crate::view::PlayerView;
 
 impl Names {
     /// The names of rule set `set` (its [`RuleSpec::names`](crate::RuleSpec::names)).
@@ -111,6 +115,93 @@ impl Names {
     }
 }
 
+/// The question `view`'s request asks, in its rule set's [`Words`](crate::Words)
+/// and the moment's (a penetro, a forced game, a gascarille): one text in lower
+/// case for every surface (the terminal ends it with a colon, the play page
+/// capitalises it); a yes-or-no question ends with `?`. An exchange's says the
+/// discards allowed (the surface adds how to choose them); empty when nothing is
+/// asked.
+#[must_use]
+pub fn question(view: &PlayerView) -> String {
+    let p = view.public();
+    let words = p.game_rules().spec().words;
+    let q = &words.questions;
+    let text = match view.request() {
+        Request::Declare { forced: true, .. } if p.penetro.active => q.penetro_declare,
+        Request::Declare { forced: true, .. } if p.gascarille => q.gascarille_declare,
+        Request::Declare { forced: true, .. } => words.forced_question,
+        Request::Surrender { .. } if p.phase == Phase::PenetroGiveUp => q.penetro_give_up,
+        Request::Bid { .. } => q.bid,
+        Request::Declare { .. } => words.declare_question,
+        Request::Word { .. } => q.word,
+        Request::Play { .. } => q.play,
+        Request::Surrender { .. } => q.surrender,
+        Request::TakeOver { .. } => q.take_over,
+        Request::Bola { .. } => words.bola_question,
+        Request::Gascarille { .. } => q.gascarille,
+        Request::ExchangeRight { .. } => q.exchange_right,
+        Request::AcceptSurrender { .. } => q.accept_surrender,
+        Request::DeclareVole { .. } => q.declare_vole,
+        Request::Penetro { .. } => q.penetro,
+        Request::DropOut { .. } => {
+            // The seats dealt a hand, one of whom drops out.
+            let hands = Table::every_seat(p.table.hands()).players_word();
+            return q.drop_out.replace("{hands}", hands);
+        }
+        Request::Discard { .. }
+            if p.penetro.active && view.seat() == p.dealer && p.phase == Phase::DeclarerExchange =>
+        {
+            q.penetro_exchange
+        }
+        Request::Discard { min, max, .. } => {
+            let why = match p.forced {
+                true if p.gascarille => q.gascarille_exchange,
+                true => words.forced_exchange.unwrap_or_default(),
+                false => "",
+            };
+            return q
+                .exchange
+                .replace("{why}", why)
+                .replace("{min}", &min.to_string())
+                .replace("{max}", &max.to_string());
+        }
+        Request::Done => "",
+    };
+    text.to_string()
+}
+
+/// Decision `d` at the moment of `p`, in the words of its rule set: its
+/// [`Names`] for bids, contracts, suits and cards (an equal bid is *self* in
+/// L'Hombre), its [`Labels`](crate::Labels) for the rest.
+#[must_use]
+pub fn label(d: &Decision, p: &PublicState) -> String {
+    let names = p.rules.names();
+    let words = p.rules.spec().words;
+    let l = &words.labels;
+    let pick = |pair: [&'static str; 2], b: bool| pair[usize::from(b)].to_string();
+    match *d {
+        Decision::Bid(b @ Bid::Level(level)) => names.bid(b, p.standing.map(|s| s.0) == Some(level)),
+        Decision::Bid(b) => names.bid(b, false),
+        Decision::Declare(c, t) => {
+            let trump = t.map_or(String::new(), |s| format!(", {} {}", l.trumps, names.suit(s)));
+            format!("{}{trump}", names.contract(c, t))
+        }
+        Decision::Discard(s) if s.is_empty() => l.discard_nothing.into(),
+        Decision::Discard(s) => format!("{} {}", l.discard, names.cards(s)),
+        Decision::Word(w) => w.to_string(),
+        Decision::Play(c) => format!("{} {}", l.play, names.card(c)),
+        Decision::Surrender(b) => pick(l.surrender, b),
+        Decision::TakeOver(b) => pick(l.take_over, b),
+        Decision::Bola(b) => pick(words.bola_choices, b),
+        Decision::Gascarille(b) => pick(l.gascarille, b),
+        Decision::ExchangeFirst(b) => pick(l.exchange_first, b),
+        Decision::AcceptSurrender(b) => pick(l.accept_surrender, b),
+        Decision::DeclareVole(b) => pick(l.declare_vole, b),
+        Decision::Penetro(e) => pick(l.penetro, e == HeapEnd::Bottom),
+        Decision::DropOut(w) => w.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::{Help, RuleSet};
@@ -143,9 +234,47 @@ mod tests {
                 w.forced_label,
                 w.all_passed,
             ];
+            let (q, l) = (w.questions, w.labels);
+            let questions = [
+                q.bid,
+                q.word,
+                q.play,
+                q.surrender,
+                q.take_over,
+                q.gascarille,
+                q.gascarille_declare,
+                q.exchange_right,
+                q.accept_surrender,
+                q.declare_vole,
+                q.penetro,
+                q.penetro_declare,
+                q.penetro_give_up,
+                q.drop_out,
+                q.exchange,
+                q.gascarille_exchange,
+                q.penetro_exchange,
+            ];
+            let pairs = [
+                l.surrender,
+                l.take_over,
+                l.gascarille,
+                l.exchange_first,
+                l.accept_surrender,
+                l.declare_vole,
+                l.penetro,
+            ];
+            let labels = [l.trumps, l.discard, l.discard_nothing, l.play]
+                .into_iter()
+                .chain(pairs.into_iter().flatten());
             let optional = [w.forced_exchange, w.entrada_name, w.outcomes_note, w.ledger_note];
             let columns = w.columns.iter().flat_map(|(a, b)| [*a, *b]);
-            let all = texts.into_iter().chain(help).chain(optional.into_iter().flatten()).chain(columns);
+            let all = texts
+                .into_iter()
+                .chain(questions)
+                .chain(labels)
+                .chain(help)
+                .chain(optional.into_iter().flatten())
+                .chain(columns);
             for (i, t) in all.enumerate() {
                 assert!(!t.trim().is_empty(), "{set}: text {i} of its words is empty");
             }

@@ -2,7 +2,7 @@
 //! one test per rule, named after it, with payments computed by hand; then
 //! property tests over random four-player hands.
 
-mod common;
+use crate::common;
 
 use common::{card, cs, ok, rejected};
 use proptest::prelude::*;

@@ -2,7 +2,7 @@
 //! it, with hand-computed points and chips; then properties over random hands of
 //! every option.
 
-mod common;
+use crate::common;
 
 use common::*;
 use proptest::prelude::*;
@@ -842,8 +842,8 @@ fn hombre_positions() -> Vec<(BySeat<CardSet>, Suit, u8)> {
 }
 
 /// Perft data of `hombre` positions (`data/perft_hombre.txt`, from the reference
-/// perft; regenerate with `cargo test -p tresillo-core --test hombre -- --ignored
-/// --nocapture generate_hombre_perft`): the fast perft reproduces every count, and
+/// perft; regenerate with `cargo test -p tresillo-core --test suite -- --ignored
+/// --nocapture hombre::generate_hombre_perft`): the fast perft reproduces every count, and
 /// the positions are the ones the hand reaches.
 #[test]
 fn perft_of_hombre_positions_matches_the_data_file() {

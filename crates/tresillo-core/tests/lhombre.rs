@@ -1,7 +1,7 @@
 //! Danish L'Hombre (RULES.md section 12.4): one test per rule, named after it,
 //! with payments computed by hand from the table of section 12.4.
 
-mod common;
+use crate::common;
 
 use common::*;
 use tresillo_core::rulesets::lhombre;

@@ -2,10 +2,10 @@
 //!
 //! `data/perft.txt` holds `deal | trump | leader | depth | count` lines, produced by
 //! the slow reference perft (`common::reference_perft`, written from the text of the
-//! rules) with `cargo test --release -p tresillo-core --test perft -- --ignored
-//! --nocapture generate`. The fast perft must reproduce every count.
+//! rules) with `cargo test --release -p tresillo-core --test suite -- --ignored
+//! --nocapture perft::generate`. The fast perft must reproduce every count.
 
-mod common;
+use crate::common;
 use common::*;
 use tresillo_core::*;
 

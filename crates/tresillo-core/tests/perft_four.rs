@@ -5,8 +5,8 @@
 //! `data/perft_four.txt` holds `deal | trump | leader | depth | count` lines (the
 //! deal in four-hand notation, the sitting-out seat's hand `-`), produced by the
 //! slow reference perft below (written from the text of the rules, for any set of
-//! seats) with `cargo test --release -p tresillo-core --test perft_four --
-//! --ignored --nocapture generate`. The fast perft (`PlayState::with_seats`) must
+//! seats) with `cargo test --release -p tresillo-core --test suite --
+//! --ignored --nocapture perft_four::generate`. The fast perft (`PlayState::with_seats`) must
 //! reproduce every count.
 
 use tresillo_core::*;

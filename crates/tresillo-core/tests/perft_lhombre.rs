@@ -5,10 +5,10 @@
 //! `data/perft_lhombre.txt` holds `deal | mode | leader | depth | count` lines
 //! (mode `none` for no trump), produced by the slow reference perft
 //! (`common::reference_perft_in`) with `cargo test --release -p tresillo-core --test
-//! perft_lhombre -- --ignored --nocapture generate`. The fast perft must reproduce
+//! suite -- --ignored --nocapture perft_lhombre::generate`. The fast perft must reproduce
 //! every count.
 
-mod common;
+use crate::common;
 use common::*;
 use tresillo_core::*;
 

@@ -3,7 +3,7 @@
 //! rule, named after it; payments computed by hand. Then properties over random
 //! hands of every rule set and option.
 
-mod common;
+use crate::common;
 
 use common::*;
 use proptest::prelude::*;

@@ -1,6 +1,6 @@
 //! One test per rule of RULES.md sections 1 and 3-7, named after the rule.
 
-mod common;
+use crate::common;
 use common::*;
 use tresillo_core::*;
 

@@ -3,7 +3,7 @@
 //! a 4xx status; a refused request changes nothing.
 
 use crate::game::GameError;
-use crate::server::Server;
+use crate::server::{Server, Slot};
 use crate::spec::NewGame;
 use crate::token::Token;
 use axum::Router;
@@ -18,6 +18,12 @@ use std::sync::Arc;
 use std::time::Duration;
 use tresillo_core::{Decision, RuleSet};
 use tresillo_sim::Act;
+
+/// How long a decision's response waits at most for the bots' run it started
+/// to end (on a blocking thread): fast bots' answers and the person's next turn
+/// come in the same response, a slower bot shows as thinking and the page long
+/// polls.
+pub const BOT_GRACE: Duration = Duration::from_millis(100);
 
 /// How long a long poll (`?wait=VERSION`) waits for a change at most.
 pub const LONG_POLL: Duration = Duration::from_secs(20);
@@ -116,7 +122,12 @@ async fn create(State(s): State<Arc<Server>>, body: Bytes) -> Response {
         Err(e) => return error(StatusCode::BAD_REQUEST, e),
     };
     // Building the bots and fsyncing the new log block: off the async threads.
-    let r = tokio::task::spawn_blocking(move || s.create(spec)).await;
+    let queued = crate::stats::start();
+    let r = tokio::task::spawn_blocking(move || {
+        crate::stats::since(&crate::stats::STATS.blocking_wait, queued);
+        s.create(spec)
+    })
+    .await;
     match r {
         Ok(Ok(t)) => {
             json_response(StatusCode::CREATED, &json!({"token": t.to_string(), "url": format!("/g/{t}")}))
@@ -149,10 +160,35 @@ async fn view(State(s): State<Arc<Server>>, Path(token): Path<String>, RawQuery(
     {
         let _ = tokio::time::timeout(LONG_POLL, rx.changed()).await;
     }
+    match view_json(slot).await {
+        Ok(v) => json_response(StatusCode::OK, &v),
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e),
+    }
+}
+
+/// The person's view with its `version`. Built at once when the game's lock is
+/// free; when another thread holds it (a bot run's fsync at its end, which keeps
+/// the lock so that the person never sees a turn that is not on disk), built on
+/// a blocking thread: an async thread never waits for a game's lock, which would
+/// stall every connection it serves behind one disk's fsync.
+async fn view_json(slot: Arc<Slot>) -> Result<Value, tokio::task::JoinError> {
     let version = *slot.changed.borrow();
-    let mut v = crate::view::game_view(&slot.lock());
+    let now = match slot.game.try_lock() {
+        Ok(g) => Some(crate::view::game_view(&g)),
+        Err(std::sync::TryLockError::Poisoned(p)) => Some(crate::view::game_view(&p.into_inner())),
+        Err(std::sync::TryLockError::WouldBlock) => None,
+    };
+    let mut v = match now {
+        Some(v) => v,
+        None => {
+            if let Some(t) = crate::stats::start() {
+                crate::stats::STATS.view_deferred.record(t.elapsed());
+            }
+            tokio::task::spawn_blocking(move || crate::view::game_view(&slot.lock())).await?
+        }
+    };
     v["version"] = version.into();
-    json_response(StatusCode::OK, &v)
+    Ok(v)
 }
 
 /// `POST /api/games/TOKEN/decisions`: `{"seq": N, "decision": {"play": "7C"}}`.
@@ -177,13 +213,31 @@ async fn decide(State(s): State<Arc<Server>>, Path(token): Path<String>, body: B
     let d = Decision::from(posted.decision);
     let (s2, slot2) = (s.clone(), slot.clone());
     // The fsync blocks: off the async threads.
-    match tokio::task::spawn_blocking(move || s2.decide(&slot2, d, posted.seq)).await {
-        Ok(Ok(())) => {
-            let version = *slot.changed.borrow();
-            let mut v = crate::view::game_view(&slot.lock());
-            v["version"] = version.into();
-            json_response(StatusCode::OK, &v)
+    let queued = crate::stats::start();
+    let rt = tokio::runtime::Handle::current();
+    // The new view is built on the same blocking thread (the game's lock may be
+    // held by its bots' fsync: never waited for on an async thread).
+    let decided = tokio::task::spawn_blocking(move || {
+        crate::stats::since(&crate::stats::STATS.blocking_wait, queued);
+        let mut rx = slot2.changed.subscribe();
+        s2.decide(&slot2, d, posted.seq)?;
+        // The end of the bots' run this decision started is waited for here (a
+        // blocking thread), BOT_GRACE at most.
+        let deadline = tokio::time::Instant::now() + BOT_GRACE;
+        loop {
+            let version = *rx.borrow_and_update();
+            let g = slot2.lock();
+            if !g.worker || tokio::time::Instant::now() >= deadline {
+                let mut v = crate::view::game_view(&g);
+                v["version"] = version.into();
+                return Ok::<_, GameError>(v);
+            }
+            drop(g);
+            let _ = rt.block_on(tokio::time::timeout_at(deadline, rx.changed()));
         }
+    });
+    match decided.await {
+        Ok(Ok(v)) => json_response(StatusCode::OK, &v),
         Ok(Err(e)) => game_error(&e),
         Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e),
     }
@@ -192,11 +246,12 @@ async fn decide(State(s): State<Arc<Server>>, Path(token): Path<String>, body: B
 /// The game's finished hands as records (JSON Lines, docs/RECORDS.md).
 async fn records(State(s): State<Arc<Server>>, Path(token): Path<String>) -> Response {
     let Some(slot) = Token::parse(&token).and_then(|t| s.get(t)) else { return not_found() };
-    let mut text = String::new();
-    for r in &slot.lock().records {
-        text.push_str(&serde_json::to_string(r).expect("a record serializes"));
-        text.push('\n');
-    }
+    // The game's lock is taken on a blocking thread (see `view_json`).
+    let text =
+        match tokio::task::spawn_blocking(move || crate::store::records_text(&slot.lock().records)).await {
+            Ok(t) => t,
+            Err(e) => return error(StatusCode::INTERNAL_SERVER_ERROR, e),
+        };
     let disposition = format!("attachment; filename=\"{token}.jsonl\"");
     Response::builder()
         .header(header::CONTENT_TYPE, "application/x-ndjson")

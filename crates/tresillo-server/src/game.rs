@@ -348,13 +348,14 @@ impl Game {
         Ok(())
     }
 
-    /// Writes the records file again (after a reload, when it missed a hand).
+    /// Writes the records file again, fsynced (after a reload, when it is not
+    /// the log's hands).
     ///
     /// # Errors
     /// When it cannot be written.
     pub fn rewrite_records(&self) -> std::io::Result<()> {
         match &self.log {
-            Some(log) => log.write_records(&self.records),
+            Some(log) => log.write_records_durably(&self.records),
             None => Ok(()),
         }
     }

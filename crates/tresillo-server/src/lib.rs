@@ -16,19 +16,20 @@ mod game;
 mod replay;
 mod server;
 mod spec;
+pub mod stats;
 mod store;
 pub mod study;
 mod token;
 mod view;
 
-pub use api::{LONG_POLL, router, router_with};
+pub use api::{BOT_GRACE, LONG_POLL, router, router_with};
 pub use game::{Game, GameError};
 pub use replay::{INACCURACY, Library, Opened, SEED, WORLDS, analysis_json, replay_json};
 pub use server::{Server, Slot};
 pub use spec::{GameSpec, HUMAN, MAX_HANDS, NewGame};
 pub use store::{Header, LOG_FORMAT, Line, Log, Store};
 pub use token::Token;
-pub use view::{game_view, outcome_text};
+pub use view::{game_view, label as page_label, outcome_text, question as page_question};
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -48,6 +49,22 @@ pub struct ServeConfig {
     pub studies: Vec<PathBuf>,
     /// Record files the replay board opens (`--open`), read by the caller.
     pub open: Vec<replay::Opened>,
+    /// Server-side timing ([`stats`]) kept and served at `GET /api/stats`
+    /// (`--stats`; refused unless `addr` is a loopback address).
+    pub stats: bool,
+}
+
+/// `app` with every request timed into [`stats::STATS`] and the histograms
+/// served at `GET /api/stats` (what `--stats` adds; recording also needs
+/// [`stats::enable`]).
+pub fn with_stats(app: axum::Router) -> axum::Router {
+    app.route(
+        "/api/stats",
+        axum::routing::get(|| async {
+            ([(axum::http::header::CONTENT_TYPE, "application/json")], stats::to_json().to_string())
+        }),
+    )
+    .layer(axum::middleware::from_fn(stats::timing))
 }
 
 /// Runs the server until the process ends: loads and resumes the games of
@@ -56,12 +73,22 @@ pub struct ServeConfig {
 /// the studies opened (before serving the first request).
 ///
 /// # Errors
-/// When the directory cannot be opened or the address bound.
+/// When the directory cannot be opened or the address bound, or `stats` is
+/// asked for on an address that is not loopback.
 pub fn serve(
     config: &ServeConfig,
     registry: Registry,
     ready: impl FnOnce(SocketAddr, &[String], &[study::Opened]),
 ) -> std::io::Result<()> {
+    if config.stats {
+        if !config.addr.ip().is_loopback() {
+            return Err(std::io::Error::other(format!(
+                "--stats serves timing figures: only on a loopback address, not {}",
+                config.addr
+            )));
+        }
+        stats::enable();
+    }
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(config.threads.max(1))
         .enable_io()
@@ -81,6 +108,10 @@ pub fn serve(
         ready(listener.local_addr()?, &errors, &opened);
         server.resume_bots();
         let library = Arc::new(Library::new(config.open.clone()));
-        axum::serve(listener, router_with(server, library).merge(study::study_router(studies))).await
+        let mut app = router_with(server, library).merge(study::study_router(studies));
+        if config.stats {
+            app = with_stats(app);
+        }
+        axum::serve(listener, app).await
     })
 }

@@ -274,7 +274,7 @@ fn position(h: &Hand, d: Option<(Seat, Decision)>) -> Value {
         "trick": trick,
         "last_trick": last_trick,
         "to_move": h.request().seat().map(|s| s.0),
-        "decision": d.map(|(seat, d)| json!({"seat": seat.0, "act": tresillo_sim::Act::from(d), "text": label(&d, p.rules, p)})),
+        "decision": d.map(|(seat, d)| json!({"seat": seat.0, "act": tresillo_sim::Act::from(d), "text": label(&d, p)})),
     })
 }
 

@@ -26,7 +26,10 @@ impl Slot {
     /// Locks the game (a poisoned lock is taken over: every step leaves the game
     /// consistent before anything can panic).
     pub fn lock(&self) -> std::sync::MutexGuard<'_, Game> {
-        self.game.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        let t = crate::stats::start();
+        let g = self.game.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        crate::stats::since(&crate::stats::STATS.lock_wait, t);
+        g
     }
 
     fn bump(&self) {
@@ -78,7 +81,8 @@ impl Server {
                     continue;
                 }
                 g.set_log(l.log);
-                if l.records_on_disk != g.records.len()
+                if l.records_on_disk.as_deref() != Some(crate::store::records_text(&g.records).as_str())
+                    && (!g.records.is_empty() || l.records_on_disk.is_some())
                     && let Err(e) = g.rewrite_records()
                 {
                     errors.push(format!("records/{}.jsonl: {e}", l.token));

@@ -82,8 +82,9 @@ pub struct Loaded {
     pub lines: Vec<(usize, Line)>,
     /// The open log, to append to.
     pub log: Log,
-    /// Finished hands in its records file (lines), to know whether it is whole.
-    pub records_on_disk: usize,
+    /// Its records file as it is on disk (None: missing or unreadable), to know
+    /// whether it is whole and current.
+    pub records_on_disk: Option<String>,
 }
 
 impl Store {
@@ -115,7 +116,10 @@ impl Store {
     /// When the file exists or cannot be written.
     pub fn create(&self, t: Token, game: &GameSpec) -> io::Result<Log> {
         let header = serde_json::to_string(&Header { format: LOG_FORMAT, game: game.clone() })?;
+        // The fsyncs of the new log and its folder, timed with the write (one line).
+        let synced = crate::stats::start();
         let journal = Journal::create_new(&self.game_path(t), format!("{header}\n").as_bytes())?;
+        crate::stats::since(&crate::stats::STATS.fsync, synced);
         Ok(Log { journal, records: self.records_path(t) })
     }
 
@@ -170,7 +174,7 @@ impl Store {
             decisions.push((i + 1, Line::parse(l).map_err(|e| at(i + 1, &e))?));
         }
         let records = self.records_path(token);
-        let records_on_disk = std::fs::read_to_string(&records).map_or(0, |t| t.lines().count());
+        let records_on_disk = std::fs::read_to_string(&records).ok();
         Ok(Loaded {
             token,
             game: header.game,
@@ -179,6 +183,17 @@ impl Store {
             records_on_disk,
         })
     }
+}
+
+/// A records file's text: one record a line (docs/RECORDS.md).
+#[must_use]
+pub fn records_text(records: &[HandRecord]) -> String {
+    let mut text = String::new();
+    for r in records {
+        text.push_str(&serde_json::to_string(r).expect("a record serializes"));
+        text.push('\n');
+    }
+    text
 }
 
 impl Log {
@@ -210,21 +225,33 @@ impl Log {
     /// # Errors
     /// When the sync fails.
     pub fn sync(&mut self) -> io::Result<()> {
-        self.journal.sync()
+        let t = crate::stats::start();
+        let r = self.journal.sync();
+        crate::stats::since(&crate::stats::STATS.fsync, t);
+        r
     }
 
-    /// Writes the game's finished hands as its records file (a new file renamed
-    /// over the old one, fsynced).
+    /// Writes the game's finished hands as its records file: a new file renamed
+    /// over the old one, so a reader sees the old file or the new one whole. Not
+    /// fsynced: the file is derived from the log, whose lines are durable before
+    /// the hand's end is acknowledged, and [`Server::open`](crate::Server::open)
+    /// compares it with the log's hands at every start and writes it again when
+    /// it differs (a crash of the machine before the page cache reached the
+    /// disk). Its fsyncs were the slowest step of a hand's last decision.
     ///
     /// # Errors
     /// When the file cannot be written.
     pub fn write_records(&self, records: &[HandRecord]) -> io::Result<()> {
-        let mut text = String::new();
-        for r in records {
-            text.push_str(&serde_json::to_string(r)?);
-            text.push('\n');
-        }
-        durable::write_atomic(&self.records, text.as_bytes())
+        durable::write_atomic_unsynced(&self.records, records_text(records).as_bytes())
+    }
+
+    /// Writes the records file and fsyncs it and its folder (when it is written
+    /// again at start): [`durable::write_atomic`].
+    ///
+    /// # Errors
+    /// When the file cannot be written.
+    pub fn write_records_durably(&self, records: &[HandRecord]) -> io::Result<()> {
+        durable::write_atomic(&self.records, records_text(records).as_bytes())
     }
 }
 

@@ -12,11 +12,19 @@
 //! participant, and an export (`tresillo_study::export`) into
 //! `DIR/exports/NNN`, a directory the server names.
 //!
-//! A [`Study`] is not shared between threads: each sits behind a `Mutex`. The
-//! library runs the opponents inside [`Study::turn`] and [`Study::decide`], so
-//! the lock of a study is held while its opponents think (on a blocking thread,
-//! never on the async runtime): the participants of one study wait for each
-//! other's opponents; studies do not wait for each other.
+//! A [`Study`] sits behind a `Mutex`, held only for quick steps: a
+//! participant's game is lent out of the study ([`Study::lend`],
+//! [`Study::lend_decision`]), its opponents think and its journal is flushed
+//! with the lock released ([`Lent::think`], on a blocking thread, never on the
+//! async runtime), and it is given back ([`Study::give_back`]). One
+//! participant's requests are answered one at a time (a lock per participant);
+//! a slow opponent of one participant delays no other.
+//!
+//! Participants added while the server runs (`tresillo study add-participant`)
+//! are served at once: a token no open study knows makes the server look at the
+//! study files' size and modification time (the study's own file: nothing in a
+//! request names a path), and read a changed file again
+//! ([`Study::reload_participants`]) once per change.
 
 use crate::view::{history_of, last_trick, outcome_text, request_json, table};
 use axum::Router;
@@ -28,12 +36,13 @@ use axum::routing::{get, post};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock};
+use std::time::SystemTime;
 use tresillo_agents::Registry;
 use tresillo_core::{CardSet, Decision, Hand, LedgerConfig, Scorer, ScoringMode, Seat};
 use tresillo_env::SeatView;
 use tresillo_sim::{Act, HandRecord};
-use tresillo_study::{Pending, Study, StudyError, Turn, Who, find_token};
+use tresillo_study::{Pending, Study, StudyError, Turn, Who, find_token, study_file};
 
 const PAGE: &str = include_str!("assets/study.html");
 const STUDY_JS: &str = include_str!("assets/study.js");
@@ -45,11 +54,63 @@ pub const EXPORTS_DIR: &str = "exports";
 struct Open {
     dir: PathBuf,
     title: String,
-    /// The participants' tokens as the study was opened (for finding the study
-    /// of a token without its lock; the library compares them again).
-    tokens: Vec<String>,
+    /// The participants' tokens (for finding the study of a token without its
+    /// lock; the library compares them again), each with its participant's
+    /// lock: one request of a participant at a time.
+    people: RwLock<Vec<(String, Arc<Mutex<()>>)>>,
     researcher: Option<String>,
+    /// The study file's size and modification time when last read (or tried).
+    stamp: Mutex<Option<Stamp>>,
     study: Mutex<Study>,
+}
+
+/// A file's size and modification time.
+type Stamp = (u64, Option<SystemTime>);
+
+fn stamp_of(path: &std::path::Path) -> Option<Stamp> {
+    std::fs::metadata(path).ok().map(|m| (m.len(), m.modified().ok()))
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl Open {
+    fn lock(&self) -> MutexGuard<'_, Study> {
+        lock(&self.study)
+    }
+
+    /// The participant's index and lock, if `token` is a known participant's
+    /// (constant time over every token).
+    fn find(&self, token: &str) -> Option<Arc<Mutex<()>>> {
+        let people = self.people.read().unwrap_or_else(std::sync::PoisonError::into_inner);
+        find_token(people.iter().map(|(t, _)| t.as_str()), token).map(|i| people[i].1.clone())
+    }
+
+    /// Reads the study file again if it changed since it was last read: the
+    /// participants added since are served from now on. A file changed otherwise
+    /// is said once on stderr and changes nothing.
+    fn refresh(&self) {
+        let now = stamp_of(&study_file(&self.dir));
+        {
+            let mut seen = lock(&self.stamp);
+            if now.is_none() || *seen == now {
+                return;
+            }
+            *seen = now;
+        }
+        let mut study = self.lock();
+        match study.reload_participants() {
+            Ok(0) => {}
+            Ok(_) => {
+                let mut people = self.people.write().unwrap_or_else(std::sync::PoisonError::into_inner);
+                for p in &study.file().participants[people.len()..] {
+                    people.push((p.token.clone(), Arc::new(Mutex::new(()))));
+                }
+            }
+            Err(e) => eprintln!("tresillo serve: study {}: not reloaded: {e}", self.dir.display()),
+        }
+    }
 }
 
 /// The studies a server runs.
@@ -88,13 +149,18 @@ impl Studies {
         let mut open: Vec<Open> = Vec::new();
         let mut said = Vec::new();
         for dir in dirs {
+            let stamp = stamp_of(&study_file(dir));
             let study = Study::open(dir, registry.clone()).map_err(|e| e.to_string())?;
             let f = study.file();
             let tokens: Vec<String> = f.participants.iter().map(|p| p.token.clone()).collect();
             let researcher = f.researcher_token.clone();
             for o in &open {
                 let mine = tokens.iter().chain(&researcher);
-                if mine.into_iter().any(|t| o.tokens.contains(t) || o.researcher.as_ref() == Some(t)) {
+                let theirs = o.people.read().unwrap_or_else(std::sync::PoisonError::into_inner);
+                if mine
+                    .into_iter()
+                    .any(|t| theirs.iter().any(|(u, _)| u == t) || o.researcher.as_ref() == Some(t))
+                {
                     return Err(format!(
                         "{} and {}: a token is in both studies (tokens must be unique)",
                         o.dir.display(),
@@ -111,8 +177,9 @@ impl Studies {
             open.push(Open {
                 dir: dir.clone(),
                 title: f.title.clone(),
-                tokens,
+                people: RwLock::new(tokens.into_iter().map(|t| (t, Arc::new(Mutex::new(())))).collect()),
                 researcher,
+                stamp: Mutex::new(stamp),
                 study: Mutex::new(study),
             });
         }
@@ -122,18 +189,42 @@ impl Studies {
     /// Locks study `i` (in the order opened; for tests and tools). A poisoned
     /// lock is taken over: the library leaves a study consistent at every step.
     pub fn lock(&self, i: usize) -> MutexGuard<'_, Study> {
-        self.open[i].study.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.open[i].lock()
     }
 
-    /// The study of participant token `token` (constant time over every token).
-    fn participant(&self, token: &str) -> Option<usize> {
+    /// The study of participant token `token` and the participant's lock
+    /// (constant time over every token).
+    fn find(&self, token: &str) -> Option<(usize, Arc<Mutex<()>>)> {
         let mut found = None;
         for (i, o) in self.open.iter().enumerate() {
-            if find_token(o.tokens.iter().map(String::as_str), token).is_some() && found.is_none() {
-                found = Some(i);
+            if let Some(desk) = o.find(token)
+                && found.is_none()
+            {
+                found = Some((i, desk));
             }
         }
         found
+    }
+
+    /// As `find`, but a token no study knows makes each study whose file
+    /// changed read it again first (participants added while the server runs).
+    /// Blocking: call it on a blocking thread.
+    fn participant(&self, token: &str) -> Option<(usize, Arc<Mutex<()>>)> {
+        self.find(token).or_else(|| {
+            for o in &self.open {
+                o.refresh();
+            }
+            self.find(token)
+        })
+    }
+
+    /// [`Studies::participant`] from the async runtime.
+    async fn participant_async(self: &Arc<Self>, token: &str) -> Option<(usize, Arc<Mutex<()>>)> {
+        if let Some(found) = self.find(token) {
+            return Some(found);
+        }
+        let (s, t) = (self.clone(), token.to_string());
+        tokio::task::spawn_blocking(move || s.participant(&t)).await.ok().flatten()
     }
 
     /// The study whose researcher token is `token`.
@@ -191,7 +282,7 @@ fn not_found() -> Response {
 
 fn study_error(e: &StudyError) -> Response {
     let status = match e {
-        StudyError::Stale { .. } | StudyError::Finished => StatusCode::CONFLICT,
+        StudyError::Stale { .. } | StudyError::Finished | StudyError::Busy => StatusCode::CONFLICT,
         StudyError::Illegal(_) | StudyError::Record(_) => StatusCode::UNPROCESSABLE_ENTITY,
         _ if e.is_client_error() => StatusCode::BAD_REQUEST,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
@@ -200,7 +291,7 @@ fn study_error(e: &StudyError) -> Response {
 }
 
 async fn participant_page(State(s): State<Arc<Studies>>, Path(token): Path<String>) -> Response {
-    if s.participant(&token).is_none() {
+    if s.participant_async(&token).await.is_none() {
         return not_found();
     }
     asset(PAGE, "text/html; charset=utf-8")
@@ -213,18 +304,20 @@ async fn researcher_page(State(s): State<Arc<Studies>>, Path(token): Path<String
     asset(PAGE, "text/html; charset=utf-8")
 }
 
-/// Runs `f` with the participant's study locked, on a blocking thread (the
-/// library fsyncs and runs the opponents).
+/// Runs `f` with the participant's lock held, on a blocking thread (the library
+/// fsyncs and runs the opponents); `f` locks the study when it needs it.
 async fn with_participant(
     s: Arc<Studies>,
     token: String,
-    f: impl FnOnce(&mut Study, Who) -> Response + Send + 'static,
+    f: impl FnOnce(&Open, Who) -> Response + Send + 'static,
 ) -> Response {
-    let Some(i) = s.participant(&token) else { return not_found() };
     let r = tokio::task::spawn_blocking(move || {
-        let mut study = s.lock(i);
-        match study.who(&token) {
-            Some(who) => f(&mut study, who),
+        let Some((i, desk)) = s.participant(&token) else { return not_found() };
+        let _one_at_a_time = lock(&desk);
+        let o = &s.open[i];
+        let who = o.lock().who(&token);
+        match who {
+            Some(who) => f(o, who),
             None => not_found(),
         }
     })
@@ -232,12 +325,30 @@ async fn with_participant(
     r.unwrap_or_else(|e| error(StatusCode::INTERNAL_SERVER_ERROR, e))
 }
 
-async fn participant_state(State(s): State<Arc<Studies>>, Path(token): Path<String>) -> Response {
-    with_participant(s, token, |study, who| match state(study, who) {
+/// The opponents of the participant's game move until the participant's turn
+/// (games started as needed), thinking with the study's lock released.
+fn opponents_move(o: &Open, who: Who) -> Result<(), StudyError> {
+    if !o.lock().consented(who) {
+        return Ok(());
+    }
+    loop {
+        let lent = o.lock().lend(who)?;
+        let Some(mut lent) = lent else { return Ok(()) };
+        lent.think();
+        o.lock().give_back(lent)?;
+    }
+}
+
+/// The participant's state after their opponents moved.
+fn answer(o: &Open, who: Who) -> Response {
+    match opponents_move(o, who).and_then(|()| state(&mut o.lock(), who)) {
         Ok(v) => json_response(StatusCode::OK, &v),
         Err(e) => study_error(&e),
-    })
-    .await
+    }
+}
+
+async fn participant_state(State(s): State<Arc<Studies>>, Path(token): Path<String>) -> Response {
+    with_participant(s, token, answer).await
 }
 
 async fn consent(State(s): State<Arc<Studies>>, Path(token): Path<String>, body: Bytes) -> Response {
@@ -256,9 +367,10 @@ async fn consent(State(s): State<Arc<Studies>>, Path(token): Path<String>, body:
             );
         }
     }
-    with_participant(s, token, |study, who| {
-        match study.accept_consent(who).and_then(|()| state(study, who)) {
-            Ok(v) => json_response(StatusCode::OK, &v),
+    with_participant(s, token, |o, who| {
+        let accepted = o.lock().accept_consent(who);
+        match accepted {
+            Ok(()) => answer(o, who),
             Err(e) => study_error(&e),
         }
     })
@@ -278,7 +390,7 @@ async fn decide(State(s): State<Arc<Studies>>, Path(token): Path<String>, body: 
         Ok(p) => p,
         Err(e) => {
             // An unknown token is a 404 whatever the body.
-            if s.participant(&token).is_none() {
+            if s.participant_async(&token).await.is_none() {
                 return not_found();
             }
             return error(
@@ -287,12 +399,18 @@ async fn decide(State(s): State<Arc<Studies>>, Path(token): Path<String>, body: 
             );
         }
     };
-    with_participant(s, token, move |study, who| {
-        if !study.consented(who) {
+    with_participant(s, token, move |o, who| {
+        if !o.lock().consented(who) {
             return error(StatusCode::CONFLICT, "accept the consent text first");
         }
-        match study.decide(who, posted.seq, Decision::from(posted.decision)).and_then(|_| state(study, who)) {
-            Ok(v) => json_response(StatusCode::OK, &v),
+        let decided = opponents_move(o, who).and_then(|()| {
+            let lent = o.lock().lend_decision(who, posted.seq, Decision::from(posted.decision));
+            let mut lent = lent?;
+            lent.think();
+            o.lock().give_back(lent).map(|_| ())
+        });
+        match decided {
+            Ok(()) => answer(o, who),
             Err(e) => study_error(&e),
         }
     })
@@ -449,7 +567,7 @@ async fn with_researcher(
     let Some(i) = s.researcher(token) else { return not_found() };
     let r = tokio::task::spawn_blocking(move || {
         let o = &s.open[i];
-        let mut study = s.lock(i);
+        let mut study = o.lock();
         f(o, &mut study)
     })
     .await;

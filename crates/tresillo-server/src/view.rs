@@ -7,9 +7,7 @@
 
 use crate::game::Game;
 use serde_json::{Value, json};
-use tresillo_core::{
-    Bid, CardSet, Decision, HandResult, Outcome, Phase, PlayerView, PublicState, Request, RuleSet,
-};
+use tresillo_core::{CardSet, Decision, HandResult, Outcome, PlayerView, PublicState, Request};
 use tresillo_env::SeatView;
 use tresillo_sim::{Act, Step};
 
@@ -89,7 +87,6 @@ pub(crate) fn request_json(req: Request, pv: &PlayerView) -> Value {
         return Value::Null;
     }
     let p = pv.public();
-    let set = p.rules;
     let (kind, extra) = match req {
         Request::Discard { min, max, .. } => ("discard", json!({"min": min, "max": max})),
         Request::Play { legal, .. } => {
@@ -102,7 +99,7 @@ pub(crate) fn request_json(req: Request, pv: &PlayerView) -> Value {
     } else {
         pv.legal_decisions()
             .into_iter()
-            .map(|d| json!({"decision": Act::from(d), "label": label(&d, set, p)}))
+            .map(|d| json!({"decision": Act::from(d), "label": label(&d, p)}))
             .collect()
     };
     json!({"kind": kind, "question": question(pv), "choices": choices, "discard": extra.get("min").map(|_| extra.clone()), "legal": extra.get("legal")})
@@ -128,70 +125,24 @@ fn kind_name(r: Request) -> &'static str {
     }
 }
 
-/// The question a request asks, in the rule set's words.
-fn question(view: &PlayerView) -> String {
-    let p = view.public();
-    let words = p.game_rules().spec().words;
+/// The question a request asks ([`tresillo_core::question`]), as the page shows
+/// it: a sentence, capitalised; an exchange's says to confirm the cards chosen.
+#[must_use]
+pub fn question(view: &PlayerView) -> String {
+    let q = tresillo_core::question(view);
+    let mut chars = q.chars();
+    let Some(first) = chars.next() else { return q };
+    let sentence = first.to_uppercase().chain(chars).collect::<String>();
     match view.request() {
-        Request::Declare { forced: true, .. } if p.penetro.active => {
-            "You penetra: name trumps, then discard one card"
-        }
-        Request::Declare { forced: true, .. } if p.gascarille => "You must play a gascarille: name trumps",
-        Request::Declare { forced: true, .. } => words.forced_question,
-        Request::Surrender { .. } if p.phase == Phase::PenetroGiveUp => {
-            "You took ten cards: give up at once or play on"
-        }
-        Request::Bid { .. } => "Your call in the auction",
-        Request::Declare { .. } => words.declare_question,
-        Request::Word { .. } => "Who goes first among the opponents?",
-        Request::Play { .. } => "Your card",
-        Request::Surrender { .. } => "Three tricks played: give up or play on?",
-        Request::TakeOver { .. } => "The declarer gives up: take over?",
-        Request::Bola { .. } => words.bola_question,
-        Request::Gascarille { .. } => "Everybody passed: make the holder of the espada play a gascarille?",
-        Request::ExchangeRight { .. } => "Exchange first, or pass that right to the other opponent?",
-        Request::AcceptSurrender { .. } => "The declarer gives up the vuelta: accept?",
-        Request::DeclareVole { .. } => "Declare the vole (every trick) before the first trick?",
-        Request::Penetro { .. } => {
-            "All passed and the espada is in the heap: take ten cards from the top or the bottom"
-        }
-        Request::DropOut { .. } => "The dealer penetra: one of you drops out; your word",
-        Request::Discard { min, max, .. } => {
-            return format!("Exchange: choose {min} to {max} cards to discard, then confirm");
-        }
-        Request::Done => "",
+        Request::Discard { .. } => sentence + "; choose the cards, then confirm",
+        _ => sentence,
     }
-    .to_string()
 }
 
-/// A decision in the words of rule set `set`.
+/// A decision in the words of its rule set ([`tresillo_core::label`]).
 #[must_use]
-pub fn label(d: &Decision, set: RuleSet, p: &PublicState) -> String {
-    let names = set.names();
-    match *d {
-        // An equal bid in L'Hombre is *self*.
-        Decision::Bid(b @ Bid::Level(l)) => names.bid(b, p.standing.map(|s| s.0) == Some(l)),
-        Decision::Bid(b) => names.bid(b, false),
-        Decision::Declare(c, t) => {
-            let trump = t.map_or(String::new(), |s| format!(", trumps {}", names.suit(s)));
-            format!("{}{trump}", names.contract(c, t))
-        }
-        Decision::Discard(s) if s.is_empty() => "discard nothing".into(),
-        Decision::Discard(s) => format!("discard {}", names.cards(s)),
-        Decision::Word(w) => w.to_string(),
-        Decision::Play(c) => names.card(c),
-        Decision::Surrender(true) => "give up".into(),
-        Decision::Surrender(false) => "play on".into(),
-        Decision::TakeOver(true) => "yo sigo (take over)".into(),
-        Decision::TakeOver(false) => "do not take over".into(),
-        Decision::Bola(b) => set.spec().words.bola_choices[usize::from(b)].into(),
-        Decision::Gascarille(g) => if g { "gascarille" } else { "no gascarille" }.into(),
-        Decision::ExchangeFirst(f) => if f { "exchange first" } else { "pass the right" }.into(),
-        Decision::AcceptSurrender(a) => if a { "accept" } else { "refuse" }.into(),
-        Decision::DeclareVole(v) => if v { "declare the vole" } else { "do not declare the vole" }.into(),
-        Decision::Penetro(e) => format!("take the {e} ten"),
-        Decision::DropOut(w) => w.to_string(),
-    }
+pub fn label(d: &Decision, p: &PublicState) -> String {
+    tresillo_core::label(d, p)
 }
 
 /// The hand's decisions as the person may see them: another seat's discard as
@@ -218,7 +169,7 @@ pub(crate) fn history_of(
         let text = match d {
             Decision::Discard(s) if seat != me => format!("discards {}", s.len()),
             Decision::Play(c) => format!("plays {}", p.rules.names().card(c)),
-            _ => label(&d, p.rules, p),
+            _ => label(&d, p),
         };
         out.push(json!({"seat": seat.0, "text": text}));
         h.apply_unchecked(d);

@@ -314,10 +314,18 @@ fn a_reloaded_server_resumes_every_game_at_its_last_decision() {
     std::fs::write(&torn, text).unwrap();
     // A stray file is reported, not loaded, and left alone.
     std::fs::write(dir.join("games").join("notes.txt"), "hello").unwrap();
+    // A records file that is not the log's hands (it is derived from the log and
+    // not fsynced: a machine that crashed may leave it stale, empty or wrong,
+    // even with the right number of lines) is written again at start.
+    let rec1 = dir.join("records").join(format!("{}.jsonl", tokens[1]));
+    let good = std::fs::read_to_string(&rec1).unwrap();
+    assert!(good.lines().count() >= 1, "the second game has finished a hand");
+    std::fs::write(&rec1, "{}\n".repeat(good.lines().count())).unwrap();
     runtime().block_on(async {
         let (server, errors) = Server::open(Some(&dir), tresillo_agents::Registry::builtin()).unwrap();
         assert_eq!(errors.len(), 1, "{errors:?}");
         assert!(errors[0].contains("notes.txt"), "{errors:?}");
+        assert_eq!(std::fs::read_to_string(&rec1).unwrap(), good);
         server.resume_bots();
         for (token, before) in tokens.iter().zip(&views) {
             let (s, v) = call(&server, "GET", &format!("/api/games/{token}"), None).await;
@@ -369,4 +377,158 @@ fn out_of_turn_decisions_are_refused() {
     assert_eq!(g.hand, before);
     assert_eq!(g.seq, 0);
     assert!(tresillo_server::game_view(&g)["request"].is_null());
+}
+
+#[test]
+fn stats_time_the_requests_and_only_on_loopback() {
+    // `--stats` on an address other machines reach is refused before binding.
+    let config = tresillo_server::ServeConfig {
+        addr: "0.0.0.0:0".parse().unwrap(),
+        dir: temp_dir("stats-refused"),
+        threads: 1,
+        studies: Vec::new(),
+        open: Vec::new(),
+        stats: true,
+    };
+    let e = tresillo_server::serve(&config, tresillo_agents::Registry::builtin(), |_, _, _| {
+        panic!("--stats must not serve on 0.0.0.0")
+    })
+    .unwrap_err();
+    assert!(e.to_string().contains("loopback"), "{e}");
+    // The histograms count what the timed router answers.
+    tresillo_server::stats::enable();
+    runtime().block_on(async {
+        let (server, _) = Server::open(None, tresillo_agents::Registry::builtin()).unwrap();
+        let app = tresillo_server::with_stats(router(server.clone()));
+        let get = |path: String| {
+            let app = app.clone();
+            async move {
+                let req = Request::builder().uri(path).body(Body::empty()).unwrap();
+                let resp = app.oneshot(req).await.unwrap();
+                let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+                serde_json::from_slice::<Value>(&bytes).unwrap()
+            }
+        };
+        let before = get("/api/stats".into()).await;
+        let token = create(&server, json!({"seed": 7})).await;
+        for _ in 0..3 {
+            get(format!("/api/games/{token}")).await;
+        }
+        let after = get("/api/stats".into()).await;
+        let count = |v: &Value, h: &str| v[h]["count"].as_u64().unwrap();
+        // The stats request itself and three views (other tests' requests do not
+        // go through the timing layer).
+        assert_eq!(count(&after, "views") - count(&before, "views"), 3, "{after}");
+        assert_eq!(count(&after, "requests") - count(&before, "requests"), 4, "{after}");
+        assert!(after["requests"]["max_ms"].as_f64().unwrap() >= 0.0);
+    });
+}
+
+#[test]
+fn a_game_locked_by_another_thread_does_not_stall_the_async_threads() {
+    // One async thread: were it to wait for a game's lock (held while a bot run
+    // is fsynced), no other request would be answered meanwhile.
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+    let (server, _) = Server::open(None, tresillo_agents::Registry::builtin()).unwrap();
+    let token = rt.block_on(create(&server, json!({"seed": 9})));
+    let before = rt.block_on(async {
+        let (_, v) = call(&server, "GET", &format!("/api/games/{token}"), None).await;
+        until_turn(&server, &token, v).await
+    });
+    let slot = server.get(Token::parse(&token).unwrap()).unwrap();
+    let held = slot.lock();
+    let view = rt.spawn({
+        let (server, token) = (server.clone(), token.clone());
+        async move { call(&server, "GET", &format!("/api/games/{token}"), None).await }
+    });
+    // Let the view reach the lock, then ask something else of the same thread
+    // (watched from this thread: the runtime's own timers would stall with it).
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    let meta = rt.spawn({
+        let server = server.clone();
+        async move { call(&server, "GET", "/api/meta", None).await }
+    });
+    let start = std::time::Instant::now();
+    while !meta.is_finished() && start.elapsed() < std::time::Duration::from_secs(20) {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert!(meta.is_finished(), "the async thread answers nothing while a game is locked");
+    assert!(!view.is_finished(), "the view waits for the game");
+    drop(held);
+    let (s, _) = rt.block_on(meta).unwrap();
+    assert_eq!(s, StatusCode::OK);
+    let (s, v) = rt.block_on(view).unwrap();
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["seq"], before["seq"]);
+    assert_eq!(v["view"], before["view"]);
+}
+
+/// Whether the `gated` agent may answer (the test opens and closes the gate).
+static GATE: std::sync::Mutex<bool> = std::sync::Mutex::new(true);
+static GATE_MOVED: std::sync::Condvar = std::sync::Condvar::new();
+
+fn set_gate(open: bool) {
+    *GATE.lock().unwrap() = open;
+    GATE_MOVED.notify_all();
+}
+
+/// The rule agent, answering only while the gate is open (a slow bot the test
+/// controls).
+struct Gated(tresillo_agents::RuleAgent);
+
+impl tresillo_agents::Agent for Gated {
+    fn name(&self) -> &str {
+        "gated"
+    }
+    fn decide(
+        &mut self,
+        view: &tresillo_core::PlayerView,
+        rng: &mut tresillo_agents::AgentRng,
+    ) -> Result<Decision, tresillo_agents::Failure> {
+        let mut open = GATE.lock().unwrap();
+        while !*open {
+            open = GATE_MOVED.wait(open).unwrap();
+        }
+        drop(open);
+        self.0.decide(view, rng)
+    }
+}
+
+#[test]
+fn a_decision_is_answered_while_a_slow_bot_still_thinks() {
+    let mut registry = tresillo_agents::Registry::builtin();
+    let info =
+        tresillo_agents::AgentInfo { name: "gated", help: "rule, when the test lets it", params: vec![] };
+    registry
+        .register(info, |_| {
+            Ok(Box::new(Gated(tresillo_agents::RuleAgent::new(tresillo_agents::RuleParams::default()))))
+        })
+        .unwrap();
+    runtime().block_on(async {
+        let (server, _) = Server::open(None, registry).unwrap();
+        set_gate(true);
+        let token = create(&server, json!({"seed": 11, "seat": 1, "opponents": ["gated", "gated"]})).await;
+        let (_, v) = call(&server, "GET", &format!("/api/games/{token}"), None).await;
+        let mut v = until_turn(&server, &token, v).await;
+        // Until a decision hands the turn to a bot: then the bot is held.
+        loop {
+            assert_eq!(v["status"], "your_turn", "{v}");
+            set_gate(false);
+            let body = json!({"seq": v["seq"], "decision": first_legal(&v)});
+            let (s, after) =
+                call(&server, "POST", &format!("/api/games/{token}/decisions"), Some(body)).await;
+            assert_eq!(s, StatusCode::OK, "{after}");
+            assert_eq!(after["seq"], v["seq"].as_u64().unwrap() + 1);
+            if after["status"] != "your_turn" {
+                // Answered (after BOT_GRACE at most) with the bot still thinking.
+                assert!(after["status"] == "thinking" || after["status"] == "waiting", "{after}");
+                set_gate(true);
+                let end = play_out(&server, &token, 400).await;
+                assert_eq!(end["status"], "over");
+                return;
+            }
+            set_gate(true);
+            v = after;
+        }
+    });
 }

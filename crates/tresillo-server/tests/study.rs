@@ -388,3 +388,184 @@ fn the_researcher_sees_progress_and_exports_what_study_export_writes() {
     });
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_participant_added_while_the_server_runs_is_served_at_once() {
+    let dir = temp_dir("added");
+    let (tokens, r) = new_study(&dir, 1);
+    runtime().block_on(async {
+        let s = open(&dir);
+        let never = "0123456789abcdef0123456789abcdef";
+        let (st, _) = call(&s, "GET", &format!("/api/study/{never}"), None).await;
+        assert_eq!(st, StatusCode::NOT_FOUND);
+        // `tresillo study add-participant`'s call, the server running.
+        let token = tresillo_study::add_participant(&dir, "c").unwrap();
+        let (st, _) = call(&s, "GET", &format!("/study/{token}"), None).await;
+        assert_eq!(st, StatusCode::OK);
+        let (st, v) = call(&s, "GET", &format!("/api/study/{token}"), None).await;
+        assert_eq!(st, StatusCode::OK, "{v}");
+        assert_eq!(v["participant"], "c");
+        let v = consent(&s, &token).await;
+        let end = play_all(&s, &token, v).await;
+        assert_eq!(end["played"], 1);
+        // The others are served as before; a token never added is still unknown.
+        let (st, v) = call(&s, "GET", &format!("/api/study/{}", tokens[0]), None).await;
+        assert_eq!((st, &v["participant"]), (StatusCode::OK, &json!("a")));
+        for path in [format!("/api/study/{never}"), format!("/study/{never}")] {
+            let (st, _) = call(&s, "GET", &path, None).await;
+            assert_eq!(st, StatusCode::NOT_FOUND, "{path}");
+        }
+        let (st, _) = call(&s, "POST", &format!("/api/study/{never}/decisions"), Some("{}")).await;
+        assert_eq!(st, StatusCode::NOT_FOUND);
+        // The researcher sees the new participant.
+        let (st, v) = call(&s, "GET", &format!("/api/research/{r}"), None).await;
+        assert_eq!(st, StatusCode::OK);
+        let ids: Vec<&str> =
+            v["participants"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
+        assert_eq!(ids, ["a", "b", "c"]);
+        assert_eq!(v["participants"][2]["played"], 1);
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An opponent that plays as `rule` but, while the test holds its gate closed,
+/// says so and waits for the gate to open.
+struct Gated(tresillo_agents::RuleAgent, Arc<Gate>);
+
+struct Gate {
+    closed: std::sync::Mutex<bool>,
+    opened: std::sync::Condvar,
+    waiting: std::sync::Mutex<std::sync::mpsc::Sender<()>>,
+}
+
+impl Gate {
+    fn set(&self, closed: bool) {
+        *self.closed.lock().unwrap() = closed;
+        self.opened.notify_all();
+    }
+}
+
+impl tresillo_agents::Agent for Gated {
+    fn name(&self) -> &str {
+        "gated"
+    }
+    fn decide(
+        &mut self,
+        view: &tresillo_core::PlayerView,
+        rng: &mut tresillo_agents::AgentRng,
+    ) -> Result<Decision, tresillo_agents::Failure> {
+        let mut closed = self.1.closed.lock().unwrap();
+        if *closed {
+            let _ = self.1.waiting.lock().unwrap().send(());
+            while *closed {
+                closed = self.1.opened.wait(closed).unwrap();
+            }
+        }
+        drop(closed);
+        self.0.decide(view, rng)
+    }
+}
+
+#[test]
+fn a_participant_is_answered_while_another_participants_opponent_thinks() {
+    let dir = temp_dir("slow");
+    let (tx, waiting) = std::sync::mpsc::channel();
+    let gate = Arc::new(Gate {
+        closed: std::sync::Mutex::new(false),
+        opened: std::sync::Condvar::new(),
+        waiting: std::sync::Mutex::new(tx),
+    });
+    let mut registry = Registry::builtin();
+    let g = gate.clone();
+    registry
+        .register(
+            tresillo_agents::AgentInfo { name: "gated", help: "rule, held by the test", params: vec![] },
+            move |_| Ok(Box::new(Gated(tresillo_agents::RuleAgent::new(Default::default()), g.clone()))),
+        )
+        .unwrap();
+    let people = create_study(
+        &dir,
+        &NewStudy {
+            title: "slow".into(),
+            rules: Rules::from(RuleSet::TRESILLO),
+            players: 3,
+            opponents: vec!["gated".into(), "gated".into()],
+            human_seats: vec![0, 1],
+            seed: 38,
+            deals: 6,
+            per_participant: 2,
+            consent: "ok".into(),
+            participants: vec!["a".into(), "b".into()],
+        },
+        &registry,
+    )
+    .unwrap();
+    let (a, b) = (people[0].token.clone(), people[1].token.clone());
+    runtime().block_on(async {
+        let s = Studies::open(std::slice::from_ref(&dir), &registry).unwrap().0;
+        let mut va = consent(&s, &a).await;
+        let vb = consent(&s, &b).await;
+        assert!(!vb["game"].is_null(), "b's turn: {vb}");
+        // a decides until a decision of theirs leaves an opponent thinking (the
+        // gate closed: it waits).
+        gate.set(true);
+        let mut held = None;
+        for _ in 0..200 {
+            let g = &va["game"];
+            let body = json!({"seq": g["seq"], "decision": first_legal(g)}).to_string();
+            let (s2, a2) = (s.clone(), a.clone());
+            let task = tokio::spawn(async move {
+                call(&s2, "POST", &format!("/api/study/{a2}/decisions"), Some(&body)).await
+            });
+            // Bounded waits (a hang guard, not a timing check).
+            let mut thinking = false;
+            for _ in 0..6000 {
+                if waiting.try_recv().is_ok() {
+                    thinking = true;
+                    break;
+                }
+                if task.is_finished() {
+                    break;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+            }
+            if thinking {
+                held = Some(task);
+                break;
+            }
+            let (st, v) = task.await.unwrap();
+            assert_eq!(st, StatusCode::OK, "{v}");
+            va = v;
+        }
+        let held = held.expect("an opponent of a's thinks");
+        // b is answered while a's opponent thinks; a's request waits for it.
+        let b_state = tokio::time::timeout(
+            std::time::Duration::from_secs(20),
+            call(&s, "GET", &format!("/api/study/{b}"), None),
+        )
+        .await;
+        let progress = tokio::time::timeout(
+            std::time::Duration::from_secs(20),
+            call(
+                &s,
+                "GET",
+                &format!("/api/research/{}", s.lock(0).file().researcher_token.clone().unwrap()),
+                None,
+            ),
+        )
+        .await;
+        let a_waited = !held.is_finished();
+        gate.set(false);
+        let (st, v) = held.await.unwrap();
+        let (bst, bv) = b_state.expect("b is answered while a's opponent thinks");
+        assert_eq!(bst, StatusCode::OK, "{bv}");
+        assert_eq!(bv["game"], vb["game"], "b's game did not move");
+        let (pst, _) = progress.expect("the researcher is answered too");
+        assert_eq!(pst, StatusCode::OK);
+        assert!(a_waited, "a's request waits for its opponent");
+        assert_eq!(st, StatusCode::OK, "{v}");
+        let end = play_all(&s, &a, v).await;
+        assert_eq!(end["played"], 2);
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -34,7 +34,7 @@ mod token;
 pub use file::{BookSource, MAX_BOOK, Participant, StudyFile};
 pub use store::export::{Exported, export};
 pub use store::files::{GAMES_DIR, STUDY_FILE, study_file};
-pub use study::{Decided, GameSetup, Pending, Progress, Study, StudyError, Turn, Who, study_row};
+pub use study::{Decided, GameSetup, Lent, Pending, Progress, Study, StudyError, Turn, Who, study_row};
 pub use token::{find_token, new_token};
 
 use std::path::Path;

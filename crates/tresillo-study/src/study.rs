@@ -134,6 +134,10 @@ pub enum StudyError {
     /// A game record handed to [`Study::record_game`] is not the game expected.
     #[error("record refused: {0}")]
     Record(String),
+    /// The participant's game is out of the study ([`Study::lend`]) until it is
+    /// given back: another request of theirs is being answered.
+    #[error("this participant's game is being played by another request")]
+    Busy,
 }
 
 impl StudyError {
@@ -143,7 +147,11 @@ impl StudyError {
     pub fn is_client_error(&self) -> bool {
         matches!(
             self,
-            StudyError::Finished | StudyError::Stale { .. } | StudyError::Illegal(_) | StudyError::Record(_)
+            StudyError::Finished
+                | StudyError::Stale { .. }
+                | StudyError::Illegal(_)
+                | StudyError::Record(_)
+                | StudyError::Busy
         )
     }
 }
@@ -159,7 +167,10 @@ struct Live {
 }
 
 struct Person {
-    journal: Journal,
+    /// `None` while the game is lent ([`Study::lend`]).
+    journal: Option<Journal>,
+    /// The game's decisions when it was lent, while it is.
+    lent: Option<usize>,
     /// The consent text the participant accepted (journaled), if they did.
     consented: Option<String>,
     finished: Vec<HandRecord>,
@@ -223,43 +234,91 @@ impl Study {
         file.check_capacity(&text, book.len()).map_err(at)?;
         let mut study = Study { dir: dir.to_path_buf(), file, book, registry, people: Vec::new() };
         for p in 0..study.file.participants.len() {
-            let id = &study.file.participants[p].id;
-            let jpath = dir.join(GAMES_DIR).join(format!("{id}.jsonl"));
-            let (journal, entries) = Journal::load(&jpath).map_err(StudyError::Setup)?;
-            let mut person =
-                Person { journal, consented: None, finished: Vec::new(), pending: Vec::new(), live: None };
-            for (line, entry) in entries {
-                let bad = |why: String| StudyError::Setup(format!("{}:{line}: {why}", jpath.display()));
-                let next = person.finished.len() as u64;
-                let game = match &entry {
-                    Entry::Step { game, .. } | Entry::Record { game, .. } => *game,
-                    Entry::Consent { text, .. } => {
-                        person.consented = Some(text.clone());
-                        continue;
-                    }
-                };
-                if game != next || next >= study.file.deals_per_participant {
-                    return Err(bad(format!(
-                        "game {game}, but the participant's next game is {next} of {}",
-                        study.file.deals_per_participant
-                    )));
-                }
-                match entry {
-                    Entry::Step { step, .. } => person.pending.push(step),
-                    Entry::Record { record, .. } => {
-                        if !person.pending.is_empty() && person.pending != record.decisions {
-                            return Err(bad("the record's decisions are not the journaled ones".into()));
-                        }
-                        study.check_record(p, game, &record).map_err(|e| bad(e.to_string()))?;
-                        person.finished.push(*record);
-                        person.pending.clear();
-                    }
-                    Entry::Consent { .. } => unreachable!("taken above"),
-                }
-            }
+            let person = study.load_person(p)?;
             study.people.push(person);
         }
         Ok(study)
+    }
+
+    /// Participant `p`'s journal read and checked against the study.
+    fn load_person(&self, p: usize) -> Result<Person, StudyError> {
+        let id = &self.file.participants[p].id;
+        let jpath = self.dir.join(GAMES_DIR).join(format!("{id}.jsonl"));
+        let (journal, entries) = Journal::load(&jpath).map_err(StudyError::Setup)?;
+        let mut person = Person {
+            journal: Some(journal),
+            lent: None,
+            consented: None,
+            finished: Vec::new(),
+            pending: Vec::new(),
+            live: None,
+        };
+        for (line, entry) in entries {
+            let bad = |why: String| StudyError::Setup(format!("{}:{line}: {why}", jpath.display()));
+            let next = person.finished.len() as u64;
+            let game = match &entry {
+                Entry::Step { game, .. } | Entry::Record { game, .. } => *game,
+                Entry::Consent { text, .. } => {
+                    person.consented = Some(text.clone());
+                    continue;
+                }
+            };
+            if game != next || next >= self.file.deals_per_participant {
+                return Err(bad(format!(
+                    "game {game}, but the participant's next game is {next} of {}",
+                    self.file.deals_per_participant
+                )));
+            }
+            match entry {
+                Entry::Step { step, .. } => person.pending.push(step),
+                Entry::Record { record, .. } => {
+                    if !person.pending.is_empty() && person.pending != record.decisions {
+                        return Err(bad("the record's decisions are not the journaled ones".into()));
+                    }
+                    self.check_record(p, game, &record).map_err(|e| bad(e.to_string()))?;
+                    person.finished.push(*record);
+                    person.pending.clear();
+                }
+                Entry::Consent { .. } => unreachable!("taken above"),
+            }
+        }
+        Ok(person)
+    }
+
+    /// Reads the study file again and takes in the participants added since it
+    /// was read ([`crate::add_participant`] appends them): their tokens work from
+    /// now on. Everything else in the file must be as it was, and the
+    /// participants read before must still be its first ones (ids and tokens);
+    /// otherwise nothing changes and the error says what differs. Returns how
+    /// many participants were added.
+    pub fn reload_participants(&mut self) -> Result<usize, StudyError> {
+        let path = study_file(&self.dir);
+        let text = read_text(&path).map_err(StudyError::Setup)?;
+        let at = |e: String| StudyError::Setup(format!("{}: {e}", path.display()));
+        let file = StudyFile::parse(&text).map_err(at)?;
+        let known = self.file.participants.len();
+        let mut same = file.clone();
+        same.participants.truncate(known);
+        if same != self.file {
+            return Err(at(
+                "changed since the study was opened (only participants may be added while it runs)".into(),
+            ));
+        }
+        file.check_capacity(&text, self.book.len()).map_err(at)?;
+        let added = file.participants.len() - known;
+        let old = std::mem::replace(&mut self.file, file);
+        let mut people = Vec::with_capacity(added);
+        for p in known..self.file.participants.len() {
+            match self.load_person(p) {
+                Ok(person) => people.push(person),
+                Err(e) => {
+                    self.file = old;
+                    return Err(e);
+                }
+            }
+        }
+        self.people.extend(people);
+        Ok(added)
     }
 
     /// The study file as read.
@@ -303,7 +362,10 @@ impl Study {
         }
         let text = self.file.consent.clone();
         let game = person.finished.len() as u64;
-        person.journal.append(&[Entry::Consent { game, text: text.clone() }]).map_err(StudyError::Store)?;
+        person
+            .journal_mut()?
+            .append(&[Entry::Consent { game, text: text.clone() }])
+            .map_err(StudyError::Store)?;
         person.consented = Some(text);
         Ok(())
     }
@@ -393,7 +455,9 @@ impl Study {
                 id: part.id.clone(),
                 played: person.finished.len() as u64,
                 games: self.file.deals_per_participant,
-                decisions: person.live.as_ref().map_or(person.pending.len(), |l| l.steps.len()),
+                decisions: person
+                    .lent
+                    .unwrap_or_else(|| person.live.as_ref().map_or(person.pending.len(), |l| l.steps.len())),
             })
             .collect()
     }
@@ -427,23 +491,106 @@ impl Study {
     /// legal), journaled and flushed to disk, then the opponents answer until the
     /// participant's next turn. A refused decision changes nothing.
     pub fn decide(&mut self, who: Who, at: usize, d: Decision) -> Result<Decided, StudyError> {
-        let Turn::Decide(pending) = self.turn(who)? else {
+        let Turn::Decide(_) = self.turn(who)? else {
             return Err(StudyError::Finished);
         };
-        if at != pending.at {
-            return Err(StudyError::Stale { given: at, expected: pending.at });
-        }
-        let person = &mut self.people[who.0];
-        let live = person.live.as_mut().expect("a game awaits the participant");
-        let mut next = live.hand;
-        next.apply(d).map_err(StudyError::Illegal)?;
-        let step = Step { seat: live.setup.human_seat, act: Act::from(d) };
-        person.journal.append(&[Entry::Step { game: live.setup.game, step }]).map_err(StudyError::Store)?;
-        live.hand = next;
-        live.steps.push(step);
-        let finished = self.advance(who.0)?;
+        let mut out = self.lend_decision(who, at, d)?;
+        out.think();
+        let finished = self.give_back(out)?;
         let next = self.turn(who)?;
         Ok(Decided { finished, next })
+    }
+
+    /// The participant's game taken out of the study so that its opponents think
+    /// without it (a server holds the study's lock only to lend and to give
+    /// back): `None` when it is the participant's turn or every game is played,
+    /// else the game, whose opponents decide in [`Lent::think`]. Until
+    /// [`Study::give_back`], the participant's calls get [`StudyError::Busy`];
+    /// other participants are served. A game rebuilt from the journal after a
+    /// restart is rebuilt here (its opponents asked again, with the study).
+    pub fn lend(&mut self, who: Who) -> Result<Option<Lent>, StudyError> {
+        if !self.ensure_live(who.0)? {
+            return Ok(None);
+        }
+        let live = self.people[who.0].live.as_ref().expect("a live game");
+        if live.hand.request().seat() == Some(live.setup.human_seat) {
+            return Ok(None);
+        }
+        Ok(Some(self.take(who, None)))
+    }
+
+    /// As [`Study::decide`] without running the opponents: the decision `d` at
+    /// decision `at` is checked (the participant's turn, that moment, legal) and
+    /// the game lent with it; [`Lent::think`] journals it (flushed to disk) with
+    /// the opponents' answers, and [`Study::give_back`] takes the game back. A
+    /// refused decision changes nothing. Call [`Study::lend`] (and think) first if
+    /// the opponents may be to move.
+    pub fn lend_decision(&mut self, who: Who, at: usize, d: Decision) -> Result<Lent, StudyError> {
+        if !self.ensure_live(who.0)? {
+            return Err(StudyError::Finished);
+        }
+        let live = self.people[who.0].live.as_mut().expect("a live game");
+        let seat = live.setup.human_seat;
+        if live.hand.request().seat() != Some(seat) || at != live.steps.len() {
+            return Err(StudyError::Stale { given: at, expected: live.steps.len() });
+        }
+        let mut next = live.hand;
+        next.apply(d).map_err(StudyError::Illegal)?;
+        Ok(self.take(who, Some((Step { seat, act: Act::from(d) }, next))))
+    }
+
+    /// Takes participant `who`'s live game and journal out (`first`: the
+    /// participant's decision, and the hand after it).
+    fn take(&mut self, who: Who, first: Option<(Step, Hand)>) -> Lent {
+        let person = &mut self.people[who.0];
+        let mut live = person.live.take().expect("a live game");
+        let journal = person.journal.take().expect("a participant not lent has a journal");
+        let before = live.steps.clone();
+        person.lent = Some(before.len());
+        let mut entries = Vec::new();
+        if let Some((step, hand)) = first {
+            live.hand = hand;
+            live.steps.push(step);
+            entries.push(Entry::Step { game: live.setup.game, step });
+        }
+        let s = &live.setup;
+        let origin = TournamentOrigin {
+            master_seed: self.file.book.seed(),
+            deal: s.deal_index,
+            seating: s.seating.to_string(),
+        };
+        let seed = self.seed_of(s.deal_index, s.deal_seed);
+        Lent { who, live, journal, before, entries, origin, seed, outcome: None }
+    }
+
+    /// Takes back a game lent by [`Study::lend`] or [`Study::lend_decision`]
+    /// after [`Lent::think`]: returns the finished game's record, or the
+    /// opponent's failure or the journal's. When the journal could not be
+    /// written, the game is rebuilt from what was journaled before it was lent
+    /// (nothing unacknowledged stays).
+    pub fn give_back(&mut self, lent: Lent) -> Result<Option<Box<HandRecord>>, StudyError> {
+        let Lent { who, live, journal, before, outcome, .. } = lent;
+        let person = &mut self.people[who.0];
+        person.journal = Some(journal);
+        person.lent = None;
+        match outcome.unwrap_or(Err(StudyError::Busy)) {
+            Ok(Some(rec)) => {
+                person.finished.push((*rec).clone());
+                Ok(Some(rec))
+            }
+            Ok(None) => {
+                person.live = Some(live);
+                Ok(None)
+            }
+            Err(e @ StudyError::Opponent(_)) => {
+                person.live = Some(live);
+                Err(e)
+            }
+            Err(e) => {
+                person.pending = before;
+                Err(e)
+            }
+        }
     }
 
     /// Stores a game the caller played itself (a server with its own table) as
@@ -453,6 +600,9 @@ impl Study {
     /// `seed` and `tournament` coordinates.
     pub fn record_game(&mut self, who: Who, mut record: HandRecord) -> Result<(), StudyError> {
         let person = &self.people[who.0];
+        if person.lent.is_some() {
+            return Err(StudyError::Busy);
+        }
         if person.live.as_ref().is_some_and(|l| !l.steps.is_empty()) || !person.pending.is_empty() {
             return Err(StudyError::Record("a game is in progress through the study's own table".into()));
         }
@@ -470,7 +620,7 @@ impl Study {
         self.check_record(who.0, game, &record)?;
         let person = &mut self.people[who.0];
         person
-            .journal
+            .journal_mut()?
             .append(&[Entry::Record { game, record: Box::new(record.clone()) }])
             .map_err(StudyError::Store)?;
         person.live = None;
@@ -507,6 +657,9 @@ impl Study {
     /// Makes sure participant `p` has a live game (started, or rebuilt from the
     /// journal); `false` when every game is played.
     fn ensure_live(&mut self, p: usize) -> Result<bool, StudyError> {
+        if self.people[p].lent.is_some() {
+            return Err(StudyError::Busy);
+        }
         if self.people[p].live.is_some() {
             return Ok(true);
         }
@@ -535,7 +688,7 @@ impl Study {
         // again first so that its generator and state are as they were (a
         // deterministic opponent answers the same; the journal's answer stands).
         for step in std::mem::take(&mut self.people[p].pending) {
-            let journal = self.people[p].journal.path().display().to_string();
+            let journal = self.people[p].journal_mut()?.path().display().to_string();
             let bad = |why: String| StudyError::Setup(format!("{journal}: game {game}: {why}"));
             let seat = step.seat;
             if live.hand.request().seat() != Some(seat) {
@@ -551,13 +704,77 @@ impl Study {
         Ok(true)
     }
 
-    /// The opponents decide until the participant's turn or the end of the hand;
-    /// their decisions (and the record, at the end) are journaled with one flush.
-    /// Returns the record when the game ended.
+    /// The opponents decide until the participant's turn or the end of the hand
+    /// (the game lent and given back, the study held throughout).
     fn advance(&mut self, p: usize) -> Result<Option<Box<HandRecord>>, StudyError> {
-        let person = &mut self.people[p];
-        let Some(live) = person.live.as_mut() else { return Ok(None) };
-        let mut entries = Vec::new();
+        match self.lend(Who(p))? {
+            None => Ok(None),
+            Some(mut lent) => {
+                lent.think();
+                self.give_back(lent)
+            }
+        }
+    }
+
+    /// Every finished game with its export row's agents (by slot), ordered as a
+    /// tournament orders its rows: by deal, then seating.
+    #[must_use]
+    pub fn finished_games(&self) -> Vec<(GameSetup, &HandRecord, Vec<String>)> {
+        let mut out = Vec::new();
+        for (p, person) in self.people.iter().enumerate() {
+            for (g, rec) in person.finished.iter().enumerate() {
+                out.push((self.setup(p, g as u64), rec, self.slot_agents(p)));
+            }
+        }
+        out.sort_by_key(|(s, _, _)| (s.deal_index, seating_index(s.seating)));
+        out
+    }
+}
+
+impl Person {
+    fn journal_mut(&mut self) -> Result<&mut Journal, StudyError> {
+        self.journal.as_mut().ok_or(StudyError::Busy)
+    }
+}
+
+/// A participant's game out of its [`Study`] ([`Study::lend`],
+/// [`Study::lend_decision`]): [`Lent::think`] needs no lock; give it back with
+/// [`Study::give_back`].
+pub struct Lent {
+    who: Who,
+    live: Live,
+    journal: Journal,
+    /// The game's decisions when it was lent (journaled).
+    before: Vec<Step>,
+    /// What [`Lent::think`] journals.
+    entries: Vec<Entry>,
+    origin: TournamentOrigin,
+    seed: Option<u64>,
+    outcome: Option<Result<Option<Box<HandRecord>>, StudyError>>,
+}
+
+impl std::fmt::Debug for Lent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Lent").field("who", &self.who).field("at", &self.live.steps.len()).finish()
+    }
+}
+
+impl Lent {
+    /// The participant.
+    #[must_use]
+    pub fn who(&self) -> Who {
+        self.who
+    }
+
+    /// The opponents decide until the participant's turn or the end of the hand;
+    /// the participant's decision (if lent with one), the opponents' and the
+    /// record (at the end) are journaled with one flush. Thinking twice does
+    /// nothing more.
+    pub fn think(&mut self) {
+        if self.outcome.is_some() {
+            return;
+        }
+        let live = &mut self.live;
         let game = live.setup.game;
         let mut failure = None;
         while let Some(seat) = live.hand.request().seat() {
@@ -575,7 +792,7 @@ impl Study {
             }
             let step = Step { seat, act: Act::from(d) };
             live.steps.push(step);
-            entries.push(Entry::Step { game, step });
+            self.entries.push(Entry::Step { game, step });
         }
         let mut finished = None;
         if failure.is_none()
@@ -589,41 +806,18 @@ impl Study {
                 HandRecord::new(s.rules.set, s.deal, s.dealer, s.agents.clone(), live.steps.clone(), result);
             rec.set_rules(&s.rules);
             rec.rng_seed = Some(s.rng_seed);
-            rec.tournament = Some(TournamentOrigin {
-                master_seed: self.file.book.seed(),
-                deal: s.deal_index,
-                seating: s.seating.to_string(),
-            });
-            rec.seed = match self.book.deals()[s.deal_index as usize] {
-                BookDeal::Seed(_) => Some(s.deal_seed),
-                BookDeal::Dealt(_) => None,
-            };
-            entries.push(Entry::Record { game, record: Box::new(rec.clone()) });
+            rec.tournament = Some(self.origin.clone());
+            rec.seed = self.seed;
+            self.entries.push(Entry::Record { game, record: Box::new(rec.clone()) });
             finished = Some(Box::new(rec));
         }
-        person.journal.append(&entries).map_err(StudyError::Store)?;
-        if let Some(f) = failure {
-            return Err(StudyError::Opponent(f));
-        }
-        if let Some(rec) = &finished {
-            person.finished.push((**rec).clone());
-            person.live = None;
-        }
-        Ok(finished)
-    }
-
-    /// Every finished game with its export row's agents (by slot), ordered as a
-    /// tournament orders its rows: by deal, then seating.
-    #[must_use]
-    pub fn finished_games(&self) -> Vec<(GameSetup, &HandRecord, Vec<String>)> {
-        let mut out = Vec::new();
-        for (p, person) in self.people.iter().enumerate() {
-            for (g, rec) in person.finished.iter().enumerate() {
-                out.push((self.setup(p, g as u64), rec, self.slot_agents(p)));
-            }
-        }
-        out.sort_by_key(|(s, _, _)| (s.deal_index, seating_index(s.seating)));
-        out
+        self.outcome = Some(match self.journal.append(&self.entries).map_err(StudyError::Store) {
+            Err(e) => Err(e),
+            Ok(()) => match failure {
+                Some(f) => Err(StudyError::Opponent(f)),
+                None => Ok(finished),
+            },
+        });
     }
 }
 

@@ -235,6 +235,9 @@ pub struct Deals {
     pub named: Vec<Named>,
     /// Seats at the table (3 or 4).
     pub players: u8,
+    /// Whether the dealer sits out each hand: the rule set's table of `players`
+    /// ([`tresillo_core::Table::dealer_sits_out`]).
+    pub dealer_sits_out: bool,
 }
 
 /// The outcome kinds of [`SlotDeals::mix`].
@@ -345,7 +348,8 @@ fn read_deals(path: &Path, slots_n: usize) -> Result<Deals> {
     let mut r = csv::Reader::from_reader(std::io::BufReader::with_capacity(1 << 20, file));
     let mut slots: Vec<SlotDeals> = vec![SlotDeals::default(); slots_n];
     let mut named: Vec<(u16, Named)> = Vec::new();
-    let mut players = 3;
+    let mut players = tresillo_core::Table::DEFAULT_PLAYERS;
+    let mut dealer_sits_out = false;
     let mut record = csv::StringRecord::new();
     let headers = match pq {
         Some(_) => tresillo_runs::parquet::header(),
@@ -379,6 +383,10 @@ fn read_deals(path: &Path, slots_n: usize) -> Result<Deals> {
             )));
         }
         players = n as u8;
+        let set: tresillo_core::RuleSet =
+            d.rules.parse().map_err(|_| bad(&format!("rule set {:?} is not one tresillo plays", d.rules)))?;
+        let table = set.table(players);
+        dealer_sits_out = table.dealer_sits_out;
         let dealer = usize::from(d.dealer);
         let tricks = [d.tricks0, d.tricks1, d.tricks2, d.tricks3.unwrap_or(0)];
         let results = [
@@ -399,7 +407,7 @@ fn read_deals(path: &Path, slots_n: usize) -> Result<Deals> {
             p.1 += results[seat];
             p.2 += results[seat].unsigned_abs() * results[seat].unsigned_abs();
         }
-        if n == 4 {
+        if table.dealer_sits_out {
             slots[seating[dealer]].sat_out += 1;
             if d.penetro == Some(1) {
                 let given_up = d.contract.is_empty();
@@ -470,7 +478,7 @@ fn read_deals(path: &Path, slots_n: usize) -> Result<Deals> {
         }
     }
     named.sort_by(|a, b| (a.0, &a.1.name).cmp(&(b.0, &b.1.name)));
-    Ok(Deals { slots, named: named.into_iter().map(|(_, n)| n).collect(), players })
+    Ok(Deals { slots, named: named.into_iter().map(|(_, n)| n).collect(), players, dealer_sits_out })
 }
 
 /// A tournament directory.

@@ -540,7 +540,7 @@ fn positions(
         &format!(
             "From deals.csv: each agent slot's {u} per hand in each position, over every seating it played \
              (each row one observation). {}",
-            if n == 4 {
+            if d.dealer_sits_out {
                 "At four players the dealer sits out unless it penetra, but pays and is paid condiciones."
             } else {
                 "Mano speaks and leads first."

@@ -88,6 +88,8 @@ pub const WORDS: Words = Words {
                     per defender; in the nolo contracts the declarer wins with no trick.",
     ),
     ledger_note: Some("paid per defender (RULES.md section 12.4): no plato, pajaritos or paper"),
+    questions: spanish::QUESTIONS,
+    labels: spanish::LABELS,
 };
 
 /// The highest rank of the auction (nolo ouvert).

@@ -8,8 +8,8 @@ use crate::cardset::CardSet;
 use crate::game::{Bid, BidEntry, Contract, Outcome};
 use crate::spec::Help;
 use crate::spec::{
-    CODILLO_OLD, Condiciones, Mechanics, Names, OpponentsOrder, PALO_DE_FAVOR, PENETRO_ALL_PLAY, RuleSpec,
-    Rules, ScoringSystem, Table, Words,
+    CODILLO_OLD, Condiciones, Labels, Mechanics, Names, OpponentsOrder, PALO_DE_FAVOR, PENETRO_ALL_PLAY,
+    Questions, RuleSpec, Rules, ScoringSystem, Table, Words,
 };
 
 /// The seat among `hands` that holds `c`, if any.
@@ -167,6 +167,44 @@ pub const TRESILLO_WORDS: Words = Words {
     columns: &[],
     outcomes_note: None,
     ledger_note: None,
+    questions: QUESTIONS,
+    labels: LABELS,
+};
+
+/// The questions of every built-in rule set.
+pub const QUESTIONS: Questions = Questions {
+    bid: "your call in the auction",
+    word: "who goes first among the opponents?",
+    play: "your card",
+    surrender: "three tricks played: give up or play on?",
+    take_over: "the declarer gives up: take over?",
+    gascarille: "everybody passed: make the holder of the espada play a gascarille?",
+    gascarille_declare: "the others make you play a gascarille (worth 3): name trumps",
+    exchange_right: "exchange first, or pass that right to the other opponent?",
+    accept_surrender: "the declarer gives up the vuelta: accept?",
+    declare_vole: "declare the vole (all nine tricks) before the first trick?",
+    penetro: "all passed and the espada is in the heap: you penetra, take ten cards from the top or the bottom",
+    penetro_declare: "you penetra: name trumps (an entrada), then discard one card",
+    penetro_give_up: "you took ten cards: give up at once (a puesta, and the penetro condici\u{f3}n) or play on",
+    drop_out: "the dealer penetra: one of you {hands} drops out; your word",
+    exchange: "exchange{why}: discard {min} to {max} cards and draw as many from the heap",
+    gascarille_exchange: " (the gascarille)",
+    penetro_exchange: "penetro: discard exactly one card (you draw nothing)",
+};
+
+/// The decisions' labels of every built-in rule set.
+pub const LABELS: Labels = Labels {
+    trumps: "trumps",
+    discard: "discard",
+    discard_nothing: "discard nothing",
+    play: "play",
+    surrender: ["play on", "give up"],
+    take_over: ["do not take over", "yo sigo (take over)"],
+    gascarille: ["no gascarille", "gascarille"],
+    exchange_first: ["pass the right", "exchange first"],
+    accept_surrender: ["refuse", "accept"],
+    declare_vole: ["do not declare the vole", "declare the vole"],
+    penetro: ["take the top ten", "take the bottom ten"],
 };
 
 /// `tresillo-house`'s forced entrada, whatever the table.
