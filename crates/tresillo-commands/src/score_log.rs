@@ -63,10 +63,10 @@ pub(crate) fn parse_header(text: &str) -> Result<Header> {
         Players::Count(n) => (0..n).map(|s| format!("seat {s}")).collect(),
         Players::Names(v) => v,
     };
-    let n = names.len();
-    if n != 3 && n != 4 {
-        bail!("{n} players: a table has 3 players, or 4 with an inactive dealer");
-    }
+    // The rule set says which tables it is played at.
+    let n =
+        u8::try_from(names.len()).map_err(|_| anyhow!("{} players: no table has as many", names.len()))?;
+    raw.rules.check_players(n)?;
     for (i, a) in names.iter().enumerate() {
         if a.trim().is_empty() {
             bail!("player {i} has an empty name");
@@ -80,10 +80,9 @@ pub(crate) fn parse_header(text: &str) -> Result<Header> {
             );
         }
     }
-    raw.rules.check_players(n as u8)?;
-    let mut config = LedgerConfig::with_rules(raw.rules, n as u8);
+    let mut config = LedgerConfig::with_rules(raw.rules, n);
     config.penetro_all_play = raw.penetro_all_play;
-    if raw.penetro_all_play && !raw.rules.table(n as u8).penetro {
+    if raw.penetro_all_play && !raw.rules.table(n).penetro {
         bail!("`penetro_all_play` is an option of the four-player table");
     }
     if let Some(b) = raw.start_bowl {

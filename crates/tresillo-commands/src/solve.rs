@@ -6,7 +6,7 @@ use anyhow::{Context, Result, bail};
 use std::io::Write;
 use tresillo_agents::gsolver::{Goal, Solvers};
 use tresillo_agents::{Position, SolverContext};
-use tresillo_core::{CardSet, PlayState, Seat, Suit, parse_hand, parse_suit};
+use tresillo_core::{CardSet, PlayState, Rules, Seat, Suit, parse_hand, parse_suit};
 
 /// Arguments of `tresillo solve`.
 #[derive(clap::Args)]
@@ -69,13 +69,16 @@ pub fn problem(a: &SolveArgs) -> Result<Problem> {
     let goal = parse_goal(&a.goal)?;
     let parts: Vec<&str> = a.deal.split('/').collect();
     let n = parts.len();
-    if !(3..=4).contains(&n) {
-        bail!("bad --deal: expected three or four hands separated by ` / `, found {n}");
-    }
+    // The table the hands describe: tresillo's (RULES.md) at as many seats as hands
+    // given; no other rule set is involved in a position.
+    let table = match u8::try_from(n) {
+        Ok(players) if Rules::default().check_players(players).is_ok() => Rules::default().table(players),
+        _ => bail!("bad --deal: expected three or four hands separated by ` / `, found {n}"),
+    };
     let mut hands = [CardSet::EMPTY; 4];
     let mut active = 0u8;
     for (i, p) in parts.iter().enumerate() {
-        if n == 4 && p.trim() == "-" {
+        if table.dealer_sits_out && p.trim() == "-" {
             continue;
         }
         hands[i] = parse_hand(p).with_context(|| format!("bad --deal: hand of seat {i}"))?;
@@ -85,7 +88,7 @@ pub fn problem(a: &SolveArgs) -> Result<Problem> {
     if seats.len() < 3 {
         bail!("bad --deal: at most one seat sits out (`-`)");
     }
-    if n == 4 && !matches!(goal, Goal::Spanish | Goal::Reach(_)) {
+    if table.dealer_sits_out && !matches!(goal, Goal::Spanish | Goal::Reach(_)) {
         bail!("four hands are four-player tresillo (RULES.md section 12.2): --goal spanish or all");
     }
     let size = hands[seats[0]].len();
@@ -152,11 +155,7 @@ pub fn problem(a: &SolveArgs) -> Result<Problem> {
             }
         }
     }
-    let mut state = if n == 3 {
-        PlayState::new([hands[0], hands[1], hands[2]], trump, leader)
-    } else {
-        PlayState::with_seats(hands, trump, leader, active)
-    };
+    let mut state = PlayState::with_seats(hands, trump, leader, active);
     state.tricks = won;
     state.tricks_done = won.iter().sum();
     Ok(Problem { state, declarer, goal })
@@ -167,8 +166,8 @@ pub fn problem(a: &SolveArgs) -> Result<Problem> {
 pub fn run(a: &SolveArgs, out: &mut impl Write) -> Result<()> {
     let pb = problem(a)?;
     let ps = &pb.state;
-    if pb.goal == Goal::Spanish && ps.players() == 3 && ps.hands[3].is_empty() {
-        // Three players with trumps: the fast solver, in its card order.
+    if pb.goal == Goal::Spanish && ps.hands[3].is_empty() && ps.hands[..3].iter().all(|h| !h.is_empty()) {
+        // Seats 0, 1 and 2 play, with trumps: the fast solver, in its card order.
         if let Some(trump) = ps.trump {
             let h = [ps.hands[0], ps.hands[1], ps.hands[2]];
             let won = [ps.tricks[0], ps.tricks[1], ps.tricks[2]];

@@ -309,8 +309,8 @@ impl Deal {
             }
             return Deal::parse_partial(s);
         }
-        if parts.len() == 4 {
-            // Four hands without a heap: an empty heap part.
+        if parts.len() == hands {
+            // Every hand, no heap: an empty heap part.
             return Deal::parse_partial(&format!("{s} /"));
         }
         Deal::parse_partial(s)

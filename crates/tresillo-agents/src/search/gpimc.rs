@@ -69,7 +69,7 @@
 use crate::search::gsolver::{Goal, Solvers, active_seats};
 use tresillo_core::{
     BySeat, Contract, Decision, HandResult, LedgerConfig, PlayState, PlayerView, PublicState, Request, Seat,
-    cancelled_result, score_deal,
+    cancelled_result, playing_seats, score_deal,
 };
 
 /// Whether the decisions of `view` belong to this module: every table but the
@@ -106,13 +106,12 @@ struct Ending {
 /// first.
 fn seats_from(p: &PublicState, declarer: Seat) -> ([Seat; 4], usize) {
     let n = p.players;
-    let dropped = p.penetro.dropped;
+    let playing = playing_seats(p.game_rules().table(n), p.dealer, &p.penetro);
     let mut out = [declarer; 4];
     let mut k = 0;
     for i in 0..n {
         let s = declarer.plus(i, n);
-        let inactive = n == 4 && ((!p.penetro.active && s == p.dealer) || dropped == Some(s));
-        if !inactive {
+        if playing & (1 << s.0) != 0 {
             out[k] = s;
             k += 1;
         }

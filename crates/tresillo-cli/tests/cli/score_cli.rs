@@ -140,7 +140,10 @@ fn a_malformed_line() {
         &format!("{HEADER}\n{{\"declarer\": 1, \"trick\": [2, 5, 2]}}\n"),
         &["line 2", "unknown field `trick`"],
     );
-    fails("{\"players\": [\"Ana\", \"Blas\"]}\n", &["line 1", "2 players"]);
+    fails(
+        "{\"players\": [\"Ana\", \"Blas\"]}\n",
+        &["line 1", "rule set tresillo is played by 3 or 4 players, not 2"],
+    );
     fails("{\"player\": 3}\n", &["line 1", "unknown field `player`"]);
     fails("\n\n", &["empty"]);
 }

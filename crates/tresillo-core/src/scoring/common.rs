@@ -305,8 +305,8 @@ impl std::str::FromStr for ScoringMode {
 /// unchanged.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ScoringError {
-    /// A table size other than 3 or 4.
-    #[error("a table of {0} players is not supported (3, or 4 with an inactive dealer)")]
+    /// A table size the rule set is not played at.
+    #[error("a table of {0} players is not one the rule set is played at")]
     Players(u8),
     /// A starting bowl or pajarito out of range (amounts are bounded so that no sum
     /// of a session can overflow).

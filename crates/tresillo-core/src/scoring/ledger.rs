@@ -115,7 +115,7 @@ impl Ledger {
     /// starting bowl into the dish; the plato and the paper are empty.
     pub fn new(config: LedgerConfig) -> Result<Ledger, ScoringError> {
         let n = config.players;
-        if n != 3 && n != 4 {
+        if !config.rules.spec().tables.iter().any(|t| t.players == n) {
             return Err(ScoringError::Players(n));
         }
         let scoring = Rules { set: config.rules, options: config.options }.scoring();

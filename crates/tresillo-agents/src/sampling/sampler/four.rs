@@ -617,7 +617,7 @@ pub(super) fn to_deal(w: &World, view: &PlayerView) -> Result<Deal, NoWorld> {
         order[0] = d;
     }
     let mut seq = [Card::ESPADA; 13];
-    let mut n = 0;
+    let mut drawn_len = 0;
     for s in order.into_iter().flatten() {
         let k = p.exchanged[s].unwrap_or(0) as usize;
         if k == 0 {
@@ -632,16 +632,16 @@ pub(super) fn to_deal(w: &World, view: &PlayerView) -> Result<Deal, NoWorld> {
         if pen {
             first = rest & CardSet::from_iter([Card::ESPADA]);
         }
-        let drawn = super::world::draw(p, s, is_decl, rest, first, k, &mut seq, &mut n)?;
+        let drawn = super::world::draw(p, s, is_decl, rest, first, k, &mut seq, &mut drawn_len)?;
         hands[s] = (at_play[s] - drawn) | w.discards[s];
     }
-    super::world::heap_rest(p, w.heap, &mut seq, &mut n)?;
+    super::world::heap_rest(p, w.heap, &mut seq, &mut drawn_len)?;
     let mut heap = [Card::ESPADA; 13];
     let m = match p.penetro.heap_end.filter(|_| pen) {
         Some(end) => {
             let ten = at_play[p.dealer] | w.discards[p.dealer];
             hands[p.dealer] = CardSet::EMPTY;
-            if ten.len() != 10 || n != 3 {
+            if ten.len() != 10 || drawn_len != 3 {
                 return Err(NoWorld("a penetro needs ten cards taken and three left".into()));
             }
             let mut tens = [Card::ESPADA; 10];
@@ -658,8 +658,8 @@ pub(super) fn to_deal(w: &World, view: &PlayerView) -> Result<Deal, NoWorld> {
             13
         }
         None => {
-            heap[..n].copy_from_slice(&seq[..n]);
-            n
+            heap[..drawn_len].copy_from_slice(&seq[..drawn_len]);
+            drawn_len
         }
     };
     Ok(Deal { hands, heap: Heap::from_cards(&heap[..m]) })
