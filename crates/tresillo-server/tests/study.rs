@@ -466,9 +466,12 @@ impl tresillo_agents::Agent for Gated {
     }
 }
 
-#[test]
-fn a_participant_is_answered_while_another_participants_opponent_thinks() {
-    let dir = temp_dir("slow");
+/// A study of participants `a` and `b` in `dir` whose opponents are `gated`
+/// (open): the registry, the gate, the channel that says an opponent waits at
+/// it, and the two tokens.
+fn gated_study(
+    dir: &std::path::Path,
+) -> (Registry, Arc<Gate>, std::sync::mpsc::Receiver<()>, String, String) {
     let (tx, waiting) = std::sync::mpsc::channel();
     let gate = Arc::new(Gate {
         closed: std::sync::Mutex::new(false),
@@ -484,7 +487,7 @@ fn a_participant_is_answered_while_another_participants_opponent_thinks() {
         )
         .unwrap();
     let people = create_study(
-        &dir,
+        dir,
         &NewStudy {
             title: "slow".into(),
             rules: Rules::from(RuleSet::TRESILLO),
@@ -501,6 +504,28 @@ fn a_participant_is_answered_while_another_participants_opponent_thinks() {
     )
     .unwrap();
     let (a, b) = (people[0].token.clone(), people[1].token.clone());
+    (registry, gate, waiting, a, b)
+}
+
+/// Waits (bounded: a hang guard, not a timing check) until an opponent waits at
+/// the gate (`true`) or `task` ends (`false`).
+async fn until_held<T>(waiting: &std::sync::mpsc::Receiver<()>, task: &tokio::task::JoinHandle<T>) -> bool {
+    for _ in 0..6000 {
+        if waiting.try_recv().is_ok() {
+            return true;
+        }
+        if task.is_finished() {
+            return false;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    false
+}
+
+#[test]
+fn a_participant_is_answered_while_another_participants_opponent_thinks() {
+    let dir = temp_dir("slow");
+    let (registry, gate, waiting, a, b) = gated_study(&dir);
     runtime().block_on(async {
         let s = Studies::open(std::slice::from_ref(&dir), &registry).unwrap().0;
         let mut va = consent(&s, &a).await;
@@ -517,19 +542,7 @@ fn a_participant_is_answered_while_another_participants_opponent_thinks() {
             let task = tokio::spawn(async move {
                 call(&s2, "POST", &format!("/api/study/{a2}/decisions"), Some(&body)).await
             });
-            // Bounded waits (a hang guard, not a timing check).
-            let mut thinking = false;
-            for _ in 0..6000 {
-                if waiting.try_recv().is_ok() {
-                    thinking = true;
-                    break;
-                }
-                if task.is_finished() {
-                    break;
-                }
-                tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-            }
-            if thinking {
+            if until_held(&waiting, &task).await {
                 held = Some(task);
                 break;
             }
@@ -565,6 +578,57 @@ fn a_participant_is_answered_while_another_participants_opponent_thinks() {
         assert!(a_waited, "a's request waits for its opponent");
         assert_eq!(st, StatusCode::OK, "{v}");
         let end = play_all(&s, &a, v).await;
+        assert_eq!(end["played"], 2);
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_game_rebuilt_after_a_restart_asks_its_opponents_without_holding_the_study() {
+    let dir = temp_dir("rebuilt");
+    let (registry, gate, waiting, a, b) = gated_study(&dir);
+    // a plays three decisions of their first game: opponents' decisions are
+    // journaled with them. Then the server stops.
+    let (before, vb) = runtime().block_on(async {
+        let s = Studies::open(std::slice::from_ref(&dir), &registry).unwrap().0;
+        let mut va = consent(&s, &a).await;
+        let vb = consent(&s, &b).await;
+        for _ in 0..3 {
+            let g = &va["game"];
+            let body = json!({"seq": g["seq"], "decision": first_legal(g)}).to_string();
+            let (st, v) = call(&s, "POST", &format!("/api/study/{a}/decisions"), Some(&body)).await;
+            assert_eq!(st, StatusCode::OK, "{v}");
+            va = v;
+        }
+        assert_eq!(va["played"], 0, "a's first game goes on: {va}");
+        (va, vb)
+    });
+    // Restarted: a's game is rebuilt at a's first request, its opponents asked
+    // again; one waits at the closed gate, and b is answered meanwhile.
+    runtime().block_on(async {
+        let s = Studies::open(std::slice::from_ref(&dir), &registry).unwrap().0;
+        // b's game rebuilt first, the gate open.
+        let (st, v) = call(&s, "GET", &format!("/api/study/{b}"), None).await;
+        assert_eq!((st, &v["game"]), (StatusCode::OK, &vb["game"]), "{v}");
+        gate.set(true);
+        let (s2, a2) = (s.clone(), a.clone());
+        let task = tokio::spawn(async move { call(&s2, "GET", &format!("/api/study/{a2}"), None).await });
+        assert!(until_held(&waiting, &task).await, "the rebuild asks a's opponents again");
+        let b_state = tokio::time::timeout(
+            std::time::Duration::from_secs(20),
+            call(&s, "GET", &format!("/api/study/{b}"), None),
+        )
+        .await;
+        let a_waited = !task.is_finished();
+        gate.set(false);
+        let (st, va) = task.await.unwrap();
+        let (bst, bv) = b_state.expect("b is answered while a's game is rebuilt");
+        assert_eq!(bst, StatusCode::OK, "{bv}");
+        assert_eq!(bv["game"], vb["game"], "b's game did not move");
+        assert!(a_waited, "a's request waits for the rebuild");
+        assert_eq!(st, StatusCode::OK, "{va}");
+        assert_eq!(va["game"], before["game"], "a's game is where it was before the restart");
+        let end = play_all(&s, &a, va).await;
         assert_eq!(end["played"], 2);
     });
     let _ = std::fs::remove_dir_all(&dir);

@@ -166,6 +166,29 @@ struct Live {
     steps: Vec<Step>,
 }
 
+impl Live {
+    /// Decisions journaled before a restart (`journal` names the file in
+    /// errors), played again: each opponent asked again first so that its
+    /// generator and state are as they were (a deterministic opponent answers
+    /// the same; the journal's answer stands).
+    fn replay(&mut self, steps: Vec<Step>, journal: &str) -> Result<(), StudyError> {
+        let game = self.setup.game;
+        let bad = |why: String| StudyError::Setup(format!("{journal}: game {game}: {why}"));
+        for step in steps {
+            let seat = step.seat;
+            if self.hand.request().seat() != Some(seat) {
+                return Err(bad(format!("a decision of seat {} out of turn", seat.0)));
+            }
+            if let Some(Some(a)) = self.seats.get_mut(seat.index()) {
+                let _ = a.decide_at(&self.hand, seat, &mut self.rngs[seat.index()]);
+            }
+            self.hand.apply(Decision::from(step.act)).map_err(|e| bad(e.to_string()))?;
+            self.steps.push(step);
+        }
+        Ok(())
+    }
+}
+
 struct Person {
     /// `None` while the game is lent ([`Study::lend`]).
     journal: Option<Journal>,
@@ -506,9 +529,24 @@ impl Study {
     /// back): `None` when it is the participant's turn or every game is played,
     /// else the game, whose opponents decide in [`Lent::think`]. Until
     /// [`Study::give_back`], the participant's calls get [`StudyError::Busy`];
-    /// other participants are served. A game rebuilt from the journal after a
-    /// restart is rebuilt here (its opponents asked again, with the study).
+    /// other participants are served. A game to rebuild from the journal after a
+    /// restart is lent at its start, and [`Lent::think`] plays its journaled
+    /// decisions again first (its opponents asked again without the study).
     pub fn lend(&mut self, who: Who) -> Result<Option<Lent>, StudyError> {
+        let person = &self.people[who.0];
+        if person.lent.is_none()
+            && person.live.is_none()
+            && !person.pending.is_empty()
+            && let Some(live) = self.start_live(who.0)?
+        {
+            let steps = std::mem::take(&mut self.people[who.0].pending);
+            self.people[who.0].live = Some(live);
+            let mut lent = self.take(who, None);
+            lent.before = steps.clone();
+            self.people[who.0].lent = Some(steps.len());
+            lent.replay = steps;
+            return Ok(Some(lent));
+        }
         if !self.ensure_live(who.0)? {
             return Ok(None);
         }
@@ -560,7 +598,7 @@ impl Study {
             seating: s.seating.to_string(),
         };
         let seed = self.seed_of(s.deal_index, s.deal_seed);
-        Lent { who, live, journal, before, entries, origin, seed, outcome: None }
+        Lent { who, live, journal, before, replay: Vec::new(), entries, origin, seed, outcome: None }
     }
 
     /// Takes back a game lent by [`Study::lend`] or [`Study::lend_decision`]
@@ -655,7 +693,8 @@ impl Study {
     }
 
     /// Makes sure participant `p` has a live game (started, or rebuilt from the
-    /// journal); `false` when every game is played.
+    /// journal, its opponents asked again here); `false` when every game is
+    /// played.
     fn ensure_live(&mut self, p: usize) -> Result<bool, StudyError> {
         if self.people[p].lent.is_some() {
             return Err(StudyError::Busy);
@@ -663,9 +702,21 @@ impl Study {
         if self.people[p].live.is_some() {
             return Ok(true);
         }
+        let Some(mut live) = self.start_live(p)? else { return Ok(false) };
+        let steps = std::mem::take(&mut self.people[p].pending);
+        let journal = self.people[p].journal_mut()?.path().display().to_string();
+        live.replay(steps, &journal)?;
+        self.people[p].live = Some(live);
+        Ok(true)
+    }
+
+    /// Participant `p`'s next game at its start (the decisions journaled before a
+    /// restart not played yet: [`Live::replay`]); `None` when every game is
+    /// played.
+    fn start_live(&self, p: usize) -> Result<Option<Live>, StudyError> {
         let game = self.people[p].finished.len() as u64;
         if game >= self.file.deals_per_participant {
-            return Ok(false);
+            return Ok(None);
         }
         let setup = self.setup(p, game);
         let hand = Hand::with_rules(setup.rules, setup.players, setup.deal, setup.dealer)
@@ -683,25 +734,7 @@ impl Study {
                 Some(a)
             });
         }
-        let mut live = Live { hand, seats, rngs: seat_rngs(setup.rng_seed), steps: Vec::new(), setup };
-        // Decisions journaled before a restart: played again, each opponent asked
-        // again first so that its generator and state are as they were (a
-        // deterministic opponent answers the same; the journal's answer stands).
-        for step in std::mem::take(&mut self.people[p].pending) {
-            let journal = self.people[p].journal_mut()?.path().display().to_string();
-            let bad = |why: String| StudyError::Setup(format!("{journal}: game {game}: {why}"));
-            let seat = step.seat;
-            if live.hand.request().seat() != Some(seat) {
-                return Err(bad(format!("a decision of seat {} out of turn", seat.0)));
-            }
-            if let Some(Some(a)) = live.seats.get_mut(seat.index()) {
-                let _ = a.decide_at(&live.hand, seat, &mut live.rngs[seat.index()]);
-            }
-            live.hand.apply(Decision::from(step.act)).map_err(|e| bad(e.to_string()))?;
-            live.steps.push(step);
-        }
-        self.people[p].live = Some(live);
-        Ok(true)
+        Ok(Some(Live { hand, seats, rngs: seat_rngs(setup.rng_seed), steps: Vec::new(), setup }))
     }
 
     /// The opponents decide until the participant's turn or the end of the hand
@@ -746,6 +779,9 @@ pub struct Lent {
     journal: Journal,
     /// The game's decisions when it was lent (journaled).
     before: Vec<Step>,
+    /// Journaled decisions [`Lent::think`] plays again first (a game rebuilt
+    /// after a restart: [`Study::lend`]).
+    replay: Vec<Step>,
     /// What [`Lent::think`] journals.
     entries: Vec<Entry>,
     origin: TournamentOrigin,
@@ -772,6 +808,11 @@ impl Lent {
     /// nothing more.
     pub fn think(&mut self) {
         if self.outcome.is_some() {
+            return;
+        }
+        let steps = std::mem::take(&mut self.replay);
+        if let Err(e) = self.live.replay(steps, &self.journal.path().display().to_string()) {
+            self.outcome = Some(Err(e));
             return;
         }
         let live = &mut self.live;
