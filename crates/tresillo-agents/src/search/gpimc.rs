@@ -106,7 +106,7 @@ struct Ending {
 /// first.
 fn seats_from(p: &PublicState, declarer: Seat) -> ([Seat; 4], usize) {
     let n = p.players;
-    let playing = playing_seats(p.game_rules().table(n), p.dealer, &p.penetro);
+    let playing = playing_seats(p.table, p.dealer, &p.penetro);
     let mut out = [declarer; 4];
     let mut k = 0;
     for i in 0..n {
