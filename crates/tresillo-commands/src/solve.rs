@@ -71,8 +71,9 @@ pub fn problem(a: &SolveArgs) -> Result<Problem> {
     let n = parts.len();
     // The table the hands describe: tresillo's (RULES.md) at as many seats as hands
     // given; no other rule set is involved in a position.
+    let tresillo = Rules::default();
     let table = match u8::try_from(n) {
-        Ok(players) if Rules::default().check_players(players).is_ok() => Rules::default().table(players),
+        Ok(players) if tresillo.check_players(players).is_ok() => tresillo.table(players),
         _ => bail!("bad --deal: expected three or four hands separated by ` / `, found {n}"),
     };
     let mut hands = [CardSet::EMPTY; 4];

@@ -171,9 +171,9 @@ impl Live {
     /// errors), played again: each opponent asked again first so that its
     /// generator and state are as they were (a deterministic opponent answers
     /// the same; the journal's answer stands).
-    fn replay(&mut self, steps: Vec<Step>, journal: &str) -> Result<(), StudyError> {
+    fn replay(&mut self, steps: Vec<Step>, journal: &Path) -> Result<(), StudyError> {
         let game = self.setup.game;
-        let bad = |why: String| StudyError::Setup(format!("{journal}: game {game}: {why}"));
+        let bad = |why: String| StudyError::Setup(format!("{}: game {game}: {why}", journal.display()));
         for step in steps {
             let seat = step.seat;
             if self.hand.request().seat() != Some(seat) {
@@ -541,11 +541,7 @@ impl Study {
         {
             let steps = std::mem::take(&mut self.people[who.0].pending);
             self.people[who.0].live = Some(live);
-            let mut lent = self.take(who, None);
-            lent.before = steps.clone();
-            self.people[who.0].lent = Some(steps.len());
-            lent.replay = steps;
-            return Ok(Some(lent));
+            return Ok(Some(self.take(who, None, steps)));
         }
         if !self.ensure_live(who.0)? {
             return Ok(None);
@@ -554,7 +550,7 @@ impl Study {
         if live.hand.request().seat() == Some(live.setup.human_seat) {
             return Ok(None);
         }
-        Ok(Some(self.take(who, None)))
+        Ok(Some(self.take(who, None, Vec::new())))
     }
 
     /// As [`Study::decide`] without running the opponents: the decision `d` at
@@ -574,16 +570,17 @@ impl Study {
         }
         let mut next = live.hand;
         next.apply(d).map_err(StudyError::Illegal)?;
-        Ok(self.take(who, Some((Step { seat, act: Act::from(d) }, next))))
+        Ok(self.take(who, Some((Step { seat, act: Act::from(d) }, next)), Vec::new()))
     }
 
     /// Takes participant `who`'s live game and journal out (`first`: the
-    /// participant's decision, and the hand after it).
-    fn take(&mut self, who: Who, first: Option<(Step, Hand)>) -> Lent {
+    /// participant's decision, and the hand after it; `replay`: journaled
+    /// decisions not yet played in the live game, for [`Lent::think`]).
+    fn take(&mut self, who: Who, first: Option<(Step, Hand)>, replay: Vec<Step>) -> Lent {
         let person = &mut self.people[who.0];
         let mut live = person.live.take().expect("a live game");
         let journal = person.journal.take().expect("a participant not lent has a journal");
-        let before = live.steps.clone();
+        let before: Vec<Step> = live.steps.iter().chain(&replay).copied().collect();
         person.lent = Some(before.len());
         let mut entries = Vec::new();
         if let Some((step, hand)) = first {
@@ -598,7 +595,7 @@ impl Study {
             seating: s.seating.to_string(),
         };
         let seed = self.seed_of(s.deal_index, s.deal_seed);
-        Lent { who, live, journal, before, replay: Vec::new(), entries, origin, seed, outcome: None }
+        Lent { who, live, journal, before, replay, entries, origin, seed, outcome: None }
     }
 
     /// Takes back a game lent by [`Study::lend`] or [`Study::lend_decision`]
@@ -704,8 +701,7 @@ impl Study {
         }
         let Some(mut live) = self.start_live(p)? else { return Ok(false) };
         let steps = std::mem::take(&mut self.people[p].pending);
-        let journal = self.people[p].journal_mut()?.path().display().to_string();
-        live.replay(steps, &journal)?;
+        live.replay(steps, self.people[p].journal_mut()?.path())?;
         self.people[p].live = Some(live);
         Ok(true)
     }
@@ -811,7 +807,7 @@ impl Lent {
             return;
         }
         let steps = std::mem::take(&mut self.replay);
-        if let Err(e) = self.live.replay(steps, &self.journal.path().display().to_string()) {
+        if let Err(e) = self.live.replay(steps, self.journal.path()) {
             self.outcome = Some(Err(e));
             return;
         }
