@@ -50,6 +50,7 @@ mod solve;
 mod sprt;
 mod study;
 mod tournament;
+mod train;
 mod tune;
 #[cfg(test)]
 mod words_golden;
@@ -76,6 +77,9 @@ fn bot_identities(agents: &str, bidding: Option<&str>) -> Vec<tresillo_bots::Bot
 
 fn registry() -> tresillo_agents::Registry {
     let mut r = tresillo_bots::registry();
+    let read: tresillo_learn::ModelReader =
+        std::sync::Arc::new(|path: &str| std::fs::read(path).map_err(|e| format!("reading {path}: {e}")));
+    tresillo_learn::register(&mut r, read).expect("the learned models' names are free");
     for (name, config) in named_bots() {
         tresillo_bots::register_named(&mut r, name, config.clone()).expect("checked when the file was read");
     }
@@ -126,6 +130,9 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Measure the engine's speed.
     Bench(bench::BenchArgs),
+    /// Train a network on played deals (card locations, a policy, an action-value)
+    /// and write it as a model file (docs/LEARNING.md).
+    Train(train::TrainArgs),
     /// Find the `worlds` (pimc) or `iters` (ismcts) whose decisions cost a given
     /// CPU time each over whole games on this machine, measured as a duplicate
     /// tournament charges them, and print that reproducible spec (equal-compute
@@ -234,6 +241,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Play(a) => play::run(&a, &mut out)?,
         Command::Solve(a) => solve::run(&a, &mut out)?,
         Command::Bench(a) => bench::run(&a, &mut out)?,
+        Command::Train(a) => train::run(&a, &mut out)?,
         Command::Calibrate(a) => calibrate::run(&a, &mut out)?,
         Command::Score(a) => score::run(&a)?,
         Command::Tournament(a) => {
