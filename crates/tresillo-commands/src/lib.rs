@@ -29,6 +29,7 @@ mod args;
 mod bench;
 mod bot_check;
 mod calibrate;
+mod evaluate;
 mod experiment;
 #[cfg(test)]
 mod fuzz;
@@ -133,6 +134,10 @@ enum Command {
     /// Train a network on played deals (card locations, a policy, an action-value)
     /// and write it as a model file (docs/LEARNING.md).
     Train(train::TrainArgs),
+    /// Measure a trained model on fresh deals: a locations model against the
+    /// exact sampler and the soft rule model, a policy or value model's agreement
+    /// with the agents' actions.
+    Evaluate(evaluate::EvaluateArgs),
     /// Find the `worlds` (pimc) or `iters` (ismcts) whose decisions cost a given
     /// CPU time each over whole games on this machine, measured as a duplicate
     /// tournament charges them, and print that reproducible spec (equal-compute
@@ -242,6 +247,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Solve(a) => solve::run(&a, &mut out)?,
         Command::Bench(a) => bench::run(&a, &mut out)?,
         Command::Train(a) => train::run(&a, &mut out)?,
+        Command::Evaluate(a) => evaluate::run(&a, &mut out)?,
         Command::Calibrate(a) => calibrate::run(&a, &mut out)?,
         Command::Score(a) => score::run(&a)?,
         Command::Tournament(a) => {

@@ -30,6 +30,11 @@ pub struct TrainArgs {
     /// the deals (what a value model needs to see of other bids).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
     explore: u32,
+    /// Keep only the rows of these kinds of request, comma-separated (bid,
+    /// declare, discard, word, play, surrender, takeover, bola, ...): for
+    /// example `bid,declare` for a value model of the auction.
+    #[arg(long)]
+    phases: Option<String>,
     /// Learn only the decisions of the agent in this slot of `--agents` (a
     /// policy of that agent).
     #[arg(long)]
@@ -94,7 +99,11 @@ pub fn run(a: &TrainArgs, out: &mut impl Write) -> Result<()> {
     {
         bail!("--slot {s}: the agents' slots are 0 to {}", specs.len() - 1);
     }
-    let setup = tresillo_learn::Setup { rules, players, seed: a.seed, explore: a.explore };
+    let phases = match &a.phases {
+        Some(p) => tresillo_learn::data::phase_mask(p).map_err(|e| anyhow::anyhow!("--phases: {e}"))?,
+        None => 0,
+    };
+    let setup = tresillo_learn::Setup { rules, players, seed: a.seed, explore: a.explore, phases };
     let registry = crate::registry();
     let rows = tresillo_learn::play_deals(&setup, &specs, &registry, 0..a.deals)?;
     let config = TrainConfig {
@@ -125,13 +134,14 @@ pub fn run(a: &TrainArgs, out: &mut impl Write) -> Result<()> {
     bar.finish_and_clear();
     let info = net.info_mut();
     info.data = format!(
-        "{} deals of seed {} played by {} ({} {} players, explore {}%): {} rows",
+        "{} deals of seed {} played by {} ({} {} players, explore {}%, phases {}): {} rows",
         a.deals,
         a.seed,
         specs.join(","),
         rules.set.name(),
         players,
         a.explore,
+        a.phases.as_deref().unwrap_or("all"),
         rows.len()
     );
     info.command = std::env::args().collect::<Vec<_>>().join(" ");

@@ -11,7 +11,7 @@ use tresillo_learn::features::{self, INPUT};
 use tresillo_learn::{Kind, Net, TrainConfig};
 
 fn setup() -> Setup {
-    Setup { rules: Rules::default(), players: 3, seed: 11, explore: 0 }
+    Setup { rules: Rules::default(), players: 3, seed: 11, explore: 0, phases: 0 }
 }
 
 fn rule_rows(deals: u64) -> Vec<Row> {
