@@ -162,3 +162,27 @@ fn a_model_runs_the_same_as_its_file() {
     let x: Vec<f32> = (0..2 * INPUT).map(|i| ((i * 37) % 11) as f32 / 11.0).collect();
     assert_eq!(net.run(x.clone(), 2).unwrap(), back.run(x, 2).unwrap());
 }
+
+#[test]
+fn a_model_written_in_python_gives_the_same_outputs() {
+    // scripts/make-learn-parity.py: PyTorch's layout, written with numpy, and
+    // the outputs numpy computes (in f64) for three inputs.
+    let net = Net::from_bytes(include_bytes!("data/parity.safetensors")).unwrap();
+    assert_eq!(net.info().kind, Kind::Locations);
+    let want: serde_json::Value = serde_json::from_str(include_str!("data/parity.json")).unwrap();
+    let rows = want["inputs"].as_array().unwrap();
+    let x: Vec<f32> =
+        rows.iter().flat_map(|r| r.as_array().unwrap().iter().map(|v| v.as_f64().unwrap() as f32)).collect();
+    let got = net.run(x, rows.len()).unwrap();
+    let expected: Vec<f64> = want["outputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r.as_array().unwrap().clone())
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    assert_eq!(got.len(), expected.len());
+    for (i, (g, e)) in got.iter().zip(&expected).enumerate() {
+        assert!((f64::from(*g) - e).abs() < 1e-5, "output {i}: {g} against {e}");
+    }
+}
