@@ -31,7 +31,9 @@ fn cards(t: &mut [f32], at: usize, s: CardSet) {
     }
 }
 
-fn request_index(r: Request) -> usize {
+/// The index of a request's kind in the tensor's request one-hot (0..15).
+#[must_use]
+pub fn request_index(r: Request) -> usize {
     match r {
         Request::Bid { .. } => 0,
         Request::Declare { .. } => 1,

@@ -104,7 +104,8 @@ pub struct Setup {
     pub phases: u16,
 }
 
-/// The request kinds by [`Row::phase`], as the observation tensor numbers them.
+/// The request kinds by [`Row::phase`], as the observation tensor numbers them
+/// ([`observation::request_index`]).
 pub const PHASES: [&str; 15] = [
     "bid",
     "declare",
@@ -238,27 +239,6 @@ fn row(view: &PlayerView, building: CardSet, legal: &[usize], a: usize) -> Row {
     }
 }
 
-/// The index of a request's kind ([`PHASES`]).
-fn phase_of(r: &Request) -> u8 {
-    match r {
-        Request::Bid { .. } => 0,
-        Request::Declare { .. } => 1,
-        Request::Discard { .. } => 2,
-        Request::Word { .. } => 3,
-        Request::Play { .. } => 4,
-        Request::Surrender { .. } => 5,
-        Request::TakeOver { .. } => 6,
-        Request::Bola { .. } => 7,
-        Request::Gascarille { .. } => 8,
-        Request::ExchangeRight { .. } => 9,
-        Request::AcceptSurrender { .. } => 10,
-        Request::DeclareVole { .. } => 11,
-        Request::Penetro { .. } => 12,
-        Request::DropOut { .. } => 13,
-        Request::Done => 14,
-    }
-}
-
 /// Whether exploration may replace the agent's answer to `request`.
 fn explorable(request: &Request) -> bool {
     matches!(request, Request::Bid { .. } | Request::Declare { .. })
@@ -301,7 +281,7 @@ pub fn play_deal(
                 .map_err(|f| fail(format!("{}: {}", agents[i].name(), f.reason())))?
         };
         let labels = owners(&hand, seat);
-        let keep = setup.phases == 0 || setup.phases & (1 << phase_of(&view.request())) != 0;
+        let keep = setup.phases == 0 || setup.phases & (1 << observation::request_index(view.request())) != 0;
         let mut push = |building: CardSet, legal: &[usize], a: usize| {
             if !keep {
                 return;
