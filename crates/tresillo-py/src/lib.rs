@@ -17,9 +17,11 @@ mod model;
 mod seat_view;
 mod seated;
 
+use numpy::PyArray1;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex};
@@ -60,6 +62,44 @@ fn option_text(name: &str, v: &Bound<'_, PyAny>) -> PyResult<String> {
     }
     v.extract::<String>().map_err(|_| {
         PyTypeError::new_err(format!("options[{name:?}]: expected a string, a bool or an int, got {v:?}"))
+    })
+}
+
+/// An action id argument: a `ValueError` outside the action space, a
+/// `TypeError` for what is not an int.
+pub(crate) fn action_arg(a: &Bound<'_, PyAny>) -> PyResult<usize> {
+    if let Ok(i) = a.extract::<i64>()
+        && !a.is_instance_of::<PyBool>()
+        && let Ok(u) = usize::try_from(i)
+        && u < NUM_ACTIONS
+    {
+        return Ok(u);
+    }
+    let range = format!("an action id, 0 to {}", NUM_ACTIONS - 1);
+    let u: usize = int_arg("action", a, &range)?;
+    if u >= NUM_ACTIONS {
+        return Err(value_error(format!("action={u}: expected {range}")));
+    }
+    Ok(u)
+}
+
+/// A player argument (a seat, or `-1` for chance): a `ValueError` naming
+/// it when it is no such thing (checked against the table by the caller).
+pub(crate) fn player_arg(p: &Bound<'_, PyAny>) -> PyResult<i64> {
+    if !p.is_instance_of::<PyBool>()
+        && let Ok(i) = p.extract::<i64>()
+    {
+        return Ok(i);
+    }
+    int_arg("player", p, "a seat (0 to 3), or -1 for chance")
+}
+
+/// A `ModuleNotFoundError` naming `what` when NumPy cannot be imported.
+pub(crate) fn numpy_needed(py: Python<'_>, what: &str) -> PyResult<()> {
+    py.import("numpy").map(|_| ()).map_err(|_| {
+        pyo3::exceptions::PyModuleNotFoundError::new_err(format!(
+            "{what} returns NumPy arrays: pip install numpy"
+        ))
     })
 }
 
@@ -159,6 +199,16 @@ impl Game {
         self.initial_state(seed, deal, dealer)
     }
 
+    /// Pickling (and `copy.deepcopy`): the rule set, the table and the options.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let options = PyDict::new(py);
+        for (k, v) in self.env.rules().set_options() {
+            options.set_item(k, v)?;
+        }
+        let args = (self.env.rules().set.name(), self.env.players(), options).into_pyobject(py)?.into_any();
+        Ok((py.get_type::<Game>().into_any(), args))
+    }
+
     fn __repr__(&self) -> String {
         let opts: Vec<String> =
             self.env.rules().set_options().iter().map(|(k, v)| format!("{k:?}: {v:?}")).collect();
@@ -190,6 +240,13 @@ impl Game {
         };
         Ok(State(s.map_err(env_error)?))
     }
+}
+
+/// The error of a state another thread is using at this very moment.
+fn busy_state() -> PyErr {
+    PyRuntimeError::new_err(
+        "this State is in use by another thread at this moment; give each thread its own state (state.clone())",
+    )
 }
 
 /// An error of the environment as Python raises it: a `ValueError` for what the
@@ -252,20 +309,21 @@ impl State {
         self.0.legal_actions()
     }
 
-    /// A list of [`Game::num_distinct_actions`] 0/1 values, 1 at the legal actions.
-    fn legal_actions_mask(&self) -> Vec<u8> {
-        let mut m = vec![0u8; NUM_ACTIONS];
+    /// A NumPy array of [`Game::num_distinct_actions`] booleans, true at the
+    /// legal actions (shape `(153,)`, dtype `bool`).
+    fn legal_actions_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        numpy_needed(py, "legal_actions_mask")?;
+        let mut m = [false; NUM_ACTIONS];
         for a in self.0.legal_actions() {
-            m[a] = 1;
+            m[a] = true;
         }
-        m
+        Ok(PyArray1::from_slice(py, &m))
     }
 
     /// Plays action `a` for the player to move; a `ValueError` names the seat, the
     /// action and the legal ones when it is not legal.
-    fn apply_action(&mut self, a: i64) -> PyResult<()> {
-        let a = usize::try_from(a)
-            .map_err(|_| value_error(format!("action {a}: ids are 0 to {}", NUM_ACTIONS - 1)))?;
+    fn apply_action(&mut self, a: &Bound<'_, PyAny>) -> PyResult<()> {
+        let a = action_arg(a)?;
         self.0.apply_action(a).map_err(env_error)
     }
 
@@ -325,8 +383,14 @@ impl State {
     /// deals consistent with what that seat has seen (the sampler of the search
     /// agents), with every public decision replayed; its `history()` is this
     /// state's. `seed` seeds the draw. A `ValueError` at a chance node.
-    #[pyo3(signature = (player, seed = 0))]
-    fn resample_from_infostate(&self, player: i64, seed: u64) -> PyResult<State> {
+    #[pyo3(signature = (player, seed = None))]
+    fn resample_from_infostate(
+        &self,
+        player: &Bound<'_, PyAny>,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<State> {
+        let seed: u64 = seed.map(|s| int_arg("seed", s, "0 to 2**64-1")).transpose()?.unwrap_or(0);
+        let player = player_arg(player)?;
         let seat = self.viewing_seat(player)?;
         Ok(State(self.0.resample_from_infostate(seat, seed).map_err(env_error)?))
     }
@@ -341,15 +405,28 @@ impl State {
         self.0.dealer().0
     }
 
-    /// The words of action `a` for `player`, in the rule set's names.
-    fn action_to_string(&self, player: i64, a: i64) -> String {
-        let _ = player;
-        usize::try_from(a).map_or_else(|_| format!("action {a}"), |a| self.0.action_string(a))
+    /// The words of action `a` for `player`, in the rule set's names: for
+    /// chance (`-1`) the card it deals (`deal 1E`), for a seat its decision
+    /// (`play 1E`, `bid 2`); a `ValueError` for a player not at the table or an
+    /// id outside the action space.
+    fn action_to_string(&self, player: &Bound<'_, PyAny>, a: &Bound<'_, PyAny>) -> PyResult<String> {
+        let player = player_arg(player)?;
+        let a = action_arg(a)?;
+        if player == CHANCE {
+            let names = self.0.env().rules().spec().names;
+            return tresillo_core::Card::try_index(a)
+                .filter(|_| a < 40)
+                .map(|c| format!("deal {}", names.card(c)))
+                .ok_or_else(|| value_error(format!("action {a}: chance's actions are the cards, 0 to 39")));
+        }
+        self.0.env().seat(player).map_err(env_error)?;
+        Ok(tresillo_core::action::words(self.0.env().rules().spec().names, a))
     }
 
     /// What seat `player` may know (RULES.md section 9), as a flat list of 0/1 and
     /// small fractions: `Game.observation_size()` values, laid out in docs/PYTHON.md.
-    fn observation_tensor(&self, player: i64) -> PyResult<Vec<f32>> {
+    fn observation_tensor(&self, player: &Bound<'_, PyAny>) -> PyResult<Vec<f32>> {
+        let player = player_arg(player)?;
         if self.0.is_chance_node() {
             return Ok(vec![0.0; tresillo_env::observation::SIZE]);
         }
@@ -359,7 +436,8 @@ impl State {
     /// What seat `player` knows, as a compact string: equal for two states that
     /// seat cannot tell apart, different otherwise (perfect recall); see
     /// [`tresillo_env::State::information_state_string`] and docs/PYTHON.md.
-    fn information_state_string(&self, player: i64) -> PyResult<String> {
+    fn information_state_string(&self, player: &Bound<'_, PyAny>) -> PyResult<String> {
+        let player = player_arg(player)?;
         let seat = self.0.env().seat(player).map_err(env_error)?;
         self.0.information_state_string(seat).map_err(env_error)
     }
@@ -367,7 +445,8 @@ impl State {
     /// What seat `player` sees, as a dict: the keys of `SeatView.view()` (the
     /// protocol's `view`, with the discard the seat is building when it is to
     /// move), and `phase`, `to_move`, `turned` and `exposed`.
-    fn view<'py>(&self, py: Python<'py>, player: i64) -> PyResult<Bound<'py, PyDict>> {
+    fn view<'py>(&self, py: Python<'py>, player: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+        let player = player_arg(player)?;
         let view = self.view_of(player)?;
         let p = view.public();
         let d = seat_view::view_dict(py, &view, self.0.building(&view))?;
@@ -410,6 +489,8 @@ pub(crate) fn action_words(names: Names, a: usize) -> String {
 #[pyclass(module = "tresillo._tresillo")]
 pub struct Agent {
     spec: String,
+    /// The seed it was built with (what pickling keeps, with the spec).
+    seed: u64,
     /// The agent's mutable part. Its lock is only ever waited for with the
     /// interpreter's lock released, so threads stepping one agent take turns
     /// and never deadlock.
@@ -439,20 +520,51 @@ const SIGNAL_POLL: Duration = Duration::from_millis(50);
 struct Inner {
     seated: Seated,
     rng: AgentRng,
-    /// The history of the last state decided for (a new hand when the next one
-    /// does not continue it).
+    /// The history of the last state decided for (the agent's hand memory is
+    /// reset when the next one does not continue it).
     last: Vec<u16>,
-    /// The discard decided and being returned card by card: the seat, the
-    /// length of the history when it was decided, the cards.
-    planned: Option<(Seat, usize, CardSet)>,
+    /// The discards decided and being returned card by card, each keyed by
+    /// the hand it belongs to: the seat and the history when the discard began
+    /// (the state's history without the cards chosen since). One agent steps
+    /// many hands (round-robin, from several threads): each hand's plan is its
+    /// own.
+    plans: HashMap<(Seat, Vec<u16>), CardSet>,
 }
 
+/// The most discards an agent keeps planned at once (hands abandoned in the
+/// middle of a discard are forgotten past it).
+const MAX_PLANS: usize = 1 << 16;
+
 /// What a step needs of the state, owned (it may move to the search thread).
+#[derive(Clone)]
 struct Ask {
     hand: Hand,
     seat: Seat,
     history: Vec<u16>,
     chosen: CardSet,
+    /// The legal action ids (a discard's, given the cards chosen).
+    legal: Vec<usize>,
+}
+
+/// The next action of a discard planned as `plan` with `chosen` already in,
+/// among `legal`: the plan's lowest card not chosen when legal (cards go in
+/// increasing order), else its next legal card, else "done" when legal, else
+/// the first legal card (a plan that `chosen` already departs from: the
+/// closest legal discard).
+pub(crate) fn planned_discard_step(plan: CardSet, chosen: CardSet, legal: &[usize]) -> usize {
+    let next = discard_step(plan, chosen);
+    if legal.contains(&next) {
+        return next;
+    }
+    let done = Action::DiscardDone.id().expect("the done id");
+    (plan & !chosen)
+        .iter()
+        .filter_map(|c| Action::DiscardCard(c).id())
+        .filter(|a| legal.contains(a))
+        .min()
+        .or_else(|| legal.contains(&done).then_some(done))
+        .or_else(|| legal.first().copied())
+        .unwrap_or(done)
 }
 
 impl Inner {
@@ -464,20 +576,20 @@ impl Inner {
         spec: &str,
         failure: Option<&model::ModelFailure>,
     ) -> Result<(usize, Option<Decision>), String> {
-        let Ask { hand, seat, history, chosen } = ask;
+        let Ask { hand, seat, history, chosen, legal } = ask;
         let (seat, chosen) = (*seat, *chosen);
         if !history.starts_with(&self.last) || self.last.is_empty() {
             self.seated.begin_hand();
-            self.planned = None;
         }
         self.last.clone_from(history);
-        if let Request::Discard { .. } = hand.request()
-            && let Some((by, at, plan)) = self.planned
-            && by == seat
-            && history.len() == at + chosen.len() as usize
-            && (chosen & !plan).is_empty()
-        {
-            return Ok((discard_step(plan, chosen), None));
+        let discarding = matches!(hand.request(), Request::Discard { .. });
+        let key = || (seat, history[..history.len() - chosen.len() as usize].to_vec());
+        if discarding && let Some(&plan) = self.plans.get(&key()) {
+            let id = planned_discard_step(plan, chosen, legal);
+            if id == Action::DiscardDone.id().expect("the done id") {
+                self.plans.remove(&key());
+            }
+            return Ok((id, None));
         }
         let d = self.seated.decide_at(hand, seat, &mut self.rng).map_err(|f| format!("agent {spec}: {f}"))?;
         if let Some(why) = failure.and_then(model::ModelFailure::take) {
@@ -485,8 +597,14 @@ impl Inner {
         }
         let id = match d {
             Decision::Discard(set) => {
-                self.planned = Some((seat, history.len() - chosen.len() as usize, set));
-                discard_step(set, chosen)
+                let id = planned_discard_step(set, chosen, legal);
+                if id != Action::DiscardDone.id().expect("the done id") {
+                    if self.plans.len() >= MAX_PLANS {
+                        self.plans.clear();
+                    }
+                    self.plans.insert(key(), set);
+                }
+                id
             }
             d => Action::Decision(d).id().ok_or_else(|| format!("no action id for {d:?}"))?,
         };
@@ -497,7 +615,6 @@ impl Inner {
     /// starts the agent's hand afresh).
     fn forget(&mut self) {
         self.last.clear();
-        self.planned = None;
     }
 }
 
@@ -551,12 +668,13 @@ impl Agent {
             likelihood: kept,
             batched,
             spec: spec.to_string(),
+            seed,
             searches: Arc::new(AtomicBool::new(searches)),
             inner: Arc::new(Mutex::new(Inner {
                 seated,
                 rng: tresillo_agents::rng_from_seed(seed),
                 last: Vec::new(),
-                planned: None,
+                plans: HashMap::new(),
             })),
         })
     }
@@ -578,17 +696,27 @@ impl Agent {
     /// steps take turns). A search checks for signals while it runs: Ctrl-C
     /// raises `KeyboardInterrupt` within about 50 ms (the abandoned search
     /// finishes in the background; the agent's next step starts its hand afresh).
-    fn step(&self, py: Python<'_>, state: &State) -> PyResult<usize> {
-        let Some(hand) = state.0.hand() else {
-            return Err(value_error("agent step at a chance node: the pack is still being dealt"));
+    fn step(&self, py: Python<'_>, state: &Bound<'_, State>) -> PyResult<usize> {
+        // The state is read here and let go: another thread may use it while
+        // the agent decides (its answer is checked against the state after).
+        let ask = {
+            let state = state.try_borrow().map_err(|_| busy_state())?;
+            let Some(hand) = state.0.hand() else {
+                return Err(value_error("agent step at a chance node: the pack is still being dealt"));
+            };
+            let Some(seat) = hand.request().seat() else {
+                return Err(value_error("agent step after the end of the hand"));
+            };
+            Ask {
+                hand: *hand,
+                seat,
+                history: state.0.history().to_vec(),
+                chosen: state.0.discard().chosen,
+                legal: state.0.legal_actions(),
+            }
         };
-        let Some(seat) = hand.request().seat() else {
-            return Err(value_error("agent step after the end of the hand"));
-        };
-        let ask =
-            Ask { hand: *hand, seat, history: state.0.history().to_vec(), chosen: state.0.discard().chosen };
         let answer = if self.searches.load(Ordering::Relaxed) {
-            self.step_in_thread(py, ask)?
+            self.step_in_thread(py, &ask)?
         } else {
             let (inner, spec, failure) = (&*self.inner, self.spec.as_str(), self.model_failure.as_ref());
             py.detach(|| {
@@ -601,13 +729,35 @@ impl Agent {
             })
         };
         let (id, d) = answer.map_err(PyRuntimeError::new_err)?;
-        if !state.0.is_legal(id) {
+        if !ask.legal.contains(&id) {
             return Err(PyRuntimeError::new_err(format!(
-                "agent {}: seat {seat} decided {d:?}, which is not legal here",
+                "agent {}: seat {} decided {d:?}, which is not legal here",
+                self.spec, ask.seat
+            )));
+        }
+        if state.try_borrow().map_or(true, |s| s.0.history() != ask.history.as_slice()) {
+            return Err(PyRuntimeError::new_err(format!(
+                "agent {}: the state changed while the agent decided (another thread applied an action); \
+                 give each thread its own state (state.clone())",
                 self.spec
             )));
         }
         Ok(id)
+    }
+
+    /// The seed it was built with.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Pickling (and `copy.deepcopy`): the agent as its spec, seed and model,
+    /// rebuilt afresh (what it remembered of a hand in progress is not kept;
+    /// a `likelihood=` model must be picklable itself).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let model = self.likelihood.as_ref().map(|m| m.clone_ref(py));
+        let args = (self.spec.as_str(), self.seed, model, self.batched).into_pyobject(py)?.into_any();
+        Ok((py.get_type::<Agent>().into_any(), args))
     }
 
     fn __repr__(&self) -> String {
@@ -623,8 +773,9 @@ impl Agent {
     fn step_in_thread(
         &self,
         py: Python<'_>,
-        ask: Ask,
+        ask: &Ask,
     ) -> PyResult<Result<(usize, Option<Decision>), String>> {
+        let ask = ask.clone();
         let (tx, rx) = std::sync::mpsc::sync_channel(1);
         let inner = Arc::clone(&self.inner);
         let spec = self.spec.clone();
@@ -693,7 +844,8 @@ fn _state_from_history(
     let game = Game { env: Env::new(rules, players).map_err(env_error)? };
     let mut s = game.initial_state(None, None, dealer)?;
     for a in history {
-        s.apply_action(a)?;
+        let a = usize::try_from(a).map_err(|_| value_error(format!("action {a}: not an action id")))?;
+        s.0.apply_action(a).map_err(env_error)?;
     }
     Ok(s)
 }
