@@ -294,7 +294,9 @@ pub fn _tournament(
                 "tresillo.tournament interrupted: {kept} finished deals kept; resume=True continues the run"
             ))
             .unwrap_or_default();
-            PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyUserWarning>(), &msg, 1)?;
+            // Level 2: the warning names the caller of `tresillo.tournament`, not the
+            // package's own `__init__.py`.
+            PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyUserWarning>(), &msg, 2)?;
             Err(err)
         }
         Err(e) => {

@@ -69,8 +69,13 @@ def restartable(bot):
     (OpenSpiel's Python ``ISMCTSBot`` and ``MCTSBot`` search afresh at every
     step), so that ``evaluate_bots`` can use it. Returns ``bot``.
 
+    >>> import numpy as np, pyspiel, tresillo.openspiel
     >>> from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
-    >>> bot = restartable(ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1), 1.0, 50))
+    >>> game = pyspiel.load_game("python_tresillo")
+    >>> bot = restartable(ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1), 1.0, 10))
+    >>> bots = [bot, restartable(ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1), 1.0, 10)), bot]
+    >>> len(evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(1)))
+    3
     """
     own = getattr(type(bot), "restart_at", None)
     if own is None or own is getattr(pyspiel.Bot, "restart_at", None):
@@ -103,6 +108,18 @@ class TresilloGame(pyspiel.Game):
         # The options in the form that survives OpenSpiel's game strings.
         p["options"] = ";".join(f"{k}:{v}" for k, v in self.inner.options)
         super().__init__(_GAME_TYPE, info, p)
+        self._params = p
+
+    def __reduce__(self):
+        # Pickled as its parameters and built afresh (pyspiel's own pickling
+        # restores the C++ part only, without `inner`).
+        return (TresilloGame, (dict(self._params),))
+
+    def __deepcopy__(self, memo):
+        return TresilloGame(dict(self._params))
+
+    def __copy__(self):
+        return self
 
     def new_initial_state(self):
         """A new hand, starting with the deal by chance."""
@@ -120,6 +137,13 @@ class TresilloState(pyspiel.State):
     def __init__(self, game, inner=None):
         super().__init__(game)
         self.inner = inner if inner is not None else game.inner.new_initial_state(dealer=game.dealer)
+
+    def __reduce__(self):
+        # Pickled as its game and its history, replayed when unpickled.
+        return (_state_from_history, (self.get_game(), [int(a) for a in self.inner.history()]))
+
+    def __deepcopy__(self, memo):
+        return self.clone()
 
     def current_player(self):
         """The seat to move, or pyspiel's CHANCE or TERMINAL."""
@@ -160,6 +184,14 @@ class TresilloState(pyspiel.State):
 
     def __str__(self):
         return str(self.inner)
+
+
+def _state_from_history(game, history):
+    """The state of ``game`` that ``history`` reaches (unpickling)."""
+    state = game.new_initial_state()
+    for a in history:
+        state.apply_action(a)
+    return state
 
 
 class TresilloObserver:
