@@ -513,7 +513,7 @@ pub struct Agent {
 const LONG_DECISION: Duration = Duration::from_millis(20);
 
 /// How often a caller waiting for a search checks for signals.
-const SIGNAL_POLL: Duration = Duration::from_millis(50);
+pub(crate) const SIGNAL_POLL: Duration = Duration::from_millis(50);
 
 /// An agent's mutable part (behind a lock: Python objects may be shared
 /// between threads).
@@ -693,9 +693,11 @@ impl Agent {
 
     /// The action of the seat to move in `state` (a `ValueError` at a chance node
     /// or after the end). Safe to call from several threads on one agent (the
-    /// steps take turns). A search checks for signals while it runs: Ctrl-C
-    /// raises `KeyboardInterrupt` within about 50 ms (the abandoned search
-    /// finishes in the background; the agent's next step starts its hand afresh).
+    /// steps take turns), and for many hands at once (each discard's plan is
+    /// kept with its hand). A search checks for signals while it runs: Ctrl-C
+    /// stops it (within its current world or iteration) and raises
+    /// `KeyboardInterrupt`, the agent usable at once (its next step starts its
+    /// hand afresh); a second Ctrl-C raises at once.
     fn step(&self, py: Python<'_>, state: &Bound<'_, State>) -> PyResult<usize> {
         // The state is read here and let go: another thread may use it while
         // the agent decides (its answer is checked against the state after).
@@ -780,6 +782,11 @@ impl Agent {
         let inner = Arc::clone(&self.inner);
         let spec = self.spec.clone();
         let failure = self.model_failure.clone();
+        // Set when the caller was interrupted: the search ends at once (it
+        // checks tresillo_agents::interrupt), forgets its hand and withdraws
+        // the stop.
+        let cancelled = Arc::new(AtomicBool::new(false));
+        let cancel = Arc::clone(&cancelled);
         std::thread::Builder::new()
             .name(format!("tresillo agent {spec}"))
             .spawn(move || {
@@ -788,9 +795,12 @@ impl Agent {
                     return;
                 };
                 let r = me.step(&ask, &spec, failure.as_ref());
-                if tx.send(r).is_err() {
-                    me.forget(); // the caller was interrupted
+                if cancel.load(Ordering::SeqCst) {
+                    me.forget();
+                    tresillo_agents::interrupt::clear_stop();
                 }
+                drop(me);
+                let _ = tx.send(r);
             })
             .map_err(|e| {
                 PyRuntimeError::new_err(format!("agent {}: no thread to search in: {e}", self.spec))
@@ -799,12 +809,33 @@ impl Agent {
         // closure that runs without the interpreter's lock.)
         let rx = Mutex::new(rx);
         let wait = || rx.lock().map_or(Err(RecvTimeoutError::Disconnected), |r| r.recv_timeout(SIGNAL_POLL));
+        let mut interrupt = None::<PyErr>;
         loop {
             match py.detach(wait) {
-                Ok(r) => return Ok(r),
-                Err(RecvTimeoutError::Timeout) => py.check_signals()?,
+                Ok(r) => {
+                    if let Some(e) = interrupt {
+                        // The search ended (cut short): the agent is usable at once.
+                        tresillo_agents::interrupt::clear_stop();
+                        return Err(e);
+                    }
+                    return Ok(r);
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(e) = py.check_signals() {
+                        if interrupt.is_some() {
+                            return Err(e); // a second Ctrl-C: at once
+                        }
+                        // Ctrl-C: the search is asked to stop, and waited for.
+                        interrupt = Some(e);
+                        cancelled.store(true, Ordering::SeqCst);
+                        tresillo_agents::interrupt::request_stop();
+                    }
+                }
                 Err(RecvTimeoutError::Disconnected) => {
-                    return Err(PyRuntimeError::new_err(format!("agent {}: its search failed", self.spec)));
+                    tresillo_agents::interrupt::clear_stop();
+                    return Err(interrupt.unwrap_or_else(|| {
+                        PyRuntimeError::new_err(format!("agent {}: its search failed", self.spec))
+                    }));
                 }
             }
         }
