@@ -16,6 +16,7 @@
 mod model;
 mod seat_view;
 mod seated;
+mod vector;
 
 use numpy::PyArray1;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
@@ -37,7 +38,7 @@ const CHANCE: i64 = -1;
 /// The player id of a finished hand (OpenSpiel's `pyspiel.PlayerId.TERMINAL`).
 const TERMINAL: i64 = -4;
 
-fn value_error(msg: impl Into<String>) -> PyErr {
+pub(crate) fn value_error(msg: impl Into<String>) -> PyErr {
     PyValueError::new_err(msg.into())
 }
 
@@ -49,7 +50,7 @@ fn value_error(msg: impl Into<String>) -> PyErr {
 #[pyclass(module = "tresillo._tresillo", frozen)]
 #[derive(Clone)]
 pub struct Game {
-    env: Env,
+    pub(crate) env: Env,
 }
 
 fn option_text(name: &str, v: &Bound<'_, PyAny>) -> PyResult<String> {
@@ -120,7 +121,7 @@ pub(crate) fn int_arg<T: TryFrom<i128>>(name: &str, v: &Bound<'_, PyAny>, range:
 impl Game {
     #[new]
     #[pyo3(signature = (rules = "tresillo", players = None, options = None))]
-    fn new(
+    pub(crate) fn new(
         rules: &str,
         players: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyDict>>,
@@ -251,7 +252,7 @@ fn busy_state() -> PyErr {
 
 /// An error of the environment as Python raises it: a `ValueError` for what the
 /// caller asked, a `RuntimeError` for a refusal of the engine.
-fn env_error(e: EnvError) -> PyErr {
+pub(crate) fn env_error(e: EnvError) -> PyErr {
     match e {
         EnvError::Invalid(m) => PyValueError::new_err(m),
         EnvError::Engine(m) => PyRuntimeError::new_err(m),
@@ -943,6 +944,7 @@ fn _tresillo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Game>()?;
     m.add_class::<State>()?;
     m.add_class::<Agent>()?;
+    m.add_class::<vector::VectorEnv>()?;
     m.add_function(wrap_pyfunction!(agents, m)?)?;
     m.add_function(wrap_pyfunction!(rule_sets, m)?)?;
     m.add_function(wrap_pyfunction!(register_rule_set, m)?)?;
