@@ -175,6 +175,12 @@ impl Game {
         Env::OBSERVATION_SIZE
     }
 
+    /// The length of `State.information_state_tensor(player)`.
+    #[staticmethod]
+    fn information_state_size() -> usize {
+        Env::INFORMATION_STATE_SIZE
+    }
+
     /// The most decisions a hand can take (an upper bound, for OpenSpiel's
     /// `max_game_length`).
     #[staticmethod]
@@ -432,6 +438,22 @@ impl State {
             return Ok(vec![0.0; tresillo_env::observation::SIZE]);
         }
         self.0.observation_tensor(self.viewing_seat(player)?).map_err(env_error)
+    }
+
+    /// What seat `player` knows with perfect recall, as a NumPy float32 array of
+    /// `Game.information_state_size()` values: the observation tensor, then
+    /// the actions since the deal (laid out in docs/PYTHON.md); zeros while
+    /// the pack is being dealt.
+    fn information_state_tensor<'py>(
+        &self,
+        py: Python<'py>,
+        player: &Bound<'_, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        numpy_needed(py, "information_state_tensor")?;
+        let player = player_arg(player)?;
+        let seat = self.0.env().seat(player).map_err(env_error)?;
+        let t = self.0.information_state_tensor(seat).map_err(env_error)?;
+        Ok(PyArray1::from_vec(py, t))
     }
 
     /// What seat `player` knows, as a compact string: equal for two states that
@@ -960,6 +982,7 @@ fn _tresillo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<model::World>()?;
     m.add("NUM_ACTIONS", NUM_ACTIONS)?;
     m.add("OBSERVATION_SIZE", Env::OBSERVATION_SIZE)?;
+    m.add("INFORMATION_STATE_SIZE", Env::INFORMATION_STATE_SIZE)?;
     m.add("CHANCE", CHANCE)?;
     m.add("TERMINAL", TERMINAL)?;
     Ok(())

@@ -10,7 +10,8 @@ Parameters: ``rules`` (a rule set of ``tresillo rules``), ``players`` (3 or 4),
 dealing seat). ``str(game)`` holds the options in the first form, so that
 ``pyspiel.load_game(str(game))``, ``pickle`` and ``deepcopy`` round-trip. The
 pack is dealt by 40 explicit chance actions; the action space, the observation
-tensor and the information-state string are the package's own
+tensor, the perfect-recall information-state tensor (for deep CFR, NFSP) and
+the information-state string are the package's own
 (docs/PYTHON.md). ``resample_from_infostate`` draws from the exact sampler of
 the search agents, so OpenSpiel's Python ``ISMCTSBot`` can play it.
 
@@ -46,7 +47,7 @@ _GAME_TYPE = pyspiel.GameType(
     max_num_players=4,
     min_num_players=3,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification=_DEFAULTS,
@@ -126,8 +127,9 @@ class TresilloGame(pyspiel.Game):
         return TresilloState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        """The observer: the package's tensor, and the information-state string
-        under perfect recall (the observation string otherwise is the same)."""
+        """The observer: the observation tensor, or under perfect recall the
+        information-state tensor (the observation, then the actions since the
+        deal: docs/PYTHON.md); the information-state string for both."""
         return TresilloObserver(iig_obs_type, params)
 
 
@@ -201,12 +203,16 @@ class TresilloObserver:
         if params:
             raise ValueError(f"observation parameters are not supported; passed {params}")
         self.perfect_recall = bool(iig_obs_type and iig_obs_type.perfect_recall)
-        self.tensor = np.zeros(_tresillo.OBSERVATION_SIZE, np.float32)
-        self.dict = {"observation": self.tensor}
+        size = _tresillo.INFORMATION_STATE_SIZE if self.perfect_recall else _tresillo.OBSERVATION_SIZE
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"info_state" if self.perfect_recall else "observation": self.tensor}
 
     def set_from(self, state, player):
         """Fills the tensor with what ``player`` may know."""
-        self.tensor[:] = state.inner.observation_tensor(player)
+        if self.perfect_recall:
+            self.tensor[:] = state.inner.information_state_tensor(player)
+        else:
+            self.tensor[:] = state.inner.observation_tensor(player)
 
     def string_from(self, state, player):
         """The information-state string of ``player``."""
