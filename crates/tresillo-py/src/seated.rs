@@ -342,7 +342,7 @@ pub fn _tournament(
         Some(Err(e)) if interrupt.is_some() || interrupted(&e) => {
             let kept = e
                 .downcast_ref::<tresillo_runs::Interrupted>()
-                .map_or_else(|| "every".to_string(), |i| i.deals_completed.to_string());
+                .map_or_else(|| "all".to_string(), |i| i.deals_completed.to_string());
             warn(format!(
                 "tresillo.tournament interrupted: {kept} finished deals kept; resume=True continues the run"
             ))?;
