@@ -36,20 +36,25 @@ def test_one_agent_steps_eight_hands_round_robin(spec):
 
 @pytest.mark.parametrize("spec", SPECS)
 def test_an_agent_asked_in_the_middle_of_a_discard_answers_a_legal_action(spec):
+    # The discard is begun by another agent (`random`): the agent asked decides
+    # its own discard, which need not hold the cards already chosen; it used to
+    # answer a card of its own plan, not legal here.
     game = tresillo.Game("tresillo")
-    rule, agent = tresillo.Agent("rule"), tresillo.Agent(spec, seed=5)
+    rule, starter, agent = tresillo.Agent("rule"), tresillo.Agent("random", seed=9), tresillo.Agent(spec, seed=5)
     asked = 0
     for seed in range(60):
         state = game.new_initial_state(seed=seed)
-        # Play to a discard with at least one card chosen by `rule`, then ask `agent`.
         while not state.is_terminal():
-            if _is_discard(state) and state.history()[-1] >= 40 and "discard" in state.action_to_string(
-                state.current_player(), state.history()[-1]
-            ):
-                a = agent.step(state)
-                assert a in state.legal_actions()
-                asked += 1
-                break
+            if _is_discard(state):
+                if state.history()[-1] >= 40 and "discard" in state.action_to_string(
+                    state.current_player(), state.history()[-1]
+                ):
+                    while not state.is_terminal() and _is_discard(state):
+                        state.apply_action(agent.step(state))  # to the end of the discard
+                    asked += 1
+                    break
+                state.apply_action(starter.step(state))
+                continue
             state.apply_action(rule.step(state))
     assert asked >= 10
 
