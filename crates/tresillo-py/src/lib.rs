@@ -664,7 +664,7 @@ impl Agent {
     ) -> PyResult<Agent> {
         let seed: u64 = seed.map(|s| int_arg("seed", s, "0 to 2**64-1")).transpose()?.unwrap_or(0);
         let mut seated =
-            tresillo_agents::build_seated(spec).map_err(|e| value_error(format!("agent {spec:?}: {e}")))?;
+            learned(tresillo_agents::Registry::builtin()).build_seated(spec).map_err(|e| value_error(format!("agent {spec:?}: {e}")))?;
         let mut model_failure = None;
         let kept = likelihood.as_ref().map(|f| f.clone().unbind());
         if let Some(f) = likelihood {
@@ -683,7 +683,7 @@ impl Agent {
         // oracle's solver may take long.
         let name = spec.split(':').next().unwrap_or("").trim();
         let searches = matches!(seated, Seated::Cheat(_))
-            || tresillo_agents::Registry::builtin()
+            || learned(tresillo_agents::Registry::builtin())
                 .info(name)
                 .is_some_and(|i| i.params.iter().any(|p| tresillo_sim::WORK_PARAMS.contains(&p.name)));
         Ok(Agent {
@@ -904,10 +904,19 @@ fn _state_from_history(
     Ok(s)
 }
 
+/// `registry` with the learned models' agent and parameters (`net`, `loc=`,
+/// `bid=`: tresillo-learn), model files read from disk.
+pub(crate) fn learned(mut registry: tresillo_agents::Registry) -> tresillo_agents::Registry {
+    let read: tresillo_learn::ModelReader =
+        Arc::new(|path: &str| std::fs::read(path).map_err(|e| format!("reading {path}: {e}")));
+    tresillo_learn::register(&mut registry, read).expect("the learned models' names are free");
+    registry
+}
+
 /// Every agent spec name of the registry, with its one-line help.
 #[pyfunction]
 fn agents() -> Vec<(String, String)> {
-    tresillo_agents::Registry::builtin()
+    learned(tresillo_agents::Registry::builtin())
         .infos()
         .into_iter()
         .map(|i| (i.name.to_string(), i.help.to_string()))

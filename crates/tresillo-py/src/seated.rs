@@ -60,7 +60,7 @@ impl ModelAgent {
         batched: bool,
         failure: Arc<Mutex<Option<String>>>,
     ) -> Result<Box<dyn Agent>, tresillo_agents::SpecError> {
-        let mut inner = tresillo_agents::build_agent(spec)?;
+        let mut inner = crate::learned(tresillo_agents::Registry::builtin()).build_agent(spec)?;
         let mut model_failure = None;
         if let Some(f) = model {
             let (model, kept) = crate::model::PyLikelihood::new(f, batched);
@@ -164,7 +164,7 @@ pub fn _tournament(
     let format = format.parse::<tresillo_runs::Format>().map_err(|e| value_error(format!("format: {e}")))?;
     let refs: Vec<(&str, &str)> = options.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let rules = Rules::parse(rules, &refs).map_err(|e| value_error(e.to_string()))?;
-    let mut registry = tresillo_bots::registry();
+    let mut registry = crate::learned(tresillo_bots::registry());
     let failure = Arc::new(Mutex::new(None::<String>));
     let mut specs = Vec::new();
     for a in agents {
@@ -198,7 +198,7 @@ pub fn _tournament(
             let agent = agent.borrow();
             let spec = agent.spec.clone();
             // The check the factory below repeats per worker: a fair agent of the registry.
-            tresillo_agents::build_agent(&spec).map_err(|e| value_error(format!("agent {spec:?}: {e}")))?;
+            crate::learned(tresillo_agents::Registry::builtin()).build_agent(&spec).map_err(|e| value_error(format!("agent {spec:?}: {e}")))?;
             let model = agent.likelihood.as_ref().map(|m| m.clone_ref(py));
             let batched = agent.batched;
             let help = "a built-in agent weighting its worlds by a Python likelihood";
