@@ -145,6 +145,8 @@ pub fn run(a: &TrainArgs, out: &mut impl Write) -> Result<()> {
         rows.len()
     );
     info.command = std::env::args().collect::<Vec<_>>().join(" ");
+    info.rules = Some(rules.set.name().to_string());
+    info.players = Some(players);
     let bytes = net.to_bytes()?;
     tresillo_runs::durable::write_atomic(&a.out, &bytes)
         .with_context(|| format!("writing {}", a.out.display()))?;

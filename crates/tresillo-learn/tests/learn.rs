@@ -186,3 +186,26 @@ fn a_model_written_in_python_gives_the_same_outputs() {
         assert!((f64::from(*g) - e).abs() < 1e-5, "output {i}: {g} against {e}");
     }
 }
+
+#[test]
+fn lpimc_plays_with_the_shipped_models_and_only_in_their_game() {
+    let mut registry = Registry::builtin();
+    tresillo_learn::register(&mut registry, Arc::new(|p: &str| Err(format!("no files here: {p}")))).unwrap();
+    let a = registry.build_agent("lpimc:worlds=4").unwrap();
+    assert_eq!(a.name(), "lpimc");
+    let specs: Vec<String> = ["lpimc:worlds=4", "pimc:worlds=4:bid=builtin/value-bids-rule", "rule"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    for rules in ["tresillo", "hombre"] {
+        let setup = Setup { rules: Rules::parse(rules, &[]).unwrap(), seed: 31, ..setup() };
+        let rows = data::play_deals(&setup, &specs, &registry, 0..3).unwrap();
+        assert!(rows.len() > 60, "{rules}");
+    }
+    let info = registry.info("lpimc").unwrap();
+    let default = |k: &str| info.params.iter().find(|p| p.name == k).unwrap().default.clone();
+    assert_eq!(default("loc"), "builtin/locations-rule");
+    assert_eq!(default("bid"), "builtin/value-bids-rule");
+    let e = registry.build_agent("net:model=builtin/nothing").err().unwrap().to_string();
+    assert!(e.contains("no built-in model \"nothing\"") && e.contains("locations-rule"), "{e}");
+}

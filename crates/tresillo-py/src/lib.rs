@@ -663,8 +663,9 @@ impl Agent {
         batched: bool,
     ) -> PyResult<Agent> {
         let seed: u64 = seed.map(|s| int_arg("seed", s, "0 to 2**64-1")).transpose()?.unwrap_or(0);
-        let mut seated =
-            learned(tresillo_agents::Registry::builtin()).build_seated(spec).map_err(|e| value_error(format!("agent {spec:?}: {e}")))?;
+        let mut seated = learned(tresillo_agents::Registry::builtin())
+            .build_seated(spec)
+            .map_err(|e| value_error(format!("agent {spec:?}: {e}")))?;
         let mut model_failure = None;
         let kept = likelihood.as_ref().map(|f| f.clone().unbind());
         if let Some(f) = likelihood {

@@ -198,7 +198,9 @@ pub fn _tournament(
             let agent = agent.borrow();
             let spec = agent.spec.clone();
             // The check the factory below repeats per worker: a fair agent of the registry.
-            crate::learned(tresillo_agents::Registry::builtin()).build_agent(&spec).map_err(|e| value_error(format!("agent {spec:?}: {e}")))?;
+            crate::learned(tresillo_agents::Registry::builtin())
+                .build_agent(&spec)
+                .map_err(|e| value_error(format!("agent {spec:?}: {e}")))?;
             let model = agent.likelihood.as_ref().map(|m| m.clone_ref(py));
             let batched = agent.batched;
             let help = "a built-in agent weighting its worlds by a Python likelihood";
