@@ -35,6 +35,18 @@ pub struct ServeArgs {
     /// addresses only.
     #[arg(long)]
     stats: bool,
+    /// A host name the server is also reached as (repeatable): a reverse
+    /// proxy's name. Requests whose Host or Origin is neither the bound
+    /// address, `localhost` nor an allowed name are refused (DNS rebinding,
+    /// other sites' pages).
+    #[arg(long = "allowed-host", value_name = "NAME")]
+    allowed_host: Vec<String>,
+    /// The opponents a game created from the web may seat, comma-separated
+    /// agent specs (the page offers exactly these). Default: the built-in
+    /// agents at bounded settings. External bots (`ext:`, named bots) run only
+    /// when listed here.
+    #[arg(long, value_name = "SPEC,...", value_delimiter = ',')]
+    opponents: Vec<String>,
 }
 
 /// Runs `tresillo serve` until it is stopped.
@@ -48,6 +60,14 @@ pub fn run(a: &ServeArgs, out: &mut impl Write) -> Result<()> {
         })?;
         open.push(tresillo_server::Opened { name: path.display().to_string(), records });
     }
+    let registry = crate::registry();
+    let mut limits = tresillo_server::limits::Limits::default();
+    if !a.opponents.is_empty() {
+        for spec in &a.opponents {
+            registry.build_seated(spec).with_context(|| format!("--opponents: `{spec}`"))?;
+        }
+        limits.opponents = a.opponents.iter().map(|s| s.trim().to_string()).collect();
+    }
     let config = tresillo_server::ServeConfig {
         addr: a.addr,
         dir: a.records.clone(),
@@ -55,9 +75,11 @@ pub fn run(a: &ServeArgs, out: &mut impl Write) -> Result<()> {
         studies: a.study.clone(),
         open,
         stats: a.stats,
+        allowed_hosts: a.allowed_host.clone(),
+        limits,
     };
     let mut printed = Ok(());
-    tresillo_server::serve(&config, crate::registry(), |addr, errors, studies| {
+    tresillo_server::serve(&config, registry, |addr, errors, studies| {
         for e in errors {
             note!("warning: {e}");
         }

@@ -4,6 +4,7 @@
 //! its game and decides on a blocking thread).
 
 use crate::game::{Game, GameError};
+use crate::limits::Limits;
 use crate::spec::GameSpec;
 use crate::store::Store;
 use crate::token::Token;
@@ -41,6 +42,7 @@ impl Slot {
 pub struct Server {
     games: RwLock<HashMap<Token, Arc<Slot>>>,
     registry: Registry,
+    limits: Limits,
     store: Option<Store>,
     runtime: Option<tokio::runtime::Handle>,
 }
@@ -54,6 +56,18 @@ impl Server {
     /// # Errors
     /// When `dir` cannot be created.
     pub fn open(dir: Option<&Path>, registry: Registry) -> std::io::Result<(Arc<Server>, Vec<String>)> {
+        Server::open_with(dir, registry, Limits::default())
+    }
+
+    /// [`Server::open`] with the operator's `limits` (what the web may ask for).
+    ///
+    /// # Errors
+    /// When `dir` cannot be created.
+    pub fn open_with(
+        dir: Option<&Path>,
+        registry: Registry,
+        limits: Limits,
+    ) -> std::io::Result<(Arc<Server>, Vec<String>)> {
         let store = dir.map(Store::open).transpose()?;
         let mut games = HashMap::new();
         let mut errors = Vec::new();
@@ -96,6 +110,7 @@ impl Server {
         let server = Arc::new(Server {
             games: RwLock::new(games),
             registry,
+            limits,
             store,
             runtime: tokio::runtime::Handle::try_current().ok(),
         });
@@ -106,6 +121,12 @@ impl Server {
     #[must_use]
     pub fn registry(&self) -> &Registry {
         &self.registry
+    }
+
+    /// What the operator allows the web to ask for.
+    #[must_use]
+    pub fn limits(&self) -> &Limits {
+        &self.limits
     }
 
     /// Starts the bots of every game waiting for one (after a restart). Called

@@ -240,8 +240,14 @@ impl Studies {
 }
 
 /// The routes of study mode (merged with [`crate::router`]'s by `serve`; the
-/// page's `app.js` and `style.css` are that router's).
+/// page's `app.js` and `style.css` are that router's), behind the
+/// [`guard`](crate::guard) of a loopback server on any port.
 pub fn study_router(studies: Arc<Studies>) -> Router {
+    crate::guard::guard(study_routes(studies), Arc::new(crate::guard::Access::loopback()))
+}
+
+/// The routes without their guard (`serve` merges them before its guard).
+pub(crate) fn study_routes(studies: Arc<Studies>) -> Router {
     Router::new()
         .route("/study/{token}", get(participant_page))
         .route("/research/{token}", get(researcher_page))
@@ -357,7 +363,7 @@ async fn consent(State(s): State<Arc<Studies>>, Path(token): Path<String>, body:
     struct Accept {
         accept: bool,
     }
-    match serde_json::from_slice::<Accept>(&body) {
+    match crate::guard::object::<Accept>(&body) {
         Ok(Accept { accept: true }) => {}
         Ok(_) => return error(StatusCode::BAD_REQUEST, "consent: only {\"accept\": true} is an answer"),
         Err(e) => {
@@ -386,7 +392,7 @@ struct Posted {
 }
 
 async fn decide(State(s): State<Arc<Studies>>, Path(token): Path<String>, body: Bytes) -> Response {
-    let posted: Posted = match serde_json::from_slice(&body) {
+    let posted: Posted = match crate::guard::object(&body) {
         Ok(p) => p,
         Err(e) => {
             // An unknown token is a 404 whatever the body.

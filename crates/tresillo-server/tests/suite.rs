@@ -7,5 +7,6 @@
 //! fails until it is.
 
 mod api;
+mod guard;
 mod replay;
 mod study;

@@ -17,7 +17,6 @@ async function setup() {
   const hands = el("input", { type: "number", name: "hands", id: "hands", min: 1, max: 200, value: 1 });
   const seed = el("input", { type: "number", name: "seed", id: "seed", min: 0, placeholder: "random" });
   const msg = el("p", { class: "error", id: "error" });
-  const agentList = el("datalist", { id: "agents" }, meta.agents.map((a) => el("option", { value: a.name }, a.help)));
   function refresh() {
     const r = meta.rules.find((x) => x.name === rules.value);
     const keepP = players.value;
@@ -38,7 +37,9 @@ async function setup() {
     seat.replaceChildren(...Array.from({ length: n }, (_, i) => el("option", { value: i }, `seat ${i}`)));
     if (+keep < n) seat.value = keep;
     opps.replaceChildren(...Array.from({ length: n - 1 }, (_, i) =>
-      el("label", {}, `opponent ${i + 1} (seat ${(+seat.value + 1 + i) % n})`, el("input", { "data-opponent": i, list: "agents", value: "rule" }))));
+      el("label", {}, `opponent ${i + 1} (seat ${(+seat.value + 1 + i) % n})`,
+        el("select", { "data-opponent": i }, meta.agents.map((a) =>
+          el("option", { value: a.name, title: a.help, selected: a.name === "rule" ? "" : null }, a.name))))));
   }
   rules.addEventListener("change", refresh);
   players.addEventListener("change", refreshSeats);
@@ -49,10 +50,10 @@ async function setup() {
     el("label", {}, "Table", players),
     el("label", {}, "Your seat", seat),
     el("fieldset", {}, el("legend", {}, "Options"), opts),
-    el("fieldset", {}, el("legend", {}, "Opponents (agent specs, e.g. rule, pimc:worlds=20)"), opps),
+    el("fieldset", {}, el("legend", {}, "Opponents (the agents this server offers)"), opps),
     el("label", {}, "Hands (more than one: a session scored with the rule set's ledger)", hands),
     el("label", {}, "Seed (the deals; blank: drawn at random, kept in the records)", seed),
-    el("button", { type: "submit", id: "start" }, "Start"), msg, agentList);
+    el("button", { type: "submit", id: "start" }, "Start"), msg);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const r = meta.rules.find((x) => x.name === rules.value);
