@@ -4,7 +4,7 @@
 
 use crate::game::GameError;
 use crate::guard::{Access, guard, object};
-use crate::server::{Server, Slot};
+use crate::server::{Refused, Server, Slot};
 use crate::spec::NewGame;
 use crate::token::Token;
 use axum::Router;
@@ -125,7 +125,22 @@ async fn meta(State(s): State<Arc<Server>>) -> Response {
     json_response(StatusCode::OK, &json!({"rules": rules, "agents": agents}))
 }
 
-async fn create(State(s): State<Arc<Server>>, body: Bytes) -> Response {
+/// The game of `token` (in memory, or read again from its log on a blocking
+/// thread: an unloaded game).
+async fn find(s: &Arc<Server>, token: &str) -> Option<Arc<Slot>> {
+    let t = Token::parse(token)?;
+    if let Some(slot) = s.get(t) {
+        return Some(slot);
+    }
+    let s = s.clone();
+    tokio::task::spawn_blocking(move || s.find(t)).await.ok().flatten()
+}
+
+async fn create(
+    State(s): State<Arc<Server>>,
+    peer: Option<axum::Extension<axum::extract::ConnectInfo<std::net::SocketAddr>>>,
+    body: Bytes,
+) -> Response {
     let req: NewGame = match object(&body) {
         Ok(r) => r,
         Err(e) => return error(StatusCode::BAD_REQUEST, format!("bad game request: {e}")),
@@ -150,14 +165,16 @@ async fn create(State(s): State<Arc<Server>>, body: Bytes) -> Response {
     let queued = crate::stats::start();
     let r = tokio::task::spawn_blocking(move || {
         crate::stats::since(&crate::stats::STATS.blocking_wait, queued);
-        s.create(spec)
+        s.create_for(peer.map(|p| p.0.0.ip()), spec)
     })
     .await;
     match r {
         Ok(Ok(t)) => {
             json_response(StatusCode::CREATED, &json!({"token": t.to_string(), "url": format!("/g/{t}")}))
         }
-        Ok(Err(e)) => game_error(&e),
+        Ok(Err(Refused::Game(e))) => game_error(&e),
+        Ok(Err(e @ Refused::TooMany(_))) => error(StatusCode::TOO_MANY_REQUESTS, e),
+        Ok(Err(e @ Refused::Full(_))) => error(StatusCode::INSUFFICIENT_STORAGE, e),
         Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e),
     }
 }
@@ -174,7 +191,7 @@ fn wait_param(q: Option<&str>) -> Result<Option<u64>, String> {
 }
 
 async fn view(State(s): State<Arc<Server>>, Path(token): Path<String>, RawQuery(q): RawQuery) -> Response {
-    let Some(slot) = Token::parse(&token).and_then(|t| s.get(t)) else { return not_found() };
+    let Some(slot) = find(&s, &token).await else { return not_found() };
     let wait = match wait_param(q.as_deref()) {
         Ok(w) => w,
         Err(e) => return error(StatusCode::BAD_REQUEST, e),
@@ -225,7 +242,7 @@ struct Posted {
 }
 
 async fn decide(State(s): State<Arc<Server>>, Path(token): Path<String>, body: Bytes) -> Response {
-    let Some(slot) = Token::parse(&token).and_then(|t| s.get(t)) else { return not_found() };
+    let Some(slot) = find(&s, &token).await else { return not_found() };
     let posted: Posted = match object(&body) {
         Ok(p) => p,
         Err(e) => {
@@ -270,7 +287,7 @@ async fn decide(State(s): State<Arc<Server>>, Path(token): Path<String>, body: B
 
 /// The game's finished hands as records (JSON Lines, docs/RECORDS.md).
 async fn records(State(s): State<Arc<Server>>, Path(token): Path<String>) -> Response {
-    let Some(slot) = Token::parse(&token).and_then(|t| s.get(t)) else { return not_found() };
+    let Some(slot) = find(&s, &token).await else { return not_found() };
     // The game's lock is taken on a blocking thread (see `view_json`).
     let text =
         match tokio::task::spawn_blocking(move || crate::store::records_text(&slot.lock().records)).await {

@@ -16,6 +16,7 @@ mod api;
 mod game;
 pub mod guard;
 pub mod limits;
+pub mod net;
 mod replay;
 mod server;
 mod spec;
@@ -57,6 +58,8 @@ pub struct ServeConfig {
     pub allowed_hosts: Vec<String>,
     /// What the web may ask for (`--opponents` and the other bounds).
     pub limits: limits::Limits,
+    /// The bounds on connections (timeouts, open connections).
+    pub net: net::Net,
     /// Server-side timing ([`stats`]) kept and served at `GET /api/stats`
     /// (`--stats`; refused unless `addr` is a loopback address).
     pub stats: bool,
@@ -76,6 +79,7 @@ impl ServeConfig {
             stats: false,
             allowed_hosts: Vec::new(),
             limits: limits::Limits::default(),
+            net: net::Net::default(),
         }
     }
 }
@@ -135,12 +139,13 @@ pub fn serve(
         ready(listener.local_addr()?, &errors, &opened);
         server.resume_bots();
         let library = Arc::new(Library::new(config.open.clone()));
-        let access = guard::Access::bound(listener.local_addr()?, &config.allowed_hosts);
+        let mut access = guard::Access::bound(listener.local_addr()?, &config.allowed_hosts);
+        access.body_timeout = config.net.body_timeout;
         let mut app = api::routes(server, library).merge(study::study_routes(studies));
         if config.stats {
             app = with_stats(app);
         }
         let app = guard::guard(app, Arc::new(access));
-        axum::serve(listener, app).await
+        net::serve_on(listener, app, &config.net).await
     })
 }

@@ -8,5 +8,6 @@
 
 mod api;
 mod guard;
+mod limits;
 mod replay;
 mod study;

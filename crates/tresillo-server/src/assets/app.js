@@ -97,31 +97,60 @@ async function decide(decision) {
   } catch (e) {
     state.error = e.message;
     render();
+    // The game moved on without this page (another tab, a restart): the
+    // current state is fetched at once, not left to the next poll.
+    if (e.status === 409 && state.refresh) state.refresh();
   } finally {
     state.busy = false;
     if (state.onBusy) state.onBusy(false);
   }
 }
 
-function show(v) {
-  if (v.version < state.version) return;
+// A view newer than the one shown replaces it (a decision's answer and a poll's
+// may cross); `force`: the server's current view whatever its version.
+function show(v, force) {
+  if (!force && v.version < state.version) return;
   state.version = v.version;
   state.view = v;
   render();
 }
 
-async function poll() {
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Long polls (`?wait=VERSION`: answered at the next change, or after 20 s)
+// with exponential backoff on errors (0.5 s doubling to 30 s) and never more
+// than about four requests a second: a server that restarts or fails is not
+// flooded, and the page recovers by itself when it is back.
+async function pollLoop(url, current, onView) {
+  let backoff = 500;
   for (;;) {
+    const started = Date.now();
+    const asked = current();
     try {
-      const q = state.version >= 0 ? `?wait=${state.version}` : "";
-      const v = await api("GET", `/api/games/${state.token}${q}`);
-      show(v);
+      const v = await api("GET", url(asked));
+      const wasError = state.error.startsWith("connection:");
+      if (wasError) state.error = "";
+      // Answered with a version below the one asked past: the server has
+      // restarted (or read the game again): its view is the truth.
+      onView(v, v.version < asked || wasError);
+      backoff = 500;
     } catch (e) {
-      state.error = `connection: ${e.message}`;
+      state.error = `connection: ${e.message} (trying again in ${Math.round(backoff / 1000)} s)`;
       render();
-      await new Promise((r) => setTimeout(r, 1000));
+      await sleep(backoff);
+      backoff = Math.min(backoff * 2, 30000);
     }
+    const quick = Date.now() - started;
+    if (quick < 250) await sleep(250 - quick);
   }
+}
+
+function poll() {
+  const url = (version) => `/api/games/${state.token}` + (version >= 0 ? `?wait=${version}` : "");
+  state.refresh = async () => {
+    try { show(await api("GET", url(-1)), true); } catch (e) { /* the poll retries */ }
+  };
+  pollLoop(url, () => state.version, (v, force) => show(v, force));
 }
 
 function render() {
