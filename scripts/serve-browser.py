@@ -189,21 +189,28 @@ def click_through(d, shot, done=None):
             d.shot(shot)
             shot_taken = True
         before = d.js(INFO)
-        buttons = d.find("#choices button")
-        legal = d.find(".card.legal")
-        if buttons:
-            d.click(buttons[0])
-        elif legal:
-            d.click(legal[0])
-        elif d.find("#confirm-discard"):
-            cards = d.find("#hand .card")
-            i = 0
-            while d.js("return document.getElementById('confirm-discard').disabled") and i < len(cards):
-                d.click(d.find("#hand .card")[i])
-                i += 1
-            d.click(d.find("#confirm-discard")[0])
-        else:
-            raise RuntimeError(f"nothing to click for: {kind}")
+        try:
+            buttons = d.find("#choices button")
+            legal = d.find(".card.legal")
+            if buttons:
+                d.click(buttons[0])
+            elif legal:
+                d.click(legal[0])
+            elif d.find("#confirm-discard"):
+                cards = d.find("#hand .card")
+                i = 0
+                while d.js("return document.getElementById('confirm-discard').disabled") and i < len(cards):
+                    d.click(d.find("#hand .card")[i])
+                    i += 1
+                d.click(d.find("#confirm-discard")[0])
+            else:
+                raise RuntimeError(f"nothing to click for: {kind}")
+        except RuntimeError as e:
+            # The page drew the table again between finding and clicking (a
+            # poll's answer): find the element again.
+            if "stale element" in str(e):
+                continue
+            raise
         clicks += 1
         # Wait for the page to take the click in.
         for _ in range(200):

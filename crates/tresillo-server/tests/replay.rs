@@ -249,5 +249,9 @@ fn a_game_played_at_the_server_replays_by_its_token() {
         // The server's games are not listed: only their token opens them.
         let (_, v) = b.get("/api/replay").await;
         assert!(!v.to_string().contains(&token.to_string()));
+        // Nor is the token shown in the board's page of the game: it is the
+        // game's only key (a screenshot or a shared screen would give it away).
+        let (_, v) = b.get(&format!("/api/replay/{token}")).await;
+        assert!(!v["name"].to_string().contains(&token.to_string()), "{v}");
     });
 }
