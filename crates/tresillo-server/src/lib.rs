@@ -129,8 +129,10 @@ pub fn serve(
         let dirs = config.studies.clone();
         let limits = config.limits.clone();
         let (server, errors, studies, opened) = tokio::task::spawn_blocking(move || {
+            // The server first: it starts the version clock above the last
+            // run's, which the study's pages' versions come from too.
+            let (server, errors) = Server::open_with(Some(&dir), registry.clone(), limits)?;
             let (studies, opened) = study::Studies::open(&dirs, &registry).map_err(std::io::Error::other)?;
-            let (server, errors) = Server::open_with(Some(&dir), registry, limits)?;
             Ok::<_, std::io::Error>((server, errors, studies, opened))
         })
         .await
