@@ -35,7 +35,7 @@ async function setup() {
     const n = +players.value;
     const keep = seat.value;
     seat.replaceChildren(...Array.from({ length: n }, (_, i) => el("option", { value: i }, `seat ${i}`)));
-    if (+keep < n) seat.value = keep;
+    if (keep !== "" && +keep < n) seat.value = keep;
     opps.replaceChildren(...Array.from({ length: n - 1 }, (_, i) =>
       el("label", {}, `opponent ${i + 1} (seat ${(+seat.value + 1 + i) % n})`,
         el("select", { "data-opponent": i }, meta.agents.map((a) =>
