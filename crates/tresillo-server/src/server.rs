@@ -410,10 +410,13 @@ fn run_bots(slot: &Arc<Slot>, cap: Duration) {
         };
         let (seat, (mut bot, mut rng, hand)) = taken;
         slot.bump();
-        let watchdog = watch_decision(slot, seat, cap);
+        // Past the cap the watchdog fails the game and cancels the search, which
+        // gives up its decision (tresillo_agents::interrupt::Cancel).
+        let cancel = tresillo_agents::interrupt::Cancel::new();
+        let watchdog = watch_decision(slot, seat, cap, cancel.clone());
         // An agent that panics stops its game (with the reason), not the server.
         let d = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            bot.decide_at(&hand, seat, &mut rng).map_err(|f| f.to_string())
+            cancel.run(|| bot.decide_at(&hand, seat, &mut rng).map_err(|f| f.to_string()))
         }))
         .unwrap_or_else(|_| Err("the agent panicked".into()));
         if let Some(w) = watchdog {
@@ -469,12 +472,19 @@ fn load_game(l: crate::store::Loaded, registry: &Registry) -> Result<(Game, Opti
 
 /// Stops the game with the reason when the decision of `seat` (started now)
 /// is not made within `cap`: the game is failed and its page says so; the
-/// bot's answer, when it comes, is dropped. None without a runtime (tests).
-fn watch_decision(slot: &Arc<Slot>, seat: Seat, cap: Duration) -> Option<tokio::task::JoinHandle<()>> {
+/// bot's answer, when it comes, is dropped, and `cancel` stops its search. None
+/// without a runtime (tests).
+fn watch_decision(
+    slot: &Arc<Slot>,
+    seat: Seat,
+    cap: Duration,
+    cancel: tresillo_agents::interrupt::Cancel,
+) -> Option<tokio::task::JoinHandle<()>> {
     let rt = tokio::runtime::Handle::try_current().ok()?;
     let (slot, at) = (slot.clone(), slot.lock().seq);
     Some(rt.spawn(async move {
         tokio::time::sleep(cap).await;
+        cancel.cancel();
         let failed = {
             let mut g = slot.lock();
             if g.thinking == Some(seat) && g.seq == at && g.failure.is_none() {
