@@ -39,6 +39,7 @@ from ._tresillo import (
     rule_sets,
 )
 from .analysis import read_deals
+from .dataset import read_dataset
 
 
 def _option_text(name, v):
@@ -222,6 +223,7 @@ __all__ = [
     "VectorEnv",
     "World",
     "agents",
+    "read_dataset",
     "read_deals",
     "register_rule_set",
     "rule_sets",

@@ -23,6 +23,7 @@ from ._tresillo import (
 )
 
 def read_deals(run_dir: Union[str, "os.PathLike[str]"]) -> Any: ...
+def read_dataset(path: Union[str, "os.PathLike[str]"]) -> Dict[str, Any]: ...
 def tournament(
     agents: Sequence[Union[str, Agent, Callable[[SeatView], int], Tuple[str, Union[Agent, Callable[[SeatView], int]]]]],
     deals: int,
