@@ -10,6 +10,7 @@
 mod common;
 
 mod alphamu;
+mod cancel;
 mod exhaustive;
 mod four_players;
 mod general_search;

@@ -101,21 +101,4 @@ mod tests {
         unpack_bits(&b, &mut w);
         assert_eq!(v, w);
     }
-
-    #[test]
-    fn the_counts_are_the_tensors_only_fractions() {
-        // Every other position of a tensor is 0 or 1 in every view of a played hand:
-        // what the datasets bit-pack (crate::data).
-        let mut hand = crate::data::new_hand(tresillo_core::Rules::default(), 3, 7, 0).unwrap();
-        let mut agent = tresillo_agents::RuleAgent::new(Default::default());
-        let mut rng = tresillo_agents::rng_from_seed(1);
-        while let Some(seat) = hand.request().seat() {
-            let t = observation::tensor(&hand.view(seat), CardSet::EMPTY);
-            for (i, x) in t.iter().enumerate() {
-                assert!(COUNT_POSITIONS.contains(&i) || *x == 0.0 || *x == 1.0, "position {i}: {x}");
-            }
-            let d = tresillo_agents::Agent::decide(&mut agent, &hand.view(seat), &mut rng).unwrap();
-            hand.apply(d).unwrap();
-        }
-    }
 }

@@ -209,3 +209,20 @@ fn lpimc_plays_with_the_shipped_models_and_only_in_their_game() {
     let e = registry.build_agent("net:model=builtin/nothing").err().unwrap().to_string();
     assert!(e.contains("no built-in model \"nothing\"") && e.contains("locations-rule"), "{e}");
 }
+
+#[test]
+fn the_counts_are_the_tensors_only_fractions() {
+    // Every other position of a tensor is 0 or 1 in every view of a played hand:
+    // what the datasets bit-pack (Row::obs).
+    let mut hand = data::new_hand(Rules::default(), 3, 7, 0).unwrap();
+    let mut agent = tresillo_agents::RuleAgent::new(Default::default());
+    let mut rng = tresillo_agents::rng_from_seed(1);
+    while let Some(seat) = hand.request().seat() {
+        let t = tresillo_env::observation::tensor(&hand.view(seat), CardSet::EMPTY);
+        for (i, x) in t.iter().enumerate() {
+            assert!(features::COUNT_POSITIONS.contains(&i) || *x == 0.0 || *x == 1.0, "position {i}: {x}");
+        }
+        let d = agent.decide(&hand.view(seat), &mut rng).unwrap();
+        hand.apply(d).unwrap();
+    }
+}
