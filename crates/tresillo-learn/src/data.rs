@@ -221,7 +221,7 @@ pub fn play_deal(
         .map_err(|source| DataError::Hand { deal: index, source })?;
     let seed = deal_seed(setup.seed, index);
     let mut rngs: [AgentRng; 4] = seat_rngs(seed);
-    let mut explore_rng = rng_from_seed(seed ^ 0x5EED_0F_E8B1_0BE5);
+    let mut explore_rng = rng_from_seed(seed ^ 0x005E_ED0F_E8B1_0BE5);
     let start = out.len();
     for a in agents.iter_mut() {
         a.new_hand();
@@ -335,7 +335,7 @@ pub fn play_deals(
 /// `splitmix64(d) % 100 < percent`.
 #[must_use]
 pub fn held_out(deal: u64, percent: u32) -> bool {
-    tresillo_agents::splitmix64(deal ^ 0x0DDB_A11) % 100 < u64::from(percent)
+    tresillo_agents::splitmix64(deal ^ 0x00DD_BA11) % 100 < u64::from(percent)
 }
 
 /// Draws a permutation of `0..n` from `rng` (Fisher-Yates).
