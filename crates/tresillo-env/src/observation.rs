@@ -54,17 +54,26 @@ fn request_index(r: Request) -> usize {
 /// The tensor of `view`; `building`: the discard its seat is building.
 pub fn tensor(view: &PlayerView, building: CardSet) -> Vec<f32> {
     let mut t = vec![0.0f32; SIZE];
+    tensor_into(view, building, &mut t);
+    t
+}
+
+/// [`tensor`] into `t` (its first [`SIZE`] values, zeroed first), allocating
+/// nothing: for loops over many views (the training rows of tresillo-learn).
+pub fn tensor_into(view: &PlayerView, building: CardSet, t: &mut [f32]) {
+    let t = &mut t[..SIZE];
+    t.fill(0.0);
     let p = view.public();
     let n = p.players;
     let me = view.seat();
     let rel = |s: Seat| usize::from((s.0 + n - me.0) % n);
-    cards(&mut t, HAND, view.hand());
-    cards(&mut t, DISCARDS, view.discards());
-    cards(&mut t, BUILDING, building);
+    cards(t, HAND, view.hand());
+    cards(t, DISCARDS, view.discards());
+    cards(t, BUILDING, building);
     for (i, c) in p.plays().iter().enumerate() {
         t[PLAYED + 40 * rel(p.play_seat(i)) + c.index()] = 1.0;
     }
-    cards(&mut t, TRICK, p.current_trick().iter().copied().collect());
+    cards(t, TRICK, p.current_trick().iter().copied().collect());
     let mut seen = p.shown_heap;
     if let Some(c) = p.turned {
         seen.insert(c);
@@ -72,7 +81,7 @@ pub fn tensor(view: &PlayerView, building: CardSet) -> Vec<f32> {
     if let Some(e) = p.exposed {
         seen |= e;
     }
-    cards(&mut t, SEEN, seen);
+    cards(t, SEEN, seen);
     t[TRUMP + p.trump.map_or(0, |s| 1 + s.index())] = 1.0;
     if let Some(c) = p.contract {
         t[CONTRACT + CONTRACTS.iter().position(|x| *x == c).expect("every contract is listed")] = 1.0;
@@ -94,5 +103,4 @@ pub fn tensor(view: &PlayerView, building: CardSet) -> Vec<f32> {
     if let Some(s) = view.request().seat() {
         t[TO_MOVE + rel(s)] = 1.0;
     }
-    t
 }
