@@ -721,12 +721,13 @@ pub struct Made {
 impl std::fmt::Display for Made {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let m = &self.manifest;
+        let shards =
+            if m.shards.len() == 1 { "1 shard".to_string() } else { format!("{} shards", m.shards.len()) };
         writeln!(
             f,
-            "{} rows of {} deals in {} shards; {} rows played in {:.1} s ({:.0} rows/s)",
+            "{} rows of {} deals in {shards}; {} rows played in {:.1} s ({:.0} rows/s)",
             m.rows,
             m.deals,
-            m.shards.len(),
             self.rows_played,
             self.seconds,
             self.rows_played as f64 / self.seconds.max(1e-9)
