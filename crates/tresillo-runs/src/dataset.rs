@@ -409,7 +409,20 @@ fn write_group(w: &mut SerializedFileWriter<Vec<u8>>, rows: &[Row], info: &Shard
 /// is truncated, not Parquet, or of other columns.
 fn open(path: &Path) -> Result<SerializedFileReader<fs::File>> {
     let f = fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
-    let r = SerializedFileReader::new(f).map_err(|e| {
+    check(SerializedFileReader::new(f), path)
+}
+
+/// [`open`] of a file's bytes, read already.
+fn open_bytes(bytes: Vec<u8>, path: &Path) -> Result<SerializedFileReader<bytes::Bytes>> {
+    check(SerializedFileReader::new(bytes::Bytes::from(bytes)), path)
+}
+
+/// A reader of a file whose columns are checked.
+fn check<R: parquet::file::reader::ChunkReader + 'static>(
+    r: parquet::errors::Result<SerializedFileReader<R>>,
+    path: &Path,
+) -> Result<SerializedFileReader<R>> {
+    let r = r.map_err(|e| {
         anyhow::anyhow!("{}: not a readable Parquet file (truncated or damaged?): {e}", path.display())
     })?;
     let want = schema();
@@ -438,7 +451,10 @@ pub fn read_info(path: &Path) -> Result<ShardInfo> {
     info_of(&open(path)?, path)
 }
 
-fn info_of(r: &SerializedFileReader<fs::File>, path: &Path) -> Result<ShardInfo> {
+fn info_of<R: parquet::file::reader::ChunkReader + 'static>(
+    r: &SerializedFileReader<R>,
+    path: &Path,
+) -> Result<ShardInfo> {
     let kv = r.metadata().file_metadata().key_value_metadata();
     let text = kv
         .and_then(|kv| kv.iter().find(|k| k.key == SHARD_KEY))
@@ -479,13 +495,21 @@ fn read_values<T: PqType>(
 /// The rows of a dataset file, in order. A file that is not one (truncated,
 /// damaged, another Parquet file) is a one-line error naming it.
 pub fn read_rows(path: &Path) -> Result<Vec<Row>> {
-    let r = open(path)?;
+    let bytes = fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    rows_of(bytes, path)
+}
+
+/// The rows of a dataset file's bytes (`path` names it in errors).
+fn rows_of(bytes: Vec<u8>, path: &Path) -> Result<Vec<Row>> {
+    let r = open_bytes(bytes, path)?;
     info_of(&r, path)?;
     read_groups(&r)
         .map_err(|e| anyhow::anyhow!("{}: unreadable rows (truncated or damaged?): {e:#}", path.display()))
 }
 
-fn read_groups(r: &SerializedFileReader<fs::File>) -> Result<Vec<Row>> {
+fn read_groups<R: parquet::file::reader::ChunkReader + 'static>(
+    r: &SerializedFileReader<R>,
+) -> Result<Vec<Row>> {
     let total = usize::try_from(r.metadata().file_metadata().num_rows().max(0))?;
     let mut rows = Vec::with_capacity(total);
     let (mut ints, mut longs, mut fixed) = (Vec::new(), Vec::new(), Vec::new());
@@ -687,6 +711,49 @@ pub fn read_manifest(dir: &Path) -> Result<DatasetManifest> {
     Ok(m)
 }
 
+/// Every row of the complete dataset in `dir`, in order, with its manifest: each
+/// shard the manifest lists checked against its size and CRC-32 and read
+/// ([`read_rows`]); a dataset of another input layout, unfinished, or with a
+/// missing or damaged shard is one error line naming it.
+pub fn read_dataset(dir: &Path) -> Result<(DatasetManifest, Vec<Row>)> {
+    let m = read_manifest(dir)?;
+    let layout = tresillo_learn::features::LAYOUT;
+    ensure!(
+        m.layout == layout,
+        "{}: a dataset of input layout {}, and this tresillo's is {layout}: make it again",
+        dir.display(),
+        m.layout
+    );
+    ensure!(
+        m.complete,
+        "{}: an unfinished dataset ({} of {} shards); `tresillo dataset --resume` completes it",
+        dir.display(),
+        m.shards.len(),
+        m.shard_count()
+    );
+    let mut rows = Vec::with_capacity(usize::try_from(m.rows).unwrap_or(0));
+    for s in &m.shards {
+        let p = dir.join(&s.file);
+        let bytes = fs::read(&p).with_context(|| format!("reading {}", p.display()))?;
+        let crc = crate::checksum::of(&bytes);
+        ensure!(
+            bytes.len() as u64 == s.bytes && crc == s.crc32,
+            "{}: its bytes do not match the size and checksum its manifest records (damaged?)",
+            p.display()
+        );
+        let part = rows_of(bytes, &p)?;
+        ensure!(
+            part.len() as u64 == s.rows,
+            "{}: holds {} rows, its manifest says {}",
+            p.display(),
+            part.len(),
+            s.rows
+        );
+        rows.extend(part);
+    }
+    Ok((m, rows))
+}
+
 /// The file name of shard `k`.
 #[must_use]
 pub fn shard_name(k: u64) -> String {
@@ -790,8 +857,10 @@ pub fn make(
     let mpath = dir.join(MANIFEST);
     let existing = shard_files(dir)?;
     let has_manifest = mpath.exists();
-    if a.resume {
-        ensure!(has_manifest, "--resume: {} holds no dataset to continue", dir.display());
+    if a.resume && !has_manifest {
+        // Killed before its manifest was written (shards never are before it).
+        (a.note)(&format!("{}: no dataset to resume there; starting it", dir.display()));
+    } else if a.resume {
         let old = read_manifest(dir)?;
         for ((name, was), (_, now)) in old.settings().iter().zip(manifest.settings()) {
             ensure!(

@@ -12,8 +12,8 @@ use tresillo_learn::Row;
 use tresillo_learn::data::{Setup, new_hand};
 use tresillo_learn::features;
 use tresillo_runs::dataset::{
-    COLUMNS, ColKind, DatasetConfig, DatasetManifest, DatasetOptions, make, read_manifest, read_rows,
-    shard_files,
+    COLUMNS, ColKind, DatasetConfig, DatasetManifest, DatasetOptions, make, read_dataset, read_manifest,
+    read_rows, shard_files,
 };
 
 fn temp(name: &str) -> PathBuf {
@@ -70,6 +70,8 @@ fn the_rows_read_back_are_the_rows_played() {
         let played = tresillo_learn::play_deals(&setup, &c.agents, &Registry::builtin(), 0..c.deals).unwrap();
         assert_eq!(rows.len() as u64, m.rows);
         assert!(rows == played, "the rows of {players} players read back as played");
+        let (manifest, whole) = read_dataset(&dir).unwrap();
+        assert!(manifest == m && whole == played, "read_dataset reads them all");
     }
 }
 
@@ -260,4 +262,26 @@ fn the_documented_table_gives_every_column_its_type() {
     let want: Vec<(String, String)> = COLUMNS.iter().map(|c| (c.name.to_string(), c.kind.name())).collect();
     assert_eq!(listed, want);
     assert!(COLUMNS.iter().any(|c| c.kind == ColKind::Fixed(52)));
+}
+
+#[test]
+fn read_dataset_refuses_a_damaged_shard_or_an_unfinished_dataset() {
+    let dir = temp("read-dataset");
+    make_in(&dir, &config(3, 50, 0), 1);
+    let p = dir.join("rows-00001.parquet");
+    let mut bytes = std::fs::read(&p).unwrap();
+    let at = bytes.len() / 3;
+    bytes[at] ^= 0x10;
+    std::fs::write(&p, &bytes).unwrap();
+    let e = format!("{:#}", read_dataset(&dir).unwrap_err());
+    assert!(e.contains(&p.display().to_string()) && e.contains("do not match"), "{e}");
+    assert_eq!(e.lines().count(), 1);
+    std::fs::remove_file(&p).unwrap();
+    let e = format!("{:#}", read_dataset(&dir).unwrap_err());
+    assert!(e.contains("rows-00001.parquet"), "{e}");
+    let mut m = read_manifest(&dir).unwrap();
+    m.complete = false;
+    std::fs::write(dir.join("manifest.json"), serde_json::to_string(&m).unwrap()).unwrap();
+    let e = format!("{:#}", read_dataset(&dir).unwrap_err());
+    assert!(e.contains("unfinished") && e.contains("--resume"), "{e}");
 }
