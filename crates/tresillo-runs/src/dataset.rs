@@ -754,6 +754,47 @@ pub fn read_dataset(dir: &Path) -> Result<(DatasetManifest, Vec<Row>)> {
     Ok((m, rows))
 }
 
+/// `tresillo verify DIR` of a dataset directory: every shard its manifest lists
+/// has the size and CRC-32 it records (a complete dataset every shard); returns the
+/// line printed and the number of files checked. The first bad file is named in a
+/// one-line error.
+pub fn verify(dir: &Path) -> Result<(String, usize)> {
+    let m = read_manifest(dir)?;
+    if m.complete {
+        ensure!(
+            m.shards.len() as u64 == m.shard_count(),
+            "{}: marked complete but lists {} of its {} shards",
+            dir.join(MANIFEST).display(),
+            m.shards.len(),
+            m.shard_count()
+        );
+    }
+    for s in &m.shards {
+        let p = dir.join(&s.file);
+        let len = fs::metadata(&p).with_context(|| format!("reading {}", p.display()))?.len();
+        ensure!(len == s.bytes, "{}: {len} bytes, its manifest records {}", p.display(), s.bytes);
+        crate::checksum::verify(&p, None, &s.crc32)?;
+    }
+    let state = if m.complete {
+        format!("complete dataset of {} rows of {} deals", m.rows, m.deals)
+    } else {
+        format!("dataset in progress, {} of {} shards written", m.shards.len(), m.shard_count())
+    };
+    Ok((
+        format!("ok: {}: {state}; {} files match their checksums", dir.display(), m.shards.len()),
+        m.shards.len(),
+    ))
+}
+
+/// Whether `dir`'s manifest is a dataset's.
+#[must_use]
+pub fn is_dataset(dir: &Path) -> bool {
+    fs::read_to_string(dir.join(MANIFEST))
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .is_some_and(|v| v["kind"] == "dataset")
+}
+
 /// The file name of shard `k`.
 #[must_use]
 pub fn shard_name(k: u64) -> String {
@@ -900,12 +941,13 @@ pub fn make(
         Ok(())
     };
     let n_shards = manifest.shard_count();
+    let rules = manifest.rules.clone();
     let info = |k: u64| {
         let first = k * config.shard_deals;
         ShardInfo {
             format: FORMAT,
             layout: tresillo_learn::features::LAYOUT,
-            rules: manifest.rules.clone(),
+            rules: rules.clone(),
             players: config.players,
             seed: config.seed,
             agents: config.agents.clone(),
@@ -930,6 +972,14 @@ pub fn make(
         }
         todo.push(k);
     }
+    // The manifest lists the shards written so far, rewritten after each.
+    let listed = |m: &mut DatasetManifest, entries: &[Option<ShardEntry>]| {
+        m.shards = entries.iter().flatten().cloned().collect();
+        m.rows = m.shards.iter().map(|s| s.rows).sum();
+        m.complete = m.shards.len() as u64 == n_shards;
+    };
+    listed(&mut manifest, &entries);
+    manifest.complete = false;
     write_manifest(&manifest)?;
     let setup =
         Setup { rules: config.rules, players: config.players, seed: config.seed, explore: config.explore };
@@ -969,6 +1019,9 @@ pub fn make(
                 let e = e?;
                 played += e.rows;
                 entries[j as usize] = Some(e);
+                listed(&mut manifest, &entries);
+                manifest.complete = false;
+                write_manifest(&manifest)?;
             }
             pending = Some((k, rows?));
             if a.progress && last_note.elapsed().as_secs_f64() >= crate::progress_every() {
@@ -984,9 +1037,7 @@ pub fn make(
         }
         Ok(())
     })?;
-    manifest.shards = entries.iter().flatten().cloned().collect();
-    manifest.rows = manifest.shards.iter().map(|s| s.rows).sum();
-    manifest.complete = manifest.shards.len() as u64 == n_shards;
+    listed(&mut manifest, &entries);
     write_manifest(&manifest)?;
     if interrupted && !manifest.complete {
         return Err(tresillo_sim::SimError::Interrupted.into());

@@ -1,7 +1,7 @@
 //! `tresillo dataset` end to end (issue 51): the same bytes whatever `--threads`;
 //! killed at every write point in turn (`TRESILLO_ABORT_AFTER_WRITES`), `--resume`
 //! gives the bytes of an uninterrupted run; a dataset is not overwritten without
-//! `--force`; `schema dataset` and `--dump-inputs` print what the Python readers
+//! `--force`; `verify` checks the shards; `schema dataset` and `--dump-inputs` print what the Python readers
 //! rely on.
 
 use std::path::{Path, PathBuf};
@@ -78,6 +78,21 @@ fn the_same_bytes_whatever_the_threads_and_after_a_kill_at_any_write() {
     assert_eq!(o.status.code(), Some(2));
     assert!(err.contains("already holds a dataset") && err.lines().count() == 1, "{err}");
     assert!(contents(&two) == whole);
+    // `tresillo verify` checks the shards against the manifest's checksums.
+    let o = run(&["verify", two.to_str().unwrap()]);
+    let line = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        line.starts_with("ok: ") && line.contains("complete dataset of") && line.contains("3 files"),
+        "{line}"
+    );
+    let shard = two.join("rows-00001.parquet");
+    let mut bytes = std::fs::read(&shard).unwrap();
+    bytes[100] ^= 1;
+    std::fs::write(&shard, &bytes).unwrap();
+    let o = run_env(&["verify", two.to_str().unwrap()], &[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err.contains("rows-00001.parquet") && err.lines().count() == 1, "{err}");
     // Killed after each write in turn, then resumed.
     let mut n = 1;
     loop {
@@ -90,6 +105,7 @@ fn the_same_bytes_whatever_the_threads_and_after_a_kill_at_any_write() {
         let o = make(&d, &["--resume"], &[]);
         assert!(o.status.success(), "after write {n}: {}", String::from_utf8_lossy(&o.stderr));
         assert!(contents(&d) == whole, "killed after write {n}, resumed: other files");
+        assert!(run_env(&["verify", d.to_str().unwrap()], &[]).status.success());
         n += 1;
         assert!(n < 100, "a run of 3 shards writes fewer than 100 times");
     }
