@@ -422,16 +422,16 @@ impl Registry {
         self.add(info, Builder::Cheat(Arc::new(build)))
     }
 
-    /// Adds parameter `param` to the fair agent `name`: a spec that sets it builds
-    /// the agent from its other parameters, then hands it with the value to
-    /// `apply`, which returns the agent to seat (the same one given a model, or a
-    /// wrapper). How a crate above this one (the learned models of
-    /// `tresillo-learn`) adds its options to the built-in agents without this
-    /// crate knowing of it. Refused when `name` is not a registered fair agent or
-    /// already has the parameter.
-    pub fn extend<F>(&mut self, name: &str, param: ParamInfo, apply: F) -> Result<(), SpecError>
+    /// Adds parameters to the fair agent `name`: a spec that sets any of them
+    /// builds the agent from its other parameters, then hands it with the added
+    /// parameters' values (a [`Params`] of those alone) to `apply`, which returns
+    /// the agent to seat (the same one given a model, or a wrapper). How a crate
+    /// above this one (the learned models of `tresillo-learn`) adds its options
+    /// to the built-in agents without this crate knowing of it. Refused when
+    /// `name` is not a registered fair agent or already has one of the names.
+    pub fn extend<F>(&mut self, name: &str, params: Vec<ParamInfo>, apply: F) -> Result<(), SpecError>
     where
-        F: Fn(Box<dyn Agent>, &str) -> Result<Box<dyn Agent>, SpecError> + Send + Sync + 'static,
+        F: Fn(Box<dyn Agent>, &Params<'_>) -> Result<Box<dyn Agent>, SpecError> + Send + Sync + 'static,
     {
         let Some(entry) = self.entries.iter_mut().find(|e| e.info.name == name) else {
             return Err(SpecError::UnknownAgent { name: name.to_string(), known: String::new() });
@@ -439,21 +439,16 @@ impl Registry {
         let Builder::Fair(build) = &entry.builder else {
             return Err(SpecError::FullState(name.to_string()));
         };
-        if entry.info.params.iter().any(|p| p.name == param.name) {
-            return Err(SpecError::Duplicate(format!("{name}:{}", param.name)));
+        if let Some(p) = params.iter().find(|p| entry.info.params.iter().any(|q| q.name == p.name)) {
+            return Err(SpecError::Duplicate(format!("{name}:{}", p.name)));
         }
         let build = build.clone();
-        let key = param.name;
-        entry.info.params.push(param);
+        let keys: Vec<&'static str> = params.iter().map(|p| p.name).collect();
+        entry.info.params.extend(params);
         entry.builder = Builder::Fair(Arc::new(move |p: &Params<'_>| {
-            let value = p.get(key);
-            let mut rest = p.clone();
-            rest.pairs.retain(|(k, _)| *k != key);
-            let agent = build(&rest)?;
-            match value {
-                Some(v) => apply(agent, v),
-                None => Ok(agent),
-            }
+            let (mine, rest): (Vec<_>, Vec<_>) = p.pairs.iter().partition(|(k, _)| keys.contains(k));
+            let agent = build(&Params { agent: p.agent, pairs: rest })?;
+            if mine.is_empty() { Ok(agent) } else { apply(agent, &Params { agent: p.agent, pairs: mine }) }
         }));
         Ok(())
     }

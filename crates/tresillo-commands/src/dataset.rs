@@ -33,6 +33,11 @@ pub struct DatasetArgs {
     /// action-value models), 0 to 100.
     #[arg(long, default_value_t = 0, value_name = "PCT", allow_negative_numbers = true, value_parser = crate::args::non_negative::<u32>)]
     pub explore: u32,
+    /// Keep only the rows of these kinds of request, comma-separated (bid,
+    /// declare, discard, word, play, surrender, takeover, bola, ...): for example
+    /// `bid,declare` for a value model of the auction (default: every row).
+    #[arg(long)]
+    pub phases: Option<String>,
     /// Deals per shard file.
     #[arg(long, default_value_t = SHARD_DEALS, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
     pub shard_deals: u64,
@@ -70,6 +75,10 @@ pub fn run(a: &DatasetArgs, command_line: Vec<String>, out: &mut impl Write) -> 
         seed: a.seed,
         deals: a.deals,
         explore: a.explore,
+        phases: match &a.phases {
+            Some(p) => tresillo_learn::data::phase_mask(p).map_err(|e| anyhow::anyhow!("--phases: {e}"))?,
+            None => 0,
+        },
         shard_deals: a.shard_deals,
     };
     let options = DatasetOptions {

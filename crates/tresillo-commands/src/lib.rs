@@ -30,6 +30,7 @@ mod bench;
 mod bot_check;
 mod calibrate;
 mod dataset;
+mod evaluate;
 mod experiment;
 #[cfg(test)]
 mod fuzz;
@@ -51,6 +52,7 @@ mod solve;
 mod sprt;
 mod study;
 mod tournament;
+mod train;
 mod tune;
 #[cfg(test)]
 mod words_golden;
@@ -77,11 +79,9 @@ fn bot_identities(agents: &str, bidding: Option<&str>) -> Vec<tresillo_bots::Bot
 
 fn registry() -> tresillo_agents::Registry {
     let mut r = tresillo_bots::registry();
-    // The agents of trained models (`net:model=FILE`, `loc=`, `bid=`), their files
-    // read here.
     let read: tresillo_learn::ModelReader =
-        std::sync::Arc::new(|path: &str| std::fs::read(path).map_err(|e| format!("{path}: {e}")));
-    tresillo_learn::register(&mut r, read).expect("the learned agents' names are free");
+        std::sync::Arc::new(|path: &str| std::fs::read(path).map_err(|e| format!("reading {path}: {e}")));
+    tresillo_learn::register(&mut r, read).expect("the learned models' names are free");
     for (name, config) in named_bots() {
         tresillo_bots::register_named(&mut r, name, config.clone()).expect("checked when the file was read");
     }
@@ -132,6 +132,13 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Measure the engine's speed.
     Bench(bench::BenchArgs),
+    /// Train a network on played deals (card locations, a policy, an action-value)
+    /// and write it as a model file (docs/LEARNING.md).
+    Train(train::TrainArgs),
+    /// Measure a trained model on fresh deals: a locations model against the
+    /// exact sampler and the soft rule model, a policy or value model's agreement
+    /// with the agents' actions.
+    Evaluate(evaluate::EvaluateArgs),
     /// Find the `worlds` (pimc) or `iters` (ismcts) whose decisions cost a given
     /// CPU time each over whole games on this machine, measured as a duplicate
     /// tournament charges them, and print that reproducible spec (equal-compute
@@ -247,6 +254,8 @@ fn run(cli: Cli) -> Result<()> {
         Command::Play(a) => play::run(&a, &mut out)?,
         Command::Solve(a) => solve::run(&a, &mut out)?,
         Command::Bench(a) => bench::run(&a, &mut out)?,
+        Command::Train(a) => train::run(&a, &mut out)?,
+        Command::Evaluate(a) => evaluate::run(&a, &mut out)?,
         Command::Calibrate(a) => calibrate::run(&a, &mut out)?,
         Command::Score(a) => score::run(&a)?,
         Command::Tournament(a) => {

@@ -30,7 +30,7 @@ pub fn builtin_models() -> &'static [(&'static str, &'static [u8])] {
 }
 
 /// Where `c` lies in `world`, as [`crate::data::PLACES`] numbers it for `me`.
-fn place(world: &World, me: Seat, n: u8, c: tresillo_core::Card) -> usize {
+pub(crate) fn place(world: &World, me: Seat, n: u8, c: tresillo_core::Card) -> usize {
     if world.heap.contains(c) {
         return 4;
     }
@@ -54,18 +54,21 @@ fn place(world: &World, me: Seat, n: u8, c: tresillo_core::Card) -> usize {
 /// worlds.
 pub struct LocationLikelihood {
     net: Arc<Net>,
+    power: f64,
 }
 
 impl LocationLikelihood {
-    /// A likelihood of a locations model.
-    pub fn new(net: Arc<Net>) -> Result<LocationLikelihood, ModelError> {
+    /// A likelihood of a locations model, its log-weights multiplied by `power`
+    /// (at most 1: the product over cards taken as independent is overconfident,
+    /// and a power below 1 flattens it).
+    pub fn new(net: Arc<Net>, power: f64) -> Result<LocationLikelihood, ModelError> {
         if net.info().kind != Kind::Locations {
             return Err(ModelError::Invalid(format!(
                 "a {} model, not a locations model",
                 net.info().kind.name()
             )));
         }
-        Ok(LocationLikelihood { net })
+        Ok(LocationLikelihood { net, power })
     }
 
     /// The model's log-probabilities for `view`: 40 cards x 5 places.
@@ -106,6 +109,7 @@ impl Likelihood for LocationLikelihood {
                     p => f64::from(lp[c.index() * crate::data::LOCATIONS + p - 1]),
                 })
                 .sum::<f64>()
+                * self.power
         }));
     }
 }
@@ -309,17 +313,25 @@ pub fn register(registry: &mut Registry, read: ModelReader) -> Result<(), SpecEr
         let m = models.clone();
         registry.extend(
             agent,
-            ParamInfo {
-                name: "loc",
-                default: "(none)".into(),
-                help: "weight the sampled worlds by a card-location model (a file or builtin:NAME; tresillo train --kind locations)",
-            },
-            move |mut a, value| {
+            vec![
+                ParamInfo {
+                    name: "loc",
+                    default: "(none)".into(),
+                    help: "weight the sampled worlds by a card-location model (a file or builtin:NAME; tresillo train --kind locations)",
+                },
+                ParamInfo {
+                    name: "loc_pow",
+                    default: "100".into(),
+                    help: "with loc: the power of the model's weights, percent (1-100; the cards are not independent, so the full product is overconfident)",
+                },
+            ],
+            move |mut a, p| {
+                let value = p.get("loc").ok_or_else(|| p.bad_value("loc_pow", p.get("loc_pow").unwrap_or(""), "loc_pow goes with loc=MODEL"))?;
                 let net = m.get(agent, "loc", value)?;
-                let bad = |why: String| SpecError::BadValue { agent: agent.into(), param: "loc".into(), value: value.into(), why };
-                let l = LocationLikelihood::new(net).map_err(|e| bad(e.to_string()))?;
+                let power = p.int("loc_pow", 1, 100)?.unwrap_or(100) as f64 / 100.0;
+                let l = LocationLikelihood::new(net, power).map_err(|e| p.bad_value("loc", value, e.to_string()))?;
                 if !a.set_likelihood(Arc::new(l)) {
-                    return Err(bad("this agent samples no worlds".into()));
+                    return Err(p.bad_value("loc", value, "this agent samples no worlds"));
                 }
                 Ok(a)
             },
@@ -330,12 +342,13 @@ pub fn register(registry: &mut Registry, read: ModelReader) -> Result<(), SpecEr
         let m = models.clone();
         if registry.extend(
             agent,
-            ParamInfo {
+            vec![ParamInfo {
                 name: "bid",
                 default: "(none)".into(),
                 help: "make the auction and contract decisions by a value or policy network (a file or builtin:NAME)",
-            },
-            move |a, value| {
+            }],
+            move |a, p| {
+                let value = p.get("bid").unwrap_or("");
                 let net = m.get(agent, "bid", value)?;
                 NetBidder::new(a, net).map(|b| Box::new(b) as Box<dyn Agent>).map_err(|e| SpecError::BadValue {
                     agent: agent.into(),

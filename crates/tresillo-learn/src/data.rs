@@ -99,6 +99,41 @@ pub struct Setup {
     /// contract and trump) taken uniformly among the legal actions instead of
     /// the agent's, so that an action-value model sees what other bids lead to.
     pub explore: u32,
+    /// The kinds of request whose rows are kept, as a bit mask of their
+    /// indices ([`Row::phase`]; [`phase_mask`] reads names); 0 keeps every row.
+    pub phases: u16,
+}
+
+/// The request kinds by [`Row::phase`], as the observation tensor numbers them.
+pub const PHASES: [&str; 15] = [
+    "bid",
+    "declare",
+    "discard",
+    "word",
+    "play",
+    "surrender",
+    "takeover",
+    "bola",
+    "gascarille",
+    "exchange_right",
+    "accept_surrender",
+    "declare_vole",
+    "penetro",
+    "drop_out",
+    "done",
+];
+
+/// The mask of [`Setup::phases`] for comma-separated names of [`PHASES`].
+pub fn phase_mask(names: &str) -> Result<u16, String> {
+    let mut m = 0;
+    for n in names.split(',').map(str::trim) {
+        let i = PHASES
+            .iter()
+            .position(|p| *p == n)
+            .ok_or_else(|| format!("unknown phase {n:?} (one of {})", PHASES.join(", ")))?;
+        m |= 1 << i;
+    }
+    Ok(m)
 }
 
 /// Why a dataset could not be made.
@@ -206,6 +241,27 @@ fn row(
     }
 }
 
+/// The index of a request's kind ([`PHASES`]).
+fn phase_of(r: &Request) -> u8 {
+    match r {
+        Request::Bid { .. } => 0,
+        Request::Declare { .. } => 1,
+        Request::Discard { .. } => 2,
+        Request::Word { .. } => 3,
+        Request::Play { .. } => 4,
+        Request::Surrender { .. } => 5,
+        Request::TakeOver { .. } => 6,
+        Request::Bola { .. } => 7,
+        Request::Gascarille { .. } => 8,
+        Request::ExchangeRight { .. } => 9,
+        Request::AcceptSurrender { .. } => 10,
+        Request::DeclareVole { .. } => 11,
+        Request::Penetro { .. } => 12,
+        Request::DropOut { .. } => 13,
+        Request::Done => 14,
+    }
+}
+
 /// Whether exploration may replace the agent's answer to `request`.
 fn explorable(request: &Request) -> bool {
     matches!(request, Request::Bid { .. } | Request::Declare { .. })
@@ -247,13 +303,19 @@ pub fn play_deal(
                 .decide(&view, &mut rngs[i])
                 .map_err(|f| fail(format!("{}: {}", agents[i].name(), f.reason())))?
         };
-        let mut shared =
-            Shared { extra: [0; EXTRA_BYTES], owners: owners_known(&hand, seat, view.known_cards()) };
-        let mut ex = [0f32; EXTRA];
-        features::extra(&view, &mut ex);
-        features::pack_bits(&ex, &mut shared.extra);
+        let keep = setup.phases == 0 || setup.phases & (1 << phase_of(&view.request())) != 0;
+        let mut shared = Shared { extra: [0; EXTRA_BYTES], owners: [0; 40] };
+        if keep {
+            shared.owners = owners_known(&hand, seat, view.known_cards());
+            let mut ex = [0f32; EXTRA];
+            features::extra(&view, &mut ex);
+            features::pack_bits(&ex, &mut shared.extra);
+        }
         let mut t = [0f32; OBS];
         let mut push = |building: CardSet, legal: &[usize], a: usize| {
+            if !keep {
+                return;
+            }
             let mut r = row(&view, building, legal, a, &shared, &mut t);
             r.deal = index;
             r.seed = seed;

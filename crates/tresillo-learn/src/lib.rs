@@ -16,6 +16,7 @@
 
 pub mod agents;
 pub mod data;
+pub mod eval;
 pub mod features;
 pub mod model;
 pub mod train;

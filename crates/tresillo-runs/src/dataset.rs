@@ -306,6 +306,10 @@ pub struct ShardInfo {
     pub agents: Vec<String>,
     /// The exploration percentage of auction and contract decisions.
     pub explore: u32,
+    /// The kinds of request whose rows are kept ([`tresillo_learn::data::PHASES`]
+    /// names); empty: every row.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub phases: Vec<String>,
     /// The first deal of the file.
     pub first_deal: u64,
     /// Its number of deals.
@@ -599,6 +603,10 @@ pub struct DatasetConfig {
     pub deals: u64,
     /// Exploration percentage of auction and contract decisions (0..=100).
     pub explore: u32,
+    /// The kinds of request whose rows are kept, a mask of
+    /// [`tresillo_learn::data::PHASES`] indices ([`tresillo_learn::data::phase_mask`]);
+    /// 0: every row.
+    pub phases: u16,
     /// Deals per shard file.
     pub shard_deals: u64,
 }
@@ -666,6 +674,9 @@ pub struct DatasetManifest {
     pub deals: u64,
     /// Exploration percentage.
     pub explore: u32,
+    /// The kinds of request whose rows are kept; empty (and absent): every row.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub phases: Vec<String>,
     /// Deals per shard.
     pub shard_deals: u64,
     /// Whether every shard is written.
@@ -680,7 +691,7 @@ pub struct DatasetManifest {
 
 impl DatasetManifest {
     /// The settings that make the rows, named, for comparing a resumed dataset's.
-    fn settings(&self) -> [(&'static str, String); 9] {
+    fn settings(&self) -> [(&'static str, String); 10] {
         [
             ("format", self.format.to_string()),
             ("layout", self.layout.to_string()),
@@ -690,6 +701,7 @@ impl DatasetManifest {
             ("seed", self.seed.to_string()),
             ("deals", self.deals.to_string()),
             ("explore", self.explore.to_string()),
+            ("phases", if self.phases.is_empty() { "all".into() } else { self.phases.join(",") }),
             ("shard deals", self.shard_deals.to_string()),
         ]
     }
@@ -889,6 +901,7 @@ pub fn make(
         seed: config.seed,
         deals: config.deals,
         explore: config.explore,
+        phases: phase_names(config.phases),
         shard_deals: config.shard_deals,
         complete: false,
         rows: 0,
@@ -952,6 +965,7 @@ pub fn make(
             seed: config.seed,
             agents: config.agents.clone(),
             explore: config.explore,
+            phases: phase_names(config.phases),
             first_deal: first,
             deals: config.shard_deals.min(config.deals - first),
         }
@@ -981,8 +995,13 @@ pub fn make(
     listed(&mut manifest, &entries);
     manifest.complete = false;
     write_manifest(&manifest)?;
-    let setup =
-        Setup { rules: config.rules, players: config.players, seed: config.seed, explore: config.explore };
+    let setup = Setup {
+        rules: config.rules,
+        players: config.players,
+        seed: config.seed,
+        explore: config.explore,
+        phases: config.phases,
+    };
     let pool = crate::run::pool(a.threads)?;
     let mut played = 0u64;
     let mut last_note = std::time::Instant::now();
@@ -1043,6 +1062,12 @@ pub fn make(
         return Err(tresillo_sim::SimError::Interrupted.into());
     }
     Ok(Made { manifest, rows_played: played, seconds: t0.elapsed().as_secs_f64() })
+}
+
+/// The names of the phases of `mask` (none for 0: every row).
+fn phase_names(mask: u16) -> Vec<String> {
+    let names = tresillo_learn::data::PHASES;
+    (0..names.len()).filter(|i| mask & (1 << i) != 0).map(|i| names[i].to_string()).collect()
 }
 
 /// The manifest entry of a shard kept on resume: readable, of the settings `want`.

@@ -31,6 +31,7 @@ fn config(players: u8, deals: u64, explore: u32) -> DatasetConfig {
         seed: 51,
         deals,
         explore,
+        phases: 0,
         shard_deals: 40,
     }
 }
@@ -66,7 +67,7 @@ fn the_rows_read_back_are_the_rows_played() {
         assert!(m.complete);
         assert_eq!(m.shards.len(), 3, "100 deals in shards of 40");
         let rows = all_rows(&dir);
-        let setup = Setup { rules: c.rules, players, seed: c.seed, explore };
+        let setup = Setup { rules: c.rules, players, seed: c.seed, explore, phases: 0 };
         let played = tresillo_learn::play_deals(&setup, &c.agents, &Registry::builtin(), 0..c.deals).unwrap();
         assert_eq!(rows.len() as u64, m.rows);
         assert!(rows == played, "the rows of {players} players read back as played");
@@ -284,4 +285,18 @@ fn read_dataset_refuses_a_damaged_shard_or_an_unfinished_dataset() {
     std::fs::write(dir.join("manifest.json"), serde_json::to_string(&m).unwrap()).unwrap();
     let e = format!("{:#}", read_dataset(&dir).unwrap_err());
     assert!(e.contains("unfinished") && e.contains("--resume"), "{e}");
+}
+
+#[test]
+fn phases_keep_the_rows_of_those_requests_only() {
+    let all = temp("phases-all");
+    let c = config(3, 60, 20);
+    make_in(&all, &c, 2);
+    let some = temp("phases-some");
+    let bids =
+        DatasetConfig { phases: tresillo_learn::data::phase_mask("bid,declare").unwrap(), ..c.clone() };
+    let m = make_in(&some, &bids, 2);
+    assert_eq!(m.phases, ["bid", "declare"]);
+    let kept: Vec<Row> = all_rows(&all).into_iter().filter(|r| r.phase <= 1).collect();
+    assert!(!kept.is_empty() && all_rows(&some) == kept);
 }
