@@ -135,3 +135,27 @@ fn the_schema_and_the_dumped_inputs() {
     assert_eq!(o.status.code(), Some(2));
     assert!(err.contains("manifest.json: not a readable Parquet file") && err.lines().count() == 1, "{err}");
 }
+
+/// `tresillo train --data DIR` trains on a dataset's rows exactly as on the same
+/// deals played by `train` itself.
+#[test]
+fn train_on_a_dataset_as_on_the_deals_played() {
+    let d = tmp("train");
+    let dir = d.join("data");
+    run(&["dataset", "--deals", "120", "--seed", "5", "--quiet", "--out", dir.to_str().unwrap()]);
+    let train = |more: &[&str], model: &str| -> String {
+        let model = d.join(model);
+        let mut args = vec![
+            "train", "--kind", "policy", "--hidden", "16", "--epochs", "1", "--quiet", "--phases", "play",
+        ];
+        args.extend_from_slice(&["--out", model.to_str().unwrap()]);
+        args.extend_from_slice(more);
+        let o = run(&args);
+        let text = String::from_utf8(o.stdout).unwrap();
+        text.lines().filter(|l| !l.starts_with("wrote")).collect::<Vec<_>>().join("\n")
+    };
+    let from_data = train(&["--data", dir.to_str().unwrap()], "a.safetensors");
+    let played = train(&["--deals", "120", "--seed", "5"], "b.safetensors");
+    assert!(from_data.contains("loss"), "{from_data}");
+    assert_eq!(from_data, played);
+}
