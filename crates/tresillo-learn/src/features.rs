@@ -114,7 +114,10 @@ mod tests {
     fn the_counts_are_the_tensors_only_fractions() {
         // Every other position of a tensor is 0 or 1 in every view of a played hand:
         // what the datasets bit-pack (crate::data).
-        let mut hand = crate::data::new_hand(tresillo_core::Rules::default(), 3, 7, 0).unwrap();
+        // (The hand of deal 0 of seed 7, built here: `crate::data` imports this module.)
+        let rules = tresillo_core::Rules::default();
+        let deal = tresillo_sim::deal_for_seed(tresillo_sim::deal_seed(7, 0)).seated(rules.table(3), Seat(0));
+        let mut hand = tresillo_core::Hand::with_rules(rules, 3, deal, Seat(0)).unwrap();
         let mut agent = tresillo_agents::RuleAgent::new(Default::default());
         let mut rng = tresillo_agents::rng_from_seed(1);
         while let Some(seat) = hand.request().seat() {
