@@ -21,6 +21,10 @@
 //! ([`crate::durable::write_atomic`]): a shard file that exists is whole. Each
 //! holds its settings in its footer (key [`SHARD_KEY`]); `--resume` keeps the
 //! shards of the same settings and plays the others.
+//!
+//! **Speed.** Row group g+1 is played (on every thread) while group g is encoded
+//! into its shard's file, so writing costs little wall time beyond its CPU, and
+//! one group's rows are in memory at a time, not a shard's.
 
 use crate::durable;
 use anyhow::{Context, Result, bail, ensure};
@@ -1006,41 +1010,91 @@ pub fn make(
     let mut played = 0u64;
     let mut last_note = std::time::Instant::now();
     let mut interrupted = false;
-    let write = |k: u64, rows: Vec<tresillo_learn::Row>| -> Result<ShardEntry> {
-        let inf = info(k);
-        let bytes = encode(&rows, &inf)?;
-        let p = dir.join(shard_name(k));
+    // A shard being written: its file's writer and rows so far.
+    struct Open {
+        k: u64,
+        writer: SerializedFileWriter<Vec<u8>>,
+        rows: u64,
+    }
+    let finish = |o: Open| -> Result<ShardEntry> {
+        let inf = info(o.k);
+        let bytes = o.writer.into_inner()?;
+        let p = dir.join(shard_name(o.k));
         durable::write_atomic(&p, &bytes)?;
         Ok(ShardEntry {
-            file: shard_name(k),
+            file: shard_name(o.k),
             first_deal: inf.first_deal,
             deals: inf.deals,
-            rows: rows.len() as u64,
+            rows: o.rows,
             bytes: bytes.len() as u64,
             crc32: crate::checksum::of(&bytes),
         })
     };
+    // Adds the rows of one row group to shard `k`'s file, opening it (and
+    // finishing the one before) as needed; returns the shard finished.
+    let add = |open: &mut Option<Open>, k: u64, rows: &[Row]| -> Result<Option<ShardEntry>> {
+        let mut finished = None;
+        if open.as_ref().is_some_and(|o| o.k != k)
+            && let Some(o) = open.take()
+        {
+            finished = Some(finish(o)?);
+        }
+        if open.is_none() {
+            let writer = SerializedFileWriter::new(Vec::new(), schema(), properties(&info(k)))?;
+            *open = Some(Open { k, writer, rows: 0 });
+        }
+        if let Some(o) = open.as_mut()
+            && !rows.is_empty()
+        {
+            write_group(&mut o.writer, rows, &info(k))?;
+            o.rows += rows.len() as u64;
+        }
+        Ok(finished)
+    };
+    // The row groups to play, in order: (shard, deals), the deals of a group
+    // ([`GROUP_DEALS`] of the dataset) within its shard.
+    let mut units: Vec<(u64, std::ops::Range<u64>)> = Vec::new();
+    for &k in &todo {
+        let inf = info(k);
+        let mut d = inf.first_deal;
+        let end = inf.first_deal + inf.deals;
+        while d < end {
+            let next = ((d / GROUP_DEALS + 1) * GROUP_DEALS).min(end);
+            units.push((k, d..next));
+            d = next;
+        }
+    }
     pool.install(|| -> Result<()> {
-        // Shard k is played while shard k-1 is encoded and written.
+        // Group g is played while group g-1 is encoded into its shard's file.
         let mut pending: Option<(u64, Vec<Row>)> = None;
-        for &k in &todo {
-            if tresillo_agents::interrupt::stop_requested() {
+        let mut open: Option<Open> = None;
+        let record = |e: ShardEntry,
+                      entries: &mut Vec<Option<ShardEntry>>,
+                      played: &mut u64,
+                      manifest: &mut DatasetManifest|
+         -> Result<()> {
+            *played += e.rows;
+            let k = (e.first_deal / config.shard_deals) as usize;
+            entries[k] = Some(e);
+            listed(manifest, entries);
+            manifest.complete = false;
+            write_manifest(manifest)
+        };
+        for (k, range) in units {
+            // Stopped between shards only: the shard begun is finished.
+            if range.start == info(k).first_deal && tresillo_agents::interrupt::stop_requested() {
                 interrupted = true;
                 break;
             }
-            let inf = info(k);
-            let range = inf.first_deal..inf.first_deal + inf.deals;
             let (rows, done) = rayon::join(
                 || tresillo_learn::play_deals(&setup, &config.agents, registry, range),
-                || pending.take().map(|(j, rows)| (j, write(j, rows))),
+                || match pending.take() {
+                    Some((j, rows)) => add(&mut open, j, &rows),
+                    None => Ok(None),
+                },
             );
-            if let Some((j, e)) = done {
-                let e = e?;
-                played += e.rows;
-                entries[j as usize] = Some(e);
-                listed(&mut manifest, &entries);
-                manifest.complete = false;
-                write_manifest(&manifest)?;
+            if let Some(e) = done? {
+                record(e, &mut entries, &mut played, &mut manifest)?;
             }
             pending = Some((k, rows?));
             if a.progress && last_note.elapsed().as_secs_f64() >= crate::progress_every() {
@@ -1049,10 +1103,14 @@ pub fn make(
                 (a.note)(&format!("{n} of {n_shards} shards written, {played} rows this run"));
             }
         }
-        if let Some((j, rows)) = pending.take() {
-            let e = write(j, rows)?;
-            played += e.rows;
-            entries[j as usize] = Some(e);
+        if let Some((j, rows)) = pending.take()
+            && let Some(e) = add(&mut open, j, &rows)?
+        {
+            record(e, &mut entries, &mut played, &mut manifest)?;
+        }
+        if let Some(o) = open.take() {
+            let e = finish(o)?;
+            record(e, &mut entries, &mut played, &mut manifest)?;
         }
         Ok(())
     })?;
