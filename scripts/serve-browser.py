@@ -10,7 +10,11 @@ through every decision with the arrow keys, checking that each position is the
 record's decision, waits for the analysis and saves docs/serve-replay.png. Last, a
 participant's study (`tresillo study new`, `serve --study`): the consent accepted,
 two deals played by clicking, the end page, and the researcher's page exporting a
-deals.csv row per deal (docs/serve-study.png, docs/serve-study-end.png). Exits 0
+deals.csv row per deal (docs/serve-study.png, docs/serve-study-end.png). A game
+page stays open across `kill -9` and a restart of the server: it backs off while
+the server is down (at most four requests a second) and shows the game again by
+itself, without a reload, and takes the next click. No page may break its
+Content-Security-Policy (the console is read). Exits 0
 when all holds, 77 (skipped) without chromium or chromedriver. Usage:
 
     scripts/serve-browser.py [--binary target/release/tresillo] [--shots docs]
@@ -29,7 +33,7 @@ import time
 import urllib.error
 import urllib.request
 
-from serve_client import binary_path, start_server
+from serve_client import Client, binary_path, start_server
 
 GAMES = [
     # rule set, players, hands, seed, screenshot name
@@ -60,6 +64,8 @@ class Driver:
         caps = {
             "capabilities": {
                 "alwaysMatch": {
+                    # The console (CSP violations are reported there).
+                    "goog:loggingPrefs": {"browser": "ALL"},
                     "goog:chromeOptions": {
                         "binary": shutil.which("chromium"),
                         "args": [
@@ -98,6 +104,13 @@ class Driver:
 
     def size(self, w, h):
         self.s("POST", "/window/rect", {"width": w, "height": h})
+
+    def console(self):
+        """The browser console's messages since the last call."""
+        try:
+            return [e.get("message", "") for e in self.s("POST", "/se/log", {"type": "browser"})]
+        except RuntimeError:
+            return []
 
     def quit(self):
         if self.sid:
@@ -176,21 +189,28 @@ def click_through(d, shot, done=None):
             d.shot(shot)
             shot_taken = True
         before = d.js(INFO)
-        buttons = d.find("#choices button")
-        legal = d.find(".card.legal")
-        if buttons:
-            d.click(buttons[0])
-        elif legal:
-            d.click(legal[0])
-        elif d.find("#confirm-discard"):
-            cards = d.find("#hand .card")
-            i = 0
-            while d.js("return document.getElementById('confirm-discard').disabled") and i < len(cards):
-                d.click(d.find("#hand .card")[i])
-                i += 1
-            d.click(d.find("#confirm-discard")[0])
-        else:
-            raise RuntimeError(f"nothing to click for: {kind}")
+        try:
+            buttons = d.find("#choices button")
+            legal = d.find(".card.legal")
+            if buttons:
+                d.click(buttons[0])
+            elif legal:
+                d.click(legal[0])
+            elif d.find("#confirm-discard"):
+                cards = d.find("#hand .card")
+                i = 0
+                while d.js("return document.getElementById('confirm-discard').disabled") and i < len(cards):
+                    d.click(d.find("#hand .card")[i])
+                    i += 1
+                d.click(d.find("#confirm-discard")[0])
+            else:
+                raise RuntimeError(f"nothing to click for: {kind}")
+        except RuntimeError as e:
+            # The page drew the table again between finding and clicking (a
+            # poll's answer): find the element again.
+            if "stale element" in str(e):
+                continue
+            raise
         clicks += 1
         # Wait for the page to take the click in.
         for _ in range(200):
@@ -299,6 +319,94 @@ def replay_game(d, rec_path, shot):
     return checked
 
 
+COUNT_FETCHES = ("if (!window.__fetches) { window.__fetches = 0; const f = window.fetch;"
+                 " window.fetch = function (...a) { window.__fetches++; return f.apply(this, a); }; }"
+                 "return window.__fetches;")
+ERROR_TEXT = "const e = document.getElementById('error'); return e ? e.textContent : '';"
+
+
+def restart_run(d, binary):
+    """A game page open across `kill -9` and a restart of the server on the same
+    port and records: while the server is down the page backs off (a few requests
+    a second at most), and once it is back the page shows the game again by
+    itself (no reload) and takes the next click; the version never goes back.
+    Returns (requests a second while down, seconds to recover)."""
+    records = tempfile.mkdtemp(prefix="tresillo-restart-")
+    port = free_port()
+    addr = f"127.0.0.1:{port}"
+    proc, base = start_server(binary, records, addr=addr)
+    try:
+        c = Client(base)
+        token = c.create(rules="tresillo", players=3, seat=1, hands=2, seed=21)
+        d.go(f"{base}/g/{token}")
+        if wait_status(d) != "your_turn":
+            raise RuntimeError("restart: the game did not start at the person's turn")
+        d.js(COUNT_FETCHES)
+        # One decision, shown.
+        clicks, _, _ = click_once(d)
+        wait_status(d)
+        before = c.call("GET", f"/api/games/{token}", timed=False)[1]
+        proc.kill()
+        proc.wait()
+        down_at = time.monotonic()
+        n0 = d.js(COUNT_FETCHES)
+        time.sleep(6)
+        n1 = d.js(COUNT_FETCHES)
+        rate_down = (n1 - n0) / (time.monotonic() - down_at)
+        if "connection" not in d.js(ERROR_TEXT):
+            raise RuntimeError("restart: the page did not say the connection failed")
+        proc, base = start_server(binary, records, addr=addr)
+        up_at = time.monotonic()
+        end = up_at + 45
+        while time.monotonic() < end:
+            if not d.js(ERROR_TEXT) and d.js("const e = document.getElementById('status'); return e ? e.dataset.status : null;") == "your_turn":
+                break
+            time.sleep(0.1)
+        else:
+            raise RuntimeError(f"restart: the page never recovered (it shows {d.js(ERROR_TEXT)!r})")
+        recovered = time.monotonic() - up_at
+        after = c.call("GET", f"/api/games/{token}", timed=False)[1]
+        if after["version"] < before["version"]:
+            raise RuntimeError(f"restart: version went back from {before['version']} to {after['version']}")
+        # The next click is taken and shown (no 409, no reload).
+        click_once(d)
+        wait_status(d)
+        if d.js(ERROR_TEXT):
+            raise RuntimeError(f"restart: the click after the restart failed: {d.js(ERROR_TEXT)!r}")
+        seq = c.call("GET", f"/api/games/{token}", timed=False)[1]["seq"]
+        if seq <= after["seq"]:
+            raise RuntimeError("restart: the click after the restart was not applied")
+        total = (d.js(COUNT_FETCHES) - n0) / (time.monotonic() - down_at)
+        if rate_down > 4 or total > 4:
+            raise RuntimeError(f"restart: {rate_down:.1f} requests a second while down, {total:.1f} overall")
+        if d.js("return performance.getEntriesByType('navigation').length") != 1:
+            raise RuntimeError("restart: the page was reloaded")
+        return rate_down, recovered, total
+    finally:
+        proc.kill()
+        proc.wait()
+        shutil.rmtree(records, ignore_errors=True)
+
+
+def click_once(d):
+    """One click of the person's question (see `click_through`), waiting for the
+    page to take it in."""
+    before = d.js(INFO)
+    buttons = d.find("#choices button")
+    legal = d.find(".card.legal")
+    if buttons:
+        d.click(buttons[0])
+    elif legal:
+        d.click(legal[0])
+    else:
+        raise RuntimeError("restart: nothing to click")
+    for _ in range(200):
+        if d.js(INFO) != before:
+            break
+        time.sleep(0.02)
+    return 1, False, None
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--binary", default=binary_path())
@@ -336,6 +444,9 @@ def main():
             if rules == "tresillo":
                 checked = replay_game(d, rec, os.path.join(a.shots, "serve-replay.png"))
                 print(f"{rules}: the replay board showed the record's {checked} decisions in order")
+        rate, recovered, total = restart_run(d, a.binary)
+        print(f"restart: kill -9 and a restart with the page open: {rate:.1f} requests a second while down, "
+              f"{total:.1f} overall, recovered without a reload {recovered:.1f} s after the restart")
         played = study_run(d, a.binary, a.shots)
         print(f"study: consent accepted, {played} deals played by clicking, the researcher's export has a row each")
         # Phone width: a new game's first decision.
@@ -345,6 +456,12 @@ def main():
         d.click(d.find("#start")[0])
         wait_status(d)
         d.shot(os.path.join(a.shots, "serve-phone.png"))
+        # No page broke its Content-Security-Policy.
+        csp = [m for m in d.console() if "Content Security Policy" in m]
+        if csp:
+            failures.append(f"Content-Security-Policy violations: {csp[:3]}")
+        else:
+            print("no Content-Security-Policy violation in the console")
     finally:
         d.quit()
         drv.kill()

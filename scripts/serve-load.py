@@ -87,7 +87,8 @@ def main():
     if a.client == "rust" and not os.path.exists(a.rust_client):
         sys.exit(f"error: {a.rust_client} not found: cargo build --release -p tresillo-server --example serve_load")
     records = tempfile.mkdtemp(prefix="tresillo-load-", dir=a.dir)
-    extra = ["--stats"] + ([] if a.threads is None else ["--threads", str(a.threads)])
+    # Every table is created from this one address: no per-address limit.
+    extra = ["--stats", "--games-per-minute", "0"] + ([] if a.threads is None else ["--threads", str(a.threads)])
     proc, base = start_server(a.binary, records, extra)
     peak = [rss_kib(proc.pid) or 0]
     stop = threading.Event()

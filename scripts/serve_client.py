@@ -12,10 +12,11 @@ import urllib.error
 import urllib.request
 
 
-def start_server(binary, records, extra=()):
-    """Starts `tresillo serve` on a free loopback port; returns (process, base URL)."""
+def start_server(binary, records, extra=(), addr="127.0.0.1:0"):
+    """Starts `tresillo serve` on `addr` (a free loopback port by default);
+    returns (process, base URL)."""
     proc = subprocess.Popen(
-        [binary, "serve", "--addr", "127.0.0.1:0", "--records", records, *extra],
+        [binary, "serve", "--addr", addr, "--records", records, *extra],
         stdout=subprocess.PIPE,
         stderr=sys.stderr,
         text=True,

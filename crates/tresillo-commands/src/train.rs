@@ -98,7 +98,7 @@ pub fn run(a: &TrainArgs, out: &mut impl Write) -> Result<()> {
         Some(p) => tresillo_learn::data::phase_mask(p).map_err(|e| anyhow::anyhow!("--phases: {e}"))?,
         None => 0,
     };
-    let (rows, data) = match &a.data {
+    let (rows, data, set, players) = match &a.data {
         Some(dir) => {
             let (m, mut rows) = tresillo_runs::dataset::read_dataset(dir)?;
             if let Some(s) = a.slot
@@ -122,7 +122,8 @@ pub fn run(a: &TrainArgs, out: &mut impl Write) -> Result<()> {
                 m.explore,
                 a.phases.as_deref().unwrap_or("all"),
             );
-            (rows, data)
+            let set = m.rules.split_whitespace().next().unwrap_or_default().to_string();
+            (rows, data, set, m.players)
         }
         None => {
             let rules = a.rules.parse()?;
@@ -149,7 +150,7 @@ pub fn run(a: &TrainArgs, out: &mut impl Write) -> Result<()> {
                 a.explore,
                 a.phases.as_deref().unwrap_or("all"),
             );
-            (rows, data)
+            (rows, data, rules.set.name().to_string(), players)
         }
     };
     let config = TrainConfig {
@@ -181,6 +182,8 @@ pub fn run(a: &TrainArgs, out: &mut impl Write) -> Result<()> {
     let info = net.info_mut();
     info.data = format!("{data}: {} rows", rows.len());
     info.command = std::env::args().collect::<Vec<_>>().join(" ");
+    info.rules = Some(set);
+    info.players = Some(players);
     let bytes = net.to_bytes()?;
     tresillo_runs::durable::write_atomic(&a.out, &bytes)
         .with_context(|| format!("writing {}", a.out.display()))?;

@@ -9,7 +9,9 @@
 //!   then the seats decide; a discard is chosen card by card, then "done";
 //! - [`observation`]: the observation tensor of a seat; [`SeatView`]: its view
 //!   serialized, as the protocol and Python's `view()` give it;
-//! - [`deal_scores`]: what a finished hand scores alone, the returns.
+//! - [`deal_scores`]: what a finished hand scores alone, the returns;
+//! - [`vector::Lane`]: hand after hand for a learner at one seat against
+//!   built-in agents, what a vectorized environment steps N of.
 //!
 //! What a seat may know (RULES.md section 9) is the engine's [`PlayerView`](tresillo_core::PlayerView): the
 //! observation tensor and the information-state string are built from it alone,
@@ -32,6 +34,7 @@
 pub mod observation;
 mod seat_view;
 mod state;
+pub mod vector;
 
 pub use seat_view::SeatView;
 pub use state::{

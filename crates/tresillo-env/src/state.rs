@@ -68,6 +68,8 @@ impl Env {
     /// The most actions a hand can take after the deal (an upper bound:
     /// auction, contract, discards card by card, words, 36 cards, questions).
     pub const MAX_GAME_LENGTH: usize = 400;
+    /// The length of [`State::information_state_tensor`].
+    pub const INFORMATION_STATE_SIZE: usize = observation::INFO_SIZE;
 
     /// The game of `rules` at a table of `players`; an error when the rule set
     /// is not played by that many.
@@ -442,6 +444,33 @@ impl State {
             }
         }
         Ok(out)
+    }
+
+    /// What `seat` knows with perfect recall, as [`Env::INFORMATION_STATE_SIZE`]
+    /// values of 0/1 and small fractions: its observation tensor, then the
+    /// actions since the deal in order, each as the mover's seat relative to
+    /// `seat` (4 values) and the action (154: the 153 ids, then "another
+    /// seat's discarded card"), for the first [`observation::INFO_STEPS`]
+    /// actions (laid out in docs/PYTHON.md). The same knowledge as
+    /// [`State::information_state_string`]; zeros while the pack is being dealt.
+    pub fn information_state_tensor(&self, seat: Seat) -> Result<Vec<f32>, EnvError> {
+        let mut t = vec![0.0; observation::INFO_SIZE];
+        let player = self.env.seat(i64::from(seat.0))?.0;
+        if self.hand.is_none() {
+            return Ok(t);
+        }
+        let view = self.view(seat)?;
+        observation::write(&view, self.building(&view), &mut t[..observation::SIZE]);
+        let n = self.env.players;
+        let actions = &self.history[self.history.len() - self.movers.len()..];
+        for (k, (&a, &by)) in actions.iter().zip(&self.movers).take(observation::INFO_STEPS).enumerate() {
+            let at = observation::SIZE + k * observation::INFO_STEP;
+            t[at + usize::from((by + n - player) % n)] = 1.0;
+            let hidden =
+                by != player && matches!(Action::from_id(usize::from(a)), Some(Action::DiscardCard(_)));
+            t[at + 4 + if hidden { NUM_ACTIONS } else { usize::from(a) }] = 1.0;
+        }
+        Ok(t)
     }
 
     /// A state `seat` cannot tell from this one, drawn uniformly among the deals

@@ -237,3 +237,63 @@ fn a_decision_asked_action_by_action_is_the_one_its_actions_spell() {
     }
     assert!(discards > 10, "{discards}");
 }
+
+/// A vector's lane: the learner is to move after every step, its mask is the
+/// state's legal actions and its row the state's observation; hands end with
+/// the learner's return and the next one starts; a seed replays.
+#[test]
+fn a_lane_steps_hand_after_hand_for_its_learner() {
+    use tresillo_env::vector::{Illegal, Lane};
+    for env in envs() {
+        let others = vec!["rule".to_string(); usize::from(env.players()) - 1];
+        let run = |seed: u64| {
+            let mut lane = Lane::new(env, Seat(1), &others, seed, Illegal::Refuse).unwrap();
+            let (mut obs, mut mask) = (vec![0.0f32; Env::OBSERVATION_SIZE], vec![false; Env::NUM_ACTIONS]);
+            let mut rng = rng_from_seed(seed);
+            let mut seen = Vec::new();
+            let mut ended = 0;
+            for _ in 0..300 {
+                lane.write(&mut obs, &mut mask);
+                let legal: Vec<usize> = (0..Env::NUM_ACTIONS).filter(|&a| mask[a]).collect();
+                assert_eq!(legal, lane.state().legal_actions());
+                assert_eq!(lane.state().current_player(), Player::Seat(Seat(1)));
+                assert_eq!(obs, lane.state().observation_tensor(Seat(1)).unwrap());
+                let a = legal[rng.random_range(0..legal.len())];
+                let out = lane.step(a).unwrap();
+                ended += usize::from(out.terminated);
+                assert!(out.terminated || out.reward == 0.0);
+                seen.push((a, out));
+            }
+            assert!(ended >= 5, "{env:?}: {ended} hands");
+            seen
+        };
+        assert_eq!(run(3), run(3));
+    }
+}
+
+/// The information-state tensor: the observation first, then one mover and
+/// one action per action since the deal, another seat's discarded card hidden.
+#[test]
+fn the_information_state_tensor_is_the_observation_then_the_actions() {
+    use tresillo_env::observation::{INFO_STEP, SIZE};
+    let env = Env::new(Rules::default(), 3).unwrap();
+    let mut rngs = seat_rngs(5);
+    let mut s = env.state_for_seed(5, Seat(0)).unwrap();
+    let mut agent = RuleAgent::new(RuleParams::default());
+    while !s.is_terminal() {
+        for seat in 0..3 {
+            let t = s.information_state_tensor(Seat(seat)).unwrap();
+            assert_eq!(t.len(), Env::INFORMATION_STATE_SIZE);
+            assert_eq!(&t[..SIZE], &s.observation_tensor(Seat(seat)).unwrap()[..]);
+            let steps = (t.len() - SIZE) / INFO_STEP;
+            let filled =
+                (0..steps).filter(|k| t[SIZE + k * INFO_STEP..][..INFO_STEP].iter().sum::<f32>() == 2.0);
+            assert_eq!(filled.count(), (s.history().len() - 40).min(steps));
+        }
+        let Player::Seat(seat) = s.current_player() else { unreachable!() };
+        let d = agent.decide(&s.view(seat).unwrap(), &mut rngs[usize::from(seat.0)]).unwrap();
+        for a in decision_actions(d).unwrap() {
+            s.apply_action(a).unwrap();
+        }
+    }
+}

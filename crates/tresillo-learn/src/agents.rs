@@ -10,7 +10,7 @@
 //! - `bid=M` on any fair agent makes its auction and contract decisions by a
 //!   value or policy network ([`NetBidder`]), everything else its own.
 //!
-//! `M` is a model file's path or `builtin:NAME` ([`builtin_models`]). Every
+//! `M` is a model file's path or `builtin/NAME` ([`builtin_models`]). Every
 //! agent is given its seat's view only; the networks' inputs are computed from
 //! it ([`crate::features`]).
 
@@ -23,11 +23,24 @@ use tresillo_core::action::{Action, NUM_ACTIONS};
 use tresillo_core::{CardSet, Decision, PlayerView, Request, Seat};
 use tresillo_env::decide_by_actions;
 
-/// The models shipped in the binary, by name (`builtin:NAME`), with what each is.
+/// The models shipped in the binary, by name (`builtin/NAME`): the files of the
+/// repository's models/ (models/README.md says how each was trained).
 #[must_use]
 pub fn builtin_models() -> &'static [(&'static str, &'static [u8])] {
-    &[]
+    &[
+        ("locations-rule", include_bytes!("../../../models/locations-rule.safetensors")),
+        ("value-bids-rule", include_bytes!("../../../models/value-bids-rule.safetensors")),
+    ]
 }
+
+/// `lpimc`'s parameters beyond `pimc`'s: the shipped models and the pool and
+/// power they were measured with (results/README.md, "learn-*").
+pub const LPIMC_DEFAULTS: [(&str, &str); 4] = [
+    ("loc", "builtin/locations-rule"),
+    ("loc_pow", "40"),
+    ("infer_pool", "32"),
+    ("bid", "builtin/value-bids-rule"),
+];
 
 /// Where `c` lies in `world`, as [`crate::data::PLACES`] numbers it for `me`.
 pub(crate) fn place(world: &World, me: Seat, n: u8, c: tresillo_core::Card) -> usize {
@@ -94,6 +107,11 @@ impl Likelihood for LocationLikelihood {
 
     fn log_weights(&self, view: &PlayerView, worlds: &[World], out: &mut Vec<f64>) {
         out.clear();
+        if !self.net.fits(view) {
+            // A model of another game weights nothing: the uniform worlds.
+            out.resize(worlds.len(), 0.0);
+            return;
+        }
         let Ok(lp) = self.log_probs(view) else {
             // A model that cannot run weights nothing: the uniform worlds.
             out.resize(worlds.len(), 0.0);
@@ -205,7 +223,7 @@ impl Agent for NetBidder {
     }
     fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Result<Decision, Failure> {
         match view.request() {
-            Request::Bid { .. } | Request::Declare { .. } => {
+            Request::Bid { .. } | Request::Declare { .. } if self.net.fits(view) => {
                 let legal = tresillo_core::action::legal_ids(view, Default::default());
                 let a = pick(&self.net, view, CardSet::EMPTY, &legal, 0.0, rng)?;
                 match Action::from_id(a) {
@@ -250,7 +268,7 @@ impl Models {
         if let Some(n) = cache.get(name) {
             return Ok(n.clone());
         }
-        let bytes = match name.strip_prefix("builtin:") {
+        let bytes = match name.strip_prefix("builtin/") {
             Some(b) => {
                 builtin_models().iter().find(|(n, _)| *n == b).map(|(_, bytes)| bytes.to_vec()).ok_or_else(
                     || {
@@ -283,7 +301,7 @@ pub fn register(registry: &mut Registry, read: ModelReader) -> Result<(), SpecEr
                 ParamInfo {
                     name: "model",
                     default: "(required)".into(),
-                    help: "the model: a file or builtin:NAME",
+                    help: "the model: a file or builtin/NAME",
                 },
                 ParamInfo {
                     name: "temp",
@@ -297,7 +315,7 @@ pub fn register(registry: &mut Registry, read: ModelReader) -> Result<(), SpecEr
                 agent: "net".into(),
                 param: "model".into(),
                 value: String::new(),
-                why: "net needs model=FILE or model=builtin:NAME".into(),
+                why: "net needs model=FILE or model=builtin/NAME".into(),
             })?;
             let net = m.get("net", "model", name)?;
             let temp = p.int("temp", 0, 10_000)?.unwrap_or(0) as f64 / 100.0;
@@ -317,7 +335,7 @@ pub fn register(registry: &mut Registry, read: ModelReader) -> Result<(), SpecEr
                 ParamInfo {
                     name: "loc",
                     default: "(none)".into(),
-                    help: "weight the sampled worlds by a card-location model (a file or builtin:NAME; tresillo train --kind locations)",
+                    help: "weight the sampled worlds by a card-location model (a file or builtin/NAME; tresillo train --kind locations)",
                 },
                 ParamInfo {
                     name: "loc_pow",
@@ -340,12 +358,12 @@ pub fn register(registry: &mut Registry, read: ModelReader) -> Result<(), SpecEr
     let names: Vec<&'static str> = registry.infos().iter().map(|i| i.name).filter(|n| *n != "net").collect();
     for agent in names {
         let m = models.clone();
-        if registry.extend(
+        let added = registry.extend(
             agent,
             vec![ParamInfo {
                 name: "bid",
                 default: "(none)".into(),
-                help: "make the auction and contract decisions by a value or policy network (a file or builtin:NAME)",
+                help: "make the auction and contract decisions by a value or policy network (a file or builtin/NAME)",
             }],
             move |a, p| {
                 let value = p.get("bid").unwrap_or("");
@@ -357,11 +375,74 @@ pub fn register(registry: &mut Registry, read: ModelReader) -> Result<(), SpecEr
                     why: e.to_string(),
                 })
             },
-        )
-        .is_err()
-        {
-            // A cheat (the oracle) or an agent that declares `bid` itself keeps its own.
+        );
+        match added {
+            // A cheat (the oracle) has no bid=, and an agent that declares `bid`
+            // itself keeps its own.
+            Ok(()) | Err(SpecError::FullState(_) | SpecError::Duplicate(_)) => {}
+            Err(e) => return Err(e),
         }
     }
-    Ok(())
+    register_lpimc(registry)
+}
+
+/// Registers `lpimc`: `pimc` with the shipped models by default
+/// ([`LPIMC_DEFAULTS`]), the strongest fair agent of the toolkit in three-player
+/// `tresillo` (results/README.md, "learn-*"); every `pimc` parameter may be set.
+/// In other games the models do not apply ([`Net::fits`]) and it plays as `pimc`
+/// with `infer_pool=32`.
+fn register_lpimc(registry: &mut Registry) -> Result<(), SpecError> {
+    let Some(pimc) = registry.info("pimc").cloned() else { return Ok(()) };
+    let base = registry.clone();
+    let params = pimc
+        .params
+        .iter()
+        .map(|p| match LPIMC_DEFAULTS.iter().find(|(k, _)| *k == p.name) {
+            Some((_, v)) => ParamInfo { default: (*v).to_string(), ..p.clone() },
+            None => p.clone(),
+        })
+        .collect();
+    registry.register(
+        tresillo_agents::AgentInfo {
+            name: "lpimc",
+            help: "pimc with the shipped learned models: worlds weighted by the card-location network, the auction and contract by the value network (three-player tresillo; elsewhere pimc); docs/LEARNING.md",
+            params,
+        },
+        move |p| {
+            let mut spec = String::from("pimc");
+            for (k, v) in p.pairs() {
+                spec.push_str(&format!(":{k}={v}"));
+            }
+            for (k, v) in LPIMC_DEFAULTS {
+                if p.get(k).is_none() {
+                    spec.push_str(&format!(":{k}={v}"));
+                }
+            }
+            base.build_agent(&spec).map(|a| Box::new(Named("lpimc", a)) as Box<dyn Agent>)
+        },
+    )
+}
+
+/// An agent under another name.
+struct Named(&'static str, Box<dyn Agent>);
+
+impl Agent for Named {
+    fn name(&self) -> &str {
+        self.0
+    }
+    fn new_hand(&mut self) {
+        self.1.new_hand();
+    }
+    fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Result<Decision, Failure> {
+        self.1.decide(view, rng)
+    }
+    fn end_hand(&mut self, result: &tresillo_core::HandResult) {
+        self.1.end_hand(result);
+    }
+    fn take_work(&mut self) -> tresillo_agents::Work {
+        self.1.take_work()
+    }
+    fn set_likelihood(&mut self, model: Arc<dyn Likelihood>) -> bool {
+        self.1.set_likelihood(model)
+    }
 }

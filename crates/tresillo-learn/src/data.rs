@@ -104,7 +104,8 @@ pub struct Setup {
     pub phases: u16,
 }
 
-/// The request kinds by [`Row::phase`], as the observation tensor numbers them.
+/// The request kinds by [`Row::phase`], as the observation tensor numbers them
+/// ([`observation::request_index`]).
 pub const PHASES: [&str; 15] = [
     "bid",
     "declare",
@@ -212,7 +213,7 @@ fn row(
     shared: &Shared,
     t: &mut [f32],
 ) -> Row {
-    observation::tensor_into(view, building, t);
+    observation::write(view, building, t);
     let mut obs = [0u8; OBS_BYTES];
     let mut counts = [0u8; 8];
     for (k, &i) in features::COUNT_POSITIONS.iter().enumerate() {
@@ -238,27 +239,6 @@ fn row(
         action: a as u8,
         owners: shared.owners,
         tantos: 0,
-    }
-}
-
-/// The index of a request's kind ([`PHASES`]).
-fn phase_of(r: &Request) -> u8 {
-    match r {
-        Request::Bid { .. } => 0,
-        Request::Declare { .. } => 1,
-        Request::Discard { .. } => 2,
-        Request::Word { .. } => 3,
-        Request::Play { .. } => 4,
-        Request::Surrender { .. } => 5,
-        Request::TakeOver { .. } => 6,
-        Request::Bola { .. } => 7,
-        Request::Gascarille { .. } => 8,
-        Request::ExchangeRight { .. } => 9,
-        Request::AcceptSurrender { .. } => 10,
-        Request::DeclareVole { .. } => 11,
-        Request::Penetro { .. } => 12,
-        Request::DropOut { .. } => 13,
-        Request::Done => 14,
     }
 }
 
@@ -303,7 +283,7 @@ pub fn play_deal(
                 .decide(&view, &mut rngs[i])
                 .map_err(|f| fail(format!("{}: {}", agents[i].name(), f.reason())))?
         };
-        let keep = setup.phases == 0 || setup.phases & (1 << phase_of(&view.request())) != 0;
+        let keep = setup.phases == 0 || setup.phases & (1 << observation::request_index(view.request())) != 0;
         let mut shared = Shared { extra: [0; EXTRA_BYTES], owners: [0; 40] };
         if keep {
             shared.owners = owners_known(&hand, seat, view.known_cards());

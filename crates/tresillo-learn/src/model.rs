@@ -79,6 +79,13 @@ pub struct ModelInfo {
     pub command: String,
     /// The training seed.
     pub seed: u64,
+    /// The rule set its data was played in (by name), when known: the agents
+    /// use the model only in that rule set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<String>,
+    /// The table size its data was played at, when known: likewise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub players: Option<u8>,
     /// Training's measurements (held-out loss and the like), as `name=value` pairs.
     pub metrics: Vec<(String, f64)>,
 }
@@ -142,6 +149,8 @@ impl Net {
             data: String::new(),
             command: String::new(),
             seed,
+            rules: None,
+            players: None,
             metrics: Vec::new(),
         };
         Ok(Net { info, weights })
@@ -151,6 +160,15 @@ impl Net {
     #[must_use]
     pub fn info(&self) -> &ModelInfo {
         &self.info
+    }
+
+    /// Whether the model was trained for the game of `view` (its rule set and
+    /// table size, where the model records them).
+    #[must_use]
+    pub fn fits(&self, view: &tresillo_core::PlayerView) -> bool {
+        let p = view.public();
+        self.info.rules.as_deref().is_none_or(|r| r == p.rules.name())
+            && self.info.players.is_none_or(|n| n == p.players)
     }
 
     /// Its description, to fill in after training.

@@ -162,3 +162,50 @@ fn a_model_runs_the_same_as_its_file() {
     let x: Vec<f32> = (0..2 * INPUT).map(|i| ((i * 37) % 11) as f32 / 11.0).collect();
     assert_eq!(net.run(x.clone(), 2).unwrap(), back.run(x, 2).unwrap());
 }
+
+#[test]
+fn a_model_written_in_python_gives_the_same_outputs() {
+    // scripts/make-learn-parity.py: PyTorch's layout, written with numpy, and
+    // the outputs numpy computes (in f64) for three inputs.
+    let net = Net::from_bytes(include_bytes!("data/parity.safetensors")).unwrap();
+    assert_eq!(net.info().kind, Kind::Locations);
+    let want: serde_json::Value = serde_json::from_str(include_str!("data/parity.json")).unwrap();
+    let rows = want["inputs"].as_array().unwrap();
+    let x: Vec<f32> =
+        rows.iter().flat_map(|r| r.as_array().unwrap().iter().map(|v| v.as_f64().unwrap() as f32)).collect();
+    let got = net.run(x, rows.len()).unwrap();
+    let expected: Vec<f64> = want["outputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r.as_array().unwrap().clone())
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    assert_eq!(got.len(), expected.len());
+    for (i, (g, e)) in got.iter().zip(&expected).enumerate() {
+        assert!((f64::from(*g) - e).abs() < 1e-5, "output {i}: {g} against {e}");
+    }
+}
+
+#[test]
+fn lpimc_plays_with_the_shipped_models_and_only_in_their_game() {
+    let mut registry = Registry::builtin();
+    tresillo_learn::register(&mut registry, Arc::new(|p: &str| Err(format!("no files here: {p}")))).unwrap();
+    let a = registry.build_agent("lpimc:worlds=4").unwrap();
+    assert_eq!(a.name(), "lpimc");
+    let specs: Vec<String> = ["lpimc:worlds=4", "pimc:worlds=4:bid=builtin/value-bids-rule", "rule"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    for rules in ["tresillo", "hombre"] {
+        let setup = Setup { rules: Rules::parse(rules, &[]).unwrap(), seed: 31, ..setup() };
+        let rows = data::play_deals(&setup, &specs, &registry, 0..3).unwrap();
+        assert!(rows.len() > 60, "{rules}");
+    }
+    let info = registry.info("lpimc").unwrap();
+    let default = |k: &str| info.params.iter().find(|p| p.name == k).unwrap().default.clone();
+    assert_eq!(default("loc"), "builtin/locations-rule");
+    assert_eq!(default("bid"), "builtin/value-bids-rule");
+    let e = registry.build_agent("net:model=builtin/nothing").err().unwrap().to_string();
+    assert!(e.contains("no built-in model \"nothing\"") && e.contains("locations-rule"), "{e}");
+}

@@ -16,10 +16,13 @@
 mod model;
 mod seat_view;
 mod seated;
+mod vector;
 
+use numpy::PyArray1;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex};
@@ -35,7 +38,7 @@ const CHANCE: i64 = -1;
 /// The player id of a finished hand (OpenSpiel's `pyspiel.PlayerId.TERMINAL`).
 const TERMINAL: i64 = -4;
 
-fn value_error(msg: impl Into<String>) -> PyErr {
+pub(crate) fn value_error(msg: impl Into<String>) -> PyErr {
     PyValueError::new_err(msg.into())
 }
 
@@ -47,7 +50,7 @@ fn value_error(msg: impl Into<String>) -> PyErr {
 #[pyclass(module = "tresillo._tresillo", frozen)]
 #[derive(Clone)]
 pub struct Game {
-    env: Env,
+    pub(crate) env: Env,
 }
 
 fn option_text(name: &str, v: &Bound<'_, PyAny>) -> PyResult<String> {
@@ -60,6 +63,44 @@ fn option_text(name: &str, v: &Bound<'_, PyAny>) -> PyResult<String> {
     }
     v.extract::<String>().map_err(|_| {
         PyTypeError::new_err(format!("options[{name:?}]: expected a string, a bool or an int, got {v:?}"))
+    })
+}
+
+/// An action id argument: a `ValueError` outside the action space, a
+/// `TypeError` for what is not an int.
+pub(crate) fn action_arg(a: &Bound<'_, PyAny>) -> PyResult<usize> {
+    if let Ok(i) = a.extract::<i64>()
+        && !a.is_instance_of::<PyBool>()
+        && let Ok(u) = usize::try_from(i)
+        && u < NUM_ACTIONS
+    {
+        return Ok(u);
+    }
+    let range = format!("an action id, 0 to {}", NUM_ACTIONS - 1);
+    let u: usize = int_arg("action", a, &range)?;
+    if u >= NUM_ACTIONS {
+        return Err(value_error(format!("action={u}: expected {range}")));
+    }
+    Ok(u)
+}
+
+/// A player argument (a seat, or `-1` for chance): a `ValueError` naming
+/// it when it is no such thing (checked against the table by the caller).
+pub(crate) fn player_arg(p: &Bound<'_, PyAny>) -> PyResult<i64> {
+    if !p.is_instance_of::<PyBool>()
+        && let Ok(i) = p.extract::<i64>()
+    {
+        return Ok(i);
+    }
+    int_arg("player", p, "a seat (0 to 3), or -1 for chance")
+}
+
+/// A `ModuleNotFoundError` naming `what` when NumPy cannot be imported.
+pub(crate) fn numpy_needed(py: Python<'_>, what: &str) -> PyResult<()> {
+    py.import("numpy").map(|_| ()).map_err(|_| {
+        pyo3::exceptions::PyModuleNotFoundError::new_err(format!(
+            "{what} returns NumPy arrays: pip install numpy"
+        ))
     })
 }
 
@@ -80,7 +121,7 @@ pub(crate) fn int_arg<T: TryFrom<i128>>(name: &str, v: &Bound<'_, PyAny>, range:
 impl Game {
     #[new]
     #[pyo3(signature = (rules = "tresillo", players = None, options = None))]
-    fn new(
+    pub(crate) fn new(
         rules: &str,
         players: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyDict>>,
@@ -134,6 +175,12 @@ impl Game {
         Env::OBSERVATION_SIZE
     }
 
+    /// The length of `State.information_state_tensor(player)`.
+    #[staticmethod]
+    fn information_state_size() -> usize {
+        Env::INFORMATION_STATE_SIZE
+    }
+
     /// The most decisions a hand can take (an upper bound, for OpenSpiel's
     /// `max_game_length`).
     #[staticmethod]
@@ -157,6 +204,16 @@ impl Game {
         let range = format!("a seat, 0 to {}", self.env.players() - 1);
         let dealer: u8 = dealer.map(|d| int_arg("dealer", d, &range)).transpose()?.unwrap_or(0);
         self.initial_state(seed, deal, dealer)
+    }
+
+    /// Pickling (and `copy.deepcopy`): the rule set, the table and the options.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let options = PyDict::new(py);
+        for (k, v) in self.env.rules().set_options() {
+            options.set_item(k, v)?;
+        }
+        let args = (self.env.rules().set.name(), self.env.players(), options).into_pyobject(py)?.into_any();
+        Ok((py.get_type::<Game>().into_any(), args))
     }
 
     fn __repr__(&self) -> String {
@@ -192,9 +249,16 @@ impl Game {
     }
 }
 
+/// The error of a state another thread is using at this very moment.
+fn busy_state() -> PyErr {
+    PyRuntimeError::new_err(
+        "this State is in use by another thread at this moment; give each thread its own state (state.clone())",
+    )
+}
+
 /// An error of the environment as Python raises it: a `ValueError` for what the
 /// caller asked, a `RuntimeError` for a refusal of the engine.
-fn env_error(e: EnvError) -> PyErr {
+pub(crate) fn env_error(e: EnvError) -> PyErr {
     match e {
         EnvError::Invalid(m) => PyValueError::new_err(m),
         EnvError::Engine(m) => PyRuntimeError::new_err(m),
@@ -252,20 +316,21 @@ impl State {
         self.0.legal_actions()
     }
 
-    /// A list of [`Game::num_distinct_actions`] 0/1 values, 1 at the legal actions.
-    fn legal_actions_mask(&self) -> Vec<u8> {
-        let mut m = vec![0u8; NUM_ACTIONS];
+    /// A NumPy array of [`Game::num_distinct_actions`] booleans, true at the
+    /// legal actions (shape `(153,)`, dtype `bool`).
+    fn legal_actions_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        numpy_needed(py, "legal_actions_mask")?;
+        let mut m = [false; NUM_ACTIONS];
         for a in self.0.legal_actions() {
-            m[a] = 1;
+            m[a] = true;
         }
-        m
+        Ok(PyArray1::from_slice(py, &m))
     }
 
     /// Plays action `a` for the player to move; a `ValueError` names the seat, the
     /// action and the legal ones when it is not legal.
-    fn apply_action(&mut self, a: i64) -> PyResult<()> {
-        let a = usize::try_from(a)
-            .map_err(|_| value_error(format!("action {a}: ids are 0 to {}", NUM_ACTIONS - 1)))?;
+    fn apply_action(&mut self, a: &Bound<'_, PyAny>) -> PyResult<()> {
+        let a = action_arg(a)?;
         self.0.apply_action(a).map_err(env_error)
     }
 
@@ -325,8 +390,14 @@ impl State {
     /// deals consistent with what that seat has seen (the sampler of the search
     /// agents), with every public decision replayed; its `history()` is this
     /// state's. `seed` seeds the draw. A `ValueError` at a chance node.
-    #[pyo3(signature = (player, seed = 0))]
-    fn resample_from_infostate(&self, player: i64, seed: u64) -> PyResult<State> {
+    #[pyo3(signature = (player, seed = None))]
+    fn resample_from_infostate(
+        &self,
+        player: &Bound<'_, PyAny>,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<State> {
+        let seed: u64 = seed.map(|s| int_arg("seed", s, "0 to 2**64-1")).transpose()?.unwrap_or(0);
+        let player = player_arg(player)?;
         let seat = self.viewing_seat(player)?;
         Ok(State(self.0.resample_from_infostate(seat, seed).map_err(env_error)?))
     }
@@ -341,25 +412,55 @@ impl State {
         self.0.dealer().0
     }
 
-    /// The words of action `a` for `player`, in the rule set's names.
-    fn action_to_string(&self, player: i64, a: i64) -> String {
-        let _ = player;
-        usize::try_from(a).map_or_else(|_| format!("action {a}"), |a| self.0.action_string(a))
+    /// The words of action `a` for `player`, in the rule set's names: for
+    /// chance (`-1`) the card it deals (`deal 1E`), for a seat its decision
+    /// (`play 1E`, `bid 2`); a `ValueError` for a player not at the table or an
+    /// id outside the action space.
+    fn action_to_string(&self, player: &Bound<'_, PyAny>, a: &Bound<'_, PyAny>) -> PyResult<String> {
+        let player = player_arg(player)?;
+        let a = action_arg(a)?;
+        if player == CHANCE {
+            let names = self.0.env().rules().spec().names;
+            return tresillo_core::Card::try_index(a)
+                .filter(|_| a < 40)
+                .map(|c| format!("deal {}", names.card(c)))
+                .ok_or_else(|| value_error(format!("action {a}: chance's actions are the cards, 0 to 39")));
+        }
+        self.0.env().seat(player).map_err(env_error)?;
+        Ok(tresillo_core::action::words(self.0.env().rules().spec().names, a))
     }
 
     /// What seat `player` may know (RULES.md section 9), as a flat list of 0/1 and
     /// small fractions: `Game.observation_size()` values, laid out in docs/PYTHON.md.
-    fn observation_tensor(&self, player: i64) -> PyResult<Vec<f32>> {
+    fn observation_tensor(&self, player: &Bound<'_, PyAny>) -> PyResult<Vec<f32>> {
+        let player = player_arg(player)?;
         if self.0.is_chance_node() {
             return Ok(vec![0.0; tresillo_env::observation::SIZE]);
         }
         self.0.observation_tensor(self.viewing_seat(player)?).map_err(env_error)
     }
 
+    /// What seat `player` knows with perfect recall, as a NumPy float32 array of
+    /// `Game.information_state_size()` values: the observation tensor, then
+    /// the actions since the deal (laid out in docs/PYTHON.md); zeros while
+    /// the pack is being dealt.
+    fn information_state_tensor<'py>(
+        &self,
+        py: Python<'py>,
+        player: &Bound<'_, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        numpy_needed(py, "information_state_tensor")?;
+        let player = player_arg(player)?;
+        let seat = self.0.env().seat(player).map_err(env_error)?;
+        let t = self.0.information_state_tensor(seat).map_err(env_error)?;
+        Ok(PyArray1::from_vec(py, t))
+    }
+
     /// What seat `player` knows, as a compact string: equal for two states that
     /// seat cannot tell apart, different otherwise (perfect recall); see
     /// [`tresillo_env::State::information_state_string`] and docs/PYTHON.md.
-    fn information_state_string(&self, player: i64) -> PyResult<String> {
+    fn information_state_string(&self, player: &Bound<'_, PyAny>) -> PyResult<String> {
+        let player = player_arg(player)?;
         let seat = self.0.env().seat(player).map_err(env_error)?;
         self.0.information_state_string(seat).map_err(env_error)
     }
@@ -367,7 +468,8 @@ impl State {
     /// What seat `player` sees, as a dict: the keys of `SeatView.view()` (the
     /// protocol's `view`, with the discard the seat is building when it is to
     /// move), and `phase`, `to_move`, `turned` and `exposed`.
-    fn view<'py>(&self, py: Python<'py>, player: i64) -> PyResult<Bound<'py, PyDict>> {
+    fn view<'py>(&self, py: Python<'py>, player: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+        let player = player_arg(player)?;
         let view = self.view_of(player)?;
         let p = view.public();
         let d = seat_view::view_dict(py, &view, self.0.building(&view))?;
@@ -410,6 +512,8 @@ pub(crate) fn action_words(names: Names, a: usize) -> String {
 #[pyclass(module = "tresillo._tresillo")]
 pub struct Agent {
     spec: String,
+    /// The seed it was built with (what pickling keeps, with the spec).
+    seed: u64,
     /// The agent's mutable part. Its lock is only ever waited for with the
     /// interpreter's lock released, so threads stepping one agent take turns
     /// and never deadlock.
@@ -432,27 +536,58 @@ pub struct Agent {
 const LONG_DECISION: Duration = Duration::from_millis(20);
 
 /// How often a caller waiting for a search checks for signals.
-const SIGNAL_POLL: Duration = Duration::from_millis(50);
+pub(crate) const SIGNAL_POLL: Duration = Duration::from_millis(50);
 
 /// An agent's mutable part (behind a lock: Python objects may be shared
 /// between threads).
 struct Inner {
     seated: Seated,
     rng: AgentRng,
-    /// The history of the last state decided for (a new hand when the next one
-    /// does not continue it).
+    /// The history of the last state decided for (the agent's hand memory is
+    /// reset when the next one does not continue it).
     last: Vec<u16>,
-    /// The discard decided and being returned card by card: the seat, the
-    /// length of the history when it was decided, the cards.
-    planned: Option<(Seat, usize, CardSet)>,
+    /// The discards decided and being returned card by card, each keyed by
+    /// the hand it belongs to: the seat and the history when the discard began
+    /// (the state's history without the cards chosen since). One agent steps
+    /// many hands (round-robin, from several threads): each hand's plan is its
+    /// own.
+    plans: HashMap<(Seat, Vec<u16>), CardSet>,
 }
 
+/// The most discards an agent keeps planned at once (hands abandoned in the
+/// middle of a discard are forgotten past it).
+const MAX_PLANS: usize = 1 << 16;
+
 /// What a step needs of the state, owned (it may move to the search thread).
+#[derive(Clone)]
 struct Ask {
     hand: Hand,
     seat: Seat,
     history: Vec<u16>,
     chosen: CardSet,
+    /// The legal action ids (a discard's, given the cards chosen).
+    legal: Vec<usize>,
+}
+
+/// The next action of a discard planned as `plan` with `chosen` already in,
+/// among `legal`: the plan's lowest card not chosen when legal (cards go in
+/// increasing order), else its next legal card, else "done" when legal, else
+/// the first legal card (a plan that `chosen` already departs from: the
+/// closest legal discard).
+pub(crate) fn planned_discard_step(plan: CardSet, chosen: CardSet, legal: &[usize]) -> usize {
+    let next = discard_step(plan, chosen);
+    if legal.contains(&next) {
+        return next;
+    }
+    let done = Action::DiscardDone.id().expect("the done id");
+    (plan & !chosen)
+        .iter()
+        .filter_map(|c| Action::DiscardCard(c).id())
+        .filter(|a| legal.contains(a))
+        .min()
+        .or_else(|| legal.contains(&done).then_some(done))
+        .or_else(|| legal.first().copied())
+        .unwrap_or(done)
 }
 
 impl Inner {
@@ -464,20 +599,20 @@ impl Inner {
         spec: &str,
         failure: Option<&model::ModelFailure>,
     ) -> Result<(usize, Option<Decision>), String> {
-        let Ask { hand, seat, history, chosen } = ask;
+        let Ask { hand, seat, history, chosen, legal } = ask;
         let (seat, chosen) = (*seat, *chosen);
         if !history.starts_with(&self.last) || self.last.is_empty() {
             self.seated.begin_hand();
-            self.planned = None;
         }
         self.last.clone_from(history);
-        if let Request::Discard { .. } = hand.request()
-            && let Some((by, at, plan)) = self.planned
-            && by == seat
-            && history.len() == at + chosen.len() as usize
-            && (chosen & !plan).is_empty()
-        {
-            return Ok((discard_step(plan, chosen), None));
+        let discarding = matches!(hand.request(), Request::Discard { .. });
+        let key = || (seat, history[..history.len() - chosen.len() as usize].to_vec());
+        if discarding && let Some(&plan) = self.plans.get(&key()) {
+            let id = planned_discard_step(plan, chosen, legal);
+            if id == Action::DiscardDone.id().expect("the done id") {
+                self.plans.remove(&key());
+            }
+            return Ok((id, None));
         }
         let d = self.seated.decide_at(hand, seat, &mut self.rng).map_err(|f| format!("agent {spec}: {f}"))?;
         if let Some(why) = failure.and_then(model::ModelFailure::take) {
@@ -485,8 +620,14 @@ impl Inner {
         }
         let id = match d {
             Decision::Discard(set) => {
-                self.planned = Some((seat, history.len() - chosen.len() as usize, set));
-                discard_step(set, chosen)
+                let id = planned_discard_step(set, chosen, legal);
+                if id != Action::DiscardDone.id().expect("the done id") {
+                    if self.plans.len() >= MAX_PLANS {
+                        self.plans.clear();
+                    }
+                    self.plans.insert(key(), set);
+                }
+                id
             }
             d => Action::Decision(d).id().ok_or_else(|| format!("no action id for {d:?}"))?,
         };
@@ -497,7 +638,6 @@ impl Inner {
     /// starts the agent's hand afresh).
     fn forget(&mut self) {
         self.last.clear();
-        self.planned = None;
     }
 }
 
@@ -523,8 +663,9 @@ impl Agent {
         batched: bool,
     ) -> PyResult<Agent> {
         let seed: u64 = seed.map(|s| int_arg("seed", s, "0 to 2**64-1")).transpose()?.unwrap_or(0);
-        let mut seated =
-            tresillo_agents::build_seated(spec).map_err(|e| value_error(format!("agent {spec:?}: {e}")))?;
+        let mut seated = learned(tresillo_agents::Registry::builtin())
+            .build_seated(spec)
+            .map_err(|e| value_error(format!("agent {spec:?}: {e}")))?;
         let mut model_failure = None;
         let kept = likelihood.as_ref().map(|f| f.clone().unbind());
         if let Some(f) = likelihood {
@@ -543,7 +684,7 @@ impl Agent {
         // oracle's solver may take long.
         let name = spec.split(':').next().unwrap_or("").trim();
         let searches = matches!(seated, Seated::Cheat(_))
-            || tresillo_agents::Registry::builtin()
+            || learned(tresillo_agents::Registry::builtin())
                 .info(name)
                 .is_some_and(|i| i.params.iter().any(|p| tresillo_sim::WORK_PARAMS.contains(&p.name)));
         Ok(Agent {
@@ -551,12 +692,13 @@ impl Agent {
             likelihood: kept,
             batched,
             spec: spec.to_string(),
+            seed,
             searches: Arc::new(AtomicBool::new(searches)),
             inner: Arc::new(Mutex::new(Inner {
                 seated,
                 rng: tresillo_agents::rng_from_seed(seed),
                 last: Vec::new(),
-                planned: None,
+                plans: HashMap::new(),
             })),
         })
     }
@@ -575,20 +717,32 @@ impl Agent {
 
     /// The action of the seat to move in `state` (a `ValueError` at a chance node
     /// or after the end). Safe to call from several threads on one agent (the
-    /// steps take turns). A search checks for signals while it runs: Ctrl-C
-    /// raises `KeyboardInterrupt` within about 50 ms (the abandoned search
-    /// finishes in the background; the agent's next step starts its hand afresh).
-    fn step(&self, py: Python<'_>, state: &State) -> PyResult<usize> {
-        let Some(hand) = state.0.hand() else {
-            return Err(value_error("agent step at a chance node: the pack is still being dealt"));
+    /// steps take turns), and for many hands at once (each discard's plan is
+    /// kept with its hand). A search checks for signals while it runs: Ctrl-C
+    /// stops it (within its current world or iteration) and raises
+    /// `KeyboardInterrupt`, the agent usable at once (its next step starts its
+    /// hand afresh); a second Ctrl-C raises at once.
+    fn step(&self, py: Python<'_>, state: &Bound<'_, State>) -> PyResult<usize> {
+        // The state is read here and let go: another thread may use it while
+        // the agent decides (its answer is checked against the state after).
+        let ask = {
+            let state = state.try_borrow().map_err(|_| busy_state())?;
+            let Some(hand) = state.0.hand() else {
+                return Err(value_error("agent step at a chance node: the pack is still being dealt"));
+            };
+            let Some(seat) = hand.request().seat() else {
+                return Err(value_error("agent step after the end of the hand"));
+            };
+            Ask {
+                hand: *hand,
+                seat,
+                history: state.0.history().to_vec(),
+                chosen: state.0.discard().chosen,
+                legal: state.0.legal_actions(),
+            }
         };
-        let Some(seat) = hand.request().seat() else {
-            return Err(value_error("agent step after the end of the hand"));
-        };
-        let ask =
-            Ask { hand: *hand, seat, history: state.0.history().to_vec(), chosen: state.0.discard().chosen };
         let answer = if self.searches.load(Ordering::Relaxed) {
-            self.step_in_thread(py, ask)?
+            self.step_in_thread(py, &ask)?
         } else {
             let (inner, spec, failure) = (&*self.inner, self.spec.as_str(), self.model_failure.as_ref());
             py.detach(|| {
@@ -601,13 +755,35 @@ impl Agent {
             })
         };
         let (id, d) = answer.map_err(PyRuntimeError::new_err)?;
-        if !state.0.is_legal(id) {
+        if !ask.legal.contains(&id) {
             return Err(PyRuntimeError::new_err(format!(
-                "agent {}: seat {seat} decided {d:?}, which is not legal here",
+                "agent {}: seat {} decided {d:?}, which is not legal here",
+                self.spec, ask.seat
+            )));
+        }
+        if state.try_borrow().map_or(true, |s| s.0.history() != ask.history.as_slice()) {
+            return Err(PyRuntimeError::new_err(format!(
+                "agent {}: the state changed while the agent decided (another thread applied an action); \
+                 give each thread its own state (state.clone())",
                 self.spec
             )));
         }
         Ok(id)
+    }
+
+    /// The seed it was built with.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Pickling (and `copy.deepcopy`): the agent as its spec, seed and model,
+    /// rebuilt afresh (what it remembered of a hand in progress is not kept;
+    /// a `likelihood=` model must be picklable itself).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let model = self.likelihood.as_ref().map(|m| m.clone_ref(py));
+        let args = (self.spec.as_str(), self.seed, model, self.batched).into_pyobject(py)?.into_any();
+        Ok((py.get_type::<Agent>().into_any(), args))
     }
 
     fn __repr__(&self) -> String {
@@ -623,12 +799,18 @@ impl Agent {
     fn step_in_thread(
         &self,
         py: Python<'_>,
-        ask: Ask,
+        ask: &Ask,
     ) -> PyResult<Result<(usize, Option<Decision>), String>> {
+        let ask = ask.clone();
         let (tx, rx) = std::sync::mpsc::sync_channel(1);
         let inner = Arc::clone(&self.inner);
         let spec = self.spec.clone();
         let failure = self.model_failure.clone();
+        // Set when the caller was interrupted: the search ends at once (it
+        // checks tresillo_agents::interrupt), forgets its hand and withdraws
+        // the stop.
+        let cancelled = Arc::new(AtomicBool::new(false));
+        let cancel = Arc::clone(&cancelled);
         std::thread::Builder::new()
             .name(format!("tresillo agent {spec}"))
             .spawn(move || {
@@ -637,9 +819,12 @@ impl Agent {
                     return;
                 };
                 let r = me.step(&ask, &spec, failure.as_ref());
-                if tx.send(r).is_err() {
-                    me.forget(); // the caller was interrupted
+                if cancel.load(Ordering::SeqCst) {
+                    me.forget();
+                    tresillo_agents::interrupt::clear_stop();
                 }
+                drop(me);
+                let _ = tx.send(r);
             })
             .map_err(|e| {
                 PyRuntimeError::new_err(format!("agent {}: no thread to search in: {e}", self.spec))
@@ -648,12 +833,33 @@ impl Agent {
         // closure that runs without the interpreter's lock.)
         let rx = Mutex::new(rx);
         let wait = || rx.lock().map_or(Err(RecvTimeoutError::Disconnected), |r| r.recv_timeout(SIGNAL_POLL));
+        let mut interrupt = None::<PyErr>;
         loop {
             match py.detach(wait) {
-                Ok(r) => return Ok(r),
-                Err(RecvTimeoutError::Timeout) => py.check_signals()?,
+                Ok(r) => {
+                    if let Some(e) = interrupt {
+                        // The search ended (cut short): the agent is usable at once.
+                        tresillo_agents::interrupt::clear_stop();
+                        return Err(e);
+                    }
+                    return Ok(r);
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(e) = py.check_signals() {
+                        if interrupt.is_some() {
+                            return Err(e); // a second Ctrl-C: at once
+                        }
+                        // Ctrl-C: the search is asked to stop, and waited for.
+                        interrupt = Some(e);
+                        cancelled.store(true, Ordering::SeqCst);
+                        tresillo_agents::interrupt::request_stop();
+                    }
+                }
                 Err(RecvTimeoutError::Disconnected) => {
-                    return Err(PyRuntimeError::new_err(format!("agent {}: its search failed", self.spec)));
+                    tresillo_agents::interrupt::clear_stop();
+                    return Err(interrupt.unwrap_or_else(|| {
+                        PyRuntimeError::new_err(format!("agent {}: its search failed", self.spec))
+                    }));
                 }
             }
         }
@@ -693,15 +899,25 @@ fn _state_from_history(
     let game = Game { env: Env::new(rules, players).map_err(env_error)? };
     let mut s = game.initial_state(None, None, dealer)?;
     for a in history {
-        s.apply_action(a)?;
+        let a = usize::try_from(a).map_err(|_| value_error(format!("action {a}: not an action id")))?;
+        s.0.apply_action(a).map_err(env_error)?;
     }
     Ok(s)
+}
+
+/// `registry` with the learned models' agent and parameters (`net`, `loc=`,
+/// `bid=`: tresillo-learn), model files read from disk.
+pub(crate) fn learned(mut registry: tresillo_agents::Registry) -> tresillo_agents::Registry {
+    let read: tresillo_learn::ModelReader =
+        Arc::new(|path: &str| std::fs::read(path).map_err(|e| format!("reading {path}: {e}")));
+    tresillo_learn::register(&mut registry, read).expect("the learned models' names are free");
+    registry
 }
 
 /// Every agent spec name of the registry, with its one-line help.
 #[pyfunction]
 fn agents() -> Vec<(String, String)> {
-    tresillo_agents::Registry::builtin()
+    learned(tresillo_agents::Registry::builtin())
         .infos()
         .into_iter()
         .map(|i| (i.name.to_string(), i.help.to_string()))
@@ -760,6 +976,7 @@ fn _tresillo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Game>()?;
     m.add_class::<State>()?;
     m.add_class::<Agent>()?;
+    m.add_class::<vector::VectorEnv>()?;
     m.add_function(wrap_pyfunction!(agents, m)?)?;
     m.add_function(wrap_pyfunction!(rule_sets, m)?)?;
     m.add_function(wrap_pyfunction!(register_rule_set, m)?)?;
@@ -775,6 +992,7 @@ fn _tresillo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<model::World>()?;
     m.add("NUM_ACTIONS", NUM_ACTIONS)?;
     m.add("OBSERVATION_SIZE", Env::OBSERVATION_SIZE)?;
+    m.add("INFORMATION_STATE_SIZE", Env::INFORMATION_STATE_SIZE)?;
     m.add("CHANCE", CHANCE)?;
     m.add("TERMINAL", TERMINAL)?;
     Ok(())

@@ -8,6 +8,8 @@ use crate::seat_view::SeatView;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex};
 use tresillo_agents::{Agent, AgentInfo, AgentRng, Failure};
 use tresillo_core::{Decision, PlayerView, Rules};
@@ -58,7 +60,7 @@ impl ModelAgent {
         batched: bool,
         failure: Arc<Mutex<Option<String>>>,
     ) -> Result<Box<dyn Agent>, tresillo_agents::SpecError> {
-        let mut inner = tresillo_agents::build_agent(spec)?;
+        let mut inner = crate::learned(tresillo_agents::Registry::builtin()).build_agent(spec)?;
         let mut model_failure = None;
         if let Some(f) = model {
             let (model, kept) = crate::model::PyLikelihood::new(f, batched);
@@ -162,7 +164,7 @@ pub fn _tournament(
     let format = format.parse::<tresillo_runs::Format>().map_err(|e| value_error(format!("format: {e}")))?;
     let refs: Vec<(&str, &str)> = options.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let rules = Rules::parse(rules, &refs).map_err(|e| value_error(e.to_string()))?;
-    let mut registry = tresillo_bots::registry();
+    let mut registry = crate::learned(tresillo_bots::registry());
     let failure = Arc::new(Mutex::new(None::<String>));
     let mut specs = Vec::new();
     for a in agents {
@@ -196,7 +198,9 @@ pub fn _tournament(
             let agent = agent.borrow();
             let spec = agent.spec.clone();
             // The check the factory below repeats per worker: a fair agent of the registry.
-            tresillo_agents::build_agent(&spec).map_err(|e| value_error(format!("agent {spec:?}: {e}")))?;
+            crate::learned(tresillo_agents::Registry::builtin())
+                .build_agent(&spec)
+                .map_err(|e| value_error(format!("agent {spec:?}: {e}")))?;
             let model = agent.likelihood.as_ref().map(|m| m.clone_ref(py));
             let batched = agent.batched;
             let help = "a built-in agent weighting its worlds by a Python likelihood";
@@ -244,60 +248,109 @@ pub fn _tournament(
     if ms_per_decision.is_some() {
         notes.extend(config.time_budget_note(&registry));
     }
-    let notes = Mutex::new(notes);
-    let note = |line: &str| {
-        if let Ok(mut n) = notes.lock() {
-            n.push(line.to_string());
-        }
-    };
-    let opts = RunOptions {
-        out,
-        threads,
-        resume,
-        force,
-        record,
-        progress,
-        build: Some(tresillo_cli::current()),
-        registry,
-        note: &note,
-        format,
-        bots: Vec::new(),
-    };
+    let notes = Arc::new(Mutex::new(notes));
     // The manifest's command line: the call and its arguments, as Python wrote them.
     let command_line: Vec<String> =
         std::iter::once("python: tresillo.tournament".to_string()).chain(call).collect();
-    // Ctrl-C: the interpreter's signal handlers run at each batch boundary (in
-    // this thread, the main one when called from it); an exception from them
-    // stops the run there with every finished batch kept, and is raised.
-    let interrupt = Mutex::new(None::<PyErr>);
-    let stop = || {
-        Python::attach(|py| match py.check_signals() {
-            Ok(()) => false,
-            Err(e) => {
-                if let Ok(mut i) = interrupt.lock() {
-                    *i = Some(e);
+    // Ctrl-C: the run plays in a thread of its own while this one (the main
+    // thread, where Python runs signal handlers) waits, checking for signals
+    // every SIGNAL_POLL. The first signal asks every agent and the runner to
+    // stop (tresillo_agents::interrupt): the deals in progress are abandoned
+    // (a search gives up within its current world), every finished deal is
+    // kept, and the run ends within about a second. A second signal returns at
+    // once, leaving the run to end in the background.
+    let stopping = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = std::sync::mpsc::sync_channel::<anyhow::Result<String>>(1);
+    let run = {
+        let (notes, stopping) = (Arc::clone(&notes), Arc::clone(&stopping));
+        move || {
+            let note = |line: &str| {
+                if let Ok(mut n) = notes.lock() {
+                    n.push(line.to_string());
                 }
-                true
+            };
+            let opts = RunOptions {
+                out,
+                threads,
+                resume,
+                force,
+                record,
+                progress,
+                build: Some(tresillo_cli::current()),
+                registry,
+                note: &note,
+                format,
+                bots: Vec::new(),
+            };
+            let stop = || stopping.load(Ordering::SeqCst);
+            let r = tresillo_runs::run_stoppable(&config, &opts, None, command_line, &stop);
+            drop(opts);
+            if stopping.load(Ordering::SeqCst) {
+                tresillo_agents::interrupt::clear_stop();
             }
-        })
-    };
-    let result = py.detach(|| tresillo_runs::run_stoppable(&config, &opts, None, command_line, &stop));
-    drop(opts);
-    match result {
-        Ok(table) => Ok((table, notes.into_inner().unwrap_or_default())),
-        Err(e) if e.downcast_ref::<tresillo_runs::Interrupted>().is_some() => {
-            let kept = e.downcast_ref::<tresillo_runs::Interrupted>().map_or(0, |i| i.deals_completed);
-            let err = interrupt.into_inner().ok().flatten().unwrap_or_else(|| {
-                pyo3::exceptions::PyKeyboardInterrupt::new_err("the tournament was interrupted")
-            });
-            let msg = std::ffi::CString::new(format!(
-                "tresillo.tournament interrupted: {kept} finished deals kept; resume=True continues the run"
-            ))
-            .unwrap_or_default();
-            PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyUserWarning>(), &msg, 1)?;
-            Err(err)
+            let _ = tx.send(r);
         }
-        Err(e) => {
+    };
+    std::thread::Builder::new()
+        .name("tresillo tournament".into())
+        .spawn(run)
+        .map_err(|e| PyRuntimeError::new_err(format!("tresillo.tournament: no thread to run in: {e}")))?;
+    // (A receiver is not `Sync`: waited on through a lock.)
+    let rx = Mutex::new(rx);
+    let wait =
+        || rx.lock().map_or(Err(RecvTimeoutError::Disconnected), |r| r.recv_timeout(crate::SIGNAL_POLL));
+    let mut interrupt = None::<PyErr>;
+    let result = loop {
+        match py.detach(wait) {
+            Ok(r) => break Some(r),
+            Err(RecvTimeoutError::Disconnected) => {
+                break Some(Err(anyhow::anyhow!("the tournament's thread failed")));
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                if let Err(e) = py.check_signals() {
+                    if interrupt.is_some() {
+                        break None; // a second Ctrl-C: at once
+                    }
+                    interrupt = Some(e);
+                    stopping.store(true, Ordering::SeqCst);
+                    tresillo_agents::interrupt::request_stop();
+                }
+            }
+        }
+    };
+    let notes = notes.lock().map(|n| n.clone()).unwrap_or_default();
+    let interrupted = |e: &anyhow::Error| {
+        e.downcast_ref::<tresillo_runs::Interrupted>().is_some()
+            || e.chain().any(|c| matches!(c.downcast_ref(), Some(tresillo_sim::SimError::Interrupted)))
+    };
+    let warn = |text: String| -> PyResult<()> {
+        let msg = std::ffi::CString::new(text).unwrap_or_default();
+        // Level 2: the warning names the caller of `tresillo.tournament`, not the
+        // package's own `__init__.py`.
+        PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyUserWarning>(), &msg, 2)
+    };
+    let keyboard = || pyo3::exceptions::PyKeyboardInterrupt::new_err("the tournament was interrupted");
+    match result {
+        None => {
+            warn(
+                "tresillo.tournament interrupted again: returned at once; the run ends in the background with \
+                 every finished deal kept (resume=True continues it)"
+                    .into(),
+            )?;
+            Err(interrupt.unwrap_or_else(keyboard))
+        }
+        Some(Ok(_)) if interrupt.is_some() => Err(interrupt.unwrap_or_else(keyboard)),
+        Some(Ok(table)) => Ok((table, notes)),
+        Some(Err(e)) if interrupt.is_some() || interrupted(&e) => {
+            let kept = e
+                .downcast_ref::<tresillo_runs::Interrupted>()
+                .map_or_else(|| "all".to_string(), |i| i.deals_completed.to_string());
+            warn(format!(
+                "tresillo.tournament interrupted: {kept} finished deals kept; resume=True continues the run"
+            ))?;
+            Err(interrupt.unwrap_or_else(keyboard))
+        }
+        Some(Err(e)) => {
             let why = failure.lock().ok().and_then(|f| f.clone());
             Err(PyRuntimeError::new_err(match why {
                 Some(w) => {

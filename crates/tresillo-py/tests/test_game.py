@@ -97,7 +97,7 @@ def test_bad_input_raises_one_line_errors():
     s = game.new_initial_state(seed=3)
     with pytest.raises(ValueError, match=r"seat \d: action 0 \(play 1E\) is not legal; legal: paso"):
         s.apply_action(0)
-    with pytest.raises(ValueError, match="ids are 0 to 152"):
+    with pytest.raises(ValueError, match="expected an action id, 0 to 152"):
         s.apply_action(-1)
     with pytest.raises(ValueError, match="unknown rule set `nope`"):
         tresillo.Game(rules="nope")

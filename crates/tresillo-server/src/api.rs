@@ -3,7 +3,8 @@
 //! a 4xx status; a refused request changes nothing.
 
 use crate::game::GameError;
-use crate::server::{Server, Slot};
+use crate::guard::{Access, guard, object};
+use crate::server::{Refused, Server, Slot};
 use crate::spec::NewGame;
 use crate::token::Token;
 use axum::Router;
@@ -32,13 +33,20 @@ const INDEX: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
 const STYLE: &str = include_str!("assets/style.css");
 
-/// The server's routes (with a replay board of the server's own games only).
+/// The server's routes (with a replay board of the server's own games only),
+/// behind the [`guard`](crate::guard) of a loopback server on any port.
 pub fn router(server: Arc<Server>) -> Router {
-    router_with(server, Arc::new(crate::replay::Library::new(Vec::new())))
+    router_with(server, Arc::new(crate::replay::Library::new(Vec::new())), Access::loopback())
 }
 
-/// The server's routes, with the replay board opening `library`'s files too.
-pub fn router_with(server: Arc<Server>, library: Arc<crate::replay::Library>) -> Router {
+/// The server's routes, with the replay board opening `library`'s files too,
+/// behind the [`guard`](crate::guard) of `access`.
+pub fn router_with(server: Arc<Server>, library: Arc<crate::replay::Library>, access: Access) -> Router {
+    guard(routes(server, library), Arc::new(access))
+}
+
+/// The routes without their guard (merged with the study's before it).
+pub(crate) fn routes(server: Arc<Server>, library: Arc<crate::replay::Library>) -> Router {
     let board = crate::replay::routes(server.clone(), library);
     Router::new()
         .route("/", get(page))
@@ -103,13 +111,37 @@ async fn meta(State(s): State<Arc<Server>>) -> Response {
             })
         })
         .collect();
-    let agents: Vec<Value> =
-        s.registry().infos().iter().map(|a| json!({"name": a.name, "help": a.help})).collect();
+    // The opponents the operator offers, each with its agent's description.
+    let agents: Vec<Value> = s
+        .limits()
+        .opponents
+        .iter()
+        .map(|spec| {
+            let name = spec.split(':').next().unwrap_or("").trim();
+            let help = s.registry().info(name).map_or("", |a| a.help);
+            json!({"name": spec, "help": help})
+        })
+        .collect();
     json_response(StatusCode::OK, &json!({"rules": rules, "agents": agents}))
 }
 
-async fn create(State(s): State<Arc<Server>>, body: Bytes) -> Response {
-    let req: NewGame = match serde_json::from_slice(&body) {
+/// The game of `token` (in memory, or read again from its log on a blocking
+/// thread: an unloaded game).
+async fn find(s: &Arc<Server>, token: &str) -> Option<Arc<Slot>> {
+    let t = Token::parse(token)?;
+    if let Some(slot) = s.get(t) {
+        return Some(slot);
+    }
+    let s = s.clone();
+    tokio::task::spawn_blocking(move || s.find(t)).await.ok().flatten()
+}
+
+async fn create(
+    State(s): State<Arc<Server>>,
+    peer: Option<axum::Extension<axum::extract::ConnectInfo<std::net::SocketAddr>>>,
+    body: Bytes,
+) -> Response {
+    let req: NewGame = match object(&body) {
         Ok(r) => r,
         Err(e) => return error(StatusCode::BAD_REQUEST, format!("bad game request: {e}")),
     };
@@ -121,18 +153,28 @@ async fn create(State(s): State<Arc<Server>>, body: Bytes) -> Response {
         Ok(spec) => spec,
         Err(e) => return error(StatusCode::BAD_REQUEST, e),
     };
+    // Only what the operator offers is seated: nothing else is even built.
+    for (i, seat) in spec.seats.iter().enumerate() {
+        if seat != crate::spec::HUMAN
+            && let Err(e) = s.limits().check_opponent(seat)
+        {
+            return error(StatusCode::FORBIDDEN, format!("seat {i}: {e}"));
+        }
+    }
     // Building the bots and fsyncing the new log block: off the async threads.
     let queued = crate::stats::start();
     let r = tokio::task::spawn_blocking(move || {
         crate::stats::since(&crate::stats::STATS.blocking_wait, queued);
-        s.create(spec)
+        s.create_for(peer.map(|p| p.0.0.ip()), spec)
     })
     .await;
     match r {
         Ok(Ok(t)) => {
             json_response(StatusCode::CREATED, &json!({"token": t.to_string(), "url": format!("/g/{t}")}))
         }
-        Ok(Err(e)) => game_error(&e),
+        Ok(Err(Refused::Game(e))) => game_error(&e),
+        Ok(Err(e @ Refused::TooMany(_))) => error(StatusCode::TOO_MANY_REQUESTS, e),
+        Ok(Err(e @ Refused::Full(_))) => error(StatusCode::INSUFFICIENT_STORAGE, e),
         Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e),
     }
 }
@@ -149,7 +191,7 @@ fn wait_param(q: Option<&str>) -> Result<Option<u64>, String> {
 }
 
 async fn view(State(s): State<Arc<Server>>, Path(token): Path<String>, RawQuery(q): RawQuery) -> Response {
-    let Some(slot) = Token::parse(&token).and_then(|t| s.get(t)) else { return not_found() };
+    let Some(slot) = find(&s, &token).await else { return not_found() };
     let wait = match wait_param(q.as_deref()) {
         Ok(w) => w,
         Err(e) => return error(StatusCode::BAD_REQUEST, e),
@@ -200,8 +242,8 @@ struct Posted {
 }
 
 async fn decide(State(s): State<Arc<Server>>, Path(token): Path<String>, body: Bytes) -> Response {
-    let Some(slot) = Token::parse(&token).and_then(|t| s.get(t)) else { return not_found() };
-    let posted: Posted = match serde_json::from_slice(&body) {
+    let Some(slot) = find(&s, &token).await else { return not_found() };
+    let posted: Posted = match object(&body) {
         Ok(p) => p,
         Err(e) => {
             return error(
@@ -245,7 +287,7 @@ async fn decide(State(s): State<Arc<Server>>, Path(token): Path<String>, body: B
 
 /// The game's finished hands as records (JSON Lines, docs/RECORDS.md).
 async fn records(State(s): State<Arc<Server>>, Path(token): Path<String>) -> Response {
-    let Some(slot) = Token::parse(&token).and_then(|t| s.get(t)) else { return not_found() };
+    let Some(slot) = find(&s, &token).await else { return not_found() };
     // The game's lock is taken on a blocking thread (see `view_json`).
     let text =
         match tokio::task::spawn_blocking(move || crate::store::records_text(&slot.lock().records)).await {

@@ -231,6 +231,11 @@ impl Game {
         self.bots[seat.index()] = Some(bot);
         self.rngs[seat.index()] = rng;
         self.thinking = None;
+        if let Some(f) = &self.failure {
+            // Stopped while it thought (past the server's cap): the answer is
+            // dropped, the reason kept.
+            return Err(GameError::Conflict(f.clone()));
+        }
         let r = d.map_err(GameError::Illegal).and_then(|d| self.take(seat, d, self.seq, false));
         if let Err(e) = &r {
             self.failure = Some(format!("seat {seat} ({}): {e}", self.spec.seats[seat.index()]));

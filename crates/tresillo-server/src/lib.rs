@@ -2,17 +2,21 @@
 //!
 //! A JSON HTTP API ([`router`]) over the engine's [`Hand`](tresillo_core::Hand)
 //! (no second engine): games are created with a rule set, table size, options,
-//! opponents (any agent spec of the caller's registry, external bots included) and
+//! opponents (agent specs from the operator's allow-list, [`limits`]) and
 //! a session length; the person's seat is sent only what it may know (built from
 //! its [`PlayerView`](tresillo_core::PlayerView)); a decision is checked, appended
 //! to the game's log and fsynced before it is acknowledged ([`Store`]); bots
 //! decide on blocking threads with a visible thinking state; a restarted server
 //! reloads every game and resumes it at its last logged decision; finished hands
 //! are written as records `tresillo replay` reads. The page (HTML, CSS, plain
-//! JavaScript drawing its own SVG cards) is embedded in the binary.
+//! JavaScript drawing its own SVG cards) is embedded in the binary. Every
+//! request passes the [`guard`] first (its Host, Origin and Content-Type).
 
 mod api;
 mod game;
+pub mod guard;
+pub mod limits;
+pub mod net;
 mod replay;
 mod server;
 mod spec;
@@ -49,9 +53,35 @@ pub struct ServeConfig {
     pub studies: Vec<PathBuf>,
     /// Record files the replay board opens (`--open`), read by the caller.
     pub open: Vec<replay::Opened>,
+    /// Host names the server is also reached as (`--allowed-host`: a reverse
+    /// proxy's), besides its own address and `localhost`.
+    pub allowed_hosts: Vec<String>,
+    /// What the web may ask for (`--opponents` and the other bounds).
+    pub limits: limits::Limits,
+    /// The bounds on connections (timeouts, open connections).
+    pub net: net::Net,
     /// Server-side timing ([`stats`]) kept and served at `GET /api/stats`
     /// (`--stats`; refused unless `addr` is a loopback address).
     pub stats: bool,
+}
+
+impl ServeConfig {
+    /// A server on `addr` keeping its games in `dir`, everything else at its
+    /// default (`tresillo serve`'s).
+    #[must_use]
+    pub fn new(addr: SocketAddr, dir: PathBuf) -> ServeConfig {
+        ServeConfig {
+            addr,
+            dir,
+            threads: 2,
+            studies: Vec::new(),
+            open: Vec::new(),
+            stats: false,
+            allowed_hosts: Vec::new(),
+            limits: limits::Limits::default(),
+            net: net::Net::default(),
+        }
+    }
 }
 
 /// `app` with every request timed into [`stats::STATS`] and the histograms
@@ -97,9 +127,12 @@ pub fn serve(
     rt.block_on(async {
         let dir = config.dir.clone();
         let dirs = config.studies.clone();
+        let limits = config.limits.clone();
         let (server, errors, studies, opened) = tokio::task::spawn_blocking(move || {
+            // The server first: it starts the version clock above the last
+            // run's, which the study's pages' versions come from too.
+            let (server, errors) = Server::open_with(Some(&dir), registry.clone(), limits)?;
             let (studies, opened) = study::Studies::open(&dirs, &registry).map_err(std::io::Error::other)?;
-            let (server, errors) = Server::open(Some(&dir), registry)?;
             Ok::<_, std::io::Error>((server, errors, studies, opened))
         })
         .await
@@ -108,10 +141,13 @@ pub fn serve(
         ready(listener.local_addr()?, &errors, &opened);
         server.resume_bots();
         let library = Arc::new(Library::new(config.open.clone()));
-        let mut app = router_with(server, library).merge(study::study_router(studies));
+        let mut access = guard::Access::bound(listener.local_addr()?, &config.allowed_hosts);
+        access.body_timeout = config.net.body_timeout;
+        let mut app = api::routes(server, library).merge(study::study_routes(studies));
         if config.stats {
             app = with_stats(app);
         }
-        axum::serve(listener, app).await
+        let app = guard::guard(app, Arc::new(access));
+        net::serve_on(listener, app, &config.net).await
     })
 }

@@ -119,9 +119,11 @@ impl Board {
             let f = self.library.files.get(n.checked_sub(1)?)?;
             return Some((f.name.clone(), f.records.clone()));
         }
-        let slot = self.server.get(Token::parse(id)?)?;
+        // An unloaded game is read again from its log. Its token is a secret:
+        // never in the page's text (a screenshot or a shared screen shows it).
+        let slot = self.server.find(Token::parse(id)?)?;
         let g = slot.lock();
-        Some((format!("game {id}"), g.records.clone()))
+        Some((format!("your {} game", g.rules.set.name()), g.records.clone()))
     }
 
     /// Hand `hand` (1-based) of source `id`; `Err` is the 404's message.

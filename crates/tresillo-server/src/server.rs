@@ -4,25 +4,63 @@
 //! its game and decides on a blocking thread).
 
 use crate::game::{Game, GameError};
+use crate::limits::Limits;
 use crate::spec::GameSpec;
 use crate::store::Store;
 use crate::token::Token;
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
 use tokio::sync::watch;
 use tresillo_agents::{Registry, TablePlayer};
-use tresillo_core::Decision;
+use tresillo_core::{Decision, Seat};
 
-/// A game with the channel long polls wait on (its `seq`, and a thinking flag).
+/// A game with the channel long polls wait on (its version: a new value at
+/// every change).
 pub struct Slot {
     /// The game.
     pub game: Mutex<Game>,
-    /// Sends a new value whenever the game changes.
+    /// Sends a new version whenever the game changes. Versions come from one
+    /// clock for the whole server ([`next_version`]), which starts every run
+    /// above the last run's: a page never sees a version go back, across a
+    /// restart or a game unloaded and read again.
     pub changed: watch::Sender<u64>,
+    /// When a request last asked for the game (milliseconds of the server's
+    /// clock): the games idle longest are unloaded first.
+    used: AtomicU64,
+}
+
+/// The server-wide version clock (see [`Slot::changed`]).
+static VERSION: AtomicU64 = AtomicU64::new(0);
+
+/// The next version of the server-wide clock.
+pub fn next_version() -> u64 {
+    VERSION.fetch_add(1, Ordering::SeqCst) + 1
+}
+
+/// Moves the version clock to at least `floor` (a run's start).
+fn raise_versions(floor: u64) {
+    VERSION.fetch_max(floor, Ordering::SeqCst);
+}
+
+/// Milliseconds since the process started using this clock.
+fn now_ms() -> u64 {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_millis() as u64
 }
 
 impl Slot {
+    fn new(g: Game) -> Slot {
+        Slot {
+            changed: watch::channel(next_version()).0,
+            game: Mutex::new(g),
+            used: AtomicU64::new(now_ms()),
+        }
+    }
+
     /// Locks the game (a poisoned lock is taken over: every step leaves the game
     /// consistent before anything can panic).
     pub fn lock(&self) -> std::sync::MutexGuard<'_, Game> {
@@ -33,7 +71,11 @@ impl Slot {
     }
 
     fn bump(&self) {
-        self.changed.send_modify(|v| *v += 1);
+        self.changed.send_modify(|v| *v = next_version().max(*v + 1));
+    }
+
+    fn touch(&self) {
+        self.used.store(now_ms(), Ordering::Relaxed);
     }
 }
 
@@ -41,8 +83,27 @@ impl Slot {
 pub struct Server {
     games: RwLock<HashMap<Token, Arc<Slot>>>,
     registry: Registry,
+    limits: Limits,
     store: Option<Store>,
     runtime: Option<tokio::runtime::Handle>,
+    /// Games created per client address in the current minute.
+    created: Mutex<HashMap<IpAddr, (u64, u32)>>,
+    /// The records directory's size when last measured, and when (ms).
+    disk: Mutex<(u64, Option<u64>)>,
+}
+
+/// Why a game cannot be created now (beyond a bad request).
+#[derive(Debug, thiserror::Error)]
+pub enum Refused {
+    /// The client created its share of games this minute.
+    #[error("{0}")]
+    TooMany(String),
+    /// The records directory is at its budget, or memory at its games' cap.
+    #[error("{0}")]
+    Full(String),
+    /// A bad request, or storage failed.
+    #[error(transparent)]
+    Game(#[from] GameError),
 }
 
 impl Server {
@@ -54,51 +115,52 @@ impl Server {
     /// # Errors
     /// When `dir` cannot be created.
     pub fn open(dir: Option<&Path>, registry: Registry) -> std::io::Result<(Arc<Server>, Vec<String>)> {
+        Server::open_with(dir, registry, Limits::default())
+    }
+
+    /// [`Server::open`] with the operator's `limits` (what the web may ask for).
+    ///
+    /// # Errors
+    /// When `dir` cannot be created.
+    pub fn open_with(
+        dir: Option<&Path>,
+        registry: Registry,
+        limits: Limits,
+    ) -> std::io::Result<(Arc<Server>, Vec<String>)> {
         let store = dir.map(Store::open).transpose()?;
+        let micros = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_micros() as u64);
+        match &store {
+            Some(store) => raise_versions(store.version_floor(micros)?),
+            None => raise_versions(micros),
+        }
         let mut games = HashMap::new();
         let mut errors = Vec::new();
         if let Some(store) = &store {
             let (loaded, errs) = store.load_all();
             errors.extend(errs);
             for l in loaded {
-                let path = format!("games/{}.jsonl", l.token);
-                let mut g = match Game::new(l.token, l.game, &registry) {
-                    Ok(g) => g,
-                    Err(e) => {
-                        errors.push(format!("{path}:1: {e}"));
-                        continue;
+                let token = l.token;
+                match load_game(l, &registry) {
+                    Ok((g, warning)) => {
+                        errors.extend(warning);
+                        games.insert(token, Arc::new(Slot::new(g)));
                     }
-                };
-                let mut bad = None;
-                for (n, line) in &l.lines {
-                    if let Err(e) = g.replay_line(line) {
-                        bad = Some(format!("{path}:{n}: {e}"));
-                        break;
-                    }
+                    Err(e) => errors.push(e),
                 }
-                if let Some(e) = bad {
-                    errors.push(e);
-                    continue;
-                }
-                g.set_log(l.log);
-                if l.records_on_disk.as_deref() != Some(crate::store::records_text(&g.records).as_str())
-                    && (!g.records.is_empty() || l.records_on_disk.is_some())
-                    && let Err(e) = g.rewrite_records()
-                {
-                    errors.push(format!("records/{}.jsonl: {e}", l.token));
-                }
-                games.insert(
-                    l.token,
-                    Arc::new(Slot { changed: watch::channel(g.seq).0, game: Mutex::new(g) }),
-                );
             }
         }
         let server = Arc::new(Server {
             games: RwLock::new(games),
             registry,
+            limits,
             store,
             runtime: tokio::runtime::Handle::try_current().ok(),
+            created: Mutex::new(HashMap::new()),
+            disk: Mutex::new((0, None)),
         });
+        server.unload_idle();
         Ok((server, errors))
     }
 
@@ -106,6 +168,12 @@ impl Server {
     #[must_use]
     pub fn registry(&self) -> &Registry {
         &self.registry
+    }
+
+    /// What the operator allows the web to ask for.
+    #[must_use]
+    pub fn limits(&self) -> &Limits {
+        &self.limits
     }
 
     /// Starts the bots of every game waiting for one (after a restart). Called
@@ -129,16 +197,139 @@ impl Server {
         if let Some(store) = &self.store {
             g.set_log(store.create(token, &g.spec)?);
         }
-        let slot = Arc::new(Slot { changed: watch::channel(0).0, game: Mutex::new(g) });
+        let slot = Arc::new(Slot::new(g));
         self.games.write().unwrap_or_else(std::sync::PoisonError::into_inner).insert(token, slot.clone());
+        self.unload_idle();
         self.kick(&slot);
         Ok(token)
     }
 
-    /// The game of `token`.
+    /// [`Server::create`] for a client of the web at `peer` (None: unknown, not
+    /// counted): within its share of games a minute, the records directory's
+    /// budget and the cap on games in memory.
+    ///
+    /// # Errors
+    /// [`Refused`].
+    pub fn create_for(self: &Arc<Server>, peer: Option<IpAddr>, spec: GameSpec) -> Result<Token, Refused> {
+        let l = &self.limits;
+        if let Some(store) = &self.store {
+            // Measured again at most once a second; a game takes well under
+            // [`GAME_BYTES`] on disk.
+            let used = {
+                let mut disk = self.disk.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                if disk.1.is_none_or(|t| now_ms() >= t + 1000) {
+                    *disk = (store.disk_usage(), Some(now_ms()));
+                }
+                disk.0
+            };
+            if used + GAME_BYTES > l.disk_budget {
+                return Err(Refused::Full(format!(
+                    "the records directory is full: {} MB of its budget of {} MB (--disk-budget-mb); no new game",
+                    used >> 20,
+                    l.disk_budget >> 20
+                )));
+            }
+        } else if self.live() >= l.live_games {
+            return Err(Refused::Full(format!(
+                "{} games are in memory, the most this server keeps (--live-games)",
+                l.live_games
+            )));
+        }
+        if let Some(ip) = peer
+            && l.games_per_minute > 0
+        {
+            let minute = now_ms() / 60_000;
+            let mut created = self.created.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            if created.len() > 10_000 {
+                created.retain(|_, (m, _)| *m == minute);
+            }
+            let e = created.entry(ip).or_insert((minute, 0));
+            if e.0 != minute {
+                *e = (minute, 0);
+            }
+            if e.1 >= l.games_per_minute {
+                return Err(Refused::TooMany(format!(
+                    "{ip} created {} games this minute, the most one address may (--games-per-minute); try again in a minute",
+                    e.1
+                )));
+            }
+            e.1 += 1;
+        }
+        Ok(self.create(spec)?)
+    }
+
+    /// Games in memory now.
+    #[must_use]
+    pub fn live(&self) -> usize {
+        self.games.read().unwrap_or_else(std::sync::PoisonError::into_inner).len()
+    }
+
+    /// Unloads the games idle longest while more than [`Limits::live_games`]
+    /// are in memory: only games kept on disk, with no bot deciding (their logs
+    /// are whole and synced); they are read again at their next request.
+    fn unload_idle(&self) {
+        if self.store.is_none() {
+            return;
+        }
+        let mut games = self.games.write().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let over = games.len().saturating_sub(self.limits.live_games);
+        if over == 0 {
+            return;
+        }
+        let mut idle: Vec<(u64, Token)> = games
+            .iter()
+            .filter(|(_, s)| s.game.try_lock().is_ok_and(|g| !g.worker && g.thinking.is_none()))
+            .map(|(t, s)| (s.used.load(Ordering::Relaxed), *t))
+            .collect();
+        idle.sort_unstable();
+        for (_, t) in idle.into_iter().take(over) {
+            games.remove(&t);
+        }
+    }
+
+    /// The game of `token` in memory, or read again from its log (blocking:
+    /// call it on a blocking thread when [`Server::get`] gave None).
+    #[must_use]
+    pub fn find(self: &Arc<Server>, token: Token) -> Option<Arc<Slot>> {
+        if let Some(s) = self.get(token) {
+            return Some(s);
+        }
+        let store = self.store.as_ref()?;
+        let loaded = match store.load_one(token)? {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("tresillo serve: {e}");
+                return None;
+            }
+        };
+        let (g, warning) = match load_game(loaded, &self.registry) {
+            Ok(g) => g,
+            Err(e) => {
+                eprintln!("tresillo serve: {e}");
+                return None;
+            }
+        };
+        if let Some(w) = warning {
+            eprintln!("tresillo serve: {w}");
+        }
+        let slot = {
+            let mut games = self.games.write().unwrap_or_else(std::sync::PoisonError::into_inner);
+            // Another request may have read it meanwhile: one game, one slot.
+            games.entry(token).or_insert_with(|| Arc::new(Slot::new(g))).clone()
+        };
+        self.unload_idle();
+        self.kick(&slot);
+        Some(slot)
+    }
+
+    /// The game of `token`, if it is in memory.
     #[must_use]
     pub fn get(&self, token: Token) -> Option<Arc<Slot>> {
-        self.games.read().unwrap_or_else(std::sync::PoisonError::into_inner).get(&token).cloned()
+        let s = self.games.read().unwrap_or_else(std::sync::PoisonError::into_inner).get(&token).cloned();
+        if let Some(s) = &s {
+            s.touch();
+        }
+        s
     }
 
     /// The tokens of `owner`'s games (a study's participant), oldest file name
@@ -180,7 +371,8 @@ impl Server {
             g.worker = true;
         }
         let slot = slot.clone();
-        let work = move || run_bots(&slot);
+        let cap = self.limits.decision_time;
+        let work = move || run_bots(&slot, cap);
         match &self.runtime {
             Some(rt) => {
                 rt.spawn_blocking(work);
@@ -200,7 +392,7 @@ impl Server {
 /// The bots decide, one decision at a time, until it is the person's turn or
 /// the session is over. Each decision is made without the game's lock (the bot
 /// is taken out; the page sees the seat thinking), then logged and applied.
-fn run_bots(slot: &Arc<Slot>) {
+fn run_bots(slot: &Arc<Slot>, cap: Duration) {
     loop {
         let taken = {
             let mut g = slot.lock();
@@ -218,11 +410,18 @@ fn run_bots(slot: &Arc<Slot>) {
         };
         let (seat, (mut bot, mut rng, hand)) = taken;
         slot.bump();
+        // Past the cap the watchdog fails the game and cancels the search, which
+        // gives up its decision (tresillo_agents::interrupt::Cancel).
+        let cancel = tresillo_agents::interrupt::Cancel::new();
+        let watchdog = watch_decision(slot, seat, cap, cancel.clone());
         // An agent that panics stops its game (with the reason), not the server.
         let d = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            bot.decide_at(&hand, seat, &mut rng).map_err(|f| f.to_string())
+            cancel.run(|| bot.decide_at(&hand, seat, &mut rng).map_err(|f| f.to_string()))
         }))
         .unwrap_or_else(|_| Err("the agent panicked".into()));
+        if let Some(w) = watchdog {
+            w.abort();
+        }
         let mut g = slot.lock();
         let mut r = g.bot_answered(seat, bot, rng, d);
         // The run of bot decisions ends: durable before the person sees their
@@ -245,4 +444,62 @@ fn run_bots(slot: &Arc<Slot>) {
             return;
         }
     }
+}
+
+/// Roughly the most a game's log and records take on disk: its decisions
+/// (about 40 bytes each, some 60 a hand) and a record a hand (a few
+/// kilobytes), [`crate::MAX_HANDS`] hands at most.
+pub const GAME_BYTES: u64 = 2 << 20;
+
+/// A game read back from its log (its records file written again when it is
+/// not the log's hands: the second value says when that failed).
+fn load_game(l: crate::store::Loaded, registry: &Registry) -> Result<(Game, Option<String>), String> {
+    let path = format!("games/{}.jsonl", l.token);
+    let mut g = Game::new(l.token, l.game, registry).map_err(|e| format!("{path}:1: {e}"))?;
+    for (n, line) in &l.lines {
+        g.replay_line(line).map_err(|e| format!("{path}:{n}: {e}"))?;
+    }
+    g.set_log(l.log);
+    let mut warning = None;
+    if l.records_on_disk.as_deref() != Some(crate::store::records_text(&g.records).as_str())
+        && (!g.records.is_empty() || l.records_on_disk.is_some())
+        && let Err(e) = g.rewrite_records()
+    {
+        warning = Some(format!("records/{}.jsonl: {e}", l.token));
+    }
+    Ok((g, warning))
+}
+
+/// Stops the game with the reason when the decision of `seat` (started now)
+/// is not made within `cap`: the game is failed and its page says so; the
+/// bot's answer, when it comes, is dropped, and `cancel` stops its search. None
+/// without a runtime (tests).
+fn watch_decision(
+    slot: &Arc<Slot>,
+    seat: Seat,
+    cap: Duration,
+    cancel: tresillo_agents::interrupt::Cancel,
+) -> Option<tokio::task::JoinHandle<()>> {
+    let rt = tokio::runtime::Handle::try_current().ok()?;
+    let (slot, at) = (slot.clone(), slot.lock().seq);
+    Some(rt.spawn(async move {
+        tokio::time::sleep(cap).await;
+        cancel.cancel();
+        let failed = {
+            let mut g = slot.lock();
+            if g.thinking == Some(seat) && g.seq == at && g.failure.is_none() {
+                g.failure = Some(format!(
+                    "seat {seat} ({}): no decision within {} ms, this server's cap (--decision-ms); the game is stopped",
+                    g.spec.seats[seat.index()],
+                    cap.as_millis()
+                ));
+                true
+            } else {
+                false
+            }
+        };
+        if failed {
+            slot.bump();
+        }
+    }))
 }

@@ -154,6 +154,42 @@ impl Store {
         (games, errors)
     }
 
+    /// Reads game `t`'s log again (a game unloaded from memory): None when it
+    /// has no log.
+    pub fn load_one(&self, t: Token) -> Option<Result<Loaded, String>> {
+        let path = self.game_path(t);
+        path.exists().then(|| self.load(t, &path))
+    }
+
+    /// The bytes the directory's logs and records take.
+    #[must_use]
+    pub fn disk_usage(&self) -> u64 {
+        let mut n = 0;
+        for d in [&self.games, &self.records] {
+            if let Ok(rd) = std::fs::read_dir(d) {
+                n +=
+                    rd.filter_map(Result::ok).filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum::<u64>();
+            }
+        }
+        n
+    }
+
+    /// The first version this run of the server gives out: above every version
+    /// the runs before it gave (whatever the clock says), kept in `DIR/epoch`
+    /// (durably: written before the first request is answered).
+    ///
+    /// # Errors
+    /// When the file cannot be written.
+    pub fn version_floor(&self, now: u64) -> io::Result<u64> {
+        let path = self.games.parent().unwrap_or(Path::new(".")).join("epoch");
+        let before = std::fs::read_to_string(&path).ok().and_then(|t| t.trim().parse::<u64>().ok());
+        // A run gives out fewer than 2^32 versions: the next starts above them
+        // even if the clock went back.
+        let floor = before.map_or(now, |b| now.max(b.saturating_add(1 << 32)));
+        durable::write_atomic(&path, format!("{floor}\n").as_bytes())?;
+        Ok(floor)
+    }
+
     fn load(&self, token: Token, path: &Path) -> Result<Loaded, String> {
         let at = |line: usize, e: &dyn std::fmt::Display| format!("{}:{line}: {e}", path.display());
         // A torn last line was never acknowledged: the journal drops it.

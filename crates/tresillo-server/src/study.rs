@@ -29,7 +29,7 @@
 use crate::view::{history_of, last_trick, outcome_text, request_json, table};
 use axum::Router;
 use axum::body::{Body, Bytes};
-use axum::extract::{Path, State};
+use axum::extract::{Path, RawQuery, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -57,11 +57,29 @@ struct Open {
     /// The participants' tokens (for finding the study of a token without its
     /// lock; the library compares them again), each with its participant's
     /// lock: one request of a participant at a time.
-    people: RwLock<Vec<(String, Arc<Mutex<()>>)>>,
+    people: RwLock<Vec<(String, Arc<Desk>)>>,
     researcher: Option<String>,
     /// The study file's size and modification time when last read (or tried).
     stamp: Mutex<Option<Stamp>>,
     study: Mutex<Study>,
+}
+
+/// A participant's desk: their lock (one request at a time) and the channel
+/// their pages' long polls wait on (a new version at every change: consent,
+/// a decision, from any tab).
+struct Desk {
+    one: Mutex<()>,
+    changed: tokio::sync::watch::Sender<u64>,
+}
+
+impl Desk {
+    fn new() -> Desk {
+        Desk { one: Mutex::new(()), changed: tokio::sync::watch::channel(crate::server::next_version()).0 }
+    }
+
+    fn bump(&self) {
+        self.changed.send_modify(|v| *v = crate::server::next_version().max(*v + 1));
+    }
 }
 
 /// A file's size and modification time.
@@ -82,7 +100,7 @@ impl Open {
 
     /// The participant's index and lock, if `token` is a known participant's
     /// (constant time over every token).
-    fn find(&self, token: &str) -> Option<Arc<Mutex<()>>> {
+    fn find(&self, token: &str) -> Option<Arc<Desk>> {
         let people = self.people.read().unwrap_or_else(std::sync::PoisonError::into_inner);
         find_token(people.iter().map(|(t, _)| t.as_str()), token).map(|i| people[i].1.clone())
     }
@@ -105,7 +123,7 @@ impl Open {
             Ok(_) => {
                 let mut people = self.people.write().unwrap_or_else(std::sync::PoisonError::into_inner);
                 for p in &study.file().participants[people.len()..] {
-                    people.push((p.token.clone(), Arc::new(Mutex::new(()))));
+                    people.push((p.token.clone(), Arc::new(Desk::new())));
                 }
             }
             Err(e) => eprintln!("tresillo serve: study {}: not reloaded: {e}", self.dir.display()),
@@ -177,7 +195,7 @@ impl Studies {
             open.push(Open {
                 dir: dir.clone(),
                 title: f.title.clone(),
-                people: RwLock::new(tokens.into_iter().map(|t| (t, Arc::new(Mutex::new(())))).collect()),
+                people: RwLock::new(tokens.into_iter().map(|t| (t, Arc::new(Desk::new()))).collect()),
                 researcher,
                 stamp: Mutex::new(stamp),
                 study: Mutex::new(study),
@@ -194,7 +212,7 @@ impl Studies {
 
     /// The study of participant token `token` and the participant's lock
     /// (constant time over every token).
-    fn find(&self, token: &str) -> Option<(usize, Arc<Mutex<()>>)> {
+    fn find(&self, token: &str) -> Option<(usize, Arc<Desk>)> {
         let mut found = None;
         for (i, o) in self.open.iter().enumerate() {
             if let Some(desk) = o.find(token)
@@ -209,7 +227,7 @@ impl Studies {
     /// As `find`, but a token no study knows makes each study whose file
     /// changed read it again first (participants added while the server runs).
     /// Blocking: call it on a blocking thread.
-    fn participant(&self, token: &str) -> Option<(usize, Arc<Mutex<()>>)> {
+    fn participant(&self, token: &str) -> Option<(usize, Arc<Desk>)> {
         self.find(token).or_else(|| {
             for o in &self.open {
                 o.refresh();
@@ -219,7 +237,7 @@ impl Studies {
     }
 
     /// [`Studies::participant`] from the async runtime.
-    async fn participant_async(self: &Arc<Self>, token: &str) -> Option<(usize, Arc<Mutex<()>>)> {
+    async fn participant_async(self: &Arc<Self>, token: &str) -> Option<(usize, Arc<Desk>)> {
         if let Some(found) = self.find(token) {
             return Some(found);
         }
@@ -240,8 +258,14 @@ impl Studies {
 }
 
 /// The routes of study mode (merged with [`crate::router`]'s by `serve`; the
-/// page's `app.js` and `style.css` are that router's).
+/// page's `app.js` and `style.css` are that router's), behind the
+/// [`guard`](crate::guard) of a loopback server on any port.
 pub fn study_router(studies: Arc<Studies>) -> Router {
+    crate::guard::guard(study_routes(studies), Arc::new(crate::guard::Access::loopback()))
+}
+
+/// The routes without their guard (`serve` merges them before its guard).
+pub(crate) fn study_routes(studies: Arc<Studies>) -> Router {
     Router::new()
         .route("/study/{token}", get(participant_page))
         .route("/research/{token}", get(researcher_page))
@@ -305,21 +329,26 @@ async fn researcher_page(State(s): State<Arc<Studies>>, Path(token): Path<String
 }
 
 /// Runs `f` with the participant's lock held, on a blocking thread (the library
-/// fsyncs and runs the opponents); `f` locks the study when it needs it.
+/// fsyncs and runs the opponents); `f` locks the study when it needs it, and is
+/// given the participant's version (a new one first when the request
+/// `changes` their state: their other tabs' polls wake).
 async fn with_participant(
     s: Arc<Studies>,
     token: String,
-    f: impl FnOnce(&Open, Who) -> Response + Send + 'static,
+    changes: bool,
+    f: impl FnOnce(&Open, Who, u64) -> Response + Send + 'static,
 ) -> Response {
     let r = tokio::task::spawn_blocking(move || {
         let Some((i, desk)) = s.participant(&token) else { return not_found() };
-        let _one_at_a_time = lock(&desk);
+        let _one_at_a_time = lock(&desk.one);
         let o = &s.open[i];
         let who = o.lock().who(&token);
-        match who {
-            Some(who) => f(o, who),
-            None => not_found(),
+        let Some(who) = who else { return not_found() };
+        if changes {
+            desk.bump();
         }
+        let version = *desk.changed.borrow();
+        f(o, who, version)
     })
     .await;
     r.unwrap_or_else(|e| error(StatusCode::INTERNAL_SERVER_ERROR, e))
@@ -339,16 +368,37 @@ fn opponents_move(o: &Open, who: Who) -> Result<(), StudyError> {
     }
 }
 
-/// The participant's state after their opponents moved.
-fn answer(o: &Open, who: Who) -> Response {
+/// The participant's state after their opponents moved, at `version`.
+fn answer(o: &Open, who: Who, version: u64) -> Response {
     match opponents_move(o, who).and_then(|()| state(&mut o.lock(), who)) {
-        Ok(v) => json_response(StatusCode::OK, &v),
+        Ok(mut v) => {
+            v["version"] = version.into();
+            json_response(StatusCode::OK, &v)
+        }
         Err(e) => study_error(&e),
     }
 }
 
-async fn participant_state(State(s): State<Arc<Studies>>, Path(token): Path<String>) -> Response {
-    with_participant(s, token, answer).await
+/// `GET /api/study/TOKEN[?wait=VERSION]`: the participant's state; with
+/// `wait`, answered when their version is no longer VERSION (a change made in
+/// another tab), or after [`crate::LONG_POLL`].
+async fn participant_state(
+    State(s): State<Arc<Studies>>,
+    Path(token): Path<String>,
+    RawQuery(q): RawQuery,
+) -> Response {
+    let wait = q.as_deref().and_then(|q| q.split('&').find_map(|p| p.strip_prefix("wait=")));
+    if let Some(w) = wait {
+        let Ok(w) = w.parse::<u64>() else {
+            return error(StatusCode::BAD_REQUEST, format!("bad wait `{w}`: a version number"));
+        };
+        let Some((_, desk)) = s.participant_async(&token).await else { return not_found() };
+        let mut rx = desk.changed.subscribe();
+        if *rx.borrow_and_update() == w {
+            let _ = tokio::time::timeout(crate::LONG_POLL, rx.changed()).await;
+        }
+    }
+    with_participant(s, token, false, answer).await
 }
 
 async fn consent(State(s): State<Arc<Studies>>, Path(token): Path<String>, body: Bytes) -> Response {
@@ -357,7 +407,7 @@ async fn consent(State(s): State<Arc<Studies>>, Path(token): Path<String>, body:
     struct Accept {
         accept: bool,
     }
-    match serde_json::from_slice::<Accept>(&body) {
+    match crate::guard::object::<Accept>(&body) {
         Ok(Accept { accept: true }) => {}
         Ok(_) => return error(StatusCode::BAD_REQUEST, "consent: only {\"accept\": true} is an answer"),
         Err(e) => {
@@ -367,10 +417,10 @@ async fn consent(State(s): State<Arc<Studies>>, Path(token): Path<String>, body:
             );
         }
     }
-    with_participant(s, token, |o, who| {
+    with_participant(s, token, true, |o, who, version| {
         let accepted = o.lock().accept_consent(who);
         match accepted {
-            Ok(()) => answer(o, who),
+            Ok(()) => answer(o, who, version),
             Err(e) => study_error(&e),
         }
     })
@@ -386,7 +436,7 @@ struct Posted {
 }
 
 async fn decide(State(s): State<Arc<Studies>>, Path(token): Path<String>, body: Bytes) -> Response {
-    let posted: Posted = match serde_json::from_slice(&body) {
+    let posted: Posted = match crate::guard::object(&body) {
         Ok(p) => p,
         Err(e) => {
             // An unknown token is a 404 whatever the body.
@@ -399,7 +449,7 @@ async fn decide(State(s): State<Arc<Studies>>, Path(token): Path<String>, body: 
             );
         }
     };
-    with_participant(s, token, move |o, who| {
+    with_participant(s, token, true, move |o, who, version| {
         if !o.lock().consented(who) {
             return error(StatusCode::CONFLICT, "accept the consent text first");
         }
@@ -410,7 +460,7 @@ async fn decide(State(s): State<Arc<Studies>>, Path(token): Path<String>, body: 
             o.lock().give_back(lent).map(|_| ())
         });
         match decided {
-            Ok(()) => answer(o, who),
+            Ok(()) => answer(o, who, version),
             Err(e) => study_error(&e),
         }
     })

@@ -43,7 +43,12 @@ async fn call(server: &Arc<Server>, method: &str, path: &str, body: Option<Value
 }
 
 async fn raw(server: &Arc<Server>, method: &str, path: &str, body: &str) -> (StatusCode, Value) {
-    let req = Request::builder().method(method).uri(path).body(Body::from(body.to_string())).unwrap();
+    let req = Request::builder()
+        .method(method)
+        .uri(path)
+        .header("content-type", "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap();
     let resp = router(server.clone()).oneshot(req).await.unwrap();
     let status = resp.status();
     let bytes = resp.into_body().collect().await.unwrap().to_bytes();
@@ -263,7 +268,6 @@ fn bad_requests_get_a_4xx_json_error_and_change_nothing() {
             ("unknown rule set", json!({"rules": "poker"})),
             ("bad table", json!({"players": 5})),
             ("bad seat", json!({"seat": 3})),
-            ("bad agent", json!({"opponents": ["rule", "nosuch"]})),
             ("too few opponents", json!({"opponents": ["rule"]})),
             ("no hands", json!({"hands": 0})),
             ("unknown option", json!({"options": {"nosuch": "1"}})),
@@ -383,12 +387,8 @@ fn out_of_turn_decisions_are_refused() {
 fn stats_time_the_requests_and_only_on_loopback() {
     // `--stats` on an address other machines reach is refused before binding.
     let config = tresillo_server::ServeConfig {
-        addr: "0.0.0.0:0".parse().unwrap(),
-        dir: temp_dir("stats-refused"),
-        threads: 1,
-        studies: Vec::new(),
-        open: Vec::new(),
         stats: true,
+        ..tresillo_server::ServeConfig::new("0.0.0.0:0".parse().unwrap(), temp_dir("stats-refused"))
     };
     let e = tresillo_server::serve(&config, tresillo_agents::Registry::builtin(), |_, _, _| {
         panic!("--stats must not serve on 0.0.0.0")
@@ -505,7 +505,9 @@ fn a_decision_is_answered_while_a_slow_bot_still_thinks() {
         })
         .unwrap();
     runtime().block_on(async {
-        let (server, _) = Server::open(None, registry).unwrap();
+        let limits =
+            tresillo_server::limits::Limits { opponents: vec!["gated".into()], ..Default::default() };
+        let (server, _) = Server::open_with(None, registry, limits).unwrap();
         set_gate(true);
         let token = create(&server, json!({"seed": 11, "seat": 1, "opponents": ["gated", "gated"]})).await;
         let (_, v) = call(&server, "GET", &format!("/api/games/{token}"), None).await;

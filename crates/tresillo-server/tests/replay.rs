@@ -41,7 +41,14 @@ impl Board {
 
     async fn get(&self, path: &str) -> (StatusCode, Value) {
         let req = Request::builder().uri(path).body(Body::empty()).unwrap();
-        let resp = router_with(self.server.clone(), self.library.clone()).oneshot(req).await.unwrap();
+        let resp = router_with(
+            self.server.clone(),
+            self.library.clone(),
+            tresillo_server::guard::Access::loopback(),
+        )
+        .oneshot(req)
+        .await
+        .unwrap();
         let status = resp.status();
         let bytes = resp.into_body().collect().await.unwrap().to_bytes();
         (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
@@ -157,7 +164,11 @@ fn an_opened_file_replays_decision_by_decision_and_is_judged_as_analyze_judges_i
         // The pages and their scripts are served.
         for p in ["/replay", "/replay/f1", "/assets/replay.js", "/assets/cards.js"] {
             let req = Request::builder().uri(p).body(Body::empty()).unwrap();
-            let resp = router_with(b.server.clone(), b.library.clone()).oneshot(req).await.unwrap();
+            let resp =
+                router_with(b.server.clone(), b.library.clone(), tresillo_server::guard::Access::loopback())
+                    .oneshot(req)
+                    .await
+                    .unwrap();
             assert_eq!(resp.status(), StatusCode::OK, "{p}");
         }
     });
@@ -238,5 +249,9 @@ fn a_game_played_at_the_server_replays_by_its_token() {
         // The server's games are not listed: only their token opens them.
         let (_, v) = b.get("/api/replay").await;
         assert!(!v.to_string().contains(&token.to_string()));
+        // Nor is the token shown in the board's page of the game: it is the
+        // game's only key (a screenshot or a shared screen would give it away).
+        let (_, v) = b.get(&format!("/api/replay/{token}")).await;
+        assert!(!v["name"].to_string().contains(&token.to_string()), "{v}");
     });
 }

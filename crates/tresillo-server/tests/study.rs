@@ -633,3 +633,41 @@ fn a_game_rebuilt_after_a_restart_asks_its_opponents_without_holding_the_study()
     });
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_second_tab_follows_the_changes_made_in_the_first() {
+    let dir = temp_dir("two-tabs");
+    let (tokens, _) = new_study(&dir, 2);
+    let s = open(&dir);
+    runtime().block_on(async {
+        let t = tokens[0].clone();
+        let v = consent(&s, &t).await;
+        // The second tab's view, then its long poll on that version.
+        let (st, tab2) = call(&s, "GET", &format!("/api/study/{t}"), None).await;
+        assert_eq!(st, StatusCode::OK, "{tab2}");
+        assert_eq!(tab2["game"]["seq"], v["game"]["seq"]);
+        let version = tab2["version"].as_u64().expect("a version");
+        let poll = tokio::spawn({
+            let (s, t) = (s.clone(), t.clone());
+            async move { call(&s, "GET", &format!("/api/study/{t}?wait={version}"), None).await }
+        });
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        assert!(!poll.is_finished(), "the poll waits for a change");
+        // The first tab decides: the second tab's poll answers with the new state.
+        let after = decide(&s, &t, &v).await;
+        let started = std::time::Instant::now();
+        let (st, seen) = poll.await.unwrap();
+        assert_eq!(st, StatusCode::OK, "{seen}");
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "answered at the change, not after 20 s"
+        );
+        assert_eq!(seen["game"]["seq"], after["game"]["seq"], "{seen}");
+        assert!(seen["version"].as_u64().unwrap() > version);
+        // A stale decision from the second tab's old view is refused (409): the
+        // page then fetches the current state.
+        let body = json!({"seq": tab2["game"]["seq"], "decision": first_legal(&tab2["game"])}).to_string();
+        let (st, _) = call(&s, "POST", &format!("/api/study/{t}/decisions"), Some(&body)).await;
+        assert_eq!(st, StatusCode::CONFLICT);
+    });
+}

@@ -7,5 +7,7 @@
 //! fails until it is.
 
 mod api;
+mod guard;
+mod limits;
 mod replay;
 mod study;

@@ -411,10 +411,9 @@ impl Ismcts {
         };
         let mut it = 0u64;
         while it < iters {
-            if let Some(d) = deadline
-                && it.is_multiple_of(32)
-                && Instant::now() >= d
+            if it.is_multiple_of(32)
                 && it > 0
+                && (deadline.is_some_and(|d| Instant::now() >= d) || crate::interrupt::stop_requested())
             {
                 break;
             }
@@ -483,10 +482,9 @@ impl Ismcts {
         let mut it = 0u64;
         let mut tries = 0u64;
         while it < iters {
-            if let Some(d) = deadline
-                && it.is_multiple_of(32)
-                && Instant::now() >= d
+            if it.is_multiple_of(32)
                 && it > 0
+                && (deadline.is_some_and(|d| Instant::now() >= d) || crate::interrupt::stop_requested())
             {
                 break;
             }
@@ -618,7 +616,13 @@ impl Agent for Ismcts {
     }
 
     fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Result<Decision, Failure> {
-        Ok(self.choose(view, rng))
+        let d = self.choose(view, rng);
+        // A search cut short by a stop (Ctrl-C) decides nothing: its hand is
+        // abandoned, not finished on a worse decision.
+        if crate::interrupt::stop_requested() {
+            return Err(Failure::new("interrupted"));
+        }
+        Ok(d)
     }
 }
 

@@ -261,7 +261,10 @@ impl Plan {
                 return Need::Done(c);
             }
             if let Some(slack) = self.settle {
-                if slack.is_none() && self.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+                if slack.is_none()
+                    && (self.deadline.is_some_and(|d| std::time::Instant::now() >= d)
+                        || crate::interrupt::stop_requested())
+                {
                     // A time budget spent: the card with the best optimistic
                     // sum, without making its sum exact.
                     self.done = Some(Some(self.cards[self.lead()]));
@@ -289,7 +292,11 @@ impl Plan {
                 self.settle = Some(Some((self.max - self.drawn) as i32 * SPREAD));
                 continue;
             }
-            let out_of_time = || self.deadline.is_some_and(|d| std::time::Instant::now() >= d);
+            // A stop (Ctrl-C) ends the search as a spent time budget does.
+            let out_of_time = || {
+                self.deadline.is_some_and(|d| std::time::Instant::now() >= d)
+                    || crate::interrupt::stop_requested()
+            };
             if self.drawn == self.max || (!self.worlds.is_empty() && out_of_time()) {
                 if self.worlds.is_empty() {
                     self.done = Some(None);
@@ -992,7 +999,10 @@ impl Solving {
     ) -> Option<f64> {
         let (mut sum, mut n) = (0.0, 0u32);
         for _ in 0..max {
-            if n > 0 && deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            if n > 0
+                && (deadline.is_some_and(|d| std::time::Instant::now() >= d)
+                    || crate::interrupt::stop_requested())
+            {
                 break;
             }
             self.worlds += 1;
@@ -1366,7 +1376,13 @@ impl Agent for PimcAgent {
     }
 
     fn decide(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Result<Decision, Failure> {
-        Ok(self.choose(view, rng))
+        let d = self.choose(view, rng);
+        // A search cut short by a stop (Ctrl-C) decides nothing: its hand is
+        // abandoned, not finished on a worse decision.
+        if crate::interrupt::stop_requested() {
+            return Err(Failure::new("interrupted"));
+        }
+        Ok(d)
     }
 }
 

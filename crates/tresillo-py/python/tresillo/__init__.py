@@ -24,12 +24,14 @@ from ._tresillo import (
     LONG_VERSION,
     CHANCE,
     NUM_ACTIONS,
+    INFORMATION_STATE_SIZE,
     OBSERVATION_SIZE,
     TERMINAL,
     Agent,
     Game,
     SeatView,
     State,
+    VectorEnv,
     World,
     _tournament,
     agents,
@@ -37,6 +39,7 @@ from ._tresillo import (
     rule_sets,
 )
 from .analysis import read_deals
+from .dataset import read_dataset
 
 
 def _option_text(name, v):
@@ -210,14 +213,17 @@ __all__ = [
     "LONG_VERSION",
     "CHANCE",
     "NUM_ACTIONS",
+    "INFORMATION_STATE_SIZE",
     "OBSERVATION_SIZE",
     "TERMINAL",
     "Agent",
     "Game",
     "SeatView",
     "State",
+    "VectorEnv",
     "World",
     "agents",
+    "read_dataset",
     "read_deals",
     "register_rule_set",
     "rule_sets",

@@ -9,11 +9,13 @@ from ._tresillo import (
     CHANCE as CHANCE,
     NUM_ACTIONS as NUM_ACTIONS,
     OBSERVATION_SIZE as OBSERVATION_SIZE,
+    INFORMATION_STATE_SIZE as INFORMATION_STATE_SIZE,
     TERMINAL as TERMINAL,
     Agent as Agent,
     Game as Game,
     SeatView as SeatView,
     State as State,
+    VectorEnv as VectorEnv,
     World as World,
     agents as agents,
     rule_sets as rule_sets,
@@ -21,6 +23,7 @@ from ._tresillo import (
 )
 
 def read_deals(run_dir: Union[str, "os.PathLike[str]"]) -> Any: ...
+def read_dataset(path: Union[str, "os.PathLike[str]"]) -> Dict[str, Any]: ...
 def tournament(
     agents: Sequence[Union[str, Agent, Callable[[SeatView], int], Tuple[str, Union[Agent, Callable[[SeatView], int]]]]],
     deals: int,

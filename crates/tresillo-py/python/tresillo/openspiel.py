@@ -10,7 +10,8 @@ Parameters: ``rules`` (a rule set of ``tresillo rules``), ``players`` (3 or 4),
 dealing seat). ``str(game)`` holds the options in the first form, so that
 ``pyspiel.load_game(str(game))``, ``pickle`` and ``deepcopy`` round-trip. The
 pack is dealt by 40 explicit chance actions; the action space, the observation
-tensor and the information-state string are the package's own
+tensor, the perfect-recall information-state tensor (for deep CFR, NFSP) and
+the information-state string are the package's own
 (docs/PYTHON.md). ``resample_from_infostate`` draws from the exact sampler of
 the search agents, so OpenSpiel's Python ``ISMCTSBot`` can play it.
 
@@ -46,7 +47,7 @@ _GAME_TYPE = pyspiel.GameType(
     max_num_players=4,
     min_num_players=3,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification=_DEFAULTS,
@@ -69,8 +70,13 @@ def restartable(bot):
     (OpenSpiel's Python ``ISMCTSBot`` and ``MCTSBot`` search afresh at every
     step), so that ``evaluate_bots`` can use it. Returns ``bot``.
 
+    >>> import numpy as np, pyspiel, tresillo.openspiel
     >>> from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
-    >>> bot = restartable(ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1), 1.0, 50))
+    >>> game = pyspiel.load_game("python_tresillo")
+    >>> bot = restartable(ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1), 1.0, 10))
+    >>> bots = [bot, restartable(ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1), 1.0, 10)), bot]
+    >>> len(evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(1)))
+    3
     """
     own = getattr(type(bot), "restart_at", None)
     if own is None or own is getattr(pyspiel.Bot, "restart_at", None):
@@ -103,14 +109,27 @@ class TresilloGame(pyspiel.Game):
         # The options in the form that survives OpenSpiel's game strings.
         p["options"] = ";".join(f"{k}:{v}" for k, v in self.inner.options)
         super().__init__(_GAME_TYPE, info, p)
+        self._params = p
+
+    def __reduce__(self):
+        # Pickled as its parameters and built afresh (pyspiel's own pickling
+        # restores the C++ part only, without `inner`).
+        return (TresilloGame, (dict(self._params),))
+
+    def __deepcopy__(self, memo):
+        return TresilloGame(dict(self._params))
+
+    def __copy__(self):
+        return self
 
     def new_initial_state(self):
         """A new hand, starting with the deal by chance."""
         return TresilloState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        """The observer: the package's tensor, and the information-state string
-        under perfect recall (the observation string otherwise is the same)."""
+        """The observer: the observation tensor, or under perfect recall the
+        information-state tensor (the observation, then the actions since the
+        deal: docs/PYTHON.md); the information-state string for both."""
         return TresilloObserver(iig_obs_type, params)
 
 
@@ -120,6 +139,13 @@ class TresilloState(pyspiel.State):
     def __init__(self, game, inner=None):
         super().__init__(game)
         self.inner = inner if inner is not None else game.inner.new_initial_state(dealer=game.dealer)
+
+    def __reduce__(self):
+        # Pickled as its game and its history, replayed when unpickled.
+        return (_state_from_history, (self.get_game(), [int(a) for a in self.inner.history()]))
+
+    def __deepcopy__(self, memo):
+        return self.clone()
 
     def current_player(self):
         """The seat to move, or pyspiel's CHANCE or TERMINAL."""
@@ -162,6 +188,14 @@ class TresilloState(pyspiel.State):
         return str(self.inner)
 
 
+def _state_from_history(game, history):
+    """The state of ``game`` that ``history`` reaches (unpickling)."""
+    state = game.new_initial_state()
+    for a in history:
+        state.apply_action(a)
+    return state
+
+
 class TresilloObserver:
     """The observer of the PyObserver interface (see pyspiel's observation.py)."""
 
@@ -169,12 +203,16 @@ class TresilloObserver:
         if params:
             raise ValueError(f"observation parameters are not supported; passed {params}")
         self.perfect_recall = bool(iig_obs_type and iig_obs_type.perfect_recall)
-        self.tensor = np.zeros(_tresillo.OBSERVATION_SIZE, np.float32)
-        self.dict = {"observation": self.tensor}
+        size = _tresillo.INFORMATION_STATE_SIZE if self.perfect_recall else _tresillo.OBSERVATION_SIZE
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"info_state" if self.perfect_recall else "observation": self.tensor}
 
     def set_from(self, state, player):
         """Fills the tensor with what ``player`` may know."""
-        self.tensor[:] = state.inner.observation_tensor(player)
+        if self.perfect_recall:
+            self.tensor[:] = state.inner.information_state_tensor(player)
+        else:
+            self.tensor[:] = state.inner.observation_tensor(player)
 
     def string_from(self, state, player):
         """The information-state string of ``player``."""

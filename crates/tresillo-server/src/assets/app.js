@@ -17,7 +17,6 @@ async function setup() {
   const hands = el("input", { type: "number", name: "hands", id: "hands", min: 1, max: 200, value: 1 });
   const seed = el("input", { type: "number", name: "seed", id: "seed", min: 0, placeholder: "random" });
   const msg = el("p", { class: "error", id: "error" });
-  const agentList = el("datalist", { id: "agents" }, meta.agents.map((a) => el("option", { value: a.name }, a.help)));
   function refresh() {
     const r = meta.rules.find((x) => x.name === rules.value);
     const keepP = players.value;
@@ -36,9 +35,11 @@ async function setup() {
     const n = +players.value;
     const keep = seat.value;
     seat.replaceChildren(...Array.from({ length: n }, (_, i) => el("option", { value: i }, `seat ${i}`)));
-    if (+keep < n) seat.value = keep;
+    if (keep !== "" && +keep < n) seat.value = keep;
     opps.replaceChildren(...Array.from({ length: n - 1 }, (_, i) =>
-      el("label", {}, `opponent ${i + 1} (seat ${(+seat.value + 1 + i) % n})`, el("input", { "data-opponent": i, list: "agents", value: "rule" }))));
+      el("label", {}, `opponent ${i + 1} (seat ${(+seat.value + 1 + i) % n})`,
+        el("select", { "data-opponent": i }, meta.agents.map((a) =>
+          el("option", { value: a.name, title: a.help, selected: a.name === "rule" ? "" : null }, a.name))))));
   }
   rules.addEventListener("change", refresh);
   players.addEventListener("change", refreshSeats);
@@ -49,10 +50,10 @@ async function setup() {
     el("label", {}, "Table", players),
     el("label", {}, "Your seat", seat),
     el("fieldset", {}, el("legend", {}, "Options"), opts),
-    el("fieldset", {}, el("legend", {}, "Opponents (agent specs, e.g. rule, pimc:worlds=20)"), opps),
+    el("fieldset", {}, el("legend", {}, "Opponents (the agents this server offers)"), opps),
     el("label", {}, "Hands (more than one: a session scored with the rule set's ledger)", hands),
     el("label", {}, "Seed (the deals; blank: drawn at random, kept in the records)", seed),
-    el("button", { type: "submit", id: "start" }, "Start"), msg, agentList);
+    el("button", { type: "submit", id: "start" }, "Start"), msg);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const r = meta.rules.find((x) => x.name === rules.value);
@@ -96,31 +97,60 @@ async function decide(decision) {
   } catch (e) {
     state.error = e.message;
     render();
+    // The game moved on without this page (another tab, a restart): the
+    // current state is fetched at once, not left to the next poll.
+    if (e.status === 409 && state.refresh) state.refresh();
   } finally {
     state.busy = false;
     if (state.onBusy) state.onBusy(false);
   }
 }
 
-function show(v) {
-  if (v.version < state.version) return;
+// A view newer than the one shown replaces it (a decision's answer and a poll's
+// may cross); `force`: the server's current view whatever its version.
+function show(v, force) {
+  if (!force && v.version < state.version) return;
   state.version = v.version;
   state.view = v;
   render();
 }
 
-async function poll() {
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Long polls (`?wait=VERSION`: answered at the next change, or after 20 s)
+// with exponential backoff on errors (0.5 s doubling to 30 s) and never more
+// than about four requests a second: a server that restarts or fails is not
+// flooded, and the page recovers by itself when it is back.
+async function pollLoop(url, current, onView) {
+  let backoff = 500;
   for (;;) {
+    const started = Date.now();
+    const asked = current();
     try {
-      const q = state.version >= 0 ? `?wait=${state.version}` : "";
-      const v = await api("GET", `/api/games/${state.token}${q}`);
-      show(v);
+      const v = await api("GET", url(asked));
+      const wasError = state.error.startsWith("connection:");
+      if (wasError) state.error = "";
+      // Answered with a version below the one asked past: the server has
+      // restarted (or read the game again): its view is the truth.
+      onView(v, v.version < asked || wasError);
+      backoff = 500;
     } catch (e) {
-      state.error = `connection: ${e.message}`;
+      state.error = `connection: ${e.message} (trying again in ${Math.round(backoff / 1000)} s)`;
       render();
-      await new Promise((r) => setTimeout(r, 1000));
+      await sleep(backoff);
+      backoff = Math.min(backoff * 2, 30000);
     }
+    const quick = Date.now() - started;
+    if (quick < 250) await sleep(250 - quick);
   }
+}
+
+function poll() {
+  const url = (version) => `/api/games/${state.token}` + (version >= 0 ? `?wait=${version}` : "");
+  state.refresh = async () => {
+    try { show(await api("GET", url(-1)), true); } catch (e) { /* the poll retries */ }
+  };
+  pollLoop(url, () => state.version, (v, force) => show(v, force));
 }
 
 function render() {

@@ -74,9 +74,11 @@ function cardEl(card, opts) {
 }
 
 async function api(method, path, body) {
-  const r = await fetch(path, { method, headers: body ? { "Content-Type": "application/json" } : {}, body: body ? JSON.stringify(body) : undefined });
+  // Every POST is JSON (the server refuses any other Content-Type).
+  const post = method !== "GET";
+  const r = await fetch(path, { method, headers: post ? { "Content-Type": "application/json" } : {}, body: post ? JSON.stringify(body || {}) : undefined });
   const data = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
-  if (!r.ok) throw new Error(data.error || `HTTP ${r.status}`);
+  if (!r.ok) throw Object.assign(new Error(data.error || `HTTP ${r.status}`), { status: r.status });
   return data;
 }
 

@@ -13,7 +13,13 @@ function resultsTable(results) {
 }
 
 // ---------- the participant ----------
-function showStudy(s) {
+// The participant's version: a change made in another tab (a decision, the
+// consent) wakes this page's long poll.
+let studyVersion = -1;
+
+function showStudy(s, force) {
+  if (!force && s.version < studyVersion) return;
+  studyVersion = s.version;
   document.getElementById("subtitle").textContent = s.study;
   const shown = s.done ? s.games : Math.min(s.played + 1, s.games);
   progressEl.textContent = s.consented ? `deal ${shown} of ${s.games}` : "";
@@ -49,11 +55,12 @@ async function participant() {
     const st = document.getElementById("status");
     if (st && busy) { st.textContent = "the opponents are playing…"; st.dataset.status = "thinking"; st.className = "thinking"; }
   };
-  try {
-    showStudy(await api("GET", `/api/study/${studyPath[2]}`));
-  } catch (e) {
-    app.replaceChildren(el("p", { class: "error", id: "error" }, e.message));
-  }
+  const url = (version) => `/api/study/${studyPath[2]}` + (version >= 0 ? `?wait=${version}` : "");
+  state.refresh = async () => {
+    try { showStudy(await api("GET", url(-1)), true); } catch (e) { /* the poll retries */ }
+  };
+  // Long polls as the game page's (app.js): the page follows the other tabs.
+  pollLoop(url, () => studyVersion, (s, force) => showStudy(s, force));
 }
 
 // ---------- the researcher ----------
