@@ -29,6 +29,7 @@ mod args;
 mod bench;
 mod bot_check;
 mod calibrate;
+mod dataset;
 mod evaluate;
 mod experiment;
 #[cfg(test)]
@@ -158,7 +159,8 @@ enum Command {
     Rules,
     /// Print a file format's definition as JSON, for readers in other languages:
     /// `deals`, the columns of deals.csv and deals.parquet (name, kind, nullable) and
-    /// each contract's family (docs/deals-columns.json holds the same).
+    /// each contract's family (docs/deals-columns.json holds the same); `dataset`,
+    /// the columns of `tresillo dataset`'s files.
     Schema {
         /// The format.
         #[arg(value_enum)]
@@ -166,6 +168,10 @@ enum Command {
     },
     /// Play many deals in parallel; write deals.csv, summary.csv and manifest.json.
     Tournament(tournament::TournamentArgs),
+    /// Play deals and write one row per decision (the seat's observation, the
+    /// legal actions, the action taken, where the hidden cards lie, the seat's
+    /// score) as Parquet shards, for training (docs/DATASETS.md).
+    Dataset(dataset::DatasetArgs),
     /// Merge finished shards of one run into a single run directory.
     Merge(tournament::MergeArgs),
     /// Check run directories against their manifests' checksums (a tournament,
@@ -210,6 +216,8 @@ enum Command {
 enum SchemaFormat {
     /// deals.csv and deals.parquet (`tresillo_sim::schema`).
     Deals,
+    /// The rows-NNNNN.parquet files of `tresillo dataset` (docs/DATASETS.md).
+    Dataset,
 }
 
 /// `n` and a noun, in the plural unless `n` is 1: `1 run`, `2 runs`.
@@ -254,6 +262,7 @@ fn run(cli: Cli) -> Result<()> {
             let table = tournament::run(&a, command_line())?;
             write!(out, "{table}")?;
         }
+        Command::Dataset(a) => dataset::run(&a, command_line(), &mut out)?,
         Command::Merge(a) => {
             let table = tournament::merge(&a, command_line())?;
             write!(out, "{table}")?;
@@ -278,6 +287,9 @@ fn run(cli: Cli) -> Result<()> {
         Command::Rules => rules::list(&mut out)?,
         Command::Schema { format: SchemaFormat::Deals } => {
             out.write_all(tresillo_sim::schema::json().as_bytes())?
+        }
+        Command::Schema { format: SchemaFormat::Dataset } => {
+            out.write_all(tresillo_runs::dataset::schema_json().as_bytes())?
         }
         Command::Replay(a) => replay::run(&a, &mut out)?,
         Command::Analyze(a) => analyze::run(&a, &mut out)?,
@@ -344,6 +356,7 @@ pub fn main_with(args: Vec<std::ffi::OsString>, build: provenance::Build) -> u8 
     catch_signals(matches!(
         cli.command,
         Command::Tournament(_)
+            | Command::Dataset(_)
             | Command::Run(_)
             | Command::League(_)
             | Command::Tune(_)

@@ -57,6 +57,12 @@ pub struct TrainArgs {
     /// Percentage of the deals held out to measure the model on.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=90))]
     held_out: u32,
+    /// Train on the rows of a dataset directory (`tresillo dataset`, every shard
+    /// checked against its manifest) instead of playing deals: the agents, deals,
+    /// seed, rules and exploration are the dataset's; `--phases` and `--slot`
+    /// still choose among its rows.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["agents", "deals", "seed", "explore"])]
+    data: Option<PathBuf>,
     /// The model file to write.
     #[arg(long)]
     out: PathBuf,
@@ -88,24 +94,65 @@ pub fn run(a: &TrainArgs, out: &mut impl Write) -> Result<()> {
     if a.out.exists() && !a.force {
         bail!("{} exists: use --force to replace it", a.out.display());
     }
-    let rules = a.rules.parse()?;
-    let players = a.rules.players()?;
-    let specs = tresillo_agents::split_specs(&a.agents)?;
-    if specs.len() != usize::from(players) {
-        bail!("--agents: {} agents for {players} seats", specs.len());
-    }
-    if let Some(s) = a.slot
-        && usize::from(s) >= specs.len()
-    {
-        bail!("--slot {s}: the agents' slots are 0 to {}", specs.len() - 1);
-    }
     let phases = match &a.phases {
         Some(p) => tresillo_learn::data::phase_mask(p).map_err(|e| anyhow::anyhow!("--phases: {e}"))?,
         None => 0,
     };
-    let setup = tresillo_learn::Setup { rules, players, seed: a.seed, explore: a.explore, phases };
-    let registry = crate::registry();
-    let rows = tresillo_learn::play_deals(&setup, &specs, &registry, 0..a.deals)?;
+    let (rows, data, set, players) = match &a.data {
+        Some(dir) => {
+            let (m, mut rows) = tresillo_runs::dataset::read_dataset(dir)?;
+            if let Some(s) = a.slot
+                && usize::from(s) >= m.agents.len()
+            {
+                bail!("--slot {s}: the dataset's slots are 0 to {}", m.agents.len() - 1);
+            }
+            if phases != 0 {
+                rows.retain(|r| phases & (1 << r.phase) != 0);
+            }
+            let kept = if m.phases.is_empty() { "all".to_string() } else { m.phases.join(",") };
+            let data = format!(
+                "dataset {}: {} deals of seed {} played by {} ({} {} players, explore {}%, phases {kept}), \
+                 phases {}",
+                dir.display(),
+                m.deals,
+                m.seed,
+                m.agents.join(","),
+                m.rules,
+                m.players,
+                m.explore,
+                a.phases.as_deref().unwrap_or("all"),
+            );
+            let set = m.rules.split_whitespace().next().unwrap_or_default().to_string();
+            (rows, data, set, m.players)
+        }
+        None => {
+            let rules = a.rules.parse()?;
+            let players = a.rules.players()?;
+            let specs = tresillo_agents::split_specs(&a.agents)?;
+            if specs.len() != usize::from(players) {
+                bail!("--agents: {} agents for {players} seats", specs.len());
+            }
+            if let Some(s) = a.slot
+                && usize::from(s) >= specs.len()
+            {
+                bail!("--slot {s}: the agents' slots are 0 to {}", specs.len() - 1);
+            }
+            let setup = tresillo_learn::Setup { rules, players, seed: a.seed, explore: a.explore, phases };
+            let registry = crate::registry();
+            let rows = tresillo_learn::play_deals(&setup, &specs, &registry, 0..a.deals)?;
+            let data = format!(
+                "{} deals of seed {} played by {} ({} {} players, explore {}%, phases {})",
+                a.deals,
+                a.seed,
+                specs.join(","),
+                rules.set.name(),
+                players,
+                a.explore,
+                a.phases.as_deref().unwrap_or("all"),
+            );
+            (rows, data, rules.set.name().to_string(), players)
+        }
+    };
     let config = TrainConfig {
         kind,
         hidden,
@@ -133,19 +180,9 @@ pub fn run(a: &TrainArgs, out: &mut impl Write) -> Result<()> {
     })?;
     bar.finish_and_clear();
     let info = net.info_mut();
-    info.data = format!(
-        "{} deals of seed {} played by {} ({} {} players, explore {}%, phases {}): {} rows",
-        a.deals,
-        a.seed,
-        specs.join(","),
-        rules.set.name(),
-        players,
-        a.explore,
-        a.phases.as_deref().unwrap_or("all"),
-        rows.len()
-    );
+    info.data = format!("{data}: {} rows", rows.len());
     info.command = std::env::args().collect::<Vec<_>>().join(" ");
-    info.rules = Some(rules.set.name().to_string());
+    info.rules = Some(set);
     info.players = Some(players);
     let bytes = net.to_bytes()?;
     tresillo_runs::durable::write_atomic(&a.out, &bytes)

@@ -174,55 +174,58 @@ pub fn new_hand(rules: Rules, players: u8, seed: u64, index: u64) -> Result<Hand
 /// whole hand: the label, never an input.
 #[must_use]
 pub fn owners(hand: &Hand, seat: Seat) -> [u8; 40] {
-    let view = hand.view(seat);
-    let known = view.known_cards();
+    owners_known(hand, seat, hand.view(seat).known_cards())
+}
+
+/// [`owners`] given the cards `seat` knows.
+fn owners_known(hand: &Hand, seat: Seat, known: CardSet) -> [u8; 40] {
     let n = hand.public().players;
     let mut out = [0u8; 40];
-    let heap = hand.heap_remaining();
-    for c in CardSet::FULL {
-        if known.contains(c) {
-            continue;
+    for k in 1..n {
+        let s = seat.plus(k, n);
+        for c in hand.discards_of(s) - known {
+            out[c.index()] = 5;
         }
-        out[c.index()] = if heap.contains(c) {
-            4
-        } else {
-            let mut place = 0;
-            for k in 1..n {
-                let s = seat.plus(k, n);
-                if hand.hand_of(s).contains(c) {
-                    place = k;
-                } else if hand.discards_of(s).contains(c) {
-                    place = 5;
-                }
-            }
-            place
-        };
+        for c in hand.hand_of(s) - known {
+            out[c.index()] = k;
+        }
+    }
+    for c in hand.heap_remaining() - known {
+        out[c.index()] = 4;
     }
     out
 }
 
-/// The row of `view` choosing action `a` among `legal`, before its labels.
-fn row(view: &PlayerView, building: CardSet, legal: &[usize], a: usize) -> Row {
-    let t = observation::tensor(view, building);
+/// What the rows of one decision share: the seat's extra values as bits and the
+/// labels of the hidden cards.
+struct Shared {
+    extra: [u8; EXTRA_BYTES],
+    owners: [u8; 40],
+}
+
+/// The row of `view` choosing action `a` among `legal`, before its labels;
+/// `t` is scratch space of [`OBS`] values.
+fn row(
+    view: &PlayerView,
+    building: CardSet,
+    legal: &[usize],
+    a: usize,
+    shared: &Shared,
+    t: &mut [f32],
+) -> Row {
+    observation::write(view, building, t);
     let mut obs = [0u8; OBS_BYTES];
     let mut counts = [0u8; 8];
     for (k, &i) in features::COUNT_POSITIONS.iter().enumerate() {
         counts[k] = (t[i] * 9.0).round() as u8;
+        t[i] = 0.0;
     }
-    let mut bits = t;
-    for &i in &features::COUNT_POSITIONS {
-        bits[i] = 0.0;
-    }
-    features::pack_bits(&bits, &mut obs);
-    let mut ex = [0f32; EXTRA];
-    features::extra(view, &mut ex);
-    let mut extra = [0u8; EXTRA_BYTES];
-    features::pack_bits(&ex, &mut extra);
+    features::pack_bits(&t[..OBS], &mut obs);
     let mut lb = [0u8; LEGAL_BYTES];
     for &l in legal {
         lb[l / 8] |= 1 << (l % 8);
     }
-    let phase = bits[385..400].iter().position(|x| *x != 0.0).unwrap_or(14) as u8;
+    let phase = t[385..400].iter().position(|x| *x != 0.0).unwrap_or(14) as u8;
     Row {
         deal: 0,
         seed: 0,
@@ -231,10 +234,10 @@ fn row(view: &PlayerView, building: CardSet, legal: &[usize], a: usize) -> Row {
         phase,
         obs,
         counts,
-        extra,
+        extra: shared.extra,
         legal: lb,
         action: a as u8,
-        owners: [0; 40],
+        owners: shared.owners,
         tantos: 0,
     }
 }
@@ -280,17 +283,23 @@ pub fn play_deal(
                 .decide(&view, &mut rngs[i])
                 .map_err(|f| fail(format!("{}: {}", agents[i].name(), f.reason())))?
         };
-        let labels = owners(&hand, seat);
         let keep = setup.phases == 0 || setup.phases & (1 << observation::request_index(view.request())) != 0;
+        let mut shared = Shared { extra: [0; EXTRA_BYTES], owners: [0; 40] };
+        if keep {
+            shared.owners = owners_known(&hand, seat, view.known_cards());
+            let mut ex = [0f32; EXTRA];
+            features::extra(&view, &mut ex);
+            features::pack_bits(&ex, &mut shared.extra);
+        }
+        let mut t = [0f32; OBS];
         let mut push = |building: CardSet, legal: &[usize], a: usize| {
             if !keep {
                 return;
             }
-            let mut r = row(&view, building, legal, a);
+            let mut r = row(&view, building, legal, a, &shared, &mut t);
             r.deal = index;
             r.seed = seed;
             r.slot = seat.0;
-            r.owners = labels;
             out.push(r);
         };
         match decision {
@@ -366,7 +375,12 @@ pub fn play_deals(
             Ok(rows)
         })
         .collect();
-    Ok(parts?.into_iter().flatten().collect())
+    let parts = parts?;
+    let mut rows = Vec::with_capacity(parts.iter().map(Vec::len).sum());
+    for p in parts {
+        rows.extend_from_slice(&p);
+    }
+    Ok(rows)
 }
 
 /// A uniform draw of `n` distinct row indices of `0..len` would be the usual

@@ -74,10 +74,18 @@ pub fn input(view: &PlayerView, building: CardSet) -> Vec<f32> {
 /// Packs 0/1 values into bits (bit `i % 8` of byte `i / 8`); any non-zero value is a 1.
 pub fn pack_bits(values: &[f32], out: &mut [u8]) {
     out.fill(0);
-    for (i, v) in values.iter().enumerate() {
-        if *v != 0.0 {
-            out[i / 8] |= 1 << (i % 8);
+    // Eight values a byte, without branches (the rows' hot loop).
+    let chunks = values.chunks_exact(8);
+    let rest = chunks.remainder();
+    for (o, c) in out.iter_mut().zip(chunks) {
+        let mut b = 0u8;
+        for (k, v) in c.iter().enumerate() {
+            b |= u8::from(*v != 0.0) << k;
         }
+        *o = b;
+    }
+    for (k, v) in rest.iter().enumerate() {
+        out[values.len() / 8] |= u8::from(*v != 0.0) << k;
     }
 }
 

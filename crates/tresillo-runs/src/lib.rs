@@ -19,6 +19,7 @@
 
 pub mod checksum;
 pub mod compute;
+pub mod dataset;
 pub mod durable;
 pub mod league;
 pub mod lines;

@@ -573,7 +573,7 @@ fn truncate(s: &str, n: usize) -> String {
     if s.chars().count() <= n { s.to_string() } else { s.chars().take(n - 1).collect::<String>() + "~" }
 }
 
-fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
+pub(crate) fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     let mut b = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {
         check_threads(t, "threads").map_err(anyhow::Error::msg)?;

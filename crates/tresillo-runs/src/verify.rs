@@ -94,7 +94,7 @@ pub struct Verified {
 
 /// `tresillo verify DIR`: checks the run directory `dir` (a tournament, `run` or
 /// `merge` output), a league directory (its files and every table), an `sprt
-/// --out` directory (every look), or names a tuning run's files, which carry no
+/// --out` directory (every look), a dataset ([`crate::dataset::verify`]), or names a tuning run's files, which carry no
 /// checksums. Errors name the first bad file.
 pub fn verify(dir: &Path) -> Result<Verified> {
     if !dir.is_dir() {
@@ -102,6 +102,10 @@ pub fn verify(dir: &Path) -> Result<Verified> {
     }
     if dir.join("league.json").is_file() {
         return verify_league(dir);
+    }
+    if crate::dataset::is_dataset(dir) {
+        let (line, files) = crate::dataset::verify(dir)?;
+        return Ok(Verified { line, files });
     }
     if dir.join("manifest.json").is_file() {
         let m = read_manifest(dir)?;

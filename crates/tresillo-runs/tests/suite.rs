@@ -6,6 +6,7 @@
 //! Cargo.toml when it needs a process of its own); `scripts/check-test-files.py` (run by CI)
 //! fails until it is.
 
+mod dataset;
 mod deals_schema;
 mod own_registry;
 mod stoppable;

@@ -14,6 +14,7 @@ mod bounds_cli;
 mod checksums_cli;
 mod closed_output_cli;
 mod core_cli;
+mod dataset_cli;
 mod docs_links;
 mod experiment_cli;
 mod four_cli;
