@@ -39,3 +39,22 @@ def test_a_missing_or_wrong_model_is_a_clear_error():
 def test_a_tournament_seats_learned_agents(tmp_path):
     rows = tresillo.tournament([f"rule:bid={VALUE}", "rule", "random"], deals=6, out=str(tmp_path / "t"))
     assert rows
+
+
+def test_read_dataset_unpacks_the_rows_as_rust_does(tmp_path):
+    import json
+
+    from conftest import need, run_cli
+
+    np = need("numpy")
+    need("pyarrow")
+    out = tmp_path / "ds"
+    run_cli("dataset", "--agents", "rule,rule,rule", "--deals", "12", "--seed", "4", "--out", str(out), "--quiet")
+    ds = tresillo.read_dataset(out)
+    assert ds["inputs"].shape[1] == 612 and ds["inputs"].dtype == np.float32
+    assert ds["legal"].shape[1] == 153 and ds["legal"][np.arange(len(ds["action"])), ds["action"]].all()
+    dumped = [json.loads(line) for line in run_cli("dataset", "--dump-inputs", str(out / "rows-00000.parquet"), "--dump-rows", "7").splitlines()]
+    assert len(dumped) == 7
+    for i, d in enumerate(dumped):
+        assert (d["deal"], d["seat"], d["action"]) == (ds["deal"][i], ds["seat"][i], ds["action"][i])
+        np.testing.assert_allclose(ds["inputs"][i], np.array(d["input"], np.float32), atol=1e-6)
