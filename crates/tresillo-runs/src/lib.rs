@@ -25,6 +25,7 @@ pub mod lines;
 pub mod pairs;
 pub mod parquet;
 mod run;
+pub mod sprt;
 mod tournament;
 pub mod verify;
 

@@ -392,7 +392,8 @@ pub(crate) fn read_stats(dir: &Path, m: &Manifest) -> Result<Stats> {
     )
 }
 
-const RUN_FILES: [&str; 11] = [
+/// The files of a run directory (besides its lock and its parts).
+pub(crate) const RUN_FILES: [&str; 11] = [
     "manifest.json",
     "deals.csv",
     DEALS_PARQUET,
@@ -406,9 +407,52 @@ const RUN_FILES: [&str; 11] = [
     FORFEITS_CSV,
 ];
 
+/// The files of `dir` that hold more than a start killed before its first
+/// checkpoint leaves behind (the manifest is written last: a `deals.csv` of its
+/// header alone, the empty statistics and compute, an empty parts directory):
+/// rows or results of a run, which `--resume` without a manifest must not replace.
+fn played_files(dir: &Path) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    let deals = dir.join("deals.csv");
+    if let Ok(m) = fs::metadata(&deals)
+        && m.len() > csv_header()?.len() as u64
+    {
+        out.push(format!("deals.csv of {} bytes", m.len()));
+    }
+    for f in [DEALS_PARQUET, "summary.csv", "pairs.csv", STATS_NEXT, COMPUTE_NEXT, COMPUTE_CSV, FORFEITS_CSV]
+    {
+        if dir.join(f).exists() {
+            out.push(f.to_string());
+        }
+    }
+    if fs::read_dir(dir.join(PARTS_DIR)).is_ok_and(|mut d| d.next().is_some()) {
+        out.push(format!("{PARTS_DIR}/"));
+    }
+    Ok(out)
+}
+
 /// Refuses to touch a directory holding another run unless `force`; with `force`,
-/// removes that run's files.
-fn claim_dir(dir: &Path, force: bool) -> Result<()> {
+/// removes that run's files. `resume` (no manifest found) starts over only a run
+/// killed before its first checkpoint: a directory whose manifest is lost but
+/// whose files hold rows is refused without `force`.
+fn claim_dir(dir: &Path, force: bool, resume: bool) -> Result<()> {
+    if !force && !dir.join("manifest.json").exists() {
+        let played = played_files(dir)?;
+        if !played.is_empty() {
+            bail!(
+                "{} holds a run's files ({}) but no manifest.json, so it cannot be resumed{}; use --force to \
+                 overwrite it",
+                dir.display(),
+                played.join(", "),
+                if resume {
+                    " (--resume starts over only a run killed before its first checkpoint)"
+                } else {
+                    ""
+                }
+            );
+        }
+    }
+    let force = force || resume;
     let mut existing: Vec<&str> = RUN_FILES.iter().copied().filter(|f| dir.join(f).exists()).collect();
     if dir.join(PARTS_DIR).exists() {
         if !force {
@@ -1253,9 +1297,6 @@ fn play(
     let (u0, u1) = config.unit_range();
     let (d0, d1) = config.deal_range();
     let resuming = a.resume && dir.join("manifest.json").exists();
-    if a.resume && !resuming {
-        (a.note)(&format!("{}: no run to resume there; starting it", dir.display()));
-    }
     let slots = config.agents.len();
     // The checksum of the committed rows of deals.csv, continued as rows are added.
     let mut csv_crc = 0;
@@ -1339,7 +1380,10 @@ fn play(
     } else {
         // With --resume and no manifest, any run files are those of a start killed
         // before its first checkpoint (the manifest is written last): start over.
-        claim_dir(dir, a.force || a.resume)?;
+        claim_dir(dir, a.force, a.resume)?;
+        if a.resume {
+            (a.note)(&format!("{}: no run to resume there; starting it", dir.display()));
+        }
         let header = if a.format.csv() { csv_header()? } else { Vec::new() };
         if a.format.csv() {
             durable::write_atomic(&dir.join("deals.csv"), &header)?;
