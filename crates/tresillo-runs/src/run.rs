@@ -1198,7 +1198,7 @@ pub(crate) fn complete_run(dir: &Path, m: &Manifest, note: &(dyn Fn(&str) + Sync
     check_deals_size(dir, m)?;
     // Every file kept must have the bytes the manifest vouches for before anything
     // is rebuilt from them (a missing derived file is rebuilt, then checked).
-    crate::verify::verify_run(dir, m, crate::verify::Missing::Allowed)?;
+    verify_run(dir, m, Missing::Allowed)?;
     if m.format.parquet() {
         crate::parquet::row_count(&dir.join(DEALS_PARQUET))?;
         // A kill after the manifest counted deals.parquet, before the parts went.
@@ -1800,7 +1800,7 @@ pub fn merge(
             );
         }
         // Every file of the shard with the bytes its manifest vouches for.
-        crate::verify::verify_run(d, m, crate::verify::Missing::Allowed)?;
+        verify_run(d, m, Missing::Allowed)?;
     }
     let whole = parts[0].0.config.whole();
     let count = parts[0].0.config.shard.count;
@@ -1965,6 +1965,97 @@ pub fn merge(
     drop(partial);
     drop(input_locks);
     Ok(table)
+}
+
+/// Whether a file the manifest names may be missing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Missing {
+    /// Every file of a complete run must be there (`tresillo verify`).
+    Refused,
+    /// Files that are there are checked, missing ones are left to the caller
+    /// (`--resume` rebuilds derived files; `report` draws a run kept without its
+    /// rows).
+    Allowed,
+}
+
+/// Checks the run in `dir`, whose manifest is `m`, against the checksums its
+/// manifest records (see the module's documentation); returns how many files were
+/// checked by checksum. The first bad file is named in a one-line error.
+pub fn verify_run(dir: &Path, m: &Manifest, missing: Missing) -> Result<usize> {
+    let mut checked = 0;
+    if m.complete && missing == Missing::Refused {
+        let lacks = missing_files(dir, m);
+        if !lacks.is_empty() {
+            bail!(
+                "{}: marked complete but lacks {} (`--resume` rebuilds what it derives from the rows)",
+                dir.display(),
+                lacks.join(", ")
+            );
+        }
+        check_deals_size(dir, m)?;
+    }
+    // A checksum of a name no run writes (a key edited, a byte flipped) vouches
+    // for nothing, and leaves the file it was for unchecked.
+    for name in m.crc32.keys() {
+        if !RUN_FILES.contains(&name.as_str()) && !name.starts_with(&format!("{PARTS_DIR}/")) {
+            bail!(
+                "{}: its manifest records a checksum of {name:?}, which is not a file of a run (was the \
+                 manifest edited?)",
+                dir.display()
+            );
+        }
+    }
+    if !m.crc32.is_empty() {
+        // A manifest with checksums has one of the rows and of the statistics.
+        for f in ["stats.json", "deals.csv"] {
+            if (f == "stats.json" || m.format.csv()) && !m.crc32.contains_key(f) {
+                bail!(
+                    "{}: its manifest records checksums but none of {f} (was the manifest edited?)",
+                    dir.display()
+                );
+            }
+        }
+    }
+    for (name, want) in &m.crc32 {
+        let p = dir.join(name);
+        if name == "stats.json" {
+            // The statistics the manifest counts (stats.next.json after a kill
+            // between the manifest and its renaming).
+            if missing == Missing::Refused || p.exists() || dir.join("stats.next.json").exists() {
+                read_stats(dir, m)?;
+                checked += 1;
+            }
+            continue;
+        }
+        if !p.exists() && missing == Missing::Allowed && !name.starts_with(PARTS_DIR) {
+            continue;
+        }
+        if m.complete && name.starts_with(PARTS_DIR) {
+            continue; // a kill left them after deals.parquet was counted; unused
+        }
+        // deals.csv up to the checkpoint: rows past it are a kill's and unchecked.
+        let len = (name == "deals.csv" && !m.complete).then_some(m.csv_bytes);
+        crate::checksum::verify(&p, len, want)?;
+        checked += 1;
+    }
+    // The compute checkpoint carries no checksum, but must be one: `--resume`,
+    // `merge` and `report` read it and refuse a malformed one.
+    if dir.join(COMPUTE_JSON).exists() || dir.join(COMPUTE_NEXT).exists() {
+        read_compute(dir, m.deals_completed)?;
+    }
+    if let Some(r) = &m.record
+        && let Some(want) = &r.crc32
+    {
+        // A run that replaces another records into FILE.partial until complete.
+        let partial =
+            !m.complete && dir.file_name().is_some_and(|n| n.to_string_lossy().ends_with(".partial"));
+        let p = if partial { partial_record(&r.path) } else { r.path.clone() };
+        if p.is_file() {
+            crate::checksum::verify(&p, Some(r.bytes), want)?;
+            checked += 1;
+        }
+    }
+    Ok(checked)
 }
 
 #[cfg(test)]

@@ -7,8 +7,7 @@
 //! deals give, look by look (a look deleted, a manifest lost, `sprt.json` cut
 //! short or its verdict edited are all refused, naming what is wrong).
 
-use crate::run::{Manifest, read_manifest};
-use crate::verify::{Missing, verify_run};
+use crate::run::{Manifest, Missing, read_manifest, verify_run};
 use anyhow::{Context, Result, bail, ensure};
 use std::path::{Path, PathBuf};
 use tresillo_sim::book::DealBook;

@@ -11,107 +11,13 @@
 //! up to the bytes of its finished hands. A manifest written before checksums
 //! records none: nothing is verified by checksum, the sizes still are.
 
-use crate::checksum;
-use crate::compute::{COMPUTE_JSON, COMPUTE_NEXT, read_compute};
 use crate::league::LeagueManifest;
-use crate::parquet::PARTS_DIR;
-use crate::run::{
-    Manifest, RUN_FILES, check_deals_size, missing_files, partial_record, read_manifest, read_stats,
-};
+use crate::run::{Manifest, read_manifest};
 use anyhow::{Context, Result, bail};
 use std::fs;
 use std::path::Path;
 
-/// Whether a file the manifest names may be missing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Missing {
-    /// Every file of a complete run must be there (`tresillo verify`).
-    Refused,
-    /// Files that are there are checked, missing ones are left to the caller
-    /// (`--resume` rebuilds derived files; `report` draws a run kept without its
-    /// rows).
-    Allowed,
-}
-
-/// Checks the run in `dir`, whose manifest is `m`, against the checksums its
-/// manifest records (see the module's documentation); returns how many files were
-/// checked by checksum. The first bad file is named in a one-line error.
-pub fn verify_run(dir: &Path, m: &Manifest, missing: Missing) -> Result<usize> {
-    let mut checked = 0;
-    if m.complete && missing == Missing::Refused {
-        let lacks = missing_files(dir, m);
-        if !lacks.is_empty() {
-            bail!(
-                "{}: marked complete but lacks {} (`--resume` rebuilds what it derives from the rows)",
-                dir.display(),
-                lacks.join(", ")
-            );
-        }
-        check_deals_size(dir, m)?;
-    }
-    // A checksum of a name no run writes (a key edited, a byte flipped) vouches
-    // for nothing, and leaves the file it was for unchecked.
-    for name in m.crc32.keys() {
-        if !RUN_FILES.contains(&name.as_str()) && !name.starts_with(&format!("{PARTS_DIR}/")) {
-            bail!(
-                "{}: its manifest records a checksum of {name:?}, which is not a file of a run (was the \
-                 manifest edited?)",
-                dir.display()
-            );
-        }
-    }
-    if !m.crc32.is_empty() {
-        // A manifest with checksums has one of the rows and of the statistics.
-        for f in ["stats.json", "deals.csv"] {
-            if (f == "stats.json" || m.format.csv()) && !m.crc32.contains_key(f) {
-                bail!(
-                    "{}: its manifest records checksums but none of {f} (was the manifest edited?)",
-                    dir.display()
-                );
-            }
-        }
-    }
-    for (name, want) in &m.crc32 {
-        let p = dir.join(name);
-        if name == "stats.json" {
-            // The statistics the manifest counts (stats.next.json after a kill
-            // between the manifest and its renaming).
-            if missing == Missing::Refused || p.exists() || dir.join("stats.next.json").exists() {
-                read_stats(dir, m)?;
-                checked += 1;
-            }
-            continue;
-        }
-        if !p.exists() && missing == Missing::Allowed && !name.starts_with(PARTS_DIR) {
-            continue;
-        }
-        if m.complete && name.starts_with(PARTS_DIR) {
-            continue; // a kill left them after deals.parquet was counted; unused
-        }
-        // deals.csv up to the checkpoint: rows past it are a kill's and unchecked.
-        let len = (name == "deals.csv" && !m.complete).then_some(m.csv_bytes);
-        checksum::verify(&p, len, want)?;
-        checked += 1;
-    }
-    // The compute checkpoint carries no checksum, but must be one: `--resume`,
-    // `merge` and `report` read it and refuse a malformed one.
-    if dir.join(COMPUTE_JSON).exists() || dir.join(COMPUTE_NEXT).exists() {
-        read_compute(dir, m.deals_completed)?;
-    }
-    if let Some(r) = &m.record
-        && let Some(want) = &r.crc32
-    {
-        // A run that replaces another records into FILE.partial until complete.
-        let partial =
-            !m.complete && dir.file_name().is_some_and(|n| n.to_string_lossy().ends_with(".partial"));
-        let p = if partial { partial_record(&r.path) } else { r.path.clone() };
-        if p.is_file() {
-            checksum::verify(&p, Some(r.bytes), want)?;
-            checked += 1;
-        }
-    }
-    Ok(checked)
-}
+pub use crate::run::{Missing, verify_run};
 
 /// What [`verify`] found: the line `tresillo verify` prints.
 #[derive(Debug, Clone, PartialEq, Eq)]
