@@ -371,3 +371,66 @@ fn item3_verify_refuses_what_the_other_commands_refuse() {
         assert!(first_line(&err).contains("\"deals.csx\", which is not a file of a run"), "{what}: {err}");
     }
 }
+
+/// Item 5: a bot is identified by what defines its play (its program and its
+/// script), not by every file its command line names: a log it writes may
+/// change between a fault and `--resume`, which goes on; a changed script is
+/// still refused, naming the file.
+#[test]
+fn item5_a_bots_log_changing_does_not_block_resume() {
+    let d = TempDir::new("issue52", "bot-log");
+    let faulty = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../crates/tresillo-bots/tests/bots/faulty.py");
+    let bot = d.path("bot.py");
+    fs::copy(&faulty, &bot).unwrap();
+    let log = d.write("bot.log", "started\n");
+    let out = d.path("run");
+    let agents = format!("ext:cmd=python3 {} {},rule,rule", bot.display(), log.display());
+    let run = |fault: &str, extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_tresillo"))
+            .args(["tournament", "--agents", &agents, "--deals", "40", "--threads", "1", "--quiet"])
+            .args(["--out", out.to_str().unwrap()])
+            .args(extra)
+            .env("FAULT", fault)
+            .env("HAND", "10")
+            .output()
+            .unwrap()
+    };
+    failed(&run("handcrash", &[]));
+    // The bot's log grew as it played.
+    fs::write(&log, "started\nhand 10: crashed\n").unwrap();
+    let o = run("", &["--resume"]);
+    ok(&o);
+    let m: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(m["deals_completed"], 40);
+    // Its script changed: refused, naming it.
+    let out2 = d.path("run2");
+    let o = Command::new(env!("CARGO_BIN_EXE_tresillo"))
+        .args(["tournament", "--agents", &agents, "--deals", "40", "--threads", "1", "--quiet"])
+        .args(["--out", out2.to_str().unwrap()])
+        .env("FAULT", "handcrash")
+        .env("HAND", "10")
+        .output()
+        .unwrap();
+    failed(&o);
+    fs::write(&bot, fs::read_to_string(&faulty).unwrap() + "\n# changed\n").unwrap();
+    let err = failed(
+        &Command::new(env!("CARGO_BIN_EXE_tresillo"))
+            .args([
+                "tournament",
+                "--agents",
+                &agents,
+                "--deals",
+                "40",
+                "--threads",
+                "1",
+                "--quiet",
+                "--resume",
+            ])
+            .args(["--out", out2.to_str().unwrap()])
+            .output()
+            .unwrap(),
+    );
+    assert!(err.contains(&format!("{} has changed", bot.display())) && err.contains("--force"), "{err}");
+}
