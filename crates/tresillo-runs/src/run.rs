@@ -142,13 +142,25 @@ fn duration(secs: f64) -> String {
 /// Reads the deal book in `path` (`--deals-from`): one-line errors naming the
 /// file, the line and the token ([`DealBook::parse`]).
 pub fn read_book(path: &Path) -> Result<DealBook> {
-    let text =
-        fs::read_to_string(path).with_context(|| format!("reading the deal book {}", path.display()))?;
+    let file = File::open(path).with_context(|| format!("reading the deal book {}", path.display()))?;
+    let mut lines = crate::lines::Lines::with_max(
+        std::io::BufReader::new(file),
+        path.display().to_string(),
+        crate::lines::MAX_BOOK_LINE_BYTES,
+    );
+    let mut text = String::new();
+    while let Some((_, l)) = lines.next_line()? {
+        text.push_str(&l);
+        text.push('\n');
+    }
     DealBook::parse(&text).map_err(|e| {
         if e.line == 0 {
             anyhow::anyhow!("{}: {}", path.display(), e.why)
         } else {
-            anyhow::anyhow!("{} {e}", path.display())
+            // The token at fault, and the reason (which may quote it), shortened.
+            let token = crate::lines::excerpt(&e.token, 80);
+            let why = crate::lines::excerpt(&e.why, 200);
+            anyhow::anyhow!("{} line {}: `{token}`: {why}", path.display(), e.line)
         }
     })
 }

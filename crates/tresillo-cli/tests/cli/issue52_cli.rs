@@ -434,3 +434,42 @@ fn item5_a_bots_log_changing_does_not_block_resume() {
     );
     assert!(err.contains(&format!("{} has changed", bot.display())) && err.contains("--force"), "{err}");
 }
+
+/// Item 6: `--deals-from` reads bounded lines: /dev/zero fails at once (a line
+/// longer than the bound, named with its file and line), an over-long bad line
+/// is not echoed whole, and bad UTF-8 names its line.
+#[test]
+fn item6_deal_books_are_read_in_bounded_lines() {
+    let d = TempDir::new("issue52", "books");
+    let out = d.path("r");
+    let run = |book: &Path| {
+        tresillo(&[
+            "tournament",
+            "--agents",
+            "rule,rule,rule",
+            "--deals-from",
+            book.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let t0 = Instant::now();
+    let err = failed(&run(Path::new("/dev/zero")));
+    assert!(first_line(&err).contains("/dev/zero:1: the line is longer than"), "{err}");
+    assert!(t0.elapsed() < Duration::from_secs(10), "{:?}", t0.elapsed());
+    // A 10 MB line, and a 50 kB bad token: one short line each.
+    let big = d.write("big.txt", &format!("1\n{}\n", "x".repeat(10_000_000)));
+    let err = failed(&run(&big));
+    assert!(err.len() < 400 && first_line(&err).contains("big.txt:2: the line is longer than"), "{err}");
+    let mid = d.write("mid.txt", &format!("1\n2\n{}\n", "y".repeat(50_000)));
+    let err = failed(&run(&mid));
+    assert!(
+        err.len() < 600 && first_line(&err).contains("mid.txt line 3: `yyy") && err.contains("(50000 bytes)"),
+        "{err}"
+    );
+    let bad = d.path("utf.txt");
+    fs::write(&bad, b"1\n2\n\xff\xfe\n").unwrap();
+    let err = failed(&run(&bad));
+    assert!(first_line(&err).contains("utf.txt:3: not UTF-8"), "{err}");
+    assert!(!out.exists() || !out.join("manifest.json").exists());
+}
