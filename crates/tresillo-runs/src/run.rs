@@ -1100,7 +1100,7 @@ fn positive_env(name: &str) -> Result<Option<u64>> {
 /// Refuses a record file (`--record`) anywhere inside the run directory `out` or
 /// the `OUT.partial` beside it, where it would be (or mix with) one of the run's
 /// own files; paths are compared resolved, the record file need not exist yet.
-fn check_record_path(record: Option<&Path>, out: &Path) -> Result<()> {
+pub fn check_record_path(record: Option<&Path>, out: &Path) -> Result<()> {
     let Some(rec) = record else { return Ok(()) };
     check_output_file(rec, "--record")?;
     check_run_dir(out)?;

@@ -473,3 +473,25 @@ fn item6_deal_books_are_read_in_bounded_lines() {
     assert!(first_line(&err).contains("utf.txt:3: not UTF-8"), "{err}");
     assert!(!out.exists() || !out.join("manifest.json").exists());
 }
+
+/// Item 7: `run --dry-run` refuses the `record` paths `run` refuses (`.`, `..`,
+/// `/`, `""`, an existing directory), with the same line.
+#[test]
+fn item7_dry_run_refuses_the_records_run_refuses() {
+    let d = TempDir::new("issue52", "dry-record");
+    let dir = d.path("adir");
+    fs::create_dir_all(&dir).unwrap();
+    for rec in [".", "..", "/", "", dir.to_str().unwrap()] {
+        let file = d.write(
+            "x.toml",
+            &format!(
+                "[tournament]\nagents = [\"rule\", \"rule\", \"random\"]\ndeals = 10\nseed = 1\nout = {:?}\nrecord = {rec:?}\n",
+                d.path("out").to_str().unwrap()
+            ),
+        );
+        let dry = failed(&tresillo(&["run", file.to_str().unwrap(), "--dry-run"]));
+        let real = failed(&tresillo(&["run", file.to_str().unwrap()]));
+        assert!(first_line(&dry).contains("--record"), "{rec:?}: {dry}");
+        assert_eq!(first_line(&dry), first_line(&real), "{rec:?}");
+    }
+}
