@@ -495,3 +495,30 @@ fn item7_dry_run_refuses_the_records_run_refuses() {
         assert_eq!(first_line(&dry), first_line(&real), "{rec:?}");
     }
 }
+
+/// Item 10: `calibrate` says when a measurement stopped at `--max-deals`
+/// missed the `--precision` target.
+#[test]
+fn item10_calibrate_says_when_the_precision_target_was_missed() {
+    let out = ok(&tresillo(&[
+        "calibrate",
+        "--spec",
+        "pimc",
+        "--ms",
+        "1",
+        "--n",
+        "2",
+        "--max-deals",
+        "3",
+        "--precision",
+        "0.001",
+    ]));
+    let calibrated = out.lines().find(|l| l.starts_with("calibrated: ")).unwrap_or_default();
+    assert!(
+        calibrated.contains("the --precision target (±0.1%) was missed")
+            && calibrated.contains("--max-deals 3"),
+        "{out}"
+    );
+    // The last line is still the spec alone.
+    assert!(out.lines().last().unwrap().starts_with("pimc:"), "{out}");
+}
