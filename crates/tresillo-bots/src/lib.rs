@@ -587,10 +587,25 @@ impl Process {
             self.buf.reserve(READ_CHUNK);
             match rustix::io::read(&self.stdout, rustix::buffer::spare_capacity(&mut self.buf)) {
                 Ok(0) => {
+                    // Whether it exited too, or closed its output and runs on: a
+                    // process that exits closes its output a moment before it can
+                    // be reaped, so it is given that moment (50 ms).
+                    let mut exited = None;
+                    for _ in 0..10 {
+                        if let Ok(Some(status)) = self.child.try_wait() {
+                            exited = Some(status);
+                            break;
+                        }
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
+                    let what = match exited {
+                        Some(status) => format!("closed its output (exited, {status})"),
+                        None => "closed its output but is still running".into(),
+                    };
                     return Err(Some(if self.buf.is_empty() {
-                        "closed its output (exited)".into()
+                        what
                     } else {
-                        "closed its output (exited) in the middle of a line".into()
+                        format!("{what} in the middle of a line")
                     }));
                 }
                 Ok(_) => return Ok(true),

@@ -522,3 +522,39 @@ fn item10_calibrate_says_when_the_precision_target_was_missed() {
     // The last line is still the spec alone.
     assert!(out.lines().last().unwrap().starts_with("pimc:"), "{out}");
 }
+
+/// Item 8: a bot that closes its output but keeps running is reported as such,
+/// not as "exited".
+#[test]
+fn item8_a_bot_that_closes_its_output_and_runs_on_is_not_called_exited() {
+    let d = TempDir::new("issue52", "closed-out");
+    let bot = d.write("bot.sh", "exec 1>&-\nsleep 3\n");
+    let agents = format!("ext:cmd=sh {},rule,rule", bot.display());
+    let out = d.path("r");
+    let err = failed(&tresillo(&[
+        "tournament",
+        "--agents",
+        &agents,
+        "--deals",
+        "1",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]));
+    assert!(err.contains("closed its output but is still running") && !err.contains("(exited"), "{err}");
+    // One that exits is said to have exited.
+    let bot = d.write("exit.sh", "exit 3\n");
+    let agents = format!("ext:cmd=sh {},rule,rule", bot.display());
+    let err = failed(&tresillo(&[
+        "tournament",
+        "--agents",
+        &agents,
+        "--deals",
+        "1",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+        "--force",
+    ]));
+    assert!(err.contains("closed its output (exited"), "{err}");
+}
