@@ -864,7 +864,7 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
         },
     )?;
     let ck = ck.into_inner();
-    let mut file = csv.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut file = csv.into_inner().map_err(|e| anyhow::anyhow!("{}: {e}", writing()))?;
     file.flush().with_context(writing)?;
     drop(file);
     let best = result.best();
