@@ -589,9 +589,9 @@ impl Process {
                 Ok(0) => {
                     // Whether it exited too, or closed its output and runs on: a
                     // process that exits closes its output a moment before it can
-                    // be reaped, so it is given that moment (50 ms).
+                    // be reaped, so it is given that moment (up to 200 ms).
                     let mut exited = None;
-                    for _ in 0..10 {
+                    for _ in 0..40 {
                         if let Ok(Some(status)) = self.child.try_wait() {
                             exited = Some(status);
                             break;
