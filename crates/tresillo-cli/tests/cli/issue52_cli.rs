@@ -529,7 +529,7 @@ fn item10_calibrate_says_when_the_precision_target_was_missed() {
 fn item8_a_bot_that_closes_its_output_and_runs_on_is_not_called_exited() {
     let d = TempDir::new("issue52", "closed-out");
     let bot = d.write("bot.sh", "exec 1>&-\nsleep 3\n");
-    let agents = format!("ext:cmd=sh {},rule,rule", bot.display());
+    let agents = format!("ext:cmd=sh {}:ms=20000,rule,rule", bot.display());
     let out = d.path("r");
     let err = failed(&tresillo(&[
         "tournament",
@@ -545,7 +545,7 @@ fn item8_a_bot_that_closes_its_output_and_runs_on_is_not_called_exited() {
     // One that exits is said to have exited (on a loaded machine its exit may
     // come later than the toolkit waits for it: only its closed output is sure).
     let bot = d.write("exit.sh", "exit 3\n");
-    let agents = format!("ext:cmd=sh {},rule,rule", bot.display());
+    let agents = format!("ext:cmd=sh {}:ms=20000,rule,rule", bot.display());
     let err = failed(&tresillo(&[
         "tournament",
         "--agents",
