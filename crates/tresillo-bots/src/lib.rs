@@ -326,9 +326,10 @@ pub fn bot_config(spec: &str, named: &[(String, BotConfig)]) -> Option<BotConfig
 
 /// What a run records of a bot, to tell later whether the same bot plays
 /// (`--resume` refuses another): the agent that names it, its command, arguments
-/// and working directory, and a digest of each file the command names (the
-/// program, and each argument that is a file, as `python3 bot.py` names its
-/// script).
+/// and working directory, and a digest of what defines its play: the program
+/// file, and the script it runs (the first argument that names a file, as
+/// `python3 bot.py` names its script). Other files its command line names (a log
+/// it writes, `--log bot.log`) are not part of it: they change as it plays.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct BotIdentity {
     /// The agent spec's name (`ext`, or the name of an experiment file's bot) and
@@ -341,7 +342,8 @@ pub struct BotIdentity {
     /// Its working directory, when set.
     pub cwd: Option<String>,
     /// `(file, BLAKE3 digest in hex)` for the program (found on `PATH` when it
-    /// has no `/`) and each argument that names an existing file.
+    /// has no `/`) and the first argument that names an existing file (its
+    /// script). A run of an older version may list every argument that was a file.
     pub files: Vec<(String, String)>,
 }
 
@@ -358,8 +360,8 @@ impl BotConfig {
                 std::env::split_paths(&paths).map(|d| d.join(&self.program)).find(|p| p.is_file())
             })
         };
-        let candidates = program.into_iter().chain(self.args.iter().map(|a| base.join(a)));
-        for path in candidates {
+        let script = self.args.iter().map(|a| base.join(a)).find(|p| p.is_file());
+        for path in program.into_iter().chain(script) {
             if path.is_file()
                 && let Ok(bytes) = std::fs::read(&path)
             {
@@ -435,12 +437,24 @@ pub fn identity_change(old: &[BotIdentity], new: &[BotIdentity]) -> Option<Strin
                 None => return Some(format!("`{}`: {path} was not its file", n.agent)),
             }
         }
-        if let Some((path, _)) = o.files.iter().find(|(p, _)| !n.files.iter().any(|(q, _)| q == p)) {
+        // (A file the old run listed that is not the program or the script now, a
+        // log an older version counted, is not part of the bot.)
+        if let Some((path, _)) = o
+            .files
+            .iter()
+            .take(2)
+            .find(|(p, _)| !n.files.iter().any(|(q, _)| q == p) && !std::path::Path::new(p).exists())
+        {
             return Some(format!("`{}`: {path} is gone", n.agent));
         }
     }
-    let gone = old.iter().find(|o| !new.contains(o)).map_or("?", |o| o.agent.as_str());
-    Some(format!("`{gone}` played in it and does not now"))
+    let same = |o: &BotIdentity, n: &BotIdentity| {
+        o.agent == n.agent && o.program == n.program && o.args == n.args && o.cwd == n.cwd
+    };
+    // None: the same bots, their program and script unchanged.
+    old.iter()
+        .find(|o| !new.iter().any(|n| same(o, n)))
+        .map(|o| format!("`{}` played in it and does not now", o.agent))
 }
 
 fn command_of(program: &str, args: &[String]) -> String {
@@ -573,10 +587,25 @@ impl Process {
             self.buf.reserve(READ_CHUNK);
             match rustix::io::read(&self.stdout, rustix::buffer::spare_capacity(&mut self.buf)) {
                 Ok(0) => {
+                    // Whether it exited too, or closed its output and runs on: a
+                    // process that exits closes its output a moment before it can
+                    // be reaped, so it is given that moment (up to 200 ms).
+                    let mut exited = None;
+                    for _ in 0..40 {
+                        if let Ok(Some(status)) = self.child.try_wait() {
+                            exited = Some(status);
+                            break;
+                        }
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
+                    let what = match exited {
+                        Some(status) => format!("closed its output (exited, {status})"),
+                        None => "closed its output but is still running".into(),
+                    };
                     return Err(Some(if self.buf.is_empty() {
-                        "closed its output (exited)".into()
+                        what
                     } else {
-                        "closed its output (exited) in the middle of a line".into()
+                        format!("{what} in the middle of a line")
                     }));
                 }
                 Ok(_) => return Ok(true),

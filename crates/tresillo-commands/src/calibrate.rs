@@ -341,9 +341,21 @@ pub fn run(a: &CalibrateArgs, out: &mut impl Write) -> Result<()> {
     let mut chosen = Vec::new();
     for s in &searches {
         let (spec, m) = s.chosen();
+        // A measurement stopped by --max-deals before its interval was narrow
+        // enough says so: its precision is not the one asked for.
+        let missed = if m.ms.is_finite() && m.half <= a.precision * m.ms {
+            String::new()
+        } else {
+            format!(
+                "; the --precision target (±{}%) was missed: ±{:.1}% at --max-deals {}",
+                a.precision * 100.0,
+                100.0 * m.half / m.ms,
+                a.max_deals
+            )
+        };
         writeln!(
             out,
-            "calibrated: {spec}: {:.3} CPU ms per decision [{:.3}, {:.3}] (95%), sd {:.3} ms over {} deals",
+            "calibrated: {spec}: {:.3} CPU ms per decision [{:.3}, {:.3}] (95%), sd {:.3} ms over {} deals{missed}",
             m.ms,
             m.ms - m.half,
             m.ms + m.half,

@@ -696,6 +696,11 @@ fn uses_named_bots(e: &Experiment) -> bool {
 pub fn run(a: &RunArgs, command_line: Vec<String>) -> Result<String> {
     let e = load(a)?;
     if a.dry_run {
+        // The paths `run` refuses before any work, refused here too.
+        if let Experiment::Tournament(t) = &e {
+            tresillo_runs::check_record_path(t.record.as_deref(), &t.out)
+                .with_context(|| format!("experiment {}", a.file.display()))?;
+        }
         if uses_named_bots(&e) {
             // A bot of `[bots.NAME]` has no name on a command line: the file is the command.
             let mut c = vec!["tresillo".to_string(), "run".into(), path_str(&a.file)];

@@ -8,12 +8,17 @@
 //! "is B not worse than A by more than the margin" (H0: B − A = −margin,
 //! H1: B − A = 0), as engine testers run a gainer and a non-regression test;
 //! `--bounds H0,H1` gives the two hypotheses of B − A directly. Identical play
-//! (every deal's difference the same) is a verdict ([`tresillo_sim::sequential`]).
+//! so far (every deal's difference the same) is not a variance of 0: the test
+//! takes the variance those deals cannot rule out ([`tresillo_sim::sequential`]),
+//! so an agent against itself is decided within a few looks and agents that
+//! differ on few deals only once their differences show.
 //!
 //! With `--out DIR` every look is a run directory (a shard of the run of
 //! `--max-deals` deals) under `DIR/looks/`, and `DIR/sprt.json` holds the test
 //! and its path (the log-likelihood ratios at every look), which `tresillo
-//! report DIR` draws. A test killed at any moment is finished by `--resume`:
+//! report DIR` draws. One process at a time writes `DIR` (the lock
+//! `DIR/run.lock`, as a run directory's): another start, `--force` or `--resume`
+//! while a test runs there is refused, naming its pid. A test killed at any moment is finished by `--resume`:
 //! the finished looks are kept, the interrupted one continued (or started over
 //! when it had no checkpoint yet), and the state is computed again from the
 //! looks' deals, so the verdict and the files are those of an uninterrupted test.
@@ -159,18 +164,6 @@ fn verdict_line(
     }
 }
 
-/// The verdict as `sprt.json` writes it.
-fn verdict_word(v: Verdict) -> &'static str {
-    match v {
-        Verdict::ABetter => "A better",
-        Verdict::BBetter => "B better",
-        Verdict::NoDifference => "no difference",
-        Verdict::Undecided => "undecided",
-        Verdict::AcceptH1 => "H1",
-        Verdict::AcceptH0 => "H0",
-    }
-}
-
 /// Runs `tresillo sprt`.
 pub fn run(a: &SprtArgs, out: &mut impl Write) -> Result<()> {
     let slots: Vec<usize> = a
@@ -279,8 +272,8 @@ pub fn run(a: &SprtArgs, out: &mut impl Write) -> Result<()> {
     if state.zero_variance {
         writeln!(
             out,
-            "identical play: every one of the {} deals gave the same difference ({:+.4}), so the normal model's \
-             ratios are infinite and each stands at the bound it points to",
+            "identical play so far: every one of the {} deals gave the same difference ({:+.4}); the ratios use \
+             the variance those deals cannot rule out (deals that differ unseen), not a variance of 0",
             state.units, state.mean
         )?;
     }
@@ -322,65 +315,9 @@ pub fn run(a: &SprtArgs, out: &mut impl Write) -> Result<()> {
     Ok(())
 }
 
-/// What `sprt.json` holds: the test as it stands after the last look.
-#[derive(serde::Serialize, serde::Deserialize, PartialEq)]
-pub(crate) struct Kept {
-    pub(crate) tool: String,
-    pub(crate) version: String,
-    /// The run the looks are shards of (`max_deals` deals).
-    pub(crate) config: TournamentConfig,
-    pub(crate) slots: (usize, usize),
-    pub(crate) alpha: f64,
-    pub(crate) beta: f64,
-    pub(crate) margin: f64,
-    pub(crate) batch: u64,
-    /// Deals played so far (whole looks).
-    pub(crate) deals: u64,
-    pub(crate) mean: f64,
-    pub(crate) llr: (f64, f64),
-    pub(crate) bounds: (f64, f64),
-    /// `A better`, `B better`, `no difference`, `H1`, `H0` (one-sided tests), or
-    /// `undecided` (still running, or at the deal limit).
-    pub(crate) verdict: String,
-    /// `difference`, `better`, `non-regression` or `bounds`.
-    #[serde(default = "difference")]
-    pub(crate) test: String,
-    /// The hypotheses of B minus A (one-sided tests).
-    #[serde(default)]
-    pub(crate) h0: Option<f64>,
-    /// See `h0`.
-    #[serde(default)]
-    pub(crate) h1: Option<f64>,
-    /// Every deal so far gave the same difference.
-    #[serde(default)]
-    pub(crate) zero_variance: bool,
-    /// The state after every look: deals, mean (A minus B), the two ratios.
-    #[serde(default)]
-    pub(crate) looks: Vec<KeptLook>,
-    /// The deal book the test plays (`--deals-from`); absent on the seed's deals.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) deal_book: Option<DealBook>,
-}
-
-fn difference() -> String {
-    "difference".into()
-}
-
-/// The state after one look, in `sprt.json`'s `looks`.
-#[derive(serde::Serialize, serde::Deserialize, PartialEq, Clone, Debug)]
-pub struct KeptLook {
-    /// Deals played by then.
-    pub deals: u64,
-    /// The mean difference, A minus B.
-    pub mean: f64,
-    /// The log-likelihood ratios (test 1 and test 2; a one-sided test's in both).
-    pub llr: (f64, f64),
-}
-
-/// The directory of look `k`.
-fn look_dir(dir: &Path, k: u64) -> PathBuf {
-    dir.join("looks").join(format!("look-{k:05}"))
-}
+/// What `sprt.json` holds (its reader and checks are tresillo-runs').
+pub(crate) use tresillo_runs::sprt::SprtFile as Kept;
+use tresillo_runs::sprt::{look_dir, push_look};
 
 /// `--out`: each look a shard (`k` of `max_deals / batch`) of the run of
 /// `max_deals` deals, played (or continued, or skipped when complete) by
@@ -403,6 +340,9 @@ fn kept(
         a.batch,
         a.batch
     );
+    // One process at a time writes the test (as a run directory's writer): a second
+    // start, `--force` or `--resume` on a test in progress is refused with its pid.
+    let _lock = tresillo_runs::lock_dir(dir)?;
     let state_path = dir.join("sprt.json");
     let (sa, sb) = settings.slots;
     let mut kept = Kept {
@@ -417,7 +357,7 @@ fn kept(
         deals: 0,
         mean: 0.0,
         llr: (0.0, 0.0),
-        bounds: settings.state(0, 0.0, 0.0).bounds,
+        bounds: Differences::default().look(settings).bounds,
         verdict: "undecided".into(),
         test: kind.into(),
         h0: match settings.test {
@@ -433,10 +373,7 @@ fn kept(
         deal_book: book.cloned(),
     };
     if state_path.exists() {
-        let text = std::fs::read_to_string(&state_path)
-            .with_context(|| format!("reading {}", state_path.display()))?;
-        let old: Kept = serde_json::from_str(&text)
-            .with_context(|| format!("{}: not a tresillo sprt state", state_path.display()))?;
+        let old = Kept::read(dir)?;
         let same = Kept {
             deals: 0,
             mean: 0.0,
@@ -476,11 +413,10 @@ fn kept(
         write(&kept)?;
     }
     let looks = config.deals / a.batch;
-    let seatings = config.seatings().len() as f64;
     let mut diffs = Differences::default();
     let mut state = diffs.look(settings);
     for k in 0..looks {
-        let shard = TournamentConfig { shard: Shard { index: k, count: looks }, ..config.clone() };
+        let shard = kept.look_config(k);
         let out = look_dir(dir, k);
         let options = RunOptions {
             out: out.clone(),
@@ -498,18 +434,10 @@ fn kept(
             bots: Vec::new(),
         };
         tresillo_runs::run_book(&shard, &options, book, crate::command_line())?;
-        for t in tresillo_runs::pairs::unit_totals(&out.join("deals.csv"), &shard)?.values() {
-            diffs.push((t[sa] - t[sb]) as f64 / seatings);
-        }
+        push_look(&mut diffs, &out, &shard, (sa, sb))?;
         state = diffs.look(settings);
         look(&state);
-        kept.deals = diffs.units;
-        kept.mean = state.mean;
-        kept.llr = state.llr;
-        kept.bounds = state.bounds;
-        kept.verdict = verdict_word(state.verdict).into();
-        kept.zero_variance = state.zero_variance;
-        kept.looks.push(KeptLook { deals: state.units, mean: state.mean, llr: state.llr });
+        kept.record(&state);
         write(&kept)?;
         if state.verdict != Verdict::Undecided {
             break;

@@ -343,7 +343,11 @@ struct Manifest<'a> {
     evaluations: usize,
     rounds: u32,
     converged: bool,
+    /// The candidate to use: the recommendation's (the search's best when the
+    /// confirmation adopts it, else the start), as the last printed line.
     best: ManifestCandidate<'a>,
+    /// The search's best, adopted or not (its estimate is optimistic).
+    search_best_result: ManifestCandidate<'a>,
     start_result: ManifestCandidate<'a>,
     recommendation: &'a Recommendation,
 }
@@ -860,7 +864,7 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
         },
     )?;
     let ck = ck.into_inner();
-    let mut file = csv.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut file = csv.into_inner().map_err(|e| anyhow::anyhow!("{}: {e}", writing()))?;
     file.flush().with_context(writing)?;
     drop(file);
     let best = result.best();
@@ -894,7 +898,8 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
         evaluations: result.records.len(),
         rounds: result.rounds,
         converged: result.converged,
-        best: ManifestCandidate::new(best),
+        best: ManifestCandidate::new(if rec.spec == best.spec { best } else { start }),
+        search_best_result: ManifestCandidate::new(best),
         start_result: ManifestCandidate::new(start),
         recommendation: &rec,
     };

@@ -26,6 +26,7 @@ pub mod lines;
 pub mod pairs;
 pub mod parquet;
 mod run;
+pub mod sprt;
 mod tournament;
 pub mod verify;
 
@@ -33,8 +34,8 @@ pub use durable::write_point;
 pub use parquet::Format;
 pub use run::{
     DirLock, Interrupted, LOCK_FILE, MAX_THREADS, Manifest, RecordProgress, RunOptions, check_deals_size,
-    check_output_file, check_run_dir, check_threads, file_in_the_way, lock_dir, lock_file, merge,
-    missing_files, progress_every, read_book, read_manifest, rows_file, run, run_book, run_experiment,
+    check_output_file, check_record_path, check_run_dir, check_threads, file_in_the_way, lock_dir, lock_file,
+    merge, missing_files, progress_every, read_book, read_manifest, rows_file, run, run_book, run_experiment,
     run_stoppable, table,
 };
 pub use tournament::{ArgNames, TournamentArgs, check_resume_force, tournament_config};

@@ -14,6 +14,20 @@ pub const MAX_LINE_BYTES: usize = 1 << 20;
 /// The largest whole-file input (an experiment file): 4 MiB.
 pub const MAX_FILE_BYTES: u64 = 4 << 20;
 
+/// The longest line of a deal book (`--deals-from`): a deal is a seed or four
+/// short hands; 64 KiB leaves room for any comment.
+pub const MAX_BOOK_LINE_BYTES: usize = 64 << 10;
+
+/// `text` cut to at most `max` characters for an error message, with how long it
+/// was when cut (`abc... (10485760 bytes)`): a bad input is not echoed whole.
+#[must_use]
+pub fn excerpt(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        None => text.to_string(),
+        Some((at, _)) => format!("{}... ({} bytes)", &text[..at], text.len()),
+    }
+}
+
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// The lines of `reader`, each at most `max` bytes, numbered from 1; errors name

@@ -142,13 +142,25 @@ fn duration(secs: f64) -> String {
 /// Reads the deal book in `path` (`--deals-from`): one-line errors naming the
 /// file, the line and the token ([`DealBook::parse`]).
 pub fn read_book(path: &Path) -> Result<DealBook> {
-    let text =
-        fs::read_to_string(path).with_context(|| format!("reading the deal book {}", path.display()))?;
+    let file = File::open(path).with_context(|| format!("reading the deal book {}", path.display()))?;
+    let mut lines = crate::lines::Lines::with_max(
+        std::io::BufReader::new(file),
+        path.display().to_string(),
+        crate::lines::MAX_BOOK_LINE_BYTES,
+    );
+    let mut text = String::new();
+    while let Some((_, l)) = lines.next_line()? {
+        text.push_str(&l);
+        text.push('\n');
+    }
     DealBook::parse(&text).map_err(|e| {
         if e.line == 0 {
             anyhow::anyhow!("{}: {}", path.display(), e.why)
         } else {
-            anyhow::anyhow!("{} {e}", path.display())
+            // The token at fault, and the reason (which may quote it), shortened.
+            let token = crate::lines::excerpt(&e.token, 80);
+            let why = crate::lines::excerpt(&e.why, 200);
+            anyhow::anyhow!("{} line {}: `{token}`: {why}", path.display(), e.line)
         }
     })
 }
@@ -392,7 +404,8 @@ pub(crate) fn read_stats(dir: &Path, m: &Manifest) -> Result<Stats> {
     )
 }
 
-const RUN_FILES: [&str; 11] = [
+/// The files of a run directory (besides its lock and its parts).
+pub(crate) const RUN_FILES: [&str; 11] = [
     "manifest.json",
     "deals.csv",
     DEALS_PARQUET,
@@ -406,9 +419,52 @@ const RUN_FILES: [&str; 11] = [
     FORFEITS_CSV,
 ];
 
+/// The files of `dir` that hold more than a start killed before its first
+/// checkpoint leaves behind (the manifest is written last: a `deals.csv` of its
+/// header alone, the empty statistics and compute, an empty parts directory):
+/// rows or results of a run, which `--resume` without a manifest must not replace.
+fn played_files(dir: &Path) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    let deals = dir.join("deals.csv");
+    if let Ok(m) = fs::metadata(&deals)
+        && m.len() > csv_header()?.len() as u64
+    {
+        out.push(format!("deals.csv of {} bytes", m.len()));
+    }
+    for f in [DEALS_PARQUET, "summary.csv", "pairs.csv", STATS_NEXT, COMPUTE_NEXT, COMPUTE_CSV, FORFEITS_CSV]
+    {
+        if dir.join(f).exists() {
+            out.push(f.to_string());
+        }
+    }
+    if fs::read_dir(dir.join(PARTS_DIR)).is_ok_and(|mut d| d.next().is_some()) {
+        out.push(format!("{PARTS_DIR}/"));
+    }
+    Ok(out)
+}
+
 /// Refuses to touch a directory holding another run unless `force`; with `force`,
-/// removes that run's files.
-fn claim_dir(dir: &Path, force: bool) -> Result<()> {
+/// removes that run's files. `resume` (no manifest found) starts over only a run
+/// killed before its first checkpoint: a directory whose manifest is lost but
+/// whose files hold rows is refused without `force`.
+fn claim_dir(dir: &Path, force: bool, resume: bool) -> Result<()> {
+    if !force && !dir.join("manifest.json").exists() {
+        let played = played_files(dir)?;
+        if !played.is_empty() {
+            bail!(
+                "{} holds a run's files ({}) but no manifest.json, so it cannot be resumed{}; use --force to \
+                 overwrite it",
+                dir.display(),
+                played.join(", "),
+                if resume {
+                    " (--resume starts over only a run killed before its first checkpoint)"
+                } else {
+                    ""
+                }
+            );
+        }
+    }
+    let force = force || resume;
     let mut existing: Vec<&str> = RUN_FILES.iter().copied().filter(|f| dir.join(f).exists()).collect();
     if dir.join(PARTS_DIR).exists() {
         if !force {
@@ -1044,7 +1100,7 @@ fn positive_env(name: &str) -> Result<Option<u64>> {
 /// Refuses a record file (`--record`) anywhere inside the run directory `out` or
 /// the `OUT.partial` beside it, where it would be (or mix with) one of the run's
 /// own files; paths are compared resolved, the record file need not exist yet.
-fn check_record_path(record: Option<&Path>, out: &Path) -> Result<()> {
+pub fn check_record_path(record: Option<&Path>, out: &Path) -> Result<()> {
     let Some(rec) = record else { return Ok(()) };
     check_output_file(rec, "--record")?;
     check_run_dir(out)?;
@@ -1154,7 +1210,7 @@ pub(crate) fn complete_run(dir: &Path, m: &Manifest, note: &(dyn Fn(&str) + Sync
     check_deals_size(dir, m)?;
     // Every file kept must have the bytes the manifest vouches for before anything
     // is rebuilt from them (a missing derived file is rebuilt, then checked).
-    crate::verify::verify_run(dir, m, crate::verify::Missing::Allowed)?;
+    verify_run(dir, m, Missing::Allowed)?;
     if m.format.parquet() {
         crate::parquet::row_count(&dir.join(DEALS_PARQUET))?;
         // A kill after the manifest counted deals.parquet, before the parts went.
@@ -1253,9 +1309,6 @@ fn play(
     let (u0, u1) = config.unit_range();
     let (d0, d1) = config.deal_range();
     let resuming = a.resume && dir.join("manifest.json").exists();
-    if a.resume && !resuming {
-        (a.note)(&format!("{}: no run to resume there; starting it", dir.display()));
-    }
     let slots = config.agents.len();
     // The checksum of the committed rows of deals.csv, continued as rows are added.
     let mut csv_crc = 0;
@@ -1339,7 +1392,10 @@ fn play(
     } else {
         // With --resume and no manifest, any run files are those of a start killed
         // before its first checkpoint (the manifest is written last): start over.
-        claim_dir(dir, a.force || a.resume)?;
+        claim_dir(dir, a.force, a.resume)?;
+        if a.resume {
+            (a.note)(&format!("{}: no run to resume there; starting it", dir.display()));
+        }
         let header = if a.format.csv() { csv_header()? } else { Vec::new() };
         if a.format.csv() {
             durable::write_atomic(&dir.join("deals.csv"), &header)?;
@@ -1756,7 +1812,7 @@ pub fn merge(
             );
         }
         // Every file of the shard with the bytes its manifest vouches for.
-        crate::verify::verify_run(d, m, crate::verify::Missing::Allowed)?;
+        verify_run(d, m, Missing::Allowed)?;
     }
     let whole = parts[0].0.config.whole();
     let count = parts[0].0.config.shard.count;
@@ -1921,6 +1977,97 @@ pub fn merge(
     drop(partial);
     drop(input_locks);
     Ok(table)
+}
+
+/// Whether a file the manifest names may be missing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Missing {
+    /// Every file of a complete run must be there (`tresillo verify`).
+    Refused,
+    /// Files that are there are checked, missing ones are left to the caller
+    /// (`--resume` rebuilds derived files; `report` draws a run kept without its
+    /// rows).
+    Allowed,
+}
+
+/// Checks the run in `dir`, whose manifest is `m`, against the checksums its
+/// manifest records (see the module's documentation); returns how many files were
+/// checked by checksum. The first bad file is named in a one-line error.
+pub fn verify_run(dir: &Path, m: &Manifest, missing: Missing) -> Result<usize> {
+    let mut checked = 0;
+    if m.complete && missing == Missing::Refused {
+        let lacks = missing_files(dir, m);
+        if !lacks.is_empty() {
+            bail!(
+                "{}: marked complete but lacks {} (`--resume` rebuilds what it derives from the rows)",
+                dir.display(),
+                lacks.join(", ")
+            );
+        }
+        check_deals_size(dir, m)?;
+    }
+    // A checksum of a name no run writes (a key edited, a byte flipped) vouches
+    // for nothing, and leaves the file it was for unchecked.
+    for name in m.crc32.keys() {
+        if !RUN_FILES.contains(&name.as_str()) && !name.starts_with(&format!("{PARTS_DIR}/")) {
+            bail!(
+                "{}: its manifest records a checksum of {name:?}, which is not a file of a run (was the \
+                 manifest edited?)",
+                dir.display()
+            );
+        }
+    }
+    if !m.crc32.is_empty() {
+        // A manifest with checksums has one of the rows and of the statistics.
+        for f in ["stats.json", "deals.csv"] {
+            if (f == "stats.json" || m.format.csv()) && !m.crc32.contains_key(f) {
+                bail!(
+                    "{}: its manifest records checksums but none of {f} (was the manifest edited?)",
+                    dir.display()
+                );
+            }
+        }
+    }
+    for (name, want) in &m.crc32 {
+        let p = dir.join(name);
+        if name == "stats.json" {
+            // The statistics the manifest counts (stats.next.json after a kill
+            // between the manifest and its renaming).
+            if missing == Missing::Refused || p.exists() || dir.join("stats.next.json").exists() {
+                read_stats(dir, m)?;
+                checked += 1;
+            }
+            continue;
+        }
+        if !p.exists() && missing == Missing::Allowed && !name.starts_with(PARTS_DIR) {
+            continue;
+        }
+        if m.complete && name.starts_with(PARTS_DIR) {
+            continue; // a kill left them after deals.parquet was counted; unused
+        }
+        // deals.csv up to the checkpoint: rows past it are a kill's and unchecked.
+        let len = (name == "deals.csv" && !m.complete).then_some(m.csv_bytes);
+        crate::checksum::verify(&p, len, want)?;
+        checked += 1;
+    }
+    // The compute checkpoint carries no checksum, but must be one: `--resume`,
+    // `merge` and `report` read it and refuse a malformed one.
+    if dir.join(COMPUTE_JSON).exists() || dir.join(COMPUTE_NEXT).exists() {
+        read_compute(dir, m.deals_completed)?;
+    }
+    if let Some(r) = &m.record
+        && let Some(want) = &r.crc32
+    {
+        // A run that replaces another records into FILE.partial until complete.
+        let partial =
+            !m.complete && dir.file_name().is_some_and(|n| n.to_string_lossy().ends_with(".partial"));
+        let p = if partial { partial_record(&r.path) } else { r.path.clone() };
+        if p.is_file() {
+            crate::checksum::verify(&p, Some(r.bytes), want)?;
+            checked += 1;
+        }
+    }
+    Ok(checked)
 }
 
 #[cfg(test)]

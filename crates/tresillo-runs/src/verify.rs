@@ -11,77 +11,13 @@
 //! up to the bytes of its finished hands. A manifest written before checksums
 //! records none: nothing is verified by checksum, the sizes still are.
 
-use crate::checksum;
 use crate::league::LeagueManifest;
-use crate::parquet::PARTS_DIR;
-use crate::run::{Manifest, check_deals_size, missing_files, partial_record, read_manifest, read_stats};
+use crate::run::{Manifest, read_manifest};
 use anyhow::{Context, Result, bail};
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// Whether a file the manifest names may be missing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Missing {
-    /// Every file of a complete run must be there (`tresillo verify`).
-    Refused,
-    /// Files that are there are checked, missing ones are left to the caller
-    /// (`--resume` rebuilds derived files; `report` draws a run kept without its
-    /// rows).
-    Allowed,
-}
-
-/// Checks the run in `dir`, whose manifest is `m`, against the checksums its
-/// manifest records (see the module's documentation); returns how many files were
-/// checked by checksum. The first bad file is named in a one-line error.
-pub fn verify_run(dir: &Path, m: &Manifest, missing: Missing) -> Result<usize> {
-    let mut checked = 0;
-    if m.complete && missing == Missing::Refused {
-        let lacks = missing_files(dir, m);
-        if !lacks.is_empty() {
-            bail!(
-                "{}: marked complete but lacks {} (`--resume` rebuilds what it derives from the rows)",
-                dir.display(),
-                lacks.join(", ")
-            );
-        }
-        check_deals_size(dir, m)?;
-    }
-    for (name, want) in &m.crc32 {
-        let p = dir.join(name);
-        if name == "stats.json" {
-            // The statistics the manifest counts (stats.next.json after a kill
-            // between the manifest and its renaming).
-            if missing == Missing::Refused || p.exists() || dir.join("stats.next.json").exists() {
-                read_stats(dir, m)?;
-                checked += 1;
-            }
-            continue;
-        }
-        if !p.exists() && missing == Missing::Allowed && !name.starts_with(PARTS_DIR) {
-            continue;
-        }
-        if m.complete && name.starts_with(PARTS_DIR) {
-            continue; // a kill left them after deals.parquet was counted; unused
-        }
-        // deals.csv up to the checkpoint: rows past it are a kill's and unchecked.
-        let len = (name == "deals.csv" && !m.complete).then_some(m.csv_bytes);
-        checksum::verify(&p, len, want)?;
-        checked += 1;
-    }
-    if let Some(r) = &m.record
-        && let Some(want) = &r.crc32
-    {
-        // A run that replaces another records into FILE.partial until complete.
-        let partial =
-            !m.complete && dir.file_name().is_some_and(|n| n.to_string_lossy().ends_with(".partial"));
-        let p = if partial { partial_record(&r.path) } else { r.path.clone() };
-        if p.is_file() {
-            checksum::verify(&p, Some(r.bytes), want)?;
-            checked += 1;
-        }
-    }
-    Ok(checked)
-}
+pub use crate::run::{Missing, verify_run};
 
 /// What [`verify`] found: the line `tresillo verify` prints.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -124,43 +60,81 @@ pub fn verify(dir: &Path) -> Result<Verified> {
             files,
         });
     }
-    if dir.join("sprt.json").is_file() {
-        let looks = subdirs(&dir.join("looks"))?;
-        let mut files = 0;
-        for l in &looks {
-            let m = read_manifest(l)?;
-            files += verify_run(l, &m, Missing::Refused)?;
-        }
+    if dir.join(crate::sprt::SPRT_JSON).is_file() {
+        let c = crate::sprt::check(dir)?;
         return Ok(Verified {
             line: format!(
-                "ok: {}: sequential test of {} look{}; {files} files match their checksums",
+                "ok: {}: sequential test of {} look{} ({}); {} files match their checksums",
                 dir.display(),
-                looks.len(),
-                if looks.len() == 1 { "" } else { "s" }
+                c.looks,
+                if c.looks == 1 { "" } else { "s" },
+                c.file.verdict,
+                c.files
             ),
-            files,
+            files: c.files,
         });
     }
-    let tune: Vec<String> = fs::read_dir(dir)
+    let names: Vec<String> = fs::read_dir(dir)
         .with_context(|| format!("reading {}", dir.display()))?
         .filter_map(|e| e.ok()?.file_name().to_str().map(String::from))
-        .filter(|n| n.ends_with(".manifest.json"))
         .collect();
-    if !tune.is_empty() {
-        return Ok(Verified {
-            line: format!(
-                "ok: {}: a tuning run ({}): its files carry no checksums; nothing verified",
-                dir.display(),
-                tune.join(", ")
-            ),
-            files: 0,
-        });
+    let mut tune: Vec<&String> = names.iter().filter(|n| n.ends_with(".manifest.json")).collect();
+    let mut interrupted: Vec<&String> = names.iter().filter(|n| n.ends_with(".checkpoint.json")).collect();
+    tune.sort();
+    interrupted.sort();
+    if !tune.is_empty() || !interrupted.is_empty() {
+        return verify_tune(dir, &tune, &interrupted);
     }
     bail!(
         "{}: not a run directory (no manifest.json of a tournament, no league.json of a league, no sprt.json of \
-         a sequential test)",
+         a sequential test, no *.manifest.json or *.checkpoint.json of a tuning run)",
         dir.display()
     )
+}
+
+/// A tuning run's files (`tresillo tune --out DIR/c.csv`), which carry no
+/// checksums: each finished search's manifest (`c.manifest.json`) must be one and
+/// its candidates (`c.csv`) be there, as `report` requires; an interrupted
+/// search's checkpoint (`c.csv.checkpoint.json`, which `tune --resume` continues)
+/// must be one.
+fn verify_tune(dir: &Path, finished: &[&String], interrupted: &[&String]) -> Result<Verified> {
+    let json = |name: &str| -> Result<serde_json::Value> {
+        let p = dir.join(name);
+        let text = fs::read_to_string(&p).with_context(|| format!("reading {}", p.display()))?;
+        let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+            anyhow::anyhow!("{} line {}: not a tresillo tuning file ({e})", p.display(), e.line())
+        })?;
+        if v.get("tool").and_then(|t| t.as_str()) != Some("tresillo") && v.get("records").is_none() {
+            bail!("{}: not a tresillo tuning file", p.display());
+        }
+        Ok(v)
+    };
+    let mut parts = Vec::new();
+    for m in finished {
+        json(m)?;
+        let csv = format!("{}.csv", m.trim_end_matches(".manifest.json"));
+        let p = dir.join(&csv);
+        if !p.is_file() {
+            bail!("{}: its candidates file {} is missing", dir.join(m).display(), p.display());
+        }
+        parts.push(format!("{m} with {csv}"));
+    }
+    for c in interrupted {
+        let v = json(c)?;
+        let n = v.get("records").and_then(|r| r.as_array()).map_or(0, Vec::len);
+        parts.push(format!(
+            "{c}: an interrupted search, {n} candidate{} scored (`tune --resume` continues it)",
+            if n == 1 { "" } else { "s" }
+        ));
+    }
+    Ok(Verified {
+        line: format!(
+            "ok: {}: a tuning run ({}): its files carry no checksums; their form checked only",
+            dir.display(),
+            parts.join("; ")
+        ),
+        files: 0,
+    })
 }
 
 fn files_line(files: usize, m: &Manifest) -> String {
@@ -169,20 +143,6 @@ fn files_line(files: usize, m: &Manifest) -> String {
     } else {
         format!("{files} files match their checksums")
     }
-}
-
-/// The directories in `dir`, sorted (none when `dir` does not exist).
-fn subdirs(dir: &Path) -> Result<Vec<PathBuf>> {
-    if !dir.exists() {
-        return Ok(Vec::new());
-    }
-    let mut out: Vec<PathBuf> = fs::read_dir(dir)
-        .with_context(|| format!("reading {}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.join("manifest.json").is_file())
-        .collect();
-    out.sort();
-    Ok(out)
 }
 
 fn verify_league(dir: &Path) -> Result<Verified> {

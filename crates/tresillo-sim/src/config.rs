@@ -416,6 +416,24 @@ const SEATING_LIST4: [&[u8]; 24] = [
     &SEATINGS4[23],
 ];
 
+/// The configuration of a tournament scored by the deal, for quick use in tests
+/// and tuning.
+#[must_use]
+pub fn simple_config(agents: [&str; 3], deals: u64, seed: u64, duplicate: bool) -> TournamentConfig {
+    TournamentConfig {
+        agents: agents.iter().map(|s| s.to_string()).collect(),
+        players: 3,
+        deals,
+        seed,
+        rules: tresillo_core::Rules::default(),
+        scoring: Scoring::Deal,
+        duplicate,
+        shard: Shard::WHOLE,
+        bidding: None,
+        bidding_covers: tresillo_agents::BiddingCovers::Bidding,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -453,7 +471,7 @@ mod budget_tests {
     #[test]
     fn an_equal_time_budget_goes_to_the_search_agents_only() {
         let r = Registry::builtin();
-        let mut c = crate::simple_config(["pimc", "ismcts:c=1.2", "rule"], 3, 1, false);
+        let mut c = simple_config(["pimc", "ismcts:c=1.2", "rule"], 3, 1, false);
         c.bidding = Some("random".into());
         c.with_time_budget(25, &r).unwrap();
         assert_eq!(c.agents, ["pimc:ms=25", "ismcts:c=1.2:ms=25", "rule"]);
@@ -464,7 +482,7 @@ mod budget_tests {
             let e = with_time_budget(spec, 5, &r).unwrap_err().to_string();
             assert!(e.contains(spec) && e.contains("already sets"), "{e}");
         }
-        assert!(crate::simple_config(["pimc:ms=0", "rule", "rule"], 1, 1, false).timed_agents(&r).is_empty());
+        assert!(simple_config(["pimc:ms=0", "rule", "rule"], 1, 1, false).timed_agents(&r).is_empty());
         // An agent whose `ms` is not a search budget (no worlds or iters) is left alone.
         let mut own = Registry::builtin();
         let info = tresillo_agents::AgentInfo {
@@ -475,7 +493,7 @@ mod budget_tests {
         own.register(info, |_| Ok(Box::new(tresillo_agents::RandomAgent))).unwrap();
         assert!(!takes_time_budget("limited:ms=5", &own) && takes_time_budget("pimc", &own));
         assert_eq!(with_time_budget("limited", 5, &own).unwrap(), "limited");
-        let c = crate::simple_config(["limited:ms=5", "rule", "rule"], 1, 1, false);
+        let c = simple_config(["limited:ms=5", "rule", "rule"], 1, 1, false);
         assert!(c.timed_agents(&own).is_empty());
     }
 }

@@ -22,15 +22,15 @@ mod tune;
 pub use analysis::{CardAnalysis, HandAnalysis, PimcCard, PimcConfig, analyze, class_name};
 pub use compute::{Compute, Forfeit, Metered, SlotCompute};
 pub use config::{
-    ConfigError, SEATINGS, SEATINGS4, Scoring, Shard, TournamentConfig, WORK_PARAMS, takes_time_budget,
-    with_time_budget,
+    ConfigError, SEATINGS, SEATINGS4, Scoring, Shard, TournamentConfig, WORK_PARAMS, simple_config,
+    takes_time_budget, with_time_budget,
 };
 pub use record::{
     Act, HandRecord, RECORD_FORMAT, RecordError, Step, TournamentOrigin, play_recorded, seating_rng_seed,
 };
 pub use runner::{
     AgentSlots, DealRow, MeteredSeat, SeatPlayer, SimError, Tournament, UnitOutput, deal_row, seating_index,
-    seating_name, simple_config,
+    seating_name,
 };
 pub use seeds::{deal_for_seed, deal_seed, shuffled_pack};
 pub use stats::{AgentStats, Moments, OutcomeCounts, Paired, Stats, SummaryRow, mean_ci95};

@@ -3,7 +3,7 @@
 //! order. It does no I/O: the caller writes what it gets.
 
 use crate::compute::{Compute, Forfeit, Metered};
-use crate::config::{ConfigError, SEATINGS, SEATINGS4, Scoring, TournamentConfig};
+use crate::config::{ConfigError, SEATINGS, SEATINGS4, TournamentConfig};
 use crate::record::{HandRecord, TournamentOrigin, play_recorded, seating_rng_seed};
 use crate::seeds::{deal_for_seed, deal_seed};
 use crate::stats::Stats;
@@ -701,27 +701,10 @@ fn record(stats: &mut Stats, r: &HandResult, s: &HandScore, seating: &[u8], unit
     }
 }
 
-/// The configuration of a tournament scored by the deal, for quick use in tests
-/// and tuning.
-#[must_use]
-pub fn simple_config(agents: [&str; 3], deals: u64, seed: u64, duplicate: bool) -> TournamentConfig {
-    TournamentConfig {
-        agents: agents.iter().map(|s| s.to_string()).collect(),
-        players: 3,
-        deals,
-        seed,
-        rules: tresillo_core::Rules::default(),
-        scoring: Scoring::Deal,
-        duplicate,
-        shard: crate::config::Shard::WHOLE,
-        bidding: None,
-        bidding_covers: tresillo_agents::BiddingCovers::Bidding,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::simple_config;
 
     #[test]
     fn permute_and_unpermute_are_inverse() {

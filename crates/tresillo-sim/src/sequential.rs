@@ -36,12 +36,20 @@
 //! Looks come after every batch, none before [`MIN_UNITS`] units (the variance
 //! estimate needs them); the limit of units ends the test undecided.
 //!
-//! **Zero variance decides.** When every unit so far has the same difference
-//! (identical play, as of an agent against itself on duplicate deals), the normal
-//! model's likelihood ratio is infinite in the direction of the hypothesis that
-//! constant is nearer: each ratio is then set to the bound it points to (its
-//! sign), and the look decides as soon as [`MIN_UNITS`] units are in. A constant
-//! exactly halfway between two hypotheses leaves that ratio at 0 (undecided).
+//! **Zero variance so far is not zero variance.** Agents that play alike on most
+//! deals give the same difference on every unit of a first look (identical play
+//! so far, as of an agent against itself, or against a variant that changes a
+//! rare decision), and a sample variance of 0 would make the ratios infinite: a
+//! verdict on no evidence. The variance of the test is therefore never taken
+//! below what the units cannot rule out: at confidence `1 - e` (`e` the smaller
+//! of the error rates of one side, `alpha / 2` or `alpha`, and `beta`), the share
+//! of units whose play differs may be as large as `ln(1/e) / n` when none has
+//! differed in `n` units, and a unit whose play differs has a difference of the
+//! size of the two slots' scores: the floor is `ln(1/e) / n` times the mean of
+//! `a² + b²` (`a`, `b`: the two slots' scores of a unit, per seating). An agent
+//! against itself is still decided within a few looks (the floor falls as
+//! `1/n`); near-identical agents are decided only once their differences show.
+//!
 //! Under H0 each one-sided likelihood ratio is a martingale (known variance), so
 //! by Ville's inequality it ever reaches `(1 - beta) / (alpha/2)` with probability
 //! at most `alpha/2`, however long the test goes on and however often it looks:
@@ -114,7 +122,8 @@ pub struct SprtState {
     pub units: u64,
     /// The mean paired difference, A minus B, per unit.
     pub mean: f64,
-    /// Its 95% confidence half-width (fixed-sample, for information only).
+    /// Its 95% confidence half-width (fixed-sample, for information only): Student's
+    /// t with `units - 1` degrees of freedom, as `pairs.csv` computes it.
     pub ci95: f64,
     /// The log-likelihood ratios of test 1 (A better) and test 2 (B better);
     /// [`Test::Bounds`]: its one ratio (H1 against H0) in both.
@@ -123,8 +132,9 @@ pub struct SprtState {
     pub bounds: (f64, f64),
     /// The verdict so far (`Undecided` while the test goes on).
     pub verdict: Verdict,
-    /// Every unit so far had the same difference (identical play): the ratios are
-    /// at the bounds they point to (see the module documentation).
+    /// Every unit so far had the same difference (identical play so far): the
+    /// ratios use the variance the units cannot rule out (see the module
+    /// documentation).
     pub zero_variance: bool,
 }
 
@@ -155,9 +165,10 @@ impl SprtSettings {
         Ok(())
     }
 
-    /// The state after units with these sums of `d` and `d²`.
+    /// The state after the units of `d`.
     #[must_use]
-    pub fn state(&self, units: u64, sum: f64, sum_sq: f64) -> SprtState {
+    pub fn state(&self, d: &Differences) -> SprtState {
+        let Differences { units, sum, sum_sq, scale_sq } = *d;
         let n = units as f64;
         let (lower, upper) = match self.test {
             Test::Difference => {
@@ -173,27 +184,24 @@ impl SprtSettings {
         // Rounding leaves a constant's variance a few ulps above zero: below this
         // share of the squared mean it is zero.
         let zero_variance = units >= MIN_UNITS && var <= 1e-12 * (1.0 + mean * mean);
-        let ci95 = if units > 1 { 1.96 * (var / n).sqrt() } else { f64::INFINITY };
+        let ci95 = if units > 1 { crate::student::t95(units - 1) * (var / n).sqrt() } else { f64::INFINITY };
+        // The variance the units cannot rule out (the module documentation): the
+        // share of units that may differ unseen, times the size of a difference.
+        let e = match self.test {
+            Test::Difference => self.alpha / 2.0,
+            Test::Bounds { .. } => self.alpha,
+        }
+        .min(self.beta);
+        let floor = if units > 0 { ((1.0 / e).ln() / n).min(1.0) * (scale_sq / n) } else { 0.0 };
+        let var = if zero_variance { floor } else { var.max(floor) };
         // The exponent of a normal likelihood ratio of mean `hi` against `lo`
         // per unit of variance: `(hi - lo) (mean - (lo + hi) / 2)`.
         let slope = |lo: f64, hi: f64, mean: f64| (hi - lo) * (mean - (lo + hi) / 2.0);
-        let ratio = |s: f64| {
-            if zero_variance {
-                // Infinite in the direction of its sign: at the bound it points to.
-                if s > 0.0 {
-                    upper
-                } else if s < 0.0 {
-                    lower
-                } else {
-                    0.0
-                }
-            } else {
-                n * s / var
-            }
-        };
+        let ratio = |s: f64| n * s / var;
         // Nothing is decided before the variance is estimated from enough units
-        // (from a handful, it can be far too small and the ratios far too large).
-        let decides = units >= MIN_UNITS && (zero_variance || var > 0.0);
+        // (from a handful, it can be far too small and the ratios far too large),
+        // nor on no variance at all (every score 0).
+        let decides = units >= MIN_UNITS && var > 0.0;
         let m = self.margin;
         let (llr1, llr2) = match self.test {
             _ if !decides => (0.0, 0.0),
@@ -215,30 +223,36 @@ impl SprtSettings {
     }
 }
 
-/// The running sums of a sequential test: push the paired differences in unit
-/// order, look after each batch.
+/// The running sums of a sequential test: push the two slots' scores of each
+/// unit in unit order, look after each batch.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Differences {
     /// Units pushed.
     pub units: u64,
-    /// The sum of the differences.
+    /// The sum of the differences (A minus B).
     pub sum: f64,
     /// The sum of their squares.
     pub sum_sq: f64,
+    /// The sum of `a² + b²`: the size of the scores, which bounds the variance
+    /// the units cannot rule out (see the module documentation).
+    pub scale_sq: f64,
 }
 
 impl Differences {
-    /// Adds one unit's difference.
-    pub fn push(&mut self, d: f64) {
+    /// Adds one unit: slot A's and slot B's scores, per seating (their
+    /// difference is the unit's paired difference).
+    pub fn push(&mut self, a: f64, b: f64) {
+        let d = a - b;
         self.units += 1;
         self.sum += d;
         self.sum_sq += d * d;
+        self.scale_sq += a * a + b * b;
     }
 
     /// The test's state after the units pushed so far.
     #[must_use]
     pub fn look(&self, settings: &SprtSettings) -> SprtState {
-        settings.state(self.units, self.sum, self.sum_sq)
+        settings.state(self)
     }
 }
 
@@ -258,11 +272,11 @@ pub fn run_sprt(
     let mut state = diffs.look(settings);
     while diffs.units < max_units {
         let end = (diffs.units + settings.batch).min(max_units);
-        for d in t.run_in(&slots, diffs.units..end, |u| {
+        for (x, y) in t.run_in(&slots, diffs.units..end, |u| {
             let s = &u.stats.agents;
-            (s[a].units.sum - s[b].units.sum) as f64 / seatings
+            (s[a].units.sum as f64 / seatings, s[b].units.sum as f64 / seatings)
         })? {
-            diffs.push(d);
+            diffs.push(x, y);
         }
         state = diffs.look(settings);
         look(&state);
@@ -291,18 +305,22 @@ mod tests {
         }
     }
 
-    /// A paired difference like a duplicate deal's: the difference of two draws of
-    /// a discrete, skewed, heavy-tailed score (mostly small, sometimes a large
-    /// loss), plus `shift`.
-    fn draw(rng: &mut Pcg64Mcg, shift: f64) -> f64 {
-        let score = |rng: &mut Pcg64Mcg| match rng.random_range(0..100) {
+    /// A score like a seat's on a deal: discrete, skewed, heavy-tailed (mostly
+    /// small, sometimes a large loss).
+    fn score(rng: &mut Pcg64Mcg) -> f64 {
+        match rng.random_range(0..100) {
             0..5 => -24.0,
             5..15 => -8.0,
             15..60 => 0.0,
             60..90 => 2.0,
             _ => 6.0,
-        };
-        score(rng) - score(rng) + shift
+        }
+    }
+
+    /// Two slots' scores of a unit like a duplicate deal's: two draws of
+    /// [`score`], A's plus `shift`.
+    fn draw(rng: &mut Pcg64Mcg, shift: f64) -> (f64, f64) {
+        (score(rng) + shift, score(rng))
     }
 
     /// How often each verdict comes out of `runs` simulated tests whose
@@ -314,7 +332,8 @@ mod tests {
             let mut diffs = Differences::default();
             let verdict = loop {
                 for _ in 0..s.batch {
-                    diffs.push(draw(&mut rng, shift));
+                    let (a, b) = draw(&mut rng, shift);
+                    diffs.push(a, b);
                 }
                 let state = diffs.look(s);
                 if state.verdict != Verdict::Undecided || diffs.units >= max {
@@ -373,35 +392,33 @@ mod tests {
     }
 
     /// Issue 33, item 3: every difference 0 (an agent against itself) is a
-    /// verdict at the first look that may decide, not an endless test; a
-    /// constant difference decides by its side.
+    /// verdict within a few looks, not an endless test; a constant difference
+    /// decides by its side.
     #[test]
-    fn zero_variance_decides() {
+    fn identical_play_decides() {
         let s = SprtSettings { margin: 0.5, batch: 500, ..settings() };
-        let mut d = Differences::default();
-        for _ in 0..MIN_UNITS - 1 {
-            d.push(0.0);
-        }
+        let mut rng = Pcg64Mcg::seed_from_u64(3);
+        // Both slots score the same on every unit (scores of real size).
+        let same = |units: u64, c: f64, rng: &mut Pcg64Mcg| {
+            let mut d = Differences::default();
+            for _ in 0..units {
+                let x = score(rng) / 6.0;
+                d.push(x + c, x);
+            }
+            d
+        };
+        let d = same(MIN_UNITS - 1, 0.0, &mut rng);
         assert_eq!(d.look(&s).verdict, Verdict::Undecided, "not before MIN_UNITS");
-        d.push(0.0);
-        let st = d.look(&s);
+        let st = same(200, 0.0, &mut rng).look(&s);
         assert!(st.zero_variance, "{st:?}");
         assert_eq!(st.verdict, Verdict::NoDifference, "{st:?}");
-        assert_eq!(st.llr, (st.bounds.0, st.bounds.0));
         // A constant difference of the margin or more names the better side.
-        for (c, want) in [(0.5, Verdict::ABetter), (-2.0, Verdict::BBetter), (0.1, Verdict::NoDifference)] {
-            let mut d = Differences::default();
-            for _ in 0..40 {
-                d.push(c);
-            }
-            assert_eq!(d.look(&s).verdict, want, "{c}");
+        for (c, want) in [(1.5, Verdict::ABetter), (-2.0, Verdict::BBetter), (0.1, Verdict::NoDifference)] {
+            assert_eq!(same(400, c, &mut rng).look(&s).verdict, want, "{c}");
         }
         // The one-sided tests: identical play is not worse (non-regression), and
         // not better by the margin.
-        let mut d = Differences::default();
-        for _ in 0..40 {
-            d.push(0.0);
-        }
+        let d = same(400, 0.0, &mut rng);
         let nonreg = SprtSettings { test: Test::Bounds { h0: -0.5, h1: 0.0 }, ..s };
         assert_eq!(d.look(&nonreg).verdict, Verdict::AcceptH1);
         let better = SprtSettings { test: Test::Bounds { h0: 0.0, h1: 0.5 }, ..s };
@@ -410,8 +427,64 @@ mod tests {
         let mid = SprtSettings { test: Test::Bounds { h0: -1.0, h1: 1.0 }, ..s };
         assert_eq!(d.look(&mid).verdict, Verdict::Undecided);
         // A single different unit is variance again: the ordinary ratio.
-        d.push(6.0);
+        let mut d = d;
+        d.push(6.0, 0.0);
         assert!(!d.look(&s).zero_variance);
+        // No scores at all: nothing to decide on.
+        let mut d = Differences::default();
+        for _ in 0..1000 {
+            d.push(0.0, 0.0);
+        }
+        assert_eq!(d.look(&s).verdict, Verdict::Undecided);
+    }
+
+    /// Issue 52, item 9: the same difference on every unit of a first look is
+    /// not evidence of identical play: agents that differ on one unit in 20
+    /// (here by 12 tantos, a mean of -0.6) are not declared equal, nor B not
+    /// worse, at the first look of 30 identical units, nor on any look before
+    /// their differences show.
+    #[test]
+    fn zero_variance_so_far_is_not_a_verdict() {
+        let s = SprtSettings { margin: 0.05, batch: 30, ..settings() };
+        let nonreg = SprtSettings { test: Test::Bounds { h0: -0.05, h1: 0.0 }, ..s };
+        let better = SprtSettings { test: Test::Bounds { h0: 0.0, h1: 0.05 }, ..s };
+        let mut rng = Pcg64Mcg::seed_from_u64(52);
+        let mut d = Differences::default();
+        for _ in 0..30 {
+            let x = score(&mut rng);
+            d.push(x, x);
+        }
+        for t in [s, nonreg, better] {
+            let st = d.look(&t);
+            assert!(st.zero_variance && st.verdict == Verdict::Undecided, "{t:?}: {st:?}");
+        }
+        // Up to 120 identical units still decide nothing at a margin of 0.05.
+        for _ in 0..90 {
+            let x = score(&mut rng);
+            d.push(x, x);
+        }
+        for t in [s, nonreg, better] {
+            assert_eq!(d.look(&t).verdict, Verdict::Undecided, "{t:?}");
+        }
+        // The other agent loses 12 tantos on one unit in 20: non-regression fails
+        // (or stays undecided), it never passes, on 200 simulated tests.
+        let mut passes = 0;
+        for _ in 0..200 {
+            let mut d = Differences::default();
+            let v = loop {
+                for _ in 0..s.batch {
+                    let x = score(&mut rng);
+                    let b = if rng.random_range(0..20) == 0 { x - 12.0 } else { x };
+                    d.push(x, b);
+                }
+                let st = d.look(&nonreg);
+                if st.verdict != Verdict::Undecided || d.units >= 3000 {
+                    break st.verdict;
+                }
+            };
+            passes += u32::from(v == Verdict::AcceptH1);
+        }
+        assert!(passes <= 10, "non-regression passed {passes} times in 200 (alpha 0.05)");
     }
 
     /// The one-sided tests keep their error rates: "B better by the margin"

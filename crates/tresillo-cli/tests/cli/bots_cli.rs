@@ -60,7 +60,7 @@ fn the_random_bot_plays_the_same_tournament_on_any_thread_count_and_shard_split(
 fn every_fault_stops_the_run_in_one_line_with_the_finished_deals_kept() {
     let d = TempDir::new("bots", "faults");
     let cases = [
-        ("crash", "closed its output (exited)"),
+        ("crash", "closed its output (exited"),
         ("garbage", "not UTF-8"),
         ("illegal", "answered action 999, which is not legal"),
         ("wrongid", "instead of request"),

@@ -21,6 +21,7 @@ mod four_cli;
 mod human_cli;
 mod human_pty;
 mod issue33_cli;
+mod issue52_cli;
 mod league_cli;
 mod lhombre_cli;
 mod pairs_cli;

@@ -188,7 +188,7 @@ fn identical_play_is_a_verdict() {
     assert_eq!(lines[0], "neither 0:rule nor 1:rule is better by 0.5 or more", "{out}");
     assert!(lines[1].starts_with("stopped after 500 duplicate deals"), "{out}");
     assert!(
-        out.contains("identical play: every one of the 500 deals gave the same difference (+0.0000)"),
+        out.contains("identical play so far: every one of the 500 deals gave the same difference (+0.0000)"),
         "{out}"
     );
     // The one-sided tests decide it too: no regression, and no gain.

@@ -77,6 +77,15 @@ impl LeagueRun {
             dir.display()
         );
         tresillo_runs::league::verify_files(dir, &manifest)?;
+        // The tables the ratings come from: what is kept must be what their
+        // manifests vouch for (as `league --resume` and `verify` check them).
+        for t in &manifest.tables {
+            let td = dir.join(&t.dir);
+            if td.join("manifest.json").is_file() {
+                let m = tresillo_runs::read_manifest(&td)?;
+                tresillo_runs::verify::verify_run(&td, &m, tresillo_runs::verify::Missing::Allowed)?;
+            }
+        }
         let ratings = rows(&dir.join("ratings.csv"), &[RATINGS_HEADER])?;
         let matrix = rows(&dir.join("matrix.csv"), &[MATRIX_HEADER, MATRIX_HEADER_V1])?;
         let cp = dir.join("compute.csv");

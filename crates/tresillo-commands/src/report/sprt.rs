@@ -5,7 +5,7 @@ use super::body::Body;
 use super::chart::{self, Chart, Kind, Series};
 use super::html::{Table, facts, missing};
 use crate::sprt::Kept;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use std::path::{Path, PathBuf};
 
 /// An sprt directory as the report reads it.
@@ -19,13 +19,11 @@ pub struct SprtRun {
 }
 
 impl SprtRun {
-    /// Reads `DIR/sprt.json` (it exists).
+    /// Reads `DIR/sprt.json` (it exists), checked against its looks
+    /// ([`tresillo_runs::sprt::check`]): a look missing or a state that its
+    /// looks' deals do not give is refused, not drawn.
     pub fn load(dir: &Path, label: String) -> Result<SprtRun> {
-        let p = dir.join("sprt.json");
-        let text = std::fs::read_to_string(&p).with_context(|| format!("reading {}", p.display()))?;
-        let kept: Kept = serde_json::from_str(&text).map_err(|e| {
-            anyhow::anyhow!("{} line {}: not a tresillo sprt state ({e})", p.display(), e.line())
-        })?;
+        let kept = tresillo_runs::sprt::check(dir)?.file;
         Ok(SprtRun { path: dir.to_path_buf(), label, kept })
     }
 }
