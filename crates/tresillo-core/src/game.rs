@@ -237,7 +237,10 @@ pub enum PuestaKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase", tag = "result"))]
-#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
+// Read through `OutcomeFields`: serde's internally tagged enums let unknown keys
+// pass beside a unit variant (`{"result": "sacado", "x": 1}`), which the records'
+// format refuses in every object (docs/RECORDS.md).
+#[cfg_attr(feature = "serde", serde(try_from = "OutcomeFields"))]
 pub enum Outcome {
     /// Nobody played (all passed and the espada was in the heap).
     Cancelled,
@@ -253,6 +256,38 @@ pub enum Outcome {
         /// The opponent with the most tricks.
         winner: Seat,
     },
+}
+
+/// An [`Outcome`] as written, every key it may have and no other.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OutcomeFields {
+    result: String,
+    kind: Option<PuestaKind>,
+    winner: Option<Seat>,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<OutcomeFields> for Outcome {
+    type Error = String;
+
+    fn try_from(f: OutcomeFields) -> Result<Outcome, String> {
+        let extra = |key: &str| format!("an outcome `{}` has no `{key}`", f.result);
+        match (f.result.as_str(), f.kind, f.winner) {
+            ("cancelled", None, None) => Ok(Outcome::Cancelled),
+            ("sacado", None, None) => Ok(Outcome::Sacado),
+            ("puesta", Some(kind), None) => Ok(Outcome::Puesta { kind }),
+            ("codillo", None, Some(winner)) => Ok(Outcome::Codillo { winner }),
+            ("puesta", None, _) => Err("an outcome `puesta` needs its `kind`".into()),
+            ("codillo", _, None) => Err("an outcome `codillo` needs its `winner`".into()),
+            ("cancelled" | "sacado" | "codillo", Some(_), _) => Err(extra("kind")),
+            ("cancelled" | "sacado" | "puesta", _, Some(_)) => Err(extra("winner")),
+            (other, _, _) => Err(format!(
+                "unknown outcome `{other}`, expected one of `cancelled`, `sacado`, `puesta`, `codillo`"
+            )),
+        }
+    }
 }
 
 impl Outcome {

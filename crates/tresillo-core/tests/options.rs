@@ -113,3 +113,26 @@ fn the_serialized_forms_are_pinned() {
     let e = serde_json::from_str::<RuleOptions>(r#"{"no_such":true}"#).unwrap_err();
     assert!(e.to_string().contains("no_such"), "{e}");
 }
+
+#[test]
+fn an_outcome_with_a_key_it_does_not_have_is_refused() {
+    // Issue 52, item 7: serde's internally tagged enum let unknown keys pass
+    // beside a unit variant; the records' format refuses them in every object.
+    use tresillo_core::{Outcome, PuestaKind, Seat};
+    let read = |s: &str| serde_json::from_str::<Outcome>(s);
+    assert_eq!(read(r#"{"result":"sacado"}"#).unwrap(), Outcome::Sacado);
+    assert_eq!(read(r#"{"result":"cancelled"}"#).unwrap(), Outcome::Cancelled);
+    assert_eq!(read(r#"{"result":"codillo","winner":2}"#).unwrap(), Outcome::Codillo { winner: Seat(2) });
+    let p = Outcome::Puesta { kind: PuestaKind::Sabia };
+    assert_eq!(read(&serde_json::to_string(&p).unwrap()).unwrap(), p);
+    for (bad, says) in [
+        (r#"{"result":"sacado","x":1}"#, "unknown field `x`"),
+        (r#"{"result":"codillo","winner":1,"extra":true}"#, "unknown field `extra`"),
+        (r#"{"result":"sacado","winner":1}"#, "has no `winner`"),
+        (r#"{"result":"codillo"}"#, "needs its `winner`"),
+        (r#"{"result":"won"}"#, "unknown outcome `won`"),
+    ] {
+        let e = read(bad).unwrap_err().to_string();
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+}
