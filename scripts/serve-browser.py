@@ -92,6 +92,19 @@ class Driver:
     def click(self, eid):
         self.s("POST", f"/element/{eid}/click", {})
 
+    def click_css(self, css, i=0):
+        """Finds the i-th element matching css and clicks it, finding it again
+        when the page redrew it in between (a poll's answer replaces the
+        table, and the element found is then stale)."""
+        for attempt in range(50):
+            try:
+                self.click(self.find(css)[i])
+                return
+            except RuntimeError as e:
+                if "stale element" not in str(e) or attempt == 49:
+                    raise
+                time.sleep(0.05)
+
     def shot(self, path):
         png = base64.b64decode(self.s("GET", "/screenshot"))
         with open(path, "wb") as f:
@@ -157,7 +170,7 @@ def play_game(d, base, rules, players, hands, seed, shot, shots):
     )
     if rules == "tresillo":
         d.shot(os.path.join(shots, "serve-setup.png"))
-    d.click(d.find("#start")[0])
+    d.click_css("#start", 0)
     clicks, shot_taken, st = click_through(d, os.path.join(shots, shot))
     if st != "over":
         raise RuntimeError(f"the game ended {st}")
@@ -200,9 +213,9 @@ def click_through(d, shot, done=None):
                 cards = d.find("#hand .card")
                 i = 0
                 while d.js("return document.getElementById('confirm-discard').disabled") and i < len(cards):
-                    d.click(d.find("#hand .card")[i])
+                    d.click_css("#hand .card", i)
                     i += 1
-                d.click(d.find("#confirm-discard")[0])
+                d.click_css("#confirm-discard", 0)
             else:
                 raise RuntimeError(f"nothing to click for: {kind}")
         except RuntimeError as e:
@@ -240,7 +253,7 @@ def study_run(d, binary, shots):
     try:
         d.go(f"{base}/study/{token}")
         wait_js(d, "return !!document.getElementById('accept')", "the consent")
-        d.click(d.find("#accept")[0])
+        d.click_css("#accept", 0)
         clicks, _, st = click_through(d, os.path.join(shots, "serve-study.png"), done=STUDY_END)
         if st != "done":
             raise RuntimeError(f"the study ended {st}, not on its end page")
@@ -250,7 +263,7 @@ def study_run(d, binary, shots):
         d.shot(os.path.join(shots, "serve-study-end.png"))
         d.go(f"{base}/research/{researcher}")
         wait_js(d, "return !!document.getElementById('export')", "the researcher's page")
-        d.click(d.find("#export")[0])
+        d.click_css("#export", 0)
         href = wait_js(d, "const a = document.getElementById('csv'); return a ? a.href : null", "the export")
         with urllib.request.urlopen(href, timeout=30) as resp:
             rows = resp.read().decode().strip().splitlines()
@@ -283,7 +296,7 @@ def replay_game(d, rec_path, shot):
     number of positions checked."""
     with open(rec_path) as f:
         records = [json.loads(line) for line in f]
-    d.click(d.find("#replay")[0])
+    d.click_css("#replay", 0)
     checked, shot_taken = 0, False
     for k, rec in enumerate(records):
         if k > 0:
@@ -392,12 +405,10 @@ def click_once(d):
     """One click of the person's question (see `click_through`), waiting for the
     page to take it in."""
     before = d.js(INFO)
-    buttons = d.find("#choices button")
-    legal = d.find(".card.legal")
-    if buttons:
-        d.click(buttons[0])
-    elif legal:
-        d.click(legal[0])
+    if d.find("#choices button"):
+        d.click_css("#choices button", 0)
+    elif d.find(".card.legal"):
+        d.click_css(".card.legal", 0)
     else:
         raise RuntimeError("restart: nothing to click")
     for _ in range(200):
@@ -453,7 +464,7 @@ def main():
         d.size(390, 844)
         d.go(base + "/")
         time.sleep(0.3)
-        d.click(d.find("#start")[0])
+        d.click_css("#start", 0)
         wait_status(d)
         d.shot(os.path.join(a.shots, "serve-phone.png"))
         # No page broke its Content-Security-Policy.
