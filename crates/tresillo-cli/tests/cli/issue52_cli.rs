@@ -542,8 +542,9 @@ fn item8_a_bot_that_closes_its_output_and_runs_on_is_not_called_exited() {
         out.to_str().unwrap(),
     ]));
     assert!(err.contains("closed its output but is still running") && !err.contains("(exited"), "{err}");
-    // One that exits is said to have exited (on a loaded machine its exit may
-    // come later than the toolkit waits for it: only its closed output is sure).
+    // One that exits is said to have closed its output or to have exited, by
+    // which the toolkit sees first (its exit may come before or after the
+    // closed output is read: CI saw both); never that it is still running.
     let bot = d.write("exit.sh", "exit 3\n");
     let agents = format!("ext:cmd=sh {}:ms=20000,rule,rule", bot.display());
     let err = failed(&tresillo(&[
@@ -557,5 +558,8 @@ fn item8_a_bot_that_closes_its_output_and_runs_on_is_not_called_exited() {
         out.to_str().unwrap(),
         "--force",
     ]));
-    assert!(err.contains("closed its output"), "{err}");
+    assert!(
+        (err.contains("closed its output") || err.contains("exited")) && !err.contains("still running"),
+        "{err}"
+    );
 }
