@@ -59,8 +59,9 @@ fn marginals(view: &PlayerView, worlds: &[World], w: &[f64]) -> Vec<f64> {
     let total: f64 = w.iter().sum();
     let a = 0.5 * total / worlds.len() as f64;
     let mut m = vec![a; 40 * LOCATIONS];
+    let unseen = view.unseen_cards();
     for (world, &x) in worlds.iter().zip(w) {
-        for c in view.unseen_cards() {
+        for c in unseen {
             let p = crate::agents::place(world, me, n, c);
             if p > 0 {
                 m[c.index() * LOCATIONS + p - 1] += x;

@@ -65,8 +65,8 @@ pub fn extra(view: &PlayerView, out: &mut [f32]) {
 /// discard the seat is building (empty outside a discard).
 #[must_use]
 pub fn input(view: &PlayerView, building: CardSet) -> Vec<f32> {
-    let mut v = observation::tensor(view, building);
-    v.resize(INPUT, 0.0);
+    let mut v = vec![0.0; INPUT];
+    observation::write(view, building, &mut v[..OBS]);
     extra(view, &mut v[OBS..]);
     v
 }

@@ -114,15 +114,10 @@ fn init(rng: &mut tresillo_agents::AgentRng, len: usize, fan_in: usize) -> Vec<f
     let bound = 1.0 / (fan_in as f64).sqrt();
     (0..len)
         .map(|_| {
-            let u = (rand_u64(rng) >> 11) as f64 / (1u64 << 53) as f64;
+            let u = (rand_core::RngCore::next_u64(rng) >> 11) as f64 / (1u64 << 53) as f64;
             ((2.0 * u - 1.0) * bound) as f32
         })
         .collect()
-}
-
-fn rand_u64(rng: &mut tresillo_agents::AgentRng) -> u64 {
-    use rand_core::RngCore;
-    rng.next_u64()
 }
 
 impl Net {
