@@ -132,6 +132,151 @@ impl Likelihood for LocationLikelihood {
     }
 }
 
+/// Policy-Based Inference (Rebstock et al. 2019): a world's log-weight is the
+/// log-probability, under a policy network imitating the other players, of
+/// every public decision the *other* seats made in it. Each world is replayed
+/// ([`World::replay_visit`]); at each bid, contract, word, card and yes/no answer
+/// of another seat with a choice (two legal actions or more), the network is
+/// given that seat's view in the world and the action taken is scored by the
+/// softmax of its outputs over the legal actions. Discards (several steps, none
+/// public) are left to the card-location model. One forward pass answers a
+/// whole pool. A world the rules reject on replay is ruled out.
+pub struct PolicyLikelihood {
+    net: Arc<Net>,
+    power: f64,
+}
+
+impl PolicyLikelihood {
+    /// A likelihood of a policy model, its log-weights multiplied by `power`.
+    pub fn new(net: Arc<Net>, power: f64) -> Result<PolicyLikelihood, ModelError> {
+        if net.info().kind != Kind::Policy {
+            return Err(ModelError::Invalid(format!("a {} model, not a policy model", net.info().kind.name())));
+        }
+        Ok(PolicyLikelihood { net, power })
+    }
+}
+
+impl Likelihood for PolicyLikelihood {
+    fn log_weight(&self, view: &PlayerView, world: &World) -> f64 {
+        let mut out = Vec::new();
+        self.log_weights(view, std::slice::from_ref(world), &mut out);
+        out[0]
+    }
+
+    fn log_weights(&self, view: &PlayerView, worlds: &[World], out: &mut Vec<f64>) {
+        out.clear();
+        out.resize(worlds.len(), 0.0);
+        if !self.net.fits(view) {
+            return;
+        }
+        let me = view.seat();
+        // The scored decisions of every world: their inputs, one row each, and
+        // (world, action taken, legal actions' range in `legal`).
+        let mut inputs: Vec<f32> = Vec::new();
+        let mut rows: Vec<(usize, usize, std::ops::Range<usize>)> = Vec::new();
+        let mut legal: Vec<usize> = Vec::new();
+        for (w, world) in worlds.iter().enumerate() {
+            let replayed = world.replay_visit(view, |hand, d| {
+                let seat = hand.request().seat();
+                if seat == Some(me) || seat.is_none() || matches!(d, Decision::Discard(_)) {
+                    return;
+                }
+                let Some(a) = Action::Decision(d).id() else { return };
+                let v = hand.view(seat.expect("a seat"));
+                let ids = tresillo_core::action::legal_ids(&v, Default::default());
+                if ids.len() < 2 {
+                    return;
+                }
+                let at = legal.len();
+                legal.extend(ids);
+                rows.push((w, a, at..legal.len()));
+                inputs.extend(features::input(&v, CardSet::EMPTY));
+            });
+            if replayed.is_err() {
+                out[w] = f64::NEG_INFINITY;
+            }
+        }
+        if rows.is_empty() {
+            return;
+        }
+        let Ok(y) = self.net.run(inputs, rows.len()) else {
+            // A model that cannot run weights nothing: the uniform worlds.
+            out.fill(0.0);
+            return;
+        };
+        for (r, (w, a, range)) in rows.iter().enumerate() {
+            let logits = &y[r * NUM_ACTIONS..(r + 1) * NUM_ACTIONS];
+            let ids = &legal[range.clone()];
+            let m = ids.iter().map(|&i| logits[i]).fold(f32::NEG_INFINITY, f32::max);
+            let z = ids.iter().map(|&i| f64::from(logits[i] - m).exp()).sum::<f64>().ln();
+            out[*w] += (f64::from(logits[*a] - m) - z) * self.power;
+        }
+    }
+}
+
+/// Policy-Based Inference on a few worlds of a larger pool: two-stage
+/// sampling-importance-resampling. The pool's worlds are weighted by `first`
+/// (the card-location model, or none: every world alike), `keep` of them are
+/// resampled in proportion (systematic resampling, no random number drawn),
+/// and those alone are scored by the policy (`second`): a world's log-weight is
+/// the log of the times it was kept plus its policy log-likelihood, and the
+/// worlds not kept are ruled out. The policy's cost is then that of `keep`
+/// worlds whatever the pool's size.
+pub struct StagedLikelihood {
+    /// The first stage's model, over the whole pool (`None`: uniform).
+    pub first: Option<Box<dyn Likelihood>>,
+    /// The second stage's model, over the kept worlds.
+    pub second: PolicyLikelihood,
+    /// How many draws the second stage scores (at least 1).
+    pub keep: usize,
+}
+
+impl Likelihood for StagedLikelihood {
+    fn log_weight(&self, view: &PlayerView, world: &World) -> f64 {
+        self.first.as_ref().map_or(0.0, |f| f.log_weight(view, world)) + self.second.log_weight(view, world)
+    }
+
+    fn log_weights(&self, view: &PlayerView, worlds: &[World], out: &mut Vec<f64>) {
+        out.clear();
+        let mut lw = Vec::with_capacity(worlds.len());
+        match &self.first {
+            Some(f) => f.log_weights(view, worlds, &mut lw),
+            None => lw.resize(worlds.len(), 0.0),
+        }
+        let counts = systematic(&lw, self.keep.max(1));
+        let kept: Vec<World> = worlds.iter().zip(&counts).filter(|(_, c)| **c > 0).map(|(w, _)| *w).collect();
+        let mut second = Vec::with_capacity(kept.len());
+        self.second.log_weights(view, &kept, &mut second);
+        let mut k = second.iter();
+        out.extend(counts.iter().map(|&c| {
+            if c == 0 { f64::NEG_INFINITY } else { (c as f64).ln() + k.next().copied().unwrap_or(0.0) }
+        }));
+    }
+}
+
+/// How many times each of the worlds of log-weights `lw` is drawn when `n`
+/// draws are made in proportion to the weights by systematic resampling (the
+/// draws at `(i + 1/2) / n` of the cumulative weight): deterministic, and every
+/// world of weight at least `1/n` of the total is drawn. All ruled out: none.
+fn systematic(lw: &[f64], n: usize) -> Vec<usize> {
+    let mut counts = vec![0; lw.len()];
+    let m = lw.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if !m.is_finite() {
+        return counts;
+    }
+    let w: Vec<f64> = lw.iter().map(|x| (x - m).exp()).collect();
+    let total: f64 = w.iter().sum();
+    let (mut cum, mut i) = (0.0, 0);
+    for (k, x) in w.iter().enumerate() {
+        cum += x / total * n as f64;
+        while i < n && (i as f64 + 0.5) < cum {
+            counts[k] += 1;
+            i += 1;
+        }
+    }
+    counts
+}
+
 /// The action a policy or value network picks among `legal` for `view` with
 /// `building` chosen: the best output, or with `temp` > 0 a draw from the
 /// softmax of the outputs divided by `temp`.
@@ -342,14 +487,52 @@ pub fn register(registry: &mut Registry, read: ModelReader) -> Result<(), SpecEr
                     default: "100".into(),
                     help: "with loc: the power of the model's weights, percent (1-100; the cards are not independent, so the full product is overconfident)",
                 },
+                ParamInfo {
+                    name: "pbi",
+                    default: "(none)".into(),
+                    help: "Policy-Based Inference: weight the sampled worlds by a policy model's probability of the other seats' decisions in them (a file or builtin/NAME; tresillo train --kind policy); with loc, both",
+                },
+                ParamInfo {
+                    name: "pbi_pow",
+                    default: "100".into(),
+                    help: "with pbi: the power of the policy's weights, percent (1-100)",
+                },
+                ParamInfo {
+                    name: "pbi_keep",
+                    default: "64".into(),
+                    help: "with pbi: how many draws from the pool (weighted by loc, else uniform) the policy scores (1-100000); the others are left out",
+                },
             ],
             move |mut a, p| {
-                let value = p.get("loc").ok_or_else(|| p.bad_value("loc_pow", p.get("loc_pow").unwrap_or(""), "loc_pow goes with loc=MODEL"))?;
-                let net = m.get(agent, "loc", value)?;
-                let power = p.int("loc_pow", 1, 100)?.unwrap_or(100) as f64 / 100.0;
-                let l = LocationLikelihood::new(net, power).map_err(|e| p.bad_value("loc", value, e.to_string()))?;
-                if !a.set_likelihood(Arc::new(l)) {
-                    return Err(p.bad_value("loc", value, "this agent samples no worlds"));
+                let (mut loc, mut policy): (Option<Box<dyn Likelihood>>, _) = (None, None);
+                if let Some(value) = p.get("loc") {
+                    let net = m.get(agent, "loc", value)?;
+                    let power = p.int("loc_pow", 1, 100)?.unwrap_or(100) as f64 / 100.0;
+                    let l = LocationLikelihood::new(net, power).map_err(|e| p.bad_value("loc", value, e.to_string()))?;
+                    loc = Some(Box::new(l));
+                } else if let Some(v) = p.get("loc_pow") {
+                    return Err(p.bad_value("loc_pow", v, "loc_pow goes with loc=MODEL"));
+                }
+                if let Some(value) = p.get("pbi") {
+                    let net = m.get(agent, "pbi", value)?;
+                    let power = p.int("pbi_pow", 1, 100)?.unwrap_or(100) as f64 / 100.0;
+                    let l = PolicyLikelihood::new(net, power).map_err(|e| p.bad_value("pbi", value, e.to_string()))?;
+                    policy = Some(l);
+                } else {
+                    for k in ["pbi_pow", "pbi_keep"] {
+                        if let Some(v) = p.get(k) {
+                            return Err(p.bad_value(k, v, format!("{k} goes with pbi=MODEL")));
+                        }
+                    }
+                }
+                let keep = p.int("pbi_keep", 1, 100_000)?.unwrap_or(64) as usize;
+                let (first, value) = if p.get("loc").is_some() { ("loc", p.get("loc")) } else { ("pbi", p.get("pbi")) };
+                let model: Arc<dyn Likelihood> = match policy {
+                    Some(second) => Arc::new(StagedLikelihood { first: loc, second, keep }),
+                    None => Arc::from(loc.expect("loc= or pbi=")),
+                };
+                if !a.set_likelihood(model) {
+                    return Err(p.bad_value(first, value.unwrap_or(""), "this agent samples no worlds"));
                 }
                 Ok(a)
             },
@@ -444,5 +627,24 @@ impl Agent for Named {
     }
     fn set_likelihood(&mut self, model: Arc<dyn Likelihood>) -> bool {
         self.1.set_likelihood(model)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::systematic;
+
+    #[test]
+    fn systematic_resampling_draws_in_proportion_and_never_the_ruled_out() {
+        let lw = [0.0, f64::NEG_INFINITY, 3f64.ln(), 0.0, 0.0, f64::NEG_INFINITY];
+        let c = systematic(&lw, 12);
+        assert_eq!(c.iter().sum::<usize>(), 12);
+        // Weights 1, 0, 3, 1, 1, 0 of 6: 2, 0, 6, 2, 2, 0 draws of 12, exactly.
+        assert_eq!(c, vec![2, 0, 6, 2, 2, 0]);
+        // Every world of weight at least 1/n of the total is drawn.
+        let c = systematic(&[0.0; 10], 10);
+        assert!(c.iter().all(|&k| k == 1), "{c:?}");
+        assert_eq!(systematic(&[f64::NEG_INFINITY; 3], 5), vec![0, 0, 0]);
+        assert_eq!(systematic(&[], 5), Vec::<usize>::new());
     }
 }

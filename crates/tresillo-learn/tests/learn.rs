@@ -226,3 +226,107 @@ fn the_counts_are_the_tensors_only_fractions() {
         hand.apply(d).unwrap();
     }
 }
+
+/// The true world of `hand`, at a table of three.
+fn truth(hand: &tresillo_core::Hand) -> tresillo_agents::World {
+    let mut w = tresillo_agents::World::default();
+    for s in 0..3u8 {
+        w.hands.0[s as usize] = hand.hand_of(Seat(s));
+        w.discards.0[s as usize] = hand.discards_of(Seat(s));
+    }
+    w.heap = hand.heap_remaining();
+    w
+}
+
+#[test]
+fn policy_based_inference_scores_the_other_seats_decisions_and_favours_the_truth() {
+    use tresillo_agents::{Likelihood, Sampler, deal_for_seed, rng_from_seed};
+    use tresillo_core::{Decision, Hand, Request, RuleSet};
+    use tresillo_learn::agents::PolicyLikelihood;
+    let rows = rule_rows(400);
+    let (policy, _) = tresillo_learn::train(&rows, &tiny(Kind::Policy, None), |_| {}).unwrap();
+    let policy = Arc::new(policy);
+    let pbi = PolicyLikelihood::new(policy.clone(), 1.0).unwrap();
+    let (mut above, mut checked) = (0, 0);
+    for seed in 1000..1040u64 {
+        let mut hand = Hand::new(RuleSet::TRESILLO, 3, deal_for_seed(seed), Seat((seed % 3) as u8)).unwrap();
+        let mut agent = tresillo_agents::RuleAgent::new(Default::default());
+        let mut rng = rng_from_seed(seed);
+        let mut done = false;
+        while !hand.is_done() {
+            let seat = hand.request().seat().unwrap();
+            let view = hand.view(seat);
+            if !done && matches!(hand.request(), Request::Play { .. }) && view.public().plays().len() >= 10 {
+                done = true;
+                let sampler = Sampler::new(&view).unwrap();
+                let mut worlds: Vec<_> = (0..15).map(|_| sampler.sample(&mut rng)).collect();
+                worlds.push(truth(&hand));
+                let mut lw = Vec::new();
+                pbi.log_weights(&view, &worlds, &mut lw);
+                // Each world's weight is the sum, over the other seats'
+                // decisions with a choice, of the log-softmax over the legal
+                // actions: recomputed here one decision at a time.
+                for (w, world) in worlds.iter().zip(&lw).take(3) {
+                    let mut sum = 0.0;
+                    w.replay_visit(&view, |h, d| {
+                        let s = h.request().seat().unwrap();
+                        if s == seat || matches!(d, Decision::Discard(_)) {
+                            return;
+                        }
+                        let v = h.view(s);
+                        let legal = tresillo_core::action::legal_ids(&v, Default::default());
+                        if legal.len() < 2 {
+                            return;
+                        }
+                        let y = policy.run(features::input(&v, CardSet::EMPTY), 1).unwrap();
+                        let a = tresillo_core::action::Action::Decision(d).id().unwrap();
+                        let z: f64 = legal.iter().map(|&i| f64::from(y[i]).exp()).sum::<f64>().ln();
+                        sum += f64::from(y[a]) - z;
+                    })
+                    .unwrap();
+                    assert!((sum - world).abs() < 1e-3, "{sum} against {world}");
+                    assert!(sum < 0.0);
+                }
+                let t = lw[15];
+                above += lw[..15].iter().filter(|&&x| x < t).count();
+                checked += 15;
+            }
+            let d = agent.decide(&view, &mut rng).unwrap();
+            hand.apply(d).unwrap();
+        }
+    }
+    // A policy of rule's play, scoring rule's play, puts the true world above
+    // most uniformly drawn ones (chance: half of them).
+    assert!(above * 10 > checked * 7, "the truth above {above} of {checked} worlds");
+}
+
+#[test]
+fn a_location_model_weights_the_worlds_of_hombre_too() {
+    use tresillo_agents::{deal_for_seed, rng_from_seed};
+    use tresillo_core::Hand;
+    let rules = Rules::parse("hombre", &[]).unwrap();
+    let specs = vec!["rule".to_string(); 3];
+    let hombre = Setup { rules, ..setup() };
+    let rows = data::play_deals(&hombre, &specs, &Registry::builtin(), 0..150).unwrap();
+    let (loc, _) = tresillo_learn::train(&rows, &tiny(Kind::Locations, None), |_| {}).unwrap();
+    assert_eq!(loc.info().rules, None, "train leaves the description to its caller");
+    let bytes = loc.to_bytes().unwrap();
+    let mut registry = Registry::builtin();
+    tresillo_learn::register(&mut registry, Arc::new(move |_: &str| Ok(bytes.clone()))).unwrap();
+    for (spec, seed) in [("pimc:worlds=4:loc=l", 5u64), ("pimc:worlds=4", 5)] {
+        let mut agents: Vec<Box<dyn Agent>> = (0..3).map(|_| registry.build_agent(spec).unwrap()).collect();
+        let mut hand = Hand::with_rules(rules, 3, deal_for_seed(seed), Seat(0)).unwrap();
+        let mut rng = rng_from_seed(seed);
+        while !hand.is_done() {
+            let seat = hand.request().seat().unwrap();
+            let d = agents[seat.0 as usize].decide(&hand.view(seat), &mut rng).unwrap();
+            hand.apply(d).unwrap();
+        }
+        let weighted: u64 = agents.iter_mut().map(|a| a.take_work().weighted).sum();
+        if spec.contains("loc") {
+            assert!(weighted > 0, "no decision of hombre's search was weighted");
+        } else {
+            assert_eq!(weighted, 0, "without a model hombre's worlds stay uniform");
+        }
+    }
+}

@@ -1285,13 +1285,28 @@ impl PimcAgent {
     pub fn choose(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
         if crate::search::gpimc::handles(view.public()) && !crate::search::gpimc::pimc_bids(view) {
             // hombre, lhombre, four players: the general search of `gpimc`.
-            if let Ok(sampler) = Sampler::new(view)
-                && let Some(d) = {
-                    let (max, deadline) = self.params.budget();
-                    self.general.decide(view, max, deadline, || Some(sampler.sample(rng).hands))
+            // A model given by the program (a learned one, `loc=`) weights the
+            // worlds here too; the soft rule model (`infer=1`) scores nothing
+            // in these games, so without a given model the worlds stay uniform.
+            if let Ok(sampler) = Sampler::new(view) {
+                let weighted = self.infer.given.is_some()
+                    && matches!(view.request(), Request::Play { legal, .. } if legal.len() > 1)
+                    && self.infer.weigh(
+                        &self.params.infer,
+                        self.params.rule,
+                        self.params.worlds,
+                        &sampler,
+                        view,
+                        rng,
+                    );
+                let pool = &self.infer.pool;
+                let (max, deadline) = self.params.budget();
+                let d = self.general.decide(view, max, deadline, || {
+                    if weighted { pool.pick(rng).map(|w| w.hands) } else { Some(sampler.sample(rng).hands) }
+                });
+                if let Some(d) = d {
+                    return d;
                 }
-            {
-                return d;
             }
             return self.rule.choose(view, rng);
         }
