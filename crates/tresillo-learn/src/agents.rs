@@ -132,6 +132,33 @@ impl Likelihood for LocationLikelihood {
     }
 }
 
+/// Several models of one kind for several games (`loc=A+B`): each view is
+/// weighted by the first whose game it is ([`Net::fits`]), and by none (the
+/// uniform worlds) when no model is of its game.
+pub struct ByGame(pub Vec<(Arc<Net>, Box<dyn Likelihood>)>);
+
+impl ByGame {
+    fn part(&self, view: &PlayerView) -> Option<&dyn Likelihood> {
+        self.0.iter().find(|(net, _)| net.fits(view)).map(|(_, l)| &**l)
+    }
+}
+
+impl Likelihood for ByGame {
+    fn log_weight(&self, view: &PlayerView, world: &World) -> f64 {
+        self.part(view).map_or(0.0, |l| l.log_weight(view, world))
+    }
+
+    fn log_weights(&self, view: &PlayerView, worlds: &[World], out: &mut Vec<f64>) {
+        match self.part(view) {
+            Some(l) => l.log_weights(view, worlds, out),
+            None => {
+                out.clear();
+                out.resize(worlds.len(), 0.0);
+            }
+        }
+    }
+}
+
 /// Policy-Based Inference (Rebstock et al. 2019): a world's log-weight is the
 /// log-probability, under a policy network imitating the other players, of
 /// every public decision the *other* seats made in it. Each world is replayed
@@ -150,7 +177,10 @@ impl PolicyLikelihood {
     /// A likelihood of a policy model, its log-weights multiplied by `power`.
     pub fn new(net: Arc<Net>, power: f64) -> Result<PolicyLikelihood, ModelError> {
         if net.info().kind != Kind::Policy {
-            return Err(ModelError::Invalid(format!("a {} model, not a policy model", net.info().kind.name())));
+            return Err(ModelError::Invalid(format!(
+                "a {} model, not a policy model",
+                net.info().kind.name()
+            )));
         }
         Ok(PolicyLikelihood { net, power })
     }
@@ -480,7 +510,7 @@ pub fn register(registry: &mut Registry, read: ModelReader) -> Result<(), SpecEr
                 ParamInfo {
                     name: "loc",
                     default: "(none)".into(),
-                    help: "weight the sampled worlds by a card-location model (a file or builtin/NAME; tresillo train --kind locations)",
+                    help: "weight the sampled worlds by a card-location model (a file or builtin/NAME; tresillo train --kind locations); A+B: models of several games, each used in its own",
                 },
                 ParamInfo {
                     name: "loc_pow",
@@ -506,10 +536,15 @@ pub fn register(registry: &mut Registry, read: ModelReader) -> Result<(), SpecEr
             move |mut a, p| {
                 let (mut loc, mut policy): (Option<Box<dyn Likelihood>>, _) = (None, None);
                 if let Some(value) = p.get("loc") {
-                    let net = m.get(agent, "loc", value)?;
                     let power = p.int("loc_pow", 1, 100)?.unwrap_or(100) as f64 / 100.0;
-                    let l = LocationLikelihood::new(net, power).map_err(|e| p.bad_value("loc", value, e.to_string()))?;
-                    loc = Some(Box::new(l));
+                    let mut parts: Vec<(Arc<Net>, Box<dyn Likelihood>)> = Vec::new();
+                    for name in value.split('+') {
+                        let net = m.get(agent, "loc", name)?;
+                        let l = LocationLikelihood::new(net.clone(), power)
+                            .map_err(|e| p.bad_value("loc", name, e.to_string()))?;
+                        parts.push((net, Box::new(l)));
+                    }
+                    loc = Some(if parts.len() == 1 { parts.pop().expect("one").1 } else { Box::new(ByGame(parts)) });
                 } else if let Some(v) = p.get("loc_pow") {
                     return Err(p.bad_value("loc_pow", v, "loc_pow goes with loc=MODEL"));
                 }

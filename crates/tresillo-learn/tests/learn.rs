@@ -330,3 +330,57 @@ fn a_location_model_weights_the_worlds_of_hombre_too() {
         }
     }
 }
+
+#[test]
+fn models_of_several_games_weight_each_game_by_its_own() {
+    use tresillo_agents::{Likelihood, Sampler, deal_for_seed, rng_from_seed};
+    use tresillo_core::{Hand, Request};
+    use tresillo_learn::agents::{ByGame, LocationLikelihood};
+    let model = |rules: &str, seed: u64| {
+        let mut net = Net::new(Kind::Locations, &[8], seed).unwrap();
+        net.info_mut().rules = Some(rules.into());
+        net.info_mut().players = Some(3);
+        Arc::new(net)
+    };
+    let (t, h) = (model("tresillo", 1), model("hombre", 2));
+    let both = ByGame(vec![
+        (h.clone(), Box::new(LocationLikelihood::new(h.clone(), 1.0).unwrap())),
+        (t.clone(), Box::new(LocationLikelihood::new(t.clone(), 1.0).unwrap())),
+    ]);
+    let tresillo_only = LocationLikelihood::new(t, 1.0).unwrap();
+    let hombre_only = LocationLikelihood::new(h, 1.0).unwrap();
+    for name in ["tresillo", "hombre", "lhombre"] {
+        let rules = Rules::parse(name, &[]).unwrap();
+        let mut agent = tresillo_agents::RuleAgent::new(Default::default());
+        let mut rng = rng_from_seed(3);
+        // The first deal that reaches its fifth card (in some every seat passes).
+        let hand = (0..)
+            .find_map(|seed| {
+                let mut hand = Hand::with_rules(rules, 3, deal_for_seed(seed), Seat(0)).unwrap();
+                while !hand.is_done() {
+                    if matches!(hand.request(), Request::Play { .. }) && hand.public().plays().len() >= 4 {
+                        return Some(hand);
+                    }
+                    let seat = hand.request().seat().unwrap();
+                    hand.apply(agent.decide(&hand.view(seat), &mut rng).unwrap()).unwrap();
+                }
+                None
+            })
+            .unwrap();
+        let view = hand.view(hand.request().seat().unwrap());
+        let sampler = Sampler::new(&view).unwrap();
+        let worlds: Vec<_> = (0..8).map(|_| sampler.sample(&mut rng)).collect();
+        let weights = |l: &dyn Likelihood| {
+            let mut out = Vec::new();
+            l.log_weights(&view, &worlds, &mut out);
+            out
+        };
+        let want = match name {
+            "tresillo" => weights(&tresillo_only),
+            "hombre" => weights(&hombre_only),
+            _ => vec![0.0; 8],
+        };
+        assert_eq!(weights(&both), want, "{name}");
+        assert!(name == "lhombre" || want.iter().any(|&w| w != 0.0));
+    }
+}
