@@ -29,6 +29,10 @@ use tresillo_env::decide_by_actions;
 pub fn builtin_models() -> &'static [(&'static str, &'static [u8])] {
     &[
         ("locations-rule", include_bytes!("../../../models/locations-rule.safetensors")),
+        ("locations-hombre", include_bytes!("../../../models/locations-hombre.safetensors")),
+        ("locations-lhombre", include_bytes!("../../../models/locations-lhombre.safetensors")),
+        ("locations-four", include_bytes!("../../../models/locations-four.safetensors")),
+        ("policy-pimc", include_bytes!("../../../models/policy-pimc.safetensors")),
         ("value-bids-rule", include_bytes!("../../../models/value-bids-rule.safetensors")),
     ]
 }
@@ -36,7 +40,10 @@ pub fn builtin_models() -> &'static [(&'static str, &'static [u8])] {
 /// `lpimc`'s parameters beyond `pimc`'s: the shipped models and the pool and
 /// power they were measured with (results/README.md, "learn-*").
 pub const LPIMC_DEFAULTS: [(&str, &str); 4] = [
-    ("loc", "builtin/locations-rule"),
+    (
+        "loc",
+        "builtin/locations-rule+builtin/locations-hombre+builtin/locations-lhombre+builtin/locations-four",
+    ),
     ("loc_pow", "40"),
     ("infer_pool", "32"),
     ("bid", "builtin/value-bids-rule"),
@@ -171,6 +178,7 @@ impl Likelihood for ByGame {
 pub struct PolicyLikelihood {
     net: Arc<Net>,
     power: f64,
+    cards_only: bool,
 }
 
 impl PolicyLikelihood {
@@ -182,7 +190,14 @@ impl PolicyLikelihood {
                 net.info().kind.name()
             )));
         }
-        Ok(PolicyLikelihood { net, power })
+        Ok(PolicyLikelihood { net, power, cards_only: false })
+    }
+
+    /// The same, scoring the cards played alone (not the auction, contract,
+    /// words and answers) when `cards_only`.
+    #[must_use]
+    pub fn cards_only(self, cards_only: bool) -> PolicyLikelihood {
+        PolicyLikelihood { cards_only, ..self }
     }
 }
 
@@ -208,7 +223,11 @@ impl Likelihood for PolicyLikelihood {
         for (w, world) in worlds.iter().enumerate() {
             let replayed = world.replay_visit(view, |hand, d| {
                 let seat = hand.request().seat();
-                if seat == Some(me) || seat.is_none() || matches!(d, Decision::Discard(_)) {
+                if seat == Some(me)
+                    || seat.is_none()
+                    || matches!(d, Decision::Discard(_))
+                    || (self.cards_only && !matches!(d, Decision::Play(_)))
+                {
                     return;
                 }
                 let Some(a) = Action::Decision(d).id() else { return };
@@ -528,6 +547,11 @@ pub fn register(registry: &mut Registry, read: ModelReader) -> Result<(), SpecEr
                     help: "with pbi: the power of the policy's weights, percent (1-100)",
                 },
                 ParamInfo {
+                    name: "pbi_cards",
+                    default: "0".into(),
+                    help: "with pbi: 1 scores the cards the other seats played alone, 0 their bids, contract, words and answers too",
+                },
+                ParamInfo {
                     name: "pbi_keep",
                     default: "64".into(),
                     help: "with pbi: how many draws from the pool (weighted by loc, else uniform) the policy scores (1-100000); the others are left out",
@@ -552,9 +576,9 @@ pub fn register(registry: &mut Registry, read: ModelReader) -> Result<(), SpecEr
                     let net = m.get(agent, "pbi", value)?;
                     let power = p.int("pbi_pow", 1, 100)?.unwrap_or(100) as f64 / 100.0;
                     let l = PolicyLikelihood::new(net, power).map_err(|e| p.bad_value("pbi", value, e.to_string()))?;
-                    policy = Some(l);
+                    policy = Some(l.cards_only(p.int("pbi_cards", 0, 1)? == Some(1)));
                 } else {
-                    for k in ["pbi_pow", "pbi_keep"] {
+                    for k in ["pbi_pow", "pbi_keep", "pbi_cards"] {
                         if let Some(v) = p.get(k) {
                             return Err(p.bad_value(k, v, format!("{k} goes with pbi=MODEL")));
                         }
@@ -623,7 +647,7 @@ fn register_lpimc(registry: &mut Registry) -> Result<(), SpecError> {
     registry.register(
         tresillo_agents::AgentInfo {
             name: "lpimc",
-            help: "pimc with the shipped learned models: worlds weighted by the card-location network, the auction and contract by the value network (three-player tresillo; elsewhere pimc); docs/LEARNING.md",
+            help: "pimc with the shipped learned models: worlds weighted by the card-location networks (tresillo at three and four players, hombre, lhombre), the auction and contract by the value network (three-player tresillo); docs/LEARNING.md",
             params,
         },
         move |p| {

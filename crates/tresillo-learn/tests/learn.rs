@@ -204,7 +204,7 @@ fn lpimc_plays_with_the_shipped_models_and_only_in_their_game() {
     }
     let info = registry.info("lpimc").unwrap();
     let default = |k: &str| info.params.iter().find(|p| p.name == k).unwrap().default.clone();
-    assert_eq!(default("loc"), "builtin/locations-rule");
+    assert!(default("loc").starts_with("builtin/locations-rule+builtin/locations-hombre"));
     assert_eq!(default("bid"), "builtin/value-bids-rule");
     let e = registry.build_agent("net:model=builtin/nothing").err().unwrap().to_string();
     assert!(e.contains("no built-in model \"nothing\"") && e.contains("locations-rule"), "{e}");
