@@ -11,8 +11,10 @@ for OTHER (default: the mean of the other slots, two, or three at a table of
 four), divided by the number of seatings: tantos per deal (per session), as the
 summaries count them. Prints the mean over units with a 95% confidence interval
 (Student's t with units - 1 degrees of freedom, units independent), the
-likelihood of superiority and the units won, drawn and lost: the numbers of the
-run's pairs.csv.
+likelihood of superiority, the units won, drawn and lost, and the Elo difference
+of those counts with its 95% interval: the numbers of the run's pairs.csv (its Elo
+computed here independently: the score (W + D/2) / N, its interval by Student's t
+on the per-unit scores 1, 1/2 and 0, each end read as 400 log10(s / (1 - s))).
 
 With `--across RUN_B`, the difference is SLOT in RUN_DIR minus SLOT_B (default
 SLOT) in RUN_B, deal by deal: two variants of an agent each run against the same
@@ -178,6 +180,26 @@ def main():
     print(f"slot {slot} minus {vs}, tantos per {unit} (paired by {unit}), {n} {unit}s:")
     print(f"{mean:+.4f} [{mean - half:+.4f}, {mean + half:+.4f}]")
     print(f"likelihood of superiority {los:.4f}; {unit}s won/drawn/lost {wins}/{draws}/{n - wins - draws}")
+    elo, lo, hi = elo_of(wins, draws, n - wins - draws)
+    print(f"Elo {elo:+.1f} [{lo:+.1f}, {hi:+.1f}]")
+
+
+def elo_of(wins, draws, losses):
+    """The Elo difference of paired units' wins, draws and losses and its 95%
+    interval (infinite at a score of 0 or 1)."""
+    n = wins + draws + losses
+    s = (wins + draws / 2.0) / n
+    var = (wins * (1.0 - s) ** 2 + draws * (0.5 - s) ** 2 + losses * s * s) / (n - 1.0)
+    half = half_width(var, n)
+
+    def scale(x):
+        if x <= 0.0:
+            return -math.inf
+        if x >= 1.0:
+            return math.inf
+        return 400.0 * math.log10(x / (1.0 - x))
+
+    return scale(s), scale(s - half), scale(s + half)
 
 
 if __name__ == "__main__":

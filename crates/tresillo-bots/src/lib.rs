@@ -326,10 +326,10 @@ pub fn bot_config(spec: &str, named: &[(String, BotConfig)]) -> Option<BotConfig
 
 /// What a run records of a bot, to tell later whether the same bot plays
 /// (`--resume` refuses another): the agent that names it, its command, arguments
-/// and working directory, and a digest of what defines its play: the program
-/// file, and the script it runs (the first argument that names a file, as
-/// `python3 bot.py` names its script). Other files its command line names (a log
-/// it writes, `--log bot.log`) are not part of it: they change as it plays.
+/// and working directory, a digest of its program file, and the name and version
+/// its greeting declares. That is what defines its play; other files its command
+/// line names (a script, a log it writes, `--log bot.log`) are not part of it: a
+/// bot whose play changes says so by its declared version.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct BotIdentity {
     /// The agent spec's name (`ext`, or the name of an experiment file's bot) and
@@ -342,15 +342,42 @@ pub struct BotIdentity {
     /// Its working directory, when set.
     pub cwd: Option<String>,
     /// `(file, BLAKE3 digest in hex)` for the program (found on `PATH` when it
-    /// has no `/`) and the first argument that names an existing file (its
-    /// script). A run of an older version may list every argument that was a file.
+    /// has no `/`). A run of an older version may list its script and other
+    /// files its command line named too; they are not compared.
     pub files: Vec<(String, String)>,
+    /// The name and version its greeting declared when the run started; absent
+    /// when it did not greet then (the run's own fault policy met it) or in a
+    /// run of an older version (then only its command and program are compared).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declared: Option<Declared>,
+}
+
+/// What a bot says it is in its greeting: its `name` and `version`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Declared {
+    /// Its `name` (empty when it declares none).
+    pub name: String,
+    /// Its `version` (empty when it declares none).
+    pub version: String,
+}
+
+impl std::fmt::Display for Declared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let name = if self.name.is_empty() { "no name" } else { &self.name };
+        if self.version.is_empty() {
+            write!(f, "{name}, no version")
+        } else {
+            write!(f, "{name} {}", self.version)
+        }
+    }
 }
 
 impl BotConfig {
-    /// The bot's [`BotIdentity`] as agent `agent`: its files are read now.
+    /// The bot's [`BotIdentity`] as agent `agent`: its program file is read now,
+    /// and the bot is started and greeted for `rules` at `players` (then ended)
+    /// for the name and version it declares.
     #[must_use]
-    pub fn identity(&self, agent: &str) -> BotIdentity {
+    pub fn identity(&self, agent: &str, rules: Rules, players: u8) -> BotIdentity {
         let base = self.cwd.clone().unwrap_or_default();
         let mut files = Vec::new();
         let program = if self.program.contains('/') {
@@ -360,30 +387,37 @@ impl BotConfig {
                 std::env::split_paths(&paths).map(|d| d.join(&self.program)).find(|p| p.is_file())
             })
         };
-        let script = self.args.iter().map(|a| base.join(a)).find(|p| p.is_file());
-        for path in program.into_iter().chain(script) {
-            if path.is_file()
-                && let Ok(bytes) = std::fs::read(&path)
-            {
-                files.push((path.display().to_string(), blake3::hash(&bytes).to_hex().to_string()));
-            }
+        if let Some(path) = program
+            && path.is_file()
+            && let Ok(bytes) = std::fs::read(&path)
+        {
+            files.push((path.display().to_string(), blake3::hash(&bytes).to_hex().to_string()));
         }
+        let mut bot = ExtBot::new(BotConfig { options: Vec::new(), log: None, ..self.clone() });
+        let declared = bot
+            .spawn(rules, players)
+            .ok()
+            .map(|()| Declared { name: bot.name.clone(), version: bot.version.clone() });
         BotIdentity {
             agent: agent.to_string(),
             program: self.program.clone(),
             args: self.args.clone(),
             cwd: self.cwd.as_ref().map(|c| c.display().to_string()),
             files,
+            declared,
         }
     }
 }
 
-/// The bots among `specs` (each agent spec once, in order) and their identities;
-/// `named`: the bots an experiment file defines.
+/// The bots among `specs` (each agent spec once, in order) and their identities,
+/// each bot greeted for `rules` at `players`; `named`: the bots an experiment
+/// file defines.
 #[must_use]
 pub fn identities<'a>(
     specs: impl IntoIterator<Item = &'a str>,
     named: &[(String, BotConfig)],
+    rules: Rules,
+    players: u8,
 ) -> Vec<BotIdentity> {
     let mut out: Vec<BotIdentity> = Vec::new();
     for spec in specs {
@@ -392,10 +426,10 @@ pub fn identities<'a>(
                 label if label != spec => label.to_string(),
                 _ => spec_name(spec),
             };
-            let id = c.identity(&agent);
-            if !out.contains(&id) {
-                out.push(id);
+            if out.iter().any(|o| o.agent == agent && o.program == c.program && o.args == c.args) {
+                continue;
             }
+            out.push(c.identity(&agent, rules, players));
         }
     }
     out
@@ -405,9 +439,6 @@ pub fn identities<'a>(
 /// resumption (`new`), in a few words; `None` when they are the same.
 #[must_use]
 pub fn identity_change(old: &[BotIdentity], new: &[BotIdentity]) -> Option<String> {
-    if old == new {
-        return None;
-    }
     for n in new {
         let Some(o) = old.iter().find(|o| o.agent == n.agent && o.program == n.program && o.args == n.args)
         else {
@@ -430,28 +461,29 @@ pub fn identity_change(old: &[BotIdentity], new: &[BotIdentity]) -> Option<Strin
                 n.cwd.as_deref().unwrap_or("the toolkit's directory")
             ));
         }
-        for (path, digest) in &n.files {
-            match o.files.iter().find(|(p, _)| p == path) {
-                Some((_, d)) if d == digest => {}
-                Some(_) => return Some(format!("`{}`: {path} has changed", n.agent)),
-                None => return Some(format!("`{}`: {path} was not its file", n.agent)),
+        // The program: the first file either lists (older runs list more).
+        match (o.files.first(), n.files.first()) {
+            (Some((p, d)), Some((q, e))) if p == q && d != e => {
+                return Some(format!("`{}`: its program {q} has changed", n.agent));
             }
+            (Some((p, _)), Some((q, _))) if p != q => {
+                return Some(format!("`{}`: its program was {p}, now {q}", n.agent));
+            }
+            (Some((p, _)), None) => return Some(format!("`{}`: its program {p} is gone", n.agent)),
+            _ => {}
         }
-        // (A file the old run listed that is not the program or the script now, a
-        // log an older version counted, is not part of the bot.)
-        if let Some((path, _)) = o
-            .files
-            .iter()
-            .take(2)
-            .find(|(p, _)| !n.files.iter().any(|(q, _)| q == p) && !std::path::Path::new(p).exists())
+        // Its declared name and version, when both runs saw a greeting (a bot
+        // that does not greet now meets the run's fault policy when it plays).
+        if let (Some(d), Some(e)) = (&o.declared, &n.declared)
+            && d != e
         {
-            return Some(format!("`{}`: {path} is gone", n.agent));
+            return Some(format!("`{}` declared itself {d}, now {e}", n.agent));
         }
     }
     let same = |o: &BotIdentity, n: &BotIdentity| {
         o.agent == n.agent && o.program == n.program && o.args == n.args && o.cwd == n.cwd
     };
-    // None: the same bots, their program and script unchanged.
+    // None: the same bots, their program and declared name and version unchanged.
     old.iter()
         .find(|o| !new.iter().any(|n| same(o, n)))
         .map(|o| format!("`{}` played in it and does not now", o.agent))
@@ -660,6 +692,8 @@ pub struct ExtBot {
     process: Option<Process>,
     /// The bot's name from its greeting.
     pub name: String,
+    /// The version its greeting declares (empty when none).
+    pub version: String,
     /// The options it declared in its greeting.
     pub declared: Vec<BotOption>,
     /// Whether requests with one legal action are played without asking it
@@ -712,6 +746,7 @@ impl ExtBot {
             config,
             process: None,
             name: String::new(),
+            version: String::new(),
             declared: Vec::new(),
             auto_single: false,
             auto_played: 0,
@@ -794,6 +829,12 @@ impl ExtBot {
         // Printed in messages: its control characters escaped (a name cannot recolour
         // the terminal or forge an `error:` line).
         self.name = tresillo_core::printable(v["name"].as_str().unwrap_or("bot")).into_owned();
+        self.version = tresillo_core::printable(&match &v["version"] {
+            serde_json::Value::String(s) => s.clone(),
+            serde_json::Value::Null => String::new(),
+            other => other.to_string(),
+        })
+        .into_owned();
         if !matches!(v["auto_single"], serde_json::Value::Null | serde_json::Value::Bool(_)) {
             return Err(Fault {
                 why: format!("its greeting's auto_single is not true or false: {}", v["auto_single"]),

@@ -71,10 +71,17 @@ fn named_bots() -> &'static [(String, tresillo_bots::BotConfig)] {
 /// The agents the command line seats: the built-in ones, external bots
 /// (`ext:cmd=PROGRAM`, docs/PROTOCOL.md) and the experiment file's named bots.
 /// The external bots among a run's agents and bidding agent, as its manifest
-/// records them (a spec that does not parse has none: the run refuses it later).
-fn bot_identities(agents: &str, bidding: Option<&str>) -> Vec<tresillo_bots::BotIdentity> {
+/// records them (a spec that does not parse has none: the run refuses it later);
+/// each bot is started and greeted for `rules` at `players` for its declared
+/// name and version.
+fn bot_identities(
+    agents: &str,
+    bidding: Option<&str>,
+    rules: tresillo_core::Rules,
+    players: u8,
+) -> Vec<tresillo_bots::BotIdentity> {
     let specs = tresillo_agents::split_specs(agents).unwrap_or_default();
-    tresillo_bots::identities(specs.iter().map(String::as_str).chain(bidding), named_bots())
+    tresillo_bots::identities(specs.iter().map(String::as_str).chain(bidding), named_bots(), rules, players)
 }
 
 fn registry() -> tresillo_agents::Registry {

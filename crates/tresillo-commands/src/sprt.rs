@@ -216,9 +216,19 @@ pub fn run(a: &SprtArgs, out: &mut impl Write) -> Result<()> {
     let registry = crate::registry();
     config.validate_with(&registry)?;
     let (name_a, name_b) = (format!("{sa}:{}", config.agents[sa]), format!("{sb}:{}", config.agents[sb]));
+    // The progress line of a look: the difference, the ratios against their
+    // bounds, then the evidence (W/D/L, LOS, Elo) and the look's wall time.
+    let last = std::sync::Mutex::new(std::time::Instant::now());
     let look = |s: &SprtState| {
+        let took = {
+            let mut t = last.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let took = t.elapsed().as_secs_f64();
+            *t = std::time::Instant::now();
+            took
+        };
         note!(
-            "{:>8} deals: {name_a} minus {name_b} {:+.4} [{:+.4}, {:+.4}]; llr {:+.2} / {:+.2} (bounds {:.2}, {:.2})",
+            "{:>8} deals: {name_a} minus {name_b} {:+.4} [{:+.4}, {:+.4}]; llr {:+.2} / {:+.2} (bounds {:.2}, {:.2}); \
+             W/D/L {}/{}/{} LOS {:.4}{}; look {took:.1} s",
             s.units,
             s.mean,
             s.mean - s.ci95,
@@ -226,7 +236,12 @@ pub fn run(a: &SprtArgs, out: &mut impl Write) -> Result<()> {
             s.llr.0,
             s.llr.1,
             s.bounds.0,
-            s.bounds.1
+            s.bounds.1,
+            s.wdl.0,
+            s.wdl.1,
+            s.wdl.2,
+            s.los,
+            tresillo_runs::pairs::elo_text(s.elo)
         );
     };
     let state = match &a.out {
@@ -269,6 +284,18 @@ pub fn run(a: &SprtArgs, out: &mut impl Write) -> Result<()> {
             a.alpha, a.beta, state.llr.0, state.bounds.0, state.bounds.1
         )?,
     }
+    writeln!(
+        out,
+        "evidence: {name_a} won {}, drew {} and lost {} of the {} deals against {name_b} (its tantos above, equal to, \
+         below on the same cards); likelihood of superiority {:.4};{} (of A over B, from those counts: how often, \
+         not by how much)",
+        state.wdl.0,
+        state.wdl.1,
+        state.wdl.2,
+        state.units,
+        state.los,
+        tresillo_runs::pairs::elo_text(state.elo)
+    )?;
     if state.zero_variance {
         writeln!(
             out,
@@ -371,6 +398,7 @@ fn kept(
         zero_variance: false,
         looks: Vec::new(),
         deal_book: book.cloned(),
+        evidence: None,
     };
     if state_path.exists() {
         let old = Kept::read(dir)?;
@@ -382,6 +410,7 @@ fn kept(
             verdict: kept.verdict.clone(),
             zero_variance: false,
             looks: Vec::new(),
+            evidence: None,
             ..old
         };
         if a.force {
@@ -437,7 +466,20 @@ fn kept(
         push_look(&mut diffs, &out, &shard, (sa, sb))?;
         state = diffs.look(settings);
         look(&state);
-        kept.record(&state);
+        let compute =
+            tresillo_runs::sprt::look_compute(&out, shard.deal_range().1 - shard.deal_range().0, (sa, sb))?;
+        if let Some(c) = &compute {
+            note!(
+                "  look {k}: {sa}:{} {} decisions in {:.2} CPU s, {sb}:{} {} in {:.2} CPU s",
+                config.agents[sa],
+                c.decisions.0,
+                c.cpu_s.0,
+                config.agents[sb],
+                c.decisions.1,
+                c.cpu_s.1
+            );
+        }
+        kept.record(&state, compute);
         write(&kept)?;
         if state.verdict != Verdict::Undecided {
             break;

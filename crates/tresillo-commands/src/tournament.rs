@@ -112,8 +112,9 @@ impl TournamentArgs {
     }
 
     /// How the run is written: these arguments, this build, progress on
-    /// standard error (unless `--quiet`), notes on standard error.
-    pub fn options(&self) -> RunOptions<'static> {
+    /// standard error (unless `--quiet`), notes on standard error; the bots of
+    /// `config` greeted for its rules.
+    pub fn options(&self, config: &TournamentConfig) -> RunOptions<'static> {
         RunOptions {
             out: self.out.clone(),
             threads: self.threads,
@@ -125,7 +126,7 @@ impl TournamentArgs {
             registry: crate::registry(),
             note: &|line| note!("{line}"),
             format: self.format,
-            bots: crate::bot_identities(&self.agents, self.bidding.as_deref()),
+            bots: crate::bot_identities(&self.agents, self.bidding.as_deref(), config.rules, config.players),
         }
     }
 }
@@ -134,7 +135,7 @@ impl TournamentArgs {
 pub fn run(a: &TournamentArgs, command_line: Vec<String>) -> Result<String> {
     let config = a.config()?;
     note_time_budgets(&config);
-    tresillo_runs::run_book(&config, &a.options(), a.book()?.as_ref(), command_line)
+    tresillo_runs::run_book(&config, &a.options(&config), a.book()?.as_ref(), command_line)
 }
 
 /// Says, on standard error, that agents with a time budget make a run that
@@ -150,7 +151,7 @@ fn note_time_budgets(config: &TournamentConfig) {
 pub fn run_experiment(a: &TournamentArgs, command_line: Vec<String>) -> Result<String> {
     let config = a.config()?;
     note_time_budgets(&config);
-    tresillo_runs::run_experiment(&config, &a.options(), command_line)
+    tresillo_runs::run_experiment(&config, &a.options(&config), command_line)
 }
 
 /// Arguments of `tresillo merge`.

@@ -73,10 +73,12 @@ pub struct TuneArgs {
     /// The master seed, the same for every candidate (common random numbers).
     #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u64>)]
     pub seed: u64,
-    /// `coordinate` (one parameter at a time, in rounds) or `grid` (every combination).
+    /// `coordinate` (one parameter at a time, in rounds), `grid` (every
+    /// combination) or `spsa` (every parameter at once, `--rounds` iterations of
+    /// two candidates; docs/CLI.md).
     #[arg(long, default_value = "coordinate")]
     pub method: String,
-    /// Coordinate search: the most rounds.
+    /// Coordinate search: the most rounds; SPSA: its iterations.
     #[arg(long, default_value_t = 4, allow_negative_numbers = true, value_parser = crate::args::non_negative::<u32>)]
     pub rounds: u32,
     /// Start here instead of the agent's defaults (a spec of the same agent setting
@@ -350,6 +352,24 @@ struct Manifest<'a> {
     search_best_result: ManifestCandidate<'a>,
     start_result: ManifestCandidate<'a>,
     recommendation: &'a Recommendation,
+    /// SPSA: every iteration's gains, signs, positions, candidates, means, slopes
+    /// and move (`scripts/check-spsa.py` redoes them); absent for the other methods.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    spsa: Option<SpsaLog<'a>>,
+}
+
+/// What the manifest records of an SPSA search.
+#[derive(Serialize)]
+struct SpsaLog<'a> {
+    /// The gains' constants.
+    a: f64,
+    c: f64,
+    big_a: f64,
+    alpha: f64,
+    gamma: f64,
+    /// The most list steps one iteration moves a parameter.
+    max_step: f64,
+    steps: &'a [tresillo_sim::tune_spsa::Step],
 }
 
 /// The verdict of a tune: the spec to use and why (the manifest's
@@ -902,6 +922,18 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
         search_best_result: ManifestCandidate::new(best),
         start_result: ManifestCandidate::new(start),
         recommendation: &rec,
+        spsa: (plan.method == Method::Spsa).then(|| {
+            let g = tresillo_sim::tune_spsa::Gains::for_iterations(plan.max_rounds);
+            SpsaLog {
+                a: g.a,
+                c: g.c,
+                big_a: g.big_a,
+                alpha: g.alpha,
+                gamma: g.gamma,
+                max_step: tresillo_sim::tune_spsa::MAX_STEP,
+                steps: &result.steps,
+            }
+        }),
     };
     // The old manifest goes first: it must never describe the new CSV.
     if manifest_path.exists() {
@@ -930,6 +962,12 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
     let stop = match (plan.method, result.converged) {
         (Method::Grid, _) => "every grid point".to_string(),
         (Method::Coordinate, true) => format!("{}, converged", crate::count(result.rounds as usize, "round")),
+        (Method::Spsa, _) => {
+            format!(
+                "{} of two candidates, then the point it ended at",
+                crate::count(result.rounds as usize, "iteration")
+            )
+        }
         (Method::Coordinate, false) => {
             format!("{}, stopped at the round limit", crate::count(result.rounds as usize, "round"))
         }

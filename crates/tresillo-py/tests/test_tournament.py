@@ -154,3 +154,15 @@ def test_bad_run_options_are_refused_in_one_line(tmp_path):
     with pytest.raises(ValueError, match="nobody"):
         tresillo.tournament(ok, deals=3, out=tmp_path / "e", bidding="nobody")
     assert not any((tmp_path / d).exists() for d in "abcde")
+
+
+def test_read_pairs_gives_the_paired_differences_with_their_elo(tmp_path):
+    # Issue 55: pairs.csv's Elo beside the tantos, from Python as from the CLI.
+    tresillo.tournament(["rule", "random", "rule:surrender=20"], deals=60, out=tmp_path / "r", duplicate=True)
+    pairs = tresillo.read_pairs(tmp_path / "r")
+    assert [(p["slot_a"], p["slot_b"]) for p in pairs] == [(0, 1), (0, 2), (1, 2)]
+    rule_random = pairs[0]
+    assert rule_random["wins"] + rule_random["draws"] + rule_random["losses"] == 60
+    assert rule_random["elo"] > 0 and rule_random["elo_low"] <= rule_random["elo"] <= rule_random["elo_high"]
+    with pytest.raises(FileNotFoundError, match="pairs.csv"):
+        tresillo.read_pairs(tmp_path / "none")

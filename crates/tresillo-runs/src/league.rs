@@ -38,7 +38,11 @@ use tresillo_sim::{Scoring, Shard, TournamentConfig};
 pub const RATINGS_HEADER: &str = "agent,rating,ci95_low,ci95_high,tables,deals";
 /// The header of `matrix.csv`.
 pub const MATRIX_HEADER: &str = "agent_a,agent_b,tables,deals,mean,ci95_low,ci95_high,rating_diff,\
-                                  rating_diff_low,rating_diff_high,los,wins,draws,losses";
+                                  rating_diff_low,rating_diff_high,los,wins,draws,losses,elo,elo_low,elo_high";
+
+/// The header of `matrix.csv` before the Elo columns were added (issue 55).
+pub const MATRIX_HEADER_V2: &str = "agent_a,agent_b,tables,deals,mean,ci95_low,ci95_high,rating_diff,\
+                                     rating_diff_low,rating_diff_high,los,wins,draws,losses";
 
 /// The header of `matrix.csv` before the rating differences, likelihood of
 /// superiority and win/draw/loss counts were added (issue 33).
@@ -367,8 +371,10 @@ fn matrix_csv(pairs: &[Matchup], fitted: &Fit, agents: &[String]) -> String {
     for p in pairs {
         let (lo, hi) = crate::pairs::ci_fields(p.ci95);
         let d = fitted.difference(p.a, p.b);
+        let (elo, elo_lo, elo_hi) =
+            crate::pairs::elo_fields(tresillo_sim::Elo::of(p.wins, p.draws, p.losses));
         s.push_str(&format!(
-            "{},{},{},{},{:.4},{lo},{hi},{:.4},{:.4},{:.4},{:.4},{},{},{}\n",
+            "{},{},{},{},{:.4},{lo},{hi},{:.4},{:.4},{:.4},{:.4},{},{},{},{elo},{elo_lo},{elo_hi}\n",
             crate::pairs::quote(&agents[p.a]),
             crate::pairs::quote(&agents[p.b]),
             p.tables,
@@ -411,11 +417,14 @@ fn printed(
             r.ci95.1
         ));
     }
-    s.push_str("rating differences (A minus B, 95% CI), likelihood of superiority, deals A won/drew/lost:\n");
+    s.push_str(
+        "rating differences (A minus B, 95% CI), likelihood of superiority, deals A won/drew/lost, Elo of A over \
+         B from them (95% CI):\n",
+    );
     for p in pairs {
         let d = fitted.difference(p.a, p.b);
         s.push_str(&format!(
-            "  {:<28} - {:<28} {:>+10.4} [{:+.4}, {:+.4}] LOS {:.4} W/D/L {}/{}/{}\n",
+            "  {:<28} - {:<28} {:>+10.4} [{:+.4}, {:+.4}] LOS {:.4} W/D/L {}/{}/{}{}\n",
             config.agents[p.a],
             config.agents[p.b],
             d.diff,
@@ -424,7 +433,8 @@ fn printed(
             d.los,
             p.wins,
             p.draws,
-            p.losses
+            p.losses,
+            crate::pairs::elo_text(tresillo_sim::Elo::of(p.wins, p.draws, p.losses))
         ));
     }
     s.push_str("paired differences where they met, tantos per deal (A minus B, 95% CI, Student's t):\n");

@@ -6,7 +6,10 @@
 //! (the t distribution function at mean / standard error: the probability
 //! that A's true mean is above B's) and the units A won, drew and lost (its
 //! tantos above, equal to, below B's on the same deal). Deals played under every seating make the difference far
-//! tighter than the two slots' own intervals. Read from `deals.csv` when a run
+//! tighter than the two slots' own intervals. Then the Elo difference of those
+//! wins, draws and losses with its 95% interval ([`tresillo_sim::Elo`]): how
+//! often A beats B on the same cards, on the scale game-AI readers know, beside
+//! the tantos (which say by how much). Read from `deals.csv` when a run
 //! or a merge completes, so it holds for resumed and merged runs alike; for deal
 //! scoring it is exactly what `scripts/paired.py RUN A B` computes (tested).
 
@@ -16,7 +19,12 @@ use std::path::Path;
 use tresillo_sim::TournamentConfig;
 
 /// The header of `pairs.csv`.
-pub const HEADER: &str = "slot_a,agent_a,slot_b,agent_b,units,mean,ci95_low,ci95_high,los,wins,draws,losses";
+pub const HEADER: &str =
+    "slot_a,agent_a,slot_b,agent_b,units,mean,ci95_low,ci95_high,los,wins,draws,losses,elo,elo_low,elo_high";
+
+/// The header of `pairs.csv` before the Elo columns were added (issue 55).
+pub const HEADER_V2: &str =
+    "slot_a,agent_a,slot_b,agent_b,units,mean,ci95_low,ci95_high,los,wins,draws,losses";
 
 /// The header of `pairs.csv` before the likelihood of superiority and the
 /// win/draw/loss counts were added (issue 33): the first eight columns.
@@ -39,6 +47,8 @@ pub struct Pair {
     pub los: Option<f64>,
     /// Units on which A scored more than B, the same, less.
     pub wdl: (u64, u64, u64),
+    /// The Elo difference of A over B from `wdl` (`None` with fewer than two units).
+    pub elo: Option<tresillo_sim::Elo>,
 }
 
 /// Every pair of slots `a < b` of the run whose rows are the `deals.csv` at `path`.
@@ -62,6 +72,7 @@ pub fn pairs(path: &Path, config: &TournamentConfig) -> Result<Vec<Pair>> {
                 ci95: p.ci95,
                 los: p.los,
                 wdl: (p.wins, p.draws, p.losses),
+                elo: tresillo_sim::Elo::of(p.wins, p.draws, p.losses),
             });
         }
     }
@@ -158,8 +169,9 @@ pub fn csv(pairs: &[Pair]) -> Vec<u8> {
     for p in pairs {
         let (lo, hi) = ci_fields(p.ci95);
         let los = p.los.map_or(String::new(), |x| format!("{x:.4}"));
+        let (elo, elo_lo, elo_hi) = elo_fields(p.elo);
         s.push_str(&format!(
-            "{},{},{},{},{},{:.4},{lo},{hi},{los},{},{},{}\n",
+            "{},{},{},{},{},{:.4},{lo},{hi},{los},{},{},{},{elo},{elo_lo},{elo_hi}\n",
             p.a.0,
             quote(&p.a.1),
             p.b.0,
@@ -172,6 +184,20 @@ pub fn csv(pairs: &[Pair]) -> Vec<u8> {
         ));
     }
     s.into_bytes()
+}
+
+/// An Elo difference and its interval's ends as CSV fields (one decimal; `inf`
+/// and `-inf` at a score of 1 or 0), empty without one.
+pub(crate) fn elo_fields(e: Option<tresillo_sim::Elo>) -> (String, String, String) {
+    e.map_or((String::new(), String::new(), String::new()), |e| {
+        (format!("{:.1}", e.elo), format!("{:.1}", e.ci95.0), format!("{:.1}", e.ci95.1))
+    })
+}
+
+/// An Elo difference as printed: `Elo +12.3 [+1.0, +23.5]`, empty without one.
+#[must_use]
+pub fn elo_text(e: Option<tresillo_sim::Elo>) -> String {
+    e.map_or(String::new(), |e| format!(" Elo {:+.1} [{:+.1}, {:+.1}]", e.elo, e.ci95.0, e.ci95.1))
 }
 
 /// An interval's ends as CSV fields (four decimals), empty without one.
@@ -188,19 +214,20 @@ pub(crate) fn quote(s: &str) -> String {
 pub fn table(pairs: &[Pair], unit: &str) -> String {
     let mut s = format!(
         "paired differences, tantos per {unit} (A minus B, 95% CI by Student's t; likelihood of superiority; \
-         {unit}s A won/drew/lost):\n"
+         {unit}s A won/drew/lost; Elo of A over B from them, 95% CI):\n"
     );
     for p in pairs {
         let ci = p.ci95.map_or(String::new(), |(l, h)| format!("[{l:+.4}, {h:+.4}]"));
         let los = p.los.map_or(String::new(), |x| format!(" LOS {x:.4}"));
         s.push_str(&format!(
-            "  {:<28} - {:<28} {:>+10.4} {ci}{los} W/D/L {}/{}/{}\n",
+            "  {:<28} - {:<28} {:>+10.4} {ci}{los} W/D/L {}/{}/{}{}\n",
             format!("{}:{}", p.a.0, p.a.1),
             format!("{}:{}", p.b.0, p.b.1),
             p.mean,
             p.wdl.0,
             p.wdl.1,
-            p.wdl.2
+            p.wdl.2,
+            elo_text(p.elo)
         ));
     }
     s

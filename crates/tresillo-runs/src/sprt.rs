@@ -65,6 +65,82 @@ pub struct SprtFile {
     /// The deal book the test plays (`--deals-from`); absent on the seed's deals.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deal_book: Option<DealBook>,
+    /// The evidence so far ([`Evidence`]; absent in tests of versions before it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<Evidence>,
+}
+
+/// What the units so far show beside the ratios (issue 55): the deals A won,
+/// drew and lost against B, the likelihood of superiority and the Elo
+/// difference of those counts with its 95% interval (`pairs.csv`'s numbers for
+/// the same deals; an infinite Elo end is absent).
+#[derive(serde::Serialize, serde::Deserialize, PartialEq, Clone, Debug, Default)]
+pub struct Evidence {
+    /// Deals A won, drew and lost (its tantos above, equal to, below B's).
+    pub wdl: (u64, u64, u64),
+    /// The likelihood of superiority of A over B.
+    pub los: f64,
+    /// The Elo difference of A over B.
+    pub elo: Option<f64>,
+    /// Its 95% interval's lower end.
+    pub elo_low: Option<f64>,
+    /// Its upper end.
+    pub elo_high: Option<f64>,
+    /// What the look cost the two slots (from its run directory's compute.json:
+    /// the same when the look is read back on `--resume`); absent when unknown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compute: Option<LookCompute>,
+}
+
+/// The compute of one look for slots A and B: their decisions and the CPU
+/// seconds of those decisions (measured, so not reproducible).
+#[derive(serde::Serialize, serde::Deserialize, PartialEq, Clone, Debug, Default)]
+pub struct LookCompute {
+    /// Decisions of A and of B.
+    pub decisions: (u64, u64),
+    /// CPU seconds of A's decisions and of B's.
+    pub cpu_s: (f64, f64),
+}
+
+impl Evidence {
+    /// The evidence of `state`, with the look's `compute` when known.
+    #[must_use]
+    pub fn of(state: &SprtState, compute: Option<LookCompute>) -> Evidence {
+        let finite = |x: f64| x.is_finite().then_some(x);
+        Evidence {
+            wdl: state.wdl,
+            los: state.los,
+            elo: state.elo.and_then(|e| finite(e.elo)),
+            elo_low: state.elo.and_then(|e| finite(e.ci95.0)),
+            elo_high: state.elo.and_then(|e| finite(e.ci95.1)),
+            compute,
+        }
+    }
+
+    /// Whether `other` has the same counts and statistics (not the compute).
+    #[must_use]
+    pub fn same_statistics(&self, other: &Evidence) -> bool {
+        let opt = |a: Option<f64>, b: Option<f64>| match (a, b) {
+            (Some(a), Some(b)) => same(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        self.wdl == other.wdl
+            && same(self.los, other.los)
+            && opt(self.elo, other.elo)
+            && opt(self.elo_low, other.elo_low)
+            && opt(self.elo_high, other.elo_high)
+    }
+}
+
+/// What slots `slots` of the look in `look` (a complete run directory of
+/// `deals` deals) spent, from its compute.json; `None` when it has none.
+pub fn look_compute(look: &Path, deals: u64, slots: (usize, usize)) -> Result<Option<LookCompute>> {
+    let Some(c) = crate::compute::read_compute(look, deals)? else { return Ok(None) };
+    let (Some(a), Some(b)) = (c.slots.get(slots.0), c.slots.get(slots.1)) else { return Ok(None) };
+    Ok(Some(LookCompute {
+        decisions: (a.decisions.iter().sum(), b.decisions.iter().sum()),
+        cpu_s: (a.cpu_ns as f64 / 1e9, b.cpu_ns as f64 / 1e9),
+    }))
 }
 
 fn difference() -> String {
@@ -80,6 +156,9 @@ pub struct SprtLook {
     pub mean: f64,
     /// The log-likelihood ratios (test 1 and test 2; a one-sided test's in both).
     pub llr: (f64, f64),
+    /// The evidence by then (absent in tests of versions before it).
+    #[serde(default, flatten, skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<Evidence>,
 }
 
 /// The verdict as `sprt.json` writes it.
@@ -142,15 +221,22 @@ impl SprtFile {
         TournamentConfig { shard: Shard { index: k, count: self.all_looks() }, ..self.config.clone() }
     }
 
-    /// Records the state after a look.
-    pub fn record(&mut self, state: &SprtState) {
+    /// Records the state after a look, and what the look cost (`compute`).
+    pub fn record(&mut self, state: &SprtState, compute: Option<LookCompute>) {
         self.deals = state.units;
         self.mean = state.mean;
         self.llr = state.llr;
         self.bounds = state.bounds;
         self.verdict = verdict_word(state.verdict).into();
         self.zero_variance = state.zero_variance;
-        self.looks.push(SprtLook { deals: state.units, mean: state.mean, llr: state.llr });
+        let evidence = Evidence::of(state, compute);
+        self.evidence = Some(Evidence { compute: None, ..evidence.clone() });
+        self.looks.push(SprtLook {
+            deals: state.units,
+            mean: state.mean,
+            llr: state.llr,
+            evidence: Some(evidence),
+        });
     }
 }
 
@@ -230,6 +316,24 @@ pub fn check(dir: &Path) -> Result<Checked> {
         state = diffs.look(&settings);
         let kept = &file.looks[k as usize];
         let decided_early = k + 1 < counted && state.verdict != Verdict::Undecided;
+        if let Some(e) = &kept.evidence
+            && !e.same_statistics(&Evidence::of(&state, None))
+        {
+            let got = Evidence::of(&state, None);
+            bail!(
+                "{}: look {k} records W/D/L {}/{}/{} and LOS {:.4}, but its deals give W/D/L {}/{}/{} and LOS {:.4} \
+                 (edited, or written by a version with other statistics)",
+                p.display(),
+                e.wdl.0,
+                e.wdl.1,
+                e.wdl.2,
+                e.los,
+                got.wdl.0,
+                got.wdl.1,
+                got.wdl.2,
+                got.los
+            );
+        }
         if kept.deals != state.units
             || !same(kept.mean, state.mean)
             || !same(kept.llr.0, state.llr.0)
@@ -253,6 +357,18 @@ pub fn check(dir: &Path) -> Result<Checked> {
         }
     }
     let word = verdict_word(state.verdict);
+    if let Some(e) = &file.evidence {
+        ensure!(
+            e.same_statistics(&Evidence::of(&state, None)),
+            "{}: its evidence (W/D/L {}/{}/{}, LOS {:.4}) is not what the deals of its {counted} looks give \
+             (edited, or written by a version with other statistics)",
+            p.display(),
+            e.wdl.0,
+            e.wdl.1,
+            e.wdl.2,
+            e.los
+        );
+    }
     ensure!(
         file.verdict == word
             && same(file.mean, state.mean)

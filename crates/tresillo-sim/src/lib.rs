@@ -33,7 +33,10 @@ pub use runner::{
     seating_name,
 };
 pub use seeds::{deal_for_seed, deal_seed, shuffled_pack};
-pub use stats::{AgentStats, Moments, OutcomeCounts, Paired, Stats, SummaryRow, mean_ci95};
+pub use stats::{
+    AgentStats, Elo, Moments, OutcomeCounts, Paired, Stats, SummaryRow, elo_of_score, mean_ci95,
+};
+pub use tune::spsa as tune_spsa;
 pub use tune::{
     Evaluation, MAX_RANGE_VALUES, Method, ParamRange, Progress, Record, SearchPlan, Space, TuneError,
     TuneResult, TuneSetup,

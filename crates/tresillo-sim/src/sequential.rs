@@ -136,6 +136,14 @@ pub struct SprtState {
     /// ratios use the variance the units cannot rule out (see the module
     /// documentation).
     pub zero_variance: bool,
+    /// The units A won, drew and lost (its difference above, at, below 0).
+    pub wdl: (u64, u64, u64),
+    /// The likelihood of superiority of A over B, `pairs.csv`'s (the t
+    /// distribution at mean / standard error; 0.5 below two units).
+    pub los: f64,
+    /// The Elo difference of A over B from `wdl` ([`crate::Elo`]; `None` below
+    /// two units).
+    pub elo: Option<crate::Elo>,
 }
 
 impl SprtSettings {
@@ -168,7 +176,7 @@ impl SprtSettings {
     /// The state after the units of `d`.
     #[must_use]
     pub fn state(&self, d: &Differences) -> SprtState {
-        let Differences { units, sum, sum_sq, scale_sq } = *d;
+        let Differences { units, sum, sum_sq, scale_sq, wins, draws, losses } = *d;
         let n = units as f64;
         let (lower, upper) = match self.test {
             Test::Difference => {
@@ -185,6 +193,7 @@ impl SprtSettings {
         // share of the squared mean it is zero.
         let zero_variance = units >= MIN_UNITS && var <= 1e-12 * (1.0 + mean * mean);
         let ci95 = if units > 1 { crate::student::t95(units - 1) * (var / n).sqrt() } else { f64::INFINITY };
+        let los = if units > 1 { crate::student::los(mean, (var / n).sqrt(), units - 1) } else { 0.5 };
         // The variance the units cannot rule out (the module documentation): the
         // share of units that may differ unseen, times the size of a difference.
         let e = match self.test {
@@ -219,7 +228,18 @@ impl SprtSettings {
             Test::Bounds { .. } if decides && llr1 <= lower => Verdict::AcceptH0,
             _ => Verdict::Undecided,
         };
-        SprtState { units, mean, ci95, llr: (llr1, llr2), bounds: (lower, upper), verdict, zero_variance }
+        SprtState {
+            units,
+            mean,
+            ci95,
+            llr: (llr1, llr2),
+            bounds: (lower, upper),
+            verdict,
+            zero_variance,
+            wdl: (wins, draws, losses),
+            los,
+            elo: crate::Elo::of(wins, draws, losses),
+        }
     }
 }
 
@@ -236,6 +256,12 @@ pub struct Differences {
     /// The sum of `a² + b²`: the size of the scores, which bounds the variance
     /// the units cannot rule out (see the module documentation).
     pub scale_sq: f64,
+    /// Units whose difference was above 0 (A won the deal), 0, below 0.
+    pub wins: u64,
+    /// See `wins`.
+    pub draws: u64,
+    /// See `wins`.
+    pub losses: u64,
 }
 
 impl Differences {
@@ -247,6 +273,11 @@ impl Differences {
         self.sum += d;
         self.sum_sq += d * d;
         self.scale_sq += a * a + b * b;
+        match d.partial_cmp(&0.0) {
+            Some(std::cmp::Ordering::Greater) => self.wins += 1,
+            Some(std::cmp::Ordering::Less) => self.losses += 1,
+            _ => self.draws += 1,
+        }
     }
 
     /// The test's state after the units pushed so far.
@@ -343,6 +374,53 @@ mod tests {
             counts[verdict as usize] += 1;
         }
         counts
+    }
+
+    /// Issue 55: each look's evidence is `pairs.csv`'s for the same units: W/D/L,
+    /// the likelihood of superiority and the Elo of those counts.
+    #[test]
+    fn a_look_carries_wins_draws_losses_los_and_elo() {
+        let mut rng = Pcg64Mcg::seed_from_u64(55);
+        let mut d = Differences::default();
+        let mut xs = Vec::new();
+        for _ in 0..200 {
+            let (a, b) = draw(&mut rng, 1.0);
+            d.push(a, b);
+            xs.push(a - b);
+        }
+        let st = d.look(&settings());
+        let p = crate::stats::Paired::of(&xs);
+        assert_eq!(st.wdl, (p.wins, p.draws, p.losses));
+        assert!((st.los - p.los.unwrap()).abs() < 1e-12, "{} {:?}", st.los, p.los);
+        assert_eq!(st.elo, crate::Elo::of(p.wins, p.draws, p.losses));
+        assert!(st.elo.unwrap().elo > 0.0 && st.los > 0.5, "{st:?}");
+    }
+
+    /// Issue 52 item 10: the interval sprt prints is `pairs.csv`'s for the same
+    /// units (Student's t with `units - 1` degrees of freedom), not the normal's
+    /// `1.96 · se`, which is 4% narrower at 30 units.
+    #[test]
+    fn the_interval_is_pairs_csvs_students_t() {
+        let mut rng = Pcg64Mcg::seed_from_u64(52);
+        let mut d = Differences::default();
+        let mut xs = Vec::new();
+        for _ in 0..MIN_UNITS {
+            let (a, b) = draw(&mut rng, 0.5);
+            d.push(a, b);
+            xs.push(a - b);
+        }
+        let st = d.look(&settings());
+        let p = crate::stats::Paired::of(&xs);
+        let (lo, hi) = p.ci95.unwrap();
+        assert!((st.mean - p.mean).abs() < 1e-12, "{} {}", st.mean, p.mean);
+        assert!(
+            (st.ci95 - (hi - lo) / 2.0).abs() < 1e-9,
+            "{} against pairs.csv's {}",
+            st.ci95,
+            (hi - lo) / 2.0
+        );
+        // t(0.975, 29) = 2.0452, not z = 1.96.
+        assert!((st.ci95 / p.se - 2.045_229_642_132_7).abs() < 1e-6, "{}", st.ci95 / p.se);
     }
 
     #[test]

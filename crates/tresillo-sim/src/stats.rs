@@ -349,6 +349,55 @@ impl Paired {
     }
 }
 
+/// An Elo difference from paired units' wins, draws and losses (the trinomial
+/// of a duplicate deal: A's tantos above, equal to or below B's on the same
+/// cards, every seating summed): A's score `s = (W + D/2) / N` read on the
+/// logistic Elo scale, `400 · log10(s / (1 - s))`, with a 95% interval from
+/// the score's own interval (Student's t on the per-unit scores 1, ½, 0 with
+/// `N - 1` degrees of freedom, as `pairs.csv`'s intervals are) mapped through
+/// the same curve. It counts how often A beats B on a deal, not by how much:
+/// two agents whose tantos differ by much on a few deals and by a little the
+/// other way on many can have Elo and tantos of opposite signs. An end at a
+/// score of 0 or 1 is infinite (`-inf`, `inf`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Elo {
+    /// The Elo difference, A over B.
+    pub elo: f64,
+    /// Its 95% interval.
+    pub ci95: (f64, f64),
+}
+
+/// The Elo scale's value of a score share `s` (`±inf` at 0 and 1).
+#[must_use]
+pub fn elo_of_score(s: f64) -> f64 {
+    if s <= 0.0 {
+        f64::NEG_INFINITY
+    } else if s >= 1.0 {
+        f64::INFINITY
+    } else {
+        400.0 * (s / (1.0 - s)).log10()
+    }
+}
+
+impl Elo {
+    /// The Elo difference of `wins`, `draws` and `losses` (see [`Elo`]); `None`
+    /// below two units.
+    #[must_use]
+    pub fn of(wins: u64, draws: u64, losses: u64) -> Option<Elo> {
+        let n = wins + draws + losses;
+        if n < 2 {
+            return None;
+        }
+        let nf = n as f64;
+        let s = (wins as f64 + draws as f64 / 2.0) / nf;
+        let var =
+            (wins as f64 * (1.0 - s).powi(2) + draws as f64 * (0.5 - s).powi(2) + losses as f64 * s * s)
+                / (nf - 1.0);
+        let half = crate::student::half_width(var, n);
+        Some(Elo { elo: elo_of_score(s), ci95: (elo_of_score(s - half), elo_of_score(s + half)) })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -365,6 +414,23 @@ mod tests {
         assert!((half - 2.776_445_105_197_8 * 0.5f64.sqrt()).abs() < 1e-9, "{half}");
         let (m2, h2) = m.mean_ci(2.0).unwrap();
         assert!((m2 - 1.5).abs() < 1e-12 && (h2 - half / 2.0).abs() < 1e-12);
+    }
+
+    /// Issue 55: Elo from W/D/L, checked by hand: 60 wins, 20 draws, 20 losses
+    /// is a score of 0.7, 147.19 Elo; its interval is the score's by Student's t.
+    #[test]
+    fn elo_from_wins_draws_and_losses() {
+        let e = Elo::of(60, 20, 20).unwrap();
+        assert!((e.elo - 147.190_714_117_837_8).abs() < 1e-6, "{e:?}");
+        let var: f64 = (60.0 * 0.3f64.powi(2) + 20.0 * 0.2f64.powi(2) + 20.0 * 0.7f64.powi(2)) / 99.0;
+        let half = crate::student::t95(99) * (var / 100.0).sqrt();
+        assert!((e.ci95.0 - elo_of_score(0.7 - half)).abs() < 1e-9 && e.ci95.1 > e.elo, "{e:?}");
+        assert_eq!(Elo::of(5, 5, 5).unwrap().elo, 0.0);
+        assert_eq!(Elo::of(3, 0, 0).unwrap().elo, f64::INFINITY);
+        assert!(Elo::of(1, 0, 0).is_none());
+        // Symmetric: B over A is minus A over B.
+        let b = Elo::of(20, 20, 60).unwrap();
+        assert!((b.elo + e.elo).abs() < 1e-9 && (b.ci95.1 + e.ci95.0).abs() < 1e-9);
     }
 
     #[test]

@@ -61,7 +61,7 @@ pub enum TuneError {
         why: String,
     },
     /// An unknown search method.
-    #[error("unknown search method `{0}` (known: grid, coordinate)")]
+    #[error("unknown search method `{0}` (known: grid, coordinate, spsa)")]
     Method(String),
     /// The search would need more evaluations than allowed.
     #[error(
@@ -226,6 +226,10 @@ pub enum Method {
     Grid,
     /// One parameter at a time, in rounds, from the start point.
     Coordinate,
+    /// Simultaneous perturbation stochastic approximation: every parameter moved
+    /// at once along a gradient estimated from two candidates per iteration
+    /// (see [`Space`] and [`spsa`]).
+    Spsa,
 }
 
 impl FromStr for Method {
@@ -234,6 +238,7 @@ impl FromStr for Method {
         match s.trim() {
             "grid" => Ok(Method::Grid),
             "coordinate" => Ok(Method::Coordinate),
+            "spsa" => Ok(Method::Spsa),
             other => Err(TuneError::Method(other.to_string())),
         }
     }
@@ -244,6 +249,7 @@ impl fmt::Display for Method {
         f.write_str(match self {
             Method::Grid => "grid",
             Method::Coordinate => "coordinate",
+            Method::Spsa => "spsa",
         })
     }
 }
@@ -253,7 +259,8 @@ impl fmt::Display for Method {
 pub struct SearchPlan {
     /// The method.
     pub method: Method,
-    /// Coordinate search: the most rounds (passes over the parameters).
+    /// Coordinate search: the most rounds (passes over the parameters); SPSA:
+    /// its iterations (two candidates each).
     pub max_rounds: u32,
     /// Refuse a plan that may need more evaluations than this.
     pub max_evaluations: usize,
@@ -298,6 +305,24 @@ impl Default for SearchPlan {
 ///   for the grid. It finds a local optimum along the axes, which suits thresholds
 ///   that interact weakly; a grid over two or three short ranges checks the
 ///   interactions.
+///
+/// - **spsa**: simultaneous perturbation stochastic approximation (Spall 1992;
+///   fishtest tunes engines with it). Each parameter is a position `θ` in its
+///   list of values (0 to `len - 1`, real), starting at the start's value (the
+///   nearest listed one). Iteration `k` (0-based, `max_rounds` of them) draws a
+///   sign `Δ = ±1` per parameter ([`spsa::delta`]), plays the two candidates at
+///   `round(θ ± c_k Δ)` (clamped to the list), estimates each parameter's slope
+///   as `(mean₊ − mean₋) / (index₊ − index₋)` in tantos per deal per list step
+///   (0 where the two indices are equal), and moves `θ` by `a_k` times it, the
+///   move at most [`spsa::MAX_STEP`] list steps, clamped to the list. The gains
+///   are Spall's schedules `a_k = a / (k + 1 + A)^0.602` and
+///   `c_k = c / (k + 1)^0.101` with the defaults of [`spsa::Gains`]. After the
+///   last iteration the point `round(θ)` is scored: it is the search's best (the
+///   result of SPSA is where it ends, not the luckiest candidate it saw). `2 ·
+///   max_rounds + 2` evaluations at most (the start and the end included);
+///   evaluated points are cached, as for the other methods. Every parameter moves
+///   at every iteration, so interactions are followed at the cost of two
+///   candidates per step whatever the number of parameters.
 ///
 /// The best of many noisy candidates is biased upwards (the winner's curse): confirm
 /// a tuned spec on a fresh seed before relying on it, for example with a grid of one
@@ -485,6 +510,7 @@ impl Space {
                 let sum: u128 = self.params.iter().map(|p| p.values.len() as u128).sum();
                 1 + u128::from(plan.max_rounds) * sum
             }
+            Method::Spsa => 2 + 2 * u128::from(plan.max_rounds),
         }
     }
 
@@ -570,7 +596,14 @@ impl Space {
                         best = i;
                     }
                 }
-                Ok(TuneResult { records: s.records, start, best, rounds: 1, converged: true })
+                Ok(TuneResult {
+                    records: s.records,
+                    start,
+                    best,
+                    rounds: 1,
+                    converged: true,
+                    steps: Vec::new(),
+                })
             }
             Method::Coordinate => {
                 let mut current = start;
@@ -599,7 +632,59 @@ impl Space {
                         break;
                     }
                 }
-                Ok(TuneResult { records: s.records, start, best: current, rounds, converged })
+                Ok(TuneResult {
+                    records: s.records,
+                    start,
+                    best: current,
+                    rounds,
+                    converged,
+                    steps: Vec::new(),
+                })
+            }
+            Method::Spsa => {
+                let gains = spsa::Gains::for_iterations(plan.max_rounds);
+                let mut theta: Vec<f64> =
+                    self.params.iter().zip(&self.start).map(|(p, v)| spsa::position(&p.values, v)).collect();
+                let lens: Vec<usize> = self.params.iter().map(|p| p.values.len()).collect();
+                let point = |idx: &[usize]| -> Vec<String> {
+                    idx.iter().zip(&self.params).map(|(&i, p)| p.values[i].clone()).collect()
+                };
+                let mut steps = Vec::new();
+                for k in 0..plan.max_rounds {
+                    let (a_k, c_k) = gains.at(k);
+                    let delta = spsa::delta(k, self.params.len());
+                    let plus = spsa::indices(&theta, &delta, c_k, &lens);
+                    let minus =
+                        spsa::indices(&theta, &delta.iter().map(|d| -d).collect::<Vec<_>>(), c_k, &lens);
+                    let ip = eval(&mut s, &point(&plus), k + 1)?;
+                    let im = eval(&mut s, &point(&minus), k + 1)?;
+                    let (yp, ym) = (s.records[ip].mean, s.records[im].mean);
+                    let before = theta.clone();
+                    let slope = spsa::update(&mut theta, &plus, &minus, yp, ym, a_k, &lens);
+                    steps.push(spsa::Step {
+                        k,
+                        a: a_k,
+                        c: c_k,
+                        delta,
+                        theta: before,
+                        plus,
+                        minus,
+                        mean_plus: yp,
+                        mean_minus: ym,
+                        slope,
+                        next: theta.clone(),
+                    });
+                }
+                let end: Vec<usize> = spsa::indices(&theta, &vec![0.0; theta.len()], 0.0, &lens);
+                let best = eval(&mut s, &point(&end), plan.max_rounds + 1)?;
+                Ok(TuneResult {
+                    records: s.records,
+                    start,
+                    best,
+                    rounds: plan.max_rounds,
+                    converged: false,
+                    steps,
+                })
             }
         }
     }
@@ -690,8 +775,153 @@ pub struct TuneResult {
     /// Rounds run (1 for a grid).
     pub rounds: u32,
     /// Whether the search stopped because a round changed nothing (always true for
-    /// a grid).
+    /// a grid; false for SPSA, which runs all its iterations).
     pub converged: bool,
+    /// SPSA: each iteration's inputs and move, to recompute (empty for the
+    /// other methods).
+    pub steps: Vec<spsa::Step>,
+}
+
+/// The arithmetic of [`Method::Spsa`], in the units of each parameter's list of
+/// values (a position 0 to `len - 1`), so that `scripts/check-spsa.py` can redo
+/// every step from the manifest.
+pub mod spsa {
+    /// The most list steps one iteration moves a parameter.
+    pub const MAX_STEP: f64 = 2.0;
+
+    /// Spall's gain sequences `a_k = a / (k + 1 + A)^alpha`, `c_k = c / (k + 1)^gamma`.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub struct Gains {
+        /// `a`: list steps per (tanto per deal per list step) of estimated slope.
+        pub a: f64,
+        /// `c`: the perturbation, in list steps.
+        pub c: f64,
+        /// `A`: the stability constant.
+        pub big_a: f64,
+        /// `alpha`.
+        pub alpha: f64,
+        /// `gamma`.
+        pub gamma: f64,
+    }
+
+    impl Gains {
+        /// The defaults for `n` iterations: `a = 100` (a slope of 0.01 tantos per
+        /// deal per list step moves a parameter about one step early on), `c = 1.5`
+        /// list steps, `A` a tenth of the iterations, Spall's `alpha = 0.602` and
+        /// `gamma = 0.101`.
+        #[must_use]
+        pub fn for_iterations(n: u32) -> Gains {
+            Gains { a: 100.0, c: 1.5, big_a: f64::from(n) / 10.0, alpha: 0.602, gamma: 0.101 }
+        }
+
+        /// `(a_k, c_k)` of iteration `k` (0-based).
+        #[must_use]
+        pub fn at(&self, k: u32) -> (f64, f64) {
+            let k = f64::from(k);
+            (self.a / (k + 1.0 + self.big_a).powf(self.alpha), self.c / (k + 1.0).powf(self.gamma))
+        }
+    }
+
+    /// One iteration, as the manifest records it.
+    #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+    pub struct Step {
+        /// The iteration (0-based).
+        pub k: u32,
+        /// `a_k`.
+        pub a: f64,
+        /// `c_k`.
+        pub c: f64,
+        /// The signs drawn.
+        pub delta: Vec<f64>,
+        /// The position before the step.
+        pub theta: Vec<f64>,
+        /// The list indices of the two candidates.
+        pub plus: Vec<usize>,
+        /// See `plus`.
+        pub minus: Vec<usize>,
+        /// Their mean tantos per deal.
+        pub mean_plus: f64,
+        /// See `mean_plus`.
+        pub mean_minus: f64,
+        /// The slope estimated per parameter.
+        pub slope: Vec<f64>,
+        /// The position after the step.
+        pub next: Vec<f64>,
+    }
+
+    /// SplitMix64, the generator of the signs (fixed, so that a script redoes it).
+    #[must_use]
+    pub fn splitmix64(x: u64) -> u64 {
+        let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// The signs of iteration `k` for `n` parameters: bit `i` of
+    /// `splitmix64(k)` (1: +1, 0: −1), then of `splitmix64(k + 2^32)` past 64.
+    #[must_use]
+    pub fn delta(k: u32, n: usize) -> Vec<f64> {
+        (0..n)
+            .map(|i| {
+                let word = splitmix64(u64::from(k) + ((i / 64) as u64) * (1u64 << 32));
+                if (word >> (i % 64)) & 1 == 1 { 1.0 } else { -1.0 }
+            })
+            .collect()
+    }
+
+    /// The position of `value` in `values`: its index, or the index of the
+    /// numerically nearest value (the first on a tie; 0 when not numeric).
+    #[must_use]
+    pub fn position(values: &[String], value: &str) -> f64 {
+        if let Some(i) = values.iter().position(|v| v == value) {
+            return i as f64;
+        }
+        let Ok(x) = value.parse::<f64>() else { return 0.0 };
+        let mut best = (0, f64::INFINITY);
+        for (i, v) in values.iter().enumerate() {
+            if let Ok(y) = v.parse::<f64>()
+                && (y - x).abs() < best.1
+            {
+                best = (i, (y - x).abs());
+            }
+        }
+        best.0 as f64
+    }
+
+    /// `round(theta + c · sign)` per parameter, clamped to `0..len` (halves round
+    /// away from zero).
+    #[must_use]
+    pub fn indices(theta: &[f64], sign: &[f64], c: f64, lens: &[usize]) -> Vec<usize> {
+        theta
+            .iter()
+            .zip(sign)
+            .zip(lens)
+            .map(|((t, d), &n)| (t + c * d).round().clamp(0.0, (n - 1) as f64) as usize)
+            .collect()
+    }
+
+    /// Moves `theta` by `a` times the slopes of the two candidates (means `yp`,
+    /// `ym` at indices `plus`, `minus`), each move at most [`MAX_STEP`], clamped
+    /// to the lists; returns the slopes.
+    pub fn update(
+        theta: &mut [f64],
+        plus: &[usize],
+        minus: &[usize],
+        yp: f64,
+        ym: f64,
+        a: f64,
+        lens: &[usize],
+    ) -> Vec<f64> {
+        let mut slopes = Vec::with_capacity(theta.len());
+        for (i, t) in theta.iter_mut().enumerate() {
+            let span = plus[i] as f64 - minus[i] as f64;
+            let slope = if span == 0.0 { 0.0 } else { (yp - ym) / span };
+            *t = (*t + (a * slope).clamp(-MAX_STEP, MAX_STEP)).clamp(0.0, (lens[i] - 1) as f64);
+            slopes.push(slope);
+        }
+        slopes
+    }
 }
 
 impl TuneResult {
@@ -987,6 +1217,52 @@ mod tests {
             )
             .unwrap();
         (r, seen)
+    }
+
+    /// Issue 55: SPSA moves every parameter at once toward the better side of a
+    /// smooth score, deterministically, within its evaluation bound, and a resumed
+    /// search is the uninterrupted one.
+    #[test]
+    fn spsa_climbs_every_parameter_at_once_and_resumes() {
+        let space = Space::new(
+            "rule",
+            vec!["entrada=30..70:2".parse().unwrap(), "vuelta=30..70:2".parse().unwrap()],
+            Some("rule:entrada=30:vuelta=70"),
+        )
+        .unwrap();
+        // A bowl with its top at entrada=56, vuelta=40 (both parameters far from it).
+        let score = |spec: &str| -> i64 {
+            let v = |k: &str| -> i64 {
+                let at = spec.find(&format!("{k}=")).unwrap() + k.len() + 1;
+                spec[at..].split(':').next().unwrap().parse().unwrap()
+            };
+            -((v("entrada") - 56).pow(2) + (v("vuelta") - 40).pow(2))
+        };
+        let plan = SearchPlan { method: Method::Spsa, max_rounds: 30, max_evaluations: 62 };
+        let evaluate = |spec: &str| Ok::<_, TuneError>(fake(score(spec)));
+        let r = space.search(&plan, evaluate, |_| Ok(())).unwrap();
+        assert!(r.records.len() <= 62 && r.steps.len() == 30, "{}", r.records.len());
+        let best = &r.records[r.best];
+        // Within two list steps of the top on each parameter (from 1576 below it).
+        assert!(score(&best.spec) >= -32, "{} scores {}", best.spec, score(&best.spec));
+        assert_eq!(r.records[r.start].spec, "rule:entrada=30:vuelta=70");
+        // Deterministic, and resumable from any prefix (compared without the
+        // intervals, NaN for one-unit fakes).
+        let key = |t: &TuneResult| {
+            let recs: Vec<_> = t.records.iter().map(|x| (x.spec.clone(), x.round, x.mean)).collect();
+            (recs, t.best, t.steps.clone())
+        };
+        assert_eq!(key(&space.search(&plan, evaluate, |_| Ok(())).unwrap()), key(&r));
+        for cut in [1, 7, 21] {
+            let done =
+                Progress { start: Some(fake(r.records[0].mean as i64)), records: r.records[..cut].to_vec() };
+            assert_eq!(key(&space.resume(&plan, done, evaluate, |_| Ok(())).unwrap()), key(&r), "cut {cut}");
+        }
+        // Too few evaluations allowed: refused before anything is played.
+        let tight = SearchPlan { max_evaluations: 61, ..plan };
+        assert!(space.search(&tight, evaluate, |_| Ok(())).is_err());
+        // The signs are SplitMix64's bits.
+        assert_eq!(spsa::splitmix64(0), 0xE220_A839_7B1D_CDAF);
     }
 
     #[test]

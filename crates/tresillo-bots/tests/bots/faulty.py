@@ -10,7 +10,9 @@ starts such a child and exits; noeof: ignores `bye` and the end of its input and
 keeps running; linger: keeps running after `bye`. handcrash: exits at the first
 request of its hand HAND (the `hand` message's number). With PIDS=DIR, each
 process writes its pid to a file of that directory, for the tests to find.
-NAME: the name its greeting declares (default faulty)."""
+NAME: the name its greeting declares (default faulty); VERSION: the version it
+declares (none by default). `--log PATH` on its command line: a log it appends a
+line to at each hand (other arguments are labels the tests find it by)."""
 import json, os, signal, sys, time
 fault = os.environ.get("FAULT", "")
 after = int(os.environ.get("AFTER", "20"))
@@ -50,9 +52,15 @@ for line in sys.stdin:
         if fault == "fork":
             fork_sleeper()
         name = os.environ.get("NAME", "faulty")
-        print(json.dumps({"type": "hello", "protocol": 1, "name": name}), flush=True)
+        greeting = {"type": "hello", "protocol": 1, "name": name}
+        if os.environ.get("VERSION"):
+            greeting["version"] = os.environ["VERSION"]
+        print(json.dumps(greeting), flush=True)
     elif m["type"] == "hand":
         hand = m["hand"]
+        if "--log" in sys.argv[1:-1]:
+            with open(sys.argv[sys.argv.index("--log") + 1], "a") as log:
+                log.write(f"hand {hand}\n")
     elif m["type"] == "request":
         n += 1
         if fault == "slow":

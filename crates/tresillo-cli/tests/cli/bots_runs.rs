@@ -1,5 +1,6 @@
 //! External bots in runs (issue 35): the manifest records each bot's command,
-//! arguments, directory and file digests, and `--resume` refuses another bot;
+//! arguments, directory, program digest and declared name and version, and
+//! `--resume` refuses another bot;
 //! `run FILE --dry-run` prints a command that runs; the messages name the slot
 //! and the seating, say "the next hand", and report five forfeits per bot;
 //! inline specs quote values with `:` and `,`, and `name=` labels a slot.
@@ -40,16 +41,25 @@ fn resume_refuses_a_run_whose_bot_changed() {
     assert_eq!(b["program"], "python3", "{m}");
     assert_eq!(b["args"][0], bot.display().to_string(), "{m}");
     let files = b["files"].as_array().unwrap();
-    let digest = files.iter().find(|f| f[0] == bot.display().to_string()).expect("the script's digest");
-    assert_eq!(digest[1].as_str().unwrap().len(), 64, "{m}");
-    // Another program under the same spec: refused in one line.
-    std::fs::write(&bot, std::fs::read_to_string(faulty()).unwrap() + "\n# changed\n").unwrap();
-    let o = run("", &["--resume"]);
+    assert_eq!(files.len(), 1, "the program alone: {m}");
+    assert_eq!(files[0][1].as_str().unwrap().len(), 64, "{m}");
+    assert_eq!(b["declared"]["name"], "faulty", "{m}");
+    // Another bot under the same spec (it declares another name): refused in one line.
+    let o = Command::new(env!("CARGO_BIN_EXE_tresillo"))
+        .args(["tournament", "--agents", &agents, "--deals", "40", "--threads", "1", "--resume"])
+        .args(["--out", out.to_str().unwrap()])
+        .env("NAME", "other")
+        .output()
+        .unwrap();
     let err = failed(&o);
     assert_eq!(err.trim().lines().count(), 1, "{err}");
-    assert!(err.contains("another bot") && err.contains("has changed") && err.contains("--force"), "{err}");
+    assert!(
+        err.contains("another bot") && err.contains("now other, no version") && err.contains("--force"),
+        "{err}"
+    );
+    // Its script edited, its declared name and version the same: the same bot.
+    std::fs::write(&bot, std::fs::read_to_string(faulty()).unwrap() + "\n# changed\n").unwrap();
     // The same program again: the run goes on.
-    std::fs::copy(faulty(), &bot).unwrap();
     ok(&run("", &["--resume"]));
     assert_eq!(manifest(&out)["deals_completed"], 40);
 }

@@ -171,7 +171,7 @@ fn a_league_has_rating_differences_and_a_compute_chart() {
     assert_eq!(
         m[0].join(","),
         "agent_a,agent_b,tables,deals,mean,ci95_low,ci95_high,rating_diff,rating_diff_low,rating_diff_high,los,\
-         wins,draws,losses"
+         wins,draws,losses,elo,elo_low,elo_high"
     );
     let ratings = csv_rows(&out.join("ratings.csv"));
     let rating = |a: &str| ratings.iter().find(|r| r[0] == a).unwrap()[1].parse::<f64>().unwrap();
@@ -181,6 +181,15 @@ fn a_league_has_rating_differences_and_a_compute_chart() {
         assert!(num(8) < num(7) && num(7) < num(9) && (0.0..=1.0).contains(&num(10)), "{r:?}");
         let wdl: u64 = r[11..14].iter().map(|x| x.parse::<u64>().unwrap()).sum();
         assert_eq!(wdl.to_string(), r[3]);
+        // Issue 55: the Elo of those counts, the score (W + D/2) / N on the logistic scale.
+        let s = (num(11) + num(12) / 2.0) / wdl as f64;
+        let elo = match s {
+            s if s <= 0.0 => f64::NEG_INFINITY,
+            s if s >= 1.0 => f64::INFINITY,
+            s => 400.0 * (s / (1.0 - s)).log10(),
+        };
+        assert!(num(14) == elo || (num(14) - elo).abs() < 0.06, "{r:?}");
+        assert!(num(15) <= num(14) && num(14) <= num(16), "{r:?}");
     }
     let html = d.path("l.html");
     ok(&tresillo(&["report", out.to_str().unwrap(), "--out", html.to_str().unwrap()]));

@@ -22,6 +22,7 @@ mod human_cli;
 mod human_pty;
 mod issue33_cli;
 mod issue52_cli;
+mod issue55_cli;
 mod league_cli;
 mod lhombre_cli;
 mod pairs_cli;

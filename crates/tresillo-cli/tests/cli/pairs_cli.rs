@@ -8,11 +8,13 @@ use common::{TempDir, ok, tresillo};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn paired_py(run: &Path, a: &str, b: &str) -> String {
+/// Line `line` of what `scripts/paired.py RUN A B` prints (1: the mean and its
+/// interval; 3: the Elo difference and its interval).
+fn paired_py(run: &Path, a: &str, b: &str, line: usize) -> String {
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scripts/paired.py");
     let out = Command::new("python3").arg(script).arg(run).args([a, b]).output().expect("python3");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).lines().nth(1).unwrap().to_string()
+    String::from_utf8_lossy(&out.stdout).lines().nth(line).unwrap().to_string()
 }
 
 fn rows(run: &Path) -> Vec<Vec<String>> {
@@ -31,10 +33,17 @@ fn check_against_paired_py(run: &Path, out: &str, pairs: usize, units: &str) {
     assert_eq!(r.len(), pairs);
     for row in &r {
         let (a, b) = (&row[0], &row[2]);
-        let want = paired_py(run, a, b);
+        let want = paired_py(run, a, b, 1);
         let mean: f64 = row[5].parse().unwrap();
         let (lo, hi): (f64, f64) = (row[6].parse().unwrap(), row[7].parse().unwrap());
         assert_eq!(format!("{mean:+.4} [{lo:+.4}, {hi:+.4}]"), want, "slots {a} and {b}");
+        // Issue 55: the Elo columns, which paired.py computes on its own.
+        let elo: Vec<f64> = row[12..15].iter().map(|x| x.parse().unwrap()).collect();
+        assert_eq!(
+            format!("Elo {:+.1} [{:+.1}, {:+.1}]", elo[0], elo[1], elo[2]),
+            paired_py(run, a, b, 3),
+            "slots {a} and {b}"
+        );
         assert!(out.contains(&format!("{mean:+.4} [{lo:+.4}, {hi:+.4}]")), "{out}");
         assert_eq!(row[4], units);
     }

@@ -298,8 +298,8 @@ fn report_draws_an_sprt_directory() {
 /// The files of a directory (recursively), by relative path, as compared after
 /// a kill and `--resume`: byte for byte, except a manifest's `command_line` (the
 /// command that last ran it) and `build`, a look's `run.lock` (the pid of its
-/// last writer), and the times of `compute.json` and
-/// `compute.csv` (measurements; their counts are compared).
+/// last writer), and the times of `compute.json`, `compute.csv` and of each
+/// look's compute in `sprt.json` (measurements; their counts are compared).
 fn contents(dir: &std::path::Path) -> std::collections::BTreeMap<String, String> {
     let mut out = std::collections::BTreeMap::new();
     let mut stack = vec![dir.to_path_buf()];
@@ -325,6 +325,15 @@ fn contents(dir: &std::path::Path) -> std::collections::BTreeMap<String, String>
                 for s in v["slots"].as_array_mut().unwrap() {
                     for k in ["timed", "wall_ns", "cpu_ns", "card_wall_ns", "card_hist"] {
                         s.as_object_mut().unwrap().remove(k);
+                    }
+                }
+                v.to_string()
+            } else if name.ends_with("sprt.json") {
+                // Each look's compute has measured CPU seconds (issue 55); its decisions are compared.
+                let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+                for l in v["looks"].as_array_mut().unwrap() {
+                    if let Some(c) = l.get_mut("compute").and_then(|c| c.as_object_mut()) {
+                        c.remove("cpu_s");
                     }
                 }
                 v.to_string()

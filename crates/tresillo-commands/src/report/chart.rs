@@ -28,6 +28,9 @@ pub enum Marker {
     Circle,
     /// A larger filled triangle (to single out a point, such as the best).
     Triangle,
+    /// No marker: a line through the values, across the whole plot (a bound
+    /// or threshold drawn as a line, not as dots).
+    Line,
 }
 
 /// One series: a value (and for points an interval) per category.
@@ -321,9 +324,29 @@ pub fn render(c: &Chart) -> Result<String> {
             Kind::Points => {
                 // Side by side only where several series have a point in one category.
                 let dodge = (0..n).any(|k| {
-                    c.series.iter().filter(|s| s.values.get(k).copied().flatten().is_some()).count() > 1
+                    c.series
+                        .iter()
+                        .filter(|s| s.marker != Marker::Line && s.values.get(k).copied().flatten().is_some())
+                        .count()
+                        > 1
                 });
                 for (j, s) in c.series.iter().enumerate() {
+                    if s.marker == Marker::Line {
+                        // From the plot's left edge to its right, through each value.
+                        let mut pts: Vec<(f64, f64)> = s
+                            .values
+                            .iter()
+                            .enumerate()
+                            .filter_map(|(k, v)| v.map(|v| (k as f64, v)))
+                            .collect();
+                        if let (Some(&(_, first)), Some(&(_, last))) = (pts.first(), pts.last()) {
+                            pts.insert(0, (-0.5, first));
+                            pts.push((n as f64 - 0.5, last));
+                        }
+                        let line = PathElement::new(pts, s.color.stroke_width(2));
+                        chart.draw_series(std::iter::once(line)).map_err(&err)?;
+                        continue;
+                    }
                     let dx = if dodge { -group / 2.0 + (j as f64 + 0.5) * slot } else { 0.0 };
                     let bars = s.ci.iter().enumerate().filter_map(|(k, ci)| {
                         let (a, b) = (*ci)?;
@@ -337,7 +360,7 @@ pub fn render(c: &Chart) -> Result<String> {
                         Marker::Circle => chart
                             .draw_series(points.map(|p| Circle::new(p, 5, s.color.filled())))
                             .map_err(&err)?,
-                        Marker::Triangle => chart
+                        Marker::Triangle | Marker::Line => chart
                             .draw_series(points.map(|p| TriangleMarker::new(p, 12, s.color.filled())))
                             .map_err(&err)?,
                     };
@@ -355,6 +378,9 @@ pub fn render(c: &Chart) -> Result<String> {
                     }
                     (Kind::Points, Marker::Triangle) => {
                         side.draw(&TriangleMarker::new((16, y + 7), 8, s.color.filled()))
+                    }
+                    (Kind::Points, Marker::Line) => {
+                        side.draw(&PathElement::new(vec![(6, y + 7), (26, y + 7)], s.color.stroke_width(2)))
                     }
                     _ => side.draw(&Rectangle::new([(9, y), (23, y + 14)], s.color.filled())),
                 }

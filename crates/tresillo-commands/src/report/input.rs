@@ -137,8 +137,9 @@ impl Summary {
 }
 
 /// A row of `pairs.csv`: slot A and slot B (`slot:spec`), the units, the mean
-/// and the interval's ends.
-pub type PairRow = (String, String, String, Option<f64>, Option<f64>, Option<f64>);
+/// and the interval's ends, and the Elo difference with its interval as text
+/// (empty in files before issue 55).
+pub type PairRow = (String, String, String, Option<f64>, Option<f64>, Option<f64>, String);
 
 /// The rows of a `pairs.csv`; a file that is not one is refused naming its line.
 fn read_pairs(path: &Path) -> Result<Vec<PairRow>> {
@@ -147,7 +148,8 @@ fn read_pairs(path: &Path) -> Result<Vec<PairRow>> {
     // Runs before issue 33 end at ci95_high.
     let width = header.len();
     ensure!(
-        [tresillo_runs::pairs::HEADER, tresillo_runs::pairs::HEADER_V1].contains(&header.join(",").as_str()),
+        [tresillo_runs::pairs::HEADER, tresillo_runs::pairs::HEADER_V2, tresillo_runs::pairs::HEADER_V1]
+            .contains(&header.join(",").as_str()),
         "{} line 1: not the header of a pairs.csv (expected {})",
         path.display(),
         tresillo_runs::pairs::HEADER
@@ -170,6 +172,11 @@ fn read_pairs(path: &Path) -> Result<Vec<PairRow>> {
             num(5),
             num(6),
             num(7),
+            if width > 14 && !row[12].is_empty() {
+                format!("{} [{}, {}]", &row[12], &row[13], &row[14])
+            } else {
+                String::new()
+            },
         ));
     }
     Ok(out)

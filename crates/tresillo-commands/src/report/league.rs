@@ -8,7 +8,9 @@ use super::csv_error::csv_error;
 use super::html::{Table, esc};
 use anyhow::{Context, Result, ensure};
 use std::path::{Path, PathBuf};
-use tresillo_runs::league::{LeagueManifest, MATRIX_HEADER, MATRIX_HEADER_V1, RATINGS_HEADER};
+use tresillo_runs::league::{
+    LeagueManifest, MATRIX_HEADER, MATRIX_HEADER_V1, MATRIX_HEADER_V2, RATINGS_HEADER,
+};
 
 /// A league directory as the report reads it.
 pub struct LeagueRun {
@@ -22,7 +24,8 @@ pub struct LeagueRun {
     pub ratings: Vec<Vec<String>>,
     /// `matrix.csv`: agent A, agent B, tables, deals, mean, low, high, then
     /// (leagues since issue 33) the rating difference, its low and high, the
-    /// likelihood of superiority, wins, draws, losses.
+    /// likelihood of superiority, wins, draws, losses, and (since issue 55) the
+    /// Elo difference and its interval's ends.
     pub matrix: Vec<Vec<String>>,
     /// `compute.csv` (each agent over its tables), when the league has it.
     pub compute: Vec<ComputeRow>,
@@ -87,7 +90,7 @@ impl LeagueRun {
             }
         }
         let ratings = rows(&dir.join("ratings.csv"), &[RATINGS_HEADER])?;
-        let matrix = rows(&dir.join("matrix.csv"), &[MATRIX_HEADER, MATRIX_HEADER_V1])?;
+        let matrix = rows(&dir.join("matrix.csv"), &[MATRIX_HEADER, MATRIX_HEADER_V2, MATRIX_HEADER_V1])?;
         let cp = dir.join("compute.csv");
         let compute = if cp.is_file() { read_compute(&cp)? } else { Vec::new() };
         Ok(LeagueRun { path: dir.to_path_buf(), label, manifest, ratings, matrix, compute })
@@ -189,14 +192,31 @@ pub fn league(body: &mut Body, l: &LeagueRun, id: &str) -> Result<()> {
         &square,
     )?;
     if l.matrix.first().is_some_and(|m| m.len() > 7) {
-        let cols =
-            ["agent A", "agent B", "rating A minus B", "ci95_low", "ci95_high", "LOS", "won", "drew", "lost"];
+        let elo = l.matrix.first().is_some_and(|m| m.len() > 14);
+        let mut cols = vec![
+            "agent A",
+            "agent B",
+            "rating A minus B",
+            "ci95_low",
+            "ci95_high",
+            "LOS",
+            "won",
+            "drew",
+            "lost",
+        ];
+        if elo {
+            cols.extend(["Elo A over B", "Elo low", "Elo high"]);
+        }
         let mut table = Table::new(&format!("{id}-differences-table"), &cols);
         let mut s = Series::new("rating A minus B (95% CI)", 0, Vec::new());
         for m in &l.matrix {
             s.values.push(num(&m[7]));
             s.ci.push(num(&m[8]).zip(num(&m[9])));
-            table.row([0, 1, 7, 8, 9, 10, 11, 12, 13].map(|k| m[k].clone()).to_vec());
+            let mut row = [0, 1, 7, 8, 9, 10, 11, 12, 13].map(|k| m[k].clone()).to_vec();
+            if elo {
+                row.extend([14, 15, 16].map(|k| m[k].clone()));
+            }
+            table.row(row);
         }
         body.chart(
             &format!("{id}-differences"),
@@ -211,7 +231,8 @@ pub fn league(body: &mut Body, l: &LeagueRun, id: &str) -> Result<()> {
             "From matrix.csv: the difference of the two fitted ratings with its 95% interval (the sandwich \
              covariance of the ratings, Student's t on the deals less one), the likelihood of superiority \
              (the probability that A's true rating is above B's) and the deals on which A's result was above, \
-             equal to or below B's (averaged over the tables where both sat).",
+             equal to or below B's (averaged over the tables where both sat), with the Elo difference of those \
+             wins, draws and losses (how often A beats B, not by how much: see docs/CLI.md, Elo).",
             &table,
         )?;
     }

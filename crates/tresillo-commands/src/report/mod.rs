@@ -300,14 +300,22 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
     if !t.pairs.is_empty() {
         let mut table = Table::new(
             &format!("{id}-pairs-table"),
-            &["slot A", "slot B", "units", "mean (A minus B)", "ci95_low", "ci95_high"],
+            &[
+                "slot A",
+                "slot B",
+                "units",
+                "mean (A minus B)",
+                "ci95_low",
+                "ci95_high",
+                "Elo A over B (95% CI)",
+            ],
         );
         let mut s = Series::new("A minus B (95% CI)", 0, Vec::new());
         let fmt = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:+.4}"));
-        for (a, b, n, mean, lo, hi) in &t.pairs {
+        for (a, b, n, mean, lo, hi, elo) in &t.pairs {
             s.values.push(*mean);
             s.ci.push(lo.zip(*hi));
-            table.row(vec![a.clone(), b.clone(), n.clone(), fmt(*mean), fmt(*lo), fmt(*hi)]);
+            table.row(vec![a.clone(), b.clone(), n.clone(), fmt(*mean), fmt(*lo), fmt(*hi), elo.clone()]);
         }
         body.chart(
             &format!("{id}-pairs"),
@@ -322,7 +330,8 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
             "From pairs.csv: for every scoring unit (a deal, or a session), slot A's tantos over the unit's \
              seatings minus slot B's, divided by the seatings; the mean over units and its 95% confidence interval. \
              Pairing removes the luck of the cards that both slots shared, so two agents whose own intervals \
-             overlap can still be told apart here (scripts/paired.py computes the same from deals.csv).",
+             overlap can still be told apart here (scripts/paired.py computes the same from deals.csv). The Elo \
+             column reads the units A won, drew and lost on the Elo scale: how often A beats B, not by how much.",
             &table,
         )?;
     }

@@ -81,6 +81,26 @@ pub fn sprt(body: &mut Body, s: &SprtRun, id: &str) -> Result<()> {
             ("looks", format!("every {} duplicate deals, at most {}", k.batch, c.deals)),
             ("verdict", verdict.clone()),
             (
+                "evidence",
+                k.evidence.as_ref().map_or(
+                    "not recorded (a test of a version before issue 55)".into(),
+                    |e| {
+                        let elo = match (e.elo, e.elo_low, e.elo_high) {
+                            (Some(x), lo, hi) => format!(
+                                "; Elo of {na} over {nb} {x:+.1} [{}, {}]",
+                                lo.map_or("-inf".into(), |v| format!("{v:+.1}")),
+                                hi.map_or("+inf".into(), |v| format!("{v:+.1}"))
+                            ),
+                            _ => String::new(),
+                        };
+                        format!(
+                            "{na} won {}, drew {}, lost {} deals; likelihood of superiority {:.4}{elo}",
+                            e.wdl.0, e.wdl.1, e.wdl.2, e.los
+                        )
+                    },
+                ),
+            ),
+            (
                 "stopped after",
                 format!(
                     "{} deals; {na} minus {nb} {:+.4} tantos per deal{}",
@@ -121,14 +141,24 @@ pub fn sprt(body: &mut Body, s: &SprtRun, id: &str) -> Result<()> {
     } else {
         ("lower bound (no difference)", "upper bound (better)")
     };
+    // The bounds are lines across the chart: a ratio that reaches one decides.
     let mut lo = Series::new(lo_name, 6, vec![Some(k.bounds.0); n]);
     lo.color = chart::color(6);
+    lo.marker = chart::Marker::Line;
     let mut hi = Series::new(hi_name, 5, vec![Some(k.bounds.1); n]);
     hi.color = chart::HIGHLIGHT;
+    hi.marker = chart::Marker::Line;
     series.extend([lo, hi]);
     let mut head = vec!["deals", "mean A minus B"];
     head.extend(if one_sided { vec!["llr"] } else { vec!["llr A better", "llr B better"] });
-    head.extend(["lower bound", "upper bound"]);
+    head.extend([
+        "lower bound",
+        "upper bound",
+        "A won/drew/lost",
+        "LOS",
+        "Elo A over B (95% CI)",
+        "CPU s A / B",
+    ]);
     let mut table = Table::new(&format!("{id}-llr-table"), &head);
     for l in &k.looks {
         let mut row = vec![l.deals.to_string(), f4(l.mean), f4(l.llr.0)];
@@ -136,6 +166,20 @@ pub fn sprt(body: &mut Body, s: &SprtRun, id: &str) -> Result<()> {
             row.push(f4(l.llr.1));
         }
         row.extend([f4(k.bounds.0), f4(k.bounds.1)]);
+        let e = l.evidence.as_ref();
+        let end = |x: Option<f64>, inf: &str| x.map_or(inf.to_string(), |v| format!("{v:+.1}"));
+        row.extend([
+            e.map_or(String::new(), |e| format!("{}/{}/{}", e.wdl.0, e.wdl.1, e.wdl.2)),
+            e.map_or(String::new(), |e| f4(e.los)),
+            e.map_or(String::new(), |e| {
+                if e.wdl.0 + e.wdl.1 + e.wdl.2 < 2 {
+                    return String::new();
+                }
+                format!("{} [{}, {}]", end(e.elo, "±inf"), end(e.elo_low, "-inf"), end(e.elo_high, "+inf"))
+            }),
+            e.and_then(|e| e.compute.as_ref())
+                .map_or(String::new(), |c| format!("{:.2} / {:.2}", c.cpu_s.0, c.cpu_s.1)),
+        ]);
         table.row(row);
     }
     body.chart(

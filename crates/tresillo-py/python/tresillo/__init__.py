@@ -40,6 +40,7 @@ from ._tresillo import (
 )
 from .analysis import read_deals
 from .dataset import read_dataset
+from .results import read_pairs, read_sprt
 
 
 def _option_text(name, v):
@@ -225,6 +226,8 @@ __all__ = [
     "agents",
     "read_dataset",
     "read_deals",
+    "read_pairs",
+    "read_sprt",
     "register_rule_set",
     "rule_sets",
     "tournament",
