@@ -32,6 +32,8 @@ pub const LONG_POLL: Duration = Duration::from_secs(20);
 const INDEX: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
 const STYLE: &str = include_str!("assets/style.css");
+const GLOSSARY_JS: &str = include_str!("assets/glossary.js");
+const FAVICON: &str = include_str!("assets/favicon.svg");
 
 /// The server's routes (with a replay board of the server's own games only),
 /// behind the [`guard`](crate::guard) of a loopback server on any port.
@@ -53,11 +55,16 @@ pub(crate) fn routes(server: Arc<Server>, library: Arc<crate::replay::Library>) 
         .route("/g/{token}", get(page))
         .route("/assets/app.js", get(|| async { asset(APP_JS, "text/javascript; charset=utf-8") }))
         .route("/assets/style.css", get(|| async { asset(STYLE, "text/css; charset=utf-8") }))
+        .route("/assets/glossary.js", get(|| async { asset(GLOSSARY_JS, "text/javascript; charset=utf-8") }))
+        .route("/assets/favicon.svg", get(|| async { asset(FAVICON, "image/svg+xml") }))
+        .route("/favicon.ico", get(|| async { asset(FAVICON, "image/svg+xml") }))
         .route("/api/meta", get(meta))
         .route("/api/games", post(create))
         .route("/api/games/{token}", get(view))
         .route("/api/games/{token}/decisions", post(decide))
         .route("/api/games/{token}/records", get(records))
+        .route("/api/games/{token}/undo", post(undo))
+        .route("/api/games/{token}/events", post(event))
         .fallback(|| async { error(StatusCode::NOT_FOUND, "no such page") })
         .with_state(server)
         .merge(board)
@@ -239,6 +246,9 @@ async fn view_json(slot: Arc<Slot>) -> Result<Value, tokio::task::JoinError> {
 struct Posted {
     seq: u64,
     decision: Act,
+    /// Milliseconds from the question shown to the click, by the page's clock.
+    #[serde(default)]
+    page_ms: Option<u64>,
 }
 
 async fn decide(State(s): State<Arc<Server>>, Path(token): Path<String>, body: Bytes) -> Response {
@@ -262,7 +272,7 @@ async fn decide(State(s): State<Arc<Server>>, Path(token): Path<String>, body: B
     let decided = tokio::task::spawn_blocking(move || {
         crate::stats::since(&crate::stats::STATS.blocking_wait, queued);
         let mut rx = slot2.changed.subscribe();
-        s2.decide(&slot2, d, posted.seq)?;
+        s2.decide_timed(&slot2, d, posted.seq, posted.page_ms)?;
         // The end of the bots' run this decision started is waited for here (a
         // blocking thread), BOT_GRACE at most.
         let deadline = tokio::time::Instant::now() + BOT_GRACE;
@@ -280,6 +290,67 @@ async fn decide(State(s): State<Arc<Server>>, Path(token): Path<String>, body: B
     });
     match decided.await {
         Ok(Ok(v)) => json_response(StatusCode::OK, &v),
+        Ok(Err(e)) => game_error(&e),
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e),
+    }
+}
+
+/// `POST /api/games/TOKEN/undo`: `{"seq": N}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Undo {
+    seq: u64,
+}
+
+/// The person takes back their last decision of the hand (a game created with
+/// `"undo": true`); answers with the new view.
+async fn undo(State(s): State<Arc<Server>>, Path(token): Path<String>, body: Bytes) -> Response {
+    let Some(slot) = find(&s, &token).await else { return not_found() };
+    let posted: Undo = match object(&body) {
+        Ok(p) => p,
+        Err(e) => return error(StatusCode::BAD_REQUEST, format!("bad undo: {e} (expected {{\"seq\": N}})")),
+    };
+    let done = tokio::task::spawn_blocking(move || {
+        let version = *slot.changed.borrow();
+        s.undo(&slot, posted.seq)?;
+        let g = slot.lock();
+        let mut v = crate::view::game_view(&g);
+        v["version"] = (*slot.changed.borrow()).max(version).into();
+        Ok::<_, GameError>(v)
+    })
+    .await;
+    match done {
+        Ok(Ok(v)) => json_response(StatusCode::OK, &v),
+        Ok(Err(e)) => game_error(&e),
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e),
+    }
+}
+
+/// `POST /api/games/TOKEN/events`: `{"event": "misclick", "card": "7C"}`,
+/// `{"event": "hidden"}`, `{"event": "visible"}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Event {
+    event: String,
+    #[serde(default)]
+    card: Option<String>,
+}
+
+/// Journals what the page saw the person do beyond decisions (docs/SERVE.md,
+/// "Timing and behaviour"): `204`.
+async fn event(State(s): State<Arc<Server>>, Path(token): Path<String>, body: Bytes) -> Response {
+    let Some(slot) = find(&s, &token).await else { return not_found() };
+    let posted: Event = match object(&body) {
+        Ok(p) => p,
+        Err(e) => return error(StatusCode::BAD_REQUEST, format!("bad event: {e}")),
+    };
+    let card = match posted.card.as_deref().map(tresillo_core::parse_card).transpose() {
+        Ok(c) => c,
+        Err(e) => return error(StatusCode::BAD_REQUEST, format!("bad card: {e}")),
+    };
+    let done = tokio::task::spawn_blocking(move || slot.lock().event(&posted.event, card)).await;
+    match done {
+        Ok(Ok(())) => StatusCode::NO_CONTENT.into_response(),
         Ok(Err(e)) => game_error(&e),
         Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e),
     }

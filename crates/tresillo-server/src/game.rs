@@ -4,7 +4,7 @@
 //! unlogged decision changes nothing.
 
 use crate::spec::{GameSpec, HUMAN};
-use crate::store::{Line, Log};
+use crate::store::{Entry, Line, Log, Timing};
 use crate::token::Token;
 use tresillo_agents::cheat::Seated;
 use tresillo_agents::{AgentRng, Registry, TablePlayer, rng_from_seed, seat_rngs};
@@ -78,6 +78,20 @@ pub struct Game {
     log: Option<Log>,
     /// Lines written to the log and not yet fsynced (a run of bot decisions).
     unsynced: bool,
+    /// Since when it has been the person's turn (the server's clock), for the
+    /// decision's [`Timing`].
+    turn_since: Option<std::time::Instant>,
+    /// Events journaled in this hand ([`Game::event`]: at most [`MAX_EVENTS`]).
+    events: u32,
+}
+
+/// Most events ([`Game::event`]: misclicks, the tab hidden or shown) a hand
+/// keeps in the log; past it they are counted out, not written.
+pub const MAX_EVENTS: u32 = 200;
+
+/// Milliseconds since 1970 (UTC).
+fn unix_ms() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
 }
 
 impl Game {
@@ -149,9 +163,12 @@ impl Game {
             worker: false,
             log: None,
             unsynced: false,
+            turn_since: None,
+            events: 0,
             spec,
         };
         g.start_hand(0)?;
+        g.mark_turn();
         Ok(g)
     }
 
@@ -183,10 +200,20 @@ impl Game {
         self.rng_seed = seating_rng_seed(ds, 0);
         self.rngs = seat_rngs(self.rng_seed);
         self.steps.clear();
+        self.events = 0;
         for b in self.bots.iter_mut().flatten() {
             b.begin_hand();
         }
         Ok(())
+    }
+
+    /// Starts the person's clock when it has become their turn.
+    fn mark_turn(&mut self) {
+        if self.turn() == Some(self.human) {
+            self.turn_since.get_or_insert_with(std::time::Instant::now);
+        } else {
+            self.turn_since = None;
+        }
     }
 
     /// The session is over (every hand played) or stopped by a failure.
@@ -236,7 +263,7 @@ impl Game {
             // dropped, the reason kept.
             return Err(GameError::Conflict(f.clone()));
         }
-        let r = d.map_err(GameError::Illegal).and_then(|d| self.take(seat, d, self.seq, false));
+        let r = d.map_err(GameError::Illegal).and_then(|d| self.take(seat, d, self.seq, false, None));
         if let Err(e) = &r {
             self.failure = Some(format!("seat {seat} ({}): {e}", self.spec.seats[seat.index()]));
         }
@@ -250,7 +277,120 @@ impl Game {
     /// Out of turn or stale ([`GameError::Conflict`]), illegal, or not stored;
     /// the game is unchanged.
     pub fn decide(&mut self, seat: Seat, d: Decision, seq: u64) -> Result<(), GameError> {
-        self.take(seat, d, seq, true)
+        self.decide_timed(seat, d, seq, None)
+    }
+
+    /// [`Game::decide`] for the person, with the page's own measure of the time
+    /// they took (`page_ms`); the log's line keeps it with the server's.
+    ///
+    /// # Errors
+    /// As [`Game::decide`].
+    pub fn decide_timed(
+        &mut self,
+        seat: Seat,
+        d: Decision,
+        seq: u64,
+        page_ms: Option<u64>,
+    ) -> Result<(), GameError> {
+        let timing = (seat == self.human).then(|| Timing {
+            server_ms: self.turn_since.map_or(0, |t| t.elapsed().as_millis() as u64),
+            page_ms,
+            at: unix_ms(),
+        });
+        self.take(seat, d, seq, true, timing)
+    }
+
+    /// Whether the person may take back a decision now: a game with undo, their
+    /// turn, and a decision of theirs earlier in this hand.
+    #[must_use]
+    pub fn can_undo(&self) -> bool {
+        self.spec.undo
+            && self.thinking.is_none()
+            && self.turn() == Some(self.human)
+            && self.steps.iter().any(|s| s.seat == self.human)
+    }
+
+    /// Takes back the person's last decision of the hand and every bot decision
+    /// after it (logged with fsync, then applied): the hand is dealt again and
+    /// its decisions before that one replayed. The bots decide again from
+    /// there, not necessarily as before.
+    ///
+    /// # Errors
+    /// A game without undo, not the person's turn, nothing to take back, a
+    /// stale `seq` ([`GameError::Conflict`]), or the log not written.
+    pub fn undo(&mut self, seq: u64) -> Result<(), GameError> {
+        if !self.spec.undo {
+            return Err(GameError::Conflict(
+                "this game has no undo (a casual game started with undo)".into(),
+            ));
+        }
+        if seq != self.seq {
+            return Err(GameError::Conflict(format!(
+                "stale undo: the game is at seq {}, the undo was for seq {seq}",
+                self.seq
+            )));
+        }
+        if !self.can_undo() {
+            return Err(GameError::Conflict(
+                "nothing to take back: no decision of yours earlier in this hand, or not your turn".into(),
+            ));
+        }
+        let keep = self.steps.iter().rposition(|s| s.seat == self.human).expect("can_undo found one");
+        if let Some(log) = &mut self.log {
+            log.append(&[Entry::Undo { hand: self.k, keep }])?;
+            self.unsynced = false;
+        }
+        self.cut(keep)
+    }
+
+    /// Replays the hand's first `keep` decisions on a fresh deal of it.
+    fn cut(&mut self, keep: usize) -> Result<(), GameError> {
+        if keep > self.steps.len() {
+            return Err(GameError::Conflict(format!(
+                "an undo to {keep} decisions of a hand at {}",
+                self.steps.len()
+            )));
+        }
+        let mut h = Hand::with_rules(self.rules, self.players(), self.deal, self.dealer)
+            .map_err(|e| GameError::Spec(e.to_string()))?;
+        for st in &self.steps[..keep] {
+            h.apply(Decision::from(st.act)).map_err(|e| GameError::Illegal(e.to_string()))?;
+        }
+        self.hand = h;
+        self.steps.truncate(keep);
+        self.seq += 1;
+        for b in self.bots.iter_mut().flatten() {
+            b.begin_hand();
+        }
+        self.turn_since = None;
+        self.mark_turn();
+        Ok(())
+    }
+
+    /// Journals something the page saw the person do that is not a decision
+    /// (`misclick` on an illegal `card`, the tab `hidden` or `visible`), with the
+    /// hand, the decision number and the time. Written without fsync (the next
+    /// decision's covers it); at most [`MAX_EVENTS`] a hand.
+    ///
+    /// # Errors
+    /// An unknown kind ([`GameError::Spec`]), or the log not written.
+    pub fn event(&mut self, kind: &str, card: Option<tresillo_core::Card>) -> Result<(), GameError> {
+        if !matches!(kind, "misclick" | "hidden" | "visible") {
+            return Err(GameError::Spec(format!("unknown event `{kind}`: misclick, hidden or visible")));
+        }
+        if self.events >= MAX_EVENTS {
+            return Ok(());
+        }
+        self.events += 1;
+        let mut v = serde_json::json!({"event": kind, "hand": self.k, "seq": self.seq, "seat": self.human.0, "at": unix_ms()});
+        if let Some(c) = card {
+            v["card"] = c.to_string().into();
+        }
+        if let Some(log) = &mut self.log {
+            log.write(&[Entry::Event(v)])?;
+            self.unsynced = true;
+        }
+        Ok(())
     }
 
     /// Makes every logged decision durable (the end of a run of bot decisions,
@@ -272,7 +412,14 @@ impl Game {
     /// [`Game::decide`]; `durable`: fsync the log before applying (a bot's
     /// decision is only written, and synced with the rest of its run by
     /// [`Game::sync_log`] or by the next durable decision).
-    fn take(&mut self, seat: Seat, d: Decision, seq: u64, durable: bool) -> Result<(), GameError> {
+    fn take(
+        &mut self,
+        seat: Seat,
+        d: Decision,
+        seq: u64,
+        durable: bool,
+        timing: Option<Timing>,
+    ) -> Result<(), GameError> {
         if seq != self.seq {
             return Err(GameError::Conflict(format!(
                 "stale decision: the game is at seq {}, the decision was for seq {seq}",
@@ -290,7 +437,7 @@ impl Game {
         after.apply(d).map_err(|e| GameError::Illegal(e.to_string()))?;
         let step = Step { seat, act: Act::from(d) };
         if let Some(log) = &mut self.log {
-            let line = [Line { hand: self.k, step }];
+            let line = [Entry::Decision(Line { hand: self.k, step, timing })];
             if durable {
                 log.append(&line)?;
                 self.unsynced = false;
@@ -299,24 +446,38 @@ impl Game {
                 self.unsynced = true;
             }
         }
-        self.commit(after, step)
+        self.commit(after, step)?;
+        self.mark_turn();
+        Ok(())
     }
 
-    /// Applies a decision read back from the log (checked as when it was taken).
+    /// Applies a line read back from the log (a decision checked as when it was
+    /// taken, an undo, an event counted).
     ///
     /// # Errors
     /// A line that does not follow: another hand, out of turn, illegal.
-    pub fn replay_line(&mut self, line: &Line) -> Result<(), GameError> {
-        if line.hand != self.k {
-            return Err(GameError::Conflict(format!(
-                "a decision of hand {} during hand {}",
-                line.hand, self.k
-            )));
+    pub fn replay_entry(&mut self, entry: &Entry) -> Result<(), GameError> {
+        let hand = match entry {
+            Entry::Decision(l) => l.hand,
+            Entry::Undo { hand, .. } => *hand,
+            Entry::Event(_) => {
+                self.events += 1;
+                return Ok(());
+            }
+        };
+        if hand != self.k {
+            return Err(GameError::Conflict(format!("a line of hand {hand} during hand {}", self.k)));
         }
-        let log = self.log.take();
-        let r = self.decide(line.step.seat, Decision::from(line.step.act), self.seq);
-        self.log = log;
-        r
+        match entry {
+            Entry::Decision(line) => {
+                let log = self.log.take();
+                let r = self.take(line.step.seat, Decision::from(line.step.act), self.seq, true, None);
+                self.log = log;
+                r
+            }
+            Entry::Undo { keep, .. } => self.cut(*keep),
+            Entry::Event(_) => Ok(()),
+        }
     }
 
     fn commit(&mut self, after: Hand, step: Step) -> Result<(), GameError> {

@@ -351,11 +351,38 @@ impl Server {
     /// # Errors
     /// See [`Game::decide`]; the game is then unchanged.
     pub fn decide(self: &Arc<Server>, slot: &Arc<Slot>, d: Decision, seq: u64) -> Result<(), GameError> {
+        self.decide_timed(slot, d, seq, None)
+    }
+
+    /// [`Server::decide`] with the page's own measure of the time the person
+    /// took (`page_ms`, journaled with the server's).
+    ///
+    /// # Errors
+    /// See [`Game::decide`]; the game is then unchanged.
+    pub fn decide_timed(
+        self: &Arc<Server>,
+        slot: &Arc<Slot>,
+        d: Decision,
+        seq: u64,
+        page_ms: Option<u64>,
+    ) -> Result<(), GameError> {
         {
             let mut g = slot.lock();
             let me = g.human;
-            g.decide(me, d, seq)?;
+            g.decide_timed(me, d, seq, page_ms)?;
         }
+        slot.bump();
+        self.kick(slot);
+        Ok(())
+    }
+
+    /// The person takes back their last decision of the hand ([`Game::undo`];
+    /// blocking: it fsyncs).
+    ///
+    /// # Errors
+    /// See [`Game::undo`]; the game is then unchanged.
+    pub fn undo(self: &Arc<Server>, slot: &Arc<Slot>, seq: u64) -> Result<(), GameError> {
+        slot.lock().undo(seq)?;
         slot.bump();
         self.kick(slot);
         Ok(())
@@ -409,6 +436,8 @@ fn run_bots(slot: &Arc<Slot>, cap: Duration) {
             }
         };
         let (seat, (mut bot, mut rng, hand)) = taken;
+        let pace = Duration::from_millis(u64::from(slot.lock().spec.pace_ms));
+        let started = Instant::now();
         slot.bump();
         // Past the cap the watchdog fails the game and cancels the search, which
         // gives up its decision (tresillo_agents::interrupt::Cancel).
@@ -421,6 +450,11 @@ fn run_bots(slot: &Arc<Slot>, cap: Duration) {
         .unwrap_or_else(|_| Err("the agent panicked".into()));
         if let Some(w) = watchdog {
             w.abort();
+        }
+        // The game's pace (a person watches the bots play): the decision is
+        // shown no sooner than `pace` after it was asked for.
+        if let Some(rest) = pace.checked_sub(started.elapsed()).filter(|r| !r.is_zero()) {
+            std::thread::sleep(rest);
         }
         let mut g = slot.lock();
         let mut r = g.bot_answered(seat, bot, rng, d);
@@ -457,7 +491,7 @@ fn load_game(l: crate::store::Loaded, registry: &Registry) -> Result<(Game, Opti
     let path = format!("games/{}.jsonl", l.token);
     let mut g = Game::new(l.token, l.game, registry).map_err(|e| format!("{path}:1: {e}"))?;
     for (n, line) in &l.lines {
-        g.replay_line(line).map_err(|e| format!("{path}:{n}: {e}"))?;
+        g.replay_entry(line).map_err(|e| format!("{path}:{n}: {e}"))?;
     }
     g.set_log(l.log);
     let mut warning = None;

@@ -41,7 +41,23 @@ pub struct GameSpec {
     /// Whose game it is (a study's participant id), for [`crate::Server::games_of`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner: Option<String>,
+    /// The bots' pace: each bot decision is shown at least this many
+    /// milliseconds after the one before (0: as fast as they decide).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pace_ms: u32,
+    /// The person may take back their last decision of the hand (a casual game;
+    /// each undo is a line of the log).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub undo: bool,
 }
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// The slowest pace a game may ask for (milliseconds a bot decision).
+pub const MAX_PACE_MS: u32 = 5_000;
 
 impl GameSpec {
     /// The rule set with its options.
@@ -83,6 +99,14 @@ pub struct NewGame {
     /// records).
     #[serde(default)]
     pub seed: Option<u64>,
+    /// Milliseconds between the bots' decisions as shown (0 when absent: at
+    /// once; the page asks for 500), at most [`MAX_PACE_MS`].
+    #[serde(default)]
+    pub pace_ms: Option<u32>,
+    /// The person may take back their last decision of the hand (false when
+    /// absent).
+    #[serde(default)]
+    pub undo: Option<bool>,
 }
 
 impl NewGame {
@@ -102,7 +126,12 @@ impl NewGame {
             dealer: 0,
             deals: None,
             owner: None,
+            pace_ms: self.pace_ms.unwrap_or(0),
+            undo: self.undo.unwrap_or(false),
         };
+        if spec.pace_ms > MAX_PACE_MS {
+            return Err(format!("bad pace_ms {}: at most {MAX_PACE_MS} ms a bot decision", spec.pace_ms));
+        }
         let pairs: Vec<(&str, &str)> = spec.options.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
         let rules = Rules::parse(spec.rules.trim(), &pairs).map_err(|e| e.to_string())?;
         let n = self.players.unwrap_or_else(|| rules.set.spec().tables[0].players);
