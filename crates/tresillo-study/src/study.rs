@@ -201,6 +201,19 @@ struct Person {
     /// again when the participant comes back.
     pending: Vec<Step>,
     live: Option<Live>,
+    /// Since when the participant's turn has been ready (the server's clock).
+    turn_since: Option<std::time::Instant>,
+    /// The journaled events (game, event), for the export.
+    events: Vec<(u64, serde_json::Value)>,
+}
+
+/// Most events ([`Study::event`]) a participant's game keeps; past it they
+/// are not journaled.
+pub const MAX_EVENTS_PER_GAME: usize = 200;
+
+/// Milliseconds since 1970 (UTC).
+fn unix_ms() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
 }
 
 /// An open study directory.
@@ -275,6 +288,8 @@ impl Study {
             finished: Vec::new(),
             pending: Vec::new(),
             live: None,
+            turn_since: None,
+            events: Vec::new(),
         };
         for (line, entry) in entries {
             let bad = |why: String| StudyError::Setup(format!("{}:{line}: {why}", jpath.display()));
@@ -283,6 +298,10 @@ impl Study {
                 Entry::Step { game, .. } | Entry::Record { game, .. } => *game,
                 Entry::Consent { text, .. } => {
                     person.consented = Some(text.clone());
+                    continue;
+                }
+                Entry::Event { game, event } => {
+                    person.events.push((*game, event.clone()));
                     continue;
                 }
             };
@@ -302,7 +321,7 @@ impl Study {
                     person.finished.push(*record);
                     person.pending.clear();
                 }
-                Entry::Consent { .. } => unreachable!("taken above"),
+                Entry::Consent { .. } | Entry::Event { .. } => unreachable!("taken above"),
             }
         }
         Ok(person)
@@ -385,12 +404,62 @@ impl Study {
         }
         let text = self.file.consent.clone();
         let game = person.finished.len() as u64;
+        let event = serde_json::json!({"kind": "consent", "at": unix_ms()});
         person
             .journal_mut()?
-            .append(&[Entry::Consent { game, text: text.clone() }])
+            .append(&[
+                Entry::Consent { game, text: text.clone() },
+                Entry::Event { game, event: event.clone() },
+            ])
             .map_err(StudyError::Store)?;
         person.consented = Some(text);
+        person.events.push((game, event));
         Ok(())
+    }
+
+    /// Journals what the page saw the participant do beyond decisions
+    /// (`misclick` on an illegal `card`, the tab `hidden` or `visible`), with
+    /// the time, flushed to disk; at most [`MAX_EVENTS_PER_GAME`] a game (past
+    /// it nothing is written).
+    pub fn event(&mut self, who: Who, kind: &str, card: Option<&str>) -> Result<(), StudyError> {
+        if !matches!(kind, "misclick" | "hidden" | "visible") {
+            return Err(StudyError::Record(format!("unknown event `{kind}`: misclick, hidden or visible")));
+        }
+        let person = &mut self.people[who.0];
+        if person.lent.is_some() {
+            return Err(StudyError::Busy);
+        }
+        let game = person.finished.len() as u64;
+        if person.events.iter().filter(|(g, _)| *g == game).count() >= MAX_EVENTS_PER_GAME {
+            return Ok(());
+        }
+        let mut event = serde_json::json!({"kind": kind, "at": unix_ms()});
+        if let Some(live) = &person.live {
+            event["decision"] = live.steps.len().into();
+        }
+        if let Some(c) = card {
+            event["card"] = c.into();
+        }
+        person
+            .journal_mut()?
+            .append(&[Entry::Event { game, event: event.clone() }])
+            .map_err(StudyError::Store)?;
+        person.events.push((game, event));
+        Ok(())
+    }
+
+    /// Every participant's journaled events (participant id, game, event), in
+    /// order: the export's `events.csv`.
+    #[must_use]
+    pub fn events(&self) -> Vec<(&str, u64, &serde_json::Value)> {
+        self.people
+            .iter()
+            .enumerate()
+            .flat_map(|(p, person)| {
+                let id = self.file.participants[p].id.as_str();
+                person.events.iter().map(move |(g, e)| (id, *g, e))
+            })
+            .collect()
     }
 
     /// Whether `token` is the study's researcher token (`researcher_token` in the
@@ -494,8 +563,12 @@ impl Study {
                 return Ok(Turn::Done);
             }
             self.advance(who.0)?;
-            if let Some(live) = &self.people[who.0].live {
+            let person = &mut self.people[who.0];
+            if let Some(live) = &person.live {
                 let seat = live.setup.human_seat;
+                if live.hand.request().seat() == Some(seat) {
+                    person.turn_since.get_or_insert_with(std::time::Instant::now);
+                }
                 return Ok(Turn::Decide(Box::new(Pending {
                     setup: live.setup.clone(),
                     view: live.hand.view(seat),
@@ -560,6 +633,19 @@ impl Study {
     /// refused decision changes nothing. Call [`Study::lend`] (and think) first if
     /// the opponents may be to move.
     pub fn lend_decision(&mut self, who: Who, at: usize, d: Decision) -> Result<Lent, StudyError> {
+        self.lend_decision_timed(who, at, d, None)
+    }
+
+    /// [`Study::lend_decision`] with the page's own measure of the time taken
+    /// (`page_ms`): a `decision` event is journaled with the decision (its
+    /// `server_ms` from the moment [`Study::turn`] first gave this turn).
+    pub fn lend_decision_timed(
+        &mut self,
+        who: Who,
+        at: usize,
+        d: Decision,
+        page_ms: Option<u64>,
+    ) -> Result<Lent, StudyError> {
         if !self.ensure_live(who.0)? {
             return Err(StudyError::Finished);
         }
@@ -570,7 +656,16 @@ impl Study {
         }
         let mut next = live.hand;
         next.apply(d).map_err(StudyError::Illegal)?;
-        Ok(self.take(who, Some((Step { seat, act: Act::from(d) }, next)), Vec::new()))
+        let since = self.people[who.0].turn_since.take();
+        let mut event = serde_json::json!({"kind": "decision", "decision": at, "at": unix_ms(),
+            "server_ms": since.map(|t| t.elapsed().as_millis() as u64)});
+        if let Some(p) = page_ms {
+            event["page_ms"] = p.into();
+        }
+        let mut lent = self.take(who, Some((Step { seat, act: Act::from(d) }, next)), Vec::new());
+        lent.entries.push(Entry::Event { game: lent.live.setup.game, event: event.clone() });
+        self.people[who.0].events.push((lent.live.setup.game, event));
+        Ok(lent)
     }
 
     /// Takes participant `who`'s live game and journal out (`first`: the

@@ -249,7 +249,10 @@ fn a_journal_that_does_not_fit_the_study_is_refused_with_its_line() {
     assert!(e.contains(&format!("p2.jsonl:{n}: ")) && e.contains("game 0 of p2"), "{e}");
     std::fs::write(dir.0.join("games/p2.jsonl"), "{\"game\": 0}\n").unwrap();
     let e = Study::open(&dir.0, Registry::builtin()).unwrap_err().to_string();
-    assert!(e.contains("p2.jsonl:1: a journal line holds a `step`, a `record` or a `consent`"), "{e}");
+    assert!(
+        e.contains("p2.jsonl:1: a journal line holds a `step`, a `record`, a `consent` or an `event`"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -289,7 +292,14 @@ fn consent_is_journaled_once_and_remembered_and_the_researcher_token_opens_only_
     assert!(study.who(&r).is_none());
     drop(study);
     let journal = std::fs::read_to_string(dir.0.join("games/p1.jsonl")).unwrap();
-    assert_eq!(journal, "{\"game\":0,\"consent\":\"I agree.\"}\n");
+    // The consent and its time (an event), once.
+    let lines: Vec<&str> = journal.lines().collect();
+    assert_eq!(lines.len(), 2, "{journal}");
+    assert_eq!(lines[0], "{\"game\":0,\"consent\":\"I agree.\"}");
+    assert!(
+        lines[1].starts_with("{\"game\":0,\"event\":{\"at\":") && lines[1].contains("\"kind\":\"consent\""),
+        "{journal}"
+    );
     let mut study = Study::open(&dir.0, Registry::builtin()).unwrap();
     assert!(study.consented(who));
     // A consent line does not disturb the games that follow it.

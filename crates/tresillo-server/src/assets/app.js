@@ -128,7 +128,7 @@ async function newGame(body) {
 // has closed; `pending`, a card awaiting its confirmation; `shown`, when the
 // page first showed the question of decision `seq` (the page's clock).
 const state = { token: null, view: null, version: -1, selected: new Set(), busy: false, error: "",
-  decisionsUrl: null, onDecided: null, onBusy: null, held: null, heldTimer: null, seenTrick: undefined,
+  decisionsUrl: null, eventsUrl: null, onDecided: null, onBusy: null, held: null, heldTimer: null, seenTrick: undefined,
   seenHands: undefined, pending: null, shown: { seq: -1, t: 0 }, showLast: false, trickLen: 0 };
 
 function seatName(v, s) {
@@ -146,8 +146,8 @@ async function decide(decision) {
   try {
     const url = state.decisionsUrl || `/api/games/${state.token}/decisions`;
     const body = { seq: state.view.seq, decision };
-    // The page's own measure of the time taken (the play page; docs/SERVE.md).
-    if (!state.decisionsUrl && state.shown.seq === state.view.seq) body.page_ms = Math.round(performance.now() - state.shown.t);
+    // The page's own measure of the time taken (docs/SERVE.md, "Timing and behaviour").
+    if (state.shown.seq === state.view.seq) body.page_ms = Math.round(performance.now() - state.shown.t);
     const v = await api("POST", url, body);
     state.selected.clear();
     (state.onDecided || show)(v);
@@ -183,10 +183,12 @@ async function undoLast() {
   }
 }
 
-// What the page saw the person do beyond decisions (the play page's journal).
+// What the page saw the person do beyond decisions, journaled (the game's log,
+// or the study's journal: study.js sets eventsUrl).
 function report(event, card) {
-  if (!state.token || state.decisionsUrl) return;
-  api("POST", `/api/games/${state.token}/events`, card ? { event, card } : { event }).catch(() => {});
+  const url = state.eventsUrl || (state.token ? `/api/games/${state.token}/events` : null);
+  if (!url) return;
+  api("POST", url, card ? { event, card } : { event }).catch(() => {});
 }
 document.addEventListener("visibilitychange", () => report(document.hidden ? "hidden" : "visible"));
 

@@ -50,6 +50,7 @@ function showStudy(s, force) {
 
 async function participant() {
   state.decisionsUrl = `/api/study/${studyPath[2]}/decisions`;
+  state.eventsUrl = `/api/study/${studyPath[2]}/events`;
   state.onDecided = showStudy;
   state.onBusy = (busy) => {
     const st = document.getElementById("status");

@@ -80,6 +80,29 @@ pub fn export(study: &Study, out: &Path, format: Format) -> Result<Exported, Str
         records.push(b'\n');
     }
     write_synced(&partial.join("records.jsonl"), &records)?;
+    // What the participants did beyond decisions (docs/STUDY.md, "Timing and
+    // behaviour"): one row an event.
+    let mut w = csv::WriterBuilder::new().from_writer(Vec::new());
+    w.write_record(["participant", "game", "kind", "decision", "card", "at", "server_ms", "page_ms"])
+        .map_err(|e| e.to_string())?;
+    for (id, game, e) in study.events() {
+        let field = |k: &str| {
+            e.get(k).map_or(String::new(), |v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+        };
+        let field = |k: &str| if field(k) == "null" { String::new() } else { field(k) };
+        w.write_record([
+            id.to_string(),
+            game.to_string(),
+            field("kind"),
+            field("decision"),
+            field("card"),
+            field("at"),
+            field("server_ms"),
+            field("page_ms"),
+        ])
+        .map_err(|e| e.to_string())?;
+    }
+    write_synced(&partial.join("events.csv"), &w.into_inner().map_err(|e| e.to_string())?)?;
     let mut book = String::from("# the study's deal book: tresillo tournament --deals-from this file\n");
     for d in study.book().deals() {
         match d {
