@@ -47,9 +47,17 @@ pub struct Game {
     pub spec: GameSpec,
     /// Its rule set and options.
     pub rules: Rules,
-    /// The person's seat.
+    /// The person's seat (the host's, at a table with friends: the game's
+    /// token is theirs).
     pub human: Seat,
+    /// Every seat a person plays (the host's first).
+    pub humans: Vec<Seat>,
+    /// Seats a bot has taken over (a person left their turn waiting past
+    /// [`GameSpec::takeover_ms`]), until they take it back.
+    pub taken: Vec<bool>,
     bots: Vec<Option<Seated>>,
+    /// The agents that take over waiting human seats (built when needed).
+    standins: Vec<Option<Seated>>,
     rngs: [AgentRng; 4],
     /// The hand being played (0-based).
     pub k: u32,
@@ -78,9 +86,9 @@ pub struct Game {
     log: Option<Log>,
     /// Lines written to the log and not yet fsynced (a run of bot decisions).
     unsynced: bool,
-    /// Since when it has been the person's turn (the server's clock), for the
-    /// decision's [`Timing`].
-    turn_since: Option<std::time::Instant>,
+    /// Since when it has been a person's turn, and whose (the server's clock),
+    /// for the decision's [`Timing`] and the takeover.
+    turn_since: Option<(Seat, std::time::Instant)>,
     /// Events journaled in this hand ([`Game::event`]: at most [`MAX_EVENTS`]).
     events: u32,
 }
@@ -106,9 +114,23 @@ impl Game {
             return Err(GameError::Spec(format!("a table of {n} needs {n} seats, got {}", spec.seats.len())));
         }
         let humans: Vec<usize> = (0..spec.seats.len()).filter(|&i| spec.seats[i] == HUMAN).collect();
-        let [human] = humans[..] else {
-            return Err(GameError::Spec(format!("exactly one seat is `{HUMAN}`, not {}", humans.len())));
+        let human = match (&humans[..], spec.host) {
+            ([one], None) => *one,
+            (_, Some(h)) if humans.len() > 1 && humans.contains(&usize::from(h)) => usize::from(h),
+            _ => {
+                return Err(GameError::Spec(format!(
+                    "exactly one seat is `{HUMAN}`, or several with a host among them, not {} (host {:?})",
+                    humans.len(),
+                    spec.host
+                )));
+            }
         };
+        for &h in &humans {
+            let token = spec.seat_tokens.get(&(h as u8));
+            if h != human && token.and_then(|t| Token::parse(t)).is_none() {
+                return Err(GameError::Spec(format!("human seat {h} has no token of its own")));
+            }
+        }
         if spec.hands == 0 || spec.hands > crate::spec::MAX_HANDS {
             return Err(GameError::Spec(format!(
                 "hands must be 1 to {}, not {}",
@@ -131,7 +153,7 @@ impl Game {
         }
         let mut bots = Vec::new();
         for (i, s) in spec.seats.iter().enumerate() {
-            bots.push(if i == human {
+            bots.push(if humans.contains(&i) {
                 None
             } else {
                 Some(registry.build_seated(s).map_err(|e| GameError::Spec(format!("seat {i}: {e}")))?)
@@ -140,10 +162,24 @@ impl Game {
         let mut config = LedgerConfig::with_rules(rules, n);
         config.deals = spec.hands;
         let scorer = Scorer::new(ScoringMode::Session, config).map_err(|e| GameError::Spec(e.to_string()))?;
+        // The agents that take over waiting seats, one for each human seat.
+        let mut standins: Vec<Option<Seated>> = (0..n).map(|_| None).collect();
+        if spec.takeover_ms > 0 {
+            let who = spec.takeover.clone().unwrap_or_else(|| "rule".into());
+            for &h in &humans {
+                standins[h] =
+                    Some(registry.build_seated(&who).map_err(|e| GameError::Spec(format!("takeover: {e}")))?);
+            }
+        }
+        let mut order: Vec<Seat> = vec![Seat(human as u8)];
+        order.extend(humans.iter().filter(|&&h| h != human).map(|&h| Seat(h as u8)));
         let mut g = Game {
             token,
             rules,
             human: Seat(human as u8),
+            humans: order,
+            taken: vec![false; usize::from(n)],
+            standins,
             bots,
             rngs: seat_rngs(0),
             k: 0,
@@ -201,19 +237,80 @@ impl Game {
         self.rngs = seat_rngs(self.rng_seed);
         self.steps.clear();
         self.events = 0;
-        for b in self.bots.iter_mut().flatten() {
+        for b in self.bots.iter_mut().chain(self.standins.iter_mut()).flatten() {
             b.begin_hand();
         }
         Ok(())
     }
 
-    /// Starts the person's clock when it has become their turn.
+    /// Whether a person plays `seat` now (a human seat not taken over).
+    #[must_use]
+    pub fn is_person(&self, seat: Seat) -> bool {
+        self.humans.contains(&seat) && !self.taken[seat.index()]
+    }
+
+    /// Starts a person's clock when it has become their turn.
     fn mark_turn(&mut self) {
-        if self.turn() == Some(self.human) {
-            self.turn_since.get_or_insert_with(std::time::Instant::now);
-        } else {
-            self.turn_since = None;
+        match self.turn() {
+            Some(t) if self.is_person(t) => {
+                if self.turn_since.is_none_or(|(s, _)| s != t) {
+                    self.turn_since = Some((t, std::time::Instant::now()));
+                }
+            }
+            _ => self.turn_since = None,
         }
+    }
+
+    /// The person whose turn it is and how long it has waited, if any.
+    #[must_use]
+    pub fn waiting(&self) -> Option<(Seat, std::time::Duration)> {
+        self.turn_since.map(|(s, t)| (s, t.elapsed()))
+    }
+
+    /// A bot takes over `seat` (a person's, whose turn has waited since `seq`
+    /// past [`GameSpec::takeover_ms`]): journaled (fsynced); the bot decides for
+    /// the seat until its person takes it back ([`Game::reclaim`]). False when
+    /// the game moved on or has no takeover.
+    ///
+    /// # Errors
+    /// The agent cannot be built, or the log not written.
+    pub fn take_over(&mut self, seat: Seat, seq: u64) -> Result<bool, GameError> {
+        if self.spec.takeover_ms == 0 || seq != self.seq || self.turn() != Some(seat) || !self.is_person(seat)
+        {
+            return Ok(false);
+        }
+        self.journal_event(serde_json::json!({"event": "takeover", "hand": self.k, "seq": self.seq, "seat": seat.0, "at": unix_ms()}), true)?;
+        self.taken[seat.index()] = true;
+        self.turn_since = None;
+        Ok(true)
+    }
+
+    /// The person of `seat` takes it back from the bot that took it over
+    /// (journaled); nothing when it was not taken or its bot is deciding.
+    ///
+    /// # Errors
+    /// The log not written.
+    pub fn reclaim(&mut self, seat: Seat) -> Result<(), GameError> {
+        if !self.taken[seat.index()] || self.thinking == Some(seat) {
+            return Ok(());
+        }
+        self.journal_event(serde_json::json!({"event": "reclaim", "hand": self.k, "seq": self.seq, "seat": seat.0, "at": unix_ms()}), true)?;
+        self.taken[seat.index()] = false;
+        self.mark_turn();
+        Ok(())
+    }
+
+    fn journal_event(&mut self, v: serde_json::Value, durable: bool) -> Result<(), GameError> {
+        if let Some(log) = &mut self.log {
+            if durable {
+                log.append(&[Entry::Event(v)])?;
+                self.unsynced = false;
+            } else {
+                log.write(&[Entry::Event(v)])?;
+                self.unsynced = true;
+            }
+        }
+        Ok(())
     }
 
     /// The session is over (every hand played) or stopped by a failure.
@@ -231,13 +328,17 @@ impl Game {
     /// The seat a bot must decide for now (none while one is already deciding).
     #[must_use]
     pub fn bot_turn(&self) -> Option<Seat> {
-        self.turn().filter(|&s| s != self.human && self.thinking.is_none())
+        self.turn().filter(|&s| !self.is_person(s) && self.thinking.is_none())
     }
 
     /// Takes the bot of `seat` and its generator out to decide without the game's
     /// lock, and marks it thinking; [`Game::bot_answered`] puts them back.
     pub fn take_bot(&mut self, seat: Seat) -> Option<(Seated, AgentRng, Hand)> {
-        let bot = self.bots[seat.index()].take()?;
+        let bot = if self.taken[seat.index()] {
+            self.standins[seat.index()].take()?
+        } else {
+            self.bots[seat.index()].take()?
+        };
         let rng = std::mem::replace(&mut self.rngs[seat.index()], rng_from_seed(0));
         self.thinking = Some(seat);
         Some((bot, rng, self.hand))
@@ -255,7 +356,11 @@ impl Game {
         rng: AgentRng,
         d: Result<Decision, String>,
     ) -> Result<(), GameError> {
-        self.bots[seat.index()] = Some(bot);
+        if self.taken[seat.index()] {
+            self.standins[seat.index()] = Some(bot);
+        } else {
+            self.bots[seat.index()] = Some(bot);
+        }
         self.rngs[seat.index()] = rng;
         self.thinking = None;
         if let Some(f) = &self.failure {
@@ -292,8 +397,16 @@ impl Game {
         seq: u64,
         page_ms: Option<u64>,
     ) -> Result<(), GameError> {
-        let timing = (seat == self.human).then(|| Timing {
-            server_ms: self.turn_since.map_or(0, |t| t.elapsed().as_millis() as u64),
+        if self.humans.contains(&seat) && self.taken[seat.index()] {
+            return Err(GameError::Conflict(format!(
+                "a bot plays seat {seat} now (it waited too long): take the seat back first"
+            )));
+        }
+        let timing = self.is_person(seat).then(|| Timing {
+            server_ms: self
+                .turn_since
+                .filter(|(s, _)| *s == seat)
+                .map_or(0, |(_, t)| t.elapsed().as_millis() as u64),
             page_ms,
             at: unix_ms(),
         });
@@ -305,6 +418,7 @@ impl Game {
     #[must_use]
     pub fn can_undo(&self) -> bool {
         self.spec.undo
+            && self.humans.len() == 1
             && self.thinking.is_none()
             && self.turn() == Some(self.human)
             && self.steps.iter().any(|s| s.seat == self.human)
@@ -359,7 +473,7 @@ impl Game {
         self.hand = h;
         self.steps.truncate(keep);
         self.seq += 1;
-        for b in self.bots.iter_mut().flatten() {
+        for b in self.bots.iter_mut().chain(self.standins.iter_mut()).flatten() {
             b.begin_hand();
         }
         self.turn_since = None;
@@ -375,6 +489,19 @@ impl Game {
     /// # Errors
     /// An unknown kind ([`GameError::Spec`]), or the log not written.
     pub fn event(&mut self, kind: &str, card: Option<tresillo_core::Card>) -> Result<(), GameError> {
+        self.event_of(self.human, kind, card)
+    }
+
+    /// [`Game::event`] for the person of `seat` (a table with friends).
+    ///
+    /// # Errors
+    /// As [`Game::event`].
+    pub fn event_of(
+        &mut self,
+        seat: Seat,
+        kind: &str,
+        card: Option<tresillo_core::Card>,
+    ) -> Result<(), GameError> {
         if !matches!(kind, "misclick" | "hidden" | "visible") {
             return Err(GameError::Spec(format!("unknown event `{kind}`: misclick, hidden or visible")));
         }
@@ -382,7 +509,7 @@ impl Game {
             return Ok(());
         }
         self.events += 1;
-        let mut v = serde_json::json!({"event": kind, "hand": self.k, "seq": self.seq, "seat": self.human.0, "at": unix_ms()});
+        let mut v = serde_json::json!({"event": kind, "hand": self.k, "seq": self.seq, "seat": seat.0, "at": unix_ms()});
         if let Some(c) = card {
             v["card"] = c.to_string().into();
         }
@@ -460,8 +587,17 @@ impl Game {
         let hand = match entry {
             Entry::Decision(l) => l.hand,
             Entry::Undo { hand, .. } => *hand,
-            Entry::Event(_) => {
+            Entry::Event(e) => {
                 self.events += 1;
+                let seat = e["seat"]
+                    .as_u64()
+                    .and_then(|s| usize::try_from(s).ok())
+                    .filter(|&s| s < self.taken.len());
+                match (e["event"].as_str(), seat) {
+                    (Some("takeover"), Some(s)) => self.taken[s] = true,
+                    (Some("reclaim"), Some(s)) => self.taken[s] = false,
+                    _ => {}
+                }
                 return Ok(());
             }
         };
@@ -487,7 +623,7 @@ impl Game {
         let Some(result) = self.hand.result() else { return Ok(()) };
         let score = self.scorer.apply(&result).map_err(|e| GameError::Spec(format!("scoring: {e}")))?;
         let n = self.players();
-        for b in self.bots.iter_mut().flatten() {
+        for b in self.bots.iter_mut().chain(self.standins.iter_mut()).flatten() {
             b.finish_hand(&result);
         }
         let mut rec = HandRecord::new(
@@ -552,6 +688,13 @@ impl Game {
     /// The request the person answers now (Done when it is not their turn).
     #[must_use]
     pub fn human_request(&self) -> Request {
-        if self.turn() == Some(self.human) { self.hand.request() } else { Request::Done }
+        self.request_of(self.human)
+    }
+
+    /// The request the person of `seat` answers now (Done when it is not their
+    /// turn, or a bot has taken their seat over).
+    #[must_use]
+    pub fn request_of(&self, seat: Seat) -> Request {
+        if self.turn() == Some(seat) && self.is_person(seat) { self.hand.request() } else { Request::Done }
     }
 }

@@ -14,7 +14,13 @@ use tresillo_sim::{Act, Step};
 /// The JSON the page renders (`GET /api/games/TOKEN`).
 #[must_use]
 pub fn game_view(g: &Game) -> Value {
-    let me = g.human;
+    game_view_for(g, g.human)
+}
+
+/// The JSON the page of the person in `me` renders: the host's, or a friend's
+/// at a table with friends (each sees only their own seat's view).
+#[must_use]
+pub fn game_view_for(g: &Game, me: tresillo_core::Seat) -> Value {
     let pv = g.hand.view(me);
     let p = pv.public();
     let names = p.rules.names();
@@ -22,7 +28,7 @@ pub fn game_view(g: &Game) -> Value {
         "failed"
     } else if g.is_over() {
         "over"
-    } else if g.turn() == Some(me) {
+    } else if g.turn() == Some(me) && g.is_person(me) {
         "your_turn"
     } else if g.thinking.is_some() {
         "thinking"
@@ -31,15 +37,26 @@ pub fn game_view(g: &Game) -> Value {
     };
     let seats: Vec<&str> = g.spec.seats.iter().map(String::as_str).collect();
     let over = g.is_over();
-    let seat_names = seat_names(g);
+    let seat_names = seat_names(g, me);
     // At the session's end the last hand stays on the table (its history from
     // its record: the hand's decisions moved there when it ended).
     let history = match g.records.last() {
         Some(r) if over && g.steps.is_empty() => history_of(r.dealer, g.hand, &r.decisions, me),
-        _ => history(g),
+        _ => history_of(g.hand.public().dealer, g.hand, &g.steps, me),
     };
+    // The host's page lists the friends' links (each seat's own secret); a
+    // friend's page has none, and no records or replay links (those are the
+    // host's, by the game's token).
+    let host = me == g.human;
+    let invites: Vec<Value> = if host {
+        g.spec.seat_tokens.iter().map(|(s, t)| json!({"seat": s, "url": format!("/g/{t}")})).collect()
+    } else {
+        Vec::new()
+    };
+    let token =
+        if host { g.token.to_string() } else { g.spec.seat_tokens.get(&me.0).cloned().unwrap_or_default() };
     json!({
-        "token": g.token.to_string(),
+        "token": token,
         "seq": g.seq,
         "status": status,
         "failure": g.failure,
@@ -55,10 +72,14 @@ pub fn game_view(g: &Game) -> Value {
         "seat_names": seat_names,
         "pace_ms": g.spec.pace_ms,
         "undo": g.spec.undo,
-        "can_undo": g.can_undo(),
+        "can_undo": host && g.can_undo(),
+        "invites": invites,
+        "takeover_ms": g.spec.takeover_ms,
+        "taken": (0..g.players()).filter(|&s| g.taken[usize::from(s)]).collect::<Vec<_>>(),
+        "records_url": if host { Value::from(format!("/api/games/{}/records", g.token)) } else { Value::Null },
         "view": serde_json::to_value(SeatView::new(&pv, CardSet::EMPTY)).expect("a view serializes"),
         "table": table(p, &pv),
-        "request": if over { Value::Null } else { request(g, &pv) },
+        "request": if over { Value::Null } else { request_json(g.request_of(me), &pv) },
         "history": history,
         "last_trick": last_trick(p),
         "score": score(g, &seat_names),
@@ -83,12 +104,6 @@ pub(crate) fn table(p: &PublicState, pv: &PlayerView) -> Value {
         "leader": p.current_leader().0,
         "playing": (0..p.players).filter(|&s| p.table.sits_out(p.dealer) != Some(tresillo_core::Seat(s))).collect::<Vec<_>>(),
     })
-}
-
-/// The request with every legal choice labelled (a discard: its bounds; the
-/// page picks the cards).
-fn request(g: &Game, pv: &PlayerView) -> Value {
-    request_json(g.human_request(), pv)
 }
 
 /// The request `req` of the seat of `pv` with its legal choices labelled (null
@@ -156,12 +171,6 @@ pub fn label(d: &Decision, p: &PublicState) -> String {
     tresillo_core::label(d, p)
 }
 
-/// The hand's decisions as the person may see them: another seat's discard as
-/// its count only.
-fn history(g: &Game) -> Vec<Value> {
-    history_of(g.hand.public().dealer, g.hand, &g.steps, g.human)
-}
-
 /// The decisions `steps` of hand `hand` (any state of it: its rules, table and
 /// deal are taken) as seat `me` may see them.
 pub(crate) fn history_of(
@@ -207,25 +216,36 @@ pub(crate) fn last_trick(p: &PublicState) -> Value {
     json!({"cards": cards, "winner": winner.0, "trick": done})
 }
 
-/// A name for each seat that tells them apart: `you` for the person, the
-/// agent's name for a bot (`rule`, `pimc`), with the seat's letter when two
-/// seats have the same (`rule A`, `rule B`).
+/// A name for each seat that tells them apart, as `me` sees it: `you`, the
+/// agent's name for a bot (`rule`, `pimc`), `friend` for another person, with
+/// a letter when two seats have the same (`rule A`, `rule B`); a person's seat
+/// a bot has taken over says so.
 #[must_use]
-pub fn seat_names(g: &Game) -> Vec<String> {
-    let short: Vec<String> =
-        g.spec.seats.iter().map(|s| s.split(':').next().unwrap_or(s).trim().to_string()).collect();
+pub fn seat_names(g: &Game, me: tresillo_core::Seat) -> Vec<String> {
+    let short: Vec<String> = g
+        .spec
+        .seats
+        .iter()
+        .map(|s| {
+            if s == crate::HUMAN {
+                "friend".to_string()
+            } else {
+                s.split(':').next().unwrap_or(s).trim().to_string()
+            }
+        })
+        .collect();
     (0..short.len())
         .map(|i| {
-            if i == g.human.index() {
+            let name = if i == me.index() {
                 "you".to_string()
-            } else if short.iter().enumerate().any(|(j, x)| j != i && j != g.human.index() && *x == short[i])
-            {
+            } else if short.iter().enumerate().any(|(j, x)| j != i && j != me.index() && *x == short[i]) {
                 // The seats with this name before this one, in seat order.
-                let k = (0..i).filter(|&j| j != g.human.index() && short[j] == short[i]).count();
+                let k = (0..i).filter(|&j| j != me.index() && short[j] == short[i]).count();
                 format!("{} {}", short[i], char::from(b'A' + k as u8))
             } else {
                 short[i].clone()
-            }
+            };
+            if g.taken[i] { format!("{name} (a bot plays)") } else { name }
         })
         .collect()
 }

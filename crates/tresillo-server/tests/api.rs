@@ -385,6 +385,8 @@ fn out_of_turn_decisions_are_refused() {
         seed: Some(1),
         pace_ms: None,
         undo: None,
+        takeover_ms: None,
+        takeover: None,
     }
     .to_spec(0)
     .unwrap();

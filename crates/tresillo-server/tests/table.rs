@@ -263,3 +263,179 @@ fn the_favicon_and_the_glossary_are_served() {
         }
     });
 }
+
+/// Cards named in `v` outside its score (the finished hand's summary is the
+/// players' to see) are all ones `seat` may know now.
+fn check_seat_sees_only_its_own(server: &Arc<Server>, game: &str, seat: u8, v: &Value) {
+    let slot = server.get(tresillo_server::Token::parse(game).unwrap()).unwrap();
+    let g = slot.lock();
+    if g.seq != v["seq"].as_u64().unwrap() || g.is_over() {
+        return;
+    }
+    let known = g.hand.view(tresillo_core::Seat(seat)).known_cards();
+    let mut rest = v.clone();
+    rest["score"] = Value::Null;
+    let mut shown = tresillo_core::CardSet::EMPTY;
+    cards_in(&rest, &mut shown);
+    assert!((shown - known).is_empty(), "seat {seat} was shown {} in {v}", shown - known);
+    assert_eq!(v["seat"], seat);
+}
+
+fn cards_in(v: &Value, out: &mut tresillo_core::CardSet) {
+    match v {
+        Value::String(s) => {
+            for tok in s.split(|c: char| !c.is_ascii_alphanumeric()) {
+                if let Ok(c) = tresillo_core::parse_card(tok)
+                    && tok.len() <= 3
+                    && tok.chars().last().is_some_and(|x| "EBCO".contains(x))
+                {
+                    out.insert(c);
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| cards_in(x, out)),
+        Value::Object(m) => m.values().for_each(|x| cards_in(x, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn two_friends_play_at_one_table_each_by_their_own_link_and_see_only_their_seat() {
+    runtime().block_on(async {
+        let (server, _) = Server::open(None, tresillo_agents::Registry::builtin()).unwrap();
+        // Undo is for a game against bots only.
+        let (s, e) = call(
+            &server,
+            "POST",
+            "/api/games",
+            Some(json!({"players": 3, "opponents": ["human", "rule"], "undo": true})),
+        )
+        .await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{e}");
+        let host = create(
+            &server,
+            json!({"rules": "tresillo", "players": 3, "seat": 0, "hands": 2, "seed": 12,
+                   "opponents": ["human", "rule"]}),
+        )
+        .await;
+        let (_, hv) = call(&server, "GET", &format!("/api/games/{host}"), None).await;
+        let invites = hv["invites"].as_array().unwrap();
+        assert_eq!(invites.len(), 1, "{hv}");
+        assert_eq!(invites[0]["seat"], 1);
+        let friend = invites[0]["url"].as_str().unwrap().strip_prefix("/g/").unwrap().to_string();
+        assert_eq!(friend.len(), 32);
+        assert_ne!(friend, host);
+        let (_, fv) = call(&server, "GET", &format!("/api/games/{friend}"), None).await;
+        // The friend's page: their seat, no one's links, no records of the host's.
+        assert_eq!((fv["seat"].as_u64(), fv["token"].as_str()), (Some(1), Some(friend.as_str())));
+        assert_eq!(fv["invites"], json!([]));
+        assert!(fv["records_url"].is_null());
+        assert_eq!(fv["seat_names"], json!(["friend", "you", "rule"]));
+        assert_eq!(hv["seat_names"], json!(["you", "friend", "rule"]));
+        // A made-up seat token opens nothing.
+        let (s, _) = call(&server, "GET", "/api/games/0123456789abcdef0123456789abcdef", None).await;
+        assert_eq!(s, StatusCode::NOT_FOUND);
+        let mut decided = [0, 0];
+        for _ in 0..2000 {
+            let (_, hv) = call(&server, "GET", &format!("/api/games/{host}"), None).await;
+            if hv["status"] == "over" {
+                break;
+            }
+            let (_, fv) = call(&server, "GET", &format!("/api/games/{friend}"), None).await;
+            if hv["status"] != "your_turn" && fv["status"] != "your_turn" {
+                // The bot is deciding.
+                tokio::time::sleep(Duration::from_millis(2)).await;
+                continue;
+            }
+            check_seat_sees_only_its_own(&server, &host, 0, &hv);
+            check_seat_sees_only_its_own(&server, &host, 1, &fv);
+            let (me, other, v, k) = if hv["status"] == "your_turn" {
+                (&host, &friend, &hv, 0)
+            } else if fv["status"] == "your_turn" {
+                (&friend, &host, &fv, 1)
+            } else {
+                continue;
+            };
+            // The other person cannot answer for this seat.
+            let d = json!({"seq": v["seq"], "decision": first_legal(v)});
+            let (s, _) = post(&server, other, "decisions", d.clone()).await;
+            assert_eq!(s, StatusCode::CONFLICT);
+            let (s, next) = post(&server, me, "decisions", d).await;
+            assert_eq!(s, StatusCode::OK, "{next}");
+            decided[k] += 1;
+        }
+        let (_, end) = call(&server, "GET", &format!("/api/games/{host}"), None).await;
+        assert_eq!(end["status"], "over");
+        assert!(decided[0] > 3 && decided[1] > 3, "{decided:?}");
+        let (_, fend) = call(&server, "GET", &format!("/api/games/{friend}"), None).await;
+        assert_eq!(fend["status"], "over");
+        assert_eq!(fend["score"]["totals"], end["score"]["totals"]);
+    });
+}
+
+#[test]
+fn a_friends_seat_left_waiting_is_taken_over_by_a_bot_and_taken_back() {
+    let dir = temp_dir("takeover");
+    let rt = runtime();
+    let (server, _) = Server::open(Some(&dir), tresillo_agents::Registry::builtin()).unwrap();
+    rt.block_on(async {
+        // Refused: a takeover shorter than the minimum, or by an agent not offered.
+        for bad in
+            [json!({"takeover_ms": 10}), json!({"takeover_ms": 2000, "takeover": "ismcts:iters=99999999"})]
+        {
+            let mut body = json!({"players": 3, "opponents": ["human", "rule"]});
+            body.as_object_mut().unwrap().extend(bad.as_object().unwrap().clone());
+            let (s, e) = call(&server, "POST", "/api/games", Some(body)).await;
+            assert!(s == StatusCode::BAD_REQUEST || s == StatusCode::FORBIDDEN, "{s} {e}");
+        }
+        // Dealer 0: the friend in seat 1 speaks first, and waits.
+        let host = create(
+            &server,
+            json!({"rules": "tresillo", "players": 3, "seat": 0, "hands": 1, "seed": 12,
+                   "opponents": ["human", "rule"], "takeover_ms": 1000}),
+        )
+        .await;
+        let (_, hv) = call(&server, "GET", &format!("/api/games/{host}"), None).await;
+        let friend = hv["invites"][0]["url"].as_str().unwrap().strip_prefix("/g/").unwrap().to_string();
+        assert_eq!(hv["turn"], 1);
+        assert_eq!(hv["taken"], json!([]));
+        let started = Instant::now();
+        let mut v = hv;
+        while v["taken"] == json!([]) {
+            assert!(started.elapsed() < Duration::from_secs(10), "no takeover: {v}");
+            let (_, next) =
+                call(&server, "GET", &format!("/api/games/{host}?wait={}", v["version"]), None).await;
+            v = next;
+        }
+        assert!(started.elapsed() >= Duration::from_millis(1000));
+        assert_eq!(v["taken"], json!([1]));
+        let v = settle(&server, &host, v).await;
+        // The bot played the friend's call; the friend's page says so.
+        assert!(v["history"][0]["seat"] == 1, "{v}");
+        let (_, fv) = call(&server, "GET", &format!("/api/games/{friend}"), None).await;
+        assert_eq!(fv["seat_names"][1], "you (a bot plays)");
+        // The friend takes the seat back.
+        let (s, back) = call(&server, "POST", &format!("/api/games/{friend}/reclaim"), None).await;
+        assert_eq!(s, StatusCode::OK, "{back}");
+        assert_eq!(back["taken"], json!([]));
+    });
+    drop(server);
+    let lines = log_lines(
+        &dir,
+        &std::fs::read_dir(dir.join("games"))
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .path()
+            .file_stem()
+            .unwrap()
+            .to_string_lossy(),
+    );
+    let events: Vec<&str> = lines.iter().filter_map(|l| l["event"].as_str()).collect();
+    assert_eq!(events, ["takeover", "reclaim"], "{lines:?}");
+    // Read back: the seat is the friend's again.
+    let (_, errors) = Server::open(Some(&dir), tresillo_agents::Registry::builtin()).unwrap();
+    assert!(errors.is_empty(), "{errors:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
