@@ -406,6 +406,91 @@ def table_run(d, binary, shots):
         shutil.rmtree(records, ignore_errors=True)
 
 
+def step(d):
+    """One answer of the page's question if it is the person's turn (a
+    summary's "next hand" first); returns whether it clicked."""
+    if d.find("#next-hand"):
+        d.click_css("#next-hand", 0)
+        return True
+    st = d.js("const e = document.getElementById('status'); return e ? e.dataset.status : null;")
+    if st != "your_turn":
+        return False
+    seq = d.js(SEQ)
+    if d.find("#choices button"):
+        d.click_css("#choices button", 0)
+    elif d.find(".card.legal"):
+        d.click_css(".card.legal", 0)
+    elif d.find("#confirm-discard"):
+        i = 0
+        while d.js("return document.getElementById('confirm-discard').disabled") and i < 9:
+            d.click_css("#hand .card", i)
+            i += 1
+        d.click_css("#confirm-discard", 0)
+    else:
+        return False
+    wait_js(d, f"return state.view.seq !== {seq} || !!document.getElementById('error').textContent", "the click taken")
+    return True
+
+
+def friends_run(d, port, binary, shots):
+    """Two people at one table in two browser contexts (two Chromium
+    profiles): the host makes a game with a friend's seat and a bot, opens
+    the friend's own link in the other browser, and both play the hand out by
+    clicking; each page names the other person "friend", shows its own hand
+    only, and only the host's lists the link."""
+    records = tempfile.mkdtemp(prefix="tresillo-friends-")
+    profile = tempfile.mkdtemp(prefix="tresillo-chromium-friend-")
+    proc, base = start_server(binary, records)
+    d2 = Driver(port)
+    try:
+        d2.start(profile, 900, 800)
+        d.go(base + "/")
+        wait_js(d, "return !!document.getElementById('start')", "the form")
+        d.js("localStorage.setItem('tresillo.settings', JSON.stringify({confirm: false, trickHold: 300}));"
+             "document.getElementById('seed').value = '11'; document.getElementById('hands').value = '3'; document.getElementById('pace').value = '0';"
+             "const o = document.querySelectorAll('[data-opponent]'); o[0].value = 'human'; o[1].value = 'rule';")
+        d.click_css("#start", 0)
+        link = wait_js(d, "const a = document.querySelector('#invites a'); return a ? a.href : null", "the friend's link")
+        host = d.js("return location.pathname.split('/').pop()")
+        if host in link:
+            raise RuntimeError("friends: the friend's link is the host's")
+        d2.go(link)
+        wait_js(d2, "return !!document.getElementById('status')", "the friend's page")
+        if d2.find("#invites"):
+            raise RuntimeError("friends: the friend's page lists links")
+        names = (d.js("return state.view.seat_names"), d2.js("return state.view.seat_names"))
+        if names != (["you", "friend", "rule"], ["friend", "you", "rule"]):
+            raise RuntimeError(f"friends: the seats are named {names}")
+        clicks = [0, 0]
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            over = [x.js("return state.view ? state.view.status : null") == "over" for x in (d, d2)]
+            if all(over):
+                break
+            mine = [set(x.js("return state.view && state.view.view ? state.view.view.hand : []")) for x in (d, d2)]
+            if mine[0] & mine[1]:
+                raise RuntimeError(f"friends: both pages show {mine[0] & mine[1]}")
+            moved = False
+            for k, x in enumerate((d, d2)):
+                if step(x):
+                    clicks[k] += 1
+                    moved = True
+            if not moved:
+                time.sleep(0.05)
+        else:
+            raise RuntimeError("friends: the hand did not end")
+        d2.shot(os.path.join(shots, "serve-friends.png"))
+        if min(clicks) < 3:
+            raise RuntimeError(f"friends: clicks {clicks}")
+        return f"friends: two browsers at one table by their own links, {clicks[0]} and {clicks[1]} clicks, each saw only its hand"
+    finally:
+        d2.quit()
+        proc.kill()
+        proc.wait()
+        shutil.rmtree(records, ignore_errors=True)
+        shutil.rmtree(profile, ignore_errors=True)
+
+
 def study_run(d, binary, shots):
     """A participant's whole study in the browser: `tresillo study new` (one
     participant, two deals), `tresillo serve --study`, the consent accepted by
@@ -626,6 +711,7 @@ def main():
                 checked = replay_game(d, rec, os.path.join(a.shots, "serve-replay.png"))
                 print(f"{rules}: the replay board showed the record's {checked} decisions in order")
         print(table_run(d, a.binary, a.shots))
+        print(friends_run(d, port, a.binary, a.shots))
         rate, recovered, total = restart_run(d, a.binary)
         print(f"restart: kill -9 and a restart with the page open: {rate:.1f} requests a second while down, "
               f"{total:.1f} overall, recovered without a reload {recovered:.1f} s after the restart")

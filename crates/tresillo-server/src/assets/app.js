@@ -53,6 +53,8 @@ async function setup() {
   const pace = el("select", { name: "pace", id: "pace" }, [[0, "at once"], [250, "0.25 s"], [500, "0.5 s"], [1000, "1 s"], [2000, "2 s"]].map(([ms, t]) =>
     el("option", { value: ms, selected: ms === 500 ? "" : null }, t)));
   const undo = el("input", { type: "checkbox", name: "undo", id: "undo-allowed", checked: "" });
+  const takeover = el("select", { name: "takeover", id: "takeover" }, [[0, "never"], [30000, "30 s"], [60000, "1 min"], [180000, "3 min"]].map(([ms, t]) =>
+    el("option", { value: ms, selected: ms === 60000 ? "" : null }, t)));
   const msg = el("p", { class: "error", id: "error" });
   function refresh() {
     const r = meta.rules.find((x) => x.name === rules.value);
@@ -76,8 +78,8 @@ async function setup() {
     seat.value = keep !== "" && +keep < n ? keep : "0";
     opps.replaceChildren(...Array.from({ length: n - 1 }, (_, i) =>
       el("label", {}, `opponent ${i + 1} (seat ${(+seat.value + 1 + i) % n})`,
-        el("select", { "data-opponent": i }, meta.agents.map((a) =>
-          el("option", { value: a.name, title: a.help, selected: a.name === "rule" ? "" : null }, a.name))))));
+        el("select", { "data-opponent": i }, [el("option", { value: "human", title: "a friend, who plays by a link of their own" }, "a friend (a link of their own)")].concat(meta.agents.map((a) =>
+          el("option", { value: a.name, title: a.help, selected: a.name === "rule" ? "" : null }, a.name)))))));
   }
   rules.addEventListener("change", refresh);
   players.addEventListener("change", refreshSeats);
@@ -92,7 +94,8 @@ async function setup() {
     el("label", {}, "Hands (more than one: a session scored with the rule set's ledger)", hands),
     el("label", {}, "Seed (the deals; blank: drawn at random, kept in the records)", seed),
     el("label", {}, "The bots' pace (each bot decision shown after at least)", pace),
-    el("label", { class: "check" }, undo, "Allow taking back my last decision of a hand (undo; journaled)"),
+    el("label", { class: "check" }, undo, "Allow taking back my last decision of a hand (undo; journaled; not with friends)"),
+    el("label", {}, "With friends: a bot plays a friend's seat whose turn has waited", takeover),
     el("button", { type: "submit", id: "start" }, "Start"), msg);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -104,6 +107,10 @@ async function setup() {
     }
     const body = { rules: rules.value, players: +players.value, seat: +seat.value, hands: +hands.value, options,
       opponents: [...opps.querySelectorAll("[data-opponent]")].map((i) => i.value), pace_ms: +pace.value, undo: undo.checked };
+    if (body.opponents.includes("human")) {
+      body.undo = false;
+      if (+takeover.value) body.takeover_ms = +takeover.value;
+    }
     if (seed.value !== "") body.seed = Number(seed.value);
     try {
       await newGame(body);
@@ -307,6 +314,16 @@ function render() {
   const last = v.score.hands[v.score.hands.length - 1];
   if (last && !summary) parts.push(el("div", { class: "banner", id: "last-hand" }, `Hand ${last.hand + 1}: ${last.outcome}; `, last.change.map((c, s) => `${seatName(v, s)} ${c >= 0 ? "+" : ""}${c}`).join(", ")));
   if (v.status === "failed") parts.push(el("p", { class: "error" }, v.failure));
+  if (v.invites && v.invites.length) {
+    parts.push(el("details", { class: "panel", id: "invites", open: v.seq === 0 ? "" : null }, el("summary", {}, "Your friends' links (each their own seat; send each to one friend)"),
+      el("ul", {}, v.invites.map((i) => el("li", {}, `seat ${i.seat}: `, el("a", { href: i.url, "data-seat": i.seat }, new URL(i.url, location.href).href))))));
+  }
+  if (v.taken && v.taken.includes(v.seat)) {
+    parts.push(el("div", { class: "banner" }, "A bot plays your seat: your turn waited too long. ",
+      el("button", { type: "button", id: "reclaim", onclick: async () => {
+        try { show(await api("POST", `/api/games/${state.token}/reclaim`), true); } catch (e) { state.error = e.message; render(); }
+      } }, "Take my seat back")));
+  }
   if (summary) parts.push(summaryPanel(v, last));
   // Mid-session, the next hand waits behind the summary; at the session's end
   // the last hand's table stays under it.
@@ -415,6 +432,7 @@ async function rematch() {
   const n = v.players;
   const body = { rules: v.rules, options: v.options || {}, players: n, seat: v.seat, hands: v.hands,
     opponents: Array.from({ length: n - 1 }, (_, i) => v.seats[(v.seat + 1 + i) % n]), pace_ms: v.pace_ms || 0, undo: !!v.undo };
+  if (v.takeover_ms) body.takeover_ms = v.takeover_ms;
   try { await newGame(body); } catch (e) { state.error = e.message; render(); }
 }
 
