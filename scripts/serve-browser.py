@@ -253,7 +253,7 @@ def log_lines(records, token):
 
 def table_run(d, binary, shots):
     """The card table of issue 54, by clicking: the seat select shows its seat;
-    bots paced (a 150 ms pace: the trick fills card by card); a finished trick
+    bots paced (a 60 ms pace: the trick fills card by card); a finished trick
     stays on the table until the person continues (the setting "until I
     continue"); the last-trick button; a misclick on an illegal card says why
     and is journaled; undo; a card confirmed before it is played; the hand's
@@ -273,7 +273,7 @@ def table_run(d, binary, shots):
         d.js("localStorage.setItem('tresillo.settings', JSON.stringify({confirm: false, trickHold: 0}));")
         d.js("const r = document.getElementById('rules'); r.value = 'tresillo'; r.dispatchEvent(new Event('change'));"
              "document.getElementById('hands').value = '2'; document.getElementById('seed').value = '11';"
-             "const p = document.getElementById('pace'); p.append(new Option('150 ms', '150')); p.value = '150';")
+             "const p = document.getElementById('pace'); p.append(new Option('60 ms', '60')); p.value = '60';")
         d.click_css("#start", 0)
         wait_js(d, "return location.pathname.startsWith('/g/')", "the game page")
         token = d.js("return location.pathname.split('/').pop()")
@@ -288,7 +288,7 @@ def table_run(d, binary, shots):
                     raise RuntimeError(f"table: the held trick has {cards}")
                 if seen["holds"] < 2:
                     # Well past the bots' pace: it stays.
-                    time.sleep(0.6)
+                    time.sleep(0.4)
                     if d.js(TRICK_CARDS, "#held-trick") != cards:
                         raise RuntimeError("table: the finished trick left the table before the person continued")
                     if seen["holds"] == 0:
@@ -335,7 +335,7 @@ def table_run(d, binary, shots):
                     wait_js(d, "return window.__fills.some((x) => x[1] === 3)", "the trick filled")
                     fills = d.js("clearInterval(window.__t); return window.__fills")
                     t = {n: ms for ms, n in reversed(fills)}
-                    if 1 not in t or 2 not in t or t[2] - t[1] < 100:
+                    if 1 not in t or 2 not in t or t[2] - t[1] < 45:
                         raise RuntimeError(f"table: the bots were not paced: {fills}")
                     seen["paced"] = round(t[2] - t[1])
                     continue
@@ -397,7 +397,7 @@ def table_run(d, binary, shots):
         bad = [m for m in d.console() if "404" in m or "favicon" in m]
         if bad:
             raise RuntimeError(f"table: the console reports {bad[:2]}")
-        return (f"table: seat select shows seat 0; bots paced ({seen['paced']} ms between two cards at 150 ms); "
+        return (f"table: seat select shows seat 0; bots paced ({seen['paced']} ms between two cards at 60 ms); "
                 f"{seen['holds']} finished tricks held until continued; misclick, undo, confirm, last trick, summary face up, "
                 f"final table, timing in the log, rematch and my games")
     finally:
@@ -447,7 +447,7 @@ def friends_run(d, port, binary, shots):
         d.go(base + "/")
         wait_js(d, "return !!document.getElementById('start')", "the form")
         d.js("localStorage.setItem('tresillo.settings', JSON.stringify({confirm: false, trickHold: 300}));"
-             "document.getElementById('seed').value = '11'; document.getElementById('hands').value = '3'; document.getElementById('pace').value = '0';"
+             "document.getElementById('seed').value = '11'; document.getElementById('hands').value = '2'; document.getElementById('pace').value = '0';"
              "const o = document.querySelectorAll('[data-opponent]'); o[0].value = 'human'; o[1].value = 'rule';")
         d.click_css("#start", 0)
         link = wait_js(d, "const a = document.querySelector('#invites a'); return a ? a.href : null", "the friend's link")
@@ -697,7 +697,9 @@ def main():
                 time.sleep(0.05)
         d.start(profile, 1000, 900)
         for rules, players, hands, seed, shot in GAMES:
+            t = time.monotonic()
             token, clicks = play_game(d, base, rules, players, hands, seed, shot, a.shots)
+            print(f"({rules}: {time.monotonic() - t:.1f} s)")
             if rules == "tresillo":
                 d.shot(os.path.join(a.shots, "serve-tresillo-over.png"))
             rec = os.path.join(records, "records", token + ".jsonl")
@@ -710,13 +712,19 @@ def main():
             if rules == "tresillo":
                 checked = replay_game(d, rec, os.path.join(a.shots, "serve-replay.png"))
                 print(f"{rules}: the replay board showed the record's {checked} decisions in order")
-        print(table_run(d, a.binary, a.shots))
-        print(friends_run(d, port, a.binary, a.shots))
+        t = time.monotonic()
+        print(table_run(d, a.binary, a.shots) + f" ({time.monotonic() - t:.1f} s)")
+        t = time.monotonic()
+        print(friends_run(d, port, a.binary, a.shots) + f" ({time.monotonic() - t:.1f} s)")
+        t = time.monotonic()
         rate, recovered, total = restart_run(d, a.binary)
+        print(f"(restart: {time.monotonic() - t:.1f} s)")
+        t = time.monotonic()
         print(f"restart: kill -9 and a restart with the page open: {rate:.1f} requests a second while down, "
               f"{total:.1f} overall, recovered without a reload {recovered:.1f} s after the restart")
         played = study_run(d, a.binary, a.shots)
-        print(f"study: consent accepted, {played} deals played by clicking, the researcher's export has a row each")
+        print(f"study: consent accepted, {played} deals played by clicking, the researcher's export has a row each"
+              f" ({time.monotonic() - t:.1f} s)")
         # Phone width: a new game's first decision.
         d.size(390, 844)
         d.go(base + "/")

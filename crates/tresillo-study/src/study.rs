@@ -855,6 +855,47 @@ impl Study {
     }
 }
 
+impl Study {
+    /// The human baseline's games: every finished game of [`Study::finished_games`]
+    /// played again on its deal, dealer and seating with `agent` (an agent spec)
+    /// in the participant's seat and the same opponents with the same generators,
+    /// so that a row of the participant and a row of the agent are on the same
+    /// deal in the same seat (`tresillo study export --baseline`).
+    ///
+    /// # Errors
+    /// An agent that cannot be built or fails, as a one-line reason.
+    pub fn baseline_games(&self, agent: &str) -> Result<Vec<(GameSetup, HandRecord, Vec<String>)>, String> {
+        let mut out = Vec::new();
+        for (setup, _, slots) in self.finished_games() {
+            let mut seats = Vec::with_capacity(usize::from(setup.players));
+            for (seat, spec) in setup.agents.iter().enumerate() {
+                let spec = if seat == setup.human_seat.index() { agent } else { spec.as_str() };
+                seats
+                    .push(self.registry.build_seated(spec).map_err(|e| format!("--baseline {spec:?}: {e}"))?);
+            }
+            let mut hand = Hand::with_rules(setup.rules, setup.players, setup.deal, setup.dealer)
+                .map_err(|e| format!("deal {}: {e}", setup.deal_index))?;
+            let mut rngs = seat_rngs(setup.rng_seed);
+            let mut steps = Vec::new();
+            let result = tresillo_agents::play_hand_with(&mut hand, &mut seats, &mut rngs, |h, d| {
+                if let Some(seat) = h.request().seat() {
+                    steps.push(Step { seat, act: Act::from(*d) });
+                }
+            })
+            .map_err(|e| format!("deal {}: {e}", setup.deal_index))?;
+            let mut agents = setup.agents.clone();
+            agents[setup.human_seat.index()] = agent.to_string();
+            let mut rec = HandRecord::new(setup.rules.set, setup.deal, setup.dealer, agents, steps, result);
+            rec.set_rules(&setup.rules);
+            rec.rng_seed = Some(setup.rng_seed);
+            let mut slots = slots;
+            slots[0] = agent.to_string();
+            out.push((setup, rec, slots));
+        }
+        Ok(out)
+    }
+}
+
 impl Person {
     fn journal_mut(&mut self) -> Result<&mut Journal, StudyError> {
         self.journal.as_mut().ok_or(StudyError::Busy)
