@@ -91,6 +91,9 @@ pub struct Game {
     turn_since: Option<(Seat, std::time::Instant)>,
     /// Events journaled in this hand ([`Game::event`]: at most [`MAX_EVENTS`]).
     events: u32,
+    /// When the game last changed (a decision, an undo): a paced bot decides
+    /// no sooner than [`GameSpec::pace_ms`] after it.
+    pub last_change: std::time::Instant,
 }
 
 /// Most events ([`Game::event`]: misclicks, the tab hidden or shown) a hand
@@ -201,6 +204,7 @@ impl Game {
             unsynced: false,
             turn_since: None,
             events: 0,
+            last_change: std::time::Instant::now(),
             spec,
         };
         g.start_hand(0)?;
@@ -473,6 +477,7 @@ impl Game {
         self.hand = h;
         self.steps.truncate(keep);
         self.seq += 1;
+        self.last_change = std::time::Instant::now();
         for b in self.bots.iter_mut().chain(self.standins.iter_mut()).flatten() {
             b.begin_hand();
         }
@@ -518,6 +523,12 @@ impl Game {
             self.unsynced = true;
         }
         Ok(())
+    }
+
+    /// Whether bot decisions were written to the log and not yet fsynced.
+    #[must_use]
+    pub fn unsynced_bot_decisions(&self) -> bool {
+        self.unsynced
     }
 
     /// Makes every logged decision durable (the end of a run of bot decisions,
@@ -617,6 +628,7 @@ impl Game {
     }
 
     fn commit(&mut self, after: Hand, step: Step) -> Result<(), GameError> {
+        self.last_change = std::time::Instant::now();
         self.hand = after;
         self.steps.push(step);
         self.seq += 1;

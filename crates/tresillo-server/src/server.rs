@@ -497,12 +497,30 @@ impl Server {
             }
             g.worker = true;
         }
-        let slot = slot.clone();
+        self.spawn_bots(slot.clone());
+    }
+
+    /// Runs the game's bots on a blocking thread ([`run_bots`]); a game with a
+    /// pace waits between their decisions on a timer of the runtime, holding
+    /// no thread (its worker flag stays set meanwhile).
+    fn spawn_bots(self: &Arc<Server>, slot: Arc<Slot>) {
         let cap = self.limits.decision_time;
         let server = self.clone();
-        let work = move || {
-            run_bots(&slot, cap);
-            server.watch_takeover(&slot);
+        let work = move || match run_bots(&slot, cap) {
+            None => server.watch_takeover(&slot),
+            Some(rest) => match server.runtime.clone().or_else(|| tokio::runtime::Handle::try_current().ok())
+            {
+                Some(rt) => {
+                    rt.spawn(async move {
+                        tokio::time::sleep(rest).await;
+                        server.spawn_bots(slot);
+                    });
+                }
+                None => {
+                    std::thread::sleep(rest);
+                    server.spawn_bots(slot);
+                }
+            },
         };
         match &self.runtime {
             Some(rt) => {
@@ -523,10 +541,30 @@ impl Server {
 /// The bots decide, one decision at a time, until it is the person's turn or
 /// the session is over. Each decision is made without the game's lock (the bot
 /// is taken out; the page sees the seat thinking), then logged and applied.
-fn run_bots(slot: &Arc<Slot>, cap: Duration) {
+/// Returns how long to wait before the next bot decision when the game's pace
+/// asks for one (the worker flag stays set), None when the run has ended.
+fn run_bots(slot: &Arc<Slot>, cap: Duration) -> Option<Duration> {
     loop {
         let taken = {
             let mut g = slot.lock();
+            // The game's pace (a person watches the bots play): the next bot
+            // decision no sooner than `pace_ms` after the last change shown.
+            let pace = Duration::from_millis(u64::from(g.spec.pace_ms));
+            if g.bot_turn().is_some()
+                && let Some(rest) = pace.checked_sub(g.last_change.elapsed()).filter(|r| !r.is_zero())
+            {
+                if g.unsynced_bot_decisions() {
+                    // Durable before the pause, as at the end of a run.
+                    if let Err(e) = g.sync_log() {
+                        g.failure = Some(e.to_string());
+                        g.worker = false;
+                        drop(g);
+                        slot.bump();
+                        return None;
+                    }
+                }
+                return Some(rest);
+            }
             match g.bot_turn().and_then(|seat| g.take_bot(seat).map(|t| (seat, t))) {
                 Some(t) => t,
                 None => {
@@ -535,13 +573,11 @@ fn run_bots(slot: &Arc<Slot>, cap: Duration) {
                     g.worker = false;
                     drop(g);
                     slot.bump();
-                    return;
+                    return None;
                 }
             }
         };
         let (seat, (mut bot, mut rng, hand)) = taken;
-        let pace = Duration::from_millis(u64::from(slot.lock().spec.pace_ms));
-        let started = Instant::now();
         slot.bump();
         // Past the cap the watchdog fails the game and cancels the search, which
         // gives up its decision (tresillo_agents::interrupt::Cancel).
@@ -554,11 +590,6 @@ fn run_bots(slot: &Arc<Slot>, cap: Duration) {
         .unwrap_or_else(|_| Err("the agent panicked".into()));
         if let Some(w) = watchdog {
             w.abort();
-        }
-        // The game's pace (a person watches the bots play): the decision is
-        // shown no sooner than `pace` after it was asked for.
-        if let Some(rest) = pace.checked_sub(started.elapsed()).filter(|r| !r.is_zero()) {
-            std::thread::sleep(rest);
         }
         let mut g = slot.lock();
         let mut r = g.bot_answered(seat, bot, rng, d);
@@ -579,7 +610,7 @@ fn run_bots(slot: &Arc<Slot>, cap: Duration) {
         drop(g);
         slot.bump();
         if r.is_err() {
-            return;
+            return None;
         }
     }
 }

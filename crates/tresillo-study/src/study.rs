@@ -633,7 +633,7 @@ impl Study {
     /// refused decision changes nothing. Call [`Study::lend`] (and think) first if
     /// the opponents may be to move.
     pub fn lend_decision(&mut self, who: Who, at: usize, d: Decision) -> Result<Lent, StudyError> {
-        self.lend_decision_timed(who, at, d, None)
+        self.lend_with(who, at, d, None)
     }
 
     /// [`Study::lend_decision`] with the page's own measure of the time taken
@@ -646,6 +646,19 @@ impl Study {
         d: Decision,
         page_ms: Option<u64>,
     ) -> Result<Lent, StudyError> {
+        self.lend_with(who, at, d, Some(page_ms))
+    }
+
+    /// [`Study::lend_decision`], journaling a `decision` event when `timed`
+    /// (a person's decision at a server; `study simulate` journals none, so
+    /// that its journals are the same at every run).
+    fn lend_with(
+        &mut self,
+        who: Who,
+        at: usize,
+        d: Decision,
+        timed: Option<Option<u64>>,
+    ) -> Result<Lent, StudyError> {
         if !self.ensure_live(who.0)? {
             return Err(StudyError::Finished);
         }
@@ -657,14 +670,16 @@ impl Study {
         let mut next = live.hand;
         next.apply(d).map_err(StudyError::Illegal)?;
         let since = self.people[who.0].turn_since.take();
-        let mut event = serde_json::json!({"kind": "decision", "decision": at, "at": unix_ms(),
-            "server_ms": since.map(|t| t.elapsed().as_millis() as u64)});
-        if let Some(p) = page_ms {
-            event["page_ms"] = p.into();
-        }
         let mut lent = self.take(who, Some((Step { seat, act: Act::from(d) }, next)), Vec::new());
-        lent.entries.push(Entry::Event { game: lent.live.setup.game, event: event.clone() });
-        self.people[who.0].events.push((lent.live.setup.game, event));
+        if let Some(page_ms) = timed {
+            let mut event = serde_json::json!({"kind": "decision", "decision": at, "at": unix_ms(),
+                "server_ms": since.map(|t| t.elapsed().as_millis() as u64)});
+            if let Some(p) = page_ms {
+                event["page_ms"] = p.into();
+            }
+            lent.entries.push(Entry::Event { game: lent.live.setup.game, event: event.clone() });
+            self.people[who.0].events.push((lent.live.setup.game, event));
+        }
         Ok(lent)
     }
 
