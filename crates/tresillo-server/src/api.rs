@@ -285,7 +285,7 @@ async fn decide(State(s): State<Arc<Server>>, Path(token): Path<String>, body: B
         loop {
             let version = *rx.borrow_and_update();
             let g = slot2.lock();
-            if !g.worker || tokio::time::Instant::now() >= deadline {
+            if !g.worker || g.pausing || tokio::time::Instant::now() >= deadline {
                 let mut v = crate::view::game_view_for(&g, seat);
                 v["version"] = version.into();
                 return Ok::<_, GameError>(v);

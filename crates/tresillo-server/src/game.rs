@@ -83,6 +83,9 @@ pub struct Game {
     pub failure: Option<String>,
     /// A bot worker is running for this game.
     pub worker: bool,
+    /// The worker waits for the game's pace before its next bot decision (a
+    /// decision's response need not wait for it).
+    pub pausing: bool,
     log: Option<Log>,
     /// Lines written to the log and not yet fsynced (a run of bot decisions).
     unsynced: bool,
@@ -200,6 +203,7 @@ impl Game {
             thinking: None,
             failure: None,
             worker: false,
+            pausing: false,
             log: None,
             unsynced: false,
             turn_since: None,

@@ -563,8 +563,10 @@ fn run_bots(slot: &Arc<Slot>, cap: Duration) -> Option<Duration> {
                         return None;
                     }
                 }
+                g.pausing = true;
                 return Some(rest);
             }
+            g.pausing = false;
             match g.bot_turn().and_then(|seat| g.take_bot(seat).map(|t| (seat, t))) {
                 Some(t) => t,
                 None => {

@@ -389,6 +389,7 @@ fn a_friends_seat_left_waiting_is_taken_over_by_a_bot_and_taken_back() {
             assert!(s == StatusCode::BAD_REQUEST || s == StatusCode::FORBIDDEN, "{s} {e}");
         }
         // Dealer 0: the friend in seat 1 speaks first, and waits.
+        let started = Instant::now();
         let host = create(
             &server,
             json!({"rules": "tresillo", "players": 3, "seat": 0, "hands": 1, "seed": 12,
@@ -399,7 +400,6 @@ fn a_friends_seat_left_waiting_is_taken_over_by_a_bot_and_taken_back() {
         let friend = hv["invites"][0]["url"].as_str().unwrap().strip_prefix("/g/").unwrap().to_string();
         assert_eq!(hv["turn"], 1);
         assert_eq!(hv["taken"], json!([]));
-        let started = Instant::now();
         let mut v = hv;
         while v["taken"] == json!([]) {
             assert!(started.elapsed() < Duration::from_secs(10), "no takeover: {v}");
