@@ -421,7 +421,7 @@ function summaryPanel(v, h) {
     sum && sum.last_trick ? el("div", {}, `last trick, won by ${seatName(v, sum.last_trick.winner)}:`, trickEl(v, sum.last_trick.cards, "last small", 99)) : null,
     sum ? el("table", { class: "hands", id: "hands-face-up" }, rows) : null,
     el("div", { class: "controls" }, next,
-      over && state.token ? el("button", { type: "button", id: "rematch", onclick: rematch }, "Rematch: the same settings, new deals") : null,
+      over && state.token && v.records_url !== null ? el("button", { type: "button", id: "rematch", onclick: rematch }, "Rematch: the same settings, new deals") : null,
       over && state.token ? el("a", { href: "/", id: "new-game" }, "new game") : null));
 }
 
