@@ -675,23 +675,46 @@ fn exports(o: &Open) -> Vec<u32> {
     v
 }
 
+/// A participant who consented and has done nothing for this long (ms) without
+/// finishing is shown as dropped out on the researcher's page.
+pub const DROPOUT_MS: u64 = 30 * 60 * 1000;
+
 async fn research_state(State(s): State<Arc<Studies>>, Path(token): Path<String>) -> Response {
     let t = token.clone();
     with_researcher(s, &token, move |o, study| {
         let f = study.file();
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
         let participants: Vec<Value> = study
             .progress()
             .into_iter()
             .zip(&f.participants)
             .map(|(p, part)| {
                 let who = study.who(&part.token);
+                let consented = who.is_some_and(|w| study.consented(w));
+                // Dropout tracking: how long since the participant last did
+                // anything, and where they stand.
+                let idle_ms = p.last_at.map(|t| now.saturating_sub(t));
+                let status = if p.played == p.games {
+                    "finished"
+                } else if !consented {
+                    "not started"
+                } else if idle_ms.is_none_or(|i| i > DROPOUT_MS) {
+                    "dropped out"
+                } else {
+                    "playing"
+                };
                 json!({
                     "id": p.id,
                     "played": p.played,
                     "games": p.games,
                     "decisions": p.decisions,
-                    "consented": who.is_some_and(|w| study.consented(w)),
+                    "consented": consented,
                     "link": format!("/study/{}", part.token),
+                    "last_at": p.last_at,
+                    "idle_ms": idle_ms,
+                    "status": status,
                 })
             })
             .collect();

@@ -358,6 +358,11 @@ fn the_researcher_sees_progress_and_exports_what_study_export_writes() {
         );
         assert_eq!((p[1]["played"].as_u64(), p[1]["consented"].as_bool()), (Some(0), Some(true)));
         assert!(p[1]["decisions"].as_u64().unwrap() > 0);
+        // Dropout tracking: where each stands and how long since they last did
+        // anything (the consent, a decision).
+        assert_eq!((p[0]["status"].as_str(), p[1]["status"].as_str()), (Some("finished"), Some("playing")));
+        assert!(p[1]["idle_ms"].as_u64().unwrap() < tresillo_server::study::DROPOUT_MS, "{r}");
+        assert!(p[1]["last_at"].as_u64().unwrap() > 1_700_000_000_000);
         assert_eq!(p[1]["link"], format!("/study/{}", tokens[1]));
         let (st, e) = call(&s, "POST", &format!("/api/research/{researcher}/export"), None).await;
         assert_eq!(st, StatusCode::CREATED, "{e}");

@@ -101,6 +101,10 @@ pub struct Progress {
     pub games: u64,
     /// Decisions made in the game in progress (0: none started).
     pub decisions: usize,
+    /// When the participant last did something journaled with a time (the
+    /// consent, a decision at a server, a misclick, a tab change):
+    /// milliseconds since 1970; None before any.
+    pub last_at: Option<u64>,
 }
 
 /// Why a study call failed. [`StudyError::is_client_error`] tells a request's
@@ -550,6 +554,7 @@ impl Study {
                 decisions: person
                     .lent
                     .unwrap_or_else(|| person.live.as_ref().map_or(person.pending.len(), |l| l.steps.len())),
+                last_at: person.events.iter().filter_map(|(_, e)| e["at"].as_u64()).max(),
             })
             .collect()
     }
