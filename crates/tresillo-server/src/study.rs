@@ -530,6 +530,8 @@ fn state(study: &mut Study, who: Who) -> Result<Value, StudyError> {
         "games": games,
         "played": played_now.max(played),
         "done": consented && pending.is_none(),
+        // The study's completion code, once every game is played.
+        "completion_code": if consented && pending.is_none() { study.file().completion_code.clone() } else { None },
         "results": results,
         "game": game,
     }))

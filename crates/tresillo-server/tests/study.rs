@@ -47,6 +47,11 @@ fn new_study(dir: &Path, per: u64) -> (Vec<String>, String) {
         &Registry::builtin(),
     )
     .unwrap();
+    // A completion code for crowdsourcing sites, shown at the end.
+    let toml = dir.join("study.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(&toml, text.replacen("consent = ", "completion_code = \"SERVED-1\"\nconsent = ", 1))
+        .unwrap();
     let study = Study::open(dir, Registry::builtin()).unwrap();
     let r = study.file().researcher_token.clone().expect("study new writes a researcher token");
     (people.into_iter().map(|p| p.token).collect(), r)
@@ -344,7 +349,9 @@ fn the_researcher_sees_progress_and_exports_what_study_export_writes() {
         let (st, _) = call(&s, "GET", &format!("/api/study/{researcher}"), None).await;
         assert_eq!(st, StatusCode::NOT_FOUND);
         let v = consent(&s, &tokens[0]).await;
-        play_all(&s, &tokens[0], v).await;
+        assert!(v["completion_code"].is_null(), "no code before the end");
+        let end = play_all(&s, &tokens[0], v).await;
+        assert_eq!(end["completion_code"], "SERVED-1", "the code at the end");
         let mut v = consent(&s, &tokens[1]).await;
         for _ in 0..3 {
             v = decide(&s, &tokens[1], &v).await;

@@ -40,6 +40,7 @@ function showStudy(s, force) {
     app.replaceChildren(el("div", { class: "panel", id: "end" },
       el("h2", {}, "Thank you"),
       el("p", {}, `You have played all ${s.games} deals of this study. You may close this page.`),
+      s.completion_code ? el("p", {}, "Your completion code: ", el("strong", { id: "completion-code" }, s.completion_code)) : null,
       resultsTable(s.results)));
     return;
   }
