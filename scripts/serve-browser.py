@@ -165,7 +165,9 @@ def play_game(d, base, rules, players, hands, seed, shot, shots):
         "const p = document.getElementById('players'); p.value = String(arguments[1]);"
         "p.dispatchEvent(new Event('change'));"
         "document.getElementById('hands').value = String(arguments[2]);"
-        "document.getElementById('seed').value = String(arguments[3]);",
+        "document.getElementById('seed').value = String(arguments[3]);"
+        # The bots at once here (the pace is checked in table_run).
+        "document.getElementById('pace').value = '0';",
         rules, players, hands, seed,
     )
     if rules == "tresillo":
@@ -204,6 +206,10 @@ def click_through(d, shot, done=None):
         before = d.js(INFO)
         try:
             buttons = d.find("#choices button")
+            if d.find("#next-hand"):
+                # A hand's summary between hands: the next hand waits behind it.
+                d.click_css("#next-hand", 0)
+                continue
             legal = d.find(".card.legal")
             if buttons:
                 d.click(buttons[0])
@@ -234,6 +240,258 @@ def click_through(d, shot, done=None):
         if clicks > 500:
             raise RuntimeError("more than 500 clicks")
     return clicks, shot_taken, st
+
+
+TRICK_CARDS = "return Array.from(document.querySelectorAll(arguments[0] + ' figure')).map((f) => f.querySelector('.card').dataset.card)"
+SEQ = "return state.view ? state.view.seq : -1"
+
+
+def log_lines(records, token):
+    with open(os.path.join(records, "games", token + ".jsonl")) as f:
+        return [json.loads(line) for line in f][1:]
+
+
+def table_run(d, binary, shots):
+    """The card table of issue 54, by clicking: the seat select shows its seat;
+    bots paced (a 60 ms pace: the trick fills card by card); a finished trick
+    stays on the table until the person continues (the setting "until I
+    continue"); the last-trick button; a misclick on an illegal card says why
+    and is journaled; undo; a card confirmed before it is played; the hand's
+    summary face up between hands; the final table kept at the session's end;
+    the page's decision times in the log; rematch and "my games"; the focus kept
+    across a redraw; the discard button's label; the glossary; no favicon 404.
+    Returns a line of what was seen."""
+    records = tempfile.mkdtemp(prefix="tresillo-table-")
+    proc, base = start_server(binary, records)
+    try:
+        d.go(base + "/")
+        wait_js(d, "return !!document.getElementById('start')", "the form")
+        seat = d.js("const s = document.getElementById('seat'); return [s.value, s.selectedIndex, s.options[s.selectedIndex] ? s.options[s.selectedIndex].text : ''];")
+        if seat != ["0", 0, "seat 0"]:
+            raise RuntimeError(f"table: the seat select shows {seat}, not seat 0")
+        # A finished trick stays until the person continues.
+        d.js("localStorage.setItem('tresillo.settings', JSON.stringify({confirm: false, trickHold: 0}));")
+        d.js("const r = document.getElementById('rules'); r.value = 'tresillo'; r.dispatchEvent(new Event('change'));"
+             "document.getElementById('hands').value = '2'; document.getElementById('seed').value = '11';"
+             "const p = document.getElementById('pace'); p.append(new Option('60 ms', '60')); p.value = '60';")
+        d.click_css("#start", 0)
+        wait_js(d, "return location.pathname.startsWith('/g/')", "the game page")
+        token = d.js("return location.pathname.split('/').pop()")
+        seen = {"holds": 0, "paced": None, "misclick": False, "undo": False, "confirm": False, "summary": False, "last": False}
+        for _ in range(400):
+            st = wait_status(d, done="return !!document.getElementById('held-trick') || !!document.getElementById('next-hand')")
+            if st == "over":
+                break
+            if d.find("#held-trick"):
+                cards = d.js(TRICK_CARDS, "#held-trick")
+                if len(cards) != 3:
+                    raise RuntimeError(f"table: the held trick has {cards}")
+                if seen["holds"] < 2:
+                    # Well past the bots' pace: it stays.
+                    time.sleep(0.4)
+                    if d.js(TRICK_CARDS, "#held-trick") != cards:
+                        raise RuntimeError("table: the finished trick left the table before the person continued")
+                    if seen["holds"] == 0:
+                        d.shot(os.path.join(shots, "serve-trick-held.png"))
+                seen["holds"] += 1
+                d.click_css("#continue", 0)
+                continue
+            if d.find("#next-hand"):
+                rows = d.js("return document.querySelectorAll('#hands-face-up tr').length")
+                faceup = d.js("return document.querySelectorAll('#hands-face-up .card').length")
+                if rows != 3 or faceup < 27:
+                    raise RuntimeError(f"table: the hand's summary shows {rows} seats, {faceup} cards")
+                if not seen["summary"]:
+                    d.shot(os.path.join(shots, "serve-summary.png"))
+                seen["summary"] = True
+                d.click_css("#next-hand", 0)
+                continue
+            if st != "your_turn":
+                continue
+            seq = d.js(SEQ)
+            if d.find(".card.legal"):
+                if not seen["misclick"] and d.find(".card.illegal"):
+                    d.click_css(".card.illegal", 0)
+                    if "cannot be played" not in d.js(ERROR_TEXT):
+                        raise RuntimeError(f"table: a misclick said {d.js(ERROR_TEXT)!r}")
+                    seen["misclick"] = True
+                if not seen["undo"] and d.find("#undo"):
+                    d.click_css("#undo", 0)
+                    wait_js(d, f"return state.view.seq > {seq}", "the undo")
+                    seen["undo"] = True
+                    continue
+                if not seen["last"] and d.find("#show-last"):
+                    d.click_css("#show-last", 0)
+                    if len(d.js(TRICK_CARDS, "#last-trick")) != 3:
+                        raise RuntimeError("table: the last-trick button shows no trick")
+                    d.click_css("#show-last", 0)
+                    seen["last"] = True
+                leading = not d.find("#trick figure")
+                if seen["paced"] is None and leading:
+                    # The trick fills card by card at the bots' pace.
+                    d.js("window.__fills = []; window.__t = setInterval(() => { const n = document.querySelectorAll('#trick figure, #held-trick figure').length;"
+                         " const f = window.__fills; if (!f.length || f[f.length - 1][1] !== n) f.push([performance.now(), n]); }, 10);")
+                    d.click_css(".card.legal", 0)
+                    wait_js(d, "return window.__fills.some((x) => x[1] === 3)", "the trick filled")
+                    fills = d.js("clearInterval(window.__t); return window.__fills")
+                    # Each bot card shown apart, the second no sooner than about
+                    # the pace after the first (unpaced, `rule` answers in
+                    # microseconds and both come in one view).
+                    t = {n: ms for ms, n in reversed(fills)}
+                    if 2 not in t or 3 not in t or t[3] - t[2] < 30:
+                        raise RuntimeError(f"table: the bots were not paced: {fills}")
+                    seen["paced"] = round(t[3] - t[2])
+                    continue
+                if not seen["confirm"]:
+                    d.js("settings.confirm = true;")
+                    d.click_css(".card.legal", 0)
+                    if not d.find("#confirm-play") or d.js(SEQ) != seq:
+                        raise RuntimeError("table: with confirmation on, a card was played at the first click")
+                    d.click_css("#confirm-play", 0)
+                    d.js("settings.confirm = false;")
+                    seen["confirm"] = True
+                else:
+                    d.click_css(".card.legal", 0)
+            elif d.find("#choices button"):
+                d.click_css("#choices button", 0)
+            elif d.find("#confirm-discard"):
+                i = 0
+                while d.js("return document.getElementById('confirm-discard').disabled") and i < 9:
+                    d.click_css("#hand .card", i)
+                    i += 1
+                d.click_css("#confirm-discard", 0)
+            else:
+                continue
+            wait_js(d, f"return state.view.seq !== {seq} || !!document.getElementById('error').textContent", "the click taken")
+        else:
+            raise RuntimeError("table: the game did not end")
+        # The final table stays under the last hand's summary.
+        for css in ("#summary", "#table", "#hand", "#history li", "#rematch", "#glossary"):
+            if not d.find(css):
+                raise RuntimeError(f"table: the session's end shows no {css}")
+        d.shot(os.path.join(shots, "serve-table-over.png"))
+        missing = [k for k, v in seen.items() if not v]
+        if missing or seen["holds"] < 5:
+            raise RuntimeError(f"table: not seen: {missing} ({seen})")
+        # The history's numbers have room (10 and up were clipped).
+        pad = d.js("return parseFloat(getComputedStyle(document.getElementById('history')).paddingLeft)")
+        if pad < 30:
+            raise RuntimeError(f"table: the history's padding is {pad}px")
+        # The focus survives a redraw.
+        d.js("document.getElementById('rematch').focus(); render();")
+        if d.js("return document.activeElement.id") != "rematch":
+            raise RuntimeError("table: a redraw dropped the focus")
+        # The discard button says what is needed when a card must go.
+        label = d.js("return requestPanel({request: {kind: 'discard', question: 'q', choices: [], discard: {min: 1, max: 8}}, can_undo: false}).textContent")
+        if "Choose 1 to 8 cards" not in label or "nothing" in label:
+            raise RuntimeError(f"table: the discard button reads {label!r}")
+        # The log: the page's decision times, the misclick, the undo.
+        lines = log_lines(records, token)
+        mine = [ln for ln in lines if ln.get("seat") == 0 and "event" not in ln]
+        if not mine or not all("page_ms" in ln and "server_ms" in ln for ln in mine):
+            raise RuntimeError(f"table: decisions without timing: {mine[:2]}")
+        if not any(ln.get("event") == "misclick" for ln in lines) or not any("undo" in ln for ln in lines):
+            raise RuntimeError("table: the misclick or the undo is not in the log")
+        # Rematch: a new game with the same settings; both in "my games".
+        d.click_css("#rematch", 0)
+        wait_js(d, f"return location.pathname.startsWith('/g/') && !location.pathname.endsWith('{token}')", "the rematch")
+        d.go(base + "/")
+        wait_js(d, "return document.querySelectorAll('#my-games li').length >= 2", "my games")
+        bad = [m for m in d.console() if "404" in m or "favicon" in m]
+        if bad:
+            raise RuntimeError(f"table: the console reports {bad[:2]}")
+        return (f"table: seat select shows seat 0; bots paced ({seen['paced']} ms between two bot cards at 60 ms); "
+                f"{seen['holds']} finished tricks held until continued; misclick, undo, confirm, last trick, summary face up, "
+                f"final table, timing in the log, rematch and my games")
+    finally:
+        proc.kill()
+        proc.wait()
+        shutil.rmtree(records, ignore_errors=True)
+
+
+def step(d):
+    """One answer of the page's question if it is the person's turn (a
+    summary's "next hand" first); returns whether it clicked."""
+    if d.find("#next-hand"):
+        d.click_css("#next-hand", 0)
+        return True
+    st = d.js("const e = document.getElementById('status'); return e ? e.dataset.status : null;")
+    if st != "your_turn":
+        return False
+    seq = d.js(SEQ)
+    if d.find("#choices button"):
+        d.click_css("#choices button", 0)
+    elif d.find(".card.legal"):
+        d.click_css(".card.legal", 0)
+    elif d.find("#confirm-discard"):
+        i = 0
+        while d.js("return document.getElementById('confirm-discard').disabled") and i < 9:
+            d.click_css("#hand .card", i)
+            i += 1
+        d.click_css("#confirm-discard", 0)
+    else:
+        return False
+    wait_js(d, f"return state.view.seq !== {seq} || !!document.getElementById('error').textContent", "the click taken")
+    return True
+
+
+def friends_run(d, port, binary, shots):
+    """Two people at one table in two browser contexts (two Chromium
+    profiles): the host makes a game with a friend's seat and a bot, opens
+    the friend's own link in the other browser, and both play the hand out by
+    clicking; each page names the other person "friend", shows its own hand
+    only, and only the host's lists the link."""
+    records = tempfile.mkdtemp(prefix="tresillo-friends-")
+    profile = tempfile.mkdtemp(prefix="tresillo-chromium-friend-")
+    proc, base = start_server(binary, records)
+    d2 = Driver(port)
+    try:
+        d2.start(profile, 900, 800)
+        d.go(base + "/")
+        wait_js(d, "return !!document.getElementById('start')", "the form")
+        d.js("localStorage.setItem('tresillo.settings', JSON.stringify({confirm: false, trickHold: 300}));"
+             "document.getElementById('seed').value = '11'; document.getElementById('hands').value = '2'; document.getElementById('pace').value = '0';"
+             "const o = document.querySelectorAll('[data-opponent]'); o[0].value = 'human'; o[1].value = 'rule';")
+        d.click_css("#start", 0)
+        link = wait_js(d, "const a = document.querySelector('#invites a'); return a ? a.href : null", "the friend's link")
+        host = d.js("return location.pathname.split('/').pop()")
+        if host in link:
+            raise RuntimeError("friends: the friend's link is the host's")
+        d2.go(link)
+        wait_js(d2, "return !!document.getElementById('status')", "the friend's page")
+        if d2.find("#invites"):
+            raise RuntimeError("friends: the friend's page lists links")
+        names = (d.js("return state.view.seat_names"), d2.js("return state.view.seat_names"))
+        if names != (["you", "friend", "rule"], ["friend", "you", "rule"]):
+            raise RuntimeError(f"friends: the seats are named {names}")
+        clicks = [0, 0]
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            over = [x.js("return state.view ? state.view.status : null") == "over" for x in (d, d2)]
+            if all(over):
+                break
+            mine = [set(x.js("return state.view && state.view.view ? state.view.view.hand : []")) for x in (d, d2)]
+            if mine[0] & mine[1]:
+                raise RuntimeError(f"friends: both pages show {mine[0] & mine[1]}")
+            moved = False
+            for k, x in enumerate((d, d2)):
+                if step(x):
+                    clicks[k] += 1
+                    moved = True
+            if not moved:
+                time.sleep(0.05)
+        else:
+            raise RuntimeError("friends: the hand did not end")
+        d2.shot(os.path.join(shots, "serve-friends.png"))
+        if min(clicks) < 3:
+            raise RuntimeError(f"friends: clicks {clicks}")
+        return f"friends: two browsers at one table by their own links, {clicks[0]} and {clicks[1]} clicks, each saw only its hand"
+    finally:
+        d2.quit()
+        proc.kill()
+        proc.wait()
+        shutil.rmtree(records, ignore_errors=True)
+        shutil.rmtree(profile, ignore_errors=True)
 
 
 def study_run(d, binary, shots):
@@ -442,7 +700,9 @@ def main():
                 time.sleep(0.05)
         d.start(profile, 1000, 900)
         for rules, players, hands, seed, shot in GAMES:
+            t = time.monotonic()
             token, clicks = play_game(d, base, rules, players, hands, seed, shot, a.shots)
+            print(f"({rules}: {time.monotonic() - t:.1f} s)")
             if rules == "tresillo":
                 d.shot(os.path.join(a.shots, "serve-tresillo-over.png"))
             rec = os.path.join(records, "records", token + ".jsonl")
@@ -455,11 +715,19 @@ def main():
             if rules == "tresillo":
                 checked = replay_game(d, rec, os.path.join(a.shots, "serve-replay.png"))
                 print(f"{rules}: the replay board showed the record's {checked} decisions in order")
+        t = time.monotonic()
+        print(table_run(d, a.binary, a.shots) + f" ({time.monotonic() - t:.1f} s)")
+        t = time.monotonic()
+        print(friends_run(d, port, a.binary, a.shots) + f" ({time.monotonic() - t:.1f} s)")
+        t = time.monotonic()
         rate, recovered, total = restart_run(d, a.binary)
+        print(f"(restart: {time.monotonic() - t:.1f} s)")
+        t = time.monotonic()
         print(f"restart: kill -9 and a restart with the page open: {rate:.1f} requests a second while down, "
               f"{total:.1f} overall, recovered without a reload {recovered:.1f} s after the restart")
         played = study_run(d, a.binary, a.shots)
-        print(f"study: consent accepted, {played} deals played by clicking, the researcher's export has a row each")
+        print(f"study: consent accepted, {played} deals played by clicking, the researcher's export has a row each"
+              f" ({time.monotonic() - t:.1f} s)")
         # Phone width: a new game's first decision.
         d.size(390, 844)
         d.go(base + "/")

@@ -76,6 +76,10 @@ def main():
         for seq, hand, dec in acked[g["token"]]:
             want = {"hand": hand, "seat": g["seat"], **dec}
             got = json.loads(lines[seq + 1]) if seq + 1 < len(lines) and lines[seq + 1] else None
+            # The person's decision carries its timing (docs/SERVE.md, "Timing and behaviour").
+            if got:
+                for k in ("server_ms", "page_ms", "at"):
+                    got.pop(k, None)
             if got != want:
                 failures.append(f"{g['token']}: acknowledged decision {seq} {want} is not in the log (found {got})")
                 break

@@ -56,6 +56,11 @@ enum StudyCommand {
         /// Which files hold the rows: csv, parquet or both.
         #[arg(long, default_value = "csv", value_parser = format)]
         format: tresillo_runs::Format,
+        /// Also a human baseline in OUT/baseline: every game played again by
+        /// this agent in the participant's seat, on the same deal with the same
+        /// opponents (`scripts/paired.py OUT 0 --across OUT/baseline 0`).
+        #[arg(long, value_name = "AGENT")]
+        baseline: Option<String>,
     },
 }
 
@@ -179,10 +184,15 @@ pub fn run(a: &StudyArgs, out: &mut impl Write) -> Result<()> {
             }
             writeln!(out, "played {games} games with {agent} in the human's seat")?;
         }
-        StudyCommand::Export { dir, out: to, format } => {
+        StudyCommand::Export { dir, out: to, format, baseline } => {
             let study = Study::open(dir, crate::registry())?;
             let e = tresillo_study::export(&study, to, *format).map_err(|e| anyhow!(e))?;
             writeln!(out, "wrote {} rows ({} deals) to {}", e.rows, e.deals, to.display())?;
+            if let Some(agent) = baseline {
+                let b = to.join("baseline");
+                let n = tresillo_study::export_baseline(&study, &b, agent).map_err(|e| anyhow!(e))?;
+                writeln!(out, "wrote {n} rows of {agent} in the participants' seats to {}", b.display())?;
+            }
         }
     }
     Ok(())

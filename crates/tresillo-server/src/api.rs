@@ -17,7 +17,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Duration;
-use tresillo_core::{Decision, RuleSet};
+use tresillo_core::{Decision, RuleSet, Seat};
 use tresillo_sim::Act;
 
 /// How long a decision's response waits at most for the bots' run it started
@@ -32,6 +32,8 @@ pub const LONG_POLL: Duration = Duration::from_secs(20);
 const INDEX: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
 const STYLE: &str = include_str!("assets/style.css");
+const GLOSSARY_JS: &str = include_str!("assets/glossary.js");
+const FAVICON: &str = include_str!("assets/favicon.svg");
 
 /// The server's routes (with a replay board of the server's own games only),
 /// behind the [`guard`](crate::guard) of a loopback server on any port.
@@ -53,11 +55,17 @@ pub(crate) fn routes(server: Arc<Server>, library: Arc<crate::replay::Library>) 
         .route("/g/{token}", get(page))
         .route("/assets/app.js", get(|| async { asset(APP_JS, "text/javascript; charset=utf-8") }))
         .route("/assets/style.css", get(|| async { asset(STYLE, "text/css; charset=utf-8") }))
+        .route("/assets/glossary.js", get(|| async { asset(GLOSSARY_JS, "text/javascript; charset=utf-8") }))
+        .route("/assets/favicon.svg", get(|| async { asset(FAVICON, "image/svg+xml") }))
+        .route("/favicon.ico", get(|| async { asset(FAVICON, "image/svg+xml") }))
         .route("/api/meta", get(meta))
         .route("/api/games", post(create))
         .route("/api/games/{token}", get(view))
         .route("/api/games/{token}/decisions", post(decide))
         .route("/api/games/{token}/records", get(records))
+        .route("/api/games/{token}/undo", post(undo))
+        .route("/api/games/{token}/events", post(event))
+        .route("/api/games/{token}/reclaim", post(reclaim))
         .fallback(|| async { error(StatusCode::NOT_FOUND, "no such page") })
         .with_state(server)
         .merge(board)
@@ -127,13 +135,13 @@ async fn meta(State(s): State<Arc<Server>>) -> Response {
 
 /// The game of `token` (in memory, or read again from its log on a blocking
 /// thread: an unloaded game).
-async fn find(s: &Arc<Server>, token: &str) -> Option<Arc<Slot>> {
+async fn find(s: &Arc<Server>, token: &str) -> Option<(Arc<Slot>, Seat)> {
     let t = Token::parse(token)?;
-    if let Some(slot) = s.get(t) {
-        return Some(slot);
+    if let Some(found) = s.get_seat(t) {
+        return Some(found);
     }
     let s = s.clone();
-    tokio::task::spawn_blocking(move || s.find(t)).await.ok().flatten()
+    tokio::task::spawn_blocking(move || s.find_seat(t)).await.ok().flatten()
 }
 
 async fn create(
@@ -153,6 +161,11 @@ async fn create(
         Ok(spec) => spec,
         Err(e) => return error(StatusCode::BAD_REQUEST, e),
     };
+    if spec.takeover_ms > 0
+        && let Err(e) = s.limits().check_opponent(spec.takeover.as_deref().unwrap_or("rule"))
+    {
+        return error(StatusCode::FORBIDDEN, format!("takeover: {e}"));
+    }
     // Only what the operator offers is seated: nothing else is even built.
     for (i, seat) in spec.seats.iter().enumerate() {
         if seat != crate::spec::HUMAN
@@ -191,7 +204,7 @@ fn wait_param(q: Option<&str>) -> Result<Option<u64>, String> {
 }
 
 async fn view(State(s): State<Arc<Server>>, Path(token): Path<String>, RawQuery(q): RawQuery) -> Response {
-    let Some(slot) = find(&s, &token).await else { return not_found() };
+    let Some((slot, seat)) = find(&s, &token).await else { return not_found() };
     let wait = match wait_param(q.as_deref()) {
         Ok(w) => w,
         Err(e) => return error(StatusCode::BAD_REQUEST, e),
@@ -202,7 +215,7 @@ async fn view(State(s): State<Arc<Server>>, Path(token): Path<String>, RawQuery(
     {
         let _ = tokio::time::timeout(LONG_POLL, rx.changed()).await;
     }
-    match view_json(slot).await {
+    match view_json(slot, seat).await {
         Ok(v) => json_response(StatusCode::OK, &v),
         Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e),
     }
@@ -213,11 +226,11 @@ async fn view(State(s): State<Arc<Server>>, Path(token): Path<String>, RawQuery(
 /// the lock so that the person never sees a turn that is not on disk), built on
 /// a blocking thread: an async thread never waits for a game's lock, which would
 /// stall every connection it serves behind one disk's fsync.
-async fn view_json(slot: Arc<Slot>) -> Result<Value, tokio::task::JoinError> {
+async fn view_json(slot: Arc<Slot>, seat: Seat) -> Result<Value, tokio::task::JoinError> {
     let version = *slot.changed.borrow();
     let now = match slot.game.try_lock() {
-        Ok(g) => Some(crate::view::game_view(&g)),
-        Err(std::sync::TryLockError::Poisoned(p)) => Some(crate::view::game_view(&p.into_inner())),
+        Ok(g) => Some(crate::view::game_view_for(&g, seat)),
+        Err(std::sync::TryLockError::Poisoned(p)) => Some(crate::view::game_view_for(&p.into_inner(), seat)),
         Err(std::sync::TryLockError::WouldBlock) => None,
     };
     let mut v = match now {
@@ -226,7 +239,7 @@ async fn view_json(slot: Arc<Slot>) -> Result<Value, tokio::task::JoinError> {
             if let Some(t) = crate::stats::start() {
                 crate::stats::STATS.view_deferred.record(t.elapsed());
             }
-            tokio::task::spawn_blocking(move || crate::view::game_view(&slot.lock())).await?
+            tokio::task::spawn_blocking(move || crate::view::game_view_for(&slot.lock(), seat)).await?
         }
     };
     v["version"] = version.into();
@@ -239,10 +252,13 @@ async fn view_json(slot: Arc<Slot>) -> Result<Value, tokio::task::JoinError> {
 struct Posted {
     seq: u64,
     decision: Act,
+    /// Milliseconds from the question shown to the click, by the page's clock.
+    #[serde(default)]
+    page_ms: Option<u64>,
 }
 
 async fn decide(State(s): State<Arc<Server>>, Path(token): Path<String>, body: Bytes) -> Response {
-    let Some(slot) = find(&s, &token).await else { return not_found() };
+    let Some((slot, seat)) = find(&s, &token).await else { return not_found() };
     let posted: Posted = match object(&body) {
         Ok(p) => p,
         Err(e) => {
@@ -262,15 +278,15 @@ async fn decide(State(s): State<Arc<Server>>, Path(token): Path<String>, body: B
     let decided = tokio::task::spawn_blocking(move || {
         crate::stats::since(&crate::stats::STATS.blocking_wait, queued);
         let mut rx = slot2.changed.subscribe();
-        s2.decide(&slot2, d, posted.seq)?;
+        s2.decide_as(&slot2, seat, d, posted.seq, posted.page_ms)?;
         // The end of the bots' run this decision started is waited for here (a
         // blocking thread), BOT_GRACE at most.
         let deadline = tokio::time::Instant::now() + BOT_GRACE;
         loop {
             let version = *rx.borrow_and_update();
             let g = slot2.lock();
-            if !g.worker || tokio::time::Instant::now() >= deadline {
-                let mut v = crate::view::game_view(&g);
+            if !g.worker || g.pausing || tokio::time::Instant::now() >= deadline {
+                let mut v = crate::view::game_view_for(&g, seat);
                 v["version"] = version.into();
                 return Ok::<_, GameError>(v);
             }
@@ -285,9 +301,92 @@ async fn decide(State(s): State<Arc<Server>>, Path(token): Path<String>, body: B
     }
 }
 
+/// `POST /api/games/TOKEN/undo`: `{"seq": N}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Undo {
+    seq: u64,
+}
+
+/// The person takes back their last decision of the hand (a game created with
+/// `"undo": true`); answers with the new view.
+async fn undo(State(s): State<Arc<Server>>, Path(token): Path<String>, body: Bytes) -> Response {
+    let Some((slot, seat)) = find(&s, &token).await else { return not_found() };
+    let posted: Undo = match object(&body) {
+        Ok(p) => p,
+        Err(e) => return error(StatusCode::BAD_REQUEST, format!("bad undo: {e} (expected {{\"seq\": N}})")),
+    };
+    let done = tokio::task::spawn_blocking(move || {
+        let version = *slot.changed.borrow();
+        if seat != slot.lock().human {
+            return Err(GameError::Conflict("undo is for a game against bots only".into()));
+        }
+        s.undo(&slot, posted.seq)?;
+        let g = slot.lock();
+        let mut v = crate::view::game_view_for(&g, seat);
+        v["version"] = (*slot.changed.borrow()).max(version).into();
+        Ok::<_, GameError>(v)
+    })
+    .await;
+    match done {
+        Ok(Ok(v)) => json_response(StatusCode::OK, &v),
+        Ok(Err(e)) => game_error(&e),
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e),
+    }
+}
+
+/// `POST /api/games/TOKEN/events`: `{"event": "misclick", "card": "7C"}`,
+/// `{"event": "hidden"}`, `{"event": "visible"}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Event {
+    event: String,
+    #[serde(default)]
+    card: Option<String>,
+}
+
+/// Journals what the page saw the person do beyond decisions (docs/SERVE.md,
+/// "Timing and behaviour"): `204`.
+async fn event(State(s): State<Arc<Server>>, Path(token): Path<String>, body: Bytes) -> Response {
+    let Some((slot, seat)) = find(&s, &token).await else { return not_found() };
+    let posted: Event = match object(&body) {
+        Ok(p) => p,
+        Err(e) => return error(StatusCode::BAD_REQUEST, format!("bad event: {e}")),
+    };
+    let card = match posted.card.as_deref().map(tresillo_core::parse_card).transpose() {
+        Ok(c) => c,
+        Err(e) => return error(StatusCode::BAD_REQUEST, format!("bad card: {e}")),
+    };
+    let done = tokio::task::spawn_blocking(move || slot.lock().event_of(seat, &posted.event, card)).await;
+    match done {
+        Ok(Ok(())) => StatusCode::NO_CONTENT.into_response(),
+        Ok(Err(e)) => game_error(&e),
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e),
+    }
+}
+
+/// The person takes back the seat a bot took over when their turn waited too
+/// long (a table with friends and a takeover); answers with their view.
+async fn reclaim(State(s): State<Arc<Server>>, Path(token): Path<String>) -> Response {
+    let Some((slot, seat)) = find(&s, &token).await else { return not_found() };
+    let done = tokio::task::spawn_blocking(move || {
+        s.reclaim(&slot, seat)?;
+        let g = slot.lock();
+        let mut v = crate::view::game_view_for(&g, seat);
+        v["version"] = (*slot.changed.borrow()).into();
+        Ok::<_, GameError>(v)
+    })
+    .await;
+    match done {
+        Ok(Ok(v)) => json_response(StatusCode::OK, &v),
+        Ok(Err(e)) => game_error(&e),
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e),
+    }
+}
+
 /// The game's finished hands as records (JSON Lines, docs/RECORDS.md).
 async fn records(State(s): State<Arc<Server>>, Path(token): Path<String>) -> Response {
-    let Some(slot) = find(&s, &token).await else { return not_found() };
+    let Some((slot, _)) = find(&s, &token).await else { return not_found() };
     // The game's lock is taken on a blocking thread (see `view_json`).
     let text =
         match tokio::task::spawn_blocking(move || crate::store::records_text(&slot.lock().records)).await {

@@ -4,7 +4,7 @@
 //! unlogged decision changes nothing.
 
 use crate::spec::{GameSpec, HUMAN};
-use crate::store::{Line, Log};
+use crate::store::{Entry, Line, Log, Timing};
 use crate::token::Token;
 use tresillo_agents::cheat::Seated;
 use tresillo_agents::{AgentRng, Registry, TablePlayer, rng_from_seed, seat_rngs};
@@ -47,9 +47,17 @@ pub struct Game {
     pub spec: GameSpec,
     /// Its rule set and options.
     pub rules: Rules,
-    /// The person's seat.
+    /// The person's seat (the host's, at a table with friends: the game's
+    /// token is theirs).
     pub human: Seat,
+    /// Every seat a person plays (the host's first).
+    pub humans: Vec<Seat>,
+    /// Seats a bot has taken over (a person left their turn waiting past
+    /// [`GameSpec::takeover_ms`]), until they take it back.
+    pub taken: Vec<bool>,
     bots: Vec<Option<Seated>>,
+    /// The agents that take over waiting human seats (built when needed).
+    standins: Vec<Option<Seated>>,
     rngs: [AgentRng; 4],
     /// The hand being played (0-based).
     pub k: u32,
@@ -75,9 +83,29 @@ pub struct Game {
     pub failure: Option<String>,
     /// A bot worker is running for this game.
     pub worker: bool,
+    /// The worker waits for the game's pace before its next bot decision (a
+    /// decision's response need not wait for it).
+    pub pausing: bool,
     log: Option<Log>,
     /// Lines written to the log and not yet fsynced (a run of bot decisions).
     unsynced: bool,
+    /// Since when it has been a person's turn, and whose (the server's clock),
+    /// for the decision's [`Timing`] and the takeover.
+    turn_since: Option<(Seat, std::time::Instant)>,
+    /// Events journaled in this hand ([`Game::event`]: at most [`MAX_EVENTS`]).
+    events: u32,
+    /// When the game last changed (a decision, an undo): a paced bot decides
+    /// no sooner than [`GameSpec::pace_ms`] after it.
+    pub last_change: std::time::Instant,
+}
+
+/// Most events ([`Game::event`]: misclicks, the tab hidden or shown) a hand
+/// keeps in the log; past it they are counted out, not written.
+pub const MAX_EVENTS: u32 = 200;
+
+/// Milliseconds since 1970 (UTC).
+fn unix_ms() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
 }
 
 impl Game {
@@ -92,9 +120,23 @@ impl Game {
             return Err(GameError::Spec(format!("a table of {n} needs {n} seats, got {}", spec.seats.len())));
         }
         let humans: Vec<usize> = (0..spec.seats.len()).filter(|&i| spec.seats[i] == HUMAN).collect();
-        let [human] = humans[..] else {
-            return Err(GameError::Spec(format!("exactly one seat is `{HUMAN}`, not {}", humans.len())));
+        let human = match (&humans[..], spec.host) {
+            ([one], None) => *one,
+            (_, Some(h)) if humans.len() > 1 && humans.contains(&usize::from(h)) => usize::from(h),
+            _ => {
+                return Err(GameError::Spec(format!(
+                    "exactly one seat is `{HUMAN}`, or several with a host among them, not {} (host {:?})",
+                    humans.len(),
+                    spec.host
+                )));
+            }
         };
+        for &h in &humans {
+            let token = spec.seat_tokens.get(&(h as u8));
+            if h != human && token.and_then(|t| Token::parse(t)).is_none() {
+                return Err(GameError::Spec(format!("human seat {h} has no token of its own")));
+            }
+        }
         if spec.hands == 0 || spec.hands > crate::spec::MAX_HANDS {
             return Err(GameError::Spec(format!(
                 "hands must be 1 to {}, not {}",
@@ -117,7 +159,7 @@ impl Game {
         }
         let mut bots = Vec::new();
         for (i, s) in spec.seats.iter().enumerate() {
-            bots.push(if i == human {
+            bots.push(if humans.contains(&i) {
                 None
             } else {
                 Some(registry.build_seated(s).map_err(|e| GameError::Spec(format!("seat {i}: {e}")))?)
@@ -126,10 +168,24 @@ impl Game {
         let mut config = LedgerConfig::with_rules(rules, n);
         config.deals = spec.hands;
         let scorer = Scorer::new(ScoringMode::Session, config).map_err(|e| GameError::Spec(e.to_string()))?;
+        // The agents that take over waiting seats, one for each human seat.
+        let mut standins: Vec<Option<Seated>> = (0..n).map(|_| None).collect();
+        if spec.takeover_ms > 0 {
+            let who = spec.takeover.clone().unwrap_or_else(|| "rule".into());
+            for &h in &humans {
+                standins[h] =
+                    Some(registry.build_seated(&who).map_err(|e| GameError::Spec(format!("takeover: {e}")))?);
+            }
+        }
+        let mut order: Vec<Seat> = vec![Seat(human as u8)];
+        order.extend(humans.iter().filter(|&&h| h != human).map(|&h| Seat(h as u8)));
         let mut g = Game {
             token,
             rules,
             human: Seat(human as u8),
+            humans: order,
+            taken: vec![false; usize::from(n)],
+            standins,
             bots,
             rngs: seat_rngs(0),
             k: 0,
@@ -147,11 +203,16 @@ impl Game {
             thinking: None,
             failure: None,
             worker: false,
+            pausing: false,
             log: None,
             unsynced: false,
+            turn_since: None,
+            events: 0,
+            last_change: std::time::Instant::now(),
             spec,
         };
         g.start_hand(0)?;
+        g.mark_turn();
         Ok(g)
     }
 
@@ -183,8 +244,79 @@ impl Game {
         self.rng_seed = seating_rng_seed(ds, 0);
         self.rngs = seat_rngs(self.rng_seed);
         self.steps.clear();
-        for b in self.bots.iter_mut().flatten() {
+        self.events = 0;
+        for b in self.bots.iter_mut().chain(self.standins.iter_mut()).flatten() {
             b.begin_hand();
+        }
+        Ok(())
+    }
+
+    /// Whether a person plays `seat` now (a human seat not taken over).
+    #[must_use]
+    pub fn is_person(&self, seat: Seat) -> bool {
+        self.humans.contains(&seat) && !self.taken[seat.index()]
+    }
+
+    /// Starts a person's clock when it has become their turn.
+    fn mark_turn(&mut self) {
+        match self.turn() {
+            Some(t) if self.is_person(t) => {
+                if self.turn_since.is_none_or(|(s, _)| s != t) {
+                    self.turn_since = Some((t, std::time::Instant::now()));
+                }
+            }
+            _ => self.turn_since = None,
+        }
+    }
+
+    /// The person whose turn it is and how long it has waited, if any.
+    #[must_use]
+    pub fn waiting(&self) -> Option<(Seat, std::time::Duration)> {
+        self.turn_since.map(|(s, t)| (s, t.elapsed()))
+    }
+
+    /// A bot takes over `seat` (a person's, whose turn has waited since `seq`
+    /// past [`GameSpec::takeover_ms`]): journaled (fsynced); the bot decides for
+    /// the seat until its person takes it back ([`Game::reclaim`]). False when
+    /// the game moved on or has no takeover.
+    ///
+    /// # Errors
+    /// The agent cannot be built, or the log not written.
+    pub fn take_over(&mut self, seat: Seat, seq: u64) -> Result<bool, GameError> {
+        if self.spec.takeover_ms == 0 || seq != self.seq || self.turn() != Some(seat) || !self.is_person(seat)
+        {
+            return Ok(false);
+        }
+        self.journal_event(serde_json::json!({"event": "takeover", "hand": self.k, "seq": self.seq, "seat": seat.0, "at": unix_ms()}), true)?;
+        self.taken[seat.index()] = true;
+        self.turn_since = None;
+        Ok(true)
+    }
+
+    /// The person of `seat` takes it back from the bot that took it over
+    /// (journaled); nothing when it was not taken or its bot is deciding.
+    ///
+    /// # Errors
+    /// The log not written.
+    pub fn reclaim(&mut self, seat: Seat) -> Result<(), GameError> {
+        if !self.taken[seat.index()] || self.thinking == Some(seat) {
+            return Ok(());
+        }
+        self.journal_event(serde_json::json!({"event": "reclaim", "hand": self.k, "seq": self.seq, "seat": seat.0, "at": unix_ms()}), true)?;
+        self.taken[seat.index()] = false;
+        self.mark_turn();
+        Ok(())
+    }
+
+    fn journal_event(&mut self, v: serde_json::Value, durable: bool) -> Result<(), GameError> {
+        if let Some(log) = &mut self.log {
+            if durable {
+                log.append(&[Entry::Event(v)])?;
+                self.unsynced = false;
+            } else {
+                log.write(&[Entry::Event(v)])?;
+                self.unsynced = true;
+            }
         }
         Ok(())
     }
@@ -204,13 +336,17 @@ impl Game {
     /// The seat a bot must decide for now (none while one is already deciding).
     #[must_use]
     pub fn bot_turn(&self) -> Option<Seat> {
-        self.turn().filter(|&s| s != self.human && self.thinking.is_none())
+        self.turn().filter(|&s| !self.is_person(s) && self.thinking.is_none())
     }
 
     /// Takes the bot of `seat` and its generator out to decide without the game's
     /// lock, and marks it thinking; [`Game::bot_answered`] puts them back.
     pub fn take_bot(&mut self, seat: Seat) -> Option<(Seated, AgentRng, Hand)> {
-        let bot = self.bots[seat.index()].take()?;
+        let bot = if self.taken[seat.index()] {
+            self.standins[seat.index()].take()?
+        } else {
+            self.bots[seat.index()].take()?
+        };
         let rng = std::mem::replace(&mut self.rngs[seat.index()], rng_from_seed(0));
         self.thinking = Some(seat);
         Some((bot, rng, self.hand))
@@ -228,7 +364,11 @@ impl Game {
         rng: AgentRng,
         d: Result<Decision, String>,
     ) -> Result<(), GameError> {
-        self.bots[seat.index()] = Some(bot);
+        if self.taken[seat.index()] {
+            self.standins[seat.index()] = Some(bot);
+        } else {
+            self.bots[seat.index()] = Some(bot);
+        }
         self.rngs[seat.index()] = rng;
         self.thinking = None;
         if let Some(f) = &self.failure {
@@ -236,7 +376,7 @@ impl Game {
             // dropped, the reason kept.
             return Err(GameError::Conflict(f.clone()));
         }
-        let r = d.map_err(GameError::Illegal).and_then(|d| self.take(seat, d, self.seq, false));
+        let r = d.map_err(GameError::Illegal).and_then(|d| self.take(seat, d, self.seq, false, None));
         if let Err(e) = &r {
             self.failure = Some(format!("seat {seat} ({}): {e}", self.spec.seats[seat.index()]));
         }
@@ -250,7 +390,149 @@ impl Game {
     /// Out of turn or stale ([`GameError::Conflict`]), illegal, or not stored;
     /// the game is unchanged.
     pub fn decide(&mut self, seat: Seat, d: Decision, seq: u64) -> Result<(), GameError> {
-        self.take(seat, d, seq, true)
+        self.decide_timed(seat, d, seq, None)
+    }
+
+    /// [`Game::decide`] for the person, with the page's own measure of the time
+    /// they took (`page_ms`); the log's line keeps it with the server's.
+    ///
+    /// # Errors
+    /// As [`Game::decide`].
+    pub fn decide_timed(
+        &mut self,
+        seat: Seat,
+        d: Decision,
+        seq: u64,
+        page_ms: Option<u64>,
+    ) -> Result<(), GameError> {
+        if self.humans.contains(&seat) && self.taken[seat.index()] {
+            return Err(GameError::Conflict(format!(
+                "a bot plays seat {seat} now (it waited too long): take the seat back first"
+            )));
+        }
+        let timing = self.is_person(seat).then(|| Timing {
+            server_ms: self
+                .turn_since
+                .filter(|(s, _)| *s == seat)
+                .map_or(0, |(_, t)| t.elapsed().as_millis() as u64),
+            page_ms,
+            at: unix_ms(),
+        });
+        self.take(seat, d, seq, true, timing)
+    }
+
+    /// Whether the person may take back a decision now: a game with undo, their
+    /// turn, and a decision of theirs earlier in this hand.
+    #[must_use]
+    pub fn can_undo(&self) -> bool {
+        self.spec.undo
+            && self.humans.len() == 1
+            && self.thinking.is_none()
+            && self.turn() == Some(self.human)
+            && self.steps.iter().any(|s| s.seat == self.human)
+    }
+
+    /// Takes back the person's last decision of the hand and every bot decision
+    /// after it (logged with fsync, then applied): the hand is dealt again and
+    /// its decisions before that one replayed. The bots decide again from
+    /// there, not necessarily as before.
+    ///
+    /// # Errors
+    /// A game without undo, not the person's turn, nothing to take back, a
+    /// stale `seq` ([`GameError::Conflict`]), or the log not written.
+    pub fn undo(&mut self, seq: u64) -> Result<(), GameError> {
+        if !self.spec.undo {
+            return Err(GameError::Conflict(
+                "this game has no undo (a casual game started with undo)".into(),
+            ));
+        }
+        if seq != self.seq {
+            return Err(GameError::Conflict(format!(
+                "stale undo: the game is at seq {}, the undo was for seq {seq}",
+                self.seq
+            )));
+        }
+        if !self.can_undo() {
+            return Err(GameError::Conflict(
+                "nothing to take back: no decision of yours earlier in this hand, or not your turn".into(),
+            ));
+        }
+        let keep = self.steps.iter().rposition(|s| s.seat == self.human).expect("can_undo found one");
+        if let Some(log) = &mut self.log {
+            log.append(&[Entry::Undo { hand: self.k, keep }])?;
+            self.unsynced = false;
+        }
+        self.cut(keep)
+    }
+
+    /// Replays the hand's first `keep` decisions on a fresh deal of it.
+    fn cut(&mut self, keep: usize) -> Result<(), GameError> {
+        if keep > self.steps.len() {
+            return Err(GameError::Conflict(format!(
+                "an undo to {keep} decisions of a hand at {}",
+                self.steps.len()
+            )));
+        }
+        let mut h = Hand::with_rules(self.rules, self.players(), self.deal, self.dealer)
+            .map_err(|e| GameError::Spec(e.to_string()))?;
+        for st in &self.steps[..keep] {
+            h.apply(Decision::from(st.act)).map_err(|e| GameError::Illegal(e.to_string()))?;
+        }
+        self.hand = h;
+        self.steps.truncate(keep);
+        self.seq += 1;
+        self.last_change = std::time::Instant::now();
+        for b in self.bots.iter_mut().chain(self.standins.iter_mut()).flatten() {
+            b.begin_hand();
+        }
+        self.turn_since = None;
+        self.mark_turn();
+        Ok(())
+    }
+
+    /// Journals something the page saw the person do that is not a decision
+    /// (`misclick` on an illegal `card`, the tab `hidden` or `visible`), with the
+    /// hand, the decision number and the time. Written without fsync (the next
+    /// decision's covers it); at most [`MAX_EVENTS`] a hand.
+    ///
+    /// # Errors
+    /// An unknown kind ([`GameError::Spec`]), or the log not written.
+    pub fn event(&mut self, kind: &str, card: Option<tresillo_core::Card>) -> Result<(), GameError> {
+        self.event_of(self.human, kind, card)
+    }
+
+    /// [`Game::event`] for the person of `seat` (a table with friends).
+    ///
+    /// # Errors
+    /// As [`Game::event`].
+    pub fn event_of(
+        &mut self,
+        seat: Seat,
+        kind: &str,
+        card: Option<tresillo_core::Card>,
+    ) -> Result<(), GameError> {
+        if !matches!(kind, "misclick" | "hidden" | "visible") {
+            return Err(GameError::Spec(format!("unknown event `{kind}`: misclick, hidden or visible")));
+        }
+        if self.events >= MAX_EVENTS {
+            return Ok(());
+        }
+        self.events += 1;
+        let mut v = serde_json::json!({"event": kind, "hand": self.k, "seq": self.seq, "seat": seat.0, "at": unix_ms()});
+        if let Some(c) = card {
+            v["card"] = c.to_string().into();
+        }
+        if let Some(log) = &mut self.log {
+            log.write(&[Entry::Event(v)])?;
+            self.unsynced = true;
+        }
+        Ok(())
+    }
+
+    /// Whether bot decisions were written to the log and not yet fsynced.
+    #[must_use]
+    pub fn unsynced_bot_decisions(&self) -> bool {
+        self.unsynced
     }
 
     /// Makes every logged decision durable (the end of a run of bot decisions,
@@ -272,7 +554,14 @@ impl Game {
     /// [`Game::decide`]; `durable`: fsync the log before applying (a bot's
     /// decision is only written, and synced with the rest of its run by
     /// [`Game::sync_log`] or by the next durable decision).
-    fn take(&mut self, seat: Seat, d: Decision, seq: u64, durable: bool) -> Result<(), GameError> {
+    fn take(
+        &mut self,
+        seat: Seat,
+        d: Decision,
+        seq: u64,
+        durable: bool,
+        timing: Option<Timing>,
+    ) -> Result<(), GameError> {
         if seq != self.seq {
             return Err(GameError::Conflict(format!(
                 "stale decision: the game is at seq {}, the decision was for seq {seq}",
@@ -290,7 +579,7 @@ impl Game {
         after.apply(d).map_err(|e| GameError::Illegal(e.to_string()))?;
         let step = Step { seat, act: Act::from(d) };
         if let Some(log) = &mut self.log {
-            let line = [Line { hand: self.k, step }];
+            let line = [Entry::Decision(Line { hand: self.k, step, timing })];
             if durable {
                 log.append(&line)?;
                 self.unsynced = false;
@@ -299,34 +588,58 @@ impl Game {
                 self.unsynced = true;
             }
         }
-        self.commit(after, step)
+        self.commit(after, step)?;
+        self.mark_turn();
+        Ok(())
     }
 
-    /// Applies a decision read back from the log (checked as when it was taken).
+    /// Applies a line read back from the log (a decision checked as when it was
+    /// taken, an undo, an event counted).
     ///
     /// # Errors
     /// A line that does not follow: another hand, out of turn, illegal.
-    pub fn replay_line(&mut self, line: &Line) -> Result<(), GameError> {
-        if line.hand != self.k {
-            return Err(GameError::Conflict(format!(
-                "a decision of hand {} during hand {}",
-                line.hand, self.k
-            )));
+    pub fn replay_entry(&mut self, entry: &Entry) -> Result<(), GameError> {
+        let hand = match entry {
+            Entry::Decision(l) => l.hand,
+            Entry::Undo { hand, .. } => *hand,
+            Entry::Event(e) => {
+                self.events += 1;
+                let seat = e["seat"]
+                    .as_u64()
+                    .and_then(|s| usize::try_from(s).ok())
+                    .filter(|&s| s < self.taken.len());
+                match (e["event"].as_str(), seat) {
+                    (Some("takeover"), Some(s)) => self.taken[s] = true,
+                    (Some("reclaim"), Some(s)) => self.taken[s] = false,
+                    _ => {}
+                }
+                return Ok(());
+            }
+        };
+        if hand != self.k {
+            return Err(GameError::Conflict(format!("a line of hand {hand} during hand {}", self.k)));
         }
-        let log = self.log.take();
-        let r = self.decide(line.step.seat, Decision::from(line.step.act), self.seq);
-        self.log = log;
-        r
+        match entry {
+            Entry::Decision(line) => {
+                let log = self.log.take();
+                let r = self.take(line.step.seat, Decision::from(line.step.act), self.seq, true, None);
+                self.log = log;
+                r
+            }
+            Entry::Undo { keep, .. } => self.cut(*keep),
+            Entry::Event(_) => Ok(()),
+        }
     }
 
     fn commit(&mut self, after: Hand, step: Step) -> Result<(), GameError> {
+        self.last_change = std::time::Instant::now();
         self.hand = after;
         self.steps.push(step);
         self.seq += 1;
         let Some(result) = self.hand.result() else { return Ok(()) };
         let score = self.scorer.apply(&result).map_err(|e| GameError::Spec(format!("scoring: {e}")))?;
         let n = self.players();
-        for b in self.bots.iter_mut().flatten() {
+        for b in self.bots.iter_mut().chain(self.standins.iter_mut()).flatten() {
             b.finish_hand(&result);
         }
         let mut rec = HandRecord::new(
@@ -391,6 +704,13 @@ impl Game {
     /// The request the person answers now (Done when it is not their turn).
     #[must_use]
     pub fn human_request(&self) -> Request {
-        if self.turn() == Some(self.human) { self.hand.request() } else { Request::Done }
+        self.request_of(self.human)
+    }
+
+    /// The request the person of `seat` answers now (Done when it is not their
+    /// turn, or a bot has taken their seat over).
+    #[must_use]
+    pub fn request_of(&self, seat: Seat) -> Request {
+        if self.turn() == Some(seat) && self.is_person(seat) { self.hand.request() } else { Request::Done }
     }
 }

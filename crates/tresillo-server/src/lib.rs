@@ -30,10 +30,10 @@ pub use api::{BOT_GRACE, LONG_POLL, router, router_with};
 pub use game::{Game, GameError};
 pub use replay::{INACCURACY, Library, Opened, SEED, WORLDS, analysis_json, replay_json};
 pub use server::{Server, Slot};
-pub use spec::{GameSpec, HUMAN, MAX_HANDS, NewGame};
-pub use store::{Header, LOG_FORMAT, Line, Log, Store};
+pub use spec::{GameSpec, HUMAN, MAX_HANDS, MAX_PACE_MS, NewGame};
+pub use store::{Entry, Header, LOG_FORMAT, Line, Log, Store, Timing};
 pub use token::Token;
-pub use view::{game_view, label as page_label, outcome_text, question as page_question};
+pub use view::{game_view, game_view_for, label as page_label, outcome_text, question as page_question};
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

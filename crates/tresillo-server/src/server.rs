@@ -82,6 +82,9 @@ impl Slot {
 /// The server's state, shared by every request.
 pub struct Server {
     games: RwLock<HashMap<Token, Arc<Slot>>>,
+    /// A friend's seat token -> its game and seat (tables with friends): kept
+    /// for every game, loaded or not (a few dozen bytes each).
+    seats: RwLock<HashMap<Token, (Token, Seat)>>,
     registry: Registry,
     limits: Limits,
     store: Option<Store>,
@@ -136,6 +139,7 @@ impl Server {
             None => raise_versions(micros),
         }
         let mut games = HashMap::new();
+        let mut seats = HashMap::new();
         let mut errors = Vec::new();
         if let Some(store) = &store {
             let (loaded, errs) = store.load_all();
@@ -145,6 +149,7 @@ impl Server {
                 match load_game(l, &registry) {
                     Ok((g, warning)) => {
                         errors.extend(warning);
+                        index_seats(&mut seats, &g);
                         games.insert(token, Arc::new(Slot::new(g)));
                     }
                     Err(e) => errors.push(e),
@@ -153,6 +158,7 @@ impl Server {
         }
         let server = Arc::new(Server {
             games: RwLock::new(games),
+            seats: RwLock::new(seats),
             registry,
             limits,
             store,
@@ -197,6 +203,7 @@ impl Server {
         if let Some(store) = &self.store {
             g.set_log(store.create(token, &g.spec)?);
         }
+        index_seats(&mut self.seats.write().unwrap_or_else(std::sync::PoisonError::into_inner), &g);
         let slot = Arc::new(Slot::new(g));
         self.games.write().unwrap_or_else(std::sync::PoisonError::into_inner).insert(token, slot.clone());
         self.unload_idle();
@@ -322,6 +329,38 @@ impl Server {
         Some(slot)
     }
 
+    /// The game and seat a token opens: a game's own token (its host's seat),
+    /// or a friend's seat token (blocking, as [`Server::find`]).
+    #[must_use]
+    pub fn find_seat(self: &Arc<Server>, token: Token) -> Option<(Arc<Slot>, Seat)> {
+        let friend =
+            self.seats.read().unwrap_or_else(std::sync::PoisonError::into_inner).get(&token).copied();
+        match friend {
+            Some((game, seat)) => Some((self.find(game)?, seat)),
+            None => {
+                let slot = self.find(token)?;
+                let seat = slot.lock().human;
+                Some((slot, seat))
+            }
+        }
+    }
+
+    /// [`Server::find_seat`] without reading a log: None when the game is not
+    /// in memory.
+    #[must_use]
+    pub fn get_seat(&self, token: Token) -> Option<(Arc<Slot>, Seat)> {
+        let friend =
+            self.seats.read().unwrap_or_else(std::sync::PoisonError::into_inner).get(&token).copied();
+        match friend {
+            Some((game, seat)) => Some((self.get(game)?, seat)),
+            None => {
+                let slot = self.get(token)?;
+                let seat = slot.game.try_lock().ok()?.human;
+                Some((slot, seat))
+            }
+        }
+    }
+
     /// The game of `token`, if it is in memory.
     #[must_use]
     pub fn get(&self, token: Token) -> Option<Arc<Slot>> {
@@ -351,11 +390,97 @@ impl Server {
     /// # Errors
     /// See [`Game::decide`]; the game is then unchanged.
     pub fn decide(self: &Arc<Server>, slot: &Arc<Slot>, d: Decision, seq: u64) -> Result<(), GameError> {
-        {
-            let mut g = slot.lock();
-            let me = g.human;
-            g.decide(me, d, seq)?;
-        }
+        self.decide_timed(slot, d, seq, None)
+    }
+
+    /// [`Server::decide`] with the page's own measure of the time the person
+    /// took (`page_ms`, journaled with the server's).
+    ///
+    /// # Errors
+    /// See [`Game::decide`]; the game is then unchanged.
+    pub fn decide_timed(
+        self: &Arc<Server>,
+        slot: &Arc<Slot>,
+        d: Decision,
+        seq: u64,
+        page_ms: Option<u64>,
+    ) -> Result<(), GameError> {
+        let me = slot.lock().human;
+        self.decide_as(slot, me, d, seq, page_ms)
+    }
+
+    /// [`Server::decide_timed`] for the person of `seat` (a table with friends).
+    ///
+    /// # Errors
+    /// See [`Game::decide`]; the game is then unchanged.
+    pub fn decide_as(
+        self: &Arc<Server>,
+        slot: &Arc<Slot>,
+        seat: Seat,
+        d: Decision,
+        seq: u64,
+        page_ms: Option<u64>,
+    ) -> Result<(), GameError> {
+        slot.lock().decide_timed(seat, d, seq, page_ms)?;
+        slot.bump();
+        self.kick(slot);
+        Ok(())
+    }
+
+    /// The person of `seat` takes it back from the bot that took it over.
+    ///
+    /// # Errors
+    /// The log not written.
+    pub fn reclaim(self: &Arc<Server>, slot: &Arc<Slot>, seat: Seat) -> Result<(), GameError> {
+        slot.lock().reclaim(seat)?;
+        slot.bump();
+        self.kick(slot);
+        Ok(())
+    }
+
+    /// When a person's turn waits at a game with a takeover: a timer that gives
+    /// the seat to its bot once the wait passes [`GameSpec::takeover_ms`] and
+    /// the game is still there (a timer whose moment passed does nothing).
+    fn watch_takeover(self: &Arc<Server>, slot: &Arc<Slot>) {
+        let (wait, seat, seq) = {
+            let g = slot.lock();
+            let Some((seat, waited)) = g.waiting().filter(|_| g.spec.takeover_ms > 0) else { return };
+            (Duration::from_millis(g.spec.takeover_ms).saturating_sub(waited), seat, g.seq)
+        };
+        let Some(rt) = self.runtime.clone().or_else(|| tokio::runtime::Handle::try_current().ok()) else {
+            return;
+        };
+        let (server, slot) = (self.clone(), slot.clone());
+        rt.spawn(async move {
+            tokio::time::sleep(wait).await;
+            let _ = tokio::task::spawn_blocking(move || {
+                // A game unloaded meanwhile is left alone (read again, it
+                // starts its wait anew).
+                let token = slot.lock().token;
+                if !server.get(token).is_some_and(|s| Arc::ptr_eq(&s, &slot)) {
+                    return;
+                }
+                let taken = slot.lock().take_over(seat, seq);
+                match taken {
+                    Ok(true) => {
+                        slot.bump();
+                        server.kick(&slot);
+                    }
+                    Ok(false) => {}
+                    Err(e) => eprintln!("tresillo serve: a takeover could not be written: {e}"),
+                }
+            })
+            .await;
+        });
+    }
+
+    /// The person takes back their last decision of the hand ([`Game::undo`];
+    /// blocking: it fsyncs).
+    ///
+    /// # Errors
+    /// See [`Game::undo`]; the game is then unchanged.
+    pub fn undo(self: &Arc<Server>, slot: &Arc<Slot>, seq: u64) -> Result<(), GameError> {
+        slot.lock().undo(seq)?;
         slot.bump();
         self.kick(slot);
         Ok(())
@@ -366,13 +491,37 @@ impl Server {
         {
             let mut g = slot.lock();
             if g.worker || g.bot_turn().is_none() {
+                drop(g);
+                self.watch_takeover(slot);
                 return;
             }
             g.worker = true;
         }
-        let slot = slot.clone();
+        self.spawn_bots(slot.clone());
+    }
+
+    /// Runs the game's bots on a blocking thread ([`run_bots`]); a game with a
+    /// pace waits between their decisions on a timer of the runtime, holding
+    /// no thread (its worker flag stays set meanwhile).
+    fn spawn_bots(self: &Arc<Server>, slot: Arc<Slot>) {
         let cap = self.limits.decision_time;
-        let work = move || run_bots(&slot, cap);
+        let server = self.clone();
+        let work = move || match run_bots(&slot, cap) {
+            None => server.watch_takeover(&slot),
+            Some(rest) => match server.runtime.clone().or_else(|| tokio::runtime::Handle::try_current().ok())
+            {
+                Some(rt) => {
+                    rt.spawn(async move {
+                        tokio::time::sleep(rest).await;
+                        server.spawn_bots(slot);
+                    });
+                }
+                None => {
+                    std::thread::sleep(rest);
+                    server.spawn_bots(slot);
+                }
+            },
+        };
         match &self.runtime {
             Some(rt) => {
                 rt.spawn_blocking(work);
@@ -392,10 +541,32 @@ impl Server {
 /// The bots decide, one decision at a time, until it is the person's turn or
 /// the session is over. Each decision is made without the game's lock (the bot
 /// is taken out; the page sees the seat thinking), then logged and applied.
-fn run_bots(slot: &Arc<Slot>, cap: Duration) {
+/// Returns how long to wait before the next bot decision when the game's pace
+/// asks for one (the worker flag stays set), None when the run has ended.
+fn run_bots(slot: &Arc<Slot>, cap: Duration) -> Option<Duration> {
     loop {
         let taken = {
             let mut g = slot.lock();
+            // The game's pace (a person watches the bots play): the next bot
+            // decision no sooner than `pace_ms` after the last change shown.
+            let pace = Duration::from_millis(u64::from(g.spec.pace_ms));
+            if g.bot_turn().is_some()
+                && let Some(rest) = pace.checked_sub(g.last_change.elapsed()).filter(|r| !r.is_zero())
+            {
+                if g.unsynced_bot_decisions() {
+                    // Durable before the pause, as at the end of a run.
+                    if let Err(e) = g.sync_log() {
+                        g.failure = Some(e.to_string());
+                        g.worker = false;
+                        drop(g);
+                        slot.bump();
+                        return None;
+                    }
+                }
+                g.pausing = true;
+                return Some(rest);
+            }
+            g.pausing = false;
             match g.bot_turn().and_then(|seat| g.take_bot(seat).map(|t| (seat, t))) {
                 Some(t) => t,
                 None => {
@@ -404,7 +575,7 @@ fn run_bots(slot: &Arc<Slot>, cap: Duration) {
                     g.worker = false;
                     drop(g);
                     slot.bump();
-                    return;
+                    return None;
                 }
             }
         };
@@ -441,7 +612,16 @@ fn run_bots(slot: &Arc<Slot>, cap: Duration) {
         drop(g);
         slot.bump();
         if r.is_err() {
-            return;
+            return None;
+        }
+    }
+}
+
+/// Adds game `g`'s friends' seat tokens to `index`.
+fn index_seats(index: &mut HashMap<Token, (Token, Seat)>, g: &Game) {
+    for (seat, t) in &g.spec.seat_tokens {
+        if let Some(t) = Token::parse(t) {
+            index.insert(t, (g.token, Seat(*seat)));
         }
     }
 }
@@ -457,7 +637,7 @@ fn load_game(l: crate::store::Loaded, registry: &Registry) -> Result<(Game, Opti
     let path = format!("games/{}.jsonl", l.token);
     let mut g = Game::new(l.token, l.game, registry).map_err(|e| format!("{path}:1: {e}"))?;
     for (n, line) in &l.lines {
-        g.replay_line(line).map_err(|e| format!("{path}:{n}: {e}"))?;
+        g.replay_entry(line).map_err(|e| format!("{path}:{n}: {e}"))?;
     }
     g.set_log(l.log);
     let mut warning = None;

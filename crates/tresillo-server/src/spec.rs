@@ -41,7 +41,46 @@ pub struct GameSpec {
     /// Whose game it is (a study's participant id), for [`crate::Server::games_of`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner: Option<String>,
+    /// The bots' pace: each bot decision is shown at least this many
+    /// milliseconds after the one before (0: as fast as they decide).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pace_ms: u32,
+    /// The person may take back their last decision of the hand (a casual game;
+    /// each undo is a line of the log).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub undo: bool,
+    /// The seat of the person who made the game (the game's token is theirs),
+    /// when more than one seat is [`HUMAN`] (a table with friends).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<u8>,
+    /// Each other human seat's secret token (32 hex digits), the key of its own
+    /// link: a table with friends.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub seat_tokens: BTreeMap<u8, String>,
+    /// A human seat whose turn has waited this many milliseconds is taken over
+    /// by [`GameSpec::takeover`] (0: never).
+    #[serde(default, skip_serializing_if = "is_zero_u64")]
+    pub takeover_ms: u64,
+    /// The agent that takes over a seat left waiting (`rule` when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub takeover: Option<String>,
 }
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_zero_u64(n: &u64) -> bool {
+    *n == 0
+}
+
+/// The shortest wait a takeover may be set to (milliseconds).
+pub const MIN_TAKEOVER_MS: u64 = 1_000;
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// The slowest pace a game may ask for (milliseconds a bot decision).
+pub const MAX_PACE_MS: u32 = 5_000;
 
 impl GameSpec {
     /// The rule set with its options.
@@ -83,6 +122,22 @@ pub struct NewGame {
     /// records).
     #[serde(default)]
     pub seed: Option<u64>,
+    /// Milliseconds between the bots' decisions as shown (0 when absent: at
+    /// once; the page asks for 500), at most [`MAX_PACE_MS`].
+    #[serde(default)]
+    pub pace_ms: Option<u32>,
+    /// The person may take back their last decision of the hand (false when
+    /// absent).
+    #[serde(default)]
+    pub undo: Option<bool>,
+    /// A friend's seat left waiting this long (ms) is played by `takeover`
+    /// (absent or 0: never; else at least [`MIN_TAKEOVER_MS`]).
+    #[serde(default)]
+    pub takeover_ms: Option<u64>,
+    /// The agent that takes a waiting seat over (`rule` when absent; from the
+    /// operator's list).
+    #[serde(default)]
+    pub takeover: Option<String>,
 }
 
 impl NewGame {
@@ -102,7 +157,22 @@ impl NewGame {
             dealer: 0,
             deals: None,
             owner: None,
+            pace_ms: self.pace_ms.unwrap_or(0),
+            undo: self.undo.unwrap_or(false),
+            host: None,
+            seat_tokens: BTreeMap::new(),
+            takeover_ms: self.takeover_ms.unwrap_or(0),
+            takeover: self.takeover.clone(),
         };
+        if spec.takeover_ms != 0 && spec.takeover_ms < MIN_TAKEOVER_MS {
+            return Err(format!(
+                "bad takeover_ms {}: 0 (never) or at least {MIN_TAKEOVER_MS}",
+                spec.takeover_ms
+            ));
+        }
+        if spec.pace_ms > MAX_PACE_MS {
+            return Err(format!("bad pace_ms {}: at most {MAX_PACE_MS} ms a bot decision", spec.pace_ms));
+        }
         let pairs: Vec<(&str, &str)> = spec.options.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
         let rules = Rules::parse(spec.rules.trim(), &pairs).map_err(|e| e.to_string())?;
         let n = self.players.unwrap_or_else(|| rules.set.spec().tables[0].players);
@@ -127,6 +197,19 @@ impl NewGame {
             seats[usize::from((self.seat + 1 + i as u8) % n)] = o.trim().to_string();
         }
         spec.seats = seats;
+        // A table with friends: every other `human` seat gets a secret link.
+        let friends: Vec<u8> =
+            (0..n).filter(|&i| i != self.seat && spec.seats[usize::from(i)] == HUMAN).collect();
+        if !friends.is_empty() {
+            if spec.undo {
+                return Err("undo is for a game against bots only, not a table with friends".into());
+            }
+            spec.host = Some(self.seat);
+            for f in friends {
+                let t = crate::token::Token::random().map_err(|e| e.to_string())?;
+                spec.seat_tokens.insert(f, t.to_string());
+            }
+        }
         Ok(spec)
     }
 }

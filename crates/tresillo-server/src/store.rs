@@ -26,13 +26,51 @@ pub struct Header {
 }
 
 /// One decision line: the hand's index in the session and the record's step
-/// (`{"hand":0,"seat":1,"play":"7C"}`).
+/// (`{"hand":0,"seat":1,"play":"7C"}`), with the person's timing when a person
+/// took it (`"server_ms"`, `"page_ms"`, `"at"`: see [`Timing`]).
 #[derive(Debug)]
 pub struct Line {
     /// The hand (0 for the first of the session).
     pub hand: u32,
     /// Who decided what.
     pub step: Step,
+    /// How long the person took (absent for a bot's decision).
+    pub timing: Option<Timing>,
+}
+
+/// How long a person took over a decision (docs/SERVE.md, "Timing and
+/// behaviour").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Timing {
+    /// Milliseconds from the moment the server had the person's turn ready to
+    /// the decision's receipt (the server's clock).
+    pub server_ms: u64,
+    /// Milliseconds from the moment the page showed the question to the click
+    /// (the page's own clock, as it reports it; absent when it sent none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_ms: Option<u64>,
+    /// When the server received it: milliseconds since 1970 (UTC).
+    pub at: u64,
+}
+
+/// A line of a game's log after its header.
+#[derive(Debug)]
+pub enum Entry {
+    /// A decision.
+    Decision(Line),
+    /// The person took back their last decision of hand `hand` (a casual game
+    /// with undo): the hand's decisions are cut to the first `keep`
+    /// (`{"hand":0,"undo":12}`).
+    Undo {
+        /// The hand.
+        hand: u32,
+        /// Decisions of the hand kept.
+        keep: usize,
+    },
+    /// Something the page saw the person do that is not a decision
+    /// (`{"hand":0,"event":"misclick","card":"7C","seat":0,"at":...}`, `hidden`,
+    /// `visible`): kept in the log for the researcher, not replayed.
+    Event(serde_json::Value),
 }
 
 impl Line {
@@ -41,7 +79,17 @@ impl Line {
     pub fn to_json(&self) -> String {
         let step = serde_json::to_string(&self.step).expect("a step serializes");
         let rest = step.strip_prefix('{').expect("a step is an object");
-        format!("{{\"hand\":{},{rest}", self.hand)
+        match &self.timing {
+            None => format!("{{\"hand\":{},{rest}", self.hand),
+            Some(t) => {
+                let rest = rest.strip_suffix('}').expect("a step is an object");
+                let page = t.page_ms.map_or(String::new(), |p| format!(",\"page_ms\":{p}"));
+                format!(
+                    "{{\"hand\":{},{rest},\"server_ms\":{}{page},\"at\":{}}}",
+                    self.hand, t.server_ms, t.at
+                )
+            }
+        }
     }
 
     /// Parses a decision line.
@@ -49,12 +97,53 @@ impl Line {
     /// # Errors
     /// A one-line reason.
     pub fn parse(text: &str) -> Result<Line, String> {
+        match Entry::parse(text)? {
+            Entry::Decision(l) => Ok(l),
+            _ => Err("not a decision line".into()),
+        }
+    }
+}
+
+impl Entry {
+    /// The line as written (no newline).
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        match self {
+            Entry::Decision(l) => l.to_json(),
+            Entry::Undo { hand, keep } => format!("{{\"hand\":{hand},\"undo\":{keep}}}"),
+            Entry::Event(v) => v.to_string(),
+        }
+    }
+
+    /// Parses a line of the log after its header.
+    ///
+    /// # Errors
+    /// A one-line reason.
+    pub fn parse(text: &str) -> Result<Entry, String> {
         let mut m: serde_json::Map<String, serde_json::Value> =
             serde_json::from_str(text).map_err(|e| e.to_string())?;
+        if m.contains_key("event") {
+            return Ok(Entry::Event(serde_json::Value::Object(m)));
+        }
         let hand = m.remove("hand").ok_or("no `hand`")?;
         let hand = hand.as_u64().and_then(|h| u32::try_from(h).ok()).ok_or("`hand` is not a hand number")?;
+        if let Some(keep) = m.remove("undo") {
+            let keep = keep.as_u64().and_then(|k| usize::try_from(k).ok()).ok_or("`undo` is not a count")?;
+            if !m.is_empty() {
+                return Err("an undo line has only `hand` and `undo`".into());
+            }
+            return Ok(Entry::Undo { hand, keep });
+        }
+        let num =
+            |m: &mut serde_json::Map<String, serde_json::Value>, k: &str| -> Result<Option<u64>, String> {
+                m.remove(k).map(|v| v.as_u64().ok_or(format!("`{k}` is not a number"))).transpose()
+            };
+        let server_ms = num(&mut m, "server_ms")?;
+        let page_ms = num(&mut m, "page_ms")?;
+        let at = num(&mut m, "at")?;
+        let timing = server_ms.map(|server_ms| Timing { server_ms, page_ms, at: at.unwrap_or(0) });
         let step: Step = serde_json::from_value(serde_json::Value::Object(m)).map_err(|e| e.to_string())?;
-        Ok(Line { hand, step })
+        Ok(Entry::Decision(Line { hand, step, timing }))
     }
 }
 
@@ -78,8 +167,9 @@ pub struct Loaded {
     pub token: Token,
     /// Its spec.
     pub game: GameSpec,
-    /// Its decisions with their line numbers (1-based; the header is line 1).
-    pub lines: Vec<(usize, Line)>,
+    /// Its decisions (and undos and events) with their line numbers (1-based;
+    /// the header is line 1).
+    pub lines: Vec<(usize, Entry)>,
     /// The open log, to append to.
     pub log: Log,
     /// Its records file as it is on disk (None: missing or unreadable), to know
@@ -207,7 +297,7 @@ impl Store {
         }
         let mut decisions = Vec::new();
         for (i, l) in lines {
-            decisions.push((i + 1, Line::parse(l).map_err(|e| at(i + 1, &e))?));
+            decisions.push((i + 1, Entry::parse(l).map_err(|e| at(i + 1, &e))?));
         }
         let records = self.records_path(token);
         let records_on_disk = std::fs::read_to_string(&records).ok();
@@ -237,7 +327,7 @@ impl Log {
     ///
     /// # Errors
     /// When the write or the sync fails (the caller then acknowledges nothing).
-    pub fn append(&mut self, lines: &[Line]) -> io::Result<()> {
+    pub fn append(&mut self, lines: &[Entry]) -> io::Result<()> {
         self.write(lines)?;
         self.sync()
     }
@@ -247,7 +337,7 @@ impl Log {
     ///
     /// # Errors
     /// When the write fails.
-    pub fn write(&mut self, lines: &[Line]) -> io::Result<()> {
+    pub fn write(&mut self, lines: &[Entry]) -> io::Result<()> {
         let mut buf = String::new();
         for l in lines {
             buf.push_str(&l.to_json());
@@ -299,12 +389,21 @@ mod tests {
 
     #[test]
     fn lines_round_trip() {
-        let l = Line { hand: 3, step: Step { seat: Seat(2), act: Act::Play(Card::ESPADA) } };
+        let l = Line { hand: 3, step: Step { seat: Seat(2), act: Act::Play(Card::ESPADA) }, timing: None };
         let text = l.to_json();
         assert_eq!(text, r#"{"hand":3,"seat":2,"play":"1E"}"#);
         let back = Line::parse(&text).unwrap();
         assert_eq!((back.hand, back.step), (3, l.step));
         assert!(Line::parse(r#"{"seat":2,"play":"1E"}"#).unwrap_err().contains("hand"));
         assert!(Line::parse(r#"{"hand":1,"seat":2,"play":"1E","bid":"paso"}"#).is_err());
+        // A person's decision keeps its timing; an undo and an event read back.
+        let t = Line { timing: Some(Timing { server_ms: 1500, page_ms: Some(1400), at: 7 }), ..l };
+        let text = t.to_json();
+        assert_eq!(text, r#"{"hand":3,"seat":2,"play":"1E","server_ms":1500,"page_ms":1400,"at":7}"#);
+        assert_eq!(Line::parse(&text).unwrap().timing, t.timing);
+        let u = Entry::Undo { hand: 1, keep: 12 }.to_json();
+        assert!(matches!(Entry::parse(&u).unwrap(), Entry::Undo { hand: 1, keep: 12 }));
+        assert!(matches!(Entry::parse(r#"{"event":"hidden","hand":0,"at":5}"#).unwrap(), Entry::Event(_)));
+        assert!(Entry::parse(r#"{"hand":1,"undo":"x"}"#).is_err());
     }
 }

@@ -273,6 +273,7 @@ pub(crate) fn study_routes(studies: Arc<Studies>) -> Router {
         .route("/api/study/{token}", get(participant_state))
         .route("/api/study/{token}/consent", post(consent))
         .route("/api/study/{token}/decisions", post(decide))
+        .route("/api/study/{token}/events", post(event))
         .route("/api/research/{token}", get(research_state))
         .route("/api/research/{token}/export", post(export))
         .route("/api/research/{token}/exports/{n}/deals.csv", get(exported_csv))
@@ -433,6 +434,38 @@ async fn consent(State(s): State<Arc<Studies>>, Path(token): Path<String>, body:
 struct Posted {
     seq: usize,
     decision: Act,
+    /// Milliseconds from the question shown to the click, by the page's clock.
+    #[serde(default)]
+    page_ms: Option<u64>,
+}
+
+/// `POST /api/study/TOKEN/events`: `{"event": "misclick", "card": "7C"}`,
+/// `{"event": "hidden"}`, `{"event": "visible"}`: journaled (`204`).
+async fn event(State(s): State<Arc<Studies>>, Path(token): Path<String>, body: Bytes) -> Response {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Event {
+        event: String,
+        #[serde(default)]
+        card: Option<String>,
+    }
+    let posted: Event = match crate::guard::object(&body) {
+        Ok(p) => p,
+        Err(e) => return error(StatusCode::BAD_REQUEST, format!("bad event: {e}")),
+    };
+    if let Some(c) = &posted.card
+        && let Err(e) = tresillo_core::parse_card(c)
+    {
+        return error(StatusCode::BAD_REQUEST, format!("bad card: {e}"));
+    }
+    with_participant(s, token, false, move |o, who, _| {
+        match o.lock().event(who, &posted.event, posted.card.as_deref()) {
+            Ok(()) => StatusCode::NO_CONTENT.into_response(),
+            Err(tresillo_study::StudyError::Record(e)) => error(StatusCode::BAD_REQUEST, e),
+            Err(e) => study_error(&e),
+        }
+    })
+    .await
 }
 
 async fn decide(State(s): State<Arc<Studies>>, Path(token): Path<String>, body: Bytes) -> Response {
@@ -454,7 +487,12 @@ async fn decide(State(s): State<Arc<Studies>>, Path(token): Path<String>, body: 
             return error(StatusCode::CONFLICT, "accept the consent text first");
         }
         let decided = opponents_move(o, who).and_then(|()| {
-            let lent = o.lock().lend_decision(who, posted.seq, Decision::from(posted.decision));
+            let lent = o.lock().lend_decision_timed(
+                who,
+                posted.seq,
+                Decision::from(posted.decision),
+                posted.page_ms,
+            );
             let mut lent = lent?;
             lent.think();
             o.lock().give_back(lent).map(|_| ())
@@ -492,6 +530,8 @@ fn state(study: &mut Study, who: Who) -> Result<Value, StudyError> {
         "games": games,
         "played": played_now.max(played),
         "done": consented && pending.is_none(),
+        // The study's completion code, once every game is played.
+        "completion_code": if consented && pending.is_none() { study.file().completion_code.clone() } else { None },
         "results": results,
         "game": game,
     }))
@@ -637,23 +677,46 @@ fn exports(o: &Open) -> Vec<u32> {
     v
 }
 
+/// A participant who consented and has done nothing for this long (ms) without
+/// finishing is shown as dropped out on the researcher's page.
+pub const DROPOUT_MS: u64 = 30 * 60 * 1000;
+
 async fn research_state(State(s): State<Arc<Studies>>, Path(token): Path<String>) -> Response {
     let t = token.clone();
     with_researcher(s, &token, move |o, study| {
         let f = study.file();
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
         let participants: Vec<Value> = study
             .progress()
             .into_iter()
             .zip(&f.participants)
             .map(|(p, part)| {
                 let who = study.who(&part.token);
+                let consented = who.is_some_and(|w| study.consented(w));
+                // Dropout tracking: how long since the participant last did
+                // anything, and where they stand.
+                let idle_ms = p.last_at.map(|t| now.saturating_sub(t));
+                let status = if p.played == p.games {
+                    "finished"
+                } else if !consented {
+                    "not started"
+                } else if idle_ms.is_none_or(|i| i > DROPOUT_MS) {
+                    "dropped out"
+                } else {
+                    "playing"
+                };
                 json!({
                     "id": p.id,
                     "played": p.played,
                     "games": p.games,
                     "decisions": p.decisions,
-                    "consented": who.is_some_and(|w| study.consented(w)),
+                    "consented": consented,
                     "link": format!("/study/{}", part.token),
+                    "last_at": p.last_at,
+                    "idle_ms": idle_ms,
+                    "status": status,
                 })
             })
             .collect();

@@ -14,7 +14,13 @@ use tresillo_sim::{Act, Step};
 /// The JSON the page renders (`GET /api/games/TOKEN`).
 #[must_use]
 pub fn game_view(g: &Game) -> Value {
-    let me = g.human;
+    game_view_for(g, g.human)
+}
+
+/// The JSON the page of the person in `me` renders: the host's, or a friend's
+/// at a table with friends (each sees only their own seat's view).
+#[must_use]
+pub fn game_view_for(g: &Game, me: tresillo_core::Seat) -> Value {
     let pv = g.hand.view(me);
     let p = pv.public();
     let names = p.rules.names();
@@ -22,7 +28,7 @@ pub fn game_view(g: &Game) -> Value {
         "failed"
     } else if g.is_over() {
         "over"
-    } else if g.turn() == Some(me) {
+    } else if g.turn() == Some(me) && g.is_person(me) {
         "your_turn"
     } else if g.thinking.is_some() {
         "thinking"
@@ -31,8 +37,26 @@ pub fn game_view(g: &Game) -> Value {
     };
     let seats: Vec<&str> = g.spec.seats.iter().map(String::as_str).collect();
     let over = g.is_over();
+    let seat_names = seat_names(g, me);
+    // At the session's end the last hand stays on the table (its history from
+    // its record: the hand's decisions moved there when it ended).
+    let history = match g.records.last() {
+        Some(r) if over && g.steps.is_empty() => history_of(r.dealer, g.hand, &r.decisions, me),
+        _ => history_of(g.hand.public().dealer, g.hand, &g.steps, me),
+    };
+    // The host's page lists the friends' links (each seat's own secret); a
+    // friend's page has none, and no records or replay links (those are the
+    // host's, by the game's token).
+    let host = me == g.human;
+    let invites: Vec<Value> = if host {
+        g.spec.seat_tokens.iter().map(|(s, t)| json!({"seat": s, "url": format!("/g/{t}")})).collect()
+    } else {
+        Vec::new()
+    };
+    let token =
+        if host { g.token.to_string() } else { g.spec.seat_tokens.get(&me.0).cloned().unwrap_or_default() };
     json!({
-        "token": g.token.to_string(),
+        "token": token,
         "seq": g.seq,
         "status": status,
         "failure": g.failure,
@@ -45,12 +69,20 @@ pub fn game_view(g: &Game) -> Value {
         "hand": g.k,
         "turn": g.turn().map(|s| s.0),
         "thinking": g.thinking.map(|s| s.0),
-        "view": if over { Value::Null } else { serde_json::to_value(SeatView::new(&pv, CardSet::EMPTY)).expect("a view serializes") },
-        "table": if over { Value::Null } else { table(p, &pv) },
-        "request": if over { Value::Null } else { request(g, &pv) },
-        "history": if over { Value::Null } else { Value::from(history(g)) },
-        "last_trick": if over { Value::Null } else { last_trick(p) },
-        "score": score(g),
+        "seat_names": seat_names,
+        "pace_ms": g.spec.pace_ms,
+        "undo": g.spec.undo,
+        "can_undo": host && g.can_undo(),
+        "invites": invites,
+        "takeover_ms": g.spec.takeover_ms,
+        "taken": (0..g.players()).filter(|&s| g.taken[usize::from(s)]).collect::<Vec<_>>(),
+        "records_url": if host { Value::from(format!("/api/games/{}/records", g.token)) } else { Value::Null },
+        "view": serde_json::to_value(SeatView::new(&pv, CardSet::EMPTY)).expect("a view serializes"),
+        "table": table(p, &pv),
+        "request": if over { Value::Null } else { request_json(g.request_of(me), &pv) },
+        "history": history,
+        "last_trick": last_trick(p),
+        "score": score(g, &seat_names),
         "names": {
             "suits": tresillo_core::Suit::ALL.iter().map(|s| json!([s.letter().to_string(), names.suit(*s)])).collect::<Vec<_>>(),
         },
@@ -72,12 +104,6 @@ pub(crate) fn table(p: &PublicState, pv: &PlayerView) -> Value {
         "leader": p.current_leader().0,
         "playing": (0..p.players).filter(|&s| p.table.sits_out(p.dealer) != Some(tresillo_core::Seat(s))).collect::<Vec<_>>(),
     })
-}
-
-/// The request with every legal choice labelled (a discard: its bounds; the
-/// page picks the cards).
-fn request(g: &Game, pv: &PlayerView) -> Value {
-    request_json(g.human_request(), pv)
 }
 
 /// The request `req` of the seat of `pv` with its legal choices labelled (null
@@ -145,12 +171,6 @@ pub fn label(d: &Decision, p: &PublicState) -> String {
     tresillo_core::label(d, p)
 }
 
-/// The hand's decisions as the person may see them: another seat's discard as
-/// its count only.
-fn history(g: &Game) -> Vec<Value> {
-    history_of(g.hand.public().dealer, g.hand, &g.steps, g.human)
-}
-
 /// The decisions `steps` of hand `hand` (any state of it: its rules, table and
 /// deal are taken) as seat `me` may see them.
 pub(crate) fn history_of(
@@ -177,18 +197,69 @@ pub(crate) fn history_of(
     out
 }
 
-/// The last complete trick (cards with their seats, and the winner), while the
-/// next one has no card yet.
+/// The last complete trick (cards with their seats, the winner, and its number
+/// `trick`, 1-based), also once the next one has begun: the page shows the
+/// trick a card completed until the person has seen it.
 pub(crate) fn last_trick(p: &PublicState) -> Value {
     let plays = p.plays();
-    if p.tricks_done == 0 || !p.current_trick().is_empty() {
+    if p.tricks_done == 0 {
         return Value::Null;
     }
-    let m = plays.len() / usize::from(p.tricks_done);
-    let from = plays.len() - m;
-    let cards: Vec<Value> =
-        (from..plays.len()).map(|i| json!([p.play_seat(i).0, plays[i].to_string()])).collect();
-    json!({"cards": cards, "winner": p.current_leader().0})
+    let done = usize::from(p.tricks_done);
+    let m = (plays.len() - p.current_trick().len()) / done;
+    let to = m * done;
+    let from = to - m;
+    let cards: Vec<Value> = (from..to).map(|i| json!([p.play_seat(i).0, plays[i].to_string()])).collect();
+    // The winner leads the next trick: the first card of the current one, or
+    // the leader now when it has none.
+    let winner = if p.current_trick().is_empty() { p.current_leader() } else { p.play_seat(to) };
+    json!({"cards": cards, "winner": winner.0, "trick": done})
+}
+
+/// A name for each seat that tells them apart, as `me` sees it: `you`, the
+/// agent's name for a bot (`rule`, `pimc`), `friend` for another person, with
+/// a letter when two seats have the same (`rule A`, `rule B`); a person's seat
+/// a bot has taken over says so.
+#[must_use]
+pub fn seat_names(g: &Game, me: tresillo_core::Seat) -> Vec<String> {
+    let short: Vec<String> = g
+        .spec
+        .seats
+        .iter()
+        .map(|s| {
+            if s == crate::HUMAN {
+                "friend".to_string()
+            } else {
+                s.split(':').next().unwrap_or(s).trim().to_string()
+            }
+        })
+        .collect();
+    (0..short.len())
+        .map(|i| {
+            let name = if i == me.index() {
+                "you".to_string()
+            } else if short.iter().enumerate().any(|(j, x)| j != i && j != me.index() && *x == short[i]) {
+                // The seats with this name before this one, in seat order.
+                let k = (0..i).filter(|&j| j != me.index() && short[j] == short[i]).count();
+                format!("{} {}", short[i], char::from(b'A' + k as u8))
+            } else {
+                short[i].clone()
+            };
+            if g.taken[i] { format!("{name} (a bot plays)") } else { name }
+        })
+        .collect()
+}
+
+/// The outcome of a hand in words, the declarer named `names[seat]`.
+#[must_use]
+pub fn outcome_named(r: &HandResult, names: &[String]) -> String {
+    // Every seat the words name by number (the declarer, a codillo's winner)
+    // named as the page names it.
+    let mut text = outcome_text(r);
+    for (s, name) in names.iter().enumerate() {
+        text = text.replace(&format!("seat {s}"), name);
+    }
+    text
 }
 
 /// The outcome of a hand in words.
@@ -214,7 +285,10 @@ pub fn outcome_text(r: &HandResult) -> String {
     }
 }
 
-fn score(g: &Game) -> Value {
+/// The score table; each finished hand with its summary, every hand face up
+/// (a finished hand's record is the person's to read: `records`).
+fn score(g: &Game, names: &[String]) -> Value {
+    let last = g.records.len().checked_sub(1);
     let hands: Vec<Value> = g
         .finished
         .iter()
@@ -222,8 +296,54 @@ fn score(g: &Game) -> Value {
         .enumerate()
         .map(|(i, (f, rec))| {
             let contract = rec.result.contract.map(|c| g.rules.set.names().contract(c, rec.result.trump));
-            json!({"hand": i, "outcome": outcome_text(&f.result), "contract": contract, "change": f.change})
+            // The hand just finished face up (older ones: the records, the replay).
+            let summary = if Some(i) == last { summary(rec) } else { Value::Null };
+            json!({"hand": i, "outcome": outcome_named(&f.result, names), "contract": contract, "change": f.change,
+                "declarer": rec.result.final_declarer().map(|s| s.0), "dealer": rec.dealer.0,
+                "summary": summary})
         })
         .collect();
     json!({"totals": g.totals(), "hands": hands, "settlement": g.settlement()})
+}
+
+/// A finished hand face up: each seat's cards as dealt, its discards and the
+/// cards it played, and each seat's tricks.
+fn summary(rec: &tresillo_sim::HandRecord) -> Value {
+    let n = usize::from(rec.players);
+    let cards = |set: CardSet| set.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+    let mut discards = vec![Vec::new(); n];
+    let mut played = vec![Vec::new(); n];
+    for st in &rec.decisions {
+        match st.act {
+            Act::Discard(set) => discards[st.seat.index()].extend(cards(set)),
+            Act::Play(c) => played[st.seat.index()].push(c.to_string()),
+            _ => {}
+        }
+    }
+    json!({
+        "dealt": (0..n).map(|s| cards(rec.deal.hands.0[s])).collect::<Vec<_>>(),
+        "discards": discards,
+        "played": played,
+        "tricks": rec.result.tricks.0[..n.min(4)].to_vec(),
+        "last_trick": rec.replay().map_or(Value::Null, |h| last_trick(h.public())),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every word the page's glossary explains is a word of docs/RULES.md.
+    #[test]
+    fn the_glossary_explains_words_of_the_rules() {
+        let rules = include_str!("../../../docs/RULES.md").to_lowercase();
+        let glossary = include_str!("assets/glossary.js");
+        let mut n = 0;
+        for line in glossary.lines().filter(|l| l.trim_start().starts_with("[\"")) {
+            let term = line.trim_start().trim_start_matches("[\"").split('"').next().unwrap();
+            for word in term.split(", ") {
+                assert!(rules.contains(&word.to_lowercase()), "`{word}` is not in docs/RULES.md");
+                n += 1;
+            }
+        }
+        assert!(n >= 30, "{n} words");
+    }
 }

@@ -15,19 +15,24 @@ use tresillo_core::{CardSet, Decision, Hand, parse_card};
 use tresillo_server::{Server, Token, router};
 use tresillo_sim::{Act, HandRecord};
 
-fn runtime() -> tokio::runtime::Runtime {
+pub(crate) fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap()
 }
 
 /// A fresh directory under the system's temporary directory.
-fn temp_dir(name: &str) -> PathBuf {
+pub(crate) fn temp_dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("tresillo-server-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
 }
 
-async fn call(server: &Arc<Server>, method: &str, path: &str, body: Option<Value>) -> (StatusCode, Value) {
+pub(crate) async fn call(
+    server: &Arc<Server>,
+    method: &str,
+    path: &str,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
     let req = Request::builder()
         .method(method)
         .uri(path)
@@ -42,7 +47,7 @@ async fn call(server: &Arc<Server>, method: &str, path: &str, body: Option<Value
     (status, v)
 }
 
-async fn raw(server: &Arc<Server>, method: &str, path: &str, body: &str) -> (StatusCode, Value) {
+pub(crate) async fn raw(server: &Arc<Server>, method: &str, path: &str, body: &str) -> (StatusCode, Value) {
     let req = Request::builder()
         .method(method)
         .uri(path)
@@ -96,7 +101,7 @@ fn hand_at(server: &Arc<Server>, token: Token, v: &Value) -> Option<Hand> {
 }
 
 /// Checks that `v` shows the person no card they may not know.
-fn check_hidden(server: &Arc<Server>, token: Token, v: &Value) {
+pub(crate) fn check_hidden(server: &Arc<Server>, token: Token, v: &Value) {
     if v["view"].is_null() {
         return;
     }
@@ -104,7 +109,17 @@ fn check_hidden(server: &Arc<Server>, token: Token, v: &Value) {
     let seat = tresillo_core::Seat(v["seat"].as_u64().unwrap() as u8);
     let known = h.view(seat).known_cards();
     let mut shown = CardSet::EMPTY;
-    cards_in(v, &mut shown);
+    // The score shows the hand just finished face up (its record is the
+    // person's to read): only a finished hand, the last, has a summary.
+    let mut rest = v.clone();
+    let hands = rest["score"]["hands"].take();
+    let finished = hands.as_array().map_or(0, Vec::len);
+    for (i, hand) in hands.as_array().into_iter().flatten().enumerate() {
+        assert_eq!(!hand["summary"].is_null(), i + 1 == finished, "a summary of hand {i} of {finished}");
+    }
+    let k = v["hand"].as_u64().unwrap() as usize;
+    assert!(finished == k || (finished == k + 1 && v["status"] == "over"), "{finished} finished at hand {k}");
+    cards_in(&rest, &mut shown);
     let leaked = shown - known;
     assert!(leaked.is_empty(), "seat {seat} was shown {leaked} it cannot know, in {v}");
     // The hand it is shown is its own.
@@ -115,7 +130,7 @@ fn check_hidden(server: &Arc<Server>, token: Token, v: &Value) {
 
 /// A legal answer to the view's request: the first choice, the lowest legal
 /// card, or a discard of the fewest cards allowed.
-fn first_legal(v: &Value) -> Value {
+pub(crate) fn first_legal(v: &Value) -> Value {
     let r = &v["request"];
     match r["kind"].as_str().unwrap() {
         "play" => json!({"play": r["legal"][0]}),
@@ -130,7 +145,7 @@ fn first_legal(v: &Value) -> Value {
 }
 
 /// Waits (long polls) until it is the person's turn or the game is over.
-async fn until_turn(server: &Arc<Server>, token: &str, mut v: Value) -> Value {
+pub(crate) async fn until_turn(server: &Arc<Server>, token: &str, mut v: Value) -> Value {
     let t = Token::parse(token).unwrap();
     loop {
         check_hidden(server, t, &v);
@@ -145,7 +160,7 @@ async fn until_turn(server: &Arc<Server>, token: &str, mut v: Value) -> Value {
 
 /// Plays a game to its end through the API, checking every response; returns
 /// the final view.
-async fn play_out(server: &Arc<Server>, token: &str, max: usize) -> Value {
+pub(crate) async fn play_out(server: &Arc<Server>, token: &str, max: usize) -> Value {
     let t = Token::parse(token).unwrap();
     let (_, v) = call(server, "GET", &format!("/api/games/{token}"), None).await;
     let mut v = until_turn(server, token, v).await;
@@ -169,7 +184,7 @@ async fn play_out(server: &Arc<Server>, token: &str, max: usize) -> Value {
     v
 }
 
-async fn create(server: &Arc<Server>, body: Value) -> String {
+pub(crate) async fn create(server: &Arc<Server>, body: Value) -> String {
     let (s, v) = call(server, "POST", "/api/games", Some(body)).await;
     assert_eq!(s, StatusCode::CREATED, "{v}");
     v["token"].as_str().unwrap().to_string()
@@ -368,6 +383,10 @@ fn out_of_turn_decisions_are_refused() {
         opponents: None,
         hands: None,
         seed: Some(1),
+        pace_ms: None,
+        undo: None,
+        takeover_ms: None,
+        takeover: None,
     }
     .to_spec(0)
     .unwrap();

@@ -213,6 +213,12 @@ fn a_game_played_at_the_server_replays_by_its_token() {
         dealer: 0,
         deals: None,
         owner: None,
+        pace_ms: 0,
+        undo: false,
+        host: None,
+        seat_tokens: Default::default(),
+        takeover_ms: 0,
+        takeover: None,
     };
     let token = b.server.create(spec).unwrap();
     let slot = b.server.get(token).unwrap();

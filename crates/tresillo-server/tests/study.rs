@@ -47,6 +47,11 @@ fn new_study(dir: &Path, per: u64) -> (Vec<String>, String) {
         &Registry::builtin(),
     )
     .unwrap();
+    // A completion code for crowdsourcing sites, shown at the end.
+    let toml = dir.join("study.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(&toml, text.replacen("consent = ", "completion_code = \"SERVED-1\"\nconsent = ", 1))
+        .unwrap();
     let study = Study::open(dir, Registry::builtin()).unwrap();
     let r = study.file().researcher_token.clone().expect("study new writes a researcher token");
     (people.into_iter().map(|p| p.token).collect(), r)
@@ -344,7 +349,9 @@ fn the_researcher_sees_progress_and_exports_what_study_export_writes() {
         let (st, _) = call(&s, "GET", &format!("/api/study/{researcher}"), None).await;
         assert_eq!(st, StatusCode::NOT_FOUND);
         let v = consent(&s, &tokens[0]).await;
-        play_all(&s, &tokens[0], v).await;
+        assert!(v["completion_code"].is_null(), "no code before the end");
+        let end = play_all(&s, &tokens[0], v).await;
+        assert_eq!(end["completion_code"], "SERVED-1", "the code at the end");
         let mut v = consent(&s, &tokens[1]).await;
         for _ in 0..3 {
             v = decide(&s, &tokens[1], &v).await;
@@ -358,6 +365,11 @@ fn the_researcher_sees_progress_and_exports_what_study_export_writes() {
         );
         assert_eq!((p[1]["played"].as_u64(), p[1]["consented"].as_bool()), (Some(0), Some(true)));
         assert!(p[1]["decisions"].as_u64().unwrap() > 0);
+        // Dropout tracking: where each stands and how long since they last did
+        // anything (the consent, a decision).
+        assert_eq!((p[0]["status"].as_str(), p[1]["status"].as_str()), (Some("finished"), Some("playing")));
+        assert!(p[1]["idle_ms"].as_u64().unwrap() < tresillo_server::study::DROPOUT_MS, "{r}");
+        assert!(p[1]["last_at"].as_u64().unwrap() > 1_700_000_000_000);
         assert_eq!(p[1]["link"], format!("/study/{}", tokens[1]));
         let (st, e) = call(&s, "POST", &format!("/api/research/{researcher}/export"), None).await;
         assert_eq!(st, StatusCode::CREATED, "{e}");
@@ -670,4 +682,68 @@ fn a_second_tab_follows_the_changes_made_in_the_first() {
         let (st, _) = call(&s, "POST", &format!("/api/study/{t}/decisions"), Some(&body)).await;
         assert_eq!(st, StatusCode::CONFLICT);
     });
+}
+
+#[test]
+fn the_consent_decision_times_misclicks_and_tab_changes_are_journaled_and_exported() {
+    let dir = temp_dir("timing");
+    let (tokens, _) = new_study(&dir, 1);
+    runtime().block_on(async {
+        let s = open(&dir);
+        let t = &tokens[0];
+        let mut v = consent(&s, t).await;
+        for body in
+            [r#"{"event": "hidden"}"#, r#"{"event": "visible"}"#, r#"{"event": "misclick", "card": "7C"}"#]
+        {
+            let (st, e) = call(&s, "POST", &format!("/api/study/{t}/events"), Some(body)).await;
+            assert_eq!(st, StatusCode::NO_CONTENT, "{e}");
+        }
+        for bad in [r#"{"event": "dance"}"#, r#"{"event": "misclick", "card": "ZZ"}"#, r#"["hidden"]"#] {
+            let (st, _) = call(&s, "POST", &format!("/api/study/{t}/events"), Some(bad)).await;
+            assert_eq!(st, StatusCode::BAD_REQUEST, "{bad}");
+        }
+        let (st, _) = call(
+            &s,
+            "POST",
+            "/api/study/0123456789abcdef0123456789abcdef/events",
+            Some(r#"{"event": "hidden"}"#),
+        )
+        .await;
+        assert_eq!(st, StatusCode::NOT_FOUND);
+        // Decisions with the page's own times.
+        let mut n = 0;
+        while v["done"] != true {
+            let g = &v["game"];
+            let body = json!({"seq": g["seq"], "decision": first_legal(g), "page_ms": 700 + n}).to_string();
+            let (st, next) = call(&s, "POST", &format!("/api/study/{t}/decisions"), Some(&body)).await;
+            assert_eq!(st, StatusCode::OK, "{next}");
+            v = next;
+            n += 1;
+        }
+        assert!(n > 0);
+    });
+    // The journal: the consent's time, every decision's times, the events.
+    let study = Study::open(&dir, Registry::builtin()).unwrap();
+    let events: Vec<_> = study.events().into_iter().filter(|e| e.0 == "a").map(|e| e.2.clone()).collect();
+    let kinds: Vec<&str> = events.iter().map(|e| e["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds[..4], ["consent", "hidden", "visible", "misclick"]);
+    let decisions: Vec<&Value> = events.iter().filter(|e| e["kind"] == "decision").collect();
+    assert!(!decisions.is_empty());
+    for (i, d) in decisions.iter().enumerate() {
+        assert_eq!(d["page_ms"], 700 + i as u64, "{d}");
+        assert!(d["server_ms"].is_u64() && d["at"].as_u64().unwrap() > 1_700_000_000_000, "{d}");
+    }
+    // The export's events.csv: a row an event.
+    let out = dir.with_extension("timing-export");
+    let _ = std::fs::remove_dir_all(&out);
+    tresillo_study::export(&study, &out, tresillo_runs::Format::Csv).unwrap();
+    let csv = std::fs::read_to_string(out.join("events.csv")).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("participant,game,kind,decision,card,at,server_ms,page_ms"));
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), events.len());
+    assert!(rows.iter().any(|r| r.starts_with("a,0,misclick,") && r.contains(",7C,")), "{csv}");
+    assert!(rows.iter().any(|r| r.starts_with("a,0,decision,") && r.ends_with(",700")), "{csv}");
+    let _ = std::fs::remove_dir_all(&out);
+    let _ = std::fs::remove_dir_all(&dir);
 }

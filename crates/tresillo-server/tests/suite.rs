@@ -11,3 +11,4 @@ mod guard;
 mod limits;
 mod replay;
 mod study;
+mod table;

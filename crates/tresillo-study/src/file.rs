@@ -75,6 +75,10 @@ pub struct StudyFile {
     /// The secret that opens the researcher's page of `tresillo serve --study`
     /// (progress and export); none: no researcher's page.
     pub researcher_token: Option<String>,
+    /// The code a participant is shown once every game is played, to give a
+    /// crowdsourcing site as proof of completion (`completion_code`; letters,
+    /// digits, `-` and `_`, at most 64).
+    pub completion_code: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -95,6 +99,8 @@ struct Raw {
     participants: Vec<Participant>,
     #[serde(default)]
     researcher_token: Option<String>,
+    #[serde(default)]
+    completion_code: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -285,7 +291,15 @@ impl StudyFile {
                 return Err(bad("", "researcher_token", "is a participant's token".into()));
             }
         }
+        if let Some(c) = &raw.completion_code
+            && (c.is_empty()
+                || c.len() > 64
+                || !c.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'))
+        {
+            return Err(bad("", "completion_code", format!("{c:?}: 1 to 64 letters, digits, `-` or `_`")));
+        }
         Ok(StudyFile {
+            completion_code: raw.completion_code,
             researcher_token: raw.researcher_token,
             title: raw.title,
             rules: raw.rules,
@@ -421,6 +435,26 @@ token = "bbcdefghijklmnopqrstuvwxyz012345"
         let f = StudyFile::parse(&text).unwrap();
         let e = f.check_agents(&text, &Registry::builtin()).unwrap_err();
         assert!(e.starts_with("line 3: `opponents`: \"nobody\""), "{e}");
+    }
+
+    #[test]
+    fn a_completion_code_is_read_and_checked() {
+        let with = |c: &str| {
+            GOOD.replacen(
+                "consent = \"I agree.\"",
+                &format!("consent = \"I agree.\"\ncompletion_code = \"{c}\""),
+                1,
+            )
+        };
+        assert_eq!(
+            StudyFile::parse(&with("PILOT-7a_2")).unwrap().completion_code.as_deref(),
+            Some("PILOT-7a_2")
+        );
+        assert_eq!(StudyFile::parse(GOOD).unwrap().completion_code, None);
+        for bad in ["", "has space", "<script>"] {
+            let e = StudyFile::parse(&with(bad)).unwrap_err();
+            assert!(e.contains("completion_code") && !e.contains('\n'), "{e}");
+        }
     }
 
     #[test]

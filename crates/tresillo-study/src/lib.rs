@@ -32,7 +32,7 @@ mod study;
 mod token;
 
 pub use file::{BookSource, MAX_BOOK, Participant, StudyFile};
-pub use store::export::{Exported, export};
+pub use store::export::{Exported, export, export_baseline};
 pub use store::files::{GAMES_DIR, STUDY_FILE, study_file};
 pub use study::{Decided, GameSetup, Lent, Pending, Progress, Study, StudyError, Turn, Who, study_row};
 pub use token::{find_token, new_token};

@@ -101,6 +101,10 @@ pub struct Progress {
     pub games: u64,
     /// Decisions made in the game in progress (0: none started).
     pub decisions: usize,
+    /// When the participant last did something journaled with a time (the
+    /// consent, a decision at a server, a misclick, a tab change):
+    /// milliseconds since 1970; None before any.
+    pub last_at: Option<u64>,
 }
 
 /// Why a study call failed. [`StudyError::is_client_error`] tells a request's
@@ -201,6 +205,19 @@ struct Person {
     /// again when the participant comes back.
     pending: Vec<Step>,
     live: Option<Live>,
+    /// Since when the participant's turn has been ready (the server's clock).
+    turn_since: Option<std::time::Instant>,
+    /// The journaled events (game, event), for the export.
+    events: Vec<(u64, serde_json::Value)>,
+}
+
+/// Most events ([`Study::event`]) a participant's game keeps; past it they
+/// are not journaled.
+pub const MAX_EVENTS_PER_GAME: usize = 200;
+
+/// Milliseconds since 1970 (UTC).
+fn unix_ms() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
 }
 
 /// An open study directory.
@@ -275,6 +292,8 @@ impl Study {
             finished: Vec::new(),
             pending: Vec::new(),
             live: None,
+            turn_since: None,
+            events: Vec::new(),
         };
         for (line, entry) in entries {
             let bad = |why: String| StudyError::Setup(format!("{}:{line}: {why}", jpath.display()));
@@ -283,6 +302,10 @@ impl Study {
                 Entry::Step { game, .. } | Entry::Record { game, .. } => *game,
                 Entry::Consent { text, .. } => {
                     person.consented = Some(text.clone());
+                    continue;
+                }
+                Entry::Event { game, event } => {
+                    person.events.push((*game, event.clone()));
                     continue;
                 }
             };
@@ -302,7 +325,7 @@ impl Study {
                     person.finished.push(*record);
                     person.pending.clear();
                 }
-                Entry::Consent { .. } => unreachable!("taken above"),
+                Entry::Consent { .. } | Entry::Event { .. } => unreachable!("taken above"),
             }
         }
         Ok(person)
@@ -385,12 +408,62 @@ impl Study {
         }
         let text = self.file.consent.clone();
         let game = person.finished.len() as u64;
+        let event = serde_json::json!({"kind": "consent", "at": unix_ms()});
         person
             .journal_mut()?
-            .append(&[Entry::Consent { game, text: text.clone() }])
+            .append(&[
+                Entry::Consent { game, text: text.clone() },
+                Entry::Event { game, event: event.clone() },
+            ])
             .map_err(StudyError::Store)?;
         person.consented = Some(text);
+        person.events.push((game, event));
         Ok(())
+    }
+
+    /// Journals what the page saw the participant do beyond decisions
+    /// (`misclick` on an illegal `card`, the tab `hidden` or `visible`), with
+    /// the time, flushed to disk; at most [`MAX_EVENTS_PER_GAME`] a game (past
+    /// it nothing is written).
+    pub fn event(&mut self, who: Who, kind: &str, card: Option<&str>) -> Result<(), StudyError> {
+        if !matches!(kind, "misclick" | "hidden" | "visible") {
+            return Err(StudyError::Record(format!("unknown event `{kind}`: misclick, hidden or visible")));
+        }
+        let person = &mut self.people[who.0];
+        if person.lent.is_some() {
+            return Err(StudyError::Busy);
+        }
+        let game = person.finished.len() as u64;
+        if person.events.iter().filter(|(g, _)| *g == game).count() >= MAX_EVENTS_PER_GAME {
+            return Ok(());
+        }
+        let mut event = serde_json::json!({"kind": kind, "at": unix_ms()});
+        if let Some(live) = &person.live {
+            event["decision"] = live.steps.len().into();
+        }
+        if let Some(c) = card {
+            event["card"] = c.into();
+        }
+        person
+            .journal_mut()?
+            .append(&[Entry::Event { game, event: event.clone() }])
+            .map_err(StudyError::Store)?;
+        person.events.push((game, event));
+        Ok(())
+    }
+
+    /// Every participant's journaled events (participant id, game, event), in
+    /// order: the export's `events.csv`.
+    #[must_use]
+    pub fn events(&self) -> Vec<(&str, u64, &serde_json::Value)> {
+        self.people
+            .iter()
+            .enumerate()
+            .flat_map(|(p, person)| {
+                let id = self.file.participants[p].id.as_str();
+                person.events.iter().map(move |(g, e)| (id, *g, e))
+            })
+            .collect()
     }
 
     /// Whether `token` is the study's researcher token (`researcher_token` in the
@@ -481,6 +554,7 @@ impl Study {
                 decisions: person
                     .lent
                     .unwrap_or_else(|| person.live.as_ref().map_or(person.pending.len(), |l| l.steps.len())),
+                last_at: person.events.iter().filter_map(|(_, e)| e["at"].as_u64()).max(),
             })
             .collect()
     }
@@ -494,8 +568,12 @@ impl Study {
                 return Ok(Turn::Done);
             }
             self.advance(who.0)?;
-            if let Some(live) = &self.people[who.0].live {
+            let person = &mut self.people[who.0];
+            if let Some(live) = &person.live {
                 let seat = live.setup.human_seat;
+                if live.hand.request().seat() == Some(seat) {
+                    person.turn_since.get_or_insert_with(std::time::Instant::now);
+                }
                 return Ok(Turn::Decide(Box::new(Pending {
                     setup: live.setup.clone(),
                     view: live.hand.view(seat),
@@ -560,6 +638,32 @@ impl Study {
     /// refused decision changes nothing. Call [`Study::lend`] (and think) first if
     /// the opponents may be to move.
     pub fn lend_decision(&mut self, who: Who, at: usize, d: Decision) -> Result<Lent, StudyError> {
+        self.lend_with(who, at, d, None)
+    }
+
+    /// [`Study::lend_decision`] with the page's own measure of the time taken
+    /// (`page_ms`): a `decision` event is journaled with the decision (its
+    /// `server_ms` from the moment [`Study::turn`] first gave this turn).
+    pub fn lend_decision_timed(
+        &mut self,
+        who: Who,
+        at: usize,
+        d: Decision,
+        page_ms: Option<u64>,
+    ) -> Result<Lent, StudyError> {
+        self.lend_with(who, at, d, Some(page_ms))
+    }
+
+    /// [`Study::lend_decision`], journaling a `decision` event when `timed`
+    /// (a person's decision at a server; `study simulate` journals none, so
+    /// that its journals are the same at every run).
+    fn lend_with(
+        &mut self,
+        who: Who,
+        at: usize,
+        d: Decision,
+        timed: Option<Option<u64>>,
+    ) -> Result<Lent, StudyError> {
         if !self.ensure_live(who.0)? {
             return Err(StudyError::Finished);
         }
@@ -570,7 +674,18 @@ impl Study {
         }
         let mut next = live.hand;
         next.apply(d).map_err(StudyError::Illegal)?;
-        Ok(self.take(who, Some((Step { seat, act: Act::from(d) }, next)), Vec::new()))
+        let since = self.people[who.0].turn_since.take();
+        let mut lent = self.take(who, Some((Step { seat, act: Act::from(d) }, next)), Vec::new());
+        if let Some(page_ms) = timed {
+            let mut event = serde_json::json!({"kind": "decision", "decision": at, "at": unix_ms(),
+                "server_ms": since.map(|t| t.elapsed().as_millis() as u64)});
+            if let Some(p) = page_ms {
+                event["page_ms"] = p.into();
+            }
+            lent.entries.push(Entry::Event { game: lent.live.setup.game, event: event.clone() });
+            self.people[who.0].events.push((lent.live.setup.game, event));
+        }
+        Ok(lent)
     }
 
     /// Takes participant `who`'s live game and journal out (`first`: the
@@ -757,6 +872,47 @@ impl Study {
         }
         out.sort_by_key(|(s, _, _)| (s.deal_index, seating_index(s.seating)));
         out
+    }
+}
+
+impl Study {
+    /// The human baseline's games: every finished game of [`Study::finished_games`]
+    /// played again on its deal, dealer and seating with `agent` (an agent spec)
+    /// in the participant's seat and the same opponents with the same generators,
+    /// so that a row of the participant and a row of the agent are on the same
+    /// deal in the same seat (`tresillo study export --baseline`).
+    ///
+    /// # Errors
+    /// An agent that cannot be built or fails, as a one-line reason.
+    pub fn baseline_games(&self, agent: &str) -> Result<Vec<(GameSetup, HandRecord, Vec<String>)>, String> {
+        let mut out = Vec::new();
+        for (setup, _, slots) in self.finished_games() {
+            let mut seats = Vec::with_capacity(usize::from(setup.players));
+            for (seat, spec) in setup.agents.iter().enumerate() {
+                let spec = if seat == setup.human_seat.index() { agent } else { spec.as_str() };
+                seats
+                    .push(self.registry.build_seated(spec).map_err(|e| format!("--baseline {spec:?}: {e}"))?);
+            }
+            let mut hand = Hand::with_rules(setup.rules, setup.players, setup.deal, setup.dealer)
+                .map_err(|e| format!("deal {}: {e}", setup.deal_index))?;
+            let mut rngs = seat_rngs(setup.rng_seed);
+            let mut steps = Vec::new();
+            let result = tresillo_agents::play_hand_with(&mut hand, &mut seats, &mut rngs, |h, d| {
+                if let Some(seat) = h.request().seat() {
+                    steps.push(Step { seat, act: Act::from(*d) });
+                }
+            })
+            .map_err(|e| format!("deal {}: {e}", setup.deal_index))?;
+            let mut agents = setup.agents.clone();
+            agents[setup.human_seat.index()] = agent.to_string();
+            let mut rec = HandRecord::new(setup.rules.set, setup.deal, setup.dealer, agents, steps, result);
+            rec.set_rules(&setup.rules);
+            rec.rng_seed = Some(setup.rng_seed);
+            let mut slots = slots;
+            slots[0] = agent.to_string();
+            out.push((setup, rec, slots));
+        }
+        Ok(out)
     }
 }
 

@@ -249,7 +249,10 @@ fn a_journal_that_does_not_fit_the_study_is_refused_with_its_line() {
     assert!(e.contains(&format!("p2.jsonl:{n}: ")) && e.contains("game 0 of p2"), "{e}");
     std::fs::write(dir.0.join("games/p2.jsonl"), "{\"game\": 0}\n").unwrap();
     let e = Study::open(&dir.0, Registry::builtin()).unwrap_err().to_string();
-    assert!(e.contains("p2.jsonl:1: a journal line holds a `step`, a `record` or a `consent`"), "{e}");
+    assert!(
+        e.contains("p2.jsonl:1: a journal line holds a `step`, a `record`, a `consent` or an `event`"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -289,7 +292,14 @@ fn consent_is_journaled_once_and_remembered_and_the_researcher_token_opens_only_
     assert!(study.who(&r).is_none());
     drop(study);
     let journal = std::fs::read_to_string(dir.0.join("games/p1.jsonl")).unwrap();
-    assert_eq!(journal, "{\"game\":0,\"consent\":\"I agree.\"}\n");
+    // The consent and its time (an event), once.
+    let lines: Vec<&str> = journal.lines().collect();
+    assert_eq!(lines.len(), 2, "{journal}");
+    assert_eq!(lines[0], "{\"game\":0,\"consent\":\"I agree.\"}");
+    assert!(
+        lines[1].starts_with("{\"game\":0,\"event\":{\"at\":") && lines[1].contains("\"kind\":\"consent\""),
+        "{journal}"
+    );
     let mut study = Study::open(&dir.0, Registry::builtin()).unwrap();
     assert!(study.consented(who));
     // A consent line does not disturb the games that follow it.
@@ -297,4 +307,48 @@ fn consent_is_journaled_once_and_remembered_and_the_researcher_token_opens_only_
     drop(study);
     let study = Study::open(&dir.0, Registry::builtin()).unwrap();
     assert_eq!(study.games(who).len(), 1);
+}
+
+#[test]
+fn the_baseline_plays_each_finished_game_again_with_the_agent_in_the_participants_seat() {
+    let dir = Dir::new("baseline");
+    let people = new_study(&dir.0, 2);
+    let mut study = Study::open(&dir.0, Registry::builtin()).unwrap();
+    for p in &people {
+        let who = study.who(&p.token).unwrap();
+        study.accept_consent(who).unwrap();
+        play_all(&mut study, who, &mut Simulated::new());
+    }
+    let out = dir.0.join("export");
+    export(&study, &out, tresillo_runs::Format::Csv).unwrap();
+    let n = tresillo_study::export_baseline(&study, &out.join("baseline"), "rule").unwrap();
+    let read = |p: &Path| -> Vec<Vec<String>> {
+        std::fs::read_to_string(p)
+            .unwrap()
+            .lines()
+            .map(|l| l.split(',').map(String::from).collect())
+            .collect()
+    };
+    let people_rows = read(&out.join("deals.csv"));
+    let bot_rows = read(&out.join("baseline/deals.csv"));
+    assert_eq!(n, people_rows.len() - 1);
+    assert_eq!(people_rows.len(), bot_rows.len());
+    assert_eq!(people_rows[0], bot_rows[0], "one schema");
+    let col = |name: &str| people_rows[0].iter().position(|c| c == name).unwrap();
+    // The same deal, seed and seating, row by row; the agent in slot 0.
+    for (a, b) in people_rows[1..].iter().zip(&bot_rows[1..]) {
+        for c in ["deal", "deal_seed", "seating", "players"] {
+            assert_eq!(a[col(c)], b[col(c)], "{c}");
+        }
+        assert!(a[col("agent0")].starts_with("human"), "{a:?}");
+        assert_eq!(b[col("agent0")], "rule");
+    }
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("baseline/manifest.json")).unwrap()).unwrap();
+    assert_eq!(m["csv_bytes"], std::fs::metadata(out.join("baseline/deals.csv")).unwrap().len());
+    // Written once: a second baseline into the same directory is refused.
+    assert!(tresillo_study::export_baseline(&study, &out.join("baseline"), "rule").is_err());
+    // An agent that does not exist: a one-line reason.
+    let e = tresillo_study::export_baseline(&study, &dir.0.join("b2"), "nosuchagent").unwrap_err();
+    assert!(e.contains("nosuchagent") && !e.contains('\n'), "{e}");
 }

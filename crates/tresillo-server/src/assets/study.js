@@ -40,6 +40,7 @@ function showStudy(s, force) {
     app.replaceChildren(el("div", { class: "panel", id: "end" },
       el("h2", {}, "Thank you"),
       el("p", {}, `You have played all ${s.games} deals of this study. You may close this page.`),
+      s.completion_code ? el("p", {}, "Your completion code: ", el("strong", { id: "completion-code" }, s.completion_code)) : null,
       resultsTable(s.results)));
     return;
   }
@@ -50,6 +51,7 @@ function showStudy(s, force) {
 
 async function participant() {
   state.decisionsUrl = `/api/study/${studyPath[2]}/decisions`;
+  state.eventsUrl = `/api/study/${studyPath[2]}/events`;
   state.onDecided = showStudy;
   state.onBusy = (busy) => {
     const st = document.getElementById("status");
@@ -74,12 +76,17 @@ async function researcher() {
     try { r = await api("GET", `/api/research/${t}`); } catch (e) { msg.textContent = e.message; return; }
     document.getElementById("subtitle").textContent = `${r.study}: researcher`;
     const done = r.participants.filter((p) => p.played === p.games).length;
-    progressEl.textContent = `${done} of ${r.participants.length} participants finished`;
+    const dropped = r.participants.filter((p) => p.status === "dropped out").length;
+    const playing = r.participants.filter((p) => p.status === "playing").length;
+    progressEl.textContent = `${done} of ${r.participants.length} participants finished, ${playing} playing, ${dropped} dropped out`;
+    const ago = (ms) => ms === null || ms === undefined ? "-" : ms < 60000 ? `${Math.round(ms / 1000)} s ago` : `${Math.round(ms / 60000)} min ago`;
     const rows = r.participants.map((p) => el("tr", { "data-id": p.id },
       el("td", {}, p.id),
       el("td", {}, p.consented ? "yes" : "no"),
       el("td", {}, `${p.played} of ${p.games}`),
       el("td", {}, p.decisions ? `${p.decisions} decisions` : "-"),
+      el("td", { class: "status" }, p.status),
+      el("td", {}, ago(p.idle_ms)),
       el("td", {}, el("a", { href: p.link }, "link"))));
     const exportBtn = el("button", { type: "button", id: "export", onclick: async () => {
       try {
@@ -98,7 +105,7 @@ async function researcher() {
         el("p", {}, `${r.rules}, ${r.players} players, opponents ${r.opponents.join(", ")}; ${r.games_per_participant} deals per participant; ${r.dir}`)),
       el("div", { class: "panel" }, el("h3", {}, "Participants"),
         el("table", { class: "score", id: "participants" },
-          el("tr", {}, el("th", {}, "id"), el("th", {}, "consent"), el("th", {}, "played"), el("th", {}, "in progress"), el("th", {}, "their page (secret)")),
+          el("tr", {}, el("th", {}, "id"), el("th", {}, "consent"), el("th", {}, "played"), el("th", {}, "in progress"), el("th", {}, "status"), el("th", {}, "last active"), el("th", {}, "their page (secret)")),
           rows)),
       el("div", { class: "panel" }, el("h3", {}, "Export"),
         el("p", {}, "deals.csv and deals.parquet in the tournament's schema, records.jsonl and book.txt, in a new directory of the study's exports/ (docs/STUDY.md)."),

@@ -80,6 +80,29 @@ pub fn export(study: &Study, out: &Path, format: Format) -> Result<Exported, Str
         records.push(b'\n');
     }
     write_synced(&partial.join("records.jsonl"), &records)?;
+    // What the participants did beyond decisions (docs/STUDY.md, "Timing and
+    // behaviour"): one row an event.
+    let mut w = csv::WriterBuilder::new().from_writer(Vec::new());
+    w.write_record(["participant", "game", "kind", "decision", "card", "at", "server_ms", "page_ms"])
+        .map_err(|e| e.to_string())?;
+    for (id, game, e) in study.events() {
+        let field = |k: &str| {
+            e.get(k).map_or(String::new(), |v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+        };
+        let field = |k: &str| if field(k) == "null" { String::new() } else { field(k) };
+        w.write_record([
+            id.to_string(),
+            game.to_string(),
+            field("kind"),
+            field("decision"),
+            field("card"),
+            field("at"),
+            field("server_ms"),
+            field("page_ms"),
+        ])
+        .map_err(|e| e.to_string())?;
+    }
+    write_synced(&partial.join("events.csv"), &w.into_inner().map_err(|e| e.to_string())?)?;
     let mut book = String::from("# the study's deal book: tresillo tournament --deals-from this file\n");
     for d in study.book().deals() {
         match d {
@@ -129,4 +152,43 @@ pub fn export(study: &Study, out: &Path, format: Format) -> Result<Exported, Str
         durable::sync_dir(parent).map_err(|e| e.to_string())?;
     }
     Ok(Exported { rows: rows.len(), deals: deals.len() })
+}
+
+/// Writes the human baseline of the study's finished games into the new
+/// directory `out` (`tresillo study export --baseline AGENT`): `deals.csv` in the
+/// tournament's schema, one row for each row of the study's export, the same
+/// deal, dealer and seating with `agent` in the participant's slot 0 and the
+/// same opponents ([`Study::baseline_games`]), and `manifest.json`, so that
+/// `scripts/paired.py EXPORT 0 --across EXPORT/baseline 0` pairs each person
+/// with the agent deal by deal. Returns the rows written.
+pub fn export_baseline(study: &Study, out: &Path, agent: &str) -> Result<usize, String> {
+    if out.exists() {
+        return Err(format!("{}: already exists (nothing was changed)", out.display()));
+    }
+    let games = study.baseline_games(agent)?;
+    let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
+    w.write_record(&tresillo_runs::parquet::header()).map_err(|e| e.to_string())?;
+    for (setup, record, agents) in &games {
+        w.serialize(study_row(setup, record, agents)?).map_err(|e| e.to_string())?;
+    }
+    let bytes = w.into_inner().map_err(|e| e.to_string())?;
+    fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    write_synced(&out.join("deals.csv"), &bytes)?;
+    let f = study.file();
+    let agents: Vec<String> = std::iter::once(agent.to_string()).chain(f.opponents.iter().cloned()).collect();
+    let manifest = serde_json::json!({
+        "kind": "study-baseline",
+        "title": f.title,
+        "baseline": agent,
+        "config": {"agents": agents, "players": f.players, "deals": study.book().len(), "seed": f.book.seed(),
+                   "rules": f.rules, "scoring": "Deal", "duplicate": false},
+        "rows": games.len(),
+        "csv_bytes": bytes.len(),
+        "crc32": {"deals.csv": tresillo_runs::checksum::of(&bytes)},
+        "complete": true,
+    });
+    let mut text = serde_json::to_string_pretty(&manifest).map_err(|e| e.to_string())?;
+    text.push('\n');
+    write_synced(&out.join("manifest.json"), text.as_bytes())?;
+    Ok(games.len())
 }

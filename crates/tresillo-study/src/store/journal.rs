@@ -5,7 +5,12 @@
 //! participant's game `G`, theirs or an opponent's) or `{"game": G, "record":
 //! {...}}` (game `G` finished: its record, docs/RECORDS.md), or `{"game": G,
 //! "consent": "TEXT"}` (the participant accepted the consent text TEXT before
-//! game `G`, their first). An append-only file
+//! game `G`, their first), or `{"game": G, "event": {"kind": K, "at": MS, ...}}`
+//! (what the participant did beyond decisions, with its time in milliseconds
+//! since 1970: `consent`; `decision` with `decision` (its number in the game),
+//! `server_ms` (from their turn ready at the server to the decision's receipt)
+//! and `page_ms` (from the question shown to the click, the page's clock);
+//! `misclick` with `card`; `hidden` and `visible` (the tab)). An append-only file
 //! was chosen over an embedded database: one writer per participant, nothing but
 //! appends and a read at start, and a file a researcher can read with any tool.
 //! A last line cut short by a crash was never acknowledged: loading drops it.
@@ -32,6 +37,14 @@ pub enum Entry {
         /// The text they accepted, as it was.
         text: String,
     },
+    /// What the participant did beyond decisions, during game `game`: an
+    /// object with `kind` and `at` (see the module's documentation).
+    Event {
+        /// The participant's game at that moment.
+        game: u64,
+        /// The event.
+        event: serde_json::Value,
+    },
     /// Game `game` is over: its record.
     Record {
         /// The game.
@@ -51,6 +64,8 @@ struct Line {
     record: Option<Box<HandRecord>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     consent: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    event: Option<serde_json::Value>,
 }
 
 /// A journal file, open for appending (a [`durable::Journal`] of [`Entry`] lines).
@@ -72,13 +87,14 @@ impl Journal {
             let n = i + 1;
             let l: Line = serde_json::from_slice(line)
                 .map_err(|e| format!("{}:{n}: not a journal line: {e}", path.display()))?;
-            let entry = match (l.step, l.record, l.consent) {
-                (Some(step), None, None) => Entry::Step { game: l.game, step },
-                (None, Some(record), None) => Entry::Record { game: l.game, record },
-                (None, None, Some(text)) => Entry::Consent { game: l.game, text },
+            let entry = match (l.step, l.record, l.consent, l.event) {
+                (Some(step), None, None, None) => Entry::Step { game: l.game, step },
+                (None, Some(record), None, None) => Entry::Record { game: l.game, record },
+                (None, None, Some(text), None) => Entry::Consent { game: l.game, text },
+                (None, None, None, Some(event)) => Entry::Event { game: l.game, event },
                 _ => {
                     return Err(format!(
-                        "{}:{n}: a journal line holds a `step`, a `record` or a `consent`",
+                        "{}:{n}: a journal line holds a `step`, a `record`, a `consent` or an `event`",
                         path.display()
                     ));
                 }
@@ -104,13 +120,16 @@ impl Journal {
         for e in entries {
             let line = match e {
                 Entry::Step { game, step } => {
-                    Line { game: *game, step: Some(*step), record: None, consent: None }
+                    Line { game: *game, step: Some(*step), record: None, consent: None, event: None }
                 }
                 Entry::Record { game, record } => {
-                    Line { game: *game, step: None, record: Some(record.clone()), consent: None }
+                    Line { game: *game, step: None, record: Some(record.clone()), consent: None, event: None }
                 }
                 Entry::Consent { game, text } => {
-                    Line { game: *game, step: None, record: None, consent: Some(text.clone()) }
+                    Line { game: *game, step: None, record: None, consent: Some(text.clone()), event: None }
+                }
+                Entry::Event { game, event } => {
+                    Line { game: *game, step: None, record: None, consent: None, event: Some(event.clone()) }
                 }
             };
             serde_json::to_writer(&mut bytes, &line).expect("a journal line serializes");
