@@ -66,6 +66,21 @@ pub(crate) fn place(world: &World, me: Seat, n: u8, c: tresillo_core::Card) -> u
     0
 }
 
+/// Refuses a model of another kind than `kind`.
+fn of_kind(net: &Net, kind: Kind) -> Result<(), ModelError> {
+    match net.info().kind {
+        k if k == kind => Ok(()),
+        k => Err(ModelError::Invalid(format!("a {} model, not a {} model", k.name(), kind.name()))),
+    }
+}
+
+/// A batched likelihood's weight of one world.
+fn one_world(l: &impl Likelihood, view: &PlayerView, world: &World) -> f64 {
+    let mut out = Vec::new();
+    l.log_weights(view, std::slice::from_ref(world), &mut out);
+    out[0]
+}
+
 /// Worlds weighted by a card-location model: a world's log-weight is the sum,
 /// over the cards the seat cannot see, of the model's log-probability of the
 /// card's place in it (the cards taken as independent, as Kermit's inference
@@ -82,12 +97,7 @@ impl LocationLikelihood {
     /// (at most 1: the product over cards taken as independent is overconfident,
     /// and a power below 1 flattens it).
     pub fn new(net: Arc<Net>, power: f64) -> Result<LocationLikelihood, ModelError> {
-        if net.info().kind != Kind::Locations {
-            return Err(ModelError::Invalid(format!(
-                "a {} model, not a locations model",
-                net.info().kind.name()
-            )));
-        }
+        of_kind(&net, Kind::Locations)?;
         Ok(LocationLikelihood { net, power })
     }
 
@@ -107,9 +117,7 @@ impl LocationLikelihood {
 
 impl Likelihood for LocationLikelihood {
     fn log_weight(&self, view: &PlayerView, world: &World) -> f64 {
-        let mut out = Vec::new();
-        self.log_weights(view, std::slice::from_ref(world), &mut out);
-        out[0]
+        one_world(self, view, world)
     }
 
     fn log_weights(&self, view: &PlayerView, worlds: &[World], out: &mut Vec<f64>) {
@@ -184,12 +192,7 @@ pub struct PolicyLikelihood {
 impl PolicyLikelihood {
     /// A likelihood of a policy model, its log-weights multiplied by `power`.
     pub fn new(net: Arc<Net>, power: f64) -> Result<PolicyLikelihood, ModelError> {
-        if net.info().kind != Kind::Policy {
-            return Err(ModelError::Invalid(format!(
-                "a {} model, not a policy model",
-                net.info().kind.name()
-            )));
-        }
+        of_kind(&net, Kind::Policy)?;
         Ok(PolicyLikelihood { net, power, cards_only: false })
     }
 
@@ -203,9 +206,7 @@ impl PolicyLikelihood {
 
 impl Likelihood for PolicyLikelihood {
     fn log_weight(&self, view: &PlayerView, world: &World) -> f64 {
-        let mut out = Vec::new();
-        self.log_weights(view, std::slice::from_ref(world), &mut out);
-        out[0]
+        one_world(self, view, world)
     }
 
     fn log_weights(&self, view: &PlayerView, worlds: &[World], out: &mut Vec<f64>) {

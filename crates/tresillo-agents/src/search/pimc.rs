@@ -1281,6 +1281,12 @@ impl PimcAgent {
 }
 
 impl PimcAgent {
+    /// Fills the weighted pool for this decision ([`Weighting::weigh`] with this
+    /// agent's parameters): whether the search draws from it.
+    fn weigh(&mut self, sampler: &Sampler, view: &PlayerView, rng: &mut AgentRng) -> bool {
+        self.infer.weigh(&self.params.infer, self.params.rule, self.params.worlds, sampler, view, rng)
+    }
+
     /// The decision for `view` ([`Agent::decide`], which never fails for this agent).
     pub fn choose(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
         if crate::search::gpimc::handles(view.public()) && !crate::search::gpimc::pimc_bids(view) {
@@ -1291,14 +1297,7 @@ impl PimcAgent {
             if let Ok(sampler) = Sampler::new(view) {
                 let weighted = self.infer.given.is_some()
                     && matches!(view.request(), Request::Play { legal, .. } if legal.len() > 1)
-                    && self.infer.weigh(
-                        &self.params.infer,
-                        self.params.rule,
-                        self.params.worlds,
-                        &sampler,
-                        view,
-                        rng,
-                    );
+                    && self.weigh(&sampler, view, rng);
                 let pool = &self.infer.pool;
                 let (max, deadline) = self.params.budget();
                 let d = self.general.decide(view, max, deadline, || {
@@ -1339,14 +1338,7 @@ impl PimcAgent {
             Request::Surrender { .. } | Request::TakeOver { .. } | Request::Bola { .. }
         );
         if solvable && let Ok(sampler) = Sampler::new(view) {
-            let weighted = self.infer.weigh(
-                &self.params.infer,
-                self.params.rule,
-                self.params.worlds,
-                &sampler,
-                view,
-                rng,
-            );
+            let weighted = self.weigh(&sampler, view, rng);
             let pool = &self.infer.pool;
             let draw = |r: &mut AgentRng| {
                 if weighted {
