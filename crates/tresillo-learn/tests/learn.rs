@@ -163,13 +163,13 @@ fn a_model_runs_the_same_as_its_file() {
     assert_eq!(net.run(x.clone(), 2).unwrap(), back.run(x, 2).unwrap());
 }
 
-#[test]
-fn a_model_written_in_python_gives_the_same_outputs() {
-    // scripts/make-learn-parity.py: PyTorch's layout, written with numpy, and
-    // the outputs numpy computes (in f64) for three inputs.
-    let net = Net::from_bytes(include_bytes!("data/parity.safetensors")).unwrap();
-    assert_eq!(net.info().kind, Kind::Locations);
-    let want: serde_json::Value = serde_json::from_str(include_str!("data/parity.json")).unwrap();
+/// Checks that `file` (a model file written outside Rust) gives, for the inputs
+/// of `json` (`{"inputs": [[612 values], ...], "outputs": [[...], ...]}`), the
+/// outputs there, to 1e-5.
+fn same_outputs(file: &[u8], json: &str, kind: Kind) {
+    let net = Net::from_bytes(file).unwrap();
+    assert_eq!(net.info().kind, kind);
+    let want: serde_json::Value = serde_json::from_str(json).unwrap();
     let rows = want["inputs"].as_array().unwrap();
     let x: Vec<f32> =
         rows.iter().flat_map(|r| r.as_array().unwrap().iter().map(|v| v.as_f64().unwrap() as f32)).collect();
@@ -185,6 +185,30 @@ fn a_model_written_in_python_gives_the_same_outputs() {
     for (i, (g, e)) in got.iter().zip(&expected).enumerate() {
         assert!((f64::from(*g) - e).abs() < 1e-5, "output {i}: {g} against {e}");
     }
+}
+
+#[test]
+fn a_model_written_in_python_gives_the_same_outputs() {
+    // scripts/make-learn-parity.py: PyTorch's layout, written with numpy, and
+    // the outputs numpy computes (in f64) for three inputs.
+    same_outputs(
+        include_bytes!("data/parity.safetensors"),
+        include_str!("data/parity.json"),
+        Kind::Locations,
+    );
+}
+
+#[test]
+fn a_model_trained_in_pytorch_gives_pytorch_outputs() {
+    // examples/python/train_locations.py, run with PyTorch 2.15 on 2,000 deals of
+    // rule (612 -> 4 -> 4 -> 200, one epoch; the command is in docs/LEARNING.md,
+    // "PyTorch"): the file torch saved (safetensors.torch.save_file) and the
+    // outputs torch computed for three held-out rows of the dataset.
+    let file = include_bytes!("data/torch-locations.safetensors");
+    same_outputs(file, include_str!("data/torch-locations.json"), Kind::Locations);
+    let info = Net::from_bytes(file).unwrap().info().clone();
+    assert_eq!((info.hidden, info.rules.as_deref(), info.players), (vec![4, 4], Some("tresillo"), Some(3)));
+    assert!(info.command.contains("train_locations.py"), "{}", info.command);
 }
 
 #[test]
