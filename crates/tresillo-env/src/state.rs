@@ -475,19 +475,37 @@ impl State {
 
     /// A state `seat` cannot tell from this one, drawn uniformly among the deals
     /// consistent with what that seat has seen (the sampler of the search
-    /// agents), with every public decision replayed; its history is this
-    /// state's. `seed` seeds the draw. An error at a chance node.
+    /// agents), with every public decision replayed. Its history is its own
+    /// world's: the drawn deal's 40 chance actions, then this state's actions
+    /// with the other seats' discarded cards those of the world (in index
+    /// order; of another seat's discard still being built, its lowest cards in
+    /// the world, as many as it has chosen: which ones is hidden). `seed` seeds
+    /// the draw. An error at a chance node.
     pub fn resample_from_infostate(&self, seat: Seat, seed: u64) -> Result<State, EnvError> {
         let view = self.view(seat)?;
         let sampler = tresillo_agents::Sampler::new(&view).map_err(|e| EnvError::Engine(e.to_string()))?;
         let mut rng = tresillo_agents::rng_from_seed(seed);
         let world = sampler.sample(&mut rng);
         let hand = world.replay(&view).map_err(|e| EnvError::Engine(e.to_string()))?;
-        let mover = self.hand.as_ref().and_then(|h| h.request().seat());
-        let mut s = self.clone();
-        s.hand = Some(hand);
-        if mover != Some(view.seat()) {
-            s.discard = DiscardBuilder::default();
+        let mut s = self.env.state_for_deal(*hand.deal(), self.dealer)?;
+        let mut discards: Vec<_> = world.discards.0.iter().map(|d| d.iter()).collect();
+        let post = &self.history[self.history.len() - self.movers.len()..];
+        for (&a, &by) in post.iter().zip(&self.movers) {
+            let a = match Action::from_id(usize::from(a)) {
+                Some(Action::DiscardCard(_)) if by != seat.0 => match discards[usize::from(by)].next() {
+                    Some(c) => Action::DiscardCard(c).id().expect("a card's id"),
+                    // A discard still being built: which cards it holds so
+                    // far is hidden, the world has none of it; the lowest
+                    // cards it may take.
+                    None => s
+                        .legal_actions()
+                        .into_iter()
+                        .find(|&x| matches!(Action::from_id(x), Some(Action::DiscardCard(_))))
+                        .ok_or_else(|| EnvError::Engine("replaying the world: no card to discard".into()))?,
+                },
+                _ => usize::from(a),
+            };
+            s.apply_action(a).map_err(|e| EnvError::Engine(format!("replaying the world: {e}")))?;
         }
         Ok(s)
     }

@@ -182,6 +182,19 @@ fn a_seats_observation_ignores_the_other_seats_hidden_cards() {
                     t.information_state_string(seat).unwrap()
                 );
                 differed += usize::from(s.deal() != t.deal());
+                // Its history is its own world's (the deal's chance actions,
+                // the others' discards), never the true one: the state it
+                // rebuilds is the resampled state, for every seat.
+                let back = env.state_from_history(
+                    s.dealer(),
+                    &t.history().iter().map(|&a| usize::from(a)).collect::<Vec<_>>(),
+                );
+                let back =
+                    back.unwrap_or_else(|e| panic!("{env:?}: the resampled history does not replay: {e}"));
+                assert_eq!(back.deal(), t.deal(), "{env:?}");
+                for other in (0..n).map(Seat) {
+                    assert_eq!(back.observation_tensor(other).unwrap(), t.observation_tensor(other).unwrap());
+                }
             }
         });
         assert!(differed > 0, "{env:?}");

@@ -1,6 +1,7 @@
 """What a seat may know (RULES.md section 9): its information-state string and
 its observation tensor do not change when only cards hidden from it change."""
 
+import pickle
 import random
 
 import pytest
@@ -27,6 +28,14 @@ def test_a_resampled_state_looks_the_same_to_the_seat_to_move(rules, players, op
         assert r.observation_tensor(p) == s.observation_tensor(p)
         assert r.legal_actions() == s.legal_actions()
         differed += r.deal() != s.deal()
+        # Its history is its own world's, never the true deal: a pickled copy
+        # is the resampled state, every seat's view included.
+        if r.deal() != s.deal():
+            assert r.history()[:40] != s.history()[:40]
+        copy = pickle.loads(pickle.dumps(r))
+        assert copy.deal() == r.deal()
+        for q in range(players):
+            assert copy.observation_tensor(q) == r.observation_tensor(q)
         # The resampled state plays on to the end.
         while not r.is_terminal():
             r.apply_action(rng.choice(r.legal_actions()))
