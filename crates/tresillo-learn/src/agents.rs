@@ -223,16 +223,12 @@ impl Likelihood for PolicyLikelihood {
         let mut legal: Vec<usize> = Vec::new();
         for (w, world) in worlds.iter().enumerate() {
             let replayed = world.replay_visit(view, |hand, d| {
-                let seat = hand.request().seat();
-                if seat == Some(me)
-                    || seat.is_none()
-                    || matches!(d, Decision::Discard(_))
-                    || (self.cards_only && !matches!(d, Decision::Play(_)))
-                {
+                let Some(seat) = hand.request().seat().filter(|&s| s != me) else { return };
+                if matches!(d, Decision::Discard(_)) || (self.cards_only && !matches!(d, Decision::Play(_))) {
                     return;
                 }
                 let Some(a) = Action::Decision(d).id() else { return };
-                let v = hand.view(seat.expect("a seat"));
+                let v = hand.view(seat);
                 let ids = tresillo_core::action::legal_ids(&v, Default::default());
                 if ids.len() < 2 {
                     return;
