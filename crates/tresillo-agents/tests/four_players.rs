@@ -5,6 +5,7 @@
 //! players.
 
 use crate::common;
+use tresillo_core::question::SURRENDER;
 
 use tresillo_agents::cheat::Seated;
 use tresillo_agents::{Agent, RuleAgent, build_seated, play_hand, seat_rngs, splitmix64};
@@ -86,8 +87,8 @@ fn the_rule_agent_penetra_takes_the_top_ten_and_plays_the_penetro() {
                         assert_eq!(playing_seats(p.table, p.dealer, &p.penetro) & (1 << seat.0), 0);
                     }
                 }
-                Request::Surrender { .. } if hand.phase() == Phase::PenetroGiveUp => {
-                    assert!(matches!(d, Decision::Surrender(_)));
+                Request::Ask { question: SURRENDER, .. } if hand.phase() == Phase::PenetroGiveUp => {
+                    assert!(matches!(d, Decision::Answer(SURRENDER, _)));
                 }
                 _ => {}
             }

@@ -5,6 +5,7 @@
 //! positions the sampler is uniform over the worlds brute force finds.
 
 use crate::common;
+use tresillo_core::question::{ACCEPT_SURRENDER, BOLA, EXCHANGE_FIRST, GASCARILLE, SURRENDER, TAKE_OVER};
 
 use common::{brute_force, check_world, deal, raw_assignments};
 use std::collections::{HashMap, HashSet};
@@ -186,13 +187,13 @@ fn all_pass_scripted(r: Rules, seed: u64, dk: u8, fk: u8, plies: usize) -> Optio
                 played += 1;
                 Decision::Play(legal.nth(below(&mut rng, legal.len())).unwrap())
             }
-            Request::Surrender { .. } => Decision::Surrender(false),
-            Request::TakeOver { .. } => Decision::TakeOver(false),
-            Request::Bola { .. } => Decision::Bola(true),
-            Request::Gascarille { .. } => Decision::Gascarille(false),
-            Request::ExchangeRight { .. } => Decision::ExchangeFirst(true),
-            Request::AcceptSurrender { .. } => Decision::AcceptSurrender(true),
-            Request::DeclareVole { .. } => Decision::DeclareVole(false),
+            Request::Ask { question: SURRENDER, .. } => Decision::Answer(SURRENDER, false),
+            Request::Ask { question: TAKE_OVER, .. } => Decision::Answer(TAKE_OVER, false),
+            Request::Ask { question: BOLA, .. } => Decision::Answer(BOLA, true),
+            Request::Ask { question: GASCARILLE, .. } => Decision::Answer(GASCARILLE, false),
+            Request::Ask { question: EXCHANGE_FIRST, .. } => Decision::Answer(EXCHANGE_FIRST, true),
+            Request::Ask { question: ACCEPT_SURRENDER, .. } => Decision::Answer(ACCEPT_SURRENDER, true),
+            Request::Ask { question, .. } => Decision::Answer(question, false),
             // Three players: no penetro.
             Request::Penetro { .. } | Request::DropOut { .. } | Request::Done => return None,
         };

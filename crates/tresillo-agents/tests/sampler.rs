@@ -3,6 +3,7 @@
 //! every world drawn anywhere is consistent and reproduces the viewer's view.
 
 use crate::common;
+use tresillo_core::question::{BOLA, SURRENDER, TAKE_OVER};
 
 use common::{advance, brute_force, check_world, hand, raw_assignments};
 use proptest::prelude::*;
@@ -65,14 +66,11 @@ fn scripted(s: &Script) -> Option<Hand> {
                 plies += 1;
                 Decision::Play(legal.nth(below(&mut rng, legal.len())).expect("a card"))
             }
-            Request::Surrender { .. } => Decision::Surrender(false),
-            Request::TakeOver { .. } => Decision::TakeOver(false),
-            Request::Bola { .. } => Decision::Bola(true),
+            Request::Ask { question: SURRENDER, .. } => Decision::Answer(SURRENDER, false),
+            Request::Ask { question: TAKE_OVER, .. } => Decision::Answer(TAKE_OVER, false),
+            Request::Ask { question: BOLA, .. } => Decision::Answer(BOLA, true),
             // The script plays `tresillo`: hombre's decisions never come.
-            r @ (Request::Gascarille { .. }
-            | Request::ExchangeRight { .. }
-            | Request::AcceptSurrender { .. }
-            | Request::DeclareVole { .. }) => r.legal_decisions(CardSet::EMPTY)[0],
+            r @ Request::Ask { .. } => r.legal_decisions(CardSet::EMPTY)[0],
             // Three-player scripts: a penetro (four players) does not fit.
             Request::Penetro { .. } | Request::DropOut { .. } | Request::Done => return None,
         };
@@ -329,8 +327,8 @@ fn four_position(seed: u64, all_play: bool, penetro: bool, plies: usize, rule_ma
         let seat = req.seat()?;
         let d = match req {
             Request::Bid { .. } if penetro => Decision::Bid(Bid::Paso),
-            Request::Surrender { .. } if h.public().phase == Phase::PenetroGiveUp => {
-                Decision::Surrender(false)
+            Request::Ask { question: SURRENDER, .. } if h.public().phase == Phase::PenetroGiveUp => {
+                Decision::Answer(SURRENDER, false)
             }
             Request::Play { .. } if played == plies => return Some(h),
             _ => agents[seat.index()].decide(&h.view(seat), &mut rngs[seat.index()]).unwrap(),

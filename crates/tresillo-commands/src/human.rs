@@ -16,13 +16,14 @@ use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use tresillo_agents::cheat::Seated;
 use tresillo_agents::{Agent, AgentRng, TablePlayer, build_agent, rng_from_seed, seat_rngs};
+use tresillo_core::question::SURRENDER;
 use tresillo_core::tables::{TRUMP_SUIT, table};
 use tresillo_core::{
     Bid, Card, CardSet, Contract, Deal, Decision, DropWord, Hand, Help, LedgerConfig, Phase, PlayerView,
     PublicState, Request, Rules, Scorer, ScoringMode, Seat, Suit, Word, label, legal_moves, parse_card,
     question,
 };
-use tresillo_sim::{Act, HandRecord, Step, deal_for_seed, deal_seed, seating_rng_seed};
+use tresillo_sim::{HandRecord, Step, deal_for_seed, deal_seed, seating_rng_seed};
 
 /// What `play --human` was asked for.
 pub struct Session {
@@ -159,7 +160,7 @@ pub fn run(s: &Session, input: &mut impl BufRead, out: &mut impl Write) -> Resul
                 writeln!(out, "{line}{g}")?;
             }
             table.hand.apply(d).map_err(|e| anyhow::anyhow!("seat {seat} ({}): {e}", names[seat.index()]))?;
-            steps.push(Step { seat, act: Act::from(d) });
+            steps.push(Step { seat, act: d });
             // Trumps named: the hand in its new order (at once, unless a prompt
             // shows it; not for the dealer sitting out).
             if matches!(d, Decision::Declare(..))
@@ -454,10 +455,10 @@ fn or_list(items: &[String]) -> String {
 fn gloss(d: &Decision, p: &PublicState) -> String {
     let penetro = p.penetro.active && p.declarer == Some(p.dealer);
     match *d {
-        Decision::Surrender(true) if p.phase == Phase::PenetroGiveUp => {
+        Decision::Answer(SURRENDER, true) if p.phase == Phase::PenetroGiveUp => {
             return " (a puesta at once, and the penetro condición)".into();
         }
-        Decision::Surrender(false) if p.phase == Phase::PenetroGiveUp => {
+        Decision::Answer(SURRENDER, false) if p.phase == Phase::PenetroGiveUp => {
             return " (name trumps, discard one card)".into();
         }
         Decision::Declare(Contract::Entrada, _) if penetro || p.forced => {
@@ -486,20 +487,14 @@ fn gloss(d: &Decision, p: &PublicState) -> String {
         Decision::Word(Word::Vienen) => "I go first",
         Decision::Word(Word::ComoQuiera) => "either of us",
         Decision::Word(Word::Van) => "you go first",
-        Decision::Surrender(true) => "the hand ends as a puesta unless an opponent takes over",
-        Decision::TakeOver(true) => "I play on as declarer",
-        Decision::Bola(true) => "all nine tricks or a failed bola",
-        Decision::Bola(false) => "the hand ends, won",
         Decision::DropOut(DropWord::MeQuedo) => "I stay",
         Decision::DropOut(DropWord::PuedoQuedarme) => "I can stay",
         Decision::DropOut(DropWord::PuedoIrme) => "I can drop out",
         Decision::DropOut(DropWord::MeVoy) => "I drop out",
-        Decision::Gascarille(true) => "the espada's holder must play, worth 3",
-        Decision::ExchangeFirst(false) => "the other opponent exchanges first",
-        Decision::AcceptSurrender(true) => "the hand ends as the declarer's puesta",
-        Decision::AcceptSurrender(false) => "the declarer plays on",
-        Decision::DeclareVole(true) => "all nine tricks: x8 if made, x8 lost if not",
         Decision::Penetro(_) => "ten cards, unseen",
+        Decision::Answer(q, yes) if !q.def().gloss[usize::from(yes)].is_empty() => {
+            q.def().gloss[usize::from(yes)]
+        }
         _ => return String::new(),
     };
     format!(" ({g})")
@@ -688,38 +683,11 @@ fn help(view: &PlayerView) -> String {
                  highest card of the suit led; the winner leads next."
             )
         }
-        Request::Surrender { .. } if p.phase == Phase::PenetroGiveUp => "Penetro (section 12.2): you took ten \
+        Request::Ask { question: SURRENDER, .. } if p.phase == Phase::PenetroGiveUp => "Penetro (section 12.2): you took ten \
              cards. Give up at once and the hand is your puesta, and you pay the penetro condición; or play on: \
              name trumps and discard one card. Once play starts a penetro cannot be given up."
             .into(),
-        Request::Surrender { .. } => "Surrender (section 6): after the third trick the declarer of entrada or \
-             vuelta may give up. Each opponent may then say yo sigo and take over; if nobody does, the hand \
-             is your puesta."
-            .into(),
-        Request::TakeOver { .. } => "Take over (section 6): the declarer gave up. Say yo sigo to become the \
-             declarer with the same trumps (tricks taken stay where they are); otherwise the hand ends as the \
-             declarer's puesta unless the other opponent takes over."
-            .into(),
-        Request::Bola { .. } => "Primeras or bola (section 6): you won the first five tricks. Stop now and the \
-             hand is won with primeras, or play on for bola: all nine tricks, paid 8 by each other player; \
-             losing a later trick is a failed bola (you pay 8 to each) though the contract is still won."
-            .into(),
-        Request::Gascarille { .. } => "Gascarille (RULES.md section 12.3, option gascarille): everybody passed. \
-             In turn order from the holder of the espada, the others may make that player play a gascarille: \
-             discard and draw eight, then name trumps; it is worth 3. If nobody does, the obligation follows."
-            .into(),
-        Request::ExchangeRight { .. } => "Exchange (RULES.md section 12.3): after the declarer, the declarer's \
-             next opponent exchanges first (up to 8 cards, and no more than the heap holds) or passes that right \
-             to the other opponent, who then exchanges first."
-            .into(),
-        Request::AcceptSurrender { .. } => "Surrender (RULES.md section 12.3): the declarer gives up a vuelta. \
-             It ends as the declarer's puesta only if both opponents accept; if either refuses, the declarer \
-             plays on."
-            .into(),
-        Request::DeclareVole { .. } => "Declared vole (RULES.md section 12.3): before the first trick you may \
-             declare that you will win all nine tricks. Made, the game scores x8; failed, you lose the base \
-             value x8. A declared vole cannot be given up."
-            .into(),
+        Request::Ask { question, .. } => question.def().help.into(),
         Request::Penetro { .. } => "Penetro (section 12.2): everybody passed and nobody holds the espada, so \
              the dealer takes ten cards from the top or the bottom of the heap, without looking, and may then \
              give up at once or name trumps and discard one card."

@@ -4,6 +4,7 @@
 use anyhow::{Context, Result};
 use std::io::Write;
 use std::path::Path;
+use tresillo_core::question::SURRENDER;
 use tresillo_core::{Bid, Contract, Deal, Decision, Hand, HandResult, Outcome, Phase, Request, Seat};
 use tresillo_sim::HandRecord;
 
@@ -154,7 +155,7 @@ pub fn narrate(h: &Hand, d: &Decision) -> Option<String> {
             }
             s
         }
-        (Decision::Surrender(g), _) if p.phase == Phase::PenetroGiveUp => {
+        (Decision::Answer(SURRENDER, g), _) if p.phase == Phase::PenetroGiveUp => {
             format!("seat {seat} {}", if g { "gives up at once" } else { "plays the penetro" })
         }
         (Decision::Word(w), _) => format!("conversation: seat {seat} says {w}"),
@@ -173,30 +174,8 @@ pub fn narrate(h: &Hand, d: &Decision) -> Option<String> {
             }
             s
         }
-        (Decision::Surrender(g), _) => format!("seat {seat} {}", if g { "gives up" } else { "plays on" }),
-        (Decision::TakeOver(t), _) => {
-            format!("seat {seat} {}", if t { "says yo sigo and takes over" } else { "does not take over" })
-        }
-        (Decision::Bola(b), _) => {
-            format!("seat {seat} {}", p.game_rules().spec().words.bola_narration[usize::from(b)])
-        }
-        (Decision::Gascarille(g), _) => {
-            format!(
-                "seat {seat} {}",
-                if g { "demands the gascarille" } else { "does not demand the gascarille" }
-            )
-        }
-        (Decision::ExchangeFirst(f), _) => {
-            format!(
-                "seat {seat} {}",
-                if f { "exchanges first" } else { "passes the right to exchange first" }
-            )
-        }
-        (Decision::AcceptSurrender(a), _) => {
-            format!("seat {seat} {} the surrender", if a { "accepts" } else { "refuses" })
-        }
-        (Decision::DeclareVole(v), _) => {
-            format!("seat {seat} {}", if v { "declares the vole" } else { "does not declare the vole" })
+        (Decision::Answer(q, yes), _) => {
+            format!("seat {seat} {}", (q.def().narration)(p.game_rules().spec().words)[usize::from(yes)])
         }
         _ => return None,
     })

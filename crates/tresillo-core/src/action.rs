@@ -20,17 +20,20 @@
 //! | 133..147   | yes/no question `(i - 133) / 2` of [`QUESTIONS`], answer `(i - 133) % 2` (0 no, 1 yes) |
 //! | 147..149   | penetro: which end of the heap ([`HeapEnd::ALL`])        |
 //! | 149..153   | penetro: drop-out word ([`DropWord::ALL`])               |
+//! | 153..      | yes/no question `7 + (i - 153) / 2` (questions added later), answer as above |
 
 use crate::card::{Card, Suit};
 use crate::cardset::CardSet;
 use crate::game::{Bid, Contract, Word};
 use crate::penetro::{DropWord, HeapEnd};
+pub use crate::question::QUESTIONS;
+use crate::question::Question;
 use crate::spec::Names;
-use crate::state::{Decision, DecisionKind, Request};
+use crate::state::{Decision, Request};
 use crate::view::PlayerView;
 
 /// The number of actions: every id is below it.
-pub const NUM_ACTIONS: usize = 153;
+pub const NUM_ACTIONS: usize = FIRST_LATER_QUESTION + 2 * (QUESTIONS.len() - EARLY_QUESTIONS);
 
 /// Every contract of every rule set, in the order of the declare ids.
 pub const CONTRACTS: [Contract; 8] = [
@@ -44,17 +47,6 @@ pub const CONTRACTS: [Contract; 8] = [
     Contract::NoloOuvert,
 ];
 
-/// The yes/no questions, in the order of their ids.
-pub const QUESTIONS: [DecisionKind; 7] = [
-    DecisionKind::Surrender,
-    DecisionKind::TakeOver,
-    DecisionKind::Bola,
-    DecisionKind::Gascarille,
-    DecisionKind::ExchangeRight,
-    DecisionKind::AcceptSurrender,
-    DecisionKind::DeclareVole,
-];
-
 const DISCARD: usize = 40;
 const DONE: usize = 80;
 const PASS: usize = 81;
@@ -66,6 +58,18 @@ const WORD: usize = 130;
 const QUESTION: usize = 133;
 const PENETRO: usize = 147;
 const DROP: usize = 149;
+/// The questions whose ids sit in the block `QUESTION..PENETRO`.
+const EARLY_QUESTIONS: usize = (PENETRO - QUESTION) / 2;
+/// Where the ids of questions added after the first seven begin.
+const FIRST_LATER_QUESTION: usize = 153;
+
+/// The id of answer `yes` to question `q`.
+fn answer_id(q: Question, yes: bool) -> usize {
+    let q = usize::from(q.id());
+    let base =
+        if q < EARLY_QUESTIONS { QUESTION + 2 * q } else { FIRST_LATER_QUESTION + 2 * (q - EARLY_QUESTIONS) };
+    base + usize::from(yes)
+}
 
 /// One action: a decision of the engine, or one step of a discard.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -96,7 +100,6 @@ impl Action {
     /// [`Action::DiscardCard`] steps) and for a bid above [`MAX_BID_LEVEL`].
     #[must_use]
     pub fn id(self) -> Option<usize> {
-        let yes_no = |q: usize, b: bool| Some(QUESTION + 2 * q + usize::from(b));
         match self {
             Action::DiscardCard(c) => Some(DISCARD + c.index()),
             Action::DiscardDone => Some(DONE),
@@ -110,13 +113,7 @@ impl Action {
                     Some(DECLARE + 5 * contract_index(c) + t.map_or(0, |s| 1 + s.index()))
                 }
                 Decision::Word(w) => Some(WORD + Word::ALL.iter().position(|x| *x == w)?),
-                Decision::Surrender(b) => yes_no(0, b),
-                Decision::TakeOver(b) => yes_no(1, b),
-                Decision::Bola(b) => yes_no(2, b),
-                Decision::Gascarille(b) => yes_no(3, b),
-                Decision::ExchangeFirst(b) => yes_no(4, b),
-                Decision::AcceptSurrender(b) => yes_no(5, b),
-                Decision::DeclareVole(b) => yes_no(6, b),
+                Decision::Answer(q, b) => Some(answer_id(q, b)),
                 Decision::Penetro(e) => Some(PENETRO + HeapEnd::ALL.iter().position(|x| *x == e)?),
                 Decision::DropOut(w) => Some(DROP + DropWord::ALL.iter().position(|x| *x == w)?),
                 Decision::Discard(_) => None,
@@ -140,18 +137,14 @@ impl Action {
             WORD..QUESTION => Decision::Word(Word::ALL[id - WORD]),
             QUESTION..PENETRO => {
                 let (q, b) = ((id - QUESTION) / 2, (id - QUESTION) % 2 == 1);
-                match QUESTIONS[q] {
-                    DecisionKind::Surrender => Decision::Surrender(b),
-                    DecisionKind::TakeOver => Decision::TakeOver(b),
-                    DecisionKind::Bola => Decision::Bola(b),
-                    DecisionKind::Gascarille => Decision::Gascarille(b),
-                    DecisionKind::ExchangeRight => Decision::ExchangeFirst(b),
-                    DecisionKind::AcceptSurrender => Decision::AcceptSurrender(b),
-                    _ => Decision::DeclareVole(b),
-                }
+                Decision::Answer(QUESTIONS[q].question, b)
             }
             PENETRO..DROP => Decision::Penetro(HeapEnd::ALL[id - PENETRO]),
-            DROP..NUM_ACTIONS => Decision::DropOut(DropWord::ALL[id - DROP]),
+            DROP..FIRST_LATER_QUESTION => Decision::DropOut(DropWord::ALL[id - DROP]),
+            _ if (FIRST_LATER_QUESTION..NUM_ACTIONS).contains(&id) => {
+                let (q, b) = ((id - FIRST_LATER_QUESTION) / 2, (id - FIRST_LATER_QUESTION) % 2 == 1);
+                Decision::Answer(QUESTIONS[EARLY_QUESTIONS + q].question, b)
+            }
             _ => return None,
         };
         Some(Action::Decision(d))
@@ -223,13 +216,7 @@ pub fn words(names: Names, a: usize) -> String {
             Decision::Bid(b) => format!("bid {}", names.bid(b, false)),
             Decision::Declare(c, t) => names.declaration(c, t),
             Decision::Word(w) => w.name().into(),
-            Decision::Surrender(b) => format!("give up: {}", yes(b)),
-            Decision::TakeOver(b) => format!("take over: {}", yes(b)),
-            Decision::Bola(b) => format!("bola: {}", yes(b)),
-            Decision::Gascarille(b) => format!("gascarille: {}", yes(b)),
-            Decision::ExchangeFirst(b) => format!("exchange first: {}", yes(b)),
-            Decision::AcceptSurrender(b) => format!("accept the surrender: {}", yes(b)),
-            Decision::DeclareVole(b) => format!("declare the vole: {}", yes(b)),
+            Decision::Answer(q, b) => format!("{}: {}", q.def().topic, yes(b)),
             Decision::Penetro(e) => format!("penetro: the {e:?} of the heap").to_lowercase(),
             Decision::DropOut(w) => format!("{w:?}").to_lowercase(),
             Decision::Discard(s) => format!("discard {}", names.cards(s)),

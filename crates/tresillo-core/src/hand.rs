@@ -16,13 +16,15 @@ use crate::game::{Bid, BidEntry, Contract, Outcome, PuestaKind, Word, WordEntry}
 use crate::notation::{Deal, Heap};
 use crate::penetro::{HeapEnd, PenetroState, take_ten};
 use crate::play::{PlayState, legal_moves, trick_winner};
+use crate::question::{Answers, BOLA, QUESTIONS, SURRENDER};
 use crate::result::{HandResult, SurrenderRecord};
 use crate::rules::Rules;
 use crate::spec::RuleSet;
 use crate::tables::table;
 use crate::view::PlayerView;
 
-mod hombre;
+pub(crate) mod hombre;
+pub(crate) mod tresillo;
 
 pub use crate::state::*;
 
@@ -115,6 +117,7 @@ impl Hand {
             accepted: 0,
             refused: None,
             vole_declared: None,
+            answers: Answers::default(),
             penetro: PenetroState::default(),
         };
         let hidden = Hidden {
@@ -244,7 +247,7 @@ impl Hand {
                 Request::Discard { seat, min: 0, max: p.heap_left.min(most) }
             }
             Phase::PenetroTake => Request::Penetro { seat: p.dealer },
-            Phase::PenetroGiveUp => Request::Surrender { seat: p.dealer },
+            Phase::PenetroGiveUp => Request::Ask { seat: p.dealer, question: SURRENDER },
             Phase::DropOut => {
                 let n = p.penetro.words().len() as u8;
                 Request::DropOut { seat: p.mano().plus(n, p.players) }
@@ -253,19 +256,9 @@ impl Hand {
                 let seat = self.seat_to_play();
                 Request::Play { seat, legal: legal_moves(self.hidden.hands[seat], p.trump, p.led()) }
             }
-            Phase::Surrender => Request::Surrender { seat: p.declarer.expect("declarer") },
-            Phase::TakeOver => {
-                Request::TakeOver { seat: self.next_takeover().expect("an opponent is asked") }
+            Phase::Ask(question) => {
+                Request::Ask { seat: (question.def().asked)(self).expect("a seat is asked"), question }
             }
-            Phase::Bola => Request::Bola { seat: p.declarer.expect("declarer") },
-            Phase::Gascarille => {
-                Request::Gascarille { seat: self.next_gascarille().expect("a seat is asked") }
-            }
-            Phase::ExchangeRight => Request::ExchangeRight { seat: p.opponents().expect("declarer")[0] },
-            Phase::AcceptSurrender => {
-                Request::AcceptSurrender { seat: self.next_acceptor().expect("an opponent is asked") }
-            }
-            Phase::DeclareVole => Request::DeclareVole { seat: p.declarer.expect("declarer") },
             Phase::Done => Request::Done,
         }
     }
@@ -283,11 +276,6 @@ impl Hand {
     fn next_speaker(&self) -> Seat {
         let [first, second] = self.public.opponents().expect("declarer");
         if self.public.num_words.is_multiple_of(2) { first } else { second }
-    }
-
-    fn next_takeover(&self) -> Option<Seat> {
-        let opp = self.public.opponents()?;
-        opp.into_iter().find(|o| self.public.declined & (1 << o.0) == 0)
     }
 
     /// Applies a decision of the player whose turn it is. An illegal decision is
@@ -321,48 +309,10 @@ impl Hand {
                     self.public.phase = Phase::Conversation;
                 }
             }
-            Decision::Surrender(give_up) if self.public.phase == Phase::PenetroGiveUp => {
-                // Given up at once: a puesta plus the penetro condición, no tricks.
-                let p = &mut self.public;
-                if give_up {
-                    p.surrendered = Some(true);
-                    p.phase = Phase::Done;
-                } else {
-                    p.phase = Phase::Declare;
-                }
+            Decision::Answer(q, yes) => {
+                self.public.answers.set(q, yes);
+                (q.def().answer)(self, seat, yes);
             }
-            Decision::Surrender(give_up) => {
-                let p = &mut self.public;
-                p.surrendered = Some(give_up);
-                let takeover = p.contract.is_some_and(|c| p.game_rules().takeover_allowed(c));
-                let accept = p.contract.is_some_and(|c| p.game_rules().spec().accept_in.contains(&c));
-                p.phase = match (give_up, takeover, accept) {
-                    (false, _, _) => Phase::Play,
-                    (true, true, _) => Phase::TakeOver,
-                    (true, false, true) => Phase::AcceptSurrender,
-                    (true, false, false) => Phase::Done,
-                };
-            }
-            Decision::TakeOver(yes) => {
-                if yes {
-                    self.public.took_over = Some(seat);
-                    self.public.declarer = Some(seat);
-                    self.public.phase = Phase::Play;
-                } else {
-                    self.public.declined |= 1 << seat.0;
-                    if self.next_takeover().is_none() {
-                        self.public.phase = Phase::Done;
-                    }
-                }
-            }
-            Decision::Bola(on) => {
-                self.public.bola = Some(on);
-                self.public.phase = if on { Phase::Play } else { Phase::Done };
-            }
-            Decision::Gascarille(yes) => self.do_gascarille(seat, yes),
-            Decision::ExchangeFirst(yes) => self.do_exchange_right(seat, yes),
-            Decision::AcceptSurrender(yes) => self.do_accept(seat, yes),
-            Decision::DeclareVole(yes) => self.do_declare_vole(yes),
         }
     }
 
@@ -525,10 +475,19 @@ impl Hand {
         // Mano leads, or the next player who plays if mano sits out (section 12.2).
         let mano = p.mano();
         p.leaders[0] = if p.playing() & (1 << mano.0) != 0 { mano } else { p.next_playing(mano) };
-        if p.game_rules().spec().declared_vole && p.contract != Some(Contract::Contrabola) {
-            p.phase = Phase::DeclareVole;
-        }
+        self.ask_before_play();
         self.expose_if_due();
+    }
+
+    /// Just before the first card: the first question whose
+    /// [`before_play`](crate::question::QuestionDef::before_play) test holds and
+    /// that is not answered yet is asked; else play goes on. A module's answer
+    /// to such a question calls this again.
+    pub(crate) fn ask_before_play(&mut self) {
+        let due = QUESTIONS.iter().find(|q| {
+            self.public.answers.get(q.question).is_none() && q.before_play.is_some_and(|due| due(self))
+        });
+        self.public.phase = due.map_or(Phase::Play, |q| Phase::Ask(q.question));
     }
 
     /// Nolo ouvert: just before the declarer's first card their hand is laid face
@@ -575,13 +534,13 @@ impl Hand {
             && !p.penetro.active
             && p.contract.is_some_and(|c| rules.may_surrender(c))
         {
-            Phase::Surrender
+            Phase::Ask(SURRENDER)
         } else if p.tricks_done == 5
             && p.tricks[d] == 5
             && p.bola.is_none()
             && p.contract.is_some_and(|c| rules.bola_allowed(c))
         {
-            Phase::Bola
+            Phase::Ask(BOLA)
         } else {
             Phase::Play
         };

@@ -22,12 +22,15 @@ pub mod action;
 pub mod bits;
 mod card;
 mod cardset;
+#[cfg(feature = "serde")]
+mod decision_serde;
 mod game;
 mod hand;
 mod notation;
 mod penetro;
 mod play;
 pub mod printable;
+pub mod question;
 mod result;
 mod rules;
 pub mod rulesets;
@@ -49,6 +52,7 @@ pub use notation::{Deal, Heap, NotationError, parse_card, parse_hand, parse_suit
 pub use penetro::{DropEntry, DropWord, HeapEnd, PenetroState, drop_out_decided, playing_seats};
 pub use play::{PlayState, Undo, legal_moves, legal_moves_in, trick_winner, trick_winner_in};
 pub use printable::printable;
+pub use question::{Answers, Question, QuestionDef};
 pub use result::{HandResult, SurrenderRecord};
 pub use rules::{
     ANTE, CODILLO_OLD, CONTRABOLA, Condiciones, DeclareError, FAVORITO, GASCARILLE, HOMBRE_CHIPS, Help,

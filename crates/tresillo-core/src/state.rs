@@ -9,6 +9,7 @@ use crate::cardset::CardSet;
 use crate::game::{Bid, BidEntry, Contract, Word, WordEntry};
 use crate::penetro::{DropWord, HeapEnd, PenetroState, playing_seats};
 use crate::play::PlayState;
+use crate::question::{Answers, Question};
 use crate::rules::{RuleOptions, Rules};
 use crate::spec::RuleSet;
 use crate::table::Table;
@@ -48,21 +49,8 @@ pub enum Phase {
     DropOut,
     /// Tricks.
     Play,
-    /// The declarer may give up (after the third trick).
-    Surrender,
-    /// An opponent may take over (*yo sigo*).
-    TakeOver,
-    /// The declarer, having won five straight tricks, stops or plays for bola.
-    Bola,
-    /// `hombre` option `gascarille`: after all pass, the others may make the
-    /// holder of the espada play a gascarille.
-    Gascarille,
-    /// `hombre`: the declarer's next opponent exchanges first or passes the right.
-    ExchangeRight,
-    /// `hombre`: the opponents accept a surrendered vuelta, or refuse it.
-    AcceptSurrender,
-    /// `hombre`: the declarer may declare the vole before the first trick.
-    DeclareVole,
+    /// A yes/no question is asked ([`crate::question`]).
+    Ask(Question),
     /// The hand is over.
     Done,
 }
@@ -111,42 +99,12 @@ pub enum Request {
         /// The legal cards.
         legal: CardSet,
     },
-    /// Give up (`true`) or play on.
-    Surrender {
-        /// The declarer.
+    /// Answer a yes/no question ([`crate::question`]): legal are both answers.
+    Ask {
+        /// Who is asked.
         seat: Seat,
-    },
-    /// Take over as declarer (*yo sigo*, `true`) or not.
-    TakeOver {
-        /// The opponent asked.
-        seat: Seat,
-    },
-    /// Play on for bola (`true`) or stop with primeras.
-    Bola {
-        /// The declarer.
-        seat: Seat,
-    },
-    /// `hombre` option `gascarille`: make the holder of the espada play a
-    /// gascarille (`true`) or not.
-    Gascarille {
-        /// Who is asked (a player other than the holder, in turn order from it).
-        seat: Seat,
-    },
-    /// `hombre`: exchange first (`true`) or pass that right to the other opponent.
-    ExchangeRight {
-        /// The declarer's next opponent.
-        seat: Seat,
-    },
-    /// `hombre`: accept the declarer's surrender of a vuelta (`true`) or refuse it
-    /// (the declarer then plays on).
-    AcceptSurrender {
-        /// The opponent asked.
-        seat: Seat,
-    },
-    /// `hombre`: declare the vole (all nine tricks) before the first trick, or not.
-    DeclareVole {
-        /// The declarer.
-        seat: Seat,
+        /// The question.
+        question: Question,
     },
     /// Penetro: take the top or the bottom ten cards of the heap (section 12.2).
     Penetro {
@@ -175,20 +133,8 @@ pub enum DecisionKind {
     Word,
     /// A card.
     Play,
-    /// Give up or not.
-    Surrender,
-    /// Take over or not.
-    TakeOver,
-    /// Bola or not.
-    Bola,
-    /// Gascarille or not.
-    Gascarille,
-    /// Exchange first or pass the right.
-    ExchangeRight,
-    /// Accept a surrender or not.
-    AcceptSurrender,
-    /// Declare the vole or not.
-    DeclareVole,
+    /// The answer to a yes/no question.
+    Answer(Question),
     /// The heap end of a penetro.
     Penetro,
     /// A drop-out word.
@@ -210,20 +156,8 @@ pub enum Decision {
     Word(Word),
     /// A card.
     Play(Card),
-    /// Give up?
-    Surrender(bool),
-    /// Take over?
-    TakeOver(bool),
-    /// Play on for bola?
-    Bola(bool),
-    /// Make the holder of the espada play a gascarille?
-    Gascarille(bool),
-    /// Exchange first (`false`: pass the right to the other opponent)?
-    ExchangeFirst(bool),
-    /// Accept the surrender?
-    AcceptSurrender(bool),
-    /// Declare the vole?
-    DeclareVole(bool),
+    /// The answer to a yes/no question ([`crate::question`]): `true` is *yes*.
+    Answer(Question, bool),
     /// The ten cards a penetrating dealer takes.
     Penetro(HeapEnd),
     /// A word of the drop-out conversation.
@@ -240,13 +174,7 @@ impl Decision {
             Decision::Discard(_) => DecisionKind::Discard,
             Decision::Word(_) => DecisionKind::Word,
             Decision::Play(_) => DecisionKind::Play,
-            Decision::Surrender(_) => DecisionKind::Surrender,
-            Decision::TakeOver(_) => DecisionKind::TakeOver,
-            Decision::Bola(_) => DecisionKind::Bola,
-            Decision::Gascarille(_) => DecisionKind::Gascarille,
-            Decision::ExchangeFirst(_) => DecisionKind::ExchangeRight,
-            Decision::AcceptSurrender(_) => DecisionKind::AcceptSurrender,
-            Decision::DeclareVole(_) => DecisionKind::DeclareVole,
+            Decision::Answer(q, _) => DecisionKind::Answer(*q),
             Decision::Penetro(_) => DecisionKind::Penetro,
             Decision::DropOut(_) => DecisionKind::DropOut,
         }
@@ -319,13 +247,7 @@ impl Request {
             | Request::Discard { seat, .. }
             | Request::Word { seat }
             | Request::Play { seat, .. }
-            | Request::Surrender { seat }
-            | Request::TakeOver { seat }
-            | Request::Bola { seat }
-            | Request::Gascarille { seat }
-            | Request::ExchangeRight { seat }
-            | Request::AcceptSurrender { seat }
-            | Request::DeclareVole { seat }
+            | Request::Ask { seat, .. }
             | Request::Penetro { seat }
             | Request::DropOut { seat } => Some(seat),
             Request::Done => None,
@@ -341,13 +263,7 @@ impl Request {
             Request::Discard { .. } => DecisionKind::Discard,
             Request::Word { .. } => DecisionKind::Word,
             Request::Play { .. } => DecisionKind::Play,
-            Request::Surrender { .. } => DecisionKind::Surrender,
-            Request::TakeOver { .. } => DecisionKind::TakeOver,
-            Request::Bola { .. } => DecisionKind::Bola,
-            Request::Gascarille { .. } => DecisionKind::Gascarille,
-            Request::ExchangeRight { .. } => DecisionKind::ExchangeRight,
-            Request::AcceptSurrender { .. } => DecisionKind::AcceptSurrender,
-            Request::DeclareVole { .. } => DecisionKind::DeclareVole,
+            Request::Ask { question, .. } => DecisionKind::Answer(*question),
             Request::Penetro { .. } => DecisionKind::Penetro,
             Request::DropOut { .. } => DecisionKind::DropOut,
             Request::Done => DecisionKind::Done,
@@ -452,17 +368,9 @@ impl Request {
                 .collect(),
             Request::Word { .. } => Word::ALL.iter().map(|w| Decision::Word(*w)).collect(),
             Request::Play { legal, .. } => legal.iter().map(Decision::Play).collect(),
-            Request::Surrender { .. } => vec![Decision::Surrender(false), Decision::Surrender(true)],
-            Request::TakeOver { .. } => vec![Decision::TakeOver(false), Decision::TakeOver(true)],
-            Request::Bola { .. } => vec![Decision::Bola(false), Decision::Bola(true)],
-            Request::Gascarille { .. } => vec![Decision::Gascarille(false), Decision::Gascarille(true)],
-            Request::ExchangeRight { .. } => {
-                vec![Decision::ExchangeFirst(false), Decision::ExchangeFirst(true)]
+            Request::Ask { question, .. } => {
+                vec![Decision::Answer(question, false), Decision::Answer(question, true)]
             }
-            Request::AcceptSurrender { .. } => {
-                vec![Decision::AcceptSurrender(false), Decision::AcceptSurrender(true)]
-            }
-            Request::DeclareVole { .. } => vec![Decision::DeclareVole(false), Decision::DeclareVole(true)],
             Request::Penetro { .. } => HeapEnd::ALL.iter().map(|e| Decision::Penetro(*e)).collect(),
             Request::DropOut { .. } => DropWord::ALL.iter().map(|w| Decision::DropOut(*w)).collect(),
             Request::Done => Vec::new(),
@@ -555,6 +463,8 @@ pub struct PublicState {
     pub refused: Option<Seat>,
     /// `hombre`: the vole decision before the first trick.
     pub vole_declared: Option<bool>,
+    /// The latest answer to each yes/no question asked in this hand.
+    pub answers: Answers,
     /// Four players: the penetro, its heap end and drop-out conversation (section 12.2).
     pub penetro: PenetroState,
 }
@@ -738,7 +648,8 @@ impl PublicState {
     /// public state. `None` before play begins.
     #[must_use]
     pub fn play_state(&self, hands: BySeat<CardSet>) -> Option<PlayState> {
-        if !matches!(self.phase, Phase::Play | Phase::Surrender | Phase::TakeOver | Phase::Bola) {
+        let asked_in_play = matches!(self.phase, Phase::Ask(q) if q.def().in_play);
+        if !(self.phase == Phase::Play || asked_in_play) {
             return None;
         }
         let leader = self.current_leader();

@@ -50,13 +50,11 @@ pub fn request_index(r: Request) -> usize {
         Request::Discard { .. } => 2,
         Request::Word { .. } => 3,
         Request::Play { .. } => 4,
-        Request::Surrender { .. } => 5,
-        Request::TakeOver { .. } => 6,
-        Request::Bola { .. } => 7,
-        Request::Gascarille { .. } => 8,
-        Request::ExchangeRight { .. } => 9,
-        Request::AcceptSurrender { .. } => 10,
-        Request::DeclareVole { .. } => 11,
+        // The first seven questions in their own slots; one added later shares
+        // slot 14 with `Done`, which a deciding seat never sees (the size is
+        // fixed by the trained models).
+        Request::Ask { question, .. } if question.id() < 7 => 5 + usize::from(question.id()),
+        Request::Ask { .. } => 14,
         Request::Penetro { .. } => 12,
         Request::DropOut { .. } => 13,
         Request::Done => 14,

@@ -878,7 +878,7 @@ fn record_actions(line: &str) -> PyResult<(String, Vec<(String, String)>, u8, St
     rec.replay().map_err(|e| value_error(format!("invalid record: {e}")))?;
     let mut actions = Vec::new();
     for step in &rec.decisions {
-        let d = Decision::from(step.act);
+        let d = step.act;
         actions.extend(decision_actions(d).ok_or_else(|| value_error(format!("no action id for {d:?}")))?);
     }
     let options = rec.options.iter().map(|(k, v)| (k.clone(), v.clone())).collect();

@@ -18,7 +18,6 @@ use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Duration;
 use tresillo_core::{Decision, RuleSet, Seat};
-use tresillo_sim::Act;
 
 /// How long a decision's response waits at most for the bots' run it started
 /// to end (on a blocking thread): fast bots' answers and the person's next turn
@@ -251,7 +250,7 @@ async fn view_json(slot: Arc<Slot>, seat: Seat) -> Result<Value, tokio::task::Jo
 #[serde(deny_unknown_fields)]
 struct Posted {
     seq: u64,
-    decision: Act,
+    decision: Decision,
     /// Milliseconds from the question shown to the click, by the page's clock.
     #[serde(default)]
     page_ms: Option<u64>,
@@ -268,7 +267,7 @@ async fn decide(State(s): State<Arc<Server>>, Path(token): Path<String>, body: B
             );
         }
     };
-    let d = Decision::from(posted.decision);
+    let d = posted.decision;
     let (s2, slot2) = (s.clone(), slot.clone());
     // The fsync blocks: off the async threads.
     let queued = crate::stats::start();

@@ -11,7 +11,7 @@ use tresillo_agents::{AgentRng, Registry, TablePlayer, rng_from_seed, seat_rngs}
 use tresillo_core::{
     Deal, Decision, Hand, HandResult, LedgerConfig, Request, Rules, Scorer, ScoringMode, Seat,
 };
-use tresillo_sim::{Act, HandRecord, Step, deal_for_seed, deal_seed, seating_rng_seed};
+use tresillo_sim::{HandRecord, Step, deal_for_seed, deal_seed, seating_rng_seed};
 
 /// Why a game cannot be made or a decision taken.
 #[derive(Debug, thiserror::Error)]
@@ -476,7 +476,7 @@ impl Game {
         let mut h = Hand::with_rules(self.rules, self.players(), self.deal, self.dealer)
             .map_err(|e| GameError::Spec(e.to_string()))?;
         for st in &self.steps[..keep] {
-            h.apply(Decision::from(st.act)).map_err(|e| GameError::Illegal(e.to_string()))?;
+            h.apply(st.act).map_err(|e| GameError::Illegal(e.to_string()))?;
         }
         self.hand = h;
         self.steps.truncate(keep);
@@ -577,7 +577,7 @@ impl Game {
         }
         let mut after = self.hand;
         after.apply(d).map_err(|e| GameError::Illegal(e.to_string()))?;
-        let step = Step { seat, act: Act::from(d) };
+        let step = Step { seat, act: d };
         if let Some(log) = &mut self.log {
             let line = [Entry::Decision(Line { hand: self.k, step, timing })];
             if durable {
@@ -622,7 +622,7 @@ impl Game {
         match entry {
             Entry::Decision(line) => {
                 let log = self.log.take();
-                let r = self.take(line.step.seat, Decision::from(line.step.act), self.seq, true, None);
+                let r = self.take(line.step.seat, line.step.act, self.seq, true, None);
                 self.log = log;
                 r
             }

@@ -227,7 +227,7 @@ pub fn replay_json(rec: &HandRecord) -> Result<Value, String> {
     let mut h = rec.start().map_err(|e| e.to_string())?;
     let mut out = Vec::new();
     for step in &rec.decisions {
-        let d = Decision::from(step.act);
+        let d = step.act;
         out.push(position(&h, Some((step.seat, d))));
         h.apply(d).map_err(|e| e.to_string())?;
     }
@@ -276,7 +276,7 @@ fn position(h: &Hand, d: Option<(Seat, Decision)>) -> Value {
         "trick": trick,
         "last_trick": last_trick,
         "to_move": h.request().seat().map(|s| s.0),
-        "decision": d.map(|(seat, d)| json!({"seat": seat.0, "act": tresillo_sim::Act::from(d), "text": label(&d, p)})),
+        "decision": d.map(|(seat, d)| json!({"seat": seat.0, "act": d, "text": label(&d, p)})),
     })
 }
 

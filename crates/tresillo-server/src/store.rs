@@ -385,11 +385,14 @@ impl Log {
 mod tests {
     use super::*;
     use tresillo_core::{Card, Seat};
-    use tresillo_sim::Act;
 
     #[test]
     fn lines_round_trip() {
-        let l = Line { hand: 3, step: Step { seat: Seat(2), act: Act::Play(Card::ESPADA) }, timing: None };
+        let l = Line {
+            hand: 3,
+            step: Step { seat: Seat(2), act: tresillo_core::Decision::Play(Card::ESPADA) },
+            timing: None,
+        };
         let text = l.to_json();
         assert_eq!(text, r#"{"hand":3,"seat":2,"play":"1E"}"#);
         let back = Line::parse(&text).unwrap();

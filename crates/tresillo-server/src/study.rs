@@ -41,7 +41,7 @@ use std::time::SystemTime;
 use tresillo_agents::Registry;
 use tresillo_core::{CardSet, Decision, Hand, LedgerConfig, Scorer, ScoringMode, Seat};
 use tresillo_env::SeatView;
-use tresillo_sim::{Act, HandRecord};
+use tresillo_sim::HandRecord;
 use tresillo_study::{Pending, Study, StudyError, Turn, Who, find_token, study_file};
 
 const PAGE: &str = include_str!("assets/study.html");
@@ -433,7 +433,7 @@ async fn consent(State(s): State<Arc<Studies>>, Path(token): Path<String>, body:
 #[serde(deny_unknown_fields)]
 struct Posted {
     seq: usize,
-    decision: Act,
+    decision: Decision,
     /// Milliseconds from the question shown to the click, by the page's clock.
     #[serde(default)]
     page_ms: Option<u64>,
@@ -487,12 +487,7 @@ async fn decide(State(s): State<Arc<Studies>>, Path(token): Path<String>, body: 
             return error(StatusCode::CONFLICT, "accept the consent text first");
         }
         let decided = opponents_move(o, who).and_then(|()| {
-            let lent = o.lock().lend_decision_timed(
-                who,
-                posted.seq,
-                Decision::from(posted.decision),
-                posted.page_ms,
-            );
+            let lent = o.lock().lend_decision_timed(who, posted.seq, posted.decision, posted.page_ms);
             let mut lent = lent?;
             lent.think();
             o.lock().give_back(lent).map(|_| ())
@@ -585,7 +580,7 @@ fn game_view(p: &Pending, results: &[Value]) -> Value {
     let mut hand = Hand::with_rules(s.rules, s.players, s.deal, s.dealer).ok();
     if let Some(h) = &mut hand {
         for st in &p.steps {
-            if h.apply(Decision::from(st.act)).is_err() {
+            if h.apply(st.act).is_err() {
                 break;
             }
         }

@@ -9,7 +9,7 @@ use crate::game::Game;
 use serde_json::{Value, json};
 use tresillo_core::{CardSet, Decision, HandResult, Outcome, PlayerView, PublicState, Request};
 use tresillo_env::SeatView;
-use tresillo_sim::{Act, Step};
+use tresillo_sim::Step;
 
 /// The JSON the page renders (`GET /api/games/TOKEN`).
 #[must_use]
@@ -123,10 +123,7 @@ pub(crate) fn request_json(req: Request, pv: &PlayerView) -> Value {
     let choices: Vec<Value> = if kind == "discard" {
         Vec::new()
     } else {
-        pv.legal_decisions()
-            .into_iter()
-            .map(|d| json!({"decision": Act::from(d), "label": label(&d, p)}))
-            .collect()
+        pv.legal_decisions().into_iter().map(|d| json!({"decision": d, "label": label(&d, p)})).collect()
     };
     json!({"kind": kind, "question": question(pv), "choices": choices, "discard": extra.get("min").map(|_| extra.clone()), "legal": extra.get("legal")})
 }
@@ -138,13 +135,7 @@ fn kind_name(r: Request) -> &'static str {
         Request::Discard { .. } => "discard",
         Request::Word { .. } => "word",
         Request::Play { .. } => "play",
-        Request::Surrender { .. } => "surrender",
-        Request::TakeOver { .. } => "take_over",
-        Request::Bola { .. } => "bola",
-        Request::Gascarille { .. } => "gascarille",
-        Request::ExchangeRight { .. } => "exchange_first",
-        Request::AcceptSurrender { .. } => "accept_surrender",
-        Request::DeclareVole { .. } => "declare_vole",
+        Request::Ask { question, .. } => question.name(),
         Request::Penetro { .. } => "penetro",
         Request::DropOut { .. } => "drop_out",
         Request::Done => "done",
@@ -184,7 +175,7 @@ pub(crate) fn history_of(
         .expect("the hand was made from these");
     let mut out = Vec::new();
     for &Step { seat, act } in steps {
-        let d = Decision::from(act);
+        let d = act;
         let p = h.public();
         let text = match d {
             Decision::Discard(s) if seat != me => format!("discards {}", s.len()),
@@ -315,8 +306,8 @@ fn summary(rec: &tresillo_sim::HandRecord) -> Value {
     let mut played = vec![Vec::new(); n];
     for st in &rec.decisions {
         match st.act {
-            Act::Discard(set) => discards[st.seat.index()].extend(cards(set)),
-            Act::Play(c) => played[st.seat.index()].push(c.to_string()),
+            Decision::Discard(set) => discards[st.seat.index()].extend(cards(set)),
+            Decision::Play(c) => played[st.seat.index()].push(c.to_string()),
             _ => {}
         }
     }

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use tower::ServiceExt;
 use tresillo_core::{CardSet, Decision, Hand, parse_card};
 use tresillo_server::{Server, Token, router};
-use tresillo_sim::{Act, HandRecord};
+use tresillo_sim::HandRecord;
 
 pub(crate) fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap()
@@ -95,7 +95,7 @@ fn hand_at(server: &Arc<Server>, token: Token, v: &Value) -> Option<Hand> {
     };
     let mut h = Hand::with_rules(g.rules, g.players(), deal, dealer).unwrap();
     for s in &steps[..seq - before] {
-        h.apply(Decision::from(s.act)).unwrap();
+        h.apply(s.act).unwrap();
     }
     Some(h)
 }
@@ -394,8 +394,7 @@ fn out_of_turn_decisions_are_refused() {
     // Dealer 0: seat 1 (a bot) speaks first.
     assert_eq!(g.turn(), Some(tresillo_core::Seat(1)));
     let before = g.hand;
-    let e =
-        g.decide(tresillo_core::Seat(0), Decision::from(Act::Bid(tresillo_core::Bid::Paso)), 0).unwrap_err();
+    let e = g.decide(tresillo_core::Seat(0), Decision::Bid(tresillo_core::Bid::Paso), 0).unwrap_err();
     assert!(e.to_string().contains("not seat 0's turn"), "{e}");
     assert_eq!(g.hand, before);
     assert_eq!(g.seq, 0);

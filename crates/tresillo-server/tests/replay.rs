@@ -91,7 +91,7 @@ fn check_positions(rec: &HandRecord, v: &Value) {
             assert_eq!(shown, held, "decision {} seat {s}", i + 1);
         }
         assert_eq!(pos[i]["to_move"], json!(step.seat.0));
-        h.apply(tresillo_core::Decision::from(step.act)).unwrap();
+        h.apply(step.act).unwrap();
     }
     assert_eq!(pos[rec.decisions.len()]["decision"], Value::Null);
     assert_eq!(v["decisions"], serde_json::to_value(&rec.decisions).unwrap());

@@ -121,7 +121,7 @@ fn check_hidden(s: &Arc<Studies>, token: &str, v: &Value) {
     let s = &p.setup;
     let mut h = Hand::with_rules(s.rules, s.players, s.deal, s.dealer).unwrap();
     for st in &p.steps {
-        h.apply(Decision::from(st.act)).unwrap();
+        h.apply(st.act).unwrap();
     }
     let known = h.view(s.human_seat).known_cards();
     let mut shown = CardSet::EMPTY;

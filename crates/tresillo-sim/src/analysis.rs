@@ -134,7 +134,7 @@ pub fn analyze(rec: &HandRecord, pimc: Option<PimcConfig>) -> Result<HandAnalysi
     let mut hand = rec.start()?;
     let mut cards = Vec::new();
     for (i, step) in rec.decisions.iter().enumerate() {
-        let d = Decision::from(step.act);
+        let d = step.act;
         if let Decision::Play(card) = d
             && let Some(c) = judge(&hand, i + 1, card, &mut solvers, pimc.zip(rng.as_mut()))
         {

@@ -26,7 +26,7 @@ pub use config::{
     takes_time_budget, with_time_budget,
 };
 pub use record::{
-    Act, HandRecord, RECORD_FORMAT, RecordError, Step, TournamentOrigin, play_recorded, seating_rng_seed,
+    HandRecord, RECORD_FORMAT, RecordError, Step, TournamentOrigin, play_recorded, seating_rng_seed,
 };
 pub use runner::{
     AgentSlots, DealRow, MeteredSeat, SeatPlayer, SimError, Tournament, UnitOutput, deal_row, seating_index,

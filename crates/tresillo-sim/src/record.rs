@@ -11,10 +11,7 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use tresillo_agents::{AgentError, AgentRng, BiddingCovers, TablePlayer, play_hand_with, splitmix64};
-use tresillo_core::{
-    Bid, Card, CardSet, Contract, Deal, Decision, DropWord, Hand, HandError, HandResult, HeapEnd, RuleSet,
-    Seat, Suit, Word,
-};
+use tresillo_core::{Deal, Decision, Hand, HandError, HandResult, RuleSet, Seat};
 
 /// The format version written in every record. A reader refuses other versions.
 pub const RECORD_FORMAT: u32 = 1;
@@ -25,9 +22,10 @@ pub const RECORD_FORMAT: u32 = 1;
 pub struct Step {
     /// Who decided.
     pub seat: Seat,
-    /// What they decided.
+    /// What they decided, in the record's words ([`Decision`]'s serde form: the
+    /// key names the kind, the value the choice).
     #[serde(flatten)]
-    pub act: Act,
+    pub act: Decision,
 }
 
 impl<'de> Deserialize<'de> for Step {
@@ -43,91 +41,8 @@ impl<'de> Deserialize<'de> for Step {
                 if keys.is_empty() { "none".to_string() } else { format!("`{}`", keys.join("`, `")) }
             )));
         }
-        let act = Act::deserialize(serde_json::Value::Object(map)).map_err(D::Error::custom)?;
+        let act = Decision::deserialize(serde_json::Value::Object(map)).map_err(D::Error::custom)?;
         Ok(Step { seat, act })
-    }
-}
-
-/// A decision in the record's words (the serde form of [`Decision`]): the key names
-/// the kind, the value the choice.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
-pub enum Act {
-    /// A call of the auction: `"paso"` or `{"level": 1}`.
-    Bid(Bid),
-    /// The contract and, for entrada and solo, trumps.
-    Declare {
-        /// `entrada`, `vuelta` or `solo`.
-        contract: Contract,
-        /// Trumps named (absent for vuelta).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        trump: Option<Suit>,
-    },
-    /// The cards discarded, in notation (`""` for none).
-    Discard(CardSet),
-    /// A conversation word: `vienen`, `como-quiera`, `van`.
-    Word(Word),
-    /// A card played.
-    Play(Card),
-    /// Gave up (`true`) or played on.
-    Surrender(bool),
-    /// Took over (*yo sigo*, `true`) or not.
-    TakeOver(bool),
-    /// Played on for bola (`true`) or stopped with primeras.
-    Bola(bool),
-    /// `hombre`: made the holder of the espada play a gascarille (`true`) or not.
-    Gascarille(bool),
-    /// `hombre`: exchanged first (`true`) or passed the right.
-    ExchangeFirst(bool),
-    /// `hombre`: accepted a surrendered vuelta (`true`) or refused it.
-    AcceptSurrender(bool),
-    /// `hombre`: declared the vole (`true`) or not.
-    DeclareVole(bool),
-    /// Penetro: the dealer took the `top` or `bottom` ten cards of the heap.
-    Penetro(HeapEnd),
-    /// Penetro: `me-quedo`, `puedo-quedarme`, `puedo-irme` or `me-voy`.
-    DropOut(DropWord),
-}
-
-impl From<Decision> for Act {
-    fn from(d: Decision) -> Act {
-        match d {
-            Decision::Bid(b) => Act::Bid(b),
-            Decision::Declare(contract, trump) => Act::Declare { contract, trump },
-            Decision::Discard(s) => Act::Discard(s),
-            Decision::Word(w) => Act::Word(w),
-            Decision::Play(c) => Act::Play(c),
-            Decision::Surrender(b) => Act::Surrender(b),
-            Decision::TakeOver(b) => Act::TakeOver(b),
-            Decision::Bola(b) => Act::Bola(b),
-            Decision::Gascarille(b) => Act::Gascarille(b),
-            Decision::ExchangeFirst(b) => Act::ExchangeFirst(b),
-            Decision::AcceptSurrender(b) => Act::AcceptSurrender(b),
-            Decision::DeclareVole(b) => Act::DeclareVole(b),
-            Decision::Penetro(e) => Act::Penetro(e),
-            Decision::DropOut(w) => Act::DropOut(w),
-        }
-    }
-}
-
-impl From<Act> for Decision {
-    fn from(a: Act) -> Decision {
-        match a {
-            Act::Bid(b) => Decision::Bid(b),
-            Act::Declare { contract, trump } => Decision::Declare(contract, trump),
-            Act::Discard(s) => Decision::Discard(s),
-            Act::Word(w) => Decision::Word(w),
-            Act::Play(c) => Decision::Play(c),
-            Act::Surrender(b) => Decision::Surrender(b),
-            Act::TakeOver(b) => Decision::TakeOver(b),
-            Act::Bola(b) => Decision::Bola(b),
-            Act::Gascarille(b) => Decision::Gascarille(b),
-            Act::ExchangeFirst(b) => Decision::ExchangeFirst(b),
-            Act::AcceptSurrender(b) => Decision::AcceptSurrender(b),
-            Act::DeclareVole(b) => Decision::DeclareVole(b),
-            Act::Penetro(e) => Decision::Penetro(e),
-            Act::DropOut(w) => Decision::DropOut(w),
-        }
     }
 }
 
@@ -331,7 +246,7 @@ impl HandRecord {
             if step.seat != expected {
                 return Err(RecordError::WrongSeat { index, got: step.seat, expected });
             }
-            let d = Decision::from(step.act);
+            let d = step.act;
             let before = hand;
             hand.apply(d).map_err(|source| RecordError::Illegal { index, seat: step.seat, source })?;
             observe(&before, &d);
@@ -393,7 +308,7 @@ pub fn play_recorded<P: TablePlayer>(
     let mut steps = Vec::with_capacity(48);
     let r = play_hand_with(hand, agents, rngs, |h, d| {
         if let Some(seat) = h.request().seat() {
-            steps.push(Step { seat, act: Act::from(*d) });
+            steps.push(Step { seat, act: *d });
         }
     })?;
     Ok((r, steps))
@@ -411,6 +326,7 @@ pub const fn seating_rng_seed(deal_seed: u64, seating_index: usize) -> u64 {
 mod tests {
     use super::*;
     use tresillo_agents::{build_seated, seat_rngs};
+    use tresillo_core::{Bid, Card, CardSet, Contract};
 
     fn recorded(seed: u64, specs: [&str; 3]) -> HandRecord {
         let deal = crate::deal_for_seed(seed);
@@ -466,17 +382,17 @@ mod tests {
     #[test]
     fn steps_read_as_documented() {
         let s: Step = serde_json::from_str(r#"{"seat":2,"play":"7C"}"#).unwrap();
-        assert_eq!(s.act, Act::Play(tresillo_core::parse_card("7C").unwrap()));
+        assert_eq!(s.act, Decision::Play(tresillo_core::parse_card("7C").unwrap()));
         let s: Step = serde_json::from_str(r#"{"seat":0,"declare":{"contract":"vuelta"}}"#).unwrap();
-        assert_eq!(s.act, Act::Declare { contract: Contract::Vuelta, trump: None });
+        assert_eq!(s.act, Decision::Declare(Contract::Vuelta, None));
         let s: Step = serde_json::from_str(r#"{"seat":1,"bid":{"level":2}}"#).unwrap();
-        assert_eq!(s.act, Act::Bid(Bid::Level(2)));
+        assert_eq!(s.act, Decision::Bid(Bid::Level(2)));
         assert_eq!(
-            serde_json::to_string(&Step { seat: Seat(1), act: Act::Bid(Bid::Paso) }).unwrap(),
+            serde_json::to_string(&Step { seat: Seat(1), act: Decision::Bid(Bid::Paso) }).unwrap(),
             r#"{"seat":1,"bid":"paso"}"#
         );
         assert_eq!(
-            serde_json::to_string(&Step { seat: Seat(0), act: Act::Discard(CardSet::EMPTY) }).unwrap(),
+            serde_json::to_string(&Step { seat: Seat(0), act: Decision::Discard(CardSet::EMPTY) }).unwrap(),
             r#"{"seat":0,"discard":""}"#
         );
     }
@@ -522,7 +438,7 @@ mod tests {
         r.decisions[0].seat = r.decisions[0].seat.next(3);
         assert!(matches!(r.replay(), Err(RecordError::WrongSeat { index: 1, .. })));
         let mut r = good.clone();
-        r.decisions[0].act = Act::Play(Card::ESPADA);
+        r.decisions[0].act = Decision::Play(Card::ESPADA);
         assert!(matches!(r.replay(), Err(RecordError::Illegal { index: 1, .. })));
         let mut r = good.clone();
         r.result.tricks.0[0] += 1;
@@ -543,7 +459,7 @@ mod tests {
         let (good, first_play) = (0..)
             .map(|seed| recorded(seed, ["rule", "rule", "rule"]))
             .find_map(|r| {
-                let at = r.decisions.iter().position(|s| matches!(s.act, Act::Play(_)))?;
+                let at = r.decisions.iter().position(|s| matches!(s.act, Decision::Play(_)))?;
                 Some((r, at))
             })
             .unwrap();
@@ -551,14 +467,14 @@ mod tests {
         let hand = {
             let mut h = good.start().unwrap();
             for s in &good.decisions[..first_play] {
-                h.apply(s.act.into()).unwrap();
+                h.apply(s.act).unwrap();
             }
             h
         };
         let seat = good.decisions[first_play].seat;
         let foreign = hand.hand_of(seat.next(3)).first().unwrap();
         let mut r = good.clone();
-        r.decisions[first_play].act = Act::Play(foreign);
+        r.decisions[first_play].act = Decision::Play(foreign);
         let e = r.replay().unwrap_err();
         assert!(e.to_string().starts_with(&format!("decision {}", first_play + 1)), "{e}");
         assert!(e.to_string().contains(&foreign.to_string()), "{e}");

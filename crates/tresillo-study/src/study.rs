@@ -13,7 +13,7 @@ use tresillo_core::{
     Deal, Decision, Hand, HandError, LedgerConfig, PlayerView, Request, Rules, Scorer, ScoringMode, Seat,
 };
 use tresillo_sim::book::{BookDeal, DealBook};
-use tresillo_sim::{Act, DealRow, HandRecord, Step, TournamentOrigin, deal_row, deal_seed, seating_index};
+use tresillo_sim::{DealRow, HandRecord, Step, TournamentOrigin, deal_row, deal_seed, seating_index};
 
 /// A participant of an open study, found from their token ([`Study::who`]); the
 /// only way to reach their games.
@@ -186,7 +186,7 @@ impl Live {
             if let Some(Some(a)) = self.seats.get_mut(seat.index()) {
                 let _ = a.decide_at(&self.hand, seat, &mut self.rngs[seat.index()]);
             }
-            self.hand.apply(Decision::from(step.act)).map_err(|e| bad(e.to_string()))?;
+            self.hand.apply(step.act).map_err(|e| bad(e.to_string()))?;
             self.steps.push(step);
         }
         Ok(())
@@ -675,7 +675,7 @@ impl Study {
         let mut next = live.hand;
         next.apply(d).map_err(StudyError::Illegal)?;
         let since = self.people[who.0].turn_since.take();
-        let mut lent = self.take(who, Some((Step { seat, act: Act::from(d) }, next)), Vec::new());
+        let mut lent = self.take(who, Some((Step { seat, act: d }, next)), Vec::new());
         if let Some(page_ms) = timed {
             let mut event = serde_json::json!({"kind": "decision", "decision": at, "at": unix_ms(),
                 "server_ms": since.map(|t| t.elapsed().as_millis() as u64)});
@@ -899,7 +899,7 @@ impl Study {
             let mut steps = Vec::new();
             let result = tresillo_agents::play_hand_with(&mut hand, &mut seats, &mut rngs, |h, d| {
                 if let Some(seat) = h.request().seat() {
-                    steps.push(Step { seat, act: Act::from(*d) });
+                    steps.push(Step { seat, act: *d });
                 }
             })
             .map_err(|e| format!("deal {}: {e}", setup.deal_index))?;
@@ -983,7 +983,7 @@ impl Lent {
                 failure = Some(format!("{} in seat {}: illegal {d:?}: {e}", agent.player_name(), seat.0));
                 break;
             }
-            let step = Step { seat, act: Act::from(d) };
+            let step = Step { seat, act: d };
             live.steps.push(step);
             self.entries.push(Entry::Step { game, step });
         }

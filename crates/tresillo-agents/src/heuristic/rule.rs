@@ -35,6 +35,9 @@ use crate::rng::AgentRng;
 use crate::sampling::infer::Inference;
 use crate::{Agent, Failure};
 use std::sync::OnceLock;
+use tresillo_core::question::{
+    ACCEPT_SURRENDER, BOLA, DECLARE_VOLE, EXCHANGE_FIRST, GASCARILLE, SURRENDER, TAKE_OVER,
+};
 use tresillo_core::tables::{TRUMP_SUIT, TrumpTable, table};
 use tresillo_core::{
     Bid, Card, CardSet, Contract, Decision, DropWord, HeapEnd, Phase, PlayerView, Request, Seat, Suit, Table,
@@ -103,25 +106,29 @@ impl RuleAgent {
             Request::Discard { min, max, .. } => Decision::Discard(discards(view, min, max)),
             Request::Word { .. } => self.word(view),
             Request::Play { legal, .. } => Decision::Play(self.play(view, legal)),
-            Request::Surrender { .. } if view.public().phase == Phase::PenetroGiveUp => {
-                Decision::Surrender(self.give_up_penetro(view))
+            Request::Ask { question: SURRENDER, .. } if view.public().phase == Phase::PenetroGiveUp => {
+                Decision::Answer(SURRENDER, self.give_up_penetro(view))
             }
-            Request::Surrender { .. } => Decision::Surrender(self.surrender(view)),
-            Request::TakeOver { .. } => Decision::TakeOver(self.take_over(view)),
-            Request::Bola { .. } => Decision::Bola(bola_is_safe(view)),
-            Request::Gascarille { .. } => Decision::Gascarille(demand_gascarille(view)),
-            Request::ExchangeRight { .. } => {
-                Decision::ExchangeFirst(matches!(self.word(view), Decision::Word(Word::Vienen)))
+            Request::Ask { question: SURRENDER, .. } => Decision::Answer(SURRENDER, self.surrender(view)),
+            Request::Ask { question: TAKE_OVER, .. } => Decision::Answer(TAKE_OVER, self.take_over(view)),
+            Request::Ask { question: BOLA, .. } => Decision::Answer(BOLA, bola_is_safe(view)),
+            Request::Ask { question: GASCARILLE, .. } => {
+                Decision::Answer(GASCARILLE, demand_gascarille(view))
+            }
+            Request::Ask { question: EXCHANGE_FIRST, .. } => {
+                Decision::Answer(EXCHANGE_FIRST, matches!(self.word(view), Decision::Word(Word::Vienen)))
             }
             // A surrendered vuelta is the declarer's puesta: always accepted.
-            Request::AcceptSurrender { .. } => Decision::AcceptSurrender(true),
-            Request::DeclareVole { .. } => {
-                Decision::DeclareVole(bola_is_safe(view) && view.public().mano() == view.seat())
+            Request::Ask { question: ACCEPT_SURRENDER, .. } => Decision::Answer(ACCEPT_SURRENDER, true),
+            Request::Ask { question: DECLARE_VOLE, .. } => {
+                Decision::Answer(DECLARE_VOLE, bola_is_safe(view) && view.public().mano() == view.seat())
             }
+            // A question this agent has no rule for: no.
+            Request::Ask { question, .. } => Decision::Answer(question, false),
             Request::Penetro { .. } => Decision::Penetro(HeapEnd::Top),
             Request::DropOut { .. } => Decision::DropOut(self.drop_out(view)),
             // Not this seat's turn: nothing legal to say; play_hand never asks.
-            Request::Done => Decision::Surrender(false),
+            Request::Done => Decision::Answer(SURRENDER, false),
         }
     }
 }

@@ -65,6 +65,9 @@ mod subsets;
 mod world;
 
 use subsets::{below_u128, binom, for_each_subset, random_subset, subset_by_draws};
+use tresillo_core::question::{
+    ACCEPT_SURRENDER, BOLA, DECLARE_VOLE, EXCHANGE_FIRST, GASCARILLE, SURRENDER, TAKE_OVER,
+};
 pub use world::{NoWorld, World};
 use world::{draw, heap_rest};
 
@@ -206,17 +209,29 @@ impl World {
                     np += 1;
                     Decision::Play(*c)
                 }
-                Request::Surrender { .. } => Decision::Surrender(p.surrendered == Some(true)),
-                Request::TakeOver { seat } => Decision::TakeOver(p.took_over == Some(seat)),
-                Request::Bola { .. } => Decision::Bola(p.bola == Some(true)),
-                Request::Gascarille { seat } => {
-                    Decision::Gascarille(p.gascarille_declined & (1 << seat.0) == 0)
+                Request::Ask { question: SURRENDER, .. } => {
+                    Decision::Answer(SURRENDER, p.surrendered == Some(true))
                 }
-                Request::ExchangeRight { .. } => Decision::ExchangeFirst(p.exchange_first == Some(true)),
-                Request::AcceptSurrender { seat } => {
-                    Decision::AcceptSurrender(p.accepted & (1 << seat.0) != 0)
+                Request::Ask { seat, question: TAKE_OVER } => {
+                    Decision::Answer(TAKE_OVER, p.took_over == Some(seat))
                 }
-                Request::DeclareVole { .. } => Decision::DeclareVole(p.vole_declared == Some(true)),
+                Request::Ask { question: BOLA, .. } => Decision::Answer(BOLA, p.bola == Some(true)),
+                Request::Ask { seat, question: GASCARILLE } => {
+                    Decision::Answer(GASCARILLE, p.gascarille_declined & (1 << seat.0) == 0)
+                }
+                Request::Ask { question: EXCHANGE_FIRST, .. } => {
+                    Decision::Answer(EXCHANGE_FIRST, p.exchange_first == Some(true))
+                }
+                Request::Ask { seat, question: ACCEPT_SURRENDER } => {
+                    Decision::Answer(ACCEPT_SURRENDER, p.accepted & (1 << seat.0) != 0)
+                }
+                Request::Ask { question: DECLARE_VOLE, .. } => {
+                    Decision::Answer(DECLARE_VOLE, p.vole_declared == Some(true))
+                }
+                // A question asked once a hand: its latest answer is the one given.
+                Request::Ask { question, .. } => {
+                    Decision::Answer(question, p.answers.get(question) == Some(true))
+                }
                 Request::Penetro { .. } => Decision::Penetro(
                     p.penetro.heap_end.ok_or_else(|| NoWorld("no heap end in the view".into()))?,
                 ),

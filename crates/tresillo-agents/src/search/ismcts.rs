@@ -127,6 +127,7 @@ use crate::sampling::sampler::{Sampler, World};
 use crate::spec_error::SpecError;
 use crate::{Agent, Failure};
 use std::time::{Duration, Instant};
+use tresillo_core::question::{ACCEPT_SURRENDER, BOLA, DECLARE_VOLE, SURRENDER, TAKE_OVER};
 use tresillo_core::tables::table;
 use tresillo_core::{
     Card, Decision, Hand, LedgerConfig, MAX_TRICKS, Outcome, PlayState, PlayerView, Request, Rules, Seat,
@@ -531,7 +532,7 @@ fn is_fast(view: &PlayerView) -> bool {
 fn searched(view: &PlayerView) -> bool {
     let p = view.public();
     match view.request() {
-        Request::Surrender { .. } => p.phase != tresillo_core::Phase::PenetroGiveUp,
+        Request::Ask { question: SURRENDER, .. } => p.phase != tresillo_core::Phase::PenetroGiveUp,
         r => searchable(r),
     }
 }
@@ -542,11 +543,11 @@ fn searchable(r: Request) -> bool {
     matches!(
         r,
         Request::Play { .. }
-            | Request::Surrender { .. }
-            | Request::TakeOver { .. }
-            | Request::Bola { .. }
-            | Request::AcceptSurrender { .. }
-            | Request::DeclareVole { .. }
+            | Request::Ask { question: SURRENDER, .. }
+            | Request::Ask { question: TAKE_OVER, .. }
+            | Request::Ask { question: BOLA, .. }
+            | Request::Ask { question: ACCEPT_SURRENDER, .. }
+            | Request::Ask { question: DECLARE_VOLE, .. }
     )
 }
 
@@ -555,11 +556,11 @@ fn searchable(r: Request) -> bool {
 fn decision_of(r: Request, mv: u8) -> Decision {
     let yes = mv == YES;
     match r {
-        Request::Surrender { .. } => Decision::Surrender(yes),
-        Request::TakeOver { .. } => Decision::TakeOver(yes),
-        Request::Bola { .. } => Decision::Bola(yes),
-        Request::AcceptSurrender { .. } => Decision::AcceptSurrender(yes),
-        Request::DeclareVole { .. } => Decision::DeclareVole(yes),
+        Request::Ask { question: SURRENDER, .. } => Decision::Answer(SURRENDER, yes),
+        Request::Ask { question: TAKE_OVER, .. } => Decision::Answer(TAKE_OVER, yes),
+        Request::Ask { question: BOLA, .. } => Decision::Answer(BOLA, yes),
+        Request::Ask { question: ACCEPT_SURRENDER, .. } => Decision::Answer(ACCEPT_SURRENDER, yes),
+        Request::Ask { question: DECLARE_VOLE, .. } => Decision::Answer(DECLARE_VOLE, yes),
         _ => Decision::Play(Card::from_bit(u32::from(mv)).expect("a card move")),
     }
 }
@@ -583,11 +584,11 @@ impl Ismcts {
     pub fn choose(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
         match view.request() {
             Request::Play { .. }
-            | Request::Surrender { .. }
-            | Request::TakeOver { .. }
-            | Request::Bola { .. }
-            | Request::AcceptSurrender { .. }
-            | Request::DeclareVole { .. } => {
+            | Request::Ask { question: SURRENDER, .. }
+            | Request::Ask { question: TAKE_OVER, .. }
+            | Request::Ask { question: BOLA, .. }
+            | Request::Ask { question: ACCEPT_SURRENDER, .. }
+            | Request::Ask { question: DECLARE_VOLE, .. } => {
                 self.search(view, rng).unwrap_or_else(|| self.rule.choose(view, rng))
             }
             _ => {
@@ -680,9 +681,9 @@ impl Sim {
         let contract = p.contract?;
         let (phase, asked) = match view.request() {
             Request::Play { .. } => (Phase::Play, declarer),
-            Request::Surrender { .. } => (Phase::Surrender, declarer),
-            Request::TakeOver { seat } => (Phase::TakeOver, seat),
-            Request::Bola { .. } => (Phase::Bola, declarer),
+            Request::Ask { question: SURRENDER, .. } => (Phase::Surrender, declarer),
+            Request::Ask { seat, question: TAKE_OVER } => (Phase::TakeOver, seat),
+            Request::Ask { question: BOLA, .. } => (Phase::Bola, declarer),
             _ => return None,
         };
         Some(Sim {
@@ -726,9 +727,9 @@ impl Sim {
     fn decision(&self, mv: u8) -> Decision {
         match self.phase {
             Phase::Play | Phase::Done => Decision::Play(Card::from_bit(u32::from(mv)).expect("a card move")),
-            Phase::Surrender => Decision::Surrender(mv == YES),
-            Phase::TakeOver => Decision::TakeOver(mv == YES),
-            Phase::Bola => Decision::Bola(mv == YES),
+            Phase::Surrender => Decision::Answer(SURRENDER, mv == YES),
+            Phase::TakeOver => Decision::Answer(TAKE_OVER, mv == YES),
+            Phase::Bola => Decision::Answer(BOLA, mv == YES),
         }
     }
 
@@ -1347,11 +1348,19 @@ impl Game for HandSim {
                 }
                 // As the fast playout: never give up, take over, play for the
                 // bola or tout, or declare the vole; accept a surrendered vuelta.
-                (Playout::Random, Request::Surrender { .. }) => Decision::Surrender(false),
-                (Playout::Random, Request::TakeOver { .. }) => Decision::TakeOver(false),
-                (Playout::Random, Request::Bola { .. }) => Decision::Bola(false),
-                (Playout::Random, Request::DeclareVole { .. }) => Decision::DeclareVole(false),
-                (Playout::Random, Request::AcceptSurrender { .. }) => Decision::AcceptSurrender(true),
+                (Playout::Random, Request::Ask { question: SURRENDER, .. }) => {
+                    Decision::Answer(SURRENDER, false)
+                }
+                (Playout::Random, Request::Ask { question: TAKE_OVER, .. }) => {
+                    Decision::Answer(TAKE_OVER, false)
+                }
+                (Playout::Random, Request::Ask { question: BOLA, .. }) => Decision::Answer(BOLA, false),
+                (Playout::Random, Request::Ask { question: DECLARE_VOLE, .. }) => {
+                    Decision::Answer(DECLARE_VOLE, false)
+                }
+                (Playout::Random, Request::Ask { question: ACCEPT_SURRENDER, .. }) => {
+                    Decision::Answer(ACCEPT_SURRENDER, true)
+                }
                 _ => rule.choose(&self.hand.view(seat), rng),
             };
             self.play(d);
@@ -1534,7 +1543,9 @@ mod tests {
                 assert_eq!(legal, want, "seed {seed}");
                 // Surrender and take over more often than at random, to test them.
                 let mv = match req {
-                    Request::Surrender { .. } | Request::TakeOver { .. } => u8::from(below(&mut rng, 3) > 0),
+                    Request::Ask { question: SURRENDER, .. } | Request::Ask { question: TAKE_OVER, .. } => {
+                        u8::from(below(&mut rng, 3) > 0)
+                    }
                     _ => {
                         tresillo_core::CardSet(legal).nth(below(&mut rng, legal.count_ones())).unwrap().bit()
                             as u8
