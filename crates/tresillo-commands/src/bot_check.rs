@@ -13,7 +13,7 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 use tresillo_agents::{Agent, RuleAgent, RuleParams, deal_for_seed, seat_rngs};
 use tresillo_bots::{BotConfig, ExtBot};
-use tresillo_core::{Hand, Rules, Seat};
+use tresillo_core::{Hand, OptionKind, RuleSet, Rules, Seat};
 
 /// Arguments of `tresillo bot-check`.
 #[derive(clap::Args)]
@@ -31,18 +31,43 @@ pub struct BotCheckArgs {
     ms: u64,
 }
 
-/// A table: the rule set, the players, the options.
-type Table = (&'static str, u8, &'static [(&'static str, &'static str)]);
-
-/// The tables checked: every rule set, with the options that add decisions.
-const TABLES: [Table; 6] = [
-    ("tresillo", 3, &[]),
-    ("tresillo", 3, &[("palo_de_favor", "oros")]),
-    ("tresillo", 4, &[]),
-    ("tresillo-house", 3, &[]),
-    ("hombre", 3, &[("contrabola", "true"), ("gascarille", "true"), ("favorito", "true")]),
-    ("lhombre", 3, &[]),
-];
+/// The tables checked, from the registry: every rule set at every table size it
+/// is played at, at its defaults and with the options that add decisions (every
+/// flag on, each suit option at its last value) when they may be given together.
+fn tables() -> Result<Vec<(Rules, u8)>> {
+    let mut out = Vec::new();
+    for set in RuleSet::all() {
+        let options: Vec<(&str, &str)> = set
+            .spec()
+            .options
+            .iter()
+            .filter_map(|o| match o.kind {
+                OptionKind::Flag => Some((o.name, "true")),
+                OptionKind::Suit => Some((o.name, "oros")),
+                OptionKind::Count { .. } => None,
+            })
+            .collect();
+        for players in [3u8, 4] {
+            let plain = Rules::from(set);
+            if plain.check_players(players).is_err() {
+                continue;
+            }
+            out.push((plain, players));
+            // Each option in turn, kept when the table still accepts it.
+            let mut kept: Vec<(&str, &str)> = Vec::new();
+            for o in &options {
+                kept.push(*o);
+                if !Rules::parse(set.name(), &kept).is_ok_and(|r| r.check_players(players).is_ok()) {
+                    kept.pop();
+                }
+            }
+            if !kept.is_empty() {
+                out.push((Rules::parse(set.name(), &kept)?, players));
+            }
+        }
+    }
+    Ok(out)
+}
 
 /// The median and the 90th percentile of `xs` in microseconds (sorted in place).
 fn quantiles(xs: &mut [Duration]) -> (f64, f64) {
@@ -71,11 +96,11 @@ pub fn run(a: &BotCheckArgs, out: &mut impl Write) -> Result<()> {
     )?;
     let mut failures = 0;
     let mut unasked_tables = Vec::new();
-    for (name, players, options) in TABLES {
-        let rules = Rules::parse(name, options)?;
+    for (rules, players) in tables()? {
         let label = format!(
-            "{name} {players} players{}",
-            options.iter().map(|(k, v)| format!(" {k}={v}")).collect::<String>()
+            "{} {players} players{}",
+            rules.set.name(),
+            rules.options.set_options().iter().map(|(k, v)| format!(" {k}={v}")).collect::<String>()
         );
         let mut config = BotConfig::new(&a.cmd);
         config.limit = Duration::from_millis(a.ms);

@@ -35,6 +35,9 @@ fn configurations(set: RuleSet) -> Vec<(String, Rules)> {
 
 /// The request's kind: its variant's name.
 fn kind(req: Request) -> String {
+    if let Request::Ask { question, .. } = req {
+        return format!("Ask({question})");
+    }
     let s = format!("{req:?}");
     s.split([' ', '{', '(']).next().unwrap_or_default().to_string()
 }

@@ -50,9 +50,13 @@ fn rule_sets_and_options_parse_and_print() {
 #[test]
 fn unknown_rule_sets_options_and_bad_values_are_refused() {
     let e = Rules::parse("poker", &[]).unwrap_err();
+    let known: Vec<&str> = RuleSet::BUILT_IN.iter().map(|r| r.name()).collect();
     assert_eq!(
         e.to_string(),
-        "unknown rule set `poker` (known: tresillo, tresillo-house, hombre, lhombre; a rule set defined in a file is known once registered: `--rule-set FILE`, in Python `tresillo.register_rule_set(path)`)"
+        format!(
+            "unknown rule set `poker` (known: {}; a rule set defined in a file is known once registered: `--rule-set FILE`, in Python `tresillo.register_rule_set(path)`)",
+            known.join(", ")
+        )
     );
     // penetro_all_play is an option of four-player tresillo (12.2), not of the house rules.
     let e = Rules::parse("tresillo-house", &[("penetro_all_play", "true")]).unwrap_err();

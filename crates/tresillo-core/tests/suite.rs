@@ -11,6 +11,7 @@ mod common;
 
 mod four_oracle;
 mod four_players;
+mod hand_perft;
 mod hombre;
 mod hombre_oracle;
 mod lhombre;

@@ -131,4 +131,6 @@ def test_bad_input_raises_one_line_errors():
 def test_catalogues():
     names = [a for a, _ in tresillo.agents()]
     assert {"rule", "random", "pimc", "ismcts", "oracle"} <= set(names)
-    assert [r for r, _, _ in tresillo.rule_sets()] == ["tresillo", "tresillo-house", "hombre", "lhombre"]
+    # The registry's list, not a copy of it: the default first, names unique.
+    sets = [r for r, _, _ in tresillo.rule_sets()]
+    assert sets[0] == "tresillo" and len(sets) == len(set(sets))
