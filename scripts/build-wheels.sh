@@ -6,8 +6,9 @@
 # from crates/tresillo-py, into OUTDIR (default target/lab-wheels), then checks that
 # `auditwheel show` gives the manylinux_2_17 tag of T's architecture (glibc 2.17 and
 # newer), that the library is stripped (no .debug_* section, under 30 MB) and that
-# the wheel packs no __pycache__/.pyc. It also builds T's CLI binary
-# (`cargo zigbuild --release --target T.2.17 -p tresillo-cli`) and then runs them:
+# the wheel packs no __pycache__/.pyc. It first builds T's CLI binary
+# (`cargo zigbuild --release --target T.2.17 -p tresillo-cli`), which the wheel
+# ships as its `tresillo` command (tresillo/bin/tresillo), and then runs them:
 #   - x86_64: the wheel installed with `pip install --no-index` into a fresh venv:
 #     `import tresillo`, a 12-deal tresillo.tournament(["rule", "pimc:worlds=8",
 #     "random"]), `tresillo --version`, `tresillo deal --seed 3` and a small
@@ -26,8 +27,8 @@
 #         libpython3.11-stdlib:arm64 libc6:arm64 zlib1g:arm64 libexpat1:arm64 libffi8:arm64 \
 #         libbz2-1.0:arm64 liblzma5:arm64 libssl3:arm64 libcrypt1:arm64 libuuid1:arm64
 #       for d in ./*_arm64.deb; do dpkg -x "$d" arm64root; done
-#   WHEEL_CLI=0 skips the CLI binaries, comparing the wheels' `tresillo` commands
-#   only. Each CLI binary is a second full build, in target/wheels-T-cli: cargo-zigbuild's
+#   WHEEL_CLI=0 skips the separate runs of the CLI binaries, comparing the wheels'
+#   `tresillo` commands only (the same binaries). Each CLI binary is a second full build, in target/wheels-T-cli: cargo-zigbuild's
 #   flags are not maturin's, and in one target directory each build overwrote the
 #   other's artifacts (measured: the next wheel build recompiled every crate).
 #
@@ -97,6 +98,16 @@ for t in $TARGETS; do
     arch=$(arch_of "$t")
     tdir=$ROOT/target/wheels-$t
     rm -f "$OUT"/tresillo-*_"$arch".whl
+    echo "== $t: CLI binary (cargo zigbuild; log: $OUT/cli-$t.log)"
+    (cd "$ROOT" && CARGO_TARGET_DIR=$tdir-cli /usr/bin/time -f "%e s wall, %U s user, %S s sys" -o "$OUT/time-cli-$t.txt" \
+        nice -n "$NICE" cargo-zigbuild zigbuild --locked --release --target "$t.2.17" -p tresillo-cli) \
+        >"$OUT/cli-$t.log" 2>&1 || { tail -20 "$OUT/cli-$t.log"; die "the $t CLI build failed (log: $OUT/cli-$t.log)"; }
+    bin=$tdir-cli/$t/release/tresillo
+    [ -x "$bin" ] || die "cargo zigbuild made no $bin"
+    say "$t CLI binary: ${bin#"$ROOT"/} $(($(stat -c %s "$bin") / 1000000)) MB (release profile, line tables kept), built in $(cat "$OUT/time-cli-$t.txt")"
+    # The wheel's `tresillo` command is this CLI binary (tresillo/bin/tresillo).
+    mkdir -p "$ROOT/crates/tresillo-py/python/tresillo/bin"
+    cp "$bin" "$ROOT/crates/tresillo-py/python/tresillo/bin/tresillo"
     echo "== $t: wheel (CARGO_TARGET_DIR=${tdir#"$ROOT"/}; log: $OUT/build-$t.log)"
     (cd "$ROOT/crates/tresillo-py" &&
         CARGO_TARGET_DIR=$tdir /usr/bin/time -f "%e s wall, %U s user, %S s sys" -o "$OUT/time-$t.txt" \
@@ -104,6 +115,7 @@ for t in $TARGETS; do
             --target "$t" --out "$OUT") >"$OUT/build-$t.log" 2>&1 ||
         { tail -20 "$OUT/build-$t.log"; die "the $t wheel build failed (log: $OUT/build-$t.log)"; }
     wheel=$(ls "$OUT"/tresillo-*manylinux_2_17_"$arch".whl 2>/dev/null | head -1)
+    rm -f "$ROOT/crates/tresillo-py/python/tresillo/bin/tresillo"
     [ -n "$wheel" ] || die "maturin made no manylinux_2_17_$arch wheel in $OUT (log: $OUT/build-$t.log)"
     say "$t wheel: $(basename "$wheel"), built in $(cat "$OUT/time-$t.txt")"
     auditwheel show "$wheel" >"$OUT/auditwheel-$t.txt" 2>&1 || true
@@ -131,15 +143,6 @@ stale = [i.filename for i in z.infolist() if "__pycache__" in i.filename or i.fi
 if stale:
     sys.exit(f"error: the wheel packs bytecode: {stale[0]} (exclude in pyproject.toml)")
 EOF
-    if [ "$CLI" = 1 ]; then
-        echo "== $t: CLI binary (cargo zigbuild; log: $OUT/cli-$t.log)"
-        (cd "$ROOT" && CARGO_TARGET_DIR=$tdir-cli /usr/bin/time -f "%e s wall, %U s user, %S s sys" -o "$OUT/time-cli-$t.txt" \
-            nice -n "$NICE" cargo-zigbuild zigbuild --locked --release --target "$t.2.17" -p tresillo-cli) \
-            >"$OUT/cli-$t.log" 2>&1 || { tail -20 "$OUT/cli-$t.log"; die "the $t CLI build failed (log: $OUT/cli-$t.log)"; }
-        bin=$tdir-cli/$t/release/tresillo
-        [ -x "$bin" ] || die "cargo zigbuild made no $bin"
-        say "$t CLI binary: ${bin#"$ROOT"/} $(($(stat -c %s "$bin") / 1000000)) MB (release profile, line tables kept), built in $(cat "$OUT/time-cli-$t.txt")"
-    fi
 done
 
 # ---- run them ------------------------------------------------------------------

@@ -33,8 +33,10 @@ def main():
     proc, base = start_server(a.binary, records)
     c = Client(base)
     games = []
+    # Every rule set the server offers at every table size (its /api/meta).
+    tables = [(r["name"], p) for r in c.call("GET", "/api/meta", timed=False)[1]["rules"] for p in r["players"]]
     for i in range(a.games):
-        rules, players = [("tresillo", 3), ("tresillo", 4), ("hombre", 3), ("lhombre", 3)][i % 4]
+        rules, players = tables[i % len(tables)]
         t = c.create(rules=rules, players=players, seat=i % players, hands=3, seed=500 + i)
         games.append({"token": t, "acked": [], "seat": i % players})
     lock = threading.Lock()

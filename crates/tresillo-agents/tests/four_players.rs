@@ -5,7 +5,7 @@
 //! players.
 
 use crate::common;
-use tresillo_core::question::SURRENDER;
+use tresillo_core::Question;
 
 use tresillo_agents::cheat::Seated;
 use tresillo_agents::{Agent, RuleAgent, build_seated, play_hand, seat_rngs, splitmix64};
@@ -87,8 +87,10 @@ fn the_rule_agent_penetra_takes_the_top_ten_and_plays_the_penetro() {
                         assert_eq!(playing_seats(p.table, p.dealer, &p.penetro) & (1 << seat.0), 0);
                     }
                 }
-                Request::Ask { question: SURRENDER, .. } if hand.phase() == Phase::PenetroGiveUp => {
-                    assert!(matches!(d, Decision::Answer(SURRENDER, _)));
+                Request::Ask { question: Question::SURRENDER, .. }
+                    if hand.phase() == Phase::PenetroGiveUp =>
+                {
+                    assert!(matches!(d, Decision::Answer(Question::SURRENDER, _)));
                 }
                 _ => {}
             }

@@ -6,7 +6,7 @@
 //! public hand is the declarer's in every sampled world.
 
 use crate::common;
-use tresillo_core::question::{ACCEPT_SURRENDER, BOLA, DECLARE_VOLE, SURRENDER, TAKE_OVER};
+use tresillo_core::Question;
 
 use tresillo_agents::cheat::Seated;
 use tresillo_agents::{
@@ -179,11 +179,11 @@ fn general_answers_everything(
             let kind = match view.request() {
                 _ if give_up => None,
                 Request::Play { legal, .. } if legal.len() > 1 => Some(0),
-                Request::Ask { question: SURRENDER, .. } => Some(1),
-                Request::Ask { question: TAKE_OVER, .. } => Some(2),
-                Request::Ask { question: BOLA, .. } => Some(3),
-                Request::Ask { question: ACCEPT_SURRENDER, .. } => Some(4),
-                Request::Ask { question: DECLARE_VOLE, .. } => Some(5),
+                Request::Ask { question: Question::SURRENDER, .. } => Some(1),
+                Request::Ask { question: Question::TAKE_OVER, .. } => Some(2),
+                Request::Ask { question: Question::BOLA, .. } => Some(3),
+                Request::Ask { question: Question::ACCEPT_SURRENDER, .. } => Some(4),
+                Request::Ask { question: Question::DECLARE_VOLE, .. } => Some(5),
                 _ => None,
             };
             let d = if let (Request::Declare { min_level, forced: false, .. }, true) =
@@ -207,7 +207,11 @@ fn general_answers_everything(
                 let d = d.unwrap_or_else(|| panic!("{rules}, seed {seed}: {:?} unanswered", view.request()));
                 // Give up every hombre game that may be given up, so that the
                 // opponents are asked to accept the surrendered vuelta.
-                if k == 1 && rules.set == RuleSet::HOMBRE { Decision::Answer(SURRENDER, true) } else { d }
+                if k == 1 && rules.set == RuleSet::HOMBRE {
+                    Decision::Answer(Question::SURRENDER, true)
+                } else {
+                    d
+                }
             } else {
                 agents[seat.index()].decide(&view, &mut rngs[seat.index()]).unwrap()
             };

@@ -4,7 +4,7 @@
 //! tournament scores a deal, and MO equal to SO where every move is public.
 
 use crate::common;
-use tresillo_core::question::{ACCEPT_SURRENDER, BOLA, DECLARE_VOLE, SURRENDER, TAKE_OVER};
+use tresillo_core::Question;
 
 use tresillo_agents::{
     Agent, Budget, HandEnd, Ismcts, IsmctsParams, RandomAgent, RuleAgent, below, hand_tantos, ledger_tantos,
@@ -71,7 +71,7 @@ fn play(rules: Rules, players: u8, hands: u64, mo: bool, seen: &mut Searched) {
                 if search.last_iterations() > 0 {
                     match v.request() {
                         Request::Play { .. } => seen.cards += 1,
-                        Request::Ask { question: DECLARE_VOLE, .. } => seen.vole += 1,
+                        Request::Ask { question: Question::DECLARE_VOLE, .. } => seen.vole += 1,
                         _ => seen.questions += 1,
                     }
                 }
@@ -120,16 +120,18 @@ fn random_ending_with(rules: Rules, players: u8, seed: u64, vuelta: bool) -> Han
         let yes = below(&mut rng, 2) == 1;
         let d = match v.request() {
             Request::Play { .. } => RandomAgent.decide(&v, &mut rngs[seat.index()]).unwrap(),
-            Request::Ask { question: SURRENDER, .. }
+            Request::Ask { question: Question::SURRENDER, .. }
                 if v.public().phase != tresillo_core::Phase::PenetroGiveUp =>
             {
-                Decision::Answer(SURRENDER, below(&mut rng, 3) == 0)
+                Decision::Answer(Question::SURRENDER, below(&mut rng, 3) == 0)
             }
-            Request::Ask { question: TAKE_OVER, .. } => Decision::Answer(TAKE_OVER, yes),
-            Request::Ask { question: BOLA, .. } => Decision::Answer(BOLA, yes),
-            Request::Ask { question: ACCEPT_SURRENDER, .. } => Decision::Answer(ACCEPT_SURRENDER, yes),
-            Request::Ask { question: DECLARE_VOLE, .. } => {
-                Decision::Answer(DECLARE_VOLE, below(&mut rng, 4) == 0)
+            Request::Ask { question: Question::TAKE_OVER, .. } => Decision::Answer(Question::TAKE_OVER, yes),
+            Request::Ask { question: Question::BOLA, .. } => Decision::Answer(Question::BOLA, yes),
+            Request::Ask { question: Question::ACCEPT_SURRENDER, .. } => {
+                Decision::Answer(Question::ACCEPT_SURRENDER, yes)
+            }
+            Request::Ask { question: Question::DECLARE_VOLE, .. } => {
+                Decision::Answer(Question::DECLARE_VOLE, below(&mut rng, 4) == 0)
             }
             Request::Bid { .. } if vuelta => {
                 Decision::Bid(if seat == v.public().mano() { Bid::Level(2) } else { Bid::Paso })

@@ -5,7 +5,7 @@
 //! positions the sampler is uniform over the worlds brute force finds.
 
 use crate::common;
-use tresillo_core::question::{ACCEPT_SURRENDER, BOLA, EXCHANGE_FIRST, GASCARILLE, SURRENDER, TAKE_OVER};
+use tresillo_core::Question;
 
 use common::{brute_force, check_world, deal, raw_assignments};
 use std::collections::{HashMap, HashSet};
@@ -187,12 +187,22 @@ fn all_pass_scripted(r: Rules, seed: u64, dk: u8, fk: u8, plies: usize) -> Optio
                 played += 1;
                 Decision::Play(legal.nth(below(&mut rng, legal.len())).unwrap())
             }
-            Request::Ask { question: SURRENDER, .. } => Decision::Answer(SURRENDER, false),
-            Request::Ask { question: TAKE_OVER, .. } => Decision::Answer(TAKE_OVER, false),
-            Request::Ask { question: BOLA, .. } => Decision::Answer(BOLA, true),
-            Request::Ask { question: GASCARILLE, .. } => Decision::Answer(GASCARILLE, false),
-            Request::Ask { question: EXCHANGE_FIRST, .. } => Decision::Answer(EXCHANGE_FIRST, true),
-            Request::Ask { question: ACCEPT_SURRENDER, .. } => Decision::Answer(ACCEPT_SURRENDER, true),
+            Request::Ask { question: Question::SURRENDER, .. } => {
+                Decision::Answer(Question::SURRENDER, false)
+            }
+            Request::Ask { question: Question::TAKE_OVER, .. } => {
+                Decision::Answer(Question::TAKE_OVER, false)
+            }
+            Request::Ask { question: Question::BOLA, .. } => Decision::Answer(Question::BOLA, true),
+            Request::Ask { question: Question::GASCARILLE, .. } => {
+                Decision::Answer(Question::GASCARILLE, false)
+            }
+            Request::Ask { question: Question::EXCHANGE_FIRST, .. } => {
+                Decision::Answer(Question::EXCHANGE_FIRST, true)
+            }
+            Request::Ask { question: Question::ACCEPT_SURRENDER, .. } => {
+                Decision::Answer(Question::ACCEPT_SURRENDER, true)
+            }
             Request::Ask { question, .. } => Decision::Answer(question, false),
             // Three players: no penetro.
             Request::Penetro { .. } | Request::DropOut { .. } | Request::Done => return None,

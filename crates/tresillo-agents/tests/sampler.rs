@@ -3,7 +3,7 @@
 //! every world drawn anywhere is consistent and reproduces the viewer's view.
 
 use crate::common;
-use tresillo_core::question::{BOLA, SURRENDER, TAKE_OVER};
+use tresillo_core::Question;
 
 use common::{advance, brute_force, check_world, hand, raw_assignments};
 use proptest::prelude::*;
@@ -66,9 +66,13 @@ fn scripted(s: &Script) -> Option<Hand> {
                 plies += 1;
                 Decision::Play(legal.nth(below(&mut rng, legal.len())).expect("a card"))
             }
-            Request::Ask { question: SURRENDER, .. } => Decision::Answer(SURRENDER, false),
-            Request::Ask { question: TAKE_OVER, .. } => Decision::Answer(TAKE_OVER, false),
-            Request::Ask { question: BOLA, .. } => Decision::Answer(BOLA, true),
+            Request::Ask { question: Question::SURRENDER, .. } => {
+                Decision::Answer(Question::SURRENDER, false)
+            }
+            Request::Ask { question: Question::TAKE_OVER, .. } => {
+                Decision::Answer(Question::TAKE_OVER, false)
+            }
+            Request::Ask { question: Question::BOLA, .. } => Decision::Answer(Question::BOLA, true),
             // The script plays `tresillo`: hombre's decisions never come.
             r @ Request::Ask { .. } => r.legal_decisions(CardSet::EMPTY)[0],
             // Three-player scripts: a penetro (four players) does not fit.
@@ -327,8 +331,10 @@ fn four_position(seed: u64, all_play: bool, penetro: bool, plies: usize, rule_ma
         let seat = req.seat()?;
         let d = match req {
             Request::Bid { .. } if penetro => Decision::Bid(Bid::Paso),
-            Request::Ask { question: SURRENDER, .. } if h.public().phase == Phase::PenetroGiveUp => {
-                Decision::Answer(SURRENDER, false)
+            Request::Ask { question: Question::SURRENDER, .. }
+                if h.public().phase == Phase::PenetroGiveUp =>
+            {
+                Decision::Answer(Question::SURRENDER, false)
             }
             Request::Play { .. } if played == plies => return Some(h),
             _ => agents[seat.index()].decide(&h.view(seat), &mut rngs[seat.index()]).unwrap(),

@@ -143,9 +143,7 @@ pub fn request(
     out.push_str(",\"seat\":");
     push_num(out, u64::from(view.seat().0));
     out.push_str(",\"kind\":\"");
-    let at = out.len();
-    let _ = write!(out, "{:?}", view.request().kind());
-    out[at..].make_ascii_lowercase();
+    out.push_str(view.request().kind().protocol_name());
     out.push_str("\",\"seed\":");
     push_num(out, seed);
     out.push_str(",\"view\":");
@@ -169,7 +167,15 @@ pub fn request(
 mod tests {
     use super::*;
     use tresillo_agents::{Agent, RuleAgent, RuleParams, deal_for_seed, seat_rngs};
-    use tresillo_core::{Hand, Seat, action::legal_ids};
+    use tresillo_core::{Hand, RuleSet, Seat, action::legal_ids};
+
+    /// Every built-in rule set at every table size, from the registry.
+    fn tables() -> Vec<(Rules, u8)> {
+        RuleSet::BUILT_IN
+            .into_iter()
+            .flat_map(|set| set.spec().tables.iter().map(move |t| (Rules::from(set), t.players)))
+            .collect()
+    }
 
     /// Plays `deals` hands of `rules` at `players` seats with rule agents (deal
     /// `i` of seed `i`, the dealer rotating) and hands `f` every request the
@@ -207,8 +213,8 @@ mod tests {
     #[test]
     fn a_request_gives_the_seats_of_the_cards_on_the_table() {
         let mut seen = [0usize; 4];
-        for (set, players) in [("tresillo", 3u8), ("tresillo", 4), ("hombre", 3), ("lhombre", 3)] {
-            each_request(Rules::parse(set, &[]).unwrap(), players, 8, |view, out, v| {
+        for (rules, players) in tables() {
+            each_request(rules, players, 8, |view, out, v| {
                 // The last field of the view (added at the end of the object).
                 let at = out.find(",\"current_trick_seats\":[").expect("the field");
                 let end = out.find("]},\"legal\":").expect("the view's end");
@@ -239,10 +245,7 @@ mod tests {
     #[test]
     fn a_results_scores_are_the_environments_returns() {
         let mut scored = 0;
-        for (set, players) in
-            [("tresillo", 3u8), ("tresillo", 4), ("tresillo-house", 3), ("hombre", 3), ("lhombre", 3)]
-        {
-            let rules = Rules::parse(set, &[]).unwrap();
+        for (rules, players) in tables() {
             let env = tresillo_env::Env::new(rules, players).unwrap();
             for i in 0..12u64 {
                 let dealer = Seat((i % u64::from(players)) as u8);
@@ -260,7 +263,7 @@ mod tests {
                 let m = result(i, &r);
                 let scores: Vec<f64> =
                     m["scores"].as_array().unwrap().iter().map(|s| s.as_i64().unwrap() as f64).collect();
-                assert_eq!(scores, state.returns().unwrap(), "{set} {players} deal {i}");
+                assert_eq!(scores, state.returns().unwrap(), "{} {players} deal {i}", rules.set);
                 scored += usize::from(scores.iter().any(|&s| s != 0.0));
             }
         }
@@ -282,9 +285,10 @@ mod tests {
     /// (`lhombre` displays cards otherwise: `Q♥` for 11C).
     #[test]
     fn a_cards_action_text_uses_the_notation_of_the_view() {
-        for set in ["tresillo", "hombre", "lhombre"] {
+        for (rules, players) in tables() {
+            let set = rules.set;
             let mut checked = 0;
-            each_request(Rules::parse(set, &[]).unwrap(), 3, 6, |_, _, v| {
+            each_request(rules, players, 6, |_, _, v| {
                 let hand_cards: Vec<&str> =
                     v["view"]["hand"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
                 for l in v["legal"].as_array().unwrap() {

@@ -81,7 +81,7 @@ fn quantiles(xs: &mut [Duration]) -> (f64, f64) {
 
 /// A request kind as the protocol names it.
 fn kind_name(k: tresillo_core::DecisionKind) -> String {
-    format!("{k:?}").to_lowercase()
+    k.protocol_name().to_string()
 }
 
 /// Runs `tresillo bot-check`.

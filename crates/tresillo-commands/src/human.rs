@@ -16,7 +16,7 @@ use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use tresillo_agents::cheat::Seated;
 use tresillo_agents::{Agent, AgentRng, TablePlayer, build_agent, rng_from_seed, seat_rngs};
-use tresillo_core::question::SURRENDER;
+use tresillo_core::Question;
 use tresillo_core::tables::{TRUMP_SUIT, table};
 use tresillo_core::{
     Bid, Card, CardSet, Contract, Deal, Decision, DropWord, Hand, Help, LedgerConfig, Phase, PlayerView,
@@ -455,10 +455,10 @@ fn or_list(items: &[String]) -> String {
 fn gloss(d: &Decision, p: &PublicState) -> String {
     let penetro = p.penetro.active && p.declarer == Some(p.dealer);
     match *d {
-        Decision::Answer(SURRENDER, true) if p.phase == Phase::PenetroGiveUp => {
+        Decision::Answer(Question::SURRENDER, true) if p.phase == Phase::PenetroGiveUp => {
             return " (a puesta at once, and the penetro condición)".into();
         }
-        Decision::Answer(SURRENDER, false) if p.phase == Phase::PenetroGiveUp => {
+        Decision::Answer(Question::SURRENDER, false) if p.phase == Phase::PenetroGiveUp => {
             return " (name trumps, discard one card)".into();
         }
         Decision::Declare(Contract::Entrada, _) if penetro || p.forced => {
@@ -683,7 +683,7 @@ fn help(view: &PlayerView) -> String {
                  highest card of the suit led; the winner leads next."
             )
         }
-        Request::Ask { question: SURRENDER, .. } if p.phase == Phase::PenetroGiveUp => "Penetro (section 12.2): you took ten \
+        Request::Ask { question: Question::SURRENDER, .. } if p.phase == Phase::PenetroGiveUp => "Penetro (section 12.2): you took ten \
              cards. Give up at once and the hand is your puesta, and you pay the penetro condición; or play on: \
              name trumps and discard one card. Once play starts a penetro cannot be given up."
             .into(),

@@ -1,6 +1,6 @@
 //! Every subcommand of the `tresillo` command line, as a library: the binary
-//! (package tresillo-cli, which adds the commit it is built from) and the Python
-//! package's `tresillo` command run [`main_with`]. Only this crate and the
+//! (package tresillo-cli, told the commit it is built from by tresillo-provenance)
+//! runs [`main_with`]; the Python package ships that binary as its command. Only this crate and the
 //! run-directory library `tresillo-runs` (which writes run directories for it) do
 //! I/O.
 //!

@@ -4,7 +4,7 @@
 use anyhow::{Context, Result};
 use std::io::Write;
 use std::path::Path;
-use tresillo_core::question::SURRENDER;
+use tresillo_core::Question;
 use tresillo_core::{Bid, Contract, Deal, Decision, Hand, HandResult, Outcome, Phase, Request, Seat};
 use tresillo_sim::HandRecord;
 
@@ -155,7 +155,7 @@ pub fn narrate(h: &Hand, d: &Decision) -> Option<String> {
             }
             s
         }
-        (Decision::Answer(SURRENDER, g), _) if p.phase == Phase::PenetroGiveUp => {
+        (Decision::Answer(Question::SURRENDER, g), _) if p.phase == Phase::PenetroGiveUp => {
             format!("seat {seat} {}", if g { "gives up at once" } else { "plays the penetro" })
         }
         (Decision::Word(w), _) => format!("conversation: seat {seat} says {w}"),

@@ -6,7 +6,7 @@
 //! it).
 //!
 //! This library is compiled without knowing its commit (its dependents'
-//! build script knows it: crates/tresillo-cli/build.rs): [`main_with`](crate::main_with)
+//! build script knows it: crates/tresillo-provenance/build.rs): [`main_with`](crate::main_with)
 //! is told the build once, at startup, and the commands read it here.
 
 use std::sync::OnceLock;
@@ -33,12 +33,7 @@ pub fn current() -> Build {
 /// tree.
 #[must_use]
 pub fn version_text(build: &Build) -> String {
-    let tree = match build.dirty {
-        Some(false) => "clean",
-        Some(true) => "with uncommitted changes",
-        None => "state unknown",
-    };
-    format!("{} (commit {}, tree {tree})", env!("CARGO_PKG_VERSION"), build.commit)
+    build.version_text()
 }
 
 /// [`version_text`] of the build running the commands.

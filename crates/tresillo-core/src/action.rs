@@ -25,8 +25,8 @@
 use crate::card::{Card, Suit};
 use crate::cardset::CardSet;
 use crate::game::{Bid, Contract, Word};
+pub use crate::hand::QUESTIONS;
 use crate::penetro::{DropWord, HeapEnd};
-pub use crate::question::QUESTIONS;
 use crate::question::Question;
 use crate::spec::Names;
 use crate::state::{Decision, Request};

@@ -2,14 +2,15 @@
 //! replay's JSON write it: one key naming the kind, its value the choice
 //! (`{"play": "7C"}`, `{"bid": "paso"}`, `{"declare": {"contract": "entrada",
 //! "trump": "oros"}}`, `{"surrender": true}`). A yes/no answer's key is its
-//! question's [`name`](crate::QuestionDef::name), so a new question needs
+//! question's [`name`](crate::QuestionDef), so a new question needs
 //! nothing here.
 
 use crate::card::{Card, Suit};
 use crate::cardset::CardSet;
 use crate::game::{Bid, Contract, Word};
+use crate::hand::QUESTIONS;
 use crate::penetro::{DropWord, HeapEnd};
-use crate::question::{QUESTIONS, Question};
+use crate::question::Question;
 use crate::state::Decision;
 use serde::de::{self, MapAccess, Visitor};
 use serde::ser::SerializeMap;

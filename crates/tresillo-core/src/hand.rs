@@ -16,12 +16,14 @@ use crate::game::{Bid, BidEntry, Contract, Outcome, PuestaKind, Word, WordEntry}
 use crate::notation::{Deal, Heap};
 use crate::penetro::{HeapEnd, PenetroState, take_ten};
 use crate::play::{PlayState, legal_moves, trick_winner};
-use crate::question::{Answers, BOLA, QUESTIONS, SURRENDER};
+use crate::question::{Answers, MAX_QUESTIONS, Question};
 use crate::result::{HandResult, SurrenderRecord};
 use crate::rules::Rules;
 use crate::spec::RuleSet;
+use crate::spec::Words;
 use crate::tables::table;
 use crate::view::PlayerView;
+use std::fmt;
 
 pub(crate) mod hombre;
 pub(crate) mod tresillo;
@@ -44,6 +46,104 @@ struct Hidden {
 pub struct Hand {
     public: PublicState,
     hidden: Hidden,
+}
+
+/// What a yes/no [`Question`] is: its words and its effect on the hand
+/// (see [`crate::question`]). Declared by the rule set's module beside the
+/// question, as an associated constant of [`Hand`].
+pub struct QuestionDef {
+    /// The question.
+    pub question: Question,
+    /// Its name in records, the bot protocol and the play page (`surrender`).
+    pub name: &'static str,
+    /// Its request's kind in the bot protocol (`surrender`, `takeover`).
+    pub kind: &'static str,
+    /// What it decides, as an action's text says it (`give up`: `give up: yes`).
+    pub topic: &'static str,
+    /// The question in a rule set's words (lower case, ending with `?`).
+    pub text: fn(&Words) -> &'static str,
+    /// The answers *no* and *yes* in a rule set's words.
+    pub answers: fn(&Words) -> [&'static str; 2],
+    /// What a seat that answered no and yes did, for a narration (`plays on`,
+    /// `gives up`), in a rule set's words.
+    pub narration: fn(&Words) -> [&'static str; 2],
+    /// What each answer, no and yes, leads to, for a person choosing (`""`: no
+    /// gloss).
+    pub gloss: [&'static str; 2],
+    /// The question explained for a person, with its section of RULES.md.
+    pub help: &'static str,
+    /// Whether it is asked between tricks, so that the hand has a play position.
+    pub in_play: bool,
+    /// Who is asked, in the hand's present state.
+    pub(crate) asked: fn(&Hand) -> Option<Seat>,
+    /// What an answer of `seat` does to the hand (the answer is legal).
+    pub(crate) answer: fn(&mut Hand, Seat, bool),
+    /// Asked just before the first card when this holds and it is not answered yet.
+    pub(crate) before_play: Option<fn(&Hand) -> bool>,
+}
+
+/// Every yes/no question, in the order of their numbers: a new one is declared
+/// in its rule set's module and registered here, at the end.
+pub const QUESTIONS: &[&QuestionDef] = &[
+    &Hand::SURRENDER_DEF,
+    &Hand::TAKE_OVER_DEF,
+    &Hand::BOLA_DEF,
+    &Hand::GASCARILLE_DEF,
+    &Hand::EXCHANGE_FIRST_DEF,
+    &Hand::ACCEPT_SURRENDER_DEF,
+    &Hand::DECLARE_VOLE_DEF,
+];
+
+const _: () = {
+    assert!(QUESTIONS.len() <= MAX_QUESTIONS);
+    let mut i = 0;
+    while i < QUESTIONS.len() {
+        assert!(QUESTIONS[i].question.id() as usize == i, "a question's number is its place in QUESTIONS");
+        i += 1;
+    }
+};
+
+impl Question {
+    /// Its definition.
+    #[must_use]
+    pub const fn def(self) -> &'static QuestionDef {
+        QUESTIONS[self.id() as usize]
+    }
+
+    /// Its name in records and the protocol (`surrender`).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        self.def().name
+    }
+
+    /// The question named `name` in records and the protocol.
+    #[must_use]
+    pub fn by_name(name: &str) -> Option<Question> {
+        QUESTIONS.iter().find(|q| q.name == name).map(|q| q.question)
+    }
+
+    /// The question numbered `id`.
+    #[must_use]
+    pub fn from_id(id: usize) -> Option<Question> {
+        QUESTIONS.get(id).map(|q| q.question)
+    }
+
+    /// Every question, in the order of their numbers.
+    pub fn all() -> impl Iterator<Item = Question> {
+        QUESTIONS.iter().map(|q| q.question)
+    }
+}
+
+impl fmt::Debug for Question {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl fmt::Display for Question {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 impl Hand {
@@ -247,7 +347,7 @@ impl Hand {
                 Request::Discard { seat, min: 0, max: p.heap_left.min(most) }
             }
             Phase::PenetroTake => Request::Penetro { seat: p.dealer },
-            Phase::PenetroGiveUp => Request::Ask { seat: p.dealer, question: SURRENDER },
+            Phase::PenetroGiveUp => Request::Ask { seat: p.dealer, question: Question::SURRENDER },
             Phase::DropOut => {
                 let n = p.penetro.words().len() as u8;
                 Request::DropOut { seat: p.mano().plus(n, p.players) }
@@ -480,7 +580,7 @@ impl Hand {
     }
 
     /// Just before the first card: the first question whose
-    /// [`before_play`](crate::question::QuestionDef::before_play) test holds and
+    /// [`before_play`](QuestionDef::before_play) test holds and
     /// that is not answered yet is asked; else play goes on. A module's answer
     /// to such a question calls this again.
     pub(crate) fn ask_before_play(&mut self) {
@@ -534,13 +634,13 @@ impl Hand {
             && !p.penetro.active
             && p.contract.is_some_and(|c| rules.may_surrender(c))
         {
-            Phase::Ask(SURRENDER)
+            Phase::Ask(Question::SURRENDER)
         } else if p.tricks_done == 5
             && p.tricks[d] == 5
             && p.bola.is_none()
             && p.contract.is_some_and(|c| rules.bola_allowed(c))
         {
-            Phase::Ask(BOLA)
+            Phase::Ask(Question::BOLA)
         } else {
             Phase::Play
         };

@@ -46,13 +46,14 @@ pub use card::{BySeat, Card, MAX_TRICKS, Rank, Seat, Suit};
 pub use cardset::{CardSet, Iter as CardSetIter, Subsets};
 pub use game::{Bid, BidEntry, Contract, Outcome, PuestaKind, Word, WordEntry};
 pub use hand::{
-    Decision, DecisionKind, Hand, HandError, MAX_BIDS, MAX_PLAYS, MAX_WORDS, Phase, PublicState, Request,
+    Decision, DecisionKind, Hand, HandError, MAX_BIDS, MAX_PLAYS, MAX_WORDS, Phase, PublicState, QUESTIONS,
+    QuestionDef, Request,
 };
 pub use notation::{Deal, Heap, NotationError, parse_card, parse_hand, parse_suit};
 pub use penetro::{DropEntry, DropWord, HeapEnd, PenetroState, drop_out_decided, playing_seats};
 pub use play::{PlayState, Undo, legal_moves, legal_moves_in, trick_winner, trick_winner_in};
 pub use printable::printable;
-pub use question::{Answers, Question, QuestionDef};
+pub use question::{Answers, Question};
 pub use result::{HandResult, SurrenderRecord};
 pub use rules::{
     ANTE, CODILLO_OLD, CONTRABOLA, Condiciones, DeclareError, FAVORITO, GASCARILLE, HOMBRE_CHIPS, Help,

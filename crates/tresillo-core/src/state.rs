@@ -143,6 +143,25 @@ pub enum DecisionKind {
     Done,
 }
 
+impl DecisionKind {
+    /// Its name in the bot protocol's requests (`play`, `surrender`, `takeover`):
+    /// a question's [`kind`](crate::QuestionDef), the lower-case name otherwise.
+    #[must_use]
+    pub fn protocol_name(self) -> &'static str {
+        match self {
+            DecisionKind::Bid => "bid",
+            DecisionKind::Declare => "declare",
+            DecisionKind::Discard => "discard",
+            DecisionKind::Word => "word",
+            DecisionKind::Play => "play",
+            DecisionKind::Answer(q) => q.def().kind,
+            DecisionKind::Penetro => "penetro",
+            DecisionKind::DropOut => "dropout",
+            DecisionKind::Done => "done",
+        }
+    }
+}
+
 /// A player's answer to a [`Request`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Decision {

@@ -9,7 +9,7 @@
 
 use rand::{Rng, SeedableRng, seq::SliceRandom};
 use rand_pcg::Pcg64Mcg;
-use tresillo_core::question::{BOLA, SURRENDER, TAKE_OVER};
+use tresillo_core::Question;
 use tresillo_core::*;
 
 const N: u8 = 4;
@@ -37,9 +37,9 @@ fn kind_of(r: &Request) -> Step {
         Request::Discard { .. } => Step::Discard,
         Request::Word { .. } => Step::Word,
         Request::Play { .. } => Step::Play,
-        Request::Ask { question: SURRENDER, .. } => Step::Surrender,
-        Request::Ask { question: TAKE_OVER, .. } => Step::TakeOver,
-        Request::Ask { question: BOLA, .. } => Step::Bola,
+        Request::Ask { question: Question::SURRENDER, .. } => Step::Surrender,
+        Request::Ask { question: Question::TAKE_OVER, .. } => Step::TakeOver,
+        Request::Ask { question: Question::BOLA, .. } => Step::Bola,
         Request::Penetro { .. } => Step::Penetro,
         Request::DropOut { .. } => Step::DropOut,
         Request::Done => Step::Done,
@@ -406,7 +406,7 @@ impl Model {
                     self.next_exchange();
                 }
             }
-            (Step::Surrender, Decision::Answer(SURRENDER, give_up))
+            (Step::Surrender, Decision::Answer(Question::SURRENDER, give_up))
                 if self.penetro && self.winners.is_empty() =>
             {
                 if give_up {
@@ -417,7 +417,7 @@ impl Model {
                     self.step = Step::Declare;
                 }
             }
-            (Step::Surrender, Decision::Answer(SURRENDER, give_up)) => {
+            (Step::Surrender, Decision::Answer(Question::SURRENDER, give_up)) => {
                 if give_up {
                     self.surrender = Some((s, None));
                     self.takeover_asked = self.opponents();
@@ -429,7 +429,7 @@ impl Model {
                     self.turn = *self.winners.last().unwrap();
                 }
             }
-            (Step::TakeOver, Decision::Answer(TAKE_OVER, yes)) => {
+            (Step::TakeOver, Decision::Answer(Question::TAKE_OVER, yes)) => {
                 if yes {
                     let by = self.surrender.unwrap().0;
                     self.surrender = Some((by, Some(s)));
@@ -443,7 +443,7 @@ impl Model {
                     self.turn = self.takeover_asked.remove(0);
                 }
             }
-            (Step::Bola, Decision::Answer(BOLA, on)) => {
+            (Step::Bola, Decision::Answer(Question::BOLA, on)) => {
                 if on {
                     self.bola = true;
                     self.step = Step::Play;
@@ -637,7 +637,9 @@ fn replay(seed: u64, all_play: bool) -> [bool; PATHS.len()] {
                 Decision::Discard(cards[..k].iter().copied().collect())
             }
             // Surrender and takeover are rare choices: try each both ways sometimes.
-            Request::Ask { question: SURRENDER, .. } => Decision::Answer(SURRENDER, rng.random_bool(0.3)),
+            Request::Ask { question: Question::SURRENDER, .. } => {
+                Decision::Answer(Question::SURRENDER, rng.random_bool(0.3))
+            }
             _ => {
                 let all = req.legal_decisions_in(&rules, h.hand_of(seat));
                 all[rng.random_range(0..all.len())]

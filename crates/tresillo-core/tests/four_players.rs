@@ -3,7 +3,7 @@
 //! property tests over random four-player hands.
 
 use crate::common;
-use tresillo_core::question::{BOLA, SURRENDER};
+use tresillo_core::Question;
 
 use common::{card, cs, ok, rejected};
 use proptest::prelude::*;
@@ -37,7 +37,7 @@ fn all_pass(h: &mut Hand) {
 fn penetro_in_oros(h: &mut Hand) {
     all_pass(h);
     ok(h, Decision::Penetro(HeapEnd::Top));
-    ok(h, Decision::Answer(SURRENDER, false));
+    ok(h, Decision::Answer(Question::SURRENDER, false));
     ok(h, Decision::Declare(Contract::Entrada, Some(Suit::Oros)));
     ok(h, Decision::Discard(cs("11C")));
 }
@@ -168,7 +168,7 @@ fn penetro_takes_the_top_or_the_bottom_ten_and_leaves_three_for_the_exchange() {
         assert!(v.known_cards().is_disjoint(h.hand_of(Seat(0)) | h.heap_remaining()));
     }
     // The dealer is asked whether to give up at once.
-    assert_eq!(h.request(), Request::Ask { seat: Seat(0), question: SURRENDER });
+    assert_eq!(h.request(), Request::Ask { seat: Seat(0), question: Question::SURRENDER });
 }
 
 #[test]
@@ -176,7 +176,7 @@ fn penetro_given_up_at_once_is_paid_as_a_puesta_plus_the_penetro_condicion() {
     let mut h = four(PENETRO, 0, Rules::default());
     all_pass(&mut h);
     ok(&mut h, Decision::Penetro(HeapEnd::Top));
-    ok(&mut h, Decision::Answer(SURRENDER, true));
+    ok(&mut h, Decision::Answer(Question::SURRENDER, true));
     assert!(h.is_done());
     let r = h.result().unwrap();
     assert!(r.penetro);
@@ -197,7 +197,7 @@ fn penetro_names_trumps_as_an_entrada_and_discards_exactly_one_card_drawing_none
     let mut h = four(PENETRO, 0, Rules::default());
     all_pass(&mut h);
     ok(&mut h, Decision::Penetro(HeapEnd::Top));
-    ok(&mut h, Decision::Answer(SURRENDER, false));
+    ok(&mut h, Decision::Answer(Question::SURRENDER, false));
     assert_eq!(h.request(), Request::Declare { seat: Seat(0), min_level: 1, forced: true });
     let e = rejected(&mut h, Decision::Declare(Contract::Solo, Some(Suit::Oros)));
     assert!(matches!(e, HandError::IllegalContract(_)));
@@ -287,9 +287,9 @@ fn penetro_cannot_be_surrendered_after_play_starts_and_a_won_penetro_is_paid_the
     assert!(matches!(h.request(), Request::Play { seat: Seat(0), .. }));
     play(&mut h, "1O 4B 3C");
     play(&mut h, "3O 5B 4C");
-    assert_eq!(h.request(), Request::Ask { seat: Seat(0), question: BOLA });
+    assert_eq!(h.request(), Request::Ask { seat: Seat(0), question: Question::BOLA });
     let mut bola = h;
-    ok(&mut h, Decision::Answer(BOLA, false));
+    ok(&mut h, Decision::Answer(Question::BOLA, false));
     let r = h.result().unwrap();
     assert!(r.penetro && r.primeras);
     assert_eq!(r.outcome, Outcome::Sacado);
@@ -303,7 +303,7 @@ fn penetro_cannot_be_surrendered_after_play_starts_and_a_won_penetro_is_paid_the
     assert_eq!(seats4(s.condiciones), [6, -2, -2, -2]);
 
     // Playing on: bola made is 8 from each, on top of the penetro's 1.
-    ok(&mut bola, Decision::Answer(BOLA, true));
+    ok(&mut bola, Decision::Answer(Question::BOLA, true));
     play(&mut bola, "4O 6B 5C 5O 7B 6C 6O 10B 7C 12C 11B 10C");
     let r = bola.result().unwrap();
     assert!(r.bola_made);
@@ -359,7 +359,7 @@ fn penetro_all_play_nobody_drops_out_the_three_exchange_in_turn_order_and_tricks
     assert!(matches!(h.request(), Request::Play { seat: Seat(1), legal } if legal == cs("10O")));
     play(&mut h, "10O 1B 2C");
     play(&mut h, "7O 4E 3B 3C 1O 5E 4B 4C 3O 6E 5B 5C");
-    ok(&mut h, Decision::Answer(BOLA, false));
+    ok(&mut h, Decision::Answer(Question::BOLA, false));
     let r = h.result().unwrap();
     assert_eq!(r.outcome, Outcome::Sacado);
     assert_eq!(r.trick_winners.len(), 5);

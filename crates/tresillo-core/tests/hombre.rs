@@ -3,9 +3,7 @@
 //! every option.
 
 use crate::common;
-use tresillo_core::question::{
-    ACCEPT_SURRENDER, BOLA, DECLARE_VOLE, EXCHANGE_FIRST, GASCARILLE, SURRENDER, TAKE_OVER,
-};
+use tresillo_core::Question;
 
 use common::*;
 use proptest::prelude::*;
@@ -97,7 +95,7 @@ fn hombre_all_pass_obligation_by_the_espada_holder_discards_all_but_one_draws_ei
     rejected(&mut h, Decision::Declare(Solo, Some(Suit::Oros)));
     ok(&mut h, Decision::Declare(Entrada, Some(Suit::Oros)));
     // Then the declarer's next opponent has the right to exchange first.
-    assert_eq!(h.request(), Request::Ask { seat: Seat(1), question: EXCHANGE_FIRST });
+    assert_eq!(h.request(), Request::Ask { seat: Seat(1), question: Question::EXCHANGE_FIRST });
     auto_until(&mut h, |_| false);
     let r = h.result().unwrap();
     assert!(r.forced && !r.gascarille);
@@ -121,8 +119,8 @@ fn hombre_exchange_the_declarers_next_opponent_exchanges_first_up_to_eight() {
     ok(&mut h, Decision::Declare(Entrada, Some(Suit::Copas)));
     assert_eq!(h.request(), Request::Discard { seat: Seat(1), min: 0, max: 9 });
     ok(&mut h, Decision::Discard(CardSet::EMPTY));
-    assert_eq!(h.request(), Request::Ask { seat: Seat(2), question: EXCHANGE_FIRST });
-    ok(&mut h, Decision::Answer(EXCHANGE_FIRST, true));
+    assert_eq!(h.request(), Request::Ask { seat: Seat(2), question: Question::EXCHANGE_FIRST });
+    ok(&mut h, Decision::Answer(Question::EXCHANGE_FIRST, true));
     assert_eq!((h.public().first_opponent, h.public().exchange_first), (Some(Seat(2)), Some(true)));
     // The first opponent: up to 8 although 13 are left.
     assert_eq!(h.request(), Request::Discard { seat: Seat(2), min: 0, max: 8 });
@@ -139,8 +137,8 @@ fn hombre_exchange_right_passed_to_the_other_opponent_in_solo() {
     seat1_wins(&mut h, 3);
     ok(&mut h, Decision::Declare(Solo, Some(Suit::Copas)));
     // No exchange for the declarer of a solo.
-    assert_eq!(h.request(), Request::Ask { seat: Seat(2), question: EXCHANGE_FIRST });
-    ok(&mut h, Decision::Answer(EXCHANGE_FIRST, false));
+    assert_eq!(h.request(), Request::Ask { seat: Seat(2), question: Question::EXCHANGE_FIRST });
+    ok(&mut h, Decision::Answer(Question::EXCHANGE_FIRST, false));
     assert_eq!(h.public().first_opponent, Some(Seat(0)));
     assert_eq!(h.request(), Request::Discard { seat: Seat(0), min: 0, max: 8 });
     ok(&mut h, Decision::Discard(CardSet::EMPTY));
@@ -156,7 +154,7 @@ fn played_to_the_first_card(r: Rules) -> Hand {
     seat1_wins(&mut h, 1);
     ok(&mut h, Decision::Declare(Entrada, Some(Suit::Copas)));
     ok(&mut h, Decision::Discard(cs("2E 6E")));
-    ok(&mut h, Decision::Answer(EXCHANGE_FIRST, true));
+    ok(&mut h, Decision::Answer(Question::EXCHANGE_FIRST, true));
     ok(&mut h, Decision::Discard(cs("3B 5B 10B")));
     ok(&mut h, Decision::Discard(cs("5E")));
     h
@@ -171,7 +169,7 @@ fn hombre_show_heap_turns_the_rest_of_the_heap_face_up_in_every_view() {
     for s in 0..3 {
         assert!(h.view(Seat(s)).known_cards().is_superset(rest));
     }
-    ok(&mut h, Decision::Answer(DECLARE_VOLE, false));
+    ok(&mut h, Decision::Answer(Question::DECLARE_VOLE, false));
     assert_eq!(h.view(Seat(2)).public().shown_heap, rest);
     // By default the heap stays hidden.
     let h = played_to_the_first_card(rules(&[]));
@@ -199,12 +197,12 @@ fn to_surrender(r: Rules, c: Contract) -> Hand {
 #[test]
 fn hombre_surrender_in_a_simple_game_either_opponent_in_turn_order_may_take_over() {
     let mut h = to_surrender(HOMBRE.into(), Entrada);
-    assert_eq!(h.request(), Request::Ask { seat: Seat(1), question: SURRENDER });
-    ok(&mut h, Decision::Answer(SURRENDER, true));
-    assert_eq!(h.request(), Request::Ask { seat: Seat(2), question: TAKE_OVER });
-    ok(&mut h, Decision::Answer(TAKE_OVER, false));
-    assert_eq!(h.request(), Request::Ask { seat: Seat(0), question: TAKE_OVER });
-    ok(&mut h, Decision::Answer(TAKE_OVER, true));
+    assert_eq!(h.request(), Request::Ask { seat: Seat(1), question: Question::SURRENDER });
+    ok(&mut h, Decision::Answer(Question::SURRENDER, true));
+    assert_eq!(h.request(), Request::Ask { seat: Seat(2), question: Question::TAKE_OVER });
+    ok(&mut h, Decision::Answer(Question::TAKE_OVER, false));
+    assert_eq!(h.request(), Request::Ask { seat: Seat(0), question: Question::TAKE_OVER });
+    ok(&mut h, Decision::Answer(Question::TAKE_OVER, true));
     assert_eq!(h.public().declarer, Some(Seat(0)));
     auto_until(&mut h, |_| false);
     let r = h.result().unwrap();
@@ -214,11 +212,11 @@ fn hombre_surrender_in_a_simple_game_either_opponent_in_turn_order_may_take_over
 #[test]
 fn hombre_surrender_in_vuelta_needs_both_opponents_to_accept() {
     let mut h = to_surrender(HOMBRE.into(), Vuelta);
-    ok(&mut h, Decision::Answer(SURRENDER, true));
-    assert_eq!(h.request(), Request::Ask { seat: Seat(2), question: ACCEPT_SURRENDER });
-    ok(&mut h, Decision::Answer(ACCEPT_SURRENDER, true));
-    assert_eq!(h.request(), Request::Ask { seat: Seat(0), question: ACCEPT_SURRENDER });
-    ok(&mut h, Decision::Answer(ACCEPT_SURRENDER, true));
+    ok(&mut h, Decision::Answer(Question::SURRENDER, true));
+    assert_eq!(h.request(), Request::Ask { seat: Seat(2), question: Question::ACCEPT_SURRENDER });
+    ok(&mut h, Decision::Answer(Question::ACCEPT_SURRENDER, true));
+    assert_eq!(h.request(), Request::Ask { seat: Seat(0), question: Question::ACCEPT_SURRENDER });
+    ok(&mut h, Decision::Answer(Question::ACCEPT_SURRENDER, true));
     let r = h.result().unwrap();
     assert_eq!(r.outcome, Outcome::Puesta { kind: PuestaKind::Surrendered });
     assert_eq!(r.surrender, Some(SurrenderRecord { by: Seat(1), took_over: None }));
@@ -227,9 +225,9 @@ fn hombre_surrender_in_vuelta_needs_both_opponents_to_accept() {
 #[test]
 fn hombre_surrender_in_vuelta_refused_by_either_opponent_the_declarer_plays_on() {
     let mut h = to_surrender(HOMBRE.into(), Vuelta);
-    ok(&mut h, Decision::Answer(SURRENDER, true));
-    ok(&mut h, Decision::Answer(ACCEPT_SURRENDER, true));
-    ok(&mut h, Decision::Answer(ACCEPT_SURRENDER, false));
+    ok(&mut h, Decision::Answer(Question::SURRENDER, true));
+    ok(&mut h, Decision::Answer(Question::ACCEPT_SURRENDER, true));
+    ok(&mut h, Decision::Answer(Question::ACCEPT_SURRENDER, false));
     assert_eq!(h.public().refused, Some(Seat(0)));
     assert!(matches!(h.request(), Request::Play { seat: Seat(_), .. }));
     auto_until(&mut h, |_| false);
@@ -251,12 +249,16 @@ fn hombre_surrender_never_in_solo() {
 #[test]
 fn hombre_declared_vole_is_asked_before_the_first_trick_and_commits_to_all_nine() {
     let mut h = played_to_the_first_card(HOMBRE.into());
-    assert_eq!(h.request(), Request::Ask { seat: Seat(1), question: DECLARE_VOLE });
-    ok(&mut h, Decision::Answer(DECLARE_VOLE, true));
+    assert_eq!(h.request(), Request::Ask { seat: Seat(1), question: Question::DECLARE_VOLE });
+    ok(&mut h, Decision::Answer(Question::DECLARE_VOLE, true));
     assert_eq!(h.public().bola, Some(true));
     // No surrender after the third trick, no question after five: nine tricks.
     auto_until(&mut h, |h| {
-        matches!(h.request(), Request::Ask { question: SURRENDER, .. } | Request::Ask { question: BOLA, .. })
+        matches!(
+            h.request(),
+            Request::Ask { question: Question::SURRENDER, .. }
+                | Request::Ask { question: Question::BOLA, .. }
+        )
     });
     assert!(h.is_done());
     let r = h.result().unwrap();
@@ -271,11 +273,11 @@ fn hombre_five_and_the_vole_as_section_6_the_declarer_decides_after_five_straigh
     ok(&mut h, Decision::Bid(Bid::Level(3)));
     ok(&mut h, Decision::Bid(Bid::Paso));
     ok(&mut h, Decision::Declare(Solo, Some(Suit::Espadas)));
-    auto_until(&mut h, |h| matches!(h.request(), Request::Ask { question: DECLARE_VOLE, .. }));
-    ok(&mut h, Decision::Answer(DECLARE_VOLE, false));
-    auto_until(&mut h, |h| matches!(h.request(), Request::Ask { question: BOLA, .. }));
-    assert_eq!(h.request(), Request::Ask { seat: Seat(1), question: BOLA });
-    ok(&mut h, Decision::Answer(BOLA, false));
+    auto_until(&mut h, |h| matches!(h.request(), Request::Ask { question: Question::DECLARE_VOLE, .. }));
+    ok(&mut h, Decision::Answer(Question::DECLARE_VOLE, false));
+    auto_until(&mut h, |h| matches!(h.request(), Request::Ask { question: Question::BOLA, .. }));
+    assert_eq!(h.request(), Request::Ask { seat: Seat(1), question: Question::BOLA });
+    ok(&mut h, Decision::Answer(Question::BOLA, false));
     let r = h.result().unwrap();
     assert!(r.primeras && !r.vole_declared);
 }
@@ -287,10 +289,10 @@ fn gascarille_the_others_may_make_the_espada_holder_play_it_after_all_pass() {
     let r = rules(&[("gascarille", "true")]);
     let mut h = hand_of(r, MIXED, 0); // seat 0 holds the espada
     all_pass(&mut h);
-    assert_eq!(h.request(), Request::Ask { seat: Seat(1), question: GASCARILLE });
-    ok(&mut h, Decision::Answer(GASCARILLE, false));
-    assert_eq!(h.request(), Request::Ask { seat: Seat(2), question: GASCARILLE });
-    ok(&mut h, Decision::Answer(GASCARILLE, true));
+    assert_eq!(h.request(), Request::Ask { seat: Seat(1), question: Question::GASCARILLE });
+    ok(&mut h, Decision::Answer(Question::GASCARILLE, false));
+    assert_eq!(h.request(), Request::Ask { seat: Seat(2), question: Question::GASCARILLE });
+    ok(&mut h, Decision::Answer(Question::GASCARILLE, true));
     assert_eq!(h.request(), Request::Discard { seat: Seat(0), min: 8, max: 8 });
     auto_until(&mut h, |_| false);
     let res = h.result().unwrap();
@@ -298,8 +300,8 @@ fn gascarille_the_others_may_make_the_espada_holder_play_it_after_all_pass() {
     // Nobody demands it: an obligation.
     let mut h = hand_of(r, MIXED, 0);
     all_pass(&mut h);
-    ok(&mut h, Decision::Answer(GASCARILLE, false));
-    ok(&mut h, Decision::Answer(GASCARILLE, false));
+    ok(&mut h, Decision::Answer(Question::GASCARILLE, false));
+    ok(&mut h, Decision::Answer(Question::GASCARILLE, false));
     auto_until(&mut h, |_| false);
     assert!(!h.result().unwrap().gascarille);
     // Not asked when mano must play because the espada is in the heap.
@@ -797,10 +799,10 @@ fn perft_from_a_hombre_obligation_matches_the_reference() {
     let eight = h.hand_of(Seat(0)) - cs("1E");
     ok(&mut h, Decision::Discard(eight));
     ok(&mut h, Decision::Declare(Entrada, Some(Suit::Bastos)));
-    ok(&mut h, Decision::Answer(EXCHANGE_FIRST, true));
+    ok(&mut h, Decision::Answer(Question::EXCHANGE_FIRST, true));
     ok(&mut h, Decision::Discard(cs("2C 3C")));
     ok(&mut h, Decision::Discard(cs("6C")));
-    ok(&mut h, Decision::Answer(DECLARE_VOLE, false));
+    ok(&mut h, Decision::Answer(Question::DECLARE_VOLE, false));
     let mut ps = h.play_state().unwrap();
     let p = h.public();
     let hands: [Vec<Card>; 3] = std::array::from_fn(|s| h.hand_of(Seat(s as u8)).iter().collect());
@@ -830,7 +832,7 @@ fn hombre_positions() -> Vec<(BySeat<CardSet>, Suit, u8)> {
     ok(&mut s, Decision::Bid(Bid::Level(3)));
     ok(&mut s, Decision::Bid(Bid::Paso));
     ok(&mut s, Decision::Declare(Solo, Some(Suit::Espadas)));
-    ok(&mut s, Decision::Answer(EXCHANGE_FIRST, false));
+    ok(&mut s, Decision::Answer(Question::EXCHANGE_FIRST, false));
     auto_until(&mut s, |h| matches!(h.request(), Request::Play { .. }));
     let mut c = hand_of(rules(&[("contrabola", "true")]), MIXED, 0);
     ok(&mut c, Decision::Bid(Bid::Paso));

@@ -4,7 +4,7 @@
 //! must agree with the engine's [`Scorer`] after every hand and at the end of the
 //! session (the `deals` end rule pays out the pot).
 
-use tresillo_core::question::{ACCEPT_SURRENDER, DECLARE_VOLE, SURRENDER, TAKE_OVER};
+use tresillo_core::Question;
 use tresillo_core::*;
 
 /// The facts of a finished `hombre` hand that points scoring reads.
@@ -252,10 +252,14 @@ fn play(r: Rules, dealer: u8, rng: &mut Rng) -> HandResult {
         let d = match legal[0] {
             Decision::Bid(_) if strong => best_bid.unwrap(),
             Decision::Declare(..) if strong && coins.is_some() => coins.unwrap(),
-            Decision::Answer(DECLARE_VOLE, _) => Decision::Answer(DECLARE_VOLE, yes(5, rng)),
-            Decision::Answer(SURRENDER, _) => Decision::Answer(SURRENDER, yes(30, rng)),
-            Decision::Answer(TAKE_OVER, _) => Decision::Answer(TAKE_OVER, yes(60, rng)),
-            Decision::Answer(ACCEPT_SURRENDER, _) => Decision::Answer(ACCEPT_SURRENDER, yes(70, rng)),
+            Decision::Answer(Question::DECLARE_VOLE, _) => {
+                Decision::Answer(Question::DECLARE_VOLE, yes(5, rng))
+            }
+            Decision::Answer(Question::SURRENDER, _) => Decision::Answer(Question::SURRENDER, yes(30, rng)),
+            Decision::Answer(Question::TAKE_OVER, _) => Decision::Answer(Question::TAKE_OVER, yes(60, rng)),
+            Decision::Answer(Question::ACCEPT_SURRENDER, _) => {
+                Decision::Answer(Question::ACCEPT_SURRENDER, yes(70, rng))
+            }
             _ => legal[rng.below(legal.len())],
         };
         assert!(legal.contains(&d), "{d:?} not in {legal:?}");

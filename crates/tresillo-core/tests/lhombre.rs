@@ -2,7 +2,7 @@
 //! with payments computed by hand from the table of section 12.4.
 
 use crate::common;
-use tresillo_core::question::BOLA;
+use tresillo_core::Question;
 
 use common::*;
 use tresillo_core::rulesets::lhombre;
@@ -319,8 +319,8 @@ fn lead_spades(h: &mut Hand, tricks: u8) {
 fn tout_after_five_straight_tricks_leading_to_the_sixth_commits() {
     let mut h = strong(6, Solo, Some(Suit::Espadas));
     lead_spades(&mut h, 5);
-    assert_eq!(h.request(), Request::Ask { seat: Seat(1), question: BOLA });
-    ok(&mut h, Decision::Answer(BOLA, true));
+    assert_eq!(h.request(), Request::Ask { seat: Seat(1), question: Question::BOLA });
+    ok(&mut h, Decision::Answer(Question::BOLA, true));
     lead_spades(&mut h, 9);
     let r = h.result().unwrap();
     assert!(r.bola_attempted && r.bola_made);
@@ -335,7 +335,7 @@ fn tout_after_five_straight_tricks_leading_to_the_sixth_commits() {
 fn stopping_after_five_straight_tricks_wins_without_tout() {
     let mut h = strong(6, Solo, Some(Suit::Espadas));
     lead_spades(&mut h, 5);
-    ok(&mut h, Decision::Answer(BOLA, false));
+    ok(&mut h, Decision::Answer(Question::BOLA, false));
     let r = h.result().unwrap();
     assert!(r.primeras && !r.bola_attempted);
     let s = score_deal(LedgerConfig::with_rules(Rules::from(L), 3), &r).unwrap();

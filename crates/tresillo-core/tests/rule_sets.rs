@@ -4,7 +4,7 @@
 //! hands of every rule set and option.
 
 use crate::common;
-use tresillo_core::question::{SURRENDER, TAKE_OVER};
+use tresillo_core::Question;
 
 use common::*;
 use proptest::prelude::*;
@@ -150,31 +150,31 @@ fn to_surrender(r: Rules, c: Contract, trump: Option<Suit>) -> Hand {
     ok(&mut h, Decision::Bid(Bid::Paso));
     ok(&mut h, Decision::Bid(Bid::Paso));
     ok(&mut h, Decision::Declare(c, trump));
-    auto_until(&mut h, |h| matches!(h.request(), Request::Ask { question: SURRENDER, .. }));
-    assert!(matches!(h.request(), Request::Ask { seat: Seat(1), question: SURRENDER }));
+    auto_until(&mut h, |h| matches!(h.request(), Request::Ask { question: Question::SURRENDER, .. }));
+    assert!(matches!(h.request(), Request::Ask { seat: Seat(1), question: Question::SURRENDER }));
     h
 }
 
 #[test]
 fn house_surrender_in_vuelta_ends_the_hand_as_a_puesta_without_takeover() {
     let mut h = to_surrender(HOUSE.into(), Vuelta, None);
-    ok(&mut h, Decision::Answer(SURRENDER, true));
+    ok(&mut h, Decision::Answer(Question::SURRENDER, true));
     assert!(h.is_done());
     let r = h.result().unwrap();
     assert_eq!(r.outcome, Outcome::Puesta { kind: PuestaKind::Surrendered });
     assert_eq!(r.surrender, Some(SurrenderRecord { by: Seat(1), took_over: None }));
     // Under `tresillo` the opponents are asked.
     let mut t = to_surrender(Rules::default(), Vuelta, None);
-    ok(&mut t, Decision::Answer(SURRENDER, true));
-    assert!(matches!(t.request(), Request::Ask { seat: Seat(2), question: TAKE_OVER }));
+    ok(&mut t, Decision::Answer(Question::SURRENDER, true));
+    assert!(matches!(t.request(), Request::Ask { seat: Seat(2), question: Question::TAKE_OVER }));
 }
 
 #[test]
 fn house_takeover_only_in_entrada() {
     let mut h = to_surrender(HOUSE.into(), Entrada, Some(Suit::Oros));
-    ok(&mut h, Decision::Answer(SURRENDER, true));
-    assert!(matches!(h.request(), Request::Ask { seat: Seat(2), question: TAKE_OVER }));
-    ok(&mut h, Decision::Answer(TAKE_OVER, true));
+    ok(&mut h, Decision::Answer(Question::SURRENDER, true));
+    assert!(matches!(h.request(), Request::Ask { seat: Seat(2), question: Question::TAKE_OVER }));
+    ok(&mut h, Decision::Answer(Question::TAKE_OVER, true));
     assert_eq!(h.public().declarer, Some(Seat(2)));
 }
 

@@ -2,7 +2,7 @@
 
 use crate::common;
 use common::*;
-use tresillo_core::question::{BOLA, SURRENDER, TAKE_OVER};
+use tresillo_core::Question;
 use tresillo_core::*;
 
 const E: Option<Suit> = Some(Suit::Espadas);
@@ -448,21 +448,21 @@ fn the_view_shows_exchange_counts_but_not_others_discards() {
 fn strong_solo() -> Hand {
     let mut h = hand(STRONG, 0);
     win_auction(&mut h, Contract::Solo, E);
-    auto_until(&mut h, |h| h.phase() == Phase::Ask(BOLA));
+    auto_until(&mut h, |h| h.phase() == Phase::Ask(Question::BOLA));
     h
 }
 
 #[test]
 fn five_straight_tricks_ask_primeras_or_bola() {
     let h = strong_solo();
-    assert_eq!(h.request(), Request::Ask { seat: Seat(1), question: BOLA });
+    assert_eq!(h.request(), Request::Ask { seat: Seat(1), question: Question::BOLA });
     assert_eq!(h.public().tricks[Seat(1)], 5);
 }
 
 #[test]
 fn stopping_after_five_tricks_wins_with_primeras() {
     let mut h = strong_solo();
-    ok(&mut h, Decision::Answer(BOLA, false));
+    ok(&mut h, Decision::Answer(Question::BOLA, false));
     assert!(h.is_done());
     let r = h.result().unwrap();
     assert_eq!(r.outcome, Outcome::Sacado);
@@ -474,7 +474,7 @@ fn stopping_after_five_tricks_wins_with_primeras() {
 #[test]
 fn playing_on_for_bola_and_winning_all_nine_makes_it() {
     let mut h = strong_solo();
-    ok(&mut h, Decision::Answer(BOLA, true));
+    ok(&mut h, Decision::Answer(Question::BOLA, true));
     auto_until(&mut h, |_| false);
     let r = h.result().unwrap();
     assert!(r.bola_attempted && r.bola_made && !r.primeras);
@@ -487,8 +487,8 @@ fn a_failed_bola_is_still_a_won_contract() {
     let d = "3B 4B 5B 6B 7B 10B 11B 12B 2C / 1E 2E 1B 12E 11E 10E 7E 6E 3C / 1C 4C 5C 6C 7C 10C 11C 12C 5E / 1O 2O 3O 4O 5O 6O 7O 10O 11O 12O 4E 3E 2B";
     let mut h = hand(d, 0);
     win_auction(&mut h, Contract::Solo, E);
-    auto_until(&mut h, |h| h.phase() == Phase::Ask(BOLA));
-    ok(&mut h, Decision::Answer(BOLA, true));
+    auto_until(&mut h, |h| h.phase() == Phase::Ask(Question::BOLA));
+    ok(&mut h, Decision::Answer(Question::BOLA, true));
     auto_until(&mut h, |_| false);
     let r = h.result().unwrap();
     assert!(r.bola_attempted && !r.bola_made);
@@ -506,7 +506,7 @@ fn solo_cannot_be_surrendered() {
 fn entrada_to_surrender() -> Hand {
     let mut h = hand(STRONG, 0);
     win_auction(&mut h, Contract::Entrada, E);
-    auto_until(&mut h, |h| h.phase() == Phase::Ask(SURRENDER));
+    auto_until(&mut h, |h| h.phase() == Phase::Ask(Question::SURRENDER));
     h
 }
 
@@ -515,13 +515,13 @@ fn surrender_is_offered_after_the_third_trick_in_entrada() {
     let h = entrada_to_surrender();
     assert_eq!(h.public().tricks_done, 3);
     assert!(h.public().current_trick().is_empty());
-    assert_eq!(h.request(), Request::Ask { seat: Seat(1), question: SURRENDER });
+    assert_eq!(h.request(), Request::Ask { seat: Seat(1), question: Question::SURRENDER });
 }
 
 #[test]
 fn playing_on_after_the_surrender_offer_continues_the_hand() {
     let mut h = entrada_to_surrender();
-    ok(&mut h, Decision::Answer(SURRENDER, false));
+    ok(&mut h, Decision::Answer(Question::SURRENDER, false));
     assert_eq!(h.phase(), Phase::Play);
     auto_until(&mut h, |_| false);
     assert!(h.result().unwrap().surrender.is_none());
@@ -530,11 +530,11 @@ fn playing_on_after_the_surrender_offer_continues_the_hand() {
 #[test]
 fn surrender_without_takeover_is_a_puesta() {
     let mut h = entrada_to_surrender();
-    ok(&mut h, Decision::Answer(SURRENDER, true));
-    assert_eq!(h.request(), Request::Ask { seat: Seat(2), question: TAKE_OVER });
-    ok(&mut h, Decision::Answer(TAKE_OVER, false));
-    assert_eq!(h.request(), Request::Ask { seat: Seat(0), question: TAKE_OVER });
-    ok(&mut h, Decision::Answer(TAKE_OVER, false));
+    ok(&mut h, Decision::Answer(Question::SURRENDER, true));
+    assert_eq!(h.request(), Request::Ask { seat: Seat(2), question: Question::TAKE_OVER });
+    ok(&mut h, Decision::Answer(Question::TAKE_OVER, false));
+    assert_eq!(h.request(), Request::Ask { seat: Seat(0), question: Question::TAKE_OVER });
+    ok(&mut h, Decision::Answer(Question::TAKE_OVER, false));
     let r = h.result().unwrap();
     assert_eq!(r.outcome, Outcome::Puesta { kind: PuestaKind::Surrendered });
     assert_eq!(r.surrender, Some(SurrenderRecord { by: Seat(1), took_over: None }));
@@ -543,8 +543,8 @@ fn surrender_without_takeover_is_a_puesta() {
 #[test]
 fn yo_sigo_takes_over_with_the_same_trumps_and_tricks_stay() {
     let mut h = entrada_to_surrender();
-    ok(&mut h, Decision::Answer(SURRENDER, true));
-    ok(&mut h, Decision::Answer(TAKE_OVER, true));
+    ok(&mut h, Decision::Answer(Question::SURRENDER, true));
+    ok(&mut h, Decision::Answer(Question::TAKE_OVER, true));
     assert_eq!(h.public().declarer, Some(Seat(2)));
     assert_eq!(h.public().trump, E);
     assert_eq!(h.public().tricks[Seat(1)], 3);

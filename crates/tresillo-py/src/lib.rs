@@ -962,14 +962,6 @@ fn contract_families() -> Vec<(&'static str, &'static str)> {
     tresillo_sim::schema::contract_families().into_iter().map(|(c, f)| (c.name(), f.name())).collect()
 }
 
-/// The `tresillo` command (the console script of the package): runs the CLI's
-/// code on `argv` (the program's name first) with the interpreter's lock
-/// released, and returns its exit status.
-#[pyfunction]
-fn _cli_main(py: Python<'_>, argv: Vec<std::ffi::OsString>) -> u8 {
-    py.detach(|| tresillo_commands::main_with(argv, tresillo_cli::current()))
-}
-
 /// The module.
 #[pymodule]
 fn _tresillo(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -985,9 +977,8 @@ fn _tresillo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(record_actions, m)?)?;
     m.add_function(wrap_pyfunction!(_state_from_history, m)?)?;
     m.add_function(wrap_pyfunction!(seated::_tournament, m)?)?;
-    m.add_function(wrap_pyfunction!(_cli_main, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add("LONG_VERSION", tresillo_commands::provenance::version_text(&tresillo_cli::current()))?;
+    m.add("LONG_VERSION", tresillo_provenance::current().version_text())?;
     m.add_class::<seat_view::SeatView>()?;
     m.add_class::<model::World>()?;
     m.add("NUM_ACTIONS", NUM_ACTIONS)?;

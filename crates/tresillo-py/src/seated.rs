@@ -276,7 +276,7 @@ pub fn _tournament(
                 force,
                 record,
                 progress,
-                build: Some(tresillo_cli::current()),
+                build: Some(tresillo_provenance::current()),
                 registry,
                 note: &note,
                 format,

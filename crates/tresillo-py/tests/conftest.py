@@ -11,19 +11,44 @@ import pytest
 STRICT = os.environ.get("TRESILLO_PY_STRICT") == "1"
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 
-# Every rule set with options worth covering, at three and four players.
-TABLES = [
-    ("tresillo", 3, {}),
-    ("tresillo", 3, {"palo_de_favor": "oros", "codillo_old": True}),
-    ("tresillo", 4, {}),
-    ("tresillo", 4, {"penetro_all_play": True}),
-    ("tresillo-house", 3, {}),
-    ("hombre", 3, {}),
-    ("hombre", 3, {"contrabola": True, "favorito": True, "gascarille": True, "show_heap": True}),
-    ("hombre", 3, {"hombre-chips": True, "ante": 3}),
-    ("lhombre", 3, {}),
-    ("lhombre", 3, {"redeal_all_pass": True}),
-]
+def _other_value(values, default):
+    """An option's value other than its default, as `rule_sets()` spells its
+    values (`true|false`, `none, espadas, ...`, `0 to 1000`): the last one."""
+    if " to " in values:
+        lo, hi = values.split(" to ")
+        return int(lo if hi == default else hi)
+    other = [v.strip() for v in values.replace(",", "|").split("|") if v.strip() and v.strip() != default]
+    return True if other[-1] == "true" else other[-1]
+
+
+def _tables():
+    """Every rule set of the registry at every table size it is played at: at its
+    defaults, and with every option at another value (kept in turn while the game
+    accepts it). A new rule set is covered without an edit here."""
+    import tresillo
+
+    out = []
+    for name, _summary, options in tresillo.rule_sets():
+        for players in (3, 4):
+            try:
+                tresillo.Game(rules=name, players=players)
+            except ValueError:
+                continue
+            out.append((name, players, {}))
+            kept = {}
+            for option, default, values, _help in options:
+                trial = dict(kept, **{option: _other_value(values, default)})
+                try:
+                    tresillo.Game(rules=name, players=players, options=trial)
+                except ValueError:
+                    continue
+                kept = trial
+            if kept:
+                out.append((name, players, kept))
+    return out
+
+
+TABLES = _tables()
 
 
 def need(module):

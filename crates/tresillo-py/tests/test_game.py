@@ -82,7 +82,7 @@ def test_a_discard_is_taken_card_by_card_then_done():
 
 
 def test_agents_play_whole_hands_of_every_rule_set():
-    for rules, players, options in TABLES[:1] + TABLES[2:3] + TABLES[5:6] + TABLES[8:9]:
+    for rules, players, options in [t for t in TABLES if not t[2]]:
         game = tresillo.Game(rules=rules, players=players, options=options)
         agents = [tresillo.Agent(spec, seed=i) for i, spec in enumerate(["pimc:worlds=4", "rule", "random", "rule"])]
         for seed in range(3):

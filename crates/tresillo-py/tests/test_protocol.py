@@ -7,15 +7,12 @@ import os
 
 import pytest
 import tresillo
-from conftest import ROOT, need
+from conftest import ROOT, TABLES, need
 
 BOT = os.path.join(ROOT, "crates", "tresillo-bots", "tests", "bots", "recording.py")
 
 
-@pytest.mark.parametrize(
-    "rules,players,options",
-    [("tresillo", 3, {}), ("tresillo", 4, {}), ("hombre", 3, {"contrabola": True, "gascarille": True}), ("lhombre", 3, {})],
-)
+@pytest.mark.parametrize("rules,players,options", TABLES)
 def test_every_message_validates_against_the_schema(tmp_path, monkeypatch, rules, players, options):
     jsonschema = need("jsonschema")
     with open(os.path.join(ROOT, "docs", "protocol.schema.json")) as f:
@@ -36,7 +33,7 @@ def test_every_message_validates_against_the_schema(tmp_path, monkeypatch, rules
     assert {"hello", "hand", "request", "action", "bye"} <= kinds
 
 
-@pytest.mark.parametrize("rules,players", [("tresillo", 3), ("tresillo", 4), ("hombre", 3), ("lhombre", 3)])
+@pytest.mark.parametrize("rules,players", [(r, p) for r, p, o in TABLES if not o])
 def test_python_views_are_the_protocols_view(tmp_path, rules, players):
     """`State.view(p)` and `SeatView.view()` hold the protocol's `view` (the one
     serialization, tresillo_env::SeatView: the same keys and values), besides

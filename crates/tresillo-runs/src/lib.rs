@@ -62,3 +62,17 @@ pub struct Build {
     /// Whether tracked files differed from the commit (`None`: unknown).
     pub dirty: Option<bool>,
 }
+
+impl Build {
+    /// `--version`'s text: the version, the commit and the state of the tree
+    /// (`0.1.0 (commit 0123..., tree clean)`).
+    #[must_use]
+    pub fn version_text(&self) -> String {
+        let tree = match self.dirty {
+            Some(false) => "clean",
+            Some(true) => "with uncommitted changes",
+            None => "state unknown",
+        };
+        format!("{} (commit {}, tree {tree})", env!("CARGO_PKG_VERSION"), self.commit)
+    }
+}

@@ -195,9 +195,12 @@ fn whole_sessions_are_played_and_no_response_shows_a_hidden_card() {
     runtime().block_on(async {
         let (server, errors) = Server::open(None, tresillo_agents::Registry::builtin()).unwrap();
         assert!(errors.is_empty());
-        for (rules, players, seat, hands) in
-            [("tresillo", 3, 0, 3), ("tresillo", 4, 2, 2), ("hombre", 3, 1, 2), ("lhombre", 3, 2, 2)]
-        {
+        // Every built-in rule set at every table size, from the registry.
+        let tables = tresillo_core::RuleSet::BUILT_IN
+            .into_iter()
+            .flat_map(|set| set.spec().tables.iter().map(move |t| (set.name(), t.players)));
+        for (i, (rules, players)) in tables.enumerate() {
+            let (seat, hands) = (i % usize::from(players), 2 + i % 2);
             let token = create(
                 &server,
                 json!({"rules": rules, "players": players, "seat": seat, "hands": hands, "seed": 7}),

@@ -35,9 +35,7 @@ use crate::rng::AgentRng;
 use crate::sampling::infer::Inference;
 use crate::{Agent, Failure};
 use std::sync::OnceLock;
-use tresillo_core::question::{
-    ACCEPT_SURRENDER, BOLA, DECLARE_VOLE, EXCHANGE_FIRST, GASCARILLE, SURRENDER, TAKE_OVER,
-};
+use tresillo_core::Question;
 use tresillo_core::tables::{TRUMP_SUIT, TrumpTable, table};
 use tresillo_core::{
     Bid, Card, CardSet, Contract, Decision, DropWord, HeapEnd, Phase, PlayerView, Request, Seat, Suit, Table,
@@ -106,29 +104,41 @@ impl RuleAgent {
             Request::Discard { min, max, .. } => Decision::Discard(discards(view, min, max)),
             Request::Word { .. } => self.word(view),
             Request::Play { legal, .. } => Decision::Play(self.play(view, legal)),
-            Request::Ask { question: SURRENDER, .. } if view.public().phase == Phase::PenetroGiveUp => {
-                Decision::Answer(SURRENDER, self.give_up_penetro(view))
+            Request::Ask { question: Question::SURRENDER, .. }
+                if view.public().phase == Phase::PenetroGiveUp =>
+            {
+                Decision::Answer(Question::SURRENDER, self.give_up_penetro(view))
             }
-            Request::Ask { question: SURRENDER, .. } => Decision::Answer(SURRENDER, self.surrender(view)),
-            Request::Ask { question: TAKE_OVER, .. } => Decision::Answer(TAKE_OVER, self.take_over(view)),
-            Request::Ask { question: BOLA, .. } => Decision::Answer(BOLA, bola_is_safe(view)),
-            Request::Ask { question: GASCARILLE, .. } => {
-                Decision::Answer(GASCARILLE, demand_gascarille(view))
+            Request::Ask { question: Question::SURRENDER, .. } => {
+                Decision::Answer(Question::SURRENDER, self.surrender(view))
             }
-            Request::Ask { question: EXCHANGE_FIRST, .. } => {
-                Decision::Answer(EXCHANGE_FIRST, matches!(self.word(view), Decision::Word(Word::Vienen)))
+            Request::Ask { question: Question::TAKE_OVER, .. } => {
+                Decision::Answer(Question::TAKE_OVER, self.take_over(view))
             }
+            Request::Ask { question: Question::BOLA, .. } => {
+                Decision::Answer(Question::BOLA, bola_is_safe(view))
+            }
+            Request::Ask { question: Question::GASCARILLE, .. } => {
+                Decision::Answer(Question::GASCARILLE, demand_gascarille(view))
+            }
+            Request::Ask { question: Question::EXCHANGE_FIRST, .. } => Decision::Answer(
+                Question::EXCHANGE_FIRST,
+                matches!(self.word(view), Decision::Word(Word::Vienen)),
+            ),
             // A surrendered vuelta is the declarer's puesta: always accepted.
-            Request::Ask { question: ACCEPT_SURRENDER, .. } => Decision::Answer(ACCEPT_SURRENDER, true),
-            Request::Ask { question: DECLARE_VOLE, .. } => {
-                Decision::Answer(DECLARE_VOLE, bola_is_safe(view) && view.public().mano() == view.seat())
+            Request::Ask { question: Question::ACCEPT_SURRENDER, .. } => {
+                Decision::Answer(Question::ACCEPT_SURRENDER, true)
             }
+            Request::Ask { question: Question::DECLARE_VOLE, .. } => Decision::Answer(
+                Question::DECLARE_VOLE,
+                bola_is_safe(view) && view.public().mano() == view.seat(),
+            ),
             // A question this agent has no rule for: no.
             Request::Ask { question, .. } => Decision::Answer(question, false),
             Request::Penetro { .. } => Decision::Penetro(HeapEnd::Top),
             Request::DropOut { .. } => Decision::DropOut(self.drop_out(view)),
             // Not this seat's turn: nothing legal to say; play_hand never asks.
-            Request::Done => Decision::Answer(SURRENDER, false),
+            Request::Done => Decision::Answer(Question::SURRENDER, false),
         }
     }
 }

@@ -65,9 +65,7 @@ mod subsets;
 mod world;
 
 use subsets::{below_u128, binom, for_each_subset, random_subset, subset_by_draws};
-use tresillo_core::question::{
-    ACCEPT_SURRENDER, BOLA, DECLARE_VOLE, EXCHANGE_FIRST, GASCARILLE, SURRENDER, TAKE_OVER,
-};
+use tresillo_core::Question;
 pub use world::{NoWorld, World};
 use world::{draw, heap_rest};
 
@@ -209,24 +207,26 @@ impl World {
                     np += 1;
                     Decision::Play(*c)
                 }
-                Request::Ask { question: SURRENDER, .. } => {
-                    Decision::Answer(SURRENDER, p.surrendered == Some(true))
+                Request::Ask { question: Question::SURRENDER, .. } => {
+                    Decision::Answer(Question::SURRENDER, p.surrendered == Some(true))
                 }
-                Request::Ask { seat, question: TAKE_OVER } => {
-                    Decision::Answer(TAKE_OVER, p.took_over == Some(seat))
+                Request::Ask { seat, question: Question::TAKE_OVER } => {
+                    Decision::Answer(Question::TAKE_OVER, p.took_over == Some(seat))
                 }
-                Request::Ask { question: BOLA, .. } => Decision::Answer(BOLA, p.bola == Some(true)),
-                Request::Ask { seat, question: GASCARILLE } => {
-                    Decision::Answer(GASCARILLE, p.gascarille_declined & (1 << seat.0) == 0)
+                Request::Ask { question: Question::BOLA, .. } => {
+                    Decision::Answer(Question::BOLA, p.bola == Some(true))
                 }
-                Request::Ask { question: EXCHANGE_FIRST, .. } => {
-                    Decision::Answer(EXCHANGE_FIRST, p.exchange_first == Some(true))
+                Request::Ask { seat, question: Question::GASCARILLE } => {
+                    Decision::Answer(Question::GASCARILLE, p.gascarille_declined & (1 << seat.0) == 0)
                 }
-                Request::Ask { seat, question: ACCEPT_SURRENDER } => {
-                    Decision::Answer(ACCEPT_SURRENDER, p.accepted & (1 << seat.0) != 0)
+                Request::Ask { question: Question::EXCHANGE_FIRST, .. } => {
+                    Decision::Answer(Question::EXCHANGE_FIRST, p.exchange_first == Some(true))
                 }
-                Request::Ask { question: DECLARE_VOLE, .. } => {
-                    Decision::Answer(DECLARE_VOLE, p.vole_declared == Some(true))
+                Request::Ask { seat, question: Question::ACCEPT_SURRENDER } => {
+                    Decision::Answer(Question::ACCEPT_SURRENDER, p.accepted & (1 << seat.0) != 0)
+                }
+                Request::Ask { question: Question::DECLARE_VOLE, .. } => {
+                    Decision::Answer(Question::DECLARE_VOLE, p.vole_declared == Some(true))
                 }
                 // A question asked once a hand: its latest answer is the one given.
                 Request::Ask { question, .. } => {

@@ -67,7 +67,7 @@
 //! rule agent.
 
 use crate::search::gsolver::{Goal, Solvers, active_seats};
-use tresillo_core::question::{ACCEPT_SURRENDER, BOLA, DECLARE_VOLE, SURRENDER, TAKE_OVER};
+use tresillo_core::Question;
 use tresillo_core::{
     BySeat, Contract, Decision, HandResult, LedgerConfig, PlayState, PlayerView, PublicState, Request, Seat,
     cancelled_result, playing_seats, score_deal,
@@ -283,11 +283,11 @@ impl General {
         }
         let wanted = match request {
             Request::Play { legal, .. } => legal.len() > 1,
-            Request::Ask { question: SURRENDER, .. }
-            | Request::Ask { question: TAKE_OVER, .. }
-            | Request::Ask { question: BOLA, .. }
-            | Request::Ask { question: ACCEPT_SURRENDER, .. }
-            | Request::Ask { question: DECLARE_VOLE, .. } => true,
+            Request::Ask { question: Question::SURRENDER, .. }
+            | Request::Ask { question: Question::TAKE_OVER, .. }
+            | Request::Ask { question: Question::BOLA, .. }
+            | Request::Ask { question: Question::ACCEPT_SURRENDER, .. }
+            | Request::Ask { question: Question::DECLARE_VOLE, .. } => true,
             _ => false,
         };
         if !wanted {
@@ -299,7 +299,7 @@ impl General {
             }
             self.worlds += 1;
             let Some(hands) = next() else { continue };
-            let ps = if let Request::Ask { question: DECLARE_VOLE, .. } = request {
+            let ps = if let Request::Ask { question: Question::DECLARE_VOLE, .. } = request {
                 let mut h = [tresillo_core::CardSet::EMPTY; 3];
                 h.copy_from_slice(&hands.0[..3]);
                 Some(PlayState::new(h, p.trump, p.mano()))
@@ -334,28 +334,28 @@ impl General {
                 }
                 Some(Decision::Play(cards[best]))
             }
-            Request::Ask { question: SURRENDER, .. } => {
+            Request::Ask { question: Question::SURRENDER, .. } => {
                 let st = stakes(p, declarer)?;
                 let on = self.mean(&worlds, declarer, &st);
                 let lost = lost_utility(p, declarer)?;
-                Some(Decision::Answer(SURRENDER, on < lost))
+                Some(Decision::Answer(Question::SURRENDER, on < lost))
             }
-            Request::Ask { question: TAKE_OVER, .. } => {
+            Request::Ask { question: Question::TAKE_OVER, .. } => {
                 let st = stakes(p, me)?;
-                Some(Decision::Answer(TAKE_OVER, self.mean(&worlds, me, &st) > 0.0))
+                Some(Decision::Answer(Question::TAKE_OVER, self.mean(&worlds, me, &st) > 0.0))
             }
-            Request::Ask { question: ACCEPT_SURRENDER, .. } => {
+            Request::Ask { question: Question::ACCEPT_SURRENDER, .. } => {
                 let st = stakes(p, declarer)?;
                 let on = self.mean(&worlds, declarer, &st);
                 let lost = lost_utility(p, declarer)?;
-                Some(Decision::Answer(ACCEPT_SURRENDER, on > lost + 1e-9))
+                Some(Decision::Answer(Question::ACCEPT_SURRENDER, on > lost + 1e-9))
             }
-            Request::Ask { question: BOLA, .. } => {
+            Request::Ask { question: Question::BOLA, .. } => {
                 let made =
                     worlds.iter().filter(|ps| self.solvers.can_take_all(ps, declarer)).count() as f64 / k;
-                bola_worth(p, declarer, made).map(|b| Decision::Answer(BOLA, b))
+                bola_worth(p, declarer, made).map(|b| Decision::Answer(Question::BOLA, b))
             }
-            Request::Ask { question: DECLARE_VOLE, .. } => {
+            Request::Ask { question: Question::DECLARE_VOLE, .. } => {
                 let normal = stakes(p, declarer)?;
                 let plain = self.mean(&worlds, declarer, &normal);
                 let made =
@@ -364,7 +364,7 @@ impl General {
                 q.vole_declared = Some(true);
                 let vole = stakes_of(&q, declarer, Goal::Reach(p.game_rules().spec().tricks))?;
                 let declared = made * vole.utility[1] + (1.0 - made) * vole.utility[0];
-                Some(Decision::Answer(DECLARE_VOLE, declared > plain))
+                Some(Decision::Answer(Question::DECLARE_VOLE, declared > plain))
             }
             _ => None,
         }

@@ -127,7 +127,7 @@ use crate::sampling::sampler::{Sampler, World};
 use crate::spec_error::SpecError;
 use crate::{Agent, Failure};
 use std::time::{Duration, Instant};
-use tresillo_core::question::{ACCEPT_SURRENDER, BOLA, DECLARE_VOLE, SURRENDER, TAKE_OVER};
+use tresillo_core::Question;
 use tresillo_core::tables::table;
 use tresillo_core::{
     Card, Decision, Hand, LedgerConfig, MAX_TRICKS, Outcome, PlayState, PlayerView, Request, Rules, Seat,
@@ -532,7 +532,7 @@ fn is_fast(view: &PlayerView) -> bool {
 fn searched(view: &PlayerView) -> bool {
     let p = view.public();
     match view.request() {
-        Request::Ask { question: SURRENDER, .. } => p.phase != tresillo_core::Phase::PenetroGiveUp,
+        Request::Ask { question: Question::SURRENDER, .. } => p.phase != tresillo_core::Phase::PenetroGiveUp,
         r => searchable(r),
     }
 }
@@ -543,11 +543,11 @@ fn searchable(r: Request) -> bool {
     matches!(
         r,
         Request::Play { .. }
-            | Request::Ask { question: SURRENDER, .. }
-            | Request::Ask { question: TAKE_OVER, .. }
-            | Request::Ask { question: BOLA, .. }
-            | Request::Ask { question: ACCEPT_SURRENDER, .. }
-            | Request::Ask { question: DECLARE_VOLE, .. }
+            | Request::Ask { question: Question::SURRENDER, .. }
+            | Request::Ask { question: Question::TAKE_OVER, .. }
+            | Request::Ask { question: Question::BOLA, .. }
+            | Request::Ask { question: Question::ACCEPT_SURRENDER, .. }
+            | Request::Ask { question: Question::DECLARE_VOLE, .. }
     )
 }
 
@@ -556,11 +556,15 @@ fn searchable(r: Request) -> bool {
 fn decision_of(r: Request, mv: u8) -> Decision {
     let yes = mv == YES;
     match r {
-        Request::Ask { question: SURRENDER, .. } => Decision::Answer(SURRENDER, yes),
-        Request::Ask { question: TAKE_OVER, .. } => Decision::Answer(TAKE_OVER, yes),
-        Request::Ask { question: BOLA, .. } => Decision::Answer(BOLA, yes),
-        Request::Ask { question: ACCEPT_SURRENDER, .. } => Decision::Answer(ACCEPT_SURRENDER, yes),
-        Request::Ask { question: DECLARE_VOLE, .. } => Decision::Answer(DECLARE_VOLE, yes),
+        Request::Ask { question: Question::SURRENDER, .. } => Decision::Answer(Question::SURRENDER, yes),
+        Request::Ask { question: Question::TAKE_OVER, .. } => Decision::Answer(Question::TAKE_OVER, yes),
+        Request::Ask { question: Question::BOLA, .. } => Decision::Answer(Question::BOLA, yes),
+        Request::Ask { question: Question::ACCEPT_SURRENDER, .. } => {
+            Decision::Answer(Question::ACCEPT_SURRENDER, yes)
+        }
+        Request::Ask { question: Question::DECLARE_VOLE, .. } => {
+            Decision::Answer(Question::DECLARE_VOLE, yes)
+        }
         _ => Decision::Play(Card::from_bit(u32::from(mv)).expect("a card move")),
     }
 }
@@ -584,11 +588,11 @@ impl Ismcts {
     pub fn choose(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Decision {
         match view.request() {
             Request::Play { .. }
-            | Request::Ask { question: SURRENDER, .. }
-            | Request::Ask { question: TAKE_OVER, .. }
-            | Request::Ask { question: BOLA, .. }
-            | Request::Ask { question: ACCEPT_SURRENDER, .. }
-            | Request::Ask { question: DECLARE_VOLE, .. } => {
+            | Request::Ask { question: Question::SURRENDER, .. }
+            | Request::Ask { question: Question::TAKE_OVER, .. }
+            | Request::Ask { question: Question::BOLA, .. }
+            | Request::Ask { question: Question::ACCEPT_SURRENDER, .. }
+            | Request::Ask { question: Question::DECLARE_VOLE, .. } => {
                 self.search(view, rng).unwrap_or_else(|| self.rule.choose(view, rng))
             }
             _ => {
@@ -681,9 +685,9 @@ impl Sim {
         let contract = p.contract?;
         let (phase, asked) = match view.request() {
             Request::Play { .. } => (Phase::Play, declarer),
-            Request::Ask { question: SURRENDER, .. } => (Phase::Surrender, declarer),
-            Request::Ask { seat, question: TAKE_OVER } => (Phase::TakeOver, seat),
-            Request::Ask { question: BOLA, .. } => (Phase::Bola, declarer),
+            Request::Ask { question: Question::SURRENDER, .. } => (Phase::Surrender, declarer),
+            Request::Ask { seat, question: Question::TAKE_OVER } => (Phase::TakeOver, seat),
+            Request::Ask { question: Question::BOLA, .. } => (Phase::Bola, declarer),
             _ => return None,
         };
         Some(Sim {
@@ -727,9 +731,9 @@ impl Sim {
     fn decision(&self, mv: u8) -> Decision {
         match self.phase {
             Phase::Play | Phase::Done => Decision::Play(Card::from_bit(u32::from(mv)).expect("a card move")),
-            Phase::Surrender => Decision::Answer(SURRENDER, mv == YES),
-            Phase::TakeOver => Decision::Answer(TAKE_OVER, mv == YES),
-            Phase::Bola => Decision::Answer(BOLA, mv == YES),
+            Phase::Surrender => Decision::Answer(Question::SURRENDER, mv == YES),
+            Phase::TakeOver => Decision::Answer(Question::TAKE_OVER, mv == YES),
+            Phase::Bola => Decision::Answer(Question::BOLA, mv == YES),
         }
     }
 
@@ -1348,18 +1352,20 @@ impl Game for HandSim {
                 }
                 // As the fast playout: never give up, take over, play for the
                 // bola or tout, or declare the vole; accept a surrendered vuelta.
-                (Playout::Random, Request::Ask { question: SURRENDER, .. }) => {
-                    Decision::Answer(SURRENDER, false)
+                (Playout::Random, Request::Ask { question: Question::SURRENDER, .. }) => {
+                    Decision::Answer(Question::SURRENDER, false)
                 }
-                (Playout::Random, Request::Ask { question: TAKE_OVER, .. }) => {
-                    Decision::Answer(TAKE_OVER, false)
+                (Playout::Random, Request::Ask { question: Question::TAKE_OVER, .. }) => {
+                    Decision::Answer(Question::TAKE_OVER, false)
                 }
-                (Playout::Random, Request::Ask { question: BOLA, .. }) => Decision::Answer(BOLA, false),
-                (Playout::Random, Request::Ask { question: DECLARE_VOLE, .. }) => {
-                    Decision::Answer(DECLARE_VOLE, false)
+                (Playout::Random, Request::Ask { question: Question::BOLA, .. }) => {
+                    Decision::Answer(Question::BOLA, false)
                 }
-                (Playout::Random, Request::Ask { question: ACCEPT_SURRENDER, .. }) => {
-                    Decision::Answer(ACCEPT_SURRENDER, true)
+                (Playout::Random, Request::Ask { question: Question::DECLARE_VOLE, .. }) => {
+                    Decision::Answer(Question::DECLARE_VOLE, false)
+                }
+                (Playout::Random, Request::Ask { question: Question::ACCEPT_SURRENDER, .. }) => {
+                    Decision::Answer(Question::ACCEPT_SURRENDER, true)
                 }
                 _ => rule.choose(&self.hand.view(seat), rng),
             };
@@ -1543,9 +1549,8 @@ mod tests {
                 assert_eq!(legal, want, "seed {seed}");
                 // Surrender and take over more often than at random, to test them.
                 let mv = match req {
-                    Request::Ask { question: SURRENDER, .. } | Request::Ask { question: TAKE_OVER, .. } => {
-                        u8::from(below(&mut rng, 3) > 0)
-                    }
+                    Request::Ask { question: Question::SURRENDER, .. }
+                    | Request::Ask { question: Question::TAKE_OVER, .. } => u8::from(below(&mut rng, 3) > 0),
                     _ => {
                         tresillo_core::CardSet(legal).nth(below(&mut rng, legal.count_ones())).unwrap().bit()
                             as u8

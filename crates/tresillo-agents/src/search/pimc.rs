@@ -137,7 +137,7 @@ use crate::sampling::sampler::Sampler;
 use crate::search::solver::{Class, Position, SolverContext};
 use crate::{Agent, Failure};
 use std::sync::{Condvar, Mutex, PoisonError};
-use tresillo_core::question::{BOLA, SURRENDER, TAKE_OVER};
+use tresillo_core::Question;
 use tresillo_core::{
     Bid, Card, CardSet, Contract, Decision, Hand, PlayState, PlayerView, Request, Seat, Suit,
 };
@@ -1035,28 +1035,28 @@ impl Solving {
             Request::Play { legal, .. } if legal.len() > 1 => {
                 self.card(legal, me, declarer, worlds, adaptive, rng, draw).map(Decision::Play)
             }
-            Request::Ask { question: SURRENDER, .. } => {
+            Request::Ask { question: Question::SURRENDER, .. } => {
                 let u = self.mean(
                     declarer,
                     worlds,
                     || draw(rng),
                     |c, p| f64::from(declarer_utility(c.value(p))),
                 )?;
-                Some(Decision::Answer(SURRENDER, u < f64::from(declarer_utility(Class::Puesta))))
+                Some(Decision::Answer(Question::SURRENDER, u < f64::from(declarer_utility(Class::Puesta))))
             }
-            Request::Ask { question: TAKE_OVER, .. } => {
+            Request::Ask { question: Question::TAKE_OVER, .. } => {
                 let u =
                     self.mean(me, worlds, || draw(rng), |c, p| f64::from(declarer_utility(c.value(p))))?;
-                Some(Decision::Answer(TAKE_OVER, u > 0.0))
+                Some(Decision::Answer(Question::TAKE_OVER, u > 0.0))
             }
-            Request::Ask { question: BOLA, .. } => {
+            Request::Ask { question: Question::BOLA, .. } => {
                 let p =
                     self.mean(declarer, worlds, || draw(rng), |c, p| f64::from(u8::from(c.can_take_all(p))))?;
                 if self.tresillo_stakes {
-                    Some(Decision::Answer(BOLA, 16.0 * p - 16.0 * (1.0 - p) > 2.0))
+                    Some(Decision::Answer(Question::BOLA, 16.0 * p - 16.0 * (1.0 - p) > 2.0))
                 } else {
                     crate::search::gpimc::bola_worth(view.public(), declarer, p)
-                        .map(|b| Decision::Answer(BOLA, b))
+                        .map(|b| Decision::Answer(Question::BOLA, b))
                 }
             }
             _ => None,
@@ -1337,9 +1337,9 @@ impl PimcAgent {
             Request::Play { legal, .. } if legal.len() > 1
         ) || matches!(
             view.request(),
-            Request::Ask { question: SURRENDER, .. }
-                | Request::Ask { question: TAKE_OVER, .. }
-                | Request::Ask { question: BOLA, .. }
+            Request::Ask { question: Question::SURRENDER, .. }
+                | Request::Ask { question: Question::TAKE_OVER, .. }
+                | Request::Ask { question: Question::BOLA, .. }
         );
         if solvable && let Ok(sampler) = Sampler::new(view) {
             let weighted = self.weigh(&sampler, view, rng);

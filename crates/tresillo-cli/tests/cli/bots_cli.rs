@@ -216,7 +216,9 @@ fn every_message_of_a_run_validates_against_the_schema() {
     let d = TempDir::new("bots", "schema");
     let record = d.path("messages.jsonl");
     let recording = root().join("crates/tresillo-bots/tests/bots/recording.py").display().to_string();
-    for (rules, players) in [("tresillo", "3"), ("tresillo", "4"), ("hombre", "3"), ("lhombre", "3")] {
+    for (rules, players) in common::tables() {
+        let players = players.to_string();
+        let players = players.as_str();
         let mut agents = vec![format!("ext:cmd={recording}:hand_ms=60000:opt.x=1"); 1];
         agents.extend(std::iter::repeat_n("rule".to_string(), players.parse::<usize>().unwrap() - 1));
         let out = d.path(&format!("{rules}-{players}"));

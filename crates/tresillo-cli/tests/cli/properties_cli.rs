@@ -44,7 +44,9 @@ fn the_table_and_the_csv_hold_every_measure_and_do_not_depend_on_threads() {
 
 #[test]
 fn each_rule_set_and_table_is_measured_and_seeds_differ() {
-    for rules in [&["--rules", "hombre"][..], &["--rules", "lhombre"], &["--players", "4"]] {
+    for (set, players) in common::tables() {
+        let players = players.to_string();
+        let rules = ["--rules", set, "--players", players.as_str()];
         let mut args = vec!["properties"];
         args.extend(SMALL);
         args.push("1");

@@ -18,97 +18,122 @@
 //! - **Accepted surrender** (vuelta): the opponents are asked in turn order from the
 //!   declarer; the first refusal sends the declarer back to play.
 
+use super::QuestionDef;
 use super::{Hand, Phase};
 use crate::card::{Card, Seat};
 use crate::game::Contract;
-use crate::question::{Question, QuestionDef};
+use crate::question::Question;
 
-/// Option `gascarille`: make the holder of the espada play a gascarille (*yes*)
-/// or not; the others in turn order from the holder.
-pub const GASCARILLE: Question = Question::new(3);
+impl Question {
+    /// Option `gascarille`: make the holder of the espada play a gascarille (*yes*)
+    /// or not; the others in turn order from the holder.
+    pub const GASCARILLE: Question = Question::new(3);
+}
 
-pub(crate) const GASCARILLE_DEF: QuestionDef = QuestionDef {
-    question: GASCARILLE,
-    name: "gascarille",
-    topic: "gascarille",
-    text: |w| w.questions.gascarille,
-    answers: |w| w.labels.gascarille,
-    narration: |_| ["does not demand the gascarille", "demands the gascarille"],
-    gloss: ["", "the espada's holder must play, worth 3"],
-    help: "Gascarille (RULES.md section 12.3, option gascarille): everybody passed. \
-           In turn order from the holder of the espada, the others may make that player play a gascarille: \
-           discard and draw eight, then name trumps; it is worth 3. If nobody does, the obligation follows.",
-    in_play: false,
-    asked: Hand::next_gascarille,
-    answer: Hand::do_gascarille,
-    before_play: None,
-};
+impl Hand {
+    /// [`Question::GASCARILLE`]'s definition.
+    pub(crate) const GASCARILLE_DEF: QuestionDef = QuestionDef {
+        question: Question::GASCARILLE,
+        name: "gascarille",
+        kind: "gascarille",
+        topic: "gascarille",
+        text: |w| w.questions.gascarille,
+        answers: |w| w.labels.gascarille,
+        narration: |_| ["does not demand the gascarille", "demands the gascarille"],
+        gloss: ["", "the espada's holder must play, worth 3"],
+        help: "Gascarille (RULES.md section 12.3, option gascarille): everybody passed. \
+               In turn order from the holder of the espada, the others may make that player play a gascarille: \
+               discard and draw eight, then name trumps; it is worth 3. If nobody does, the obligation follows.",
+        in_play: false,
+        asked: Hand::next_gascarille,
+        answer: Hand::do_gascarille,
+        before_play: None,
+    };
+}
 
-/// Exchange first (*yes*) or pass that right to the other opponent: the
-/// declarer's next opponent.
-pub const EXCHANGE_FIRST: Question = Question::new(4);
+impl Question {
+    /// Exchange first (*yes*) or pass that right to the other opponent: the
+    /// declarer's next opponent.
+    pub const EXCHANGE_FIRST: Question = Question::new(4);
+}
 
-pub(crate) const EXCHANGE_FIRST_DEF: QuestionDef = QuestionDef {
-    question: EXCHANGE_FIRST,
-    name: "exchange_first",
-    topic: "exchange first",
-    text: |w| w.questions.exchange_right,
-    answers: |w| w.labels.exchange_first,
-    narration: |_| ["passes the right to exchange first", "exchanges first"],
-    gloss: ["the other opponent exchanges first", ""],
-    help: "Exchange (RULES.md section 12.3): after the declarer, the declarer's \
-           next opponent exchanges first (up to 8 cards, and no more than the heap holds) or passes that right \
-           to the other opponent, who then exchanges first.",
-    in_play: false,
-    asked: |h| h.public.opponents().map(|o| o[0]),
-    answer: Hand::do_exchange_right,
-    before_play: None,
-};
+impl Hand {
+    /// [`Question::EXCHANGE_FIRST`]'s definition.
+    pub(crate) const EXCHANGE_FIRST_DEF: QuestionDef = QuestionDef {
+        question: Question::EXCHANGE_FIRST,
+        name: "exchange_first",
+        kind: "exchangeright",
+        topic: "exchange first",
+        text: |w| w.questions.exchange_right,
+        answers: |w| w.labels.exchange_first,
+        narration: |_| ["passes the right to exchange first", "exchanges first"],
+        gloss: ["the other opponent exchanges first", ""],
+        help: "Exchange (RULES.md section 12.3): after the declarer, the declarer's \
+               next opponent exchanges first (up to 8 cards, and no more than the heap holds) or passes that right \
+               to the other opponent, who then exchanges first.",
+        in_play: false,
+        asked: |h| h.public.opponents().map(|o| o[0]),
+        answer: Hand::do_exchange_right,
+        before_play: None,
+    };
+}
 
-/// Accept the declarer's surrender of a vuelta (*yes*) or refuse it (the declarer
-/// plays on): the opponents in turn.
-pub const ACCEPT_SURRENDER: Question = Question::new(5);
+impl Question {
+    /// Accept the declarer's surrender of a vuelta (*yes*) or refuse it (the declarer
+    /// plays on): the opponents in turn.
+    pub const ACCEPT_SURRENDER: Question = Question::new(5);
+}
 
-pub(crate) const ACCEPT_SURRENDER_DEF: QuestionDef = QuestionDef {
-    question: ACCEPT_SURRENDER,
-    name: "accept_surrender",
-    topic: "accept the surrender",
-    text: |w| w.questions.accept_surrender,
-    answers: |w| w.labels.accept_surrender,
-    narration: |_| ["refuses the surrender", "accepts the surrender"],
-    gloss: ["the declarer plays on", "the hand ends as the declarer's puesta"],
-    help: "Surrender (RULES.md section 12.3): the declarer gives up a vuelta. \
-           It ends as the declarer's puesta only if both opponents accept; if either refuses, the declarer \
-           plays on.",
-    in_play: false,
-    asked: Hand::next_acceptor,
-    answer: Hand::do_accept,
-    before_play: None,
-};
+impl Hand {
+    /// [`Question::ACCEPT_SURRENDER`]'s definition.
+    pub(crate) const ACCEPT_SURRENDER_DEF: QuestionDef = QuestionDef {
+        question: Question::ACCEPT_SURRENDER,
+        name: "accept_surrender",
+        kind: "acceptsurrender",
+        topic: "accept the surrender",
+        text: |w| w.questions.accept_surrender,
+        answers: |w| w.labels.accept_surrender,
+        narration: |_| ["refuses the surrender", "accepts the surrender"],
+        gloss: ["the declarer plays on", "the hand ends as the declarer's puesta"],
+        help: "Surrender (RULES.md section 12.3): the declarer gives up a vuelta. \
+               It ends as the declarer's puesta only if both opponents accept; if either refuses, the declarer \
+               plays on.",
+        in_play: false,
+        asked: Hand::next_acceptor,
+        answer: Hand::do_accept,
+        before_play: None,
+    };
+}
 
-/// Declare the vole (all nine tricks) before the first card (*yes*) or not: the
-/// declarer, when the rule set declares voles, in any contract but contrabola.
-pub const DECLARE_VOLE: Question = Question::new(6);
+impl Question {
+    /// Declare the vole (all nine tricks) before the first card (*yes*) or not: the
+    /// declarer, when the rule set declares voles, in any contract but contrabola.
+    pub const DECLARE_VOLE: Question = Question::new(6);
+}
 
-pub(crate) const DECLARE_VOLE_DEF: QuestionDef = QuestionDef {
-    question: DECLARE_VOLE,
-    name: "declare_vole",
-    topic: "declare the vole",
-    text: |w| w.questions.declare_vole,
-    answers: |w| w.labels.declare_vole,
-    narration: |_| ["does not declare the vole", "declares the vole"],
-    gloss: ["", "all nine tricks: x8 if made, x8 lost if not"],
-    help: "Declared vole (RULES.md section 12.3): before the first trick you may \
-           declare that you will win all nine tricks. Made, the game scores x8; failed, you lose the base \
-           value x8. A declared vole cannot be given up.",
-    in_play: false,
-    asked: |h| h.public.declarer,
-    answer: |h, _, yes| h.do_declare_vole(yes),
-    before_play: Some(|h| {
-        let p = &h.public;
-        p.game_rules().spec().declared_vole && p.contract != Some(Contract::Contrabola)
-    }),
-};
+impl Hand {
+    /// [`Question::DECLARE_VOLE`]'s definition.
+    pub(crate) const DECLARE_VOLE_DEF: QuestionDef = QuestionDef {
+        question: Question::DECLARE_VOLE,
+        name: "declare_vole",
+        kind: "declarevole",
+        topic: "declare the vole",
+        text: |w| w.questions.declare_vole,
+        answers: |w| w.labels.declare_vole,
+        narration: |_| ["does not declare the vole", "declares the vole"],
+        gloss: ["", "all nine tricks: x8 if made, x8 lost if not"],
+        help: "Declared vole (RULES.md section 12.3): before the first trick you may \
+               declare that you will win all nine tricks. Made, the game scores x8; failed, you lose the base \
+               value x8. A declared vole cannot be given up.",
+        in_play: false,
+        asked: |h| h.public.declarer,
+        answer: |h, _, yes| h.do_declare_vole(yes),
+        before_play: Some(|h| {
+            let p = &h.public;
+            p.game_rules().spec().declared_vole && p.contract != Some(Contract::Contrabola)
+        }),
+    };
+}
 
 impl Hand {
     /// The phase after all pass when the forced declarer `holder` exchanges
@@ -118,7 +143,7 @@ impl Hand {
     /// entrada's).
     pub(super) fn forced_exchange_phase(&self, holder: Seat) -> Phase {
         if self.public.game_rules().gascarille() && self.hidden.hands[holder].contains(Card::ESPADA) {
-            Phase::Ask(GASCARILLE)
+            Phase::Ask(Question::GASCARILLE)
         } else {
             Phase::DeclarerExchange
         }
@@ -158,7 +183,7 @@ impl Hand {
         }
         p.phase = match p.game_rules().spec().opponents_order {
             OpponentsOrder::Conversation => Phase::Conversation,
-            OpponentsOrder::RightOfNext => Phase::Ask(EXCHANGE_FIRST),
+            OpponentsOrder::RightOfNext => Phase::Ask(Question::EXCHANGE_FIRST),
             // `lhombre` (section 12.4): from the opponent after the declarer.
             OpponentsOrder::FromDeclarer => {
                 p.first_opponent = p.opponents().map(|o| o[0]);

@@ -1,20 +1,24 @@
-"""The ``tresillo`` command installed with the package: the same code and
-subcommands as the binary of ``cargo install`` (the CLI's library, run inside
-the extension module)."""
+"""The ``tresillo`` command installed with the package: the CLI binary itself
+(``tresillo/bin/tresillo``, shipped in the wheel beside the extension module,
+which links neither the commands nor the HTTP server). This script hands the
+process over to it, so exit status, signals and output are the binary's own."""
 
-import signal
+import os
 import sys
 
-from . import _tresillo
+BINARY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bin", "tresillo")
 
 
 def main():
-    """Runs ``tresillo`` on this process's arguments and exits with its status."""
-    # Ctrl-C ends the command as it ends the binary (a run stays resumable);
-    # a closed pipe is an error the command handles itself.
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    """Runs the shipped ``tresillo`` binary on this process's arguments."""
+    if not os.access(BINARY, os.X_OK):
+        sys.exit(
+            f"error: this installation has no tresillo command ({BINARY} is missing): "
+            "install a wheel (scripts/build-wheels.sh, or CI's), or build the CLI with "
+            "`cargo build --release -p tresillo-cli` and run target/release/tresillo"
+        )
     sys.stdout.flush()
-    sys.exit(_tresillo._cli_main(sys.argv))
+    os.execv(BINARY, ["tresillo", *sys.argv[1:]])
 
 
 if __name__ == "__main__":

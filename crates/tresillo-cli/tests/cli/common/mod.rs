@@ -65,3 +65,18 @@ pub fn one_line_error(args: &[&str], o: &Output) -> String {
     assert_eq!(err.trim().lines().count(), 1, "one clear line: {err}");
     err
 }
+
+/// Every built-in rule set at every table size it is played at, from the
+/// registry (`RuleSet::BUILT_IN`): a new rule set is covered by the tests that
+/// loop over these without an edit.
+pub fn tables() -> Vec<(&'static str, u8)> {
+    let mut out = Vec::new();
+    for set in tresillo_core::RuleSet::BUILT_IN {
+        for players in [3u8, 4] {
+            if tresillo_core::Rules::from(set).check_players(players).is_ok() {
+                out.push((set.name(), players));
+            }
+        }
+    }
+    out
+}

@@ -1,8 +1,9 @@
 //! The build's provenance: the git commit this package was built from, and whether
 //! its work tree had uncommitted changes (from `build.rs`, vergen-gitcl's
-//! `VERGEN_GIT_SHA` and `VERGEN_GIT_DIRTY`). The binary hands it to the commands
-//! (`tresillo_commands::main`), which write it into every manifest as `build` and
-//! into `--version`; the Python package reads it here too.
+//! `VERGEN_GIT_SHA` and `VERGEN_GIT_DIRTY`). The binary (tresillo-cli) hands it to
+//! the commands (`tresillo_commands::main`), which write it into every manifest as
+//! `build` and into `--version`; the Python extension reads it here too, without
+//! linking the commands.
 //!
 //! It is this small library, and not the commands, that the build script's output
 //! recompiles: a commit, or an edit that changes the dirty flag, reruns the script,
