@@ -1,8 +1,8 @@
 //! Every subcommand of the `tresillo` command line, as a library: the binary
 //! (package tresillo-cli, which adds the commit it is built from) and the Python
-//! package's `tresillo` command run [`main_with`]. Only this crate and the
-//! run-directory library `tresillo-runs` (which writes run directories for it) do
-//! I/O.
+//! package's `tresillo` command run [`main_with`]. It does I/O, as do the
+//! run-directory library `tresillo-runs` (which writes run directories for it) and
+//! the stores of the server and of the study; the engine crates do none.
 //!
 //! A closed output ends a subcommand quietly (`tresillo tune ... 2>&1 | head -1`):
 //! the Rust runtime ignores SIGPIPE, so a write to a closed pipe returns
