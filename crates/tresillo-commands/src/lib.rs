@@ -13,6 +13,10 @@
 //! run whose reader went away thus still finishes and writes its files. (Resetting
 //! SIGPIPE to its default would need `unsafe` and would kill a long run at its
 //! next progress line, losing the output it was about to write.)
+//!
+//! Every command takes every rule set at three and four players (`report`, `play
+//! --human` and `bench deals` included, as does `scripts/analyze.py`); the one refusal
+//! is the core's `Rules::check_players`, for a table size the rule set does not have.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 /// Writes a line to standard error, like `eprintln!`, but without panicking when
