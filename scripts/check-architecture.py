@@ -32,6 +32,7 @@ Comments and string literals are blanked first by check-imports.py's tokenizer, 
 a doc example that prints is not library code that prints. `--scan` prints what the
 scans find, in the document's list format.
 """
+import functools
 import importlib.util
 import re
 import sys
@@ -121,8 +122,14 @@ def path_attrs(raw):
     return re.findall(r'#\[path\s*=\s*"([^"]*)"\]', raw)
 
 
+@functools.cache
 def library_files(crate_dir):
-    """(file, code without comments, strings or tests) for every file of src/."""
+    """(file, code without comments, strings or tests) for every file of src/
+    (read and tokenized once per crate)."""
+    return list(_library_files(crate_dir))
+
+
+def _library_files(crate_dir):
     src = crate_dir / "src"
     files = sorted(src.rglob("*.rs"))
     codes, excluded = {}, set()
