@@ -6,13 +6,15 @@ Usage: python3 scripts/check-architecture.py [--scan]
 Exits 1 with one line per violation:
 
 - the document is under 300 lines;
-- the crate map (the `layer N: crate, crate` lines of its "Layers" block) names
-  every crate in crates/, and no crate's Cargo.toml depends (normal, build or dev)
-  on a workspace crate of the same or a higher layer;
+- the crate map (the `layer N: crate, crate` lines of its "Crates and layers"
+  section) names every crate in crates/, and no crate's Cargo.toml depends
+  (normal, build or dev) on a workspace crate of the same or a higher layer (with
+  STRICT_MAP, every crate it names exists too);
 - its list of global state equals what a scan finds: in crates/*/src outside
   tests, `static mut`, `thread_local!`, and `static` items whose type holds an
   `Atomic*`, `OnceLock`, `LazyLock`, `OnceCell`, `Lazy`, `Mutex`, `RwLock`,
-  `Cell`, `RefCell` or `Once`;
+  `Cell`, `RefCell` or `Once`, directly or through a struct of the same crate
+  (`static STATS: Stats`, a struct of atomics);
 - its list of library code that prints equals what a scan finds: `print!`,
   `println!`, `eprint!`, `eprintln!`, `dbg!`, `stdout()` and `stderr()` in the
   src of every crate but tresillo-cli and tresillo-commands, outside tests;
