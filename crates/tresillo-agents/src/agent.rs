@@ -1,6 +1,12 @@
 //! The [`Agent`] trait (decides from a [`PlayerView`]), [`TablePlayer`] (what the
 //! table calls: every agent, and the cheat), [`play_hand`], and [`SplitPlayer`] (a
 //! seat whose bidding-phase decisions another player makes).
+//!
+//! An agent answers `Ok(decision)`, or `Err(Failure)` with a reason when it has none,
+//! as an external bot or a Python agent may; the built-in agents never fail and also
+//! have an inherent `choose` that returns the decision. [`play_hand`]'s `AgentError` is
+//! `Illegal` or `Failed`; [`BiddingCovers::All`] gives a [`SplitPlayer`]'s other agent
+//! every decision but card play.
 
 use crate::rng::AgentRng;
 use crate::sampling::model::Likelihood;

@@ -3,6 +3,19 @@
 //! [`RuleSpec`](tresillo_core::RuleSpec). One row per rule set (and scoring
 //! option), here only: a built-in rule set adds its row; any other set takes
 //! [`GENERAL`], which opts into no fast path.
+//!
+//! A row says which rule agent plays the set, whether `pimc` runs its own auction, the
+//! search's goal, the gascarille demand, the sampler's constraints (the grand
+//! tourné's), and the fast paths the set opts into, each taken only at a table where
+//! every seat plays: `spanish_search` (pimc, oracle, cheat, alphamu and the searched
+//! discard on the Spanish path; off, they take the general path, `gpimc::handles`),
+//! `fast_sim` (ISMCTS's `Sim`; off, its `HandSim`; on only for plain `tresillo`) and
+//! `rule_likelihood` (the rule agent's likelihood of a sampled world; off under a
+//! favoured suit or contrabola). They are asked through `family::spanish_search` and
+//! `family::fast_sim`, never by a table size. ISMCTS's reward scale and the dealer's
+//! stake are not the row's but the scoring system's (`ScoringSystem::reward_scale`,
+//! `Rules::dealer_stake`). This is the one place on the agents' side that compares rule
+//! sets (with the `RuleSet` consts).
 
 use crate::search::gsolver::Goal;
 use tresillo_core::{Contract, PublicState, RuleSet, Rules, ScoringSystem};

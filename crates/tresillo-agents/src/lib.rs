@@ -44,6 +44,12 @@
 //! assert!(hand.is_done());
 //! # let _ = result;
 //! ```
+//!
+//! Every built-in agent plays every rule set at every table size it has (the sampler
+//! builds worlds at three and four players), so no agent checks the rule set: the
+//! core's `Rules::check_players` is the only refusal (a rule set played at a table size
+//! it does not have). `lib.rs` itself only re-exports (the search modules also at their
+//! old paths).
 #![deny(missing_docs)]
 
 // Files import downward: agent and rng at the bottom, then sampling, the

@@ -38,6 +38,12 @@
 //! assert!(registry.build_agent("lowest:solo=3").is_err()); // not a declared parameter
 //! # Ok::<(), tresillo_agents::SpecError>(())
 //! ```
+//!
+//! **Agents come from a registry.** Every subcommand, the tournament runner and the
+//! tuner build agents from spec strings through a `Registry`; the CLI uses
+//! `Registry::builtin()`, library callers may pass their own
+//! (`Tournament::with_registry`). Configurations and manifests hold spec strings only,
+//! so a run is described by serializable data whatever registry built it.
 
 use crate::cheat::{Cheat, CheatAgent, Seated};
 use crate::heuristic::rule::RuleAgent;

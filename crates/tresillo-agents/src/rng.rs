@@ -2,6 +2,8 @@
 //! seed through these functions, whose output does not depend on the `rand` crate's
 //! version: PCG's output function is fixed by its definition, and seeding and
 //! bounded integers are computed here.
+//!
+//! [`AgentRng`] is PCG64 MCG; `below` draws exact bounded integers (Lemire).
 
 use rand_core::RngCore;
 

@@ -21,6 +21,17 @@
 //! The answer is read on the calling thread: `poll` with the time left, then a
 //! read into a reused buffer; the request is written straight into a reused
 //! buffer. No thread, channel or JSON tree sits on a decision's path.
+//!
+//! The process of an `ExtBot` is started at its first decision (one per agent) and
+//! ended on drop (`bye`, end of input, its process group killed after 0.5 s); its exit
+//! is watched while waiting, and `tresillo_agents::interrupt` makes it give up on
+//! Ctrl-C. Answers are checked (id, legality, the decision limit, the hand budget); a
+//! fault makes `Agent::fault` say why and the hand refuse the decision. [`BotConfig`]
+//! holds the command, arguments, working directory, environment, times, fault policy
+//! and options; bot options are declared in the bot's `hello` and checked, and
+//! `declared_options` lists them for `tune`. The process groups still alive and the
+//! forfeit warnings already issued are process-wide (ARCHITECTURE.md, "Global state"),
+//! and a forfeit's warning is printed on stderr ("Library code that prints").
 
 mod message;
 

@@ -2,6 +2,10 @@
 //! describes them). Cards are in RULES.md section 13 notation; seats are absolute
 //! (0 to players - 1); everything in a request comes from the seat's
 //! [`PlayerView`].
+//!
+//! The toolkit's messages are `hello`, `hand`, `request` and `result` (with the deal
+//! scores); a request is written straight into a reused buffer, its view
+//! `tresillo_env::SeatView` serialized there.
 
 use crate::BotConfig;
 use serde_json::{Value, json};

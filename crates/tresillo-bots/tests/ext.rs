@@ -3,6 +3,9 @@
 //! restarted; a bot that never starts stops the run after a bounded number of
 //! tries; a bot that does not fault plays the same hands under either policy;
 //! bot options are checked against what the bot declares.
+//!
+//! The test bots are in `tests/bots/` (`faulty.py`: each fault on demand;
+//! `recording.py`).
 
 use std::path::PathBuf;
 use std::time::Duration;

@@ -4,6 +4,12 @@
 //! `--deals -5` reaches the parser instead of being taken for an unknown flag) and
 //! `value_parser = non_negative::<T>` or [`threads`], so that a negative number, a
 //! word or an overflow gets a message saying what the value must be.
+//!
+//! **Bounded inputs.** Every integer flag goes through `tresillo-commands/src/args.rs`
+//! (non-negative, with a clear message); `--threads` is at most 1,024; tune deals per
+//! candidate (`TuneSetup::MAX_DEALS`) and session lengths (`Scoring::MAX_SESSION`) are
+//! bounded because they are held in memory; the scorekeeper bounds its stakes
+//! (`LedgerConfig::MAX_BOWL`) so no sum overflows.
 
 use std::str::FromStr;
 

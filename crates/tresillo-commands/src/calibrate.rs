@@ -14,6 +14,10 @@
 //! agent). Deals are played one at a time until the 95% interval of the ratio
 //! (CPU time over decisions) is within `--precision` of its value, or
 //! `--max-deals` are played.
+//!
+//! It plays a one-thread `Tournament` and reads compute's thread CPU time deal by deal
+//! until the ratio's interval is narrow (doubling, then bisection), and prints the
+//! result as a reproducible spec; `scripts/check-calibrate.sh` checks it.
 
 use anyhow::{Result, bail};
 use std::io::Write;

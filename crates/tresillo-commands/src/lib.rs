@@ -1,8 +1,9 @@
 //! Every subcommand of the `tresillo` command line, as a library: the binary
 //! (package tresillo-cli, told the commit it is built from by tresillo-provenance)
-//! runs [`main_with`]; the Python package ships that binary as its command. Only this crate and the
-//! run-directory library `tresillo-runs` (which writes run directories for it) do
-//! I/O.
+//! runs [`main_with`]; the Python package ships that binary as its command. It
+//! does I/O, as do the run-directory library `tresillo-runs` (which writes run
+//! directories for it) and the stores of the server and of the study; the engine
+//! crates do none.
 //!
 //! A closed output ends a subcommand quietly (`tresillo tune ... 2>&1 | head -1`):
 //! the Rust runtime ignores SIGPIPE, so a write to a closed pipe returns
@@ -13,6 +14,10 @@
 //! run whose reader went away thus still finishes and writes its files. (Resetting
 //! SIGPIPE to its default would need `unsafe` and would kill a long run at its
 //! next progress line, losing the output it was about to write.)
+//!
+//! Every command takes every rule set at three and four players (`report`, `play
+//! --human` and `bench deals` included, as does `scripts/analyze.py`); the one refusal
+//! is the core's `Rules::check_players`, for a table size the rule set does not have.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 /// Writes a line to standard error, like `eprintln!`, but without panicking when

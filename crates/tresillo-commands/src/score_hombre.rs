@@ -3,6 +3,9 @@
 //! the pool). The log has the form of docs/SCORING.md; the header names
 //! `"rules": "hombre"` (or a table with its options) and, for points, may give
 //! `deals`. Every hand is scored by the core's `PointsLedger` or `ChipsLedger`.
+//!
+//! `score.rs` keeps the puesta system and hands `hombre` logs here; `score_log.rs`
+//! parses the log for both (and describes a hand).
 
 use crate::score_log::{Format, Header, describe, parse_hand, parse_header, signed};
 use anyhow::{Context, Result, anyhow};

@@ -1,6 +1,9 @@
 //! `tresillo tournament` and `tresillo merge`: their arguments, turned into a
 //! [`TournamentConfig`] and [`RunOptions`] for the run-directory library
 //! ([`tresillo_runs`]), which writes the files.
+//!
+//! Notes go to stderr; the manifest gets this build; `--ms-per-decision` sets
+//! `TournamentConfig::with_time_budget`.
 
 use anyhow::Result;
 use std::path::PathBuf;

@@ -39,6 +39,14 @@
 //! `vs_start_ci95_low`, `vs_start_ci95_high` (the difference from the start's mean,
 //! paired by deal, with its interval); `declare_rate` (declared hands per seat-deal);
 //! `round` (0 for the start, then the coordinate round; 1 for grid points).
+//!
+//! `TRESILLO_TUNE_STOP_AFTER=N` stops a tune after N candidates, for the tests. After
+//! every candidate `tune` replaces `OUT.checkpoint.json` (the settings, the start's
+//! evaluation, every record with its floats as exact text), then appends the row to
+//! `OUT.partial`; `--resume` refuses other settings, rewrites `OUT.partial` from the
+//! checkpoint and calls `Space::resume`, which replays the (deterministic) search
+//! taking scored candidates from the checkpoint, so the CSV and manifest are
+//! byte-identical to an uninterrupted run's.
 
 use crate::provenance::Build;
 use anyhow::{Context, Result, bail, ensure};

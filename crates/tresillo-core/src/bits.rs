@@ -11,6 +11,24 @@
 //! instruction directly, with no test. Loops compiled twice (see [`has_bmi`]) use
 //! [`pdep_as`], [`pext_as`] and [`nth_bit_as`] in their BMI copy: the instruction
 //! with no test of the CPU at each call. The results are the same bits either way.
+//!
+//! CPU dispatch, in full: builds target x86-64-v2 (`.cargo/config.toml`: POPCNT
+//! compiled in, since `count_ones` is everywhere; every x86_64 CPU since about 2009,
+//! RHEL 9's baseline), so one binary or wheel runs on any lab machine. BMI1, BMI2 and
+//! LZCNT are tested at run time. The two hot loops are compiled twice, the second copy
+//! with `#[target_feature(enable = "bmi1,bmi2,lzcnt")]` (PDEP, PEXT, TZCNT, LZCNT and
+//! BLSR inline), entered once per playout or search after [`has_bmi`]:
+//! `Registers::tricks` (`PlayState::playout`, `playout_until`) and the solver's
+//! `node`/`expand` recursion (a `const FAST: bool` parameter; the bodies are
+//! `#[inline(always)]` into `node_plain`/`node_bmi` and `expand_plain`/`expand_bmi`,
+//! and `call_node`/`call_expand` recurse into the same copy). Every helper such a loop
+//! calls (`key`, `representatives`, `sure`) takes the flag and is `#[inline(always)]`,
+//! so nothing in it runs without BMI. A call per PDEP without the second copies cost
+//! pimc 16%, and the tests per call inside them cost playouts 14%
+//! (results/BENCHMARKS.md, "Portable builds", "What the gap was"). `bits::tests` checks
+//! the instructions against the loops; the solver's and playouts' tests run whichever
+//! copy the CPU selects. These, the calls into them, and PyO3's glue are the
+//! workspace's only `unsafe` (ARCHITECTURE.md, "Unsafe code").
 
 /// Set by [`set_portable`]: the CPU's BMI features are ignored.
 static PORTABLE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);

@@ -1,4 +1,8 @@
 //! Suits, ranks, cards and seats.
+//!
+//! [`Suit`], [`Rank`], [`Card`] (its bit index), [`Seat`], [`BySeat`], and
+//! [`MAX_TRICKS`]: nine, the bound of trick arrays, of the deal notation and of the
+//! play of the cards; a hand counts its rule set's `RuleSpec::tricks`.
 
 use std::fmt;
 

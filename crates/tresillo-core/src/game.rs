@@ -1,5 +1,8 @@
 //! The vocabulary of a hand: bids, contracts, conversation words and
 //! outcomes.
+//!
+//! [`Contract`], [`Bid`], [`Word`] (with `BidEntry` and `WordEntry`),
+//! [`Outcome`], [`PuestaKind`].
 
 use crate::card::Seat;
 use std::fmt;

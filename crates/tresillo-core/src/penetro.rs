@@ -8,6 +8,16 @@
 //! the dealer takes ten cards ([`take_ten`]). The public record of a penetro is a
 //! [`PenetroState`] in the [`PublicState`](crate::PublicState), so every view shows
 //! the drop-out conversation and the heap end the dealer chose (section 9).
+//!
+//! **Four seats are the same machine.** A four-player hand is a `Hand` with `players =
+//! 4`: the deal holds the inactive dealer's hand empty (`Deal::seated` puts a seed's
+//! three hands on the other seats in seat order), the dealer is marked passed before
+//! the auction, and everything that walks seats in play order asks
+//! `PublicState::playing()` / `next_playing()` (the dealer sits out unless penetrating;
+//! the player who dropped out sits out; under `penetro_all_play` all four play
+//! four-card tricks). `PlayState::with_seats` is the same position type with an
+//! active-seat mask; the three-player constructor and the register playout are
+//! unchanged. Opponents are `PublicState::all_opponents()` (two, or three).
 
 use crate::card::{Card, Seat};
 use crate::notation::Heap;

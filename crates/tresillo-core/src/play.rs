@@ -1,6 +1,10 @@
 //! Card play: legal moves as a mask, the trick winner, and [`PlayState`], a small
 //! `Copy` position of the play phase with `play` / `undo`, used by perft, playouts,
 //! and (later) the solver.
+//!
+//! Playouts have two forms that must agree: `PlayState::playout` (hands in registers,
+//! trick by trick) and `playout_reference` (card by card through `play_unchecked`); a
+//! property test compares them from any position.
 
 use crate::card::{Card, Seat, Suit};
 use crate::cardset::CardSet;

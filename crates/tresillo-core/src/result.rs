@@ -1,5 +1,7 @@
 //! [`HandResult`]: everything scoring and statistics need to know about a finished
 //! hand.
+//!
+//! It serializes (serde) behind the `serde` feature.
 
 use crate::card::{BySeat, Card, Seat, Suit};
 use crate::cardset::CardSet;

@@ -18,6 +18,12 @@
 //! assert!(Rules::parse("tresillo", &[("show_heap", "true")]).is_err());
 //! # Ok::<(), tresillo_core::RulesError>(())
 //! ```
+//!
+//! `RuleSet::spec` is the one place that goes from a rule set to its module's table;
+//! `Rules`' methods (`max_level`, `contract_level`, `declare_error`, `outcome`,
+//! `scoring`, ...) call the rule set's `Mechanics`, and a `Rules` serializes as its
+//! bare name when it has no options, or as a table. The registry of rule sets added at
+//! run time (`register_rule_set`) is process-wide (ARCHITECTURE.md, "Global state").
 
 use crate::card::{Seat, Suit};
 use crate::cardset::CardSet;

@@ -6,6 +6,13 @@
 //! hand; [`Ledger::settle`] computes the end-of-session settlement. [`Scorer`] and
 //! [`score_deal`] give the two [`ScoringMode`]s of simulations. See [`Ledger`] for
 //! an example and for the choices made where RULES.md is silent.
+//!
+//! The ledgers by scoring system: this module's puesta `Ledger` (section 8; `Scorer`
+//! keeps a deal or a session with the rule set's ledger, `validate` checks a score
+//! log), `scoring/points.rs` `PointsLedger` (`hombre`'s points and pot, section 12.3),
+//! `scoring/chips.rs` `ChipsLedger` (`hombre-chips`), `scoring/lhombre.rs` the
+//! per-defender payments of section 12.4 (no plato), and `scoring/common.rs` what they
+//! share (configuration, scores, errors, helpers).
 
 mod chips;
 mod common;

@@ -1,6 +1,8 @@
 //! The `hombre` rule set (RULES.md section 12.3): one test per rule, named after
 //! it, with hand-computed points and chips; then properties over random hands of
 //! every option.
+//!
+//! It also runs perft from an obligation.
 
 use crate::common;
 use tresillo_core::Question;

@@ -1,5 +1,7 @@
 //! Danish L'Hombre (RULES.md section 12.4): one test per rule, named after it,
 //! with payments computed by hand from the table of section 12.4.
+//!
+//! `perft_lhombre.rs` holds its perft data, with trumps and without (nolo).
 
 use crate::common;
 use tresillo_core::Question;

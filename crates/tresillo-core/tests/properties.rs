@@ -1,4 +1,8 @@
 //! Property tests: the invariants of cards, legal moves, hands and views.
+//!
+//! Among them: the legal cards are a subset of the hand, the fast forms equal the
+//! reference forms, cards are conserved, views hide the other seats' cards, a hand
+//! plays its tricks, `undo` undoes.
 
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng, seq::SliceRandom};

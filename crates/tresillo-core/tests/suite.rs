@@ -6,6 +6,12 @@
 //! `autotests = false`, so a new file must be declared here (or as a `[[test]]` of
 //! its own in Cargo.toml when it needs a process of its own);
 //! `scripts/check-test-files.py` (run by CI) fails until it is.
+//!
+//! Apart: `rule_set_files.rs` and `stakes.rs` register rule sets in the process-wide
+//! registry and so run as binaries of their own. The agents', sim's, runs' and the
+//! server's tests are laid out alike; those that register a rule set or count
+//! allocations stand apart there too (agents' `no_alloc.rs`, the `test_rule_set.rs` of
+//! agents and sim).
 
 mod common;
 

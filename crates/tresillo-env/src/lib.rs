@@ -30,6 +30,10 @@
 //! let returns = state.returns().unwrap();
 //! assert_eq!(returns.len(), 3);
 //! ```
+//!
+//! A crate of its own, not a module of tresillo-sim: a Rust user (and the Python
+//! extension, the bots) gets the game without the tournament runner's dependencies
+//! (csv, serde, rayon's runner); it depends on core and agents only.
 
 pub mod observation;
 mod seat_view;

@@ -1,4 +1,15 @@
 //! [`Env`] and [`State`]: one hand as a state machine over the fixed action space.
+//!
+//! [`Env`] checks the rules, players, seat and dealer. [`State`] deals with 40 chance
+//! actions, then the seats decide (a discard card by card with core's
+//! `DiscardBuilder`); it has a legality fast path for card play and chance, returns
+//! scored by [`deal_scores`] (a fresh ledger, as deals.csv), its history, the
+//! information-state string and tensor, and `resample_from_infostate`. `EnvError` is
+//! `Invalid` (Python's `ValueError`) or `Engine` (`RuntimeError`). `deal_scores` scores
+//! a hand alone (the returns and the protocol's result); `decide_by_actions` asks a
+//! decision action by action, a discard card by card (external bots and Python
+//! callables); `decision_actions` and `discard_step` are the reverse, for
+//! `tresillo.Agent`.
 
 use crate::observation;
 use std::fmt;

@@ -13,6 +13,10 @@
 //!
 //! No I/O: the command line reads and writes the files (datasets through
 //! `tresillo-runs`, model files as bytes).
+//!
+//! In `agents`: `loc=` may name a model per game (`ByGame`), `pbi=` a policy likelihood
+//! (`PolicyLikelihood`, two-stage after `loc`: `StagedLikelihood`); they are added to a
+//! registry with `Registry::extend`.
 
 pub mod agents;
 pub mod data;

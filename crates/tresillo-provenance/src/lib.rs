@@ -8,6 +8,11 @@
 //! It is this small library, and not the commands, that the build script's output
 //! recompiles: a commit, or an edit that changes the dirty flag, reruns the script,
 //! then rebuilds this file and relinks the binary (issue 37).
+//!
+//! The binary (`src/bin/tresillo.rs`) runs `tresillo_commands::main` with this build.
+//! `build.rs` (vergen-gitcl asks git) watches only paths that exist, so a second build
+//! compiles nothing (`scripts/check-rebuild.sh`, run by CI). The command line's
+//! integration tests live in this package (`tests/cli/`) because they run the binary.
 
 /// The build that wrote a manifest (the run directories' type).
 pub use tresillo_runs::Build;

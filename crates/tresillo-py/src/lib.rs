@@ -10,6 +10,17 @@
 //! What a seat may know (RULES.md section 9) is the engine's [`PlayerView`]: the
 //! observation tensor, the information-state string and `view()` are built from
 //! it alone, never from the whole state.
+//!
+//! The package is built with PyO3 and maturin (abi3-py39); a cdylib, it has no Rust
+//! tests and is tested by pytest in `tests/` (CI builds the wheel once). `Game` and
+//! `State` bind tresillo-env's `Env` and `State` (argument checks, Python's ids -1 to
+//! -4, the view dict, pickling); an `Agent` is built from registry specs, its lock
+//! waited for only without the GIL, a search deciding in its own thread while `step`
+//! polls signals; `record_actions`; `_cli_main` is the `tresillo` console script
+//! (`tresillo_commands::main_with`). The Python side, `python/tresillo/`: `__init__`,
+//! `openspiel.py` (`python_tresillo` for pyspiel), `pettingzoo.py` (an AEC env),
+//! `gym.py` (Gymnasium: the vector env over `VectorEnv`, `tresillo/Tresillo-v0`),
+//! `analysis.py` (`read_deals`) and the `_tresillo.pyi` stubs.
 // PyO3's macros expand to `unsafe` FFI glue; this crate writes none itself.
 #![allow(unsafe_code)]
 

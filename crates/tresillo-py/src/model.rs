@@ -6,6 +6,8 @@
 //! `exp(f(view, world))` and searches worlds drawn from the pool. The callable
 //! sees the deciding seat's [`SeatView`] and a candidate [`World`], never the
 //! hand: what it may know is what the seat may know (RULES.md section 9).
+//!
+//! The callable's first failure is kept and raised after the decision.
 
 use crate::seat_view::SeatView;
 use pyo3::prelude::*;

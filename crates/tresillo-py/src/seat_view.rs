@@ -1,6 +1,8 @@
 //! What a Python callable deciding for a seat, or scoring a world for it, is
 //! handed: [`SeatView`], its seat's [`PlayerView`] (RULES.md section 9) and the
 //! discard it is building, never the hand.
+//!
+//! `view_dict` is `tresillo_env::SeatView` through `json.loads`, plus Python's keys.
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;

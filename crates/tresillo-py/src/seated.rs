@@ -3,6 +3,12 @@
 //! holds only its seat's [`PlayerView`] (RULES.md section 9), never the hand.
 //! The runner is the run-directory library's ([`tresillo_runs::run`]): the same
 //! files, checkpoints and resume as `tresillo tournament`.
+//!
+//! A raised exception or an illegal answer stops the run, resumable. `(name, Agent)`
+//! pairs become `ModelAgent`s (a built-in agent with its Python likelihood).
+//! `_tournament` runs `tresillo_runs::run_stoppable` with the GIL released, in a thread
+//! of its own while the caller polls signals (Ctrl-C:
+//! `tresillo_agents::interrupt::request_stop`; a second Ctrl-C stops at once).
 
 use crate::seat_view::SeatView;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};

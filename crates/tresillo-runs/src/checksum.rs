@@ -14,6 +14,22 @@
 //! of the run but the manifest itself and the two files of measured times
 //! (`compute.json`, `compute.csv`), so that the manifest stays byte-identical
 //! whatever the thread count, shard split or interruption.
+//!
+//! **Checksums vouch for the bytes** (`tresillo_runs::checksum`: CRC-32 with
+//! `crc32fast`, zlib's, so Python checks it with the standard library). The writer
+//! thread keeps running checksums of what it appends to `deals.csv` and the record file
+//! and records them, with each new Parquet part's and the statistics' (`checkpoint`),
+//! in the manifest's `crc32` map at every checkpoint; `--resume` checks the kept prefix
+//! and continues the checksum from it. `complete_checksums` adds the finished files
+//! (never `compute.json`/`compute.csv`: measured, and the manifest must not depend on
+//! them). `verify_run` (in `run.rs`, re-exported by `verify`, so that `run` imports
+//! nothing above it) is the one check that `complete_run` (before any rebuild), `merge`
+//! (each shard), `report` and `tresillo verify` (`verify::verify`: run, league, sprt
+//! directories) call; `sprt.rs` holds `sprt.json`'s type and `sprt::check` (every look
+//! counted there and whole, and the state recomputed from the looks' deals), for
+//! `verify` and `report`; `read_stats` takes the statistics file whose bytes the
+//! manifest vouches for. `tests/cli/checksums_cli.rs` changes every byte of a small
+//! run.
 
 use anyhow::{Context, Result, bail};
 use std::fs::File;

@@ -35,6 +35,25 @@
 //!
 //! Errors are [`io::Error`]s of the original kind whose message names the file
 //! (`PATH: reason`), one line.
+//!
+//! **Files are written in one place** (`tresillo_runs::durable`). A file that is
+//! replaced (a run's manifest, statistics, summary files; a league's files through
+//! `write_shared`; `tune`'s and `sprt`'s state; the server's records when they are
+//! written again at start; the study's export) is written by `durable::write_atomic`:
+//! `NAME.tmp` in the same directory, fsynced, renamed over `NAME`, the directory
+//! fsynced, so that a kill or a power loss leaves the old content or the new, and a
+//! temporary file a kill left is replaced by the next write of the same file. A run's
+//! checkpoints between batches use `write_atomic_unsynced` (kill-safe, synced at the
+//! end), and so do the server's records files at each hand's end (derived from the
+//! fsynced log, which the server compares them with at start). A file that grows line
+//! by line and whose lines are acknowledged (the server's game logs, the study's
+//! journals) is a `durable::Journal`: each append fsynced before the caller
+//! acknowledges it (or batched and synced with `sync`), and at open a torn last line
+//! (no newline: an append a crash cut short, never acknowledged) is cut, never a
+//! complete line. The only other writes are streams that are finished and fsynced
+//! before a rename publishes them (`deals.csv`, `deals.parquet` and its parts, the
+//! record file, a merge's `deals.csv.partial`). Each of durable's steps passes
+//! `write_point`, so the kill-at-every-write tests walk them.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};

@@ -1,5 +1,6 @@
-//! Run directories as a library: the one crate besides the command-line tool that
-//! touches files. A tournament ([`tresillo_sim::TournamentConfig`], agents from any
+//! Run directories as a library: the crate that writes them (besides it, only the
+//! command line and the stores of the server and of the study touch files). A
+//! tournament ([`tresillo_sim::TournamentConfig`], agents from any
 //! [`tresillo_agents::Registry`]) is played into a directory holding `deals.csv`,
 //! `stats.json`, `manifest.json`, `compute.json` and, once complete, `summary.csv`,
 //! `pairs.csv`, `compute.csv` and `forfeits.csv` ([`compute`]: what each agent

@@ -3,6 +3,10 @@
 //! one error naming the file and line, read in bounded memory, never an attempt to
 //! hold it whole. A UTF-8 byte order mark before the first line is skipped, as the
 //! TOML reader skips it.
+//!
+//! **Inputs are bounded before they are parsed.** `tresillo_runs::lines` reads every
+//! line input with a 1 MiB line limit (and small whole files with a 4 MiB limit);
+//! output paths pass `check_output_file` / `check_run_dir` before any work.
 
 use anyhow::{Result, bail};
 use std::io::{BufRead, Read};

@@ -31,6 +31,21 @@
 //! Readers take either file through [`records`]: each row as the text record the
 //! CSV holds (a null is an empty cell), so a reader written for `deals.csv` reads
 //! `deals.parquet` unchanged.
+//!
+//! **deals.parquet is a function of the rows.** Row group *k* holds the units `[k·G,
+//! (k+1)·G)` of the whole run (G depends on the rows per unit only), each column of a
+//! group handed to parquet's column writer in one pass, in pieces that depend on the
+//! group's cells only (the writer decides page boundaries per piece, so the rows'
+//! arrival must not show), and the writer's metadata holds no time. A Parquet footer
+//! exists only at the end, so a running run writes each checkpointed batch as a part
+//! file `deals.parquet.parts/U0-U1.parquet` (before the manifest counts it); `--resume`
+//! drops parts past the checkpoint and checks the rest. A run that starts at its first
+//! unit also feeds every batch to a `GroupWriter` on `deals.parquet.tmp` in the writer
+//! thread, so the encoding overlaps the play; a resumed run regroups the parts at
+//! completion instead (the same bytes). Either way `deals.parquet` is in place before
+//! the manifest says complete, and the parts are removed after; `merge` regroups the
+//! shards' rows the same way. The parts cost a second encoding at the end
+//! (results/BENCHMARKS.md).
 
 use anyhow::{Context, Result, bail, ensure};
 use base64::Engine as _;

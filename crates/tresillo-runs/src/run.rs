@@ -18,6 +18,57 @@
 //! each input, so no writer starts while it reads. Merged outputs, and the results
 //! of `tresillo run`, are written under temporary names and renamed into place only
 //! when complete.
+//!
+//! Also here: `run_book` (a run on a deal book, kept in the manifest's `deal_book`;
+//! resume and merge keep it) and `read_book`; progress lines where stderr is no
+//! terminal (every `TRESILLO_PROGRESS_EVERY` seconds: deals, rate, ETA, slots 0-1's
+//! running paired score), a progress bar where it is (the one output of this library,
+//! ARCHITECTURE.md "Library code that prints"); the manifest's `time_budget` (the
+//! agents on a clock); `RunOptions` (out, threads, resume, force, record, progress,
+//! build, registry, notes), `run` and `run_experiment` (checkpoints, resume,
+//! `DIR.partial` replacement, records), the merge of shards, the run lock, `Manifest`,
+//! `check_deals_size` and the summary table.
+//!
+//! **No finished work is lost.** Rows are appended, then the stats (first as
+//! `stats.next.json`) and the manifest are replaced atomically and the stats renamed
+//! into place; `--resume` truncates `deals.csv` (and the `--record` file) to the
+//! checkpointed length and takes the stats file that counts exactly the manifest's
+//! deals (a kill between the two files once double-counted a batch). Batches are sized
+//! by time (`tresillo_runs` run.rs `Batches`): one unit per thread first, then about 3
+//! s at the measured speed (at most 4x growth, at most ~16k rows), so a kill loses
+//! seconds even with a slow agent; the progress bar counts units as they finish. Batch
+//! boundaries change no byte (rows in unit order); `TRESILLO_BATCH_UNITS=N` forces
+//! fixed batches and `TRESILLO_ABORT_AFTER_CHECKPOINTS=N` aborts after N checkpoints,
+//! for the tests that check this (`tournament_cli`). A `deals.csv` whose size disagrees
+//! with the manifest's `csv_bytes` (shorter, or any other size once complete) is
+//! refused by `--resume`, `merge`, `report` and `scripts/analyze.py`, never read as the
+//! run.
+//!
+//! **A complete manifest is the last word.** Everything a complete run holds is in
+//! place before its manifest says `complete` (`play` writes the summary files, then the
+//! final checkpoint); `publish` (a replacement's move into `DIR`, and `merge`'s)
+//! removes the old manifest first, moves the files, the manifest last, and can be done
+//! again after a kill (a file no longer at its source was moved). Every change of a run
+//! directory's files passes `tresillo_runs::write_point`, where
+//! `TRESILLO_ABORT_AFTER_WRITES=N` aborts after the N-th: `tests/cli/atomic_cli.rs`
+//! walks every point of a tournament (csv, both), a replacement and a `run` and
+//! compares the resumed run byte for byte. `complete_run` rebuilds the derived files of
+//! a complete run that lacks them; `missing_files` names them for `report`. Commands
+//! outside tresillo-runs that write run files (`tune`, `sprt`) can call `write_point`
+//! at their own writes to join the walk.
+//!
+//! **Records stay outside the run.** `--record FILE` (and an experiment's `record`) is
+//! refused inside `DIR` or `DIR.partial`, comparing resolved paths.
+//!
+//! **One writer per run directory.** `tournament` (and `run`, on its `OUT` and
+//! `OUT.partial`) holds an exclusive `flock`-style lock on `DIR/run.lock`, with its pid
+//! in the file, for the whole run (`std::fs::File::try_lock`, Rust 1.89); `merge` holds
+//! shared locks on its inputs; `tune` locks `OUT.lock` beside its CSV the same way
+//! (`tresillo_runs::lock_file`). Outputs that replace earlier ones (`tournament
+//! --force` and its `--record` file, `merge`, the results of `run`, tune CSVs) are
+//! written under temporary names (`.partial`) and renamed into place only when
+//! complete. `merge` compares canonical paths so that its output is never an input,
+//! inside one, or around one.
 
 use crate::Build;
 use crate::compute::{COMPUTE_CSV, COMPUTE_JSON, COMPUTE_NEXT, FORFEITS_CSV, read_compute};

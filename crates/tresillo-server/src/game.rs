@@ -2,6 +2,9 @@
 //! the engine's [`Hand`] (no second engine). Decisions are checked on a copy of
 //! the hand, written to the log (fsynced), and only then applied, so a refused or
 //! unlogged decision changes nothing.
+//!
+//! A session may be one person's or friends' (one seat token each); undo, takeover,
+//! events and the person's timing are log lines too.
 
 use crate::spec::{GameSpec, HUMAN};
 use crate::store::{Entry, Line, Log, Timing};

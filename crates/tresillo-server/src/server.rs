@@ -2,6 +2,10 @@
 //! registry the bots are built from, and the bot workers. Every lock here is held
 //! for a short, bounded step (never while a bot thinks: the bot is taken out of
 //! its game and decides on a blocking thread).
+//!
+//! Games idle longest are unloaded past `--live-games`; one version clock (`DIR/epoch`)
+//! orders every game's changes. A game that cannot be reloaded or written is reported
+//! on stderr (ARCHITECTURE.md, "Library code that prints").
 
 use crate::game::{Game, GameError};
 use crate::limits::Limits;

@@ -3,6 +3,9 @@
 //! and fsynced before the decision is acknowledged), and `records/TOKEN.jsonl`,
 //! the game's finished hands as records (docs/RECORDS.md) that `tresillo replay`
 //! reads. File names are made here from [`Token`]s only, never from request text.
+//!
+//! Reloading drops a torn last line; everything is written through the durable-file
+//! functions (a `Journal` per game, `write_atomic` for records).
 
 use crate::spec::GameSpec;
 use crate::token::Token;

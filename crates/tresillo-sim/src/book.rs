@@ -21,6 +21,9 @@
 //!
 //! Parsing is strict: a line that is neither is refused with its line number
 //! and the token at fault. No I/O here: the caller reads the file.
+//!
+//! A book is kept in a run's manifest as its lines (`deal_book`), so `--resume` and
+//! `merge` play and check the same deals.
 
 use crate::seeds::deal_for_seed;
 use serde::{Deserialize, Serialize};

@@ -23,6 +23,13 @@
 //! time counts at most its wall time, the excess being the clock's own cost). (An estimate,
 //! not a mean scaled afterwards: the first decisions of a thread, slow with
 //! cold caches and lazy set-up, count once, not for [`STRIDE`].)
+//!
+//! The runner meters a seat's card player and its bidding agent apart (`MeteredSeat =
+//! SplitPlayer<Metered<Seated>>`), so the bidding agent's work is `Compute::bidding`,
+//! not the slots'; a start-up inside a decision (`Agent::take_startup_ns`) is taken out
+//! of it and counted apart; the agent's `Work` is taken after every hand. `SlotCompute`
+//! and `Compute` (per unit in `UnitOutput`, merged in deal order), `Forfeit`, and the
+//! log-spaced `Histogram` are here.
 
 use serde::{Deserialize, Serialize};
 use std::time::Instant;

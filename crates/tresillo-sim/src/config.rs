@@ -1,4 +1,7 @@
 //! Tournament configuration: agents, deal range, seed, scoring, duplicate, shards.
+//!
+//! [`TournamentConfig`] (players 3 or 4), [`Scoring`], [`Shard`], and the seatings
+//! `SEATINGS` and `SEATINGS4` (`--duplicate` plays all 6, or all 24 at four players).
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -7,6 +7,11 @@
 //! plays the decisions again on a fresh [`Hand`]: every decision must be legal and
 //! by the seat whose turn it is, the hand must end exactly with the last decision,
 //! and the result derived again must equal the stored one.
+//!
+//! The seats' generators of a tournament hand are
+//! `seat_rngs(seating_rng_seed(deal_seed, seating index))`, the one function the runner
+//! and `replay --deal-seed` share, so a deals.csv row replays exactly; `play_recorded`
+//! plays a hand and records it.
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

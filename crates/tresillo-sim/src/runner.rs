@@ -1,6 +1,10 @@
 //! The tournament runner: plays scoring units (a deal, or a session of deals) under
 //! every seating, in parallel with rayon, and returns rows and statistics in deal
 //! order. It does no I/O: the caller writes what it gets.
+//!
+//! [`Tournament`] plays units (a deal or a session) times seatings and yields
+//! `DealRow`s; `AgentSlots` lets each worker thread keep its agents across a run
+//! (`run_in`).
 
 use crate::compute::{Compute, Forfeit, Metered};
 use crate::config::{ConfigError, SEATINGS, SEATINGS4, TournamentConfig};

@@ -1,5 +1,9 @@
 //! Statistics as counts and sums, mergeable in any order (integers only), and the
 //! summary computed from them.
+//!
+//! `Stats` and `Moments` (integer counts and sums), `SummaryRow`, and `Paired`: a
+//! paired comparison (mean, Student's t interval, likelihood of superiority, wins,
+//! draws and losses).
 
 use serde::{Deserialize, Serialize};
 

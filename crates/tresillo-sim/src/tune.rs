@@ -3,6 +3,9 @@
 //! opponents. No I/O: the caller writes the candidates.
 //!
 //! The method is documented on [`Space`], the public entry point.
+//!
+//! Three methods (grid, coordinate, spsa) on common random numbers; SPSA's arithmetic
+//! is `tune::spsa`, which `scripts/check-spsa.py` redoes independently.
 
 use crate::config::{ConfigError, Scoring, Shard, TournamentConfig};
 use crate::runner::{SimError, Tournament};

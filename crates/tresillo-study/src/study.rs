@@ -1,6 +1,11 @@
 //! The state of a study: which game each participant plays next, their games one
 //! decision at a time (opponents answering in between), every decision journaled
 //! before it is acknowledged, and the finished games. What a web server calls.
+//!
+//! `Study` assigns (deal, seat) places, plays a participant's game one decision at a
+//! time (opponents seeded as a tournament's seating), records finished games
+//! (`record_game`) and reports progress; deal rows come from `tresillo_sim::deal_row`,
+//! the tournament's.
 
 use crate::file::{BookSource, StudyFile};
 use crate::store::files::{GAMES_DIR, read_text, study_file};

@@ -16,6 +16,10 @@
 //! history under the model. Its **effective sample size** `(Σw)² / Σw²` says
 //! how many equally weighted worlds the pool is worth; below a threshold the
 //! search falls back on the exact sampler's uniform worlds.
+//!
+//! [`InferParams`] are the `infer=` option of `pimc` and `ismcts`; a model the program
+//! gives (`Agent::set_likelihood`, for example a Python callable) replaces the soft
+//! rule model; the card-play term, `infer_play`, is `research/card_play.rs`.
 
 use crate::heuristic::rule_eval::{RuleParams, best_suit, evaluate, evaluate_vuelta, keep_set};
 use crate::heuristic::rule_eval::{side_value, trump_value};

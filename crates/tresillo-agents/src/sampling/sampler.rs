@@ -59,6 +59,12 @@
 //! which nobody was dealt. The `four` module counts and draws those worlds exactly
 //! by a dynamic programme over card classes (same guarantee: every consistent world
 //! equally likely); the three-player path above is unchanged.
+//!
+//! Its parts: this module counts by card classes, then deals uniformly (enumerating
+//! when few worlds remain); `sampler/four.rs` does the same at four players (up to
+//! three hidden hands, dead hands, the penetro's espada; a dynamic programme over card
+//! classes); `sampler/world.rs` holds `World`, `NoWorld` and the heap order of a
+//! world's deal; `sampler/subsets.rs` the exact combinatorics both samplers use.
 
 mod four;
 mod subsets;

@@ -57,6 +57,14 @@
 //! let mut s = GeneralSolver::new();
 //! assert_eq!(s.value(&ps, Seat(0), Goal::Nolo), 2); // a nolo won
 //! ```
+//!
+//! It is slower than the fast solver (`solver.rs`, which answers Spanish classes and
+//! trick counts of three-handed trump positions only: its `Position` refuses the rest):
+//! sure tricks only from the top trump sequence and a hash map for its table; four
+//! active seats under `penetro_all_play` take up to seconds per first-card position. In
+//! `hombre`, `lhombre` and at four players `pimc` and `oracle` search only the play
+//! phase (and hombre's acceptance and declared vole) and, for `pimc` in `hombre`, the
+//! auction and contract (Monte Carlo over entrada, vuelta, solo); the rest is `rule`'s.
 
 use crate::search::solver::{Class, Position, SolverContext};
 use std::collections::HashMap;

@@ -118,6 +118,19 @@
 //! random numbers (tests check it in every rule set); the two differ where moves
 //! are hidden (discards),
 //! which this search leaves to the rule agent.
+//!
+//! The fast `Sim` and `hand_tantos` hard-code plain `tresillo`'s takeover and scoring
+//! at three players (the family row's `fast_sim`); every other rule set and table is
+//! searched on the core's `Hand` itself (`HandSim`, replayed from each world and scored
+//! by the rule set's ledger, so its rules and payments are the engine's), a quarter to
+//! a fifth of the iterations per second, and that path allocates (the hand's result and
+//! score per playout). A test drives `Sim` and a real `Hand` with the same moves and
+//! compares the seat to move, the legal moves and the ending. The arenas are kept
+//! between decisions (cleared, capacity kept), so the search allocates nothing in the
+//! steady state (`tests/no_alloc.rs`). ISMCTS does not search the auction, contract,
+//! exchanges or conversation: the rule agent's heuristics make them. Discards are
+//! hidden moves, the only place where MO-ISMCTS would differ from SO-ISMCTS; in the
+//! play phase every move is public and the two choose alike.
 
 use crate::heuristic::rule::RuleAgent;
 use crate::heuristic::rule_eval::RuleParams;

@@ -127,6 +127,17 @@
 //! | `hombre` (points or chips, every option) | card play (lost / won / cuatro; chips lost / won; contrabola no trick; the vole all tricks), surrender, takeover, acceptance of a surrendered vuelta, primeras or vole, declared vole; the auction and the contract by the Monte Carlo above (entrada, vuelta, solo), a won or lost game valued by the ledger ([`HombreBids`](crate::search::gpimc::HombreBids), `bid_margin` in hundredths of a simple game won) | contrabola (never chosen), obligation and gascarille trumps, exchange and exchange right |
 //! | `lhombre` | card play (win / draw / loss; nolo, pure nolo and nolo ouvert 0 / 1 / 2+ tricks in the no-trump order; the tout all tricks), primeras or tout | auction (self bids, raises), contract (nolo contracts, tourné), exchange |
 //! | four-player `tresillo` (worlds from the four-player sampler) | card play (section 7 against two opponents, or three under `penetro_all_play`), surrender, takeover, bola | auction, contract, the penetro's heap end, give-up and drop-out, exchange, conversation |
+//!
+//! Threads: a decision is a fixed plan of searches (`Plan`) that `threads=N` shares out
+//! over N threads of rayon's pool (`Board`: one solver context each, searches
+//! speculated ahead, an answer used only if the plan asks exactly it), so the searches,
+//! the draws and the card are the same for every N (tested for N = 1, 2, 3), which
+//! rests on the solver's answers not depending on its table (`value_bounds` searches
+//! its root afresh). The default `threads=0` takes 1 on a pool worker (tournaments) and
+//! up to 4 elsewhere (latency). An agent that owns solver contexts empties them in
+//! `new_hand` (`SolverContext::clear` also resets the generations its replacement
+//! policy reads), so a hand's searches and node counts do not depend on the hands the
+//! same worker played before.
 
 use crate::cheat::CheatAgent;
 use crate::heuristic::rule::{RuleAgent, exchange_discards};

@@ -9,6 +9,19 @@
 //! puesta) are drawn only when the directory has `deals.csv`, and the page says so
 //! otherwise. The page loads nothing: styles are inline, charts are inline SVG, and
 //! it holds no timestamp, so the same inputs give the same bytes.
+//!
+//! Its modules: `league.rs` reads and draws league directories (ranking chart, matrix);
+//! `sprt.rs` an sprt directory (its `sprt.json`: the LLR path against the bounds);
+//! `input.rs` reads run directories (manifest, `summary.csv`, `deals.csv`: three or
+//! four players, every rule set, the header of older versions) and tuning CSVs with
+//! file:line errors; `chart.rs` draws category charts with plotters' SVG backend (no
+//! font files: text is SVG text elements; category labels that do not fit or read alike
+//! become codes #1, #2 with a key under the plot); `html.rs` escapes and lays out
+//! tables; `body.rs` builds the page's body (charts counted); `csv_error.rs` holds the
+//! one-line CSV errors `input.rs` and `league.rs` share, and `compute.rs` reads
+//! `compute.csv` and draws its chart for runs and leagues (modules of their own, so
+//! that report, input and league import downward). The page is XHTML-compatible (tests
+//! parse it as XML).
 
 mod body;
 mod chart;
