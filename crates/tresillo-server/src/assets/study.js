@@ -7,10 +7,11 @@ const studyPath = location.pathname.match(/^\/(study|research)\/([A-Za-z0-9_-]+)
 const progressEl = document.getElementById("progress");
 
 function resultsTable(results) {
+  const practice = results.filter((r) => r.practice).length;
   return el("table", { class: "score", id: "results" },
     el("tr", {}, el("th", {}, "deal"), el("th", {}, "outcome"), el("th", {}, "your score")),
     results.map((r) => el("tr", { "data-practice": r.practice ? "1" : null },
-      el("td", {}, r.practice ? "practice" : String(r.hand + 1)), el("td", {}, r.outcome), el("td", {}, r.practice ? "-" : String(r.you)))));
+      el("td", {}, r.practice ? "practice" : String(r.hand + 1 - practice)), el("td", {}, r.outcome), el("td", {}, r.practice ? "-" : String(r.you)))));
 }
 
 // ---------- the participant ----------
@@ -39,7 +40,7 @@ if (withdrawBtn && studyPath && studyPath[1] === "study") {
 // questionnaire after them): its choices' buttons, or a text and a button.
 function showQuestion(s) {
   const q = s.question;
-  const shown = document.getElementById("question");
+  const shown = document.getElementById("study-question");
   // A poll's answer does not wipe what is being typed.
   if (shown && shown.dataset.question === q.id && !s.wrong) return;
   const at = performance.now();
@@ -58,7 +59,7 @@ function showQuestion(s) {
     const text = el("textarea", { id: "answer-text", rows: "4", cols: "50", maxlength: "2000" });
     body = el("div", {}, text, el("br", {}), el("button", { type: "button", id: "answer-send", onclick: () => send(text.value) }, "Send"));
   }
-  app.replaceChildren(el("div", { class: "panel", id: "question", "data-question": q.id, "data-wrong": s.wrong === q.id ? "1" : null },
+  app.replaceChildren(el("div", { class: "panel", id: "study-question", "data-question": q.id, "data-wrong": s.wrong === q.id ? "1" : null },
     el("h2", {}, q.when === "before" ? "Before you play" : "A few questions"),
     el("p", { class: "question-text" }, q.text),
     q.required ? el("p", { class: "hint" }, "Please answer correctly to continue.") : null,
@@ -151,7 +152,7 @@ async function researcher() {
       el("td", {}, p.id),
       el("td", { class: "condition" }, p.condition),
       el("td", {}, p.consented ? "yes" : "no"),
-      el("td", {}, `${p.played} of ${p.games}` + (p.practice && p.practice_played < p.practice ? ` (practice ${p.practice_played} of ${p.practice})` : "")),
+      el("td", {}, p.status === "withdrawn" ? "-" : `${p.played} of ${p.games}` + (p.practice && p.practice_played < p.practice ? ` (practice ${p.practice_played} of ${p.practice})` : "")),
       el("td", {}, p.decisions ? `${p.decisions} decisions` : "-"),
       el("td", { class: "status" }, p.status),
       el("td", {}, ago(p.idle_ms)),
@@ -170,7 +171,8 @@ async function researcher() {
     app.replaceChildren(
       el("div", { class: "panel", id: "study" },
         el("h2", {}, r.study || "study"),
-        el("p", {}, `${r.rules}, ${r.players} players, opponents ${r.opponents.join(", ")}; ${r.games_per_participant} deals per participant; ${r.dir}`)),
+        el("p", {}, (r.conditions.length > 1 ? `${r.players} players, ${r.conditions.length} conditions (below)` : `${r.rules}, ${r.players} players, opponents ${r.opponents.join(", ")}`)
+          + `; ${r.games_per_participant} deals per participant; ${r.dir}`)),
       el("div", { class: "panel" }, el("h3", {}, "Conditions"),
         r.assignment ? el("p", {}, `Assignment: ${r.assignment}; ${r.practice_deals} practice deal(s) first.`) : null,
         el("table", { class: "score", id: "conditions" },
@@ -182,7 +184,7 @@ async function researcher() {
           el("tr", {}, el("th", {}, "id"), el("th", {}, "condition"), el("th", {}, "consent"), el("th", {}, "played"), el("th", {}, "in progress"), el("th", {}, "status"), el("th", {}, "last active"), el("th", {}, "their page (secret)")),
           rows)),
       el("div", { class: "panel" }, el("h3", {}, "Export"),
-        el("p", {}, "deals.csv and deals.parquet in the tournament's schema, records.jsonl and book.txt, in a new directory of the study's exports/ (docs/STUDY.md)."),
+        el("p", {}, "deals.csv and deals.parquet in the tournament's schema (scored deals; each condition's also in conditions/NAME/), records.jsonl, book.txt, participants.csv (conditions, withdrawals), questionnaire.csv and events.csv, in a new directory of the study's exports/ (docs/STUDY.md)."),
         exportBtn, last,
         el("ul", { id: "exports" }, r.exports.map((e) => el("li", {}, `${e.name}: `, el("a", { href: e.csv }, "deals.csv"))))),
       msg);
