@@ -226,6 +226,19 @@ fn add_participant_writes_the_assigned_condition_and_a_changed_one_is_refused() 
         let at = text.rfind(&format!("condition = \"{}\"", conds[3])).unwrap();
         format!("{}condition = \"{other}\"\n", &text[..at])
     };
+    // A study that runs while participants are added serves them in their
+    // condition, and a restart gives each the same one.
+    std::fs::write(dir.0.join("study.toml"), STUDY).unwrap();
+    let mut study = Study::open(&dir.0, Registry::builtin()).unwrap();
+    std::fs::write(dir.0.join("study.toml"), &text).unwrap();
+    assert_eq!(study.reload_participants().unwrap(), 4);
+    for (i, p) in study.file().participants.clone().iter().enumerate() {
+        let who = study.who(&p.token).unwrap();
+        assert_eq!(study.next_game(who).unwrap().condition, conds[i]);
+    }
+    drop(study);
+    let study = Study::open(&dir.0, Registry::builtin()).unwrap();
+    assert_eq!(study.progress().iter().map(|p| p.condition.clone()).collect::<Vec<_>>(), conds);
     let e = StudyFile::parse(&changed).unwrap_err();
     assert!(e.contains("`participants[3].condition`") && e.contains("permuted blocks of 2, seed 42"), "{e}");
     assert!(e.starts_with("line "), "{e}");
