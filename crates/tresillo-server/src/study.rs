@@ -738,11 +738,13 @@ fn game_view(p: &Pending, results: &[Value]) -> Value {
             let h = r["seat"].as_u64().unwrap_or(0) as usize;
             let turned: Vec<i64> =
                 (0..n).map(|c| change.get((c + n * 2 + h - me.index()) % n).copied().unwrap_or(0)).collect();
-            json!({"hand": r["hand"], "outcome": r["outcome"], "contract": r["contract"], "change": turned})
+            json!({"hand": r["hand"], "outcome": r["outcome"], "contract": r["contract"], "change": turned,
+                   "practice": r["practice"]})
         })
         .collect();
+    // Practice deals are not scored: not in the totals.
     let mut totals = vec![0i64; n];
-    for h in &hands {
+    for h in hands.iter().filter(|h| h["practice"] != true) {
         for (t, c) in totals.iter_mut().zip(h["change"].as_array().into_iter().flatten()) {
             *t += c.as_i64().unwrap_or(0);
         }

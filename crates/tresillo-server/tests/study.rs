@@ -837,8 +837,12 @@ token = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
         assert_eq!(v["game"]["practice"], true, "the practice deal first: {v}");
         let mut practice_seen = true;
         while !v["game"].is_null() {
-            if v["game"]["practice"] == false {
+            if v["game"]["practice"] == false && practice_seen {
                 practice_seen = false;
+                // The practice deal is listed, but not scored.
+                let score = &v["game"]["score"];
+                assert_eq!(score["hands"][0]["practice"], true, "{score}");
+                assert_eq!(score["totals"], json!([0, 0, 0]), "{score}");
             }
             v = decide(&s, a, &v).await;
         }
