@@ -533,13 +533,42 @@ async fn withdraw(State(s): State<Arc<Studies>>, Path(token): Path<String>, body
         Err(e) => return error(StatusCode::BAD_REQUEST, format!("bad withdrawal: {e}")),
     }
     with_participant(s, token, true, |o, who, version| {
-        let done = o.lock().withdraw(who);
+        let done = {
+            let mut study = o.lock();
+            study.withdraw(who).map(|()| study.id(who).to_string())
+        };
         match done {
-            Ok(()) => answer(o, who, version),
+            Ok(id) => {
+                scrub_exports(o, &id);
+                answer(o, who, version)
+            }
             Err(e) => study_error(&e),
         }
     })
     .await
+}
+
+/// Deletes the exports of `DIR/exports` that hold participant `id`'s data (a
+/// row, a record, an event or an answer of theirs), after their withdrawal:
+/// exports are made from the journals, so the researcher exports again. The
+/// directory is fsynced after. Returns the exports deleted.
+fn scrub_exports(o: &Open, id: &str) -> Vec<u32> {
+    let mut gone = Vec::new();
+    for n in exports(o) {
+        let dir = o.dir.join(EXPORTS_DIR).join(format!("{n:03}"));
+        let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_default();
+        let row = format!("\n{id},");
+        let holds = read("deals.csv").contains(&format!("human:{id},"))
+            || read("records.jsonl").contains(&format!("\"human:{id}\""))
+            || ["events.csv", "questionnaire.csv"].iter().any(|f| read(f).contains(&row));
+        if holds && std::fs::remove_dir_all(&dir).is_ok() {
+            gone.push(n);
+        }
+    }
+    if !gone.is_empty() {
+        let _ = tresillo_runs::durable::sync_dir(&o.dir.join(EXPORTS_DIR));
+    }
+    gone
 }
 
 /// The participant's state at `version`, changed by `f` (no opponent moves).

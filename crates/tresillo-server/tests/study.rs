@@ -865,9 +865,14 @@ token = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
         let (st, e) =
             call(&s, "POST", &format!("/api/study/{b}/withdraw"), Some("{\"withdraw\": false}")).await;
         assert_eq!(st, StatusCode::BAD_REQUEST, "{e}");
+        // An export made before the withdrawal holds b's data: deleted with it.
+        let (st, e) = call(&s, "POST", &format!("/api/research/{r}/export"), None).await;
+        assert_eq!(st, StatusCode::CREATED, "{e}");
+        assert!(dir.join("exports/001/events.csv").exists());
         let (st, v) =
             call(&s, "POST", &format!("/api/study/{b}/withdraw"), Some("{\"withdraw\": true}")).await;
         assert_eq!(st, StatusCode::OK, "{v}");
+        assert!(!dir.join("exports/001").exists(), "an export holding the withdrawn's data is deleted");
         assert_eq!((v["withdrawn"].as_bool(), v["game"].is_null()), (Some(true), true), "{v}");
         let (st, e) =
             call(&s, "POST", &format!("/api/study/{b}/events"), Some("{\"event\": \"hidden\"}")).await;
