@@ -244,3 +244,16 @@ fn add_participant_writes_the_assigned_condition_and_a_changed_one_is_refused() 
     assert!(e.starts_with("line "), "{e}");
     assert!(!Path::new(&dir.0.join("games")).exists());
 }
+
+#[test]
+fn the_committed_pilot_study_file_is_a_design_of_two_conditions() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/study-pilot/study.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    let f = StudyFile::parse(&text).unwrap();
+    f.check_agents(&text, &Registry::builtin()).unwrap();
+    let names: Vec<&str> = f.conditions.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["rule", "mixed"]);
+    assert_eq!(f.assignment, Some(Assignment { seed: 42, block: 2 }));
+    assert_eq!((f.practice_count(), f.questions.len()), (1, 3));
+    assert!(f.participants.is_empty(), "scripts/study-pilot.sh adds them");
+}
