@@ -8,9 +8,11 @@ docs/, and checks that `tresillo replay` reproduces the game's records. It then
 opens the replay board of what it played (the link under the score) and steps
 through every decision with the arrow keys, checking that each position is the
 record's decision, waits for the analysis and saves docs/serve-replay.png. Last, a
-participant's study (`tresillo study new`, `serve --study`): the consent accepted,
-two deals played by clicking, the end page, and the researcher's page exporting a
-deals.csv row per deal (docs/serve-study.png, docs/serve-study-end.png). A game
+study of two conditions (`serve --study`): two participants assigned to different
+conditions, a comprehension check failed once, a practice deal not scored, the
+questionnaire answered, one participant withdrawing, the researcher's page per
+condition, and the export paired with its baseline by scripts/paired.py
+(docs/serve-study.png, docs/serve-study-end.png, docs/serve-study-research.png). A game
 page stays open across `kill -9` and a restart of the server: it backs off while
 the server is down (at most four requests a second) and shows the game again by
 itself, without a reload, and takes the next click. No page may break its
@@ -494,43 +496,163 @@ def friends_run(d, port, binary, shots):
         shutil.rmtree(profile, ignore_errors=True)
 
 
+STUDY_TOML = """title = "two conditions"
+rules = "tresillo"
+opponents = ["random", "rule"]
+human_seats = [0]
+deals_per_participant = 2
+consent = "I agree that my games are recorded."
+completion_code = "BROWSER-2C"
+researcher_token = "researcher-token-of-the-browser-test"
+
+[book]
+seed = 5
+count = 2
+
+[practice]
+seed = 99
+count = 1
+
+[assignment]
+seed = 42
+
+[[conditions]]
+name = "A"
+
+[[conditions]]
+name = "B"
+opponents = ["rule", "rule"]
+
+[[questions]]
+id = "trumps"
+text = "Who chooses the trump suit?"
+choices = ["The dealer", "The player who wins the auction"]
+answer = "The player who wins the auction"
+must_be_correct = true
+when = "before"
+
+[[questions]]
+id = "enjoy"
+text = "Did you enjoy the games?"
+choices = ["No", "Yes"]
+
+[[questions]]
+id = "comment"
+text = "Anything else?"
+
+[[participants]]
+id = "p1"
+token = "token-of-participant-one-in-the-browser"
+
+[[participants]]
+id = "p2"
+token = "token-of-participant-two-in-the-browser"
+"""
+QUESTION_OR_END = "return !!document.getElementById('study-question') || !!document.getElementById('end')"
+
+
+def answer_choice(d, qid, choice):
+    wait_js(d, f"const q = document.getElementById('study-question'); return q && q.dataset.question === '{qid}'",
+            f"question {qid}")
+    d.js("document.querySelector(`#answer-choices button[data-choice='${arguments[0]}']`).click()", choice)
+
+
 def study_run(d, binary, shots):
-    """A participant's whole study in the browser: `tresillo study new` (one
-    participant, two deals), `tresillo serve --study`, the consent accepted by
-    clicking, both deals played by clicking, the end page; then the researcher's
-    page exports and its deals.csv has a row per deal. Returns the deals played."""
+    """A study of two conditions in the browser (examples: docs/STUDY.md): the
+    assignment puts p1 and p2 in different conditions; p1 accepts the consent,
+    fails the comprehension check once (asked again), plays the practice deal
+    (shown as practice) and two scored deals by clicking, answers the
+    questionnaire (a choice and a text) and gets the completion code; p2 starts
+    and withdraws (their journal is one line). The researcher's page shows each
+    condition's progress and the withdrawal and exports; its deals.csv has p1's
+    two scored deals only, and `tresillo study export --baseline rule` pairs with
+    its baseline through scripts/paired.py. Returns a line to print."""
     tmp = tempfile.mkdtemp(prefix="tresillo-study-")
     study = os.path.join(tmp, "study")
-    r = subprocess.run([binary, "study", "new", study, "--opponents", "random,rule", "--human-seats", "0",
-                        "--seed", "5", "--deals", "2", "--per-participant", "2", "--participants", "1"],
-                       capture_output=True, text=True, check=True)
-    token = r.stdout.split("\n")[1].split()[1]
-    with open(os.path.join(study, "study.toml")) as f:
-        researcher = [ln.split('"')[1] for ln in f if ln.startswith("researcher_token")][0]
+    os.makedirs(study)
+    with open(os.path.join(study, "study.toml"), "w") as f:
+        f.write(STUDY_TOML)
+    t1, t2 = "token-of-participant-one-in-the-browser", "token-of-participant-two-in-the-browser"
     proc, base = start_server(binary, os.path.join(tmp, "games"), ["--study", study])
     try:
-        d.go(f"{base}/study/{token}")
+        d.go(f"{base}/study/{t1}")
         wait_js(d, "return !!document.getElementById('accept')", "the consent")
         d.click_css("#accept", 0)
-        clicks, _, st = click_through(d, os.path.join(shots, "serve-study.png"), done=STUDY_END)
+        answer_choice(d, "trumps", "The dealer")
+        wait_js(d, "const q = document.getElementById('study-question'); return q && q.dataset.wrong === '1'",
+                "the comprehension check asked again")
+        answer_choice(d, "trumps", "The player who wins the auction")
+        wait_status(d)
+        progress = d.js("return document.getElementById('progress').textContent")
+        if "practice deal 1 of 1" not in progress:
+            raise RuntimeError(f"the first deal is not shown as practice: {progress!r}")
+        clicks, _, st = click_through(d, os.path.join(shots, "serve-study.png"), done=QUESTION_OR_END)
         if st != "done":
-            raise RuntimeError(f"the study ended {st}, not on its end page")
-        played = d.js("return document.querySelectorAll('#results tr').length - 1")
-        if played != 2:
-            raise RuntimeError(f"the end page lists {played} deals, expected 2")
+            raise RuntimeError(f"the study's games ended {st}, not on its questionnaire")
+        answer_choice(d, "enjoy", "Yes")
+        wait_js(d, "const q = document.getElementById('study-question'); return q && q.dataset.question === 'comment'",
+                "the free-text question")
+        d.js("document.getElementById('answer-text').value = 'Good games, \"thanks\"'")
+        d.click_css("#answer-send", 0)
+        code = wait_js(d, "const c = document.getElementById('completion-code'); return c ? c.textContent : null",
+                       "the completion code")
+        if code != "BROWSER-2C":
+            raise RuntimeError(f"completion code {code!r}")
+        rows = d.js("return [document.querySelectorAll('#results tr').length - 1,"
+                    " document.querySelectorAll('#results tr[data-practice]').length]")
+        if rows != [3, 1]:
+            raise RuntimeError(f"the end page lists {rows} (deals, practice), expected [3, 1]")
         d.shot(os.path.join(shots, "serve-study-end.png"))
-        d.go(f"{base}/research/{researcher}")
-        wait_js(d, "return !!document.getElementById('export')", "the researcher's page")
+        # p2: the other condition; withdraws in the middle of the practice deal.
+        d.go(f"{base}/study/{t2}")
+        wait_js(d, "return !!document.getElementById('accept')", "the consent")
+        d.click_css("#accept", 0)
+        answer_choice(d, "trumps", "The player who wins the auction")
+        wait_status(d)
+        d.click_css("#withdraw", 0)
+        d.click_css("#withdraw-confirm", 0)
+        wait_js(d, "return !!document.getElementById('withdrawn')", "the withdrawal")
+        with open(os.path.join(study, "games", "p2.jsonl")) as f:
+            lines = f.read().splitlines()
+        if len(lines) != 1 or '"withdrawn"' not in lines[0]:
+            raise RuntimeError(f"p2's journal after the withdrawal: {lines}")
+        # The researcher's page: each condition's progress, the withdrawal.
+        d.go(f"{base}/research/researcher-token-of-the-browser-test")
+        wait_js(d, "return !!document.querySelector('#conditions tr[data-condition]')", "the conditions")
+        seen = d.js("return Array.from(document.querySelectorAll('#participants tr[data-id]')).map((r) =>"
+                    " [r.dataset.id, r.querySelector('.condition').textContent, r.querySelector('.status').textContent])")
+        if sorted(c for _, c, _ in seen) != ["A", "B"] or [s for _, _, s in seen] != ["finished", "withdrawn"]:
+            raise RuntimeError(f"the researcher's page shows {seen}")
+        d.shot(os.path.join(shots, "serve-study-research.png"))
         d.click_css("#export", 0)
         href = wait_js(d, "const a = document.getElementById('csv'); return a ? a.href : null", "the export")
         with urllib.request.urlopen(href, timeout=30) as resp:
             rows = resp.read().decode().strip().splitlines()
-        if len(rows) != 1 + 2:
-            raise RuntimeError(f"the export's deals.csv has {len(rows) - 1} rows, expected 2")
-        return played
+        if len(rows) != 1 + 2 or any("human:p2" in r for r in rows):
+            raise RuntimeError(f"the export's deals.csv has {len(rows) - 1} rows, expected p1's 2 scored deals")
     finally:
         proc.kill()
         proc.wait()
+    try:
+        out = os.path.join(tmp, "export")
+        subprocess.run([binary, "study", "export", study, "--out", out, "--baseline", "rule"],
+                       capture_output=True, text=True, check=True)
+        with open(os.path.join(out, "participants.csv")) as f:
+            people = f.read()
+        if "p2,,true,,," not in people:
+            raise RuntimeError(f"participants.csv does not say p2 withdrew: {people}")
+        cond = dict((i, c) for i, c, _ in seen)["p1"]
+        r = subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "paired.py"),
+                            os.path.join(out, "conditions", cond), "0", "--across",
+                            os.path.join(out, "conditions", cond, "baseline"), "0"],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError(f"paired.py: {r.stderr.strip()}")
+        return (f"study: two conditions (p1 in {cond}, p2 in the other), the comprehension check failed once, "
+                f"a practice deal and 2 scored deals in {clicks} clicks, the questionnaire answered, code {code}; "
+                f"p2 withdrew (journal one line); export without practice or p2, paired with its baseline: "
+                f"{r.stdout.splitlines()[1]}")
+    finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -725,9 +847,7 @@ def main():
         t = time.monotonic()
         print(f"restart: kill -9 and a restart with the page open: {rate:.1f} requests a second while down, "
               f"{total:.1f} overall, recovered without a reload {recovered:.1f} s after the restart")
-        played = study_run(d, a.binary, a.shots)
-        print(f"study: consent accepted, {played} deals played by clicking, the researcher's export has a row each"
-              f" ({time.monotonic() - t:.1f} s)")
+        print(study_run(d, a.binary, a.shots) + f" ({time.monotonic() - t:.1f} s)")
         # Phone width: a new game's first decision.
         d.size(390, 844)
         d.go(base + "/")

@@ -146,10 +146,23 @@ pub fn run(a: &StudyArgs, out: &mut impl Write) -> Result<()> {
         }
         StudyCommand::Progress { dir } => {
             let study = Study::open(dir, crate::registry())?;
-            writeln!(out, "participant  played  games  in progress")?;
+            writeln!(out, "participant  condition     played  games  in progress")?;
             for p in study.progress() {
+                if p.withdrawn {
+                    writeln!(out, "{:<12} {:<12} withdrew (their data deleted)", p.id, "")?;
+                    continue;
+                }
                 let now = if p.decisions > 0 { format!("{} decisions", p.decisions) } else { "-".into() };
-                writeln!(out, "{:<12} {:>6} {:>6}  {now}", p.id, p.played, p.games)?;
+                let practice = if p.practice > 0 && p.practice_played < p.practice {
+                    format!(" (practice {} of {})", p.practice_played, p.practice)
+                } else {
+                    String::new()
+                };
+                writeln!(
+                    out,
+                    "{:<12} {:<12} {:>6} {:>6}  {now}{practice}",
+                    p.id, p.condition, p.played, p.games
+                )?;
             }
         }
         StudyCommand::Simulate { dir, agent } => {
@@ -158,6 +171,9 @@ pub fn run(a: &StudyArgs, out: &mut impl Write) -> Result<()> {
             let mut games = 0usize;
             for token in tokens {
                 let who = study.who(&token).expect("the study's own token");
+                if study.withdrawn(who) {
+                    continue;
+                }
                 let mut player =
                     crate::registry().build_seated(agent).map_err(|e| anyhow!("--agent: {e}"))?;
                 let mut rng: Option<(u64, AgentRng)> = None;

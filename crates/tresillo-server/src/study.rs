@@ -42,7 +42,7 @@ use tresillo_agents::Registry;
 use tresillo_core::{CardSet, Decision, Hand, LedgerConfig, Scorer, ScoringMode, Seat};
 use tresillo_env::SeatView;
 use tresillo_sim::HandRecord;
-use tresillo_study::{Pending, Study, StudyError, Turn, Who, find_token, study_file};
+use tresillo_study::{Pending, Study, StudyError, Turn, When, Who, find_token, study_file};
 
 const PAGE: &str = include_str!("assets/study.html");
 const STUDY_JS: &str = include_str!("assets/study.js");
@@ -274,6 +274,8 @@ pub(crate) fn study_routes(studies: Arc<Studies>) -> Router {
         .route("/api/study/{token}/consent", post(consent))
         .route("/api/study/{token}/decisions", post(decide))
         .route("/api/study/{token}/events", post(event))
+        .route("/api/study/{token}/answers", post(answer_question))
+        .route("/api/study/{token}/withdraw", post(withdraw))
         .route("/api/research/{token}", get(research_state))
         .route("/api/research/{token}/export", post(export))
         .route("/api/research/{token}/exports/{n}/deals.csv", get(exported_csv))
@@ -308,6 +310,7 @@ fn not_found() -> Response {
 fn study_error(e: &StudyError) -> Response {
     let status = match e {
         StudyError::Stale { .. } | StudyError::Finished | StudyError::Busy => StatusCode::CONFLICT,
+        StudyError::Withdrawn => StatusCode::GONE,
         StudyError::Illegal(_) | StudyError::Record(_) => StatusCode::UNPROCESSABLE_ENTITY,
         _ if e.is_client_error() => StatusCode::BAD_REQUEST,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
@@ -358,8 +361,12 @@ async fn with_participant(
 /// The opponents of the participant's game move until the participant's turn
 /// (games started as needed), thinking with the study's lock released.
 fn opponents_move(o: &Open, who: Who) -> Result<(), StudyError> {
-    if !o.lock().consented(who) {
-        return Ok(());
+    {
+        let study = o.lock();
+        // Not before the consent and the questions due, nor after a withdrawal.
+        if !study.consented(who) || study.withdrawn(who) || study.question_due(who).is_some() {
+            return Ok(());
+        }
     }
     loop {
         let lent = o.lock().lend(who)?;
@@ -468,6 +475,110 @@ async fn event(State(s): State<Arc<Studies>>, Path(token): Path<String>, body: B
     .await
 }
 
+/// `POST /api/study/TOKEN/answers`: `{"question": ID, "answer": TEXT, "page_ms":
+/// N}`, the question due now (a choice of its, or a free text); journaled. The
+/// answer's `correct` (false: the question is asked again when it must be
+/// answered correctly) and the state.
+async fn answer_question(State(s): State<Arc<Studies>>, Path(token): Path<String>, body: Bytes) -> Response {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Answer {
+        question: String,
+        answer: String,
+        #[serde(default)]
+        page_ms: Option<u64>,
+    }
+    let posted: Answer = match crate::guard::object(&body) {
+        Ok(p) => p,
+        Err(e) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                format!("bad answer: {e} (expected {{\"question\": \"ID\", \"answer\": \"TEXT\"}})"),
+            );
+        }
+    };
+    with_participant(s, token, true, move |o, who, version| {
+        let answered = o.lock().answer(who, &posted.question, &posted.answer, posted.page_ms);
+        match answered {
+            Ok(correct) => {
+                let mut r = answer(o, who, version);
+                if correct == Some(false) && r.status() == StatusCode::OK {
+                    // Said once, in this answer's state: not right.
+                    r = match state_with(o, who, version, |v| v["wrong"] = posted.question.clone().into()) {
+                        Ok(r) => r,
+                        Err(e) => study_error(&e),
+                    };
+                }
+                r
+            }
+            Err(StudyError::Record(e)) => error(StatusCode::BAD_REQUEST, e),
+            Err(e) => study_error(&e),
+        }
+    })
+    .await
+}
+
+/// `POST /api/study/TOKEN/withdraw`: `{"withdraw": true}`. The participant's
+/// journal is replaced by the one line of their withdrawal (their games,
+/// answers and events deleted, durably); then their state says so.
+async fn withdraw(State(s): State<Arc<Studies>>, Path(token): Path<String>, body: Bytes) -> Response {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Withdraw {
+        withdraw: bool,
+    }
+    match crate::guard::object::<Withdraw>(&body) {
+        Ok(Withdraw { withdraw: true }) => {}
+        Ok(_) => return error(StatusCode::BAD_REQUEST, "withdraw: only {\"withdraw\": true} is an answer"),
+        Err(e) => return error(StatusCode::BAD_REQUEST, format!("bad withdrawal: {e}")),
+    }
+    with_participant(s, token, true, |o, who, version| {
+        let done = {
+            let mut study = o.lock();
+            study.withdraw(who).map(|()| study.id(who).to_string())
+        };
+        match done {
+            Ok(id) => {
+                scrub_exports(o, &id);
+                answer(o, who, version)
+            }
+            Err(e) => study_error(&e),
+        }
+    })
+    .await
+}
+
+/// Deletes the exports of `DIR/exports` that hold participant `id`'s data (a
+/// row, a record, an event or an answer of theirs), after their withdrawal:
+/// exports are made from the journals, so the researcher exports again. The
+/// directory is fsynced after. Returns the exports deleted.
+fn scrub_exports(o: &Open, id: &str) -> Vec<u32> {
+    let mut gone = Vec::new();
+    for n in exports(o) {
+        let dir = o.dir.join(EXPORTS_DIR).join(format!("{n:03}"));
+        let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_default();
+        let row = format!("\n{id},");
+        let holds = read("deals.csv").contains(&format!("human:{id},"))
+            || read("records.jsonl").contains(&format!("\"human:{id}\""))
+            || ["events.csv", "questionnaire.csv"].iter().any(|f| read(f).contains(&row));
+        if holds && std::fs::remove_dir_all(&dir).is_ok() {
+            gone.push(n);
+        }
+    }
+    if !gone.is_empty() {
+        let _ = tresillo_runs::durable::sync_dir(&o.dir.join(EXPORTS_DIR));
+    }
+    gone
+}
+
+/// The participant's state at `version`, changed by `f` (no opponent moves).
+fn state_with(o: &Open, who: Who, version: u64, f: impl FnOnce(&mut Value)) -> Result<Response, StudyError> {
+    let mut v = state(&mut o.lock(), who)?;
+    v["version"] = version.into();
+    f(&mut v);
+    Ok(json_response(StatusCode::OK, &v))
+}
+
 async fn decide(State(s): State<Arc<Studies>>, Path(token): Path<String>, body: Bytes) -> Response {
     let posted: Posted = match crate::guard::object(&body) {
         Ok(p) => p,
@@ -483,8 +594,17 @@ async fn decide(State(s): State<Arc<Studies>>, Path(token): Path<String>, body: 
         }
     };
     with_participant(s, token, true, move |o, who, version| {
-        if !o.lock().consented(who) {
-            return error(StatusCode::CONFLICT, "accept the consent text first");
+        {
+            let study = o.lock();
+            if study.withdrawn(who) {
+                return study_error(&StudyError::Withdrawn);
+            }
+            if !study.consented(who) {
+                return error(StatusCode::CONFLICT, "accept the consent text first");
+            }
+            if let Some(q) = study.question_due(who) {
+                return error(StatusCode::CONFLICT, format!("answer question `{}` first", q.id));
+            }
         }
         let decided = opponents_move(o, who).and_then(|()| {
             let lent = o.lock().lend_decision_timed(who, posted.seq, posted.decision, posted.page_ms);
@@ -504,9 +624,27 @@ async fn decide(State(s): State<Arc<Studies>>, Path(token): Path<String>, body: 
 /// progress only (no game is started).
 fn state(study: &mut Study, who: Who) -> Result<Value, StudyError> {
     let games = study.file().deals_per_participant;
-    let played = study.games(who).len() as u64;
+    let practice = study.file().practice_count();
+    if study.withdrawn(who) {
+        // Nothing of theirs is left to show.
+        return Ok(json!({
+            "study": study.file().title,
+            "participant": study.id(who),
+            "withdrawn": true,
+            "consented": false,
+            "games": games,
+            "played": 0,
+            "done": false,
+            "results": [],
+            "game": Value::Null,
+        }));
+    }
     let consented = study.consented(who);
-    let pending = if consented {
+    let question = study.question_due(who).map(|q| {
+        json!({"id": q.id, "text": q.text, "choices": q.choices, "required": q.must_be_correct,
+               "when": if q.when == When::Before { "before" } else { "after" }})
+    });
+    let pending = if consented && question.is_none() {
         match study.turn(who)? {
             Turn::Decide(p) => Some(p),
             Turn::Done => None,
@@ -514,19 +652,32 @@ fn state(study: &mut Study, who: Who) -> Result<Value, StudyError> {
     } else {
         None
     };
-    let played_now = study.games(who).len() as u64;
+    // A question after the games may be due only once the last game ends.
+    let question = question.or_else(|| {
+        study.question_due(who).map(|q| {
+            json!({"id": q.id, "text": q.text, "choices": q.choices, "required": q.must_be_correct,
+                   "when": if q.when == When::Before { "before" } else { "after" }})
+        })
+    });
+    let finished = study.games(who).len() as u64;
     let results = results(study, who);
     let game = pending.as_deref().map(|p| game_view(p, &results));
+    let done = consented && pending.is_none() && question.is_none();
     Ok(json!({
         "study": study.file().title,
         "participant": study.id(who),
         "consent": study.consent(),
         "consented": consented,
+        "withdrawn": false,
         "games": games,
-        "played": played_now.max(played),
-        "done": consented && pending.is_none(),
-        // The study's completion code, once every game is played.
-        "completion_code": if consented && pending.is_none() { study.file().completion_code.clone() } else { None },
+        "practice": practice,
+        "practice_played": finished.min(practice),
+        "played": finished.saturating_sub(practice),
+        "question": question,
+        "done": done,
+        // The study's completion code, once every game is played and every
+        // question answered.
+        "completion_code": if done { study.file().completion_code.clone() } else { None },
         "results": results,
         "game": game,
     }))
@@ -556,6 +707,7 @@ fn results(study: &Study, who: Who) -> Vec<Value> {
             let h = human_of(rec);
             let contract = rec.result.contract.map(|c| rec.rules.names().contract(c, rec.result.trump));
             json!({
+                "practice": (i as u64) < study.file().practice_count(),
                 "hand": i,
                 "outcome": outcome_text(&rec.result),
                 "contract": contract,
@@ -610,17 +762,20 @@ fn game_view(p: &Pending, results: &[Value]) -> Value {
             let h = r["seat"].as_u64().unwrap_or(0) as usize;
             let turned: Vec<i64> =
                 (0..n).map(|c| change.get((c + n * 2 + h - me.index()) % n).copied().unwrap_or(0)).collect();
-            json!({"hand": r["hand"], "outcome": r["outcome"], "contract": r["contract"], "change": turned})
+            json!({"hand": r["hand"], "outcome": r["outcome"], "contract": r["contract"], "change": turned,
+                   "practice": r["practice"]})
         })
         .collect();
+    // Practice deals are not scored: not in the totals.
     let mut totals = vec![0i64; n];
-    for h in &hands {
+    for h in hands.iter().filter(|h| h["practice"] != true) {
         for (t, c) in totals.iter_mut().zip(h["change"].as_array().into_iter().flatten()) {
             *t += c.as_i64().unwrap_or(0);
         }
     }
     json!({
         "seq": p.at,
+        "practice": s.practice,
         "status": "your_turn",
         "failure": Value::Null,
         "rules": s.rules.set.name(),
@@ -690,10 +845,13 @@ async fn research_state(State(s): State<Arc<Studies>>, Path(token): Path<String>
             .map(|(p, part)| {
                 let who = study.who(&part.token);
                 let consented = who.is_some_and(|w| study.consented(w));
+                let asked = who.and_then(|w| study.question_due(w)).map(|q| q.id.clone());
                 // Dropout tracking: how long since the participant last did
                 // anything, and where they stand.
                 let idle_ms = p.last_at.map(|t| now.saturating_sub(t));
-                let status = if p.played == p.games {
+                let status = if p.withdrawn {
+                    "withdrawn"
+                } else if p.played == p.games && asked.is_none() {
                     "finished"
                 } else if !consented {
                     "not started"
@@ -704,6 +862,10 @@ async fn research_state(State(s): State<Arc<Studies>>, Path(token): Path<String>
                 };
                 json!({
                     "id": p.id,
+                    "condition": p.condition,
+                    "practice_played": p.practice_played,
+                    "practice": p.practice,
+                    "question": asked,
                     "played": p.played,
                     "games": p.games,
                     "decisions": p.decisions,
@@ -712,6 +874,28 @@ async fn research_state(State(s): State<Arc<Studies>>, Path(token): Path<String>
                     "last_at": p.last_at,
                     "idle_ms": idle_ms,
                     "status": status,
+                })
+            })
+            .collect();
+        // Progress per condition: participants, finished, playing, dropped
+        // out, withdrawn.
+        let conditions: Vec<Value> = f
+            .conditions
+            .iter()
+            .map(|c| {
+                let mine: Vec<&Value> = participants.iter().filter(|p| p["condition"] == c.name.as_str()).collect();
+                let count = |st: &str| mine.iter().filter(|p| p["status"] == st).count();
+                json!({
+                    "name": c.name,
+                    "rules": c.rules.set.name(),
+                    "opponents": c.opponents,
+                    "participants": mine.len(),
+                    "finished": count("finished"),
+                    "playing": count("playing"),
+                    "not_started": count("not started"),
+                    "dropped_out": count("dropped out"),
+                    "withdrawn": count("withdrawn"),
+                    "games_played": mine.iter().filter_map(|p| p["played"].as_u64()).sum::<u64>(),
                 })
             })
             .collect();
@@ -726,7 +910,10 @@ async fn research_state(State(s): State<Arc<Studies>>, Path(token): Path<String>
                 "dir": o.dir.display().to_string(),
                 "rules": f.rules.set.name(),
                 "players": f.players,
-                "opponents": f.opponents,
+                "opponents": f.conditions[0].opponents,
+                "conditions": conditions,
+                "assignment": f.assignment.map(|a| a.describe()),
+                "practice_deals": f.practice_count(),
                 "games_per_participant": f.deals_per_participant,
                 "participants": participants,
                 "exports": ex,

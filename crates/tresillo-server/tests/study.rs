@@ -102,6 +102,14 @@ fn check_hidden(s: &Arc<Studies>, token: &str, v: &Value) {
     let mut study = s.lock(0);
     let who = study.who(token).unwrap();
     assert_eq!(v["participant"], study.id(who));
+    if v["consented"] == false || !v["question"].is_null() {
+        // Before consent, or while a question is asked: no game (and none
+        // started here, which `turn` would).
+        let mut shown = CardSet::EMPTY;
+        cards_in(&v["game"], &mut shown);
+        assert!(shown.is_empty() && v["game"].is_null(), "no card is shown: {v}");
+        return;
+    }
     if v["consented"] == false {
         // Before consent: no game (and none started here, which `turn` would).
         let mut shown = CardSet::EMPTY;
@@ -745,5 +753,164 @@ fn the_consent_decision_times_misclicks_and_tab_changes_are_journaled_and_export
     assert!(rows.iter().any(|r| r.starts_with("a,0,misclick,") && r.contains(",7C,")), "{csv}");
     assert!(rows.iter().any(|r| r.starts_with("a,0,decision,") && r.ends_with(",700")), "{csv}");
     let _ = std::fs::remove_dir_all(&out);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A study of two conditions with a practice deal, a comprehension check that
+/// must be answered correctly and a questionnaire, and a participant who
+/// withdraws, through HTTP.
+#[test]
+fn a_design_with_conditions_practice_questions_and_a_withdrawal() {
+    let dir = temp_dir("design");
+    let text = r#"title = "design"
+rules = "tresillo"
+opponents = ["rule", "rule"]
+human_seats = [0, 1]
+deals_per_participant = 1
+consent = "I agree."
+completion_code = "DESIGN-1"
+researcher_token = "rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr"
+
+[book]
+seed = 38
+count = 4
+
+[practice]
+seed = 99
+count = 1
+
+[assignment]
+seed = 42
+
+[[conditions]]
+name = "strong"
+
+[[conditions]]
+name = "weak"
+opponents = ["random", "random"]
+
+[[questions]]
+id = "trumps"
+text = "Who chooses the trump suit?"
+choices = ["the player who wins the auction", "the dealer"]
+answer = "the player who wins the auction"
+must_be_correct = true
+when = "before"
+
+[[questions]]
+id = "comment"
+text = "Anything else?"
+
+[[participants]]
+id = "a"
+token = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+
+[[participants]]
+id = "b"
+token = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+"#;
+    std::fs::write(dir.join("study.toml"), text).unwrap();
+    let (a, b) = ("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
+    let r = "rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr";
+    let s = open(&dir);
+    runtime().block_on(async {
+        let v = consent(&s, a).await;
+        assert_eq!(v["question"]["id"], "trumps");
+        assert!(v["game"].is_null());
+        // No game before the question is answered.
+        let body = json!({"seq": 0, "decision": {"play": "1E"}}).to_string();
+        let (st, e) = call(&s, "POST", &format!("/api/study/{a}/decisions"), Some(&body)).await;
+        assert_eq!(st, StatusCode::CONFLICT, "{e}");
+        assert!(e["error"].as_str().unwrap().contains("answer question `trumps` first"), "{e}");
+        let ans = |q: &str, x: &str| json!({"question": q, "answer": x, "page_ms": 700}).to_string();
+        let (st, e) =
+            call(&s, "POST", &format!("/api/study/{a}/answers"), Some(&ans("trumps", "nobody"))).await;
+        assert_eq!(st, StatusCode::BAD_REQUEST, "{e}");
+        let (st, v) =
+            call(&s, "POST", &format!("/api/study/{a}/answers"), Some(&ans("trumps", "the dealer"))).await;
+        assert_eq!(st, StatusCode::OK, "{v}");
+        assert_eq!((v["wrong"].as_str(), v["question"]["id"].as_str()), (Some("trumps"), Some("trumps")));
+        let right = ans("trumps", "the player who wins the auction");
+        let (st, mut v) = call(&s, "POST", &format!("/api/study/{a}/answers"), Some(&right)).await;
+        assert_eq!(st, StatusCode::OK, "{v}");
+        check_hidden(&s, a, &v);
+        assert_eq!(v["game"]["practice"], true, "the practice deal first: {v}");
+        let mut practice_seen = true;
+        while !v["game"].is_null() {
+            if v["game"]["practice"] == false && practice_seen {
+                practice_seen = false;
+                // The practice deal is listed, but not scored.
+                let score = &v["game"]["score"];
+                assert_eq!(score["hands"][0]["practice"], true, "{score}");
+                assert_eq!(score["totals"], json!([0, 0, 0]), "{score}");
+            }
+            v = decide(&s, a, &v).await;
+        }
+        assert!(!practice_seen, "a scored deal follows the practice deal");
+        assert_eq!((v["played"].as_u64(), v["practice_played"].as_u64()), (Some(1), Some(1)));
+        assert_eq!(v["question"]["id"], "comment");
+        assert_eq!(v["done"], false);
+        assert!(v["completion_code"].is_null(), "not before the questionnaire");
+        let (st, v) =
+            call(&s, "POST", &format!("/api/study/{a}/answers"), Some(&ans("comment", "fine"))).await;
+        assert_eq!(st, StatusCode::OK, "{v}");
+        assert_eq!((v["done"].as_bool(), v["completion_code"].as_str()), (Some(true), Some("DESIGN-1")));
+        assert_eq!(v["results"][0]["practice"], true);
+
+        // b: another condition; withdraws in the middle of the practice deal.
+        consent(&s, b).await;
+        let (_, v) = call(&s, "POST", &format!("/api/study/{b}/answers"), Some(&right)).await;
+        let v = decide(&s, b, &v).await;
+        assert!(!v["game"].is_null());
+        let (st, e) =
+            call(&s, "POST", &format!("/api/study/{b}/withdraw"), Some("{\"withdraw\": false}")).await;
+        assert_eq!(st, StatusCode::BAD_REQUEST, "{e}");
+        // An export made before the withdrawal holds b's data: deleted with it.
+        let (st, e) = call(&s, "POST", &format!("/api/research/{r}/export"), None).await;
+        assert_eq!(st, StatusCode::CREATED, "{e}");
+        assert!(dir.join("exports/001/events.csv").exists());
+        let (st, v) =
+            call(&s, "POST", &format!("/api/study/{b}/withdraw"), Some("{\"withdraw\": true}")).await;
+        assert_eq!(st, StatusCode::OK, "{v}");
+        assert!(!dir.join("exports/001").exists(), "an export holding the withdrawn's data is deleted");
+        assert_eq!((v["withdrawn"].as_bool(), v["game"].is_null()), (Some(true), true), "{v}");
+        let (st, e) =
+            call(&s, "POST", &format!("/api/study/{b}/events"), Some("{\"event\": \"hidden\"}")).await;
+        assert_eq!(st, StatusCode::GONE, "{e}");
+        let (st, e) = call(&s, "POST", &format!("/api/study/{b}/answers"), Some(&right)).await;
+        assert_eq!(st, StatusCode::GONE, "{e}");
+        let journal = std::fs::read_to_string(dir.join("games/b.jsonl")).unwrap();
+        assert_eq!(journal.lines().count(), 1, "{journal}");
+
+        let (st, v) = call(&s, "GET", &format!("/api/research/{r}"), None).await;
+        assert_eq!(st, StatusCode::OK, "{v}");
+        let status: Vec<(&str, &str, &str)> = v["participants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                (p["id"].as_str().unwrap(), p["condition"].as_str().unwrap(), p["status"].as_str().unwrap())
+            })
+            .collect();
+        assert_eq!(status, [("a", "strong", "finished"), ("b", "weak", "withdrawn")]);
+        let conds = v["conditions"].as_array().unwrap();
+        assert_eq!((conds[0]["finished"].as_u64(), conds[1]["withdrawn"].as_u64()), (Some(1), Some(1)));
+        assert_eq!(v["assignment"], "permuted blocks of 2, seed 42");
+        let (st, e) = call(&s, "POST", &format!("/api/research/{r}/export"), None).await;
+        assert_eq!(st, StatusCode::CREATED, "{e}");
+        assert_eq!(e["rows"], 1, "the practice deal is no result: {e}");
+        let out = dir.join("exports/001");
+        let people = std::fs::read_to_string(out.join("participants.csv")).unwrap();
+        assert!(people.contains("\nb,,true,,,\n") && people.contains("\na,strong,false,1,1,1\n"), "{people}");
+        let q = std::fs::read_to_string(out.join("questionnaire.csv")).unwrap();
+        assert_eq!(q.lines().count(), 4, "three answers of a, none of b: {q}");
+        assert!(
+            std::fs::read_to_string(out.join("conditions/strong/deals.csv")).unwrap().contains("human:a")
+        );
+        assert_eq!(
+            std::fs::read_to_string(out.join("conditions/weak/deals.csv")).unwrap().lines().count(),
+            1
+        );
+    });
     let _ = std::fs::remove_dir_all(&dir);
 }

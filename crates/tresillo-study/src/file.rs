@@ -18,7 +18,147 @@ pub struct Participant {
     pub id: String,
     /// At least 32 characters of `[A-Za-z0-9_-]`, unique in the study.
     pub token: String,
+    /// The condition the assignment gave (written by `tresillo study
+    /// add-participant`); when present it must be the assignment's.
+    #[serde(default)]
+    pub condition: Option<String>,
 }
+
+/// A condition of the study: what a participant assigned to it plays against.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Condition {
+    /// `[A-Za-z0-9_-]`, 1 to 64 characters, unique (it names the condition's
+    /// export directory).
+    pub name: String,
+    /// The rule set and options (the study file's `rules` unless the condition
+    /// gives its own).
+    pub rules: Rules,
+    /// The opponents' agent specs, slots 1.. (the study file's `opponents`
+    /// unless the condition gives its own).
+    pub opponents: Vec<String>,
+}
+
+/// How participants are assigned to conditions: permuted blocks. Block *b*
+/// (participants *b*·`block` to *b*·`block` + `block` − 1, in the study file's
+/// order) holds each condition `block` / conditions times, in an order shuffled
+/// by a generator seeded from `seed` and *b*; so within a block the conditions'
+/// counts never differ by more than `block` / conditions, and by at most one
+/// when `block` is the number of conditions (the default).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Assignment {
+    /// The seed of the blocks' shuffles.
+    pub seed: u64,
+    /// Participants per block: a multiple of the number of conditions.
+    pub block: u64,
+}
+
+impl Assignment {
+    /// The condition (index) of each of the first `n` participants, for `conditions`
+    /// conditions. Depends only on the seed, the block and the participant's
+    /// place: adding participants never changes the earlier ones'.
+    #[must_use]
+    pub fn assign(&self, conditions: usize, n: usize) -> Vec<usize> {
+        let block = (self.block as usize).max(1);
+        let mut out = Vec::with_capacity(n + block);
+        let mut b = 0u64;
+        while out.len() < n {
+            let mut list: Vec<usize> = (0..block).map(|i| i % conditions.max(1)).collect();
+            let mut state = self.seed ^ (b + 1).wrapping_mul(0xD1B5_4A32_D192_ED03);
+            for i in (1..list.len()).rev() {
+                let j = ((u128::from(splitmix64(&mut state)) * (i as u128 + 1)) >> 64) as usize;
+                list.swap(i, j);
+            }
+            out.extend(list);
+            b += 1;
+        }
+        out.truncate(n);
+        out
+    }
+
+    /// The rule in words, for files and pages.
+    #[must_use]
+    pub fn describe(&self) -> String {
+        format!("permuted blocks of {}, seed {}", self.block, self.seed)
+    }
+}
+
+/// SplitMix64: the assignment's generator (fixed here, so that an assignment
+/// never changes with a library's version).
+fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// When a question is asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum When {
+    /// After the consent, before the first game (a comprehension check).
+    Before,
+    /// After the last game, before the end page (a questionnaire).
+    After,
+}
+
+/// A question of the study's questionnaire or comprehension check.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Question {
+    /// `[A-Za-z0-9_-]`, 1 to 64 characters, unique (the export's `question`).
+    pub id: String,
+    /// The question as shown.
+    pub text: String,
+    /// The choices offered; none: a free-text answer.
+    #[serde(default)]
+    pub choices: Vec<String>,
+    /// The correct answer (a comprehension question): one of `choices`, or for a
+    /// free-text question the text (compared without case and surrounding
+    /// spaces).
+    #[serde(default)]
+    pub answer: Option<String>,
+    /// With `answer`: the participant must answer correctly to continue (a wrong
+    /// answer is journaled and the question asked again); false: every answer is
+    /// only recorded.
+    #[serde(default)]
+    pub must_be_correct: bool,
+    /// When it is asked: `before` the first game or `after` the last (default).
+    #[serde(default = "after")]
+    pub when: When,
+}
+
+fn after() -> When {
+    When::After
+}
+
+impl Question {
+    /// Whether `answer` is correct (`None`: the question has no correct answer).
+    #[must_use]
+    pub fn correct(&self, answer: &str) -> Option<bool> {
+        self.answer.as_ref().map(|a| {
+            if self.choices.is_empty() { a.trim().eq_ignore_ascii_case(answer.trim()) } else { a == answer }
+        })
+    }
+}
+
+/// The practice deals every participant plays first (not scored, not exported
+/// as results; journaled).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Practice {
+    /// The master seed of the practice deals (deal *i* is deal *i* of `tresillo
+    /// tournament --seed SEED`).
+    pub seed: u64,
+    /// How many (1 to [`MAX_PRACTICE`]).
+    pub count: u64,
+}
+
+/// The most practice deals a study may declare.
+pub const MAX_PRACTICE: u64 = 20;
+
+/// The longest answer a free-text question takes (bytes).
+pub const MAX_ANSWER: usize = 2000;
 
 /// Where the study's deals come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,12 +196,24 @@ impl BookSource {
 pub struct StudyFile {
     /// A title for the researcher's page.
     pub title: String,
-    /// The rule set and its options.
+    /// The rule set and its options (the conditions' default).
     pub rules: Rules,
     /// Seats at the table: 3, or 4.
     pub players: u8,
-    /// The opponents' agent specs: agent slots 1, 2 (and 3); slot 0 is the human.
+    /// The opponents' agent specs: agent slots 1, 2 (and 3); slot 0 is the
+    /// human (the conditions' default; empty when every condition gives its own).
     pub opponents: Vec<String>,
+    /// The conditions (one, named `main`, when the file declares none).
+    pub conditions: Vec<Condition>,
+    /// How participants are assigned to conditions (with two or more).
+    pub assignment: Option<Assignment>,
+    /// Each participant's condition (an index of `conditions`), in the
+    /// participants' order.
+    pub assigned: Vec<usize>,
+    /// The practice deals, if any.
+    pub practice: Option<Practice>,
+    /// The questionnaire and comprehension check, in the order asked.
+    pub questions: Vec<Question>,
     /// The seats humans take, one pass over the book each (docs/STUDY.md).
     pub human_seats: Vec<Seat>,
     /// Games each participant plays.
@@ -89,7 +241,16 @@ struct Raw {
     rules: Rules,
     #[serde(default = "three")]
     players: u8,
-    opponents: Vec<String>,
+    #[serde(default)]
+    opponents: Option<Vec<String>>,
+    #[serde(default)]
+    conditions: Vec<RawCondition>,
+    #[serde(default)]
+    assignment: Option<RawAssignment>,
+    #[serde(default)]
+    practice: Option<Practice>,
+    #[serde(default)]
+    questions: Vec<Question>,
     #[serde(default = "seat_zero")]
     human_seats: Vec<u8>,
     deals_per_participant: u64,
@@ -101,6 +262,24 @@ struct Raw {
     researcher_token: Option<String>,
     #[serde(default)]
     completion_code: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCondition {
+    name: String,
+    #[serde(default)]
+    rules: Option<Rules>,
+    #[serde(default)]
+    opponents: Option<Vec<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAssignment {
+    seed: Option<u64>,
+    #[serde(default)]
+    block: Option<u64>,
 }
 
 #[derive(Deserialize)]
@@ -187,17 +366,56 @@ impl StudyFile {
         };
         raw.rules.check_players(raw.players).map_err(|e| bad("", "players", e.to_string()))?;
         let want = usize::from(raw.players) - 1;
-        if raw.opponents.len() != want {
-            return Err(bad(
-                "",
-                "opponents",
-                format!(
-                    "{} agent specs for the {want} seats beside the human's at a table of {}",
-                    raw.opponents.len(),
-                    raw.players
-                ),
-            ));
+        let count_err = |n: usize| {
+            format!("{n} agent specs for the {want} seats beside the human's at a table of {}", raw.players)
+        };
+        if let Some(o) = &raw.opponents
+            && o.len() != want
+        {
+            return Err(bad("", "opponents", count_err(o.len())));
         }
+        let conditions = Self::conditions(text, &raw, want, &count_err)?;
+        let assignment = match (&raw.assignment, conditions.len()) {
+            (None, 1) => None,
+            (None, _) => {
+                let l = text.lines().position(|l| l.trim() == "[[conditions]]").map(|i| i + 1);
+                return Err(format!(
+                    "{}`assignment`: missing: give `[assignment]` with `seed` (participants are assigned to the {} \
+                     conditions by permuted blocks from an explicit seed)",
+                    l.map_or_else(String::new, |l| format!("line {l}: ")),
+                    conditions.len()
+                ));
+            }
+            (Some(a), n) => {
+                let aerr = |key: &str, why: String| {
+                    let l = key_line(text, "assignment", key, 0)
+                        .or_else(|| text.lines().position(|l| l.trim() == "[assignment]").map(|i| i + 1));
+                    format!(
+                        "{}`assignment.{key}`: {why}",
+                        l.map_or_else(String::new, |l| format!("line {l}: "))
+                    )
+                };
+                let Some(seed) = a.seed else {
+                    return Err(aerr("seed", "missing: the seed of the assignment's shuffles".into()));
+                };
+                let block = a.block.unwrap_or(n as u64);
+                if block == 0 || block % n as u64 != 0 || block > 1000 {
+                    return Err(aerr(
+                        "block",
+                        format!("{block} is not a multiple of the {n} conditions from {n} to 1000"),
+                    ));
+                }
+                Some(Assignment { seed, block })
+            }
+        };
+        if let Some(p) = &raw.practice
+            && (p.count == 0 || p.count > MAX_PRACTICE)
+        {
+            let l =
+                key_line(text, "practice", "count", 0).map_or_else(String::new, |l| format!("line {l}: "));
+            return Err(format!("{l}`practice.count`: {} is not from 1 to {MAX_PRACTICE}", p.count));
+        }
+        Self::check_questions(text, &raw.questions)?;
         if raw.human_seats.is_empty() {
             return Err(bad("", "human_seats", "names no seat".into()));
         }
@@ -278,6 +496,23 @@ impl StudyFile {
             ids.push(&p.id);
             tokens.push(&p.token);
         }
+        let assigned = assignment.map_or_else(
+            || vec![0; raw.participants.len()],
+            |a| a.assign(conditions.len(), raw.participants.len()),
+        );
+        for (n, (p, &c)) in raw.participants.iter().zip(&assigned).enumerate() {
+            if let Some(named) = &p.condition
+                && *named != conditions[c].name
+            {
+                let how =
+                    assignment.map_or_else(|| "the study's one condition".to_string(), |a| a.describe());
+                return Err(format!(
+                    "{}`participants[{n}].condition`: {named:?}, but the assignment ({how}) gives {:?}",
+                    at("participants", "condition", n),
+                    conditions[c].name
+                ));
+            }
+        }
         if let Some(t) = &raw.researcher_token {
             if t.len() < 32 || !t.chars().all(token_char) {
                 return Err(bad(
@@ -304,7 +539,12 @@ impl StudyFile {
             title: raw.title,
             rules: raw.rules,
             players: raw.players,
-            opponents: raw.opponents,
+            opponents: raw.opponents.unwrap_or_default(),
+            conditions,
+            assignment,
+            assigned,
+            practice: raw.practice,
+            questions: raw.questions,
             human_seats: raw.human_seats.into_iter().map(Seat).collect(),
             deals_per_participant: raw.deals_per_participant,
             consent: raw.consent,
@@ -313,14 +553,138 @@ impl StudyFile {
         })
     }
 
-    /// Checks that every opponent is an agent of `registry` (`text`: the file's
-    /// text, for the line).
+    /// The conditions of the raw file: its `[[conditions]]`, each with the top
+    /// level's rules and opponents unless it gives its own, or one condition
+    /// `main` of the top level's.
+    fn conditions(
+        text: &str,
+        raw: &Raw,
+        want: usize,
+        count_err: &dyn Fn(usize) -> String,
+    ) -> Result<Vec<Condition>, String> {
+        if raw.conditions.is_empty() {
+            let Some(o) = &raw.opponents else {
+                return Err(
+                    "`opponents`: missing: the opponents' agent specs (or `[[conditions]]` with theirs)"
+                        .into(),
+                );
+            };
+            return Ok(vec![Condition { name: "main".into(), rules: raw.rules, opponents: o.clone() }]);
+        }
+        let mut out: Vec<Condition> = Vec::new();
+        for (n, c) in raw.conditions.iter().enumerate() {
+            let cbad = |key: &str, why: String| {
+                let l = key_line(text, "conditions", key, n)
+                    .or_else(|| key_line(text, "conditions", "name", n))
+                    .map_or_else(String::new, |l| format!("line {l}: "));
+                format!("{l}`conditions[{n}].{key}`: {why}")
+            };
+            if c.name.is_empty() || c.name.len() > 64 || !c.name.chars().all(token_char) {
+                return Err(cbad(
+                    "name",
+                    format!("{:?} is not 1 to 64 characters of A-Z, a-z, 0-9, _ and -", c.name),
+                ));
+            }
+            if out.iter().any(|o| o.name == c.name) {
+                return Err(cbad("name", format!("{:?} is another condition's name", c.name)));
+            }
+            let rules = c.rules.unwrap_or(raw.rules);
+            rules.check_players(raw.players).map_err(|e| cbad("rules", e.to_string()))?;
+            let Some(opponents) = c.opponents.clone().or_else(|| raw.opponents.clone()) else {
+                return Err(cbad("opponents", "missing (and no `opponents` at the top level)".into()));
+            };
+            if opponents.len() != want {
+                return Err(cbad("opponents", count_err(opponents.len())));
+            }
+            out.push(Condition { name: c.name.clone(), rules, opponents });
+        }
+        Ok(out)
+    }
+
+    /// Checks the questions: ids, texts, choices and answers.
+    fn check_questions(text: &str, questions: &[Question]) -> Result<(), String> {
+        for (n, q) in questions.iter().enumerate() {
+            let qbad = |key: &str, why: String| {
+                let l = key_line(text, "questions", key, n)
+                    .or_else(|| key_line(text, "questions", "id", n))
+                    .map_or_else(String::new, |l| format!("line {l}: "));
+                format!("{l}`questions[{n}].{key}`: {why}")
+            };
+            if q.id.is_empty() || q.id.len() > 64 || !q.id.chars().all(token_char) {
+                return Err(qbad(
+                    "id",
+                    format!("{:?} is not 1 to 64 characters of A-Z, a-z, 0-9, _ and -", q.id),
+                ));
+            }
+            if questions[..n].iter().any(|o| o.id == q.id) {
+                return Err(qbad("id", format!("{:?} is another question's id", q.id)));
+            }
+            if q.text.trim().is_empty() {
+                return Err(qbad("text", "is empty".into()));
+            }
+            if q.choices.len() == 1 || q.choices.len() > 20 {
+                return Err(qbad(
+                    "choices",
+                    format!("{} choices: give 2 to 20, or none for a free text", q.choices.len()),
+                ));
+            }
+            for (k, c) in q.choices.iter().enumerate() {
+                if c.trim().is_empty() || c.len() > 200 {
+                    return Err(qbad("choices", format!("choice {k} is empty or longer than 200 bytes")));
+                }
+                if q.choices[..k].contains(c) {
+                    return Err(qbad("choices", format!("{c:?} is named twice")));
+                }
+            }
+            match &q.answer {
+                Some(a) if !q.choices.is_empty() && !q.choices.contains(a) => {
+                    return Err(qbad("answer", format!("{a:?} is not one of the choices")));
+                }
+                Some(a) if a.trim().is_empty() => return Err(qbad("answer", "is empty".into())),
+                None if q.must_be_correct => {
+                    return Err(qbad("must_be_correct", "needs the correct `answer`".into()));
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The condition of participant `p` (their index in the file).
+    #[must_use]
+    pub fn condition_of(&self, p: usize) -> &Condition {
+        &self.conditions[self.assigned[p]]
+    }
+
+    /// Practice deals each participant plays first.
+    #[must_use]
+    pub fn practice_count(&self) -> u64 {
+        self.practice.map_or(0, |p| p.count)
+    }
+
+    /// The condition the assignment gives the next participant appended to the
+    /// file (`tresillo study add-participant` writes it in their block).
+    #[must_use]
+    pub fn next_condition(&self) -> &str {
+        let n = self.participants.len();
+        let c = self.assignment.map_or(0, |a| a.assign(self.conditions.len(), n + 1)[n]);
+        &self.conditions[c].name
+    }
+
+    /// Checks that every opponent of every condition is an agent of `registry`
+    /// (`text`: the file's text, for the line).
     pub fn check_agents(&self, text: &str, registry: &Registry) -> Result<(), String> {
-        for spec in &self.opponents {
-            if let Err(e) = registry.build_seated(spec) {
-                let l =
-                    key_line(text, "", "opponents", 0).map_or_else(String::new, |l| format!("line {l}: "));
-                return Err(format!("{l}`opponents`: {spec:?}: {e}"));
+        for (n, c) in self.conditions.iter().enumerate() {
+            for spec in &c.opponents {
+                if let Err(e) = registry.build_seated(spec) {
+                    let own = key_line(text, "conditions", "opponents", n);
+                    let (l, key) = match own {
+                        Some(l) => (Some(l), format!("conditions[{n}].opponents")),
+                        None => (key_line(text, "", "opponents", 0), "opponents".to_string()),
+                    };
+                    let l = l.map_or_else(String::new, |l| format!("line {l}: "));
+                    return Err(format!("{l}`{key}`: {spec:?}: {e}"));
+                }
             }
         }
         Ok(())
@@ -328,19 +692,28 @@ impl StudyFile {
 
     /// Checks that the book of `book_len` deals holds every participant's games:
     /// each (deal, human seat) place is played once at most.
+    /// Each condition runs through the book on its own: the participants of a
+    /// condition share its places.
     pub fn check_capacity(&self, text: &str, book_len: u64) -> Result<(), String> {
         let places = book_len.saturating_mul(self.human_seats.len() as u64);
-        let need = (self.participants.len() as u64).saturating_mul(self.deals_per_participant);
-        if need > places {
-            let l = key_line(text, "", "deals_per_participant", 0)
-                .map_or_else(String::new, |l| format!("line {l}: "));
-            return Err(format!(
-                "{l}`deals_per_participant`: {} participants × {} deals need {need} games, but the book's {book_len} \
-                 deals × {} human seats give {places} (a deal is played from each seat once at most)",
-                self.participants.len(),
-                self.deals_per_participant,
-                self.human_seats.len()
-            ));
+        for (c, cond) in self.conditions.iter().enumerate() {
+            let people = self.assigned.iter().filter(|&&a| a == c).count() as u64;
+            let need = people.saturating_mul(self.deals_per_participant);
+            if need > places {
+                let l = key_line(text, "", "deals_per_participant", 0)
+                    .map_or_else(String::new, |l| format!("line {l}: "));
+                let of = if self.conditions.len() > 1 {
+                    format!(" of condition {:?}", cond.name)
+                } else {
+                    String::new()
+                };
+                return Err(format!(
+                    "{l}`deals_per_participant`: {people} participants{of} × {} deals need {need} games, but the book's {book_len} \
+                     deals × {} human seats give {places} (a deal is played from each seat once at most)",
+                    self.deals_per_participant,
+                    self.human_seats.len()
+                ));
+            }
         }
         Ok(())
     }
@@ -435,6 +808,63 @@ token = "bbcdefghijklmnopqrstuvwxyz012345"
         let f = StudyFile::parse(&text).unwrap();
         let e = f.check_agents(&text, &Registry::builtin()).unwrap_err();
         assert!(e.starts_with("line 3: `opponents`: \"nobody\""), "{e}");
+    }
+
+    /// A study of two conditions, practice deals and questions: each bad value
+    /// one line naming the line and the key.
+    #[test]
+    fn designs_are_checked_with_their_line_and_key() {
+        let design = GOOD.replacen(
+            "consent = \"I agree.\"",
+            "consent = \"I agree.\"\n[practice]\nseed = 3\ncount = 1\n[assignment]\nseed = 42\n\
+             [[conditions]]\nname = \"a\"\n[[conditions]]\nname = \"b\"\nopponents = [\"random\", \"random\"]\n\
+             [[questions]]\nid = \"q\"\ntext = \"Which?\"\nchoices = [\"x\", \"y\"]\nanswer = \"x\"\n\
+             must_be_correct = true\nwhen = \"before\"\n",
+            1,
+        );
+        let f = StudyFile::parse(&design).unwrap();
+        assert_eq!(f.conditions.len(), 2);
+        assert_eq!(f.conditions[0].opponents, ["rule", "random"], "the top level's by default");
+        assert_eq!(f.conditions[1].opponents, ["random", "random"]);
+        assert_eq!(f.assignment, Some(Assignment { seed: 42, block: 2 }));
+        assert_eq!(f.practice_count(), 1);
+        assert_eq!(f.questions[0].when, When::Before);
+        assert_eq!(f.questions[0].correct("y"), Some(false));
+        f.check_agents(&design, &Registry::builtin()).unwrap();
+        let cases: [(&str, &str, &str); 11] = [
+            (
+                "name = \"b\"",
+                "name = \"a\"",
+                "line 15: `conditions[1].name`: \"a\" is another condition's name",
+            ),
+            ("name = \"b\"", "name = \"b/c\"", "line 15: `conditions[1].name`: \"b/c\" is not"),
+            ("[\"random\", \"random\"]", "[\"random\"]", "line 16: `conditions[1].opponents`: 1 agent specs"),
+            ("[assignment]\nseed = 42\n", "", "`assignment`: missing"),
+            ("seed = 42", "seed = 42\nblock = 3", "line 12: `assignment.block`: 3 is not a multiple"),
+            ("count = 1\n[assign", "count = 0\n[assign", "line 9: `practice.count`: 0 is not from 1 to 20"),
+            (
+                "answer = \"x\"",
+                "answer = \"z\"",
+                "line 21: `questions[0].answer`: \"z\" is not one of the choices",
+            ),
+            ("answer = \"x\"\n", "", "`questions[0].must_be_correct`: needs the correct `answer`"),
+            ("choices = [\"x\", \"y\"]", "choices = [\"x\"]", "line 20: `questions[0].choices`: 1 choices"),
+            ("when = \"before\"", "when = \"first\"", "line 23, column 8: `when`: unknown variant `first`"),
+            ("text = \"Which?\"", "text = \" \"", "line 19: `questions[0].text`: is empty"),
+        ];
+        for (from, to, want) in cases {
+            let text = design.replacen(from, to, 1);
+            assert_ne!(text, design, "{from}");
+            let e = StudyFile::parse(&text).unwrap_err();
+            assert!(e.starts_with(want) || e.contains(want), "{from} -> {e}");
+            assert!(!e.contains('\n'), "{e}");
+        }
+        let text = design.replacen("[\"random\", \"random\"]", "[\"random\", \"nobody\"]", 1);
+        let e = StudyFile::parse(&text).unwrap().check_agents(&text, &Registry::builtin()).unwrap_err();
+        assert!(e.starts_with("line 16: `conditions[1].opponents`: \"nobody\""), "{e}");
+        // Without conditions the top level's opponents are needed.
+        let e = StudyFile::parse(&GOOD.replacen("opponents = [\"rule\", \"random\"]\n", "", 1)).unwrap_err();
+        assert!(e.contains("`opponents`: missing"), "{e}");
     }
 
     #[test]

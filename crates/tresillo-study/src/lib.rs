@@ -31,7 +31,10 @@ mod store;
 mod study;
 mod token;
 
-pub use file::{BookSource, MAX_BOOK, Participant, StudyFile};
+pub use file::{
+    Assignment, BookSource, Condition, MAX_ANSWER, MAX_BOOK, MAX_PRACTICE, Participant, Practice, Question,
+    StudyFile, When,
+};
 pub use store::export::{Exported, export, export_baseline};
 pub use store::files::{GAMES_DIR, STUDY_FILE, study_file};
 pub use study::{Decided, GameSetup, Lent, Pending, Progress, Study, StudyError, Turn, Who, study_row};
@@ -70,8 +73,12 @@ fn quoted(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
 }
 
-fn participant_block(id: &str, token: &str) -> String {
-    format!("\n[[participants]]\nid = {}\ntoken = \"{token}\"\n", quoted(id))
+fn participant_block(id: &str, token: &str, condition: Option<&str>) -> String {
+    let mut b = format!("\n[[participants]]\nid = {}\ntoken = \"{token}\"\n", quoted(id));
+    if let Some(c) = condition {
+        b.push_str(&format!("condition = {}\n", quoted(c)));
+    }
+    b
 }
 
 /// The text of a new study file (each participant given a fresh token), checked
@@ -111,7 +118,7 @@ pub fn new_study_text(s: &NewStudy) -> Result<String, String> {
         s.deals,
     );
     for id in &s.participants {
-        text.push_str(&participant_block(id, &new_token()?));
+        text.push_str(&participant_block(id, &new_token()?, None));
     }
     StudyFile::parse(&text)?;
     Ok(text)
@@ -141,13 +148,15 @@ fn book_len(dir: &Path, file: &StudyFile) -> Result<u64, String> {
 
 /// Adds participant `id` with a fresh token at the end of `dir`'s study file (the
 /// file is appended to, flushed to disk, never rewritten), when the book holds
-/// their games too. Returns the token.
+/// their games too. In a study of several conditions the block names the
+/// condition the assignment gives them (`condition = "..."`). Returns the token.
 pub fn add_participant(dir: &Path, id: &str) -> Result<String, String> {
     let path = study_file(dir);
     let text = store::files::read_text(&path)?;
-    StudyFile::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let before = StudyFile::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     let token = new_token()?;
-    let mut block = participant_block(id, &token);
+    let condition = (before.conditions.len() > 1).then(|| before.next_condition().to_string());
+    let mut block = participant_block(id, &token, condition.as_deref());
     if !text.ends_with('\n') && !text.is_empty() {
         block.insert(0, '\n');
     }

@@ -7,7 +7,7 @@
 //! (`record_game`) and reports progress; deal rows come from `tresillo_sim::deal_row`,
 //! the tournament's.
 
-use crate::file::{BookSource, StudyFile};
+use crate::file::{BookSource, MAX_ANSWER, Question, StudyFile, When};
 use crate::store::files::{GAMES_DIR, read_text, study_file};
 use crate::store::journal::{Entry, Journal};
 use crate::token::find_token;
@@ -58,6 +58,12 @@ pub struct GameSetup {
     /// The seed of the seats' generators (the opponents'): a tournament's for
     /// this deal and seating.
     pub rng_seed: u64,
+    /// A practice deal (the study file's `[practice]`): played first, journaled,
+    /// neither scored nor exported as a result. `deal_index` is then the
+    /// practice deal's index and `deal_seed` its seed.
+    pub practice: bool,
+    /// The participant's condition (its name).
+    pub condition: String,
 }
 
 /// The participant's decision is awaited.
@@ -100,10 +106,18 @@ pub struct Decided {
 pub struct Progress {
     /// The participant's id.
     pub id: String,
-    /// Games finished.
+    /// The participant's condition.
+    pub condition: String,
+    /// Games finished (scored: practice deals not counted).
     pub played: u64,
-    /// Games assigned.
+    /// Games assigned (scored).
     pub games: u64,
+    /// Practice deals finished.
+    pub practice_played: u64,
+    /// Practice deals assigned.
+    pub practice: u64,
+    /// The participant withdrew (their data deleted: everything else here is 0).
+    pub withdrawn: bool,
     /// Decisions made in the game in progress (0: none started).
     pub decisions: usize,
     /// When the participant last did something journaled with a time (the
@@ -147,6 +161,9 @@ pub enum StudyError {
     /// given back: another request of theirs is being answered.
     #[error("this participant's game is being played by another request")]
     Busy,
+    /// The participant withdrew from the study: nothing more is recorded.
+    #[error("this participant withdrew from the study (their data was deleted)")]
+    Withdrawn,
 }
 
 impl StudyError {
@@ -161,6 +178,7 @@ impl StudyError {
                 | StudyError::Illegal(_)
                 | StudyError::Record(_)
                 | StudyError::Busy
+                | StudyError::Withdrawn
         )
     }
 }
@@ -214,6 +232,38 @@ struct Person {
     turn_since: Option<std::time::Instant>,
     /// The journaled events (game, event), for the export.
     events: Vec<(u64, serde_json::Value)>,
+    /// The journaled answers to the study file's questions (game, answer).
+    answers: Vec<(u64, serde_json::Value)>,
+    /// When the participant withdrew (ms since 1970), if they did.
+    withdrawn: Option<u64>,
+}
+
+impl Person {
+    fn new(journal: Journal) -> Person {
+        Person {
+            journal: Some(journal),
+            lent: None,
+            consented: None,
+            finished: Vec::new(),
+            pending: Vec::new(),
+            live: None,
+            turn_since: None,
+            events: Vec::new(),
+            answers: Vec::new(),
+            withdrawn: None,
+        }
+    }
+
+    /// Refuses a participant who withdrew, or whose game is lent.
+    fn active(&self) -> Result<(), StudyError> {
+        if self.withdrawn.is_some() {
+            return Err(StudyError::Withdrawn);
+        }
+        if self.lent.is_some() {
+            return Err(StudyError::Busy);
+        }
+        Ok(())
+    }
 }
 
 /// Most events ([`Study::event`]) a participant's game keeps; past it they
@@ -230,6 +280,8 @@ pub struct Study {
     dir: PathBuf,
     file: StudyFile,
     book: DealBook,
+    /// The practice deals (empty without `[practice]`).
+    practice: DealBook,
     registry: Registry,
     people: Vec<Person>,
 }
@@ -277,7 +329,10 @@ impl Study {
             }
         };
         file.check_capacity(&text, book.len()).map_err(at)?;
-        let mut study = Study { dir: dir.to_path_buf(), file, book, registry, people: Vec::new() };
+        let practice = DealBook::of_seeds(
+            &file.practice.map_or_else(Vec::new, |p| (0..p.count).map(|i| deal_seed(p.seed, i)).collect()),
+        );
+        let mut study = Study { dir: dir.to_path_buf(), file, book, practice, registry, people: Vec::new() };
         for p in 0..study.file.participants.len() {
             let person = study.load_person(p)?;
             study.people.push(person);
@@ -290,18 +345,13 @@ impl Study {
         let id = &self.file.participants[p].id;
         let jpath = self.dir.join(GAMES_DIR).join(format!("{id}.jsonl"));
         let (journal, entries) = Journal::load(&jpath).map_err(StudyError::Setup)?;
-        let mut person = Person {
-            journal: Some(journal),
-            lent: None,
-            consented: None,
-            finished: Vec::new(),
-            pending: Vec::new(),
-            live: None,
-            turn_since: None,
-            events: Vec::new(),
-        };
+        let mut person = Person::new(journal);
+        let total = self.total_games();
         for (line, entry) in entries {
             let bad = |why: String| StudyError::Setup(format!("{}:{line}: {why}", jpath.display()));
+            if person.withdrawn.is_some() {
+                return Err(bad("a line after the participant's withdrawal".into()));
+            }
             let next = person.finished.len() as u64;
             let game = match &entry {
                 Entry::Step { game, .. } | Entry::Record { game, .. } => *game,
@@ -313,11 +363,21 @@ impl Study {
                     person.events.push((*game, event.clone()));
                     continue;
                 }
+                Entry::Answer { game, answer } => {
+                    person.answers.push((*game, answer.clone()));
+                    continue;
+                }
+                Entry::Withdrawn { at } => {
+                    if line != 1 {
+                        return Err(bad("a withdrawal after other lines (it replaces the journal)".into()));
+                    }
+                    person.withdrawn = Some(*at);
+                    continue;
+                }
             };
-            if game != next || next >= self.file.deals_per_participant {
+            if game != next || next >= total {
                 return Err(bad(format!(
-                    "game {game}, but the participant's next game is {next} of {}",
-                    self.file.deals_per_participant
+                    "game {game}, but the participant's next game is {next} of {total}"
                 )));
             }
             match entry {
@@ -330,7 +390,12 @@ impl Study {
                     person.finished.push(*record);
                     person.pending.clear();
                 }
-                Entry::Consent { .. } | Entry::Event { .. } => unreachable!("taken above"),
+                Entry::Consent { .. }
+                | Entry::Event { .. }
+                | Entry::Answer { .. }
+                | Entry::Withdrawn { .. } => {
+                    unreachable!("taken above")
+                }
             }
         }
         Ok(person)
@@ -350,6 +415,7 @@ impl Study {
         let known = self.file.participants.len();
         let mut same = file.clone();
         same.participants.truncate(known);
+        same.assigned.truncate(known);
         if same != self.file {
             return Err(at(
                 "changed since the study was opened (only participants may be added while it runs)".into(),
@@ -408,6 +474,7 @@ impl Study {
     /// nothing.
     pub fn accept_consent(&mut self, who: Who) -> Result<(), StudyError> {
         let person = &mut self.people[who.0];
+        person.active()?;
         if person.consented.is_some() {
             return Ok(());
         }
@@ -435,9 +502,7 @@ impl Study {
             return Err(StudyError::Record(format!("unknown event `{kind}`: misclick, hidden or visible")));
         }
         let person = &mut self.people[who.0];
-        if person.lent.is_some() {
-            return Err(StudyError::Busy);
-        }
+        person.active()?;
         let game = person.finished.len() as u64;
         if person.events.iter().filter(|(g, _)| *g == game).count() >= MAX_EVENTS_PER_GAME {
             return Ok(());
@@ -471,6 +536,121 @@ impl Study {
             .collect()
     }
 
+    /// Every participant's journaled answers (participant index, game,
+    /// answer), in order: the export's `questionnaire.csv`.
+    #[must_use]
+    pub fn answers(&self) -> Vec<(usize, u64, &serde_json::Value)> {
+        self.people
+            .iter()
+            .enumerate()
+            .flat_map(|(p, person)| person.answers.iter().map(move |(g, a)| (p, *g, a)))
+            .collect()
+    }
+
+    /// Whether the participant withdrew.
+    #[must_use]
+    pub fn withdrawn(&self, who: Who) -> bool {
+        self.people[who.0].withdrawn.is_some()
+    }
+
+    /// The participant withdraws: their journal is replaced, atomically and
+    /// durably, by one line saying when they withdrew, so their games, answers
+    /// and events are deleted from the study's storage; from now on nothing of
+    /// theirs is recorded (their calls get [`StudyError::Withdrawn`]) and an
+    /// export lists only their id among the withdrawn. Withdrawing again changes
+    /// nothing. Exports made before are not touched (docs/STUDY.md).
+    pub fn withdraw(&mut self, who: Who) -> Result<(), StudyError> {
+        let person = &mut self.people[who.0];
+        if person.withdrawn.is_some() {
+            return Ok(());
+        }
+        if person.lent.is_some() {
+            return Err(StudyError::Busy);
+        }
+        let at = unix_ms();
+        let old = person.journal.take().ok_or(StudyError::Busy)?;
+        let path = old.path().to_path_buf();
+        match old.withdraw(at) {
+            Ok(journal) => {
+                *person = Person::new(journal);
+                person.withdrawn = Some(at);
+                Ok(())
+            }
+            Err(e) => {
+                // The file is as it was (the replacement is atomic): keep it.
+                let (journal, _) = Journal::load(&path).map_err(StudyError::Store)?;
+                person.journal = Some(journal);
+                Err(StudyError::Store(e))
+            }
+        }
+    }
+
+    /// The question the participant must answer now, if any: after the consent,
+    /// each `before` question until it is answered (correctly, when it must be);
+    /// after the last game, each `after` question likewise. A server shows it
+    /// before the next game or the end page ([`Study::turn`] does not wait for
+    /// it: `tresillo study simulate` answers none).
+    #[must_use]
+    pub fn question_due(&self, who: Who) -> Option<&Question> {
+        let person = &self.people[who.0];
+        if person.withdrawn.is_some() || person.consented.is_none() {
+            return None;
+        }
+        let done = person.finished.len() as u64 >= self.total_games();
+        self.file.questions.iter().find(|q| {
+            (q.when == When::Before || done)
+                && !person.answers.iter().any(|(_, a)| {
+                    a["question"] == q.id.as_str() && (!q.must_be_correct || a["correct"] == true)
+                })
+        })
+    }
+
+    /// The participant answers question `question` (the one [`Study::question_due`]
+    /// gives): a choice of its, or for a free-text question a text of 1 to
+    /// [`MAX_ANSWER`] bytes. Journaled with its time (and `page_ms`, from the
+    /// question shown to the answer by the page's clock) and whether it is
+    /// correct, flushed to disk. Returns whether it is correct (`None`: the
+    /// question has no correct answer).
+    pub fn answer(
+        &mut self,
+        who: Who,
+        question: &str,
+        answer: &str,
+        page_ms: Option<u64>,
+    ) -> Result<Option<bool>, StudyError> {
+        self.people[who.0].active()?;
+        let Some(q) = self.question_due(who) else {
+            return Err(StudyError::Record(format!("question `{question}` is not asked now")));
+        };
+        if q.id != question {
+            return Err(StudyError::Record(format!(
+                "question `{question}` is not asked now (`{}` is)",
+                q.id
+            )));
+        }
+        if q.choices.is_empty() {
+            if answer.trim().is_empty() || answer.len() > MAX_ANSWER {
+                return Err(StudyError::Record(format!("an answer is 1 to {MAX_ANSWER} bytes of text")));
+            }
+        } else if !q.choices.iter().any(|c| c == answer) {
+            return Err(StudyError::Record(format!("{answer:?} is not a choice of question `{question}`")));
+        }
+        let correct = q.correct(answer);
+        let mut a =
+            serde_json::json!({"question": question, "answer": answer, "correct": correct, "at": unix_ms()});
+        if let Some(ms) = page_ms {
+            a["page_ms"] = ms.into();
+        }
+        let person = &mut self.people[who.0];
+        let game = person.finished.len() as u64;
+        person
+            .journal_mut()?
+            .append(&[Entry::Answer { game, answer: a.clone() }])
+            .map_err(StudyError::Store)?;
+        person.answers.push((game, a));
+        Ok(correct)
+    }
+
     /// Whether `token` is the study's researcher token (`researcher_token` in the
     /// study file; compared in constant time). Always false without one.
     #[must_use]
@@ -497,13 +677,22 @@ impl Study {
     fn setup(&self, p: usize, game: u64) -> GameSetup {
         let f = &self.file;
         let k = f.deals_per_participant;
-        let n = self.book.len();
-        let place = p as u64 * k + game;
-        let deal_index = place % n;
-        let human = f.human_seats[(place / n) as usize];
-        let (seed, deal) = self.book.deal(f.book.seed(), deal_index);
+        let practice = f.practice_count();
+        let cond = f.condition_of(p);
+        let (deal_index, human, (seed, deal)) = if game < practice {
+            let seed = f.practice.map_or(0, |x| x.seed);
+            (game, f.human_seats[0], self.practice.deal(seed, game))
+        } else {
+            // The participant's rank among their condition's: each condition
+            // runs through the book on its own.
+            let rank = f.assigned[..p].iter().filter(|&&a| a == f.assigned[p]).count() as u64;
+            let n = self.book.len();
+            let place = rank * k + (game - practice);
+            let deal_index = place % n;
+            (deal_index, f.human_seats[(place / n) as usize], self.book.deal(f.book.seed(), deal_index))
+        };
         let dealer = Seat((deal_index % u64::from(f.players)) as u8);
-        let deal = deal.seated(f.rules.table(f.players), dealer);
+        let deal = deal.seated(cond.rules.table(f.players), dealer);
         let seating = seating_of(f.players, human);
         let name = tresillo_sim::seating_name(&seating);
         let index = seating_index(name).expect("a seating of the table");
@@ -511,7 +700,7 @@ impl Study {
         GameSetup {
             participant: f.participants[p].id.clone(),
             game,
-            games: k,
+            games: k + practice,
             deal_index,
             deal_seed: seed,
             deal,
@@ -519,16 +708,24 @@ impl Study {
             human_seat: human,
             seating: name,
             agents: seating.iter().map(|&s| agents[usize::from(s)].clone()).collect(),
-            rules: f.rules,
+            rules: cond.rules,
             players: f.players,
             rng_seed: tresillo_sim::seating_rng_seed(seed, index),
+            practice: game < practice,
+            condition: cond.name.clone(),
         }
     }
 
-    /// The agents by slot for participant `p`: `human:ID`, then the opponents.
+    /// Games each participant plays: the practice deals, then the scored.
+    fn total_games(&self) -> u64 {
+        self.file.practice_count() + self.file.deals_per_participant
+    }
+
+    /// The agents by slot for participant `p`: `human:ID`, then their
+    /// condition's opponents.
     fn slot_agents(&self, p: usize) -> Vec<String> {
         std::iter::once(format!("human:{}", self.file.participants[p].id))
-            .chain(self.file.opponents.iter().cloned())
+            .chain(self.file.condition_of(p).opponents.iter().cloned())
             .collect()
     }
 
@@ -536,8 +733,9 @@ impl Study {
     /// when every game is played. Its `deal` is secret (see [`GameSetup`]).
     #[must_use]
     pub fn next_game(&self, who: Who) -> Option<GameSetup> {
-        let played = self.people[who.0].finished.len() as u64;
-        (played < self.file.deals_per_participant).then(|| self.setup(who.0, played))
+        let person = &self.people[who.0];
+        let played = person.finished.len() as u64;
+        (person.withdrawn.is_none() && played < self.total_games()).then(|| self.setup(who.0, played))
     }
 
     /// The participant's finished games, in order (their own only).
@@ -552,10 +750,15 @@ impl Study {
         self.people
             .iter()
             .zip(&self.file.participants)
-            .map(|(person, part)| Progress {
+            .enumerate()
+            .map(|(p, (person, part))| Progress {
                 id: part.id.clone(),
-                played: person.finished.len() as u64,
+                condition: self.file.condition_of(p).name.clone(),
+                played: (person.finished.len() as u64).saturating_sub(self.file.practice_count()),
                 games: self.file.deals_per_participant,
+                practice_played: (person.finished.len() as u64).min(self.file.practice_count()),
+                practice: self.file.practice_count(),
+                withdrawn: person.withdrawn.is_some(),
                 decisions: person
                     .lent
                     .unwrap_or_else(|| person.live.as_ref().map_or(person.pending.len(), |l| l.steps.len())),
@@ -617,6 +820,9 @@ impl Study {
     /// decisions again first (its opponents asked again without the study).
     pub fn lend(&mut self, who: Who) -> Result<Option<Lent>, StudyError> {
         let person = &self.people[who.0];
+        if person.withdrawn.is_some() {
+            return Err(StudyError::Withdrawn);
+        }
         if person.lent.is_none()
             && person.live.is_none()
             && !person.pending.is_empty()
@@ -708,13 +914,8 @@ impl Study {
             live.steps.push(step);
             entries.push(Entry::Step { game: live.setup.game, step });
         }
-        let s = &live.setup;
-        let origin = TournamentOrigin {
-            master_seed: self.file.book.seed(),
-            deal: s.deal_index,
-            seating: s.seating.to_string(),
-        };
-        let seed = self.seed_of(s.deal_index, s.deal_seed);
+        let origin = self.origin_of(&live.setup);
+        let seed = self.seed_of(&live.setup);
         Lent { who, live, journal, before, replay, entries, origin, seed, outcome: None }
     }
 
@@ -755,23 +956,17 @@ impl Study {
     /// `seed` and `tournament` coordinates.
     pub fn record_game(&mut self, who: Who, mut record: HandRecord) -> Result<(), StudyError> {
         let person = &self.people[who.0];
-        if person.lent.is_some() {
-            return Err(StudyError::Busy);
-        }
+        person.active()?;
         if person.live.as_ref().is_some_and(|l| !l.steps.is_empty()) || !person.pending.is_empty() {
             return Err(StudyError::Record("a game is in progress through the study's own table".into()));
         }
         let game = person.finished.len() as u64;
-        if game >= self.file.deals_per_participant {
+        if game >= self.total_games() {
             return Err(StudyError::Finished);
         }
         let setup = self.setup(who.0, game);
-        record.seed = self.seed_of(setup.deal_index, setup.deal_seed);
-        record.tournament = Some(TournamentOrigin {
-            master_seed: self.file.book.seed(),
-            deal: setup.deal_index,
-            seating: setup.seating.to_string(),
-        });
+        record.seed = self.seed_of(&setup);
+        record.tournament = self.origin_of(&setup);
         self.check_record(who.0, game, &record)?;
         let person = &mut self.people[who.0];
         person
@@ -784,11 +979,24 @@ impl Study {
     }
 
     /// The record's `seed`: the deal's, unless the book line is a dealt hand.
-    fn seed_of(&self, deal_index: u64, deal_seed: u64) -> Option<u64> {
-        match self.book.deals()[deal_index as usize] {
-            BookDeal::Seed(_) => Some(deal_seed),
+    fn seed_of(&self, s: &GameSetup) -> Option<u64> {
+        if s.practice {
+            return Some(s.deal_seed);
+        }
+        match self.book.deals()[s.deal_index as usize] {
+            BookDeal::Seed(_) => Some(s.deal_seed),
             BookDeal::Dealt(_) => None,
         }
+    }
+
+    /// The record's `tournament` coordinates: the book's seed, the deal and the
+    /// seating (none for a practice deal, which is no deal of the book).
+    fn origin_of(&self, s: &GameSetup) -> Option<TournamentOrigin> {
+        (!s.practice).then(|| TournamentOrigin {
+            master_seed: self.file.book.seed(),
+            deal: s.deal_index,
+            seating: s.seating.to_string(),
+        })
     }
 
     /// Checks that `record` is game `game` of participant `p` and replays.
@@ -813,9 +1021,7 @@ impl Study {
     /// journal, its opponents asked again here); `false` when every game is
     /// played.
     fn ensure_live(&mut self, p: usize) -> Result<bool, StudyError> {
-        if self.people[p].lent.is_some() {
-            return Err(StudyError::Busy);
-        }
+        self.people[p].active()?;
         if self.people[p].live.is_some() {
             return Ok(true);
         }
@@ -831,7 +1037,7 @@ impl Study {
     /// played.
     fn start_live(&self, p: usize) -> Result<Option<Live>, StudyError> {
         let game = self.people[p].finished.len() as u64;
-        if game >= self.file.deals_per_participant {
+        if game >= self.total_games() {
             return Ok(None);
         }
         let setup = self.setup(p, game);
@@ -865,13 +1071,14 @@ impl Study {
         }
     }
 
-    /// Every finished game with its export row's agents (by slot), ordered as a
-    /// tournament orders its rows: by deal, then seating.
+    /// Every finished scored game (practice deals left out) with its export
+    /// row's agents (by slot), ordered as a tournament orders its rows: by deal,
+    /// then seating.
     #[must_use]
     pub fn finished_games(&self) -> Vec<(GameSetup, &HandRecord, Vec<String>)> {
         let mut out = Vec::new();
         for (p, person) in self.people.iter().enumerate() {
-            for (g, rec) in person.finished.iter().enumerate() {
+            for (g, rec) in person.finished.iter().enumerate().skip(self.file.practice_count() as usize) {
                 out.push((self.setup(p, g as u64), rec, self.slot_agents(p)));
             }
         }
@@ -941,7 +1148,7 @@ pub struct Lent {
     replay: Vec<Step>,
     /// What [`Lent::think`] journals.
     entries: Vec<Entry>,
-    origin: TournamentOrigin,
+    origin: Option<TournamentOrigin>,
     seed: Option<u64>,
     outcome: Option<Result<Option<Box<HandRecord>>, StudyError>>,
 }
@@ -1004,7 +1211,7 @@ impl Lent {
                 HandRecord::new(s.rules.set, s.deal, s.dealer, s.agents.clone(), live.steps.clone(), result);
             rec.set_rules(&s.rules);
             rec.rng_seed = Some(s.rng_seed);
-            rec.tournament = Some(self.origin.clone());
+            rec.tournament = self.origin.clone();
             rec.seed = self.seed;
             self.entries.push(Entry::Record { game, record: Box::new(rec.clone()) });
             finished = Some(Box::new(rec));

@@ -250,7 +250,9 @@ fn a_journal_that_does_not_fit_the_study_is_refused_with_its_line() {
     std::fs::write(dir.0.join("games/p2.jsonl"), "{\"game\": 0}\n").unwrap();
     let e = Study::open(&dir.0, Registry::builtin()).unwrap_err().to_string();
     assert!(
-        e.contains("p2.jsonl:1: a journal line holds a `step`, a `record`, a `consent` or an `event`"),
+        e.contains(
+            "p2.jsonl:1: a journal line holds one of `step`, `record`, `consent`, `event`, `answer` or"
+        ),
         "{e}"
     );
 }

@@ -51,7 +51,7 @@ fn three_simulated_participants_compared_with_a_bot_run_on_the_same_deals() {
     let out = ok(&tresillo(&["study", "simulate", s, "--agent", "rule"]));
     assert!(out.contains("played 30 games"), "{out}");
     let out = ok(&tresillo(&["study", "progress", s]));
-    assert!(out.contains("p3               10     10  -"), "{out}");
+    assert!(out.contains("p3           main             10     10  -"), "{out}");
     let export = d.path("export");
     ok(&tresillo(&["study", "export", s, "--out", export.to_str().unwrap(), "--format", "both"]));
 
