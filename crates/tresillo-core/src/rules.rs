@@ -72,10 +72,11 @@ impl RuleSet {
 
 /// The registry of built-in rule sets, one line each, in their documented order.
 const BUILT_IN_LIST: &[RuleSet] = &[
-    RuleSet::TRESILLO,       // RULES.md sections 1-8
-    RuleSet::TRESILLO_HOUSE, // section 12.1
-    RuleSet::HOMBRE,         // section 12.3
-    RuleSet::LHOMBRE,        // section 12.4
+    // RULES.md sections 1-8, 12.1, 12.3 and 12.4.
+    RuleSet::TRESILLO,
+    RuleSet::TRESILLO_HOUSE,
+    RuleSet::HOMBRE,
+    RuleSet::LHOMBRE,
 ];
 
 /// What an unknown rule set's error adds: how a set defined in a file becomes
