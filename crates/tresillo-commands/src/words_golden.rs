@@ -104,7 +104,13 @@ fn questions_and_labels_match_the_golden_file() {
     }
     let want = std::fs::read_to_string(&path).expect("the golden file (TRESILLO_UPDATE_GOLDEN=1 writes it)");
     for (i, (g, w)) in got.lines().zip(want.lines()).enumerate() {
-        assert_eq!(g, w, "line {} of {GOLDEN} differs", i + 1);
+        assert_eq!(
+            g,
+            w,
+            "line {} of {GOLDEN} differs: a new rule set or changed words? rewrite the file with \
+             TRESILLO_UPDATE_GOLDEN=1 cargo test --release -p tresillo-commands words_golden, and review its diff",
+            i + 1
+        );
     }
     assert_eq!(got.lines().count(), want.lines().count(), "{GOLDEN}: line counts differ");
 }

@@ -8,6 +8,7 @@
 
 mod own_agent;
 mod portable;
+mod records_bytes;
 mod rule_sets;
 
 // Not modules here but binaries of their own (Cargo.toml's `[[test]]`s): test_rule_set
