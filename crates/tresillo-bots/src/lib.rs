@@ -23,6 +23,7 @@
 //! buffer. No thread, channel or JSON tree sits on a decision's path.
 
 mod message;
+pub mod speak;
 
 use std::io::{Read, Write};
 use std::os::unix::process::CommandExt;
@@ -34,8 +35,14 @@ use tresillo_agents::{Agent, AgentInfo, AgentRng, Failure, ParamInfo, Params, Re
 use tresillo_core::action::DiscardBuilder;
 use tresillo_core::{Decision, HandResult, PlayerView, Rules};
 
-/// The protocol's version (docs/PROTOCOL.md).
-pub const PROTOCOL: u32 = 1;
+/// The protocol's version (docs/PROTOCOL.md): the toolkit's greeting says it.
+/// Version 2 added the clock (`time` in requests) and the public state a bot may
+/// ask for (`public`); a bot may answer it with any version from
+/// [`OLDEST_PROTOCOL`] on (what it adds is only more fields).
+pub const PROTOCOL: u32 = 2;
+
+/// The oldest protocol a bot may say it speaks.
+pub const OLDEST_PROTOCOL: u32 = 1;
 
 /// The longest line a bot may write (bytes); a longer one is a fault.
 pub const MAX_LINE: usize = 1 << 20;
@@ -702,6 +709,9 @@ pub struct ExtBot {
     /// Requests with one legal action played without asking it (of the
     /// current process).
     pub auto_played: u64,
+    /// Whether each request carries the hand's public state (`public`), as the
+    /// bot's greeting asks (`"public": true`; `tresillo bot` does).
+    pub public: bool,
     /// Requests sent so far (their ids).
     next_id: u64,
     /// Hands begun; whether the current one was announced to the bot.
@@ -750,6 +760,7 @@ impl ExtBot {
             declared: Vec::new(),
             auto_single: false,
             auto_played: 0,
+            public: false,
             next_id: 0,
             hands: 0,
             announced: false,
@@ -823,8 +834,15 @@ impl ExtBot {
         if v["type"] != "hello" {
             return Err(format!("answered the greeting with {}", excerpt(&answer)).into());
         }
-        if v["protocol"].as_u64().is_some_and(|n| n != u64::from(PROTOCOL)) {
-            return Err(format!("speaks protocol {} (this is protocol {PROTOCOL})", v["protocol"]).into());
+        if v["protocol"]
+            .as_u64()
+            .is_some_and(|n| !(u64::from(OLDEST_PROTOCOL)..=u64::from(PROTOCOL)).contains(&n))
+        {
+            return Err(format!(
+                "speaks protocol {} (this is protocol {PROTOCOL}, and speaks to bots of {OLDEST_PROTOCOL} to {PROTOCOL})",
+                v["protocol"]
+            )
+            .into());
         }
         // Printed in messages: its control characters escaped (a name cannot recolour
         // the terminal or forge an `error:` line).
@@ -842,6 +860,13 @@ impl ExtBot {
             });
         }
         self.auto_single = self.config.auto_single.unwrap_or(v["auto_single"] == true);
+        if !matches!(v["public"], serde_json::Value::Null | serde_json::Value::Bool(_)) {
+            return Err(Fault {
+                why: format!("its greeting's public is not true or false: {}", v["public"]),
+                fatal: true,
+            });
+        }
+        self.public = v["public"] == true;
         self.auto_played = 0;
         self.declared = declared(&v["options"]).map_err(|why| Fault { why, fatal: true })?;
         for (k, x) in &self.config.options {
@@ -929,6 +954,9 @@ impl ExtBot {
         let mut out = std::mem::take(&mut self.out);
         let t_encode = Instant::now();
         message::request(&mut out, id, view, discard, legal, seed);
+        if self.public {
+            message::append_public(&mut out, view);
+        }
         self.encode += t_encode.elapsed();
         let sent = self.send_line(&out);
         self.out = out;

@@ -23,6 +23,10 @@ use crate::tables::table;
 use crate::view::PlayerView;
 
 mod hombre;
+mod seat_view;
+
+#[cfg(feature = "serde")]
+pub use seat_view::{PenetroRecord, PublicRecord};
 
 pub use crate::state::*;
 

@@ -45,6 +45,8 @@ pub use game::{Bid, BidEntry, Contract, Outcome, PuestaKind, Word, WordEntry};
 pub use hand::{
     Decision, DecisionKind, Hand, HandError, MAX_BIDS, MAX_PLAYS, MAX_WORDS, Phase, PublicState, Request,
 };
+#[cfg(feature = "serde")]
+pub use hand::{PenetroRecord, PublicRecord};
 pub use notation::{Deal, Heap, NotationError, parse_card, parse_hand, parse_suit};
 pub use penetro::{DropEntry, DropWord, HeapEnd, PenetroState, drop_out_decided, playing_seats};
 pub use play::{PlayState, Undo, legal_moves, legal_moves_in, trick_winner, trick_winner_in};

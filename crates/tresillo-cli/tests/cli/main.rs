@@ -7,6 +7,7 @@ mod common;
 mod analyze_cli;
 mod atomic_cli;
 mod bidding_cli;
+mod bot_speak_cli;
 mod bots_cli;
 mod bots_processes;
 mod bots_runs;
