@@ -57,6 +57,14 @@ pub trait Agent: Send {
         let _ = model;
         false
     }
+
+    /// Before a decision on a clock (`tc=`, [`crate::clock`]): the time left and
+    /// the budget allocated to this decision. A search agent searches for the
+    /// budget (as `ms=` would have it); an external bot is sent the time left.
+    /// Nothing by default: the agent decides as always, its time still counted.
+    fn set_time(&mut self, time: &crate::clock::TimeLeft) {
+        let _ = time;
+    }
 }
 
 /// What an agent did besides deciding, counted per hand by the runner
@@ -110,6 +118,9 @@ impl<A: Agent + ?Sized> Agent for Box<A> {
     }
     fn take_work(&mut self) -> Work {
         (**self).take_work()
+    }
+    fn set_time(&mut self, time: &crate::clock::TimeLeft) {
+        (**self).set_time(time);
     }
     fn take_startup_ns(&mut self) -> u64 {
         (**self).take_startup_ns()

@@ -165,6 +165,21 @@ pub fn request(
     out.push_str("]}\n");
 }
 
+/// Adds a clocked seat's time to the request in `out` (written by [`request`]),
+/// as its field `clock`: the time left, the increment added after the answer,
+/// and the hands the clock still covers (this one included), in ms.
+pub fn append_clock(out: &mut String, c: &tresillo_agents::clock::TimeLeft) {
+    debug_assert!(out.ends_with("}\n"));
+    out.truncate(out.len() - 2);
+    out.push_str(",\"clock\":{\"left_ms\":");
+    push_num(out, u64::try_from(c.left.as_millis()).unwrap_or(u64::MAX));
+    out.push_str(",\"inc_ms\":");
+    push_num(out, u64::try_from(c.inc.as_millis()).unwrap_or(u64::MAX));
+    out.push_str(",\"hands_left\":");
+    push_num(out, u64::from(c.hands_left));
+    out.push_str("}}\n");
+}
+
 /// Adds the hand's public state to the request in `out` (written by
 /// [`request`]), as its last field `public`: the record of
 /// [`tresillo_core::PublicRecord`], for a bot that asked for it in its greeting

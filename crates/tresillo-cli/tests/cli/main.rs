@@ -13,6 +13,7 @@ mod bots_processes;
 mod bots_runs;
 mod bounds_cli;
 mod checksums_cli;
+mod clock_cli;
 mod closed_output_cli;
 mod core_cli;
 mod dataset_cli;
