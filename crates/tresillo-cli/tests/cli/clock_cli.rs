@@ -60,6 +60,17 @@ fn a_slow_bot_on_a_tiny_clock_loses_on_time_and_is_told_its_time() {
     let manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
     assert_eq!(manifest["time_budget"], serde_json::json!([spec]), "{manifest}");
+    // The report: the forfeits beside the decisions, and the run not reproducible.
+    let page = d.path("report.html");
+    ok(&Command::new(env!("CARGO_BIN_EXE_tresillo"))
+        .args(["report", out.to_str().unwrap(), "--out", page.to_str().unwrap()])
+        .output()
+        .unwrap());
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains(" forfeited)") && html.contains("decided under a time budget or a clock"),
+        "{html}"
+    );
 }
 
 /// A clock long enough is never used up: no forfeit, and a built-in agent on
