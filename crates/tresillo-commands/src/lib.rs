@@ -322,6 +322,11 @@ fn run(cli: Cli) -> Result<()> {
                     writeln!(out, "    {:<14} default {:<8} {}", p.name, p.default, p.help)?;
                 }
             }
+            writeln!(
+                out,
+                "every agent also takes name=LABEL (its label in tables) and tc=BASE+INC or tc=HANDS/BASE+INC \
+                 (a clock in seconds, with time forfeits to rule; docs/CLI.md, \"Clocks\"; not reproducible)"
+            )?;
         }
     }
     out.flush().context("writing output")?;
