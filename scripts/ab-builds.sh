@@ -30,7 +30,7 @@ for b in "$old" "$new"; do
         exit 2
     fi
     case $b in *[[:space:]]* | *\"*) echo "error: the path $b holds a space or a quote; copy the binary elsewhere" >&2; exit 2 ;; esac
-    if ! "$b" bot --help >/dev/null 2>&1; then
+    if ! "$b" bot --help 2>/dev/null | grep -q "as an external bot"; then
         echo "error: $b has no \`tresillo bot\` (a build before it cannot be a bot)" >&2
         exit 2
     fi
