@@ -34,7 +34,9 @@ struct Speaker {
 /// from `input` and writes each answer to `output` (flushed), until `bye` or the
 /// end of the input. `name` and `version` go into the greeting. An unknown or
 /// malformed spec, a line that is not a message of the protocol, or a decision
-/// the agent cannot make ends it with one line (which names the line number).
+/// the agent cannot make ends it with one line (which names the line number); so
+/// does a request whose public state no hand could be in (caught if it trips an
+/// invariant: the caller silences the panic message, see `tresillo bot`).
 pub fn serve(
     registry: &Registry,
     spec: &str,
@@ -50,7 +52,11 @@ pub fn serve(
         if line.trim().is_empty() {
             continue;
         }
-        let answer = me.read(&line, name, version).map_err(|e| format!("line {}: {e}", i + 1))?;
+        // A state the record allows but no hand reaches (a phase without its
+        // declarer) may trip an invariant of the state machine: one line too.
+        let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| me.read(&line, name, version)))
+            .unwrap_or_else(|_| Err("a request whose public state no hand could be in".into()))
+            .map_err(|e| format!("line {}: {e}", i + 1))?;
         match answer {
             Answer::Line(text) => {
                 output

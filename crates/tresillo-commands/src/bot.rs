@@ -19,6 +19,10 @@ pub struct BotArgs {
 pub fn run(a: &BotArgs) -> Result<()> {
     let build = crate::provenance::version_text(&crate::provenance::current());
     let name = format!("tresillo bot {}", a.spec);
+    // Input no hand could produce may trip an invariant of the state machine;
+    // `serve` turns that into its one-line error, so the panic's own message
+    // (several lines) is not printed.
+    std::panic::set_hook(Box::new(|_| {}));
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     tresillo_bots::speak::serve(&crate::registry(), &a.spec, &name, &build, stdin.lock(), stdout.lock())

@@ -107,7 +107,21 @@ fn speak(spec: &str, input: &str) -> std::process::Output {
 #[test]
 fn tresillo_bot_refuses_bad_input_in_one_line() {
     let hello = r#"{"type":"hello","protocol":2,"rules":"tresillo","options":{},"players":3}"#;
-    let cases: [(&str, String, &str); 7] = [
+    // A state a record may hold but no hand reaches: the declarer's phase
+    // without a declarer.
+    let impossible = r#"{"phase":"Declare","bids":[{"seat":1,"bid":"paso"},{"seat":2,"bid":"paso"}],"passed":6,"standing":null,"to_speak":0,"declarer":null,"original_declarer":null,"level":0,"contract":null,"trump":null,"forced":false,"turned":null,"exchanged":[null,null,null,null],"heap_left":13,"words":[],"first_opponent":null,"plays":[],"leaders":[1,1,1,1,1,1,1,1,1],"winners":[0,0,0,0,0,0,0,0,0],"tricks":[0,0,0,0],"tricks_done":0,"surrendered":null,"took_over":null,"declined":0,"exposed":null,"bola":null,"gascarille":false,"gascarille_declined":0,"exchange_first":null,"shown_heap":"","accepted":0,"refused":null,"vole_declared":null,"penetro":{"active":false,"heap_end":null,"words":[],"dropped":null}}"#;
+    let legal: Vec<String> = (81..=100).map(|a| format!("{{\"action\":{a}}}")).collect();
+    let legal = legal.join(",");
+    let request = |public: &str| {
+        format!(
+            "{hello}\n{{\"type\":\"request\",\"id\":1,\"seat\":0,\"seed\":1,\"legal\":[{legal}],\"view\":{{\"dealer\":0,\"hand\":[\"4E\",\"5E\",\"6E\",\"4B\",\"5B\",\"6B\",\"4C\",\"5C\",\"6C\"],\"discards\":[],\"discarding\":[]}},\"public\":{public}}}\n"
+        )
+    };
+    // The same state in the auction is answered (the rule agent passes or bids).
+    let o = speak("rule", &request(&impossible.replace("\"Declare\"", "\"Auction\"")));
+    assert!(ok(&o).lines().nth(1).is_some_and(|l| l.starts_with(r#"{"type":"action","id":1,"#)), "{o:?}");
+    let cases: [(&str, String, &str); 8] = [
+        ("rule", request(impossible), "line 2: a request whose public state no hand could be in"),
         ("rule", "{not json\n".into(), "line 1: not JSON"),
         ("nosuch", String::new(), "unknown agent `nosuch`"),
         ("pimc:worlds=x", String::new(), "bad value `x` for `worlds`"),
