@@ -310,6 +310,13 @@ mod tests {
         // that decision overran, and it and the rest were the fallback's.
         assert_eq!(asked.load(std::sync::atomic::Ordering::Relaxed), 3);
         assert!(forfeits >= 3, "{forfeits}");
+        // One clock for two hands: out of time in the first, the agent is not
+        // asked in the second; the clock is set again for the third.
+        let asked = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let slow = Slow(ms(20), crate::RuleAgent::new(crate::RuleParams::default()), asked.clone());
+        let mut a = Clocked::new(Box::new(slow), TimeControl { hands: 2, base: ms(5), inc: Duration::ZERO });
+        play(&mut a, 4);
+        assert_eq!(asked.load(std::sync::atomic::Ordering::Relaxed), 2);
         // A clock of ten hours is never used up.
         let tc = TimeControl { hands: 2, base: Duration::from_secs(36_000), inc: ms(1) };
         let mut a = Clocked::new(Box::new(crate::RuleAgent::new(crate::RuleParams::default())), tc);
