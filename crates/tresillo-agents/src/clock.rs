@@ -10,6 +10,7 @@
 //! forfeit ([`Work::forfeits`]). Clocked decisions depend on the machine's
 //! speed: a clocked run is not reproducible.
 
+pub use crate::agent::TimeLeft;
 use crate::agent::{Agent, Failure, Work};
 use crate::rng::AgentRng;
 use std::time::{Duration, Instant};
@@ -60,19 +61,6 @@ impl TimeControl {
         }
         Ok(tc)
     }
-}
-
-/// What a clocked agent is told before a decision ([`Agent::set_time`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TimeLeft {
-    /// The time left on the clock.
-    pub left: Duration,
-    /// The increment added after the decision.
-    pub inc: Duration,
-    /// The hands the clock still covers, this one included.
-    pub hands_left: u32,
-    /// The time this decision should take ([`allocate`]).
-    pub budget: Duration,
 }
 
 /// The decisions a seat will likely still make on its clock: the cards in its
@@ -217,24 +205,6 @@ mod tests {
         for bad in ["", "x", "0", "-1+1", "60+x", "0/60", "a/60", "60+-1", "1e9"] {
             assert!(tc(bad).is_err(), "{bad}");
         }
-    }
-
-    /// `tc=` is every fair agent's key; a bad clock, or a clock on an agent
-    /// that sees every hand, is a spec error naming it.
-    #[test]
-    fn every_fair_agent_takes_a_clock() {
-        let r = crate::Registry::builtin();
-        for spec in ["rule:tc=60+0.5", "random:tc=1", "pimc:worlds=4:tc=10/300+1", "ismcts:tc=2+0.1:name=x"] {
-            assert!(r.build_agent(spec).is_ok(), "{spec}");
-        }
-        let err = |spec: &str| r.build_seated(spec).err().map(|e| e.to_string()).unwrap_or_default();
-        assert!(err("rule:tc=fast").contains("bad value `fast` for `tc`"), "{}", err("rule:tc=fast"));
-        assert!(err("rule:tc=0").contains("above 0"), "{}", err("rule:tc=0"));
-        assert!(
-            err("cheat:tc=60").contains("a clock is for agents that see only their seat"),
-            "{}",
-            err("cheat:tc=60")
-        );
     }
 
     /// The allocator: an even share of the time left over the decisions left,

@@ -756,6 +756,24 @@ pub fn spec_label(spec: &str) -> &str {
 mod tests {
     use super::*;
 
+    /// `tc=` is every fair agent's key; a bad clock, or a clock on an agent
+    /// that sees every hand, is a spec error naming it.
+    #[test]
+    fn every_fair_agent_takes_a_clock() {
+        let r = Registry::builtin();
+        for spec in ["rule:tc=60+0.5", "random:tc=1", "pimc:worlds=4:tc=10/300+1", "ismcts:tc=2+0.1:name=x"] {
+            assert!(r.build_agent(spec).is_ok(), "{spec}");
+        }
+        let err = |spec: &str| r.build_seated(spec).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(err("rule:tc=fast").contains("bad value `fast` for `tc`"), "{}", err("rule:tc=fast"));
+        assert!(err("rule:tc=0").contains("above 0"), "{}", err("rule:tc=0"));
+        assert!(
+            err("cheat:tc=60").contains("a clock is for agents that see only their seat"),
+            "{}",
+            err("cheat:tc=60")
+        );
+    }
+
     #[test]
     fn a_parameter_ending_in_a_dot_accepts_a_family_of_keys() {
         let mut r = Registry::empty();

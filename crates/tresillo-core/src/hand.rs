@@ -23,10 +23,7 @@ use crate::tables::table;
 use crate::view::PlayerView;
 
 mod hombre;
-mod seat_view;
-
-#[cfg(feature = "serde")]
-pub use seat_view::{PenetroRecord, PublicRecord};
+pub(crate) mod seat_view;
 
 pub use crate::state::*;
 

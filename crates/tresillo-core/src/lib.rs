@@ -42,11 +42,11 @@ mod words;
 pub use card::{BySeat, Card, MAX_TRICKS, Rank, Seat, Suit};
 pub use cardset::{CardSet, Iter as CardSetIter, Subsets};
 pub use game::{Bid, BidEntry, Contract, Outcome, PuestaKind, Word, WordEntry};
+#[cfg(feature = "serde")]
+pub use hand::seat_view::{PenetroRecord, PublicRecord};
 pub use hand::{
     Decision, DecisionKind, Hand, HandError, MAX_BIDS, MAX_PLAYS, MAX_WORDS, Phase, PublicState, Request,
 };
-#[cfg(feature = "serde")]
-pub use hand::{PenetroRecord, PublicRecord};
 pub use notation::{Deal, Heap, NotationError, parse_card, parse_hand, parse_suit};
 pub use penetro::{DropEntry, DropWord, HeapEnd, PenetroState, drop_out_decided, playing_seats};
 pub use play::{PlayState, Undo, legal_moves, legal_moves_in, trick_winner, trick_winner_in};

@@ -1362,7 +1362,7 @@ impl Agent for PimcAgent {
     }
 
     /// On a clock: the decision's budget as its `ms` (at least 1 ms).
-    fn set_time(&mut self, time: &crate::clock::TimeLeft) {
+    fn set_time(&mut self, time: &crate::agent::TimeLeft) {
         self.params.ms = u32::try_from(time.budget.as_millis()).unwrap_or(u32::MAX).max(1);
     }
 
