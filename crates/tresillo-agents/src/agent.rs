@@ -11,6 +11,7 @@
 use crate::rng::AgentRng;
 use crate::sampling::model::Likelihood;
 use std::sync::Arc;
+use std::time::Duration;
 use tresillo_core::{Decision, Hand, HandError, HandResult, PlayerView, Seat};
 
 /// A player. Given its seat's view (whose [`PlayerView::request`] says what is
@@ -63,6 +64,27 @@ pub trait Agent: Send {
         let _ = model;
         false
     }
+
+    /// Before a decision on a clock (`tc=`, [`crate::clock`]): the time left and
+    /// the budget allocated to this decision. A search agent searches for the
+    /// budget (as `ms=` would have it); an external bot is sent the time left.
+    /// Nothing by default: the agent decides as always, its time still counted.
+    fn set_time(&mut self, time: &TimeLeft) {
+        let _ = time;
+    }
+}
+
+/// What a clocked agent is told before a decision ([`Agent::set_time`]; `tc=`, `crate::clock`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeLeft {
+    /// The time left on the clock.
+    pub left: Duration,
+    /// The increment added after the decision.
+    pub inc: Duration,
+    /// The hands the clock still covers, this one included.
+    pub hands_left: u32,
+    /// The time this decision should take (`clock::allocate`).
+    pub budget: Duration,
 }
 
 /// What an agent did besides deciding, counted per hand by the runner
@@ -116,6 +138,9 @@ impl<A: Agent + ?Sized> Agent for Box<A> {
     }
     fn take_work(&mut self) -> Work {
         (**self).take_work()
+    }
+    fn set_time(&mut self, time: &TimeLeft) {
+        (**self).set_time(time);
     }
     fn take_startup_ns(&mut self) -> u64 {
         (**self).take_startup_ns()

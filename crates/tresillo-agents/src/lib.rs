@@ -59,6 +59,7 @@
 // `research::alphamu` above it.
 mod agent;
 pub mod cheat;
+pub mod clock;
 pub mod family;
 mod heuristic;
 pub mod interrupt;
@@ -85,8 +86,8 @@ pub use heuristic::random::RandomAgent;
 pub use heuristic::rule::RuleAgent;
 pub use heuristic::rule_eval::{RuleParams, evaluate, evaluate_vuelta, keep_set};
 pub use registry::{
-    AgentInfo, ParamInfo, Params, Registry, SpecError, agent_infos, build_agent, build_seated, spec_label,
-    spec_param, spec_parts, split_specs,
+    AgentInfo, ParamInfo, Params, Registry, SpecError, agent_infos, build_agent, build_seated, clock_of,
+    spec_label, spec_param, spec_parts, split_specs,
 };
 pub use rng::{AgentRng, Draws, below, deal_for_seed, rng_from_seed, seat_rngs, shuffled_pack, splitmix64};
 pub use sampling::sampler::{NoWorld, Sampler, World};

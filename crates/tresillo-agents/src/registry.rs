@@ -478,8 +478,9 @@ impl Registry {
             return Err(SpecError::ControlCharacter(tresillo_core::printable(spec).into_owned()));
         }
         let (name, mut pairs) = split_spec(spec)?;
-        // `name=LABEL` is every agent's: the label tables show, not the agent's.
-        pairs.retain(|&(k, _)| k != "name");
+        // `name=LABEL` is every agent's: the label tables show, not the agent's;
+        // so is `tc=` (a clock, [`clock_of`]).
+        pairs.retain(|&(k, _)| k != "name" && k != "tc");
         let Some(entry) = self.entries.iter().find(|e| e.info.name == name) else {
             return Err(SpecError::UnknownAgent {
                 name: name.to_string(),
@@ -504,8 +505,9 @@ impl Registry {
     /// refused ([`SpecError::FullState`]).
     pub fn build_agent(&self, spec: &str) -> Result<Box<dyn Agent>, SpecError> {
         let (entry, params) = self.lookup(spec)?;
+        let clock = clock_of(spec)?;
         match &entry.builder {
-            Builder::Fair(b) => b(&params),
+            Builder::Fair(b) => b(&params).map(|a| on_clock(a, clock)),
             Builder::Cheat(_) => Err(SpecError::FullState(params.agent.into())),
         }
     }
@@ -513,10 +515,37 @@ impl Registry {
     /// Builds any registered agent, cheats included, for experiments ([`Seated`]).
     pub fn build_seated(&self, spec: &str) -> Result<Seated, SpecError> {
         let (entry, params) = self.lookup(spec)?;
+        let clock = clock_of(spec)?;
         match &entry.builder {
-            Builder::Fair(b) => b(&params).map(Seated::Fair),
+            Builder::Fair(b) => b(&params).map(|a| Seated::Fair(on_clock(a, clock))),
+            Builder::Cheat(_) if clock.is_some() => Err(SpecError::BadValue {
+                agent: params.agent.into(),
+                param: "tc".into(),
+                value: spec_param(spec, "tc")?.unwrap_or_default().into(),
+                why: "a clock is for agents that see only their seat".into(),
+            }),
             Builder::Cheat(b) => b(&params).map(Seated::Cheat),
         }
+    }
+}
+
+/// The clock a spec sets with `tc=` (every agent takes it: `rule:tc=60+0.5`,
+/// [`crate::clock::TimeControl::parse`]), if any.
+pub fn clock_of(spec: &str) -> Result<Option<crate::clock::TimeControl>, SpecError> {
+    let Some(v) = spec_param(spec, "tc")? else { return Ok(None) };
+    crate::clock::TimeControl::parse(v).map(Some).map_err(|why| SpecError::BadValue {
+        agent: split_spec(spec).map(|(n, _)| n.to_string()).unwrap_or_default(),
+        param: "tc".into(),
+        value: v.into(),
+        why,
+    })
+}
+
+/// `agent`, on `clock` when there is one.
+fn on_clock(agent: Box<dyn Agent>, clock: Option<crate::clock::TimeControl>) -> Box<dyn Agent> {
+    match clock {
+        Some(tc) => Box::new(crate::clock::Clocked::new(agent, tc)),
+        None => agent,
     }
 }
 
@@ -732,6 +761,24 @@ pub fn spec_label(spec: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `tc=` is every fair agent's key; a bad clock, or a clock on an agent
+    /// that sees every hand, is a spec error naming it.
+    #[test]
+    fn every_fair_agent_takes_a_clock() {
+        let r = Registry::builtin();
+        for spec in ["rule:tc=60+0.5", "random:tc=1", "pimc:worlds=4:tc=10/300+1", "ismcts:tc=2+0.1:name=x"] {
+            assert!(r.build_agent(spec).is_ok(), "{spec}");
+        }
+        let err = |spec: &str| r.build_seated(spec).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(err("rule:tc=fast").contains("bad value `fast` for `tc`"), "{}", err("rule:tc=fast"));
+        assert!(err("rule:tc=0").contains("above 0"), "{}", err("rule:tc=0"));
+        assert!(
+            err("cheat:tc=60").contains("a clock is for agents that see only their seat"),
+            "{}",
+            err("cheat:tc=60")
+        );
+    }
 
     #[test]
     fn a_parameter_ending_in_a_dot_accepts_a_family_of_keys() {

@@ -34,6 +34,7 @@
 //! and a forfeit's warning is printed on stderr ("Library code that prints").
 
 mod message;
+pub mod speak;
 
 use std::io::{Read, Write};
 use std::os::unix::process::CommandExt;
@@ -45,8 +46,14 @@ use tresillo_agents::{Agent, AgentInfo, AgentRng, Failure, ParamInfo, Params, Re
 use tresillo_core::action::DiscardBuilder;
 use tresillo_core::{Decision, HandResult, PlayerView, Rules};
 
-/// The protocol's version (docs/PROTOCOL.md).
-pub const PROTOCOL: u32 = 1;
+/// The protocol's version (docs/PROTOCOL.md): the toolkit's greeting says it.
+/// Version 2 added the clock (`time` in requests) and the public state a bot may
+/// ask for (`public`); a bot may answer it with any version from
+/// [`OLDEST_PROTOCOL`] on (what it adds is only more fields).
+pub const PROTOCOL: u32 = 2;
+
+/// The oldest protocol a bot may say it speaks.
+pub const OLDEST_PROTOCOL: u32 = 1;
 
 /// The longest line a bot may write (bytes); a longer one is a fault.
 pub const MAX_LINE: usize = 1 << 20;
@@ -81,6 +88,11 @@ const SPIN: Duration = Duration::from_micros(50);
 
 /// See [`SPIN`].
 const RETRY_SPIN: u32 = 64;
+
+/// On a clock, how long past the time left the toolkit waits for an answer
+/// (the answer is then too late all the same: the clock decides, see
+/// `tresillo_agents::clock`), so that the wait never ends before the clock does.
+const CLOCK_GRACE: Duration = Duration::from_millis(5);
 
 /// The room made in [`Process`]'s buffer for each read of the bot's output.
 const READ_CHUNK: usize = 8192;
@@ -713,6 +725,15 @@ pub struct ExtBot {
     /// Requests with one legal action played without asking it (of the
     /// current process).
     pub auto_played: u64,
+    /// Whether each request carries the hand's public state (`public`), as the
+    /// bot's greeting asks (`"public": true`; `tresillo bot` does).
+    pub public: bool,
+    /// On a clock (`tc=`): the time left before the decision, the time its
+    /// requests have taken so far (a discard is asked card by card), and
+    /// whether the last wait ended at the clock.
+    clock: Option<tresillo_agents::clock::TimeLeft>,
+    clock_used: Duration,
+    clock_out: bool,
     /// Requests sent so far (their ids).
     next_id: u64,
     /// Hands begun; whether the current one was announced to the bot.
@@ -761,6 +782,10 @@ impl ExtBot {
             declared: Vec::new(),
             auto_single: false,
             auto_played: 0,
+            public: false,
+            clock: None,
+            clock_used: Duration::ZERO,
+            clock_out: false,
             next_id: 0,
             hands: 0,
             announced: false,
@@ -834,8 +859,15 @@ impl ExtBot {
         if v["type"] != "hello" {
             return Err(format!("answered the greeting with {}", excerpt(&answer)).into());
         }
-        if v["protocol"].as_u64().is_some_and(|n| n != u64::from(PROTOCOL)) {
-            return Err(format!("speaks protocol {} (this is protocol {PROTOCOL})", v["protocol"]).into());
+        if v["protocol"]
+            .as_u64()
+            .is_some_and(|n| !(u64::from(OLDEST_PROTOCOL)..=u64::from(PROTOCOL)).contains(&n))
+        {
+            return Err(format!(
+                "speaks protocol {} (this is protocol {PROTOCOL}, and speaks to bots of {OLDEST_PROTOCOL} to {PROTOCOL})",
+                v["protocol"]
+            )
+            .into());
         }
         // Printed in messages: its control characters escaped (a name cannot recolour
         // the terminal or forge an `error:` line).
@@ -853,6 +885,13 @@ impl ExtBot {
             });
         }
         self.auto_single = self.config.auto_single.unwrap_or(v["auto_single"] == true);
+        if !matches!(v["public"], serde_json::Value::Null | serde_json::Value::Bool(_)) {
+            return Err(Fault {
+                why: format!("its greeting's public is not true or false: {}", v["public"]),
+                fatal: true,
+            });
+        }
+        self.public = v["public"] == true;
         self.auto_played = 0;
         self.declared = declared(&v["options"]).map_err(|why| Fault { why, fatal: true })?;
         for (k, x) in &self.config.options {
@@ -860,6 +899,7 @@ impl ExtBot {
         }
         // The start-up is not an answer's time.
         self.waited = Duration::ZERO;
+        self.clock_used = Duration::ZERO;
         self.longest = Duration::ZERO;
         self.hand_used = Duration::ZERO;
         self.encode = Duration::ZERO;
@@ -893,7 +933,11 @@ impl ExtBot {
 
     /// When a wait begins and how long it may last.
     fn wait_for(&self, greeting: bool) -> (Instant, Duration) {
-        let limit = self.config.limit;
+        // On a clock the answer may take the time left on it (and `ms` does not apply).
+        let limit = match &self.clock {
+            Some(c) if !greeting => self.clock_now(c).left + CLOCK_GRACE,
+            _ => self.config.limit,
+        };
         let budget = if greeting { None } else { self.config.hand_budget };
         (Instant::now(), budget.map_or(limit, |b| b.saturating_sub(self.hand_used).min(limit)))
     }
@@ -902,11 +946,18 @@ impl ExtBot {
         let took = t0.elapsed();
         self.waited += took;
         self.hand_used += took;
+        self.clock_used += took;
         self.longest = self.longest.max(took);
     }
 
     fn read_fault(&mut self, e: Option<String>, left: Duration) -> Fault {
         let limit = self.config.limit;
+        if let (None, Some(c)) = (&e, &self.clock)
+            && left >= self.clock_now(c).left
+        {
+            self.clock_out = true;
+            return format!("used up its clock ({} ms left) without answering", c.left.as_millis()).into();
+        }
         match e {
             Some(e) if e.starts_with("exited") || e == INTERRUPTED => e.into(),
             Some(e) => {
@@ -935,11 +986,24 @@ impl ExtBot {
         legal: &[usize],
         seed: u64,
     ) -> Result<usize, Fault> {
+        if let Some(c) = &self.clock
+            && self.clock_now(c).left.is_zero()
+        {
+            // The clock ran out within this decision (a discard asked card by card).
+            self.clock_out = true;
+            return Err(format!("used up its clock ({} ms) within a discard", c.left.as_millis()).into());
+        }
         self.next_id += 1;
         let id = self.next_id;
         let mut out = std::mem::take(&mut self.out);
         let t_encode = Instant::now();
         message::request(&mut out, id, view, discard, legal, seed);
+        if let Some(c) = &self.clock {
+            message::append_clock(&mut out, &self.clock_now(c));
+        }
+        if self.public {
+            message::append_public(&mut out, view);
+        }
         self.encode += t_encode.elapsed();
         let sent = self.send_line(&out);
         self.out = out;
@@ -1172,6 +1236,13 @@ impl Agent for ExtBot {
         }
         match self.decide_checked(view, rng) {
             Ok(d) => Ok(d),
+            Err(f) if std::mem::take(&mut self.clock_out) => {
+                // Lost on time: the clock (its wrapper) decides what follows; the
+                // process, whose answer may still come, goes, and a fresh one
+                // starts at the next decision asked of it.
+                self.end_process();
+                Err(Failure::new(format!("external bot {}: {}", self.who(), f.why)))
+            }
             Err(f) => {
                 let line = format!("external bot {}: {}", self.who(), f.why);
                 if self.fallback.is_none() || f.fatal || tresillo_agents::interrupt::stop_requested() {
@@ -1227,9 +1298,19 @@ impl Agent for ExtBot {
     fn take_startup_ns(&mut self) -> u64 {
         std::mem::take(&mut self.startup_ns)
     }
+
+    fn set_time(&mut self, time: &tresillo_agents::clock::TimeLeft) {
+        self.clock = Some(*time);
+        self.clock_used = Duration::ZERO;
+    }
 }
 
 impl ExtBot {
+    /// The clock `c` set before this decision, less what its requests took so far.
+    fn clock_now(&self, c: &tresillo_agents::clock::TimeLeft) -> tresillo_agents::clock::TimeLeft {
+        tresillo_agents::clock::TimeLeft { left: c.left.saturating_sub(self.clock_used), ..*c }
+    }
+
     /// The fallback's decision in the bot's place, counted.
     fn forfeit(&mut self, view: &PlayerView, rng: &mut AgentRng) -> Result<Decision, Failure> {
         self.forfeits += 1;

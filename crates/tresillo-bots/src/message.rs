@@ -167,6 +167,36 @@ pub fn request(
     out.push_str("]}\n");
 }
 
+/// Adds a clocked seat's time to the request in `out` (written by [`request`]),
+/// as its field `clock`: the time left, the increment added after the answer,
+/// and the hands the clock still covers (this one included), in ms.
+pub fn append_clock(out: &mut String, c: &tresillo_agents::clock::TimeLeft) {
+    debug_assert!(out.ends_with("}\n"));
+    out.truncate(out.len() - 2);
+    out.push_str(",\"clock\":{\"left_ms\":");
+    push_num(out, u64::try_from(c.left.as_millis()).unwrap_or(u64::MAX));
+    out.push_str(",\"inc_ms\":");
+    push_num(out, u64::try_from(c.inc.as_millis()).unwrap_or(u64::MAX));
+    out.push_str(",\"hands_left\":");
+    push_num(out, u64::from(c.hands_left));
+    out.push_str("}}\n");
+}
+
+/// Adds the hand's public state to the request in `out` (written by
+/// [`request`]), as its last field `public`: the record of
+/// [`tresillo_core::PublicRecord`], for a bot that asked for it in its greeting
+/// (`tresillo bot` rebuilds the seat's view from it and the view's own cards).
+/// It holds only what every seat may know.
+pub fn append_public(out: &mut String, view: &PlayerView) {
+    debug_assert!(out.ends_with("}\n"));
+    out.truncate(out.len() - 2);
+    out.push_str(",\"public\":");
+    let mut bytes = std::mem::take(out).into_bytes();
+    serde_json::to_writer(&mut bytes, &view.public().record()).expect("a public state serializes");
+    *out = String::from_utf8(bytes).expect("JSON is UTF-8");
+    out.push_str("}\n");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -242,6 +272,39 @@ mod tests {
             });
         }
         assert!(seen[1] > 0 && seen[2] > 0, "{seen:?}");
+    }
+
+    /// The view `tresillo bot` rebuilds from a request (its `public` state and
+    /// the view's own cards) is the table's view of that seat, field for field,
+    /// at every request of every rule set and table: the agent behind it decides
+    /// on what an agent in the toolkit's process sees, no more.
+    #[test]
+    fn the_view_rebuilt_from_a_request_is_the_seats_view() {
+        let mut checked = 0;
+        for (set, players, options) in [
+            ("tresillo", 3u8, &[][..]),
+            ("tresillo", 4, &[]),
+            ("tresillo-house", 3, &[]),
+            ("hombre", 3, &[("contrabola", "true"), ("gascarille", "true"), ("show_heap", "true")][..]),
+            ("lhombre", 3, &[]),
+        ] {
+            let rules = Rules::parse(set, options).unwrap();
+            each_request(rules, players, 30, |view, out, v| {
+                let mut line = out.to_string();
+                append_public(&mut line, view);
+                let v2: Value = serde_json::from_str(&line).unwrap();
+                assert_eq!(v2["view"], v["view"], "the view is unchanged");
+                let record: tresillo_core::PublicRecord =
+                    serde_json::from_value(v2["public"].clone()).unwrap();
+                let public =
+                    tresillo_core::PublicState::from_record(rules, players, view.public().dealer, &record)
+                        .unwrap();
+                let rebuilt = PlayerView::from_public(view.seat(), view.hand(), view.discards(), public);
+                assert_eq!(&rebuilt, view, "{set} {players}: {line}");
+                checked += 1;
+            });
+        }
+        assert!(checked > 1000, "{checked}");
     }
 
     /// The result's `scores` are what the environment returns for the same hand

@@ -32,6 +32,7 @@ macro_rules! note {
 mod analyze;
 mod args;
 mod bench;
+mod bot;
 mod bot_check;
 mod calibrate;
 mod dataset;
@@ -166,6 +167,10 @@ enum Command {
     /// Check an external bot (docs/PROTOCOL.md) on hands of every rule set:
     /// protocol errors, illegal answers, time per answer.
     BotCheck(bot_check::BotCheckArgs),
+    /// Play one of this build's agents as an external bot (docs/PROTOCOL.md):
+    /// the protocol on standard input and output, for another build to seat as
+    /// `ext:cmd="PATH/tresillo bot SPEC"` (a two-build A/B test).
+    Bot(bot::BotArgs),
     /// List every rule set with its options, their defaults and the section of
     /// RULES.md each implements.
     Rules,
@@ -310,6 +315,7 @@ fn run(cli: Cli) -> Result<()> {
             write!(out, "{line}")?;
         }
         Command::BotCheck(a) => bot_check::run(&a, &mut out)?,
+        Command::Bot(a) => bot::run(&a)?,
         Command::Properties(a) => properties::run(&a, &mut out)?,
         Command::Study(a) => study::run(&a, &mut out)?,
         Command::Sprt(a) => sprt::run(&a, &mut out)?,
@@ -321,6 +327,11 @@ fn run(cli: Cli) -> Result<()> {
                     writeln!(out, "    {:<14} default {:<8} {}", p.name, p.default, p.help)?;
                 }
             }
+            writeln!(
+                out,
+                "every agent also takes name=LABEL (its label in tables) and tc=BASE+INC or tc=HANDS/BASE+INC \
+                 (a clock in seconds, with time forfeits to rule; docs/CLI.md, \"Clocks\"; not reproducible)"
+            )?;
         }
     }
     out.flush().context("writing output")?;

@@ -107,3 +107,20 @@ impl<'de> Deserialize<'de> for Decision {
         d.deserialize_map(DecisionVisitor)
     }
 }
+
+/// A question is its name (`surrender`), as in a decision's key.
+impl Serialize for Question {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Question {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Question, D::Error> {
+        let name = String::deserialize(d)?;
+        Question::by_name(&name).ok_or_else(|| {
+            let names: Vec<&str> = QUESTIONS.iter().map(|q| q.name).collect();
+            de::Error::custom(format_args!("unknown question `{name}`, expected one of {}", names.join(", ")))
+        })
+    }
+}

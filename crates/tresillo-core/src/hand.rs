@@ -26,6 +26,7 @@ use crate::view::PlayerView;
 use std::fmt;
 
 pub(crate) mod hombre;
+pub(crate) mod seat_view;
 pub(crate) mod tresillo;
 
 pub use crate::state::*;

@@ -45,6 +45,8 @@ mod words;
 pub use card::{BySeat, Card, MAX_TRICKS, Rank, Seat, Suit};
 pub use cardset::{CardSet, Iter as CardSetIter, Subsets};
 pub use game::{Bid, BidEntry, Contract, Outcome, PuestaKind, Word, WordEntry};
+#[cfg(feature = "serde")]
+pub use hand::seat_view::{PenetroRecord, PublicRecord};
 pub use hand::{
     Decision, DecisionKind, Hand, HandError, MAX_BIDS, MAX_PLAYS, MAX_WORDS, Phase, PublicState, QUESTIONS,
     QuestionDef, Request,

@@ -46,6 +46,7 @@ pub const MAX_QUESTIONS: usize = 16;
 /// The latest answer to each question in a hand: two bits a question, asked and
 /// yes. Any question's module reads its own with [`Answers::get`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Answers(u32);
 
 impl Answers {

@@ -25,6 +25,7 @@ pub const MAX_PLAYS: usize = 36;
 
 /// The phase of the hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Phase {
     /// Bidding.
     Auction,

@@ -431,6 +431,9 @@ impl Agent for NetBidder {
     fn take_work(&mut self) -> tresillo_agents::Work {
         self.inner.take_work()
     }
+    fn set_time(&mut self, time: &tresillo_agents::clock::TimeLeft) {
+        self.inner.set_time(time);
+    }
     fn set_likelihood(&mut self, model: Arc<dyn Likelihood>) -> bool {
         self.inner.set_likelihood(model)
     }
@@ -680,6 +683,9 @@ impl Agent for Named {
     }
     fn take_work(&mut self) -> tresillo_agents::Work {
         self.1.take_work()
+    }
+    fn set_time(&mut self, time: &tresillo_agents::clock::TimeLeft) {
+        self.1.set_time(time);
     }
     fn set_likelihood(&mut self, model: Arc<dyn Likelihood>) -> bool {
         self.1.set_likelihood(model)

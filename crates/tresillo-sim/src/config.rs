@@ -245,7 +245,8 @@ impl TournamentConfig {
     }
 
     /// The search agents (and the bidding agent) whose spec sets a time budget
-    /// (`ms=` above 0, [`takes_time_budget`]): their decisions depend on the
+    /// (`ms=` above 0, [`takes_time_budget`]), and every agent on a clock
+    /// (`tc=`, `tresillo_agents::clock`): their decisions depend on the
     /// machine's speed.
     #[must_use]
     pub fn timed_agents(&self, registry: &Registry) -> Vec<&str> {
@@ -253,8 +254,9 @@ impl TournamentConfig {
             .iter()
             .chain(&self.bidding)
             .filter(|s| {
-                takes_time_budget(s, registry)
-                    && tresillo_agents::spec_param(s, "ms").ok().flatten().is_some_and(|v| v.trim() != "0")
+                let budget = takes_time_budget(s, registry)
+                    && tresillo_agents::spec_param(s, "ms").ok().flatten().is_some_and(|v| v.trim() != "0");
+                budget || tresillo_agents::spec_param(s, "tc").ok().flatten().is_some()
             })
             .map(String::as_str)
             .collect()
@@ -268,8 +270,9 @@ impl TournamentConfig {
         let timed = self.timed_agents(registry);
         (!timed.is_empty()).then(|| {
             format!(
-                "note: {} decide under a time budget (ms=): the results depend on this machine and its load and \
-                 do not reproduce; `tresillo calibrate` gives a reproducible spec of about the same time",
+                "note: {} decide under a time budget (ms=) or a clock (tc=): the results depend on this machine \
+                 and its load and do not reproduce; `tresillo calibrate` gives a reproducible spec of about the \
+                 same time",
                 timed.join(", ")
             )
         })

@@ -621,6 +621,12 @@ impl Agent for Ismcts {
         "ismcts"
     }
 
+    /// On a clock: the decision's budget as its `ms` (at least 1 ms).
+    fn set_time(&mut self, time: &crate::agent::TimeLeft) {
+        self.params.budget =
+            Budget::Millis(u32::try_from(time.budget.as_millis()).unwrap_or(u32::MAX).max(1));
+    }
+
     /// Iterations (one determinization each) of every search.
     fn take_work(&mut self) -> crate::Work {
         let mut w = std::mem::take(&mut self.infer.work);

@@ -1376,6 +1376,11 @@ impl Agent for PimcAgent {
         "pimc"
     }
 
+    /// On a clock: the decision's budget as its `ms` (at least 1 ms).
+    fn set_time(&mut self, time: &crate::agent::TimeLeft) {
+        self.params.ms = u32::try_from(time.budget.as_millis()).unwrap_or(u32::MAX).max(1);
+    }
+
     /// Worlds drawn (card play, surrender, takeover and bola: the worlds each
     /// decision drew, invalid draws included; the auction: `bid_worlds` once a
     /// hand) and solver nodes visited.

@@ -216,20 +216,32 @@ fn every_message_of_a_run_validates_against_the_schema() {
     let d = TempDir::new("bots", "schema");
     let record = d.path("messages.jsonl");
     let recording = root().join("crates/tresillo-bots/tests/bots/recording.py").display().to_string();
-    for (rules, players) in common::tables() {
-        let players = players.to_string();
+    // Every table of the registry; the last run: protocol 2's fields, the
+    // public state and a clock, too.
+    let mut runs: Vec<(&str, String, bool)> =
+        common::tables().into_iter().map(|(r, p)| (r, p.to_string(), false)).collect();
+    runs.push(("tresillo", "3".into(), true));
+    for (rules, players, v2) in runs {
         let players = players.as_str();
-        let mut agents = vec![format!("ext:cmd={recording}:hand_ms=60000:opt.x=1"); 1];
+        let clock = if v2 { ":tc=600+1" } else { "" };
+        let mut agents = vec![format!("ext:cmd={recording}:hand_ms=60000:opt.x=1{clock}"); 1];
         agents.extend(std::iter::repeat_n("rule".to_string(), players.parse::<usize>().unwrap() - 1));
-        let out = d.path(&format!("{rules}-{players}"));
-        let o = Command::new(env!("CARGO_BIN_EXE_tresillo"))
+        let out = d.path(&format!("{rules}-{players}-{v2}"));
+        let mut command = Command::new(env!("CARGO_BIN_EXE_tresillo"));
+        command
             .args(["tournament", "--agents", &agents.join(","), "--deals", "12", "--rules", rules])
             .args(["--players", players, "--out", out.to_str().unwrap()])
-            .env("RECORD", &record)
-            .output()
-            .unwrap();
-        ok(&o);
+            .env("RECORD", &record);
+        if v2 {
+            command.env("PUBLIC", "1");
+        }
+        ok(&command.output().unwrap());
     }
+    let text = std::fs::read_to_string(&record).unwrap();
+    assert!(
+        text.contains(",\"clock\":{\"left_ms\":") && text.contains(",\"public\":{\"phase\":"),
+        "protocol 2's fields"
+    );
     let check = r#"
 import json, sys, jsonschema
 schema = json.load(open(sys.argv[1]))

@@ -87,7 +87,7 @@ fn play_narrates_a_whole_hand() {
 fn agents_lists_every_agent_with_parameters() {
     let (ok, out, _) = tresillo(&["agents"]);
     assert!(ok);
-    for needle in ["random", "rule", "entrada", "vuelta", "solo", "cheat"] {
+    for needle in ["random", "rule", "entrada", "vuelta", "solo", "cheat", "tc=BASE+INC"] {
         assert!(out.contains(needle), "{needle} missing from\n{out}");
     }
 }

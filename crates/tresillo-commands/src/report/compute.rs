@@ -53,13 +53,21 @@ pub fn read_compute(path: &Path) -> Result<Vec<ComputeRow>> {
         };
         out.push((
             format!("{}:{}", &row[0], &row[1]),
-            row[2].to_string(),
+            with_forfeits(&row[2], &row[col("forfeits")]),
             num("cpu_s")?,
             num("card_ms_mean")?,
             num("card_ms_p99")?,
         ));
     }
     Ok(out)
+}
+
+/// A row's decisions, and its forfeits when it has any: `40 (15 forfeited)`.
+fn with_forfeits(decisions: &str, forfeits: &str) -> String {
+    match forfeits.parse::<u64>() {
+        Ok(f) if f > 0 => format!("{decisions} ({f} forfeited)"),
+        _ => decisions.to_string(),
+    }
 }
 
 /// The chart of time per card decision (mean and 99th percentile) with its
@@ -91,11 +99,13 @@ pub fn chart(body: &mut Body, rows: &[ComputeRow], id: &str, what: &str, timed: 
         &format!(
             "From compute.csv: the wall time of each agent's card decisions, mean and 99th percentile, and \
              its thread CPU seconds deciding in all ({what}). A row `bidding` is the bidding agent of \
-             --bidding, charged apart from the card players. Measured on the machine that played the run \
-             ({}); cheap decisions are timed one in 1,024.",
+             --bidding, charged apart from the card players. Decisions forfeited (a clock run out, tc=, or a \
+             bot's fault under fault=rule) are the rule agent's, counted beside the decisions; forfeits.csv \
+             lists their hands. Measured on the machine that played the run ({}); cheap decisions are timed \
+             one in 1,024.",
             if timed {
                 "not reproducible, and in this run neither is any other number: its agents decided under a time \
-                 budget"
+                 budget or a clock"
             } else {
                 "not reproducible, unlike every other number here"
             }

@@ -144,7 +144,7 @@ fn reproducible(time_budget: &[String]) -> String {
             .into()
     } else {
         format!(
-            "no (time_budget): {} decided under a time budget, so the cards played, and every number below, \
+            "no (time_budget): {} decided under a time budget or a clock, so the cards played, and every number below, \
              depend on the machine's speed and load; calibrate a fixed amount of work (tresillo calibrate) for a \
              reproducible run",
             time_budget.join(", ")
