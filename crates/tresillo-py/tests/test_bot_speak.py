@@ -31,3 +31,16 @@ def test_tresillo_bot_sits_in_a_python_tournament(tmp_path):
     a, b = rows(tmp_path / "a", None), rows(tmp_path / "b", bot)
     assert len(a) == 12 * 6
     assert a == b
+
+
+def test_a_clocked_agent_plays_from_python_and_is_flagged_not_reproducible(tmp_path):
+    """Clocks (`tc=BASE+INC`, docs/PROTOCOL.md "Clocks") from Python: a clocked
+    pimc plays whole hands, and the manifest lists it under `time_budget`, as
+    `ms=` budgets are (not reproducible)."""
+    import json
+
+    rows_ = tresillo.tournament(["pimc:tc=0.5+0.02", "rule", "rule"], deals=4, out=tmp_path / "c", seed=3, threads=1)
+    assert rows_
+    with open(tmp_path / "c" / "manifest.json") as f:
+        manifest = json.load(f)
+    assert manifest["time_budget"] == ["pimc:tc=0.5+0.02"], manifest["time_budget"]
