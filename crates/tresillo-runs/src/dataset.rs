@@ -18,7 +18,7 @@
 //! run was interrupted and resumed.
 //!
 //! **Resume.** A shard is written under a temporary name, fsynced and renamed
-//! ([`crate::durable::write_atomic`]): a shard file that exists is whole. Each
+//! ([`tresillo_durable::write_atomic`]): a shard file that exists is whole. Each
 //! holds its settings in its footer (key [`SHARD_KEY`]); `--resume` keeps the
 //! shards of the same settings and plays the others.
 //!
@@ -26,7 +26,6 @@
 //! into its shard's file, so writing costs little wall time beyond its CPU, and
 //! one group's rows are in memory at a time, not a shard's.
 
-use crate::durable;
 use anyhow::{Context, Result, bail, ensure};
 use base64::Engine as _;
 use parquet::basic::{Compression, LogicalType, Repetition, Type as Physical, ZstdLevel};
@@ -46,6 +45,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tresillo_agents::Registry;
 use tresillo_core::Rules;
+use tresillo_durable as durable;
 use tresillo_learn::Row;
 use tresillo_learn::data::{EXTRA_BYTES, LEGAL_BYTES, OBS_BYTES, Setup};
 
@@ -751,7 +751,7 @@ pub fn read_dataset(dir: &Path) -> Result<(DatasetManifest, Vec<Row>)> {
     for s in &m.shards {
         let p = dir.join(&s.file);
         let bytes = fs::read(&p).with_context(|| format!("reading {}", p.display()))?;
-        let crc = crate::checksum::of(&bytes);
+        let crc = tresillo_durable::checksum::of(&bytes);
         ensure!(
             bytes.len() as u64 == s.bytes && crc == s.crc32,
             "{}: its bytes do not match the size and checksum its manifest records (damaged?)",
@@ -789,7 +789,7 @@ pub fn verify(dir: &Path) -> Result<(String, usize)> {
         let p = dir.join(&s.file);
         let len = fs::metadata(&p).with_context(|| format!("reading {}", p.display()))?.len();
         ensure!(len == s.bytes, "{}: {len} bytes, its manifest records {}", p.display(), s.bytes);
-        crate::checksum::verify(&p, None, &s.crc32)?;
+        tresillo_durable::checksum::verify(&p, None, &s.crc32)?;
     }
     let state = if m.complete {
         format!("complete dataset of {} rows of {} deals", m.rows, m.deals)
@@ -1027,7 +1027,7 @@ pub fn make(
             deals: inf.deals,
             rows: o.rows,
             bytes: bytes.len() as u64,
-            crc32: crate::checksum::of(&bytes),
+            crc32: tresillo_durable::checksum::of(&bytes),
         })
     };
     // Adds the rows of one row group to shard `k`'s file, opening it (and
@@ -1140,6 +1140,6 @@ fn keep(p: &Path, want: &ShardInfo) -> Result<ShardEntry> {
         deals: want.deals,
         rows: r.metadata().file_metadata().num_rows().max(0) as u64,
         bytes: bytes.len() as u64,
-        crc32: crate::checksum::of(&bytes),
+        crc32: tresillo_durable::checksum::of(&bytes),
     })
 }

@@ -17,28 +17,25 @@
 //! print!("{table}");
 //! ```
 
-pub mod checksum;
 pub mod compute;
 pub mod dataset;
-pub mod durable;
 pub mod league;
-pub mod lines;
 pub mod pairs;
-pub mod parquet;
 mod run;
 pub mod sprt;
 mod tournament;
 pub mod verify;
 
-pub use durable::write_point;
-pub use parquet::Format;
 pub use run::{
     DirLock, Interrupted, LOCK_FILE, MAX_THREADS, Manifest, RecordProgress, RunOptions, check_deals_size,
     check_output_file, check_record_path, check_run_dir, check_threads, file_in_the_way, lock_dir, lock_file,
-    merge, missing_files, progress_every, read_book, read_manifest, rows_file, run, run_book, run_experiment,
+    merge, missing_files, progress_every, read_manifest, rows_file, run, run_book, run_experiment,
     run_stoppable, table,
 };
 pub use tournament::{ArgNames, TournamentArgs, check_resume_force, tournament_config};
+pub use tresillo_deals::{Format, parquet, read_book};
+/// The durable-file crate, whose modules the commands reach through this one.
+pub use tresillo_durable::{self as durable, checksum, lines, write_point};
 
 use serde::{Deserialize, Serialize};
 

@@ -21,7 +21,6 @@
 
 use crate::Build;
 use crate::compute::{COMPUTE_CSV, COMPUTE_JSON, COMPUTE_NEXT, FORFEITS_CSV, read_compute};
-use crate::durable::{self, write_point};
 use crate::parquet::{DEALS_PARQUET, Format, PARTS_DIR, RowBuilder};
 use anyhow::{Context, Result, bail, ensure};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -33,6 +32,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tresillo_agents::Registry;
 use tresillo_bots::BotIdentity;
+use tresillo_durable::{self as durable, write_point};
 use tresillo_sim::book::DealBook;
 use tresillo_sim::{AgentSlots, Compute, DealRow, Stats, SummaryRow, Tournament, TournamentConfig};
 
@@ -137,32 +137,6 @@ impl Running {
 fn duration(secs: f64) -> String {
     let s = secs.round() as u64;
     if s >= 3600 { format!("{}h{:02}m", s / 3600, s / 60 % 60) } else { format!("{}m{:02}s", s / 60, s % 60) }
-}
-
-/// Reads the deal book in `path` (`--deals-from`): one-line errors naming the
-/// file, the line and the token ([`DealBook::parse`]).
-pub fn read_book(path: &Path) -> Result<DealBook> {
-    let file = File::open(path).with_context(|| format!("reading the deal book {}", path.display()))?;
-    let mut lines = crate::lines::Lines::with_max(
-        std::io::BufReader::new(file),
-        path.display().to_string(),
-        crate::lines::MAX_BOOK_LINE_BYTES,
-    );
-    let mut text = String::new();
-    while let Some((_, l)) = lines.next_line()? {
-        text.push_str(&l);
-        text.push('\n');
-    }
-    DealBook::parse(&text).map_err(|e| {
-        if e.line == 0 {
-            anyhow::anyhow!("{}: {}", path.display(), e.why)
-        } else {
-            // The token at fault, and the reason (which may quote it), shortened.
-            let token = crate::lines::excerpt(&e.token, 80);
-            let why = crate::lines::excerpt(&e.why, 200);
-            anyhow::anyhow!("{} line {}: `{token}`: {why}", path.display(), e.line)
-        }
-    })
 }
 
 /// The most worker threads a run takes.
@@ -275,9 +249,9 @@ fn open_record(progress: &RecordProgress, fresh: bool, partial: bool) -> Result<
             p.display(),
             progress.bytes
         );
-        crc = crate::checksum::file(p, Some(progress.bytes))?;
+        crc = tresillo_durable::checksum::file(p, Some(progress.bytes))?;
         if let Some(want) = &progress.crc32 {
-            crate::checksum::check(p, crc, want)?;
+            tresillo_durable::checksum::check(p, crc, want)?;
         }
         f.set_len(progress.bytes).with_context(|| format!("truncating {} to its checkpoint", p.display()))?;
         f
@@ -332,7 +306,7 @@ fn checkpoint(
     };
     let next = dir.join(STATS_NEXT);
     let bytes = serde_json::to_string(stats)?;
-    manifest.crc32.insert("stats.json".into(), crate::checksum::of(bytes.as_bytes()));
+    manifest.crc32.insert("stats.json".into(), tresillo_durable::checksum::of(bytes.as_bytes()));
     write_replacing(&next, bytes.as_bytes(), sync)?;
     let compute_next = dir.join(COMPUTE_NEXT);
     write_replacing(&compute_next, serde_json::to_string(compute)?.as_bytes(), sync)?;
@@ -368,7 +342,9 @@ pub(crate) fn read_stats(dir: &Path, m: &Manifest) -> Result<Stats> {
         // The file whose bytes the manifest vouches for (stats.next.json after a
         // kill between the manifest and its renaming).
         for p in [&stats, &next] {
-            if p.exists() && crate::checksum::parse(want) == Some(crate::checksum::file(p, None)?) {
+            if p.exists()
+                && tresillo_durable::checksum::parse(want) == Some(tresillo_durable::checksum::file(p, None)?)
+            {
                 let s = read_stats_file(p)?;
                 ensure!(
                     s.deals == deals_completed,
@@ -382,8 +358,9 @@ pub(crate) fn read_stats(dir: &Path, m: &Manifest) -> Result<Stats> {
     }
     // (With a checksum recorded, none matched: the file of the right count is
     // refused by its checksum, one of another count by its count.)
-    let vouched =
-        |p: &Path| m.crc32.get("stats.json").map_or(Ok(()), |want| crate::checksum::verify(p, None, want));
+    let vouched = |p: &Path| {
+        m.crc32.get("stats.json").map_or(Ok(()), |want| tresillo_durable::checksum::verify(p, None, want))
+    };
     let s = read_stats_file(&stats)?;
     if s.deals == deals_completed {
         vouched(&stats)?;
@@ -1081,12 +1058,6 @@ fn batch_override() -> Result<Option<u64>> {
     positive_env("TRESILLO_BATCH_UNITS")
 }
 
-/// `TRESILLO_ABORT_AFTER_CHECKPOINTS`: the process aborts right after that many
-/// checkpoints, for tests that need a kill at a known point.
-fn abort_after_checkpoints() -> Result<Option<u64>> {
-    positive_env("TRESILLO_ABORT_AFTER_CHECKPOINTS")
-}
-
 fn positive_env(name: &str) -> Result<Option<u64>> {
     match std::env::var(name) {
         Err(_) => Ok(None),
@@ -1148,11 +1119,11 @@ pub fn check_deals_size(dir: &Path, m: &Manifest) -> Result<()> {
 fn check_parts(kept: &[PathBuf], m: &mut Manifest) -> Result<()> {
     for p in kept {
         let name = format!("{PARTS_DIR}/{}", p.file_name().unwrap_or_default().to_string_lossy());
-        let crc = crate::checksum::file(p, None)?;
+        let crc = tresillo_durable::checksum::file(p, None)?;
         match m.crc32.get(&name) {
-            Some(want) => crate::checksum::check(p, crc, want)?,
+            Some(want) => tresillo_durable::checksum::check(p, crc, want)?,
             None => {
-                m.crc32.insert(name, crate::checksum::hex(crc));
+                m.crc32.insert(name, tresillo_durable::checksum::hex(crc));
             }
         }
     }
@@ -1174,7 +1145,10 @@ fn complete_checksums(dir: &Path, m: &mut Manifest) -> Result<()> {
     for f in files {
         let p = dir.join(f);
         if p.exists() {
-            m.crc32.insert(f.into(), crate::checksum::hex(crate::checksum::file(&p, None)?));
+            m.crc32.insert(
+                f.into(),
+                tresillo_durable::checksum::hex(tresillo_durable::checksum::file(&p, None)?),
+            );
         }
     }
     Ok(())
@@ -1247,7 +1221,7 @@ pub(crate) fn complete_run(dir: &Path, m: &Manifest, note: &(dyn Fn(&str) + Sync
     write_summary(dir, &m.config, &s, c.as_ref(), rows_per_unit)?;
     for f in &missing {
         if let Some(want) = m.crc32.get(*f) {
-            crate::checksum::verify(&dir.join(f), None, want)?;
+            tresillo_durable::checksum::verify(&dir.join(f), None, want)?;
         }
     }
     if !missing.is_empty() {
@@ -1372,9 +1346,9 @@ fn play(
                 );
             }
             // The rows kept must have the bytes the checkpoint vouches for.
-            let crc = crate::checksum::file(&dir.join("deals.csv"), Some(m.csv_bytes))?;
+            let crc = tresillo_durable::checksum::file(&dir.join("deals.csv"), Some(m.csv_bytes))?;
             if let Some(want) = m.crc32.get("deals.csv") {
-                crate::checksum::check(&dir.join("deals.csv"), crc, want)?;
+                tresillo_durable::checksum::check(&dir.join("deals.csv"), crc, want)?;
             }
             csv_crc = crc;
             f.set_len(m.csv_bytes).context("truncating deals.csv to its last checkpoint")?;
@@ -1419,7 +1393,7 @@ fn play(
             record: a.record.as_ref().map(|p| RecordProgress {
                 path: p.clone(),
                 bytes: 0,
-                crc32: Some(crate::checksum::of(b"")),
+                crc32: Some(tresillo_durable::checksum::of(b"")),
             }),
             format: a.format,
             parquet_bytes: None,
@@ -1430,11 +1404,14 @@ fn play(
         };
         let mut m = m;
         if a.format.csv() {
-            m.crc32.insert("deals.csv".into(), crate::checksum::hex(csv_crc));
+            m.crc32.insert("deals.csv".into(), tresillo_durable::checksum::hex(csv_crc));
         }
         let s = Stats::default();
         let c = Compute::new(slots);
-        m.crc32.insert("stats.json".into(), crate::checksum::of(serde_json::to_string(&s)?.as_bytes()));
+        m.crc32.insert(
+            "stats.json".into(),
+            tresillo_durable::checksum::of(serde_json::to_string(&s)?.as_bytes()),
+        );
         durable::write_atomic(&dir.join("stats.json"), serde_json::to_string(&s)?.as_bytes())?;
         durable::write_atomic(&dir.join(COMPUTE_JSON), serde_json::to_string(&c)?.as_bytes())?;
         durable::write_atomic(&dir.join("manifest.json"), serde_json::to_string_pretty(&m)?.as_bytes())?;
@@ -1459,15 +1436,14 @@ fn play(
         // Replacing another run (playing in `DIR.partial`): records in `FILE.partial`.
         Some(r) => {
             let (f, crc) = open_record(r, !resuming, dir != shown)?;
-            (Some(f), crate::checksum::continuing(crc))
+            (Some(f), tresillo_durable::checksum::continuing(crc))
         }
-        None => (None, crate::checksum::Hasher::new()),
+        None => (None, tresillo_durable::checksum::Hasher::new()),
     };
-    let mut csv_crc = crate::checksum::continuing(csv_crc);
+    let mut csv_crc = tresillo_durable::checksum::continuing(csv_crc);
     let t = t.recording(record_file.is_some());
     let workers = pool(a.threads)?;
     let mut schedule = Batches::new(workers.current_num_threads() as u64, rows_per_unit, batch_override()?);
-    let abort_after = abort_after_checkpoints()?;
     let format = manifest.format;
     let mut csv_file = if format.csv() {
         let mut f =
@@ -1536,9 +1512,10 @@ fn play(
                         let part = crate::parquet::write_part(&parts, from, from + units, &batch)?;
                         let name =
                             format!("{PARTS_DIR}/{}", part.file_name().unwrap_or_default().to_string_lossy());
-                        manifest
-                            .crc32
-                            .insert(name, crate::checksum::hex(crate::checksum::file(&part, None)?));
+                        manifest.crc32.insert(
+                            name,
+                            tresillo_durable::checksum::hex(tresillo_durable::checksum::file(&part, None)?),
+                        );
                         if let Some(w) = live.as_mut() {
                             w.write(&batch)?;
                         }
@@ -1552,12 +1529,13 @@ fn play(
                     if let Some(f) = csv_file.as_mut() {
                         f.flush().with_context(|| format!("writing {}", dir.join("deals.csv").display()))?;
                         write_point();
-                        manifest
-                            .crc32
-                            .insert("deals.csv".into(), crate::checksum::hex(csv_crc.clone().finalize()));
+                        manifest.crc32.insert(
+                            "deals.csv".into(),
+                            tresillo_durable::checksum::hex(csv_crc.clone().finalize()),
+                        );
                     }
                     if let Some(r) = manifest.record.as_mut() {
-                        r.crc32 = Some(crate::checksum::hex(rec_crc.clone().finalize()));
+                        r.crc32 = Some(tresillo_durable::checksum::hex(rec_crc.clone().finalize()));
                     }
                     checkpoint(dir, &stats, &compute, &mut manifest, false)?;
                     let done = manifest.deals_completed;
@@ -1575,9 +1553,7 @@ fn play(
                         ));
                     }
                     checkpoints += 1;
-                    if abort_after == Some(checkpoints) {
-                        std::process::abort(); // a test's kill at a known point
-                    }
+                    tresillo_durable::fault::checkpoint(checkpoints); // where a test may stop the run
                 }
                 Ok((manifest, stats, compute, live))
             });
@@ -1663,10 +1639,10 @@ fn play(
     // name, then renamed) before the manifest says the run is complete.
     let table = write_summary(dir, &config, &stats, Some(&compute), rows_per_unit)?;
     if format.csv() {
-        manifest.crc32.insert("deals.csv".into(), crate::checksum::hex(csv_crc.finalize()));
+        manifest.crc32.insert("deals.csv".into(), tresillo_durable::checksum::hex(csv_crc.finalize()));
     }
     if let Some(r) = manifest.record.as_mut() {
-        r.crc32 = Some(crate::checksum::hex(rec_crc.finalize()));
+        r.crc32 = Some(tresillo_durable::checksum::hex(rec_crc.finalize()));
     }
     complete_checksums(dir, &mut manifest)?;
     manifest.complete = true;
@@ -1969,7 +1945,10 @@ pub fn merge(
     let mut m = m;
     for f in complete_files(format, compute.is_some()) {
         if !["manifest.json", COMPUTE_JSON, COMPUTE_CSV].contains(&f) {
-            m.crc32.insert(f.into(), crate::checksum::hex(crate::checksum::file(&tmp_of(f), None)?));
+            m.crc32.insert(
+                f.into(),
+                tresillo_durable::checksum::hex(tresillo_durable::checksum::file(&tmp_of(f), None)?),
+            );
         }
     }
     durable::write_atomic(&tmp_of("manifest.json"), serde_json::to_string_pretty(&m)?.as_bytes())?;
@@ -2047,7 +2026,7 @@ pub fn verify_run(dir: &Path, m: &Manifest, missing: Missing) -> Result<usize> {
         }
         // deals.csv up to the checkpoint: rows past it are a kill's and unchecked.
         let len = (name == "deals.csv" && !m.complete).then_some(m.csv_bytes);
-        crate::checksum::verify(&p, len, want)?;
+        tresillo_durable::checksum::verify(&p, len, want)?;
         checked += 1;
     }
     // The compute checkpoint carries no checksum, but must be one: `--resume`,
@@ -2063,7 +2042,7 @@ pub fn verify_run(dir: &Path, m: &Manifest, missing: Missing) -> Result<usize> {
             !m.complete && dir.file_name().is_some_and(|n| n.to_string_lossy().ends_with(".partial"));
         let p = if partial { partial_record(&r.path) } else { r.path.clone() };
         if p.is_file() {
-            crate::checksum::verify(&p, Some(r.bytes), want)?;
+            tresillo_durable::checksum::verify(&p, Some(r.bytes), want)?;
             checked += 1;
         }
     }

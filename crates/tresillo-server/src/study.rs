@@ -753,7 +753,7 @@ async fn export(State(s): State<Arc<Studies>>, Path(token): Path<String>) -> Res
         if let Err(e) = std::fs::create_dir_all(o.dir.join(EXPORTS_DIR)) {
             return error(StatusCode::INTERNAL_SERVER_ERROR, format!("{}: {e}", o.dir.display()));
         }
-        match tresillo_study::export(study, &out, tresillo_runs::Format::Both) {
+        match tresillo_study::export(study, &out, tresillo_study::Format::Both) {
             Ok(e) => json_response(
                 StatusCode::CREATED,
                 &json!({

@@ -6,9 +6,9 @@
 use crate::study::{Study, study_row};
 use std::fs;
 use std::path::Path;
-use tresillo_runs::Format;
-use tresillo_runs::durable;
-use tresillo_runs::parquet::{GroupWriter, RowBuilder};
+use tresillo_deals::Format;
+use tresillo_deals::parquet::{GroupWriter, RowBuilder};
+use tresillo_durable as durable;
 use tresillo_sim::book::BookDeal;
 
 /// What an export wrote.
@@ -20,7 +20,7 @@ pub struct Exported {
     pub deals: usize,
 }
 
-/// Writes a file of the export ([`tresillo_runs::durable::write_atomic`]).
+/// Writes a file of the export ([`tresillo_durable::write_atomic`]).
 fn write_synced(path: &Path, bytes: &[u8]) -> Result<(), String> {
     durable::write_atomic(path, bytes).map_err(|e| e.to_string())
 }
@@ -52,14 +52,14 @@ pub fn export(study: &Study, out: &Path, format: Format) -> Result<Exported, Str
     let mut crc = serde_json::Map::new();
     if format.csv() {
         let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
-        w.write_record(&tresillo_runs::parquet::header()).map_err(|e| e.to_string())?;
+        w.write_record(&tresillo_deals::parquet::header()).map_err(|e| e.to_string())?;
         for r in &rows {
             w.serialize(r).map_err(|e| e.to_string())?;
         }
         let bytes = w.into_inner().map_err(|e| e.to_string())?;
         write_synced(&partial.join("deals.csv"), &bytes)?;
         manifest.insert("csv_bytes".into(), bytes.len().into());
-        crc.insert("deals.csv".into(), tresillo_runs::checksum::of(&bytes).into());
+        crc.insert("deals.csv".into(), tresillo_durable::checksum::of(&bytes).into());
     }
     if format.parquet() {
         let path = partial.join("deals.parquet");
@@ -72,7 +72,7 @@ pub fn export(study: &Study, out: &Path, format: Format) -> Result<Exported, Str
         w.close().map_err(|e| format!("{e:#}"))?;
         let bytes = fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         manifest.insert("parquet_bytes".into(), bytes.len().into());
-        crc.insert("deals.parquet".into(), tresillo_runs::checksum::of(&bytes).into());
+        crc.insert("deals.parquet".into(), tresillo_durable::checksum::of(&bytes).into());
     }
     let mut records = Vec::new();
     for (_, record, _) in &games {
@@ -167,7 +167,7 @@ pub fn export_baseline(study: &Study, out: &Path, agent: &str) -> Result<usize, 
     }
     let games = study.baseline_games(agent)?;
     let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
-    w.write_record(&tresillo_runs::parquet::header()).map_err(|e| e.to_string())?;
+    w.write_record(&tresillo_deals::parquet::header()).map_err(|e| e.to_string())?;
     for (setup, record, agents) in &games {
         w.serialize(study_row(setup, record, agents)?).map_err(|e| e.to_string())?;
     }
@@ -184,7 +184,7 @@ pub fn export_baseline(study: &Study, out: &Path, agent: &str) -> Result<usize, 
                    "rules": f.rules, "scoring": "Deal", "duplicate": false},
         "rows": games.len(),
         "csv_bytes": bytes.len(),
-        "crc32": {"deals.csv": tresillo_runs::checksum::of(&bytes)},
+        "crc32": {"deals.csv": tresillo_durable::checksum::of(&bytes)},
         "complete": true,
     });
     let mut text = serde_json::to_string_pretty(&manifest).map_err(|e| e.to_string())?;
