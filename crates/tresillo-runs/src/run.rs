@@ -1251,19 +1251,9 @@ fn already_complete(dir: &Path, m: &Manifest) -> String {
     format!("{}: the run is already complete ({} deals); nothing to do\n", dir.display(), m.deals_completed)
 }
 
-/// Plays (or continues) the run in `dir`, which the caller has locked; `shown` is
-/// the directory named in the last printed line.
-fn play(
-    a: &RunOptions<'_>,
-    config: &TournamentConfig,
-    dir: &Path,
-    shown: &Path,
-    book: Option<&DealBook>,
-    command_line: Vec<String>,
-    stop: &dyn Fn() -> bool,
-) -> Result<String> {
-    let config = config.clone();
-    // A resumed run plays the book its manifest names; another book is refused.
+/// The book a run plays: `book`, or the one the manifest of a run being resumed
+/// names; a resumed run given another book is refused.
+fn book_of(a: &RunOptions<'_>, dir: &Path, book: Option<&DealBook>) -> Result<Option<DealBook>> {
     let stored = if a.resume && dir.join("manifest.json").exists() {
         read_manifest(dir).ok().and_then(|m| m.deal_book)
     } else {
@@ -1278,379 +1268,597 @@ fn play(
             dir.display()
         );
     }
-    let book = book.cloned().or(stored);
-    let t = Tournament::with_registry(config.clone(), a.registry.clone())?.with_book(book.clone())?;
-    let (u0, u1) = config.unit_range();
-    let (d0, d1) = config.deal_range();
-    let resuming = a.resume && dir.join("manifest.json").exists();
-    let slots = config.agents.len();
-    // The checksum of the committed rows of deals.csv, continued as rows are added.
+    Ok(book.cloned().or(stored))
+}
+
+/// What a run starts from: its manifest, statistics and compute so far, and the
+/// checksum of the rows `deals.csv` holds.
+struct Begun {
+    manifest: Manifest,
+    stats: Stats,
+    compute: Compute,
+    csv_crc: u32,
+}
+
+/// A resumed run: the state to play on from, or the line of a run already complete.
+enum Resumed {
+    Play(Box<Begun>),
+    Done(String),
+}
+
+/// Checks the run in `dir` against the options and configuration it is resumed
+/// with, and its files against its manifest; cuts `deals.csv` to its checkpoint.
+fn resume_start(
+    a: &RunOptions<'_>,
+    config: &TournamentConfig,
+    dir: &Path,
+    t: &Tournament,
+    command_line: Vec<String>,
+) -> Result<Resumed> {
+    let (u0, _) = config.unit_range();
     let mut csv_crc = 0;
-    let (mut manifest, mut stats, mut compute) = if resuming {
-        let mut m = read_manifest(dir)?;
-        if m.config != config {
-            bail!(
-                "{} holds a run with another configuration ({}); use --force to overwrite it",
-                dir.display(),
-                config_diff(&m.config, &config)
-            );
-        }
-        if let Some(change) = tresillo_bots::identity_change(&m.bots, &a.bots) {
-            bail!("{} was played by another bot: {change}; use --force to start it again", dir.display());
-        }
-        if m.format != a.format {
-            bail!(
-                "{} holds a run written with --format {}; resume it with --format {} (or use --force to \
-                 start it again)",
-                dir.display(),
-                m.format,
-                m.format
-            );
-        }
-        if m.complete {
-            complete_run(dir, &m, a.note)?;
-            return Ok(already_complete(dir, &m));
-        }
-        let s = read_stats(dir, &m)?;
-        let c = read_compute(dir, m.deals_completed)?;
-        match (&m.record, &a.record) {
-            (Some(r), Some(p)) if r.path == *p => {}
-            (Some(r), _) => bail!(
-                "{} was recording to {}; resume it with --record {}",
-                dir.display(),
-                r.path.display(),
-                r.path.display()
-            ),
-            (None, Some(_)) => {
-                bail!("{} was started without --record; a run cannot start recording halfway", dir.display())
-            }
-            (None, None) => {}
-        }
-        if m.format.parquet() {
-            // Checks every part the manifest counts before anything is changed.
-            let kept =
-                crate::parquet::resume_parts(&dir.join(PARTS_DIR), u0, m.units_completed, t.rows_per_unit())?;
-            check_parts(&kept, &mut m)?;
-        }
-        if m.format.csv() {
-            check_csv_header(&dir.join("deals.csv"), "resume it")?;
-            let f =
-                OpenOptions::new().write(true).open(dir.join("deals.csv")).context("opening deals.csv")?;
-            let len = f.metadata()?.len();
-            if len < m.csv_bytes {
-                bail!(
-                    "{}: deals.csv holds {len} bytes but its checkpoint counts {} (was the machine \
-                     restarted?); start the run again with --force",
-                    dir.display(),
-                    m.csv_bytes
-                );
-            }
-            // The rows kept must have the bytes the checkpoint vouches for.
-            let crc = tresillo_durable::checksum::file(&dir.join("deals.csv"), Some(m.csv_bytes))?;
-            if let Some(want) = m.crc32.get("deals.csv") {
-                tresillo_durable::checksum::check(&dir.join("deals.csv"), crc, want)?;
-            }
-            csv_crc = crc;
-            f.set_len(m.csv_bytes).context("truncating deals.csv to its last checkpoint")?;
-        }
-        let c = c.unwrap_or_else(|| {
-            (a.note)(&format!(
-                "{}: no compute checkpoint of its {} deals (a run of an older version); compute.csv \
-                 counts only the deals played from now",
-                dir.display(),
-                m.deals_completed
-            ));
-            Compute { deals: m.deals_completed, ..Compute::new(slots) }
-        });
-        (Manifest { build: a.build.clone(), command_line: command_line.clone(), ..m }, s, c)
-    } else {
-        // With --resume and no manifest, any run files are those of a start killed
-        // before its first checkpoint (the manifest is written last): start over.
-        claim_dir(dir, a.force, a.resume)?;
-        if a.resume {
-            (a.note)(&format!("{}: no run to resume there; starting it", dir.display()));
-        }
-        let header = if a.format.csv() { csv_header()? } else { Vec::new() };
-        if a.format.csv() {
-            durable::write_atomic(&dir.join("deals.csv"), &header)?;
-            csv_crc = crc32fast::hash(&header);
-        }
-        if a.format.parquet() {
-            fs::create_dir_all(dir.join(PARTS_DIR))
-                .with_context(|| format!("creating {}", dir.join(PARTS_DIR).display()))?;
-        }
-        let m = Manifest {
-            tool: "tresillo".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            build: a.build.clone(),
-            command_line,
-            config: config.clone(),
-            deal_range: [d0, d1],
-            deals_completed: 0,
-            units_completed: 0,
-            csv_bytes: header.len() as u64,
-            complete: false,
-            record: a.record.as_ref().map(|p| RecordProgress {
-                path: p.clone(),
-                bytes: 0,
-                crc32: Some(tresillo_durable::checksum::of(b"")),
-            }),
-            format: a.format,
-            parquet_bytes: None,
-            time_budget: config.timed_agents(&a.registry).into_iter().map(String::from).collect(),
-            deal_book: book.clone(),
-            bots: a.bots.clone(),
-            crc32: BTreeMap::new(),
-        };
-        let mut m = m;
-        if a.format.csv() {
-            m.crc32.insert("deals.csv".into(), tresillo_durable::checksum::hex(csv_crc));
-        }
-        let s = Stats::default();
-        let c = Compute::new(slots);
-        m.crc32.insert(
-            "stats.json".into(),
-            tresillo_durable::checksum::of(serde_json::to_string(&s)?.as_bytes()),
+    let mut m = read_manifest(dir)?;
+    if m.config != *config {
+        bail!(
+            "{} holds a run with another configuration ({}); use --force to overwrite it",
+            dir.display(),
+            config_diff(&m.config, config)
         );
-        durable::write_atomic(&dir.join("stats.json"), serde_json::to_string(&s)?.as_bytes())?;
-        durable::write_atomic(&dir.join(COMPUTE_JSON), serde_json::to_string(&c)?.as_bytes())?;
-        durable::write_atomic(&dir.join("manifest.json"), serde_json::to_string_pretty(&m)?.as_bytes())?;
-        (m, s, c)
-    };
-    let unit_len = config.scoring.unit_len();
-    let rows_per_unit = t.rows_per_unit();
-    let terminal = std::io::stderr().is_terminal();
-    let bar = if a.progress && terminal {
-        // No speed and no ETA until a unit has finished: before that there is no rate.
-        let b = ProgressBar::new(d1 - d0);
-        b.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} deals  {msg}").expect("template"));
-        b.set_message("(measuring the speed)");
-        b.set_position(manifest.deals_completed);
-        b.reset_eta();
-        b
-    } else {
-        ProgressBar::hidden()
-    };
-    let rate_known = std::sync::atomic::AtomicBool::new(false);
-    let (mut record_file, mut rec_crc) = match &manifest.record {
-        // Replacing another run (playing in `DIR.partial`): records in `FILE.partial`.
-        Some(r) => {
-            let (f, crc) = open_record(r, !resuming, dir != shown)?;
-            (Some(f), tresillo_durable::checksum::continuing(crc))
+    }
+    if let Some(change) = tresillo_bots::identity_change(&m.bots, &a.bots) {
+        bail!("{} was played by another bot: {change}; use --force to start it again", dir.display());
+    }
+    if m.format != a.format {
+        bail!(
+            "{} holds a run written with --format {}; resume it with --format {} (or use --force to \
+             start it again)",
+            dir.display(),
+            m.format,
+            m.format
+        );
+    }
+    if m.complete {
+        complete_run(dir, &m, a.note)?;
+        return Ok(Resumed::Done(already_complete(dir, &m)));
+    }
+    let s = read_stats(dir, &m)?;
+    let c = read_compute(dir, m.deals_completed)?;
+    match (&m.record, &a.record) {
+        (Some(r), Some(p)) if r.path == *p => {}
+        (Some(r), _) => bail!(
+            "{} was recording to {}; resume it with --record {}",
+            dir.display(),
+            r.path.display(),
+            r.path.display()
+        ),
+        (None, Some(_)) => {
+            bail!("{} was started without --record; a run cannot start recording halfway", dir.display())
         }
-        None => (None, tresillo_durable::checksum::Hasher::new()),
+        (None, None) => {}
+    }
+    if m.format.parquet() {
+        // Checks every part the manifest counts before anything is changed.
+        let kept =
+            crate::parquet::resume_parts(&dir.join(PARTS_DIR), u0, m.units_completed, t.rows_per_unit())?;
+        check_parts(&kept, &mut m)?;
+    }
+    if m.format.csv() {
+        csv_crc = resume_csv(dir, &m)?;
+    }
+    let c = c.unwrap_or_else(|| {
+        (a.note)(&format!(
+            "{}: no compute checkpoint of its {} deals (a run of an older version); compute.csv \
+             counts only the deals played from now",
+            dir.display(),
+            m.deals_completed
+        ));
+        Compute { deals: m.deals_completed, ..Compute::new(config.agents.len()) }
+    });
+    let manifest = Manifest { build: a.build.clone(), command_line, ..m };
+    Ok(Resumed::Play(Box::new(Begun { manifest, stats: s, compute: c, csv_crc })))
+}
+
+/// Checks the rows of `deals.csv` that the manifest `m` counts against its
+/// checksum and cuts the file after them; their checksum.
+fn resume_csv(dir: &Path, m: &Manifest) -> Result<u32> {
+    check_csv_header(&dir.join("deals.csv"), "resume it")?;
+    let f = OpenOptions::new().write(true).open(dir.join("deals.csv")).context("opening deals.csv")?;
+    let len = f.metadata()?.len();
+    if len < m.csv_bytes {
+        bail!(
+            "{}: deals.csv holds {len} bytes but its checkpoint counts {} (was the machine \
+             restarted?); start the run again with --force",
+            dir.display(),
+            m.csv_bytes
+        );
+    }
+    // The rows kept must have the bytes the checkpoint vouches for.
+    let crc = tresillo_durable::checksum::file(&dir.join("deals.csv"), Some(m.csv_bytes))?;
+    if let Some(want) = m.crc32.get("deals.csv") {
+        tresillo_durable::checksum::check(&dir.join("deals.csv"), crc, want)?;
+    }
+    f.set_len(m.csv_bytes).context("truncating deals.csv to its last checkpoint")?;
+    Ok(crc)
+}
+
+/// Starts the run in `dir` afresh: its empty files and its first manifest.
+fn fresh_start(
+    a: &RunOptions<'_>,
+    config: &TournamentConfig,
+    dir: &Path,
+    book: Option<DealBook>,
+    command_line: Vec<String>,
+) -> Result<Begun> {
+    let (d0, d1) = config.deal_range();
+    let mut csv_crc = 0;
+    // With --resume and no manifest, any run files are those of a start killed
+    // before its first checkpoint (the manifest is written last): start over.
+    claim_dir(dir, a.force, a.resume)?;
+    if a.resume {
+        (a.note)(&format!("{}: no run to resume there; starting it", dir.display()));
+    }
+    let header = if a.format.csv() { csv_header()? } else { Vec::new() };
+    if a.format.csv() {
+        durable::write_atomic(&dir.join("deals.csv"), &header)?;
+        csv_crc = crc32fast::hash(&header);
+    }
+    if a.format.parquet() {
+        fs::create_dir_all(dir.join(PARTS_DIR))
+            .with_context(|| format!("creating {}", dir.join(PARTS_DIR).display()))?;
+    }
+    let mut m = Manifest {
+        tool: "tresillo".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        build: a.build.clone(),
+        command_line,
+        config: config.clone(),
+        deal_range: [d0, d1],
+        deals_completed: 0,
+        units_completed: 0,
+        csv_bytes: header.len() as u64,
+        complete: false,
+        record: a.record.as_ref().map(|p| RecordProgress {
+            path: p.clone(),
+            bytes: 0,
+            crc32: Some(tresillo_durable::checksum::of(b"")),
+        }),
+        format: a.format,
+        parquet_bytes: None,
+        time_budget: config.timed_agents(&a.registry).into_iter().map(String::from).collect(),
+        deal_book: book,
+        bots: a.bots.clone(),
+        crc32: BTreeMap::new(),
     };
-    let mut csv_crc = tresillo_durable::checksum::continuing(csv_crc);
-    let t = t.recording(record_file.is_some());
-    let workers = pool(a.threads)?;
-    let mut schedule = Batches::new(workers.current_num_threads() as u64, rows_per_unit, batch_override()?);
-    let format = manifest.format;
-    let mut csv_file = if format.csv() {
-        let mut f =
-            OpenOptions::new().append(true).open(dir.join("deals.csv")).context("opening deals.csv")?;
-        f.seek(SeekFrom::End(0))?;
-        // Rows are buffered (one write a unit was a system call per deal) and the
-        // buffer is flushed before every checkpoint, so the file still holds every
-        // row the manifest counts.
-        Some(std::io::BufWriter::with_capacity(1 << 20, f))
-    } else {
-        None
-    };
-    let parts = dir.join(PARTS_DIR);
-    let mut row_builder = RowBuilder::new();
-    // Each worker thread keeps its agents for the whole run (an external bot's
-    // process serves every batch); they are dropped, and bots ended, at the end.
-    let slots = workers.install(AgentSlots::new);
-    let started = Instant::now();
-    let first = u0 + manifest.units_completed;
-    // The workers play batch after batch; a writer thread appends each finished
-    // batch and checkpoints it while the next one is being played.
-    let (tx, rx) = std::sync::mpsc::sync_channel::<(u64, Vec<UnitRows<'_>>)>(1);
-    // A run that starts at its first unit also encodes deals.parquet as it goes, in
-    // this writer thread while the workers play (the same GroupWriter `assemble`
-    // uses, so the same bytes); a resumed run assembles it from the parts at the end.
-    let live_tmp = dir.join(format!("{DEALS_PARQUET}.tmp"));
-    let mut live = if format.parquet() && manifest.units_completed == 0 {
-        Some(crate::parquet::GroupWriter::create(&live_tmp, u0, rows_per_unit)?)
-    } else {
-        None
-    };
-    let mut interrupted = false;
-    let (mut manifest, stats, compute, live) = std::thread::scope(|scope| -> Result<_> {
-        let writer =
-            scope.spawn(|| -> Result<(Manifest, Stats, Compute, Option<crate::parquet::GroupWriter>)> {
-                let mut checkpoints = 0;
-                // Progress lines where no terminal is (standard error a file or a pipe).
-                let lines = a.progress && !terminal;
-                let every = progress_every();
-                let mut running = Running::default();
-                let mut last_line = started;
-                let played_from = manifest.deals_completed;
-                for (units, outs) in rx {
-                    for (bytes, s, recs, c, rows) in &outs {
-                        running.add(s);
-                        if let Some(f) = csv_file.as_mut() {
-                            f.write_all(bytes)
-                                .with_context(|| format!("writing {}", dir.join("deals.csv").display()))?;
-                            csv_crc.update(bytes);
-                            manifest.csv_bytes += bytes.len() as u64;
-                        }
-                        for r in rows {
-                            row_builder.push(r);
-                        }
-                        stats.merge(s);
-                        compute.try_merge(c).with_context(|| format!("{}: compute.json", dir.display()))?;
-                        if let (Some(f), Some(r)) = (record_file.as_mut(), manifest.record.as_mut()) {
-                            f.write_all(recs).with_context(|| format!("writing {}", r.path.display()))?;
-                            rec_crc.update(recs);
-                            r.bytes += recs.len() as u64;
-                        }
-                    }
-                    if format.parquet() {
-                        let from = u0 + manifest.units_completed;
-                        let batch = row_builder.finish();
-                        let part = crate::parquet::write_part(&parts, from, from + units, &batch)?;
-                        let name =
-                            format!("{PARTS_DIR}/{}", part.file_name().unwrap_or_default().to_string_lossy());
-                        manifest.crc32.insert(
-                            name,
-                            tresillo_durable::checksum::hex(tresillo_durable::checksum::file(&part, None)?),
-                        );
-                        if let Some(w) = live.as_mut() {
-                            w.write(&batch)?;
-                        }
-                    }
-                    manifest.units_completed += units;
-                    manifest.deals_completed = manifest.units_completed * unit_len;
-                    // The rows are in the file before the manifest counts them, so a
-                    // killed process loses nothing that was written. (No fsync per batch:
-                    // it would protect only against the machine itself going down, at a
-                    // large cost; resume refuses a deals.csv shorter than its checkpoint.)
-                    if let Some(f) = csv_file.as_mut() {
-                        f.flush().with_context(|| format!("writing {}", dir.join("deals.csv").display()))?;
-                        write_point();
-                        manifest.crc32.insert(
-                            "deals.csv".into(),
-                            tresillo_durable::checksum::hex(csv_crc.clone().finalize()),
-                        );
-                    }
-                    if let Some(r) = manifest.record.as_mut() {
-                        r.crc32 = Some(tresillo_durable::checksum::hex(rec_crc.clone().finalize()));
-                    }
-                    checkpoint(dir, &stats, &compute, &mut manifest, false)?;
-                    let done = manifest.deals_completed;
-                    if lines && last_line.elapsed().as_secs_f64() >= every {
-                        last_line = Instant::now();
-                        let secs = started.elapsed().as_secs_f64().max(1e-9);
-                        let rate = (done - played_from) as f64 / secs;
-                        let left = (d1 - d0).saturating_sub(done);
-                        let eta = if rate > 0.0 { duration(left as f64 / rate) } else { "-".into() };
-                        (a.note)(&format!(
-                            "progress: {done}/{} deals ({:.1}%), {rate:.1} deals/s, ETA {eta}; {}",
-                            d1 - d0,
-                            100.0 * done as f64 / (d1 - d0).max(1) as f64,
-                            running.line(&config, rows_per_unit)
-                        ));
-                    }
-                    checkpoints += 1;
-                    tresillo_durable::fault::checkpoint(checkpoints); // where a test may stop the run
-                }
-                Ok((manifest, stats, compute, live))
-            });
-        let mut next = first;
-        let mut stopped = None;
-        while next < u1 {
-            if stop() {
-                interrupted = true;
-                break;
+    if a.format.csv() {
+        m.crc32.insert("deals.csv".into(), tresillo_durable::checksum::hex(csv_crc));
+    }
+    let s = Stats::default();
+    let c = Compute::new(config.agents.len());
+    m.crc32
+        .insert("stats.json".into(), tresillo_durable::checksum::of(serde_json::to_string(&s)?.as_bytes()));
+    durable::write_atomic(&dir.join("stats.json"), serde_json::to_string(&s)?.as_bytes())?;
+    durable::write_atomic(&dir.join(COMPUTE_JSON), serde_json::to_string(&c)?.as_bytes())?;
+    durable::write_atomic(&dir.join("manifest.json"), serde_json::to_string_pretty(&m)?.as_bytes())?;
+    Ok(Begun { manifest: m, stats: s, compute: c, csv_crc })
+}
+
+/// The progress bar on a terminal (`shown`), hidden otherwise.
+fn progress_bar(shown: bool, deals: u64, done: u64) -> ProgressBar {
+    if !shown {
+        return ProgressBar::hidden();
+    }
+    // No speed and no ETA until a unit has finished: before that there is no rate.
+    let b = ProgressBar::new(deals);
+    b.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} deals  {msg}").expect("template"));
+    b.set_message("(measuring the speed)");
+    b.set_position(done);
+    b.reset_eta();
+    b
+}
+
+/// The progress lines where no terminal is (standard error a file or a pipe).
+struct ProgressLines {
+    on: bool,
+    every: f64,
+    running: Running,
+    started: Instant,
+    last: Instant,
+    /// The deals done when this process started playing.
+    from: u64,
+    /// The deals of the run.
+    deals: u64,
+}
+
+impl ProgressLines {
+    /// A line when the last one is `every` seconds old: `done` deals so far.
+    fn report(&mut self, done: u64, config: &TournamentConfig, rows_per_unit: u64, note: &dyn Fn(&str)) {
+        if !self.on || self.last.elapsed().as_secs_f64() < self.every {
+            return;
+        }
+        self.last = Instant::now();
+        let secs = self.started.elapsed().as_secs_f64().max(1e-9);
+        let rate = (done - self.from) as f64 / secs;
+        let left = self.deals.saturating_sub(done);
+        let eta = if rate > 0.0 { duration(left as f64 / rate) } else { "-".into() };
+        note(&format!(
+            "progress: {done}/{} deals ({:.1}%), {rate:.1} deals/s, ETA {eta}; {}",
+            self.deals,
+            100.0 * done as f64 / self.deals.max(1) as f64,
+            self.running.line(config, rows_per_unit)
+        ));
+    }
+}
+
+/// The run's files as it plays: the rows appended to `deals.csv`, the part files
+/// and the live `deals.parquet`, the record file, the running checksums, and the
+/// manifest, statistics and compute that each checkpoint writes.
+struct Sink<'d> {
+    dir: &'d Path,
+    format: Format,
+    parts: PathBuf,
+    u0: u64,
+    unit_len: u64,
+    rows_per_unit: u64,
+    csv_file: Option<std::io::BufWriter<File>>,
+    csv_crc: tresillo_durable::checksum::Hasher,
+    record_file: Option<File>,
+    rec_crc: tresillo_durable::checksum::Hasher,
+    row_builder: RowBuilder,
+    live: Option<crate::parquet::GroupWriter>,
+    live_tmp: PathBuf,
+    manifest: Manifest,
+    stats: Stats,
+    compute: Compute,
+}
+
+impl<'d> Sink<'d> {
+    /// Opens the files a run appends to, from the state `b` it starts from.
+    fn open(
+        dir: &'d Path,
+        shown: &Path,
+        resuming: bool,
+        b: Begun,
+        config: &TournamentConfig,
+        rows_per_unit: u64,
+    ) -> Result<Self> {
+        let (u0, _) = config.unit_range();
+        let (record_file, rec_crc) = match &b.manifest.record {
+            // Replacing another run (playing in `DIR.partial`): records in `FILE.partial`.
+            Some(r) => {
+                let (f, crc) = open_record(r, !resuming, dir != shown)?;
+                (Some(f), tresillo_durable::checksum::continuing(crc))
             }
-            let end = (next + schedule.next()).min(u1);
+            None => (None, tresillo_durable::checksum::Hasher::new()),
+        };
+        let format = b.manifest.format;
+        let csv_file = if format.csv() {
+            let mut f =
+                OpenOptions::new().append(true).open(dir.join("deals.csv")).context("opening deals.csv")?;
+            f.seek(SeekFrom::End(0))?;
+            // Rows are buffered (one write a unit was a system call per deal) and the
+            // buffer is flushed before every checkpoint, so the file still holds every
+            // row the manifest counts.
+            Some(std::io::BufWriter::with_capacity(1 << 20, f))
+        } else {
+            None
+        };
+        // A run that starts at its first unit also encodes deals.parquet as it goes, in
+        // the writer thread while the workers play (the same GroupWriter `assemble`
+        // uses, so the same bytes); a resumed run assembles it from the parts at the end.
+        let live_tmp = dir.join(format!("{DEALS_PARQUET}.tmp"));
+        let live = if format.parquet() && b.manifest.units_completed == 0 {
+            Some(crate::parquet::GroupWriter::create(&live_tmp, u0, rows_per_unit)?)
+        } else {
+            None
+        };
+        Ok(Sink {
+            dir,
+            format,
+            parts: dir.join(PARTS_DIR),
+            u0,
+            unit_len: config.scoring.unit_len(),
+            rows_per_unit,
+            csv_file,
+            csv_crc: tresillo_durable::checksum::continuing(b.csv_crc),
+            record_file,
+            rec_crc,
+            row_builder: RowBuilder::new(),
+            live,
+            live_tmp,
+            manifest: b.manifest,
+            stats: b.stats,
+            compute: b.compute,
+        })
+    }
+
+    /// The writer thread's loop: each batch the workers send appended and
+    /// checkpointed, a progress line now and then.
+    fn write_batches(
+        &mut self,
+        rx: std::sync::mpsc::Receiver<(u64, Vec<UnitRows<'_>>)>,
+        lines: &mut ProgressLines,
+        config: &TournamentConfig,
+        note: &dyn Fn(&str),
+    ) -> Result<()> {
+        let mut checkpoints = 0;
+        for (units, outs) in rx {
+            for out in &outs {
+                lines.running.add(&out.1);
+                self.append(out)?;
+            }
+            self.commit(units)?;
+            lines.report(self.manifest.deals_completed, config, self.rows_per_unit, note);
+            checkpoints += 1;
+            tresillo_durable::fault::checkpoint(checkpoints); // where a test may stop the run
+        }
+        Ok(())
+    }
+
+    /// One unit's rows, statistics, compute and records added.
+    fn append(&mut self, (bytes, s, recs, c, rows): &UnitRows<'_>) -> Result<()> {
+        let dir = self.dir;
+        if let Some(f) = self.csv_file.as_mut() {
+            f.write_all(bytes).with_context(|| format!("writing {}", dir.join("deals.csv").display()))?;
+            self.csv_crc.update(bytes);
+            self.manifest.csv_bytes += bytes.len() as u64;
+        }
+        for r in rows {
+            self.row_builder.push(r);
+        }
+        self.stats.merge(s);
+        self.compute.try_merge(c).with_context(|| format!("{}: compute.json", dir.display()))?;
+        if let (Some(f), Some(r)) = (self.record_file.as_mut(), self.manifest.record.as_mut()) {
+            f.write_all(recs).with_context(|| format!("writing {}", r.path.display()))?;
+            self.rec_crc.update(recs);
+            r.bytes += recs.len() as u64;
+        }
+        Ok(())
+    }
+
+    /// The batch of `units` units just appended: its part file, then the
+    /// checkpoint that counts it.
+    fn commit(&mut self, units: u64) -> Result<()> {
+        let dir = self.dir;
+        let manifest = &mut self.manifest;
+        if self.format.parquet() {
+            let from = self.u0 + manifest.units_completed;
+            let batch = self.row_builder.finish();
+            let part = crate::parquet::write_part(&self.parts, from, from + units, &batch)?;
+            let name = format!("{PARTS_DIR}/{}", part.file_name().unwrap_or_default().to_string_lossy());
+            manifest.crc32.insert(
+                name,
+                tresillo_durable::checksum::hex(tresillo_durable::checksum::file(&part, None)?),
+            );
+            if let Some(w) = self.live.as_mut() {
+                w.write(&batch)?;
+            }
+        }
+        manifest.units_completed += units;
+        manifest.deals_completed = manifest.units_completed * self.unit_len;
+        // The rows are in the file before the manifest counts them, so a
+        // killed process loses nothing that was written. (No fsync per batch:
+        // it would protect only against the machine itself going down, at a
+        // large cost; resume refuses a deals.csv shorter than its checkpoint.)
+        if let Some(f) = self.csv_file.as_mut() {
+            f.flush().with_context(|| format!("writing {}", dir.join("deals.csv").display()))?;
+            write_point();
+            manifest
+                .crc32
+                .insert("deals.csv".into(), tresillo_durable::checksum::hex(self.csv_crc.clone().finalize()));
+        }
+        if let Some(r) = manifest.record.as_mut() {
+            r.crc32 = Some(tresillo_durable::checksum::hex(self.rec_crc.clone().finalize()));
+        }
+        checkpoint(dir, &self.stats, &self.compute, manifest, false)
+    }
+
+    /// Completes the run: `deals.parquet` from its parts, the summary files, the
+    /// checksums, and the manifest that says it is complete, last. The summary
+    /// table.
+    fn finish(&mut self, config: &TournamentConfig) -> Result<String> {
+        let dir = self.dir;
+        if self.format.parquet() {
+            // The parts, regrouped, become deals.parquet before the manifest says the run
+            // is complete; the parts go only after that.
+            let tmp = &self.live_tmp;
+            match self.live.take() {
+                Some(w) => w.close()?,
+                None => {
+                    let list = crate::parquet::all_parts(
+                        &self.parts,
+                        self.u0,
+                        self.manifest.units_completed,
+                        self.rows_per_unit,
+                    )?;
+                    crate::parquet::assemble(&list, tmp, self.u0, self.rows_per_unit)?;
+                }
+            }
+            let target = dir.join(DEALS_PARQUET);
+            rename(tmp, &target)?;
+            self.manifest.parquet_bytes = Some(fs::metadata(&target)?.len());
+        }
+        // Every file of the finished run is in place (each written under a temporary
+        // name, then renamed) before the manifest says the run is complete.
+        let table = write_summary(dir, config, &self.stats, Some(&self.compute), self.rows_per_unit)?;
+        let manifest = &mut self.manifest;
+        if self.format.csv() {
+            manifest
+                .crc32
+                .insert("deals.csv".into(), tresillo_durable::checksum::hex(self.csv_crc.clone().finalize()));
+        }
+        if let Some(r) = manifest.record.as_mut() {
+            r.crc32 = Some(tresillo_durable::checksum::hex(self.rec_crc.clone().finalize()));
+        }
+        complete_checksums(dir, manifest)?;
+        manifest.complete = true;
+        checkpoint(dir, &self.stats, &self.compute, manifest, true)?;
+        if self.format.parquet() {
+            fs::remove_dir_all(&self.parts).with_context(|| format!("removing {}", self.parts.display()))?;
+            write_point();
+        }
+        Ok(table)
+    }
+}
+
+/// One finished unit as the writer takes it: its `deals.csv` rows (when the run
+/// writes the CSV), its records, and its rows for Parquet (when it writes that).
+fn unit_rows<'t>(
+    u: tresillo_sim::UnitOutput<'t>,
+    format: Format,
+    bar: &ProgressBar,
+    rate_known: &std::sync::atomic::AtomicBool,
+    unit_len: u64,
+) -> UnitRows<'t> {
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(Vec::with_capacity(if format.csv() { 256 * u.rows.len() } else { 0 }));
+    if format.csv() {
+        for r in &u.rows {
+            w.serialize(r).expect("rows serialize");
+        }
+    }
+    let mut recs = Vec::new();
+    for r in &u.records {
+        serde_json::to_writer(&mut recs, r).expect("records serialize");
+        recs.push(b'\n');
+    }
+    // The bar counts deals as they finish, not batch by batch.
+    bar.inc(unit_len);
+    if !rate_known.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} deals  {per_sec}  ETA {eta}")
+                .expect("template"),
+        );
+    }
+    let rows = if format.parquet() { u.rows } else { Vec::new() };
+    (w.into_inner().expect("in memory"), u.stats, recs, u.compute, rows)
+}
+
+/// What plays the batches: the worker threads, their agents, the batch sizes and
+/// the progress bar.
+struct Players<'p, 't> {
+    t: &'t Tournament,
+    workers: &'p rayon::ThreadPool,
+    slots: &'p AgentSlots,
+    schedule: &'p mut Batches,
+    bar: &'p ProgressBar,
+    format: Format,
+    unit_len: u64,
+}
+
+impl<'t> Players<'_, 't> {
+    /// Plays the units `units` batch after batch, each sent to the writer, until
+    /// the end, `stop`, or a fault (the error). True when `stop` ended it.
+    fn play(
+        &mut self,
+        units: std::ops::Range<u64>,
+        stop: &dyn Fn() -> bool,
+        tx: std::sync::mpsc::SyncSender<(u64, Vec<UnitRows<'t>>)>,
+    ) -> Result<bool> {
+        let rate_known = std::sync::atomic::AtomicBool::new(false);
+        let (format, unit_len, bar) = (self.format, self.unit_len, self.bar);
+        let mut next = units.start;
+        while next < units.end {
+            if stop() {
+                return Ok(true);
+            }
+            let end = (next + self.schedule.next()).min(units.end);
             let t0 = Instant::now();
-            let (outs, failed) = workers.install(|| {
-                t.run_in_kept(&slots, next..end, |u| {
-                    let mut w = csv::WriterBuilder::new()
-                        .has_headers(false)
-                        .from_writer(Vec::with_capacity(if format.csv() { 256 * u.rows.len() } else { 0 }));
-                    if format.csv() {
-                        for r in &u.rows {
-                            w.serialize(r).expect("rows serialize");
-                        }
-                    }
-                    let mut recs = Vec::new();
-                    for r in &u.records {
-                        serde_json::to_writer(&mut recs, r).expect("records serialize");
-                        recs.push(b'\n');
-                    }
-                    // The bar counts deals as they finish, not batch by batch.
-                    bar.inc(unit_len);
-                    if !rate_known.swap(true, std::sync::atomic::Ordering::Relaxed) {
-                        bar.set_style(
-                            ProgressStyle::with_template("{bar:40} {pos}/{len} deals  {per_sec}  ETA {eta}")
-                                .expect("template"),
-                        );
-                    }
-                    let rows = if format.parquet() { u.rows } else { Vec::new() };
-                    (w.into_inner().expect("in memory"), u.stats, recs, u.compute, rows)
-                })
+            let (outs, failed) = self.workers.install(|| {
+                self.t
+                    .run_in_kept(self.slots, next..end, |u| unit_rows(u, format, bar, &rate_known, unit_len))
             });
             // A run that stops (an agent's fault, an interruption) keeps the units of
             // the batch finished before it.
             let kept = outs.len() as u64;
             if failed.is_none() {
-                schedule.played(end - next, t0.elapsed().as_secs_f64());
+                self.schedule.played(end - next, t0.elapsed().as_secs_f64());
             }
             if kept > 0 && tx.send((kept, outs)).is_err() {
-                break; // the writer failed; its error is reported below
+                break; // the writer failed; its error is reported by the caller
             }
-            if failed.is_some() {
-                stopped = failed;
-                break;
+            if let Some(e) = failed {
+                return Err(e.into());
             }
             next = end;
         }
-        drop(tx);
-        let written = writer.join().map_err(|_| anyhow::anyhow!("the writer thread panicked"))??;
-        match stopped {
-            Some(e) => Err(e.into()),
-            None => Ok(written),
+        Ok(false)
+    }
+}
+
+/// Plays (or continues) the run in `dir`, which the caller has locked; `shown` is
+/// the directory named in the last printed line.
+fn play(
+    a: &RunOptions<'_>,
+    config: &TournamentConfig,
+    dir: &Path,
+    shown: &Path,
+    book: Option<&DealBook>,
+    command_line: Vec<String>,
+    stop: &dyn Fn() -> bool,
+) -> Result<String> {
+    let config = config.clone();
+    // A resumed run plays the book its manifest names; another book is refused.
+    let book = book_of(a, dir, book)?;
+    let t = Tournament::with_registry(config.clone(), a.registry.clone())?.with_book(book.clone())?;
+    let (u0, u1) = config.unit_range();
+    let (d0, d1) = config.deal_range();
+    let resuming = a.resume && dir.join("manifest.json").exists();
+    let begun = if resuming {
+        match resume_start(a, &config, dir, &t, command_line)? {
+            Resumed::Play(b) => *b,
+            Resumed::Done(line) => return Ok(line),
         }
+    } else {
+        fresh_start(a, &config, dir, book, command_line)?
+    };
+    let unit_len = config.scoring.unit_len();
+    let rows_per_unit = t.rows_per_unit();
+    let terminal = std::io::stderr().is_terminal();
+    let bar = progress_bar(a.progress && terminal, d1 - d0, begun.manifest.deals_completed);
+    let mut sink = Sink::open(dir, shown, resuming, begun, &config, rows_per_unit)?;
+    let t = t.recording(sink.record_file.is_some());
+    let workers = pool(a.threads)?;
+    let mut schedule = Batches::new(workers.current_num_threads() as u64, rows_per_unit, batch_override()?);
+    let format = sink.format;
+    // Each worker thread keeps its agents for the whole run (an external bot's
+    // process serves every batch); they are dropped, and bots ended, at the end.
+    let slots = workers.install(AgentSlots::new);
+    let started = Instant::now();
+    let first = u0 + sink.manifest.units_completed;
+    let mut lines = ProgressLines {
+        on: a.progress && !terminal,
+        every: progress_every(),
+        running: Running::default(),
+        started,
+        last: started,
+        from: sink.manifest.deals_completed,
+        deals: d1 - d0,
+    };
+    // The workers play batch after batch; a writer thread appends each finished
+    // batch and checkpoints it while the next one is being played.
+    let (tx, rx) = std::sync::mpsc::sync_channel::<(u64, Vec<UnitRows<'_>>)>(1);
+    let mut players = Players {
+        t: &t,
+        workers: &workers,
+        slots: &slots,
+        schedule: &mut schedule,
+        bar: &bar,
+        format,
+        unit_len,
+    };
+    let interrupted = std::thread::scope(|scope| -> Result<bool> {
+        let writer = scope.spawn(|| sink.write_batches(rx, &mut lines, &config, a.note));
+        let played = players.play(first..u1, stop, tx);
+        writer.join().map_err(|_| anyhow::anyhow!("the writer thread panicked"))??;
+        played
     })?;
     bar.finish_and_clear();
     drop(slots);
     if interrupted {
-        return Err(Interrupted { deals_completed: manifest.deals_completed }.into());
+        return Err(Interrupted { deals_completed: sink.manifest.deals_completed }.into());
     }
-    if format.parquet() {
-        // The parts, regrouped, become deals.parquet before the manifest says the run
-        // is complete; the parts go only after that.
-        let tmp = live_tmp;
-        match live {
-            Some(w) => w.close()?,
-            None => {
-                let list = crate::parquet::all_parts(&parts, u0, manifest.units_completed, rows_per_unit)?;
-                crate::parquet::assemble(&list, &tmp, u0, rows_per_unit)?;
-            }
-        }
-        let target = dir.join(DEALS_PARQUET);
-        rename(&tmp, &target)?;
-        manifest.parquet_bytes = Some(fs::metadata(&target)?.len());
-    }
-    // Every file of the finished run is in place (each written under a temporary
-    // name, then renamed) before the manifest says the run is complete.
-    let table = write_summary(dir, &config, &stats, Some(&compute), rows_per_unit)?;
-    if format.csv() {
-        manifest.crc32.insert("deals.csv".into(), tresillo_durable::checksum::hex(csv_crc.finalize()));
-    }
-    if let Some(r) = manifest.record.as_mut() {
-        r.crc32 = Some(tresillo_durable::checksum::hex(rec_crc.finalize()));
-    }
-    complete_checksums(dir, &mut manifest)?;
-    manifest.complete = true;
-    checkpoint(dir, &stats, &compute, &mut manifest, true)?;
-    if format.parquet() {
-        fs::remove_dir_all(&parts).with_context(|| format!("removing {}", parts.display()))?;
-        write_point();
-    }
+    let table = sink.finish(&config)?;
     let secs = started.elapsed().as_secs_f64();
     // Only the deals this process played count toward its speed.
     let played = (u1 - first) * unit_len;
@@ -1660,7 +1868,7 @@ fn play(
             "{} deals played in {:.2} s ({} rows in all): {:.0} deals/s; output in {}\n",
             played,
             secs,
-            stats.rows,
+            sink.stats.rows,
             played as f64 / secs,
             shown.display()
         ));
