@@ -1914,19 +1914,9 @@ impl Drop for Partial {
     }
 }
 
-/// Merges the finished shard directories `dirs` (in any order) into the run
-/// directory `out` (`force`: replacing a run there); returns the summary table.
-/// `format` says which files of rows to write (`None`: the shards' format); each
-/// shard must hold them.
-pub fn merge(
-    out: &Path,
-    dirs: &[PathBuf],
-    force: bool,
-    build: Option<Build>,
-    command_line: Vec<String>,
-    format: Option<Format>,
-) -> Result<String> {
-    // Before anything is touched: the output must be apart from every input.
+/// Refuses an output directory `out` that is, contains or is inside one of the
+/// inputs `dirs`, or an input that is not a directory.
+fn check_apart(out: &Path, dirs: &[PathBuf]) -> Result<()> {
     let out_at = resolved(out)?;
     for d in dirs {
         let at = fs::canonicalize(d).with_context(|| format!("reading the input {}", d.display()))?;
@@ -1940,26 +1930,27 @@ pub fn merge(
             );
         }
     }
-    let mut parts = Vec::new();
-    let mut input_locks = Vec::new();
-    for d in dirs {
-        input_locks.push(lock_input(d)?);
-        let m = read_manifest(d)?;
-        ensure!(m.complete, "{} is not a finished shard (run it again with --resume)", d.display());
-        parts.push((m, d.clone()));
-    }
-    // Without --format: the files every shard holds.
-    let format = match format {
+    Ok(())
+}
+
+/// The format a merge writes: `format`, or (`None`) the files every shard holds.
+fn merge_format(format: Option<Format>, parts: &[(Manifest, PathBuf)]) -> Format {
+    match format {
         Some(f) => f,
         None => {
             match (parts.iter().all(|(m, _)| m.format.csv()), parts.iter().all(|(m, _)| m.format.parquet())) {
                 (true, true) => Format::Both,
                 (false, true) => Format::Parquet,
-                _ => Format::Csv, // a shard without deals.csv is named below
+                _ => Format::Csv, // a shard without deals.csv is named by check_shard_files
             }
         }
-    };
-    for (m, d) in &parts {
+    }
+}
+
+/// Refuses a shard that lacks a file of rows `format` asks for, or whose files
+/// do not have the sizes and checksums its manifest vouches for.
+fn check_shard_files(parts: &[(Manifest, PathBuf)], format: Format) -> Result<()> {
+    for (m, d) in parts {
         let lacks = |f: &str| {
             anyhow::anyhow!(
                 "{}: no {f} (the shard was run with --format {}); merge it with --format {}, or run the \
@@ -1998,9 +1989,15 @@ pub fn merge(
         // Every file of the shard with the bytes its manifest vouches for.
         verify_run(d, m, Missing::Allowed)?;
     }
+    Ok(())
+}
+
+/// Refuses shards of different runs, a shard given twice and a missing one;
+/// sorts them by index. The whole run's configuration.
+fn check_one_run(parts: &mut [(Manifest, PathBuf)]) -> Result<TournamentConfig> {
     let whole = parts[0].0.config.whole();
     let count = parts[0].0.config.shard.count;
-    for (m, d) in &parts {
+    for (m, d) in parts.iter() {
         ensure!(
             m.config.whole() == whole,
             "{} belongs to another run than {} (configurations differ)",
@@ -2033,37 +2030,46 @@ pub fn merge(
     {
         bail!("shard {k}/{count} is missing ({} of {count} shards given)", parts.len());
     }
-    let _lock = lock_dir(out)?;
-    let existing: Vec<&str> = RUN_FILES.iter().copied().filter(|f| out.join(f).exists()).collect();
-    if !existing.is_empty() && !force {
-        bail!("{} already holds a run ({}); use --force to overwrite it", out.display(), existing.join(", "));
-    }
-    // Everything is written under temporary names, renamed into place at the end.
-    let tmp_of = |f: &str| out.join(format!("{f}.partial"));
-    let partial = Partial(RUN_FILES.iter().map(|f| tmp_of(f)).collect());
+    Ok(whole)
+}
+
+/// The shards' rows, statistics and compute merged: the rows streamed into
+/// `csv` (`deals.csv`'s temporary file) and `parquet` (`deals.parquet`'s) as
+/// `format` asks.
+struct Merged {
+    stats: Stats,
+    /// The shards' compute, in shard (deal) order; none when a shard has none.
+    compute: Option<Compute>,
+    csv_bytes: u64,
+    parquet_bytes: Option<u64>,
+}
+
+fn merge_rows(
+    parts: &[(Manifest, PathBuf)],
+    format: Format,
+    csv: &Path,
+    parquet: &Path,
+    rows_per_unit: u64,
+) -> Result<Merged> {
     let header = csv_header()?;
-    let tmp = tmp_of("deals.csv");
     let mut w = if format.csv() {
         let mut w = std::io::BufWriter::new(
-            File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?,
+            File::create(csv).with_context(|| format!("creating {}", csv.display()))?,
         );
-        w.write_all(&header).with_context(|| format!("writing {}", tmp.display()))?;
+        w.write_all(&header).with_context(|| format!("writing {}", csv.display()))?;
         Some(w)
     } else {
         None
     };
     // The merged rows' row groups start at unit 0 of the whole run, as one run's.
-    let rows_per_unit = whole.scoring.unit_len() * whole.seatings().len() as u64;
-    let tmp_parquet = tmp_of(DEALS_PARQUET);
     let mut pw = if format.parquet() {
-        Some(crate::parquet::GroupWriter::create(&tmp_parquet, 0, rows_per_unit)?)
+        Some(crate::parquet::GroupWriter::create(parquet, 0, rows_per_unit)?)
     } else {
         None
     };
     let mut stats = Stats::default();
-    // The shards' compute, in shard (deal) order; none when a shard has none.
     let mut compute = Some(Compute::default());
-    for (m, d) in &parts {
+    for (m, d) in parts {
         // Streamed: a shard's rows are never all in memory.
         if let Some(w) = w.as_mut() {
             let p = d.join("deals.csv");
@@ -2097,9 +2103,9 @@ pub fn merge(
     }
     let csv_bytes = match w {
         Some(w) => {
-            let mut f = w.into_inner().map_err(|e| anyhow::anyhow!("writing {}: {e}", tmp.display()))?;
-            f.flush().with_context(|| format!("writing {}", tmp.display()))?;
-            f.sync_all().with_context(|| format!("writing {}", tmp.display()))?;
+            let mut f = w.into_inner().map_err(|e| anyhow::anyhow!("writing {}: {e}", csv.display()))?;
+            f.flush().with_context(|| format!("writing {}", csv.display()))?;
+            f.sync_all().with_context(|| format!("writing {}", csv.display()))?;
             f.metadata()?.len()
         }
         None => 0,
@@ -2107,13 +2113,54 @@ pub fn merge(
     let parquet_bytes = match pw {
         Some(pw) => {
             pw.close()?;
-            Some(fs::metadata(&tmp_parquet)?.len())
+            Some(fs::metadata(parquet)?.len())
         }
         None => None,
     };
+    Ok(Merged { stats, compute, csv_bytes, parquet_bytes })
+}
+
+/// Merges the finished shard directories `dirs` (in any order) into the run
+/// directory `out` (`force`: replacing a run there); returns the summary table.
+/// `format` says which files of rows to write (`None`: the shards' format); each
+/// shard must hold them.
+pub fn merge(
+    out: &Path,
+    dirs: &[PathBuf],
+    force: bool,
+    build: Option<Build>,
+    command_line: Vec<String>,
+    format: Option<Format>,
+) -> Result<String> {
+    // Before anything is touched: the output must be apart from every input.
+    check_apart(out, dirs)?;
+    let mut parts = Vec::new();
+    let mut input_locks = Vec::new();
+    for d in dirs {
+        input_locks.push(lock_input(d)?);
+        let m = read_manifest(d)?;
+        ensure!(m.complete, "{} is not a finished shard (run it again with --resume)", d.display());
+        parts.push((m, d.clone()));
+    }
+    let format = merge_format(format, &parts);
+    check_shard_files(&parts, format)?;
+    let whole = check_one_run(&mut parts)?;
+    let _lock = lock_dir(out)?;
+    let existing: Vec<&str> = RUN_FILES.iter().copied().filter(|f| out.join(f).exists()).collect();
+    if !existing.is_empty() && !force {
+        bail!("{} already holds a run ({}); use --force to overwrite it", out.display(), existing.join(", "));
+    }
+    // Everything is written under temporary names, renamed into place at the end.
+    let tmp_of = |f: &str| out.join(format!("{f}.partial"));
+    let partial = Partial(RUN_FILES.iter().map(|f| tmp_of(f)).collect());
+    let tmp = tmp_of("deals.csv");
+    let rows_per_unit = whole.scoring.unit_len() * whole.seatings().len() as u64;
+    let tmp_parquet = tmp_of(DEALS_PARQUET);
+    let Merged { stats, compute, csv_bytes, parquet_bytes } =
+        merge_rows(&parts, format, &tmp, &tmp_parquet, rows_per_unit)?;
     durable::write_atomic(&tmp_of("stats.json"), serde_json::to_string(&stats)?.as_bytes())?;
     // (The merged run may seat agents of another registry: only its shape counts.)
-    let m = Manifest {
+    let mut m = Manifest {
         tool: "tresillo".into(),
         version: env!("CARGO_PKG_VERSION").into(),
         build,
@@ -2150,7 +2197,6 @@ pub fn merge(
     }
     // The checksums of the files written, as a run in one piece records them
     // (not the measured compute files); the manifest is written last.
-    let mut m = m;
     for f in complete_files(format, compute.is_some()) {
         if !["manifest.json", COMPUTE_JSON, COMPUTE_CSV].contains(&f) {
             m.crc32.insert(
