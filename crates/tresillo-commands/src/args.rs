@@ -7,9 +7,10 @@
 
 use std::str::FromStr;
 
-/// The most worker threads a run accepts: far above any machine's cores, far below
-/// what would exhaust the system's threads.
-pub const MAX_THREADS: usize = 1024;
+/// The check of a worker-thread count (1 to [`tresillo_runs::MAX_THREADS`];
+/// `what` names it in the message: `--threads` on the command line, `threads`
+/// in an experiment file): the run library's, one for every caller.
+pub use tresillo_runs::check_threads;
 
 /// An unsigned integer type a flag may hold.
 pub trait Unsigned: FromStr + Copy + Send + Sync + 'static {
@@ -37,18 +38,6 @@ pub fn non_negative<T: Unsigned>(s: &str) -> Result<T, String> {
         t.parse::<T>().map_err(|_| format!("must be a non-negative integer, at most {}", T::max_text()))
     } else {
         Err("must be a non-negative integer".into())
-    }
-}
-
-/// Checks a worker-thread count: 1 to [`MAX_THREADS`]. `what` names it in the
-/// message (`--threads` on the command line, `threads` in an experiment file).
-pub fn check_threads(t: usize, what: &str) -> Result<usize, String> {
-    if t == 0 {
-        Err(format!("{what} must be at least 1"))
-    } else if t > MAX_THREADS {
-        Err(format!("{what} {t} is too many: at most {MAX_THREADS} worker threads"))
-    } else {
-        Ok(t)
     }
 }
 

@@ -32,7 +32,7 @@ pub use run::{
     merge, missing_files, progress_every, read_manifest, rows_file, run, run_book, run_experiment,
     run_stoppable, table,
 };
-pub use tournament::{ArgNames, TournamentArgs, check_resume_force, tournament_config};
+pub use tournament::{PYTHON_WORDS, TournamentArgs, check_resume_force, python_words, tournament_config};
 pub use tresillo_deals::{Format, parquet, read_book};
 /// The durable-file crate, whose modules the commands reach through this one.
 pub use tresillo_durable::{self as durable, checksum, lines, write_point};

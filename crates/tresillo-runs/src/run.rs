@@ -139,10 +139,12 @@ fn duration(secs: f64) -> String {
     if s >= 3600 { format!("{}h{:02}m", s / 3600, s / 60 % 60) } else { format!("{}m{:02}s", s / 60, s % 60) }
 }
 
-/// The most worker threads a run takes.
+/// The most worker threads a run takes: far above any machine's cores, far below
+/// what would exhaust the system's threads.
 pub const MAX_THREADS: usize = 1024;
 
-/// Refuses 0 threads and more than [`MAX_THREADS`] (`what` names the setting).
+/// Refuses 0 threads and more than [`MAX_THREADS`] (`what` names the setting:
+/// `--threads` on the command line, `threads` in an experiment file or Python).
 pub fn check_threads(t: usize, what: &str) -> Result<usize, String> {
     if t == 0 {
         Err(format!("{what} must be at least 1"))
