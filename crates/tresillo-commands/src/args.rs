@@ -44,7 +44,7 @@ pub fn non_negative<T: Unsigned>(s: &str) -> Result<T, String> {
 /// The value parser of every `--threads` flag.
 pub fn threads(s: &str) -> Result<usize, String> {
     let t = non_negative::<usize>(s)?;
-    check_threads(t, "--threads").map_err(|e| e.trim_start_matches("--threads ").to_string())
+    check_threads(t, "--threads").map_err(|e| e.to_string().trim_start_matches("--threads ").to_string())
 }
 
 #[cfg(test)]
@@ -63,6 +63,6 @@ mod tests {
         assert_eq!(threads("1024"), Ok(1024));
         assert!(threads("1025").unwrap_err().contains("at most 1024"));
         assert!(threads("0").unwrap_err().contains("at least 1"));
-        assert!(check_threads(5000, "threads").unwrap_err().starts_with("threads 5000"));
+        assert!(check_threads(5000, "threads").unwrap_err().to_string().starts_with("threads 5000"));
     }
 }

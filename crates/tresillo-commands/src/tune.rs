@@ -211,7 +211,7 @@ impl TuneArgs {
         let plan = SearchPlan { method, max_rounds: self.rounds, max_evaluations: self.max_evaluations };
         space.check(&plan)?;
         if let Some(t) = self.threads {
-            crate::args::check_threads(t, "threads").map_err(anyhow::Error::msg)?;
+            crate::args::check_threads(t, "threads")?;
         }
         let n = self.confirm_deals();
         ensure!(

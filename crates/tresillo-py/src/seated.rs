@@ -315,7 +315,7 @@ pub fn _tournament(
     bidding_covers: Option<&str>,
 ) -> PyResult<(String, Vec<String>)> {
     if let Some(t) = threads {
-        tresillo_runs::check_threads(t, "threads").map_err(value_error)?;
+        tresillo_runs::check_threads(t, "threads").map_err(|e| value_error(e.to_string()))?;
     }
     tresillo_runs::check_resume_force(resume, force)
         .map_err(|e| value_error(python_words(&e.to_string())))?;
