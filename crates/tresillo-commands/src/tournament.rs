@@ -108,7 +108,7 @@ impl TournamentArgs {
     /// The deal book of `--deals-from`, read (one-line errors naming the file,
     /// line and token).
     pub fn book(&self) -> Result<Option<tresillo_sim::book::DealBook>> {
-        self.deals_from.as_deref().map(tresillo_runs::read_book).transpose()
+        Ok(self.deals_from.as_deref().map(tresillo_runs::read_book).transpose()?)
     }
 
     /// How the run is written: these arguments, this build, progress on

@@ -34,7 +34,7 @@ pub use run::{
 };
 pub use tournament::{PYTHON_WORDS, TournamentArgs, check_resume_force, python_words, tournament_config};
 pub use tresillo_deals::parquet::UnknownFormat;
-pub use tresillo_deals::{Format, parquet, read_book};
+pub use tresillo_deals::{BookError, Format, parquet, read_book};
 /// The durable-file crate, whose modules the commands reach through this one.
 pub use tresillo_durable::{self as durable, checksum, lines, write_point};
 
