@@ -9,9 +9,9 @@
 use crate::study::{GameSetup, Study, study_row};
 use std::fs;
 use std::path::Path;
-use tresillo_runs::Format;
-use tresillo_runs::durable;
-use tresillo_runs::parquet::{GroupWriter, RowBuilder};
+use tresillo_deals::Format;
+use tresillo_deals::parquet::{GroupWriter, RowBuilder};
+use tresillo_durable as durable;
 use tresillo_sim::HandRecord;
 use tresillo_sim::book::BookDeal;
 
@@ -24,7 +24,7 @@ pub struct Exported {
     pub deals: usize,
 }
 
-/// Writes a file of the export ([`tresillo_runs::durable::write_atomic`]).
+/// Writes a file of the export ([`tresillo_durable::write_atomic`]).
 fn write_synced(path: &Path, bytes: &[u8]) -> Result<(), String> {
     durable::write_atomic(path, bytes).map_err(|e| e.to_string())
 }
@@ -251,14 +251,14 @@ fn rows_files(
     let mut crc = serde_json::Map::new();
     if format.csv() {
         let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
-        w.write_record(&tresillo_runs::parquet::header()).map_err(|e| e.to_string())?;
+        w.write_record(&tresillo_deals::parquet::header()).map_err(|e| e.to_string())?;
         for r in &rows {
             w.serialize(r).map_err(|e| e.to_string())?;
         }
         let bytes = w.into_inner().map_err(|e| e.to_string())?;
         write_synced(&dir.join("deals.csv"), &bytes)?;
         manifest.insert("csv_bytes".into(), bytes.len().into());
-        crc.insert("deals.csv".into(), tresillo_runs::checksum::of(&bytes).into());
+        crc.insert("deals.csv".into(), tresillo_durable::checksum::of(&bytes).into());
     }
     if format.parquet() {
         let path = dir.join("deals.parquet");
@@ -271,7 +271,7 @@ fn rows_files(
         w.close().map_err(|e| format!("{e:#}"))?;
         let bytes = fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         manifest.insert("parquet_bytes".into(), bytes.len().into());
-        crc.insert("deals.parquet".into(), tresillo_runs::checksum::of(&bytes).into());
+        crc.insert("deals.parquet".into(), tresillo_durable::checksum::of(&bytes).into());
     }
     manifest.insert("crc32".into(), crc.into());
     Ok(manifest)
@@ -313,7 +313,7 @@ fn baseline_dir(
     c: &crate::Condition,
 ) -> Result<(), String> {
     let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
-    w.write_record(&tresillo_runs::parquet::header()).map_err(|e| e.to_string())?;
+    w.write_record(&tresillo_deals::parquet::header()).map_err(|e| e.to_string())?;
     for (setup, record, agents) in games {
         w.serialize(study_row(setup, record, agents)?).map_err(|e| e.to_string())?;
     }
@@ -329,7 +329,7 @@ fn baseline_dir(
         "config": config(study, c, agent),
         "rows": games.len(),
         "csv_bytes": bytes.len(),
-        "crc32": {"deals.csv": tresillo_runs::checksum::of(&bytes)},
+        "crc32": {"deals.csv": tresillo_durable::checksum::of(&bytes)},
         "complete": true,
     });
     let serde_json::Value::Object(m) = manifest else { unreachable!("an object") };
