@@ -57,87 +57,11 @@ pub fn export(study: &Study, out: &Path, format: Format) -> Result<Exported, Str
         records.push(b'\n');
     }
     write_synced(&partial.join("records.jsonl"), &records)?;
-    // What the participants did beyond decisions (docs/STUDY.md, "Timing and
-    // behaviour"): one row an event.
-    let mut w = csv::WriterBuilder::new().from_writer(Vec::new());
-    w.write_record(["participant", "game", "kind", "decision", "card", "at", "server_ms", "page_ms"])
-        .map_err(|e| e.to_string())?;
-    for (id, game, e) in study.events() {
-        w.write_record([
-            id.to_string(),
-            game.to_string(),
-            field(e, "kind"),
-            field(e, "decision"),
-            field(e, "card"),
-            field(e, "at"),
-            field(e, "server_ms"),
-            field(e, "page_ms"),
-        ])
-        .map_err(|e| e.to_string())?;
-    }
-    write_synced(&partial.join("events.csv"), &w.into_inner().map_err(|e| e.to_string())?)?;
-    // The questionnaire's and comprehension check's answers, every attempt.
-    let mut w = csv::WriterBuilder::new().from_writer(Vec::new());
-    w.write_record([
-        "participant",
-        "condition",
-        "game",
-        "question",
-        "when",
-        "answer",
-        "correct",
-        "at",
-        "page_ms",
-    ])
-    .map_err(|e| e.to_string())?;
-    for (p, game, a) in study.answers() {
-        let q = f.questions.iter().find(|q| a["question"] == q.id.as_str());
-        w.write_record([
-            f.participants[p].id.clone(),
-            f.condition_of(p).name.clone(),
-            game.to_string(),
-            field(a, "question"),
-            q.map_or(String::new(), |q| {
-                if q.when == crate::When::Before { "before" } else { "after" }.into()
-            }),
-            field(a, "answer"),
-            field(a, "correct"),
-            field(a, "at"),
-            field(a, "page_ms"),
-        ])
-        .map_err(|e| e.to_string())?;
-    }
-    write_synced(&partial.join("questionnaire.csv"), &w.into_inner().map_err(|e| e.to_string())?)?;
-    // Each participant's condition and progress; of one who withdrew, the id
-    // only.
+    write_events(study, &partial)?;
+    write_questionnaire(study, &partial)?;
     let progress = study.progress();
-    let mut w = csv::WriterBuilder::new().from_writer(Vec::new());
-    w.write_record(["participant", "condition", "withdrawn", "practice_played", "played", "games"])
-        .map_err(|e| e.to_string())?;
-    for p in &progress {
-        let row = if p.withdrawn {
-            [p.id.clone(), String::new(), "true".into(), String::new(), String::new(), String::new()]
-        } else {
-            [
-                p.id.clone(),
-                p.condition.clone(),
-                "false".into(),
-                p.practice_played.to_string(),
-                p.played.to_string(),
-                p.games.to_string(),
-            ]
-        };
-        w.write_record(row).map_err(|e| e.to_string())?;
-    }
-    write_synced(&partial.join("participants.csv"), &w.into_inner().map_err(|e| e.to_string())?)?;
-    let mut book = String::from("# the study's deal book: tresillo tournament --deals-from this file\n");
-    for d in study.book().deals() {
-        match d {
-            BookDeal::Seed(s) => book.push_str(&format!("{s}\n")),
-            BookDeal::Dealt(deal) => book.push_str(&format!("{deal}\n")),
-        }
-    }
-    write_synced(&partial.join("book.txt"), book.as_bytes())?;
+    write_participants(&progress, &partial)?;
+    write_book(study, &partial)?;
 
     let mut deals: Vec<u64> = games.iter().map(|(s, _, _)| s.deal_index).collect();
     deals.dedup();
@@ -201,6 +125,107 @@ pub fn export(study: &Study, out: &Path, format: Format) -> Result<Exported, Str
         durable::sync_dir(parent).map_err(|e| e.to_string())?;
     }
     Ok(Exported { rows: games.len(), deals: deals.len() })
+}
+
+/// `events.csv`: what the participants did beyond decisions.
+fn write_events(study: &Study, dir: &Path) -> Result<(), String> {
+    // What the participants did beyond decisions (docs/STUDY.md, "Timing and
+    // behaviour"): one row an event.
+    let mut w = csv::WriterBuilder::new().from_writer(Vec::new());
+    w.write_record(["participant", "game", "kind", "decision", "card", "at", "server_ms", "page_ms"])
+        .map_err(|e| e.to_string())?;
+    for (id, game, e) in study.events() {
+        w.write_record([
+            id.to_string(),
+            game.to_string(),
+            field(e, "kind"),
+            field(e, "decision"),
+            field(e, "card"),
+            field(e, "at"),
+            field(e, "server_ms"),
+            field(e, "page_ms"),
+        ])
+        .map_err(|e| e.to_string())?;
+    }
+    write_synced(&dir.join("events.csv"), &w.into_inner().map_err(|e| e.to_string())?)?;
+    Ok(())
+}
+
+/// `questionnaire.csv`: every attempt at every question.
+fn write_questionnaire(study: &Study, dir: &Path) -> Result<(), String> {
+    let f = study.file();
+    // The questionnaire's and comprehension check's answers, every attempt.
+    let mut w = csv::WriterBuilder::new().from_writer(Vec::new());
+    w.write_record([
+        "participant",
+        "condition",
+        "game",
+        "question",
+        "when",
+        "answer",
+        "correct",
+        "at",
+        "page_ms",
+    ])
+    .map_err(|e| e.to_string())?;
+    for (p, game, a) in study.answers() {
+        let q = f.questions.iter().find(|q| a["question"] == q.id.as_str());
+        w.write_record([
+            f.participants[p].id.clone(),
+            f.condition_of(p).name.clone(),
+            game.to_string(),
+            field(a, "question"),
+            q.map_or(String::new(), |q| {
+                if q.when == crate::When::Before { "before" } else { "after" }.into()
+            }),
+            field(a, "answer"),
+            field(a, "correct"),
+            field(a, "at"),
+            field(a, "page_ms"),
+        ])
+        .map_err(|e| e.to_string())?;
+    }
+    write_synced(&dir.join("questionnaire.csv"), &w.into_inner().map_err(|e| e.to_string())?)?;
+    Ok(())
+}
+
+/// `participants.csv`: each participant's condition and progress.
+fn write_participants(progress: &[crate::study::Progress], dir: &Path) -> Result<(), String> {
+    // Each participant's condition and progress; of one who withdrew, the id
+    // only.
+    let mut w = csv::WriterBuilder::new().from_writer(Vec::new());
+    w.write_record(["participant", "condition", "withdrawn", "practice_played", "played", "games"])
+        .map_err(|e| e.to_string())?;
+    for p in progress {
+        let row = if p.withdrawn {
+            [p.id.clone(), String::new(), "true".into(), String::new(), String::new(), String::new()]
+        } else {
+            [
+                p.id.clone(),
+                p.condition.clone(),
+                "false".into(),
+                p.practice_played.to_string(),
+                p.played.to_string(),
+                p.games.to_string(),
+            ]
+        };
+        w.write_record(row).map_err(|e| e.to_string())?;
+    }
+    write_synced(&dir.join("participants.csv"), &w.into_inner().map_err(|e| e.to_string())?)?;
+    Ok(())
+}
+
+/// `book.txt`: the study's deal book, for `tresillo tournament --deals-from`.
+fn write_book(study: &Study, dir: &Path) -> Result<(), String> {
+    let mut book = String::from("# the study's deal book: tresillo tournament --deals-from this file\n");
+    for d in study.book().deals() {
+        match d {
+            BookDeal::Seed(s) => book.push_str(&format!("{s}\n")),
+            BookDeal::Dealt(deal) => book.push_str(&format!("{deal}\n")),
+        }
+    }
+    write_synced(&dir.join("book.txt"), book.as_bytes())?;
+    Ok(())
 }
 
 /// A journaled object's field as a CSV cell (null: empty).
