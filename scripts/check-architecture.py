@@ -52,7 +52,7 @@ IO_ONLY_IN = {"tresillo-study": "tresillo-study/src/store/"}
 # A crate the map names that crates/ lacks is a violation when this is true; false
 # while a crate the map describes is being added on another branch (issue 53's
 # tresillo-durable and tresillo-deals).
-STRICT_MAP = False
+STRICT_MAP = True
 
 spec = importlib.util.spec_from_file_location("check_imports", ROOT / "scripts" / "check-imports.py")
 check_imports = importlib.util.module_from_spec(spec)

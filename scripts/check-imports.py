@@ -17,6 +17,11 @@ crate root is left out: it declares and re-exports every module.
 Prints every circle (each strongly connected component of more than one module) with
 the lines behind its edges, and exits 1 when there is one; `--graph` prints every
 edge too.
+
+Also checks the layers of the crates (their [dependencies] in Cargo.toml, followed
+transitively): each crate of `BELOW` reaches none of the crates it names, so that
+the durable-file crate stays at the bottom and the study and the server do not pull
+in the run library, the bots or the learned models (issue 53).
 """
 import re
 import sys
@@ -348,8 +353,53 @@ def self_test():
         sys.exit(f"check-imports: its reader fails {bad} of its own cases; fix it before trusting its answer")
 
 
+# A crate, and the workspace crates it must not reach through its dependencies.
+BELOW = {
+    "tresillo-durable": {"*"},
+    "tresillo-deals": {"tresillo-runs", "tresillo-bots", "tresillo-learn", "tresillo-study", "tresillo-server"},
+    "tresillo-study": {"tresillo-runs", "tresillo-bots", "tresillo-learn", "tresillo-server"},
+    "tresillo-server": {"tresillo-runs", "tresillo-bots", "tresillo-learn"},
+}
+
+
+def crate_deps():
+    """Crate name -> the workspace crates its [dependencies] name (not dev or build)."""
+    deps = {}
+    for toml in sorted((ROOT / "crates").glob("*/Cargo.toml")):
+        section, names = None, set()
+        for line in toml.read_text(encoding="utf-8").splitlines():
+            line = line.strip()
+            if line.startswith("["):
+                section = line
+            elif section == "[dependencies]" and line.startswith("tresillo-"):
+                names.add(re.split(r"[\s.=]", line, maxsplit=1)[0])
+        deps[toml.parent.name] = names
+    return deps
+
+
+def check_layers():
+    """One line per crate of BELOW that reaches a crate it must not; their count."""
+    deps, bad = crate_deps(), 0
+    for crate, banned in BELOW.items():
+        if crate not in deps:
+            continue
+        seen, todo = set(), list(deps[crate])
+        while todo:
+            d = todo.pop()
+            if d not in seen:
+                seen.add(d)
+                todo.extend(deps.get(d, ()))
+        hit = sorted(seen if "*" in banned else seen & banned)
+        if hit:
+            bad += 1
+            print(f"{crate}: depends on {', '.join(hit)}, which is above it (check-imports.py BELOW)")
+    return bad
+
+
 def main():
     self_test()
+    if check_layers():
+        sys.exit("check-imports: a crate depends on a crate above it")
     args = sys.argv[1:]
     show = "--graph" in args
     args = [a for a in args if a != "--graph"]

@@ -208,30 +208,7 @@ impl Registry {
             |p| Ok(Box::new(RuleAgent::new(rule_params(p)?))),
         )
         .expect("a new name");
-        let mut ismcts_params: Vec<ParamInfo> = IsmctsParams::INFO
-            .iter()
-            .map(|(name, help)| ParamInfo {
-                name,
-                default: IsmctsParams::default_of(name).expect("a search parameter"),
-                help,
-            })
-            .collect();
-        ismcts_params.extend(infer_param_infos());
-        ismcts_params.extend(rule_param_infos());
-        r.register(
-            AgentInfo {
-                name: "ismcts",
-                help: "Information Set MCTS over card play, surrender, takeover and bola (one \
-                       exactly sampled world per iteration, availability-count UCB, random or \
-                       rule playouts; mo=1: one tree per seat), and in every rule set its own \
-                       play-phase questions and ledger (hombre, lhombre, four players); \
-                       auction, contract, exchange and conversation as rule with the rule \
-                       parameters given",
-                params: ismcts_params,
-            },
-            |p| Ok(Box::new(Ismcts::new(IsmctsParams::from_pairs(p.agent(), p.pairs())?))),
-        )
-        .expect("a new name");
+        register_ismcts(&mut r);
         let mut cheat_params = vec![ParamInfo {
             name: "rollouts",
             default: Cheat::default().rollouts.to_string(),
@@ -255,137 +232,7 @@ impl Registry {
             },
         )
         .expect("a new name");
-        let d = PimcParams::default();
-        let mut pimc_params = vec![
-            ParamInfo {
-                name: "worlds",
-                default: d.worlds.to_string(),
-                help: "worlds drawn from the exact sampler and solved per decision (at least 1)",
-            },
-            ParamInfo {
-                name: "adaptive",
-                default: u8::from(d.adaptive).to_string(),
-                help: "1: every 8 worlds, stop if no remaining world could change the card; 0: all",
-            },
-            ParamInfo {
-                name: "threads",
-                default: d.threads.to_string(),
-                help: "threads of the pool sharing a card decision's searches (1: the calling thread; \
-                       0: auto, 1 inside a tournament's or tune's worker pool, else up to 4; \
-                       the same card and worlds drawn for any value)",
-            },
-            ParamInfo {
-                name: "bid_worlds",
-                default: d.bid_worlds.to_string(),
-                help: "worlds drawn (once per hand) to value each contract and trump for the auction",
-            },
-            ParamInfo {
-                name: "ms",
-                default: d.ms.to_string(),
-                help: "time per searched play-phase decision in milliseconds instead of `worlds` \
-                       (worlds drawn until it has passed, at least one; 0: none; not reproducible)",
-            },
-            ParamInfo {
-                name: "bid_margin",
-                default: d.bid_margin.to_string(),
-                help: "least mean bidding utility (hundredths of an AIP, 9 tantos) of a contract to bid it",
-            },
-            ParamInfo {
-                name: "discard",
-                default: "rule".to_string(),
-                help: "this seat's own discards (three-player tresillo): rule, search (declarer and \
-                       opponents: candidates around rule's discard valued by solving sampled worlds \
-                       and draws after the exchange) or declarer (searched as declarer only)",
-            },
-            ParamInfo {
-                name: "discard_worlds",
-                default: d.discard_worlds.to_string(),
-                help: "worlds (hidden cards and the draw) per searched discard (discard=search)",
-            },
-            ParamInfo {
-                name: "discard_cands",
-                default: d.discard_cands.to_string(),
-                help: "most candidate discards a searched discard values, rule's first (1 to 12; 1: rule's)",
-            },
-            ParamInfo {
-                name: "stakes",
-                default: "ledger".to_string(),
-                help: "the auction's and the bola decision's stakes in tresillo and tresillo-house: \
-                       ledger (the rule set's own payments) or tresillo (tresillo's whatever the rule \
-                       set; the agent before it asked the ledger, kept for an experiment)",
-            },
-            ParamInfo {
-                name: "discard_z",
-                default: d.discard_z.to_string(),
-                help: "a searched discard leaves rule's only for a candidate whose mean gain over the \
-                       worlds exceeds this many hundredths of its paired standard error (0: any gain)",
-            },
-        ];
-        pimc_params.extend(infer_param_infos());
-        pimc_params.extend(rule_param_infos());
-        r.register(
-            AgentInfo {
-                name: "pimc",
-                help: "Perfect Information Monte Carlo: card play, surrender, takeover and bola by \
-                       solving worlds from the exact sampler (utility sacado +1, puesta -1, codillo -2 \
-                       for the declarer's side; only the leading card searched beyond each world's \
-                       value, same choice as solving every card); auction and contract by solving \
-                       sampled deals after a simulated exchange (every player discarding as rule) as \
-                       entrada and solo in each suit and as vuelta, valued by the rule set's ledger for a fresh deal; \
-                       exchange as rule (or searched: discard=search, discard=declarer) and conversation as rule. In hombre and lhombre: card play, surrender, \
-                       takeover, acceptance, bola/vole/tout and the declared vole by solving sampled \
-                       worlds for the contract's objective (nolo, contrabola, cuatro, all tricks) \
-                       valued by the ledger of a fresh deal; hombre's auction and contract by the \
-                       same Monte Carlo valued by its ledger (bid_margin in hundredths of a simple \
-                       game won); lhombre's auction, contract and exchange as rule; at four players \
-                       the play phase likewise on four-player worlds, the rest as rule",
-                params: pimc_params,
-            },
-            |p| {
-                let mut q = PimcParams { rule: rule_params(p)?, ..PimcParams::default() };
-                if let Some(n) = p.int("worlds", 1, 100_000)? {
-                    q.worlds = n as u32;
-                }
-                if let Some(a) = p.int("adaptive", 0, 1)? {
-                    q.adaptive = a == 1;
-                }
-                if let Some(t) = p.int("threads", 0, 64)? {
-                    q.threads = t as u32;
-                }
-                if let Some(ms) = p.int("ms", 0, 3_600_000)? {
-                    q.ms = ms as u32;
-                }
-                if let Some(n) = p.int("bid_worlds", 1, 10_000)? {
-                    q.bid_worlds = n as u32;
-                }
-                if let Some(m) = p.int("bid_margin", -300, 300)? {
-                    q.bid_margin = m as i32;
-                }
-                if let Some(n) = p.int("discard_worlds", 1, 100_000)? {
-                    q.discard_worlds = n as u32;
-                }
-                if let Some(n) = p.int("discard_cands", 1, crate::research::exchange::MAX_CANDIDATES as i64)? {
-                    q.discard_cands = n as u32;
-                }
-                if let Some(z) = p.int("discard_z", 0, 1000)? {
-                    q.discard_z = z as u32;
-                }
-                match p.get("discard") {
-                    None | Some("rule") => {}
-                    Some("search") => q.discard_search = true,
-                    Some("declarer") => (q.discard_search, q.discard_declarer_only) = (true, true),
-                    Some(v) => return Err(p.bad_value("discard", v, "expected rule, search or declarer")),
-                }
-                match p.get("stakes") {
-                    None | Some("ledger") => {}
-                    Some("tresillo") => q.tresillo_stakes = true,
-                    Some(v) => return Err(p.bad_value("stakes", v, "expected ledger or tresillo")),
-                }
-                q.infer = infer_params(p)?;
-                Ok(Box::new(PimcAgent::new(q)))
-            },
-        )
-        .expect("a new name");
+        register_pimc(&mut r);
         register_alphamu(&mut r);
         r.register_cheat(
             AgentInfo {
@@ -583,6 +430,169 @@ fn rule_param_infos() -> Vec<ParamInfo> {
             help,
         })
         .collect()
+}
+
+/// Registers `ismcts` (Information Set MCTS) with its parameters.
+fn register_ismcts(r: &mut Registry) {
+    let mut ismcts_params: Vec<ParamInfo> = IsmctsParams::INFO
+        .iter()
+        .map(|(name, help)| ParamInfo {
+            name,
+            default: IsmctsParams::default_of(name).expect("a search parameter"),
+            help,
+        })
+        .collect();
+    ismcts_params.extend(infer_param_infos());
+    ismcts_params.extend(rule_param_infos());
+    r.register(
+        AgentInfo {
+            name: "ismcts",
+            help: "Information Set MCTS over card play, surrender, takeover and bola (one \
+                   exactly sampled world per iteration, availability-count UCB, random or \
+                   rule playouts; mo=1: one tree per seat), and in every rule set its own \
+                   play-phase questions and ledger (hombre, lhombre, four players); \
+                   auction, contract, exchange and conversation as rule with the rule \
+                   parameters given",
+            params: ismcts_params,
+        },
+        |p| Ok(Box::new(Ismcts::new(IsmctsParams::from_pairs(p.agent(), p.pairs())?))),
+    )
+    .expect("a new name");
+}
+
+/// Registers `pimc` (Perfect Information Monte Carlo) with its parameters.
+fn register_pimc(r: &mut Registry) {
+    let d = PimcParams::default();
+    let mut pimc_params = vec![
+        ParamInfo {
+            name: "worlds",
+            default: d.worlds.to_string(),
+            help: "worlds drawn from the exact sampler and solved per decision (at least 1)",
+        },
+        ParamInfo {
+            name: "adaptive",
+            default: u8::from(d.adaptive).to_string(),
+            help: "1: every 8 worlds, stop if no remaining world could change the card; 0: all",
+        },
+        ParamInfo {
+            name: "threads",
+            default: d.threads.to_string(),
+            help: "threads of the pool sharing a card decision's searches (1: the calling thread; \
+                   0: auto, 1 inside a tournament's or tune's worker pool, else up to 4; \
+                   the same card and worlds drawn for any value)",
+        },
+        ParamInfo {
+            name: "bid_worlds",
+            default: d.bid_worlds.to_string(),
+            help: "worlds drawn (once per hand) to value each contract and trump for the auction",
+        },
+        ParamInfo {
+            name: "ms",
+            default: d.ms.to_string(),
+            help: "time per searched play-phase decision in milliseconds instead of `worlds` \
+                   (worlds drawn until it has passed, at least one; 0: none; not reproducible)",
+        },
+        ParamInfo {
+            name: "bid_margin",
+            default: d.bid_margin.to_string(),
+            help: "least mean bidding utility (hundredths of an AIP, 9 tantos) of a contract to bid it",
+        },
+        ParamInfo {
+            name: "discard",
+            default: "rule".to_string(),
+            help: "this seat's own discards (three-player tresillo): rule, search (declarer and \
+                   opponents: candidates around rule's discard valued by solving sampled worlds \
+                   and draws after the exchange) or declarer (searched as declarer only)",
+        },
+        ParamInfo {
+            name: "discard_worlds",
+            default: d.discard_worlds.to_string(),
+            help: "worlds (hidden cards and the draw) per searched discard (discard=search)",
+        },
+        ParamInfo {
+            name: "discard_cands",
+            default: d.discard_cands.to_string(),
+            help: "most candidate discards a searched discard values, rule's first (1 to 12; 1: rule's)",
+        },
+        ParamInfo {
+            name: "stakes",
+            default: "ledger".to_string(),
+            help: "the auction's and the bola decision's stakes in tresillo and tresillo-house: \
+                   ledger (the rule set's own payments) or tresillo (tresillo's whatever the rule \
+                   set; the agent before it asked the ledger, kept for an experiment)",
+        },
+        ParamInfo {
+            name: "discard_z",
+            default: d.discard_z.to_string(),
+            help: "a searched discard leaves rule's only for a candidate whose mean gain over the \
+                   worlds exceeds this many hundredths of its paired standard error (0: any gain)",
+        },
+    ];
+    pimc_params.extend(infer_param_infos());
+    pimc_params.extend(rule_param_infos());
+    r.register(
+        AgentInfo {
+            name: "pimc",
+            help: "Perfect Information Monte Carlo: card play, surrender, takeover and bola by \
+                   solving worlds from the exact sampler (utility sacado +1, puesta -1, codillo -2 \
+                   for the declarer's side; only the leading card searched beyond each world's \
+                   value, same choice as solving every card); auction and contract by solving \
+                   sampled deals after a simulated exchange (every player discarding as rule) as \
+                   entrada and solo in each suit and as vuelta, valued by the rule set's ledger for a fresh deal; \
+                   exchange as rule (or searched: discard=search, discard=declarer) and conversation as rule. In hombre and lhombre: card play, surrender, \
+                   takeover, acceptance, bola/vole/tout and the declared vole by solving sampled \
+                   worlds for the contract's objective (nolo, contrabola, cuatro, all tricks) \
+                   valued by the ledger of a fresh deal; hombre's auction and contract by the \
+                   same Monte Carlo valued by its ledger (bid_margin in hundredths of a simple \
+                   game won); lhombre's auction, contract and exchange as rule; at four players \
+                   the play phase likewise on four-player worlds, the rest as rule",
+            params: pimc_params,
+        },
+        |p| {
+            let mut q = PimcParams { rule: rule_params(p)?, ..PimcParams::default() };
+            if let Some(n) = p.int("worlds", 1, 100_000)? {
+                q.worlds = n as u32;
+            }
+            if let Some(a) = p.int("adaptive", 0, 1)? {
+                q.adaptive = a == 1;
+            }
+            if let Some(t) = p.int("threads", 0, 64)? {
+                q.threads = t as u32;
+            }
+            if let Some(ms) = p.int("ms", 0, 3_600_000)? {
+                q.ms = ms as u32;
+            }
+            if let Some(n) = p.int("bid_worlds", 1, 10_000)? {
+                q.bid_worlds = n as u32;
+            }
+            if let Some(m) = p.int("bid_margin", -300, 300)? {
+                q.bid_margin = m as i32;
+            }
+            if let Some(n) = p.int("discard_worlds", 1, 100_000)? {
+                q.discard_worlds = n as u32;
+            }
+            if let Some(n) = p.int("discard_cands", 1, crate::research::exchange::MAX_CANDIDATES as i64)? {
+                q.discard_cands = n as u32;
+            }
+            if let Some(z) = p.int("discard_z", 0, 1000)? {
+                q.discard_z = z as u32;
+            }
+            match p.get("discard") {
+                None | Some("rule") => {}
+                Some("search") => q.discard_search = true,
+                Some("declarer") => (q.discard_search, q.discard_declarer_only) = (true, true),
+                Some(v) => return Err(p.bad_value("discard", v, "expected rule, search or declarer")),
+            }
+            match p.get("stakes") {
+                None | Some("ledger") => {}
+                Some("tresillo") => q.tresillo_stakes = true,
+                Some(v) => return Err(p.bad_value("stakes", v, "expected ledger or tresillo")),
+            }
+            q.infer = infer_params(p)?;
+            Ok(Box::new(PimcAgent::new(q)))
+        },
+    )
+    .expect("a new name");
 }
 
 /// Registers `alphamu` ([`crate::research::alphamu`]).

@@ -13,9 +13,10 @@
 
 use std::str::FromStr;
 
-/// The most worker threads a run accepts: far above any machine's cores, far below
-/// what would exhaust the system's threads.
-pub const MAX_THREADS: usize = 1024;
+/// The check of a worker-thread count (1 to [`tresillo_runs::MAX_THREADS`];
+/// `what` names it in the message: `--threads` on the command line, `threads`
+/// in an experiment file): the run library's, one for every caller.
+pub use tresillo_runs::check_threads;
 
 /// An unsigned integer type a flag may hold.
 pub trait Unsigned: FromStr + Copy + Send + Sync + 'static {
@@ -46,22 +47,10 @@ pub fn non_negative<T: Unsigned>(s: &str) -> Result<T, String> {
     }
 }
 
-/// Checks a worker-thread count: 1 to [`MAX_THREADS`]. `what` names it in the
-/// message (`--threads` on the command line, `threads` in an experiment file).
-pub fn check_threads(t: usize, what: &str) -> Result<usize, String> {
-    if t == 0 {
-        Err(format!("{what} must be at least 1"))
-    } else if t > MAX_THREADS {
-        Err(format!("{what} {t} is too many: at most {MAX_THREADS} worker threads"))
-    } else {
-        Ok(t)
-    }
-}
-
 /// The value parser of every `--threads` flag.
 pub fn threads(s: &str) -> Result<usize, String> {
     let t = non_negative::<usize>(s)?;
-    check_threads(t, "--threads").map_err(|e| e.trim_start_matches("--threads ").to_string())
+    check_threads(t, "--threads").map_err(|e| e.to_string().trim_start_matches("--threads ").to_string())
 }
 
 #[cfg(test)]
@@ -80,6 +69,6 @@ mod tests {
         assert_eq!(threads("1024"), Ok(1024));
         assert!(threads("1025").unwrap_err().contains("at most 1024"));
         assert!(threads("0").unwrap_err().contains("at least 1"));
-        assert!(check_threads(5000, "threads").unwrap_err().starts_with("threads 5000"));
+        assert!(check_threads(5000, "threads").unwrap_err().to_string().starts_with("threads 5000"));
     }
 }

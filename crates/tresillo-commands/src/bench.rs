@@ -278,140 +278,157 @@ pub fn playout_start() -> PlayState {
 }
 
 /// Runs `tresillo bench`.
+/// Legal-move generation: `n` calls on one thread.
+fn bench_movegen(n: u64, out: &mut impl Write) -> Result<()> {
+    let pos = movegen_positions(1024, 7);
+    let t = Instant::now();
+    let mut acc = 0u64;
+    let rounds = n.div_ceil(pos.len() as u64);
+    for _ in 0..rounds {
+        for &(h, tr, led) in &pos {
+            acc ^= legal_moves(black_box(h), black_box(tr), black_box(led)).bits();
+        }
+    }
+    black_box(acc);
+    let calls = rounds * pos.len() as u64;
+    let ns = t.elapsed().as_nanos() as f64 / calls as f64;
+    writeln!(out, "movegen: {calls} legal-move calls on one thread")?;
+    writeln!(out, "{ns:.2} ns per legal-move call")?;
+    Ok(())
+}
+
+/// Random play-phase playouts: `n` on one thread.
+fn bench_playouts(n: u64, out: &mut impl Write) -> Result<()> {
+    let start = playout_start();
+    let mut rng = rng_from_seed(3);
+    let t = Instant::now();
+    let mut acc = 0u64;
+    for _ in 0..n {
+        acc += u64::from(playout(&start, &mut rng));
+    }
+    black_box(acc);
+    let one = n as f64 / t.elapsed().as_secs_f64();
+    writeln!(out, "playouts: {n} random play-phase playouts (27 cards each) on one thread")?;
+    writeln!(out, "{one:.0} playouts per second")?;
+    Ok(())
+}
+
+/// Scored deals of `agents` (no files): deals per second on one thread and on all.
+fn bench_deals(
+    agents: &Option<String>,
+    n: u64,
+    rules: &crate::rules::RulesArgs,
+    out: &mut impl Write,
+) -> Result<()> {
+    let players = rules.players()?;
+    let agents = agents.clone().unwrap_or_else(|| vec!["rule"; usize::from(players)].join(","));
+    let mut config = tresillo_sim::simple_config(["rule"; 3], n, 1, false);
+    config.agents = agents.split(',').map(|s| s.trim().to_string()).collect();
+    config.players = players;
+    config.rules = rules.parse()?;
+    // Checks the agents against the table size and the rule set.
+    let t = tresillo_sim::Tournament::new(config)?;
+    let mut rates = Vec::new();
+    for threads in [1, rayon::current_num_threads()] {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+        let start = Instant::now();
+        let rows: u64 = pool.install(|| t.run(0..n, |u| u.stats.rows))?.iter().sum();
+        black_box(rows);
+        rates.push((threads, n as f64 / start.elapsed().as_secs_f64()));
+    }
+    let seats = rules.parse()?.table(players);
+    let table = if seats.every_seat_plays() {
+        String::new()
+    } else {
+        format!(" at {} players", seats.players_word())
+    };
+    writeln!(out, "deals: {n} deals of {agents} ({}{table}), scored, no files written", rules.parse()?)?;
+    let (t1, r1) = rates[0];
+    let (tn, rn) = rates[1];
+    writeln!(out, "{r1:.0} deals per second on {t1} thread, {rn:.0} on {tn} threads ({:.2}x)", rn / r1)?;
+    Ok(())
+}
+
+/// The solver on `n` fresh deals at the first trick: every card of the leader, and the value.
+fn bench_solver(n: usize, seed: u64, out: &mut impl Write) -> Result<()> {
+    anyhow::ensure!(n > 0, "--n must be at least 1");
+    // Every position and its times are held in memory.
+    anyhow::ensure!(n <= 1_000_000, "--n {n} is too many: at most 1000000 positions");
+    let pos = solver_positions(n, seed);
+    let cards = time_positions(&pos, |c, p| {
+        black_box(c.solve(black_box(p)));
+    });
+    let value = time_positions(&pos, |c, p| {
+        black_box(c.value(black_box(p)));
+    });
+    writeln!(out, "solver: {n} fresh deals at the first trick (seeds {seed}..), one thread, one context")?;
+    writeln!(
+        out,
+        "every card of the leader: {}; {:.0} nodes ({})",
+        percentiles(&cards.0),
+        cards.1,
+        node_percentiles(&cards.2)
+    )?;
+    writeln!(out, "value: {}; {:.0} nodes ({})", percentiles(&value.0), value.1, node_percentiles(&value.2))?;
+    Ok(())
+}
+
+/// pimc's decisions (`spec`): `n` card and `n` bidding decisions, one at a time.
+fn bench_pimc(n: usize, spec: &str, out: &mut impl Write) -> Result<()> {
+    anyhow::ensure!(n > 0, "--n must be at least 1");
+    let mut agent = tresillo_agents::build_agent(spec)?;
+    let cards = sampler_views(1, n);
+    let bids = bid_views(n);
+    let mut rng = rng_from_seed(5);
+    let mut time = |views: &[PlayerView]| {
+        let mut ms: Vec<f64> = views
+            .iter()
+            .map(|v| {
+                agent.new_hand();
+                let t = Instant::now();
+                let _ = black_box(agent.decide(black_box(v), &mut rng));
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .collect();
+        ms.sort_by(f64::total_cmp);
+        ms
+    };
+    let c = time(&cards);
+    let b = time(&bids);
+    // The spec was checked by `build_agent`: `threads` is an integer.
+    let threads = match tresillo_agents::spec_param(spec, "threads")? {
+        Some(t) if t != "0" => format!("{t} thread(s)"),
+        _ => format!("{} thread(s) (`threads=0`, auto)", tresillo_agents::pimc::auto_threads()),
+    };
+    writeln!(out, "pimc: {spec}, {n} decisions of each kind, one at a time, card decisions on {threads}")?;
+    writeln!(out, "card decision at the first card: {}", percentiles_ms(&c))?;
+    writeln!(out, "bidding decision (first call): {}", percentiles_ms(&b))?;
+    Ok(())
+}
+
+/// The world sampler: `n` worlds at tricks 1 and 6.
+fn bench_sampler(n: u64, out: &mut impl Write) -> Result<()> {
+    let t1 = sampler_views(1, 200);
+    let t6 = sampler_views(6, 200);
+    let (s1, b1) = time_sampler(&t1, n);
+    let (s6, b6) = time_sampler(&t6, n);
+    writeln!(out, "sampler: {n} worlds at each point, from 200 views of rule-agent hands, one thread")?;
+    writeln!(out, "building a sampler: {b1:.2} us at trick 1, {b6:.2} us at trick 6")?;
+    writeln!(out, "{s1:.3} us per sample at trick 1, {s6:.3} us per sample at trick 6")?;
+    Ok(())
+}
+
 pub fn run(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
     match a.target {
-        Target::Movegen { n } => {
-            let pos = movegen_positions(1024, 7);
-            let t = Instant::now();
-            let mut acc = 0u64;
-            let rounds = n.div_ceil(pos.len() as u64);
-            for _ in 0..rounds {
-                for &(h, tr, led) in &pos {
-                    acc ^= legal_moves(black_box(h), black_box(tr), black_box(led)).bits();
-                }
-            }
-            black_box(acc);
-            let calls = rounds * pos.len() as u64;
-            let ns = t.elapsed().as_nanos() as f64 / calls as f64;
-            writeln!(out, "movegen: {calls} legal-move calls on one thread")?;
-            writeln!(out, "{ns:.2} ns per legal-move call")?;
-        }
-        Target::Playouts { n } => {
-            let start = playout_start();
-            let mut rng = rng_from_seed(3);
-            let t = Instant::now();
-            let mut acc = 0u64;
-            for _ in 0..n {
-                acc += u64::from(playout(&start, &mut rng));
-            }
-            black_box(acc);
-            let one = n as f64 / t.elapsed().as_secs_f64();
-            writeln!(out, "playouts: {n} random play-phase playouts (27 cards each) on one thread")?;
-            writeln!(out, "{one:.0} playouts per second")?;
-        }
-        Target::Deals { ref agents, n, ref rules } => {
-            let players = rules.players()?;
-            let agents = agents.clone().unwrap_or_else(|| vec!["rule"; usize::from(players)].join(","));
-            let mut config = tresillo_sim::simple_config(["rule"; 3], n, 1, false);
-            config.agents = agents.split(',').map(|s| s.trim().to_string()).collect();
-            config.players = players;
-            config.rules = rules.parse()?;
-            // Checks the agents against the table size and the rule set.
-            let t = tresillo_sim::Tournament::new(config)?;
-            let mut rates = Vec::new();
-            for threads in [1, rayon::current_num_threads()] {
-                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
-                let start = Instant::now();
-                let rows: u64 = pool.install(|| t.run(0..n, |u| u.stats.rows))?.iter().sum();
-                black_box(rows);
-                rates.push((threads, n as f64 / start.elapsed().as_secs_f64()));
-            }
-            let seats = rules.parse()?.table(players);
-            let table = if seats.every_seat_plays() {
-                String::new()
-            } else {
-                format!(" at {} players", seats.players_word())
-            };
-            writeln!(
-                out,
-                "deals: {n} deals of {agents} ({}{table}), scored, no files written",
-                rules.parse()?
-            )?;
-            let (t1, r1) = rates[0];
-            let (tn, rn) = rates[1];
-            writeln!(
-                out,
-                "{r1:.0} deals per second on {t1} thread, {rn:.0} on {tn} threads ({:.2}x)",
-                rn / r1
-            )?;
-        }
+        Target::Movegen { n } => bench_movegen(n, out)?,
+        Target::Playouts { n } => bench_playouts(n, out)?,
+        Target::Deals { ref agents, n, ref rules } => bench_deals(agents, n, rules, out)?,
         Target::Ismcts { ref agent, n, ref iters, ref rules } => {
             let players = rules.players()?;
             bench_ismcts(agent, n, iters, rules.parse()?, players, out)?;
         }
-        Target::Solver { n, seed } => {
-            anyhow::ensure!(n > 0, "--n must be at least 1");
-            // Every position and its times are held in memory.
-            anyhow::ensure!(n <= 1_000_000, "--n {n} is too many: at most 1000000 positions");
-            let pos = solver_positions(n, seed);
-            let cards = time_positions(&pos, |c, p| {
-                black_box(c.solve(black_box(p)));
-            });
-            let value = time_positions(&pos, |c, p| {
-                black_box(c.value(black_box(p)));
-            });
-            writeln!(
-                out,
-                "solver: {n} fresh deals at the first trick (seeds {seed}..), one thread, one context"
-            )?;
-            writeln!(
-                out,
-                "every card of the leader: {}; {:.0} nodes ({})",
-                percentiles(&cards.0),
-                cards.1,
-                node_percentiles(&cards.2)
-            )?;
-            writeln!(
-                out,
-                "value: {}; {:.0} nodes ({})",
-                percentiles(&value.0),
-                value.1,
-                node_percentiles(&value.2)
-            )?;
-        }
-        Target::Pimc { n, ref spec } => {
-            anyhow::ensure!(n > 0, "--n must be at least 1");
-            let mut agent = tresillo_agents::build_agent(spec)?;
-            let cards = sampler_views(1, n);
-            let bids = bid_views(n);
-            let mut rng = rng_from_seed(5);
-            let mut time = |views: &[PlayerView]| {
-                let mut ms: Vec<f64> = views
-                    .iter()
-                    .map(|v| {
-                        agent.new_hand();
-                        let t = Instant::now();
-                        let _ = black_box(agent.decide(black_box(v), &mut rng));
-                        t.elapsed().as_secs_f64() * 1e3
-                    })
-                    .collect();
-                ms.sort_by(f64::total_cmp);
-                ms
-            };
-            let c = time(&cards);
-            let b = time(&bids);
-            // The spec was checked by `build_agent`: `threads` is an integer.
-            let threads = match tresillo_agents::spec_param(spec, "threads")? {
-                Some(t) if t != "0" => format!("{t} thread(s)"),
-                _ => format!("{} thread(s) (`threads=0`, auto)", tresillo_agents::pimc::auto_threads()),
-            };
-            writeln!(
-                out,
-                "pimc: {spec}, {n} decisions of each kind, one at a time, card decisions on {threads}"
-            )?;
-            writeln!(out, "card decision at the first card: {}", percentiles_ms(&c))?;
-            writeln!(out, "bidding decision (first call): {}", percentiles_ms(&b))?;
-        }
+        Target::Solver { n, seed } => bench_solver(n, seed, out)?,
+        Target::Pimc { n, ref spec } => bench_pimc(n, spec, out)?,
         Target::Gsolver { n, ref rules, players, ref options } => {
             anyhow::ensure!(n > 0, "--n must be at least 1");
             let mut pairs = Vec::new();
@@ -422,18 +439,7 @@ pub fn run(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
             rules.check_players(players)?;
             bench_gsolver(rules, players, n, out)?;
         }
-        Target::Sampler { n } => {
-            let t1 = sampler_views(1, 200);
-            let t6 = sampler_views(6, 200);
-            let (s1, b1) = time_sampler(&t1, n);
-            let (s6, b6) = time_sampler(&t6, n);
-            writeln!(
-                out,
-                "sampler: {n} worlds at each point, from 200 views of rule-agent hands, one thread"
-            )?;
-            writeln!(out, "building a sampler: {b1:.2} us at trick 1, {b6:.2} us at trick 6")?;
-            writeln!(out, "{s1:.3} us per sample at trick 1, {s6:.3} us per sample at trick 6")?;
-        }
+        Target::Sampler { n } => bench_sampler(n, out)?,
     }
     Ok(())
 }

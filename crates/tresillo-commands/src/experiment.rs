@@ -555,7 +555,7 @@ fn check(e: &Experiment) -> Result<()> {
         Experiment::Tournament(t) => {
             t.config()?;
             if let Some(n) = t.threads {
-                crate::args::check_threads(n, "threads").map_err(anyhow::Error::msg)?;
+                crate::args::check_threads(n, "threads")?;
             }
         }
         Experiment::Tune(t) => {
@@ -564,7 +564,7 @@ fn check(e: &Experiment) -> Result<()> {
         Experiment::League(l) => {
             l.config()?;
             if let Some(n) = l.threads {
-                crate::args::check_threads(n, "threads").map_err(anyhow::Error::msg)?;
+                crate::args::check_threads(n, "threads")?;
             }
         }
     }

@@ -61,6 +61,56 @@ enum Answer {
     EndOfInput,
 }
 
+/// The scores after hand `k` (from 0) that scored `score`: the ledger's bowls,
+/// or the points or chips.
+fn write_scores(
+    out: &mut impl Write,
+    scorer: &Scorer,
+    score: &tresillo_core::HandScore,
+    me: Seat,
+    n: u8,
+    k: u64,
+) -> Result<()> {
+    let you = |i: u8| if Seat(i) == me { " (you)" } else { "" };
+    if let Some(l) = scorer.ledger() {
+        let bowls: Vec<String> = (0..n)
+            .map(|i| format!("seat {i}{} {} ({:+})", you(i), l.bowl(Seat(i)), score.total(Seat(i))))
+            .collect();
+        writeln!(out, "ledger after hand {}: bowls {}", k + 1, bowls.join(", "))?;
+        let seat_names: Vec<String> = (0..n).map(|i| format!("seat {i}")).collect();
+        writeln!(out, "  {}", ledger_line(l, &seat_names))?;
+    } else {
+        let (unit, scores, pot) = match (scorer.points(), scorer.chips()) {
+            (Some(p), _) => (("points", "pot"), p.scores().to_vec(), p.pot()),
+            (None, Some(c)) => (("chips", "pool"), c.bowls().to_vec(), c.pool()),
+            (None, None) => bail!("the session's ledger keeps neither tantos, points nor chips"),
+        };
+        let line: Vec<String> = (0..n)
+            .map(|i| format!("seat {i}{} {} ({:+})", you(i), scores[usize::from(i)], score.total(Seat(i))))
+            .collect();
+        writeln!(out, "{} after hand {}: {}; {} {pot}", unit.0, k + 1, line.join(", "), unit.1)?;
+    }
+    Ok(())
+}
+
+/// The session's settlement (a ledger's), or its final points or chips.
+fn write_settlement(out: &mut impl Write, scorer: &Scorer, me: Seat, n: u8) -> Result<()> {
+    if let Some(st) = scorer.settle() {
+        let res: Vec<String> = (0..n).map(|i| format!("seat {i} {:+}", st.results[Seat(i)])).collect();
+        writeln!(out, "\nsettlement: {} (you are seat {me})", res.join(", "))?;
+    } else {
+        // Points and chips are final after every hand (the pot paid out with the last).
+        let (unit, scores) = match (scorer.points(), scorer.chips()) {
+            (Some(p), _) => ("points", p.scores().to_vec()),
+            (None, Some(c)) => ("chips", c.bowls().to_vec()),
+            (None, None) => bail!("the session's ledger keeps neither tantos, points nor chips"),
+        };
+        let res: Vec<String> = (0..n).map(|i| format!("seat {i} {}", scores[usize::from(i)])).collect();
+        writeln!(out, "\nsettlement in {unit}: {} (you are seat {me})", res.join(", "))?;
+    }
+    Ok(())
+}
+
 /// Runs a session, reading the person's answers from `input`.
 pub fn run(s: &Session, input: &mut impl BufRead, out: &mut impl Write) -> Result<()> {
     let n = s.players;
@@ -177,27 +227,7 @@ pub fn run(s: &Session, input: &mut impl BufRead, out: &mut impl Write) -> Resul
         let result = table.hand.result().expect("the hand is over");
         writeln!(out, "{}", outcome_line(&result))?;
         let score = scorer.apply(&result).context("scoring the hand")?;
-        let you = |i: u8| if Seat(i) == me { " (you)" } else { "" };
-        if let Some(l) = scorer.ledger() {
-            let bowls: Vec<String> = (0..n)
-                .map(|i| format!("seat {i}{} {} ({:+})", you(i), l.bowl(Seat(i)), score.total(Seat(i))))
-                .collect();
-            writeln!(out, "ledger after hand {}: bowls {}", k + 1, bowls.join(", "))?;
-            let seat_names: Vec<String> = (0..n).map(|i| format!("seat {i}")).collect();
-            writeln!(out, "  {}", ledger_line(l, &seat_names))?;
-        } else {
-            let (unit, scores, pot) = match (scorer.points(), scorer.chips()) {
-                (Some(p), _) => (("points", "pot"), p.scores().to_vec(), p.pot()),
-                (None, Some(c)) => (("chips", "pool"), c.bowls().to_vec(), c.pool()),
-                (None, None) => bail!("the session's ledger keeps neither tantos, points nor chips"),
-            };
-            let line: Vec<String> = (0..n)
-                .map(|i| {
-                    format!("seat {i}{} {} ({:+})", you(i), scores[usize::from(i)], score.total(Seat(i)))
-                })
-                .collect();
-            writeln!(out, "{} after hand {}: {}; {} {pot}", unit.0, k + 1, line.join(", "), unit.1)?;
-        }
+        write_scores(out, &scorer, &score, me, n, k)?;
         let mut rec = HandRecord::new(s.rules.set, deal, dealer, names.clone(), steps, result);
         rec.set_rules(&s.rules);
         rec.seed = if first_deal.is_some() { None } else { Some(ds) };
@@ -208,19 +238,7 @@ pub fn run(s: &Session, input: &mut impl BufRead, out: &mut impl Write) -> Resul
         }
     }
     if !ended_early && s.hands > 1 {
-        if let Some(st) = scorer.settle() {
-            let res: Vec<String> = (0..n).map(|i| format!("seat {i} {:+}", st.results[Seat(i)])).collect();
-            writeln!(out, "\nsettlement: {} (you are seat {me})", res.join(", "))?;
-        } else {
-            // Points and chips are final after every hand (the pot paid out with the last).
-            let (unit, scores) = match (scorer.points(), scorer.chips()) {
-                (Some(p), _) => ("points", p.scores().to_vec()),
-                (None, Some(c)) => ("chips", c.bowls().to_vec()),
-                (None, None) => bail!("the session's ledger keeps neither tantos, points nor chips"),
-            };
-            let res: Vec<String> = (0..n).map(|i| format!("seat {i} {}", scores[usize::from(i)])).collect();
-            writeln!(out, "\nsettlement in {unit}: {} (you are seat {me})", res.join(", "))?;
-        }
+        write_settlement(out, &scorer, me, n)?;
     }
     writeln!(out, "{} hand(s) played.", records.len())?;
     if let (Some(p), false) = (&s.record, records.is_empty()) {

@@ -164,8 +164,9 @@ fn verdict_line(
     }
 }
 
-/// Runs `tresillo sprt`.
-pub fn run(a: &SprtArgs, out: &mut impl Write) -> Result<()> {
+/// The test's settings from the arguments (for a table of `players`): the two
+/// slots compared, the error rates, the margin or bounds; and the test's kind.
+fn settings_of(a: &SprtArgs, players: u8) -> Result<(SprtSettings, &'static str)> {
     let slots: Vec<usize> = a
         .slots
         .split(',')
@@ -173,7 +174,6 @@ pub fn run(a: &SprtArgs, out: &mut impl Write) -> Result<()> {
         .collect::<Result<_, _>>()
         .map_err(|_| anyhow::anyhow!("--slots {}: two slot numbers, `A,B`", a.slots))?;
     let [sa, sb] = slots[..] else { bail!("--slots {}: two slot numbers, `A,B`", a.slots) };
-    let players = a.rules.players()?;
     let (test, kind) = a.test()?;
     let settings = SprtSettings {
         slots: (sa, sb),
@@ -184,8 +184,12 @@ pub fn run(a: &SprtArgs, out: &mut impl Write) -> Result<()> {
         test,
     };
     settings.check(players).map_err(anyhow::Error::msg)?;
-    let book = a.deals_from.as_deref().map(tresillo_runs::read_book).transpose()?;
-    let max_deals = match (&book, a.max_deals) {
+    Ok((settings, kind))
+}
+
+/// The most deals the test plays: `--max-deals`, at most the deal book's.
+fn max_deals_of(a: &SprtArgs, book: Option<&DealBook>) -> Result<u64> {
+    let max_deals = match (book, a.max_deals) {
         (None, m) => m.unwrap_or(1_000_000),
         (Some(b), Some(m)) => {
             ensure!(
@@ -201,71 +205,24 @@ pub fn run(a: &SprtArgs, out: &mut impl Write) -> Result<()> {
     if max_deals < 2 {
         bail!("--max-deals {max_deals}: at least 2");
     }
-    let config = TournamentConfig {
-        agents: a.agents.split(',').map(|s| s.trim().to_string()).collect(),
-        players,
-        deals: max_deals,
-        seed: a.seed,
-        rules: a.rules.parse()?,
-        scoring: Scoring::Deal,
-        duplicate: true,
-        shard: Shard::WHOLE,
-        bidding: a.bidding.as_deref().map(|b| b.trim().to_string()),
-        bidding_covers: a.bidding_covers.unwrap_or_default(),
-    };
-    let registry = crate::registry();
-    config.validate_with(&registry)?;
-    let (name_a, name_b) = (format!("{sa}:{}", config.agents[sa]), format!("{sb}:{}", config.agents[sb]));
-    // The progress line of a look: the difference, the ratios against their
-    // bounds, then the evidence (W/D/L, LOS, Elo) and the look's wall time.
-    let last = std::sync::Mutex::new(std::time::Instant::now());
-    let look = |s: &SprtState| {
-        let took = {
-            let mut t = last.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            let took = t.elapsed().as_secs_f64();
-            *t = std::time::Instant::now();
-            took
-        };
-        note!(
-            "{:>8} deals: {name_a} minus {name_b} {:+.4} [{:+.4}, {:+.4}]; llr {:+.2} / {:+.2} (bounds {:.2}, {:.2}); \
-             W/D/L {}/{}/{} LOS {:.4}{}; look {took:.1} s",
-            s.units,
-            s.mean,
-            s.mean - s.ci95,
-            s.mean + s.ci95,
-            s.llr.0,
-            s.llr.1,
-            s.bounds.0,
-            s.bounds.1,
-            s.wdl.0,
-            s.wdl.1,
-            s.wdl.2,
-            s.los,
-            tresillo_runs::pairs::elo_text(s.elo)
-        );
-    };
-    let state = match &a.out {
-        Some(dir) => kept(a, &config, book.as_ref(), &settings, kind, dir, look)?,
-        None => {
-            if a.resume || a.force {
-                bail!("--resume and --force need --out (the directory that keeps the test)");
-            }
-            let t = Tournament::with_registry(config.clone(), registry)?.with_book(book.clone())?;
-            let mut b = rayon::ThreadPoolBuilder::new();
-            if let Some(n) = a.threads {
-                b = b.num_threads(n);
-            }
-            b.build()?.install(|| run_sprt(&t, &settings, max_deals, look))?
-        }
-    };
-    let why = verdict_line(&state, test, kind, a.margin, (&name_a, &name_b), max_deals);
-    writeln!(out, "{why}")?;
+    Ok(max_deals)
+}
+
+/// The lines after the verdict: the difference, the test's ratios, the evidence.
+fn write_evidence(
+    out: &mut impl Write,
+    a: &SprtArgs,
+    state: &SprtState,
+    (test, kind): (Test, &str),
+    (name_a, name_b): (&str, &str),
+    seatings: usize,
+) -> Result<()> {
     writeln!(
         out,
         "stopped after {} duplicate deals ({} seatings each): {name_a} minus {name_b} {:+.4} tantos per deal \
          [{:+.4}, {:+.4}] (fixed-sample 95% CI, for information)",
         state.units,
-        config.seatings().len(),
+        seatings,
         state.mean,
         state.mean - state.ci95,
         state.mean + state.ci95
@@ -304,6 +261,19 @@ pub fn run(a: &SprtArgs, out: &mut impl Write) -> Result<()> {
             state.units, state.mean
         )?;
     }
+    Ok(())
+}
+
+/// The `tournament` command that keeps the test's deals in a run directory, and
+/// where `--out` kept the test.
+fn write_keep(
+    out: &mut impl Write,
+    a: &SprtArgs,
+    state: &SprtState,
+    config: &TournamentConfig,
+    book: Option<&DealBook>,
+    max_deals: u64,
+) -> Result<()> {
     let mut keep =
         vec!["tresillo".to_string(), "tournament".into(), "--agents".into(), config.agents.join(",")];
     match &a.deals_from {
@@ -320,7 +290,7 @@ pub fn run(a: &SprtArgs, out: &mut impl Write) -> Result<()> {
     }
     keep.extend(["--out".into(), "DIR".into()]);
     let keep: Vec<String> = keep.iter().map(|w| crate::experiment::quote(w)).collect();
-    let cut = match &book {
+    let cut = match book {
         Some(b) if state.units < b.len() => {
             format!(" (with the book cut to its first {} deals)", state.units)
         }
@@ -340,6 +310,82 @@ pub fn run(a: &SprtArgs, out: &mut impl Write) -> Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// The progress line of a look: the difference, the ratios against their
+/// bounds, then the evidence (W/D/L, LOS, Elo) and the look's wall time
+/// (`took`, seconds).
+fn look_note(s: &SprtState, (name_a, name_b): (&str, &str), took: f64) {
+    note!(
+        "{:>8} deals: {name_a} minus {name_b} {:+.4} [{:+.4}, {:+.4}]; llr {:+.2} / {:+.2} (bounds {:.2}, {:.2}); \
+         W/D/L {}/{}/{} LOS {:.4}{}; look {took:.1} s",
+        s.units,
+        s.mean,
+        s.mean - s.ci95,
+        s.mean + s.ci95,
+        s.llr.0,
+        s.llr.1,
+        s.bounds.0,
+        s.bounds.1,
+        s.wdl.0,
+        s.wdl.1,
+        s.wdl.2,
+        s.los,
+        tresillo_runs::pairs::elo_text(s.elo)
+    );
+}
+
+/// Runs `tresillo sprt`.
+pub fn run(a: &SprtArgs, out: &mut impl Write) -> Result<()> {
+    let players = a.rules.players()?;
+    let (settings, kind) = settings_of(a, players)?;
+    let (sa, sb) = settings.slots;
+    let test = settings.test;
+    let book = a.deals_from.as_deref().map(tresillo_runs::read_book).transpose()?;
+    let max_deals = max_deals_of(a, book.as_ref())?;
+    let config = TournamentConfig {
+        agents: a.agents.split(',').map(|s| s.trim().to_string()).collect(),
+        players,
+        deals: max_deals,
+        seed: a.seed,
+        rules: a.rules.parse()?,
+        scoring: Scoring::Deal,
+        duplicate: true,
+        shard: Shard::WHOLE,
+        bidding: a.bidding.as_deref().map(|b| b.trim().to_string()),
+        bidding_covers: a.bidding_covers.unwrap_or_default(),
+    };
+    let registry = crate::registry();
+    config.validate_with(&registry)?;
+    let (name_a, name_b) = (format!("{sa}:{}", config.agents[sa]), format!("{sb}:{}", config.agents[sb]));
+    let last = std::sync::Mutex::new(std::time::Instant::now());
+    let look = |s: &SprtState| {
+        let took = {
+            let mut t = last.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let took = t.elapsed().as_secs_f64();
+            *t = std::time::Instant::now();
+            took
+        };
+        look_note(s, (&name_a, &name_b), took);
+    };
+    let state = match &a.out {
+        Some(dir) => kept(a, &config, book.as_ref(), &settings, kind, dir, look)?,
+        None => {
+            if a.resume || a.force {
+                bail!("--resume and --force need --out (the directory that keeps the test)");
+            }
+            let t = Tournament::with_registry(config.clone(), registry)?.with_book(book.clone())?;
+            let mut b = rayon::ThreadPoolBuilder::new();
+            if let Some(n) = a.threads {
+                b = b.num_threads(n);
+            }
+            b.build()?.install(|| run_sprt(&t, &settings, max_deals, look))?
+        }
+    };
+    let why = verdict_line(&state, test, kind, a.margin, (&name_a, &name_b), max_deals);
+    writeln!(out, "{why}")?;
+    write_evidence(out, a, &state, (test, kind), (&name_a, &name_b), config.seatings().len())?;
+    write_keep(out, a, &state, &config, book.as_ref(), max_deals)
 }
 
 /// What `sprt.json` holds (its reader and checks are tresillo-runs').

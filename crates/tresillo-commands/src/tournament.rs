@@ -7,7 +7,7 @@
 
 use anyhow::Result;
 use std::path::PathBuf;
-use tresillo_runs::{ArgNames, Format, RunOptions};
+use tresillo_runs::{Format, RunOptions};
 pub use tresillo_runs::{Manifest, check_deals_size, file_in_the_way, lock_file};
 use tresillo_sim::TournamentConfig;
 
@@ -88,7 +88,7 @@ pub struct TournamentArgs {
 impl TournamentArgs {
     /// The tournament configuration these arguments describe.
     pub fn config(&self) -> Result<TournamentConfig> {
-        tresillo_runs::check_resume_force(self.resume, self.force, ArgNames::CLI)?;
+        tresillo_runs::check_resume_force(self.resume, self.force)?;
         let args = tresillo_runs::TournamentArgs {
             agents: tresillo_agents::split_specs(&self.agents)?,
             players: self.rules.players()?,
@@ -105,13 +105,13 @@ impl TournamentArgs {
             bidding_covers: self.bidding_covers.unwrap_or_default(),
             ms_per_decision: self.ms_per_decision,
         };
-        tresillo_runs::tournament_config(args, &crate::registry(), ArgNames::CLI)
+        tresillo_runs::tournament_config(args, &crate::registry())
     }
 
     /// The deal book of `--deals-from`, read (one-line errors naming the file,
     /// line and token).
     pub fn book(&self) -> Result<Option<tresillo_sim::book::DealBook>> {
-        self.deals_from.as_deref().map(tresillo_runs::read_book).transpose()
+        Ok(self.deals_from.as_deref().map(tresillo_runs::read_book).transpose()?)
     }
 
     /// How the run is written: these arguments, this build, progress on

@@ -219,7 +219,7 @@ impl TuneArgs {
         let plan = SearchPlan { method, max_rounds: self.rounds, max_evaluations: self.max_evaluations };
         space.check(&plan)?;
         if let Some(t) = self.threads {
-            crate::args::check_threads(t, "threads").map_err(anyhow::Error::msg)?;
+            crate::args::check_threads(t, "threads")?;
         }
         let n = self.confirm_deals();
         ensure!(
@@ -715,16 +715,8 @@ fn finished(
     Ok(Some((message, start.to_string(), rec)))
 }
 
-/// Runs `tresillo tune`; returns the printed summary (its last line the best spec).
-pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
-    if a.resume && a.force {
-        bail!(
-            "--resume and --force exclude each other: --resume continues the search, --force starts it over"
-        );
-    }
-    let Plan { space, setup, plan } = a.plan()?;
-    let settings = Settings::new(&space, &plan, &setup);
-    let manifest_path = a.manifest_path();
+/// The directory that holds `--out`, created (refused when a file is in the way).
+fn out_dir(a: &TuneArgs) -> Result<&Path> {
     if a.out.is_dir() {
         bail!("{} is a directory, not a file: --out names the candidates CSV", a.out.display());
     }
@@ -733,102 +725,119 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
         bail!("{} is a file, not a directory: it cannot hold {}", f.display(), a.out.display());
     }
     fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    // One process at a time writes these files (a second tune on the same --out is
-    // refused with the holder's pid).
-    let _lock = crate::tournament::lock_file(&lock_path(&a.out), &a.out)?;
-    let checkpoint = checkpoint_path(&a.out);
-    let ck = if checkpoint.exists() && !a.force {
-        let ck = read_checkpoint(&checkpoint)?;
-        ensure!(
-            a.resume,
-            "{} holds an interrupted search ({} candidates scored); use --resume to continue it or --force \
-             to start over",
+    Ok(dir)
+}
+
+/// The checkpoint of an interrupted search at `checkpoint`, checked against the
+/// settings it is resumed with.
+fn resumed_checkpoint(a: &TuneArgs, checkpoint: &Path, settings: &Settings) -> Result<Checkpoint> {
+    let ck = read_checkpoint(checkpoint)?;
+    ensure!(
+        a.resume,
+        "{} holds an interrupted search ({} candidates scored); use --resume to continue it or --force \
+         to start over",
+        checkpoint.display(),
+        ck.records.len()
+    );
+    if ck.settings != *settings {
+        bail!(
+            "{} holds a search with other settings ({}); use --force to start over",
             checkpoint.display(),
-            ck.records.len()
+            ck.settings.diff(settings)
         );
-        if ck.settings != settings {
-            bail!(
-                "{} holds a search with other settings ({}); use --force to start over",
-                checkpoint.display(),
-                ck.settings.diff(&settings)
-            );
-        }
-        ensure!(
-            ck.version == env!("CARGO_PKG_VERSION"),
-            "{} was written by tresillo {}, this is {}: start over with --force",
-            checkpoint.display(),
-            ck.version,
-            env!("CARGO_PKG_VERSION")
-        );
-        ck
-    } else {
-        if a.resume {
-            if let Some((mut done, start, rec)) = finished(&a.out, &manifest_path, &settings)? {
-                let Some(rec) = rec else {
-                    bail!(
-                        "{}: written by an older tresillo, without a recommendation; start the search over with \
-                         --force",
-                        manifest_path.display()
-                    );
-                };
-                let wanted = if rec.search_best == start { 0 } else { a.confirm_deals() };
-                ensure!(
-                    rec.confirm_deals == wanted,
-                    "{}: the search was confirmed on {} fresh deals, not {wanted}; resume it with --confirm {} or \
-                     start over with --force",
-                    manifest_path.display(),
-                    rec.confirm_deals,
-                    rec.confirm_deals
-                );
-                if rec.confirm_deals > 0 && !a.confirm_path().exists() {
-                    // The confirmation's file alone is missing: played again, the same.
-                    done.push('\n');
-                    let c =
-                        confirm(a, &setup, &start, &rec.search_best, rec.confirm_deals, &pool(a.threads)?)?;
-                    write_confirm(a, &c, &rec)?;
-                    done.push_str(&c.text);
-                } else {
-                    done.push_str("; nothing to do\n");
-                }
-                done.push_str(&format!("verdict: {}\n{}\n", rec.verdict, rec.spec));
-                return Ok(done);
-            }
-            note!("{}: no search to resume; starting it", a.out.display());
-        }
-        let confirm_path = a.confirm_path();
-        let confirm_file = (a.confirm_deals() > 0).then_some(&confirm_path);
-        for p in [Some(&a.out), Some(&manifest_path), confirm_file].into_iter().flatten() {
-            if p.exists() && !(a.force || a.replace) {
-                bail!("{} already exists; use --force to overwrite it", p.display());
-            }
-        }
-        Checkpoint {
-            tool: "tresillo".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            command_line,
-            settings: settings.clone(),
-            start: None,
-            records: Vec::new(),
-        }
-    };
-    let progress = ck.progress(&checkpoint)?;
-    // The candidates go to a temporary name, renamed over the output only when the
-    // search is complete: until then any earlier output stays as it was. A resumed
-    // search writes it again from the checkpoint, which a kill may have left a row
-    // ahead of it.
-    let partial = partial_path(&a.out);
-    let file = File::create(&partial).with_context(|| format!("creating {}", partial.display()))?;
-    let mut csv = csv::Writer::from_writer(BufWriter::new(file));
-    let writing = || format!("writing {}", partial.display());
-    csv.write_record(header(&space)).with_context(writing)?;
-    for r in &progress.records {
-        csv.write_record(fields(r)).with_context(writing)?;
     }
-    csv.flush().with_context(writing)?;
-    tresillo_runs::write_point();
-    tresillo_runs::durable::write_atomic(&checkpoint, &serde_json::to_vec(&ck)?)?;
-    let workers = pool(a.threads)?;
-    let started = Instant::now();
+    ensure!(
+        ck.version == env!("CARGO_PKG_VERSION"),
+        "{} was written by tresillo {}, this is {}: start over with --force",
+        checkpoint.display(),
+        ck.version,
+        env!("CARGO_PKG_VERSION")
+    );
+    Ok(ck)
+}
+
+/// `--resume` of a search whose manifest is written: its confirmation played
+/// again when its file alone is missing; the lines to print.
+fn resume_finished(
+    a: &TuneArgs,
+    setup: &TuneSetup,
+    manifest_path: &Path,
+    (mut done, start, rec): (String, String, Option<Recommendation>),
+) -> Result<String> {
+    let Some(rec) = rec else {
+        bail!(
+            "{}: written by an older tresillo, without a recommendation; start the search over with \
+             --force",
+            manifest_path.display()
+        );
+    };
+    let wanted = if rec.search_best == start { 0 } else { a.confirm_deals() };
+    ensure!(
+        rec.confirm_deals == wanted,
+        "{}: the search was confirmed on {} fresh deals, not {wanted}; resume it with --confirm {} or \
+         start over with --force",
+        manifest_path.display(),
+        rec.confirm_deals,
+        rec.confirm_deals
+    );
+    if rec.confirm_deals > 0 && !a.confirm_path().exists() {
+        // The confirmation's file alone is missing: played again, the same.
+        done.push('\n');
+        let c = confirm(a, setup, &start, &rec.search_best, rec.confirm_deals, &pool(a.threads)?)?;
+        write_confirm(a, &c, &rec)?;
+        done.push_str(&c.text);
+    } else {
+        done.push_str("; nothing to do\n");
+    }
+    done.push_str(&format!("verdict: {}\n{}\n", rec.verdict, rec.spec));
+    Ok(done)
+}
+
+/// A search to run: its checkpoint (resumed, or new), or the lines of a search
+/// already finished.
+enum Search {
+    Run(Box<Checkpoint>),
+    Finished(String),
+}
+
+/// The search `a` asks for: resumed from its checkpoint, finished already, or
+/// new (refusing to overwrite files without `--force`).
+fn open_search(
+    a: &TuneArgs,
+    setup: &TuneSetup,
+    settings: &Settings,
+    checkpoint: &Path,
+    command_line: Vec<String>,
+) -> Result<Search> {
+    let manifest_path = a.manifest_path();
+    if checkpoint.exists() && !a.force {
+        return Ok(Search::Run(Box::new(resumed_checkpoint(a, checkpoint, settings)?)));
+    }
+    if a.resume {
+        if let Some(f) = finished(&a.out, &manifest_path, settings)? {
+            return Ok(Search::Finished(resume_finished(a, setup, &manifest_path, f)?));
+        }
+        note!("{}: no search to resume; starting it", a.out.display());
+    }
+    let confirm_path = a.confirm_path();
+    let confirm_file = (a.confirm_deals() > 0).then_some(&confirm_path);
+    for p in [Some(&a.out), Some(&manifest_path), confirm_file].into_iter().flatten() {
+        if p.exists() && !(a.force || a.replace) {
+            bail!("{} already exists; use --force to overwrite it", p.display());
+        }
+    }
+    Ok(Search::Run(Box::new(Checkpoint {
+        tool: "tresillo".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        command_line,
+        settings: settings.clone(),
+        start: None,
+        records: Vec::new(),
+    })))
+}
+
+/// The line that starts a search (`resumed`: the candidates scored before).
+fn start_note(space: &Space, plan: &SearchPlan, setup: &TuneSetup, resumed: usize) {
     note!(
         "tune {}: {} search over {}; {} deals per candidate, seed {}, duplicate, against {}{}",
         space.base(),
@@ -842,11 +851,175 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
         setup.deals,
         setup.seed,
         setup.opponents.join(","),
-        match progress.records.len() {
+        match resumed {
             0 => String::new(),
             n => format!("; resuming after {}", crate::count(n, "candidate")),
         }
     );
+}
+
+/// The manifest of a finished search.
+fn manifest_of<'a>(
+    ck: &'a Checkpoint,
+    settings: &'a Settings,
+    plan: &SearchPlan,
+    result: &'a TuneResult,
+    rec: &'a Recommendation,
+) -> Manifest<'a> {
+    let (best, start) = (result.best(), result.start());
+    Manifest {
+        tool: "tresillo",
+        version: env!("CARGO_PKG_VERSION"),
+        build: crate::provenance::current(),
+        command_line: &ck.command_line,
+        settings,
+        duplicate: true,
+        evaluations: result.records.len(),
+        rounds: result.rounds,
+        converged: result.converged,
+        best: ManifestCandidate::new(if rec.spec == best.spec { best } else { start }),
+        search_best_result: ManifestCandidate::new(best),
+        start_result: ManifestCandidate::new(start),
+        recommendation: rec,
+        spsa: (plan.method == Method::Spsa).then(|| {
+            let g = tresillo_sim::tune_spsa::Gains::for_iterations(plan.max_rounds);
+            SpsaLog {
+                a: g.a,
+                c: g.c,
+                big_a: g.big_a,
+                alpha: g.alpha,
+                gamma: g.gamma,
+                max_step: tresillo_sim::tune_spsa::MAX_STEP,
+                steps: &result.steps,
+            }
+        }),
+    }
+}
+
+/// The files of a finished search put in place: the old manifest and
+/// confirmation removed, the new confirmation, the candidates (from `partial`),
+/// the manifest, and the checkpoint removed last.
+fn publish(
+    a: &TuneArgs,
+    manifest: &Manifest<'_>,
+    confirmation: Option<&Confirmation>,
+    rec: &Recommendation,
+    partial: &Path,
+    checkpoint: &Path,
+) -> Result<()> {
+    let manifest_path = a.manifest_path();
+    // The old manifest goes first: it must never describe the new CSV.
+    if manifest_path.exists() {
+        fs::remove_file(&manifest_path).with_context(|| format!("removing {}", manifest_path.display()))?;
+        tresillo_runs::write_point();
+    }
+    // A confirmation of an earlier search's best no longer describes this one.
+    let stale = a.confirm_path();
+    if stale.exists() {
+        fs::remove_file(&stale).with_context(|| format!("removing {}", stale.display()))?;
+        tresillo_runs::write_point();
+    }
+    if let Some(c) = confirmation {
+        write_confirm(a, c, rec)?;
+    }
+    fs::rename(partial, &a.out).with_context(|| format!("writing {}", a.out.display()))?;
+    tresillo_runs::write_point();
+    tresillo_runs::durable::write_atomic(&manifest_path, serde_json::to_string_pretty(manifest)?.as_bytes())?;
+    // Last: until the manifest is written, --resume finishes the search from here.
+    fs::remove_file(checkpoint).with_context(|| format!("removing {}", checkpoint.display()))?;
+    tresillo_runs::write_point();
+    Ok(())
+}
+
+/// The lines printed at the end of a search.
+fn report(
+    a: &TuneArgs,
+    plan: &SearchPlan,
+    setup: &TuneSetup,
+    result: &TuneResult,
+    confirmation: Option<&Confirmation>,
+    rec: &Recommendation,
+) -> String {
+    let (best, start) = (result.best(), result.start());
+    let mut out = String::new();
+    let stop = match (plan.method, result.converged) {
+        (Method::Grid, _) => "every grid point".to_string(),
+        (Method::Coordinate, true) => format!("{}, converged", crate::count(result.rounds as usize, "round")),
+        (Method::Spsa, _) => {
+            format!(
+                "{} of two candidates, then the point it ended at",
+                crate::count(result.rounds as usize, "iteration")
+            )
+        }
+        (Method::Coordinate, false) => {
+            format!("{}, stopped at the round limit", crate::count(result.rounds as usize, "round"))
+        }
+    };
+    out.push_str(&format!(
+        "{} evaluated ({stop}); {} deals each against {}; all in {}\n",
+        crate::count(result.records.len(), "candidate"),
+        setup.deals,
+        setup.opponents.join(","),
+        a.out.display()
+    ));
+    out.push_str(&format!("start  {:<44} {}\n", start.spec, describe(start)));
+    out.push_str(&format!("best   {:<44} {}\n", best.spec, describe(best)));
+    out.push_str("mean tantos per deal [95% CI]; vs start: paired difference on the same deals [95% CI]\n");
+    out.push_str(&verdict(best.index == start.index, best.vs_start, result.records.len()));
+    if let Some(c) = confirmation {
+        out.push_str(&c.text);
+    }
+    out.push_str(&format!("verdict: {}\n{}\n", rec.verdict, rec.spec));
+    out
+}
+
+/// The candidates CSV written again at `partial` from the records `progress`
+/// holds (a temporary name, renamed over the output only when the search is
+/// complete: until then any earlier output stays as it was; a kill may have left
+/// it a row ahead of the checkpoint).
+fn candidates_file(
+    partial: &Path,
+    space: &Space,
+    progress: &Progress,
+) -> Result<csv::Writer<BufWriter<File>>> {
+    let file = File::create(partial).with_context(|| format!("creating {}", partial.display()))?;
+    let mut csv = csv::Writer::from_writer(BufWriter::new(file));
+    let writing = || format!("writing {}", partial.display());
+    csv.write_record(header(space)).with_context(writing)?;
+    for r in &progress.records {
+        csv.write_record(fields(r)).with_context(writing)?;
+    }
+    csv.flush().with_context(writing)?;
+    tresillo_runs::write_point();
+    Ok(csv)
+}
+
+/// Runs `tresillo tune`; returns the printed summary (its last line the best spec).
+pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
+    if a.resume && a.force {
+        bail!(
+            "--resume and --force exclude each other: --resume continues the search, --force starts it over"
+        );
+    }
+    let Plan { space, setup, plan } = a.plan()?;
+    let settings = Settings::new(&space, &plan, &setup);
+    out_dir(a)?;
+    // One process at a time writes these files (a second tune on the same --out is
+    // refused with the holder's pid).
+    let _lock = crate::tournament::lock_file(&lock_path(&a.out), &a.out)?;
+    let checkpoint = checkpoint_path(&a.out);
+    let ck = match open_search(a, &setup, &settings, &checkpoint, command_line)? {
+        Search::Run(ck) => *ck,
+        Search::Finished(lines) => return Ok(lines),
+    };
+    let progress = ck.progress(&checkpoint)?;
+    let partial = partial_path(&a.out);
+    let mut csv = candidates_file(&partial, &space, &progress)?;
+    let writing = || format!("writing {}", partial.display());
+    tresillo_runs::durable::write_atomic(&checkpoint, &serde_json::to_vec(&ck)?)?;
+    let workers = pool(a.threads)?;
+    let started = Instant::now();
+    start_note(&space, &plan, &setup, progress.records.len());
     let registry = crate::registry();
     let stop_after: Option<usize> = std::env::var(STOP_AFTER).ok().and_then(|v| v.parse().ok());
     let mut scored = 0;
@@ -916,86 +1089,9 @@ pub fn run(a: &TuneArgs, command_line: Vec<String>) -> Result<String> {
         confirmation.as_ref().map(|c| (c.deals, c.seed, c.gain)),
         why_none,
     );
-    let manifest = Manifest {
-        tool: "tresillo",
-        version: env!("CARGO_PKG_VERSION"),
-        build: crate::provenance::current(),
-        command_line: &ck.command_line,
-        settings: &settings,
-        duplicate: true,
-        evaluations: result.records.len(),
-        rounds: result.rounds,
-        converged: result.converged,
-        best: ManifestCandidate::new(if rec.spec == best.spec { best } else { start }),
-        search_best_result: ManifestCandidate::new(best),
-        start_result: ManifestCandidate::new(start),
-        recommendation: &rec,
-        spsa: (plan.method == Method::Spsa).then(|| {
-            let g = tresillo_sim::tune_spsa::Gains::for_iterations(plan.max_rounds);
-            SpsaLog {
-                a: g.a,
-                c: g.c,
-                big_a: g.big_a,
-                alpha: g.alpha,
-                gamma: g.gamma,
-                max_step: tresillo_sim::tune_spsa::MAX_STEP,
-                steps: &result.steps,
-            }
-        }),
-    };
-    // The old manifest goes first: it must never describe the new CSV.
-    if manifest_path.exists() {
-        fs::remove_file(&manifest_path).with_context(|| format!("removing {}", manifest_path.display()))?;
-        tresillo_runs::write_point();
-    }
-    // A confirmation of an earlier search's best no longer describes this one.
-    let stale = a.confirm_path();
-    if stale.exists() {
-        fs::remove_file(&stale).with_context(|| format!("removing {}", stale.display()))?;
-        tresillo_runs::write_point();
-    }
-    if let Some(c) = &confirmation {
-        write_confirm(a, c, &rec)?;
-    }
-    fs::rename(&partial, &a.out).with_context(|| format!("writing {}", a.out.display()))?;
-    tresillo_runs::write_point();
-    tresillo_runs::durable::write_atomic(
-        &manifest_path,
-        serde_json::to_string_pretty(&manifest)?.as_bytes(),
-    )?;
-    // Last: until the manifest is written, --resume finishes the search from here.
-    fs::remove_file(&checkpoint).with_context(|| format!("removing {}", checkpoint.display()))?;
-    tresillo_runs::write_point();
-    let mut out = String::new();
-    let stop = match (plan.method, result.converged) {
-        (Method::Grid, _) => "every grid point".to_string(),
-        (Method::Coordinate, true) => format!("{}, converged", crate::count(result.rounds as usize, "round")),
-        (Method::Spsa, _) => {
-            format!(
-                "{} of two candidates, then the point it ended at",
-                crate::count(result.rounds as usize, "iteration")
-            )
-        }
-        (Method::Coordinate, false) => {
-            format!("{}, stopped at the round limit", crate::count(result.rounds as usize, "round"))
-        }
-    };
-    out.push_str(&format!(
-        "{} evaluated ({stop}); {} deals each against {}; all in {}\n",
-        crate::count(result.records.len(), "candidate"),
-        setup.deals,
-        setup.opponents.join(","),
-        a.out.display()
-    ));
-    out.push_str(&format!("start  {:<44} {}\n", start.spec, describe(start)));
-    out.push_str(&format!("best   {:<44} {}\n", best.spec, describe(best)));
-    out.push_str("mean tantos per deal [95% CI]; vs start: paired difference on the same deals [95% CI]\n");
-    out.push_str(&verdict(best.index == start.index, best.vs_start, result.records.len()));
-    if let Some(c) = &confirmation {
-        out.push_str(&c.text);
-    }
-    out.push_str(&format!("verdict: {}\n{}\n", rec.verdict, rec.spec));
-    Ok(out)
+    let manifest = manifest_of(&ck, &settings, &plan, &result, &rec);
+    publish(a, &manifest, confirmation.as_ref(), &rec, &partial, &checkpoint)?;
+    Ok(report(a, &plan, &setup, &result, confirmation.as_ref(), &rec))
 }
 
 /// What the search alone says of its best: its gain over the start on the

@@ -945,7 +945,9 @@ type OptionRow = (&'static str, &'static str, &'static str, &'static str);
 /// harmless; a bad file is a `ValueError` naming the file, line and key.
 #[pyfunction]
 fn register_rule_set(path: std::path::PathBuf) -> PyResult<String> {
-    tresillo_runs::register_rule_set_file(&path).map(|s| s.name().to_string()).map_err(value_error)
+    tresillo_runs::register_rule_set_file(&path)
+        .map(|s| s.name().to_string())
+        .map_err(|e| value_error(e.to_string()))
 }
 
 #[pyfunction]

@@ -19,7 +19,7 @@ use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex};
 use tresillo_agents::{Agent, AgentInfo, AgentRng, Failure};
 use tresillo_core::{Decision, PlayerView, Rules};
-use tresillo_runs::{ArgNames, RunOptions, TournamentArgs};
+use tresillo_runs::{RunOptions, TournamentArgs, python_words};
 
 /// A Python callable `f(seat_view) -> action id` as an agent. A discard is asked
 /// card by card until "done". An exception or an illegal answer is the agent's
@@ -129,6 +129,164 @@ fn value_error(msg: impl Into<String>) -> PyErr {
     PyValueError::new_err(msg.into())
 }
 
+/// The agents' specs: each spec string kept, each `(name, callable)` or
+/// `(name, tresillo.Agent)` pair registered in `registry` under its name (a
+/// Python agent's failure is kept in `failure`).
+fn register_agents(
+    py: Python<'_>,
+    agents: Vec<Bound<'_, PyAny>>,
+    registry: &mut tresillo_agents::Registry,
+    failure: &Arc<Mutex<Option<String>>>,
+) -> PyResult<Vec<String>> {
+    let mut specs = Vec::new();
+    for a in agents {
+        if let Ok(spec) = a.extract::<String>() {
+            specs.push(spec);
+            continue;
+        }
+        let (name, f): (String, Bound<'_, PyAny>) = a.extract().map_err(|_| {
+            value_error(
+                "an agent is a spec string (`\"pimc:worlds=32\"`), or a (name, callable) or (name, tresillo.Agent) pair",
+            )
+        })?;
+        let agent = f.cast::<crate::Agent>().ok();
+        if agent.is_none() && !f.is_callable() {
+            return Err(value_error(format!("agent {name}: not callable")));
+        }
+        if name.contains([':', ',']) || name.trim() != name || name.is_empty() {
+            return Err(value_error(format!(
+                "agent name {name:?}: a name without `:`, `,` or spaces at its ends"
+            )));
+        }
+        if specs.contains(&name) || registry.infos().iter().any(|i| i.name == name) {
+            return Err(value_error(format!(
+                "agent name {name}: already taken (name each Python agent apart)"
+            )));
+        }
+        let name: &'static str = Box::leak(name.into_boxed_str());
+        let fail = Arc::clone(failure);
+        if let Some(agent) = agent {
+            // A built-in agent, with the Python model it was given, if any.
+            let agent = agent.borrow();
+            let spec = agent.spec.clone();
+            // The check the factory below repeats per worker: a fair agent of the registry.
+            crate::learned(tresillo_agents::Registry::builtin())
+                .build_agent(&spec)
+                .map_err(|e| value_error(format!("agent {spec:?}: {e}")))?;
+            let model = agent.likelihood.as_ref().map(|m| m.clone_ref(py));
+            let batched = agent.batched;
+            let help = "a built-in agent weighting its worlds by a Python likelihood";
+            let info = AgentInfo { name, help, params: Vec::new() };
+            registry
+                .register(info, move |_| {
+                    let model = model.as_ref().map(|m| Python::attach(|py| m.clone_ref(py)));
+                    ModelAgent::build(name, &spec, model, batched, Arc::clone(&fail))
+                })
+                .map_err(|e| value_error(e.to_string()))?;
+            specs.push(name.to_string());
+            continue;
+        }
+        let f = f.unbind();
+        let info = AgentInfo { name, help: "a Python callable", params: Vec::new() };
+        registry
+            .register(info, move |_| {
+                let f = Python::attach(|py| f.clone_ref(py));
+                Ok(Box::new(PyAgent { name, f, failure: Arc::clone(&fail) }))
+            })
+            .map_err(|e| value_error(e.to_string()))?;
+        specs.push(name.to_string());
+    }
+    Ok(specs)
+}
+
+/// Waits for the run's result on `rx`, checking for signals every
+/// `SIGNAL_POLL`: the first asks the run to stop (`stopping`, and every agent),
+/// a second returns at once (`None`). The result, and the first signal's error.
+fn wait_for_run(
+    py: Python<'_>,
+    rx: std::sync::mpsc::Receiver<anyhow::Result<String>>,
+    stopping: &AtomicBool,
+) -> (Option<anyhow::Result<String>>, Option<PyErr>) {
+    // (A receiver is not `Sync`: waited on through a lock.)
+    let rx = Mutex::new(rx);
+    let wait =
+        || rx.lock().map_or(Err(RecvTimeoutError::Disconnected), |r| r.recv_timeout(crate::SIGNAL_POLL));
+    let mut interrupt = None::<PyErr>;
+    let result = loop {
+        match py.detach(wait) {
+            Ok(r) => break Some(r),
+            Err(RecvTimeoutError::Disconnected) => {
+                break Some(Err(anyhow::anyhow!("the tournament's thread failed")));
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                if let Err(e) = py.check_signals() {
+                    if interrupt.is_some() {
+                        break None; // a second Ctrl-C: at once
+                    }
+                    interrupt = Some(e);
+                    stopping.store(true, Ordering::SeqCst);
+                    tresillo_agents::interrupt::request_stop();
+                }
+            }
+        }
+    };
+    (result, interrupt)
+}
+
+/// What `tresillo.tournament` returns or raises for the run's `result`: the
+/// table and the notes, a `KeyboardInterrupt` (with a warning of what was kept)
+/// after an interruption, or the run's error in Python's words.
+fn outcome(
+    py: Python<'_>,
+    result: Option<anyhow::Result<String>>,
+    interrupt: Option<PyErr>,
+    notes: &Mutex<Vec<String>>,
+    failure: &Mutex<Option<String>>,
+) -> PyResult<(String, Vec<String>)> {
+    let notes = notes.lock().map(|n| n.clone()).unwrap_or_default();
+    let interrupted = |e: &anyhow::Error| {
+        e.downcast_ref::<tresillo_runs::Interrupted>().is_some()
+            || e.chain().any(|c| matches!(c.downcast_ref(), Some(tresillo_sim::SimError::Interrupted)))
+    };
+    let warn = |text: String| -> PyResult<()> {
+        let msg = std::ffi::CString::new(text).unwrap_or_default();
+        // Level 2: the warning names the caller of `tresillo.tournament`, not the
+        // package's own `__init__.py`.
+        PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyUserWarning>(), &msg, 2)
+    };
+    let keyboard = || pyo3::exceptions::PyKeyboardInterrupt::new_err("the tournament was interrupted");
+    match result {
+        None => {
+            warn(
+                "tresillo.tournament interrupted again: returned at once; the run ends in the background with \
+                 every finished deal kept (resume=True continues it)"
+                    .into(),
+            )?;
+            Err(interrupt.unwrap_or_else(keyboard))
+        }
+        Some(Ok(_)) if interrupt.is_some() => Err(interrupt.unwrap_or_else(keyboard)),
+        Some(Ok(table)) => Ok((table, notes)),
+        Some(Err(e)) if interrupt.is_some() || interrupted(&e) => {
+            let kept = e
+                .downcast_ref::<tresillo_runs::Interrupted>()
+                .map_or_else(|| "all".to_string(), |i| i.deals_completed.to_string());
+            warn(format!(
+                "tresillo.tournament interrupted: {kept} finished deals kept; resume=True continues the run"
+            ))?;
+            Err(interrupt.unwrap_or_else(keyboard))
+        }
+        Some(Err(e)) => {
+            let why = failure.lock().ok().and_then(|f| f.clone());
+            Err(PyRuntimeError::new_err(match why {
+                Some(w) => {
+                    format!("{w}; the run stopped with every finished deal kept (resume=True continues it)")
+                }
+                None => python_words(&format!("{e:#}")),
+            }))
+        }
+    }
+}
+
 /// Runs a tournament into the run directory `out` (see `tresillo.tournament`):
 /// `agents` are spec strings or `(name, callable)` pairs. Returns the summary
 /// table as printed by `tresillo tournament`, and the runner's notes (a time
@@ -163,73 +321,16 @@ pub fn _tournament(
     bidding_covers: Option<&str>,
 ) -> PyResult<(String, Vec<String>)> {
     if let Some(t) = threads {
-        tresillo_runs::check_threads(t, "threads").map_err(value_error)?;
+        tresillo_runs::check_threads(t, "threads").map_err(|e| value_error(e.to_string()))?;
     }
-    tresillo_runs::check_resume_force(resume, force, ArgNames::PYTHON)
-        .map_err(|e| value_error(e.to_string()))?;
+    tresillo_runs::check_resume_force(resume, force)
+        .map_err(|e| value_error(python_words(&e.to_string())))?;
     let format = format.parse::<tresillo_runs::Format>().map_err(|e| value_error(format!("format: {e}")))?;
     let refs: Vec<(&str, &str)> = options.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let rules = Rules::parse(rules, &refs).map_err(|e| value_error(e.to_string()))?;
     let mut registry = crate::learned(tresillo_bots::registry());
     let failure = Arc::new(Mutex::new(None::<String>));
-    let mut specs = Vec::new();
-    for a in agents {
-        if let Ok(spec) = a.extract::<String>() {
-            specs.push(spec);
-            continue;
-        }
-        let (name, f): (String, Bound<'_, PyAny>) = a.extract().map_err(|_| {
-            value_error(
-                "an agent is a spec string (`\"pimc:worlds=32\"`), or a (name, callable) or (name, tresillo.Agent) pair",
-            )
-        })?;
-        let agent = f.cast::<crate::Agent>().ok();
-        if agent.is_none() && !f.is_callable() {
-            return Err(value_error(format!("agent {name}: not callable")));
-        }
-        if name.contains([':', ',']) || name.trim() != name || name.is_empty() {
-            return Err(value_error(format!(
-                "agent name {name:?}: a name without `:`, `,` or spaces at its ends"
-            )));
-        }
-        if specs.contains(&name) || registry.infos().iter().any(|i| i.name == name) {
-            return Err(value_error(format!(
-                "agent name {name}: already taken (name each Python agent apart)"
-            )));
-        }
-        let name: &'static str = Box::leak(name.into_boxed_str());
-        let fail = Arc::clone(&failure);
-        if let Some(agent) = agent {
-            // A built-in agent, with the Python model it was given, if any.
-            let agent = agent.borrow();
-            let spec = agent.spec.clone();
-            // The check the factory below repeats per worker: a fair agent of the registry.
-            crate::learned(tresillo_agents::Registry::builtin())
-                .build_agent(&spec)
-                .map_err(|e| value_error(format!("agent {spec:?}: {e}")))?;
-            let model = agent.likelihood.as_ref().map(|m| m.clone_ref(py));
-            let batched = agent.batched;
-            let help = "a built-in agent weighting its worlds by a Python likelihood";
-            let info = AgentInfo { name, help, params: Vec::new() };
-            registry
-                .register(info, move |_| {
-                    let model = model.as_ref().map(|m| Python::attach(|py| m.clone_ref(py)));
-                    ModelAgent::build(name, &spec, model, batched, Arc::clone(&fail))
-                })
-                .map_err(|e| value_error(e.to_string()))?;
-            specs.push(name.to_string());
-            continue;
-        }
-        let f = f.unbind();
-        let info = AgentInfo { name, help: "a Python callable", params: Vec::new() };
-        registry
-            .register(info, move |_| {
-                let f = Python::attach(|py| f.clone_ref(py));
-                Ok(Box::new(PyAgent { name, f, failure: Arc::clone(&fail) }))
-            })
-            .map_err(|e| value_error(e.to_string()))?;
-        specs.push(name.to_string());
-    }
+    let specs = register_agents(py, agents, &mut registry, &failure)?;
     let bidding_covers = bidding_covers
         .map(str::parse::<tresillo_agents::BiddingCovers>)
         .transpose()
@@ -248,8 +349,8 @@ pub fn _tournament(
         bidding_covers,
         ms_per_decision,
     };
-    let config = tresillo_runs::tournament_config(args, &registry, ArgNames::PYTHON)
-        .map_err(|e| value_error(e.to_string()))?;
+    let config = tresillo_runs::tournament_config(args, &registry)
+        .map_err(|e| value_error(python_words(&e.to_string())))?;
     let mut notes = Vec::<String>::new();
     if ms_per_decision.is_some() {
         notes.extend(config.time_budget_note(&registry));
@@ -301,88 +402,6 @@ pub fn _tournament(
         .name("tresillo tournament".into())
         .spawn(run)
         .map_err(|e| PyRuntimeError::new_err(format!("tresillo.tournament: no thread to run in: {e}")))?;
-    // (A receiver is not `Sync`: waited on through a lock.)
-    let rx = Mutex::new(rx);
-    let wait =
-        || rx.lock().map_or(Err(RecvTimeoutError::Disconnected), |r| r.recv_timeout(crate::SIGNAL_POLL));
-    let mut interrupt = None::<PyErr>;
-    let result = loop {
-        match py.detach(wait) {
-            Ok(r) => break Some(r),
-            Err(RecvTimeoutError::Disconnected) => {
-                break Some(Err(anyhow::anyhow!("the tournament's thread failed")));
-            }
-            Err(RecvTimeoutError::Timeout) => {
-                if let Err(e) = py.check_signals() {
-                    if interrupt.is_some() {
-                        break None; // a second Ctrl-C: at once
-                    }
-                    interrupt = Some(e);
-                    stopping.store(true, Ordering::SeqCst);
-                    tresillo_agents::interrupt::request_stop();
-                }
-            }
-        }
-    };
-    let notes = notes.lock().map(|n| n.clone()).unwrap_or_default();
-    let interrupted = |e: &anyhow::Error| {
-        e.downcast_ref::<tresillo_runs::Interrupted>().is_some()
-            || e.chain().any(|c| matches!(c.downcast_ref(), Some(tresillo_sim::SimError::Interrupted)))
-    };
-    let warn = |text: String| -> PyResult<()> {
-        let msg = std::ffi::CString::new(text).unwrap_or_default();
-        // Level 2: the warning names the caller of `tresillo.tournament`, not the
-        // package's own `__init__.py`.
-        PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyUserWarning>(), &msg, 2)
-    };
-    let keyboard = || pyo3::exceptions::PyKeyboardInterrupt::new_err("the tournament was interrupted");
-    match result {
-        None => {
-            warn(
-                "tresillo.tournament interrupted again: returned at once; the run ends in the background with \
-                 every finished deal kept (resume=True continues it)"
-                    .into(),
-            )?;
-            Err(interrupt.unwrap_or_else(keyboard))
-        }
-        Some(Ok(_)) if interrupt.is_some() => Err(interrupt.unwrap_or_else(keyboard)),
-        Some(Ok(table)) => Ok((table, notes)),
-        Some(Err(e)) if interrupt.is_some() || interrupted(&e) => {
-            let kept = e
-                .downcast_ref::<tresillo_runs::Interrupted>()
-                .map_or_else(|| "all".to_string(), |i| i.deals_completed.to_string());
-            warn(format!(
-                "tresillo.tournament interrupted: {kept} finished deals kept; resume=True continues the run"
-            ))?;
-            Err(interrupt.unwrap_or_else(keyboard))
-        }
-        Some(Err(e)) => {
-            let why = failure.lock().ok().and_then(|f| f.clone());
-            Err(PyRuntimeError::new_err(match why {
-                Some(w) => {
-                    format!("{w}; the run stopped with every finished deal kept (resume=True continues it)")
-                }
-                None => python_words(&format!("{e:#}")),
-            }))
-        }
-    }
-}
-
-/// A message of the run-directory library in the words of `tresillo.tournament`'s
-/// arguments instead of the command line's flags.
-fn python_words(msg: &str) -> String {
-    let mut out = msg.to_string();
-    for (flag, arg) in [
-        ("--resume/--force", "resume=True or force=True"),
-        ("--resume", "resume=True"),
-        ("--force", "force=True"),
-        ("--record ", "record="),
-        ("--record", "record"),
-        ("--format ", "format="),
-        ("--format", "format"),
-        ("--threads", "threads"),
-    ] {
-        out = out.replace(flag, arg);
-    }
-    out
+    let (result, interrupt) = wait_for_run(py, rx, &stopping);
+    outcome(py, result, interrupt, &notes, &failure)
 }

@@ -145,7 +145,7 @@ def test_bad_run_options_are_refused_in_one_line(tmp_path):
     ok = ["rule", "rule", "random"]
     with pytest.raises(ValueError, match="format: unknown format `xml`"):
         tresillo.tournament(ok, deals=3, out=tmp_path / "a", format="xml")
-    with pytest.raises(ValueError, match="resume and force exclude each other"):
+    with pytest.raises(ValueError, match="resume=True and force=True exclude each other"):
         tresillo.tournament(ok, deals=3, out=tmp_path / "b", resume=True, force=True)
     with pytest.raises(ValueError, match="ms_per_decision=0: expected at least 1 millisecond"):
         tresillo.tournament(ok, deals=3, out=tmp_path / "c", ms_per_decision=0)

@@ -18,7 +18,7 @@
 //! run was interrupted and resumed.
 //!
 //! **Resume.** A shard is written under a temporary name, fsynced and renamed
-//! ([`crate::durable::write_atomic`]): a shard file that exists is whole. Each
+//! ([`tresillo_durable::write_atomic`]): a shard file that exists is whole. Each
 //! holds its settings in its footer (key [`SHARD_KEY`]); `--resume` keeps the
 //! shards of the same settings and plays the others.
 //!
@@ -26,7 +26,6 @@
 //! into its shard's file, so writing costs little wall time beyond its CPU, and
 //! one group's rows are in memory at a time, not a shard's.
 
-use crate::durable;
 use anyhow::{Context, Result, bail, ensure};
 use base64::Engine as _;
 use parquet::basic::{Compression, LogicalType, Repetition, Type as Physical, ZstdLevel};
@@ -46,6 +45,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tresillo_agents::Registry;
 use tresillo_core::Rules;
+use tresillo_durable as durable;
 use tresillo_learn::Row;
 use tresillo_learn::data::{EXTRA_BYTES, LEGAL_BYTES, OBS_BYTES, Setup};
 
@@ -751,7 +751,7 @@ pub fn read_dataset(dir: &Path) -> Result<(DatasetManifest, Vec<Row>)> {
     for s in &m.shards {
         let p = dir.join(&s.file);
         let bytes = fs::read(&p).with_context(|| format!("reading {}", p.display()))?;
-        let crc = crate::checksum::of(&bytes);
+        let crc = tresillo_durable::checksum::of(&bytes);
         ensure!(
             bytes.len() as u64 == s.bytes && crc == s.crc32,
             "{}: its bytes do not match the size and checksum its manifest records (damaged?)",
@@ -789,7 +789,7 @@ pub fn verify(dir: &Path) -> Result<(String, usize)> {
         let p = dir.join(&s.file);
         let len = fs::metadata(&p).with_context(|| format!("reading {}", p.display()))?.len();
         ensure!(len == s.bytes, "{}: {len} bytes, its manifest records {}", p.display(), s.bytes);
-        crate::checksum::verify(&p, None, &s.crc32)?;
+        tresillo_durable::checksum::verify(&p, None, &s.crc32)?;
     }
     let state = if m.complete {
         format!("complete dataset of {} rows of {} deals", m.rows, m.deals)
@@ -859,19 +859,8 @@ impl std::fmt::Display for Made {
     }
 }
 
-/// Plays the deals of `config` with agents from `registry` into the dataset
-/// directory `a.out` (see the module docs): refuses a directory holding a
-/// dataset unless `resume` (the same settings: the missing shards are played)
-/// or `force` (its shards and manifest are removed first); locks it while
-/// writing. An interruption ([`tresillo_agents::interrupt`]) ends after the
-/// shard being written, with [`tresillo_sim::SimError::Interrupted`].
-pub fn make(
-    config: &DatasetConfig,
-    registry: &Registry,
-    a: &DatasetOptions<'_>,
-    command: Vec<String>,
-) -> Result<Made> {
-    let t0 = std::time::Instant::now();
+/// Refuses settings no dataset can be made of (and agents the registry cannot build).
+fn check_config(config: &DatasetConfig, registry: &Registry, a: &DatasetOptions<'_>) -> Result<()> {
     ensure!(
         !(a.resume && a.force),
         "--resume and --force exclude each other: --resume continues the dataset, --force replaces it"
@@ -889,10 +878,12 @@ pub fn make(
     for s in &config.agents {
         registry.build_agent(s)?;
     }
-    let dir = &a.out;
-    crate::check_run_dir(dir)?;
-    let _lock = crate::lock_dir(dir)?;
-    let mut manifest = DatasetManifest {
+    Ok(())
+}
+
+/// The manifest of a dataset of `config` with no shard yet.
+fn new_manifest(config: &DatasetConfig, a: &DatasetOptions<'_>, command: Vec<String>) -> DatasetManifest {
+    DatasetManifest {
         tool: "tresillo".into(),
         kind: "dataset".into(),
         version: env!("CARGO_PKG_VERSION").into(),
@@ -911,7 +902,13 @@ pub fn make(
         rows: 0,
         shards: Vec::new(),
         command,
-    };
+    }
+}
+
+/// Makes the locked directory `dir` ready for the dataset `manifest`: a dataset
+/// there is resumed (the same settings) or removed (`force`), or refused; the
+/// temporary files a kill left behind are removed.
+fn claim(dir: &Path, a: &DatasetOptions<'_>, manifest: &DatasetManifest) -> Result<()> {
     let mpath = dir.join(MANIFEST);
     let existing = shard_files(dir)?;
     let has_manifest = mpath.exists();
@@ -951,20 +948,43 @@ pub fn make(
             fs::remove_file(&p).with_context(|| format!("removing {}", p.display()))?;
         }
     }
-    let write_manifest = |m: &DatasetManifest| -> Result<()> {
-        let mut text = serde_json::to_string_pretty(m)?;
-        text.push('\n');
-        durable::write_atomic(&mpath, text.as_bytes())?;
-        Ok(())
-    };
-    let n_shards = manifest.shard_count();
-    let rules = manifest.rules.clone();
-    let info = |k: u64| {
+    Ok(())
+}
+
+/// A shard being written: its file's writer and rows so far.
+struct Open {
+    k: u64,
+    writer: SerializedFileWriter<Vec<u8>>,
+    rows: u64,
+}
+
+/// The dataset's shards as they are written, and its manifest, rewritten after
+/// each shard with the shards written so far.
+struct Shards<'c> {
+    dir: &'c Path,
+    config: &'c DatasetConfig,
+    rules: String,
+    manifest: DatasetManifest,
+    entries: Vec<Option<ShardEntry>>,
+    /// The shard being written.
+    open: Option<Open>,
+    /// Rows written by this call.
+    played: u64,
+}
+
+impl Shards<'_> {
+    fn count(&self) -> u64 {
+        self.manifest.shard_count()
+    }
+
+    /// What shard `k`'s file holds (its settings and deals).
+    fn info(&self, k: u64) -> ShardInfo {
+        let config = self.config;
         let first = k * config.shard_deals;
         ShardInfo {
             format: FORMAT,
             layout: tresillo_learn::features::LAYOUT,
-            rules: rules.clone(),
+            rules: self.rules.clone(),
             players: config.players,
             seed: config.seed,
             agents: config.agents.clone(),
@@ -973,53 +993,48 @@ pub fn make(
             first_deal: first,
             deals: config.shard_deals.min(config.deals - first),
         }
-    };
-    // The shards kept (resume), the others to play.
-    let mut entries: Vec<Option<ShardEntry>> = vec![None; n_shards as usize];
-    let mut todo = Vec::new();
-    for k in 0..n_shards {
-        let p = dir.join(shard_name(k));
-        if a.resume && p.exists() {
-            match keep(&p, &info(k)) {
-                Ok(e) => {
-                    entries[k as usize] = Some(e);
-                    continue;
+    }
+
+    /// The shards to play: those not kept (with `resume`, a shard whose file
+    /// checks is kept, and listed).
+    fn unplayed(&mut self, a: &DatasetOptions<'_>) -> Vec<u64> {
+        let mut todo = Vec::new();
+        for k in 0..self.count() {
+            let p = self.dir.join(shard_name(k));
+            if a.resume && p.exists() {
+                match keep(&p, &self.info(k)) {
+                    Ok(e) => {
+                        self.entries[k as usize] = Some(e);
+                        continue;
+                    }
+                    Err(e) => (a.note)(&format!("{e:#}; playing it again")),
                 }
-                Err(e) => (a.note)(&format!("{e:#}; playing it again")),
             }
+            todo.push(k);
         }
-        todo.push(k);
+        todo
     }
-    // The manifest lists the shards written so far, rewritten after each.
-    let listed = |m: &mut DatasetManifest, entries: &[Option<ShardEntry>]| {
-        m.shards = entries.iter().flatten().cloned().collect();
+
+    /// The manifest's list of shards from those written so far.
+    fn listed(&mut self) {
+        let m = &mut self.manifest;
+        m.shards = self.entries.iter().flatten().cloned().collect();
         m.rows = m.shards.iter().map(|s| s.rows).sum();
-        m.complete = m.shards.len() as u64 == n_shards;
-    };
-    listed(&mut manifest, &entries);
-    manifest.complete = false;
-    write_manifest(&manifest)?;
-    let setup = Setup {
-        rules: config.rules,
-        players: config.players,
-        seed: config.seed,
-        explore: config.explore,
-        phases: config.phases,
-    };
-    let pool = crate::run::pool(a.threads)?;
-    let mut played = 0u64;
-    let mut last_note = std::time::Instant::now();
-    let mut interrupted = false;
-    // A shard being written: its file's writer and rows so far.
-    struct Open {
-        k: u64,
-        writer: SerializedFileWriter<Vec<u8>>,
-        rows: u64,
+        m.complete = m.shards.len() as u64 == m.shard_count();
     }
-    let finish = |o: Open| -> Result<ShardEntry> {
-        let inf = info(o.k);
+
+    fn write_manifest(&self) -> Result<()> {
+        let mut text = serde_json::to_string_pretty(&self.manifest)?;
+        text.push('\n');
+        durable::write_atomic(&self.dir.join(MANIFEST), text.as_bytes())?;
+        Ok(())
+    }
+
+    /// Shard `o`'s file written; its entry.
+    fn finish(&self, o: Open) -> Result<ShardEntry> {
+        let inf = self.info(o.k);
         let bytes = o.writer.into_inner()?;
-        let p = dir.join(shard_name(o.k));
+        let p = self.dir.join(shard_name(o.k));
         durable::write_atomic(&p, &bytes)?;
         Ok(ShardEntry {
             file: shard_name(o.k),
@@ -1027,99 +1042,158 @@ pub fn make(
             deals: inf.deals,
             rows: o.rows,
             bytes: bytes.len() as u64,
-            crc32: crate::checksum::of(&bytes),
+            crc32: tresillo_durable::checksum::of(&bytes),
         })
-    };
-    // Adds the rows of one row group to shard `k`'s file, opening it (and
-    // finishing the one before) as needed; returns the shard finished.
-    let add = |open: &mut Option<Open>, k: u64, rows: &[Row]| -> Result<Option<ShardEntry>> {
+    }
+
+    /// Adds the rows of one row group to shard `k`'s file, opening it (and
+    /// finishing the one before) as needed; returns the shard finished.
+    fn add(&mut self, k: u64, rows: &[Row]) -> Result<Option<ShardEntry>> {
         let mut finished = None;
-        if open.as_ref().is_some_and(|o| o.k != k)
-            && let Some(o) = open.take()
+        if self.open.as_ref().is_some_and(|o| o.k != k)
+            && let Some(o) = self.open.take()
         {
-            finished = Some(finish(o)?);
+            finished = Some(self.finish(o)?);
         }
-        if open.is_none() {
-            let writer = SerializedFileWriter::new(Vec::new(), schema(), properties(&info(k)))?;
-            *open = Some(Open { k, writer, rows: 0 });
+        if self.open.is_none() {
+            let writer = SerializedFileWriter::new(Vec::new(), schema(), properties(&self.info(k)))?;
+            self.open = Some(Open { k, writer, rows: 0 });
         }
-        if let Some(o) = open.as_mut()
+        let inf = self.info(k);
+        if let Some(o) = self.open.as_mut()
             && !rows.is_empty()
         {
-            write_group(&mut o.writer, rows, &info(k))?;
+            write_group(&mut o.writer, rows, &inf)?;
             o.rows += rows.len() as u64;
         }
         Ok(finished)
-    };
-    // The row groups to play, in order: (shard, deals), the deals of a group
-    // ([`GROUP_DEALS`] of the dataset) within its shard.
-    let mut units: Vec<(u64, std::ops::Range<u64>)> = Vec::new();
-    for &k in &todo {
-        let inf = info(k);
-        let mut d = inf.first_deal;
-        let end = inf.first_deal + inf.deals;
-        while d < end {
-            let next = ((d / GROUP_DEALS + 1) * GROUP_DEALS).min(end);
-            units.push((k, d..next));
-            d = next;
-        }
     }
-    pool.install(|| -> Result<()> {
-        // Group g is played while group g-1 is encoded into its shard's file.
-        let mut pending: Option<(u64, Vec<Row>)> = None;
-        let mut open: Option<Open> = None;
-        let record = |e: ShardEntry,
-                      entries: &mut Vec<Option<ShardEntry>>,
-                      played: &mut u64,
-                      manifest: &mut DatasetManifest|
-         -> Result<()> {
-            *played += e.rows;
-            let k = (e.first_deal / config.shard_deals) as usize;
-            entries[k] = Some(e);
-            listed(manifest, entries);
-            manifest.complete = false;
-            write_manifest(manifest)
+
+    /// The shard `e` written: listed in the manifest, which is rewritten.
+    fn record(&mut self, e: ShardEntry) -> Result<()> {
+        self.played += e.rows;
+        let k = (e.first_deal / self.config.shard_deals) as usize;
+        self.entries[k] = Some(e);
+        self.listed();
+        self.manifest.complete = false;
+        self.write_manifest()
+    }
+
+    /// The row groups to play, in order: (shard, deals), the deals of a group
+    /// ([`GROUP_DEALS`] of the dataset) within its shard.
+    fn groups(&self, todo: &[u64]) -> Vec<(u64, std::ops::Range<u64>)> {
+        let mut units = Vec::new();
+        for &k in todo {
+            let inf = self.info(k);
+            let mut d = inf.first_deal;
+            let end = inf.first_deal + inf.deals;
+            while d < end {
+                let next = ((d / GROUP_DEALS + 1) * GROUP_DEALS).min(end);
+                units.push((k, d..next));
+                d = next;
+            }
+        }
+        units
+    }
+
+    /// Plays the row groups `units` into their shards (group g is played while
+    /// group g-1 is encoded into its shard's file); true when an interruption
+    /// stopped it (between shards only: the shard begun is finished).
+    fn play(
+        &mut self,
+        units: Vec<(u64, std::ops::Range<u64>)>,
+        registry: &Registry,
+        a: &DatasetOptions<'_>,
+    ) -> Result<bool> {
+        let config = self.config;
+        let setup = Setup {
+            rules: config.rules,
+            players: config.players,
+            seed: config.seed,
+            explore: config.explore,
+            phases: config.phases,
         };
+        let mut last_note = std::time::Instant::now();
+        let mut pending: Option<(u64, Vec<Row>)> = None;
         for (k, range) in units {
             // Stopped between shards only: the shard begun is finished.
-            if range.start == info(k).first_deal && tresillo_agents::interrupt::stop_requested() {
-                interrupted = true;
-                break;
+            if range.start == self.info(k).first_deal && tresillo_agents::interrupt::stop_requested() {
+                return Ok(true);
             }
             let (rows, done) = rayon::join(
                 || tresillo_learn::play_deals(&setup, &config.agents, registry, range),
                 || match pending.take() {
-                    Some((j, rows)) => add(&mut open, j, &rows),
+                    Some((j, rows)) => self.add(j, &rows),
                     None => Ok(None),
                 },
             );
             if let Some(e) = done? {
-                record(e, &mut entries, &mut played, &mut manifest)?;
+                self.record(e)?;
             }
             pending = Some((k, rows?));
             if a.progress && last_note.elapsed().as_secs_f64() >= crate::progress_every() {
                 last_note = std::time::Instant::now();
-                let n = entries.iter().flatten().count();
-                (a.note)(&format!("{n} of {n_shards} shards written, {played} rows this run"));
+                let n = self.entries.iter().flatten().count();
+                (a.note)(&format!("{n} of {} shards written, {} rows this run", self.count(), self.played));
             }
         }
         if let Some((j, rows)) = pending.take()
-            && let Some(e) = add(&mut open, j, &rows)?
+            && let Some(e) = self.add(j, &rows)?
         {
-            record(e, &mut entries, &mut played, &mut manifest)?;
+            self.record(e)?;
         }
-        if let Some(o) = open.take() {
-            let e = finish(o)?;
-            record(e, &mut entries, &mut played, &mut manifest)?;
+        if let Some(o) = self.open.take() {
+            let e = self.finish(o)?;
+            self.record(e)?;
         }
-        Ok(())
-    })?;
-    listed(&mut manifest, &entries);
-    write_manifest(&manifest)?;
-    if interrupted && !manifest.complete {
+        Ok(false)
+    }
+}
+
+/// Plays the deals of `config` with agents from `registry` into the dataset
+/// directory `a.out` (see the module docs): refuses a directory holding a
+/// dataset unless `resume` (the same settings: the missing shards are played)
+/// or `force` (its shards and manifest are removed first); locks it while
+/// writing. An interruption ([`tresillo_agents::interrupt`]) ends after the
+/// shard being written, with [`tresillo_sim::SimError::Interrupted`].
+pub fn make(
+    config: &DatasetConfig,
+    registry: &Registry,
+    a: &DatasetOptions<'_>,
+    command: Vec<String>,
+) -> Result<Made> {
+    let t0 = std::time::Instant::now();
+    check_config(config, registry, a)?;
+    let dir = &a.out;
+    crate::check_run_dir(dir)?;
+    let _lock = crate::lock_dir(dir)?;
+    let manifest = new_manifest(config, a, command);
+    claim(dir, a, &manifest)?;
+    let rules = manifest.rules.clone();
+    let n_shards = manifest.shard_count();
+    let mut shards = Shards {
+        dir,
+        config,
+        rules,
+        manifest,
+        entries: vec![None; n_shards as usize],
+        open: None,
+        played: 0,
+    };
+    // The shards kept (resume), the others to play.
+    let todo = shards.unplayed(a);
+    shards.listed();
+    shards.manifest.complete = false;
+    shards.write_manifest()?;
+    let pool = crate::run::pool(a.threads)?;
+    let units = shards.groups(&todo);
+    let interrupted = pool.install(|| shards.play(units, registry, a))?;
+    shards.listed();
+    shards.write_manifest()?;
+    if interrupted && !shards.manifest.complete {
         return Err(tresillo_sim::SimError::Interrupted.into());
     }
-    Ok(Made { manifest, rows_played: played, seconds: t0.elapsed().as_secs_f64() })
+    Ok(Made { manifest: shards.manifest, rows_played: shards.played, seconds: t0.elapsed().as_secs_f64() })
 }
 
 /// The names of the phases of `mask` (none for 0: every row).
@@ -1140,6 +1214,6 @@ fn keep(p: &Path, want: &ShardInfo) -> Result<ShardEntry> {
         deals: want.deals,
         rows: r.metadata().file_metadata().num_rows().max(0) as u64,
         bytes: bytes.len() as u64,
-        crc32: crate::checksum::of(&bytes),
+        crc32: tresillo_durable::checksum::of(&bytes),
     })
 }

@@ -22,13 +22,13 @@
 //! compute (the columns of a run's `compute.csv`, `slot` being the agent's league
 //! index) summed over its tables; its counts are exact, its times measurements.
 
-use crate::durable;
 use crate::run::{RunOptions, check_deals_size, read_manifest};
 use anyhow::{Context, Result, bail, ensure};
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::path::Path;
 use tresillo_agents::Registry;
+use tresillo_durable as durable;
 use tresillo_sim::book::DealBook;
 use tresillo_sim::compute::Compute;
 use tresillo_sim::league::{Fit, Matchup, Rating, TableResults, fit_cov, matrix, subsets};
@@ -235,8 +235,8 @@ pub fn league(
     let matrix = matrix_csv(&pairs, &fitted, &config.agents);
     durable::write_shared(&dir.join("ratings.csv"), ratings.as_bytes())?;
     durable::write_shared(&dir.join("matrix.csv"), matrix.as_bytes())?;
-    manifest.crc32.insert("ratings.csv".into(), crate::checksum::of(ratings.as_bytes()));
-    manifest.crc32.insert("matrix.csv".into(), crate::checksum::of(matrix.as_bytes()));
+    manifest.crc32.insert("ratings.csv".into(), tresillo_durable::checksum::of(ratings.as_bytes()));
+    manifest.crc32.insert("matrix.csv".into(), tresillo_durable::checksum::of(matrix.as_bytes()));
     let compute = league_compute(dir, config, &all)?;
     if let Some(c) = &compute {
         durable::write_shared(
@@ -273,7 +273,7 @@ pub fn verify_files(dir: &Path, m: &LeagueManifest) -> Result<usize> {
         );
     }
     for (name, want) in &m.crc32 {
-        crate::checksum::verify(&dir.join(name), None, want)?;
+        tresillo_durable::checksum::verify(&dir.join(name), None, want)?;
     }
     Ok(m.crc32.len())
 }

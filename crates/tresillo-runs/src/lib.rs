@@ -18,28 +18,26 @@
 //! print!("{table}");
 //! ```
 
-pub mod checksum;
 pub mod compute;
 pub mod dataset;
-pub mod durable;
 pub mod league;
-pub mod lines;
 pub mod pairs;
-pub mod parquet;
 mod run;
 pub mod sprt;
 mod tournament;
 pub mod verify;
 
-pub use durable::write_point;
-pub use parquet::Format;
 pub use run::{
-    DirLock, Interrupted, LOCK_FILE, MAX_THREADS, Manifest, RecordProgress, RunOptions, check_deals_size,
-    check_output_file, check_record_path, check_run_dir, check_threads, file_in_the_way, lock_dir, lock_file,
-    merge, missing_files, progress_every, read_book, read_manifest, rows_file, run, run_book, run_experiment,
-    run_stoppable, table,
+    DirLock, Interrupted, LOCK_FILE, MAX_THREADS, Manifest, RecordProgress, RunOptions, ThreadsError,
+    check_deals_size, check_output_file, check_record_path, check_run_dir, check_threads, file_in_the_way,
+    lock_dir, lock_file, merge, missing_files, progress_every, read_manifest, rows_file, run, run_book,
+    run_experiment, run_stoppable, table,
 };
-pub use tournament::{ArgNames, TournamentArgs, check_resume_force, tournament_config};
+pub use tournament::{PYTHON_WORDS, TournamentArgs, check_resume_force, python_words, tournament_config};
+pub use tresillo_deals::parquet::UnknownFormat;
+pub use tresillo_deals::{BookError, Format, parquet, read_book};
+/// The durable-file crate, whose modules the commands reach through this one.
+pub use tresillo_durable::{self as durable, checksum, lines, write_point};
 
 use serde::{Deserialize, Serialize};
 
@@ -48,9 +46,26 @@ use serde::{Deserialize, Serialize};
 /// ([`tresillo_core::define_rule_set`]): the CLI's `--rule-set FILE` and Python's
 /// `tresillo.register_rule_set(path)`. The same file again is the same set; an
 /// unreadable or bad file is a one-line error naming it (and the line and key).
-pub fn register_rule_set_file(path: &std::path::Path) -> Result<tresillo_core::RuleSet, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    tresillo_core::define_rule_set(&text, &path.display().to_string())
+pub fn register_rule_set_file(path: &std::path::Path) -> Result<tresillo_core::RuleSet, RuleSetFileError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|error| RuleSetFileError::Read { path: path.to_path_buf(), error })?;
+    tresillo_core::define_rule_set(&text, &path.display().to_string()).map_err(RuleSetFileError::Define)
+}
+
+/// Why a rule-set file could not be registered ([`register_rule_set_file`]).
+#[derive(Debug, thiserror::Error)]
+pub enum RuleSetFileError {
+    /// The file could not be read.
+    #[error("{}: {error}", path.display())]
+    Read {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What the operating system said (in the message, not a source).
+        error: std::io::Error,
+    },
+    /// The file does not define a rule set (the message names the file, line and key).
+    #[error("{0}")]
+    Define(String),
 }
 
 /// The build that wrote a manifest (its `build` field): the git commit of the

@@ -72,7 +72,6 @@
 
 use crate::Build;
 use crate::compute::{COMPUTE_CSV, COMPUTE_JSON, COMPUTE_NEXT, FORFEITS_CSV, read_compute};
-use crate::durable::{self, write_point};
 use crate::parquet::{DEALS_PARQUET, Format, PARTS_DIR, RowBuilder};
 use anyhow::{Context, Result, bail, ensure};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -84,6 +83,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tresillo_agents::Registry;
 use tresillo_bots::BotIdentity;
+use tresillo_durable::{self as durable, write_point};
 use tresillo_sim::book::DealBook;
 use tresillo_sim::{AgentSlots, Compute, DealRow, Stats, SummaryRow, Tournament, TournamentConfig};
 
@@ -190,44 +190,39 @@ fn duration(secs: f64) -> String {
     if s >= 3600 { format!("{}h{:02}m", s / 3600, s / 60 % 60) } else { format!("{}m{:02}s", s / 60, s % 60) }
 }
 
-/// Reads the deal book in `path` (`--deals-from`): one-line errors naming the
-/// file, the line and the token ([`DealBook::parse`]).
-pub fn read_book(path: &Path) -> Result<DealBook> {
-    let file = File::open(path).with_context(|| format!("reading the deal book {}", path.display()))?;
-    let mut lines = crate::lines::Lines::with_max(
-        std::io::BufReader::new(file),
-        path.display().to_string(),
-        crate::lines::MAX_BOOK_LINE_BYTES,
-    );
-    let mut text = String::new();
-    while let Some((_, l)) = lines.next_line()? {
-        text.push_str(&l);
-        text.push('\n');
-    }
-    DealBook::parse(&text).map_err(|e| {
-        if e.line == 0 {
-            anyhow::anyhow!("{}: {}", path.display(), e.why)
-        } else {
-            // The token at fault, and the reason (which may quote it), shortened.
-            let token = crate::lines::excerpt(&e.token, 80);
-            let why = crate::lines::excerpt(&e.why, 200);
-            anyhow::anyhow!("{} line {}: `{token}`: {why}", path.display(), e.line)
-        }
-    })
-}
-
-/// The most worker threads a run takes.
+/// The most worker threads a run takes: far above any machine's cores, far below
+/// what would exhaust the system's threads.
 pub const MAX_THREADS: usize = 1024;
 
-/// Refuses 0 threads and more than [`MAX_THREADS`] (`what` names the setting).
-pub fn check_threads(t: usize, what: &str) -> Result<usize, String> {
+/// Refuses 0 threads and more than [`MAX_THREADS`] (`what` names the setting:
+/// `--threads` on the command line, `threads` in an experiment file or Python).
+pub fn check_threads(t: usize, what: &str) -> Result<usize, ThreadsError> {
     if t == 0 {
-        Err(format!("{what} must be at least 1"))
+        Err(ThreadsError::None { what: what.to_string() })
     } else if t > MAX_THREADS {
-        Err(format!("{what} {t} is too many: at most {MAX_THREADS} worker threads"))
+        Err(ThreadsError::TooMany { what: what.to_string(), threads: t })
     } else {
         Ok(t)
     }
+}
+
+/// A worker-thread count [`check_threads`] refuses; the message names the setting.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ThreadsError {
+    /// No thread.
+    #[error("{what} must be at least 1")]
+    None {
+        /// The setting (`--threads`, `threads`).
+        what: String,
+    },
+    /// More than [`MAX_THREADS`].
+    #[error("{what} {threads} is too many: at most {MAX_THREADS} worker threads")]
+    TooMany {
+        /// The setting (`--threads`, `threads`).
+        what: String,
+        /// The count asked for.
+        threads: usize,
+    },
 }
 
 /// The progress and identity of a run directory.
@@ -326,9 +321,9 @@ fn open_record(progress: &RecordProgress, fresh: bool, partial: bool) -> Result<
             p.display(),
             progress.bytes
         );
-        crc = crate::checksum::file(p, Some(progress.bytes))?;
+        crc = tresillo_durable::checksum::file(p, Some(progress.bytes))?;
         if let Some(want) = &progress.crc32 {
-            crate::checksum::check(p, crc, want)?;
+            tresillo_durable::checksum::check(p, crc, want)?;
         }
         f.set_len(progress.bytes).with_context(|| format!("truncating {} to its checkpoint", p.display()))?;
         f
@@ -383,7 +378,7 @@ fn checkpoint(
     };
     let next = dir.join(STATS_NEXT);
     let bytes = serde_json::to_string(stats)?;
-    manifest.crc32.insert("stats.json".into(), crate::checksum::of(bytes.as_bytes()));
+    manifest.crc32.insert("stats.json".into(), tresillo_durable::checksum::of(bytes.as_bytes()));
     write_replacing(&next, bytes.as_bytes(), sync)?;
     let compute_next = dir.join(COMPUTE_NEXT);
     write_replacing(&compute_next, serde_json::to_string(compute)?.as_bytes(), sync)?;
@@ -419,7 +414,9 @@ pub(crate) fn read_stats(dir: &Path, m: &Manifest) -> Result<Stats> {
         // The file whose bytes the manifest vouches for (stats.next.json after a
         // kill between the manifest and its renaming).
         for p in [&stats, &next] {
-            if p.exists() && crate::checksum::parse(want) == Some(crate::checksum::file(p, None)?) {
+            if p.exists()
+                && tresillo_durable::checksum::parse(want) == Some(tresillo_durable::checksum::file(p, None)?)
+            {
                 let s = read_stats_file(p)?;
                 ensure!(
                     s.deals == deals_completed,
@@ -433,8 +430,9 @@ pub(crate) fn read_stats(dir: &Path, m: &Manifest) -> Result<Stats> {
     }
     // (With a checksum recorded, none matched: the file of the right count is
     // refused by its checksum, one of another count by its count.)
-    let vouched =
-        |p: &Path| m.crc32.get("stats.json").map_or(Ok(()), |want| crate::checksum::verify(p, None, want));
+    let vouched = |p: &Path| {
+        m.crc32.get("stats.json").map_or(Ok(()), |want| tresillo_durable::checksum::verify(p, None, want))
+    };
     let s = read_stats_file(&stats)?;
     if s.deals == deals_completed {
         vouched(&stats)?;
@@ -683,7 +681,7 @@ fn truncate(s: &str, n: usize) -> String {
 pub(crate) fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     let mut b = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {
-        check_threads(t, "threads").map_err(anyhow::Error::msg)?;
+        check_threads(t, "threads")?;
         b = b.num_threads(t);
     }
     Ok(b.build()?)
@@ -1132,12 +1130,6 @@ fn batch_override() -> Result<Option<u64>> {
     positive_env("TRESILLO_BATCH_UNITS")
 }
 
-/// `TRESILLO_ABORT_AFTER_CHECKPOINTS`: the process aborts right after that many
-/// checkpoints, for tests that need a kill at a known point.
-fn abort_after_checkpoints() -> Result<Option<u64>> {
-    positive_env("TRESILLO_ABORT_AFTER_CHECKPOINTS")
-}
-
 fn positive_env(name: &str) -> Result<Option<u64>> {
     match std::env::var(name) {
         Err(_) => Ok(None),
@@ -1199,11 +1191,11 @@ pub fn check_deals_size(dir: &Path, m: &Manifest) -> Result<()> {
 fn check_parts(kept: &[PathBuf], m: &mut Manifest) -> Result<()> {
     for p in kept {
         let name = format!("{PARTS_DIR}/{}", p.file_name().unwrap_or_default().to_string_lossy());
-        let crc = crate::checksum::file(p, None)?;
+        let crc = tresillo_durable::checksum::file(p, None)?;
         match m.crc32.get(&name) {
-            Some(want) => crate::checksum::check(p, crc, want)?,
+            Some(want) => tresillo_durable::checksum::check(p, crc, want)?,
             None => {
-                m.crc32.insert(name, crate::checksum::hex(crc));
+                m.crc32.insert(name, tresillo_durable::checksum::hex(crc));
             }
         }
     }
@@ -1225,7 +1217,10 @@ fn complete_checksums(dir: &Path, m: &mut Manifest) -> Result<()> {
     for f in files {
         let p = dir.join(f);
         if p.exists() {
-            m.crc32.insert(f.into(), crate::checksum::hex(crate::checksum::file(&p, None)?));
+            m.crc32.insert(
+                f.into(),
+                tresillo_durable::checksum::hex(tresillo_durable::checksum::file(&p, None)?),
+            );
         }
     }
     Ok(())
@@ -1298,7 +1293,7 @@ pub(crate) fn complete_run(dir: &Path, m: &Manifest, note: &(dyn Fn(&str) + Sync
     write_summary(dir, &m.config, &s, c.as_ref(), rows_per_unit)?;
     for f in &missing {
         if let Some(want) = m.crc32.get(*f) {
-            crate::checksum::verify(&dir.join(f), None, want)?;
+            tresillo_durable::checksum::verify(&dir.join(f), None, want)?;
         }
     }
     if !missing.is_empty() {
@@ -1328,19 +1323,9 @@ fn already_complete(dir: &Path, m: &Manifest) -> String {
     format!("{}: the run is already complete ({} deals); nothing to do\n", dir.display(), m.deals_completed)
 }
 
-/// Plays (or continues) the run in `dir`, which the caller has locked; `shown` is
-/// the directory named in the last printed line.
-fn play(
-    a: &RunOptions<'_>,
-    config: &TournamentConfig,
-    dir: &Path,
-    shown: &Path,
-    book: Option<&DealBook>,
-    command_line: Vec<String>,
-    stop: &dyn Fn() -> bool,
-) -> Result<String> {
-    let config = config.clone();
-    // A resumed run plays the book its manifest names; another book is refused.
+/// The book a run plays: `book`, or the one the manifest of a run being resumed
+/// names; a resumed run given another book is refused.
+fn book_of(a: &RunOptions<'_>, dir: &Path, book: Option<&DealBook>) -> Result<Option<DealBook>> {
     let stored = if a.resume && dir.join("manifest.json").exists() {
         read_manifest(dir).ok().and_then(|m| m.deal_book)
     } else {
@@ -1355,377 +1340,597 @@ fn play(
             dir.display()
         );
     }
-    let book = book.cloned().or(stored);
-    let t = Tournament::with_registry(config.clone(), a.registry.clone())?.with_book(book.clone())?;
-    let (u0, u1) = config.unit_range();
-    let (d0, d1) = config.deal_range();
-    let resuming = a.resume && dir.join("manifest.json").exists();
-    let slots = config.agents.len();
-    // The checksum of the committed rows of deals.csv, continued as rows are added.
+    Ok(book.cloned().or(stored))
+}
+
+/// What a run starts from: its manifest, statistics and compute so far, and the
+/// checksum of the rows `deals.csv` holds.
+struct Begun {
+    manifest: Manifest,
+    stats: Stats,
+    compute: Compute,
+    csv_crc: u32,
+}
+
+/// A resumed run: the state to play on from, or the line of a run already complete.
+enum Resumed {
+    Play(Box<Begun>),
+    Done(String),
+}
+
+/// Checks the run in `dir` against the options and configuration it is resumed
+/// with, and its files against its manifest; cuts `deals.csv` to its checkpoint.
+fn resume_start(
+    a: &RunOptions<'_>,
+    config: &TournamentConfig,
+    dir: &Path,
+    t: &Tournament,
+    command_line: Vec<String>,
+) -> Result<Resumed> {
+    let (u0, _) = config.unit_range();
     let mut csv_crc = 0;
-    let (mut manifest, mut stats, mut compute) = if resuming {
-        let mut m = read_manifest(dir)?;
-        if m.config != config {
-            bail!(
-                "{} holds a run with another configuration ({}); use --force to overwrite it",
-                dir.display(),
-                config_diff(&m.config, &config)
-            );
+    let mut m = read_manifest(dir)?;
+    if m.config != *config {
+        bail!(
+            "{} holds a run with another configuration ({}); use --force to overwrite it",
+            dir.display(),
+            config_diff(&m.config, config)
+        );
+    }
+    if let Some(change) = tresillo_bots::identity_change(&m.bots, &a.bots) {
+        bail!("{} was played by another bot: {change}; use --force to start it again", dir.display());
+    }
+    if m.format != a.format {
+        bail!(
+            "{} holds a run written with --format {}; resume it with --format {} (or use --force to \
+             start it again)",
+            dir.display(),
+            m.format,
+            m.format
+        );
+    }
+    if m.complete {
+        complete_run(dir, &m, a.note)?;
+        return Ok(Resumed::Done(already_complete(dir, &m)));
+    }
+    let s = read_stats(dir, &m)?;
+    let c = read_compute(dir, m.deals_completed)?;
+    match (&m.record, &a.record) {
+        (Some(r), Some(p)) if r.path == *p => {}
+        (Some(r), _) => bail!(
+            "{} was recording to {}; resume it with --record {}",
+            dir.display(),
+            r.path.display(),
+            r.path.display()
+        ),
+        (None, Some(_)) => {
+            bail!("{} was started without --record; a run cannot start recording halfway", dir.display())
         }
-        if let Some(change) = tresillo_bots::identity_change(&m.bots, &a.bots) {
-            bail!("{} was played by another bot: {change}; use --force to start it again", dir.display());
+        (None, None) => {}
+    }
+    if m.format.parquet() {
+        // Checks every part the manifest counts before anything is changed.
+        let kept =
+            crate::parquet::resume_parts(&dir.join(PARTS_DIR), u0, m.units_completed, t.rows_per_unit())?;
+        check_parts(&kept, &mut m)?;
+    }
+    if m.format.csv() {
+        csv_crc = resume_csv(dir, &m)?;
+    }
+    let c = c.unwrap_or_else(|| {
+        (a.note)(&format!(
+            "{}: no compute checkpoint of its {} deals (a run of an older version); compute.csv \
+             counts only the deals played from now",
+            dir.display(),
+            m.deals_completed
+        ));
+        Compute { deals: m.deals_completed, ..Compute::new(config.agents.len()) }
+    });
+    let manifest = Manifest { build: a.build.clone(), command_line, ..m };
+    Ok(Resumed::Play(Box::new(Begun { manifest, stats: s, compute: c, csv_crc })))
+}
+
+/// Checks the rows of `deals.csv` that the manifest `m` counts against its
+/// checksum and cuts the file after them; their checksum.
+fn resume_csv(dir: &Path, m: &Manifest) -> Result<u32> {
+    check_csv_header(&dir.join("deals.csv"), "resume it")?;
+    let f = OpenOptions::new().write(true).open(dir.join("deals.csv")).context("opening deals.csv")?;
+    let len = f.metadata()?.len();
+    if len < m.csv_bytes {
+        bail!(
+            "{}: deals.csv holds {len} bytes but its checkpoint counts {} (was the machine \
+             restarted?); start the run again with --force",
+            dir.display(),
+            m.csv_bytes
+        );
+    }
+    // The rows kept must have the bytes the checkpoint vouches for.
+    let crc = tresillo_durable::checksum::file(&dir.join("deals.csv"), Some(m.csv_bytes))?;
+    if let Some(want) = m.crc32.get("deals.csv") {
+        tresillo_durable::checksum::check(&dir.join("deals.csv"), crc, want)?;
+    }
+    f.set_len(m.csv_bytes).context("truncating deals.csv to its last checkpoint")?;
+    Ok(crc)
+}
+
+/// Starts the run in `dir` afresh: its empty files and its first manifest.
+fn fresh_start(
+    a: &RunOptions<'_>,
+    config: &TournamentConfig,
+    dir: &Path,
+    book: Option<DealBook>,
+    command_line: Vec<String>,
+) -> Result<Begun> {
+    let (d0, d1) = config.deal_range();
+    let mut csv_crc = 0;
+    // With --resume and no manifest, any run files are those of a start killed
+    // before its first checkpoint (the manifest is written last): start over.
+    claim_dir(dir, a.force, a.resume)?;
+    if a.resume {
+        (a.note)(&format!("{}: no run to resume there; starting it", dir.display()));
+    }
+    let header = if a.format.csv() { csv_header()? } else { Vec::new() };
+    if a.format.csv() {
+        durable::write_atomic(&dir.join("deals.csv"), &header)?;
+        csv_crc = crc32fast::hash(&header);
+    }
+    if a.format.parquet() {
+        fs::create_dir_all(dir.join(PARTS_DIR))
+            .with_context(|| format!("creating {}", dir.join(PARTS_DIR).display()))?;
+    }
+    let mut m = Manifest {
+        tool: "tresillo".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        build: a.build.clone(),
+        command_line,
+        config: config.clone(),
+        deal_range: [d0, d1],
+        deals_completed: 0,
+        units_completed: 0,
+        csv_bytes: header.len() as u64,
+        complete: false,
+        record: a.record.as_ref().map(|p| RecordProgress {
+            path: p.clone(),
+            bytes: 0,
+            crc32: Some(tresillo_durable::checksum::of(b"")),
+        }),
+        format: a.format,
+        parquet_bytes: None,
+        time_budget: config.timed_agents(&a.registry).into_iter().map(String::from).collect(),
+        deal_book: book,
+        bots: a.bots.clone(),
+        crc32: BTreeMap::new(),
+    };
+    if a.format.csv() {
+        m.crc32.insert("deals.csv".into(), tresillo_durable::checksum::hex(csv_crc));
+    }
+    let s = Stats::default();
+    let c = Compute::new(config.agents.len());
+    m.crc32
+        .insert("stats.json".into(), tresillo_durable::checksum::of(serde_json::to_string(&s)?.as_bytes()));
+    durable::write_atomic(&dir.join("stats.json"), serde_json::to_string(&s)?.as_bytes())?;
+    durable::write_atomic(&dir.join(COMPUTE_JSON), serde_json::to_string(&c)?.as_bytes())?;
+    durable::write_atomic(&dir.join("manifest.json"), serde_json::to_string_pretty(&m)?.as_bytes())?;
+    Ok(Begun { manifest: m, stats: s, compute: c, csv_crc })
+}
+
+/// The progress bar on a terminal (`shown`), hidden otherwise.
+fn progress_bar(shown: bool, deals: u64, done: u64) -> ProgressBar {
+    if !shown {
+        return ProgressBar::hidden();
+    }
+    // No speed and no ETA until a unit has finished: before that there is no rate.
+    let b = ProgressBar::new(deals);
+    b.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} deals  {msg}").expect("template"));
+    b.set_message("(measuring the speed)");
+    b.set_position(done);
+    b.reset_eta();
+    b
+}
+
+/// The progress lines where no terminal is (standard error a file or a pipe).
+struct ProgressLines {
+    on: bool,
+    every: f64,
+    running: Running,
+    started: Instant,
+    last: Instant,
+    /// The deals done when this process started playing.
+    from: u64,
+    /// The deals of the run.
+    deals: u64,
+}
+
+impl ProgressLines {
+    /// A line when the last one is `every` seconds old: `done` deals so far.
+    fn report(&mut self, done: u64, config: &TournamentConfig, rows_per_unit: u64, note: &dyn Fn(&str)) {
+        if !self.on || self.last.elapsed().as_secs_f64() < self.every {
+            return;
         }
-        if m.format != a.format {
-            bail!(
-                "{} holds a run written with --format {}; resume it with --format {} (or use --force to \
-                 start it again)",
-                dir.display(),
-                m.format,
-                m.format
-            );
-        }
-        if m.complete {
-            complete_run(dir, &m, a.note)?;
-            return Ok(already_complete(dir, &m));
-        }
-        let s = read_stats(dir, &m)?;
-        let c = read_compute(dir, m.deals_completed)?;
-        match (&m.record, &a.record) {
-            (Some(r), Some(p)) if r.path == *p => {}
-            (Some(r), _) => bail!(
-                "{} was recording to {}; resume it with --record {}",
-                dir.display(),
-                r.path.display(),
-                r.path.display()
-            ),
-            (None, Some(_)) => {
-                bail!("{} was started without --record; a run cannot start recording halfway", dir.display())
+        self.last = Instant::now();
+        let secs = self.started.elapsed().as_secs_f64().max(1e-9);
+        let rate = (done - self.from) as f64 / secs;
+        let left = self.deals.saturating_sub(done);
+        let eta = if rate > 0.0 { duration(left as f64 / rate) } else { "-".into() };
+        note(&format!(
+            "progress: {done}/{} deals ({:.1}%), {rate:.1} deals/s, ETA {eta}; {}",
+            self.deals,
+            100.0 * done as f64 / self.deals.max(1) as f64,
+            self.running.line(config, rows_per_unit)
+        ));
+    }
+}
+
+/// The run's files as it plays: the rows appended to `deals.csv`, the part files
+/// and the live `deals.parquet`, the record file, the running checksums, and the
+/// manifest, statistics and compute that each checkpoint writes.
+struct Sink<'d> {
+    dir: &'d Path,
+    format: Format,
+    parts: PathBuf,
+    u0: u64,
+    unit_len: u64,
+    rows_per_unit: u64,
+    csv_file: Option<std::io::BufWriter<File>>,
+    csv_crc: tresillo_durable::checksum::Hasher,
+    record_file: Option<File>,
+    rec_crc: tresillo_durable::checksum::Hasher,
+    row_builder: RowBuilder,
+    live: Option<crate::parquet::GroupWriter>,
+    live_tmp: PathBuf,
+    manifest: Manifest,
+    stats: Stats,
+    compute: Compute,
+}
+
+impl<'d> Sink<'d> {
+    /// Opens the files a run appends to, from the state `b` it starts from.
+    fn open(
+        dir: &'d Path,
+        shown: &Path,
+        resuming: bool,
+        b: Begun,
+        config: &TournamentConfig,
+        rows_per_unit: u64,
+    ) -> Result<Self> {
+        let (u0, _) = config.unit_range();
+        let (record_file, rec_crc) = match &b.manifest.record {
+            // Replacing another run (playing in `DIR.partial`): records in `FILE.partial`.
+            Some(r) => {
+                let (f, crc) = open_record(r, !resuming, dir != shown)?;
+                (Some(f), tresillo_durable::checksum::continuing(crc))
             }
-            (None, None) => {}
-        }
-        if m.format.parquet() {
-            // Checks every part the manifest counts before anything is changed.
-            let kept =
-                crate::parquet::resume_parts(&dir.join(PARTS_DIR), u0, m.units_completed, t.rows_per_unit())?;
-            check_parts(&kept, &mut m)?;
-        }
-        if m.format.csv() {
-            check_csv_header(&dir.join("deals.csv"), "resume it")?;
-            let f =
-                OpenOptions::new().write(true).open(dir.join("deals.csv")).context("opening deals.csv")?;
-            let len = f.metadata()?.len();
-            if len < m.csv_bytes {
-                bail!(
-                    "{}: deals.csv holds {len} bytes but its checkpoint counts {} (was the machine \
-                     restarted?); start the run again with --force",
-                    dir.display(),
-                    m.csv_bytes
-                );
-            }
-            // The rows kept must have the bytes the checkpoint vouches for.
-            let crc = crate::checksum::file(&dir.join("deals.csv"), Some(m.csv_bytes))?;
-            if let Some(want) = m.crc32.get("deals.csv") {
-                crate::checksum::check(&dir.join("deals.csv"), crc, want)?;
-            }
-            csv_crc = crc;
-            f.set_len(m.csv_bytes).context("truncating deals.csv to its last checkpoint")?;
-        }
-        let c = c.unwrap_or_else(|| {
-            (a.note)(&format!(
-                "{}: no compute checkpoint of its {} deals (a run of an older version); compute.csv \
-                 counts only the deals played from now",
-                dir.display(),
-                m.deals_completed
-            ));
-            Compute { deals: m.deals_completed, ..Compute::new(slots) }
-        });
-        (Manifest { build: a.build.clone(), command_line: command_line.clone(), ..m }, s, c)
-    } else {
-        // With --resume and no manifest, any run files are those of a start killed
-        // before its first checkpoint (the manifest is written last): start over.
-        claim_dir(dir, a.force, a.resume)?;
-        if a.resume {
-            (a.note)(&format!("{}: no run to resume there; starting it", dir.display()));
-        }
-        let header = if a.format.csv() { csv_header()? } else { Vec::new() };
-        if a.format.csv() {
-            durable::write_atomic(&dir.join("deals.csv"), &header)?;
-            csv_crc = crc32fast::hash(&header);
-        }
-        if a.format.parquet() {
-            fs::create_dir_all(dir.join(PARTS_DIR))
-                .with_context(|| format!("creating {}", dir.join(PARTS_DIR).display()))?;
-        }
-        let m = Manifest {
-            tool: "tresillo".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            build: a.build.clone(),
-            command_line,
-            config: config.clone(),
-            deal_range: [d0, d1],
-            deals_completed: 0,
-            units_completed: 0,
-            csv_bytes: header.len() as u64,
-            complete: false,
-            record: a.record.as_ref().map(|p| RecordProgress {
-                path: p.clone(),
-                bytes: 0,
-                crc32: Some(crate::checksum::of(b"")),
-            }),
-            format: a.format,
-            parquet_bytes: None,
-            time_budget: config.timed_agents(&a.registry).into_iter().map(String::from).collect(),
-            deal_book: book.clone(),
-            bots: a.bots.clone(),
-            crc32: BTreeMap::new(),
+            None => (None, tresillo_durable::checksum::Hasher::new()),
         };
-        let mut m = m;
-        if a.format.csv() {
-            m.crc32.insert("deals.csv".into(), crate::checksum::hex(csv_crc));
-        }
-        let s = Stats::default();
-        let c = Compute::new(slots);
-        m.crc32.insert("stats.json".into(), crate::checksum::of(serde_json::to_string(&s)?.as_bytes()));
-        durable::write_atomic(&dir.join("stats.json"), serde_json::to_string(&s)?.as_bytes())?;
-        durable::write_atomic(&dir.join(COMPUTE_JSON), serde_json::to_string(&c)?.as_bytes())?;
-        durable::write_atomic(&dir.join("manifest.json"), serde_json::to_string_pretty(&m)?.as_bytes())?;
-        (m, s, c)
-    };
-    let unit_len = config.scoring.unit_len();
-    let rows_per_unit = t.rows_per_unit();
-    let terminal = std::io::stderr().is_terminal();
-    let bar = if a.progress && terminal {
-        // No speed and no ETA until a unit has finished: before that there is no rate.
-        let b = ProgressBar::new(d1 - d0);
-        b.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} deals  {msg}").expect("template"));
-        b.set_message("(measuring the speed)");
-        b.set_position(manifest.deals_completed);
-        b.reset_eta();
-        b
-    } else {
-        ProgressBar::hidden()
-    };
-    let rate_known = std::sync::atomic::AtomicBool::new(false);
-    let (mut record_file, mut rec_crc) = match &manifest.record {
-        // Replacing another run (playing in `DIR.partial`): records in `FILE.partial`.
-        Some(r) => {
-            let (f, crc) = open_record(r, !resuming, dir != shown)?;
-            (Some(f), crate::checksum::continuing(crc))
-        }
-        None => (None, crate::checksum::Hasher::new()),
-    };
-    let mut csv_crc = crate::checksum::continuing(csv_crc);
-    let t = t.recording(record_file.is_some());
-    let workers = pool(a.threads)?;
-    let mut schedule = Batches::new(workers.current_num_threads() as u64, rows_per_unit, batch_override()?);
-    let abort_after = abort_after_checkpoints()?;
-    let format = manifest.format;
-    let mut csv_file = if format.csv() {
-        let mut f =
-            OpenOptions::new().append(true).open(dir.join("deals.csv")).context("opening deals.csv")?;
-        f.seek(SeekFrom::End(0))?;
-        // Rows are buffered (one write a unit was a system call per deal) and the
-        // buffer is flushed before every checkpoint, so the file still holds every
-        // row the manifest counts.
-        Some(std::io::BufWriter::with_capacity(1 << 20, f))
-    } else {
-        None
-    };
-    let parts = dir.join(PARTS_DIR);
-    let mut row_builder = RowBuilder::new();
-    // Each worker thread keeps its agents for the whole run (an external bot's
-    // process serves every batch); they are dropped, and bots ended, at the end.
-    let slots = workers.install(AgentSlots::new);
-    let started = Instant::now();
-    let first = u0 + manifest.units_completed;
-    // The workers play batch after batch; a writer thread appends each finished
-    // batch and checkpoints it while the next one is being played.
-    let (tx, rx) = std::sync::mpsc::sync_channel::<(u64, Vec<UnitRows<'_>>)>(1);
-    // A run that starts at its first unit also encodes deals.parquet as it goes, in
-    // this writer thread while the workers play (the same GroupWriter `assemble`
-    // uses, so the same bytes); a resumed run assembles it from the parts at the end.
-    let live_tmp = dir.join(format!("{DEALS_PARQUET}.tmp"));
-    let mut live = if format.parquet() && manifest.units_completed == 0 {
-        Some(crate::parquet::GroupWriter::create(&live_tmp, u0, rows_per_unit)?)
-    } else {
-        None
-    };
-    let mut interrupted = false;
-    let (mut manifest, stats, compute, live) = std::thread::scope(|scope| -> Result<_> {
-        let writer =
-            scope.spawn(|| -> Result<(Manifest, Stats, Compute, Option<crate::parquet::GroupWriter>)> {
-                let mut checkpoints = 0;
-                // Progress lines where no terminal is (standard error a file or a pipe).
-                let lines = a.progress && !terminal;
-                let every = progress_every();
-                let mut running = Running::default();
-                let mut last_line = started;
-                let played_from = manifest.deals_completed;
-                for (units, outs) in rx {
-                    for (bytes, s, recs, c, rows) in &outs {
-                        running.add(s);
-                        if let Some(f) = csv_file.as_mut() {
-                            f.write_all(bytes)
-                                .with_context(|| format!("writing {}", dir.join("deals.csv").display()))?;
-                            csv_crc.update(bytes);
-                            manifest.csv_bytes += bytes.len() as u64;
-                        }
-                        for r in rows {
-                            row_builder.push(r);
-                        }
-                        stats.merge(s);
-                        compute.try_merge(c).with_context(|| format!("{}: compute.json", dir.display()))?;
-                        if let (Some(f), Some(r)) = (record_file.as_mut(), manifest.record.as_mut()) {
-                            f.write_all(recs).with_context(|| format!("writing {}", r.path.display()))?;
-                            rec_crc.update(recs);
-                            r.bytes += recs.len() as u64;
-                        }
-                    }
-                    if format.parquet() {
-                        let from = u0 + manifest.units_completed;
-                        let batch = row_builder.finish();
-                        let part = crate::parquet::write_part(&parts, from, from + units, &batch)?;
-                        let name =
-                            format!("{PARTS_DIR}/{}", part.file_name().unwrap_or_default().to_string_lossy());
-                        manifest
-                            .crc32
-                            .insert(name, crate::checksum::hex(crate::checksum::file(&part, None)?));
-                        if let Some(w) = live.as_mut() {
-                            w.write(&batch)?;
-                        }
-                    }
-                    manifest.units_completed += units;
-                    manifest.deals_completed = manifest.units_completed * unit_len;
-                    // The rows are in the file before the manifest counts them, so a
-                    // killed process loses nothing that was written. (No fsync per batch:
-                    // it would protect only against the machine itself going down, at a
-                    // large cost; resume refuses a deals.csv shorter than its checkpoint.)
-                    if let Some(f) = csv_file.as_mut() {
-                        f.flush().with_context(|| format!("writing {}", dir.join("deals.csv").display()))?;
-                        write_point();
-                        manifest
-                            .crc32
-                            .insert("deals.csv".into(), crate::checksum::hex(csv_crc.clone().finalize()));
-                    }
-                    if let Some(r) = manifest.record.as_mut() {
-                        r.crc32 = Some(crate::checksum::hex(rec_crc.clone().finalize()));
-                    }
-                    checkpoint(dir, &stats, &compute, &mut manifest, false)?;
-                    let done = manifest.deals_completed;
-                    if lines && last_line.elapsed().as_secs_f64() >= every {
-                        last_line = Instant::now();
-                        let secs = started.elapsed().as_secs_f64().max(1e-9);
-                        let rate = (done - played_from) as f64 / secs;
-                        let left = (d1 - d0).saturating_sub(done);
-                        let eta = if rate > 0.0 { duration(left as f64 / rate) } else { "-".into() };
-                        (a.note)(&format!(
-                            "progress: {done}/{} deals ({:.1}%), {rate:.1} deals/s, ETA {eta}; {}",
-                            d1 - d0,
-                            100.0 * done as f64 / (d1 - d0).max(1) as f64,
-                            running.line(&config, rows_per_unit)
-                        ));
-                    }
-                    checkpoints += 1;
-                    if abort_after == Some(checkpoints) {
-                        std::process::abort(); // a test's kill at a known point
-                    }
-                }
-                Ok((manifest, stats, compute, live))
-            });
-        let mut next = first;
-        let mut stopped = None;
-        while next < u1 {
-            if stop() {
-                interrupted = true;
-                break;
+        let format = b.manifest.format;
+        let csv_file = if format.csv() {
+            let mut f =
+                OpenOptions::new().append(true).open(dir.join("deals.csv")).context("opening deals.csv")?;
+            f.seek(SeekFrom::End(0))?;
+            // Rows are buffered (one write a unit was a system call per deal) and the
+            // buffer is flushed before every checkpoint, so the file still holds every
+            // row the manifest counts.
+            Some(std::io::BufWriter::with_capacity(1 << 20, f))
+        } else {
+            None
+        };
+        // A run that starts at its first unit also encodes deals.parquet as it goes, in
+        // the writer thread while the workers play (the same GroupWriter `assemble`
+        // uses, so the same bytes); a resumed run assembles it from the parts at the end.
+        let live_tmp = dir.join(format!("{DEALS_PARQUET}.tmp"));
+        let live = if format.parquet() && b.manifest.units_completed == 0 {
+            Some(crate::parquet::GroupWriter::create(&live_tmp, u0, rows_per_unit)?)
+        } else {
+            None
+        };
+        Ok(Sink {
+            dir,
+            format,
+            parts: dir.join(PARTS_DIR),
+            u0,
+            unit_len: config.scoring.unit_len(),
+            rows_per_unit,
+            csv_file,
+            csv_crc: tresillo_durable::checksum::continuing(b.csv_crc),
+            record_file,
+            rec_crc,
+            row_builder: RowBuilder::new(),
+            live,
+            live_tmp,
+            manifest: b.manifest,
+            stats: b.stats,
+            compute: b.compute,
+        })
+    }
+
+    /// The writer thread's loop: each batch the workers send appended and
+    /// checkpointed, a progress line now and then.
+    fn write_batches(
+        &mut self,
+        rx: std::sync::mpsc::Receiver<(u64, Vec<UnitRows<'_>>)>,
+        lines: &mut ProgressLines,
+        config: &TournamentConfig,
+        note: &dyn Fn(&str),
+    ) -> Result<()> {
+        let mut checkpoints = 0;
+        for (units, outs) in rx {
+            for out in &outs {
+                lines.running.add(&out.1);
+                self.append(out)?;
             }
-            let end = (next + schedule.next()).min(u1);
+            self.commit(units)?;
+            lines.report(self.manifest.deals_completed, config, self.rows_per_unit, note);
+            checkpoints += 1;
+            tresillo_durable::fault::checkpoint(checkpoints); // where a test may stop the run
+        }
+        Ok(())
+    }
+
+    /// One unit's rows, statistics, compute and records added.
+    fn append(&mut self, (bytes, s, recs, c, rows): &UnitRows<'_>) -> Result<()> {
+        let dir = self.dir;
+        if let Some(f) = self.csv_file.as_mut() {
+            f.write_all(bytes).with_context(|| format!("writing {}", dir.join("deals.csv").display()))?;
+            self.csv_crc.update(bytes);
+            self.manifest.csv_bytes += bytes.len() as u64;
+        }
+        for r in rows {
+            self.row_builder.push(r);
+        }
+        self.stats.merge(s);
+        self.compute.try_merge(c).with_context(|| format!("{}: compute.json", dir.display()))?;
+        if let (Some(f), Some(r)) = (self.record_file.as_mut(), self.manifest.record.as_mut()) {
+            f.write_all(recs).with_context(|| format!("writing {}", r.path.display()))?;
+            self.rec_crc.update(recs);
+            r.bytes += recs.len() as u64;
+        }
+        Ok(())
+    }
+
+    /// The batch of `units` units just appended: its part file, then the
+    /// checkpoint that counts it.
+    fn commit(&mut self, units: u64) -> Result<()> {
+        let dir = self.dir;
+        let manifest = &mut self.manifest;
+        if self.format.parquet() {
+            let from = self.u0 + manifest.units_completed;
+            let batch = self.row_builder.finish();
+            let part = crate::parquet::write_part(&self.parts, from, from + units, &batch)?;
+            let name = format!("{PARTS_DIR}/{}", part.file_name().unwrap_or_default().to_string_lossy());
+            manifest.crc32.insert(
+                name,
+                tresillo_durable::checksum::hex(tresillo_durable::checksum::file(&part, None)?),
+            );
+            if let Some(w) = self.live.as_mut() {
+                w.write(&batch)?;
+            }
+        }
+        manifest.units_completed += units;
+        manifest.deals_completed = manifest.units_completed * self.unit_len;
+        // The rows are in the file before the manifest counts them, so a
+        // killed process loses nothing that was written. (No fsync per batch:
+        // it would protect only against the machine itself going down, at a
+        // large cost; resume refuses a deals.csv shorter than its checkpoint.)
+        if let Some(f) = self.csv_file.as_mut() {
+            f.flush().with_context(|| format!("writing {}", dir.join("deals.csv").display()))?;
+            write_point();
+            manifest
+                .crc32
+                .insert("deals.csv".into(), tresillo_durable::checksum::hex(self.csv_crc.clone().finalize()));
+        }
+        if let Some(r) = manifest.record.as_mut() {
+            r.crc32 = Some(tresillo_durable::checksum::hex(self.rec_crc.clone().finalize()));
+        }
+        checkpoint(dir, &self.stats, &self.compute, manifest, false)
+    }
+
+    /// Completes the run: `deals.parquet` from its parts, the summary files, the
+    /// checksums, and the manifest that says it is complete, last. The summary
+    /// table.
+    fn finish(&mut self, config: &TournamentConfig) -> Result<String> {
+        let dir = self.dir;
+        if self.format.parquet() {
+            // The parts, regrouped, become deals.parquet before the manifest says the run
+            // is complete; the parts go only after that.
+            let tmp = &self.live_tmp;
+            match self.live.take() {
+                Some(w) => w.close()?,
+                None => {
+                    let list = crate::parquet::all_parts(
+                        &self.parts,
+                        self.u0,
+                        self.manifest.units_completed,
+                        self.rows_per_unit,
+                    )?;
+                    crate::parquet::assemble(&list, tmp, self.u0, self.rows_per_unit)?;
+                }
+            }
+            let target = dir.join(DEALS_PARQUET);
+            rename(tmp, &target)?;
+            self.manifest.parquet_bytes = Some(fs::metadata(&target)?.len());
+        }
+        // Every file of the finished run is in place (each written under a temporary
+        // name, then renamed) before the manifest says the run is complete.
+        let table = write_summary(dir, config, &self.stats, Some(&self.compute), self.rows_per_unit)?;
+        let manifest = &mut self.manifest;
+        if self.format.csv() {
+            manifest
+                .crc32
+                .insert("deals.csv".into(), tresillo_durable::checksum::hex(self.csv_crc.clone().finalize()));
+        }
+        if let Some(r) = manifest.record.as_mut() {
+            r.crc32 = Some(tresillo_durable::checksum::hex(self.rec_crc.clone().finalize()));
+        }
+        complete_checksums(dir, manifest)?;
+        manifest.complete = true;
+        checkpoint(dir, &self.stats, &self.compute, manifest, true)?;
+        if self.format.parquet() {
+            fs::remove_dir_all(&self.parts).with_context(|| format!("removing {}", self.parts.display()))?;
+            write_point();
+        }
+        Ok(table)
+    }
+}
+
+/// One finished unit as the writer takes it: its `deals.csv` rows (when the run
+/// writes the CSV), its records, and its rows for Parquet (when it writes that).
+fn unit_rows<'t>(
+    u: tresillo_sim::UnitOutput<'t>,
+    format: Format,
+    bar: &ProgressBar,
+    rate_known: &std::sync::atomic::AtomicBool,
+    unit_len: u64,
+) -> UnitRows<'t> {
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(Vec::with_capacity(if format.csv() { 256 * u.rows.len() } else { 0 }));
+    if format.csv() {
+        for r in &u.rows {
+            w.serialize(r).expect("rows serialize");
+        }
+    }
+    let mut recs = Vec::new();
+    for r in &u.records {
+        serde_json::to_writer(&mut recs, r).expect("records serialize");
+        recs.push(b'\n');
+    }
+    // The bar counts deals as they finish, not batch by batch.
+    bar.inc(unit_len);
+    if !rate_known.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} deals  {per_sec}  ETA {eta}")
+                .expect("template"),
+        );
+    }
+    let rows = if format.parquet() { u.rows } else { Vec::new() };
+    (w.into_inner().expect("in memory"), u.stats, recs, u.compute, rows)
+}
+
+/// What plays the batches: the worker threads, their agents, the batch sizes and
+/// the progress bar.
+struct Players<'p, 't> {
+    t: &'t Tournament,
+    workers: &'p rayon::ThreadPool,
+    slots: &'p AgentSlots,
+    schedule: &'p mut Batches,
+    bar: &'p ProgressBar,
+    format: Format,
+    unit_len: u64,
+}
+
+impl<'t> Players<'_, 't> {
+    /// Plays the units `units` batch after batch, each sent to the writer, until
+    /// the end, `stop`, or a fault (the error). True when `stop` ended it.
+    fn play(
+        &mut self,
+        units: std::ops::Range<u64>,
+        stop: &dyn Fn() -> bool,
+        tx: std::sync::mpsc::SyncSender<(u64, Vec<UnitRows<'t>>)>,
+    ) -> Result<bool> {
+        let rate_known = std::sync::atomic::AtomicBool::new(false);
+        let (format, unit_len, bar) = (self.format, self.unit_len, self.bar);
+        let mut next = units.start;
+        while next < units.end {
+            if stop() {
+                return Ok(true);
+            }
+            let end = (next + self.schedule.next()).min(units.end);
             let t0 = Instant::now();
-            let (outs, failed) = workers.install(|| {
-                t.run_in_kept(&slots, next..end, |u| {
-                    let mut w = csv::WriterBuilder::new()
-                        .has_headers(false)
-                        .from_writer(Vec::with_capacity(if format.csv() { 256 * u.rows.len() } else { 0 }));
-                    if format.csv() {
-                        for r in &u.rows {
-                            w.serialize(r).expect("rows serialize");
-                        }
-                    }
-                    let mut recs = Vec::new();
-                    for r in &u.records {
-                        serde_json::to_writer(&mut recs, r).expect("records serialize");
-                        recs.push(b'\n');
-                    }
-                    // The bar counts deals as they finish, not batch by batch.
-                    bar.inc(unit_len);
-                    if !rate_known.swap(true, std::sync::atomic::Ordering::Relaxed) {
-                        bar.set_style(
-                            ProgressStyle::with_template("{bar:40} {pos}/{len} deals  {per_sec}  ETA {eta}")
-                                .expect("template"),
-                        );
-                    }
-                    let rows = if format.parquet() { u.rows } else { Vec::new() };
-                    (w.into_inner().expect("in memory"), u.stats, recs, u.compute, rows)
-                })
+            let (outs, failed) = self.workers.install(|| {
+                self.t
+                    .run_in_kept(self.slots, next..end, |u| unit_rows(u, format, bar, &rate_known, unit_len))
             });
             // A run that stops (an agent's fault, an interruption) keeps the units of
             // the batch finished before it.
             let kept = outs.len() as u64;
             if failed.is_none() {
-                schedule.played(end - next, t0.elapsed().as_secs_f64());
+                self.schedule.played(end - next, t0.elapsed().as_secs_f64());
             }
             if kept > 0 && tx.send((kept, outs)).is_err() {
-                break; // the writer failed; its error is reported below
+                break; // the writer failed; its error is reported by the caller
             }
-            if failed.is_some() {
-                stopped = failed;
-                break;
+            if let Some(e) = failed {
+                return Err(e.into());
             }
             next = end;
         }
-        drop(tx);
-        let written = writer.join().map_err(|_| anyhow::anyhow!("the writer thread panicked"))??;
-        match stopped {
-            Some(e) => Err(e.into()),
-            None => Ok(written),
+        Ok(false)
+    }
+}
+
+/// Plays (or continues) the run in `dir`, which the caller has locked; `shown` is
+/// the directory named in the last printed line.
+fn play(
+    a: &RunOptions<'_>,
+    config: &TournamentConfig,
+    dir: &Path,
+    shown: &Path,
+    book: Option<&DealBook>,
+    command_line: Vec<String>,
+    stop: &dyn Fn() -> bool,
+) -> Result<String> {
+    let config = config.clone();
+    // A resumed run plays the book its manifest names; another book is refused.
+    let book = book_of(a, dir, book)?;
+    let t = Tournament::with_registry(config.clone(), a.registry.clone())?.with_book(book.clone())?;
+    let (u0, u1) = config.unit_range();
+    let (d0, d1) = config.deal_range();
+    let resuming = a.resume && dir.join("manifest.json").exists();
+    let begun = if resuming {
+        match resume_start(a, &config, dir, &t, command_line)? {
+            Resumed::Play(b) => *b,
+            Resumed::Done(line) => return Ok(line),
         }
+    } else {
+        fresh_start(a, &config, dir, book, command_line)?
+    };
+    let unit_len = config.scoring.unit_len();
+    let rows_per_unit = t.rows_per_unit();
+    let terminal = std::io::stderr().is_terminal();
+    let bar = progress_bar(a.progress && terminal, d1 - d0, begun.manifest.deals_completed);
+    let mut sink = Sink::open(dir, shown, resuming, begun, &config, rows_per_unit)?;
+    let t = t.recording(sink.record_file.is_some());
+    let workers = pool(a.threads)?;
+    let mut schedule = Batches::new(workers.current_num_threads() as u64, rows_per_unit, batch_override()?);
+    let format = sink.format;
+    // Each worker thread keeps its agents for the whole run (an external bot's
+    // process serves every batch); they are dropped, and bots ended, at the end.
+    let slots = workers.install(AgentSlots::new);
+    let started = Instant::now();
+    let first = u0 + sink.manifest.units_completed;
+    let mut lines = ProgressLines {
+        on: a.progress && !terminal,
+        every: progress_every(),
+        running: Running::default(),
+        started,
+        last: started,
+        from: sink.manifest.deals_completed,
+        deals: d1 - d0,
+    };
+    // The workers play batch after batch; a writer thread appends each finished
+    // batch and checkpoints it while the next one is being played.
+    let (tx, rx) = std::sync::mpsc::sync_channel::<(u64, Vec<UnitRows<'_>>)>(1);
+    let mut players = Players {
+        t: &t,
+        workers: &workers,
+        slots: &slots,
+        schedule: &mut schedule,
+        bar: &bar,
+        format,
+        unit_len,
+    };
+    let interrupted = std::thread::scope(|scope| -> Result<bool> {
+        let writer = scope.spawn(|| sink.write_batches(rx, &mut lines, &config, a.note));
+        let played = players.play(first..u1, stop, tx);
+        writer.join().map_err(|_| anyhow::anyhow!("the writer thread panicked"))??;
+        played
     })?;
     bar.finish_and_clear();
     drop(slots);
     if interrupted {
-        return Err(Interrupted { deals_completed: manifest.deals_completed }.into());
+        return Err(Interrupted { deals_completed: sink.manifest.deals_completed }.into());
     }
-    if format.parquet() {
-        // The parts, regrouped, become deals.parquet before the manifest says the run
-        // is complete; the parts go only after that.
-        let tmp = live_tmp;
-        match live {
-            Some(w) => w.close()?,
-            None => {
-                let list = crate::parquet::all_parts(&parts, u0, manifest.units_completed, rows_per_unit)?;
-                crate::parquet::assemble(&list, &tmp, u0, rows_per_unit)?;
-            }
-        }
-        let target = dir.join(DEALS_PARQUET);
-        rename(&tmp, &target)?;
-        manifest.parquet_bytes = Some(fs::metadata(&target)?.len());
-    }
-    // Every file of the finished run is in place (each written under a temporary
-    // name, then renamed) before the manifest says the run is complete.
-    let table = write_summary(dir, &config, &stats, Some(&compute), rows_per_unit)?;
-    if format.csv() {
-        manifest.crc32.insert("deals.csv".into(), crate::checksum::hex(csv_crc.finalize()));
-    }
-    if let Some(r) = manifest.record.as_mut() {
-        r.crc32 = Some(crate::checksum::hex(rec_crc.finalize()));
-    }
-    complete_checksums(dir, &mut manifest)?;
-    manifest.complete = true;
-    checkpoint(dir, &stats, &compute, &mut manifest, true)?;
-    if format.parquet() {
-        fs::remove_dir_all(&parts).with_context(|| format!("removing {}", parts.display()))?;
-        write_point();
-    }
+    let table = sink.finish(&config)?;
     let secs = started.elapsed().as_secs_f64();
     // Only the deals this process played count toward its speed.
     let played = (u1 - first) * unit_len;
@@ -1735,7 +1940,7 @@ fn play(
             "{} deals played in {:.2} s ({} rows in all): {:.0} deals/s; output in {}\n",
             played,
             secs,
-            stats.rows,
+            sink.stats.rows,
             played as f64 / secs,
             shown.display()
         ));
@@ -1781,19 +1986,9 @@ impl Drop for Partial {
     }
 }
 
-/// Merges the finished shard directories `dirs` (in any order) into the run
-/// directory `out` (`force`: replacing a run there); returns the summary table.
-/// `format` says which files of rows to write (`None`: the shards' format); each
-/// shard must hold them.
-pub fn merge(
-    out: &Path,
-    dirs: &[PathBuf],
-    force: bool,
-    build: Option<Build>,
-    command_line: Vec<String>,
-    format: Option<Format>,
-) -> Result<String> {
-    // Before anything is touched: the output must be apart from every input.
+/// Refuses an output directory `out` that is, contains or is inside one of the
+/// inputs `dirs`, or an input that is not a directory.
+fn check_apart(out: &Path, dirs: &[PathBuf]) -> Result<()> {
     let out_at = resolved(out)?;
     for d in dirs {
         let at = fs::canonicalize(d).with_context(|| format!("reading the input {}", d.display()))?;
@@ -1807,26 +2002,27 @@ pub fn merge(
             );
         }
     }
-    let mut parts = Vec::new();
-    let mut input_locks = Vec::new();
-    for d in dirs {
-        input_locks.push(lock_input(d)?);
-        let m = read_manifest(d)?;
-        ensure!(m.complete, "{} is not a finished shard (run it again with --resume)", d.display());
-        parts.push((m, d.clone()));
-    }
-    // Without --format: the files every shard holds.
-    let format = match format {
+    Ok(())
+}
+
+/// The format a merge writes: `format`, or (`None`) the files every shard holds.
+fn merge_format(format: Option<Format>, parts: &[(Manifest, PathBuf)]) -> Format {
+    match format {
         Some(f) => f,
         None => {
             match (parts.iter().all(|(m, _)| m.format.csv()), parts.iter().all(|(m, _)| m.format.parquet())) {
                 (true, true) => Format::Both,
                 (false, true) => Format::Parquet,
-                _ => Format::Csv, // a shard without deals.csv is named below
+                _ => Format::Csv, // a shard without deals.csv is named by check_shard_files
             }
         }
-    };
-    for (m, d) in &parts {
+    }
+}
+
+/// Refuses a shard that lacks a file of rows `format` asks for, or whose files
+/// do not have the sizes and checksums its manifest vouches for.
+fn check_shard_files(parts: &[(Manifest, PathBuf)], format: Format) -> Result<()> {
+    for (m, d) in parts {
         let lacks = |f: &str| {
             anyhow::anyhow!(
                 "{}: no {f} (the shard was run with --format {}); merge it with --format {}, or run the \
@@ -1865,9 +2061,15 @@ pub fn merge(
         // Every file of the shard with the bytes its manifest vouches for.
         verify_run(d, m, Missing::Allowed)?;
     }
+    Ok(())
+}
+
+/// Refuses shards of different runs, a shard given twice and a missing one;
+/// sorts them by index. The whole run's configuration.
+fn check_one_run(parts: &mut [(Manifest, PathBuf)]) -> Result<TournamentConfig> {
     let whole = parts[0].0.config.whole();
     let count = parts[0].0.config.shard.count;
-    for (m, d) in &parts {
+    for (m, d) in parts.iter() {
         ensure!(
             m.config.whole() == whole,
             "{} belongs to another run than {} (configurations differ)",
@@ -1900,37 +2102,46 @@ pub fn merge(
     {
         bail!("shard {k}/{count} is missing ({} of {count} shards given)", parts.len());
     }
-    let _lock = lock_dir(out)?;
-    let existing: Vec<&str> = RUN_FILES.iter().copied().filter(|f| out.join(f).exists()).collect();
-    if !existing.is_empty() && !force {
-        bail!("{} already holds a run ({}); use --force to overwrite it", out.display(), existing.join(", "));
-    }
-    // Everything is written under temporary names, renamed into place at the end.
-    let tmp_of = |f: &str| out.join(format!("{f}.partial"));
-    let partial = Partial(RUN_FILES.iter().map(|f| tmp_of(f)).collect());
+    Ok(whole)
+}
+
+/// The shards' rows, statistics and compute merged: the rows streamed into
+/// `csv` (`deals.csv`'s temporary file) and `parquet` (`deals.parquet`'s) as
+/// `format` asks.
+struct Merged {
+    stats: Stats,
+    /// The shards' compute, in shard (deal) order; none when a shard has none.
+    compute: Option<Compute>,
+    csv_bytes: u64,
+    parquet_bytes: Option<u64>,
+}
+
+fn merge_rows(
+    parts: &[(Manifest, PathBuf)],
+    format: Format,
+    csv: &Path,
+    parquet: &Path,
+    rows_per_unit: u64,
+) -> Result<Merged> {
     let header = csv_header()?;
-    let tmp = tmp_of("deals.csv");
     let mut w = if format.csv() {
         let mut w = std::io::BufWriter::new(
-            File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?,
+            File::create(csv).with_context(|| format!("creating {}", csv.display()))?,
         );
-        w.write_all(&header).with_context(|| format!("writing {}", tmp.display()))?;
+        w.write_all(&header).with_context(|| format!("writing {}", csv.display()))?;
         Some(w)
     } else {
         None
     };
     // The merged rows' row groups start at unit 0 of the whole run, as one run's.
-    let rows_per_unit = whole.scoring.unit_len() * whole.seatings().len() as u64;
-    let tmp_parquet = tmp_of(DEALS_PARQUET);
     let mut pw = if format.parquet() {
-        Some(crate::parquet::GroupWriter::create(&tmp_parquet, 0, rows_per_unit)?)
+        Some(crate::parquet::GroupWriter::create(parquet, 0, rows_per_unit)?)
     } else {
         None
     };
     let mut stats = Stats::default();
-    // The shards' compute, in shard (deal) order; none when a shard has none.
     let mut compute = Some(Compute::default());
-    for (m, d) in &parts {
+    for (m, d) in parts {
         // Streamed: a shard's rows are never all in memory.
         if let Some(w) = w.as_mut() {
             let p = d.join("deals.csv");
@@ -1964,9 +2175,9 @@ pub fn merge(
     }
     let csv_bytes = match w {
         Some(w) => {
-            let mut f = w.into_inner().map_err(|e| anyhow::anyhow!("writing {}: {e}", tmp.display()))?;
-            f.flush().with_context(|| format!("writing {}", tmp.display()))?;
-            f.sync_all().with_context(|| format!("writing {}", tmp.display()))?;
+            let mut f = w.into_inner().map_err(|e| anyhow::anyhow!("writing {}: {e}", csv.display()))?;
+            f.flush().with_context(|| format!("writing {}", csv.display()))?;
+            f.sync_all().with_context(|| format!("writing {}", csv.display()))?;
             f.metadata()?.len()
         }
         None => 0,
@@ -1974,13 +2185,54 @@ pub fn merge(
     let parquet_bytes = match pw {
         Some(pw) => {
             pw.close()?;
-            Some(fs::metadata(&tmp_parquet)?.len())
+            Some(fs::metadata(parquet)?.len())
         }
         None => None,
     };
+    Ok(Merged { stats, compute, csv_bytes, parquet_bytes })
+}
+
+/// Merges the finished shard directories `dirs` (in any order) into the run
+/// directory `out` (`force`: replacing a run there); returns the summary table.
+/// `format` says which files of rows to write (`None`: the shards' format); each
+/// shard must hold them.
+pub fn merge(
+    out: &Path,
+    dirs: &[PathBuf],
+    force: bool,
+    build: Option<Build>,
+    command_line: Vec<String>,
+    format: Option<Format>,
+) -> Result<String> {
+    // Before anything is touched: the output must be apart from every input.
+    check_apart(out, dirs)?;
+    let mut parts = Vec::new();
+    let mut input_locks = Vec::new();
+    for d in dirs {
+        input_locks.push(lock_input(d)?);
+        let m = read_manifest(d)?;
+        ensure!(m.complete, "{} is not a finished shard (run it again with --resume)", d.display());
+        parts.push((m, d.clone()));
+    }
+    let format = merge_format(format, &parts);
+    check_shard_files(&parts, format)?;
+    let whole = check_one_run(&mut parts)?;
+    let _lock = lock_dir(out)?;
+    let existing: Vec<&str> = RUN_FILES.iter().copied().filter(|f| out.join(f).exists()).collect();
+    if !existing.is_empty() && !force {
+        bail!("{} already holds a run ({}); use --force to overwrite it", out.display(), existing.join(", "));
+    }
+    // Everything is written under temporary names, renamed into place at the end.
+    let tmp_of = |f: &str| out.join(format!("{f}.partial"));
+    let partial = Partial(RUN_FILES.iter().map(|f| tmp_of(f)).collect());
+    let tmp = tmp_of("deals.csv");
+    let rows_per_unit = whole.scoring.unit_len() * whole.seatings().len() as u64;
+    let tmp_parquet = tmp_of(DEALS_PARQUET);
+    let Merged { stats, compute, csv_bytes, parquet_bytes } =
+        merge_rows(&parts, format, &tmp, &tmp_parquet, rows_per_unit)?;
     durable::write_atomic(&tmp_of("stats.json"), serde_json::to_string(&stats)?.as_bytes())?;
     // (The merged run may seat agents of another registry: only its shape counts.)
-    let m = Manifest {
+    let mut m = Manifest {
         tool: "tresillo".into(),
         version: env!("CARGO_PKG_VERSION").into(),
         build,
@@ -2017,10 +2269,12 @@ pub fn merge(
     }
     // The checksums of the files written, as a run in one piece records them
     // (not the measured compute files); the manifest is written last.
-    let mut m = m;
     for f in complete_files(format, compute.is_some()) {
         if !["manifest.json", COMPUTE_JSON, COMPUTE_CSV].contains(&f) {
-            m.crc32.insert(f.into(), crate::checksum::hex(crate::checksum::file(&tmp_of(f), None)?));
+            m.crc32.insert(
+                f.into(),
+                tresillo_durable::checksum::hex(tresillo_durable::checksum::file(&tmp_of(f), None)?),
+            );
         }
     }
     durable::write_atomic(&tmp_of("manifest.json"), serde_json::to_string_pretty(&m)?.as_bytes())?;
@@ -2098,7 +2352,7 @@ pub fn verify_run(dir: &Path, m: &Manifest, missing: Missing) -> Result<usize> {
         }
         // deals.csv up to the checkpoint: rows past it are a kill's and unchecked.
         let len = (name == "deals.csv" && !m.complete).then_some(m.csv_bytes);
-        crate::checksum::verify(&p, len, want)?;
+        tresillo_durable::checksum::verify(&p, len, want)?;
         checked += 1;
     }
     // The compute checkpoint carries no checksum, but must be one: `--resume`,
@@ -2114,7 +2368,7 @@ pub fn verify_run(dir: &Path, m: &Manifest, missing: Missing) -> Result<usize> {
             !m.complete && dir.file_name().is_some_and(|n| n.to_string_lossy().ends_with(".partial"));
         let p = if partial { partial_record(&r.path) } else { r.path.clone() };
         if p.is_file() {
-            crate::checksum::verify(&p, Some(r.bytes), want)?;
+            tresillo_durable::checksum::verify(&p, Some(r.bytes), want)?;
             checked += 1;
         }
     }

@@ -1,39 +1,43 @@
 //! A tournament's arguments checked and turned into a [`TournamentConfig`]: the
 //! one validation `tresillo tournament` and the Python package's
-//! `tresillo.tournament` share. Each caller names its arguments in its own words
-//! ([`ArgNames`]: `--resume` on the command line, `resume` in Python); the
-//! checks and the rest of the texts are the same.
+//! `tresillo.tournament` share. Its messages, and the run library's, name the
+//! command line's flags; [`python_words`] shows any of them in the words of
+//! `tresillo.tournament`'s keyword arguments (the one table of both).
 
 use anyhow::{Result, bail};
 use tresillo_agents::{BiddingCovers, Registry};
 use tresillo_core::Rules;
 use tresillo_sim::{Scoring, Shard, TournamentConfig};
 
-/// What a caller calls the arguments that its messages name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ArgNames {
-    /// Continuing an interrupted run.
-    pub resume: &'static str,
-    /// Replacing a finished run.
-    pub force: &'static str,
-    /// The equal-time budget per decision.
-    pub ms_per_decision: &'static str,
-}
+/// The command line's flags in the run library's messages, each with the words
+/// of `tresillo.tournament` (longest first: `--resume/--force` before `--resume`).
+pub const PYTHON_WORDS: &[(&str, &str)] = &[
+    ("--resume/--force", "resume=True or force=True"),
+    ("--resume", "resume=True"),
+    ("--force", "force=True"),
+    ("--record ", "record="),
+    ("--record", "record"),
+    ("--format ", "format="),
+    ("--format", "format"),
+    ("--threads", "threads"),
+    ("--ms-per-decision", "ms_per_decision"),
+];
 
-impl ArgNames {
-    /// The command line's flags.
-    pub const CLI: ArgNames =
-        ArgNames { resume: "--resume", force: "--force", ms_per_decision: "--ms-per-decision" };
-    /// `tresillo.tournament`'s keyword arguments.
-    pub const PYTHON: ArgNames =
-        ArgNames { resume: "resume", force: "force", ms_per_decision: "ms_per_decision" };
+/// A message of the run library, which names the command line's flags, in the
+/// words of `tresillo.tournament`'s arguments ([`PYTHON_WORDS`]).
+#[must_use]
+pub fn python_words(msg: &str) -> String {
+    let mut out = msg.to_string();
+    for (flag, arg) in PYTHON_WORDS {
+        out = out.replace(flag, arg);
+    }
+    out
 }
 
 /// Refuses `resume` with `force`: one continues the run, the other replaces it.
-pub fn check_resume_force(resume: bool, force: bool, names: ArgNames) -> Result<()> {
+pub fn check_resume_force(resume: bool, force: bool) -> Result<()> {
     if resume && force {
-        let ArgNames { resume: r, force: f, .. } = names;
-        bail!("{r} and {f} exclude each other: {r} continues the run, {f} replaces it");
+        bail!("--resume and --force exclude each other: --resume continues the run, --force replaces it");
     }
     Ok(())
 }
@@ -67,12 +71,9 @@ pub struct TournamentArgs<'a> {
 
 /// The configuration `args` describe, checked against `registry` (each agent
 /// spec, the table, the rule set, the bidding agent); a time budget is given to
-/// every agent that takes one. Errors name the argument in `names`' words.
-pub fn tournament_config(
-    args: TournamentArgs<'_>,
-    registry: &Registry,
-    names: ArgNames,
-) -> Result<TournamentConfig> {
+/// every agent that takes one. Errors name the command line's flags
+/// ([`python_words`] for Python's).
+pub fn tournament_config(args: TournamentArgs<'_>, registry: &Registry) -> Result<TournamentConfig> {
     let mut config = TournamentConfig {
         agents: args.agents,
         players: args.players,
@@ -90,7 +91,7 @@ pub fn tournament_config(
     };
     if let Some(ms) = args.ms_per_decision {
         if ms == 0 {
-            bail!("{}: at least 1 millisecond", names.ms_per_decision);
+            bail!("--ms-per-decision: at least 1 millisecond");
         }
         config.with_time_budget(ms, registry)?;
     }
@@ -118,48 +119,50 @@ mod tests {
         }
     }
 
-    fn err(a: TournamentArgs<'_>, names: ArgNames) -> String {
-        format!("{:#}", tournament_config(a, &Registry::builtin(), names).unwrap_err())
+    fn err(a: TournamentArgs<'_>) -> String {
+        format!("{:#}", tournament_config(a, &Registry::builtin()).unwrap_err())
     }
 
     #[test]
-    fn each_caller_reads_its_own_argument_names() {
-        let cli = check_resume_force(true, true, ArgNames::CLI).unwrap_err().to_string();
+    fn messages_name_the_flags_and_read_in_pythons_words() {
+        let cli = check_resume_force(true, true).unwrap_err().to_string();
         assert_eq!(
             cli,
             "--resume and --force exclude each other: --resume continues the run, --force replaces it"
         );
-        let py = check_resume_force(true, true, ArgNames::PYTHON).unwrap_err().to_string();
-        assert_eq!(py, "resume and force exclude each other: resume continues the run, force replaces it");
-        assert!(check_resume_force(true, false, ArgNames::CLI).is_ok());
+        assert_eq!(
+            python_words(&cli),
+            "resume=True and force=True exclude each other: resume=True continues the run, force=True replaces it"
+        );
+        assert!(check_resume_force(true, false).is_ok());
         let zero = TournamentArgs { ms_per_decision: Some(0), ..args() };
-        assert_eq!(err(zero, ArgNames::PYTHON), "ms_per_decision: at least 1 millisecond");
+        assert_eq!(python_words(&err(zero)), "ms_per_decision: at least 1 millisecond");
+        assert_eq!(
+            python_words("use --force, or --resume/--force"),
+            "use force=True, or resume=True or force=True"
+        );
     }
 
     #[test]
     fn the_config_is_checked_whoever_asks() {
-        let c = tournament_config(args(), &Registry::builtin(), ArgNames::CLI).unwrap();
+        let c = tournament_config(args(), &Registry::builtin()).unwrap();
         assert_eq!(c.bidding.as_deref(), Some("rule"));
         assert_eq!(c.shard, Shard::WHOLE);
         let pimc = vec!["rule".into(), "pimc".into(), "random".into()];
         let timed = tournament_config(
             TournamentArgs { ms_per_decision: Some(5), agents: pimc, ..args() },
             &Registry::builtin(),
-            ArgNames::CLI,
         )
         .unwrap();
         assert_ne!(timed.agents[1], "pimc", "{:?}", timed.agents);
         assert_eq!(timed.agents[0], "rule");
-        for names in [ArgNames::CLI, ArgNames::PYTHON] {
-            let bad_scoring = err(TournamentArgs { scoring: "sesion:3", ..args() }, names);
-            assert_eq!(bad_scoring, "sesion:3".parse::<Scoring>().unwrap_err().to_string());
-            let bad_shard = err(TournamentArgs { shard: Some("3/2"), ..args() }, names);
-            assert_eq!(bad_shard, "3/2".parse::<Shard>().unwrap_err().to_string());
-            let two = TournamentArgs { agents: vec!["rule".into(), "rule".into()], ..args() };
-            assert!(err(two, names).contains('2'), "{names:?}");
-            let unknown =
-                TournamentArgs { agents: vec!["rule".into(), "rule".into(), "nope".into()], ..args() };
-            assert!(err(unknown, names).contains("nope"));
-        }
+        let bad_scoring = err(TournamentArgs { scoring: "sesion:3", ..args() });
+        assert_eq!(bad_scoring, "sesion:3".parse::<Scoring>().unwrap_err().to_string());
+        let bad_shard = err(TournamentArgs { shard: Some("3/2"), ..args() });
+        assert_eq!(bad_shard, "3/2".parse::<Shard>().unwrap_err().to_string());
+        let two = TournamentArgs { agents: vec!["rule".into(), "rule".into()], ..args() };
+        assert!(err(two).contains('2'));
+        let unknown = TournamentArgs { agents: vec!["rule".into(), "rule".into(), "nope".into()], ..args() };
+        assert!(err(unknown).contains("nope"));
     }
 }

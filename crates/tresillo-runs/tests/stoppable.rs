@@ -50,3 +50,29 @@ fn a_stopped_run_keeps_its_finished_batches_and_resumes_byte_for_byte() {
         std::fs::remove_dir_all(d).unwrap();
     }
 }
+
+/// The library once aborted the process after a run's N-th checkpoint when the
+/// environment held `TRESILLO_ABORT_AFTER_CHECKPOINTS=N`, and after its N-th write
+/// with `TRESILLO_ABORT_AFTER_WRITES=N` (a Python user with either set lost the
+/// interpreter). Only the `tresillo` binary reads them now: this test runs itself
+/// again with both set, and the run completes.
+#[test]
+fn the_environment_stops_no_library_run() {
+    if std::env::var_os("TRESILLO_ABORT_AFTER_CHECKPOINTS").is_some() {
+        let config = simple_config(["rule", "random", "rule"], 30, 9, false);
+        let dir = temp("env-child");
+        let mut o = RunOptions::new(&dir);
+        o.threads = Some(1);
+        run(&config, &o, vec!["test".into()]).unwrap();
+        assert!(read_manifest(&dir).unwrap().complete);
+        return;
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "stoppable::the_environment_stops_no_library_run", "--test-threads", "1"])
+        .env("TRESILLO_ABORT_AFTER_CHECKPOINTS", "1")
+        .env("TRESILLO_ABORT_AFTER_WRITES", "1")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("1 passed"), "{out:?}");
+}

@@ -12,7 +12,7 @@ use crate::token::Token;
 use serde::{Deserialize, Serialize};
 use std::io;
 use std::path::{Path, PathBuf};
-use tresillo_runs::durable::{self, Journal};
+use tresillo_durable::{self as durable, Journal};
 use tresillo_sim::{HandRecord, Step};
 
 /// The log format version on every log's first line.

@@ -566,7 +566,7 @@ fn scrub_exports(o: &Open, id: &str) -> Vec<u32> {
         }
     }
     if !gone.is_empty() {
-        let _ = tresillo_runs::durable::sync_dir(&o.dir.join(EXPORTS_DIR));
+        let _ = tresillo_durable::sync_dir(&o.dir.join(EXPORTS_DIR));
     }
     gone
 }
@@ -935,7 +935,7 @@ async fn export(State(s): State<Arc<Studies>>, Path(token): Path<String>) -> Res
         if let Err(e) = std::fs::create_dir_all(o.dir.join(EXPORTS_DIR)) {
             return error(StatusCode::INTERNAL_SERVER_ERROR, format!("{}: {e}", o.dir.display()));
         }
-        match tresillo_study::export(study, &out, tresillo_runs::Format::Both) {
+        match tresillo_study::export(study, &out, tresillo_study::Format::Both) {
             Ok(e) => json_response(
                 StatusCode::CREATED,
                 &json!({

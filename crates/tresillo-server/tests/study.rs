@@ -389,7 +389,7 @@ fn the_researcher_sees_progress_and_exports_what_study_export_writes() {
         let cli = dir.with_extension("cli-export");
         let _ = std::fs::remove_dir_all(&cli);
         let study = Study::open(&dir, Registry::builtin()).unwrap();
-        tresillo_study::export(&study, &cli, tresillo_runs::Format::Csv).unwrap();
+        tresillo_study::export(&study, &cli, tresillo_study::Format::Csv).unwrap();
         let want = std::fs::read_to_string(cli.join("deals.csv")).unwrap();
         assert_eq!(csv.as_str().unwrap(), want);
         assert_eq!(std::fs::read_to_string(dir.join("exports/001/deals.csv")).unwrap(), want);
@@ -744,7 +744,7 @@ fn the_consent_decision_times_misclicks_and_tab_changes_are_journaled_and_export
     // The export's events.csv: a row an event.
     let out = dir.with_extension("timing-export");
     let _ = std::fs::remove_dir_all(&out);
-    tresillo_study::export(&study, &out, tresillo_runs::Format::Csv).unwrap();
+    tresillo_study::export(&study, &out, tresillo_study::Format::Csv).unwrap();
     let csv = std::fs::read_to_string(out.join("events.csv")).unwrap();
     let mut lines = csv.lines();
     assert_eq!(lines.next(), Some("participant,game,kind,decision,card,at,server_ms,page_ms"));

@@ -339,32 +339,39 @@ fn token_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == '-'
 }
 
+/// A TOML error as one line: its line, the key of that line, the message.
+fn toml_error(text: &str, e: &toml::de::Error) -> String {
+    let at = e.span().map(|s| format!("{}: ", position(text, s.start))).unwrap_or_default();
+    // The key of the line the error points at, when it is a `key = value` line.
+    let key = e
+        .span()
+        .and_then(|s| text[..s.start.min(text.len())].lines().last().map(str::to_string))
+        .and_then(|l| l.split('=').next().map(|k| k.trim().to_string()))
+        .filter(|k| !k.is_empty() && !k.starts_with('[') && !k.contains(char::is_whitespace));
+    let msg = e.message().trim().replace('\n', "; ");
+    match key {
+        Some(k) if !msg.contains(&format!("`{k}`")) => format!("{at}`{k}`: {msg}"),
+        _ => format!("{at}{msg}"),
+    }
+}
+
+/// `line N: ` of the `nth` `key` of `table` in `text`, or nothing.
+fn at(text: &str, table: &str, key: &str, nth: usize) -> String {
+    key_line(text, table, key, nth).map_or_else(String::new, |l| format!("line {l}: "))
+}
+
+/// The one-line error of `key` (of `table`, or the top level when empty).
+fn bad(text: &str, table: &str, key: &str, why: String) -> String {
+    let name = if table.is_empty() { format!("`{key}`") } else { format!("`{table}.{key}`") };
+    format!("{}{name}: {why}", at(text, table, key, 0))
+}
+
 impl StudyFile {
     /// Parses and checks a study file's text. Every error is one line naming the
     /// line and the key (the caller adds the file's name).
     pub fn parse(text: &str) -> Result<StudyFile, String> {
-        let raw: Raw = toml::from_str(text).map_err(|e| {
-            let at = e.span().map(|s| format!("{}: ", position(text, s.start))).unwrap_or_default();
-            // The key of the line the error points at, when it is a `key = value` line.
-            let key = e
-                .span()
-                .and_then(|s| text[..s.start.min(text.len())].lines().last().map(str::to_string))
-                .and_then(|l| l.split('=').next().map(|k| k.trim().to_string()))
-                .filter(|k| !k.is_empty() && !k.starts_with('[') && !k.contains(char::is_whitespace));
-            let msg = e.message().trim().replace('\n', "; ");
-            match key {
-                Some(k) if !msg.contains(&format!("`{k}`")) => format!("{at}`{k}`: {msg}"),
-                _ => format!("{at}{msg}"),
-            }
-        })?;
-        let at = |table: &str, key: &str, nth: usize| {
-            key_line(text, table, key, nth).map_or_else(String::new, |l| format!("line {l}: "))
-        };
-        let bad = |table: &str, key: &str, why: String| {
-            let name = if table.is_empty() { format!("`{key}`") } else { format!("`{table}.{key}`") };
-            format!("{}{name}: {why}", at(table, key, 0))
-        };
-        raw.rules.check_players(raw.players).map_err(|e| bad("", "players", e.to_string()))?;
+        let raw: Raw = toml::from_str(text).map_err(|e| toml_error(text, &e))?;
+        raw.rules.check_players(raw.players).map_err(|e| bad(text, "", "players", e.to_string()))?;
         let want = usize::from(raw.players) - 1;
         let count_err = |n: usize| {
             format!("{n} agent specs for the {want} seats beside the human's at a table of {}", raw.players)
@@ -372,19 +379,55 @@ impl StudyFile {
         if let Some(o) = &raw.opponents
             && o.len() != want
         {
-            return Err(bad("", "opponents", count_err(o.len())));
+            return Err(bad(text, "", "opponents", count_err(o.len())));
         }
         let conditions = Self::conditions(text, &raw, want, &count_err)?;
-        let assignment = match (&raw.assignment, conditions.len()) {
-            (None, 1) => None,
+        let assignment = Self::assignment(text, &raw, conditions.len())?;
+        if let Some(p) = &raw.practice
+            && (p.count == 0 || p.count > MAX_PRACTICE)
+        {
+            let l =
+                key_line(text, "practice", "count", 0).map_or_else(String::new, |l| format!("line {l}: "));
+            return Err(format!("{l}`practice.count`: {} is not from 1 to {MAX_PRACTICE}", p.count));
+        }
+        Self::check_questions(text, &raw.questions)?;
+        Self::check_table(text, &raw)?;
+        let book = Self::book(text, &raw.book)?;
+        let tokens = Self::check_participants(text, &raw.participants)?;
+        let assigned = Self::check_assigned(text, &raw.participants, &conditions, assignment)?;
+        Self::check_researcher(text, &raw, &tokens)?;
+        Ok(StudyFile {
+            completion_code: raw.completion_code,
+            researcher_token: raw.researcher_token,
+            title: raw.title,
+            rules: raw.rules,
+            players: raw.players,
+            opponents: raw.opponents.unwrap_or_default(),
+            conditions,
+            assignment,
+            assigned,
+            practice: raw.practice,
+            questions: raw.questions,
+            human_seats: raw.human_seats.into_iter().map(Seat).collect(),
+            deals_per_participant: raw.deals_per_participant,
+            consent: raw.consent,
+            book,
+            participants: raw.participants,
+        })
+    }
+
+    /// The `[assignment]` of `n` conditions: none for one condition, a seed
+    /// (and a block size, a multiple of `n`) for several.
+    fn assignment(text: &str, raw: &Raw, n: usize) -> Result<Option<Assignment>, String> {
+        match (&raw.assignment, n) {
+            (None, 1) => Ok(None),
             (None, _) => {
                 let l = text.lines().position(|l| l.trim() == "[[conditions]]").map(|i| i + 1);
-                return Err(format!(
-                    "{}`assignment`: missing: give `[assignment]` with `seed` (participants are assigned to the {} \
+                Err(format!(
+                    "{}`assignment`: missing: give `[assignment]` with `seed` (participants are assigned to the {n} \
                      conditions by permuted blocks from an explicit seed)",
                     l.map_or_else(String::new, |l| format!("line {l}: ")),
-                    conditions.len()
-                ));
+                ))
             }
             (Some(a), n) => {
                 let aerr = |key: &str, why: String| {
@@ -405,74 +448,76 @@ impl StudyFile {
                         format!("{block} is not a multiple of the {n} conditions from {n} to 1000"),
                     ));
                 }
-                Some(Assignment { seed, block })
+                Ok(Some(Assignment { seed, block }))
             }
-        };
-        if let Some(p) = &raw.practice
-            && (p.count == 0 || p.count > MAX_PRACTICE)
-        {
-            let l =
-                key_line(text, "practice", "count", 0).map_or_else(String::new, |l| format!("line {l}: "));
-            return Err(format!("{l}`practice.count`: {} is not from 1 to {MAX_PRACTICE}", p.count));
         }
-        Self::check_questions(text, &raw.questions)?;
+    }
+
+    /// The human seats, the deals per participant and the consent text.
+    fn check_table(text: &str, raw: &Raw) -> Result<(), String> {
         if raw.human_seats.is_empty() {
-            return Err(bad("", "human_seats", "names no seat".into()));
+            return Err(bad(text, "", "human_seats", "names no seat".into()));
         }
         for (k, &s) in raw.human_seats.iter().enumerate() {
             if s >= raw.players {
                 return Err(bad(
+                    text,
                     "",
                     "human_seats",
                     format!("seat {s} is not a seat of a table of {}", raw.players),
                 ));
             }
             if raw.human_seats[..k].contains(&s) {
-                return Err(bad("", "human_seats", format!("seat {s} is named twice")));
+                return Err(bad(text, "", "human_seats", format!("seat {s} is named twice")));
             }
         }
         if raw.deals_per_participant == 0 {
-            return Err(bad("", "deals_per_participant", "must be at least 1".into()));
+            return Err(bad(text, "", "deals_per_participant", "must be at least 1".into()));
         }
         if raw.consent.trim().is_empty() {
-            return Err(bad("", "consent", "is empty: say what participants agree to".into()));
+            return Err(bad(text, "", "consent", "is empty: say what participants agree to".into()));
         }
+        Ok(())
+    }
+
+    /// The `[book]`: deals drawn from a seed, or a deal book's file.
+    fn book(text: &str, raw: &RawBook) -> Result<BookSource, String> {
         let book_err = |key: &str, why: String| {
             let l = key_line(text, "book", key, 0)
                 .or_else(|| text.lines().position(|l| l.trim() == "[book]").map(|i| i + 1));
             format!("{}`book.{key}`: {why}", l.map_or_else(String::new, |l| format!("line {l}: ")))
         };
-        let book = match (raw.book.count, raw.book.file) {
-            (Some(_), Some(_)) => {
-                return Err(book_err(
-                    "file",
-                    "give `count` (deals from `seed`) or `file` (a deal book), not both".into(),
-                ));
-            }
-            (None, None) => {
-                return Err(book_err("count", "missing: give `count` (with `seed`) or `file`".into()));
-            }
+        match (raw.count, &raw.file) {
+            (Some(_), Some(_)) => Err(book_err(
+                "file",
+                "give `count` (deals from `seed`) or `file` (a deal book), not both".into(),
+            )),
+            (None, None) => Err(book_err("count", "missing: give `count` (with `seed`) or `file`".into())),
             (Some(count), None) => {
                 if count == 0 || count > MAX_BOOK {
                     return Err(book_err("count", format!("{count} is not from 1 to {MAX_BOOK}")));
                 }
-                let Some(seed) = raw.book.seed else {
+                let Some(seed) = raw.seed else {
                     return Err(book_err("seed", "missing: the master seed the deals are drawn from".into()));
                 };
-                BookSource::Seed { seed, count }
+                Ok(BookSource::Seed { seed, count })
             }
             (None, Some(path)) => {
                 if path.trim().is_empty() {
                     return Err(book_err("file", "is empty".into()));
                 }
-                BookSource::File { path, seed: raw.book.seed.unwrap_or(0) }
+                Ok(BookSource::File { path: path.clone(), seed: raw.seed.unwrap_or(0) })
             }
-        };
+        }
+    }
+
+    /// The participants' ids and tokens (unique, well formed); their tokens.
+    fn check_participants<'a>(text: &str, participants: &'a [Participant]) -> Result<Vec<&'a str>, String> {
         let mut ids: Vec<&str> = Vec::new();
         let mut tokens: Vec<&str> = Vec::new();
-        for (n, p) in raw.participants.iter().enumerate() {
+        for (n, p) in participants.iter().enumerate() {
             let pbad = |key: &str, why: String| {
-                format!("{}`participants[{n}].{key}`: {why}", at("participants", key, n))
+                format!("{}`participants[{n}].{key}`: {why}", at(text, "participants", key, n))
             };
             if p.id.is_empty() || p.id.len() > 64 || !p.id.chars().all(token_char) {
                 return Err(pbad(
@@ -496,11 +541,20 @@ impl StudyFile {
             ids.push(&p.id);
             tokens.push(&p.token);
         }
-        let assigned = assignment.map_or_else(
-            || vec![0; raw.participants.len()],
-            |a| a.assign(conditions.len(), raw.participants.len()),
-        );
-        for (n, (p, &c)) in raw.participants.iter().zip(&assigned).enumerate() {
+        Ok(tokens)
+    }
+
+    /// Each participant's condition under the assignment; a `condition` a
+    /// participant's line names must be that one.
+    fn check_assigned(
+        text: &str,
+        participants: &[Participant],
+        conditions: &[Condition],
+        assignment: Option<Assignment>,
+    ) -> Result<Vec<usize>, String> {
+        let assigned = assignment
+            .map_or_else(|| vec![0; participants.len()], |a| a.assign(conditions.len(), participants.len()));
+        for (n, (p, &c)) in participants.iter().zip(&assigned).enumerate() {
             if let Some(named) = &p.condition
                 && *named != conditions[c].name
             {
@@ -508,14 +562,20 @@ impl StudyFile {
                     assignment.map_or_else(|| "the study's one condition".to_string(), |a| a.describe());
                 return Err(format!(
                     "{}`participants[{n}].condition`: {named:?}, but the assignment ({how}) gives {:?}",
-                    at("participants", "condition", n),
+                    at(text, "participants", "condition", n),
                     conditions[c].name
                 ));
             }
         }
+        Ok(assigned)
+    }
+
+    /// The researcher's token (not a participant's) and the completion code.
+    fn check_researcher(text: &str, raw: &Raw, tokens: &[&str]) -> Result<(), String> {
         if let Some(t) = &raw.researcher_token {
             if t.len() < 32 || !t.chars().all(token_char) {
                 return Err(bad(
+                    text,
                     "",
                     "researcher_token",
                     "must be at least 32 characters of A-Z, a-z, 0-9, _ and - (`tresillo study new` makes one)"
@@ -523,7 +583,7 @@ impl StudyFile {
                 ));
             }
             if tokens.contains(&t.as_str()) {
-                return Err(bad("", "researcher_token", "is a participant's token".into()));
+                return Err(bad(text, "", "researcher_token", "is a participant's token".into()));
             }
         }
         if let Some(c) = &raw.completion_code
@@ -531,26 +591,14 @@ impl StudyFile {
                 || c.len() > 64
                 || !c.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'))
         {
-            return Err(bad("", "completion_code", format!("{c:?}: 1 to 64 letters, digits, `-` or `_`")));
+            return Err(bad(
+                text,
+                "",
+                "completion_code",
+                format!("{c:?}: 1 to 64 letters, digits, `-` or `_`"),
+            ));
         }
-        Ok(StudyFile {
-            completion_code: raw.completion_code,
-            researcher_token: raw.researcher_token,
-            title: raw.title,
-            rules: raw.rules,
-            players: raw.players,
-            opponents: raw.opponents.unwrap_or_default(),
-            conditions,
-            assignment,
-            assigned,
-            practice: raw.practice,
-            questions: raw.questions,
-            human_seats: raw.human_seats.into_iter().map(Seat).collect(),
-            deals_per_participant: raw.deals_per_participant,
-            consent: raw.consent,
-            book,
-            participants: raw.participants,
-        })
+        Ok(())
     }
 
     /// The conditions of the raw file: its `[[conditions]]`, each with the top

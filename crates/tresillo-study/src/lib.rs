@@ -39,6 +39,8 @@ pub use store::export::{Exported, export, export_baseline};
 pub use store::files::{GAMES_DIR, STUDY_FILE, study_file};
 pub use study::{Decided, GameSetup, Lent, Pending, Progress, Study, StudyError, Turn, Who, study_row};
 pub use token::{find_token, new_token};
+/// The formats [`export`] writes (the tournament's: `deals.csv`, `deals.parquet`).
+pub use tresillo_deals::Format;
 
 use std::path::Path;
 use tresillo_agents::Registry;
@@ -141,7 +143,7 @@ fn book_len(dir: &Path, file: &StudyFile) -> Result<u64, String> {
     match &file.book {
         BookSource::Seed { count, .. } => Ok(*count),
         BookSource::File { path, .. } => {
-            tresillo_runs::read_book(&dir.join(path)).map(|b| b.len()).map_err(|e| format!("{e:#}"))
+            tresillo_deals::read_book(&dir.join(path)).map(|b| b.len()).map_err(|e| format!("{e:#}"))
         }
     }
 }

@@ -325,7 +325,7 @@ impl Study {
                 DealBook::of_seeds(&(0..*count).map(|i| deal_seed(*seed, i)).collect::<Vec<_>>())
             }
             BookSource::File { path: p, .. } => {
-                tresillo_runs::read_book(&dir.join(p)).map_err(|e| StudyError::Setup(format!("{e:#}")))?
+                tresillo_deals::read_book(&dir.join(p)).map_err(|e| StudyError::Setup(format!("{e:#}")))?
             }
         };
         file.check_capacity(&text, book.len()).map_err(at)?;

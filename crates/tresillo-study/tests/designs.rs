@@ -177,7 +177,7 @@ fn conditions_practice_questions_and_withdrawal() {
     assert_eq!(study.games(who[0]).len(), 4);
     assert_eq!(study.finished_games().len(), 9);
     let out = dir.0.join("export");
-    let e = export(&study, &out, tresillo_runs::Format::Csv).unwrap();
+    let e = export(&study, &out, tresillo_deals::Format::Csv).unwrap();
     assert_eq!(e.rows, 9);
     let read = |p: &str| std::fs::read_to_string(out.join(p)).unwrap();
     let people = read("participants.csv");

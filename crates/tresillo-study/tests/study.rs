@@ -131,11 +131,11 @@ fn simulated_participants_play_the_tournaments_games() {
         assert_eq!(mine, rows[k]);
     }
     let out = dir.0.join("export");
-    let e = export(&study, &out, tresillo_runs::Format::Both).unwrap();
+    let e = export(&study, &out, tresillo_deals::Format::Both).unwrap();
     assert_eq!((e.rows, e.deals), (30, 10));
     let csv = std::fs::read_to_string(out.join("deals.csv")).unwrap();
     assert_eq!(csv.lines().count(), 31);
-    assert!(export(&study, &out, tresillo_runs::Format::Csv).unwrap_err().contains("already exists"));
+    assert!(export(&study, &out, tresillo_deals::Format::Csv).unwrap_err().contains("already exists"));
 }
 
 #[test]
@@ -322,7 +322,7 @@ fn the_baseline_plays_each_finished_game_again_with_the_agent_in_the_participant
         play_all(&mut study, who, &mut Simulated::new());
     }
     let out = dir.0.join("export");
-    export(&study, &out, tresillo_runs::Format::Csv).unwrap();
+    export(&study, &out, tresillo_deals::Format::Csv).unwrap();
     let n = tresillo_study::export_baseline(&study, &out.join("baseline"), "rule").unwrap();
     let read = |p: &Path| -> Vec<Vec<String>> {
         std::fs::read_to_string(p)

@@ -72,11 +72,11 @@ mod world;
 
 use subsets::{below_u128, binom, for_each_subset, random_subset, subset_by_draws};
 use tresillo_core::Question;
+use world::{Known, draw, heap_rest};
 pub use world::{NoWorld, World};
-use world::{draw, heap_rest};
 
 use crate::rng::{AgentRng, Draws};
-use crate::sampling::infer::{Inference, turned_location};
+use crate::sampling::infer::Inference;
 use tresillo_core::{
     BySeat, Card, CardSet, Contract, Deal, Decision, Hand, Heap, PlayerView, Request, Rules, Seat,
 };
@@ -447,6 +447,92 @@ impl GrandCheck {
     }
 }
 
+/// After an all-pass auction the espada is where the auction says: dealt to the
+/// forced declarer (espada forzada), or in the heap (a cancelled hand). Its places
+/// in the three-player worlds (none when the auction says nothing of it; the
+/// house rule sets check it by rejection, [`ForcedCheck`]).
+fn espada_places(view: &PlayerView, others: [Seat; 2], unseen: CardSet) -> [Option<SpecialIn>; 2] {
+    let p = view.public();
+    let mut places = [None, None];
+    let all_passed = p.bids().len() >= 3 && p.passed == (1 << p.players) - 1;
+    let house = !p.game_rules().spec().forced_holds_espada;
+    if all_passed && !house && unseen.contains(Card::ESPADA) {
+        match p.original_declarer {
+            Some(d) if p.forced && d != view.seat() => {
+                let i = usize::from(d != others[0]);
+                // Every card of the hand at play was drawn when nine were
+                // exchanged; the espada can then only be among the discards.
+                if p.exchanged[d] != Some(9) {
+                    places[0] = Some(SpecialIn::Hand(i));
+                }
+                places[1] = Some(SpecialIn::Discards(i));
+            }
+            None => places[0] = Some(SpecialIn::Heap),
+            _ => {}
+        }
+    }
+    places
+}
+
+/// The forced declarer's deal to check by rejection after an all-pass auction
+/// of `tresillo-house`, `hombre` and `lhombre` (whose forced dealer may have been
+/// dealt no spadille, and whose redeal says nothing).
+fn forced_check(view: &PlayerView, inf: &Inference) -> Option<ForcedCheck> {
+    let p = view.public();
+    let all_passed = p.bids().len() >= 3 && p.passed == (1 << p.players) - 1;
+    let house = !p.game_rules().spec().forced_holds_espada;
+    match p.original_declarer {
+        Some(declarer) if all_passed && house => Some(ForcedCheck {
+            rules: p.game_rules(),
+            declarer,
+            mano: p.mano(),
+            played_by: inf.played_by,
+            exchanged: BySeat(std::array::from_fn(|s| p.exchanged.0[s].unwrap_or(0))),
+            gascarille: gascarille_asked(p),
+        }),
+        _ => None,
+    }
+}
+
+/// The cases of the hidden places: `plain` without a constrained espada, or one
+/// per place of it that fits (`ex`: the cards each hidden hand cannot hold).
+fn espada_cases(
+    plain: Case,
+    places: [Option<SpecialIn>; 2],
+    ex: [CardSet; 2],
+    special: bool,
+) -> ([Case; 2], usize) {
+    let mut cases = [plain; 2];
+    let mut ncases = usize::from(!special);
+    for place in places.into_iter().flatten() {
+        let mut k = plain;
+        k.special = place;
+        let ok = match place {
+            SpecialIn::Hand(i) => {
+                let fits = k.h[i] > 0 && !ex[i].contains(Card::ESPADA);
+                k.h[i] = k.h[i].saturating_sub(1);
+                fits
+            }
+            SpecialIn::Discards(i) => {
+                let fits = k.x[i] > 0;
+                k.x[i] = k.x[i].saturating_sub(1);
+                fits
+            }
+            SpecialIn::Heap => {
+                let fits = k.heap > 0;
+                k.heap = k.heap.saturating_sub(1);
+                fits
+            }
+            SpecialIn::Nowhere => true,
+        };
+        if ok {
+            cases[ncases] = k;
+            ncases += 1;
+        }
+    }
+    (cases, ncases)
+}
+
 impl Sampler {
     /// Reads the constraints of `view` and counts the consistent worlds.
     pub fn new(view: &PlayerView) -> Result<Sampler, NoWorld> {
@@ -456,39 +542,17 @@ impl Sampler {
         }
         let me = view.seat();
         let others = [me.next(3), me.plus(2, 3)];
-        let inf = Inference::from_view(view);
-        let mut base = World::default();
-        base.hands[me] = view.hand();
-        base.discards[me] = view.discards();
-        let mut unseen = view.unseen_cards();
-
-        let mut h = [0u8; 2];
+        let mut known = Known::new(view);
+        let mut room = [0u32; 4];
         let mut x = [0u8; 2];
         for (i, &s) in others.iter().enumerate() {
-            h[i] = inf.hand_size(s) as u8;
+            room[s.index()] = known.inf.hand_size(s);
             x[i] = p.exchanged[s].unwrap_or(0);
         }
-        // A heap shown under `show_heap` is known: it stays in the heap.
-        let mut heap = p.heap_left - p.shown_heap.len() as u8;
-        base.heap |= p.shown_heap;
-        match turned_location(view, inf.played) {
-            Some((c, Some(d))) if d != me => {
-                let i = usize::from(d != others[0]);
-                if h[i] == 0 {
-                    return Err(NoWorld("the turned card's holder has no card left".into()));
-                }
-                h[i] -= 1;
-                base.hands[d].insert(c);
-            }
-            Some((c, None)) => {
-                if heap == 0 {
-                    return Err(NoWorld("the turned card should be in an empty heap".into()));
-                }
-                heap -= 1;
-                base.heap.insert(c);
-            }
-            _ => {}
-        }
+        known.place_turned(view, &mut room)?;
+        let Known { mut base, mut unseen, inf, heap } = known;
+        let mut h = [room[others[0].index()] as u8, room[others[1].index()] as u8];
+        let heap = heap as u8;
         // Nolo ouvert: the hand laid face up is the declarer's.
         if let (Some(e), Some(d)) = (view.exposed_hand(), p.declarer)
             && d != me
@@ -504,40 +568,8 @@ impl Sampler {
         if room != unseen.len() {
             return Err(NoWorld(format!("{} unseen cards for {room} hidden places", unseen.len())));
         }
-
-        // After an all-pass auction the espada is where the auction says: dealt to
-        // the forced declarer (espada forzada), or in the heap (a cancelled hand).
-        let all_passed = p.bids().len() >= 3 && p.passed == (1 << p.players) - 1;
-        // `tresillo-house`, `hombre` and `lhombre` (whose forced dealer may have
-        // been dealt no spadille, and whose redeal says nothing) by rejection.
-        let house = !p.game_rules().spec().forced_holds_espada;
-        let forced = match p.original_declarer {
-            Some(declarer) if all_passed && house => Some(ForcedCheck {
-                rules: p.game_rules(),
-                declarer,
-                mano: p.mano(),
-                played_by: inf.played_by,
-                exchanged: BySeat(std::array::from_fn(|s| p.exchanged.0[s].unwrap_or(0))),
-                gascarille: gascarille_asked(p),
-            }),
-            _ => None,
-        };
-        let mut places: [Option<SpecialIn>; 2] = [None, None];
-        if all_passed && !house && unseen.contains(Card::ESPADA) {
-            match p.original_declarer {
-                Some(d) if p.forced && d != me => {
-                    let i = usize::from(d != others[0]);
-                    // Every card of the hand at play was drawn when nine were
-                    // exchanged; the espada can then only be among the discards.
-                    if p.exchanged[d] != Some(9) {
-                        places[0] = Some(SpecialIn::Hand(i));
-                    }
-                    places[1] = Some(SpecialIn::Discards(i));
-                }
-                None => places[0] = Some(SpecialIn::Heap),
-                _ => {}
-            }
-        }
+        let forced = forced_check(view, &inf);
+        let places = espada_places(view, others, unseen);
         let special = if places.iter().any(Option::is_some) { Some(Card::ESPADA) } else { None };
         // Grand tourné: its bidder or declarer was dealt both spadille and basta.
         let grand = match grand_holder(p) {
@@ -555,49 +587,14 @@ impl Sampler {
         let ex = [inf.excluded[others[0]], inf.excluded[others[1]]];
         let in_a = unseen - ex[0];
         let in_b = unseen - ex[1];
-        let both = in_a & in_b;
-        let only = [in_a - in_b, in_b - in_a];
-        let none = unseen - in_a - in_b;
-
         let plain = Case { special: SpecialIn::Nowhere, h, x, heap };
-        let mut cases = [plain; 2];
-        let mut ncases = 0;
-        if special.is_none() {
-            ncases = 1;
-        }
-        for place in places.into_iter().flatten() {
-            let mut k = plain;
-            k.special = place;
-            let ok = match place {
-                SpecialIn::Hand(i) => {
-                    let fits = k.h[i] > 0 && !ex[i].contains(Card::ESPADA);
-                    k.h[i] = k.h[i].saturating_sub(1);
-                    fits
-                }
-                SpecialIn::Discards(i) => {
-                    let fits = k.x[i] > 0;
-                    k.x[i] = k.x[i].saturating_sub(1);
-                    fits
-                }
-                SpecialIn::Heap => {
-                    let fits = k.heap > 0;
-                    k.heap = k.heap.saturating_sub(1);
-                    fits
-                }
-                SpecialIn::Nowhere => true,
-            };
-            if ok {
-                cases[ncases] = k;
-                ncases += 1;
-            }
-        }
-
+        let (cases, ncases) = espada_cases(plain, places, ex, special.is_some());
         let mut s = Sampler {
             base,
             others,
-            both,
-            only,
-            none,
+            both: in_a & in_b,
+            only: [in_a - in_b, in_b - in_a],
+            none: unseen - in_a - in_b,
             special,
             forced,
             grand,
@@ -607,9 +604,19 @@ impl Sampler {
             total: 0,
             four: None,
         };
-        let (na, nb, nab) = (only[0].len(), only[1].len(), both.len());
+        s.count_cells(ncases);
+        if s.total == 0 {
+            return Err(NoWorld("the constraints leave no world".into()));
+        }
+        Ok(s)
+    }
+
+    /// Counts the worlds of the first `ncases` cases, split by how many cards of
+    /// each hidden hand come from the cards only it can hold (the cells).
+    fn count_cells(&mut self, ncases: usize) {
+        let (na, nb, nab) = (self.only[0].len(), self.only[1].len(), self.both.len());
         for ci in 0..ncases {
-            let k = s.cases[ci];
+            let k = self.cases[ci];
             let (ha, hb) = (u32::from(k.h[0]), u32::from(k.h[1]));
             let pool = binom(u32::from(k.x[0] + k.x[1] + k.heap), u32::from(k.x[0]))
                 * binom(u32::from(k.x[1] + k.heap), u32::from(k.x[1]));
@@ -623,16 +630,13 @@ impl Sampler {
                     if w == 0 {
                         continue;
                     }
-                    s.total += w;
-                    s.cells[s.ncells] = Cell { cum: s.total, case: ci as u8, a: a as u8, b: b as u8 };
-                    s.ncells += 1;
+                    self.total += w;
+                    self.cells[self.ncells] =
+                        Cell { cum: self.total, case: ci as u8, a: a as u8, b: b as u8 };
+                    self.ncells += 1;
                 }
             }
         }
-        if s.total == 0 {
-            return Err(NoWorld("the constraints leave no world".into()));
-        }
-        Ok(s)
     }
 
     /// The number of consistent worlds. After the forced entrada of

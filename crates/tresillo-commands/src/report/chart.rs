@@ -5,6 +5,7 @@
 //! plotters is built without font support, so nothing is read from the system.
 
 use anyhow::{Result, anyhow};
+use plotters::coord::Shift;
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
@@ -228,6 +229,47 @@ fn draw_err<E: std::fmt::Display>(title: &str) -> impl Fn(E) -> anyhow::Error + 
     move |e| anyhow!("drawing the chart \"{title}\": {e}")
 }
 
+/// The key under the plot: each code and its full label, one a line.
+fn draw_key(
+    bottom: &DrawingArea<SVGBackend<'_>, Shift>,
+    c: &Chart,
+    key: &[(String, String)],
+    width: u32,
+) -> Result<()> {
+    let err = draw_err(&c.title);
+    let chars = ((width - 70) as f64 / 8.0) as usize;
+    for (j, (code, full)) in key.iter().enumerate() {
+        let y = 6 + (KEY_LINE * j as u32) as i32;
+        bottom
+            .draw(&Text::new(code.clone(), (14, y), (FONT, 15).into_font().style(FontStyle::Bold)))
+            .map_err(&err)?;
+        bottom.draw(&Text::new(shorten(full, chars), (56, y), (FONT, 15))).map_err(&err)?;
+    }
+    Ok(())
+}
+
+/// The legend beside the plot: each series that draws something, its marker and name.
+fn draw_legend(side: &DrawingArea<SVGBackend<'_>, Shift>, c: &Chart, shown: &[&Series]) -> Result<()> {
+    let err = draw_err(&c.title);
+    side.draw(&Text::new("Legend", (8, 44), (FONT, 17).into_font().style(FontStyle::Bold))).map_err(&err)?;
+    for (j, s) in shown.iter().enumerate() {
+        let y = 72 + 28 * j as i32;
+        match (c.kind, s.marker) {
+            (Kind::Points, Marker::Circle) => side.draw(&Circle::new((16, y + 7), 5, s.color.filled())),
+            (Kind::Points, Marker::Triangle) => {
+                side.draw(&TriangleMarker::new((16, y + 7), 8, s.color.filled()))
+            }
+            (Kind::Points, Marker::Line) => {
+                side.draw(&PathElement::new(vec![(6, y + 7), (26, y + 7)], s.color.stroke_width(2)))
+            }
+            _ => side.draw(&Rectangle::new([(9, y), (23, y + 14)], s.color.filled())),
+        }
+        .map_err(&err)?;
+        side.draw(&Text::new(shorten(&s.name, 30), (30, y - 1), (FONT, 16))).map_err(&err)?;
+    }
+    Ok(())
+}
+
 /// Draws the chart and returns its SVG markup.
 pub fn render(c: &Chart) -> Result<String> {
     let n = c.categories.len().max(1);
@@ -249,15 +291,7 @@ pub fn render(c: &Chart) -> Result<String> {
         root.fill(&WHITE).map_err(&err)?;
         let (top, bottom) = root.split_vertically(HEIGHT);
         let (plot, side) = top.split_horizontally(plot_width);
-        // The key: each code and its full label, one a line.
-        let chars = ((width - 70) as f64 / 8.0) as usize;
-        for (j, (code, full)) in key.iter().enumerate() {
-            let y = 6 + (KEY_LINE * j as u32) as i32;
-            bottom
-                .draw(&Text::new(code.clone(), (14, y), (FONT, 15).into_font().style(FontStyle::Bold)))
-                .map_err(&err)?;
-            bottom.draw(&Text::new(shorten(full, chars), (56, y), (FONT, 15))).map_err(&err)?;
-        }
+        draw_key(&bottom, c, &key, width)?;
         let (lo, hi) = y_range(c);
         let x = Categories::new(n);
         let mut chart = ChartBuilder::on(&plot)
@@ -368,25 +402,7 @@ pub fn render(c: &Chart) -> Result<String> {
             }
         }
         if legend {
-            side.draw(&Text::new("Legend", (8, 44), (FONT, 17).into_font().style(FontStyle::Bold)))
-                .map_err(&err)?;
-            for (j, s) in shown.iter().enumerate() {
-                let y = 72 + 28 * j as i32;
-                match (c.kind, s.marker) {
-                    (Kind::Points, Marker::Circle) => {
-                        side.draw(&Circle::new((16, y + 7), 5, s.color.filled()))
-                    }
-                    (Kind::Points, Marker::Triangle) => {
-                        side.draw(&TriangleMarker::new((16, y + 7), 8, s.color.filled()))
-                    }
-                    (Kind::Points, Marker::Line) => {
-                        side.draw(&PathElement::new(vec![(6, y + 7), (26, y + 7)], s.color.stroke_width(2)))
-                    }
-                    _ => side.draw(&Rectangle::new([(9, y), (23, y + 14)], s.color.filled())),
-                }
-                .map_err(&err)?;
-                side.draw(&Text::new(shorten(&s.name, 30), (30, y - 1), (FONT, 16))).map_err(&err)?;
-            }
+            draw_legend(&side, c, &shown)?;
         }
         root.present().map_err(&err)?;
     }

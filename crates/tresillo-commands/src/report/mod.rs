@@ -212,7 +212,8 @@ fn across(body: &mut Body, runs: &[&TournamentRun]) -> Result<()> {
     Ok(())
 }
 
-fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
+/// The run's facts from its manifest and summary.
+fn manifest_facts(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
     let m = &t.manifest;
     let c = &m.config;
     let total = t.summary.last().expect("checked on load");
@@ -261,10 +262,18 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
             ("reproducible", reproducible(&m.time_budget)),
         ],
     ));
-    let rows: Vec<_> = t.agent_rows().collect();
-    let names: Vec<String> = rows.iter().map(|r| slot_label(r.get("agent"))).collect();
+    Ok(())
+}
 
-    // Mean tantos by agent and role.
+/// Mean tantos by agent and role.
+fn tantos_chart(
+    body: &mut Body,
+    t: &TournamentRun,
+    id: &str,
+    rows: &[&input::Summary],
+    names: &[String],
+) -> Result<()> {
+    let c = &t.manifest.config;
     let roles = [
         ("all", "all (per deal, paired CI)"),
         ("declarer", "as declarer (per hand)"),
@@ -277,14 +286,14 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
     let mut series = Vec::new();
     for (j, (role, name)) in roles.iter().enumerate() {
         let mut s = Series::new(name, j, Vec::new());
-        for r in &rows {
+        for r in rows {
             let x = t.row(r.get("agent"), role);
             s.values.push(x.and_then(|x| x.num("mean_tantos")));
             s.ci.push(x.and_then(|x| Some((x.num("ci95_low")?, x.num("ci95_high")?))));
         }
         series.push(s);
     }
-    for r in &rows {
+    for r in rows {
         for (role, _) in roles {
             if let Some(x) = t.row(r.get("agent"), role) {
                 table.row(
@@ -301,7 +310,7 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
             title: "Mean tantos by agent".into(),
             x_desc: "agent (slot:spec)".into(),
             y_desc: format!("mean {} (95% CI)", unit(&c.rules)),
-            categories: names.clone(),
+            categories: names.to_vec(),
             series,
             kind: Kind::Points,
         },
@@ -310,50 +319,56 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
          hidden behind it: the table gives its ends.",
         &table,
     )?;
-    if !t.pairs.is_empty() {
-        let mut table = Table::new(
-            &format!("{id}-pairs-table"),
-            &[
-                "slot A",
-                "slot B",
-                "units",
-                "mean (A minus B)",
-                "ci95_low",
-                "ci95_high",
-                "Elo A over B (95% CI)",
-            ],
-        );
-        let mut s = Series::new("A minus B (95% CI)", 0, Vec::new());
-        let fmt = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:+.4}"));
-        for (a, b, n, mean, lo, hi, elo) in &t.pairs {
-            s.values.push(*mean);
-            s.ci.push(lo.zip(*hi));
-            table.row(vec![a.clone(), b.clone(), n.clone(), fmt(*mean), fmt(*lo), fmt(*hi), elo.clone()]);
-        }
-        body.chart(
-            &format!("{id}-pairs"),
-            &Chart {
-                title: "Who is better, and by how much: paired differences".into(),
-                x_desc: "pair of slots".into(),
-                y_desc: format!("{} per scoring unit, A minus B (95% CI)", unit(&c.rules)),
-                categories: t.pairs.iter().map(|(a, b, ..)| format!("{} - {}", slot_label(a), slot_label(b))).collect(),
-                series: vec![s],
-                kind: Kind::Points,
-            },
-            "From pairs.csv: for every scoring unit (a deal, or a session), slot A's tantos over the unit's \
-             seatings minus slot B's, divided by the seatings; the mean over units and its 95% confidence interval. \
-             Pairing removes the luck of the cards that both slots shared, so two agents whose own intervals \
-             overlap can still be told apart here (scripts/paired.py computes the same from deals.csv). The Elo \
-             column reads the units A won, drew and lost on the Elo scale: how often A beats B, not by how much.",
-            &table,
-        )?;
-    }
+    Ok(())
+}
 
-    if !t.compute.is_empty() {
-        compute::chart(body, &t.compute, id, "per agent slot", !m.time_budget.is_empty())?;
+/// Who is better, and by how much: pairs.csv's paired differences (none without it).
+fn pairs_chart(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
+    let c = &t.manifest.config;
+    if t.pairs.is_empty() {
+        return Ok(());
     }
+    let mut table = Table::new(
+        &format!("{id}-pairs-table"),
+        &["slot A", "slot B", "units", "mean (A minus B)", "ci95_low", "ci95_high", "Elo A over B (95% CI)"],
+    );
+    let mut s = Series::new("A minus B (95% CI)", 0, Vec::new());
+    let fmt = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:+.4}"));
+    for (a, b, n, mean, lo, hi, elo) in &t.pairs {
+        s.values.push(*mean);
+        s.ci.push(lo.zip(*hi));
+        table.row(vec![a.clone(), b.clone(), n.clone(), fmt(*mean), fmt(*lo), fmt(*hi), elo.clone()]);
+    }
+    body.chart(
+        &format!("{id}-pairs"),
+        &Chart {
+            title: "Who is better, and by how much: paired differences".into(),
+            x_desc: "pair of slots".into(),
+            y_desc: format!("{} per scoring unit, A minus B (95% CI)", unit(&c.rules)),
+            categories: t.pairs.iter().map(|(a, b, ..)| format!("{} - {}", slot_label(a), slot_label(b))).collect(),
+            series: vec![s],
+            kind: Kind::Points,
+        },
+        "From pairs.csv: for every scoring unit (a deal, or a session), slot A's tantos over the unit's \
+         seatings minus slot B's, divided by the seatings; the mean over units and its 95% confidence interval. \
+         Pairing removes the luck of the cards that both slots shared, so two agents whose own intervals \
+         overlap can still be told apart here (scripts/paired.py computes the same from deals.csv). The Elo \
+         column reads the units A won, drew and lost on the Elo scale: how often A beats B, not by how much.",
+        &table,
+    )?;
+    Ok(())
+}
 
-    // Declaring, by contract.
+/// How often each agent declares, by contract (the last table row: the whole run).
+fn declare_chart(
+    body: &mut Body,
+    t: &TournamentRun,
+    id: &str,
+    rows: &[&input::Summary],
+    names: &[String],
+) -> Result<()> {
+    let c = &t.manifest.config;
+    let total = t.summary.last().expect("checked on load");
     let mut table = Table::new(
         &format!("{id}-declare-table"),
         &["agent", "deals", "declared", "declare_rate", "forced", "entrada", "vuelta", "solo"],
@@ -370,7 +385,7 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
                 .to_vec(),
         );
     }
-    for r in &rows {
+    for r in rows {
         let deals = r.num("deals").unwrap_or(0.0);
         for (j, c) in CONTRACTS.iter().enumerate() {
             series[j].values.push(pct(r.num(c).unwrap_or(0.0), deals));
@@ -382,7 +397,7 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
             title: "How often each agent declares, by contract".into(),
             x_desc: "agent (slot:spec)".into(),
             y_desc: "hands declared (% of its seat-deals)".into(),
-            categories: names.clone(),
+            categories: names.to_vec(),
             series,
             kind: Kind::Bars,
         },
@@ -391,7 +406,19 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
         &table,
     )?;
 
-    // Success, by contract.
+    Ok(())
+}
+
+/// How often the declarer wins, by contract.
+fn success_chart(
+    body: &mut Body,
+    t: &TournamentRun,
+    id: &str,
+    rows: &[&input::Summary],
+    names: &[String],
+) -> Result<()> {
+    let c = &t.manifest.config;
+    let total = t.summary.last().expect("checked on load");
     let cols = ["agent", "entrada", "entrada_success", "vuelta", "vuelta_success", "solo", "solo_success"];
     let mut table = Table::new(&format!("{id}-success-table"), &cols);
     let mut series: Vec<Series> = CONTRACTS
@@ -402,7 +429,7 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
     for r in rows.iter().copied().chain(std::iter::once(total)) {
         table.row(cols.map(|k| r.get(k).to_string()).to_vec());
     }
-    for r in &rows {
+    for r in rows {
         for (j, c) in CONTRACTS.iter().enumerate() {
             series[j].values.push(r.num(&format!("{c}_success")).map(|x| 100.0 * x));
         }
@@ -413,7 +440,7 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
             title: "How often the declarer wins, by contract".into(),
             x_desc: "agent (slot:spec)".into(),
             y_desc: "hands won (% of hands declared)".into(),
-            categories: names.clone(),
+            categories: names.to_vec(),
             series,
             kind: Kind::Bars,
         },
@@ -422,6 +449,23 @@ fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
         &table,
     )?;
 
+    Ok(())
+}
+
+fn tournament(body: &mut Body, t: &TournamentRun, id: &str) -> Result<()> {
+    let m = &t.manifest;
+    let c = &m.config;
+    manifest_facts(body, t, id)?;
+    let rows: Vec<_> = t.agent_rows().collect();
+    let names: Vec<String> = rows.iter().map(|r| slot_label(r.get("agent"))).collect();
+    tantos_chart(body, t, id, &rows, &names)?;
+    pairs_chart(body, t, id)?;
+    if !t.compute.is_empty() {
+        compute::chart(body, &t.compute, id, "per agent slot", !m.time_budget.is_empty())?;
+    }
+
+    declare_chart(body, t, id, &rows, &names)?;
+    success_chart(body, t, id, &rows, &names)?;
     outcome_mix(body, t, id, &rows)?;
     match &t.deals {
         Some(d) => {
@@ -824,7 +868,8 @@ fn deal_charts(
     )
 }
 
-fn tune(body: &mut Body, t: &TuneRun, id: &str) -> Result<()> {
+/// The search's facts from its manifest.
+fn tune_facts(body: &mut Body, t: &TuneRun, id: &str) {
     let m = &t.manifest;
     let params: Vec<String> =
         m.params.iter().map(|p| format!("{} in {}", p.name, p.values.join(", "))).collect();
@@ -899,6 +944,12 @@ fn tune(body: &mut Body, t: &TuneRun, id: &str) -> Result<()> {
             ),
         ],
     ));
+}
+
+fn tune(body: &mut Body, t: &TuneRun, id: &str) -> Result<()> {
+    let m = &t.manifest;
+    let best = t.best();
+    tune_facts(body, t, id);
     if let Some(r) = &m.recommendation {
         let _ = writeln!(
             body.html,

@@ -32,15 +32,9 @@ fn f4(x: f64) -> String {
     format!("{x:.4}")
 }
 
-/// The sprt section: its facts, then the ratio path with the bounds.
-pub fn sprt(body: &mut Body, s: &SprtRun, id: &str) -> Result<()> {
-    let k = &s.kept;
-    let c = &k.config;
-    let (a, b) = k.slots;
-    let name = |i: usize| format!("{i}:{}", c.agents.get(i).map_or("?", String::as_str));
-    let (na, nb) = (name(a), name(b));
-    let one_sided = k.test != "difference";
-    let verdict = match k.verdict.as_str() {
+/// The verdict in words, of A (`na`) and B (`nb`).
+fn verdict_text(k: &Kept, na: &str, nb: &str) -> String {
+    match k.verdict.as_str() {
         "A better" => format!("{na} is better than {nb}"),
         "B better" => format!("{nb} is better than {na}"),
         "no difference" => format!("neither is better by {} or more", k.margin),
@@ -55,8 +49,12 @@ pub fn sprt(body: &mut Body, s: &SprtRun, id: &str) -> Result<()> {
             _ => "H0 accepted".to_string(),
         },
         _ => format!("undecided after {} deals", k.deals),
-    };
-    let hypotheses = match (k.h0, k.h1) {
+    }
+}
+
+/// The hypotheses the test weighs, in words.
+fn hypotheses_text(k: &Kept, na: &str, nb: &str, one_sided: bool) -> String {
+    match (k.h0, k.h1) {
         (Some(h0), Some(h1)) if one_sided => {
             format!("{} test: H0 {nb} minus {na} = {h0}, H1 = {h1} tantos per deal", k.test)
         }
@@ -65,7 +63,75 @@ pub fn sprt(body: &mut Body, s: &SprtRun, id: &str) -> Result<()> {
              alpha/2 each)",
             k.margin
         ),
-    };
+    }
+}
+
+/// The evidence of the last look (W/D/L, LOS, Elo), in words.
+fn evidence_text(k: &Kept, na: &str, nb: &str) -> String {
+    k.evidence.as_ref().map_or("not recorded (a test of a version before issue 55)".into(), |e| {
+        let elo = match (e.elo, e.elo_low, e.elo_high) {
+            (Some(x), lo, hi) => format!(
+                "; Elo of {na} over {nb} {x:+.1} [{}, {}]",
+                lo.map_or("-inf".into(), |v| format!("{v:+.1}")),
+                hi.map_or("+inf".into(), |v| format!("{v:+.1}"))
+            ),
+            _ => String::new(),
+        };
+        format!(
+            "{na} won {}, drew {}, lost {} deals; likelihood of superiority {:.4}{elo}",
+            e.wdl.0, e.wdl.1, e.wdl.2, e.los
+        )
+    })
+}
+
+/// The table of the looks: the ratios, the bounds and the evidence of each.
+fn looks_table(k: &Kept, id: &str, one_sided: bool) -> Table {
+    let mut head = vec!["deals", "mean A minus B"];
+    head.extend(if one_sided { vec!["llr"] } else { vec!["llr A better", "llr B better"] });
+    head.extend([
+        "lower bound",
+        "upper bound",
+        "A won/drew/lost",
+        "LOS",
+        "Elo A over B (95% CI)",
+        "CPU s A / B",
+    ]);
+    let mut table = Table::new(&format!("{id}-llr-table"), &head);
+    for l in &k.looks {
+        let mut row = vec![l.deals.to_string(), f4(l.mean), f4(l.llr.0)];
+        if !one_sided {
+            row.push(f4(l.llr.1));
+        }
+        row.extend([f4(k.bounds.0), f4(k.bounds.1)]);
+        let e = l.evidence.as_ref();
+        let end = |x: Option<f64>, inf: &str| x.map_or(inf.to_string(), |v| format!("{v:+.1}"));
+        row.extend([
+            e.map_or(String::new(), |e| format!("{}/{}/{}", e.wdl.0, e.wdl.1, e.wdl.2)),
+            e.map_or(String::new(), |e| f4(e.los)),
+            e.map_or(String::new(), |e| {
+                if e.wdl.0 + e.wdl.1 + e.wdl.2 < 2 {
+                    return String::new();
+                }
+                format!("{} [{}, {}]", end(e.elo, "±inf"), end(e.elo_low, "-inf"), end(e.elo_high, "+inf"))
+            }),
+            e.and_then(|e| e.compute.as_ref())
+                .map_or(String::new(), |c| format!("{:.2} / {:.2}", c.cpu_s.0, c.cpu_s.1)),
+        ]);
+        table.row(row);
+    }
+    table
+}
+
+/// The sprt section: its facts, then the ratio path with the bounds.
+pub fn sprt(body: &mut Body, s: &SprtRun, id: &str) -> Result<()> {
+    let k = &s.kept;
+    let c = &k.config;
+    let (a, b) = k.slots;
+    let name = |i: usize| format!("{i}:{}", c.agents.get(i).map_or("?", String::as_str));
+    let (na, nb) = (name(a), name(b));
+    let one_sided = k.test != "difference";
+    let verdict = verdict_text(k, &na, &nb);
+    let hypotheses = hypotheses_text(k, &na, &nb, one_sided);
     body.html.push_str(&facts(
         &format!("{id}-manifest"),
         &[
@@ -80,26 +146,7 @@ pub fn sprt(body: &mut Body, s: &SprtRun, id: &str) -> Result<()> {
             ("seed", c.seed.to_string()),
             ("looks", format!("every {} duplicate deals, at most {}", k.batch, c.deals)),
             ("verdict", verdict.clone()),
-            (
-                "evidence",
-                k.evidence.as_ref().map_or(
-                    "not recorded (a test of a version before issue 55)".into(),
-                    |e| {
-                        let elo = match (e.elo, e.elo_low, e.elo_high) {
-                            (Some(x), lo, hi) => format!(
-                                "; Elo of {na} over {nb} {x:+.1} [{}, {}]",
-                                lo.map_or("-inf".into(), |v| format!("{v:+.1}")),
-                                hi.map_or("+inf".into(), |v| format!("{v:+.1}"))
-                            ),
-                            _ => String::new(),
-                        };
-                        format!(
-                            "{na} won {}, drew {}, lost {} deals; likelihood of superiority {:.4}{elo}",
-                            e.wdl.0, e.wdl.1, e.wdl.2, e.los
-                        )
-                    },
-                ),
-            ),
+            ("evidence", evidence_text(k, &na, &nb)),
             (
                 "stopped after",
                 format!(
@@ -149,39 +196,7 @@ pub fn sprt(body: &mut Body, s: &SprtRun, id: &str) -> Result<()> {
     hi.color = chart::HIGHLIGHT;
     hi.marker = chart::Marker::Line;
     series.extend([lo, hi]);
-    let mut head = vec!["deals", "mean A minus B"];
-    head.extend(if one_sided { vec!["llr"] } else { vec!["llr A better", "llr B better"] });
-    head.extend([
-        "lower bound",
-        "upper bound",
-        "A won/drew/lost",
-        "LOS",
-        "Elo A over B (95% CI)",
-        "CPU s A / B",
-    ]);
-    let mut table = Table::new(&format!("{id}-llr-table"), &head);
-    for l in &k.looks {
-        let mut row = vec![l.deals.to_string(), f4(l.mean), f4(l.llr.0)];
-        if !one_sided {
-            row.push(f4(l.llr.1));
-        }
-        row.extend([f4(k.bounds.0), f4(k.bounds.1)]);
-        let e = l.evidence.as_ref();
-        let end = |x: Option<f64>, inf: &str| x.map_or(inf.to_string(), |v| format!("{v:+.1}"));
-        row.extend([
-            e.map_or(String::new(), |e| format!("{}/{}/{}", e.wdl.0, e.wdl.1, e.wdl.2)),
-            e.map_or(String::new(), |e| f4(e.los)),
-            e.map_or(String::new(), |e| {
-                if e.wdl.0 + e.wdl.1 + e.wdl.2 < 2 {
-                    return String::new();
-                }
-                format!("{} [{}, {}]", end(e.elo, "±inf"), end(e.elo_low, "-inf"), end(e.elo_high, "+inf"))
-            }),
-            e.and_then(|e| e.compute.as_ref())
-                .map_or(String::new(), |c| format!("{:.2} / {:.2}", c.cpu_s.0, c.cpu_s.1)),
-        ]);
-        table.row(row);
-    }
+    let table = looks_table(k, id, one_sided);
     body.chart(
         &format!("{id}-llr"),
         &Chart {

@@ -6,6 +6,7 @@ use crate::card::Seat;
 use crate::game::{Contract, Outcome, PuestaKind};
 use crate::result::HandResult;
 use crate::rules::Rules;
+use crate::table::Table;
 
 /// A result that passed the checks, reduced to what scoring needs.
 #[derive(Clone, Copy, Debug)]
@@ -56,13 +57,243 @@ pub(super) fn check_shared(cfg: &LedgerConfig, r: &HandResult) -> Result<(), Sco
     Ok(())
 }
 
-pub(super) fn check(
-    cfg: &LedgerConfig,
-    last_dealer: Option<Seat>,
-    r: &HandResult,
-) -> Result<Checked, ScoringError> {
+/// A result being checked, with what the checks share.
+struct Hand<'a> {
+    cfg: &'a LedgerConfig,
+    r: &'a HandResult,
+    table: Table,
+    dealer: Seat,
+    /// The tricks the result counts, and whether it counts any.
+    total: u32,
+    recorded: bool,
+}
+
+impl Hand<'_> {
+    fn active(&self, s: Seat) -> bool {
+        is_active(self.table, self.dealer, self.r.penetro, s)
+    }
+
+    /// A hand without a declarer: cancelled, with nothing played.
+    fn check_cancelled(&self) -> Result<Checked, ScoringError> {
+        let (cfg, r) = (self.cfg, self.r);
+        if !matches!(r.outcome, Outcome::Cancelled) {
+            return Err(inconsistent("a hand without a declarer must be cancelled"));
+        }
+        if self.table.penetro {
+            return Err(inconsistent(
+                "a four-player hand is never cancelled: when all pass and nobody holds the espada, the dealer penetra",
+            ));
+        }
+        if cfg.rules.spec().always_played {
+            return Err(inconsistent(
+                "a hand of this rule set is never cancelled: when all pass somebody must play an entrada",
+            ));
+        }
+        if r.contract.is_some()
+            || self.recorded
+            || r.surrender.is_some()
+            || r.penetro
+            || r.forced
+            || r.primeras
+            || r.bola_attempted
+            || r.bola_made
+        {
+            return Err(inconsistent(
+                "a cancelled hand has no contract, tricks, surrender, penetro, primeras or bola",
+            ));
+        }
+        Ok(Checked::Cancelled)
+    }
+
+    /// Penetro and the inactive dealer, for the declarer `d`.
+    fn check_declarer(&self, d: Seat) -> Result<(), ScoringError> {
+        let (cfg, r, dealer) = (self.cfg, self.r, self.dealer);
+        if r.penetro {
+            if !self.table.penetro {
+                return Err(inconsistent("a penetro is played only at a table of four"));
+            }
+            if d != dealer {
+                return Err(inconsistent("in a penetro the dealer is the declarer"));
+            }
+            if !matches!(r.contract, None | Some(Contract::Entrada)) {
+                return Err(inconsistent("a penetro is played as an entrada: the dealer names trumps"));
+            }
+            if r.forced {
+                return Err(inconsistent("a penetro is not an espada forzada"));
+            }
+        } else {
+            if !self.active(d) {
+                return Err(ScoringError::InactiveDealer { seat: d, role: "declarer" });
+            }
+            if r.contract.is_none() {
+                return Err(inconsistent("a hand with a declarer needs its contract"));
+            }
+            if r.forced && r.contract != Some(Contract::Entrada) {
+                return Err(inconsistent("an espada forzada is an entrada"));
+            }
+            if r.gascarille && !(r.forced && cfg.game_rules().gascarille()) {
+                return Err(inconsistent(
+                    "a gascarille is forced after all pass, under the option `gascarille`",
+                ));
+            }
+            if r.vole_declared && !(r.bola_attempted && cfg.rules.spec().declared_vole) {
+                return Err(inconsistent("a declared vole is played for all nine tricks (bola_attempted)"));
+            }
+        }
+        if self.recorded {
+            for s in (0..cfg.players).map(Seat) {
+                if r.tricks[s] > 0 && !self.active(s) {
+                    return Err(ScoringError::InactiveDealer { seat: s, role: "winner of a trick" });
+                }
+            }
+            let opponents_with_tricks =
+                (0..cfg.players).map(Seat).filter(|&s| s != d && r.tricks[s] > 0).count();
+            if r.penetro
+                && opponents_with_tricks == 3
+                && !(cfg.penetro_all_play || cfg.game_rules().penetro_all_play())
+            {
+                return Err(inconsistent(
+                    "three opponents hold tricks in a penetro, but one drops out unless the session \
+                     declares penetro_all_play (RULES.md section 12.2)",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Surrender and takeover, for the declarer `d`: (surrendered, who took over).
+    fn check_surrender(&self, d: Seat) -> Result<(bool, Option<Seat>), ScoringError> {
+        let (cfg, r) = (self.cfg, self.r);
+        let Some(sr) = r.surrender else { return Ok((false, None)) };
+        if sr.by != d {
+            return Err(inconsistent("only the declarer can give up"));
+        }
+        if r.contract.is_some_and(|c| !c.may_surrender()) || r.vole_declared {
+            return Err(inconsistent("a solo, a contrabola or a declared vole cannot be given up"));
+        }
+        if let Some(o) = sr.took_over {
+            if r.penetro {
+                return Err(inconsistent(
+                    "a penetro can be given up only at once, before play, and nobody takes it over",
+                ));
+            }
+            if o == d {
+                return Err(inconsistent("the declarer cannot take over their own hand"));
+            }
+            let rules = Rules { set: cfg.rules, options: cfg.options };
+            if r.contract.is_some_and(|c| !rules.takeover_allowed(c)) {
+                return Err(inconsistent("this rule set allows no takeover of this contract"));
+            }
+            if !self.active(o) {
+                return Err(ScoringError::InactiveDealer { seat: o, role: "player who took over" });
+            }
+        }
+        Ok((true, sr.took_over))
+    }
+
+    /// Trick counts, primeras and bola, for `fin` who played the hand out.
+    fn check_tricks(&self, fin: Seat, gave_up: bool) -> Result<(), ScoringError> {
+        let (cfg, r, recorded) = (self.cfg, self.r, self.recorded);
+        let all = cfg.rules.spec().tricks;
+        let expected_total = if gave_up && r.penetro {
+            0
+        } else if gave_up {
+            3
+        } else if r.primeras {
+            5
+        } else {
+            all
+        };
+        if recorded && self.total != u32::from(expected_total) {
+            return Err(ScoringError::TrickTotal { got: self.total, expected: expected_total });
+        }
+        if (r.estuche && r.contra_estuche) || (r.final_estuche && r.final_contra_estuche) {
+            return Err(inconsistent("a declarer cannot hold all and none of the estuche"));
+        }
+
+        // Primeras and bola.
+        if r.primeras && r.bola_attempted {
+            return Err(inconsistent("primeras (stop after five) and bola (play on) exclude each other"));
+        }
+        if r.bola_made && !r.bola_attempted {
+            return Err(inconsistent("bola made without playing on for it"));
+        }
+        // A vole declared before the first trick (`hombre`) needs no five tricks first.
+        let played_on = r.bola_attempted && !r.vole_declared;
+        if (r.primeras || played_on) && !matches!(r.outcome, Outcome::Sacado) {
+            return Err(inconsistent("primeras and bola need the first five tricks, a won hand"));
+        }
+        if recorded {
+            if (r.primeras || played_on) && r.tricks[fin] < 5 {
+                return Err(inconsistent("primeras and bola need the declarer's first five tricks"));
+            }
+            if r.bola_attempted && r.bola_made != (r.tricks[fin] == all) {
+                return Err(inconsistent("a bola is made exactly when the declarer takes all nine tricks"));
+            }
+            if !gave_up
+                && r.tricks[fin] == all
+                && !r.bola_attempted
+                && r.contract != Some(Contract::Contrabola)
+            {
+                return Err(inconsistent(
+                    "nine tricks for the declarer are a bola made (RULES.md section 6: the first five won, \
+                     then played on): set bola_attempted and bola_made",
+                ));
+            }
+        }
+        if (r.primeras || played_on)
+            && r.trick_winners.len() >= 5
+            && r.trick_winners[..5].iter().any(|&w| w != fin)
+        {
+            return Err(inconsistent(
+                "primeras and bola need the declarer's first five tricks, and trick_winners gives one of them \
+                 to another player",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The outcome, for `fin` who played the hand out.
+    fn check_outcome(&self, fin: Seat, gave_up: bool) -> Result<(), ScoringError> {
+        let r = self.r;
+        let surrendered_puesta = Outcome::Puesta { kind: PuestaKind::Surrendered };
+        if gave_up {
+            if r.outcome != surrendered_puesta {
+                return Err(ScoringError::OutcomeMismatch { given: r.outcome, expected: surrendered_puesta });
+            }
+            return Ok(());
+        }
+        if let Outcome::Codillo { winner } = r.outcome {
+            if winner == fin {
+                return Err(inconsistent("the codillo winner must be an opponent of the declarer"));
+            }
+            if !self.active(winner) {
+                return Err(ScoringError::InactiveDealer { seat: winner, role: "codillo winner" });
+            }
+        }
+        if self.recorded {
+            let expected = if r.contract == Some(Contract::Contrabola) {
+                r.game_rules().outcome(r.contract, r.tricks[fin], &[])
+            } else {
+                outcome_of(self.table, self.dealer, fin, r.penetro, &r.tricks)
+            };
+            let agrees = if r.penetro { same_result(r.outcome, expected) } else { r.outcome == expected };
+            if !agrees {
+                return Err(ScoringError::OutcomeMismatch { given: r.outcome, expected });
+            }
+        } else if r.outcome == surrendered_puesta {
+            return Err(inconsistent(
+                "a puesta is `surrendered` only when the declarer gave up and nobody took over",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The table, the rules and every seat the result names; the dealer, in turn
+/// after `last_dealer`.
+fn check_seats(cfg: &LedgerConfig, last_dealer: Option<Seat>, r: &HandResult) -> Result<Seat, ScoringError> {
     let n = cfg.players;
-    let table = cfg.table();
     if r.players != n {
         return Err(ScoringError::WrongTable { expected: n, got: r.players });
     }
@@ -100,210 +331,31 @@ pub(super) fn check(
     if let Outcome::Codillo { winner } = r.outcome {
         seat("codillo winner", winner)?;
     }
-    let total: u32 = r.tricks.0.iter().map(|&t| u32::from(t)).sum();
-    let recorded = total > 0;
+    if let Some(d) = r.declarer {
+        seat("declarer", d)?;
+    }
+    Ok(dealer)
+}
 
+pub(super) fn check(
+    cfg: &LedgerConfig,
+    last_dealer: Option<Seat>,
+    r: &HandResult,
+) -> Result<Checked, ScoringError> {
+    let dealer = check_seats(cfg, last_dealer, r)?;
+    let total: u32 = r.tricks.0.iter().map(|&t| u32::from(t)).sum();
+    let hand = Hand { cfg, r, table: cfg.table(), dealer, total, recorded: total > 0 };
     let Some(d) = r.declarer else {
-        if !matches!(r.outcome, Outcome::Cancelled) {
-            return Err(inconsistent("a hand without a declarer must be cancelled"));
-        }
-        if table.penetro {
-            return Err(inconsistent(
-                "a four-player hand is never cancelled: when all pass and nobody holds the espada, the dealer penetra",
-            ));
-        }
-        if cfg.rules.spec().always_played {
-            return Err(inconsistent(
-                "a hand of this rule set is never cancelled: when all pass somebody must play an entrada",
-            ));
-        }
-        if r.contract.is_some()
-            || recorded
-            || r.surrender.is_some()
-            || r.penetro
-            || r.forced
-            || r.primeras
-            || r.bola_attempted
-            || r.bola_made
-        {
-            return Err(inconsistent(
-                "a cancelled hand has no contract, tricks, surrender, penetro, primeras or bola",
-            ));
-        }
-        return Ok(Checked::Cancelled);
+        return hand.check_cancelled();
     };
-    seat("declarer", d)?;
     if matches!(r.outcome, Outcome::Cancelled) {
         return Err(inconsistent("a cancelled hand has no declarer"));
     }
-
-    // Penetro and the inactive dealer.
-    let active = |s: Seat| is_active(table, dealer, r.penetro, s);
-    if r.penetro {
-        if !table.penetro {
-            return Err(inconsistent("a penetro is played only at a table of four"));
-        }
-        if d != dealer {
-            return Err(inconsistent("in a penetro the dealer is the declarer"));
-        }
-        if !matches!(r.contract, None | Some(Contract::Entrada)) {
-            return Err(inconsistent("a penetro is played as an entrada: the dealer names trumps"));
-        }
-        if r.forced {
-            return Err(inconsistent("a penetro is not an espada forzada"));
-        }
-    } else {
-        if !active(d) {
-            return Err(ScoringError::InactiveDealer { seat: d, role: "declarer" });
-        }
-        if r.contract.is_none() {
-            return Err(inconsistent("a hand with a declarer needs its contract"));
-        }
-        if r.forced && r.contract != Some(Contract::Entrada) {
-            return Err(inconsistent("an espada forzada is an entrada"));
-        }
-        if r.gascarille && !(r.forced && cfg.game_rules().gascarille()) {
-            return Err(inconsistent("a gascarille is forced after all pass, under the option `gascarille`"));
-        }
-        if r.vole_declared && !(r.bola_attempted && cfg.rules.spec().declared_vole) {
-            return Err(inconsistent("a declared vole is played for all nine tricks (bola_attempted)"));
-        }
-    }
-    if recorded {
-        for s in (0..n).map(Seat) {
-            if r.tricks[s] > 0 && !active(s) {
-                return Err(ScoringError::InactiveDealer { seat: s, role: "winner of a trick" });
-            }
-        }
-        let opponents_with_tricks = (0..n).map(Seat).filter(|&s| s != d && r.tricks[s] > 0).count();
-        if r.penetro
-            && opponents_with_tricks == 3
-            && !(cfg.penetro_all_play || cfg.game_rules().penetro_all_play())
-        {
-            return Err(inconsistent(
-                "three opponents hold tricks in a penetro, but one drops out unless the session \
-                 declares penetro_all_play (RULES.md section 12.2)",
-            ));
-        }
-    }
-
-    // Surrender and takeover.
-    let (surrendered, takeover) = match r.surrender {
-        None => (false, None),
-        Some(sr) => {
-            if sr.by != d {
-                return Err(inconsistent("only the declarer can give up"));
-            }
-            if r.contract.is_some_and(|c| !c.may_surrender()) || r.vole_declared {
-                return Err(inconsistent("a solo, a contrabola or a declared vole cannot be given up"));
-            }
-            if let Some(o) = sr.took_over {
-                if r.penetro {
-                    return Err(inconsistent(
-                        "a penetro can be given up only at once, before play, and nobody takes it over",
-                    ));
-                }
-                if o == d {
-                    return Err(inconsistent("the declarer cannot take over their own hand"));
-                }
-                let rules = Rules { set: cfg.rules, options: cfg.options };
-                if r.contract.is_some_and(|c| !rules.takeover_allowed(c)) {
-                    return Err(inconsistent("this rule set allows no takeover of this contract"));
-                }
-                if !active(o) {
-                    return Err(ScoringError::InactiveDealer { seat: o, role: "player who took over" });
-                }
-            }
-            (true, sr.took_over)
-        }
-    };
+    hand.check_declarer(d)?;
+    let (surrendered, takeover) = hand.check_surrender(d)?;
     let fin = takeover.unwrap_or(d);
     let gave_up = surrendered && takeover.is_none();
-
-    // Trick counts.
-    let all = cfg.rules.spec().tricks;
-    let expected_total = if gave_up && r.penetro {
-        0
-    } else if gave_up {
-        3
-    } else if r.primeras {
-        5
-    } else {
-        all
-    };
-    if recorded && total != u32::from(expected_total) {
-        return Err(ScoringError::TrickTotal { got: total, expected: expected_total });
-    }
-    if (r.estuche && r.contra_estuche) || (r.final_estuche && r.final_contra_estuche) {
-        return Err(inconsistent("a declarer cannot hold all and none of the estuche"));
-    }
-
-    // Primeras and bola.
-    if r.primeras && r.bola_attempted {
-        return Err(inconsistent("primeras (stop after five) and bola (play on) exclude each other"));
-    }
-    if r.bola_made && !r.bola_attempted {
-        return Err(inconsistent("bola made without playing on for it"));
-    }
-    // A vole declared before the first trick (`hombre`) needs no five tricks first.
-    let played_on = r.bola_attempted && !r.vole_declared;
-    if (r.primeras || played_on) && !matches!(r.outcome, Outcome::Sacado) {
-        return Err(inconsistent("primeras and bola need the first five tricks, a won hand"));
-    }
-    if recorded {
-        if (r.primeras || played_on) && r.tricks[fin] < 5 {
-            return Err(inconsistent("primeras and bola need the declarer's first five tricks"));
-        }
-        if r.bola_attempted && r.bola_made != (r.tricks[fin] == all) {
-            return Err(inconsistent("a bola is made exactly when the declarer takes all nine tricks"));
-        }
-        if !gave_up && r.tricks[fin] == all && !r.bola_attempted && r.contract != Some(Contract::Contrabola) {
-            return Err(inconsistent(
-                "nine tricks for the declarer are a bola made (RULES.md section 6: the first five won, \
-                 then played on): set bola_attempted and bola_made",
-            ));
-        }
-    }
-    if (r.primeras || played_on)
-        && r.trick_winners.len() >= 5
-        && r.trick_winners[..5].iter().any(|&w| w != fin)
-    {
-        return Err(inconsistent(
-            "primeras and bola need the declarer's first five tricks, and trick_winners gives one of them \
-             to another player",
-        ));
-    }
-
-    // The outcome.
-    let surrendered_puesta = Outcome::Puesta { kind: PuestaKind::Surrendered };
-    if gave_up {
-        if r.outcome != surrendered_puesta {
-            return Err(ScoringError::OutcomeMismatch { given: r.outcome, expected: surrendered_puesta });
-        }
-    } else {
-        if let Outcome::Codillo { winner } = r.outcome {
-            if winner == fin {
-                return Err(inconsistent("the codillo winner must be an opponent of the declarer"));
-            }
-            if !active(winner) {
-                return Err(ScoringError::InactiveDealer { seat: winner, role: "codillo winner" });
-            }
-        }
-        if recorded {
-            let expected = if r.contract == Some(Contract::Contrabola) {
-                r.game_rules().outcome(r.contract, r.tricks[fin], &[])
-            } else {
-                outcome_of(table, dealer, fin, r.penetro, &r.tricks)
-            };
-            let agrees = if r.penetro { same_result(r.outcome, expected) } else { r.outcome == expected };
-            if !agrees {
-                return Err(ScoringError::OutcomeMismatch { given: r.outcome, expected });
-            }
-        } else if r.outcome == surrendered_puesta {
-            return Err(inconsistent(
-                "a puesta is `surrendered` only when the declarer gave up and nobody took over",
-            ));
-        }
-    }
+    hand.check_tricks(fin, gave_up)?;
+    hand.check_outcome(fin, gave_up)?;
     Ok(Checked::Played { declarer: d, surrendered, takeover })
 }

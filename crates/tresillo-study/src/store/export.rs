@@ -9,9 +9,9 @@
 use crate::study::{GameSetup, Study, study_row};
 use std::fs;
 use std::path::Path;
-use tresillo_runs::Format;
-use tresillo_runs::durable;
-use tresillo_runs::parquet::{GroupWriter, RowBuilder};
+use tresillo_deals::Format;
+use tresillo_deals::parquet::{GroupWriter, RowBuilder};
+use tresillo_durable as durable;
 use tresillo_sim::HandRecord;
 use tresillo_sim::book::BookDeal;
 
@@ -24,7 +24,7 @@ pub struct Exported {
     pub deals: usize,
 }
 
-/// Writes a file of the export ([`tresillo_runs::durable::write_atomic`]).
+/// Writes a file of the export ([`tresillo_durable::write_atomic`]).
 fn write_synced(path: &Path, bytes: &[u8]) -> Result<(), String> {
     durable::write_atomic(path, bytes).map_err(|e| e.to_string())
 }
@@ -57,87 +57,11 @@ pub fn export(study: &Study, out: &Path, format: Format) -> Result<Exported, Str
         records.push(b'\n');
     }
     write_synced(&partial.join("records.jsonl"), &records)?;
-    // What the participants did beyond decisions (docs/STUDY.md, "Timing and
-    // behaviour"): one row an event.
-    let mut w = csv::WriterBuilder::new().from_writer(Vec::new());
-    w.write_record(["participant", "game", "kind", "decision", "card", "at", "server_ms", "page_ms"])
-        .map_err(|e| e.to_string())?;
-    for (id, game, e) in study.events() {
-        w.write_record([
-            id.to_string(),
-            game.to_string(),
-            field(e, "kind"),
-            field(e, "decision"),
-            field(e, "card"),
-            field(e, "at"),
-            field(e, "server_ms"),
-            field(e, "page_ms"),
-        ])
-        .map_err(|e| e.to_string())?;
-    }
-    write_synced(&partial.join("events.csv"), &w.into_inner().map_err(|e| e.to_string())?)?;
-    // The questionnaire's and comprehension check's answers, every attempt.
-    let mut w = csv::WriterBuilder::new().from_writer(Vec::new());
-    w.write_record([
-        "participant",
-        "condition",
-        "game",
-        "question",
-        "when",
-        "answer",
-        "correct",
-        "at",
-        "page_ms",
-    ])
-    .map_err(|e| e.to_string())?;
-    for (p, game, a) in study.answers() {
-        let q = f.questions.iter().find(|q| a["question"] == q.id.as_str());
-        w.write_record([
-            f.participants[p].id.clone(),
-            f.condition_of(p).name.clone(),
-            game.to_string(),
-            field(a, "question"),
-            q.map_or(String::new(), |q| {
-                if q.when == crate::When::Before { "before" } else { "after" }.into()
-            }),
-            field(a, "answer"),
-            field(a, "correct"),
-            field(a, "at"),
-            field(a, "page_ms"),
-        ])
-        .map_err(|e| e.to_string())?;
-    }
-    write_synced(&partial.join("questionnaire.csv"), &w.into_inner().map_err(|e| e.to_string())?)?;
-    // Each participant's condition and progress; of one who withdrew, the id
-    // only.
+    write_events(study, &partial)?;
+    write_questionnaire(study, &partial)?;
     let progress = study.progress();
-    let mut w = csv::WriterBuilder::new().from_writer(Vec::new());
-    w.write_record(["participant", "condition", "withdrawn", "practice_played", "played", "games"])
-        .map_err(|e| e.to_string())?;
-    for p in &progress {
-        let row = if p.withdrawn {
-            [p.id.clone(), String::new(), "true".into(), String::new(), String::new(), String::new()]
-        } else {
-            [
-                p.id.clone(),
-                p.condition.clone(),
-                "false".into(),
-                p.practice_played.to_string(),
-                p.played.to_string(),
-                p.games.to_string(),
-            ]
-        };
-        w.write_record(row).map_err(|e| e.to_string())?;
-    }
-    write_synced(&partial.join("participants.csv"), &w.into_inner().map_err(|e| e.to_string())?)?;
-    let mut book = String::from("# the study's deal book: tresillo tournament --deals-from this file\n");
-    for d in study.book().deals() {
-        match d {
-            BookDeal::Seed(s) => book.push_str(&format!("{s}\n")),
-            BookDeal::Dealt(deal) => book.push_str(&format!("{deal}\n")),
-        }
-    }
-    write_synced(&partial.join("book.txt"), book.as_bytes())?;
+    write_participants(&progress, &partial)?;
+    write_book(study, &partial)?;
 
     let mut deals: Vec<u64> = games.iter().map(|(s, _, _)| s.deal_index).collect();
     deals.dedup();
@@ -203,6 +127,107 @@ pub fn export(study: &Study, out: &Path, format: Format) -> Result<Exported, Str
     Ok(Exported { rows: games.len(), deals: deals.len() })
 }
 
+/// `events.csv`: what the participants did beyond decisions.
+fn write_events(study: &Study, dir: &Path) -> Result<(), String> {
+    // What the participants did beyond decisions (docs/STUDY.md, "Timing and
+    // behaviour"): one row an event.
+    let mut w = csv::WriterBuilder::new().from_writer(Vec::new());
+    w.write_record(["participant", "game", "kind", "decision", "card", "at", "server_ms", "page_ms"])
+        .map_err(|e| e.to_string())?;
+    for (id, game, e) in study.events() {
+        w.write_record([
+            id.to_string(),
+            game.to_string(),
+            field(e, "kind"),
+            field(e, "decision"),
+            field(e, "card"),
+            field(e, "at"),
+            field(e, "server_ms"),
+            field(e, "page_ms"),
+        ])
+        .map_err(|e| e.to_string())?;
+    }
+    write_synced(&dir.join("events.csv"), &w.into_inner().map_err(|e| e.to_string())?)?;
+    Ok(())
+}
+
+/// `questionnaire.csv`: every attempt at every question.
+fn write_questionnaire(study: &Study, dir: &Path) -> Result<(), String> {
+    let f = study.file();
+    // The questionnaire's and comprehension check's answers, every attempt.
+    let mut w = csv::WriterBuilder::new().from_writer(Vec::new());
+    w.write_record([
+        "participant",
+        "condition",
+        "game",
+        "question",
+        "when",
+        "answer",
+        "correct",
+        "at",
+        "page_ms",
+    ])
+    .map_err(|e| e.to_string())?;
+    for (p, game, a) in study.answers() {
+        let q = f.questions.iter().find(|q| a["question"] == q.id.as_str());
+        w.write_record([
+            f.participants[p].id.clone(),
+            f.condition_of(p).name.clone(),
+            game.to_string(),
+            field(a, "question"),
+            q.map_or(String::new(), |q| {
+                if q.when == crate::When::Before { "before" } else { "after" }.into()
+            }),
+            field(a, "answer"),
+            field(a, "correct"),
+            field(a, "at"),
+            field(a, "page_ms"),
+        ])
+        .map_err(|e| e.to_string())?;
+    }
+    write_synced(&dir.join("questionnaire.csv"), &w.into_inner().map_err(|e| e.to_string())?)?;
+    Ok(())
+}
+
+/// `participants.csv`: each participant's condition and progress.
+fn write_participants(progress: &[crate::study::Progress], dir: &Path) -> Result<(), String> {
+    // Each participant's condition and progress; of one who withdrew, the id
+    // only.
+    let mut w = csv::WriterBuilder::new().from_writer(Vec::new());
+    w.write_record(["participant", "condition", "withdrawn", "practice_played", "played", "games"])
+        .map_err(|e| e.to_string())?;
+    for p in progress {
+        let row = if p.withdrawn {
+            [p.id.clone(), String::new(), "true".into(), String::new(), String::new(), String::new()]
+        } else {
+            [
+                p.id.clone(),
+                p.condition.clone(),
+                "false".into(),
+                p.practice_played.to_string(),
+                p.played.to_string(),
+                p.games.to_string(),
+            ]
+        };
+        w.write_record(row).map_err(|e| e.to_string())?;
+    }
+    write_synced(&dir.join("participants.csv"), &w.into_inner().map_err(|e| e.to_string())?)?;
+    Ok(())
+}
+
+/// `book.txt`: the study's deal book, for `tresillo tournament --deals-from`.
+fn write_book(study: &Study, dir: &Path) -> Result<(), String> {
+    let mut book = String::from("# the study's deal book: tresillo tournament --deals-from this file\n");
+    for d in study.book().deals() {
+        match d {
+            BookDeal::Seed(s) => book.push_str(&format!("{s}\n")),
+            BookDeal::Dealt(deal) => book.push_str(&format!("{deal}\n")),
+        }
+    }
+    write_synced(&dir.join("book.txt"), book.as_bytes())?;
+    Ok(())
+}
+
 /// A journaled object's field as a CSV cell (null: empty).
 fn field(e: &serde_json::Value, k: &str) -> String {
     match e.get(k) {
@@ -251,14 +276,14 @@ fn rows_files(
     let mut crc = serde_json::Map::new();
     if format.csv() {
         let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
-        w.write_record(&tresillo_runs::parquet::header()).map_err(|e| e.to_string())?;
+        w.write_record(&tresillo_deals::parquet::header()).map_err(|e| e.to_string())?;
         for r in &rows {
             w.serialize(r).map_err(|e| e.to_string())?;
         }
         let bytes = w.into_inner().map_err(|e| e.to_string())?;
         write_synced(&dir.join("deals.csv"), &bytes)?;
         manifest.insert("csv_bytes".into(), bytes.len().into());
-        crc.insert("deals.csv".into(), tresillo_runs::checksum::of(&bytes).into());
+        crc.insert("deals.csv".into(), tresillo_durable::checksum::of(&bytes).into());
     }
     if format.parquet() {
         let path = dir.join("deals.parquet");
@@ -271,7 +296,7 @@ fn rows_files(
         w.close().map_err(|e| format!("{e:#}"))?;
         let bytes = fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         manifest.insert("parquet_bytes".into(), bytes.len().into());
-        crc.insert("deals.parquet".into(), tresillo_runs::checksum::of(&bytes).into());
+        crc.insert("deals.parquet".into(), tresillo_durable::checksum::of(&bytes).into());
     }
     manifest.insert("crc32".into(), crc.into());
     Ok(manifest)
@@ -313,7 +338,7 @@ fn baseline_dir(
     c: &crate::Condition,
 ) -> Result<(), String> {
     let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
-    w.write_record(&tresillo_runs::parquet::header()).map_err(|e| e.to_string())?;
+    w.write_record(&tresillo_deals::parquet::header()).map_err(|e| e.to_string())?;
     for (setup, record, agents) in games {
         w.serialize(study_row(setup, record, agents)?).map_err(|e| e.to_string())?;
     }
@@ -329,7 +354,7 @@ fn baseline_dir(
         "config": config(study, c, agent),
         "rows": games.len(),
         "csv_bytes": bytes.len(),
-        "crc32": {"deals.csv": tresillo_runs::checksum::of(&bytes)},
+        "crc32": {"deals.csv": tresillo_durable::checksum::of(&bytes)},
         "complete": true,
     });
     let serde_json::Value::Object(m) = manifest else { unreachable!("an object") };

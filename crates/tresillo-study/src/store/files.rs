@@ -2,7 +2,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use tresillo_runs::durable;
+use tresillo_durable as durable;
 
 /// The study file's name inside a study directory.
 pub const STUDY_FILE: &str = "study.toml";

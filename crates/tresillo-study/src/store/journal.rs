@@ -22,7 +22,7 @@
 
 use serde::{Deserialize, Serialize};
 use std::path::Path;
-use tresillo_runs::durable;
+use tresillo_durable as durable;
 use tresillo_sim::{HandRecord, Step};
 
 /// One entry of a journal.

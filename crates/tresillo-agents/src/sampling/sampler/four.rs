@@ -34,9 +34,9 @@
 //! world has the same probability.
 
 use super::subsets::{below_u128, binom, for_each_subset, random_subset, subset_by_draws};
-use super::world::{NoWorld, World};
+use super::world::{Known, NoWorld, World};
 use crate::rng::{AgentRng, Draws};
-use crate::sampling::infer::{Inference, turned_location};
+use crate::sampling::infer::Inference;
 use tresillo_core::{BySeat, Card, CardSet, Deal, Heap, HeapEnd, PlayerView, Seat};
 
 /// An unconstrained hidden place.
@@ -120,15 +120,145 @@ fn hand_size(p: &tresillo_core::PublicState, inf: &Inference, s: Seat) -> u32 {
     u32::from(p.game_rules().spec().tricks) - played
 }
 
+/// The espada's places at a table of four, when the auction constrains it (all
+/// passed): in a penetro, the dealer's hand or discards, the heap, or the hand of
+/// an opponent who exchanged; after an espada forzada, the forced declarer's hand
+/// or discards.
+fn espada_spots(view: &PlayerView, unseen: CardSet) -> ([Option<SpotAt>; 6], usize) {
+    let p = view.public();
+    let me = view.seat();
+    let all_passed = p.passed == (1 << p.players) - 1 && p.bids().len() >= 3;
+    let mut spots: [Option<SpotAt>; 6] = [None; 6];
+    let mut nspots = 0;
+    if all_passed && unseen.contains(Card::ESPADA) {
+        if p.penetro.active {
+            let d = p.dealer;
+            if d != me && p.penetro.heap_end.is_some() {
+                spots[nspots] = Some(SpotAt::Hand(d));
+                nspots += 1;
+                if p.exchanged[d].is_some_and(|k| k > 0) {
+                    spots[nspots] = Some(SpotAt::Discards(d));
+                    nspots += 1;
+                }
+            }
+            spots[nspots] = Some(SpotAt::Heap);
+            nspots += 1;
+            for k in 1..4u8 {
+                let s = me.plus(k, 4);
+                if s != d && p.exchanged[s].is_some_and(|k| k > 0) && p.penetro.dropped != Some(s) {
+                    spots[nspots] = Some(SpotAt::Hand(s));
+                    nspots += 1;
+                }
+            }
+        } else if let Some(d) = p.original_declarer.filter(|_| p.forced)
+            && d != me
+        {
+            if p.exchanged[d] != Some(9) {
+                spots[nspots] = Some(SpotAt::Hand(d));
+                nspots += 1;
+            }
+            spots[nspots] = Some(SpotAt::Discards(d));
+            nspots += 1;
+        }
+    }
+    (spots, nspots)
+}
+
+/// The hidden places at a table of four: the constrained hands (whose exclusions
+/// touch an unseen card) with their room and exclusions, and the pool of the
+/// others (unconstrained hands, discards, the heap) with theirs.
+struct Places {
+    hands: [Seat; 3],
+    nh: usize,
+    caps: [u8; 3],
+    ex: [CardSet; 3],
+    pool: [Place; MAX_POOL],
+    npool: usize,
+    sizes: [u8; MAX_POOL],
+}
+
+impl Places {
+    fn new(view: &PlayerView, known: &Known, hidden: &[Seat], room: &[u32; 4]) -> Places {
+        let p = view.public();
+        let me = view.seat();
+        let mut pl = Places {
+            hands: [me; 3],
+            nh: 0,
+            caps: [0; 3],
+            ex: [CardSet::EMPTY; 3],
+            pool: [Place::Heap; MAX_POOL],
+            npool: 0,
+            sizes: [0; MAX_POOL],
+        };
+        for &s in hidden {
+            let e = known.inf.excluded[s] & known.unseen;
+            if e.is_empty() {
+                pl.pool[pl.npool] = Place::Hand(s);
+                pl.sizes[pl.npool] = room[s.index()] as u8;
+                pl.npool += 1;
+            } else {
+                pl.hands[pl.nh] = s;
+                pl.caps[pl.nh] = room[s.index()] as u8;
+                pl.ex[pl.nh] = known.inf.excluded[s];
+                pl.nh += 1;
+            }
+        }
+        for k in 1..4u8 {
+            let s = me.plus(k, 4);
+            let x = p.exchanged[s].unwrap_or(0);
+            if x > 0 {
+                pl.pool[pl.npool] = Place::Discards(s);
+                pl.sizes[pl.npool] = x;
+                pl.npool += 1;
+            }
+        }
+        pl.pool[pl.npool] = Place::Heap;
+        pl.sizes[pl.npool] = known.heap as u8;
+        pl.npool += 1;
+        pl
+    }
+
+    /// The cases: where the espada goes (one plain case when it is unconstrained).
+    fn cases(
+        &self,
+        spots: &[Option<SpotAt>],
+        special: bool,
+        inf: &Inference,
+    ) -> ([FourCase; MAX_CASES], usize) {
+        let plain = FourCase { special: None, caps: self.caps, sizes: self.sizes, cum: 0 };
+        let pool = &self.pool[..self.npool];
+        let mut cases = [plain; MAX_CASES];
+        let mut ncases = usize::from(!special);
+        for &at in spots.iter().flatten() {
+            let mut k = plain;
+            let spot = match at {
+                SpotAt::Hand(s) => match self.hands[..self.nh].iter().position(|&h| h == s) {
+                    Some(i) if !self.ex[i].contains(Card::ESPADA) && k.caps[i] > 0 => {
+                        k.caps[i] -= 1;
+                        Some(Spot::Hand(i))
+                    }
+                    Some(_) => None,
+                    None if inf.excluded[s].contains(Card::ESPADA) => None,
+                    None => pool_spot(pool, Place::Hand(s), &mut k),
+                },
+                SpotAt::Discards(s) => pool_spot(pool, Place::Discards(s), &mut k),
+                SpotAt::Heap => pool_spot(pool, Place::Heap, &mut k),
+            };
+            if let Some(spot) = spot {
+                k.special = Some(spot);
+                cases[ncases] = k;
+                ncases += 1;
+            }
+        }
+        (cases, ncases)
+    }
+}
+
 impl Four {
     pub(super) fn new(view: &PlayerView) -> Result<Four, NoWorld> {
         let p = view.public();
         let me = view.seat();
-        let inf = Inference::from_view(view);
-        let mut base = World::default();
-        base.hands[me] = view.hand();
-        base.discards[me] = view.discards();
-        let mut unseen = view.unseen_cards();
+        let mut known = Known::new(view);
 
         // Room per hidden seat's hand and discards.
         let mut hidden = [me; 3];
@@ -136,114 +266,30 @@ impl Four {
         let mut room = [0u32; 4];
         for k in 1..4u8 {
             let s = me.plus(k, 4);
-            room[s.index()] = hand_size(p, &inf, s);
+            room[s.index()] = hand_size(p, &known.inf, s);
             if room[s.index()] > 0 {
                 hidden[nhidden] = s;
                 nhidden += 1;
             }
         }
-        let mut heap = u32::from(p.heap_left) - p.shown_heap.len();
-        base.heap |= p.shown_heap;
-        match turned_location(view, inf.played) {
-            Some((c, Some(d))) if d != me => {
-                if room[d.index()] == 0 {
-                    return Err(NoWorld("the turned card's holder has no card left".into()));
-                }
-                room[d.index()] -= 1;
-                base.hands[d].insert(c);
-            }
-            Some((c, None)) => {
-                if heap == 0 {
-                    return Err(NoWorld("the turned card should be in an empty heap".into()));
-                }
-                heap -= 1;
-                base.heap.insert(c);
-            }
-            _ => {}
-        }
+        known.place_turned(view, &mut room)?;
 
-        // The espada's places, when the auction constrains it.
-        let all_passed = p.passed == (1 << p.players) - 1 && p.bids().len() >= 3;
-        let mut spots: [Option<SpotAt>; 6] = [None; 6];
-        let mut nspots = 0;
-        if all_passed && unseen.contains(Card::ESPADA) {
-            if p.penetro.active {
-                let d = p.dealer;
-                if d != me && p.penetro.heap_end.is_some() {
-                    spots[nspots] = Some(SpotAt::Hand(d));
-                    nspots += 1;
-                    if p.exchanged[d].is_some_and(|k| k > 0) {
-                        spots[nspots] = Some(SpotAt::Discards(d));
-                        nspots += 1;
-                    }
-                }
-                spots[nspots] = Some(SpotAt::Heap);
-                nspots += 1;
-                for k in 1..4u8 {
-                    let s = me.plus(k, 4);
-                    if s != d && p.exchanged[s].is_some_and(|k| k > 0) && p.penetro.dropped != Some(s) {
-                        spots[nspots] = Some(SpotAt::Hand(s));
-                        nspots += 1;
-                    }
-                }
-            } else if let Some(d) = p.original_declarer.filter(|_| p.forced)
-                && d != me
-            {
-                if p.exchanged[d] != Some(9) {
-                    spots[nspots] = Some(SpotAt::Hand(d));
-                    nspots += 1;
-                }
-                spots[nspots] = Some(SpotAt::Discards(d));
-                nspots += 1;
-            }
-        }
+        let (spots, nspots) = espada_spots(view, known.unseen);
         let special = if nspots > 0 { Some(Card::ESPADA) } else { None };
         if special.is_some() {
-            unseen.take(Card::ESPADA);
+            known.unseen.take(Card::ESPADA);
         }
+        let places = Places::new(view, &known, &hidden[..nhidden], &room);
+        let Places { hands, nh, caps, ex, pool, npool, sizes } = places;
 
-        // Constrained hands: those whose exclusions touch an unseen card.
-        let mut hands = [me; 3];
-        let mut nh = 0;
-        let mut pool = [Place::Heap; MAX_POOL];
-        let mut npool = 0;
-        let mut plain_sizes = [0u8; MAX_POOL];
-        let mut plain_caps = [0u8; 3];
-        let mut ex = [CardSet::EMPTY; 3];
-        for &s in &hidden[..nhidden] {
-            let e = inf.excluded[s] & unseen;
-            if e.is_empty() {
-                pool[npool] = Place::Hand(s);
-                plain_sizes[npool] = room[s.index()] as u8;
-                npool += 1;
-            } else {
-                hands[nh] = s;
-                plain_caps[nh] = room[s.index()] as u8;
-                ex[nh] = inf.excluded[s];
-                nh += 1;
-            }
-        }
-        for k in 1..4u8 {
-            let s = me.plus(k, 4);
-            let x = p.exchanged[s].unwrap_or(0);
-            if x > 0 {
-                pool[npool] = Place::Discards(s);
-                plain_sizes[npool] = x;
-                npool += 1;
-            }
-        }
-        pool[npool] = Place::Heap;
-        plain_sizes[npool] = heap as u8;
-        npool += 1;
-
-        let placed: u32 = plain_caps.iter().chain(&plain_sizes).map(|&x| u32::from(x)).sum();
-        let want = unseen.len() + u32::from(special.is_some());
+        let placed: u32 = caps.iter().chain(&sizes).map(|&x| u32::from(x)).sum();
+        let want = known.unseen.len() + u32::from(special.is_some());
         if placed != want {
             return Err(NoWorld(format!("{want} unseen cards for {placed} hidden places")));
         }
 
         let mut classes = [CardSet::EMPTY; 8];
-        for c in unseen {
+        for c in known.unseen {
             let m =
                 ex[..nh].iter().enumerate().filter(|(_, e)| !e.contains(c)).fold(0, |m, (i, _)| m | 1 << i);
             classes[m].insert(c);
@@ -258,43 +304,15 @@ impl Four {
             }
         }
         order[..nord].sort_by_key(|&m| classes[m as usize].len());
-
-        // The cases: where the espada goes.
-        let plain = FourCase { special: None, caps: plain_caps, sizes: plain_sizes, cum: 0 };
-        let mut cases = [plain; MAX_CASES];
-        let mut ncases = 0;
-        if special.is_none() {
-            ncases = 1;
-        }
-        for at in spots.into_iter().flatten() {
-            let mut k = plain;
-            let spot = match at {
-                SpotAt::Hand(s) => match hands[..nh].iter().position(|&h| h == s) {
-                    Some(i) if !ex[i].contains(Card::ESPADA) && k.caps[i] > 0 => {
-                        k.caps[i] -= 1;
-                        Some(Spot::Hand(i))
-                    }
-                    Some(_) => None,
-                    None if inf.excluded[s].contains(Card::ESPADA) => None,
-                    None => pool_spot(&pool[..npool], Place::Hand(s), &mut k),
-                },
-                SpotAt::Discards(s) => pool_spot(&pool[..npool], Place::Discards(s), &mut k),
-                SpotAt::Heap => pool_spot(&pool[..npool], Place::Heap, &mut k),
-            };
-            if let Some(spot) = spot {
-                k.special = Some(spot);
-                cases[ncases] = k;
-                ncases += 1;
-            }
-        }
+        let (cases, ncases) = places.cases(&spots, special.is_some(), &known.inf);
 
         let mut dims = [1usize; 3];
         for i in 0..nh {
-            dims[i] = usize::from(plain_caps[i]) + 1;
+            dims[i] = usize::from(caps[i]) + 1;
         }
         let nstates = dims[0] * dims[1] * dims[2];
         let mut f = Four {
-            base,
+            base: known.base,
             hidden,
             nhidden,
             hands,

@@ -42,6 +42,56 @@ impl World {
 #[error("no world is consistent with the view: {0}")]
 pub struct NoWorld(pub String);
 
+/// What the three- and four-player samplers read first from a view: the world
+/// of what is known (the player's own hand and discards, the heap's shown cards,
+/// the turned card where it lies), the cards unseen, the inference from the
+/// play, and the hidden cards left in the heap.
+pub(super) struct Known {
+    pub(super) base: World,
+    pub(super) unseen: CardSet,
+    pub(super) inf: crate::sampling::infer::Inference,
+    pub(super) heap: u32,
+}
+
+impl Known {
+    /// The known world of `view`, its turned card not yet placed.
+    pub(super) fn new(view: &PlayerView) -> Known {
+        let p = view.public();
+        let me = view.seat();
+        let inf = crate::sampling::infer::Inference::from_view(view);
+        let mut base = World::default();
+        base.hands[me] = view.hand();
+        base.discards[me] = view.discards();
+        // A heap shown under `show_heap` is known: it stays in the heap.
+        let heap = u32::from(p.heap_left) - p.shown_heap.len();
+        base.heap |= p.shown_heap;
+        Known { base, unseen: view.unseen_cards(), inf, heap }
+    }
+
+    /// Places the turned card (a vuelta's) where it lies: in its holder's hand,
+    /// taking one of the hand's `room` (indexed by seat), or in the heap.
+    pub(super) fn place_turned(&mut self, view: &PlayerView, room: &mut [u32; 4]) -> Result<(), NoWorld> {
+        match crate::sampling::infer::turned_location(view, self.inf.played) {
+            Some((c, Some(d))) if d != view.seat() => {
+                if room[d.index()] == 0 {
+                    return Err(NoWorld("the turned card's holder has no card left".into()));
+                }
+                room[d.index()] -= 1;
+                self.base.hands[d].insert(c);
+            }
+            Some((c, None)) => {
+                if self.heap == 0 {
+                    return Err(NoWorld("the turned card should be in an empty heap".into()));
+                }
+                self.heap -= 1;
+                self.base.heap.insert(c);
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
 /// Appends to the heap order `seq` (filled up to `n`) the `k` cards seat `s` drew
 /// from its hand at play `rest`: for the declarer of a vuelta the turned card
 /// first, then the cards of `first`, then the others in the engine's order.

@@ -8,8 +8,70 @@
 //! line input with a 1 MiB line limit (and small whole files with a 4 MiB limit);
 //! output paths pass `check_output_file` / `check_run_dir` before any work.
 
-use anyhow::{Result, bail};
-use std::io::{BufRead, Read};
+use std::io::{self, BufRead, Read};
+
+/// Why a line input could not be read; each message is one line naming the
+/// input (and the line).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Reading line `line` of the input `name` failed.
+    #[error("{name}:{line}: {error}")]
+    Read {
+        /// The input.
+        name: String,
+        /// The line being read, from 1.
+        line: usize,
+        /// What the operating system said (in the message, not a source).
+        error: io::Error,
+    },
+    /// Line `line` is longer than `max` bytes.
+    #[error(
+        "{name}:{line}: the line is longer than {max} bytes (not a line of this input; a truncated or binary file?)"
+    )]
+    TooLong {
+        /// The input.
+        name: String,
+        /// The line, from 1.
+        line: usize,
+        /// The most bytes a line may hold.
+        max: usize,
+    },
+    /// Line `line` is not UTF-8 from its byte `byte` (from 1) on.
+    #[error("{name}:{line}: not UTF-8 text (byte {byte} of the line)")]
+    LineNotUtf8 {
+        /// The input.
+        name: String,
+        /// The line, from 1.
+        line: usize,
+        /// The first byte of the line that is not UTF-8, from 1.
+        byte: usize,
+    },
+    /// Reading the small file `name` failed.
+    #[error("reading {name}: {error}")]
+    ReadSmall {
+        /// The input.
+        name: String,
+        /// What the operating system said (in the message, not a source).
+        error: io::Error,
+    },
+    /// The small file `name` is larger than [`MAX_FILE_BYTES`].
+    #[error("{name}: larger than {MAX_FILE_BYTES} bytes; not a file this command reads")]
+    TooLarge {
+        /// The input.
+        name: String,
+    },
+    /// The small file `name` is not UTF-8 on its line `line`.
+    #[error("{name}:{line}: not UTF-8 text")]
+    NotUtf8 {
+        /// The input.
+        name: String,
+        /// The line, from 1.
+        line: usize,
+    },
+}
+
+/// A line input's result.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// The longest line a line input may hold (1 MiB; a hand record is a few
 /// kilobytes).
@@ -65,7 +127,7 @@ impl<R: BufRead> Lines<R> {
             let buf = match self.reader.fill_buf() {
                 Ok(b) => b,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => bail!("{}:{n}: {e}", self.name),
+                Err(error) => return Err(Error::Read { name: self.name.clone(), line: n, error }),
             };
             if buf.is_empty() {
                 break;
@@ -75,12 +137,7 @@ impl<R: BufRead> Lines<R> {
                 None => (buf.len(), buf.len(), false),
             };
             if bytes.len() + take > self.max {
-                bail!(
-                    "{}:{n}: the line is longer than {} bytes (not a line of this input; a truncated or \
-                     binary file?)",
-                    self.name,
-                    self.max
-                );
+                return Err(Error::TooLong { name: self.name.clone(), line: n, max: self.max });
             }
             bytes.extend_from_slice(&buf[..take]);
             self.reader.consume(used);
@@ -101,11 +158,11 @@ impl<R: BufRead> Lines<R> {
         }
         match String::from_utf8(bytes) {
             Ok(s) => Ok(Some((n, s))),
-            Err(e) => bail!(
-                "{}:{n}: not UTF-8 text (byte {} of the line)",
-                self.name,
-                e.utf8_error().valid_up_to() + 1
-            ),
+            Err(e) => Err(Error::LineNotUtf8 {
+                name: self.name.clone(),
+                line: n,
+                byte: e.utf8_error().valid_up_to() + 1,
+            }),
         }
     }
 }
@@ -130,9 +187,9 @@ pub fn read_small(reader: impl Read, name: &str) -> Result<String> {
     reader
         .take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| anyhow::anyhow!("reading {name}: {e}"))?;
+        .map_err(|error| Error::ReadSmall { name: name.to_string(), error })?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
-        bail!("{name}: larger than {} bytes; not a file this command reads", MAX_FILE_BYTES);
+        return Err(Error::TooLarge { name: name.to_string() });
     }
     if bytes.starts_with(BOM) {
         bytes.drain(..BOM.len());
@@ -142,7 +199,7 @@ pub fn read_small(reader: impl Read, name: &str) -> Result<String> {
         Err(e) => {
             let at = e.utf8_error().valid_up_to();
             let line = e.as_bytes()[..at].iter().filter(|b| **b == b'\n').count() + 1;
-            bail!("{name}:{line}: not UTF-8 text")
+            Err(Error::NotUtf8 { name: name.to_string(), line })
         }
     }
 }

@@ -122,14 +122,19 @@ impl std::fmt::Display for Format {
     }
 }
 
+/// A format name that is not `csv`, `parquet` or `both`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown format `{0}`: expected csv, parquet or both")]
+pub struct UnknownFormat(pub String);
+
 impl std::str::FromStr for Format {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Format, String> {
+    type Err = UnknownFormat;
+    fn from_str(s: &str) -> Result<Format, UnknownFormat> {
         match s {
             "csv" => Ok(Format::Csv),
             "parquet" => Ok(Format::Parquet),
             "both" => Ok(Format::Both),
-            _ => Err(format!("unknown format `{s}`: expected csv, parquet or both")),
+            _ => Err(UnknownFormat(s.to_string())),
         }
     }
 }
@@ -1207,7 +1212,11 @@ mod tests {
             b.push(r);
         }
         let part = fs::read(write_part(&d, 0, 25_000, &b.finish()).unwrap()).unwrap();
-        let sum = |v: &[u8]| (v.len(), crc32fast::hash(v));
+        let sum = |v: &[u8]| {
+            let mut h = tresillo_durable::checksum::Hasher::new();
+            h.update(v);
+            (v.len(), h.finalize())
+        };
         assert_eq!(sum(&pieces), (977_328, 0x0ff9_381a));
         assert!(whole == pieces, "the same bytes whatever the batches");
         assert_eq!(sum(&small), (14_083, 0x32bb_77ca));
@@ -1270,7 +1279,7 @@ mod tests {
         for n in Format::NAMES {
             assert_eq!(n.parse::<Format>().unwrap().to_string(), n);
         }
-        assert!("xml".parse::<Format>().unwrap_err().contains("csv, parquet or both"));
+        assert!("xml".parse::<Format>().unwrap_err().to_string().contains("csv, parquet or both"));
         assert!(Format::Both.csv() && Format::Both.parquet());
         assert!(!Format::Csv.parquet() && !Format::Parquet.csv());
     }

@@ -31,10 +31,64 @@
 //! manifest vouches for. `tests/cli/checksums_cli.rs` changes every byte of a small
 //! run.
 
-use anyhow::{Context, Result, bail};
 use std::fs::File;
-use std::io::Read;
-use std::path::Path;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+/// Why a file's checksum could not be had or does not match; each message is
+/// one line naming the file.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The file could not be read (the cause is the source).
+    #[error("reading {}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What the operating system said.
+        #[source]
+        source: io::Error,
+    },
+    /// The file is shorter than the bytes its manifest counts.
+    #[error(
+        "{}: holds {read} bytes but its manifest counts {want}: the file was truncated; restore it or run \
+         again with --force",
+        path.display()
+    )]
+    Truncated {
+        /// The file.
+        path: PathBuf,
+        /// The bytes it holds.
+        read: u64,
+        /// The bytes its manifest counts.
+        want: u64,
+    },
+    /// The checksum the manifest records is not 8 hex digits.
+    #[error("{}: its manifest records `{want}` as its checksum, not 8 hex digits", path.display())]
+    NotHex {
+        /// The file.
+        path: PathBuf,
+        /// The recorded text.
+        want: String,
+    },
+    /// The file's bytes have another checksum than the one its manifest records.
+    #[error(
+        "{}: its bytes do not match the checksum its manifest records (crc32 {want}, found {}): the file \
+         was changed or damaged; restore it or run again with --force",
+        path.display(),
+        hex(*got)
+    )]
+    Mismatch {
+        /// The file.
+        path: PathBuf,
+        /// The recorded checksum.
+        want: String,
+        /// The checksum of the bytes found.
+        got: u32,
+    },
+}
+
+/// A checksum's result.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// A running checksum.
 pub type Hasher = crc32fast::Hasher;
@@ -69,13 +123,14 @@ pub fn parse(hex: &str) -> Option<u32> {
 /// The checksum of the first `len` bytes of `path` (all of it when `None`),
 /// read in blocks; an error names the file (and says when it is shorter).
 pub fn file(path: &Path, len: Option<u64>) -> Result<u32> {
-    let f = File::open(path).with_context(|| format!("reading {}", path.display()))?;
+    let read_error = |source| Error::Read { path: path.to_path_buf(), source };
+    let f = File::open(path).map_err(read_error)?;
     let mut r = f.take(len.unwrap_or(u64::MAX));
     let mut h = Hasher::new();
     let mut buf = vec![0u8; 1 << 20];
     let mut read = 0u64;
     loop {
-        let n = r.read(&mut buf).with_context(|| format!("reading {}", path.display()))?;
+        let n = r.read(&mut buf).map_err(read_error)?;
         if n == 0 {
             break;
         }
@@ -85,11 +140,7 @@ pub fn file(path: &Path, len: Option<u64>) -> Result<u32> {
     if let Some(want) = len
         && read < want
     {
-        bail!(
-            "{}: holds {read} bytes but its manifest counts {want}: the file was truncated; restore it or \
-             run again with --force",
-            path.display()
-        );
+        return Err(Error::Truncated { path: path.to_path_buf(), read, want });
     }
     Ok(h.finalize())
 }
@@ -98,15 +149,10 @@ pub fn file(path: &Path, len: Option<u64>) -> Result<u32> {
 /// one its manifest records.
 pub fn check(path: &Path, got: u32, want: &str) -> Result<()> {
     let Some(w) = parse(want) else {
-        bail!("{}: its manifest records `{want}` as its checksum, not 8 hex digits", path.display())
+        return Err(Error::NotHex { path: path.to_path_buf(), want: want.to_string() });
     };
     if got != w {
-        bail!(
-            "{}: its bytes do not match the checksum its manifest records (crc32 {want}, found {}): the file \
-             was changed or damaged; restore it or run again with --force",
-            path.display(),
-            hex(got)
-        );
+        return Err(Error::Mismatch { path: path.to_path_buf(), want: want.to_string(), got });
     }
     Ok(())
 }

@@ -29,9 +29,14 @@
 //! whose loss in a power failure costs work, not results (a run's periodic
 //! checkpoints, synced at the end).
 //!
-//! Every step that changes a file is a write point of
-//! [`write_point`] (`TRESILLO_ABORT_AFTER_WRITES`): the tests
-//! kill a process at each in turn.
+//! Every step that changes a file is a write point ([`fault::write_point`]): a
+//! test build installs a [`fault::Faults`] that kills the process at each in turn
+//! (the library itself injects nothing).
+//!
+//! Beside them: the checksums of the files ([`checksum`]) and readers of line
+//! inputs in bounded memory ([`lines`]). This crate depends on no other crate of
+//! the workspace: the run directories (tresillo-runs), the study and the server
+//! write through it.
 //!
 //! Errors are [`io::Error`]s of the original kind whose message names the file
 //! (`PATH: reason`), one line.
@@ -59,26 +64,11 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-/// Marks one change of a file (a run directory's, a journal's: a file written
-/// under its temporary name, renamed into place, removed, or lines appended).
-/// With the environment variable `TRESILLO_ABORT_AFTER_WRITES=N` the process
-/// aborts right after the N-th such change: the tests kill a command at every one
-/// of its write points in turn and check that resuming it gives the bytes of an
-/// uninterrupted one.
-pub fn write_point() {
-    use std::sync::OnceLock;
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static LIMIT: OnceLock<Option<u64>> = OnceLock::new();
-    static COUNT: AtomicU64 = AtomicU64::new(0);
-    let limit = *LIMIT.get_or_init(|| {
-        std::env::var("TRESILLO_ABORT_AFTER_WRITES").ok().and_then(|v| v.trim().parse::<u64>().ok())
-    });
-    if let Some(n) = limit
-        && COUNT.fetch_add(1, Ordering::SeqCst) + 1 == n
-    {
-        std::process::abort(); // a test's kill at a known point
-    }
-}
+pub mod checksum;
+pub mod fault;
+pub mod lines;
+
+pub use fault::write_point;
 
 /// `e` with the file it happened to in its message (`PATH: reason`), its kind kept.
 fn named(path: &Path, e: &io::Error) -> io::Error {
@@ -357,6 +347,27 @@ mod tests {
             fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
         v.sort();
         v
+    }
+
+    /// The library once aborted the process at the N-th write when the
+    /// environment held `TRESILLO_ABORT_AFTER_WRITES=N` (a Python user with it
+    /// set lost the interpreter): this test runs itself again with it set.
+    #[test]
+    fn the_environment_injects_no_fault() {
+        const VAR: &str = "TRESILLO_ABORT_AFTER_WRITES";
+        if std::env::var_os(VAR).is_some() {
+            let d = tmp("env-child");
+            write_atomic(&d.join("a"), b"x").unwrap();
+            append(&d.join("a"), b"y").unwrap();
+            return;
+        }
+        let me = std::env::current_exe().unwrap();
+        let out = std::process::Command::new(me)
+            .args(["--exact", "tests::the_environment_injects_no_fault", "--test-threads", "1"])
+            .env(VAR, "1")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
     }
 
     #[test]
