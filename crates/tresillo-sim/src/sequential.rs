@@ -356,24 +356,35 @@ mod tests {
 
     /// How often each verdict comes out of `runs` simulated tests whose
     /// differences have mean `shift` (at most `max` units each).
+    /// `runs` sequential tests of `shift` tantos, each run on a generator of its
+    /// own (seeded by its index), in parallel: the counts of each verdict, the
+    /// same for any thread count.
     fn simulate(s: &SprtSettings, shift: f64, runs: u64, max: u64) -> [u64; 6] {
-        let mut rng = Pcg64Mcg::seed_from_u64(23);
-        let mut counts = [0; 6];
-        for _ in 0..runs {
-            let mut diffs = Differences::default();
-            let verdict = loop {
-                for _ in 0..s.batch {
-                    let (a, b) = draw(&mut rng, shift);
-                    diffs.push(a, b);
+        use rayon::prelude::*;
+        (0..runs)
+            .into_par_iter()
+            .map(|i| {
+                let mut rng = Pcg64Mcg::seed_from_u64(tresillo_agents::splitmix64(23 ^ i));
+                let mut diffs = Differences::default();
+                loop {
+                    for _ in 0..s.batch {
+                        let (a, b) = draw(&mut rng, shift);
+                        diffs.push(a, b);
+                    }
+                    let state = diffs.look(s);
+                    if state.verdict != Verdict::Undecided || diffs.units >= max {
+                        break state.verdict as usize;
+                    }
                 }
-                let state = diffs.look(s);
-                if state.verdict != Verdict::Undecided || diffs.units >= max {
-                    break state.verdict;
-                }
-            };
-            counts[verdict as usize] += 1;
-        }
-        counts
+            })
+            .fold(
+                || [0u64; 6],
+                |mut c, v| {
+                    c[v] += 1;
+                    c
+                },
+            )
+            .reduce(|| [0u64; 6], |a, b| std::array::from_fn(|k| a[k] + b[k]))
     }
 
     /// Issue 55: each look's evidence is `pairs.csv`'s for the same units: W/D/L,
@@ -441,8 +452,21 @@ mod tests {
         assert!(rate <= s.alpha, "false-positive rate {rate} above alpha {}", s.alpha);
         // Both sides share it, and the rest is decided.
         assert!(a > 0 && b > 0 && undecided == 0, "{a} {b} {undecided}");
-        // Looking after every unit (the most often) stays under alpha too.
-        let s = SprtSettings { batch: 1, ..s };
+    }
+
+    /// Looking after every unit (the most often) stays under alpha too. (A test
+    /// of its own, so that the harness runs the two simulations side by side.)
+    #[test]
+    fn identical_agents_looked_at_after_every_unit_name_a_winner_at_most_alpha_of_the_time() {
+        let s = SprtSettings {
+            slots: (0, 1),
+            alpha: 0.05,
+            beta: 0.05,
+            margin: 1.0,
+            batch: 1,
+            test: Test::Difference,
+        };
+        let runs = 4_000;
         let [a, b, ..] = simulate(&s, 0.0, runs, 100_000);
         println!("batch 1: {a} A, {b} B in {runs}");
         assert!((a + b) as f64 / runs as f64 <= s.alpha, "{a} + {b} in {runs} with batch 1");
