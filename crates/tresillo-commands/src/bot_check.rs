@@ -79,11 +79,6 @@ fn quantiles(xs: &mut [Duration]) -> (f64, f64) {
     (at(0.5), at(0.9))
 }
 
-/// A request kind as the protocol names it.
-fn kind_name(k: tresillo_core::DecisionKind) -> String {
-    k.protocol_name().to_string()
-}
-
 /// Runs `tresillo bot-check`.
 pub fn run(a: &BotCheckArgs, out: &mut impl Write) -> Result<()> {
     if a.ms == 0 || a.hands == 0 {
@@ -134,9 +129,9 @@ pub fn run(a: &BotCheckArgs, out: &mut impl Write) -> Result<()> {
                 let view = hand.view(seat);
                 let rng = &mut rngs[seat.index()];
                 let kind = view.request().kind();
-                at_table.insert(kind_name(kind));
+                at_table.insert(kind.protocol_name());
                 let d = if seat == me {
-                    of_bot.insert(kind_name(kind));
+                    of_bot.insert(kind.protocol_name());
                     let waited = bot.waited;
                     let t0 = Instant::now();
                     let d = bot.decide(&view, rng);
@@ -175,7 +170,7 @@ pub fn run(a: &BotCheckArgs, out: &mut impl Write) -> Result<()> {
             bot.longest.as_secs_f64() * 1000.0,
         )?;
         writeln!(out, "  asked: {}", of_bot.iter().cloned().collect::<Vec<_>>().join(" "))?;
-        let missing: Vec<String> = at_table.difference(&of_bot).cloned().collect();
+        let missing: Vec<&str> = at_table.difference(&of_bot).copied().collect();
         if !missing.is_empty() && fault.is_none() {
             writeln!(
                 out,

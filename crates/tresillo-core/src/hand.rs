@@ -122,17 +122,6 @@ impl Question {
     pub fn by_name(name: &str) -> Option<Question> {
         QUESTIONS.iter().find(|q| q.name == name).map(|q| q.question)
     }
-
-    /// The question numbered `id`.
-    #[must_use]
-    pub fn from_id(id: usize) -> Option<Question> {
-        QUESTIONS.get(id).map(|q| q.question)
-    }
-
-    /// Every question, in the order of their numbers.
-    pub fn all() -> impl Iterator<Item = Question> {
-        QUESTIONS.iter().map(|q| q.question)
-    }
 }
 
 impl fmt::Debug for Question {
