@@ -25,9 +25,7 @@ use crate::tables::table;
 use crate::view::PlayerView;
 use std::fmt;
 
-pub(crate) mod hombre;
 pub(crate) mod seat_view;
-pub(crate) mod tresillo;
 
 pub use crate::state::*;
 
@@ -83,17 +81,26 @@ pub struct QuestionDef {
     pub(crate) before_play: Option<fn(&Hand) -> bool>,
 }
 
-/// Every yes/no question, in the order of their numbers: a new one is declared
-/// in its rule set's module and registered here, at the end.
-pub const QUESTIONS: &[&QuestionDef] = &[
-    &Hand::SURRENDER_DEF,
-    &Hand::TAKE_OVER_DEF,
-    &Hand::BOLA_DEF,
-    &Hand::GASCARILLE_DEF,
-    &Hand::EXCHANGE_FIRST_DEF,
-    &Hand::ACCEPT_SURRENDER_DEF,
-    &Hand::DECLARE_VOLE_DEF,
-];
+/// Declares the modules that define yes/no questions and registers their
+/// definitions in `QUESTIONS`, in the order given: one line per module,
+/// `module: X_DEF, Y_DEF;`.
+macro_rules! questions {
+    ($($module:ident: $($def:ident),+;)*) => {
+        $(pub(crate) mod $module;)*
+
+        /// Every yes/no question, in the order of their numbers.
+        pub const QUESTIONS: &[&QuestionDef] = &[$($(&Hand::$def,)+)*];
+    };
+}
+
+// The registry of yes/no questions: a new one is declared in its rule set's
+// module (`impl Question { pub const X }` and `impl Hand { const X_DEF }`, its
+// number the next free one) and listed here at the end, a new module on a line
+// of its own.
+questions! {
+    tresillo: SURRENDER_DEF, TAKE_OVER_DEF, BOLA_DEF;
+    hombre: GASCARILLE_DEF, EXCHANGE_FIRST_DEF, ACCEPT_SURRENDER_DEF, DECLARE_VOLE_DEF;
+}
 
 const _: () = {
     assert!(QUESTIONS.len() <= MAX_QUESTIONS);

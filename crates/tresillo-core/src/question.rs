@@ -4,7 +4,8 @@
 //! associated constant (`Question::SURRENDER`) with its [`QuestionDef`]: its
 //! words, who is asked, what each answer does. The engine's shared types know
 //! only [`Decision::Answer`], [`Request::Ask`] and [`Phase::Ask`]: adding a
-//! mechanic of this kind is its module plus its line in [`QUESTIONS`].
+//! mechanic of this kind is its module plus its line in the `questions!` list
+//! of `hand.rs`, which appends it to [`QUESTIONS`].
 //!
 //! A question is asked either where its module moves the hand to [`Phase::Ask`],
 //! or, when it gives [`QuestionDef::before_play`], just before the first card

@@ -28,6 +28,7 @@
 use crate::card::{Seat, Suit};
 use crate::cardset::CardSet;
 use crate::game::{Bid, Contract, Outcome, PuestaKind};
+use crate::rulesets::BUILT_IN_LIST;
 // The table vocabulary, at its old paths (`crate::rules::RuleSpec`, ...).
 pub use crate::spec::*;
 use std::fmt;
@@ -44,7 +45,7 @@ impl RuleSet {
     pub const LHOMBRE: RuleSet = RuleSet::of(&crate::rulesets::lhombre::SPEC);
 
     /// The built-in rule sets, in their documented order: a new one is its module
-    /// under `rulesets/` plus its line in `BUILT_IN_LIST` (the test suite then
+    /// under `rulesets/` plus its line in `rulesets/mod.rs` (the test suite then
     /// names what it still lacks, such as a hand perft table).
     pub const BUILT_IN: [RuleSet; BUILT_IN_LIST.len()] = {
         let mut all = [RuleSet::TRESILLO; BUILT_IN_LIST.len()];
@@ -69,15 +70,6 @@ impl RuleSet {
         RuleSet::all().find(|r| r.name() == name)
     }
 }
-
-/// The registry of built-in rule sets, one line each, in their documented order.
-const BUILT_IN_LIST: &[RuleSet] = &[
-    // RULES.md sections 1-8, 12.1, 12.3 and 12.4.
-    RuleSet::TRESILLO,
-    RuleSet::TRESILLO_HOUSE,
-    RuleSet::HOMBRE,
-    RuleSet::LHOMBRE,
-];
 
 /// What an unknown rule set's error adds: how a set defined in a file becomes
 /// known.

@@ -8,10 +8,11 @@
 //! `Words`, its `Mechanics`), one row in agents (`family.rs`), its tests and its docs.
 //! A new member of the family whose mechanics the engine already has takes:
 //!
-//! - core: a built-in set is a `RuleSet` const and a `BUILT_IN` entry (`rules.rs`;
-//!   `RuleSet` is a handle on a `&'static RuleSpec`, compared, hashed and
-//!   serialized by the spec's `name`), `mod NAME;` in `rulesets/mod.rs`, and
-//!   `rulesets/NAME.rs` with
+//! - core: a built-in set is one line in the `built_in!` list at the end of this
+//!   file (`NAME: SPEC;`, which declares the module and registers the spec in
+//!   `RuleSet::BUILT_IN`; `RuleSet` is a handle on a `&'static RuleSpec`, compared,
+//!   hashed and serialized by the spec's `name`; a named `RuleSet` const in
+//!   `rules.rs` is optional), and `rulesets/NAME.rs` with
 //!   - its `RuleSpec`: data (`tables`: the tables it is played at, each a `Table`
 //!     of `table.rs` saying who sits out and whether a penetro is played, e.g.
 //!     `&[Table::THREE]`; tricks, contracts, takeover, condiciones, the
@@ -72,7 +73,7 @@
 //! parsing, `Display`, serde and `tresillo rules` need nothing more
 //! (`core/tests/options.rs` round-trips every option of every set and pins the
 //! serialized forms). A yes/no step is a `Question` declared in the rule set's own
-//! module plus one line in `QUESTIONS` (`question.rs`), not a new request. Only a rule
+//! module plus its line in the `questions!` list (`hand.rs`), not a new request. Only a rule
 //! set with mechanics the engine lacks goes further: new requests and phases
 //! (`state.rs`, `hand.rs`, its steps in `hand/NAME.rs`, as `hombre`'s), new contracts (`Contract` in `game.rs`, ids in `action.rs`), a new
 //! scoring system (a `ScoringSystem` variant with its properties, its ledger in
@@ -133,6 +134,23 @@
 
 #[cfg(feature = "rule-files")]
 pub mod file;
-pub mod hombre;
-pub mod lhombre;
-pub mod spanish;
+
+/// Declares each built-in rule set's module and registers the sets it defines,
+/// in the order given: one line per module, `module: SPEC, SPEC;`.
+macro_rules! built_in {
+    ($($module:ident: $($spec:ident),+;)*) => {
+        $(pub mod $module;)*
+
+        /// The built-in rule sets, in their documented order (`RuleSet::BUILT_IN`).
+        pub(crate) const BUILT_IN_LIST: &[crate::RuleSet] = &[$($(crate::RuleSet::of(&$module::$spec),)+)*];
+    };
+}
+
+// The registry of built-in rule sets: a new one is its module under `rulesets/`
+// plus its line here (the test suite then names what it still lacks, such as a
+// hand perft table). RULES.md sections 1-8 and 12.1, 12.3, 12.4.
+built_in! {
+    spanish: TRESILLO, TRESILLO_HOUSE;
+    hombre: HOMBRE;
+    lhombre: SPEC;
+}
