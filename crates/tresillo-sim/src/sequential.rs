@@ -176,7 +176,37 @@ impl SprtSettings {
     /// The state after the units of `d`.
     #[must_use]
     pub fn state(&self, d: &Differences) -> SprtState {
-        let Differences { units, sum, sum_sq, scale_sq, wins, draws, losses } = *d;
+        let Differences { units, wins, draws, losses, .. } = *d;
+        let n = units as f64;
+        let Evidence { mean, var, zero_variance, llr, bounds, verdict } = self.decide(d);
+        let ci95 = if units > 1 { crate::student::t95(units - 1) * (var / n).sqrt() } else { f64::INFINITY };
+        let los = if units > 1 { crate::student::los(mean, (var / n).sqrt(), units - 1) } else { 0.5 };
+        SprtState {
+            units,
+            mean,
+            ci95,
+            llr,
+            bounds,
+            verdict,
+            zero_variance,
+            wdl: (wins, draws, losses),
+            los,
+            elo: crate::Elo::of(wins, draws, losses),
+        }
+    }
+
+    /// The verdict after the units of `d` (the one [`SprtSettings::state`]
+    /// gives), without the interval, the likelihood of superiority and the Elo
+    /// that a look also reports: what a simulation of many tests needs.
+    #[must_use]
+    pub fn verdict(&self, d: &Differences) -> Verdict {
+        self.decide(d).verdict
+    }
+
+    /// The mean, the sample variance and the likelihood ratios of `d`, and the
+    /// verdict they give.
+    fn decide(&self, d: &Differences) -> Evidence {
+        let Differences { units, sum, sum_sq, scale_sq, .. } = *d;
         let n = units as f64;
         let (lower, upper) = match self.test {
             Test::Difference => {
@@ -188,12 +218,10 @@ impl SprtSettings {
             }
         };
         let mean = if units > 0 { sum / n } else { 0.0 };
-        let var = if units > 1 { ((sum_sq - n * mean * mean) / (n - 1.0)).max(0.0) } else { 0.0 };
+        let sample_var = if units > 1 { ((sum_sq - n * mean * mean) / (n - 1.0)).max(0.0) } else { 0.0 };
         // Rounding leaves a constant's variance a few ulps above zero: below this
         // share of the squared mean it is zero.
-        let zero_variance = units >= MIN_UNITS && var <= 1e-12 * (1.0 + mean * mean);
-        let ci95 = if units > 1 { crate::student::t95(units - 1) * (var / n).sqrt() } else { f64::INFINITY };
-        let los = if units > 1 { crate::student::los(mean, (var / n).sqrt(), units - 1) } else { 0.5 };
+        let zero_variance = units >= MIN_UNITS && sample_var <= 1e-12 * (1.0 + mean * mean);
         // The variance the units cannot rule out (the module documentation): the
         // share of units that may differ unseen, times the size of a difference.
         let e = match self.test {
@@ -202,7 +230,7 @@ impl SprtSettings {
         }
         .min(self.beta);
         let floor = if units > 0 { ((1.0 / e).ln() / n).min(1.0) * (scale_sq / n) } else { 0.0 };
-        let var = if zero_variance { floor } else { var.max(floor) };
+        let var = if zero_variance { floor } else { sample_var.max(floor) };
         // The exponent of a normal likelihood ratio of mean `hi` against `lo`
         // per unit of variance: `(hi - lo) (mean - (lo + hi) / 2)`.
         let slope = |lo: f64, hi: f64, mean: f64| (hi - lo) * (mean - (lo + hi) / 2.0);
@@ -228,19 +256,19 @@ impl SprtSettings {
             Test::Bounds { .. } if decides && llr1 <= lower => Verdict::AcceptH0,
             _ => Verdict::Undecided,
         };
-        SprtState {
-            units,
-            mean,
-            ci95,
-            llr: (llr1, llr2),
-            bounds: (lower, upper),
-            verdict,
-            zero_variance,
-            wdl: (wins, draws, losses),
-            los,
-            elo: crate::Elo::of(wins, draws, losses),
-        }
+        Evidence { mean, var: sample_var, zero_variance, llr: (llr1, llr2), bounds: (lower, upper), verdict }
     }
+}
+
+/// What `SprtSettings::decide` finds: the parts of a look the verdict rests on.
+struct Evidence {
+    mean: f64,
+    /// The sample variance of the differences (before the floor).
+    var: f64,
+    zero_variance: bool,
+    llr: (f64, f64),
+    bounds: (f64, f64),
+    verdict: Verdict,
 }
 
 /// The running sums of a sequential test: push the two slots' scores of each
@@ -371,9 +399,9 @@ mod tests {
                         let (a, b) = draw(&mut rng, shift);
                         diffs.push(a, b);
                     }
-                    let state = diffs.look(s);
-                    if state.verdict != Verdict::Undecided || diffs.units >= max {
-                        break state.verdict as usize;
+                    let verdict = s.verdict(&diffs);
+                    if verdict != Verdict::Undecided || diffs.units >= max {
+                        break verdict as usize;
                     }
                 }
             })
