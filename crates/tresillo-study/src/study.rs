@@ -1211,7 +1211,7 @@ impl Lent {
                     live.done = done;
                 }
                 Err(f) => {
-                    failure = Some(f);
+                    failure = Some(f.to_string());
                     break;
                 }
             }

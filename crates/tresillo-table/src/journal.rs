@@ -185,6 +185,24 @@ pub enum JournalError {
     },
 }
 
+/// Why a line is not a journal's line (one line of text, without the file's
+/// name: [`JournalError::Line`] adds it).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct LineError(String);
+
+impl From<String> for LineError {
+    fn from(why: String) -> LineError {
+        LineError(why)
+    }
+}
+
+impl From<&str> for LineError {
+    fn from(why: &str) -> LineError {
+        LineError(why.to_string())
+    }
+}
+
 /// The keys of a line that say what it holds (one each), besides a decision's
 /// `seat` and an `event`.
 const KINDS: [&str; 6] = ["step", "undo", "record", "consent", "answer", "withdrawn"];
@@ -254,13 +272,13 @@ impl Entry {
     ///
     /// # Errors
     /// A one-line reason.
-    pub fn parse(text: &str) -> Result<Entry, String> {
+    pub fn parse(text: &str) -> Result<Entry, LineError> {
         let m: Map<String, Value> =
             serde_json::from_str(text).map_err(|e| format!("not a journal line: {e}"))?;
         Entry::from_map(m)
     }
 
-    fn from_map(mut m: Map<String, Value>) -> Result<Entry, String> {
+    fn from_map(mut m: Map<String, Value>) -> Result<Entry, LineError> {
         let game = m.remove("game").map(|g| g.as_u64().ok_or("`game` is not a game number")).transpose()?;
         let hand = m
             .remove("hand")
@@ -276,7 +294,7 @@ impl Entry {
                 }
                 // A study's journal before format 2: an object with `kind`.
                 Value::Object(e) if m.is_empty() => Value::Object(e),
-                _ => return Err("`event` is its kind (a string)".into()),
+                _ => return Err("`event` is its kind (a string) or an object".into()),
             };
             return Ok(Entry::Event { place, event });
         }
@@ -292,9 +310,9 @@ impl Entry {
         };
         let v = m.remove(kind).expect("found above");
         if let Some(extra) = m.keys().next() {
-            return Err(format!("a `{kind}` line has no `{extra}`"));
+            return Err(format!("a `{kind}` line has no `{extra}`").into());
         }
-        let number = |v: &Value| v.as_u64().ok_or(format!("`{kind}` is not a number"));
+        let number = |v: &Value| v.as_u64().ok_or_else(|| LineError(format!("`{kind}` is not a number")));
         Ok(match kind {
             // A study's journal before format 2.
             "step" => Entry::Step {
@@ -304,11 +322,11 @@ impl Entry {
             },
             "undo" => Entry::Undo {
                 place,
-                keep: usize::try_from(number(&v)?).map_err(|_| "`undo` is not a count".to_string())?,
+                keep: usize::try_from(number(&v)?).map_err(|_| LineError::from("`undo` is not a count"))?,
             },
             "record" => Entry::Record {
                 place,
-                record: Box::new(serde_json::from_value(v).map_err(|e| format!("`record`: {e}"))?),
+                record: Box::new(serde_json::from_value(v).map_err(|e| LineError(format!("`record`: {e}")))?),
             },
             "consent" => match v {
                 Value::String(text) => Entry::Consent { place, text },
@@ -320,15 +338,17 @@ impl Entry {
     }
 
     /// A flat decision line: the step's keys and the timing's.
-    fn decision(place: Place, mut m: Map<String, Value>) -> Result<Entry, String> {
-        let mut num = |k: &str| -> Result<Option<u64>, String> {
-            m.remove(k).map(|v| v.as_u64().ok_or(format!("`{k}` is not a number"))).transpose()
+    fn decision(place: Place, mut m: Map<String, Value>) -> Result<Entry, LineError> {
+        let mut num = |k: &str| -> Result<Option<u64>, LineError> {
+            m.remove(k)
+                .map(|v| v.as_u64().ok_or_else(|| LineError(format!("`{k}` is not a number"))))
+                .transpose()
         };
         let server_ms = num("server_ms")?;
         let page_ms = num("page_ms")?;
         let at = num("at")?;
         let timing = server_ms.map(|server_ms| Timing { server_ms, page_ms, at: at.unwrap_or(0) });
-        let step: Step = serde_json::from_value(Value::Object(m)).map_err(|e| e.to_string())?;
+        let step: Step = serde_json::from_value(Value::Object(m)).map_err(|e| LineError(e.to_string()))?;
         Ok(Entry::Step { place, step, timing })
     }
 }
@@ -410,7 +430,7 @@ impl Journal {
                 header = Some(read_header(m).map_err(|why| bad(1, why))?);
                 continue;
             }
-            entries.push((n, Entry::from_map(m).map_err(|why| bad(n, why))?));
+            entries.push((n, Entry::from_map(m).map_err(|why| bad(n, why.0))?));
         }
         Ok(Opened { journal: Journal(journal), header, entries })
     }
@@ -566,7 +586,7 @@ mod tests {
             (r#"{"game":-1,"withdrawn":1}"#, "`game` is not"),
             ("[1]", "not a journal line"),
         ] {
-            let e = Entry::parse(bad).unwrap_err();
+            let e = Entry::parse(bad).unwrap_err().to_string();
             assert!(e.contains(why), "{bad}: {e}");
         }
     }

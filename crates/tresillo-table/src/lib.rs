@@ -23,5 +23,5 @@
 pub mod journal;
 pub mod table;
 
-pub use journal::{Entry, FORMAT, Header, Journal, JournalError, Opened, Place, Timing};
-pub use table::{Table, TableError};
+pub use journal::{Entry, FORMAT, Header, Journal, JournalError, LineError, Opened, Place, Timing};
+pub use table::{BotError, HandSetup, Table, TableError};

@@ -45,6 +45,37 @@ pub enum TableError {
     },
 }
 
+/// Why a bot's turn taken at the table ([`Table::play_bot`]) decided nothing:
+/// the table is unchanged.
+#[derive(Debug, thiserror::Error)]
+pub enum BotError {
+    /// The seat has no bot here (a person's seat, or its bot lent out).
+    #[error("no bot in seat {}", .0.0)]
+    NoBot(Seat),
+    /// The bot failed.
+    #[error("{name} in seat {} failed: {why}", seat.0)]
+    Failed {
+        /// The bot's name.
+        name: String,
+        /// Its seat.
+        seat: Seat,
+        /// Its failure.
+        why: tresillo_agents::Failure,
+    },
+    /// The bot decided something illegal.
+    #[error("{name} in seat {}: illegal {decision:?}: {why}", seat.0)]
+    Illegal {
+        /// The bot's name.
+        name: String,
+        /// Its seat.
+        seat: Seat,
+        /// What it decided.
+        decision: Decision,
+        /// Why it was refused (the engine's reason, or the turn's).
+        why: String,
+    },
+}
+
 /// A hand to deal: what its record says of it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HandSetup {
@@ -196,17 +227,22 @@ impl Table {
     ///
     /// # Errors
     /// No bot in that seat, or it failed or decided something illegal (the
-    /// table unchanged), as a one-line reason naming it and the seat.
-    pub fn play_bot(&mut self, seat: Seat) -> Result<(Step, Option<HandRecord>), String> {
+    /// table unchanged).
+    pub fn play_bot(&mut self, seat: Seat) -> Result<(Step, Option<HandRecord>), BotError> {
         let Some(Some(bot)) = self.bots.get_mut(seat.index()) else {
-            return Err(format!("no bot in seat {}", seat.0));
+            return Err(BotError::NoBot(seat));
         };
         let d = bot.decide_at(&self.hand, seat, &mut self.rngs[seat.index()]);
         let name = bot.player_name().to_string();
-        let d = d.map_err(|f| format!("{name} in seat {} failed: {f}", seat.0))?;
-        let after =
-            self.check(seat, d).map_err(|e| format!("{name} in seat {}: illegal {d:?}: {e}", seat.0))?;
-        let step = Step { seat, act: d };
+        let decision = d.map_err(|why| BotError::Failed { name: name.clone(), seat, why })?;
+        let after = self.check(seat, decision).map_err(|e| {
+            let why = match e {
+                TableError::Illegal(h) => h.to_string(),
+                e => e.to_string(),
+            };
+            BotError::Illegal { name, seat, decision, why }
+        })?;
+        let step = Step { seat, act: decision };
         Ok((step, self.apply(after, step)))
     }
 
