@@ -144,7 +144,7 @@ pub enum StudyError {
     Store(String),
     /// An opponent failed or made an illegal decision.
     #[error("opponent {0}")]
-    Opponent(String),
+    Opponent(tresillo_table::table::BotError),
     /// Every game of the participant is played.
     #[error("every game of this participant is played")]
     Finished,
@@ -1211,7 +1211,7 @@ impl Lent {
                     live.done = done;
                 }
                 Err(f) => {
-                    failure = Some(f.to_string());
+                    failure = Some(f);
                     break;
                 }
             }
