@@ -198,6 +198,9 @@ impl Game {
         order.extend(humans.iter().filter(|&&h| h != human).map(|&h| Seat(h as u8)));
         let table = Table::new(hand_setup(&spec, rules, 0), bots)
             .map_err(|e| GameError::Spec(format!("hand 1: {e}")))?;
+        for b in standins.iter_mut().flatten() {
+            b.begin_hand();
+        }
         let mut g = Game {
             token,
             rules,
