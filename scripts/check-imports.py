@@ -357,6 +357,7 @@ def self_test():
 BELOW = {
     "tresillo-durable": {"*"},
     "tresillo-deals": {"tresillo-runs", "tresillo-bots", "tresillo-learn", "tresillo-study", "tresillo-server"},
+    "tresillo-table": {"tresillo-runs", "tresillo-bots", "tresillo-learn", "tresillo-study", "tresillo-server"},
     "tresillo-study": {"tresillo-runs", "tresillo-bots", "tresillo-learn", "tresillo-server"},
     "tresillo-server": {"tresillo-runs", "tresillo-bots", "tresillo-learn"},
 }

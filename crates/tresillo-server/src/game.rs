@@ -1,20 +1,22 @@
-//! One game at the server: a session of hands between one person and bots, on
-//! the engine's [`Hand`] (no second engine). Decisions are checked on a copy of
-//! the hand, written to the log (fsynced), and only then applied, so a refused or
-//! unlogged decision changes nothing.
+//! One game at the server: a session of hands between one person and bots, each
+//! hand the table's game loop ([`Table`], shared with the studies: a decision is
+//! checked on a copy of the hand, written to the log (fsynced), and only then
+//! applied, so a refused or unlogged decision changes nothing). A [`Game`]
+//! dereferences to its [`Table`] (`game.hand`, `game.steps`).
 //!
-//! A session may be one person's or friends' (one seat token each); undo, takeover,
+//! The session's extras are here: its hands and their ledger, a table with
+//! friends (one seat token each), undo, takeover, pacing; undo, takeover,
 //! events and the person's timing are log lines too.
 
 use crate::spec::{GameSpec, HUMAN};
-use crate::store::{Entry, Line, Log, Timing};
+use crate::store::Log;
 use crate::token::Token;
 use tresillo_agents::cheat::Seated;
-use tresillo_agents::{AgentRng, Registry, TablePlayer, rng_from_seed, seat_rngs};
-use tresillo_core::{
-    Deal, Decision, Hand, HandResult, LedgerConfig, Request, Rules, Scorer, ScoringMode, Seat,
-};
-use tresillo_sim::{HandRecord, Step, deal_for_seed, deal_seed, seating_rng_seed};
+use tresillo_agents::{AgentRng, Registry, TablePlayer};
+use tresillo_core::{Decision, Hand, HandResult, LedgerConfig, Request, Rules, Scorer, ScoringMode, Seat};
+use tresillo_sim::{HandRecord, deal_for_seed, deal_seed, seating_rng_seed};
+use tresillo_table::journal::{Entry, Place, Timing};
+use tresillo_table::table::{HandSetup, Table, TableError};
 
 /// Why a game cannot be made or a decision taken.
 #[derive(Debug, thiserror::Error)]
@@ -31,6 +33,18 @@ pub enum GameError {
     /// The log could not be written: nothing was applied.
     #[error("the decision could not be stored: {0}")]
     Storage(#[from] std::io::Error),
+}
+
+impl From<TableError> for GameError {
+    fn from(e: TableError) -> GameError {
+        match e {
+            TableError::Over => GameError::Conflict("the game is over".into()),
+            e @ TableError::NotYourTurn { .. } => GameError::Conflict(e.to_string()),
+            e @ TableError::Cut { .. } => GameError::Conflict(e.to_string()),
+            TableError::Illegal(e) => GameError::Illegal(e.to_string()),
+            TableError::Deal(e) => GameError::Spec(e.to_string()),
+        }
+    }
 }
 
 /// A finished hand, as the score table shows it.
@@ -58,20 +72,12 @@ pub struct Game {
     /// Seats a bot has taken over (a person left their turn waiting past
     /// [`GameSpec::takeover_ms`]), until they take it back.
     pub taken: Vec<bool>,
-    bots: Vec<Option<Seated>>,
+    /// The hand at the table: the hand, its decisions so far, the bots.
+    table: Table,
     /// The agents that take over waiting human seats (built when needed).
     standins: Vec<Option<Seated>>,
-    rngs: [AgentRng; 4],
     /// The hand being played (0-based).
     pub k: u32,
-    /// The hand.
-    pub hand: Hand,
-    deal: Deal,
-    dealer: Seat,
-    deal_seed: Option<u64>,
-    rng_seed: u64,
-    /// The decisions of the hand so far.
-    pub steps: Vec<Step>,
     /// The finished hands' records.
     pub records: Vec<HandRecord>,
     /// The finished hands' results and score changes.
@@ -105,6 +111,14 @@ pub struct Game {
 /// Most events ([`Game::event`]: misclicks, the tab hidden or shown) a hand
 /// keeps in the log; past it they are counted out, not written.
 pub const MAX_EVENTS: u32 = 200;
+
+impl std::ops::Deref for Game {
+    type Target = Table;
+
+    fn deref(&self) -> &Table {
+        &self.table
+    }
+}
 
 /// Milliseconds since 1970 (UTC).
 fn unix_ms() -> u64 {
@@ -182,6 +196,11 @@ impl Game {
         }
         let mut order: Vec<Seat> = vec![Seat(human as u8)];
         order.extend(humans.iter().filter(|&&h| h != human).map(|&h| Seat(h as u8)));
+        let table = Table::new(hand_setup(&spec, rules, 0), bots)
+            .map_err(|e| GameError::Spec(format!("hand 1: {e}")))?;
+        for b in standins.iter_mut().flatten() {
+            b.begin_hand();
+        }
         let mut g = Game {
             token,
             rules,
@@ -189,16 +208,8 @@ impl Game {
             humans: order,
             taken: vec![false; usize::from(n)],
             standins,
-            bots,
-            rngs: seat_rngs(0),
+            table,
             k: 0,
-            hand: Hand::with_rules(rules, n, deal_for_seed(0).seated(rules.table(n), Seat(0)), Seat(0))
-                .map_err(|e| GameError::Spec(e.to_string()))?,
-            deal: deal_for_seed(0),
-            dealer: Seat(0),
-            deal_seed: None,
-            rng_seed: 0,
-            steps: Vec::new(),
             records: Vec::new(),
             finished: Vec::new(),
             scorer,
@@ -214,7 +225,6 @@ impl Game {
             last_change: std::time::Instant::now(),
             spec,
         };
-        g.start_hand(0)?;
         g.mark_turn();
         Ok(g)
     }
@@ -231,24 +241,12 @@ impl Game {
     }
 
     fn start_hand(&mut self, k: u32) -> Result<(), GameError> {
-        let n = self.players();
-        let dealer = Seat(((u32::from(self.spec.dealer) + k) % u32::from(n)) as u8);
-        let ds = deal_seed(self.spec.seed, u64::from(k));
-        let (deal, deal_seed) = match &self.spec.deals {
-            Some(d) => (d[k as usize], None),
-            None => (deal_for_seed(ds).seated(self.rules.table(n), dealer), Some(ds)),
-        };
-        self.hand = Hand::with_rules(self.rules, n, deal, dealer)
+        self.table
+            .next_hand(hand_setup(&self.spec, self.rules, k))
             .map_err(|e| GameError::Spec(format!("hand {}: {e}", k + 1)))?;
         self.k = k;
-        self.deal = deal;
-        self.dealer = dealer;
-        self.deal_seed = deal_seed;
-        self.rng_seed = seating_rng_seed(ds, 0);
-        self.rngs = seat_rngs(self.rng_seed);
-        self.steps.clear();
         self.events = 0;
-        for b in self.bots.iter_mut().chain(self.standins.iter_mut()).flatten() {
+        for b in self.standins.iter_mut().flatten() {
             b.begin_hand();
         }
         Ok(())
@@ -290,7 +288,10 @@ impl Game {
         {
             return Ok(false);
         }
-        self.journal_event(serde_json::json!({"event": "takeover", "hand": self.k, "seq": self.seq, "seat": seat.0, "at": unix_ms()}), true)?;
+        self.journal_event(
+            serde_json::json!({"kind": "takeover", "seq": self.seq, "seat": seat.0, "at": unix_ms()}),
+            true,
+        )?;
         self.taken[seat.index()] = true;
         self.turn_since = None;
         Ok(true)
@@ -305,19 +306,23 @@ impl Game {
         if !self.taken[seat.index()] || self.thinking == Some(seat) {
             return Ok(());
         }
-        self.journal_event(serde_json::json!({"event": "reclaim", "hand": self.k, "seq": self.seq, "seat": seat.0, "at": unix_ms()}), true)?;
+        self.journal_event(
+            serde_json::json!({"kind": "reclaim", "seq": self.seq, "seat": seat.0, "at": unix_ms()}),
+            true,
+        )?;
         self.taken[seat.index()] = false;
         self.mark_turn();
         Ok(())
     }
 
-    fn journal_event(&mut self, v: serde_json::Value, durable: bool) -> Result<(), GameError> {
+    fn journal_event(&mut self, event: serde_json::Value, durable: bool) -> Result<(), GameError> {
+        let line = [Entry::Event { place: Place::hand(self.k), event }];
         if let Some(log) = &mut self.log {
             if durable {
-                log.append(&[Entry::Event(v)])?;
+                log.append(&line)?;
                 self.unsynced = false;
             } else {
-                log.write(&[Entry::Event(v)])?;
+                log.write(&line)?;
                 self.unsynced = true;
             }
         }
@@ -333,7 +338,7 @@ impl Game {
     /// The seat whose turn it is (`None` when the session is over).
     #[must_use]
     pub fn turn(&self) -> Option<Seat> {
-        if self.is_over() { None } else { self.hand.request().seat() }
+        if self.is_over() { None } else { self.table.turn() }
     }
 
     /// The seat a bot must decide for now (none while one is already deciding).
@@ -345,14 +350,14 @@ impl Game {
     /// Takes the bot of `seat` and its generator out to decide without the game's
     /// lock, and marks it thinking; [`Game::bot_answered`] puts them back.
     pub fn take_bot(&mut self, seat: Seat) -> Option<(Seated, AgentRng, Hand)> {
-        let bot = if self.taken[seat.index()] {
-            self.standins[seat.index()].take()?
+        let lent = if self.taken[seat.index()] {
+            let bot = self.standins[seat.index()].take()?;
+            (bot, self.table.take_rng(seat), self.table.hand)
         } else {
-            self.bots[seat.index()].take()?
+            self.table.lend_bot(seat)?
         };
-        let rng = std::mem::replace(&mut self.rngs[seat.index()], rng_from_seed(0));
         self.thinking = Some(seat);
-        Some((bot, rng, self.hand))
+        Some(lent)
     }
 
     /// The bot of `seat` answered `d` (or failed): it is put back and its decision
@@ -369,10 +374,10 @@ impl Game {
     ) -> Result<(), GameError> {
         if self.taken[seat.index()] {
             self.standins[seat.index()] = Some(bot);
+            self.table.put_rng(seat, rng);
         } else {
-            self.bots[seat.index()] = Some(bot);
+            self.table.return_bot(seat, bot, rng);
         }
-        self.rngs[seat.index()] = rng;
         self.thinking = None;
         if let Some(f) = &self.failure {
             // Stopped while it thought (past the server's cap): the answer is
@@ -432,7 +437,7 @@ impl Game {
             && self.humans.len() == 1
             && self.thinking.is_none()
             && self.turn() == Some(self.human)
-            && self.steps.iter().any(|s| s.seat == self.human)
+            && self.table.steps.iter().any(|s| s.seat == self.human)
     }
 
     /// Takes back the person's last decision of the hand and every bot decision
@@ -460,9 +465,9 @@ impl Game {
                 "nothing to take back: no decision of yours earlier in this hand, or not your turn".into(),
             ));
         }
-        let keep = self.steps.iter().rposition(|s| s.seat == self.human).expect("can_undo found one");
+        let keep = self.table.steps.iter().rposition(|s| s.seat == self.human).expect("can_undo found one");
         if let Some(log) = &mut self.log {
-            log.append(&[Entry::Undo { hand: self.k, keep }])?;
+            log.append(&[Entry::Undo { place: Place::hand(self.k), keep }])?;
             self.unsynced = false;
         }
         self.cut(keep)
@@ -470,22 +475,10 @@ impl Game {
 
     /// Replays the hand's first `keep` decisions on a fresh deal of it.
     fn cut(&mut self, keep: usize) -> Result<(), GameError> {
-        if keep > self.steps.len() {
-            return Err(GameError::Conflict(format!(
-                "an undo to {keep} decisions of a hand at {}",
-                self.steps.len()
-            )));
-        }
-        let mut h = Hand::with_rules(self.rules, self.players(), self.deal, self.dealer)
-            .map_err(|e| GameError::Spec(e.to_string()))?;
-        for st in &self.steps[..keep] {
-            h.apply(st.act).map_err(|e| GameError::Illegal(e.to_string()))?;
-        }
-        self.hand = h;
-        self.steps.truncate(keep);
+        self.table.cut(keep)?;
         self.seq += 1;
         self.last_change = std::time::Instant::now();
-        for b in self.bots.iter_mut().chain(self.standins.iter_mut()).flatten() {
+        for b in self.standins.iter_mut().flatten() {
             b.begin_hand();
         }
         self.turn_since = None;
@@ -521,15 +514,11 @@ impl Game {
             return Ok(());
         }
         self.events += 1;
-        let mut v = serde_json::json!({"event": kind, "hand": self.k, "seq": self.seq, "seat": seat.0, "at": unix_ms()});
+        let mut v = serde_json::json!({"kind": kind, "seq": self.seq, "seat": seat.0, "at": unix_ms()});
         if let Some(c) = card {
             v["card"] = c.to_string().into();
         }
-        if let Some(log) = &mut self.log {
-            log.write(&[Entry::Event(v)])?;
-            self.unsynced = true;
-        }
-        Ok(())
+        self.journal_event(v, false)
     }
 
     /// Whether bot decisions were written to the log and not yet fsynced.
@@ -571,27 +560,28 @@ impl Game {
                 self.seq
             )));
         }
-        match self.turn() {
-            None => return Err(GameError::Conflict("the game is over".into())),
-            Some(t) if t != seat => {
-                return Err(GameError::Conflict(format!("not seat {seat}'s turn: seat {t} decides now")));
-            }
-            Some(_) => {}
+        if self.is_over() {
+            return Err(GameError::Conflict("the game is over".into()));
         }
-        let mut after = self.hand;
-        after.apply(d).map_err(|e| GameError::Illegal(e.to_string()))?;
-        let step = Step { seat, act: d };
-        if let Some(log) = &mut self.log {
-            let line = [Entry::Decision(Line { hand: self.k, step, timing })];
-            if durable {
-                log.append(&line)?;
-                self.unsynced = false;
-            } else {
-                log.write(&line)?;
-                self.unsynced = true;
+        let (place, log, unsynced) = (Place::hand(self.k), &mut self.log, &mut self.unsynced);
+        let finished = self.table.decide(seat, d, |&step| -> Result<(), GameError> {
+            if let Some(log) = log {
+                let line = [Entry::Step { place, step, timing }];
+                if durable {
+                    log.append(&line)?;
+                    *unsynced = false;
+                } else {
+                    log.write(&line)?;
+                    *unsynced = true;
+                }
             }
+            Ok(())
+        })?;
+        self.seq += 1;
+        self.last_change = std::time::Instant::now();
+        if let Some(rec) = finished {
+            self.finish_hand(rec)?;
         }
-        self.commit(after, step)?;
         self.mark_turn();
         Ok(())
     }
@@ -600,65 +590,55 @@ impl Game {
     /// taken, an undo, an event counted).
     ///
     /// # Errors
-    /// A line that does not follow: another hand, out of turn, illegal.
+    /// A line that does not follow: another hand, out of turn, illegal, or not
+    /// a line of a game's log.
     pub fn replay_entry(&mut self, entry: &Entry) -> Result<(), GameError> {
         let hand = match entry {
-            Entry::Decision(l) => l.hand,
-            Entry::Undo { hand, .. } => *hand,
-            Entry::Event(e) => {
+            Entry::Step { place, .. } | Entry::Undo { place, .. } => place.hand,
+            Entry::Event { event, .. } => {
                 self.events += 1;
-                let seat = e["seat"]
+                let seat = event["seat"]
                     .as_u64()
                     .and_then(|s| usize::try_from(s).ok())
                     .filter(|&s| s < self.taken.len());
-                match (e["event"].as_str(), seat) {
+                match (event["kind"].as_str(), seat) {
                     (Some("takeover"), Some(s)) => self.taken[s] = true,
                     (Some("reclaim"), Some(s)) => self.taken[s] = false,
                     _ => {}
                 }
                 return Ok(());
             }
+            _ => return Err(GameError::Conflict("not a line of a game's log (a study's?)".into())),
         };
-        if hand != self.k {
-            return Err(GameError::Conflict(format!("a line of hand {hand} during hand {}", self.k)));
+        if hand != Some(self.k) {
+            return Err(GameError::Conflict(match hand {
+                Some(h) => format!("a line of hand {h} during hand {}", self.k),
+                None => "a line without its `hand`".into(),
+            }));
         }
         match entry {
-            Entry::Decision(line) => {
+            Entry::Step { step, .. } => {
                 let log = self.log.take();
-                let r = self.take(line.step.seat, line.step.act, self.seq, true, None);
+                let r = self.take(step.seat, step.act, self.seq, true, None);
                 self.log = log;
                 r
             }
             Entry::Undo { keep, .. } => self.cut(*keep),
-            Entry::Event(_) => Ok(()),
+            _ => Ok(()),
         }
     }
 
-    fn commit(&mut self, after: Hand, step: Step) -> Result<(), GameError> {
-        self.last_change = std::time::Instant::now();
-        self.hand = after;
-        self.steps.push(step);
-        self.seq += 1;
-        let Some(result) = self.hand.result() else { return Ok(()) };
+    /// The hand ended with record `rec`: scored, kept (its log lines durable
+    /// before its record is), and the next hand dealt.
+    fn finish_hand(&mut self, rec: HandRecord) -> Result<(), GameError> {
+        let result = rec.result.clone();
         let score = self.scorer.apply(&result).map_err(|e| GameError::Spec(format!("scoring: {e}")))?;
         let n = self.players();
-        for b in self.bots.iter_mut().chain(self.standins.iter_mut()).flatten() {
+        for b in self.standins.iter_mut().flatten() {
             b.finish_hand(&result);
         }
-        let mut rec = HandRecord::new(
-            self.rules.set,
-            self.deal,
-            self.dealer,
-            self.spec.seats.clone(),
-            std::mem::take(&mut self.steps),
-            result.clone(),
-        );
-        rec.set_rules(&self.rules);
-        rec.seed = self.deal_seed;
-        rec.rng_seed = Some(self.rng_seed);
         self.records.push(rec);
         self.finished.push(Finished { result, change: (0..n).map(|i| score.total(Seat(i))).collect() });
-        // The hand's log lines are durable before its record is.
         self.sync_log()?;
         if let Some(log) = &self.log {
             log.write_records(&self.records)?;
@@ -714,6 +694,32 @@ impl Game {
     /// turn, or a bot has taken their seat over).
     #[must_use]
     pub fn request_of(&self, seat: Seat) -> Request {
-        if self.turn() == Some(seat) && self.is_person(seat) { self.hand.request() } else { Request::Done }
+        if self.turn() == Some(seat) && self.is_person(seat) {
+            self.table.hand.request()
+        } else {
+            Request::Done
+        }
+    }
+}
+
+/// Hand `k` of a session: its deal (the spec's, or deal `k` of its seed) and
+/// dealer (rotating), the seats' generators as `play --human` seeds them.
+fn hand_setup(spec: &GameSpec, rules: Rules, k: u32) -> HandSetup {
+    let n = spec.players;
+    let dealer = Seat(((u32::from(spec.dealer) + k) % u32::from(n)) as u8);
+    let ds = deal_seed(spec.seed, u64::from(k));
+    let (deal, seed) = match &spec.deals {
+        Some(d) => (d[k as usize], None),
+        None => (deal_for_seed(ds).seated(rules.table(n), dealer), Some(ds)),
+    };
+    HandSetup {
+        rules,
+        players: n,
+        deal,
+        dealer,
+        agents: spec.seats.clone(),
+        seed,
+        rng_seed: seating_rng_seed(ds, 0),
+        tournament: None,
     }
 }

@@ -31,8 +31,9 @@ pub use game::{Game, GameError};
 pub use replay::{INACCURACY, Library, Opened, SEED, WORLDS, analysis_json, replay_json};
 pub use server::{Server, Slot};
 pub use spec::{GameSpec, HUMAN, MAX_HANDS, MAX_PACE_MS, NewGame};
-pub use store::{Entry, Header, LOG_FORMAT, Line, Log, Store, Timing};
+pub use store::{LOG_FORMAT, LoadError, Log, Store};
 pub use token::Token;
+pub use tresillo_table::journal::{Entry, Place, Timing};
 pub use view::{game_view, game_view_for, label as page_label, outcome_text, question as page_question};
 
 use std::net::SocketAddr;

@@ -9,145 +9,30 @@
 
 use crate::spec::GameSpec;
 use crate::token::Token;
-use serde::{Deserialize, Serialize};
 use std::io;
 use std::path::{Path, PathBuf};
-use tresillo_durable::{self as durable, Journal};
-use tresillo_sim::{HandRecord, Step};
+use tresillo_durable as durable;
+use tresillo_sim::HandRecord;
+use tresillo_table::journal::{Entry, FORMAT, Journal, JournalError};
 
-/// The log format version on every log's first line.
-pub const LOG_FORMAT: u32 = 1;
+/// The log format version on every new log's first line (the journal's,
+/// docs/JOURNAL.md); logs of format 1 are read too.
+pub const LOG_FORMAT: u32 = FORMAT;
 
-/// A log's first line.
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Header {
-    /// [`LOG_FORMAT`].
-    pub format: u32,
-    /// The game.
-    pub game: GameSpec,
-}
-
-/// One decision line: the hand's index in the session and the record's step
-/// (`{"hand":0,"seat":1,"play":"7C"}`), with the person's timing when a person
-/// took it (`"server_ms"`, `"page_ms"`, `"at"`: see [`Timing`]).
-#[derive(Debug)]
-pub struct Line {
-    /// The hand (0 for the first of the session).
-    pub hand: u32,
-    /// Who decided what.
-    pub step: Step,
-    /// How long the person took (absent for a bot's decision).
-    pub timing: Option<Timing>,
-}
-
-/// How long a person took over a decision (docs/SERVE.md, "Timing and
-/// behaviour").
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Timing {
-    /// Milliseconds from the moment the server had the person's turn ready to
-    /// the decision's receipt (the server's clock).
-    pub server_ms: u64,
-    /// Milliseconds from the moment the page showed the question to the click
-    /// (the page's own clock, as it reports it; absent when it sent none).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub page_ms: Option<u64>,
-    /// When the server received it: milliseconds since 1970 (UTC).
-    pub at: u64,
-}
-
-/// A line of a game's log after its header.
-#[derive(Debug)]
-pub enum Entry {
-    /// A decision.
-    Decision(Line),
-    /// The person took back their last decision of hand `hand` (a casual game
-    /// with undo): the hand's decisions are cut to the first `keep`
-    /// (`{"hand":0,"undo":12}`).
-    Undo {
-        /// The hand.
-        hand: u32,
-        /// Decisions of the hand kept.
-        keep: usize,
+/// Why a game's log cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file, or one of its lines (named).
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+    /// Its header: missing, or not a game's spec.
+    #[error("{}:1: {why}", path.display())]
+    Header {
+        /// The log.
+        path: PathBuf,
+        /// Why.
+        why: String,
     },
-    /// Something the page saw the person do that is not a decision
-    /// (`{"hand":0,"event":"misclick","card":"7C","seat":0,"at":...}`, `hidden`,
-    /// `visible`): kept in the log for the researcher, not replayed.
-    Event(serde_json::Value),
-}
-
-impl Line {
-    /// The line as written (no newline).
-    #[must_use]
-    pub fn to_json(&self) -> String {
-        let step = serde_json::to_string(&self.step).expect("a step serializes");
-        let rest = step.strip_prefix('{').expect("a step is an object");
-        match &self.timing {
-            None => format!("{{\"hand\":{},{rest}", self.hand),
-            Some(t) => {
-                let rest = rest.strip_suffix('}').expect("a step is an object");
-                let page = t.page_ms.map_or(String::new(), |p| format!(",\"page_ms\":{p}"));
-                format!(
-                    "{{\"hand\":{},{rest},\"server_ms\":{}{page},\"at\":{}}}",
-                    self.hand, t.server_ms, t.at
-                )
-            }
-        }
-    }
-
-    /// Parses a decision line.
-    ///
-    /// # Errors
-    /// A one-line reason.
-    pub fn parse(text: &str) -> Result<Line, String> {
-        match Entry::parse(text)? {
-            Entry::Decision(l) => Ok(l),
-            _ => Err("not a decision line".into()),
-        }
-    }
-}
-
-impl Entry {
-    /// The line as written (no newline).
-    #[must_use]
-    pub fn to_json(&self) -> String {
-        match self {
-            Entry::Decision(l) => l.to_json(),
-            Entry::Undo { hand, keep } => format!("{{\"hand\":{hand},\"undo\":{keep}}}"),
-            Entry::Event(v) => v.to_string(),
-        }
-    }
-
-    /// Parses a line of the log after its header.
-    ///
-    /// # Errors
-    /// A one-line reason.
-    pub fn parse(text: &str) -> Result<Entry, String> {
-        let mut m: serde_json::Map<String, serde_json::Value> =
-            serde_json::from_str(text).map_err(|e| e.to_string())?;
-        if m.contains_key("event") {
-            return Ok(Entry::Event(serde_json::Value::Object(m)));
-        }
-        let hand = m.remove("hand").ok_or("no `hand`")?;
-        let hand = hand.as_u64().and_then(|h| u32::try_from(h).ok()).ok_or("`hand` is not a hand number")?;
-        if let Some(keep) = m.remove("undo") {
-            let keep = keep.as_u64().and_then(|k| usize::try_from(k).ok()).ok_or("`undo` is not a count")?;
-            if !m.is_empty() {
-                return Err("an undo line has only `hand` and `undo`".into());
-            }
-            return Ok(Entry::Undo { hand, keep });
-        }
-        let num =
-            |m: &mut serde_json::Map<String, serde_json::Value>, k: &str| -> Result<Option<u64>, String> {
-                m.remove(k).map(|v| v.as_u64().ok_or(format!("`{k}` is not a number"))).transpose()
-            };
-        let server_ms = num(&mut m, "server_ms")?;
-        let page_ms = num(&mut m, "page_ms")?;
-        let at = num(&mut m, "at")?;
-        let timing = server_ms.map(|server_ms| Timing { server_ms, page_ms, at: at.unwrap_or(0) });
-        let step: Step = serde_json::from_value(serde_json::Value::Object(m)).map_err(|e| e.to_string())?;
-        Ok(Entry::Decision(Line { hand, step, timing }))
-    }
 }
 
 /// The directory's two folders.
@@ -157,7 +42,8 @@ pub struct Store {
     records: PathBuf,
 }
 
-/// An open game log, appended to (a [`Journal`]), and the game's records file.
+/// An open game log, appended to (the table's [`Journal`]), and the game's
+/// records file.
 #[derive(Debug)]
 pub struct Log {
     journal: Journal,
@@ -208,10 +94,10 @@ impl Store {
     /// # Errors
     /// When the file exists or cannot be written.
     pub fn create(&self, t: Token, game: &GameSpec) -> io::Result<Log> {
-        let header = serde_json::to_string(&Header { format: LOG_FORMAT, game: game.clone() })?;
+        let spec = serde_json::to_value(game)?;
         // The fsyncs of the new log and its folder, timed with the write (one line).
         let synced = crate::stats::start();
-        let journal = Journal::create_new(&self.game_path(t), format!("{header}\n").as_bytes())?;
+        let journal = Journal::create(&self.game_path(t), &spec)?;
         crate::stats::since(&crate::stats::STATS.fsync, synced);
         Ok(Log { journal, records: self.records_path(t) })
     }
@@ -241,7 +127,7 @@ impl Store {
             };
             match self.load(token, &path) {
                 Ok(g) => games.push(g),
-                Err(e) => errors.push(e),
+                Err(e) => errors.push(e.to_string()),
             }
         }
         (games, errors)
@@ -249,7 +135,7 @@ impl Store {
 
     /// Reads game `t`'s log again (a game unloaded from memory): None when it
     /// has no log.
-    pub fn load_one(&self, t: Token) -> Option<Result<Loaded, String>> {
+    pub fn load_one(&self, t: Token) -> Option<Result<Loaded, LoadError>> {
         let path = self.game_path(t);
         path.exists().then(|| self.load(t, &path))
     }
@@ -283,32 +169,19 @@ impl Store {
         Ok(floor)
     }
 
-    fn load(&self, token: Token, path: &Path) -> Result<Loaded, String> {
-        let at = |line: usize, e: &dyn std::fmt::Display| format!("{}:{line}: {e}", path.display());
+    fn load(&self, token: Token, path: &Path) -> Result<Loaded, LoadError> {
+        let header = |why: String| LoadError::Header { path: path.to_path_buf(), why };
         // A torn last line was never acknowledged: the journal drops it.
-        let (journal, bytes) = Journal::open(path).map_err(|e| e.to_string())?;
-        let text = String::from_utf8(bytes).map_err(|e| {
-            let line =
-                1 + e.as_bytes()[..e.utf8_error().valid_up_to()].iter().filter(|&&b| b == b'\n').count();
-            at(line, &"not UTF-8 text")
-        })?;
-        let mut lines = text.lines().enumerate();
-        let (_, first) = lines.next().ok_or_else(|| at(1, &"empty log"))?;
-        let header: Header = serde_json::from_str(first).map_err(|e| at(1, &e))?;
-        if header.format != LOG_FORMAT {
-            return Err(at(1, &format!("log format {} (this server reads {LOG_FORMAT})", header.format)));
-        }
-        let mut decisions = Vec::new();
-        for (i, l) in lines {
-            decisions.push((i + 1, Entry::parse(l).map_err(|e| at(i + 1, &e))?));
-        }
+        let opened = Journal::open(path)?;
+        let h = opened.header.ok_or_else(|| header("no header (a log's first line is its game)".into()))?;
+        let game: GameSpec = serde_json::from_value(h.spec).map_err(|e| header(e.to_string()))?;
         let records = self.records_path(token);
         let records_on_disk = std::fs::read_to_string(&records).ok();
         Ok(Loaded {
             token,
-            game: header.game,
-            lines: decisions,
-            log: Log { journal, records },
+            game,
+            lines: opened.entries,
+            log: Log { journal: opened.journal, records },
             records_on_disk,
         })
     }
@@ -341,12 +214,7 @@ impl Log {
     /// # Errors
     /// When the write fails.
     pub fn write(&mut self, lines: &[Entry]) -> io::Result<()> {
-        let mut buf = String::new();
-        for l in lines {
-            buf.push_str(&l.to_json());
-            buf.push('\n');
-        }
-        self.journal.write(buf.as_bytes())
+        self.journal.write(lines)
     }
 
     /// Fsyncs every line written so far.
@@ -381,35 +249,5 @@ impl Log {
     /// When the file cannot be written.
     pub fn write_records_durably(&self, records: &[HandRecord]) -> io::Result<()> {
         durable::write_atomic(&self.records, records_text(records).as_bytes())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use tresillo_core::{Card, Seat};
-
-    #[test]
-    fn lines_round_trip() {
-        let l = Line {
-            hand: 3,
-            step: Step { seat: Seat(2), act: tresillo_core::Decision::Play(Card::ESPADA) },
-            timing: None,
-        };
-        let text = l.to_json();
-        assert_eq!(text, r#"{"hand":3,"seat":2,"play":"1E"}"#);
-        let back = Line::parse(&text).unwrap();
-        assert_eq!((back.hand, back.step), (3, l.step));
-        assert!(Line::parse(r#"{"seat":2,"play":"1E"}"#).unwrap_err().contains("hand"));
-        assert!(Line::parse(r#"{"hand":1,"seat":2,"play":"1E","bid":"paso"}"#).is_err());
-        // A person's decision keeps its timing; an undo and an event read back.
-        let t = Line { timing: Some(Timing { server_ms: 1500, page_ms: Some(1400), at: 7 }), ..l };
-        let text = t.to_json();
-        assert_eq!(text, r#"{"hand":3,"seat":2,"play":"1E","server_ms":1500,"page_ms":1400,"at":7}"#);
-        assert_eq!(Line::parse(&text).unwrap().timing, t.timing);
-        let u = Entry::Undo { hand: 1, keep: 12 }.to_json();
-        assert!(matches!(Entry::parse(&u).unwrap(), Entry::Undo { hand: 1, keep: 12 }));
-        assert!(matches!(Entry::parse(r#"{"event":"hidden","hand":0,"at":5}"#).unwrap(), Entry::Event(_)));
-        assert!(Entry::parse(r#"{"hand":1,"undo":"x"}"#).is_err());
     }
 }

@@ -7,6 +7,7 @@
 //! fails until it is.
 
 mod api;
+mod compat;
 mod guard;
 mod limits;
 mod replay;

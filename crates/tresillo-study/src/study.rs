@@ -6,19 +6,24 @@
 //! time (opponents seeded as a tournament's seating), records finished games
 //! (`record_game`) and reports progress; deal rows come from `tresillo_sim::deal_row`,
 //! the tournament's.
+//!
+//! A participant's game is the table's game loop ([`Table`], shared with `tresillo
+//! serve`: checked on a copy, journaled, applied, finished into a record), and
+//! their journal the table's ([`Journal`], docs/JOURNAL.md); the study adds its
+//! conditions, practice deals, consent, questions and withdrawal.
 
 use crate::file::{BookSource, MAX_ANSWER, Question, StudyFile, When};
 use crate::store::files::{GAMES_DIR, read_text, study_file};
-use crate::store::journal::{Entry, Journal};
 use crate::token::find_token;
 use std::path::{Path, PathBuf};
-use tresillo_agents::cheat::Seated;
-use tresillo_agents::{AgentRng, Registry, TablePlayer, seat_rngs};
+use tresillo_agents::{Registry, seat_rngs};
 use tresillo_core::{
     Deal, Decision, Hand, HandError, LedgerConfig, PlayerView, Request, Rules, Scorer, ScoringMode, Seat,
 };
 use tresillo_sim::book::{BookDeal, DealBook};
 use tresillo_sim::{DealRow, HandRecord, Step, TournamentOrigin, deal_row, deal_seed, seating_index};
+use tresillo_table::journal::{Entry, Journal, Place};
+use tresillo_table::table::{HandSetup, Table, TableError};
 
 /// A participant of an open study, found from their token ([`Study::who`]); the
 /// only way to reach their games.
@@ -139,7 +144,7 @@ pub enum StudyError {
     Store(String),
     /// An opponent failed or made an illegal decision.
     #[error("opponent {0}")]
-    Opponent(String),
+    Opponent(tresillo_table::table::BotError),
     /// Every game of the participant is played.
     #[error("every game of this participant is played")]
     Finished,
@@ -185,12 +190,11 @@ impl StudyError {
 
 struct Live {
     setup: GameSetup,
-    hand: Hand,
-    /// The opponents by seat; `None` in the participant's seat (and seats the
-    /// table does not have).
-    seats: Vec<Option<Seated>>,
-    rngs: [AgentRng; 4],
-    steps: Vec<Step>,
+    /// The hand at the table, the opponents by seat (none in the participant's).
+    table: Table,
+    /// The game's record when a decision applied but not yet journaled ended it
+    /// ([`Lent::think`] journals it).
+    done: Option<HandRecord>,
 }
 
 impl Live {
@@ -202,15 +206,11 @@ impl Live {
         let game = self.setup.game;
         let bad = |why: String| StudyError::Setup(format!("{}: game {game}: {why}", journal.display()));
         for step in steps {
-            let seat = step.seat;
-            if self.hand.request().seat() != Some(seat) {
-                return Err(bad(format!("a decision of seat {} out of turn", seat.0)));
+            match self.table.replay(step, true) {
+                Ok(done) => self.done = done.or(self.done.take()),
+                Err(TableError::Illegal(e)) => return Err(bad(e.to_string())),
+                Err(_) => return Err(bad(format!("a decision of seat {} out of turn", step.seat.0))),
             }
-            if let Some(Some(a)) = self.seats.get_mut(seat.index()) {
-                let _ = a.decide_at(&self.hand, seat, &mut self.rngs[seat.index()]);
-            }
-            self.hand.apply(step.act).map_err(|e| bad(e.to_string()))?;
-            self.steps.push(step);
         }
         Ok(())
     }
@@ -344,7 +344,14 @@ impl Study {
     fn load_person(&self, p: usize) -> Result<Person, StudyError> {
         let id = &self.file.participants[p].id;
         let jpath = self.dir.join(GAMES_DIR).join(format!("{id}.jsonl"));
-        let (journal, entries) = Journal::load(&jpath).map_err(StudyError::Setup)?;
+        let opened = Journal::open(&jpath).map_err(|e| StudyError::Setup(e.to_string()))?;
+        if opened.header.is_some() {
+            return Err(StudyError::Setup(format!(
+                "{}:1: a header in a participant's journal",
+                jpath.display()
+            )));
+        }
+        let (journal, entries) = (opened.journal, opened.entries);
         let mut person = Person::new(journal);
         let total = self.total_games();
         for (line, entry) in entries {
@@ -353,28 +360,30 @@ impl Study {
                 return Err(bad("a line after the participant's withdrawal".into()));
             }
             let next = person.finished.len() as u64;
-            let game = match &entry {
-                Entry::Step { game, .. } | Entry::Record { game, .. } => *game,
+            let game = entry.place().game_or_0();
+            match &entry {
+                Entry::Step { .. } | Entry::Record { .. } => {}
                 Entry::Consent { text, .. } => {
                     person.consented = Some(text.clone());
                     continue;
                 }
-                Entry::Event { game, event } => {
-                    person.events.push((*game, event.clone()));
+                Entry::Event { event, .. } => {
+                    person.events.push((game, event.clone()));
                     continue;
                 }
-                Entry::Answer { game, answer } => {
-                    person.answers.push((*game, answer.clone()));
+                Entry::Answer { answer, .. } => {
+                    person.answers.push((game, answer.clone()));
                     continue;
                 }
-                Entry::Withdrawn { at } => {
+                Entry::Withdrawn { ms, .. } => {
                     if line != 1 {
                         return Err(bad("a withdrawal after other lines (it replaces the journal)".into()));
                     }
-                    person.withdrawn = Some(*at);
+                    person.withdrawn = Some(*ms);
                     continue;
                 }
-            };
+                Entry::Undo { .. } => return Err(bad("an undo in a participant's journal".into())),
+            }
             if game != next || next >= total {
                 return Err(bad(format!(
                     "game {game}, but the participant's next game is {next} of {total}"
@@ -393,7 +402,8 @@ impl Study {
                 Entry::Consent { .. }
                 | Entry::Event { .. }
                 | Entry::Answer { .. }
-                | Entry::Withdrawn { .. } => {
+                | Entry::Withdrawn { .. }
+                | Entry::Undo { .. } => {
                     unreachable!("taken above")
                 }
             }
@@ -484,10 +494,10 @@ impl Study {
         person
             .journal_mut()?
             .append(&[
-                Entry::Consent { game, text: text.clone() },
-                Entry::Event { game, event: event.clone() },
+                Entry::Consent { place: Place::game(game), text: text.clone() },
+                Entry::Event { place: Place::game(game), event: event.clone() },
             ])
-            .map_err(StudyError::Store)?;
+            .map_err(store)?;
         person.consented = Some(text);
         person.events.push((game, event));
         Ok(())
@@ -509,15 +519,15 @@ impl Study {
         }
         let mut event = serde_json::json!({"kind": kind, "at": unix_ms()});
         if let Some(live) = &person.live {
-            event["decision"] = live.steps.len().into();
+            event["decision"] = live.table.steps.len().into();
         }
         if let Some(c) = card {
             event["card"] = c.into();
         }
         person
             .journal_mut()?
-            .append(&[Entry::Event { game, event: event.clone() }])
-            .map_err(StudyError::Store)?;
+            .append(&[Entry::Event { place: Place::game(game), event: event.clone() }])
+            .map_err(store)?;
         person.events.push((game, event));
         Ok(())
     }
@@ -570,7 +580,7 @@ impl Study {
         let at = unix_ms();
         let old = person.journal.take().ok_or(StudyError::Busy)?;
         let path = old.path().to_path_buf();
-        match old.withdraw(at) {
+        match old.replace(&[Entry::Withdrawn { place: Place::game(0), ms: at }]) {
             Ok(journal) => {
                 *person = Person::new(journal);
                 person.withdrawn = Some(at);
@@ -578,9 +588,9 @@ impl Study {
             }
             Err(e) => {
                 // The file is as it was (the replacement is atomic): keep it.
-                let (journal, _) = Journal::load(&path).map_err(StudyError::Store)?;
-                person.journal = Some(journal);
-                Err(StudyError::Store(e))
+                let opened = Journal::open(&path).map_err(store)?;
+                person.journal = Some(opened.journal);
+                Err(store(e))
             }
         }
     }
@@ -645,8 +655,8 @@ impl Study {
         let game = person.finished.len() as u64;
         person
             .journal_mut()?
-            .append(&[Entry::Answer { game, answer: a.clone() }])
-            .map_err(StudyError::Store)?;
+            .append(&[Entry::Answer { place: Place::game(game), answer: a.clone() }])
+            .map_err(store)?;
         person.answers.push((game, a));
         Ok(correct)
     }
@@ -759,9 +769,9 @@ impl Study {
                 practice_played: (person.finished.len() as u64).min(self.file.practice_count()),
                 practice: self.file.practice_count(),
                 withdrawn: person.withdrawn.is_some(),
-                decisions: person
-                    .lent
-                    .unwrap_or_else(|| person.live.as_ref().map_or(person.pending.len(), |l| l.steps.len())),
+                decisions: person.lent.unwrap_or_else(|| {
+                    person.live.as_ref().map_or(person.pending.len(), |l| l.table.steps.len())
+                }),
                 last_at: person.events.iter().filter_map(|(_, e)| e["at"].as_u64()).max(),
             })
             .collect()
@@ -779,15 +789,16 @@ impl Study {
             let person = &mut self.people[who.0];
             if let Some(live) = &person.live {
                 let seat = live.setup.human_seat;
-                if live.hand.request().seat() == Some(seat) {
+                let t = &live.table;
+                if t.turn() == Some(seat) {
                     person.turn_since.get_or_insert_with(std::time::Instant::now);
                 }
                 return Ok(Turn::Decide(Box::new(Pending {
                     setup: live.setup.clone(),
-                    view: live.hand.view(seat),
-                    request: live.hand.request(),
-                    at: live.steps.len(),
-                    steps: live.steps.clone(),
+                    view: t.hand.view(seat),
+                    request: t.hand.request(),
+                    at: t.steps.len(),
+                    steps: t.steps.clone(),
                 })));
             }
             // The game ended without the participant's decision (a seat that sat
@@ -836,7 +847,7 @@ impl Study {
             return Ok(None);
         }
         let live = self.people[who.0].live.as_ref().expect("a live game");
-        if live.hand.request().seat() == Some(live.setup.human_seat) {
+        if live.table.turn() == Some(live.setup.human_seat) {
             return Ok(None);
         }
         Ok(Some(self.take(who, None, Vec::new())))
@@ -880,11 +891,14 @@ impl Study {
         }
         let live = self.people[who.0].live.as_mut().expect("a live game");
         let seat = live.setup.human_seat;
-        if live.hand.request().seat() != Some(seat) || at != live.steps.len() {
-            return Err(StudyError::Stale { given: at, expected: live.steps.len() });
+        let t = &live.table;
+        if t.turn() != Some(seat) || at != t.steps.len() {
+            return Err(StudyError::Stale { given: at, expected: t.steps.len() });
         }
-        let mut next = live.hand;
-        next.apply(d).map_err(StudyError::Illegal)?;
+        let next = t.check(seat, d).map_err(|e| match e {
+            TableError::Illegal(e) => StudyError::Illegal(e),
+            _ => StudyError::Stale { given: at, expected: t.steps.len() },
+        })?;
         let since = self.people[who.0].turn_since.take();
         let mut lent = self.take(who, Some((Step { seat, act: d }, next)), Vec::new());
         if let Some(page_ms) = timed {
@@ -893,7 +907,8 @@ impl Study {
             if let Some(p) = page_ms {
                 event["page_ms"] = p.into();
             }
-            lent.entries.push(Entry::Event { game: lent.live.setup.game, event: event.clone() });
+            lent.entries
+                .push(Entry::Event { place: Place::game(lent.live.setup.game), event: event.clone() });
             self.people[who.0].events.push((lent.live.setup.game, event));
         }
         Ok(lent)
@@ -906,17 +921,14 @@ impl Study {
         let person = &mut self.people[who.0];
         let mut live = person.live.take().expect("a live game");
         let journal = person.journal.take().expect("a participant not lent has a journal");
-        let before: Vec<Step> = live.steps.iter().chain(&replay).copied().collect();
+        let before: Vec<Step> = live.table.steps.iter().chain(&replay).copied().collect();
         person.lent = Some(before.len());
         let mut entries = Vec::new();
         if let Some((step, hand)) = first {
-            live.hand = hand;
-            live.steps.push(step);
-            entries.push(Entry::Step { game: live.setup.game, step });
+            live.done = live.table.apply(hand, step);
+            entries.push(Entry::Step { place: Place::game(live.setup.game), step, timing: None });
         }
-        let origin = self.origin_of(&live.setup);
-        let seed = self.seed_of(&live.setup);
-        Lent { who, live, journal, before, replay, entries, origin, seed, outcome: None }
+        Lent { who, live, journal, before, replay, entries, outcome: None }
     }
 
     /// Takes back a game lent by [`Study::lend`] or [`Study::lend_decision`]
@@ -957,7 +969,7 @@ impl Study {
     pub fn record_game(&mut self, who: Who, mut record: HandRecord) -> Result<(), StudyError> {
         let person = &self.people[who.0];
         person.active()?;
-        if person.live.as_ref().is_some_and(|l| !l.steps.is_empty()) || !person.pending.is_empty() {
+        if person.live.as_ref().is_some_and(|l| !l.table.steps.is_empty()) || !person.pending.is_empty() {
             return Err(StudyError::Record("a game is in progress through the study's own table".into()));
         }
         let game = person.finished.len() as u64;
@@ -971,8 +983,8 @@ impl Study {
         let person = &mut self.people[who.0];
         person
             .journal_mut()?
-            .append(&[Entry::Record { game, record: Box::new(record.clone()) }])
-            .map_err(StudyError::Store)?;
+            .append(&[Entry::Record { place: Place::game(game), record: Box::new(record.clone()) }])
+            .map_err(store)?;
         person.live = None;
         person.finished.push(record);
         Ok(())
@@ -1041,22 +1053,31 @@ impl Study {
             return Ok(None);
         }
         let setup = self.setup(p, game);
-        let hand = Hand::with_rules(setup.rules, setup.players, setup.deal, setup.dealer)
-            .map_err(|e| StudyError::Setup(format!("deal {}: {e}", setup.deal_index)))?;
         let mut seats = Vec::with_capacity(usize::from(setup.players));
         for (seat, spec) in setup.agents.iter().enumerate() {
             seats.push(if seat == setup.human_seat.index() {
                 None
             } else {
-                let mut a = self
-                    .registry
-                    .build_seated(spec)
-                    .map_err(|e| StudyError::Setup(format!("opponent {spec:?}: {e}")))?;
-                a.begin_hand();
-                Some(a)
+                Some(
+                    self.registry
+                        .build_seated(spec)
+                        .map_err(|e| StudyError::Setup(format!("opponent {spec:?}: {e}")))?,
+                )
             });
         }
-        Ok(Some(Live { hand, seats, rngs: seat_rngs(setup.rng_seed), steps: Vec::new(), setup }))
+        let hand = HandSetup {
+            rules: setup.rules,
+            players: setup.players,
+            deal: setup.deal,
+            dealer: setup.dealer,
+            agents: setup.agents.clone(),
+            seed: self.seed_of(&setup),
+            rng_seed: setup.rng_seed,
+            tournament: self.origin_of(&setup),
+        };
+        let table = Table::new(hand, seats)
+            .map_err(|e| StudyError::Setup(format!("deal {}: {e}", setup.deal_index)))?;
+        Ok(Some(Live { setup, table, done: None }))
     }
 
     /// The opponents decide until the participant's turn or the end of the hand
@@ -1148,14 +1169,12 @@ pub struct Lent {
     replay: Vec<Step>,
     /// What [`Lent::think`] journals.
     entries: Vec<Entry>,
-    origin: Option<TournamentOrigin>,
-    seed: Option<u64>,
     outcome: Option<Result<Option<Box<HandRecord>>, StudyError>>,
 }
 
 impl std::fmt::Debug for Lent {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Lent").field("who", &self.who).field("at", &self.live.steps.len()).finish()
+        f.debug_struct("Lent").field("who", &self.who).field("at", &self.live.table.steps.len()).finish()
     }
 }
 
@@ -1180,43 +1199,28 @@ impl Lent {
             return;
         }
         let live = &mut self.live;
-        let game = live.setup.game;
+        let place = Place::game(live.setup.game);
         let mut failure = None;
-        while let Some(seat) = live.hand.request().seat() {
-            let Some(Some(agent)) = live.seats.get_mut(seat.index()) else { break };
-            let d = match agent.decide_at(&live.hand, seat, &mut live.rngs[seat.index()]) {
-                Ok(d) => d,
-                Err(f) => {
-                    failure = Some(format!("{} in seat {} failed: {f}", agent.player_name(), seat.0));
-                    break;
-                }
-            };
-            if let Err(e) = live.hand.apply(d) {
-                failure = Some(format!("{} in seat {}: illegal {d:?}: {e}", agent.player_name(), seat.0));
+        while let Some(seat) = live.table.turn() {
+            if !live.table.has_bot(seat) {
                 break;
             }
-            let step = Step { seat, act: d };
-            live.steps.push(step);
-            self.entries.push(Entry::Step { game, step });
-        }
-        let mut finished = None;
-        if failure.is_none()
-            && let Some(result) = live.hand.result()
-        {
-            for a in live.seats.iter_mut().flatten() {
-                a.finish_hand(&result);
+            match live.table.play_bot(seat) {
+                Ok((step, done)) => {
+                    self.entries.push(Entry::Step { place, step, timing: None });
+                    live.done = done;
+                }
+                Err(f) => {
+                    failure = Some(f);
+                    break;
+                }
             }
-            let s = &live.setup;
-            let mut rec =
-                HandRecord::new(s.rules.set, s.deal, s.dealer, s.agents.clone(), live.steps.clone(), result);
-            rec.set_rules(&s.rules);
-            rec.rng_seed = Some(s.rng_seed);
-            rec.tournament = self.origin.clone();
-            rec.seed = self.seed;
-            self.entries.push(Entry::Record { game, record: Box::new(rec.clone()) });
-            finished = Some(Box::new(rec));
         }
-        self.outcome = Some(match self.journal.append(&self.entries).map_err(StudyError::Store) {
+        let finished = live.done.take().map(Box::new);
+        if let Some(rec) = &finished {
+            self.entries.push(Entry::Record { place, record: rec.clone() });
+        }
+        self.outcome = Some(match self.journal.append(&self.entries).map_err(store) {
             Err(e) => Err(e),
             Ok(()) => match failure {
                 Some(f) => Err(StudyError::Opponent(f)),
@@ -1224,6 +1228,11 @@ impl Lent {
             },
         });
     }
+}
+
+/// A journal that could not be written or read again: nothing was acknowledged.
+fn store(e: impl std::fmt::Display) -> StudyError {
+    StudyError::Store(e.to_string())
 }
 
 /// The `deals.csv` row of a finished study game (the tournament's schema):

@@ -1,12 +1,12 @@
 //! Every file the study touches, and nothing else here decides anything: the
-//! study file (created without overwriting, participants appended), each
-//! participant's journal (appended and flushed to disk before a decision is
-//! acknowledged) and the export directory.
+//! study file (created without overwriting, participants appended) and the
+//! export directory. Each participant's journal is the table's journal
+//! (`tresillo_table::journal`, shared with `tresillo serve`: appended and
+//! flushed to disk before a decision is acknowledged, a torn last line dropped
+//! on open).
 //!
-//! A torn last line of a journal is dropped on open; every write goes through the
-//! durable-file functions; the export directory holds `deals.csv`/`deals.parquet` and
-//! records.
+//! Every write goes through the durable-file functions; the export directory
+//! holds `deals.csv`/`deals.parquet` and records.
 
 pub mod export;
 pub mod files;
-pub mod journal;
