@@ -13,13 +13,10 @@
 //!   took it at a server: `{"hand":0,"seat":1,"play":"7C"}`,
 //!   `{"game":2,"seat":0,"bid":"paso","server_ms":1500,"page_ms":1400,"at":MS}`;
 //! - `undo`: the hand's decisions cut to the first N (`{"hand":0,"undo":12}`);
-//! - `event`: what a person did beyond decisions, its `kind` and its fields: in
-//!   a journal of hands (a server's log) flat, the kind the value of `event`
-//!   and the fields beside it
-//!   (`{"hand":0,"event":"misclick","card":"7C","seat":0,"seq":5,"at":MS}`); in
-//!   a journal of games (a study's) an object (`{"game":1,"event":{"at":MS,
-//!   "kind":"hidden"}}`). Either is read anywhere; each is written where its
-//!   readers (tests, scripts, researchers' tools) have always found it;
+//! - `event`: what a person did beyond decisions, flat: its kind the value of
+//!   `event`, its fields beside it
+//!   (`{"hand":0,"event":"misclick","card":"7C","seat":0,"seq":5,"at":MS}`,
+//!   `{"game":1,"event":"hidden","at":MS}`);
 //! - `record`: the game (hand) finished, its record (docs/RECORDS.md);
 //! - `consent`: the consent text a participant accepted;
 //! - `answer`: an answer to a question of a study file;
@@ -31,7 +28,8 @@
 //!
 //! Read too: the server's log format 1 (header `{"format":1,"game":{...}}`, the
 //! same lines) and the study's journals before format 2 (no header; a decision
-//! as `{"game":G,"step":{...}}`, an event as `{"game":G,"event":{"kind":K,...}}`).
+//! as `{"game":G,"step":{...}}`, an event as an object, `{"game":G,"event":
+//! {"kind":K,...}}`).
 //! A journal of an older format is never rewritten: new lines are appended to it
 //! in format 2, and the mixed file reads back.
 
@@ -242,11 +240,6 @@ impl Entry {
                 }
             }
             Entry::Undo { keep, .. } => out.push_str(&format!("\"undo\":{keep}")),
-            // A journal of games (a study's) keeps the event as an object,
-            // a journal of hands (a server's log) flat: what their readers read.
-            Entry::Event { place: Place { hand: None, .. }, event } => {
-                out.push_str(&format!("\"event\":{event}"))
-            }
             Entry::Event { event, .. } => {
                 let kind = event.get("kind").cloned().unwrap_or(Value::Null);
                 out.push_str(&format!("\"event\":{kind}"));
@@ -540,7 +533,7 @@ mod tests {
             ),
             (
                 Entry::Event { place: Place::game(2), event: serde_json::json!({"kind": "hidden", "at": 5}) },
-                r#"{"game":2,"event":{"at":5,"kind":"hidden"}}"#,
+                r#"{"game":2,"event":"hidden","at":5}"#,
             ),
             (
                 Entry::Consent { place: Place::game(0), text: "I agree.".into() },
