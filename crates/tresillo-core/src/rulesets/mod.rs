@@ -142,7 +142,7 @@ macro_rules! built_in {
         $(pub mod $module;)*
 
         /// The built-in rule sets, in their documented order (`RuleSet::BUILT_IN`).
-        pub(crate) const BUILT_IN_LIST: &[crate::RuleSet] = &[$($(crate::RuleSet::of(&$module::$spec),)+)*];
+        pub(crate) const BUILT_IN_LIST: &[crate::spec::RuleSet] = &[$($(crate::spec::RuleSet::of(&$module::$spec),)+)*];
     };
 }
 
