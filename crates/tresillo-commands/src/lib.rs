@@ -389,7 +389,11 @@ pub fn main_with(args: Vec<std::ffi::OsString>, build: provenance::Build) -> u8 
     match run(cli) {
         Ok(()) => 0,
         Err(e)
-            if e.chain().any(|c| matches!(c.downcast_ref(), Some(tresillo_sim::SimError::Interrupted))) =>
+            if e.chain().any(|c| {
+                matches!(c.downcast_ref(), Some(tresillo_sim::SimError::Interrupted))
+                    || c.downcast_ref::<tresillo_runs::RunError>()
+                        .is_some_and(tresillo_runs::RunError::is_interrupted)
+            }) =>
         {
             note!("error: interrupted; every finished deal is kept (`--resume` continues a run)");
             130
