@@ -66,8 +66,8 @@ pub enum RuleSetFileError {
         error: std::io::Error,
     },
     /// The file does not define a rule set (the message names the file, line and key).
-    #[error("{0}")]
-    Define(String),
+    #[error(transparent)]
+    Define(tresillo_core::RuleSetError),
 }
 
 /// The build that wrote a manifest (its `build` field): the git commit of the
