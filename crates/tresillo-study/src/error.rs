@@ -29,20 +29,31 @@ pub enum SetupError {
         /// What the system said (in the message, not a source).
         error: io::Error,
     },
-    /// The study file, or a game of the study, is not what the study needs: the
-    /// message of the study's own checks (which names the line and the key).
-    #[error("{0}")]
-    Study(String),
+    /// A new study file that is refused (the line and the key).
+    #[error(transparent)]
+    NewFile(#[from] crate::FileError),
+    /// The study file in `path` is refused (the line and the key).
+    #[error("{}: {error}", path.display())]
+    StudyFile {
+        /// The study file.
+        path: PathBuf,
+        /// Why.
+        error: crate::FileError,
+    },
     /// The study file as it would be after adding participant `id` is refused.
-    #[error("{}: participant {id:?}: {why}", path.display())]
+    #[error("{}: participant {id:?}: {error}", path.display())]
     Participant {
         /// The study file.
         path: PathBuf,
         /// The participant.
         id: String,
         /// Why.
-        why: String,
+        error: crate::FileError,
     },
+    /// A game of the study that cannot be exported: the message of the study's
+    /// own checks (`study.rs`'s, as text until the journal merge).
+    #[error("{0}")]
+    Study(String),
     /// The study's deal book.
     #[error(transparent)]
     Book(#[from] tresillo_deals::BookError),

@@ -34,8 +34,8 @@ mod token;
 
 pub use error::SetupError;
 pub use file::{
-    Assignment, BookSource, Condition, MAX_ANSWER, MAX_BOOK, MAX_PRACTICE, Participant, Practice, Question,
-    StudyFile, When,
+    Assignment, BookSource, Condition, FileError, MAX_ANSWER, MAX_BOOK, MAX_PRACTICE, Participant, Practice,
+    Question, StudyFile, When,
 };
 pub use store::export::{Exported, export, export_baseline};
 pub use store::files::{GAMES_DIR, STUDY_FILE, study_file};
@@ -124,7 +124,7 @@ pub fn new_study_text(s: &NewStudy) -> Result<String, SetupError> {
     for id in &s.participants {
         text.push_str(&participant_block(id, &new_token()?, None));
     }
-    StudyFile::parse(&text).map_err(SetupError::Study)?;
+    StudyFile::read(&text)?;
     Ok(text)
 }
 
@@ -133,9 +133,9 @@ pub fn new_study_text(s: &NewStudy) -> Result<String, SetupError> {
 /// holds every participant's games. Returns each participant's id and token.
 pub fn create_study(dir: &Path, s: &NewStudy, registry: &Registry) -> Result<Vec<Participant>, SetupError> {
     let text = new_study_text(s)?;
-    let file = StudyFile::parse(&text).map_err(SetupError::Study)?;
-    file.check_agents(&text, registry).map_err(SetupError::Study)?;
-    file.check_capacity(&text, s.deals).map_err(SetupError::Study)?;
+    let file = StudyFile::read(&text)?;
+    file.check_opponents(&text, registry)?;
+    file.check_book_size(&text, s.deals)?;
     store::files::create_new(&study_file(dir), &text)?;
     Ok(file.participants)
 }
@@ -156,7 +156,7 @@ pub fn add_participant(dir: &Path, id: &str) -> Result<String, SetupError> {
     let path = study_file(dir);
     let text = std::fs::read_to_string(&path).map_err(SetupError::file(&path))?;
     let before =
-        StudyFile::parse(&text).map_err(|e| SetupError::Study(format!("{}: {e}", path.display())))?;
+        StudyFile::read(&text).map_err(|error| SetupError::StudyFile { path: path.clone(), error })?;
     let token = new_token()?;
     let condition = (before.conditions.len() > 1).then(|| before.next_condition().to_string());
     let mut block = participant_block(id, &token, condition.as_deref());
@@ -164,9 +164,9 @@ pub fn add_participant(dir: &Path, id: &str) -> Result<String, SetupError> {
         block.insert(0, '\n');
     }
     let longer = format!("{text}{block}");
-    let participant = |why| SetupError::Participant { path: path.clone(), id: id.to_string(), why };
-    let file = StudyFile::parse(&longer).map_err(participant)?;
-    file.check_capacity(&longer, book_len(dir, &file)?).map_err(participant)?;
+    let participant = |error| SetupError::Participant { path: path.clone(), id: id.to_string(), error };
+    let file = StudyFile::read(&longer).map_err(participant)?;
+    file.check_book_size(&longer, book_len(dir, &file)?).map_err(participant)?;
     store::files::append(&path, &block)?;
     Ok(token)
 }
