@@ -14,8 +14,9 @@ error into a message). For each library crate it reports, one line each
   left out as check-function-length.py leaves it out (`#[cfg(test)]` modules,
   inline or in their own file, and `#[test]` functions).
 
-ALLOWED lists files still waiting for their types; each entry says why. `--all`
-lists the findings in the allowed files too, without failing on them.
+ALLOWED lists files still waiting for their types, ALLOWED_FUNCTIONS single
+functions; each entry says why. `--all` lists the allowed findings too, without
+failing on them.
 """
 import importlib.util
 import re
@@ -42,6 +43,17 @@ ALLOWED = {
     "crates/tresillo-server/src/study.rs",
 }
 
+# Functions (file, name) whose text error a caller in ALLOWED reads as a String:
+# each has a typed twin beside it (or is the last step there). Until the journal
+# merge, like ALLOWED: once those callers take the types, these go.
+ALLOWED_FUNCTIONS = {
+    ("crates/tresillo-study/src/file.rs", "parse"),  # StudyFile::read's text; study.rs
+    ("crates/tresillo-study/src/file.rs", "check_agents"),  # check_opponents' text; study.rs
+    ("crates/tresillo-study/src/file.rs", "check_capacity"),  # check_book_size's text; study.rs
+    ("crates/tresillo-study/src/store/files.rs", "read_text"),  # study.rs
+    ("crates/tresillo-server/src/spec.rs", "parse_rules"),  # game.rs
+}
+
 ARROW_RESULT = re.compile(r"->\s*(?:std::result::)?Result\s*<")
 ALIAS_RESULT = re.compile(r"\btype\s+\w+(?:<[^=]*>)?\s*=\s*(?:std::result::)?Result\s*<")
 TEXT = re.compile(r"^(?:String|std::string::String|&\s*(?:'\w+\s+)?str)$")
@@ -66,6 +78,15 @@ def type_args(code, start):
             args.append(code[at:i])
             at = i + 1
     return None
+
+
+FN = re.compile(r"\bfn\s+(\w+)")
+
+
+def function_at(code, at):
+    """The name of the last `fn` that starts before `at` (the function a return type belongs to)."""
+    names = [m.group(1) for m in FN.finditer(code, 0, at)]
+    return names[-1] if names else ""
 
 
 def text_results(code):
@@ -117,8 +138,10 @@ def main():
                 if any(a <= at < b for a, b in skip):
                     continue
                 line = code.count("\n", 0, at) + 1
-                text = f"{rel}:{line} returns Result<_, {err}>: give the error a type (an enum, thiserror)"
-                (allowed if rel in ALLOWED else findings).append(text)
+                name = function_at(code, at)
+                text = f"{rel}:{line} {name} returns Result<_, {err}>: give the error a type (an enum, thiserror)"
+                ok = rel in ALLOWED or (rel, name) in ALLOWED_FUNCTIONS
+                (allowed if ok else findings).append(text)
     for f in findings:
         print(f)
     if survey:
@@ -127,8 +150,8 @@ def main():
     if findings:
         sys.exit(f"check-errors: {len(findings)} finding(s): library crates report errors as types, anyhow only in "
                  f"{', '.join(sorted(EDGES))}")
-    print(f"check-errors: no anyhow and no Result<_, String> in the library crates "
-          f"({len(allowed)} in the allowed files: {len(ALLOWED)} files until the journal merge)")
+    print(f"check-errors: no anyhow and no Result<_, String> in the library crates but the allowed "
+          f"({len(allowed)}: {len(ALLOWED)} files and {len(ALLOWED_FUNCTIONS)} functions until the journal merge)")
 
 
 if __name__ == "__main__":

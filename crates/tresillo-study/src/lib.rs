@@ -154,7 +154,7 @@ fn book_len(dir: &Path, file: &StudyFile) -> Result<u64, SetupError> {
 /// condition the assignment gives them (`condition = "..."`). Returns the token.
 pub fn add_participant(dir: &Path, id: &str) -> Result<String, SetupError> {
     let path = study_file(dir);
-    let text = std::fs::read_to_string(&path).map_err(SetupError::file(&path))?;
+    let text = store::files::read(&path)?;
     let before =
         StudyFile::read(&text).map_err(|error| SetupError::StudyFile { path: path.clone(), error })?;
     let token = new_token()?;

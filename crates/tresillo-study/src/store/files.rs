@@ -18,8 +18,13 @@ pub fn study_file(dir: &Path) -> PathBuf {
 }
 
 /// Reads a text file, with a one-line error naming it.
+pub fn read(path: &Path) -> Result<String, SetupError> {
+    fs::read_to_string(path).map_err(SetupError::file(path))
+}
+
+/// [`read`], its error as text (for `study.rs`, until the journal merge).
 pub fn read_text(path: &Path) -> Result<String, String> {
-    fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
+    read(path).map_err(|e| e.to_string())
 }
 
 /// Writes `text` as a new file `path` (created with its directory; an existing
