@@ -216,3 +216,33 @@ impl<T> OnFile<T> for io::Result<T> {
         self.map_err(|error| RunError::Io { verb, path: path.to_path_buf(), error })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A step's message says its cause on the same line, as the binaries printed
+    /// it before (anyhow's `{:#}`), and has no separate source to print twice.
+    #[test]
+    fn a_step_says_its_cause_on_one_line() {
+        let gone = || Err::<(), _>(io::Error::new(io::ErrorKind::NotFound, "gone"));
+        let e = gone().on("reading", Path::new("out/manifest.json")).context("out: the run").unwrap_err();
+        assert_eq!(e.to_string(), "out: the run: reading out/manifest.json: gone");
+        assert_eq!(format!("{e:#}"), e.to_string());
+        assert!(std::error::Error::source(&e).is_none());
+        let e = gone().with_context(|| format!("moving {} to {}", "a", "b")).unwrap_err();
+        assert_eq!(e.to_string(), "moving a to b: gone");
+    }
+
+    /// An interruption is told apart through the steps around it.
+    #[test]
+    fn an_interruption_is_seen_through_its_steps() {
+        let stopped = Err::<(), _>(crate::Interrupted { deals_completed: 7 });
+        let e = stopped.context("a step").context("another").unwrap_err();
+        assert!(e.is_interrupted());
+        assert_eq!(e.interrupted(), Some(crate::Interrupted { deals_completed: 7 }));
+        let e = Err::<(), _>(tresillo_sim::SimError::Interrupted).context("a step").unwrap_err();
+        assert!(e.is_interrupted() && e.interrupted().is_none());
+        assert!(!RunError::Invalid("no".into()).is_interrupted());
+    }
+}
