@@ -372,17 +372,22 @@ impl std::fmt::Display for BiddingCovers {
     }
 }
 
-impl std::str::FromStr for BiddingCovers {
-    type Err = String;
+/// A bidding cover of no known name ([`BiddingCovers`]' `FromStr`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown bidding cover `{0}`: `bidding` (the auction, contract, exchange and conversation) or `all` \
+     (every decision but card play)"
+)]
+pub struct UnknownBiddingCover(pub String);
 
-    fn from_str(s: &str) -> Result<BiddingCovers, String> {
+impl std::str::FromStr for BiddingCovers {
+    type Err = UnknownBiddingCover;
+
+    fn from_str(s: &str) -> Result<BiddingCovers, UnknownBiddingCover> {
         match s.trim() {
             "bidding" => Ok(BiddingCovers::Bidding),
             "all" => Ok(BiddingCovers::All),
-            other => Err(format!(
-                "unknown bidding cover `{other}`: `bidding` (the auction, contract, exchange and conversation) \
-                 or `all` (every decision but card play)"
-            )),
+            other => Err(UnknownBiddingCover(other.to_string())),
         }
     }
 }

@@ -28,6 +28,36 @@ pub struct TimeControl {
     pub inc: Duration,
 }
 
+/// Why a time control is refused ([`TimeControl::parse`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ClockError {
+    /// The hands are not a number.
+    #[error("`{0}` is not a number of hands")]
+    Hands(String),
+    /// Hands out of bounds.
+    #[error("a clock covers 1 to {MAX_CLOCK_HANDS} hands, not {0}")]
+    HandsRange(u32),
+    /// A time that is not a number (`what`: the base time or the increment).
+    #[error("the {what} `{x}` is not a number of seconds")]
+    Seconds {
+        /// Which time.
+        what: &'static str,
+        /// The text given.
+        x: String,
+    },
+    /// A time out of bounds.
+    #[error("the {what} must be 0 to 86400 seconds, not {x}")]
+    SecondsRange {
+        /// Which time.
+        what: &'static str,
+        /// The text given.
+        x: String,
+    },
+    /// A base time of 0.
+    #[error("the base time must be above 0")]
+    NoBase,
+}
+
 /// The most hands one clock may cover.
 pub const MAX_CLOCK_HANDS: u32 = 1_000_000;
 
@@ -35,29 +65,28 @@ impl TimeControl {
     /// Reads `BASE+INC` or `HANDS/BASE+INC` (seconds, decimals allowed; `+INC`
     /// may be left out): `60+0.5` is a minute per hand and half a second more
     /// after each decision, `10/300+1` five minutes for ten hands.
-    pub fn parse(s: &str) -> Result<TimeControl, String> {
+    pub fn parse(s: &str) -> Result<TimeControl, ClockError> {
         let (hands, rest) = match s.split_once('/') {
             Some((h, rest)) => {
-                let h: u32 = h.trim().parse().map_err(|_| format!("`{h}` is not a number of hands"))?;
+                let h: u32 = h.trim().parse().map_err(|_| ClockError::Hands(h.to_string()))?;
                 if h == 0 || h > MAX_CLOCK_HANDS {
-                    return Err(format!("a clock covers 1 to {MAX_CLOCK_HANDS} hands, not {h}"));
+                    return Err(ClockError::HandsRange(h));
                 }
                 (h, rest)
             }
             None => (1, s),
         };
         let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
-        let secs = |x: &str, what: &str| -> Result<Duration, String> {
-            let v: f64 =
-                x.trim().parse().map_err(|_| format!("the {what} `{x}` is not a number of seconds"))?;
+        let secs = |x: &str, what: &'static str| -> Result<Duration, ClockError> {
+            let v: f64 = x.trim().parse().map_err(|_| ClockError::Seconds { what, x: x.to_string() })?;
             if !(0.0..=86_400.0).contains(&v) {
-                return Err(format!("the {what} must be 0 to 86400 seconds, not {x}"));
+                return Err(ClockError::SecondsRange { what, x: x.to_string() });
             }
             Ok(Duration::from_secs_f64(v))
         };
         let tc = TimeControl { hands, base: secs(base, "base time")?, inc: secs(inc, "increment")? };
         if tc.base.is_zero() {
-            return Err("the base time must be above 0".into());
+            return Err(ClockError::NoBase);
         }
         Ok(tc)
     }

@@ -69,13 +69,14 @@ mod rng;
 mod sampling;
 mod search;
 mod spec_error;
+pub use spec_error::ValueError;
 
 // The search modules at their old paths (`tresillo_agents::pimc::...`).
 pub use search::{gpimc, gsolver, pimc, solver};
 
 pub use agent::{
-    Agent, AgentError, AgentErrorKind, BiddingCovers, Failure, SplitPlayer, TablePlayer, Work,
-    is_bidding_request, play_hand, play_hand_with,
+    Agent, AgentError, AgentErrorKind, BiddingCovers, Failure, SplitPlayer, TablePlayer, UnknownBiddingCover,
+    Work, is_bidding_request, play_hand, play_hand_with,
 };
 
 pub use sampling::infer::Inference;

@@ -384,7 +384,7 @@ pub fn clock_of(spec: &str) -> Result<Option<crate::clock::TimeControl>, SpecErr
         agent: split_spec(spec).map(|(n, _)| n.to_string()).unwrap_or_default(),
         param: "tc".into(),
         value: v.into(),
-        why,
+        why: why.to_string(),
     })
 }
 
@@ -686,7 +686,7 @@ fn infer_params(p: &Params<'_>) -> Result<InferParams, SpecError> {
     let mut q = InferParams::default();
     for (name, _, _) in InferParams::INFO {
         if let Some(v) = p.get(name) {
-            q.set(name, v).map_err(|why| p.bad_value(name, v, why))?;
+            q.set(name, v).map_err(|why| p.bad_value(name, v, why.to_string()))?;
         }
     }
     Ok(q)

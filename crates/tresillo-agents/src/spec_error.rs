@@ -62,12 +62,30 @@ pub enum SpecError {
     Duplicate(String),
 }
 
-/// A spec value as an integer in `min..=max`, or why not (the `why` of
-/// [`SpecError::BadValue`]: "expected an integer", "must be between ...").
-pub(crate) fn int_in(value: &str, min: u32, max: u32) -> Result<u32, String> {
-    let x: i64 = value.parse().map_err(|_| "expected an integer".to_string())?;
+/// Why a spec value is refused (the `why` of [`SpecError::BadValue`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ValueError {
+    /// Not an integer.
+    #[error("expected an integer")]
+    NotInteger,
+    /// An integer out of its bounds.
+    #[error("must be between {min} and {max}")]
+    Range {
+        /// The least value.
+        min: u32,
+        /// The greatest value.
+        max: u32,
+    },
+    /// Not what the parameter takes (`0`: what it takes, as "expected a number").
+    #[error("{0}")]
+    Expected(&'static str),
+}
+
+/// A spec value as an integer in `min..=max`, or why not.
+pub(crate) fn int_in(value: &str, min: u32, max: u32) -> Result<u32, ValueError> {
+    let x: i64 = value.parse().map_err(|_| ValueError::NotInteger)?;
     if x < i64::from(min) || x > i64::from(max) {
-        return Err(format!("must be between {min} and {max}"));
+        return Err(ValueError::Range { min, max });
     }
     Ok(x as u32)
 }

@@ -144,10 +144,10 @@ fn iterations_and_memory_are_as_documented() {
 #[test]
 fn bad_parameters_are_refused_with_the_parameter_named() {
     let mut p = IsmctsParams::default();
-    assert!(p.set("iters", "0").unwrap_err().contains("between 1"));
-    assert!(p.set("c", "-0.5").unwrap_err().contains("at least 0"));
+    assert!(p.set("iters", "0").unwrap_err().to_string().contains("between 1"));
+    assert!(p.set("c", "-0.5").unwrap_err().to_string().contains("at least 0"));
     assert!(p.set("c", "nan").is_err());
-    assert!(p.set("playout", "greedy").unwrap_err().contains("random"));
+    assert!(p.set("playout", "greedy").unwrap_err().to_string().contains("random"));
     assert!(p.set("mo", "2").is_err());
     assert_eq!(p.set("entrada", "40"), Ok(false));
     assert_eq!(p.set("c", "1.5"), Ok(true));

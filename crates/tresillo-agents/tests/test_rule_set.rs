@@ -31,7 +31,7 @@ fn the_registered_set_is_known_by_name_and_clashes_are_refused() {
     // Registering it again is harmless; another spec under a taken name is refused.
     assert_eq!(register_rule_set(*TEST_THREE).unwrap(), rules.set);
     static CLASH: RuleSpec = RuleSpec { summary: "another", ..tresillo_core::rulesets::spanish::TRESILLO };
-    assert!(register_rule_set(&CLASH).unwrap_err().contains("`tresillo`"));
+    assert!(register_rule_set(&CLASH).unwrap_err().to_string().contains("`tresillo`"));
 }
 
 #[test]

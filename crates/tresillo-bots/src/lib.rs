@@ -539,10 +539,45 @@ pub struct BotOption {
 
 /// Starts the bot `config` describes, greets it for `rules` at `players`, and
 /// returns the options it declares; the process then ends. For `tune`, which starts a bot's options at their defaults.
-pub fn declared_options(config: &BotConfig, rules: Rules, players: u8) -> Result<Vec<BotOption>, String> {
+pub fn declared_options(config: &BotConfig, rules: Rules, players: u8) -> Result<Vec<BotOption>, StartError> {
     let mut bot = ExtBot::new(BotConfig { options: Vec::new(), ..config.clone() });
-    bot.spawn(rules, players).map_err(|f| format!("external bot {}: {}", bot.who(), f.why))?;
+    bot.spawn(rules, players).map_err(|f| StartError { who: bot.who(), why: f.why })?;
     Ok(bot.declared.clone())
+}
+
+/// Why a bot could not be started and greeted ([`declared_options`]).
+#[derive(Debug, thiserror::Error)]
+#[error("external bot {who}: {why}")]
+pub struct StartError {
+    /// The bot, as messages name it.
+    pub who: String,
+    /// What happened.
+    pub why: String,
+}
+
+/// A line of the protocol that breaks it (what a bot wrote, or what the toolkit
+/// sent to a bot played by `tresillo bot`), said in one line: each is told
+/// apart only by its words, which name the line's fault.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ProtocolError(pub String);
+
+impl From<String> for ProtocolError {
+    fn from(why: String) -> ProtocolError {
+        ProtocolError(why)
+    }
+}
+
+impl From<&str> for ProtocolError {
+    fn from(why: &str) -> ProtocolError {
+        ProtocolError(why.to_string())
+    }
+}
+
+impl From<ProtocolError> for Fault {
+    fn from(e: ProtocolError) -> Fault {
+        Fault { why: e.0, fatal: false }
+    }
 }
 
 /// A fault: what happened, and whether it stops the run whatever `fault=` says
@@ -893,9 +928,9 @@ impl ExtBot {
         }
         self.public = v["public"] == true;
         self.auto_played = 0;
-        self.declared = declared(&v["options"]).map_err(|why| Fault { why, fatal: true })?;
+        self.declared = declared(&v["options"]).map_err(|why| Fault { why: why.0, fatal: true })?;
         for (k, x) in &self.config.options {
-            check_option(&self.declared, k, *x).map_err(|why| Fault { why, fatal: true })?;
+            check_option(&self.declared, k, *x).map_err(|why| Fault { why: why.0, fatal: true })?;
         }
         // The start-up is not an answer's time.
         self.waited = Duration::ZERO;
@@ -1108,8 +1143,8 @@ impl ExtBot {
 /// How the toolkit reads a bot's answer `line` to request `id` with the `legal`
 /// action ids ([`parse_answer`]): the action id, or why the line is refused in
 /// one line. Public for the fuzz tests and for tools that check a bot's output.
-pub fn read_answer(line: &[u8], id: u64, legal: &[usize]) -> Result<usize, String> {
-    parse_answer(line, id, legal).map_err(|f| f.why)
+pub fn read_answer(line: &[u8], id: u64, legal: &[usize]) -> Result<usize, ProtocolError> {
+    parse_answer(line, id, legal).map_err(|f| ProtocolError(f.why))
 }
 
 /// The action a bot's answer `line` names, checked: a message `action` for
@@ -1149,7 +1184,7 @@ fn parse_answer(line: &[u8], id: u64, legal: &[usize]) -> Result<usize, Fault> {
 }
 
 /// The options a bot's greeting declares (`options`, a list; absent: none).
-fn declared(v: &serde_json::Value) -> Result<Vec<BotOption>, String> {
+fn declared(v: &serde_json::Value) -> Result<Vec<BotOption>, ProtocolError> {
     let Some(list) = v.as_array() else {
         return if v.is_null() {
             Ok(Vec::new())
@@ -1176,23 +1211,25 @@ fn declared(v: &serde_json::Value) -> Result<Vec<BotOption>, String> {
             }
             Ok(BotOption { name: name.to_string(), int, min, max, default })
         })
-        .collect()
+        .collect::<Result<_, String>>()
+        .map_err(ProtocolError)
 }
 
 /// Whether `value` is allowed for option `name` of `declared`.
-fn check_option(declared: &[BotOption], name: &str, value: f64) -> Result<(), String> {
+fn check_option(declared: &[BotOption], name: &str, value: f64) -> Result<(), ProtocolError> {
     let Some(o) = declared.iter().find(|o| o.name == name) else {
         let known: Vec<&str> = declared.iter().map(|o| o.name.as_str()).collect();
         return Err(format!(
             "option `{name}` is not one it declares (it declares: {})",
             if known.is_empty() { "none".into() } else { known.join(", ") }
-        ));
+        )
+        .into());
     };
     if o.int && value.fract() != 0.0 {
-        return Err(format!("option `{name}` takes integers, not {value}"));
+        return Err(format!("option `{name}` takes integers, not {value}").into());
     }
     if value < o.min || value > o.max {
-        return Err(format!("option `{name}` = {value} is outside its range {}..{}", o.min, o.max));
+        return Err(format!("option `{name}` = {value} is outside its range {}..{}", o.min, o.max).into());
     }
     Ok(())
 }

@@ -11,6 +11,7 @@
 //! Its randomness is the request's `seed` alone (a generator seeded with it for
 //! each decision), so its answers are the same on every run.
 
+use crate::ProtocolError;
 use std::io::{BufRead, Write};
 use tresillo_agents::{Agent, Registry, rng_from_seed};
 use tresillo_core::{CardSet, Decision, PlayerView, PublicRecord, PublicState, Rules, Seat};
@@ -44,11 +45,11 @@ pub fn serve(
     version: &str,
     input: impl BufRead,
     mut output: impl Write,
-) -> Result<(), String> {
-    let agent = registry.build_agent(spec).map_err(|e| e.to_string())?;
+) -> Result<(), ServeError> {
+    let agent = registry.build_agent(spec)?;
     let mut me = Speaker { agent, game: None, discard_plan: None };
     for (i, line) in input.lines().enumerate() {
-        let line = line.map_err(|e| format!("reading the input: {e}"))?;
+        let line = line.map_err(ServeError::Read)?;
         if line.trim().is_empty() {
             continue;
         }
@@ -56,20 +57,42 @@ pub fn serve(
         // declarer) may trip an invariant of the state machine: one line too.
         let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| me.read(&line, name, version)))
             .unwrap_or_else(|_| Err("a request whose public state no hand could be in".into()))
-            .map_err(|e| format!("line {}: {e}", i + 1))?;
+            .map_err(|why| ServeError::Line { line: i + 1, why })?;
         match answer {
             Answer::Line(text) => {
                 output
                     .write_all(text.as_bytes())
                     .and_then(|()| output.write_all(b"\n"))
                     .and_then(|()| output.flush())
-                    .map_err(|e| format!("writing an answer: {e}"))?;
+                    .map_err(ServeError::Write)?;
             }
             Answer::Nothing => {}
             Answer::Bye => return Ok(()),
         }
     }
     Ok(())
+}
+
+/// Why [`serve`] stopped: one line.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The spec does not build an agent.
+    #[error(transparent)]
+    Spec(#[from] tresillo_agents::SpecError),
+    /// The input could not be read.
+    #[error("reading the input: {0}")]
+    Read(std::io::Error),
+    /// An answer could not be written.
+    #[error("writing an answer: {0}")]
+    Write(std::io::Error),
+    /// Line `line` of the input (from 1) is not a message this side can answer.
+    #[error("line {line}: {why}")]
+    Line {
+        /// The line, from 1.
+        line: usize,
+        /// Why.
+        why: ProtocolError,
+    },
 }
 
 enum Answer {
@@ -86,7 +109,7 @@ fn excerpt(s: &str) -> String {
 }
 
 impl Speaker {
-    fn read(&mut self, line: &str, name: &str, version: &str) -> Result<Answer, String> {
+    fn read(&mut self, line: &str, name: &str, version: &str) -> Result<Answer, ProtocolError> {
         let v: serde_json::Value =
             serde_json::from_str(line).map_err(|e| format!("not JSON ({e}): {}", excerpt(line)))?;
         match v["type"].as_str() {
@@ -100,17 +123,17 @@ impl Speaker {
             Some("bye") => Ok(Answer::Bye),
             // `result`, and any type a later version adds.
             Some(_) => Ok(Answer::Nothing),
-            None => Err(format!("a message without a type: {}", excerpt(line))),
+            None => Err(format!("a message without a type: {}", excerpt(line)).into()),
         }
     }
 
-    fn hello(&mut self, v: &serde_json::Value, name: &str, version: &str) -> Result<String, String> {
+    fn hello(&mut self, v: &serde_json::Value, name: &str, version: &str) -> Result<String, ProtocolError> {
         let protocol = v["protocol"].as_u64().ok_or("the greeting has no protocol")?;
         if protocol < 2 || protocol > u64::from(crate::PROTOCOL) {
             return Err(format!(
                 "the toolkit speaks protocol {protocol}; this bot speaks protocol 2{} (it needs the requests' public state)",
                 if crate::PROTOCOL > 2 { format!(" to {}", crate::PROTOCOL) } else { String::new() }
-            ));
+            ).into());
         }
         let rules_name = v["rules"].as_str().ok_or("the greeting names no rule set")?;
         let options: Vec<(String, String)> = match &v["options"] {
@@ -141,7 +164,7 @@ impl Speaker {
 
     /// The view of the request's seat, rebuilt from its public state and the
     /// seat's own cards.
-    fn view(&self, v: &serde_json::Value) -> Result<PlayerView, String> {
+    fn view(&self, v: &serde_json::Value) -> Result<PlayerView, ProtocolError> {
         let game = self.game.as_ref().ok_or("a request before the greeting")?;
         let seat = v["seat"]
             .as_u64()
@@ -163,12 +186,12 @@ impl Speaker {
         let discards = cards(&v["view"]["discards"]).map_err(|e| format!("the view's discards: {e}"))?;
         let view = PlayerView::from_public(seat, hand, discards, public);
         if view.request().seat() != Some(seat) {
-            return Err(format!("the request asks seat {} when it is not that seat's turn", seat.0));
+            return Err(format!("the request asks seat {} when it is not that seat's turn", seat.0).into());
         }
         Ok(view)
     }
 
-    fn request(&mut self, v: &serde_json::Value) -> Result<String, String> {
+    fn request(&mut self, v: &serde_json::Value) -> Result<String, ProtocolError> {
         let id = v["id"].as_u64().ok_or("the request has no id")?;
         let seed = v["seed"].as_u64().ok_or("the request has no seed")?;
         let legal: Vec<u64> = v["legal"]
@@ -200,14 +223,16 @@ impl Speaker {
             }
         };
         if !legal.contains(&(action as u64)) {
-            return Err(format!("the agent chose action {action}, which the request does not list as legal"));
+            return Err(
+                format!("the agent chose action {action}, which the request does not list as legal").into()
+            );
         }
         Ok(format!("{{\"type\":\"action\",\"id\":{id},\"action\":{action}}}"))
     }
 }
 
 /// A list of cards in the notation of the view.
-fn cards(v: &serde_json::Value) -> Result<CardSet, String> {
+fn cards(v: &serde_json::Value) -> Result<CardSet, ProtocolError> {
     let list = v.as_array().ok_or("not a list of cards")?;
     let mut set = CardSet::EMPTY;
     for c in list {

@@ -227,7 +227,7 @@ fn protocol_answers_never_panic() {
     });
     let e = tresillo_bots::read_answer(br#"{"type":"action","id":7,"action":2,"action":5}"#, 7, &[2, 5])
         .unwrap_err();
-    assert!(e.contains("duplicate key \"action\""), "{e}");
+    assert!(e.to_string().contains("duplicate key \"action\""), "{e}");
 }
 
 #[test]

@@ -104,5 +104,5 @@ pub fn run(a: &LeagueArgs, command_line: Vec<String>) -> Result<String> {
         bots: crate::bot_identities(&a.agents, a.bidding.as_deref(), config.rules, config.players),
     };
     let book = a.deals_from.as_deref().map(tresillo_runs::read_book).transpose()?;
-    tresillo_runs::league::league(&config, shard, &options, book.as_ref(), &command_line)
+    Ok(tresillo_runs::league::league(&config, shard, &options, book.as_ref(), &command_line)?)
 }

@@ -92,8 +92,7 @@ fn bot_identities(
 
 fn registry() -> tresillo_agents::Registry {
     let mut r = tresillo_bots::registry();
-    let read: tresillo_learn::ModelReader =
-        std::sync::Arc::new(|path: &str| std::fs::read(path).map_err(|e| format!("reading {path}: {e}")));
+    let read: tresillo_learn::ModelReader = std::sync::Arc::new(|path: &str| std::fs::read(path));
     tresillo_learn::register(&mut r, read).expect("the learned models' names are free");
     for (name, config) in named_bots() {
         tresillo_bots::register_named(&mut r, name, config.clone()).expect("checked when the file was read");
@@ -389,7 +388,11 @@ pub fn main_with(args: Vec<std::ffi::OsString>, build: provenance::Build) -> u8 
     match run(cli) {
         Ok(()) => 0,
         Err(e)
-            if e.chain().any(|c| matches!(c.downcast_ref(), Some(tresillo_sim::SimError::Interrupted))) =>
+            if e.chain().any(|c| {
+                matches!(c.downcast_ref(), Some(tresillo_sim::SimError::Interrupted))
+                    || c.downcast_ref::<tresillo_runs::RunError>()
+                        .is_some_and(tresillo_runs::RunError::is_interrupted)
+            }) =>
         {
             note!("error: interrupted; every finished deal is kept (`--resume` continues a run)");
             130

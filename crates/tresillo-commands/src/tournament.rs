@@ -105,7 +105,7 @@ impl TournamentArgs {
             bidding_covers: self.bidding_covers.unwrap_or_default(),
             ms_per_decision: self.ms_per_decision,
         };
-        tresillo_runs::tournament_config(args, &crate::registry())
+        Ok(tresillo_runs::tournament_config(args, &crate::registry())?)
     }
 
     /// The deal book of `--deals-from`, read (one-line errors naming the file,
@@ -138,7 +138,7 @@ impl TournamentArgs {
 pub fn run(a: &TournamentArgs, command_line: Vec<String>) -> Result<String> {
     let config = a.config()?;
     note_time_budgets(&config);
-    tresillo_runs::run_book(&config, &a.options(&config), a.book()?.as_ref(), command_line)
+    Ok(tresillo_runs::run_book(&config, &a.options(&config), a.book()?.as_ref(), command_line)?)
 }
 
 /// Says, on standard error, that agents with a time budget make a run that
@@ -154,7 +154,7 @@ fn note_time_budgets(config: &TournamentConfig) {
 pub fn run_experiment(a: &TournamentArgs, command_line: Vec<String>) -> Result<String> {
     let config = a.config()?;
     note_time_budgets(&config);
-    tresillo_runs::run_experiment(&config, &a.options(&config), command_line)
+    Ok(tresillo_runs::run_experiment(&config, &a.options(&config), command_line)?)
 }
 
 /// Arguments of `tresillo merge`.
@@ -176,5 +176,12 @@ pub struct MergeArgs {
 
 /// Runs `tresillo merge`; returns the printed summary table.
 pub fn merge(a: &MergeArgs, command_line: Vec<String>) -> Result<String> {
-    tresillo_runs::merge(&a.out, &a.dirs, a.force, Some(crate::provenance::current()), command_line, a.format)
+    Ok(tresillo_runs::merge(
+        &a.out,
+        &a.dirs,
+        a.force,
+        Some(crate::provenance::current()),
+        command_line,
+        a.format,
+    )?)
 }

@@ -271,24 +271,45 @@ struct OutcomeFields {
     winner: Option<Seat>,
 }
 
+/// Why a record's outcome fields are not an [`Outcome`].
+#[cfg(feature = "serde")]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OutcomeError {
+    /// A `puesta` without its `kind`.
+    #[error("an outcome `puesta` needs its `kind`")]
+    NoKind,
+    /// A `codillo` without its `winner`.
+    #[error("an outcome `codillo` needs its `winner`")]
+    NoWinner,
+    /// A field the outcome does not have (`kind` or `winner`).
+    #[error("an outcome `{result}` has no `{key}`")]
+    Extra {
+        /// The outcome.
+        result: String,
+        /// The field.
+        key: &'static str,
+    },
+    /// An outcome of no known name.
+    #[error("unknown outcome `{0}`, expected one of `cancelled`, `sacado`, `puesta`, `codillo`")]
+    Unknown(String),
+}
+
 #[cfg(feature = "serde")]
 impl TryFrom<OutcomeFields> for Outcome {
-    type Error = String;
+    type Error = OutcomeError;
 
-    fn try_from(f: OutcomeFields) -> Result<Outcome, String> {
-        let extra = |key: &str| format!("an outcome `{}` has no `{key}`", f.result);
+    fn try_from(f: OutcomeFields) -> Result<Outcome, OutcomeError> {
+        let extra = |key: &'static str| OutcomeError::Extra { result: f.result.clone(), key };
         match (f.result.as_str(), f.kind, f.winner) {
             ("cancelled", None, None) => Ok(Outcome::Cancelled),
             ("sacado", None, None) => Ok(Outcome::Sacado),
             ("puesta", Some(kind), None) => Ok(Outcome::Puesta { kind }),
             ("codillo", None, Some(winner)) => Ok(Outcome::Codillo { winner }),
-            ("puesta", None, _) => Err("an outcome `puesta` needs its `kind`".into()),
-            ("codillo", _, None) => Err("an outcome `codillo` needs its `winner`".into()),
+            ("puesta", None, _) => Err(OutcomeError::NoKind),
+            ("codillo", _, None) => Err(OutcomeError::NoWinner),
             ("cancelled" | "sacado" | "codillo", Some(_), _) => Err(extra("kind")),
             ("cancelled" | "sacado" | "puesta", _, Some(_)) => Err(extra("winner")),
-            (other, _, _) => Err(format!(
-                "unknown outcome `{other}`, expected one of `cancelled`, `sacado`, `puesta`, `codillo`"
-            )),
+            (other, _, _) => Err(OutcomeError::Unknown(other.to_string())),
         }
     }
 }

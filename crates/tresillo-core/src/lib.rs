@@ -44,9 +44,11 @@ mod words;
 
 pub use card::{BySeat, Card, MAX_TRICKS, Rank, Seat, Suit};
 pub use cardset::{CardSet, Iter as CardSetIter, Subsets};
+#[cfg(feature = "serde")]
+pub use game::OutcomeError;
 pub use game::{Bid, BidEntry, Contract, Outcome, PuestaKind, Word, WordEntry};
 #[cfg(feature = "serde")]
-pub use hand::seat_view::{PenetroRecord, PublicRecord};
+pub use hand::seat_view::{PenetroRecord, PublicRecord, RecordStateError};
 pub use hand::{
     Decision, DecisionKind, Hand, HandError, MAX_BIDS, MAX_PLAYS, MAX_WORDS, Phase, PublicState, QUESTIONS,
     QuestionDef, Request,
@@ -60,8 +62,8 @@ pub use result::{HandResult, SurrenderRecord};
 pub use rules::{
     ANTE, CODILLO_OLD, CONTRABOLA, Condiciones, DeclareError, FAVORITO, GASCARILLE, HOMBRE_CHIPS, Help,
     MAX_OPTIONS, Mechanics, Names, OpponentsOrder, OptionInfo, OptionKind, OutcomeOf, PALO_DE_FAVOR,
-    PENETRO_ALL_PLAY, REDEAL_ALL_PASS, RuleOptions, RuleSet, RuleSpec, Rules, RulesError, SHOW_HEAP,
-    ScoringSystem, Table, register_rule_set,
+    PENETRO_ALL_PLAY, REDEAL_ALL_PASS, RuleOptions, RuleSet, RuleSetError, RuleSpec, Rules, RulesError,
+    SHOW_HEAP, ScoringSystem, Table, register_rule_set,
 };
 #[cfg(feature = "rule-files")]
 pub use rulesets::file::{define_rule_set, rule_spec_from_toml};

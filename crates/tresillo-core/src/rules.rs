@@ -84,32 +84,31 @@ fn registered() -> &'static RwLock<Vec<RuleSet>> {
 /// and deserialization, for the rest of the process. The list only grows.
 /// Registering the same spec (same name, same address) twice is accepted; a
 /// name already taken by another spec is an error naming it.
-pub fn register_rule_set(spec: &'static RuleSpec) -> Result<RuleSet, String> {
-    let mut list = registered().write().map_err(|_| "the rule-set registry is poisoned".to_string())?;
+pub fn register_rule_set(spec: &'static RuleSpec) -> Result<RuleSet, RuleSetError> {
+    let mut list = registered().write().map_err(|_| RuleSetError::Poisoned)?;
     let set = RuleSet::of(spec);
     if spec.options.len() > MAX_OPTIONS {
-        return Err(format!(
-            "rule set `{}` lists {} options, more than {MAX_OPTIONS}",
-            spec.name,
-            spec.options.len()
-        ));
+        return Err(RuleSetError::TooManyOptions {
+            name: spec.name.to_string(),
+            options: spec.options.len(),
+        });
     }
     if let Some(old) = RuleSet::BUILT_IN.iter().chain(list.iter()).find(|r| r.name() == spec.name) {
         if std::ptr::eq(old.spec(), spec) {
             return Ok(set);
         }
-        return Err(format!("rule set `{}` is already registered", spec.name));
+        return Err(RuleSetError::Taken(spec.name.to_string()));
     }
     list.push(set);
     Ok(set)
 }
 
 impl std::str::FromStr for RuleSet {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = RulesError;
+    fn from_str(s: &str) -> Result<Self, RulesError> {
         RuleSet::by_name(s).ok_or_else(|| {
             let names: Vec<_> = RuleSet::all().map(|r| r.name()).collect();
-            format!("unknown rule set `{s}` (known: {}{FILE_HINT})", names.join(", "))
+            RulesError::UnknownRuleSet { name: s.to_string(), known: names.join(", ") }
         })
     }
 }
@@ -161,6 +160,53 @@ impl RuleOptions {
     pub fn set_options(&self) -> Vec<(&'static str, String)> {
         self.entries().map(|(o, c)| (o.name, o.kind.text(c))).collect()
     }
+}
+
+/// Why a rule set could not be registered ([`register_rule_set`]) or defined from
+/// a file ([`crate::define_rule_set`], [`crate::rule_spec_from_toml`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RuleSetError {
+    /// The registry's lock was poisoned by a panic.
+    #[error("the rule-set registry is poisoned")]
+    Poisoned,
+    /// More options than a rule set may have.
+    #[error("rule set `{name}` lists {options} options, more than {MAX_OPTIONS}")]
+    TooManyOptions {
+        /// The rule set.
+        name: String,
+        /// Its options.
+        options: usize,
+    },
+    /// A name another rule set has.
+    #[error("rule set `{0}` is already registered")]
+    Taken(String),
+    /// A rule-set file that could not be registered (`origin`: the file).
+    #[error("{origin}: {error}")]
+    File {
+        /// The file, as the caller names it.
+        origin: String,
+        /// Why (in the message, not a source).
+        error: Box<RuleSetError>,
+    },
+    /// A rule-set file that is not TOML, or not a rule set (`place`: `FILE:LINE`,
+    /// or the file).
+    #[error("{place}: {message}")]
+    Toml {
+        /// Where.
+        place: String,
+        /// The parser's words.
+        message: String,
+    },
+    /// A key of a rule-set file whose value is refused (`place`: `FILE:LINE`).
+    #[error("{place}: `{key}`: {message}")]
+    Key {
+        /// Where.
+        place: String,
+        /// The key.
+        key: &'static str,
+        /// Why.
+        message: String,
+    },
 }
 
 /// A bad rule set, option or table size.

@@ -46,7 +46,7 @@ fn a_defined_set_is_registered_once_and_plays() {
         [true, false, true]
     );
     let other = text.replace("bola = 12", "bola = 11");
-    let e = define_rule_set(&other, "b.toml").unwrap_err();
+    let e = define_rule_set(&other, "b.toml").unwrap_err().to_string();
     assert_eq!(e, "b.toml: rule set `test-three-file` is already registered");
     // A hand of it is played and scored by its own condiciones.
     let mut h = Hand::with_rules(Rules::from(set), 3, Deal::parse(MIXED).unwrap(), Seat(0)).unwrap();
@@ -103,16 +103,16 @@ fn bad_files_are_one_line_errors_naming_file_line_and_key() {
         ("name = \"x\"\nbase = \"poker\"\n".to_string(), unknown_base.as_str()),
     ];
     for (text, want) in cases {
-        assert_eq!(rule_spec_from_toml(&text, "f.toml").unwrap_err(), want, "{text}");
+        assert_eq!(rule_spec_from_toml(&text, "f.toml").unwrap_err().to_string(), want, "{text}");
     }
     // The TOML reader's own errors: an unknown key, a bad contract, bad syntax.
-    let e = rule_spec_from_toml(&with("vuelta = 2"), "f.toml").unwrap_err();
+    let e = rule_spec_from_toml(&with("vuelta = 2"), "f.toml").unwrap_err().to_string();
     assert!(e.starts_with("f.toml:3: unknown field `vuelta`"), "{e}");
-    let e = rule_spec_from_toml(&with("contracts = [\"entrad\"]"), "f.toml").unwrap_err();
+    let e = rule_spec_from_toml(&with("contracts = [\"entrad\"]"), "f.toml").unwrap_err().to_string();
     assert!(e.starts_with("f.toml:3: unknown variant `entrad`"), "{e}");
-    let e = rule_spec_from_toml("name = \"x\"\nbase = ", "f.toml").unwrap_err();
+    let e = rule_spec_from_toml("name = \"x\"\nbase = ", "f.toml").unwrap_err().to_string();
     assert!(e.starts_with("f.toml:2: "), "{e}");
     assert!(!e.contains('\n'), "one line: {e}");
-    let e = rule_spec_from_toml("base = \"tresillo\"\n", "f.toml").unwrap_err();
+    let e = rule_spec_from_toml("base = \"tresillo\"\n", "f.toml").unwrap_err().to_string();
     assert!(e.contains("missing field `name`"), "{e}");
 }

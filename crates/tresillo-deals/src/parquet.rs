@@ -47,12 +47,12 @@
 //! shards' rows the same way. The parts cost a second encoding at the end
 //! (results/BENCHMARKS.md).
 
-use anyhow::{Context, Result, bail, ensure};
 use base64::Engine as _;
 use parquet::basic::{Compression, LogicalType, Repetition, Type as Physical, ZstdLevel};
 use parquet::column::reader::ColumnReader;
 use parquet::column::writer::ColumnWriterImpl;
 use parquet::data_type::{ByteArray, ByteArrayType, DataType as PqType, Int32Type, Int64Type};
+use parquet::errors::ParquetError;
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::reader::{FileReader, SerializedFileReader};
@@ -61,10 +61,129 @@ use parquet::schema::types::{Type, TypePtr};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fs::{self, File};
-use std::io::{BufWriter, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tresillo_sim::DealRow;
+
+/// Why a file of deals (`deals.parquet`, a part file) could not be written or
+/// read: one line naming the file. The variants that wrap an error of the system
+/// or of the Parquet library say it after the step (`writing FILE: No space left
+/// on device`), in the message, not as a source.
+#[derive(Debug, thiserror::Error)]
+pub enum DealsError {
+    /// The system refused a step on a file (`creating FILE`, `reading FILE`, ...).
+    #[error("{verb} {}: {}", path.display(), chain(error))]
+    Io {
+        /// The step, as the message says it (`reading`, `writing`, ...).
+        verb: &'static str,
+        /// The file or directory.
+        path: PathBuf,
+        /// What the system said.
+        error: io::Error,
+    },
+    /// The Parquet library failed to write or read a file (`writing FILE`).
+    #[error("{verb} {}: {}", path.display(), chain(error))]
+    Parquet {
+        /// The step, as the message says it.
+        verb: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// What the library said.
+        error: ParquetError,
+    },
+    /// A file that is not Parquet, or is cut short (the reader's words in `why`).
+    #[error("{}: not a readable Parquet file (truncated or damaged?): {why}", path.display())]
+    NotParquet {
+        /// The file.
+        path: PathBuf,
+        /// The reader's words.
+        why: String,
+    },
+    /// A Parquet file whose columns are not those of this version's deals table.
+    #[error("{}: not the deals.parquet of this version of tresillo ({why})", path.display())]
+    OtherColumns {
+        /// The file.
+        path: PathBuf,
+        /// The columns it lacks, or that their order or types differ.
+        why: String,
+    },
+    /// Rows that could not be decoded (`why`: the reader's words, with their causes).
+    #[error("{path}: unreadable rows (truncated or damaged?): {why}")]
+    Rows {
+        /// The file, as shown.
+        path: String,
+        /// Why.
+        why: String,
+    },
+    /// The part files of a resumed run do not hold the units its manifest counts
+    /// (the message names the file and says what to do).
+    #[error("{0}")]
+    Parts(String),
+    /// An error of the Parquet library on no particular file.
+    #[error(transparent)]
+    Library(#[from] ParquetError),
+    /// An error writing CSV text ([`to_csv`]).
+    #[error(transparent)]
+    Csv(#[from] csv::Error),
+    /// An I/O error on no particular file.
+    #[error(transparent)]
+    System(#[from] io::Error),
+}
+
+/// Returns [`DealsError::Parts`] with the message unless the condition holds.
+macro_rules! ensure_parts {
+    ($cond:expr, $($message:tt)+) => {
+        if !$cond {
+            return Err(DealsError::Parts(format!($($message)+)));
+        }
+    };
+}
+
+/// What a step of [`DealsError`] returns.
+type Result<T, E = DealsError> = std::result::Result<T, E>;
+
+/// Names the file of an I/O or Parquet step that failed.
+trait OnFile<T> {
+    /// The error of `verb` (`reading`, `writing`, ...) on `path`.
+    fn on(self, verb: &'static str, path: &Path) -> Result<T>;
+}
+
+impl<T> OnFile<T> for std::result::Result<T, io::Error> {
+    fn on(self, verb: &'static str, path: &Path) -> Result<T> {
+        self.map_err(|error| DealsError::Io { verb, path: path.to_path_buf(), error })
+    }
+}
+
+impl<T> OnFile<T> for std::result::Result<T, ParquetError> {
+    fn on(self, verb: &'static str, path: &Path) -> Result<T> {
+        self.map_err(|error| DealsError::Parquet { verb, path: path.to_path_buf(), error })
+    }
+}
+
+/// An error and its causes on one line (`error: cause: cause`), as `{:#}` shows
+/// an error with its chain.
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
+}
+
+/// Why a column chunk could not be decoded (within [`DealsError::Rows`]).
+#[derive(Debug, thiserror::Error)]
+enum ReadError {
+    /// The Parquet library's error.
+    #[error(transparent)]
+    Parquet(#[from] ParquetError),
+    /// Cells that do not fit the schema or each other.
+    #[error("{0}")]
+    Damaged(&'static str),
+}
 
 /// The Parquet file of a run directory's rows.
 pub const DEALS_PARQUET: &str = "deals.parquet";
@@ -600,7 +719,7 @@ fn write_cells<T: PqType>(
     values: &[T::T],
     defs: Option<&[i16]>,
     row_count_limit: usize,
-) -> Result<()> {
+) -> Result<(), ParquetError> {
     match defs {
         Some(defs) if !defs.is_empty() && defs.iter().all(|d| *d == defs[0]) => {
             let mut at = 0;
@@ -618,7 +737,7 @@ fn write_cells<T: PqType>(
 }
 
 /// Writes `batch` as one row group of `w` (nothing for no rows).
-fn write_group<W: Write + Send>(w: &mut SerializedFileWriter<W>, batch: &Batch) -> Result<()> {
+fn write_group<W: Write + Send>(w: &mut SerializedFileWriter<W>, batch: &Batch) -> Result<(), ParquetError> {
     if batch.num_rows() == 0 {
         return Ok(());
     }
@@ -679,10 +798,10 @@ impl GroupWriter {
         rows_per_unit: u64,
         level: Option<i32>,
     ) -> Result<GroupWriter> {
-        let f = File::create(path).with_context(|| format!("creating {}", path.display()))?;
+        let f = File::create(path).on("creating", path)?;
         let writer =
             SerializedFileWriter::new(BufWriter::with_capacity(1 << 20, f), schema(), properties(level))
-                .with_context(|| format!("writing {}", path.display()))?;
+                .on("writing", path)?;
         let g = group_units(rows_per_unit);
         let left = (g - first_unit % g) * rows_per_unit.max(1);
         Ok(GroupWriter {
@@ -714,16 +833,16 @@ impl GroupWriter {
     /// Writes the pending rows as one row group.
     fn flush_group(&mut self) -> Result<()> {
         let batch = std::mem::take(&mut self.pending);
-        write_group(&mut self.writer, &batch).with_context(|| format!("writing {}", self.path.display()))
+        write_group(&mut self.writer, &batch).on("writing", &self.path)
     }
 
     /// Writes the last group and the footer, and flushes the file to disk.
     pub fn close(mut self) -> Result<()> {
         self.flush_group()?;
         let path = self.path.clone();
-        let buf = self.writer.into_inner().with_context(|| format!("writing {}", path.display()))?;
-        let f = buf.into_inner().map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
-        f.sync_all().with_context(|| format!("writing {}", path.display()))?;
+        let buf = self.writer.into_inner().on("writing", &path)?;
+        let f = buf.into_inner().map_err(io::IntoInnerError::into_error).on("writing", &path)?;
+        f.sync_all().on("writing", &path)?;
         Ok(())
     }
 }
@@ -732,10 +851,9 @@ impl GroupWriter {
 /// one line naming the file when it is truncated, not Parquet, or holds other
 /// columns.
 fn open(path: &Path) -> Result<SerializedFileReader<File>> {
-    let f = File::open(path).with_context(|| format!("reading {}", path.display()))?;
-    let r = SerializedFileReader::new(f).map_err(|e| {
-        anyhow::anyhow!("{}: not a readable Parquet file (truncated or damaged?): {e}", path.display())
-    })?;
+    let f = File::open(path).on("reading", path)?;
+    let r = SerializedFileReader::new(f)
+        .map_err(|e| DealsError::NotParquet { path: path.to_path_buf(), why: e.to_string() })?;
     let want = schema();
     let have = r.metadata().file_metadata().schema_descr();
     let same = have.num_columns() == COLUMNS.len()
@@ -743,15 +861,14 @@ fn open(path: &Path) -> Result<SerializedFileReader<File>> {
     if !same {
         let names: Vec<&str> = have.columns().iter().map(|c| c.name()).collect();
         let missing: Vec<&str> = columns().map(|c| c.name).filter(|n| !names.contains(n)).collect();
-        bail!(
-            "{}: not the deals.parquet of this version of tresillo ({})",
-            path.display(),
-            if missing.is_empty() {
+        return Err(DealsError::OtherColumns {
+            path: path.to_path_buf(),
+            why: if missing.is_empty() {
                 "its columns differ in order or type".to_string()
             } else {
                 format!("no column {}", missing.join(", "))
-            }
-        );
+            },
+        });
     }
     Ok(r)
 }
@@ -760,24 +877,28 @@ fn open(path: &Path) -> Result<SerializedFileReader<File>> {
 const READ_ROWS: usize = 8192;
 
 /// Reads `n` rows of one column into `col`.
-fn read_cells(r: &mut ColumnReader, col: &mut Col, nullable: bool, n: usize) -> Result<()> {
+fn read_cells(r: &mut ColumnReader, col: &mut Col, nullable: bool, n: usize) -> Result<(), ReadError> {
     fn read<T: PqType>(
         r: &mut parquet::column::reader::ColumnReaderImpl<T>,
         nullable: bool,
         n: usize,
         defs: &mut Vec<i16>,
         values: &mut Vec<T::T>,
-    ) -> Result<()> {
+    ) -> Result<(), ReadError> {
         let mut rows = 0;
         while rows < n {
             let (got, _, _) = r.read_records(n - rows, nullable.then_some(&mut *defs), None, values)?;
-            ensure!(got > 0, "a column chunk ends before its row group's last row");
+            if got == 0 {
+                return Err(ReadError::Damaged("a column chunk ends before its row group's last row"));
+            }
             rows += got;
         }
         if !nullable {
             defs.resize(n, 1);
         }
-        ensure!(defs.len() == n, "a column chunk's levels do not match its rows");
+        if defs.len() != n {
+            return Err(ReadError::Damaged("a column chunk's levels do not match its rows"));
+        }
         Ok(())
     }
     let mut defs = Vec::with_capacity(n);
@@ -808,12 +929,15 @@ fn read_cells(r: &mut ColumnReader, col: &mut Col, nullable: bool, n: usize) -> 
             for &d in &defs {
                 let cell = match d {
                     1 => {
-                        let b = v.next().context("fewer values than levels")?;
+                        let b = v.next().ok_or(ReadError::Damaged("fewer values than levels"))?;
                         let at = (b.data().as_ptr(), b.len());
                         match seen.iter().find(|x| (x.0, x.1) == at) {
                             Some(x) => Some(x.2),
                             None => {
-                                let k = s.key(b.as_utf8().context("a string that is not UTF-8")?);
+                                let k = s.key(
+                                    b.as_utf8()
+                                        .map_err(|_| ReadError::Damaged("a string that is not UTF-8"))?,
+                                );
                                 if seen.len() < SCAN {
                                     seen.push((at.0, at.1, k));
                                 }
@@ -857,7 +981,7 @@ impl Reader {
         })
     }
 
-    fn read(&mut self) -> Result<Option<Batch>> {
+    fn read(&mut self) -> Result<Option<Batch>, ReadError> {
         while self.left == 0 {
             if self.next_group == self.file.num_row_groups() {
                 return Ok(None);
@@ -881,9 +1005,7 @@ impl Iterator for Reader {
     type Item = Result<Batch>;
 
     fn next(&mut self) -> Option<Result<Batch>> {
-        self.read()
-            .map_err(|e| anyhow::anyhow!("{}: unreadable rows (truncated or damaged?): {e:#}", self.shown))
-            .transpose()
+        self.read().map_err(|e| DealsError::Rows { path: self.shown.clone(), why: chain(&e) }).transpose()
     }
 }
 
@@ -902,11 +1024,11 @@ pub fn row_count(path: &Path) -> Result<u64> {
 /// For each row of a `deals.parquet`, in order: the deal index, the seating and
 /// each seat's `pool` + `cond` (seats 0 to `seats - 1`; the rest 0). Reads only
 /// those columns, typed (what `pairs.csv` needs, without formatting every cell).
-pub fn for_each_result(
+pub fn for_each_result<E: From<DealsError>>(
     path: &Path,
     seats: usize,
-    mut f: impl FnMut(u64, &str, [i64; 4]) -> Result<()>,
-) -> Result<()> {
+    mut f: impl FnMut(u64, &str, [i64; 4]) -> Result<(), E>,
+) -> Result<(), E> {
     let names: Vec<String> = ["deal".to_string(), "seating".to_string()]
         .into_iter()
         .chain((0..seats.min(4)).flat_map(|s| [format!("pool{s}"), format!("cond{s}")]))
@@ -993,7 +1115,10 @@ impl RecordReader {
 
 /// The rows of a `deals.parquet` as the text records of `deals.csv` (a null is an
 /// empty cell), in order; `f` gets each with its row number (1 is the first row).
-pub fn for_each_record(path: &Path, mut f: impl FnMut(&csv::StringRecord, u64) -> Result<()>) -> Result<()> {
+pub fn for_each_record<E: From<DealsError>>(
+    path: &Path,
+    mut f: impl FnMut(&csv::StringRecord, u64) -> Result<(), E>,
+) -> Result<(), E> {
     let mut r = RecordReader::open(path)?;
     let mut rec = csv::StringRecord::new();
     while r.read_record(&mut rec)? {
@@ -1018,7 +1143,7 @@ fn push_cell(rec: &mut csv::StringRecord, c: &Col, kind: Kind, i: usize) {
 pub fn to_csv(path: &Path, w: impl Write) -> Result<()> {
     let mut out = csv::Writer::from_writer(w);
     out.write_record(&header())?;
-    for_each_record(path, |r, _| Ok(out.write_record(r)?))?;
+    for_each_record(path, |r, _| out.write_record(r).map_err(DealsError::from))?;
     out.flush()?;
     Ok(())
 }
@@ -1040,12 +1165,12 @@ fn part_range(name: &str) -> Option<(u64, u64)> {
 pub fn write_part(parts: &Path, u0: u64, u1: u64, batch: &Batch) -> Result<PathBuf> {
     let path = parts.join(part_name(u0, u1));
     let tmp = parts.join(format!("{}.tmp", part_name(u0, u1)));
-    let f = File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+    let f = File::create(&tmp).on("creating", &tmp)?;
     let mut w = SerializedFileWriter::new(BufWriter::new(f), schema(), properties(PART_LEVEL))?;
-    write_group(&mut w, batch).with_context(|| format!("writing {}", tmp.display()))?;
-    let buf = w.into_inner().with_context(|| format!("writing {}", tmp.display()))?;
-    buf.into_inner().map_err(|e| anyhow::anyhow!("writing {}: {e}", tmp.display()))?;
-    fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))?;
+    write_group(&mut w, batch).on("writing", &tmp)?;
+    let buf = w.into_inner().on("writing", &tmp)?;
+    buf.into_inner().map_err(io::IntoInnerError::into_error).on("writing", &tmp)?;
+    fs::rename(&tmp, &path).on("writing", &path)?;
     Ok(path)
 }
 
@@ -1057,28 +1182,28 @@ pub fn resume_parts(parts: &Path, u0: u64, done: u64, rows_per_unit: u64) -> Res
     let end = u0 + done;
     let mut found = Vec::new();
     if parts.exists() {
-        for e in fs::read_dir(parts).with_context(|| format!("reading {}", parts.display()))? {
+        for e in fs::read_dir(parts).on("reading", parts)? {
             let e = e?;
             let name = e.file_name().to_string_lossy().into_owned();
             match part_range(&name) {
                 Some((a, b)) if b <= end => found.push((a, b, e.path())),
                 // A batch written after the last checkpoint, or a temporary file.
-                _ => fs::remove_file(e.path()).with_context(|| format!("removing {}", e.path().display()))?,
+                _ => fs::remove_file(e.path()).on("removing", &e.path())?,
             }
         }
     } else {
-        fs::create_dir_all(parts).with_context(|| format!("creating {}", parts.display()))?;
+        fs::create_dir_all(parts).on("creating", parts)?;
     }
     found.sort();
     let mut at = u0;
     for (a, b, p) in &found {
-        ensure!(
+        ensure_parts!(
             *a == at,
             "{}: the rows of units {at} to {a} are missing; start the run again with --force",
             parts.display()
         );
         let n = row_count(p)?;
-        ensure!(
+        ensure_parts!(
             n == (b - a) * rows_per_unit,
             "{}: holds {n} rows but its units {a} to {b} have {}; start the run again with --force",
             p.display(),
@@ -1086,7 +1211,7 @@ pub fn resume_parts(parts: &Path, u0: u64, done: u64, rows_per_unit: u64) -> Res
         );
         at = *b;
     }
-    ensure!(
+    ensure_parts!(
         at == end,
         "{}: the rows of units {at} to {end} are missing though the manifest counts them; start the run \
          again with --force",

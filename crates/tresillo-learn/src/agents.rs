@@ -440,8 +440,8 @@ impl Agent for NetBidder {
 }
 
 /// Reads a model file's bytes: the caller's (the command line reads files; the
-/// libraries below it do no I/O).
-pub type ModelReader = Arc<dyn Fn(&str) -> Result<Vec<u8>, String> + Send + Sync>;
+/// libraries below it do no I/O). Its error is said as `reading NAME: ERROR`.
+pub type ModelReader = Arc<dyn Fn(&str) -> std::io::Result<Vec<u8>> + Send + Sync>;
 
 /// Models loaded once per registry and shared by every agent built from it.
 #[derive(Clone)]
@@ -474,7 +474,7 @@ impl Models {
                     },
                 )?
             }
-            None => (self.read)(name).map_err(bad)?,
+            None => (self.read)(name).map_err(|e| bad(format!("reading {name}: {e}")))?,
         };
         let net = Arc::new(Net::from_bytes(&bytes).map_err(|e| bad(e.to_string()))?);
         cache.insert(name.to_string(), net.clone());

@@ -124,14 +124,16 @@ pub const PHASES: [&str; 15] = [
     "done",
 ];
 
+/// A phase of no known name ([`phase_mask`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown phase {0:?} (one of {phases})", phases = PHASES.join(", "))]
+pub struct UnknownPhase(pub String);
+
 /// The mask of [`Setup::phases`] for comma-separated names of [`PHASES`].
-pub fn phase_mask(names: &str) -> Result<u16, String> {
+pub fn phase_mask(names: &str) -> Result<u16, UnknownPhase> {
     let mut m = 0;
     for n in names.split(',').map(str::trim) {
-        let i = PHASES
-            .iter()
-            .position(|p| *p == n)
-            .ok_or_else(|| format!("unknown phase {n:?} (one of {})", PHASES.join(", ")))?;
+        let i = PHASES.iter().position(|p| *p == n).ok_or_else(|| UnknownPhase(n.to_string()))?;
         m |= 1 << i;
     }
     Ok(m)

@@ -141,7 +141,7 @@ fn learned_agents_play_whole_hands() {
             .iter()
             .find(|(n, _)| *n == name)
             .map(|(_, b)| b.clone())
-            .ok_or_else(|| format!("no file {name}"))
+            .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, format!("no file {name}")))
     });
     tresillo_learn::register(&mut registry, read).unwrap();
     let specs: Vec<String> =
@@ -214,7 +214,11 @@ fn a_model_trained_in_pytorch_gives_pytorch_outputs() {
 #[test]
 fn lpimc_plays_with_the_shipped_models_and_only_in_their_game() {
     let mut registry = Registry::builtin();
-    tresillo_learn::register(&mut registry, Arc::new(|p: &str| Err(format!("no files here: {p}")))).unwrap();
+    tresillo_learn::register(
+        &mut registry,
+        Arc::new(|p: &str| Err(std::io::Error::other(format!("no files here: {p}")))),
+    )
+    .unwrap();
     let a = registry.build_agent("lpimc:worlds=4").unwrap();
     assert_eq!(a.name(), "lpimc");
     let specs: Vec<String> = ["lpimc:worlds=4", "pimc:worlds=4:bid=builtin/value-bids-rule", "rule"]

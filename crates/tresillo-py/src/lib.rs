@@ -919,8 +919,7 @@ fn _state_from_history(
 /// `registry` with the learned models' agent and parameters (`net`, `loc=`,
 /// `bid=`: tresillo-learn), model files read from disk.
 pub(crate) fn learned(mut registry: tresillo_agents::Registry) -> tresillo_agents::Registry {
-    let read: tresillo_learn::ModelReader =
-        Arc::new(|path: &str| std::fs::read(path).map_err(|e| format!("reading {path}: {e}")));
+    let read: tresillo_learn::ModelReader = Arc::new(|path: &str| std::fs::read(path));
     tresillo_learn::register(&mut registry, read).expect("the learned models' names are free");
     registry
 }

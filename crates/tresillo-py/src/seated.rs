@@ -245,8 +245,11 @@ fn outcome(
 ) -> PyResult<(String, Vec<String>)> {
     let notes = notes.lock().map(|n| n.clone()).unwrap_or_default();
     let interrupted = |e: &anyhow::Error| {
-        e.downcast_ref::<tresillo_runs::Interrupted>().is_some()
-            || e.chain().any(|c| matches!(c.downcast_ref(), Some(tresillo_sim::SimError::Interrupted)))
+        e.chain().any(|c| {
+            matches!(c.downcast_ref(), Some(tresillo_sim::SimError::Interrupted))
+                || c.downcast_ref::<tresillo_runs::RunError>()
+                    .is_some_and(tresillo_runs::RunError::is_interrupted)
+        })
     };
     let warn = |text: String| -> PyResult<()> {
         let msg = std::ffi::CString::new(text).unwrap_or_default();
@@ -268,7 +271,8 @@ fn outcome(
         Some(Ok(table)) => Ok((table, notes)),
         Some(Err(e)) if interrupt.is_some() || interrupted(&e) => {
             let kept = e
-                .downcast_ref::<tresillo_runs::Interrupted>()
+                .downcast_ref::<tresillo_runs::RunError>()
+                .and_then(tresillo_runs::RunError::interrupted)
                 .map_or_else(|| "all".to_string(), |i| i.deals_completed.to_string());
             warn(format!(
                 "tresillo.tournament interrupted: {kept} finished deals kept; resume=True continues the run"
@@ -395,7 +399,7 @@ pub fn _tournament(
             if stopping.load(Ordering::SeqCst) {
                 tresillo_agents::interrupt::clear_stop();
             }
-            let _ = tx.send(r);
+            let _ = tx.send(r.map_err(anyhow::Error::from));
         }
     };
     std::thread::Builder::new()

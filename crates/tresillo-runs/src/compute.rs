@@ -8,7 +8,7 @@
 //! and all of `forfeits.csv`) are the same for any thread count, shard split or
 //! interruption; the timing columns are measurements.
 
-use anyhow::{Context, Result};
+use crate::error::{Context, OnFile, Result, RunError};
 use std::fs;
 use std::path::Path;
 use tresillo_sim::compute::KINDS;
@@ -24,7 +24,7 @@ pub const COMPUTE_CSV: &str = "compute.csv";
 pub const FORFEITS_CSV: &str = "forfeits.csv";
 
 fn read_file(p: &Path) -> Result<Compute> {
-    let text = fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+    let text = fs::read_to_string(p).on("reading", p)?;
     serde_json::from_str(&text).with_context(|| format!("{}: malformed compute checkpoint", p.display()))
 }
 
@@ -113,7 +113,7 @@ pub fn compute_csv(config: &TournamentConfig, c: &Compute) -> Result<Vec<u8>> {
         r.push(fixed(Some(s.startup_ns as f64 / 1e9), 6));
         w.write_record(&r)?;
     }
-    w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))
+    w.into_inner().map_err(|e| RunError::Invalid(e.to_string()))
 }
 
 /// The bytes of `forfeits.csv` (deal, seating, slot, seat, count; the header
@@ -130,7 +130,7 @@ pub fn forfeits_csv(c: &Compute) -> Result<Vec<u8>> {
             f.count.to_string(),
         ])?;
     }
-    w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))
+    w.into_inner().map_err(|e| RunError::Invalid(e.to_string()))
 }
 
 /// The printed lines of the compute: per agent slot, its decisions, mean and 99th

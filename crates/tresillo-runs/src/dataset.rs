@@ -26,7 +26,7 @@
 //! into its shard's file, so writing costs little wall time beyond its CPU, and
 //! one group's rows are in memory at a time, not a shard's.
 
-use anyhow::{Context, Result, bail, ensure};
+use crate::error::{Context, OnFile, Result, bail, chain, ensure, invalid};
 use base64::Engine as _;
 use parquet::basic::{Compression, LogicalType, Repetition, Type as Physical, ZstdLevel};
 use parquet::column::reader::ColumnReader;
@@ -416,7 +416,7 @@ fn write_group(w: &mut SerializedFileWriter<Vec<u8>>, rows: &[Row], info: &Shard
 /// Opens a dataset file and checks its columns: one line naming the file when it
 /// is truncated, not Parquet, or of other columns.
 fn open(path: &Path) -> Result<SerializedFileReader<fs::File>> {
-    let f = fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+    let f = fs::File::open(path).on("reading", path)?;
     check(SerializedFileReader::new(f), path)
 }
 
@@ -431,7 +431,7 @@ fn check<R: parquet::file::reader::ChunkReader + 'static>(
     path: &Path,
 ) -> Result<SerializedFileReader<R>> {
     let r = r.map_err(|e| {
-        anyhow::anyhow!("{}: not a readable Parquet file (truncated or damaged?): {e}", path.display())
+        invalid!("{}: not a readable Parquet file (truncated or damaged?): {e}", path.display())
     })?;
     let want = schema();
     let have = r.metadata().file_metadata().schema_descr();
@@ -503,7 +503,7 @@ fn read_values<T: PqType>(
 /// The rows of a dataset file, in order. A file that is not one (truncated,
 /// damaged, another Parquet file) is a one-line error naming it.
 pub fn read_rows(path: &Path) -> Result<Vec<Row>> {
-    let bytes = fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let bytes = fs::read(path).on("reading", path)?;
     rows_of(bytes, path)
 }
 
@@ -512,13 +512,13 @@ fn rows_of(bytes: Vec<u8>, path: &Path) -> Result<Vec<Row>> {
     let r = open_bytes(bytes, path)?;
     info_of(&r, path)?;
     read_groups(&r)
-        .map_err(|e| anyhow::anyhow!("{}: unreadable rows (truncated or damaged?): {e:#}", path.display()))
+        .map_err(|e| invalid!("{}: unreadable rows (truncated or damaged?): {}", path.display(), chain(&e)))
 }
 
 fn read_groups<R: parquet::file::reader::ChunkReader + 'static>(
     r: &SerializedFileReader<R>,
 ) -> Result<Vec<Row>> {
-    let total = usize::try_from(r.metadata().file_metadata().num_rows().max(0))?;
+    let total = usize::try_from(r.metadata().file_metadata().num_rows().max(0)).unwrap_or(usize::MAX);
     let mut rows = Vec::with_capacity(total);
     let (mut ints, mut longs, mut fixed) = (Vec::new(), Vec::new(), Vec::new());
     let blank = Row {
@@ -537,7 +537,7 @@ fn read_groups<R: parquet::file::reader::ChunkReader + 'static>(
     };
     for gi in 0..r.num_row_groups() {
         let g = r.get_row_group(gi)?;
-        let n = usize::try_from(g.metadata().num_rows().max(0))?;
+        let n = usize::try_from(g.metadata().num_rows().max(0)).unwrap_or(usize::MAX);
         let start = rows.len();
         rows.resize(start + n, blank.clone());
         let group = &mut rows[start..];
@@ -550,8 +550,7 @@ fn read_groups<R: parquet::file::reader::ChunkReader + 'static>(
                 (ColumnReader::Int32ColumnReader(mut cr), ColKind::U8 | ColKind::I32) => {
                     read_values(&mut cr, n, &mut ints)?;
                     for (row, &v) in group.iter_mut().zip(&ints) {
-                        let b =
-                            || u8::try_from(v).map_err(|_| anyhow::anyhow!("{} {v} is not a byte", c.name));
+                        let b = || u8::try_from(v).map_err(|_| invalid!("{} {v} is not a byte", c.name));
                         match c.name {
                             "seat" => row.seat = b()?,
                             "slot" => row.slot = b()?,
@@ -720,7 +719,7 @@ impl DatasetManifest {
 /// Reads a dataset directory's `manifest.json`.
 pub fn read_manifest(dir: &Path) -> Result<DatasetManifest> {
     let p = dir.join(MANIFEST);
-    let text = fs::read_to_string(&p).with_context(|| format!("reading {}", p.display()))?;
+    let text = fs::read_to_string(&p).on("reading", &p)?;
     let m: DatasetManifest =
         serde_json::from_str(&text).with_context(|| format!("{}: not a dataset manifest", p.display()))?;
     ensure!(m.kind == "dataset", "{}: the manifest of a {}, not a dataset", p.display(), m.kind);
@@ -750,7 +749,7 @@ pub fn read_dataset(dir: &Path) -> Result<(DatasetManifest, Vec<Row>)> {
     let mut rows = Vec::with_capacity(usize::try_from(m.rows).unwrap_or(0));
     for s in &m.shards {
         let p = dir.join(&s.file);
-        let bytes = fs::read(&p).with_context(|| format!("reading {}", p.display()))?;
+        let bytes = fs::read(&p).on("reading", &p)?;
         let crc = tresillo_durable::checksum::of(&bytes);
         ensure!(
             bytes.len() as u64 == s.bytes && crc == s.crc32,
@@ -787,7 +786,7 @@ pub fn verify(dir: &Path) -> Result<(String, usize)> {
     }
     for s in &m.shards {
         let p = dir.join(&s.file);
-        let len = fs::metadata(&p).with_context(|| format!("reading {}", p.display()))?.len();
+        let len = fs::metadata(&p).on("reading", &p)?.len();
         ensure!(len == s.bytes, "{}: {len} bytes, its manifest records {}", p.display(), s.bytes);
         tresillo_durable::checksum::verify(&p, None, &s.crc32)?;
     }
@@ -820,7 +819,7 @@ pub fn shard_name(k: u64) -> String {
 /// The shard files of `dir` (complete ones: written atomically), in order.
 pub fn shard_files(dir: &Path) -> Result<Vec<PathBuf>> {
     let mut v = Vec::new();
-    for e in fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
+    for e in fs::read_dir(dir).on("reading", dir)? {
         let p = e?.path();
         let name = p.file_name().unwrap_or_default().to_string_lossy().into_owned();
         if name.starts_with("rows-") && name.ends_with(".parquet") {
@@ -934,18 +933,18 @@ fn claim(dir: &Path, a: &DatasetOptions<'_>, manifest: &DatasetManifest) -> Resu
             bail!("{} already holds {what}; --resume continues it, --force replaces it", dir.display());
         }
         for p in &existing {
-            fs::remove_file(p).with_context(|| format!("removing {}", p.display()))?;
+            fs::remove_file(p).on("removing", p)?;
         }
         if has_manifest {
-            fs::remove_file(&mpath).with_context(|| format!("removing {}", mpath.display()))?;
+            fs::remove_file(&mpath).on("removing", &mpath)?;
         }
     }
     // Temporary files a kill left behind.
-    for e in fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
+    for e in fs::read_dir(dir).on("reading", dir)? {
         let p = e?.path();
         let name = p.file_name().unwrap_or_default().to_string_lossy().into_owned();
         if name.starts_with("rows-") && name.ends_with(".tmp") {
-            fs::remove_file(&p).with_context(|| format!("removing {}", p.display()))?;
+            fs::remove_file(&p).on("removing", &p)?;
         }
     }
     Ok(())
@@ -1207,7 +1206,7 @@ fn keep(p: &Path, want: &ShardInfo) -> Result<ShardEntry> {
     let r = open(p)?;
     let have = info_of(&r, p)?;
     ensure!(have == *want, "{}: a shard of other settings", p.display());
-    let bytes = fs::read(p).with_context(|| format!("reading {}", p.display()))?;
+    let bytes = fs::read(p).on("reading", p)?;
     Ok(ShardEntry {
         file: p.file_name().unwrap_or_default().to_string_lossy().into_owned(),
         first_deal: want.first_deal,

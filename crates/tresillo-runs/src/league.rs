@@ -22,8 +22,8 @@
 //! compute (the columns of a run's `compute.csv`, `slot` being the agent's league
 //! index) summed over its tables; its counts are exact, its times measurements.
 
+use crate::error::{Context, OnFile, Result, bail, ensure, invalid};
 use crate::run::{RunOptions, check_deals_size, read_manifest};
-use anyhow::{Context, Result, bail, ensure};
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::path::Path;
@@ -147,8 +147,7 @@ pub fn league(
     let manifest_path = dir.join("league.json");
     let mut book = book.cloned();
     if manifest_path.exists() && !a.force {
-        let text = fs::read_to_string(&manifest_path)
-            .with_context(|| format!("reading {}", manifest_path.display()))?;
+        let text = fs::read_to_string(&manifest_path).on("reading", &manifest_path)?;
         let m: LeagueManifest = serde_json::from_str(&text)
             .with_context(|| format!("{}: not a tresillo league manifest", manifest_path.display()))?;
         ensure!(
@@ -163,7 +162,7 @@ pub fn league(
         );
         book = book.or(m.deal_book);
     }
-    fs::create_dir_all(dir.join("tables")).with_context(|| format!("creating {}", dir.display()))?;
+    fs::create_dir_all(dir.join("tables")).on("creating", dir)?;
     let mut manifest = LeagueManifest {
         tool: "tresillo".into(),
         version: env!("CARGO_PKG_VERSION").into(),
@@ -178,7 +177,7 @@ pub fn league(
             let p = dir.join(f);
             match fs::remove_file(&p) {
                 Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                    return Err(e).with_context(|| format!("removing {}", p.display()));
+                    return Err(e).on("removing", &p);
                 }
                 _ => {}
             }
@@ -227,7 +226,7 @@ pub fn league(
         .map(|t| table_results(&dir.join(&t.dir), &table_config(config, t), t))
         .collect::<Result<_>>()?;
     let n = config.agents.len();
-    let fitted = fit_cov(n, &results).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
+    let fitted = fit_cov(n, &results).map_err(|e| invalid!("{}: {e}", dir.display()))?;
     let pairs = matrix(n, &results);
     let ranked = ranking(&fitted.ratings);
     // Every league file is in place before its manifest says the league is complete.

@@ -20,6 +20,7 @@
 
 pub mod compute;
 pub mod dataset;
+mod error;
 pub mod league;
 pub mod pairs;
 mod run;
@@ -27,6 +28,7 @@ pub mod sprt;
 mod tournament;
 pub mod verify;
 
+pub use error::{Result, RunError};
 pub use run::{
     DirLock, Interrupted, LOCK_FILE, MAX_THREADS, Manifest, RecordProgress, RunOptions, ThreadsError,
     check_deals_size, check_output_file, check_record_path, check_run_dir, check_threads, file_in_the_way,
@@ -34,7 +36,7 @@ pub use run::{
     run_experiment, run_stoppable, table,
 };
 pub use tournament::{PYTHON_WORDS, TournamentArgs, check_resume_force, python_words, tournament_config};
-pub use tresillo_deals::parquet::UnknownFormat;
+pub use tresillo_deals::parquet::{DealsError, UnknownFormat};
 pub use tresillo_deals::{BookError, Format, parquet, read_book};
 /// The durable-file crate, whose modules the commands reach through this one.
 pub use tresillo_durable::{self as durable, checksum, lines, write_point};
@@ -64,8 +66,8 @@ pub enum RuleSetFileError {
         error: std::io::Error,
     },
     /// The file does not define a rule set (the message names the file, line and key).
-    #[error("{0}")]
-    Define(String),
+    #[error(transparent)]
+    Define(tresillo_core::RuleSetError),
 }
 
 /// The build that wrote a manifest (its `build` field): the git commit of the

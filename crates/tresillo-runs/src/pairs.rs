@@ -13,7 +13,7 @@
 //! or a merge completes, so it holds for resumed and merged runs alike; for deal
 //! scoring it is exactly what `scripts/paired.py RUN A B` computes (tested).
 
-use anyhow::{Context, Result, bail};
+use crate::error::{Context, Result, bail, invalid};
 use std::collections::BTreeMap;
 use std::path::Path;
 use tresillo_sim::TournamentConfig;
@@ -113,7 +113,7 @@ pub fn unit_totals(path: &Path, config: &TournamentConfig) -> Result<BTreeMap<u6
         let field = |c: usize| row.get(c).unwrap_or("");
         let int = |c: usize| -> Result<i64> {
             let v = field(c);
-            v.parse().map_err(|_| anyhow::anyhow!("{} {line}: `{v}` is not an integer", path.display()))
+            v.parse().map_err(|_| invalid!("{} {line}: `{v}` is not an integer", path.display()))
         };
         let d: u64 = int(deal)? as u64;
         let order = field(seating).as_bytes();

@@ -72,8 +72,8 @@
 
 use crate::Build;
 use crate::compute::{COMPUTE_CSV, COMPUTE_JSON, COMPUTE_NEXT, FORFEITS_CSV, read_compute};
+use crate::error::{Context, OnFile, Result, RunError, bail, ensure, invalid};
 use crate::parquet::{DEALS_PARQUET, Format, PARTS_DIR, RowBuilder};
-use anyhow::{Context, Result, bail, ensure};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -311,9 +311,9 @@ fn open_record(progress: &RecordProgress, fresh: bool, partial: bool) -> Result<
     // has recorded nothing: the file is created as for a new run.
     let mut crc = 0;
     let f = if fresh || (progress.bytes == 0 && !p.exists()) {
-        File::create(p).with_context(|| format!("creating {}", p.display()))?
+        File::create(p).on("creating", p)?
     } else {
-        let f = OpenOptions::new().write(true).open(p).with_context(|| format!("opening {}", p.display()))?;
+        let f = OpenOptions::new().write(true).open(p).on("opening", p)?;
         let len = f.metadata()?.len();
         ensure!(
             len >= progress.bytes,
@@ -329,7 +329,7 @@ fn open_record(progress: &RecordProgress, fresh: bool, partial: bool) -> Result<
         f
     };
     drop(f);
-    let f = OpenOptions::new().append(true).open(p).with_context(|| format!("opening {}", p.display()))?;
+    let f = OpenOptions::new().append(true).open(p).on("opening", p)?;
     Ok((f, crc))
 }
 
@@ -344,14 +344,14 @@ pub(crate) fn partial_record(path: &Path) -> PathBuf {
 
 /// Renames `from` over `to` (a write point of [`write_point`]).
 pub(crate) fn rename(from: &Path, to: &Path) -> Result<()> {
-    fs::rename(from, to).with_context(|| format!("writing {}", to.display()))?;
+    fs::rename(from, to).on("writing", to)?;
     write_point();
     Ok(())
 }
 
 /// Removes the file `p` (a write point of [`write_point`]).
 fn remove(p: &Path) -> Result<()> {
-    fs::remove_file(p).with_context(|| format!("removing {}", p.display()))?;
+    fs::remove_file(p).on("removing", p)?;
     write_point();
     Ok(())
 }
@@ -393,12 +393,12 @@ const STATS_NEXT: &str = "stats.next.json";
 /// Reads `DIR/manifest.json`.
 pub fn read_manifest(dir: &Path) -> Result<Manifest> {
     let p = dir.join("manifest.json");
-    let text = fs::read_to_string(&p).with_context(|| format!("reading {}", p.display()))?;
+    let text = fs::read_to_string(&p).on("reading", &p)?;
     serde_json::from_str(&text).with_context(|| format!("{}: not a tresillo manifest", p.display()))
 }
 
 fn read_stats_file(p: &Path) -> Result<Stats> {
-    let text = fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+    let text = fs::read_to_string(p).on("reading", p)?;
     serde_json::from_str(&text).with_context(|| format!("{}: malformed statistics", p.display()))
 }
 
@@ -519,8 +519,7 @@ fn claim_dir(dir: &Path, force: bool, resume: bool) -> Result<()> {
         if !force {
             existing.push(PARTS_DIR);
         } else {
-            fs::remove_dir_all(dir.join(PARTS_DIR))
-                .with_context(|| format!("removing {}", dir.join(PARTS_DIR).display()))?;
+            fs::remove_dir_all(dir.join(PARTS_DIR)).on("removing", &dir.join(PARTS_DIR))?;
         }
     }
     if !existing.is_empty() {
@@ -532,10 +531,10 @@ fn claim_dir(dir: &Path, force: bool, resume: bool) -> Result<()> {
             );
         }
         for f in existing.into_iter().filter(|f| *f != PARTS_DIR) {
-            fs::remove_file(dir.join(f)).with_context(|| format!("removing {}", dir.join(f).display()))?;
+            fs::remove_file(dir.join(f)).on("removing", &dir.join(f))?;
         }
     }
-    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    fs::create_dir_all(dir).on("creating", dir)?;
     Ok(())
 }
 
@@ -544,7 +543,7 @@ fn csv_header() -> Result<Vec<u8>> {
     // headers on and keep the first line.
     let mut w = csv::WriterBuilder::new().has_headers(true).from_writer(Vec::new());
     w.serialize(tresillo_sim::DealRow::default())?;
-    let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let bytes = w.into_inner().map_err(|e| RunError::Invalid(e.to_string()))?;
     let end = bytes.iter().position(|b| *b == b'\n').expect("a header line") + 1;
     Ok(bytes[..end].to_vec())
 }
@@ -555,9 +554,8 @@ fn csv_header() -> Result<Vec<u8>> {
 fn check_csv_header(path: &Path, what: &str) -> Result<()> {
     let header = csv_header()?;
     let mut first = Vec::with_capacity(header.len());
-    let f = File::open(path).with_context(|| format!("reading {}", path.display()))?;
-    std::io::BufRead::read_until(&mut std::io::BufReader::new(f), b'\n', &mut first)
-        .with_context(|| format!("reading {}", path.display()))?;
+    let f = File::open(path).on("reading", path)?;
+    std::io::BufRead::read_until(&mut std::io::BufReader::new(f), b'\n', &mut first).on("reading", path)?;
     if first == header {
         return Ok(());
     }
@@ -591,7 +589,7 @@ fn summary(config: &TournamentConfig, stats: &Stats, rows_per_unit: u64) -> Resu
     for r in &rows {
         w.write_record(r.fields())?;
     }
-    let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let bytes = w.into_inner().map_err(|e| RunError::Invalid(e.to_string()))?;
     Ok((bytes, table(&rows)))
 }
 
@@ -711,13 +709,8 @@ fn holder(path: &Path) -> String {
     "unknown".into()
 }
 
-fn in_use(dir: &Path, path: &Path) -> anyhow::Error {
-    anyhow::anyhow!(
-        "{} is in use by another tresillo process (pid {}): one process at a time may write it; \
-         wait for it to finish, or stop it",
-        dir.display(),
-        holder(path)
-    )
+fn in_use(dir: &Path, path: &Path) -> RunError {
+    RunError::InUse { dir: dir.to_path_buf(), holder: holder(path) }
 }
 
 /// The nearest of `path` and its ancestors that exists and is not a directory: a
@@ -782,7 +775,7 @@ pub fn check_output_file(path: &Path, what: &str) -> Result<()> {
 /// process has it.
 pub fn lock_dir(dir: &Path) -> Result<DirLock> {
     check_run_dir(dir)?;
-    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    fs::create_dir_all(dir).on("creating", dir)?;
     lock_file(&dir.join(LOCK_FILE), dir)
 }
 
@@ -796,7 +789,7 @@ pub fn lock_file(path: &Path, dir: &Path) -> Result<DirLock> {
         .create(true)
         .truncate(false)
         .open(path)
-        .with_context(|| format!("opening {}", path.display()))?;
+        .on("opening", path)?;
     match retry_lock(|| file.try_lock()) {
         Ok(()) => {
             file.set_len(0)?;
@@ -805,7 +798,7 @@ pub fn lock_file(path: &Path, dir: &Path) -> Result<DirLock> {
             Ok(DirLock { _file: file })
         }
         Err(fs::TryLockError::WouldBlock) => Err(in_use(dir, path)),
-        Err(fs::TryLockError::Error(e)) => Err(e).with_context(|| format!("locking {}", path.display())),
+        Err(fs::TryLockError::Error(e)) => Err(e).on("locking", path),
     }
 }
 
@@ -835,7 +828,7 @@ fn lock_input(dir: &Path) -> Result<Option<DirLock>> {
     match retry_lock(|| file.try_lock_shared()) {
         Ok(()) => Ok(Some(DirLock { _file: file })),
         Err(fs::TryLockError::WouldBlock) => Err(in_use(dir, &path)),
-        Err(fs::TryLockError::Error(e)) => Err(e).with_context(|| format!("locking {}", path.display())),
+        Err(fs::TryLockError::Error(e)) => Err(e).on("locking", &path),
     }
 }
 
@@ -1026,7 +1019,7 @@ fn replace(
     remove(&partial.join(LOCK_FILE))?;
     drop(partial_lock);
     // Every file of the run has moved; what is left is a kill's temporary litter.
-    fs::remove_dir_all(partial).with_context(|| format!("removing {}", partial.display()))?;
+    fs::remove_dir_all(partial).on("removing", partial)?;
     Ok(table)
 }
 
@@ -1036,9 +1029,8 @@ fn partial_dir(dir: &Path) -> Result<PathBuf> {
         Some(_) => dir.to_path_buf(),
         None => resolved(dir)?, // `.`, `..`, `/`: name it
     };
-    let name = dir
-        .file_name()
-        .ok_or_else(|| anyhow::anyhow!("{}: the output needs a directory name", dir.display()))?;
+    let name =
+        dir.file_name().ok_or_else(|| invalid!("{}: the output needs a directory name", dir.display()))?;
     Ok(dir.with_file_name(format!("{}.partial", name.to_string_lossy())))
 }
 
@@ -1174,7 +1166,7 @@ pub fn check_deals_size(dir: &Path, m: &Manifest) -> Result<()> {
         files.push((dir.join(DEALS_PARQUET), m.parquet_bytes.unwrap_or(0)));
     }
     for (p, want) in files {
-        let len = fs::metadata(&p).with_context(|| format!("reading {}", p.display()))?.len();
+        let len = fs::metadata(&p).on("reading", &p)?.len();
         ensure!(
             len == want,
             "{}: holds {len} bytes but the run's manifest counts {want}: the file was truncated or changed \
@@ -1261,8 +1253,7 @@ pub(crate) fn complete_run(dir: &Path, m: &Manifest, note: &(dyn Fn(&str) + Sync
         crate::parquet::row_count(&dir.join(DEALS_PARQUET))?;
         // A kill after the manifest counted deals.parquet, before the parts went.
         if dir.join(PARTS_DIR).exists() {
-            fs::remove_dir_all(dir.join(PARTS_DIR))
-                .with_context(|| format!("removing {}", dir.join(PARTS_DIR).display()))?;
+            fs::remove_dir_all(dir.join(PARTS_DIR)).on("removing", &dir.join(PARTS_DIR))?;
             write_point();
         }
     }
@@ -1475,8 +1466,7 @@ fn fresh_start(
         csv_crc = crc32fast::hash(&header);
     }
     if a.format.parquet() {
-        fs::create_dir_all(dir.join(PARTS_DIR))
-            .with_context(|| format!("creating {}", dir.join(PARTS_DIR).display()))?;
+        fs::create_dir_all(dir.join(PARTS_DIR)).on("creating", &dir.join(PARTS_DIR))?;
     }
     let mut m = Manifest {
         tool: "tresillo".into(),
@@ -1670,7 +1660,7 @@ impl<'d> Sink<'d> {
     fn append(&mut self, (bytes, s, recs, c, rows): &UnitRows<'_>) -> Result<()> {
         let dir = self.dir;
         if let Some(f) = self.csv_file.as_mut() {
-            f.write_all(bytes).with_context(|| format!("writing {}", dir.join("deals.csv").display()))?;
+            f.write_all(bytes).on("writing", &dir.join("deals.csv"))?;
             self.csv_crc.update(bytes);
             self.manifest.csv_bytes += bytes.len() as u64;
         }
@@ -1680,7 +1670,7 @@ impl<'d> Sink<'d> {
         self.stats.merge(s);
         self.compute.try_merge(c).with_context(|| format!("{}: compute.json", dir.display()))?;
         if let (Some(f), Some(r)) = (self.record_file.as_mut(), self.manifest.record.as_mut()) {
-            f.write_all(recs).with_context(|| format!("writing {}", r.path.display()))?;
+            f.write_all(recs).on("writing", &r.path)?;
             self.rec_crc.update(recs);
             r.bytes += recs.len() as u64;
         }
@@ -1712,7 +1702,7 @@ impl<'d> Sink<'d> {
         // it would protect only against the machine itself going down, at a
         // large cost; resume refuses a deals.csv shorter than its checkpoint.)
         if let Some(f) = self.csv_file.as_mut() {
-            f.flush().with_context(|| format!("writing {}", dir.join("deals.csv").display()))?;
+            f.flush().on("writing", &dir.join("deals.csv"))?;
             write_point();
             manifest
                 .crc32
@@ -1765,7 +1755,7 @@ impl<'d> Sink<'d> {
         manifest.complete = true;
         checkpoint(dir, &self.stats, &self.compute, manifest, true)?;
         if self.format.parquet() {
-            fs::remove_dir_all(&self.parts).with_context(|| format!("removing {}", self.parts.display()))?;
+            fs::remove_dir_all(&self.parts).on("removing", &self.parts)?;
             write_point();
         }
         Ok(table)
@@ -1922,7 +1912,7 @@ fn play(
     let interrupted = std::thread::scope(|scope| -> Result<bool> {
         let writer = scope.spawn(|| sink.write_batches(rx, &mut lines, &config, a.note));
         let played = players.play(first..u1, stop, tx);
-        writer.join().map_err(|_| anyhow::anyhow!("the writer thread panicked"))??;
+        writer.join().map_err(|_| invalid!("the writer thread panicked"))??;
         played
     })?;
     bar.finish_and_clear();
@@ -1991,7 +1981,7 @@ impl Drop for Partial {
 fn check_apart(out: &Path, dirs: &[PathBuf]) -> Result<()> {
     let out_at = resolved(out)?;
     for d in dirs {
-        let at = fs::canonicalize(d).with_context(|| format!("reading the input {}", d.display()))?;
+        let at = fs::canonicalize(d).on("reading the input", d)?;
         ensure!(at.is_dir(), "{} is a file, not a run directory: merge takes shard directories", d.display());
         if out_at.starts_with(&at) || at.starts_with(&out_at) {
             bail!(
@@ -2024,7 +2014,7 @@ fn merge_format(format: Option<Format>, parts: &[(Manifest, PathBuf)]) -> Format
 fn check_shard_files(parts: &[(Manifest, PathBuf)], format: Format) -> Result<()> {
     for (m, d) in parts {
         let lacks = |f: &str| {
-            anyhow::anyhow!(
+            invalid!(
                 "{}: no {f} (the shard was run with --format {}); merge it with --format {}, or run the \
                  shards with --format {}",
                 d.display(),
@@ -2034,9 +2024,11 @@ fn check_shard_files(parts: &[(Manifest, PathBuf)], format: Format) -> Result<()
             )
         };
         if format.csv() {
-            ensure!(m.format.csv(), lacks("deals.csv"));
+            if !m.format.csv() {
+                return Err(lacks("deals.csv"));
+            }
             let csv = d.join("deals.csv");
-            let len = fs::metadata(&csv).with_context(|| format!("reading {}", csv.display()))?.len();
+            let len = fs::metadata(&csv).on("reading", &csv)?.len();
             ensure!(
                 len == m.csv_bytes,
                 "{}: deals.csv holds {len} bytes but its checkpoint counts {}: the shard was changed or is \
@@ -2047,9 +2039,11 @@ fn check_shard_files(parts: &[(Manifest, PathBuf)], format: Format) -> Result<()
             check_csv_header(&csv, "merge it")?;
         }
         if format.parquet() {
-            ensure!(m.format.parquet(), lacks(DEALS_PARQUET));
+            if !m.format.parquet() {
+                return Err(lacks(DEALS_PARQUET));
+            }
             let p = d.join(DEALS_PARQUET);
-            let len = fs::metadata(&p).with_context(|| format!("reading {}", p.display()))?.len();
+            let len = fs::metadata(&p).on("reading", &p)?.len();
             ensure!(
                 Some(len) == m.parquet_bytes,
                 "{}: holds {len} bytes but its checkpoint counts {}: the shard was changed or is incomplete; \
@@ -2125,10 +2119,8 @@ fn merge_rows(
 ) -> Result<Merged> {
     let header = csv_header()?;
     let mut w = if format.csv() {
-        let mut w = std::io::BufWriter::new(
-            File::create(csv).with_context(|| format!("creating {}", csv.display()))?,
-        );
-        w.write_all(&header).with_context(|| format!("writing {}", csv.display()))?;
+        let mut w = std::io::BufWriter::new(File::create(csv).on("creating", csv)?);
+        w.write_all(&header).on("writing", csv)?;
         Some(w)
     } else {
         None
@@ -2146,10 +2138,10 @@ fn merge_rows(
         if let Some(w) = w.as_mut() {
             let p = d.join("deals.csv");
             check_csv_header(&p, "merge it")?;
-            let mut r = File::open(&p).with_context(|| format!("reading {}", p.display()))?;
+            let mut r = File::open(&p).on("reading", &p)?;
             let mut head = vec![0; header.len()];
-            r.read_exact(&mut head).with_context(|| format!("reading {}", p.display()))?;
-            std::io::copy(&mut r, w).with_context(|| format!("copying {}", p.display()))?;
+            r.read_exact(&mut head).on("reading", &p)?;
+            std::io::copy(&mut r, w).on("copying", &p)?;
         }
         if let Some(pw) = pw.as_mut() {
             let p = d.join(DEALS_PARQUET);
@@ -2175,9 +2167,9 @@ fn merge_rows(
     }
     let csv_bytes = match w {
         Some(w) => {
-            let mut f = w.into_inner().map_err(|e| anyhow::anyhow!("writing {}: {e}", csv.display()))?;
-            f.flush().with_context(|| format!("writing {}", csv.display()))?;
-            f.sync_all().with_context(|| format!("writing {}", csv.display()))?;
+            let mut f = w.into_inner().map_err(std::io::IntoInnerError::into_error).on("writing", csv)?;
+            f.flush().on("writing", csv)?;
+            f.sync_all().on("writing", csv)?;
             f.metadata()?.len()
         }
         None => 0,

@@ -7,8 +7,8 @@
 //! deals give, look by look (a look deleted, a manifest lost, `sprt.json` cut
 //! short or its verdict edited are all refused, naming what is wrong).
 
+use crate::error::{Context, OnFile, Result, RunError, bail, ensure};
 use crate::run::{Manifest, Missing, read_manifest, verify_run};
-use anyhow::{Context, Result, bail, ensure};
 use std::path::{Path, PathBuf};
 use tresillo_sim::book::DealBook;
 use tresillo_sim::sequential::{Differences, SprtSettings, SprtState, Test, Verdict};
@@ -184,9 +184,11 @@ impl SprtFile {
     /// Reads `DIR/sprt.json`; an error names the file (and the line).
     pub fn read(dir: &Path) -> Result<SprtFile> {
         let p = dir.join(SPRT_JSON);
-        let text = std::fs::read_to_string(&p).with_context(|| format!("reading {}", p.display()))?;
-        serde_json::from_str(&text).map_err(|e| {
-            anyhow::anyhow!("{} line {}: not a tresillo sprt state ({e})", p.display(), e.line())
+        let text = std::fs::read_to_string(&p).on("reading", &p)?;
+        serde_json::from_str(&text).map_err(|e| RunError::Line {
+            path: p.to_path_buf(),
+            line: e.line(),
+            what: format!("not a tresillo sprt state ({e})"),
         })
     }
 
@@ -205,7 +207,7 @@ impl SprtFile {
             batch: self.batch,
             test,
         };
-        s.check(self.config.players).map_err(anyhow::Error::msg)?;
+        s.check(self.config.players).map_err(|e| RunError::Invalid(e.to_string()))?;
         Ok(s)
     }
 
@@ -391,8 +393,8 @@ pub fn check(dir: &Path) -> Result<Checked> {
     // A look past the last counted one is a kill's (played before sprt.json
     // counted it, or interrupted): it must be whole so far; none past that.
     if looks.is_dir() {
-        for e in std::fs::read_dir(&looks).with_context(|| format!("reading {}", looks.display()))? {
-            let l = e.with_context(|| format!("reading {}", looks.display()))?.path();
+        for e in std::fs::read_dir(&looks).on("reading", &looks)? {
+            let l = e.on("reading", &looks)?.path();
             let name = l.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             let k = name.strip_prefix("look-").and_then(|n| n.parse::<u64>().ok());
             match k {

@@ -4,7 +4,7 @@
 //! command line's flags; [`python_words`] shows any of them in the words of
 //! `tresillo.tournament`'s keyword arguments (the one table of both).
 
-use anyhow::{Result, bail};
+use crate::error::{Result, bail};
 use tresillo_agents::{BiddingCovers, Registry};
 use tresillo_core::Rules;
 use tresillo_sim::{Scoring, Shard, TournamentConfig};

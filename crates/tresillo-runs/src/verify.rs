@@ -11,9 +11,9 @@
 //! up to the bytes of its finished hands. A manifest written before checksums
 //! records none: nothing is verified by checksum, the sizes still are.
 
+use crate::error::{Context, OnFile, Result, RunError, bail};
 use crate::league::LeagueManifest;
 use crate::run::{Manifest, read_manifest};
-use anyhow::{Context, Result, bail};
 use std::fs;
 use std::path::Path;
 
@@ -75,7 +75,7 @@ pub fn verify(dir: &Path) -> Result<Verified> {
         });
     }
     let names: Vec<String> = fs::read_dir(dir)
-        .with_context(|| format!("reading {}", dir.display()))?
+        .on("reading", dir)?
         .filter_map(|e| e.ok()?.file_name().to_str().map(String::from))
         .collect();
     let mut tune: Vec<&String> = names.iter().filter(|n| n.ends_with(".manifest.json")).collect();
@@ -100,9 +100,11 @@ pub fn verify(dir: &Path) -> Result<Verified> {
 fn verify_tune(dir: &Path, finished: &[&String], interrupted: &[&String]) -> Result<Verified> {
     let json = |name: &str| -> Result<serde_json::Value> {
         let p = dir.join(name);
-        let text = fs::read_to_string(&p).with_context(|| format!("reading {}", p.display()))?;
-        let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
-            anyhow::anyhow!("{} line {}: not a tresillo tuning file ({e})", p.display(), e.line())
+        let text = fs::read_to_string(&p).on("reading", &p)?;
+        let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| RunError::Line {
+            path: p.to_path_buf(),
+            line: e.line(),
+            what: format!("not a tresillo tuning file ({e})"),
         })?;
         if v.get("tool").and_then(|t| t.as_str()) != Some("tresillo") && v.get("records").is_none() {
             bail!("{}: not a tresillo tuning file", p.display());
@@ -147,7 +149,7 @@ fn files_line(files: usize, m: &Manifest) -> String {
 
 fn verify_league(dir: &Path) -> Result<Verified> {
     let mp = dir.join("league.json");
-    let text = fs::read_to_string(&mp).with_context(|| format!("reading {}", mp.display()))?;
+    let text = fs::read_to_string(&mp).on("reading", &mp)?;
     let lm: LeagueManifest = serde_json::from_str(&text)
         .with_context(|| format!("{}: not a tresillo league manifest", mp.display()))?;
     let mut files = crate::league::verify_files(dir, &lm)?;

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
-use tresillo_runs::{Interrupted, RunOptions, read_manifest, run, run_stoppable};
+use tresillo_runs::{RunError, RunOptions, read_manifest, run, run_stoppable};
 use tresillo_sim::simple_config;
 
 fn temp(name: &str) -> PathBuf {
@@ -36,7 +36,7 @@ fn a_stopped_run_keeps_its_finished_batches_and_resumes_byte_for_byte() {
     let err =
         run_stoppable(&config, &o, None, vec!["test".into()], &|| asked.fetch_add(1, Ordering::SeqCst) == 2)
             .unwrap_err();
-    let why = err.downcast_ref::<Interrupted>().expect("an Interrupted error");
+    let RunError::Interrupted(why) = err else { panic!("an Interrupted error: {err}") };
     let m = read_manifest(&cut).unwrap();
     assert!(!m.complete, "{m:?}");
     assert!(m.deals_completed > 0 && m.deals_completed < 200, "{m:?}");

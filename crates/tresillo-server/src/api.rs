@@ -191,12 +191,17 @@ async fn create(
     }
 }
 
+/// A `?wait=` that is not a version number.
+#[derive(Debug, thiserror::Error)]
+#[error("bad wait `{0}`: a version number")]
+struct BadWait(String);
+
 /// `?wait=VERSION`: the version the client has seen.
-fn wait_param(q: Option<&str>) -> Result<Option<u64>, String> {
+fn wait_param(q: Option<&str>) -> Result<Option<u64>, BadWait> {
     let Some(q) = q else { return Ok(None) };
     for pair in q.split('&') {
         if let Some(v) = pair.strip_prefix("wait=") {
-            return v.parse().map(Some).map_err(|_| format!("bad wait `{v}`: a version number"));
+            return v.parse().map(Some).map_err(|_| BadWait(v.to_string()));
         }
     }
     Ok(None)

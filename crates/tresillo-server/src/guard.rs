@@ -238,12 +238,23 @@ pub fn guard(app: Router, access: Arc<Access>) -> Router {
 ///
 /// # Errors
 /// A one-line reason.
-pub fn object<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, String> {
+pub fn object<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, BodyError> {
     let first = body.iter().find(|b| !b.is_ascii_whitespace());
     if first != Some(&b'{') {
-        return Err("the body must be a JSON object ({...})".into());
+        return Err(BodyError::NotObject);
     }
-    serde_json::from_slice(body).map_err(|e| e.to_string())
+    Ok(serde_json::from_slice(body)?)
+}
+
+/// Why a request's body is refused ([`object`]).
+#[derive(Debug, thiserror::Error)]
+pub enum BodyError {
+    /// Not a JSON object.
+    #[error("the body must be a JSON object ({{...}})")]
+    NotObject,
+    /// An object that is not what the request takes (serde's words).
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
 }
 
 #[cfg(test)]

@@ -70,7 +70,7 @@ impl Limits {
     ///
     /// # Errors
     /// A one-line reason.
-    pub fn check_opponent(&self, spec: &str) -> Result<(), String> {
+    pub fn check_opponent(&self, spec: &str) -> Result<(), NotOffered> {
         if self.offers(spec) {
             return Ok(());
         }
@@ -79,6 +79,18 @@ impl Limits {
         } else {
             "not offered by this server"
         };
-        Err(format!("opponent `{}`: {what}; offered: {}", spec.trim(), self.opponents.join(", ")))
+        Err(NotOffered { spec: spec.trim().to_string(), what, offered: self.opponents.join(", ") })
     }
+}
+
+/// An opponent the operator did not offer ([`Limits::check_opponent`]).
+#[derive(Debug, thiserror::Error)]
+#[error("opponent `{spec}`: {what}; offered: {offered}")]
+pub struct NotOffered {
+    /// The spec asked for.
+    pub spec: String,
+    /// Why it is refused.
+    pub what: &'static str,
+    /// The specs offered.
+    pub offered: String,
 }

@@ -127,11 +127,33 @@ impl Board {
     }
 
     /// Hand `hand` (1-based) of source `id`; `Err` is the 404's message.
-    fn hand(&self, id: &str, hand: &str) -> Result<HandRecord, &'static str> {
-        let (_, recs) = self.hands(id).ok_or("no such record")?;
-        let k: usize = hand.parse().map_err(|_| "no such hand")?;
-        recs.get(k.wrapping_sub(1)).cloned().ok_or("no such hand")
+    fn hand(&self, id: &str, hand: &str) -> Result<HandRecord, NoSuch> {
+        let (_, recs) = self.hands(id).ok_or(NoSuch::Record)?;
+        let k: usize = hand.parse().map_err(|_| NoSuch::Hand)?;
+        recs.get(k.wrapping_sub(1)).cloned().ok_or(NoSuch::Hand)
     }
+}
+
+/// A record or hand the library does not hold (a 404's message).
+#[derive(Debug, thiserror::Error)]
+enum NoSuch {
+    /// No record of that id.
+    #[error("no such record")]
+    Record,
+    /// No hand of that number in the record.
+    #[error("no such hand")]
+    Hand,
+}
+
+/// Why a record does not replay ([`replay_json`]).
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    /// The record itself (its format, or a decision the engine refuses).
+    #[error(transparent)]
+    Record(#[from] tresillo_sim::RecordError),
+    /// A decision of the record the hand refuses.
+    #[error(transparent)]
+    Hand(#[from] tresillo_core::HandError),
 }
 
 fn summary(k: usize, r: &HandRecord) -> Value {
@@ -170,9 +192,9 @@ async fn positions(State(b): State<Board>, Path((id, hand)): Path<(String, Strin
     match b.hand(&id, &hand) {
         Ok(rec) => match replay_json(&rec) {
             Ok(v) => reply(StatusCode::OK, &v),
-            Err(e) => reply(StatusCode::UNPROCESSABLE_ENTITY, &json!({ "error": e })),
+            Err(e) => reply(StatusCode::UNPROCESSABLE_ENTITY, &json!({ "error": e.to_string() })),
         },
-        Err(e) => not_found(e),
+        Err(e) => not_found(&e.to_string()),
     }
 }
 
@@ -180,7 +202,7 @@ async fn positions(State(b): State<Board>, Path((id, hand)): Path<(String, Strin
 async fn analysis(State(b): State<Board>, Path((id, hand)): Path<(String, String)>) -> Response {
     let rec = match b.hand(&id, &hand) {
         Ok(r) => r,
-        Err(e) => return not_found(e),
+        Err(e) => return not_found(&e.to_string()),
     };
     let key = (id, rec_index(&hand));
     {
@@ -222,14 +244,14 @@ fn cards(s: CardSet) -> Vec<String> {
 ///
 /// # Errors
 /// A record that does not replay (one line naming the decision).
-pub fn replay_json(rec: &HandRecord) -> Result<Value, String> {
-    rec.replay().map_err(|e| e.to_string())?;
-    let mut h = rec.start().map_err(|e| e.to_string())?;
+pub fn replay_json(rec: &HandRecord) -> Result<Value, ReplayError> {
+    rec.replay()?;
+    let mut h = rec.start()?;
     let mut out = Vec::new();
     for step in &rec.decisions {
         let d = step.act;
         out.push(position(&h, Some((step.seat, d))));
-        h.apply(d).map_err(|e| e.to_string())?;
+        h.apply(d)?;
     }
     out.push(position(&h, None));
     let names = rec.rules.names();

@@ -156,7 +156,7 @@ impl Server {
                         index_seats(&mut seats, &g);
                         games.insert(token, Arc::new(Slot::new(g)));
                     }
-                    Err(e) => errors.push(e),
+                    Err(e) => errors.push(e.to_string()),
                 }
             }
         }
@@ -635,13 +635,29 @@ fn index_seats(index: &mut HashMap<Token, (Token, Seat)>, g: &Game) {
 /// kilobytes), [`crate::MAX_HANDS`] hands at most.
 pub const GAME_BYTES: u64 = 2 << 20;
 
+/// A game's log that does not replay: `games/TOKEN.jsonl:LINE: why`.
+#[derive(Debug, thiserror::Error)]
+#[error("{path}:{line}: {why}")]
+struct LoadError {
+    /// The log, as its message names it.
+    path: String,
+    /// The line of the log, from 1.
+    line: usize,
+    /// What the game said.
+    why: String,
+}
+
 /// A game read back from its log (its records file written again when it is
 /// not the log's hands: the second value says when that failed).
-fn load_game(l: crate::store::Loaded, registry: &Registry) -> Result<(Game, Option<String>), String> {
+fn load_game(l: crate::store::Loaded, registry: &Registry) -> Result<(Game, Option<String>), LoadError> {
     let path = format!("games/{}.jsonl", l.token);
-    let mut g = Game::new(l.token, l.game, registry).map_err(|e| format!("{path}:1: {e}"))?;
+    let mut g = Game::new(l.token, l.game, registry).map_err(|e| LoadError {
+        path: path.clone(),
+        line: 1,
+        why: e.to_string(),
+    })?;
     for (n, line) in &l.lines {
-        g.replay_entry(line).map_err(|e| format!("{path}:{n}: {e}"))?;
+        g.replay_entry(line).map_err(|e| LoadError { path: path.clone(), line: *n, why: e.to_string() })?;
     }
     g.set_log(l.log);
     let mut warning = None;

@@ -140,12 +140,50 @@ pub struct NewGame {
     pub takeover: Option<String>,
 }
 
+/// Why a request to create a game is refused ([`NewGame::to_spec`]).
+#[derive(Debug, thiserror::Error)]
+pub enum RequestError {
+    /// A takeover delay too short.
+    #[error("bad takeover_ms {0}: 0 (never) or at least {MIN_TAKEOVER_MS}")]
+    Takeover(u64),
+    /// A pace too slow.
+    #[error("bad pace_ms {0}: at most {MAX_PACE_MS} ms a bot decision")]
+    Pace(u32),
+    /// An unknown rule set or option, or a bad value.
+    #[error(transparent)]
+    Rules(#[from] tresillo_core::RulesError),
+    /// A seat not at the table.
+    #[error("bad seat {seat}: seats are 0 to {last}")]
+    Seat {
+        /// The seat asked for.
+        seat: u8,
+        /// The last seat of the table.
+        last: u8,
+    },
+    /// Not one opponent for each other seat.
+    #[error("a table of {n} needs {need} opponents (agent specs), got {got}")]
+    Opponents {
+        /// The players at the table.
+        n: u8,
+        /// The opponents it needs.
+        need: u8,
+        /// The opponents given.
+        got: usize,
+    },
+    /// Undo asked at a table with friends.
+    #[error("undo is for a game against bots only, not a table with friends")]
+    Undo,
+    /// The operating system's random source failed (a friend's seat token).
+    #[error("{0}")]
+    Random(getrandom::Error),
+}
+
 impl NewGame {
     /// The game this request asks for, with `seed` when it gives none.
     ///
     /// # Errors
     /// A one-line reason: bad rule set, table size, seat, opponents or hands.
-    pub fn to_spec(&self, seed: u64) -> Result<GameSpec, String> {
+    pub fn to_spec(&self, seed: u64) -> Result<GameSpec, RequestError> {
         let name = self.rules.clone().unwrap_or_else(|| "tresillo".into());
         let mut spec = GameSpec {
             rules: name,
@@ -165,31 +203,24 @@ impl NewGame {
             takeover: self.takeover.clone(),
         };
         if spec.takeover_ms != 0 && spec.takeover_ms < MIN_TAKEOVER_MS {
-            return Err(format!(
-                "bad takeover_ms {}: 0 (never) or at least {MIN_TAKEOVER_MS}",
-                spec.takeover_ms
-            ));
+            return Err(RequestError::Takeover(spec.takeover_ms));
         }
         if spec.pace_ms > MAX_PACE_MS {
-            return Err(format!("bad pace_ms {}: at most {MAX_PACE_MS} ms a bot decision", spec.pace_ms));
+            return Err(RequestError::Pace(spec.pace_ms));
         }
         let pairs: Vec<(&str, &str)> = spec.options.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-        let rules = Rules::parse(spec.rules.trim(), &pairs).map_err(|e| e.to_string())?;
+        let rules = Rules::parse(spec.rules.trim(), &pairs)?;
         let n = self.players.unwrap_or_else(|| rules.set.spec().tables[0].players);
         spec.players = n;
         if self.seat >= n {
-            return Err(format!("bad seat {}: seats are 0 to {}", self.seat, n - 1));
+            return Err(RequestError::Seat { seat: self.seat, last: n - 1 });
         }
         let opponents = self
             .opponents
             .clone()
             .unwrap_or_else(|| vec!["rule".to_string(); usize::from(n.saturating_sub(1))]);
         if opponents.len() != usize::from(n.saturating_sub(1)) {
-            return Err(format!(
-                "a table of {n} needs {} opponents (agent specs), got {}",
-                n.saturating_sub(1),
-                opponents.len()
-            ));
+            return Err(RequestError::Opponents { n, need: n.saturating_sub(1), got: opponents.len() });
         }
         let mut seats = vec![String::new(); usize::from(n)];
         seats[usize::from(self.seat)] = HUMAN.into();
@@ -202,11 +233,11 @@ impl NewGame {
             (0..n).filter(|&i| i != self.seat && spec.seats[usize::from(i)] == HUMAN).collect();
         if !friends.is_empty() {
             if spec.undo {
-                return Err("undo is for a game against bots only, not a table with friends".into());
+                return Err(RequestError::Undo);
             }
             spec.host = Some(self.seat);
             for f in friends {
-                let t = crate::token::Token::random().map_err(|e| e.to_string())?;
+                let t = crate::token::Token::random().map_err(RequestError::Random)?;
                 spec.seat_tokens.insert(f, t.to_string());
             }
         }

@@ -69,15 +69,27 @@ impl From<DealBook> for Vec<BookLine> {
     }
 }
 
+/// A deal of a stored book that is not a deal (`index`: its place, from 0).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("deal {index}: {error}")]
+pub struct BookDealError {
+    /// The deal's place in the book, from 0.
+    pub index: usize,
+    /// Why (in the message, not a source).
+    pub error: DealtError,
+}
+
 impl TryFrom<Vec<BookLine>> for DealBook {
-    type Error = String;
-    fn try_from(lines: Vec<BookLine>) -> Result<DealBook, String> {
+    type Error = BookDealError;
+    fn try_from(lines: Vec<BookLine>) -> Result<DealBook, BookDealError> {
         let deals = lines
             .into_iter()
             .enumerate()
-            .map(|(i, l)| match l {
+            .map(|(index, l)| match l {
                 BookLine::Seed(s) => Ok(BookDeal::Seed(s)),
-                BookLine::Dealt(t) => dealt(&t).map(BookDeal::Dealt).map_err(|e| format!("deal {i}: {e}")),
+                BookLine::Dealt(t) => {
+                    dealt(&t).map(BookDeal::Dealt).map_err(|error| BookDealError { index, error })
+                }
             })
             .collect::<Result<_, _>>()?;
         Ok(DealBook { deals })
@@ -96,14 +108,22 @@ pub struct BookError {
     pub why: String,
 }
 
-fn dealt(text: &str) -> Result<Deal, String> {
+/// Why a line is not a dealt hand.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DealtError {
+    /// Not four parts separated by `/`.
+    #[error("a dealt hand is three hands and the heap, `h0 / h1 / h2 / heap` ({0} parts)")]
+    Parts(usize),
+    /// A part that is not cards, or cards that are not a deal.
+    #[error(transparent)]
+    Notation(#[from] tresillo_core::NotationError),
+}
+
+fn dealt(text: &str) -> Result<Deal, DealtError> {
     if text.split('/').count() != 4 {
-        return Err(format!(
-            "a dealt hand is three hands and the heap, `h0 / h1 / h2 / heap` ({} parts)",
-            text.split('/').count()
-        ));
+        return Err(DealtError::Parts(text.split('/').count()));
     }
-    Deal::parse(text).map_err(|e| e.to_string())
+    Ok(Deal::parse(text)?)
 }
 
 impl DealBook {
@@ -125,6 +145,7 @@ impl DealBook {
             if line.contains('/') {
                 // The token at fault: the card the parser names, else the line.
                 let d = dealt(line).map_err(|why| {
+                    let why = why.to_string();
                     let token = line
                         .split(|c: char| c.is_whitespace() || c == '/')
                         .find(|t| !t.is_empty() && why.contains(&format!("`{t}`")))

@@ -146,29 +146,66 @@ pub struct SprtState {
     pub elo: Option<crate::Elo>,
 }
 
+/// Why SPRT settings are refused ([`SprtSettings::check`]).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SettingsError {
+    /// Slots not two different slots of the table.
+    #[error("slots {a} and {b}: two different slots of 0 to {last}")]
+    Slots {
+        /// The first slot.
+        a: usize,
+        /// The second slot.
+        b: usize,
+        /// The last slot of the table.
+        last: usize,
+    },
+    /// An error rate that is not a probability below one half.
+    #[error("{name} {p}: a probability between 0 and 0.5 (exclusive)")]
+    Probability {
+        /// `alpha` or `beta`.
+        name: &'static str,
+        /// The value.
+        p: f64,
+    },
+    /// A margin that is not a positive number.
+    #[error("margin {0}: a positive number of tantos per deal")]
+    Margin(f64),
+    /// A batch of no units.
+    #[error("the batch must hold at least one scoring unit")]
+    Batch,
+    /// Hypotheses that are not two numbers in order.
+    #[error("hypotheses H0 {h0} and H1 {h1}: two numbers, H0 below H1")]
+    Hypotheses {
+        /// The null hypothesis.
+        h0: f64,
+        /// The alternative.
+        h1: f64,
+    },
+}
+
 impl SprtSettings {
     /// Checks the settings (one line naming what is wrong).
-    pub fn check(&self, players: u8) -> Result<(), String> {
+    pub fn check(&self, players: u8) -> Result<(), SettingsError> {
         let (a, b) = self.slots;
         let n = usize::from(players);
         if a >= n || b >= n || a == b {
-            return Err(format!("slots {a} and {b}: two different slots of 0 to {}", n - 1));
+            return Err(SettingsError::Slots { a, b, last: n - 1 });
         }
         for (name, p) in [("alpha", self.alpha), ("beta", self.beta)] {
             if !(p > 0.0 && p < 0.5) {
-                return Err(format!("{name} {p}: a probability between 0 and 0.5 (exclusive)"));
+                return Err(SettingsError::Probability { name, p });
             }
         }
         if !(self.margin > 0.0 && self.margin.is_finite()) {
-            return Err(format!("margin {}: a positive number of tantos per deal", self.margin));
+            return Err(SettingsError::Margin(self.margin));
         }
         if self.batch == 0 {
-            return Err("the batch must hold at least one scoring unit".into());
+            return Err(SettingsError::Batch);
         }
         if let Test::Bounds { h0, h1 } = self.test
             && !(h0.is_finite() && h1.is_finite() && h0 < h1)
         {
-            return Err(format!("hypotheses H0 {h0} and H1 {h1}: two numbers, H0 below H1"));
+            return Err(SettingsError::Hypotheses { h0, h1 });
         }
         Ok(())
     }
@@ -640,7 +677,7 @@ mod tests {
         assert!(false_pass <= nonreg.alpha && pass >= 1.0 - nonreg.beta, "{false_pass} {pass}");
         assert!(simulate(&nonreg, 0.0, 50, 100_000)[Verdict::Undecided as usize] == 0);
         let bad = SprtSettings { test: Test::Bounds { h0: 0.0, h1: 0.0 }, ..better };
-        assert!(bad.check(3).unwrap_err().contains("H0 below H1"));
+        assert!(bad.check(3).unwrap_err().to_string().contains("H0 below H1"));
     }
 
     #[test]
@@ -662,12 +699,12 @@ mod tests {
         assert!(s.check(3).is_err());
         let mut s = settings();
         s.alpha = 0.0;
-        assert!(s.check(3).unwrap_err().contains("alpha 0: a probability"));
+        assert!(s.check(3).unwrap_err().to_string().contains("alpha 0: a probability"));
         s.alpha = 0.5;
         assert!(s.check(3).is_err());
         let mut s = settings();
         s.margin = -1.0;
-        assert!(s.check(3).unwrap_err().contains("margin -1"));
+        assert!(s.check(3).unwrap_err().to_string().contains("margin -1"));
         let mut s = settings();
         s.batch = 0;
         assert!(s.check(3).is_err());

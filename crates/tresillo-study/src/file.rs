@@ -340,7 +340,7 @@ fn token_char(c: char) -> bool {
 }
 
 /// A TOML error as one line: its line, the key of that line, the message.
-fn toml_error(text: &str, e: &toml::de::Error) -> String {
+fn toml_error(text: &str, e: &toml::de::Error) -> FileError {
     let at = e.span().map(|s| format!("{}: ", position(text, s.start))).unwrap_or_default();
     // The key of the line the error points at, when it is a `key = value` line.
     let key = e
@@ -349,27 +349,48 @@ fn toml_error(text: &str, e: &toml::de::Error) -> String {
         .and_then(|l| l.split('=').next().map(|k| k.trim().to_string()))
         .filter(|k| !k.is_empty() && !k.starts_with('[') && !k.contains(char::is_whitespace));
     let msg = e.message().trim().replace('\n', "; ");
-    match key {
+    FileError::Toml(match key {
         Some(k) if !msg.contains(&format!("`{k}`")) => format!("{at}`{k}`: {msg}"),
         _ => format!("{at}{msg}"),
-    }
-}
-
-/// `line N: ` of the `nth` `key` of `table` in `text`, or nothing.
-fn at(text: &str, table: &str, key: &str, nth: usize) -> String {
-    key_line(text, table, key, nth).map_or_else(String::new, |l| format!("line {l}: "))
+    })
 }
 
 /// The one-line error of `key` (of `table`, or the top level when empty).
-fn bad(text: &str, table: &str, key: &str, why: String) -> String {
-    let name = if table.is_empty() { format!("`{key}`") } else { format!("`{table}.{key}`") };
-    format!("{}{name}: {why}", at(text, table, key, 0))
+fn bad(text: &str, table: &str, key: &str, why: String) -> FileError {
+    let name = if table.is_empty() { key.to_string() } else { format!("{table}.{key}") };
+    FileError::Key { line: key_line(text, table, key, 0), key: name, why }
+}
+
+/// Why a study file is refused: one line naming its line (when known) and key
+/// (the caller adds the file's name).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FileError {
+    /// Not TOML, or not the study file's shape: the reader's words, after the
+    /// line and the key.
+    #[error("{0}")]
+    Toml(String),
+    /// A key whose value is refused (`key`: as the file names it, with its table).
+    #[error("{}`{key}`: {why}", line.map_or_else(String::new, |l| format!("line {l}: ")))]
+    Key {
+        /// The line of the key, from 1, when it is found.
+        line: Option<usize>,
+        /// The key (`book.count`, `participants[2].token`).
+        key: String,
+        /// Why.
+        why: String,
+    },
 }
 
 impl StudyFile {
+    /// [`StudyFile::read`], its error as text (for the callers not yet moved to
+    /// [`FileError`]: `study.rs`, until the journal merge).
+    pub fn parse(text: &str) -> Result<StudyFile, String> {
+        StudyFile::read(text).map_err(|e| e.to_string())
+    }
+
     /// Parses and checks a study file's text. Every error is one line naming the
     /// line and the key (the caller adds the file's name).
-    pub fn parse(text: &str) -> Result<StudyFile, String> {
+    pub fn read(text: &str) -> Result<StudyFile, FileError> {
         let raw: Raw = toml::from_str(text).map_err(|e| toml_error(text, &e))?;
         raw.rules.check_players(raw.players).map_err(|e| bad(text, "", "players", e.to_string()))?;
         let want = usize::from(raw.players) - 1;
@@ -386,9 +407,11 @@ impl StudyFile {
         if let Some(p) = &raw.practice
             && (p.count == 0 || p.count > MAX_PRACTICE)
         {
-            let l =
-                key_line(text, "practice", "count", 0).map_or_else(String::new, |l| format!("line {l}: "));
-            return Err(format!("{l}`practice.count`: {} is not from 1 to {MAX_PRACTICE}", p.count));
+            return Err(FileError::Key {
+                line: key_line(text, "practice", "count", 0),
+                key: "practice.count".into(),
+                why: format!("{} is not from 1 to {MAX_PRACTICE}", p.count),
+            });
         }
         Self::check_questions(text, &raw.questions)?;
         Self::check_table(text, &raw)?;
@@ -418,25 +441,25 @@ impl StudyFile {
 
     /// The `[assignment]` of `n` conditions: none for one condition, a seed
     /// (and a block size, a multiple of `n`) for several.
-    fn assignment(text: &str, raw: &Raw, n: usize) -> Result<Option<Assignment>, String> {
+    fn assignment(text: &str, raw: &Raw, n: usize) -> Result<Option<Assignment>, FileError> {
         match (&raw.assignment, n) {
             (None, 1) => Ok(None),
             (None, _) => {
                 let l = text.lines().position(|l| l.trim() == "[[conditions]]").map(|i| i + 1);
-                Err(format!(
-                    "{}`assignment`: missing: give `[assignment]` with `seed` (participants are assigned to the {n} \
-                     conditions by permuted blocks from an explicit seed)",
-                    l.map_or_else(String::new, |l| format!("line {l}: ")),
-                ))
+                Err(FileError::Key {
+                    line: l,
+                    key: "assignment".into(),
+                    why: format!(
+                        "missing: give `[assignment]` with `seed` (participants are assigned to the {n} conditions \
+                         by permuted blocks from an explicit seed)"
+                    ),
+                })
             }
             (Some(a), n) => {
                 let aerr = |key: &str, why: String| {
                     let l = key_line(text, "assignment", key, 0)
                         .or_else(|| text.lines().position(|l| l.trim() == "[assignment]").map(|i| i + 1));
-                    format!(
-                        "{}`assignment.{key}`: {why}",
-                        l.map_or_else(String::new, |l| format!("line {l}: "))
-                    )
+                    FileError::Key { line: l, key: format!("assignment.{key}"), why }
                 };
                 let Some(seed) = a.seed else {
                     return Err(aerr("seed", "missing: the seed of the assignment's shuffles".into()));
@@ -454,7 +477,7 @@ impl StudyFile {
     }
 
     /// The human seats, the deals per participant and the consent text.
-    fn check_table(text: &str, raw: &Raw) -> Result<(), String> {
+    fn check_table(text: &str, raw: &Raw) -> Result<(), FileError> {
         if raw.human_seats.is_empty() {
             return Err(bad(text, "", "human_seats", "names no seat".into()));
         }
@@ -481,11 +504,11 @@ impl StudyFile {
     }
 
     /// The `[book]`: deals drawn from a seed, or a deal book's file.
-    fn book(text: &str, raw: &RawBook) -> Result<BookSource, String> {
+    fn book(text: &str, raw: &RawBook) -> Result<BookSource, FileError> {
         let book_err = |key: &str, why: String| {
             let l = key_line(text, "book", key, 0)
                 .or_else(|| text.lines().position(|l| l.trim() == "[book]").map(|i| i + 1));
-            format!("{}`book.{key}`: {why}", l.map_or_else(String::new, |l| format!("line {l}: ")))
+            FileError::Key { line: l, key: format!("book.{key}"), why }
         };
         match (raw.count, &raw.file) {
             (Some(_), Some(_)) => Err(book_err(
@@ -512,12 +535,17 @@ impl StudyFile {
     }
 
     /// The participants' ids and tokens (unique, well formed); their tokens.
-    fn check_participants<'a>(text: &str, participants: &'a [Participant]) -> Result<Vec<&'a str>, String> {
+    fn check_participants<'a>(
+        text: &str,
+        participants: &'a [Participant],
+    ) -> Result<Vec<&'a str>, FileError> {
         let mut ids: Vec<&str> = Vec::new();
         let mut tokens: Vec<&str> = Vec::new();
         for (n, p) in participants.iter().enumerate() {
-            let pbad = |key: &str, why: String| {
-                format!("{}`participants[{n}].{key}`: {why}", at(text, "participants", key, n))
+            let pbad = |key: &str, why: String| FileError::Key {
+                line: key_line(text, "participants", key, n),
+                key: format!("participants[{n}].{key}"),
+                why,
             };
             if p.id.is_empty() || p.id.len() > 64 || !p.id.chars().all(token_char) {
                 return Err(pbad(
@@ -551,7 +579,7 @@ impl StudyFile {
         participants: &[Participant],
         conditions: &[Condition],
         assignment: Option<Assignment>,
-    ) -> Result<Vec<usize>, String> {
+    ) -> Result<Vec<usize>, FileError> {
         let assigned = assignment
             .map_or_else(|| vec![0; participants.len()], |a| a.assign(conditions.len(), participants.len()));
         for (n, (p, &c)) in participants.iter().zip(&assigned).enumerate() {
@@ -560,18 +588,18 @@ impl StudyFile {
             {
                 let how =
                     assignment.map_or_else(|| "the study's one condition".to_string(), |a| a.describe());
-                return Err(format!(
-                    "{}`participants[{n}].condition`: {named:?}, but the assignment ({how}) gives {:?}",
-                    at(text, "participants", "condition", n),
-                    conditions[c].name
-                ));
+                return Err(FileError::Key {
+                    line: key_line(text, "participants", "condition", n),
+                    key: format!("participants[{n}].condition"),
+                    why: format!("{named:?}, but the assignment ({how}) gives {:?}", conditions[c].name),
+                });
             }
         }
         Ok(assigned)
     }
 
     /// The researcher's token (not a participant's) and the completion code.
-    fn check_researcher(text: &str, raw: &Raw, tokens: &[&str]) -> Result<(), String> {
+    fn check_researcher(text: &str, raw: &Raw, tokens: &[&str]) -> Result<(), FileError> {
         if let Some(t) = &raw.researcher_token {
             if t.len() < 32 || !t.chars().all(token_char) {
                 return Err(bad(
@@ -609,23 +637,23 @@ impl StudyFile {
         raw: &Raw,
         want: usize,
         count_err: &dyn Fn(usize) -> String,
-    ) -> Result<Vec<Condition>, String> {
+    ) -> Result<Vec<Condition>, FileError> {
         if raw.conditions.is_empty() {
             let Some(o) = &raw.opponents else {
-                return Err(
-                    "`opponents`: missing: the opponents' agent specs (or `[[conditions]]` with theirs)"
-                        .into(),
-                );
+                return Err(FileError::Key {
+                    line: None,
+                    key: "opponents".into(),
+                    why: "missing: the opponents' agent specs (or `[[conditions]]` with theirs)".into(),
+                });
             };
             return Ok(vec![Condition { name: "main".into(), rules: raw.rules, opponents: o.clone() }]);
         }
         let mut out: Vec<Condition> = Vec::new();
         for (n, c) in raw.conditions.iter().enumerate() {
             let cbad = |key: &str, why: String| {
-                let l = key_line(text, "conditions", key, n)
-                    .or_else(|| key_line(text, "conditions", "name", n))
-                    .map_or_else(String::new, |l| format!("line {l}: "));
-                format!("{l}`conditions[{n}].{key}`: {why}")
+                let l =
+                    key_line(text, "conditions", key, n).or_else(|| key_line(text, "conditions", "name", n));
+                FileError::Key { line: l, key: format!("conditions[{n}].{key}"), why }
             };
             if c.name.is_empty() || c.name.len() > 64 || !c.name.chars().all(token_char) {
                 return Err(cbad(
@@ -650,13 +678,11 @@ impl StudyFile {
     }
 
     /// Checks the questions: ids, texts, choices and answers.
-    fn check_questions(text: &str, questions: &[Question]) -> Result<(), String> {
+    fn check_questions(text: &str, questions: &[Question]) -> Result<(), FileError> {
         for (n, q) in questions.iter().enumerate() {
             let qbad = |key: &str, why: String| {
-                let l = key_line(text, "questions", key, n)
-                    .or_else(|| key_line(text, "questions", "id", n))
-                    .map_or_else(String::new, |l| format!("line {l}: "));
-                format!("{l}`questions[{n}].{key}`: {why}")
+                let l = key_line(text, "questions", key, n).or_else(|| key_line(text, "questions", "id", n));
+                FileError::Key { line: l, key: format!("questions[{n}].{key}"), why }
             };
             if q.id.is_empty() || q.id.len() > 64 || !q.id.chars().all(token_char) {
                 return Err(qbad(
@@ -719,9 +745,15 @@ impl StudyFile {
         &self.conditions[c].name
     }
 
+    /// [`StudyFile::check_opponents`], its error as text (for `study.rs`, until
+    /// the journal merge).
+    pub fn check_agents(&self, text: &str, registry: &Registry) -> Result<(), String> {
+        self.check_opponents(text, registry).map_err(|e| e.to_string())
+    }
+
     /// Checks that every opponent of every condition is an agent of `registry`
     /// (`text`: the file's text, for the line).
-    pub fn check_agents(&self, text: &str, registry: &Registry) -> Result<(), String> {
+    pub fn check_opponents(&self, text: &str, registry: &Registry) -> Result<(), FileError> {
         for (n, c) in self.conditions.iter().enumerate() {
             for spec in &c.opponents {
                 if let Err(e) = registry.build_seated(spec) {
@@ -730,37 +762,45 @@ impl StudyFile {
                         Some(l) => (Some(l), format!("conditions[{n}].opponents")),
                         None => (key_line(text, "", "opponents", 0), "opponents".to_string()),
                     };
-                    let l = l.map_or_else(String::new, |l| format!("line {l}: "));
-                    return Err(format!("{l}`{key}`: {spec:?}: {e}"));
+                    return Err(FileError::Key { line: l, key, why: format!("{spec:?}: {e}") });
                 }
             }
         }
         Ok(())
     }
 
+    /// [`StudyFile::check_book_size`], its error as text (for `study.rs`, until
+    /// the journal merge).
+    pub fn check_capacity(&self, text: &str, book_len: u64) -> Result<(), String> {
+        self.check_book_size(text, book_len).map_err(|e| e.to_string())
+    }
+
     /// Checks that the book of `book_len` deals holds every participant's games:
     /// each (deal, human seat) place is played once at most.
     /// Each condition runs through the book on its own: the participants of a
     /// condition share its places.
-    pub fn check_capacity(&self, text: &str, book_len: u64) -> Result<(), String> {
+    pub fn check_book_size(&self, text: &str, book_len: u64) -> Result<(), FileError> {
         let places = book_len.saturating_mul(self.human_seats.len() as u64);
         for (c, cond) in self.conditions.iter().enumerate() {
             let people = self.assigned.iter().filter(|&&a| a == c).count() as u64;
             let need = people.saturating_mul(self.deals_per_participant);
             if need > places {
-                let l = key_line(text, "", "deals_per_participant", 0)
-                    .map_or_else(String::new, |l| format!("line {l}: "));
+                let l = key_line(text, "", "deals_per_participant", 0);
                 let of = if self.conditions.len() > 1 {
                     format!(" of condition {:?}", cond.name)
                 } else {
                     String::new()
                 };
-                return Err(format!(
-                    "{l}`deals_per_participant`: {people} participants{of} × {} deals need {need} games, but the book's {book_len} \
-                     deals × {} human seats give {places} (a deal is played from each seat once at most)",
-                    self.deals_per_participant,
-                    self.human_seats.len()
-                ));
+                return Err(FileError::Key {
+                    line: l,
+                    key: "deals_per_participant".into(),
+                    why: format!(
+                        "{people} participants{of} × {} deals need {need} games, but the book's {book_len} deals × {} \
+                         human seats give {places} (a deal is played from each seat once at most)",
+                        self.deals_per_participant,
+                        self.human_seats.len()
+                    ),
+                });
             }
         }
         Ok(())

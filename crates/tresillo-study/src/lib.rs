@@ -26,14 +26,16 @@
 //!
 //! Only the `store` module touches files.
 
+mod error;
 mod file;
 mod store;
 mod study;
 mod token;
 
+pub use error::SetupError;
 pub use file::{
-    Assignment, BookSource, Condition, MAX_ANSWER, MAX_BOOK, MAX_PRACTICE, Participant, Practice, Question,
-    StudyFile, When,
+    Assignment, BookSource, Condition, FileError, MAX_ANSWER, MAX_BOOK, MAX_PRACTICE, Participant, Practice,
+    Question, StudyFile, When,
 };
 pub use store::export::{Exported, export, export_baseline};
 pub use store::files::{GAMES_DIR, STUDY_FILE, study_file};
@@ -85,8 +87,8 @@ fn participant_block(id: &str, token: &str, condition: Option<&str>) -> String {
 
 /// The text of a new study file (each participant given a fresh token), checked
 /// by parsing it back.
-pub fn new_study_text(s: &NewStudy) -> Result<String, String> {
-    let rules = toml::Value::try_from(s.rules).map_err(|e| e.to_string())?;
+pub fn new_study_text(s: &NewStudy) -> Result<String, SetupError> {
+    let rules = toml::Value::try_from(s.rules)?;
     let list = |v: Vec<String>| format!("[{}]", v.join(", "));
     let mut text = format!(
         "# A study of tresillo (docs/STUDY.md). The tokens below are secrets: each opens\n\
@@ -122,29 +124,27 @@ pub fn new_study_text(s: &NewStudy) -> Result<String, String> {
     for id in &s.participants {
         text.push_str(&participant_block(id, &new_token()?, None));
     }
-    StudyFile::parse(&text)?;
+    StudyFile::read(&text)?;
     Ok(text)
 }
 
 /// Creates study directory `dir` with a new study file (refused when one
 /// exists), after checking its opponents against `registry` and that the book
 /// holds every participant's games. Returns each participant's id and token.
-pub fn create_study(dir: &Path, s: &NewStudy, registry: &Registry) -> Result<Vec<Participant>, String> {
+pub fn create_study(dir: &Path, s: &NewStudy, registry: &Registry) -> Result<Vec<Participant>, SetupError> {
     let text = new_study_text(s)?;
-    let file = StudyFile::parse(&text)?;
-    file.check_agents(&text, registry)?;
-    file.check_capacity(&text, s.deals)?;
+    let file = StudyFile::read(&text)?;
+    file.check_opponents(&text, registry)?;
+    file.check_book_size(&text, s.deals)?;
     store::files::create_new(&study_file(dir), &text)?;
     Ok(file.participants)
 }
 
 /// The number of deals in the study's book (a book file is read).
-fn book_len(dir: &Path, file: &StudyFile) -> Result<u64, String> {
+fn book_len(dir: &Path, file: &StudyFile) -> Result<u64, SetupError> {
     match &file.book {
         BookSource::Seed { count, .. } => Ok(*count),
-        BookSource::File { path, .. } => {
-            tresillo_deals::read_book(&dir.join(path)).map(|b| b.len()).map_err(|e| format!("{e:#}"))
-        }
+        BookSource::File { path, .. } => Ok(tresillo_deals::read_book(&dir.join(path))?.len()),
     }
 }
 
@@ -152,10 +152,11 @@ fn book_len(dir: &Path, file: &StudyFile) -> Result<u64, String> {
 /// file is appended to, flushed to disk, never rewritten), when the book holds
 /// their games too. In a study of several conditions the block names the
 /// condition the assignment gives them (`condition = "..."`). Returns the token.
-pub fn add_participant(dir: &Path, id: &str) -> Result<String, String> {
+pub fn add_participant(dir: &Path, id: &str) -> Result<String, SetupError> {
     let path = study_file(dir);
-    let text = store::files::read_text(&path)?;
-    let before = StudyFile::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = store::files::read(&path)?;
+    let before =
+        StudyFile::read(&text).map_err(|error| SetupError::StudyFile { path: path.clone(), error })?;
     let token = new_token()?;
     let condition = (before.conditions.len() > 1).then(|| before.next_condition().to_string());
     let mut block = participant_block(id, &token, condition.as_deref());
@@ -163,10 +164,9 @@ pub fn add_participant(dir: &Path, id: &str) -> Result<String, String> {
         block.insert(0, '\n');
     }
     let longer = format!("{text}{block}");
-    let file =
-        StudyFile::parse(&longer).map_err(|e| format!("{}: participant {id:?}: {e}", path.display()))?;
-    file.check_capacity(&longer, book_len(dir, &file)?)
-        .map_err(|e| format!("{}: participant {id:?}: {e}", path.display()))?;
+    let participant = |error| SetupError::Participant { path: path.clone(), id: id.to_string(), error };
+    let file = StudyFile::read(&longer).map_err(participant)?;
+    file.check_book_size(&longer, book_len(dir, &file)?).map_err(participant)?;
     store::files::append(&path, &block)?;
     Ok(token)
 }

@@ -10,9 +10,9 @@ const TOKEN_BYTES: usize = 16;
 
 /// A new token: 32 lowercase hexadecimal digits from the operating system's
 /// random source (`getrandom`). Fails only when the OS has no randomness to give.
-pub fn new_token() -> Result<String, String> {
+pub fn new_token() -> Result<String, crate::SetupError> {
     let mut b = [0u8; TOKEN_BYTES];
-    OsRng.try_fill_bytes(&mut b).map_err(|e| format!("the operating system's random source failed: {e}"))?;
+    OsRng.try_fill_bytes(&mut b).map_err(|e| crate::SetupError::Random(e.to_string()))?;
     Ok(b.iter().map(|x| format!("{x:02x}")).collect())
 }
 

@@ -135,7 +135,9 @@ fn simulated_participants_play_the_tournaments_games() {
     assert_eq!((e.rows, e.deals), (30, 10));
     let csv = std::fs::read_to_string(out.join("deals.csv")).unwrap();
     assert_eq!(csv.lines().count(), 31);
-    assert!(export(&study, &out, tresillo_deals::Format::Csv).unwrap_err().contains("already exists"));
+    assert!(
+        export(&study, &out, tresillo_deals::Format::Csv).unwrap_err().to_string().contains("already exists")
+    );
 }
 
 #[test]
@@ -348,6 +350,7 @@ fn the_baseline_plays_each_finished_game_again_with_the_agent_in_the_participant
     // Written once: a second baseline into the same directory is refused.
     assert!(tresillo_study::export_baseline(&study, &out.join("baseline"), "rule").is_err());
     // An agent that does not exist: a one-line reason.
-    let e = tresillo_study::export_baseline(&study, &dir.0.join("b2"), "nosuchagent").unwrap_err();
+    let e =
+        tresillo_study::export_baseline(&study, &dir.0.join("b2"), "nosuchagent").unwrap_err().to_string();
     assert!(e.contains("nosuchagent") && !e.contains('\n'), "{e}");
 }

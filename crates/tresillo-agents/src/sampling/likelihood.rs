@@ -443,7 +443,7 @@ impl InferParams {
 
     /// Sets the inference parameter `key` from its spec value. `Ok(false)`: no
     /// such parameter; `Err(why)`: a bad value (the bounds of [`InferParams::INFO`]).
-    pub fn set(&mut self, key: &str, value: &str) -> Result<bool, String> {
+    pub fn set(&mut self, key: &str, value: &str) -> Result<bool, crate::spec_error::ValueError> {
         let int = |min: u32, max: u32| crate::spec_error::int_in(value, min, max);
         match key {
             "infer" => self.on = int(0, 1)? == 1,

@@ -138,6 +138,7 @@ use crate::rng::{AgentRng, Draws, below};
 use crate::sampling::likelihood::{InferParams, Weighting};
 use crate::sampling::sampler::{Sampler, World};
 use crate::spec_error::SpecError;
+use crate::spec_error::ValueError;
 use crate::{Agent, Failure};
 use std::time::{Duration, Instant};
 use tresillo_core::Question;
@@ -247,7 +248,7 @@ impl IsmctsParams {
     /// Sets the search parameter `key` from its spec value. `Ok(false)`: no such
     /// search parameter (it may be a rule parameter); `Err(why)`: a bad value.
     /// `ms=0` keeps the iteration budget.
-    pub fn set(&mut self, key: &str, value: &str) -> Result<bool, String> {
+    pub fn set(&mut self, key: &str, value: &str) -> Result<bool, ValueError> {
         let int = |min: u32, max: u32| crate::spec_error::int_in(value, min, max);
         match key {
             "iters" => self.budget = Budget::Iterations(int(1, 10_000_000)?),
@@ -258,9 +259,9 @@ impl IsmctsParams {
                 }
             }
             "c" => {
-                let c: f64 = value.parse().map_err(|_| "expected a number".to_string())?;
+                let c: f64 = value.parse().map_err(|_| ValueError::Expected("expected a number"))?;
                 if !c.is_finite() || c < 0.0 {
-                    return Err("must be a finite number, at least 0".into());
+                    return Err(ValueError::Expected("must be a finite number, at least 0"));
                 }
                 self.c = c;
             }
@@ -268,7 +269,7 @@ impl IsmctsParams {
                 self.playout = match value {
                     "random" => Playout::Random,
                     "rule" => Playout::Rule,
-                    _ => return Err("expected `random` or `rule`".into()),
+                    _ => return Err(ValueError::Expected("expected `random` or `rule`")),
                 }
             }
             "mo" => self.mo = int(0, 1)? == 1,
@@ -285,11 +286,11 @@ impl IsmctsParams {
     pub fn from_pairs(agent: &str, pairs: &[(&str, &str)]) -> Result<IsmctsParams, SpecError> {
         let mut p = IsmctsParams::default();
         for &(k, v) in pairs {
-            let bad = |why: String| SpecError::BadValue {
+            let bad = |why: ValueError| SpecError::BadValue {
                 agent: agent.into(),
                 param: k.into(),
                 value: v.into(),
-                why,
+                why: why.to_string(),
             };
             if p.set(k, v).map_err(bad)? {
                 continue;
@@ -304,9 +305,9 @@ impl IsmctsParams {
                     known: known.join(", "),
                 });
             }
-            let x: i64 = v.parse().map_err(|_| bad("expected an integer".into()))?;
+            let x: i64 = v.parse().map_err(|_| bad(ValueError::NotInteger))?;
             if !(-1000..=1000).contains(&x) {
-                return Err(bad("must be between -1000 and 1000".into()));
+                return Err(bad(ValueError::Expected("must be between -1000 and 1000")));
             }
             p.rule.set(k, x as i32);
         }

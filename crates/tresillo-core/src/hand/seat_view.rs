@@ -41,7 +41,7 @@ impl PlayerView {
 }
 
 #[cfg(feature = "serde")]
-pub use record::{PenetroRecord, PublicRecord};
+pub use record::{PenetroRecord, PublicRecord, RecordStateError};
 
 #[cfg(feature = "serde")]
 mod record {
@@ -52,6 +52,35 @@ mod record {
     use crate::question::Answers;
     use crate::rules::Rules;
     use crate::state::{MAX_BIDS, MAX_PLAYS, MAX_WORDS, Phase, PublicState};
+
+    /// Why a [`PublicRecord`] cannot be a hand's state ([`PublicState::from_record`]).
+    #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+    pub enum RecordStateError {
+        /// A table size the rule set is not played at.
+        #[error(transparent)]
+        Rules(#[from] crate::rules::RulesError),
+        /// A seat not at the table.
+        #[error("seat {seat} is not at a table of {players}")]
+        Seat {
+            /// The seat.
+            seat: u8,
+            /// The players at the table.
+            players: u8,
+        },
+        /// A list longer than a hand's (`what`: bids, words, plays, ...).
+        #[error("{n} {what}, at most {most}")]
+        TooMany {
+            /// The list.
+            what: &'static str,
+            /// Its length.
+            n: usize,
+            /// The most a hand holds.
+            most: usize,
+        },
+        /// Leaders or winners not one for each trick.
+        #[error("leaders and winners must hold {0} seats each")]
+        Tricks(usize),
+    }
 
     /// A hand's [`PublicState`] as a serializable record, every field by name
     /// (the rule set, its options, the table and the dealer are not in it: the
@@ -168,8 +197,8 @@ mod record {
             players: u8,
             dealer: Seat,
             r: &PublicRecord,
-        ) -> Result<PublicState, String> {
-            rules.check_players(players).map_err(|e| e.to_string())?;
+        ) -> Result<PublicState, RecordStateError> {
+            rules.check_players(players)?;
             let seat_ok = |s: Seat| s.0 < players;
             let seats = [Some(dealer), Some(r.to_speak), r.declarer, r.original_declarer, r.first_opponent]
                 .into_iter()
@@ -182,11 +211,11 @@ mod record {
                 .chain(r.winners.iter().copied());
             for s in seats {
                 if !seat_ok(s) {
-                    return Err(format!("seat {} is not at a table of {players}", s.0));
+                    return Err(RecordStateError::Seat { seat: s.0, players });
                 }
             }
-            let too_long = |what: &str, n: usize, most: usize| {
-                if n > most { Err(format!("{n} {what}, at most {most}")) } else { Ok(()) }
+            let too_long = |what: &'static str, n: usize, most: usize| {
+                if n > most { Err(RecordStateError::TooMany { what, n, most }) } else { Ok(()) }
             };
             too_long("bids", r.bids.len(), MAX_BIDS)?;
             too_long("words", r.words.len(), MAX_WORDS)?;
@@ -194,7 +223,7 @@ mod record {
             too_long("drop-out words", r.penetro.words.len(), 3)?;
             let tricks = usize::from(MAX_TRICKS);
             if r.leaders.len() != tricks || r.winners.len() != tricks {
-                return Err(format!("leaders and winners must hold {tricks} seats each"));
+                return Err(RecordStateError::Tricks(tricks));
             }
             let mut bids = [BidEntry { seat: Seat(0), bid: crate::game::Bid::Paso }; MAX_BIDS];
             bids[..r.bids.len()].copy_from_slice(&r.bids);

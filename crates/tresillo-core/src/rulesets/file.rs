@@ -8,7 +8,7 @@
 //! `RuleSpec` in Rust ([`register_rule_set`](crate::register_rule_set)).
 
 use crate::game::Contract;
-use crate::rules::{Condiciones, OptionInfo, RuleSet, RuleSpec, register_rule_set};
+use crate::rules::{Condiciones, OptionInfo, RuleSet, RuleSetError, RuleSpec, register_rule_set};
 use serde::Deserialize;
 use std::sync::Mutex;
 use toml::Spanned;
@@ -49,13 +49,14 @@ static DEFINED: Mutex<Vec<(String, RuleSet)>> = Mutex::new(Vec::new());
 /// errors) and registers it. Defining the same text again returns the same set;
 /// a name already taken is an error. Errors are one line, `ORIGIN:LINE: ...`,
 /// naming the key.
-pub fn define_rule_set(text: &str, origin: &str) -> Result<RuleSet, String> {
-    let mut defined = DEFINED.lock().map_err(|_| "the rule-set registry is poisoned".to_string())?;
+pub fn define_rule_set(text: &str, origin: &str) -> Result<RuleSet, RuleSetError> {
+    let mut defined = DEFINED.lock().map_err(|_| RuleSetError::Poisoned)?;
     if let Some((_, set)) = defined.iter().find(|(t, _)| t == text) {
         return Ok(*set);
     }
     let spec = rule_spec_from_toml(text, origin)?;
-    let set = register_rule_set(spec).map_err(|e| format!("{origin}: {e}"))?;
+    let set = register_rule_set(spec)
+        .map_err(|e| RuleSetError::File { origin: origin.to_string(), error: Box::new(e) })?;
     defined.push((text.to_string(), set));
     Ok(set)
 }
@@ -63,16 +64,17 @@ pub fn define_rule_set(text: &str, origin: &str) -> Result<RuleSet, String> {
 /// The rule set of the TOML `text` (read from `origin`), validated against its
 /// base, as a `&'static RuleSpec` not registered: for a Rust caller that adds
 /// what data cannot say (an option, a mechanic) before registering it.
-pub fn rule_spec_from_toml(text: &str, origin: &str) -> Result<&'static RuleSpec, String> {
+pub fn rule_spec_from_toml(text: &str, origin: &str) -> Result<&'static RuleSpec, RuleSetError> {
     let at = |span: std::ops::Range<usize>| {
         let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
         format!("{origin}:{line}")
     };
     let def: Def = toml::from_str(text).map_err(|e| {
         let place = e.span().map_or_else(|| origin.to_string(), &at);
-        format!("{place}: {}", e.message().trim())
+        RuleSetError::Toml { place, message: e.message().trim().to_string() }
     })?;
-    let spec = spec_of(&def).map_err(|(span, key, msg)| format!("{}: `{key}`: {msg}", at(span)))?;
+    let spec =
+        spec_of(&def).map_err(|(span, key, message)| RuleSetError::Key { place: at(span), key, message })?;
     Ok(Box::leak(Box::new(spec)))
 }
 

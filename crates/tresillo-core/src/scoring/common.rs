@@ -290,13 +290,18 @@ impl fmt::Display for ScoringMode {
     }
 }
 
+/// A scoring mode of no known name ([`ScoringMode`]'s `FromStr`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown scoring mode `{0}` (known: deal, session)")]
+pub struct UnknownScoringMode(pub String);
+
 impl std::str::FromStr for ScoringMode {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = UnknownScoringMode;
+    fn from_str(s: &str) -> Result<Self, UnknownScoringMode> {
         match s {
             "deal" => Ok(ScoringMode::Deal),
             "session" => Ok(ScoringMode::Session),
-            _ => Err(format!("unknown scoring mode `{s}` (known: deal, session)")),
+            _ => Err(UnknownScoringMode(s.to_string())),
         }
     }
 }

@@ -6,6 +6,7 @@
 //! `manifest.json`; with several conditions, `conditions/NAME/` holds each
 //! condition's rows as a directory of its own.
 
+use crate::SetupError;
 use crate::study::{GameSetup, Study, study_row};
 use std::fs;
 use std::path::Path;
@@ -25,27 +26,27 @@ pub struct Exported {
 }
 
 /// Writes a file of the export ([`tresillo_durable::write_atomic`]).
-fn write_synced(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    durable::write_atomic(path, bytes).map_err(|e| e.to_string())
+fn write_synced(path: &Path, bytes: &[u8]) -> Result<(), SetupError> {
+    Ok(durable::write_atomic(path, bytes)?)
 }
 
 /// Writes the study's finished games into the new directory `out` (refused when
 /// it exists: nothing is overwritten). The files are written in `out.partial`
 /// and it is renamed to `out` once complete.
-pub fn export(study: &Study, out: &Path, format: Format) -> Result<Exported, String> {
+pub fn export(study: &Study, out: &Path, format: Format) -> Result<Exported, SetupError> {
     if out.exists() {
-        return Err(format!(
-            "{}: already exists (an export writes a new directory; nothing was changed)",
-            out.display()
-        ));
+        return Err(SetupError::Exists {
+            path: out.to_path_buf(),
+            what: "an export writes a new directory; nothing was changed",
+        });
     }
     let mut partial = out.as_os_str().to_os_string();
     partial.push(".partial");
     let partial = std::path::PathBuf::from(partial);
     if partial.exists() {
-        fs::remove_dir_all(&partial).map_err(|e| format!("{}: {e}", partial.display()))?;
+        fs::remove_dir_all(&partial).map_err(SetupError::file(&partial))?;
     }
-    fs::create_dir_all(&partial).map_err(|e| format!("{}: {e}", partial.display()))?;
+    fs::create_dir_all(&partial).map_err(SetupError::file(&partial))?;
 
     let games = study.finished_games();
     let f = study.file();
@@ -53,7 +54,7 @@ pub fn export(study: &Study, out: &Path, format: Format) -> Result<Exported, Str
     let mut manifest = rows_files(&partial, &games, format)?;
     let mut records = Vec::new();
     for (_, record, _) in &games {
-        serde_json::to_writer(&mut records, record).map_err(|e| e.to_string())?;
+        serde_json::to_writer(&mut records, record)?;
         records.push(b'\n');
     }
     write_synced(&partial.join("records.jsonl"), &records)?;
@@ -81,14 +82,14 @@ pub fn export(study: &Study, out: &Path, format: Format) -> Result<Exported, Str
             // Each condition's rows as a tournament directory of its own, so
             // that `paired.py` compares it with its baseline.
             let dir = partial.join("conditions").join(&c.name);
-            fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            fs::create_dir_all(&dir).map_err(SetupError::file(&dir))?;
             let mut m = rows_files(&dir, &mine, format)?;
             m.insert("kind".into(), "study".into());
             m.insert("title".into(), f.title.clone().into());
             m.insert("condition".into(), c.name.clone().into());
             m.insert("config".into(), config(study, c, "human"));
             m.insert("rows".into(), mine.len().into());
-            m.insert("format".into(), serde_json::to_value(format).map_err(|e| e.to_string())?);
+            m.insert("format".into(), serde_json::to_value(format)?);
             m.insert("complete".into(), true.into());
             write_manifest(&dir, m)?;
         }
@@ -116,24 +117,23 @@ pub fn export(study: &Study, out: &Path, format: Format) -> Result<Exported, Str
     );
     manifest.insert("withdrawn".into(), serde_json::json!({"count": withdrawn.len(), "ids": withdrawn}));
     manifest.insert("rows".into(), games.len().into());
-    manifest.insert("format".into(), serde_json::to_value(format).map_err(|e| e.to_string())?);
+    manifest.insert("format".into(), serde_json::to_value(format)?);
     manifest.insert("complete".into(), true.into());
     write_manifest(&partial, manifest)?;
-    durable::sync_dir(&partial).map_err(|e| e.to_string())?;
-    fs::rename(&partial, out).map_err(|e| format!("{}: {e}", out.display()))?;
+    durable::sync_dir(&partial)?;
+    fs::rename(&partial, out).map_err(SetupError::file(out))?;
     if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
-        durable::sync_dir(parent).map_err(|e| e.to_string())?;
+        durable::sync_dir(parent)?;
     }
     Ok(Exported { rows: games.len(), deals: deals.len() })
 }
 
 /// `events.csv`: what the participants did beyond decisions.
-fn write_events(study: &Study, dir: &Path) -> Result<(), String> {
+fn write_events(study: &Study, dir: &Path) -> Result<(), SetupError> {
     // What the participants did beyond decisions (docs/STUDY.md, "Timing and
     // behaviour"): one row an event.
     let mut w = csv::WriterBuilder::new().from_writer(Vec::new());
-    w.write_record(["participant", "game", "kind", "decision", "card", "at", "server_ms", "page_ms"])
-        .map_err(|e| e.to_string())?;
+    w.write_record(["participant", "game", "kind", "decision", "card", "at", "server_ms", "page_ms"])?;
     for (id, game, e) in study.events() {
         w.write_record([
             id.to_string(),
@@ -144,15 +144,14 @@ fn write_events(study: &Study, dir: &Path) -> Result<(), String> {
             field(e, "at"),
             field(e, "server_ms"),
             field(e, "page_ms"),
-        ])
-        .map_err(|e| e.to_string())?;
+        ])?;
     }
-    write_synced(&dir.join("events.csv"), &w.into_inner().map_err(|e| e.to_string())?)?;
+    write_synced(&dir.join("events.csv"), &w.into_inner()?)?;
     Ok(())
 }
 
 /// `questionnaire.csv`: every attempt at every question.
-fn write_questionnaire(study: &Study, dir: &Path) -> Result<(), String> {
+fn write_questionnaire(study: &Study, dir: &Path) -> Result<(), SetupError> {
     let f = study.file();
     // The questionnaire's and comprehension check's answers, every attempt.
     let mut w = csv::WriterBuilder::new().from_writer(Vec::new());
@@ -166,8 +165,7 @@ fn write_questionnaire(study: &Study, dir: &Path) -> Result<(), String> {
         "correct",
         "at",
         "page_ms",
-    ])
-    .map_err(|e| e.to_string())?;
+    ])?;
     for (p, game, a) in study.answers() {
         let q = f.questions.iter().find(|q| a["question"] == q.id.as_str());
         w.write_record([
@@ -182,20 +180,18 @@ fn write_questionnaire(study: &Study, dir: &Path) -> Result<(), String> {
             field(a, "correct"),
             field(a, "at"),
             field(a, "page_ms"),
-        ])
-        .map_err(|e| e.to_string())?;
+        ])?;
     }
-    write_synced(&dir.join("questionnaire.csv"), &w.into_inner().map_err(|e| e.to_string())?)?;
+    write_synced(&dir.join("questionnaire.csv"), &w.into_inner()?)?;
     Ok(())
 }
 
 /// `participants.csv`: each participant's condition and progress.
-fn write_participants(progress: &[crate::study::Progress], dir: &Path) -> Result<(), String> {
+fn write_participants(progress: &[crate::study::Progress], dir: &Path) -> Result<(), SetupError> {
     // Each participant's condition and progress; of one who withdrew, the id
     // only.
     let mut w = csv::WriterBuilder::new().from_writer(Vec::new());
-    w.write_record(["participant", "condition", "withdrawn", "practice_played", "played", "games"])
-        .map_err(|e| e.to_string())?;
+    w.write_record(["participant", "condition", "withdrawn", "practice_played", "played", "games"])?;
     for p in progress {
         let row = if p.withdrawn {
             [p.id.clone(), String::new(), "true".into(), String::new(), String::new(), String::new()]
@@ -209,14 +205,14 @@ fn write_participants(progress: &[crate::study::Progress], dir: &Path) -> Result
                 p.games.to_string(),
             ]
         };
-        w.write_record(row).map_err(|e| e.to_string())?;
+        w.write_record(row)?;
     }
-    write_synced(&dir.join("participants.csv"), &w.into_inner().map_err(|e| e.to_string())?)?;
+    write_synced(&dir.join("participants.csv"), &w.into_inner()?)?;
     Ok(())
 }
 
 /// `book.txt`: the study's deal book, for `tresillo tournament --deals-from`.
-fn write_book(study: &Study, dir: &Path) -> Result<(), String> {
+fn write_book(study: &Study, dir: &Path) -> Result<(), SetupError> {
     let mut book = String::from("# the study's deal book: tresillo tournament --deals-from this file\n");
     for d in study.book().deals() {
         match d {
@@ -252,9 +248,11 @@ fn config(study: &Study, c: &crate::Condition, slot0: &str) -> serde_json::Value
 }
 
 /// Writes `manifest.json` in `dir`.
-fn write_manifest(dir: &Path, manifest: serde_json::Map<String, serde_json::Value>) -> Result<(), String> {
-    let mut text =
-        serde_json::to_string_pretty(&serde_json::Value::Object(manifest)).map_err(|e| e.to_string())?;
+fn write_manifest(
+    dir: &Path,
+    manifest: serde_json::Map<String, serde_json::Value>,
+) -> Result<(), SetupError> {
+    let mut text = serde_json::to_string_pretty(&serde_json::Value::Object(manifest))?;
     text.push('\n');
     write_synced(&dir.join("manifest.json"), text.as_bytes())
 }
@@ -267,20 +265,20 @@ fn rows_files(
     dir: &Path,
     games: &[Game<'_>],
     format: Format,
-) -> Result<serde_json::Map<String, serde_json::Value>, String> {
+) -> Result<serde_json::Map<String, serde_json::Value>, SetupError> {
     let mut rows = Vec::with_capacity(games.len());
     for (setup, record, agents) in games {
-        rows.push(study_row(setup, record, agents)?);
+        rows.push(study_row(setup, record, agents).map_err(SetupError::Study)?);
     }
     let mut manifest = serde_json::Map::new();
     let mut crc = serde_json::Map::new();
     if format.csv() {
         let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
-        w.write_record(&tresillo_deals::parquet::header()).map_err(|e| e.to_string())?;
+        w.write_record(&tresillo_deals::parquet::header())?;
         for r in &rows {
-            w.serialize(r).map_err(|e| e.to_string())?;
+            w.serialize(r)?;
         }
-        let bytes = w.into_inner().map_err(|e| e.to_string())?;
+        let bytes = w.into_inner()?;
         write_synced(&dir.join("deals.csv"), &bytes)?;
         manifest.insert("csv_bytes".into(), bytes.len().into());
         crc.insert("deals.csv".into(), tresillo_durable::checksum::of(&bytes).into());
@@ -291,10 +289,10 @@ fn rows_files(
         for r in &rows {
             b.push(r);
         }
-        let mut w = GroupWriter::create(&path, 0, 1).map_err(|e| format!("{e:#}"))?;
-        w.write(&b.finish()).map_err(|e| format!("{e:#}"))?;
-        w.close().map_err(|e| format!("{e:#}"))?;
-        let bytes = fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut w = GroupWriter::create(&path, 0, 1)?;
+        w.write(&b.finish())?;
+        w.close()?;
+        let bytes = fs::read(&path).map_err(SetupError::file(&path))?;
         manifest.insert("parquet_bytes".into(), bytes.len().into());
         crc.insert("deals.parquet".into(), tresillo_durable::checksum::of(&bytes).into());
     }
@@ -311,11 +309,11 @@ fn rows_files(
 /// with the agent deal by deal. With several conditions, each condition's too,
 /// in `EXPORT/conditions/NAME/baseline` (`export` is the study's export
 /// directory: `out` is its `baseline`). Returns the rows written.
-pub fn export_baseline(study: &Study, out: &Path, agent: &str) -> Result<usize, String> {
+pub fn export_baseline(study: &Study, out: &Path, agent: &str) -> Result<usize, SetupError> {
     if out.exists() {
-        return Err(format!("{}: already exists (nothing was changed)", out.display()));
+        return Err(SetupError::Exists { path: out.to_path_buf(), what: "nothing was changed" });
     }
-    let games = study.baseline_games(agent)?;
+    let games = study.baseline_games(agent).map_err(SetupError::Study)?;
     let f = study.file();
     baseline_dir(study, out, agent, &games, &f.conditions[0])?;
     if f.conditions.len() > 1
@@ -336,14 +334,14 @@ fn baseline_dir(
     agent: &str,
     games: &[(GameSetup, HandRecord, Vec<String>)],
     c: &crate::Condition,
-) -> Result<(), String> {
+) -> Result<(), SetupError> {
     let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
-    w.write_record(&tresillo_deals::parquet::header()).map_err(|e| e.to_string())?;
+    w.write_record(&tresillo_deals::parquet::header())?;
     for (setup, record, agents) in games {
-        w.serialize(study_row(setup, record, agents)?).map_err(|e| e.to_string())?;
+        w.serialize(study_row(setup, record, agents).map_err(SetupError::Study)?)?;
     }
-    let bytes = w.into_inner().map_err(|e| e.to_string())?;
-    fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let bytes = w.into_inner()?;
+    fs::create_dir_all(out).map_err(SetupError::file(out))?;
     write_synced(&out.join("deals.csv"), &bytes)?;
     let f = study.file();
     let manifest = serde_json::json!({

@@ -1,5 +1,6 @@
 //! The study file on disk: read, created without overwriting, appended to.
 
+use crate::SetupError;
 use std::fs;
 use std::path::{Path, PathBuf};
 use tresillo_durable as durable;
@@ -17,23 +18,28 @@ pub fn study_file(dir: &Path) -> PathBuf {
 }
 
 /// Reads a text file, with a one-line error naming it.
+pub fn read(path: &Path) -> Result<String, SetupError> {
+    fs::read_to_string(path).map_err(SetupError::file(path))
+}
+
+/// [`read`], its error as text (for `study.rs`, until the journal merge).
 pub fn read_text(path: &Path) -> Result<String, String> {
-    fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
+    read(path).map_err(|e| e.to_string())
 }
 
 /// Writes `text` as a new file `path` (created with its directory; an existing
 /// file is never overwritten), flushed to disk.
-pub fn create_new(path: &Path, text: &str) -> Result<(), String> {
+pub fn create_new(path: &Path, text: &str) -> Result<(), SetupError> {
     durable::create_new(path, text.as_bytes()).map_err(|e| {
         if e.kind() == std::io::ErrorKind::AlreadyExists {
-            format!("{}: already exists (nothing was changed)", path.display())
+            SetupError::Exists { path: path.to_path_buf(), what: "nothing was changed" }
         } else {
-            e.to_string()
+            SetupError::Io(e)
         }
     })
 }
 
 /// Appends `text` to the existing file `path`, flushed to disk.
-pub fn append(path: &Path, text: &str) -> Result<(), String> {
-    durable::append(path, text.as_bytes()).map_err(|e| e.to_string())
+pub fn append(path: &Path, text: &str) -> Result<(), SetupError> {
+    Ok(durable::append(path, text.as_bytes())?)
 }
