@@ -2,7 +2,7 @@
 """Fails when a library crate reports errors as text (standard library only;
 issue 53: library errors are types, anyhow only in the binaries).
 
-Usage: scripts/check-errors.py [--all]
+Usage: scripts/check-errors.py
 
 A library crate is every crate of crates/ but the binaries and edges named in
 EDGES (the CLI, its subcommands and the Python extension, which may turn any
@@ -13,10 +13,6 @@ error into a message). For each library crate it reports, one line each
   src/ (a function, a method, a closure or `Fn` type, a type alias), test code
   left out as check-function-length.py leaves it out (`#[cfg(test)]` modules,
   inline or in their own file, and `#[test]` functions).
-
-ALLOWED lists files still waiting for their types, ALLOWED_FUNCTIONS single
-functions; each entry says why. `--all` lists the allowed findings too, without
-failing on them.
 """
 import importlib.util
 import re
@@ -32,28 +28,6 @@ _spec.loader.exec_module(_length)
 EDGES = {"tresillo-cli", "tresillo-commands", "tresillo-py"}
 
 # Files whose `Result<_, String>` stays for now (paths from the repository root).
-ALLOWED = {
-    # Until the journal merge: the study's and the server's journal and game
-    # loop are being merged by another change (issue 53); their errors get
-    # types there.
-    "crates/tresillo-study/src/study.rs",
-    "crates/tresillo-study/src/store/journal.rs",
-    "crates/tresillo-server/src/game.rs",
-    "crates/tresillo-server/src/store.rs",
-    "crates/tresillo-server/src/study.rs",
-}
-
-# Functions (file, name) whose text error a caller in ALLOWED reads as a String:
-# each has a typed twin beside it (or is the last step there). Until the journal
-# merge, like ALLOWED: once those callers take the types, these go.
-ALLOWED_FUNCTIONS = {
-    ("crates/tresillo-study/src/file.rs", "parse"),  # StudyFile::read's text; study.rs
-    ("crates/tresillo-study/src/file.rs", "check_agents"),  # check_opponents' text; study.rs
-    ("crates/tresillo-study/src/file.rs", "check_capacity"),  # check_book_size's text; study.rs
-    ("crates/tresillo-study/src/store/files.rs", "read_text"),  # study.rs
-    ("crates/tresillo-server/src/spec.rs", "parse_rules"),  # game.rs
-}
-
 ARROW_RESULT = re.compile(r"->\s*(?:std::result::)?Result\s*<")
 ALIAS_RESULT = re.compile(r"\btype\s+\w+(?:<[^=]*>)?\s*=\s*(?:std::result::)?Result\s*<")
 TEXT = re.compile(r"^(?:String|std::string::String|&\s*(?:'\w+\s+)?str)$")
@@ -117,8 +91,7 @@ def anyhow_dependencies(crate):
 
 
 def main():
-    survey = "--all" in sys.argv[1:]
-    findings, allowed = [], []
+    findings = []
     for crate in library_crates():
         manifest = (crate / "Cargo.toml").relative_to(ROOT)
         for line, section in anyhow_dependencies(crate):
@@ -140,18 +113,13 @@ def main():
                 line = code.count("\n", 0, at) + 1
                 name = function_at(code, at)
                 text = f"{rel}:{line} {name} returns Result<_, {err}>: give the error a type (an enum, thiserror)"
-                ok = rel in ALLOWED or (rel, name) in ALLOWED_FUNCTIONS
-                (allowed if ok else findings).append(text)
+                findings.append(text)
     for f in findings:
         print(f)
-    if survey:
-        for f in allowed:
-            print(f"{f} (allowed)")
     if findings:
         sys.exit(f"check-errors: {len(findings)} finding(s): library crates report errors as types, anyhow only in "
                  f"{', '.join(sorted(EDGES))}")
-    print(f"check-errors: no anyhow and no Result<_, String> in the library crates but the allowed "
-          f"({len(allowed)}: {len(ALLOWED)} files and {len(ALLOWED_FUNCTIONS)} functions until the journal merge)")
+    print("check-errors: no anyhow and no Result<_, String> in the library crates")
 
 
 if __name__ == "__main__":

@@ -39,7 +39,7 @@ pub enum RunError {
     /// The caller stopped the run ([`crate::run_stoppable`]); every finished deal
     /// is kept.
     #[error(transparent)]
-    Interrupted(#[from] crate::Interrupted),
+    Interrupted(#[from] Interrupted),
     /// A line of a file that does not hold what it should (`what`: what it
     /// should hold, and the parser's words).
     #[error("{} line {line}: {what}", path.display())]
@@ -77,7 +77,7 @@ pub enum RunError {
     Config(#[from] tresillo_sim::ConfigError),
     /// A thread count.
     #[error(transparent)]
-    Threads(#[from] crate::ThreadsError),
+    Threads(#[from] crate::threads::ThreadsError),
     /// A file's checksum.
     #[error(transparent)]
     Checksum(#[from] tresillo_durable::checksum::Error),
@@ -125,9 +125,9 @@ impl RunError {
         }
     }
 
-    /// The [`crate::Interrupted`] of a run stopped by its caller, here or in a cause.
+    /// The [`Interrupted`] of a run stopped by its caller, here or in a cause.
     #[must_use]
-    pub fn interrupted(&self) -> Option<crate::Interrupted> {
+    pub fn interrupted(&self) -> Option<Interrupted> {
         match self {
             RunError::Interrupted(i) => Some(*i),
             RunError::Context { cause, .. } => cause.interrupted(),
@@ -237,12 +237,28 @@ mod tests {
     /// An interruption is told apart through the steps around it.
     #[test]
     fn an_interruption_is_seen_through_its_steps() {
-        let stopped = Err::<(), _>(crate::Interrupted { deals_completed: 7 });
+        let stopped = Err::<(), _>(Interrupted { deals_completed: 7 });
         let e = stopped.context("a step").context("another").unwrap_err();
         assert!(e.is_interrupted());
-        assert_eq!(e.interrupted(), Some(crate::Interrupted { deals_completed: 7 }));
+        assert_eq!(e.interrupted(), Some(Interrupted { deals_completed: 7 }));
         let e = Err::<(), _>(tresillo_sim::SimError::Interrupted).context("a step").unwrap_err();
         assert!(e.is_interrupted() && e.interrupted().is_none());
         assert!(!RunError::Invalid("no".into()).is_interrupted());
     }
 }
+
+/// Why [`run_stoppable`] returned early: its `stop` answered `true`. Every
+/// batch finished before that is checkpointed; `--resume` continues the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Interrupted {
+    /// The deals the run directory holds.
+    pub deals_completed: u64,
+}
+
+impl std::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "interrupted with {} finished deals kept; resume continues the run", self.deals_completed)
+    }
+}
+
+impl std::error::Error for Interrupted {}

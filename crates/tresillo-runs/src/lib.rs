@@ -25,16 +25,17 @@ pub mod league;
 pub mod pairs;
 mod run;
 pub mod sprt;
+mod threads;
 mod tournament;
 pub mod verify;
 
-pub use error::{Result, RunError};
+pub use error::{Interrupted, Result, RunError};
 pub use run::{
-    DirLock, Interrupted, LOCK_FILE, MAX_THREADS, Manifest, RecordProgress, RunOptions, ThreadsError,
-    check_deals_size, check_output_file, check_record_path, check_run_dir, check_threads, file_in_the_way,
-    lock_dir, lock_file, merge, missing_files, progress_every, read_manifest, rows_file, run, run_book,
-    run_experiment, run_stoppable, table,
+    DirLock, LOCK_FILE, Manifest, RecordProgress, RunOptions, check_deals_size, check_output_file,
+    check_record_path, check_run_dir, file_in_the_way, lock_dir, lock_file, merge, missing_files,
+    progress_every, read_manifest, rows_file, run, run_book, run_experiment, run_stoppable, table,
 };
+pub use threads::{MAX_THREADS, ThreadsError, check_threads};
 pub use tournament::{PYTHON_WORDS, TournamentArgs, check_resume_force, python_words, tournament_config};
 pub use tresillo_deals::parquet::{DealsError, UnknownFormat};
 pub use tresillo_deals::{BookError, Format, parquet, read_book};

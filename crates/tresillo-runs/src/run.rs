@@ -72,8 +72,9 @@
 
 use crate::Build;
 use crate::compute::{COMPUTE_CSV, COMPUTE_JSON, COMPUTE_NEXT, FORFEITS_CSV, read_compute};
-use crate::error::{Context, OnFile, Result, RunError, bail, ensure, invalid};
+use crate::error::{Context, Interrupted, OnFile, Result, RunError, bail, ensure, invalid};
 use crate::parquet::{DEALS_PARQUET, Format, PARTS_DIR, RowBuilder};
+use crate::threads::check_threads;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -188,41 +189,6 @@ impl Running {
 fn duration(secs: f64) -> String {
     let s = secs.round() as u64;
     if s >= 3600 { format!("{}h{:02}m", s / 3600, s / 60 % 60) } else { format!("{}m{:02}s", s / 60, s % 60) }
-}
-
-/// The most worker threads a run takes: far above any machine's cores, far below
-/// what would exhaust the system's threads.
-pub const MAX_THREADS: usize = 1024;
-
-/// Refuses 0 threads and more than [`MAX_THREADS`] (`what` names the setting:
-/// `--threads` on the command line, `threads` in an experiment file or Python).
-pub fn check_threads(t: usize, what: &str) -> Result<usize, ThreadsError> {
-    if t == 0 {
-        Err(ThreadsError::None { what: what.to_string() })
-    } else if t > MAX_THREADS {
-        Err(ThreadsError::TooMany { what: what.to_string(), threads: t })
-    } else {
-        Ok(t)
-    }
-}
-
-/// A worker-thread count [`check_threads`] refuses; the message names the setting.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ThreadsError {
-    /// No thread.
-    #[error("{what} must be at least 1")]
-    None {
-        /// The setting (`--threads`, `threads`).
-        what: String,
-    },
-    /// More than [`MAX_THREADS`].
-    #[error("{what} {threads} is too many: at most {MAX_THREADS} worker threads")]
-    TooMany {
-        /// The setting (`--threads`, `threads`).
-        what: String,
-        /// The count asked for.
-        threads: usize,
-    },
 }
 
 /// The progress and identity of a run directory.
@@ -898,22 +864,6 @@ pub fn run_book(
 ) -> Result<String> {
     run_stoppable(config, a, book, command_line, &|| false)
 }
-
-/// Why [`run_stoppable`] returned early: its `stop` answered `true`. Every
-/// batch finished before that is checkpointed; `--resume` continues the run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Interrupted {
-    /// The deals the run directory holds.
-    pub deals_completed: u64,
-}
-
-impl std::fmt::Display for Interrupted {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "interrupted with {} finished deals kept; resume continues the run", self.deals_completed)
-    }
-}
-
-impl std::error::Error for Interrupted {}
 
 /// [`run`], asking `stop` before each batch (in the calling thread): when it
 /// answers `true` the run stops there with every finished deal checkpointed,

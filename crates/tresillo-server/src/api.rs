@@ -90,7 +90,7 @@ fn json_response(status: StatusCode, v: &Value) -> Response {
 
 fn game_error(e: &GameError) -> Response {
     let status = match e {
-        GameError::Spec(_) => StatusCode::BAD_REQUEST,
+        GameError::Spec(_) | GameError::Rules(_) => StatusCode::BAD_REQUEST,
         GameError::Conflict(_) => StatusCode::CONFLICT,
         GameError::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
         GameError::Storage(_) => StatusCode::INTERNAL_SERVER_ERROR,

@@ -24,6 +24,9 @@ pub enum GameError {
     /// A bad spec (rules, seats, agents, deals).
     #[error("{0}")]
     Spec(String),
+    /// The spec's rule set, options or table size.
+    #[error(transparent)]
+    Rules(#[from] tresillo_core::RulesError),
     /// Not this seat's turn, or not the current state.
     #[error("{0}")]
     Conflict(String),
@@ -131,7 +134,7 @@ impl Game {
     /// # Errors
     /// A bad spec: rule set, table size, seats, agents, hands, deals.
     pub fn new(token: Token, spec: GameSpec, registry: &Registry) -> Result<Game, GameError> {
-        let rules = spec.parse_rules().map_err(GameError::Spec)?;
+        let rules = spec.parse_rules()?;
         let n = spec.players;
         if spec.seats.len() != usize::from(n) {
             return Err(GameError::Spec(format!("a table of {n} needs {n} seats, got {}", spec.seats.len())));

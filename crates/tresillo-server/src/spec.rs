@@ -87,10 +87,10 @@ impl GameSpec {
     ///
     /// # Errors
     /// An unknown rule set or option, or a bad value.
-    pub fn parse_rules(&self) -> Result<Rules, String> {
+    pub fn parse_rules(&self) -> Result<Rules, tresillo_core::RulesError> {
         let pairs: Vec<(&str, &str)> = self.options.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-        let rules = Rules::parse(self.rules.trim(), &pairs).map_err(|e| e.to_string())?;
-        rules.check_players(self.players).map_err(|e| e.to_string())?;
+        let rules = Rules::parse(self.rules.trim(), &pairs)?;
+        rules.check_players(self.players)?;
         Ok(rules)
     }
 }

@@ -156,6 +156,17 @@ pub struct Opened {
     pub participants: usize,
 }
 
+/// Why the studies of `tresillo serve --study` cannot be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// A study cannot be opened (one line naming the file).
+    #[error(transparent)]
+    Study(#[from] StudyError),
+    /// Two studies share a token.
+    #[error("{} and {}: a token is in both studies (tokens must be unique)", .0.display(), .1.display())]
+    SharedToken(PathBuf, PathBuf),
+}
+
 impl Studies {
     /// Opens every study directory (each with its journals: games in progress
     /// continue where they were), opponents built from `registry`.
@@ -163,12 +174,12 @@ impl Studies {
     /// # Errors
     /// A study that cannot be opened (one line naming the file), or a token used
     /// by two studies.
-    pub fn open(dirs: &[PathBuf], registry: &Registry) -> Result<(Arc<Studies>, Vec<Opened>), String> {
+    pub fn open(dirs: &[PathBuf], registry: &Registry) -> Result<(Arc<Studies>, Vec<Opened>), OpenError> {
         let mut open: Vec<Open> = Vec::new();
         let mut said = Vec::new();
         for dir in dirs {
             let stamp = stamp_of(&study_file(dir));
-            let study = Study::open(dir, registry.clone()).map_err(|e| e.to_string())?;
+            let study = Study::open(dir, registry.clone())?;
             let f = study.file();
             let tokens: Vec<String> = f.participants.iter().map(|p| p.token.clone()).collect();
             let researcher = f.researcher_token.clone();
@@ -179,11 +190,7 @@ impl Studies {
                     .into_iter()
                     .any(|t| theirs.iter().any(|(u, _)| u == t) || o.researcher.as_ref() == Some(t))
                 {
-                    return Err(format!(
-                        "{} and {}: a token is in both studies (tokens must be unique)",
-                        o.dir.display(),
-                        dir.display()
-                    ));
+                    return Err(OpenError::SharedToken(o.dir.clone(), dir.clone()));
                 }
             }
             said.push(Opened {

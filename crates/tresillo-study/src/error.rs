@@ -50,10 +50,10 @@ pub enum SetupError {
         /// Why.
         error: crate::FileError,
     },
-    /// A game of the study that cannot be exported: the message of the study's
-    /// own checks (`study.rs`'s, as text until the journal merge).
-    #[error("{0}")]
-    Study(String),
+    /// A game of the study that cannot be exported or played again for the
+    /// baseline.
+    #[error(transparent)]
+    Game(#[from] GameError),
     /// The study's deal book.
     #[error(transparent)]
     Book(#[from] tresillo_deals::BookError),
@@ -85,4 +85,45 @@ impl<W> From<csv::IntoInnerError<W>> for SetupError {
     fn from(e: csv::IntoInnerError<W>) -> SetupError {
         SetupError::Io(e.into_error())
     }
+}
+
+/// Why a finished game of a study cannot be scored as a `deals.csv` row
+/// ([`crate::study_row`]) or played again with a baseline agent
+/// ([`crate::Study::baseline_games`]).
+#[derive(Debug, thiserror::Error)]
+pub enum GameError {
+    /// The game's result could not be scored.
+    #[error("game {game} of {participant}: {error}")]
+    Score {
+        /// The participant's game.
+        game: u64,
+        /// The participant.
+        participant: String,
+        /// Why.
+        error: tresillo_core::ScoringError,
+    },
+    /// The baseline's agent (or an opponent) cannot be built.
+    #[error("--baseline {spec:?}: {error}")]
+    Agent {
+        /// The agent spec.
+        spec: String,
+        /// Why.
+        error: tresillo_agents::SpecError,
+    },
+    /// The deal cannot be dealt again.
+    #[error("deal {deal}: {error}")]
+    Deal {
+        /// The deal's index in the book.
+        deal: u64,
+        /// Why.
+        error: tresillo_core::HandError,
+    },
+    /// An agent failed while the deal was played again.
+    #[error("deal {deal}: {error}")]
+    Play {
+        /// The deal's index in the book.
+        deal: u64,
+        /// Why.
+        error: tresillo_agents::AgentError,
+    },
 }

@@ -382,12 +382,6 @@ pub enum FileError {
 }
 
 impl StudyFile {
-    /// [`StudyFile::read`], its error as text (for the callers not yet moved to
-    /// [`FileError`]: `study.rs`, until the journal merge).
-    pub fn parse(text: &str) -> Result<StudyFile, String> {
-        StudyFile::read(text).map_err(|e| e.to_string())
-    }
-
     /// Parses and checks a study file's text. Every error is one line naming the
     /// line and the key (the caller adds the file's name).
     pub fn read(text: &str) -> Result<StudyFile, FileError> {
@@ -745,12 +739,6 @@ impl StudyFile {
         &self.conditions[c].name
     }
 
-    /// [`StudyFile::check_opponents`], its error as text (for `study.rs`, until
-    /// the journal merge).
-    pub fn check_agents(&self, text: &str, registry: &Registry) -> Result<(), String> {
-        self.check_opponents(text, registry).map_err(|e| e.to_string())
-    }
-
     /// Checks that every opponent of every condition is an agent of `registry`
     /// (`text`: the file's text, for the line).
     pub fn check_opponents(&self, text: &str, registry: &Registry) -> Result<(), FileError> {
@@ -767,12 +755,6 @@ impl StudyFile {
             }
         }
         Ok(())
-    }
-
-    /// [`StudyFile::check_book_size`], its error as text (for `study.rs`, until
-    /// the journal merge).
-    pub fn check_capacity(&self, text: &str, book_len: u64) -> Result<(), String> {
-        self.check_book_size(text, book_len).map_err(|e| e.to_string())
     }
 
     /// Checks that the book of `book_len` deals holds every participant's games:
@@ -811,6 +793,11 @@ impl StudyFile {
 mod tests {
     use super::*;
 
+    /// The study file's text parsed and checked, its error as its message.
+    fn parse(text: &str) -> Result<StudyFile, String> {
+        StudyFile::read(text).map_err(|e| e.to_string())
+    }
+
     const GOOD: &str = r#"title = "t"
 rules = "tresillo"
 opponents = ["rule", "random"]
@@ -833,14 +820,14 @@ token = "bbcdefghijklmnopqrstuvwxyz012345"
 
     #[test]
     fn a_good_file_parses() {
-        let f = StudyFile::parse(GOOD).unwrap();
+        let f = parse(GOOD).unwrap();
         assert_eq!(f.players, 3);
         assert_eq!(f.human_seats, vec![Seat(0), Seat(2)]);
         assert_eq!(f.book, BookSource::Seed { seed: 7, count: 4 });
         assert_eq!(f.participants[1].id, "p2");
-        f.check_agents(GOOD, &Registry::builtin()).unwrap();
-        f.check_capacity(GOOD, 4).unwrap();
-        let e = f.check_capacity(GOOD, 1).unwrap_err();
+        f.check_opponents(GOOD, &Registry::builtin()).unwrap();
+        f.check_book_size(GOOD, 4).unwrap();
+        let e = f.check_book_size(GOOD, 1).unwrap_err().to_string();
         assert!(
             e.starts_with("line 5: `deals_per_participant`: 2 participants × 2 deals need 4 games"),
             "{e}"
@@ -883,18 +870,16 @@ token = "bbcdefghijklmnopqrstuvwxyz012345"
         for (from, to, want) in cases {
             let text = GOOD.replacen(from, to, 1);
             assert_ne!(text, GOOD, "{from}");
-            let e = StudyFile::parse(&text).unwrap_err();
+            let e = parse(&text).unwrap_err();
             assert!(e.starts_with(want) || e.contains(want), "{from} -> {e}");
             assert!(!e.contains('\n'), "{e}");
         }
-        let e = StudyFile::parse(
-            &GOOD.replace("players", "x").replace("rules = \"tresillo\"", "rules = \"nope\""),
-        )
-        .unwrap_err();
+        let e = parse(&GOOD.replace("players", "x").replace("rules = \"tresillo\"", "rules = \"nope\""))
+            .unwrap_err();
         assert!(e.starts_with("line 2, column 9: `rules`:"), "{e}");
         let text = GOOD.replace("[\"rule\", \"random\"]", "[\"rule\", \"nobody\"]");
-        let f = StudyFile::parse(&text).unwrap();
-        let e = f.check_agents(&text, &Registry::builtin()).unwrap_err();
+        let f = parse(&text).unwrap();
+        let e = f.check_opponents(&text, &Registry::builtin()).unwrap_err().to_string();
         assert!(e.starts_with("line 3: `opponents`: \"nobody\""), "{e}");
     }
 
@@ -910,7 +895,7 @@ token = "bbcdefghijklmnopqrstuvwxyz012345"
              must_be_correct = true\nwhen = \"before\"\n",
             1,
         );
-        let f = StudyFile::parse(&design).unwrap();
+        let f = parse(&design).unwrap();
         assert_eq!(f.conditions.len(), 2);
         assert_eq!(f.conditions[0].opponents, ["rule", "random"], "the top level's by default");
         assert_eq!(f.conditions[1].opponents, ["random", "random"]);
@@ -918,7 +903,7 @@ token = "bbcdefghijklmnopqrstuvwxyz012345"
         assert_eq!(f.practice_count(), 1);
         assert_eq!(f.questions[0].when, When::Before);
         assert_eq!(f.questions[0].correct("y"), Some(false));
-        f.check_agents(&design, &Registry::builtin()).unwrap();
+        f.check_opponents(&design, &Registry::builtin()).unwrap();
         let cases: [(&str, &str, &str); 11] = [
             (
                 "name = \"b\"",
@@ -943,15 +928,15 @@ token = "bbcdefghijklmnopqrstuvwxyz012345"
         for (from, to, want) in cases {
             let text = design.replacen(from, to, 1);
             assert_ne!(text, design, "{from}");
-            let e = StudyFile::parse(&text).unwrap_err();
+            let e = parse(&text).unwrap_err();
             assert!(e.starts_with(want) || e.contains(want), "{from} -> {e}");
             assert!(!e.contains('\n'), "{e}");
         }
         let text = design.replacen("[\"random\", \"random\"]", "[\"random\", \"nobody\"]", 1);
-        let e = StudyFile::parse(&text).unwrap().check_agents(&text, &Registry::builtin()).unwrap_err();
+        let e = parse(&text).unwrap().check_opponents(&text, &Registry::builtin()).unwrap_err().to_string();
         assert!(e.starts_with("line 16: `conditions[1].opponents`: \"nobody\""), "{e}");
         // Without conditions the top level's opponents are needed.
-        let e = StudyFile::parse(&GOOD.replacen("opponents = [\"rule\", \"random\"]\n", "", 1)).unwrap_err();
+        let e = parse(&GOOD.replacen("opponents = [\"rule\", \"random\"]\n", "", 1)).unwrap_err();
         assert!(e.contains("`opponents`: missing"), "{e}");
     }
 
@@ -964,13 +949,10 @@ token = "bbcdefghijklmnopqrstuvwxyz012345"
                 1,
             )
         };
-        assert_eq!(
-            StudyFile::parse(&with("PILOT-7a_2")).unwrap().completion_code.as_deref(),
-            Some("PILOT-7a_2")
-        );
-        assert_eq!(StudyFile::parse(GOOD).unwrap().completion_code, None);
+        assert_eq!(parse(&with("PILOT-7a_2")).unwrap().completion_code.as_deref(), Some("PILOT-7a_2"));
+        assert_eq!(parse(GOOD).unwrap().completion_code, None);
         for bad in ["", "has space", "<script>"] {
-            let e = StudyFile::parse(&with(bad)).unwrap_err();
+            let e = parse(&with(bad)).unwrap_err();
             assert!(e.contains("completion_code") && !e.contains('\n'), "{e}");
         }
     }
@@ -985,12 +967,12 @@ token = "bbcdefghijklmnopqrstuvwxyz012345"
             )
         };
         let r = "rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr";
-        assert_eq!(StudyFile::parse(&with(r)).unwrap().researcher_token.as_deref(), Some(r));
-        assert_eq!(StudyFile::parse(GOOD).unwrap().researcher_token, None);
-        let e = StudyFile::parse(&with("short")).unwrap_err();
+        assert_eq!(parse(&with(r)).unwrap().researcher_token.as_deref(), Some(r));
+        assert_eq!(parse(GOOD).unwrap().researcher_token, None);
+        let e = parse(&with("short")).unwrap_err();
         assert!(e.starts_with("line 7: `researcher_token`: must be at least 32"), "{e}");
-        let p = StudyFile::parse(GOOD).unwrap().participants[0].token.clone();
-        let e = StudyFile::parse(&with(&p)).unwrap_err();
+        let p = parse(GOOD).unwrap().participants[0].token.clone();
+        let e = parse(&with(&p)).unwrap_err();
         assert!(e.contains("`researcher_token`: is a participant's token"), "{e}");
     }
 }

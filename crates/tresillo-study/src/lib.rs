@@ -32,7 +32,7 @@ mod store;
 mod study;
 mod token;
 
-pub use error::SetupError;
+pub use error::{GameError, SetupError};
 pub use file::{
     Assignment, BookSource, Condition, FileError, MAX_ANSWER, MAX_BOOK, MAX_PRACTICE, Participant, Practice,
     Question, StudyFile, When,

@@ -12,8 +12,9 @@
 //! their journal the table's ([`Journal`], docs/JOURNAL.md); the study adds its
 //! conditions, practice deals, consent, questions and withdrawal.
 
-use crate::file::{BookSource, MAX_ANSWER, Question, StudyFile, When};
-use crate::store::files::{GAMES_DIR, read_text, study_file};
+use crate::error::{GameError, SetupError};
+use crate::file::{BookSource, FileError, MAX_ANSWER, Question, StudyFile, When};
+use crate::store::files::{GAMES_DIR, read, study_file};
 use crate::token::find_token;
 use std::path::{Path, PathBuf};
 use tresillo_agents::{Registry, seat_rngs};
@@ -139,6 +140,20 @@ pub enum StudyError {
     /// file and line).
     #[error("{0}")]
     Setup(String),
+    /// The study file is refused: the file, the line and the key.
+    #[error("{}: {error}", path.display())]
+    File {
+        /// The study file.
+        path: std::path::PathBuf,
+        /// Why.
+        error: FileError,
+    },
+    /// The study file changed beyond new participants while the study ran.
+    #[error("{}: changed since the study was opened (only participants may be added while it runs)", .0.display())]
+    Changed(std::path::PathBuf),
+    /// The study file or its directory could not be read.
+    #[error(transparent)]
+    Read(#[from] SetupError),
     /// A file could not be written: nothing was acknowledged.
     #[error("{0}")]
     Store(String),
@@ -316,10 +331,10 @@ impl Study {
     /// acknowledged decision left it.
     pub fn open(dir: &Path, registry: Registry) -> Result<Study, StudyError> {
         let path = study_file(dir);
-        let text = read_text(&path).map_err(StudyError::Setup)?;
-        let at = |e: String| StudyError::Setup(format!("{}: {e}", path.display()));
-        let file = StudyFile::parse(&text).map_err(at)?;
-        file.check_agents(&text, &registry).map_err(at)?;
+        let text = read(&path)?;
+        let at = |error: FileError| StudyError::File { path: path.clone(), error };
+        let file = StudyFile::read(&text).map_err(at)?;
+        file.check_opponents(&text, &registry).map_err(at)?;
         let book = match &file.book {
             BookSource::Seed { seed, count } => {
                 DealBook::of_seeds(&(0..*count).map(|i| deal_seed(*seed, i)).collect::<Vec<_>>())
@@ -328,7 +343,7 @@ impl Study {
                 tresillo_deals::read_book(&dir.join(p)).map_err(|e| StudyError::Setup(format!("{e:#}")))?
             }
         };
-        file.check_capacity(&text, book.len()).map_err(at)?;
+        file.check_book_size(&text, book.len()).map_err(at)?;
         let practice = DealBook::of_seeds(
             &file.practice.map_or_else(Vec::new, |p| (0..p.count).map(|i| deal_seed(p.seed, i)).collect()),
         );
@@ -419,19 +434,17 @@ impl Study {
     /// many participants were added.
     pub fn reload_participants(&mut self) -> Result<usize, StudyError> {
         let path = study_file(&self.dir);
-        let text = read_text(&path).map_err(StudyError::Setup)?;
-        let at = |e: String| StudyError::Setup(format!("{}: {e}", path.display()));
-        let file = StudyFile::parse(&text).map_err(at)?;
+        let text = read(&path)?;
+        let at = |error: FileError| StudyError::File { path: path.clone(), error };
+        let file = StudyFile::read(&text).map_err(at)?;
         let known = self.file.participants.len();
         let mut same = file.clone();
         same.participants.truncate(known);
         same.assigned.truncate(known);
         if same != self.file {
-            return Err(at(
-                "changed since the study was opened (only participants may be added while it runs)".into(),
-            ));
+            return Err(StudyError::Changed(path));
         }
-        file.check_capacity(&text, self.book.len()).map_err(at)?;
+        file.check_book_size(&text, self.book.len()).map_err(at)?;
         let added = file.participants.len() - known;
         let old = std::mem::replace(&mut self.file, file);
         let mut people = Vec::with_capacity(added);
@@ -1117,17 +1130,23 @@ impl Study {
     ///
     /// # Errors
     /// An agent that cannot be built or fails, as a one-line reason.
-    pub fn baseline_games(&self, agent: &str) -> Result<Vec<(GameSetup, HandRecord, Vec<String>)>, String> {
+    pub fn baseline_games(
+        &self,
+        agent: &str,
+    ) -> Result<Vec<(GameSetup, HandRecord, Vec<String>)>, GameError> {
         let mut out = Vec::new();
         for (setup, _, slots) in self.finished_games() {
             let mut seats = Vec::with_capacity(usize::from(setup.players));
             for (seat, spec) in setup.agents.iter().enumerate() {
                 let spec = if seat == setup.human_seat.index() { agent } else { spec.as_str() };
-                seats
-                    .push(self.registry.build_seated(spec).map_err(|e| format!("--baseline {spec:?}: {e}"))?);
+                seats.push(
+                    self.registry
+                        .build_seated(spec)
+                        .map_err(|error| GameError::Agent { spec: spec.to_string(), error })?,
+                );
             }
             let mut hand = Hand::with_rules(setup.rules, setup.players, setup.deal, setup.dealer)
-                .map_err(|e| format!("deal {}: {e}", setup.deal_index))?;
+                .map_err(|error| GameError::Deal { deal: setup.deal_index, error })?;
             let mut rngs = seat_rngs(setup.rng_seed);
             let mut steps = Vec::new();
             let result = tresillo_agents::play_hand_with(&mut hand, &mut seats, &mut rngs, |h, d| {
@@ -1135,7 +1154,7 @@ impl Study {
                     steps.push(Step { seat, act: *d });
                 }
             })
-            .map_err(|e| format!("deal {}: {e}", setup.deal_index))?;
+            .map_err(|error| GameError::Play { deal: setup.deal_index, error })?;
             let mut agents = setup.agents.clone();
             agents[setup.human_seat.index()] = agent.to_string();
             let mut rec = HandRecord::new(setup.rules.set, setup.deal, setup.dealer, agents, steps, result);
@@ -1242,12 +1261,12 @@ pub fn study_row<'a>(
     setup: &GameSetup,
     record: &HandRecord,
     agents: &'a [String],
-) -> Result<DealRow<'a>, String> {
+) -> Result<DealRow<'a>, GameError> {
     let mut ledger = LedgerConfig::with_rules(setup.rules, setup.players);
     ledger.deals = 1;
-    let score = Scorer::new(ScoringMode::Deal, ledger)
-        .and_then(|mut s| s.apply(&record.result))
-        .map_err(|e| format!("game {} of {}: {e}", setup.game, setup.participant))?;
+    let score = Scorer::new(ScoringMode::Deal, ledger).and_then(|mut s| s.apply(&record.result)).map_err(
+        |error| GameError::Score { game: setup.game, participant: setup.participant.clone(), error },
+    )?;
     let seating: Vec<u8> = setup.seating.bytes().map(|b| b - b'0').collect();
     Ok(deal_row(agents, setup.deal_index, setup.deal_seed, &seating, &record.result, &score))
 }

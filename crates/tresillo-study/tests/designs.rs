@@ -216,7 +216,7 @@ fn add_participant_writes_the_assigned_condition_and_a_changed_one_is_refused() 
     for i in 1..=4 {
         tresillo_study::add_participant(&dir.0, &format!("p{i}")).unwrap();
         let text = std::fs::read_to_string(dir.0.join("study.toml")).unwrap();
-        let f = StudyFile::parse(&text).unwrap();
+        let f = StudyFile::read(&text).unwrap();
         conds.push(f.participants[i - 1].condition.clone().unwrap());
         assert_eq!(conds[i - 1], f.conditions[f.assigned[i - 1]].name);
     }
@@ -239,7 +239,7 @@ fn add_participant_writes_the_assigned_condition_and_a_changed_one_is_refused() 
     drop(study);
     let study = Study::open(&dir.0, Registry::builtin()).unwrap();
     assert_eq!(study.progress().iter().map(|p| p.condition.clone()).collect::<Vec<_>>(), conds);
-    let e = StudyFile::parse(&changed).unwrap_err();
+    let e = StudyFile::read(&changed).unwrap_err().to_string();
     assert!(e.contains("`participants[3].condition`") && e.contains("permuted blocks of 2, seed 42"), "{e}");
     assert!(e.starts_with("line "), "{e}");
     assert!(!Path::new(&dir.0.join("games")).exists());
@@ -249,8 +249,8 @@ fn add_participant_writes_the_assigned_condition_and_a_changed_one_is_refused() 
 fn the_committed_pilot_study_file_is_a_design_of_two_conditions() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/study-pilot/study.toml");
     let text = std::fs::read_to_string(path).unwrap();
-    let f = StudyFile::parse(&text).unwrap();
-    f.check_agents(&text, &Registry::builtin()).unwrap();
+    let f = StudyFile::read(&text).unwrap();
+    f.check_opponents(&text, &Registry::builtin()).unwrap();
     let names: Vec<&str> = f.conditions.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, ["rule", "mixed"]);
     assert_eq!(f.assignment, Some(Assignment { seed: 42, block: 2 }));

@@ -148,7 +148,7 @@ fn a_restart_continues_the_hand_and_the_game_is_the_same() {
     // The same study (the same tokens) in b.
     std::fs::create_dir_all(&b.0).unwrap();
     std::fs::copy(a.0.join("study.toml"), b.0.join("study.toml")).unwrap();
-    let token = tresillo_study::StudyFile::parse(&std::fs::read_to_string(a.0.join("study.toml")).unwrap())
+    let token = tresillo_study::StudyFile::read(&std::fs::read_to_string(a.0.join("study.toml")).unwrap())
         .unwrap()
         .participants[1]
         .token

@@ -420,7 +420,7 @@ impl Journal {
             let m: Map<String, Value> =
                 serde_json::from_str(line).map_err(|e| bad(n, format!("not a journal line: {e}")))?;
             if n == 1 && m.contains_key("format") {
-                header = Some(read_header(m).map_err(|why| bad(1, why))?);
+                header = Some(read_header(m).map_err(|why| bad(1, why.to_string()))?);
                 continue;
             }
             entries.push((n, Entry::from_map(m).map_err(|why| bad(n, why.0))?));
@@ -481,16 +481,16 @@ impl Journal {
 }
 
 /// A header line: format 2's `spec`, or format 1's `game` (a server's log).
-fn read_header(mut m: Map<String, Value>) -> Result<Header, String> {
+fn read_header(mut m: Map<String, Value>) -> Result<Header, LineError> {
     let format = m.remove("format").and_then(|f| f.as_u64()).ok_or("`format` is not a number")?;
     let key = match format {
         1 => "game",
         2 => "spec",
-        _ => return Err(format!("journal format {format} (this reads 1 and {FORMAT})")),
+        _ => return Err(format!("journal format {format} (this reads 1 and {FORMAT})").into()),
     };
     let spec = m.remove(key).ok_or(format!("a format {format} header has a `{key}`"))?;
     if let Some(extra) = m.keys().next() {
-        return Err(format!("a header has no `{extra}`"));
+        return Err(format!("a header has no `{extra}`").into());
     }
     Ok(Header { format: u32::try_from(format).unwrap_or(0), spec })
 }

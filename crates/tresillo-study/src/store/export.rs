@@ -268,7 +268,7 @@ fn rows_files(
 ) -> Result<serde_json::Map<String, serde_json::Value>, SetupError> {
     let mut rows = Vec::with_capacity(games.len());
     for (setup, record, agents) in games {
-        rows.push(study_row(setup, record, agents).map_err(SetupError::Study)?);
+        rows.push(study_row(setup, record, agents)?);
     }
     let mut manifest = serde_json::Map::new();
     let mut crc = serde_json::Map::new();
@@ -313,7 +313,7 @@ pub fn export_baseline(study: &Study, out: &Path, agent: &str) -> Result<usize, 
     if out.exists() {
         return Err(SetupError::Exists { path: out.to_path_buf(), what: "nothing was changed" });
     }
-    let games = study.baseline_games(agent).map_err(SetupError::Study)?;
+    let games = study.baseline_games(agent)?;
     let f = study.file();
     baseline_dir(study, out, agent, &games, &f.conditions[0])?;
     if f.conditions.len() > 1
@@ -338,7 +338,7 @@ fn baseline_dir(
     let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
     w.write_record(&tresillo_deals::parquet::header())?;
     for (setup, record, agents) in games {
-        w.serialize(study_row(setup, record, agents).map_err(SetupError::Study)?)?;
+        w.serialize(study_row(setup, record, agents)?)?;
     }
     let bytes = w.into_inner()?;
     fs::create_dir_all(out).map_err(SetupError::file(out))?;

@@ -22,11 +22,6 @@ pub fn read(path: &Path) -> Result<String, SetupError> {
     fs::read_to_string(path).map_err(SetupError::file(path))
 }
 
-/// [`read`], its error as text (for `study.rs`, until the journal merge).
-pub fn read_text(path: &Path) -> Result<String, String> {
-    read(path).map_err(|e| e.to_string())
-}
-
 /// Writes `text` as a new file `path` (created with its directory; an existing
 /// file is never overwritten), flushed to disk.
 pub fn create_new(path: &Path, text: &str) -> Result<(), SetupError> {
