@@ -14,6 +14,38 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// The protocol schema's request kinds are the engine's: the fixed ones and one
+/// per yes/no question of the registry (`QUESTIONS`), so that a new question
+/// is named here, not found by a bot's validator.
+#[test]
+fn the_schemas_request_kinds_are_the_engines() {
+    let path = root().join("docs/protocol.schema.json");
+    let schema: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let listed: Vec<&str> = schema["$defs"]["request"]["properties"]["kind"]["enum"]
+        .as_array()
+        .expect("the schema's request kinds")
+        .iter()
+        .map(|k| k.as_str().unwrap())
+        .collect();
+    let questions = tresillo_core::QUESTIONS.iter().map(|q| q.kind);
+    let engine: Vec<&str> = ["bid", "declare", "discard", "word", "play"]
+        .into_iter()
+        .chain(questions)
+        .chain(["penetro", "dropout"])
+        .collect();
+    for kind in &engine {
+        assert!(
+            listed.contains(kind),
+            "{}: the request kind `{kind}` (a question of QUESTIONS or a request of the engine) is not in \
+             $defs.request.properties.kind.enum: add it there and describe it in docs/PROTOCOL.md",
+            path.display()
+        );
+    }
+    for kind in &listed {
+        assert!(engine.contains(kind), "{}: the request kind `{kind}` is not the engine's", path.display());
+    }
+}
+
 #[test]
 fn the_documents_examples_are_the_toolkits_own_messages() {
     let d = TempDir::new("protodoc", "runs");
