@@ -64,6 +64,7 @@ use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use tresillo_durable::error_chain as chain;
 use tresillo_sim::DealRow;
 
 /// Why a file of deals (`deals.parquet`, a part file) could not be written or
@@ -159,19 +160,6 @@ impl<T> OnFile<T> for std::result::Result<T, ParquetError> {
     fn on(self, verb: &'static str, path: &Path) -> Result<T> {
         self.map_err(|error| DealsError::Parquet { verb, path: path.to_path_buf(), error })
     }
-}
-
-/// An error and its causes on one line (`error: cause: cause`), as `{:#}` shows
-/// an error with its chain.
-fn chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut cause = e.source();
-    while let Some(c) = cause {
-        text.push_str(": ");
-        text.push_str(&c.to_string());
-        cause = c.source();
-    }
-    text
 }
 
 /// Why a column chunk could not be decoded (within [`DealsError::Rows`]).

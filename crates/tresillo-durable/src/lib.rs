@@ -186,6 +186,21 @@ pub fn append(path: &Path, bytes: &[u8]) -> io::Result<()> {
     Ok(())
 }
 
+/// An error and its causes on one line (`error: cause: cause`), as `{:#}` shows
+/// an error with its chain: for error types that say their cause in their own
+/// message (the runs' and the deal files' steps).
+#[must_use]
+pub fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
+}
+
 /// An append-only journal: a file of lines, each ending in `\n`, only ever added
 /// to at its end (the server's game logs, the study's participant journals).
 ///

@@ -164,18 +164,7 @@ macro_rules! invalid {
 
 pub(crate) use {bail, ensure, invalid};
 
-/// An error and its causes on one line (`error: cause: cause`), as `{:#}` shows
-/// an error with its chain.
-pub(crate) fn chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut cause = e.source();
-    while let Some(c) = cause {
-        text.push_str(": ");
-        text.push_str(&c.to_string());
-        cause = c.source();
-    }
-    text
-}
+pub(crate) use tresillo_durable::error_chain as chain;
 
 /// Names the step that failed ([`RunError::Context`]): what anyhow's `Context` did.
 pub(crate) trait Context<T> {
